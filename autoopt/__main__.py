@@ -1,0 +1,3 @@
+from autoopt.frontends.cli import main
+
+main()

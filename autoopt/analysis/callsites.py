@@ -1,0 +1,92 @@
+"""What the argument passed at a call site is: a constant, a per-iteration value, an array."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.graph import CallSite, Stmt
+from autoopt.analysis.tracing import dynamic_names
+
+
+class ArgKind(str, Enum):
+    CONSTANT = "constant"  # hashable and the same on every call
+    VARYING = "varying"  # changes from one loop iteration to the next
+    UNHASHABLE = "unhashable"  # a list, dict or set literal
+    ARRAY = "array"  # computed by JAX
+    UNKNOWN = "unknown"
+
+
+def argument_for(site: CallSite, index: int, name: str) -> cst.BaseExpression | None:
+    """The expression bound to parameter `name` (position `index`) at a call site."""
+    for arg in site.call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    positional = [a for a in site.call.args if a.keyword is None]
+    if any(a.star for a in positional[: index + 1]):
+        return None
+    return positional[index].value if index < len(positional) else None
+
+
+def classify(ctx: ModuleContext, site: CallSite, expr: cst.BaseExpression) -> ArgKind:
+    """How the value of `expr` behaves as a (static) argument at this call site."""
+    if isinstance(expr, cst.List | cst.Dict | cst.Set | cst.ListComp | cst.DictComp):
+        return ArgKind.UNHASHABLE
+    names = dynamic_names(expr)
+    written = set()
+    for loop in site.stmt.loops:
+        written |= ctx.graph.written_in_loop(loop)
+    if names & written:
+        return ArgKind.VARYING
+    if _is_literal(expr):
+        return ArgKind.CONSTANT
+    if isinstance(expr, cst.Call) and (ctx.qualify(expr.func) or "").startswith("jax."):
+        return ArgKind.ARRAY
+    if isinstance(expr, cst.Name):
+        return _kind_of_name(ctx, site.stmt, expr.value)
+    return ArgKind.UNKNOWN
+
+
+def _is_literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Integer | cst.Float | cst.Imaginary | cst.SimpleString):
+        return True
+    if isinstance(expr, cst.Name):
+        return expr.value in ("True", "False", "None")
+    if isinstance(expr, cst.UnaryOperation):
+        return _is_literal(expr.expression)
+    if isinstance(expr, cst.Tuple):
+        return all(_is_literal(e.value) for e in expr.elements)
+    return False
+
+
+def _kind_of_name(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
+    """A name is constant if every definition that reaches the call is a literal."""
+    graph = ctx.graph
+    defs = [
+        graph.stmts[u[1]]
+        for u, _, data in graph.graph.in_edges(("stmt", stmt.id), data=True)
+        if data.get("kind") == "flow" and data["var"] == name
+    ]
+    if not defs:
+        defs = [s for s in graph.scope_stmts("<module>") if name in s.defs]
+    kinds = {_kind_of_def(ctx, d, name) for d in defs}
+    if len(kinds) == 1:
+        return kinds.pop()
+    if ArgKind.ARRAY in kinds:
+        return ArgKind.ARRAY
+    return ArgKind.UNKNOWN
+
+
+def _kind_of_def(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
+    node = stmt.node
+    if isinstance(node, cst.Assign) and len(node.targets) == 1:
+        value = node.value
+        if _is_literal(value):
+            return ArgKind.CONSTANT
+        if isinstance(value, cst.List | cst.Dict | cst.Set):
+            return ArgKind.UNHASHABLE
+        if isinstance(value, cst.Call) and (ctx.qualify(value.func) or "").startswith("jax."):
+            return ArgKind.ARRAY
+    return ArgKind.UNKNOWN

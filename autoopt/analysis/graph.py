@@ -1,0 +1,487 @@
+"""The dataflow graph of a module: statements, loops, functions, calls and def-use flow.
+
+Nodes of the networkx graph are keyed `("stmt", id)`, `("loop", id)` and
+`("func", qualname)`. Edges carry a `kind`:
+
+- `contains`: function -> statement (its own body, not nested functions);
+- `in_loop`: loop -> statement (every statement the loop body holds, nested too);
+- `calls`: statement -> function, for calls to functions defined in the module;
+- `flow`: definition -> use of a variable (`var` attribute), reaching definitions
+  over structured control flow, loop-carried definitions included.
+
+Statements are numbered in source order; `block` is the path of compound
+statement bodies that hold a statement, which gives dominance for structured code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import libcst as cst
+import networkx as nx
+
+from autoopt.analysis.exprs import (
+    bound_names,
+    calls_in,
+    mutated_names,
+    mutating_call_target,
+    param_names,
+    read_names,
+)
+from autoopt.analysis.names import ImportMap, collect_imports
+
+MODULE = "<module>"
+
+
+@dataclass
+class Stmt:
+    """One small statement, or the header of a compound statement."""
+
+    id: int
+    node: cst.CSTNode
+    anchor: cst.BaseStatement  # the statement in its block, for inserting code around it
+    scope: str
+    loops: tuple[int, ...]
+    block: tuple[int, ...]
+    defs: frozenset[str] = frozenset()
+    uses: frozenset[str] = frozenset()
+    mutates: frozenset[str] = frozenset()
+    calls: tuple[cst.Call, ...] = ()
+    comprehension: bool = False  # a call here runs once per element of a comprehension
+
+
+@dataclass
+class Loop:
+    id: int
+    node: cst.For | cst.While
+    scope: str
+    loops: tuple[int, ...]  # enclosing loops, outermost first
+    header: int  # the Stmt id of the loop header
+
+
+@dataclass
+class Function:
+    qualname: str
+    node: cst.FunctionDef
+    scope: str  # where it is defined
+    params: list[str]
+    header: int  # the Stmt id that binds its name
+    is_method: bool
+    globals: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)
+    captured: set[str] = field(default_factory=set)  # free names read by nested defs
+
+    @property
+    def name(self) -> str:
+        return self.node.name.value
+
+
+@dataclass
+class CallSite:
+    stmt: Stmt
+    call: cst.Call
+
+    @property
+    def in_loop(self) -> bool:
+        return bool(self.stmt.loops) or self.stmt.comprehension
+
+
+class ModuleGraph:
+    """Builds and answers questions about the dataflow of one parsed module."""
+
+    def __init__(self, module: cst.Module, imports: ImportMap | None = None) -> None:
+        self.module = module
+        self.imports = imports or collect_imports(module)
+        self.graph = nx.DiGraph()
+        self.stmts: list[Stmt] = []
+        self.loops: dict[int, Loop] = {}
+        self.functions: dict[str, Function] = {}
+        self.by_node: dict[cst.CSTNode, Stmt] = {}
+        self.classes: set[str] = set()
+        _Builder(self).build()
+        self._link_calls()
+        self._link_flow()
+
+    # -- queries ---------------------------------------------------------------------
+    def scope_stmts(self, scope: str) -> list[Stmt]:
+        return [s for s in self.stmts if s.scope == scope]
+
+    def loop_stmts(self, loop_id: int) -> list[Stmt]:
+        """Statements run on every iteration (a `while` test included, a `for` iter not)."""
+        return [self.stmts[i] for _, (_, i) in self.graph.out_edges(("loop", loop_id))]
+
+    def written_in_loop(self, loop_id: int) -> set[str]:
+        """Names bound or mutated anywhere in the loop, the `for` target included."""
+        header = self.stmts[self.loops[loop_id].header]
+        written = set(header.defs)
+        for stmt in self.loop_stmts(loop_id):
+            written |= stmt.defs | stmt.mutates
+        return written
+
+    def function_of(self, node: cst.FunctionDef) -> Function | None:
+        return next((f for f in self.functions.values() if f.node is node), None)
+
+    def resolve_function(self, name: str, scope: str) -> Function | None:
+        """The module function a bare name refers to from `scope` (innermost first)."""
+        while True:
+            qual = name if scope == MODULE else f"{scope}.{name}"
+            if qual in self.functions:
+                return self.functions[qual]
+            if scope == MODULE:
+                return None
+            scope = self.functions[scope].scope if scope in self.functions else MODULE
+
+    def call_sites(self, function: Function) -> list[CallSite]:
+        sites = []
+        for stmt_key in self.graph.predecessors(("func", function.qualname)):
+            stmt = self.stmts[stmt_key[1]]
+            for call in stmt.calls:
+                if isinstance(call.func, cst.Name) and call.func.value == function.name:
+                    sites.append(CallSite(stmt, call))
+        return sites
+
+    def references(self, name: str) -> Iterator[Stmt]:
+        """Statements that read `name` (bare), in source order."""
+        return (s for s in self.stmts if name in s.uses)
+
+    def uses_of(self, stmt: Stmt, var: str) -> list[Stmt]:
+        """Statements that read the value of `var` defined at `stmt`."""
+        return [
+            self.stmts[v[1]]
+            for _, v, data in self.graph.out_edges(("stmt", stmt.id), data=True)
+            if data.get("kind") == "flow" and data["var"] == var
+        ]
+
+    def dominates(self, a: Stmt, b: Stmt) -> bool:
+        """`a` runs before `b` on every path (structured code, same scope)."""
+        return a.id < b.id and b.block[: len(a.block)] == a.block
+
+    def read_after(self, stmt: Stmt, var: str) -> list[Stmt]:
+        """Statements that may read the value `var` has at `stmt`, after `stmt` runs.
+
+        Counts later statements of the scope and, inside a loop, the statements the
+        next iteration runs before a redefinition (the loop-carried reads).
+        """
+        if var in stmt.defs:
+            return []
+        readers: list[Stmt] = []
+        for other in self.scope_stmts(stmt.scope):
+            if var not in other.uses or other is stmt and not stmt.loops:
+                continue
+            if other.id > stmt.id and not self._killed_between(stmt, other, var):
+                readers.append(other)
+            elif other.id <= stmt.id and self._shares_loop(stmt, other):
+                if not self._killed_in_loop_before(stmt, other, var):
+                    readers.append(other)
+        return readers
+
+    def _shares_loop(self, a: Stmt, b: Stmt) -> bool:
+        return bool(set(a.loops) & set(b.loops))
+
+    def _killed_between(self, start: Stmt, end: Stmt, var: str) -> bool:
+        return any(
+            var in k.defs and start.id < k.id < end.id and self.dominates(k, end)
+            for k in self.scope_stmts(start.scope)
+        )
+
+    def _killed_in_loop_before(self, start: Stmt, end: Stmt, var: str) -> bool:
+        loop = max(set(start.loops) & set(end.loops))
+        return any(
+            var in k.defs and loop in k.loops and k.id < end.id and self.dominates(k, end)
+            for k in self.scope_stmts(start.scope)
+        ) or any(
+            var in k.defs and start.id < k.id and loop in k.loops and k.block == start.block
+            for k in self.scope_stmts(start.scope)
+        )
+
+    # -- construction ----------------------------------------------------------------
+    def _link_calls(self) -> None:
+        for stmt in self.stmts:
+            for call in stmt.calls:
+                if isinstance(call.func, cst.Name):
+                    target = self.resolve_function(call.func.value, stmt.scope)
+                    if target is not None:
+                        self.graph.add_edge(
+                            ("stmt", stmt.id), ("func", target.qualname), kind="calls"
+                        )
+
+    def _link_flow(self) -> None:
+        by_scope: dict[str, list[Stmt]] = {}
+        for stmt in self.stmts:
+            by_scope.setdefault(stmt.scope, []).append(stmt)
+        for stmts in by_scope.values():
+            defs = [s for s in stmts if s.defs]
+            for use in stmts:
+                for var in use.uses:
+                    for d in defs:
+                        if var in d.defs and self._reaches(d, use, var, stmts):
+                            self.graph.add_edge(("stmt", d.id), ("stmt", use.id), kind="flow", var=var)
+
+    def _reaches(self, d: Stmt, use: Stmt, var: str, stmts: list[Stmt]) -> bool:
+        if d.id < use.id:
+            return not any(
+                var in k.defs and d.id < k.id < use.id and self.dominates(k, use) for k in stmts
+            )
+        if d.id >= use.id and self._shares_loop(d, use):
+            loop = max(set(d.loops) & set(use.loops))
+            return not any(
+                var in k.defs and loop in k.loops and k.id < use.id and self.dominates(k, use)
+                for k in stmts
+            )
+        return False
+
+
+class _Builder(cst.CSTVisitor):
+    """Walks the module once, numbering statements and recording loops and functions."""
+
+    def __init__(self, graph: ModuleGraph) -> None:
+        self.g = graph
+        self.scope = MODULE
+        self.loops: list[int] = []
+        self.block: list[int] = []
+        self.anchor: list[cst.BaseStatement] = []
+        self._saved: list[tuple[str, list[int], list[int]]] = []
+        self._block_ids = 0
+
+    def build(self) -> None:
+        self.g.graph.add_node(("func", MODULE), kind="module")
+        self.g.module.visit(self)
+
+    def _add(self, node: cst.CSTNode, anchor: cst.BaseStatement, **facts: object) -> Stmt:
+        stmt = Stmt(
+            id=len(self.g.stmts),
+            node=node,
+            anchor=anchor,
+            scope=self.scope,
+            loops=tuple(self.loops),
+            block=tuple(self.block),
+            **facts,  # type: ignore[arg-type]
+        )
+        self.g.stmts.append(stmt)
+        self.g.by_node[node] = stmt
+        key = ("stmt", stmt.id)
+        self.g.graph.add_node(key, kind="stmt")
+        self.g.graph.add_edge(("func", self.scope), key, kind="contains")
+        for loop in self.loops:
+            self.g.graph.add_edge(("loop", loop), key, kind="in_loop")
+        return stmt
+
+    def _facts(self, node: cst.CSTNode, targets: list[cst.BaseExpression]) -> dict:
+        calls = calls_in(node)
+        defs = {n for t in targets for n in bound_names(t)}
+        mutates = {n for t in targets for n in mutated_names(t)}
+        mutates |= {m for c in calls if (m := mutating_call_target(c))}
+        uses = {n.value for n in read_names(node)}
+        return {
+            "defs": frozenset(defs),
+            "uses": frozenset(uses),
+            "mutates": frozenset(mutates),
+            "calls": tuple(calls),
+            "comprehension": _has_comprehension(node),
+        }
+
+    def _enter_block(self) -> None:
+        self._block_ids += 1
+        self.block.append(self._block_ids)
+
+    # -- simple statements -----------------------------------------------------------
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        for small in node.body:
+            self._add(small, node, **self._small_facts(small))
+        return False
+
+    def _small_facts(self, small: cst.BaseSmallStatement) -> dict:
+        if isinstance(small, cst.Assign):
+            facts = self._facts(small.value, [t.target for t in small.targets])
+            targets = [t.target for t in small.targets]
+            facts["uses"] |= frozenset(_subscript_reads(targets))
+            return facts
+        if isinstance(small, cst.AnnAssign | cst.AugAssign):
+            value = small.value if small.value is not None else cst.Name("None")
+            facts = self._facts(value, [small.target])
+            if isinstance(small, cst.AugAssign):
+                facts["uses"] |= frozenset(n.value for n in read_names(small.target))
+            return facts
+        if isinstance(small, cst.Global | cst.Nonlocal):
+            names = {n.name.value for n in small.names}
+            if self.scope in self.g.functions:
+                fn = self.g.functions[self.scope]
+                (fn.globals if isinstance(small, cst.Global) else fn.nonlocals).update(names)
+            return {}
+        if isinstance(small, cst.Import | cst.ImportFrom):
+            return {"defs": frozenset(_import_binds(small))}
+        if isinstance(small, cst.Del):
+            return {"mutates": frozenset(mutated_names(small.target))}
+        return self._facts(small, [])
+
+    # -- compound statements ---------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        outer_scope = self.scope
+        qual = node.name.value if outer_scope == MODULE else f"{outer_scope}.{node.name.value}"
+        header_uses: set[str] = set()
+        for decorator in node.decorators:
+            header_uses |= {n.value for n in read_names(decorator.decorator)}
+        header = self._add(
+            node,
+            node,
+            defs=frozenset({node.name.value}),
+            uses=frozenset(header_uses),
+            calls=tuple(c for d in node.decorators for c in calls_in(d.decorator)),
+        )
+        is_method = outer_scope in self.g.classes
+        self.g.functions[qual] = Function(
+            qualname=qual,
+            node=node,
+            scope=outer_scope,
+            params=param_names(node.params),
+            header=header.id,
+            is_method=is_method,
+        )
+        self.g.graph.add_node(("func", qual), kind="function")
+        if outer_scope in self.g.functions:
+            self.g.functions[outer_scope].captured |= _free_names(node)
+        self._saved.append((self.scope, self.loops, self.block))
+        self.scope, self.loops, self.block = qual, [], []
+        return True
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scope, self.loops, self.block = self._saved.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self._add(node, node, defs=frozenset({node.name.value}))
+        qual = node.name.value if self.scope == MODULE else f"{self.scope}.{node.name.value}"
+        self.g.classes.add(qual)
+        self._saved.append((self.scope, self.loops, self.block))
+        self.scope, self.loops, self.block = qual, [], []
+        return True
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.scope, self.loops, self.block = self._saved.pop()
+
+    def visit_For(self, node: cst.For) -> bool:
+        header = self._add(node, node, **self._facts(node.iter, [node.target]))
+        header.defs = frozenset(bound_names(node.target))
+        self._loop(node, header)
+        return False
+
+    def visit_While(self, node: cst.While) -> bool:
+        loop_id = len(self.g.loops)
+        self.loops.append(loop_id)
+        header = self._add(node, node, **self._facts(node.test, []))
+        self.loops.pop()
+        self._loop(node, header, loop_id)
+        return False
+
+    def _loop(self, node: cst.For | cst.While, header: Stmt, loop_id: int | None = None) -> None:
+        loop_id = len(self.g.loops) if loop_id is None else loop_id
+        self.g.loops[loop_id] = Loop(loop_id, node, self.scope, tuple(self.loops), header.id)
+        self.g.graph.add_node(("loop", loop_id), kind="loop")
+        if isinstance(node, cst.While):
+            self.g.graph.add_edge(("loop", loop_id), ("stmt", header.id), kind="in_loop")
+        self.loops.append(loop_id)
+        self._enter_block()
+        node.body.visit(self)
+        self.block.pop()
+        self.loops.pop()
+        if node.orelse is not None:
+            self._enter_block()
+            node.orelse.visit(self)
+            self.block.pop()
+
+    def visit_If(self, node: cst.If) -> bool:
+        self._add(node, node, **self._facts(node.test, []))
+        self._enter_block()
+        node.body.visit(self)
+        self.block.pop()
+        if node.orelse is not None:
+            self._enter_block()
+            if isinstance(node.orelse, cst.If):
+                self.visit_If(node.orelse)
+            else:
+                node.orelse.body.visit(self)
+            self.block.pop()
+        return False
+
+    def visit_With(self, node: cst.With) -> bool:
+        targets = [item.asname.name for item in node.items if item.asname is not None]
+        facts = self._facts(cst.Tuple([cst.Element(i.item) for i in node.items]), targets)
+        self._add(node, node, **facts)
+        return True
+
+    def visit_Try(self, node: cst.Try) -> bool:
+        self._enter_block()
+        node.body.visit(self)
+        self.block.pop()
+        for handler in node.handlers:
+            self._enter_block()
+            handler.body.visit(self)
+            self.block.pop()
+        for extra in (node.orelse, node.finalbody):
+            if extra is not None:
+                self._enter_block()
+                extra.body.visit(self)
+                self.block.pop()
+        return False
+
+    def visit_Match(self, node: cst.Match) -> bool:
+        self._add(node, node, **self._facts(node.subject, []))
+        for case in node.cases:
+            self._enter_block()
+            case.body.visit(self)
+            self.block.pop()
+        return False
+
+
+def _has_comprehension(node: cst.CSTNode) -> bool:
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            nonlocal found
+            found = True
+
+    node.visit(Visitor())
+    return found
+
+
+def _subscript_reads(targets: list[cst.BaseExpression]) -> set[str]:
+    """`a[i] = v` reads `a` and `i` as well as writing into `a`."""
+    reads: set[str] = set()
+    for target in targets:
+        if isinstance(target, cst.Subscript | cst.Attribute):
+            reads |= {n.value for n in read_names(target)}
+    return reads
+
+
+def _import_binds(node: cst.Import | cst.ImportFrom) -> Iterator[str]:
+    if isinstance(node.names, cst.ImportStar):
+        return
+    for alias in node.names:
+        if alias.asname is not None:
+            yield alias.asname.name.value  # type: ignore[union-attr]
+        else:
+            name = alias.name
+            while isinstance(name, cst.Attribute):
+                name = name.value
+            yield name.value  # type: ignore[union-attr]
+
+
+def _free_names(node: cst.FunctionDef) -> set[str]:
+    """Names a nested function reads that it does not bind itself."""
+    bound = set(param_names(node.params)) | _assigned_in(node)
+    return {n.value for n in read_names(node.body)} - bound
+
+
+def _assigned_in(node: cst.FunctionDef) -> set[str]:
+    names: set[str] = set()
+
+    class Visitor(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            names.update(bound_names(target.target))
+
+        def visit_For(self, loop: cst.For) -> None:
+            names.update(bound_names(loop.target))
+
+    node.body.visit(Visitor())
+    return names

@@ -1,0 +1,273 @@
+"""Which values a jitted function would trace, and where Python needs them concrete.
+
+Under `jax.jit` every argument becomes a tracer unless it is static. A tracer
+may flow through array code, but Python control flow (`if`, `while`,
+`range(n)`, `bool()`, `int()`) and shapes (`jnp.zeros(n)`, `x[:n]`) need
+concrete values. Arguments used only there can be made static; arrays used
+there cannot, and the function is then not jittable as written. Values derived
+from `x.shape`, `x.ndim`, `x.dtype`, `x.size` and `len(x)` stay concrete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.graph import Function, Stmt
+
+_CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
+_CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
+_FORCING_BUILTINS = frozenset({"bool", "int", "float", "range", "complex"})
+_FORCING_METHODS = frozenset({"item", "tolist", "__bool__", "__int__", "__index__"})
+
+#: jax.numpy / jax.random functions -> indexes (and keywords) of their shape-like args.
+SHAPE_ARGS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "jax.numpy.zeros": ((0,), ("shape",)),
+    "jax.numpy.ones": ((0,), ("shape",)),
+    "jax.numpy.empty": ((0,), ("shape",)),
+    "jax.numpy.full": ((0,), ("shape",)),
+    "jax.numpy.eye": ((0, 1), ("N", "M")),
+    "jax.numpy.identity": ((0,), ("n",)),
+    "jax.numpy.arange": ((0, 1, 2), ("start", "stop", "step")),
+    "jax.numpy.linspace": ((2,), ("num",)),
+    "jax.numpy.reshape": ((1,), ("shape", "newshape")),
+    "jax.numpy.broadcast_to": ((1,), ("shape",)),
+    "jax.numpy.tile": ((1,), ("reps",)),
+    "jax.numpy.tri": ((0, 1), ("N", "M")),
+    "jax.random.normal": ((1,), ("shape",)),
+    "jax.random.uniform": ((1,), ("shape",)),
+    "jax.random.bernoulli": ((2,), ("shape",)),
+    "jax.random.randint": ((1,), ("shape",)),
+    "jax.random.split": ((1,), ("num",)),
+    "jax.random.permutation": ((), ()),
+    "jax.random.choice": ((2,), ("shape",)),
+    "jax.nn.one_hot": ((1,), ("num_classes",)),
+}
+_SHAPE_METHODS = frozenset({"reshape", "broadcast_to", "repeat", "tile"})
+
+
+def dynamic_names(node: cst.CSTNode) -> set[str]:
+    """Names whose runtime *value* the expression depends on (shape reads excluded)."""
+    found: set[str] = set()
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            if attr.attr.value in _CONCRETE_ATTRS:
+                return False
+            attr.value.visit(self)
+            return False
+
+        def visit_Call(self, call: cst.Call) -> bool:
+            if isinstance(call.func, cst.Name) and call.func.value in _CONCRETE_CALLS:
+                return False
+            return True
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+        def visit_Comparison(self, comp: cst.Comparison) -> bool:
+            is_identity = all(isinstance(t.operator, cst.Is | cst.IsNot) for t in comp.comparisons)
+            return not is_identity
+
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    node.visit(Visitor())
+    return found
+
+
+@dataclass
+class TraceFacts:
+    """What tracing a function would need."""
+
+    static: dict[str, str] = field(default_factory=dict)  # param -> where it needs a value
+    traced_control: list[str] = field(default_factory=list)  # why it cannot be traced
+    traced: set[str] = field(default_factory=set)
+
+
+def analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
+    """Static-argument candidates and traced Python control flow in `fn`."""
+    stmts = ctx.graph.scope_stmts(fn.qualname)
+    needs_value = _concrete_positions(ctx, stmts)  # expression -> why
+    deps = _dependencies(stmts)
+    facts = TraceFacts()
+    array_params = _array_params(ctx, fn, stmts)
+    for param in fn.params:
+        for expr, why in needs_value:
+            if param in _closure(dynamic_names(expr), deps):
+                if param in array_params:
+                    facts.traced_control.append(
+                        f"{why} depends on the array argument `{param}`"
+                    )
+                else:
+                    facts.static.setdefault(param, why)
+                break
+    facts.traced = _propagate(set(fn.params) - set(facts.static), stmts)
+    for expr, why in needs_value:
+        names = _closure(dynamic_names(expr), deps)
+        if names & facts.traced - set(fn.params):
+            facts.traced_control.append(f"{why} depends on a traced value")
+    facts.traced_control = list(dict.fromkeys(facts.traced_control))
+    return facts
+
+
+def _closure(names: set[str], deps: dict[str, set[str]]) -> set[str]:
+    """`names` plus every name they were computed from, transitively."""
+    seen = set(names)
+    todo = list(names)
+    while todo:
+        for dep in deps.get(todo.pop(), ()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return seen
+
+
+def _dependencies(stmts: list[Stmt]) -> dict[str, set[str]]:
+    deps: dict[str, set[str]] = {}
+    for stmt in stmts:
+        source = _value_of(stmt)
+        if source is None:
+            continue
+        for name in stmt.defs:
+            deps.setdefault(name, set()).update(dynamic_names(source))
+    return deps
+
+
+def _value_of(stmt: Stmt) -> cst.CSTNode | None:
+    node = stmt.node
+    if isinstance(node, cst.Assign | cst.AnnAssign | cst.AugAssign):
+        return node.value
+    if isinstance(node, cst.For):
+        return node.iter
+    return None
+
+
+def _propagate(traced: set[str], stmts: list[Stmt]) -> set[str]:
+    """Forward taint: a name assigned from a traced value is traced (loops: twice)."""
+    traced = set(traced)
+    for _ in range(2):
+        for stmt in stmts:
+            source = _value_of(stmt)
+            if source is not None and dynamic_names(source) & traced:
+                traced |= stmt.defs
+    return traced
+
+
+def _concrete_positions(ctx: ModuleContext, stmts: list[Stmt]) -> list[tuple[cst.CSTNode, str]]:
+    """Expressions whose value Python must know, each with a human reason."""
+    positions: list[tuple[cst.CSTNode, str]] = []
+    for stmt in stmts:
+        node = stmt.node
+        if isinstance(node, cst.If):
+            positions.append((node.test, "an `if` condition"))
+        elif isinstance(node, cst.While):
+            positions.append((node.test, "a `while` condition"))
+        elif isinstance(node, cst.Assert):
+            positions.append((node.test, "an `assert`"))
+        for call in stmt.calls:
+            positions.extend(_call_positions(ctx, call))
+        positions.extend(_slice_positions(node))
+        positions.extend(_ternary_positions(node))
+    return positions
+
+
+def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
+    func = call.func
+    if isinstance(func, cst.Name) and func.value in _FORCING_BUILTINS:
+        return [(arg.value, f"`{func.value}()`") for arg in call.args]
+    if isinstance(func, cst.Attribute) and func.attr.value in _FORCING_METHODS:
+        return [(func.value, f"`.{func.attr.value}()`")]
+    if isinstance(func, cst.Attribute) and func.attr.value in _SHAPE_METHODS:
+        return [(arg.value, f"the shape in `.{func.attr.value}()`") for arg in call.args]
+    qual = ctx.qualify(func)
+    if qual is None or qual not in SHAPE_ARGS:
+        return []
+    indexes, keywords = SHAPE_ARGS[qual]
+    short = qual.replace("jax.numpy.", "jnp.").replace("jax.random.", "random.")
+    out = []
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for i in indexes:
+        if i < len(positional):
+            out.append((positional[i].value, f"the shape in `{short}`"))
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in keywords:
+            out.append((arg.value, f"the shape in `{short}`"))
+    return out
+
+
+def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+    out: list[tuple[cst.CSTNode, str]] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Slice(self, sl: cst.Slice) -> None:
+            for part in (sl.lower, sl.upper, sl.step):
+                if part is not None:
+                    out.append((part, "a slice bound"))
+
+        def visit_FunctionDef(self, fd: cst.FunctionDef) -> bool:
+            return False
+
+    if not isinstance(node, cst.FunctionDef):
+        node.visit(Visitor())
+    return out
+
+
+def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+    out: list[tuple[cst.CSTNode, str]] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_IfExp(self, exp: cst.IfExp) -> None:
+            out.append((exp.test, "a conditional expression"))
+
+        def visit_BooleanOperation(self, op: cst.BooleanOperation) -> None:
+            out.append((op.left, f"`{'and' if isinstance(op.operator, cst.And) else 'or'}`"))
+
+        def visit_FunctionDef(self, fd: cst.FunctionDef) -> bool:
+            return False
+
+    if not isinstance(node, cst.FunctionDef | cst.If | cst.While):
+        node.visit(Visitor())
+    return out
+
+
+def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[str]:
+    """Parameters the body treats as arrays: attributes, indexing, array operators."""
+    arrays: set[str] = set()
+    params = set(fn.params)
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Attribute(self, attr: cst.Attribute) -> None:
+            if isinstance(attr.value, cst.Name) and attr.value.value in params:
+                arrays.add(attr.value.value)
+
+        def visit_Subscript(self, sub: cst.Subscript) -> None:
+            if isinstance(sub.value, cst.Name) and sub.value.value in params:
+                arrays.add(sub.value.value)
+
+        def visit_BinaryOperation(self, op: cst.BinaryOperation) -> None:
+            if isinstance(op.operator, cst.MatrixMultiply):
+                for side in (op.left, op.right):
+                    if isinstance(side, cst.Name) and side.value in params:
+                        arrays.add(side.value)
+
+        def visit_Call(self, call: cst.Call) -> None:
+            qual = ctx.qualify(call.func) or ""
+            if qual.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")) and qual not in SHAPE_ARGS:
+                for arg in call.args:
+                    if isinstance(arg.value, cst.Name) and arg.value.value in params:
+                        arrays.add(arg.value.value)
+
+        def visit_FunctionDef(self, fd: cst.FunctionDef) -> bool:
+            return False
+
+    for stmt in stmts:
+        if not isinstance(stmt.node, cst.FunctionDef):
+            stmt.node.visit(Visitor())
+    return arrays

@@ -1,0 +1,92 @@
+"""The pipeline: parse -> analyse -> rules -> rewrite. Every frontend calls this."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.suppress import is_suppressed, suppressions
+from autoopt.config import Settings
+from autoopt.model import Applicability, AutooptError, Finding, Result
+from autoopt.rewrite.apply import apply_edits
+from autoopt.rules import ALL_RULES
+
+
+def parse(code: str, path: str = "<string>") -> cst.Module:
+    """Parse with LibCST; a syntax error becomes an AutooptError naming path and line."""
+    try:
+        return cst.parse_module(code)
+    except cst.ParserSyntaxError as exc:
+        raise AutooptError(path, f"syntax error: {exc.message}", line=exc.raw_line) from None
+
+
+def mentions_jax(code: str) -> bool:
+    """Cheap pre-filter: a module that never names jax has nothing to optimise."""
+    return "jax" in code
+
+
+def check_source(
+    code: str, *, path: str = "<string>", settings: Settings | None = None
+) -> tuple[cst.Module, list[Finding]]:
+    """Every finding of the enabled rules, in source order, suppressions applied."""
+    settings = settings or Settings()
+    module = parse(code, path)
+    if not mentions_jax(code):
+        return module, []
+    ctx = ModuleContext(path=path, source=code, module=module)
+    if not ctx.imports.uses_jax():
+        return module, []
+    table = suppressions(code)
+    findings = [
+        finding
+        for rule in ALL_RULES
+        if settings.enabled(rule.id)
+        for finding in rule().check(ctx)
+        if not is_suppressed(finding.rule, range(finding.span.line, finding.span.end_line + 1), table)
+    ]
+    findings.sort(key=lambda f: (f.span, f.rule))
+    return module, findings
+
+
+def applicable(finding: Finding, settings: Settings) -> bool:
+    """Whether a fix is applied under these settings (unsafe ones only when asked)."""
+    if not finding.fixable:
+        return False
+    return finding.fix is Applicability.SAFE or settings.unsafe_fixes
+
+
+def render(module: cst.Module, findings: Iterable[Finding], path: str) -> str:
+    """The code with exactly these findings' edits applied; checked to parse again."""
+    findings = list(findings)
+    if not findings:
+        return module.code
+    new_code = apply_edits(module, [e for f in findings for e in f.edits]).code
+    try:
+        cst.parse_module(new_code)
+    except cst.ParserSyntaxError as exc:  # pragma: no cover - a rule bug, never user error
+        rules = ", ".join(sorted({f.rule for f in findings}))
+        raise AutooptError(path, f"internal error: {rules} produced code that does not parse ({exc.message})") from None
+    return new_code
+
+
+def optimize_source(
+    code: str, *, path: str = "<string>", settings: Settings | None = None
+) -> Result:
+    """Findings for `code` and the code with every applicable fix applied."""
+    settings = settings or Settings()
+    module, findings = check_source(code, path=path, settings=settings)
+    applied = [f for f in findings if applicable(f, settings)]
+    return Result(path, code, findings, render(module, applied, path), applied)
+
+
+def apply_fixes(code: str, findings: Iterable[Finding], *, path: str = "<string>") -> str:
+    """`code` with the fixes of the given findings (matched by rule and span) applied.
+
+    The findings may come from an earlier run or another process: the code is
+    analysed again and the matching fresh findings are applied.
+    """
+    wanted = {(f.rule, f.span) for f in findings}
+    module, fresh = check_source(code, path=path)
+    return render(module, [f for f in fresh if (f.rule, f.span) in wanted and f.fixable], path)

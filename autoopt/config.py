@@ -1,0 +1,80 @@
+"""Settings: which rules run and which fixes apply, from the CLI and `[tool.autoopt]`."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Rule selection and fix policy. Codes match by prefix: "AO2" selects AO201."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    unsafe_fixes: bool = False
+    exclude: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    rtol: float | None = None
+    atol: float | None = None
+
+    def enabled(self, rule_id: str) -> bool:
+        if self.select and not any(rule_id.startswith(s) for s in self.select):
+            return False
+        return not any(rule_id.startswith(s) for s in self.ignore)
+
+    def merged(self, **overrides: object) -> Settings:
+        """A copy with the given fields replaced, skipping those left as None."""
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def parse_codes(text: str | None) -> tuple[str, ...] | None:
+    """`"AO101, AO2"` -> `("AO101", "AO2")`; None stays None (option not given)."""
+    if text is None:
+        return None
+    return tuple(code.strip().upper() for code in text.split(",") if code.strip())
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.autoopt] table."""
+    start = start.resolve()
+    for folder in [start, *start.parents] if start.is_dir() else start.parents:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and "tool" in (table := _read_toml(candidate)):
+            if "autoopt" in table["tool"]:
+                return candidate
+    return None
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def load_settings(start: Path) -> Settings:
+    """Settings from the `[tool.autoopt]` table nearest to `start`, defaults if none."""
+    pyproject = find_pyproject(start)
+    if pyproject is None:
+        return Settings()
+    table = _read_toml(pyproject)["tool"]["autoopt"]
+    per_file = {
+        pattern: tuple(c.upper() for c in codes)
+        for pattern, codes in table.get("per-file-ignores", {}).items()
+    }
+    return Settings(
+        select=tuple(c.upper() for c in table.get("select", ())),
+        ignore=tuple(c.upper() for c in table.get("ignore", ())),
+        unsafe_fixes=bool(table.get("unsafe-fixes", False)),
+        exclude=tuple(table.get("exclude", ())),
+        per_file_ignores=per_file,
+        rtol=table.get("rtol"),
+        atol=table.get("atol"),
+    )

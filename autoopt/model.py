@@ -1,0 +1,126 @@
+"""The data every pipeline stage hands to the next: findings, fixes, results, errors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+import libcst as cst
+
+
+class Applicability(str, Enum):
+    """How far a fix can be trusted without running the program (ruff's split)."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    NONE = "none"
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A source range, 1-based lines and columns, end exclusive (as editors count)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+NodeTransform = Callable[[cst.CSTNode], cst.CSTNode | cst.RemovalSentinel]
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Transform `target` (after its children were rewritten) with `transform`."""
+
+    target: cst.CSTNode
+    transform: NodeTransform
+
+
+@dataclass(frozen=True)
+class InsertBefore:
+    """Insert statements just before the statement `anchor` (in the same block)."""
+
+    anchor: cst.CSTNode
+    statements: tuple[cst.BaseStatement, ...]
+
+
+@dataclass(frozen=True)
+class InsertAfter:
+    """Insert statements just after the statement `anchor` (in the same block)."""
+
+    anchor: cst.CSTNode
+    statements: tuple[cst.BaseStatement, ...]
+
+
+@dataclass(frozen=True)
+class RequireImport:
+    """Make sure `import <module>` (or `import <module> as <alias>`) exists."""
+
+    module: str
+    alias: str | None = None
+
+
+Edit = Replace | InsertBefore | InsertAfter | RequireImport
+
+
+@dataclass
+class Finding:
+    """One place where the program pays for avoidable work, and how to fix it."""
+
+    rule: str
+    name: str
+    message: str
+    span: Span
+    fix: Applicability
+    edits: tuple[Edit, ...] = ()
+    target: str | None = None  # the function the fix changes, for the verifier
+    title: str = ""  # a short imperative fix title, e.g. "Add @jax.jit"
+    path: str = "<string>"
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not Applicability.NONE and bool(self.edits)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end_line": self.span.end_line,
+            "end_column": self.span.end_column,
+            "rule": self.rule,
+            "name": self.name,
+            "message": self.message,
+            "fix": self.fix.value,
+        }
+
+
+@dataclass
+class Result:
+    """What `optimize_source` found in one source text and the code after the fixes."""
+
+    path: str
+    source: str
+    findings: list[Finding]
+    new_source: str
+    applied: list[Finding] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.new_source != self.source
+
+
+class AutooptError(Exception):
+    """An input autoopt cannot work on; the message names the file and the cause."""
+
+    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        self.path = path
+        self.message = message
+        self.line = line
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {message}")
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "message": self.message}

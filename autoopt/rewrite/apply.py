@@ -1,0 +1,62 @@
+"""Apply the edits of a set of findings to a module in one LibCST pass."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+import libcst as cst
+
+from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
+from autoopt.rewrite.imports import add_imports
+
+
+class _EditApplier(cst.CSTTransformer):
+    """Replaces and inserts around nodes by identity; children are rewritten first."""
+
+    def __init__(self, edits: Iterable[Edit]) -> None:
+        super().__init__()
+        self.transforms: dict[cst.CSTNode, list] = defaultdict(list)
+        self.before: dict[cst.CSTNode, list[cst.BaseStatement]] = defaultdict(list)
+        self.after: dict[cst.CSTNode, list[cst.BaseStatement]] = defaultdict(list)
+        for edit in edits:
+            if isinstance(edit, Replace):
+                self.transforms[edit.target].append(edit.transform)
+            elif isinstance(edit, InsertBefore):
+                _extend_unique(self.before[edit.anchor], edit.statements)
+            elif isinstance(edit, InsertAfter):
+                _extend_unique(self.after[edit.anchor], edit.statements)
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
+        node: cst.CSTNode | cst.RemovalSentinel = updated_node
+        for transform in self.transforms.get(original_node, ()):
+            if isinstance(node, cst.RemovalSentinel):
+                break
+            node = transform(node)
+        before = self.before.get(original_node, [])
+        after = self.after.get(original_node, [])
+        if not before and not after:
+            return node
+        kept = [] if isinstance(node, cst.RemovalSentinel) else [node]
+        if before and kept and hasattr(node, "leading_lines"):
+            # The blank lines and comments above the anchor now open the inserted block.
+            before = [_with_leading(before[0], node.leading_lines), *before[1:]]
+            kept = [node.with_changes(leading_lines=())]
+        return cst.FlattenSentinel([*before, *kept, *after])
+
+
+def _extend_unique(into: list[cst.BaseStatement], stmts: Iterable[cst.BaseStatement]) -> None:
+    """Two fixes may move the same statement (e.g. `import os`); insert it once."""
+    into.extend(s for s in stmts if all(s is not other for other in into))
+
+
+def _with_leading(stmt: cst.BaseStatement, lines) -> cst.BaseStatement:
+    return stmt.with_changes(leading_lines=[*lines, *stmt.leading_lines])
+
+
+def apply_edits(module: cst.Module, edits: Iterable[Edit]) -> cst.Module:
+    """The module with every edit applied, and the imports they require added."""
+    edits = list(edits)
+    rewritten = module.visit(_EditApplier(edits))
+    required = {e for e in edits if isinstance(e, RequireImport)}
+    return add_imports(rewritten, required)

@@ -1,0 +1,71 @@
+"""Add `import x` statements a fix needs, next to the module's own imports."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import libcst as cst
+
+from autoopt.analysis.names import collect_imports, dotted
+from autoopt.model import RequireImport
+
+
+def add_imports(module: cst.Module, required: Iterable[RequireImport]) -> cst.Module:
+    """Insert the missing imports: before the first import of the same package, or
+    after the last top-level import, or after the docstring and `__future__` imports."""
+    bindings = collect_imports(module).bindings
+    missing = [
+        r
+        for r in sorted(required, key=lambda r: (r.module, r.alias or ""))
+        if bindings.get(r.alias or r.module) != r.module
+    ]
+    body = list(module.body)
+    for req in missing:
+        stmt = cst.parse_statement(
+            f"import {req.module} as {req.alias}" if req.alias else f"import {req.module}"
+        )
+        body.insert(_insert_index(body, req.module.split(".")[0]), stmt)
+    return module.with_changes(body=body)
+
+
+def _top_imports(stmt: cst.BaseStatement) -> list[cst.Import | cst.ImportFrom]:
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return []
+    return [s for s in stmt.body if isinstance(s, cst.Import | cst.ImportFrom)]
+
+
+def _imports_package(imp: cst.Import | cst.ImportFrom, package: str) -> bool:
+    if isinstance(imp, cst.ImportFrom):
+        return imp.module is not None and (dotted(imp.module) or "").split(".")[0] == package
+    return any((dotted(a.name) or "").split(".")[0] == package for a in imp.names)
+
+
+def _is_future(stmt: cst.BaseStatement) -> bool:
+    return any(
+        isinstance(i, cst.ImportFrom) and dotted(i.module or cst.Name("_")) == "__future__"
+        for i in _top_imports(stmt)
+    )
+
+
+def _insert_index(body: list[cst.BaseStatement], package: str) -> int:
+    for index, stmt in enumerate(body):
+        if any(_imports_package(i, package) for i in _top_imports(stmt)) and not _is_future(stmt):
+            return index
+    last_import = max((i for i, s in enumerate(body) if _top_imports(s)), default=None)
+    if last_import is not None:
+        return last_import + 1
+    index = 0
+    if body and _is_docstring(body[0]):
+        index = 1
+    while index < len(body) and _is_future(body[index]):
+        index += 1
+    return index
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )

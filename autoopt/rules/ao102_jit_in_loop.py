@@ -1,0 +1,332 @@
+"""AO102 jit-in-loop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+import libcst.matchers as m
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.graph import Loop, Stmt
+from autoopt.analysis.exprs import read_names
+from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
+from autoopt.rewrite.jit import fresh_name
+from autoopt.rules.base import Invalid, Rule, Valid
+
+_TRANSFORMS = ("jax.jit", "jax.pmap")
+
+
+class JitInLoop(Rule):
+    """
+    ## What it does
+    Finds `jax.jit(f)` evaluated inside a loop and builds the jitted function
+    once, before the loop.
+
+    ## Why is this bad?
+    Every `jax.jit(f)` creates a new wrapper that must look up (and, for a
+    function defined in the loop, redo) the trace and compilation on its first
+    call. Built once, the compiled program is reused on every iteration and the
+    loop pays only the dispatch.
+
+    ## Example
+    ```python
+    for t in range(steps):
+        x = jax.jit(dynamics)(x, dt)
+    ```
+    becomes
+    ```python
+    dynamics_jit = jax.jit(dynamics)
+    for t in range(steps):
+        x = dynamics_jit(x, dt)
+    ```
+
+    ## Fix safety
+    The fix is **safe** when nothing the `jax.jit(...)` call reads (the function
+    and the options) is written anywhere in the loop: the hoisted expression
+    then evaluates to the same thing on every iteration, and building a jit
+    wrapper has no side effects. There is **no fix** when the jitted function is
+    defined in the loop or its options change per iteration: define it once
+    outside the loop and pass the changing values as arguments.
+    """
+
+    id = "AO102"
+    name = "jit-in-loop"
+    summary = "jax.jit(f) built inside a loop"
+
+    VALID = (
+        Valid(
+            """
+import jax
+
+step = jax.jit(dynamics)
+for t in range(10):
+    x = step(x)
+""",
+            "built once",
+        ),
+        Valid(
+            """
+import jax
+
+def make(f):
+    return jax.jit(f)
+""",
+            "not in a loop",
+        ),
+        Valid(
+            """
+import jax
+
+for t in range(10):
+    x = jit(dynamics)(x)
+""",
+            "`jit` is not jax.jit here",
+        ),
+        Valid(
+            """
+import jax
+
+for fn in (f, g):
+    y = jax.jit(fn)(x)
+""",
+            "a different function every iteration",
+        ),
+        Valid(
+            """
+import jax
+
+def outer():
+    for t in range(3):
+        pass
+
+fast = jax.jit(f)
+""",
+            "jit outside the loop",
+        ),
+        Valid(
+            """
+import jax
+
+for t in range(3):
+    x = jax.vmap(f)(x)
+""",
+            "vmap is not jit",
+        ),
+    )
+
+    INVALID = (
+        Invalid(
+            """
+import jax
+
+for t in range(10):
+    x = jax.jit(dynamics)(x, 0.1)
+""",
+            """
+import jax
+
+dynamics_jit = jax.jit(dynamics)
+for t in range(10):
+    x = dynamics_jit(x, 0.1)
+""",
+        ),
+        Invalid(
+            """
+import jax
+
+def run(x):
+    for t in range(10):
+        step = jax.jit(dynamics, static_argnames=("n",))  # rebuilt each time
+        x = step(x, n=3)
+    return x
+""",
+            """
+import jax
+
+def run(x):
+    step = jax.jit(dynamics, static_argnames=("n",))  # rebuilt each time
+    for t in range(10):
+        x = step(x, n=3)
+    return x
+""",
+        ),
+        Invalid(
+            """
+from jax import jit
+
+while not done(x):
+    x = jit(update)(x)
+""",
+            """
+from jax import jit
+
+update_jit = jit(update)
+while not done(x):
+    x = update_jit(x)
+""",
+        ),
+        Invalid(
+            """
+import jax as J
+
+for epoch in range(3):
+    for batch in batches:
+        params = J.jit(sgd)(params, batch)
+""",
+            """
+import jax as J
+
+sgd_jit = J.jit(sgd)
+for epoch in range(3):
+    for batch in batches:
+        params = sgd_jit(params, batch)
+""",
+        ),
+        Invalid(
+            """
+import jax
+
+for epoch in range(3):
+    lr = 0.1 / (epoch + 1)
+    for batch in batches:
+        params = jax.jit(sgd)(params, batch, lr)
+""",
+            """
+import jax
+
+sgd_jit = jax.jit(sgd)
+for epoch in range(3):
+    lr = 0.1 / (epoch + 1)
+    for batch in batches:
+        params = sgd_jit(params, batch, lr)
+""",
+        ),
+        Invalid(
+            """
+import jax
+
+def simulate(x, fns):
+    out = []
+    for i in range(4):
+        out.append(jax.jit(fns.step)(x))
+    return out
+""",
+            """
+import jax
+
+def simulate(x, fns):
+    out = []
+    step_jit = jax.jit(fns.step)
+    for i in range(4):
+        out.append(step_jit(x))
+    return out
+""",
+        ),
+        Invalid(
+            """
+import jax
+
+for t in range(10):
+    def f(x):
+        return x * t
+    x = jax.jit(f)(x)
+""",
+            fix=Applicability.NONE,
+            message="defined inside the loop",
+        ),
+        Invalid(
+            """
+import jax
+
+for t in range(10):
+    x = jax.jit(lambda v: v * t)(x)
+""",
+            fix=Applicability.NONE,
+            message="its lambda captures `t`, which changes inside the loop",
+        ),
+    )
+
+    def check(self, ctx: ModuleContext) -> Iterator[Finding]:
+        for stmt in ctx.graph.stmts:
+            if not stmt.loops:
+                continue
+            for call in stmt.calls:
+                if ctx.is_jax(call.func, *_TRANSFORMS):
+                    finding = self._finding(ctx, stmt, call)
+                    if finding is not None:
+                        yield finding
+
+    def _finding(self, ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Finding | None:
+        graph = ctx.graph
+        reads = {n.value for n in read_names(call)}
+        inner = graph.loops[stmt.loops[-1]]
+        line = ctx.span(inner.node).line
+        where = f"`{ctx.code(call)}` is built on every iteration of the loop at line {line}"
+        if reads & _functions_defined_in(ctx, stmt, inner):
+            return self._none(ctx, call, f"{where}; the function is defined inside the loop")
+        variant = reads & graph.written_in_loop(inner.id)
+        if variant and _has_lambda(call):
+            names = ", ".join(f"`{n}`" for n in sorted(variant))
+            return self._none(ctx, call, f"{where}; its lambda captures {names}, which changes inside the loop")
+        if variant:
+            return None  # a different function on purpose, e.g. `for fn in fns: jax.jit(fn)`
+        edits = _hoist(ctx, stmt, call, _outermost_invariant(ctx, stmt, reads))
+        title = "Build the jitted function once, before the loop"
+        message = f"{where}: build it once before the loop"
+        return self.finding(ctx, call, message, Applicability.SAFE, edits, title=title)
+
+    def _none(self, ctx: ModuleContext, call: cst.Call, message: str) -> Finding:
+        advice = "; every iteration compiles again: define the function once, outside the loop, and pass the changing values as arguments"
+        return self.finding(ctx, call, message + advice, Applicability.NONE)
+
+
+def _functions_defined_in(ctx: ModuleContext, stmt: Stmt, loop: Loop) -> set[str]:
+    return {
+        name
+        for s in ctx.graph.scope_stmts(stmt.scope)
+        if isinstance(s.node, cst.FunctionDef) and loop.id in s.loops
+        for name in s.defs
+    }
+
+
+def _has_lambda(node: cst.CSTNode) -> bool:
+    return bool(m.findall(node, m.Lambda()))
+
+
+def _outermost_invariant(ctx: ModuleContext, stmt: Stmt, reads: set[str]) -> Loop:
+    """The outermost enclosing loop in which nothing `reads` is written."""
+    best = ctx.graph.loops[stmt.loops[-1]]
+    for loop_id in reversed(stmt.loops[:-1]):
+        if reads & ctx.graph.written_in_loop(loop_id):
+            break
+        best = ctx.graph.loops[loop_id]
+    return best
+
+
+def _hoist(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> list[Edit]:
+    node = stmt.node
+    is_whole_assignment = (
+        isinstance(node, cst.Assign)
+        and node.value is call
+        and len(node.targets) == 1
+        and isinstance(node.targets[0].target, cst.Name)
+        and len(stmt.anchor.body) == 1  # type: ignore[attr-defined]
+        and sum(stmt.anchor is s.anchor for s in ctx.graph.stmts) == 1
+        and _assigned_once_in_loop(ctx, node.targets[0].target.value, loop)
+    )
+    if is_whole_assignment:
+        moved = stmt.anchor
+        return [
+            Replace(moved, lambda _n: cst.RemovalSentinel.REMOVE),
+            InsertBefore(loop.node, (moved,)),
+        ]
+    first = call.args[0].value if call.args else call
+    base = first.attr.value if isinstance(first, cst.Attribute) else getattr(first, "value", "jitted")
+    name = fresh_name(ctx, f"{base}_jit" if isinstance(base, str) else "jitted")
+    assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)])
+    return [InsertBefore(loop.node, (assign,)), Replace(call, lambda _n: cst.Name(name))]
+
+
+def _assigned_once_in_loop(ctx: ModuleContext, name: str, loop: Loop) -> bool:
+    return sum(name in s.defs for s in ctx.graph.loop_stmts(loop.id)) == 1

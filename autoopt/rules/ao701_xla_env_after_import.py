@@ -1,0 +1,376 @@
+"""AO701 xla-env-after-import."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+import libcst.matchers as m
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import read_names
+from autoopt.analysis.names import dotted
+from autoopt.model import Applicability, Finding, InsertBefore, Replace
+from autoopt.rules.base import Invalid, Rule, Valid
+
+_PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_", "XLA_FLAGS", "JAX_")
+
+
+@dataclass(frozen=True)
+class _Setting:
+    index: int  # position among the module's top-level statements
+    line: cst.SimpleStatementLine
+    keys: tuple[str, ...]
+
+
+class XlaEnvAfterImport(Rule):
+    """
+    ## What it does
+    Finds `os.environ[...] = ...`, `os.environ.setdefault(...)` and
+    `os.environ.update(...)` of JAX and XLA settings (`JAX_*`, `XLA_FLAGS`,
+    `XLA_PYTHON_CLIENT_*`) placed after `import jax`, and moves them above it.
+
+    ## Why is this bad?
+    The settings are read once, and the program does not say so when it is too late:
+    - `JAX_*` options (e.g. `JAX_ENABLE_X64`) are read when `jax` is imported; set
+      afterwards they are ignored.
+    - `XLA_PYTHON_CLIENT_PREALLOCATE`, `XLA_PYTHON_CLIENT_MEM_FRACTION`,
+      `XLA_PYTHON_CLIENT_ALLOCATOR` and `XLA_FLAGS` are read when the backend
+      starts: at the first computation, `jax.devices()` or `device_put`. Set
+      between the import and that first use, they still work, until someone
+      adds a line above that touches a device, or imports a library that does
+      at import time. Set after the first use, they are silently ignored.
+
+    The allocator settings are a trade-off. By default JAX preallocates 75% of
+    the GPU memory at the first operation: fewer out-of-memory errors from
+    fragmentation and no allocation overhead later, but one process holds the
+    GPU. `XLA_PYTHON_CLIENT_PREALLOCATE=false` allocates on demand, so several
+    processes can share a GPU and memory figures are real, at the price of
+    fragmentation and allocation cost. On the CPU backend they have no effect.
+
+    ## Example
+    ```python
+    import os
+    import jax
+    os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+    ```
+    becomes
+    ```python
+    import os
+    os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+    import jax
+    ```
+
+    ## Fix safety
+    Moving the setting above the import is **safe**: the variable is then set
+    before anything can read it, whichever case applied. The message says which
+    case it was (ignored, or working only by luck). There is **no fix** when the
+    value is computed from names defined after the import, or when the setting
+    shares its line with other statements.
+    """
+
+    id = "AO701"
+    name = "xla-env-after-import"
+    summary = "XLA/JAX environment setting placed after import jax"
+
+    VALID = (
+        Valid(
+            """
+import os
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+import jax
+""",
+            "already before the import",
+        ),
+        Valid(
+            """
+import os
+import jax
+os.environ["OMP_NUM_THREADS"] = "1"
+""",
+            "not a JAX setting",
+        ),
+        Valid(
+            """
+import os
+import jax
+
+def main():
+    print(os.environ["XLA_FLAGS"])
+""",
+            "a read, not a write",
+        ),
+        Valid(
+            """
+import os
+import jax
+key = "JAX_ENABLE_X64"
+print(os.environ.get(key))
+""",
+            "a read with get",
+        ),
+        Valid(
+            """
+import os
+os.environ.update({"JAX_PLATFORMS": "cpu"})
+import jax.numpy as jnp
+""",
+            "update before the import",
+        ),
+        Valid(
+            """
+import os
+import numpy as np
+os.environ["XLA_FLAGS"] = "--xla_cpu_enable_fast_math=false"
+""",
+            "the module does not import jax",
+        ),
+    )
+
+    INVALID = (
+        Invalid(
+            """
+import os
+import jax
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+""",
+            """
+import os
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+import jax
+""",
+            message="before the first use it still works",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+import os
+
+x = jnp.ones(3)
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".5"  # limit memory
+""",
+            """
+import os
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".5"  # limit memory
+import jax
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+""",
+            message="after the first JAX use at line 6",
+        ),
+        Invalid(
+            """
+import os
+import jax
+os.environ.setdefault("JAX_ENABLE_X64", "1")
+""",
+            """
+import os
+os.environ.setdefault("JAX_ENABLE_X64", "1")
+import jax
+""",
+            message="configuration when jax is imported",
+        ),
+        Invalid(
+            """
+import os
+from jax import numpy as jnp
+os.environ.update({"XLA_FLAGS": "--xla_force_host_platform_device_count=2"})
+""",
+            """
+import os
+os.environ.update({"XLA_FLAGS": "--xla_force_host_platform_device_count=2"})
+from jax import numpy as jnp
+""",
+        ),
+        Invalid(
+            """
+\"\"\"Train a model.\"\"\"
+import os
+import jax
+
+# memory
+os.environ["XLA_PYTHON_CLIENT_ALLOCATOR"] = "platform"
+jax.devices()
+""",
+            """
+\"\"\"Train a model.\"\"\"
+import os
+
+# memory
+os.environ["XLA_PYTHON_CLIENT_ALLOCATOR"] = "platform"
+import jax
+jax.devices()
+""",
+        ),
+        Invalid(
+            """
+import jax
+import os
+os.environ["JAX_PLATFORMS"] = "cpu"
+""",
+            """
+import os
+os.environ["JAX_PLATFORMS"] = "cpu"
+import jax
+""",
+        ),
+        Invalid(
+            """
+import os
+import jax
+flags = "--xla_cpu_enable_fast_math=false"
+os.environ["XLA_FLAGS"] = flags
+""",
+            fix=Applicability.NONE,
+            message="computed after the import",
+        ),
+        Invalid(
+            """
+import os
+import jax
+import os as _os; os.environ["JAX_ENABLE_X64"] = "1"
+""",
+            fix=Applicability.NONE,
+            message="shares its line",
+        ),
+    )
+
+    def check(self, ctx: ModuleContext) -> Iterator[Finding]:
+        body = list(ctx.module.body)
+        first_import = _first_jax_import(ctx, body)
+        if first_import is None:
+            return
+        first_use = _first_jax_use(ctx, body, first_import)
+        for setting in _settings(ctx, body):
+            if setting.index > first_import:
+                yield self._finding(ctx, body, setting, first_import, first_use)
+
+    def _finding(self, ctx, body, setting: _Setting, first_import: int, first_use) -> Finding:
+        keys = ", ".join(setting.keys)
+        import_line = ctx.span(body[first_import]).line
+        message = f"{keys} is set after `import jax` (line {import_line}): {_why(ctx, body, setting, first_use)}"
+        problem = _cannot_move(ctx, body, setting, first_import)
+        if problem:
+            return self.finding(ctx, setting.line, f"{message}; {problem}", Applicability.NONE)
+        moved = [*_os_import_to_move(ctx, body, first_import), setting.line]
+        edits = [Replace(stmt, lambda _n: cst.RemovalSentinel.REMOVE) for stmt in moved]
+        edits.append(InsertBefore(body[first_import], tuple(moved)))
+        title = f"Move {keys} above `import jax`"
+        return self.finding(ctx, setting.line, f"{message}; move it above the import", Applicability.SAFE, edits, title=title)
+
+
+def _why(ctx: ModuleContext, body, setting: _Setting, first_use: int | None) -> str:
+    if any(k.startswith("JAX_") for k in setting.keys):
+        return "jax reads its JAX_* configuration when jax is imported, so this is ignored"
+    if first_use is not None and setting.index > first_use:
+        return f"it is set after the first JAX use at line {ctx.span(body[first_use]).line}, when the backend has started, so it is silently ignored"
+    return "it is read when the backend starts, so before the first use it still works, but only until code above it touches a device"
+
+
+def _is_jax_import(stmt: cst.BaseStatement) -> bool:
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.Import) and any((dotted(a.name) or "").split(".")[0] == "jax" for a in small.names):
+            return True
+        if isinstance(small, cst.ImportFrom) and small.module is not None and (dotted(small.module) or "").split(".")[0] == "jax":
+            return True
+    return False
+
+
+def _first_jax_import(ctx: ModuleContext, body) -> int | None:
+    return next((i for i, stmt in enumerate(body) if _is_jax_import(stmt)), None)
+
+
+def _first_jax_use(ctx: ModuleContext, body, after: int) -> int | None:
+    """The first top-level statement after the import that can start the backend:
+    a call to anything but the os module, or an import of another library."""
+    for index in range(after + 1, len(body)):
+        stmt = body[index]
+        if not isinstance(stmt, cst.SimpleStatementLine) or _settings_in(ctx, stmt):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Import | cst.ImportFrom):
+                continue
+            for call in m.findall(small, m.Call()):
+                qual = ctx.qualify(call.func) or ""  # type: ignore[arg-type]
+                if not qual.startswith("os."):
+                    return index
+    return None
+
+
+def _settings(ctx: ModuleContext, body) -> Iterator[_Setting]:
+    for index, stmt in enumerate(body):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            keys = _settings_in(ctx, stmt)
+            if keys:
+                yield _Setting(index, stmt, keys)
+
+
+def _settings_in(ctx: ModuleContext, stmt: cst.SimpleStatementLine) -> tuple[str, ...]:
+    keys: list[str] = []
+    for small in stmt.body:
+        keys.extend(_keys_set(ctx, small))
+    return tuple(k for k in keys if k.startswith(_PREFIXES))
+
+
+def _keys_set(ctx: ModuleContext, small: cst.BaseSmallStatement) -> list[str]:
+    if isinstance(small, cst.Assign):
+        return [k for t in small.targets if (k := _environ_key(ctx, t.target))]
+    if not isinstance(small, cst.Expr) or not isinstance(small.value, cst.Call):
+        return []
+    call = small.value
+    qual = ctx.qualify(call.func)
+    if qual == "os.environ.setdefault" and call.args:
+        return [k] if (k := _string(call.args[0].value)) else []
+    if qual == "os.environ.update":
+        keys = [a.keyword.value for a in call.args if a.keyword is not None]
+        for arg in call.args:
+            if isinstance(arg.value, cst.Dict):
+                keys += [k for e in arg.value.elements if isinstance(e, cst.DictElement) and (k := _string(e.key))]
+        return keys
+    return []
+
+
+def _environ_key(ctx: ModuleContext, target: cst.BaseExpression) -> str | None:
+    if isinstance(target, cst.Subscript) and ctx.qualify(target.value) == "os.environ":
+        index = target.slice[0].slice
+        if isinstance(index, cst.Index):
+            return _string(index.value)
+    return None
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _cannot_move(ctx: ModuleContext, body, setting: _Setting, first_import: int) -> str:
+    if len(setting.line.body) > 1:
+        return "it shares its line with other statements, so it is not moved automatically"
+    defined_before = {n for s in ctx.graph.stmts if s.scope == "<module>" and _index_of(body, s.anchor) < first_import for n in s.defs}
+    needed = {n.value for n in read_names(setting.line)} - {"os"} - defined_before
+    needed -= set(dir(builtins))
+    if needed:
+        names = ", ".join(f"`{n}`" for n in sorted(needed))
+        return f"its value uses {names}, computed after the import, so move that too"
+    return ""
+
+
+def _index_of(body, stmt) -> int:
+    return next((i for i, s in enumerate(body) if s is stmt), len(body))
+
+
+def _os_import_to_move(ctx: ModuleContext, body, first_import: int) -> list[cst.SimpleStatementLine]:
+    """`import os` when it comes after the jax import (it must move up too)."""
+    for index, stmt in enumerate(body):
+        if isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(s, cst.Import) and any(dotted(a.name) == "os" and a.asname is None for a in s.names) for s in stmt.body):
+            return [stmt] if index > first_import and len(stmt.body) == 1 else []
+    return []

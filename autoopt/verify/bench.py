@@ -1,0 +1,135 @@
+"""Steady-state replay of captured calls, original vs rewritten, in one worker (imports jax).
+
+Per target function: one first call each (compile cost measured there), more
+warm-up calls, then rounds that call A and B alternately (ABBA order) on fresh
+copies of the captured arguments, timing each round to `block_until_ready`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jax
+
+from autoopt.verify import probes
+from autoopt.verify.compare import Tolerance, compare_trees
+from autoopt.verify.worker import EntryError, load_program, resolve
+
+MIN_ROUNDS = 3
+
+
+@dataclass
+class Side:
+    """One variant of a function and what was measured about it."""
+
+    fn: Any
+    samples: list[float] = field(default_factory=list)
+    compiles: int = 0  # inside the timed rounds
+    first_s: float = 0.0
+    compile_s: float = 0.0
+    deleted: int = 0  # donated input arrays deleted by the first call
+    output: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        keys = ("samples", "compiles", "first_s", "compile_s", "deleted")
+        return {key: getattr(self, key) for key in keys}
+
+
+def run_bench(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[str, Any]:
+    """Bench every target of the spec; a target's failure is reported, not raised."""
+    sys.path[:0] = spec["search_path"]
+    original = load_program(Path(spec["program"]), spec["module"])
+    rewritten = load_program(Path(spec["rewritten"]), f"_autoopt_rewritten_{spec['module']}")
+    results = {}
+    for target in spec["targets"]:
+        calls = probes.load_calls(Path(spec["capture_dir"]) / target)
+        try:
+            pair = resolve(original, target), resolve(rewritten, target)
+        except EntryError as exc:
+            results[target] = {"skipped": str(exc)}
+            continue
+        results[target] = bench_target(*pair, calls, spec, counter) if calls else {}
+    return {"functions": results}
+
+
+def bench_target(
+    fa: Any, fb: Any, calls: list[probes.SavedCall], spec: dict[str, Any], counter: Any
+) -> dict[str, Any]:
+    """Time `fa` against `fb` on the captured calls and compare their first outputs."""
+    a, b = Side(fa), Side(fb)
+    try:
+        _first_round(a, calls, counter)
+    except Exception as exc:
+        return {"skipped": f"the original fails on replay: {type(exc).__name__}: {exc}"}
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _first_round(b, calls, counter)
+        result = _measure(a, b, calls, spec, counter)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    result["warnings"] = sorted({str(w.message) for w in caught})
+    return result
+
+
+def _measure(
+    a: Side, b: Side, calls: list[probes.SavedCall], spec: dict[str, Any], counter: Any
+) -> dict[str, Any]:
+    tol = Tolerance(spec.get("rtol"), spec.get("atol"))
+    comparison = compare_trees(
+        probes.flatten(a.output), probes.flatten(b.output), tol, x64=jax.config.jax_enable_x64
+    )
+    for _ in range(max(spec["warmup"] - 1, 0)):
+        _round(a, calls, counter)
+        _round(b, calls, counter)
+    a.compiles = b.compiles = 0
+    start = time.perf_counter()
+    for i in range(spec["rounds"]):
+        for side in (a, b) if i % 2 == 0 else (b, a):
+            side.samples.append(_round(side, calls, counter))
+        if i + 1 >= MIN_ROUNDS and time.perf_counter() - start > spec["budget_s"]:
+            break
+    return {
+        "calls": len(calls),
+        "a": a.to_json(),
+        "b": b.to_json(),
+        "memory_a": _memory(a.fn, calls[0]),
+        "memory_b": _memory(b.fn, calls[0]),
+        "comparison": comparison.__dict__,
+    }
+
+
+def _first_round(side: Side, calls: list[probes.SavedCall], counter: Any) -> None:
+    """The first call of each captured input: compiles; its time and compile cost are kept."""
+    seconds = counter.seconds
+    inputs = [call.fresh() for call in calls]
+    start = time.perf_counter()
+    outputs = probes.block([side.fn(*args, **kwargs) for args, kwargs in inputs])
+    side.first_s = time.perf_counter() - start
+    side.compile_s = counter.seconds - seconds
+    side.deleted = probes.deleted_leaves(inputs[0])
+    side.output = outputs[0]
+
+
+def _round(side: Side, calls: list[probes.SavedCall], counter: Any) -> float:
+    """One timed pass over the captured calls; returns seconds per call."""
+    inputs = [call.fresh() for call in calls]
+    before = counter.count
+    start = time.perf_counter()
+    probes.block([side.fn(*args, **kwargs) for args, kwargs in inputs])
+    elapsed = time.perf_counter() - start
+    side.compiles += counter.count - before
+    return elapsed / len(calls)
+
+
+def _memory(fn: Any, call: probes.SavedCall) -> dict[str, int] | None:
+    args, kwargs = call.fresh()
+    try:
+        return probes.compiled_memory(fn, args, kwargs)
+    except Exception:  # not lowerable with these arguments: no compiled view
+        return None

@@ -1,0 +1,95 @@
+"""Acceptance rules: when a measured ratio or memory change counts (docs/verification.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autoopt.verify.report import MemoryView, Row, Verdict
+from autoopt.verify.stats import SpeedView
+
+MEMORY_RULES = frozenset({"AO201", "AO601"})  # rewrites whose purpose is memory
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Floors a ratio must beat on top of the measured noise."""
+
+    function_floor: float = 0.05  # steady state, interleaved in one process
+    tiny_floor: float = 0.15  # steady state of functions faster than `tiny_s`
+    tiny_s: float = 10e-6
+    program_floor: float = 0.10  # whole entry in fresh processes
+    memory_time_budget: float = 0.40  # a memory rewrite may cost up to 40% more time
+    rss_floor: float = 0.10  # peak RSS or device peak must fall by 10%
+
+    def floor_for(self, seconds: float) -> float:
+        """The steady-state floor for a function taking `seconds` per call."""
+        return self.tiny_floor if seconds < self.tiny_s else self.function_floor
+
+
+def decide(row: Row, thresholds: Thresholds) -> tuple[Verdict, str]:
+    """The verdict of an equivalent rewrite from its speed views and memory."""
+    views = [v for v in (row.function, row.program) if v]
+    saved = memory_win(row.memory, thresholds)
+    if row.rule in MEMORY_RULES and saved and _within_budget(views, thresholds):
+        return Verdict.ACCEPTED, "; ".join([saved, *map(describe, views)])
+    slow = [v for v in views if v.slower]
+    if slow:
+        return Verdict.SLOWER, "; ".join(map(describe, slow))
+    fast = [v for v in views if v.faster]
+    if fast:
+        return Verdict.ACCEPTED, "; ".join(map(describe, views))
+    if not views:
+        return Verdict.NO_GAIN, "equivalent, but nothing was timed"
+    return Verdict.NO_GAIN, "no speedup beyond noise: " + "; ".join(map(describe, views))
+
+
+def describe(view: SpeedView) -> str:
+    """E.g. `function step: 3.20x ±0.15 (noise 4%, needs 5%)`."""
+    if view.recompiles:
+        return (
+            f"{view.scope}: recompiles in steady state"
+            f" ({view.compiles_after} compilations in the timed runs vs {view.compiles_before})"
+        )
+    return (
+        f"{view.scope}: {view.speedup:.2f}x ±{view.spread:.2f}"
+        f" (noise {view.noise:.0%}, needs {view.threshold:.0%})"
+    )
+
+
+def memory_win(memory: MemoryView, thresholds: Thresholds) -> str:
+    """What memory the rewrite saves, in words; empty when it saves none."""
+    wins = []
+    before, after = memory.compiled_before, memory.compiled_after
+    if before and after and after["footprint"] < before["footprint"]:
+        wins.append(
+            f"compiled footprint {human_bytes(before['footprint'])} -> "
+            f"{human_bytes(after['footprint'])} (temp {human_bytes(before['temp'])} -> "
+            f"{human_bytes(after['temp'])}, aliased {human_bytes(after['alias'])})"
+        )
+    if (memory.donated_after or 0) > (memory.donated_before or 0):
+        wins.append(f"donation confirmed ({memory.donated_after} input buffers reused)")
+    for label, old, new in (
+        ("device peak", memory.device_peak_before, memory.device_peak_after),
+        ("peak RSS", memory.peak_rss_before, memory.peak_rss_after),
+    ):
+        if old and new and new < old * (1 - thresholds.rss_floor):
+            wins.append(f"{label} {human_bytes(old)} -> {human_bytes(new)}")
+    return "; ".join(wins)
+
+
+def _within_budget(views: list[SpeedView], thresholds: Thresholds) -> bool:
+    limit = 1 / (1 + thresholds.memory_time_budget)
+    return all(v.speedup >= limit and not v.recompiles for v in views)
+
+
+def human_bytes(count: float | None) -> str:
+    """1536 -> '1.5 KiB'."""
+    if count is None:
+        return "-"
+    value, unit = float(count), 0
+    while abs(value) >= 1024 and unit < len(_UNITS) - 1:
+        value, unit = value / 1024, unit + 1
+    return f"{value:.0f} B" if unit == 0 else f"{value:.1f} {_UNITS[unit]}"
+
+
+_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")

@@ -1,0 +1,138 @@
+"""Runs a worker subprocess with a timeout and says how it ended.
+
+This is the only place autoopt starts user code; the autoopt process itself never
+imports jax.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory holding `autoopt/`
+TRANSFER_LINE = re.compile(r"(host-to-device|device-to-host|device-to-device) transfer:")
+
+
+@dataclass
+class WorkerRun:
+    """How a worker ended: `status` is ok, error, oom, exit, entry_error, timeout or signal."""
+
+    status: str
+    reason: str
+    result: dict[str, Any] = field(default_factory=dict)
+    out_dir: Path = Path()
+    stderr: str = ""
+    wall_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def transfers(self) -> dict[str, int]:
+        """Implicit transfers jax logged under transfer_guard("log"), by direction."""
+        counts: dict[str, int] = {}
+        for match in TRANSFER_LINE.finditer(self.stderr):
+            counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+        return counts
+
+
+def worker_env(instrument: bool) -> dict[str, str]:
+    """The child's environment: autoopt importable, real device peaks, jax's logs visible."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_ROOT), env.get("PYTHONPATH")]))
+    env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+    env.setdefault("PYTHONHASHSEED", "0")
+    if instrument:
+        env["TF_CPP_MIN_LOG_LEVEL"] = "0"  # transfer_guard logs through glog warnings
+    return env
+
+
+def run_worker(spec: dict[str, Any], out_dir: Path, *, timeout: float, cwd: Path) -> WorkerRun:
+    """Run `python -m autoopt.verify.worker` on `spec` and classify how it ended."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    spec = {**spec, "out_dir": str(out_dir)}
+    spec_path = out_dir / "spec.json"
+    spec_path.write_text(json.dumps(spec))
+    command = [sys.executable, "-m", "autoopt.verify.worker", str(spec_path)]
+    start = time.perf_counter()
+    with open(out_dir / "stdout.txt", "wb") as out, open(out_dir / "stderr.txt", "wb") as err:
+        proc = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=worker_env(bool(spec.get("instrument"))),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
+        timed_out = _wait(proc, timeout)
+    run = classify(proc.returncode, out_dir, timed_out, timeout)
+    run.wall_s = time.perf_counter() - start
+    return run
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait for `proc`; on timeout kill its whole process group. True if it timed out."""
+    try:
+        proc.wait(timeout=timeout)
+        return False
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        return True
+
+
+def classify(returncode: int, out_dir: Path, timed_out: bool, timeout: float) -> WorkerRun:
+    """Turn the exit status and result file into a WorkerRun with a readable reason."""
+    stderr = (out_dir / "stderr.txt").read_text(errors="replace")
+    run = WorkerRun("ok", "", out_dir=out_dir, stderr=stderr)
+    result_file = out_dir / "result.json"
+    if timed_out:
+        run.status, run.reason = "timeout", f"timed out after {timeout:g} s"
+    elif result_file.exists():
+        run.result = json.loads(result_file.read_text())
+        run.status, run.reason = run.result["status"], _result_reason(run.result)
+    elif returncode < 0:
+        run.status, run.reason = "signal", _signal_reason(-returncode, stderr)
+    else:
+        run.status = "exit"
+        run.reason = f"exited with status {returncode} before returning (os._exit or a crash)"
+        run.reason += _tail(stderr)
+    return run
+
+
+def _result_reason(result: dict[str, Any]) -> str:
+    status = result["status"]
+    if status in ("error", "oom"):
+        where = f" (at {result['frames'][-1]})" if result.get("frames") else ""
+        prefix = "out of memory: " if status == "oom" else ""
+        return f"{prefix}{result['type']}: {result['message']}{where}".strip()
+    if status == "exit":
+        return f"called sys.exit({result['code']}) before returning"
+    return result.get("message", "")
+
+
+def _signal_reason(number: int, stderr: str) -> str:
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    if number == signal.SIGKILL:
+        return f"killed by {name} (most likely the out-of-memory killer)"
+    return f"killed by {name}" + _tail(stderr)
+
+
+def _tail(stderr: str) -> str:
+    lines = [line for line in stderr.strip().splitlines() if not TRANSFER_LINE.search(line)]
+    return f": {lines[-1].strip()[:300]}" if lines else ""

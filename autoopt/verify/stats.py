@@ -1,0 +1,79 @@
+"""Timing statistics: medians, noise, and whether a ratio beats them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class SpeedView:
+    """Before/after timings of one view (whole program or one function) and their verdict.
+
+    `speedup` is median(before) / median(after); `spread` is the half-width of the
+    10-90% range of the per-round ratios; `noise` the same relative half-width of the
+    repeated `before` runs; `threshold` the larger of noise and the floor.
+    """
+
+    scope: str  # "program" or "function <name>"
+    before_s: float
+    after_s: float
+    speedup: float
+    spread: float
+    noise: float
+    threshold: float
+    samples: int
+    compiles_before: int = 0  # compilations inside the timed region
+    compiles_after: int = 0
+    compile_s_before: float | None = None  # one-time compile cost, outside the timed region
+    compile_s_after: float | None = None
+
+    @property
+    def faster(self) -> bool:
+        return self.speedup >= 1 + self.threshold
+
+    @property
+    def slower(self) -> bool:
+        return self.speedup <= 1 / (1 + self.threshold) or self.recompiles
+
+    @property
+    def recompiles(self) -> bool:
+        """The rewrite compiles again inside the timed region where the original does not."""
+        return self.compiles_after > self.compiles_before
+
+    def to_json(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def median(samples: list[float]) -> float:
+    return float(np.median(samples))
+
+
+def noise(samples: list[float]) -> float:
+    """Relative half-width of the 10-90% range: robust to one outlier, honest with few samples."""
+    if len(samples) < 2:
+        return 0.0
+    low, high = np.percentile(samples, [10, 90])
+    return float((high - low) / 2 / median(samples))
+
+
+def speed_view(
+    scope: str, before: list[float], after: list[float], floor: float, **extra: object
+) -> SpeedView:
+    """Summarise paired before/after samples (same length, interleaved in time)."""
+    ratios = [b / a for b, a in zip(before, after, strict=True) if a > 0]
+    spread = float(np.subtract(*np.percentile(ratios, [90, 10])) / 2) if len(ratios) > 1 else 0.0
+    base, new = median(before), median(after)
+    level = noise(before)
+    return SpeedView(
+        scope=scope,
+        before_s=base,
+        after_s=new,
+        speedup=base / new if new > 0 else float("inf"),
+        spread=spread,
+        noise=level,
+        threshold=max(level, floor),
+        samples=len(before),
+        **extra,  # type: ignore[arg-type]
+    )

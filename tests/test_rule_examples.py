@@ -1,0 +1,51 @@
+"""Every rule's VALID and INVALID examples, run as tests (Fixit style)."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from autoopt.api import optimize_source
+from autoopt.config import Settings
+from autoopt.model import Applicability
+from autoopt.rules import ALL_RULES
+from autoopt.rules.base import Invalid, Rule, Valid
+
+VALID = [(r, i, c) for r in ALL_RULES for i, c in enumerate(r.VALID)]
+INVALID = [(r, i, c) for r in ALL_RULES for i, c in enumerate(r.INVALID)]
+
+
+def _run(rule: type[Rule], code: str):
+    return optimize_source(code, settings=Settings(select=(rule.id,), unsafe_fixes=True))
+
+
+@pytest.mark.parametrize(("rule", "index", "case"), VALID, ids=lambda v: getattr(v, "id", str(v)))
+def test_valid(rule: type[Rule], index: int, case: Valid) -> None:
+    result = _run(rule, case.code)
+    assert [f.message for f in result.findings] == [], case.why
+    assert result.new_source == case.code
+
+
+@pytest.mark.parametrize(("rule", "index", "case"), INVALID, ids=lambda v: getattr(v, "id", str(v)))
+def test_invalid(rule: type[Rule], index: int, case: Invalid) -> None:
+    result = _run(rule, case.code)
+    assert result.findings, "the rule did not fire"
+    first = result.findings[0]
+    assert first.rule == rule.id
+    assert first.fix is case.fix, first.message
+    assert case.message in first.message
+    expected = case.expected if case.expected is not None else case.code
+    assert case.fix is not Applicability.NONE or case.expected is None
+    assert result.new_source == expected
+    cst.parse_module(result.new_source)
+    again = _run(rule, result.new_source)
+    assert again.new_source == result.new_source, "the fix is not idempotent"
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.id)
+def test_rule_has_enough_examples(rule: type[Rule]) -> None:
+    fires = [c for c in rule.INVALID if c.fix is not Applicability.NONE]
+    assert len(fires) >= 6, "at least 6 must-fire cases"
+    assert len(rule.VALID) + len(rule.INVALID) - len(fires) >= 8, "at least 8 must-not-fire cases"
+    for section in ("## What it does", "## Why is this bad?", "## Example", "## Fix safety"):
+        assert section in rule.doc()
