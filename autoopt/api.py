@@ -44,7 +44,9 @@ def check_source(
         for rule in ALL_RULES
         if settings.enabled(rule.id)
         for finding in rule().check(ctx)
-        if not is_suppressed(finding.rule, range(finding.span.line, finding.span.end_line + 1), table)
+        if not is_suppressed(
+            finding.rule, range(finding.span.line, finding.span.end_line + 1), table
+        )
     ]
     findings.sort(key=lambda f: (f.span, f.rule))
     return module, findings
@@ -67,7 +69,9 @@ def render(module: cst.Module, findings: Iterable[Finding], path: str) -> str:
         cst.parse_module(new_code)
     except cst.ParserSyntaxError as exc:  # pragma: no cover - a rule bug, never user error
         rules = ", ".join(sorted({f.rule for f in findings}))
-        raise AutooptError(path, f"internal error: {rules} produced code that does not parse ({exc.message})") from None
+        raise AutooptError(
+            path, f"internal error: {rules} produced code that does not parse ({exc.message})"
+        ) from None
     return new_code
 
 

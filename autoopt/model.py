@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 import libcst as cst
@@ -83,6 +83,10 @@ class Finding:
     def fixable(self) -> bool:
         return self.fix is not Applicability.NONE and bool(self.edits)
 
+    def detached(self) -> Finding:
+        """A copy without the tree edits, cheap to pickle across processes."""
+        return replace(self, edits=())
+
     def to_json(self) -> dict[str, object]:
         return {
             "path": self.path,
@@ -110,6 +114,14 @@ class Result:
     @property
     def changed(self) -> bool:
         return self.new_source != self.source
+
+    def detached(self) -> Result:
+        """A copy whose findings carry no tree edits (see `Finding.detached`)."""
+        return replace(
+            self,
+            findings=[f.detached() for f in self.findings],
+            applied=[f.detached() for f in self.applied],
+        )
 
 
 class AutooptError(Exception):

@@ -21,8 +21,7 @@ def init_layer(rng, n_in, n_out):
 
 
 def init_params(rng):
-    sizes = [IN_DIM, HIDDEN, N_CLASSES]
-    return [init_layer(rng, a, b) for a, b in zip(sizes[:-1], sizes[1:])]
+    return [init_layer(rng, IN_DIM, HIDDEN), init_layer(rng, HIDDEN, N_CLASSES)]
 
 
 def gelu(x):

@@ -3,17 +3,16 @@
 Structure follows the flax VAE example (train_step / eval_f), written in plain JAX.
 """
 
-from functools import partial
-
 import jax
 import numpy as np
-from jax import numpy as jnp, random
+from jax import numpy as jnp
+from jax import random
 
 IMG = 64  # 8x8, flattened
 HIDDEN = 64
 LATENTS = 8
 LR = 0.05
-EPOCHS = 4
+EPOCHS = 10
 BATCH = 64
 
 
@@ -59,6 +58,7 @@ def loss_fn(params, batch, key):
     return bce + kld
 
 
+@jax.jit
 def train_step(params, batch, key):
     loss, grads = jax.value_and_grad(loss_fn)(params, batch, key)
     params = jax.tree_util.tree_map(lambda p, g: p - LR * g, params, grads)

@@ -7,7 +7,7 @@ from enum import Enum
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import CallSite, Stmt
+from autoopt.analysis.graph import CallSite, Function, Stmt
 from autoopt.analysis.tracing import dynamic_names
 
 
@@ -30,7 +30,9 @@ def argument_for(site: CallSite, index: int, name: str) -> cst.BaseExpression | 
     return positional[index].value if index < len(positional) else None
 
 
-def classify(ctx: ModuleContext, site: CallSite, expr: cst.BaseExpression) -> ArgKind:
+def classify(
+    ctx: ModuleContext, site: CallSite, expr: cst.BaseExpression, depth: int = 0
+) -> ArgKind:
     """How the value of `expr` behaves as a (static) argument at this call site."""
     if isinstance(expr, cst.List | cst.Dict | cst.Set | cst.ListComp | cst.DictComp):
         return ArgKind.UNHASHABLE
@@ -45,7 +47,7 @@ def classify(ctx: ModuleContext, site: CallSite, expr: cst.BaseExpression) -> Ar
     if isinstance(expr, cst.Call) and (ctx.qualify(expr.func) or "").startswith("jax."):
         return ArgKind.ARRAY
     if isinstance(expr, cst.Name):
-        return _kind_of_name(ctx, site.stmt, expr.value)
+        return _kind_of_name(ctx, site.stmt, expr.value, depth)
     return ArgKind.UNKNOWN
 
 
@@ -61,14 +63,18 @@ def _is_literal(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def _kind_of_name(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
-    """A name is constant if every definition that reaches the call is a literal."""
+def _kind_of_name(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> ArgKind:
+    """A name is constant if every definition that reaches the call is a literal;
+    a parameter of the calling function is followed to that function's callers."""
     graph = ctx.graph
     defs = [
         graph.stmts[u[1]]
         for u, _, data in graph.graph.in_edges(("stmt", stmt.id), data=True)
         if data.get("kind") == "flow" and data["var"] == name
     ]
+    caller = graph.functions.get(stmt.scope)
+    if not defs and caller is not None and name in caller.params:
+        return _kind_of_parameter(ctx, caller, name, depth)
     if not defs:
         defs = [s for s in graph.scope_stmts("<module>") if name in s.defs]
     kinds = {_kind_of_def(ctx, d, name) for d in defs}
@@ -77,6 +83,18 @@ def _kind_of_name(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
     if ArgKind.ARRAY in kinds:
         return ArgKind.ARRAY
     return ArgKind.UNKNOWN
+
+
+def _kind_of_parameter(ctx: ModuleContext, fn: Function, name: str, depth: int) -> ArgKind:
+    sites = ctx.graph.call_sites(fn)
+    if depth >= 3 or not sites:
+        return ArgKind.UNKNOWN
+    index = fn.params.index(name)
+    kinds = set()
+    for site in sites:
+        expr = argument_for(site, index, name)
+        kinds.add(ArgKind.UNKNOWN if expr is None else classify(ctx, site, expr, depth + 1))
+    return kinds.pop() if len(kinds) == 1 else ArgKind.UNKNOWN
 
 
 def _kind_of_def(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:

@@ -216,7 +216,9 @@ class ModuleGraph:
                 for var in use.uses:
                     for d in defs:
                         if var in d.defs and self._reaches(d, use, var, stmts):
-                            self.graph.add_edge(("stmt", d.id), ("stmt", use.id), kind="flow", var=var)
+                            self.graph.add_edge(
+                                ("stmt", d.id), ("stmt", use.id), kind="flow", var=var
+                            )
 
     def _reaches(self, d: Stmt, use: Stmt, var: str, stmts: list[Stmt]) -> bool:
         if d.id < use.id:

@@ -132,7 +132,11 @@ def _bare_call_impurity(
     if name in fn.params:
         return f"calls its argument `{name}`, code autoopt cannot see"
     if name in local:
-        return None if _bound_to_transform(ctx, fn, name) else f"calls `{name}`, code autoopt cannot see"
+        return (
+            None
+            if _bound_to_transform(ctx, fn, name)
+            else f"calls `{name}`, code autoopt cannot see"
+        )
     if name in PURE_BUILTINS:
         return None
     if name in ctx.graph.classes:
@@ -171,4 +175,3 @@ def reads_module_state(ctx: ModuleContext, fn: Function) -> list[str]:
         for name in (stmt.mutates | (stmt.defs & other.globals))
     }
     return sorted(n for n in reads if module_defs.get(n, 0) > 1 or n in changed)
-

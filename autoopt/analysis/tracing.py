@@ -102,9 +102,7 @@ def analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
         for expr, why in needs_value:
             if param in _closure(dynamic_names(expr), deps):
                 if param in array_params:
-                    facts.traced_control.append(
-                        f"{why} depends on the array argument `{param}`"
-                    )
+                    facts.traced_control.append(f"{why} depends on the array argument `{param}`")
                 else:
                     facts.static.setdefault(param, why)
                 break

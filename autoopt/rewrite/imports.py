@@ -24,7 +24,12 @@ def add_imports(module: cst.Module, required: Iterable[RequireImport]) -> cst.Mo
         stmt = cst.parse_statement(
             f"import {req.module} as {req.alias}" if req.alias else f"import {req.module}"
         )
-        body.insert(_insert_index(body, req.module.split(".")[0]), stmt)
+        index = _insert_index(body, req.module.split(".")[0])
+        if index < len(body) and _top_imports(body[index]):
+            # Keep the blank lines and comments above the import block above it.
+            stmt = stmt.with_changes(leading_lines=body[index].leading_lines)
+            body[index] = body[index].with_changes(leading_lines=())
+        body.insert(index, stmt)
     return module.with_changes(body=body)
 
 

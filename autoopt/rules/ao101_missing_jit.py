@@ -460,7 +460,9 @@ for x in xs:
             return self._none(ctx, fn, f"{where}, but it is not pure: it {reasons[0]}")
         facts = tracing.analyse(ctx, fn)
         if facts.traced_control:
-            return self._none(ctx, fn, f"{where}, but {facts.traced_control[0]}; use lax.cond/jnp.where")
+            return self._none(
+                ctx, fn, f"{where}, but {facts.traced_control[0]}; use lax.cond/jnp.where"
+            )
         if not _returns_array(fn, facts, ctx):
             return self._none(ctx, fn, f"{where}, but it returns a Python value, not an array")
         static = [p for p in fn.params if p in facts.static]
@@ -567,7 +569,10 @@ def _static_problem(
                     _NONE,
                 )
             if kind is ArgKind.UNHASHABLE:
-                return f"`{name}` must be static and receives an unhashable value; pass a tuple", _NONE
+                return (
+                    f"`{name}` must be static and receives an unhashable value; pass a tuple",
+                    _NONE,
+                )
             if kind is ArgKind.ARRAY:
                 return f"`{name}` is needed as a Python value but receives an array", _NONE
             if kind is ArgKind.UNKNOWN:
@@ -578,7 +583,9 @@ def _static_problem(
 def _escapes_to_pickling(ctx: ModuleContext, fn: Function) -> bool:
     for stmt in ctx.graph.references(fn.name):
         for call in stmt.calls:
-            passed = any(isinstance(a.value, cst.Name) and a.value.value == fn.name for a in call.args)
+            passed = any(
+                isinstance(a.value, cst.Name) and a.value.value == fn.name for a in call.args
+            )
             if not passed:
                 continue
             qual = ctx.qualify(call.func) or ""

@@ -268,7 +268,9 @@ for t in range(10):
         variant = reads & graph.written_in_loop(inner.id)
         if variant and _has_lambda(call):
             names = ", ".join(f"`{n}`" for n in sorted(variant))
-            return self._none(ctx, call, f"{where}; its lambda captures {names}, which changes inside the loop")
+            return self._none(
+                ctx, call, f"{where}; its lambda captures {names}, which changes inside the loop"
+            )
         if variant:
             return None  # a different function on purpose, e.g. `for fn in fns: jax.jit(fn)`
         edits = _hoist(ctx, stmt, call, _outermost_invariant(ctx, stmt, reads))
@@ -322,7 +324,9 @@ def _hoist(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> list[E
             InsertBefore(loop.node, (moved,)),
         ]
     first = call.args[0].value if call.args else call
-    base = first.attr.value if isinstance(first, cst.Attribute) else getattr(first, "value", "jitted")
+    base = (
+        first.attr.value if isinstance(first, cst.Attribute) else getattr(first, "value", "jitted")
+    )
     name = fresh_name(ctx, f"{base}_jit" if isinstance(base, str) else "jitted")
     assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)])
     return [InsertBefore(loop.node, (assign,)), Replace(call, lambda _n: cst.Name(name))]

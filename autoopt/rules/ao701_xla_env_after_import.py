@@ -261,7 +261,14 @@ import os as _os; os.environ["JAX_ENABLE_X64"] = "1"
         edits = [Replace(stmt, lambda _n: cst.RemovalSentinel.REMOVE) for stmt in moved]
         edits.append(InsertBefore(body[first_import], tuple(moved)))
         title = f"Move {keys} above `import jax`"
-        return self.finding(ctx, setting.line, f"{message}; move it above the import", Applicability.SAFE, edits, title=title)
+        return self.finding(
+            ctx,
+            setting.line,
+            f"{message}; move it above the import",
+            Applicability.SAFE,
+            edits,
+            title=title,
+        )
 
 
 def _why(ctx: ModuleContext, body, setting: _Setting, first_use: int | None) -> str:
@@ -276,9 +283,15 @@ def _is_jax_import(stmt: cst.BaseStatement) -> bool:
     if not isinstance(stmt, cst.SimpleStatementLine):
         return False
     for small in stmt.body:
-        if isinstance(small, cst.Import) and any((dotted(a.name) or "").split(".")[0] == "jax" for a in small.names):
+        if isinstance(small, cst.Import) and any(
+            (dotted(a.name) or "").split(".")[0] == "jax" for a in small.names
+        ):
             return True
-        if isinstance(small, cst.ImportFrom) and small.module is not None and (dotted(small.module) or "").split(".")[0] == "jax":
+        if (
+            isinstance(small, cst.ImportFrom)
+            and small.module is not None
+            and (dotted(small.module) or "").split(".")[0] == "jax"
+        ):
             return True
     return False
 
@@ -332,7 +345,11 @@ def _keys_set(ctx: ModuleContext, small: cst.BaseSmallStatement) -> list[str]:
         keys = [a.keyword.value for a in call.args if a.keyword is not None]
         for arg in call.args:
             if isinstance(arg.value, cst.Dict):
-                keys += [k for e in arg.value.elements if isinstance(e, cst.DictElement) and (k := _string(e.key))]
+                keys += [
+                    k
+                    for e in arg.value.elements
+                    if isinstance(e, cst.DictElement) and (k := _string(e.key))
+                ]
         return keys
     return []
 
@@ -355,7 +372,12 @@ def _string(node: cst.BaseExpression) -> str | None:
 def _cannot_move(ctx: ModuleContext, body, setting: _Setting, first_import: int) -> str:
     if len(setting.line.body) > 1:
         return "it shares its line with other statements, so it is not moved automatically"
-    defined_before = {n for s in ctx.graph.stmts if s.scope == "<module>" and _index_of(body, s.anchor) < first_import for n in s.defs}
+    defined_before = {
+        n
+        for s in ctx.graph.stmts
+        if s.scope == "<module>" and _index_of(body, s.anchor) < first_import
+        for n in s.defs
+    }
     needed = {n.value for n in read_names(setting.line)} - {"os"} - defined_before
     needed -= set(dir(builtins))
     if needed:
@@ -368,9 +390,15 @@ def _index_of(body, stmt) -> int:
     return next((i for i, s in enumerate(body) if s is stmt), len(body))
 
 
-def _os_import_to_move(ctx: ModuleContext, body, first_import: int) -> list[cst.SimpleStatementLine]:
+def _os_import_to_move(
+    ctx: ModuleContext, body, first_import: int
+) -> list[cst.SimpleStatementLine]:
     """`import os` when it comes after the jax import (it must move up too)."""
     for index, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(s, cst.Import) and any(dotted(a.name) == "os" and a.asname is None for a in s.names) for s in stmt.body):
+        if isinstance(stmt, cst.SimpleStatementLine) and any(
+            isinstance(s, cst.Import)
+            and any(dotted(a.name) == "os" and a.asname is None for a in s.names)
+            for s in stmt.body
+        ):
             return [stmt] if index > first_import and len(stmt.body) == 1 else []
     return []

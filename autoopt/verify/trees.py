@@ -63,5 +63,7 @@ def load_tree(directory: Path, name: str) -> FlatTree:
     with np.load(directory / f"{name}.npz", allow_pickle=False) as arrays:
         for i, item in enumerate(meta["leaves"]):
             value = item["text"] if item["kind"] == TEXT else arrays[f"a{i}"]
-            leaves.append(Leaf(item["path"], item["kind"], item["dtype"], tuple(item["shape"]), value))
+            leaves.append(
+                Leaf(item["path"], item["kind"], item["dtype"], tuple(item["shape"]), value)
+            )
     return FlatTree(meta["structure"], leaves)

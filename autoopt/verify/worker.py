@@ -76,7 +76,9 @@ def install_recorders(module: ModuleType, spec: dict[str, Any]) -> dict[str, pro
             continue
         directory = root / target
         directory.mkdir(parents=True, exist_ok=True)
-        recorders[target] = probes.ArgRecorder(getattr(module, target), directory, spec["max_calls"])
+        recorders[target] = probes.ArgRecorder(
+            getattr(module, target), directory, spec["max_calls"]
+        )
         setattr(module, target, recorders[target])
     return recorders
 

@@ -1,0 +1,1 @@
+"""Render findings, diffs and summaries for people and machines."""

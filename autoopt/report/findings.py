@@ -1,0 +1,44 @@
+"""Findings as text lines or one JSON document (the contract in design.md)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Sequence
+
+from autoopt import __version__
+from autoopt.model import AutooptError, Finding
+
+
+def text_line(finding: Finding) -> str:
+    """`path:line:col: AO101 message [fix: safe]`."""
+    return (
+        f"{finding.path}:{finding.span.line}:{finding.span.column}: "
+        f"{finding.rule} {finding.message} [fix: {finding.fix.value}]"
+    )
+
+
+def error_line(error: AutooptError) -> str:
+    return f"error: {error}"
+
+
+def json_document(files: int, findings: Sequence[Finding], errors: Sequence[AutooptError]) -> str:
+    return json.dumps(
+        {
+            "version": __version__,
+            "files": files,
+            "findings": [f.to_json() for f in findings],
+            "errors": [e.to_json() for e in errors],
+        },
+        indent=2,
+    )
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    """A diff that `patch -p0` and `git apply -p0` accept."""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), path, path
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )

@@ -1,0 +1,272 @@
+"""Verification reports for people: a rich table, Markdown, JSON and self-contained HTML."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from autoopt import __version__
+from autoopt.verify.decide import human_bytes
+from autoopt.verify.report import Row, VerifyReport
+from autoopt.verify.stats import SpeedView
+
+COLUMNS = (
+    "rule",
+    "location",
+    "verdict",
+    "max error",
+    "function speedup",
+    "program speedup",
+    "compile s",
+    "memory",
+    "transfers",
+    "host syncs",
+)
+
+
+def rows_of(report: VerifyReport) -> list[Row]:
+    return [*report.rows, *([report.combined] if report.combined else [])]
+
+
+def speed(view: SpeedView | None) -> str:
+    if view is None:
+        return "-"
+    flag = " (recompiles)" if view.recompiles else ""
+    return f"{view.speedup:.2f}x ±{view.spread:.2f}{flag}"
+
+
+def error(row: Row) -> str:
+    if row.max_abs is None:
+        return "-"
+    if row.max_abs == 0:
+        return "0 (exact)"
+    return f"abs {row.max_abs:.2g} / rel {row.max_rel or 0:.2g}"
+
+
+def compile_time(row: Row) -> str:
+    view = row.function or row.program
+    if view is None or view.compile_s_before is None or view.compile_s_after is None:
+        return "-"
+    return f"{view.compile_s_before:.2f} -> {view.compile_s_after:.2f}"
+
+
+def memory_pair(row: Row) -> tuple[str, float | None, float | None]:
+    """The most precise memory measure the row has: (label, before, after)."""
+    m = row.memory
+    if m.compiled_before and m.compiled_after:
+        return "compiled", m.compiled_before["footprint"], m.compiled_after["footprint"]
+    if m.device_peak_before and m.device_peak_after:
+        return "device peak", m.device_peak_before, m.device_peak_after
+    return "peak RSS", m.peak_rss_before, m.peak_rss_after
+
+
+def memory(row: Row) -> str:
+    label, before, after = memory_pair(row)
+    if before is None and after is None:
+        return "-"
+    return f"{label} {human_bytes(before)} -> {human_bytes(after)}"
+
+
+def pair(before: int | None, after: int | None) -> str:
+    return "-" if before is None else f"{before} -> {'-' if after is None else after}"
+
+
+def cells(row: Row) -> list[str]:
+    return [
+        row.rule,
+        row.location,
+        row.verdict.value,
+        error(row),
+        speed(row.function),
+        speed(row.program),
+        compile_time(row),
+        memory(row),
+        pair(row.transfers_before, row.transfers_after),
+        pair(row.syncs_before, row.syncs_after),
+    ]
+
+
+def header(report: VerifyReport) -> str:
+    where = report.device or "device not reached"
+    versions = (
+        f"jax {report.jax_version}, jaxlib {report.jaxlib_version}" if report.jax_version else ""
+    )
+    return ", ".join(filter(None, [f"{report.path} (entry {report.entry})", where, versions]))
+
+
+def notes(report: VerifyReport) -> list[str]:
+    """One line per row: its verdict's reason and any notes."""
+    lines = [f"error: {report.error}"] if report.error else []
+    for row in rows_of(report):
+        extra = "".join(f"; {note}" for note in row.notes)
+        lines.append(f"{row.rule} {row.location}: {row.verdict.value}: {row.reason}{extra}")
+    return lines
+
+
+# ---------------------------------------------------------------- terminal
+
+
+def print_reports(reports: Iterable[VerifyReport], console: Console | None = None) -> None:
+    """A rich table per file, then each row's reason."""
+    console = console or Console()
+    for report in reports:
+        table = Table(title=header(report), title_justify="left")
+        for column in COLUMNS:
+            table.add_column(column, overflow="fold")
+        for row in rows_of(report):
+            style = "green" if row.verdict.accepted else "red"
+            table.add_row(*cells(row), style=style)
+        console.print(table)
+        for line in notes(report):
+            console.print(f"  {line}", markup=False, highlight=False)
+
+
+# ---------------------------------------------------------------- files
+
+
+def to_markdown(reports: Iterable[VerifyReport]) -> str:
+    out = ["# autoopt verification", ""]
+    for report in reports:
+        out += [f"## {report.path}", "", header(report), ""]
+        out.append("| " + " | ".join(COLUMNS) + " |")
+        out.append("|" + "---|" * len(COLUMNS))
+        out += ["| " + " | ".join(_md(c) for c in cells(row)) + " |" for row in rows_of(report)]
+        out += ["", *(f"- {_md(line)}" for line in notes(report)), ""]
+    return "\n".join(out)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_json(reports: Iterable[VerifyReport]) -> str:
+    data = {"version": __version__, "reports": [r.to_json() for r in reports]}
+    return json.dumps(data, indent=2, default=str)
+
+
+def write_report(reports: list[VerifyReport], path: str | Path) -> None:
+    """Write `.md`, `.json` or `.html`, chosen by the file's suffix."""
+    path = Path(path)
+    writers = {".md": to_markdown, ".json": to_json, ".html": to_html}
+    if path.suffix not in writers:
+        raise ValueError(f"unknown report format {path.suffix!r}: use .md, .json or .html")
+    path.write_text(writers[path.suffix](reports), encoding="utf-8")
+
+
+# ---------------------------------------------------------------- HTML
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:2em;color:#222}
+table{border-collapse:collapse;font-size:13px;margin:1em 0}
+th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f3f3f3} tr.ok td{background:#eefbea} tr.bad td{background:#fdeeee}
+.notes{font-size:13px;color:#444} svg text{font-size:12px;font-family:system-ui,sans-serif}
+"""
+_GOOD, _BAD, _BEFORE, _AFTER = "#2e7d32", "#c62828", "#9e9e9e", "#1565c0"
+_LABEL_W, _BAR_W, _LINE_H = 260, 420, 22
+
+
+def to_html(reports: Iterable[VerifyReport]) -> str:
+    parts = [
+        f"<!doctype html><meta charset='utf-8'><title>autoopt verification</title>"
+        f"<style>{_STYLE}</style><h1>autoopt verification</h1>"
+    ]
+    for report in reports:
+        rows = rows_of(report)
+        parts.append(f"<h2>{html.escape(report.path)}</h2><p>{html.escape(header(report))}</p>")
+        parts.append("<h3>Speedup per rewrite</h3>" + speed_chart(rows))
+        parts.append("<h3>Memory before and after</h3>" + memory_chart(rows))
+        parts.append(_html_table(rows))
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in notes(report))
+        parts.append(f"<ul class='notes'>{items}</ul>")
+    return "\n".join(parts)
+
+
+def _html_table(rows: list[Row]) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
+    body = "".join(
+        f"<tr class='{'ok' if row.verdict.accepted else 'bad'}'>"
+        + "".join(f"<td>{html.escape(c)}</td>" for c in cells(row))
+        + "</tr>"
+        for row in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def speed_chart(rows: list[Row]) -> str:
+    """Bars on a log scale around 1x: right is faster, left slower; two views per rewrite."""
+    limit = max([4.0, *(v.speedup for r in rows for v in (r.function, r.program) if v)])
+    span = math.log2(min(limit, 1024.0))
+    center = _LABEL_W + _BAR_W / 2
+    lines, y = [], 10
+    for row in rows:
+        color = _GOOD if row.verdict.accepted else _BAD
+        label = f"{row.rule} {row.location} ({row.verdict.value})"
+        lines.append(_text(6, y + 14, label[:40]))
+        for view, name in ((row.function, "function"), (row.program, "program")):
+            lines.append(_speed_bar(view, name, center, span, y, color))
+            y += _LINE_H
+        y += 6
+    axis = f"<line x1='{center}' y1='0' x2='{center}' y2='{y}' stroke='#555'/>"
+    ticks = _text(center - 8, y + 14, "1x") + _text(_LABEL_W, y + 14, f"1/{2**span:.0f}x")
+    ticks += _text(_LABEL_W + _BAR_W - 30, y + 14, f"{2**span:.0f}x")
+    return _svg(y + 24, "".join(lines) + axis + ticks)
+
+
+def _speed_bar(
+    view: SpeedView | None, name: str, center: float, span: float, y: int, color: str
+) -> str:
+    if view is None:
+        return _text(center + 6, y + 14, f"{name}: not measured", "#888")
+    scale = _BAR_W / 2 / span
+    width = max(min(math.log2(max(view.speedup, 1e-9)), span), -span) * scale
+    x = center if width >= 0 else center + width
+    opacity = "1" if name == "function" else "0.55"
+    bar = (
+        f"<rect x='{x:.1f}' y='{y + 3}' width='{max(abs(width), 1):.1f}' height='{_LINE_H - 6}'"
+        f" fill='{color}' fill-opacity='{opacity}'/>"
+    )
+    tx = center + width + 4 if width >= 0 else center + width - 120
+    return bar + _text(tx, y + 15, f"{name} {view.speedup:.2f}x")
+
+
+def memory_chart(rows: list[Row]) -> str:
+    """Paired bars per rewrite: before (grey) and after (blue), linear scale."""
+    measured = [(row, *memory_pair(row)) for row in rows]
+    measured = [m for m in measured if m[2] and m[3]]
+    if not measured:
+        return "<p>No memory measurements.</p>"
+    top = max(max(b, a) for _, _, b, a in measured)
+    lines, y = [], 10
+    for row, label, before, after in measured:
+        lines.append(_text(6, y + 14, f"{row.rule} {row.location}"[:40]))
+        for value, color, tag in ((before, _BEFORE, "before"), (after, _AFTER, "after")):
+            width = max(value / top * _BAR_W, 1)
+            lines.append(
+                f"<rect x='{_LABEL_W}' y='{y + 3}' width='{width:.1f}'"
+                f" height='{_LINE_H - 6}' fill='{color}'/>"
+            )
+            lines.append(
+                _text(_LABEL_W + width + 4, y + 15, f"{tag}: {label} {human_bytes(value)}")
+            )
+            y += _LINE_H
+        y += 6
+    return _svg(y + 6, "".join(lines))
+
+
+def _svg(height: int, body: str) -> str:
+    width = _LABEL_W + _BAR_W + 200
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}'"
+        f" role='img'>{body}</svg>"
+    )
+
+
+def _text(x: float, y: float, text: str, color: str = "#222") -> str:
+    return f"<text x='{x:.1f}' y='{y:.1f}' fill='{color}'>{html.escape(text)}</text>"

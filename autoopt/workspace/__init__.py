@@ -1,0 +1,1 @@
+"""Files on disk: finding them, reading and writing them safely, running over many."""
