@@ -46,9 +46,8 @@ def find_pyproject(start: Path) -> Path | None:
     start = start.resolve()
     for folder in [start, *start.parents] if start.is_dir() else start.parents:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and "tool" in (table := _read_toml(candidate)):
-            if "autoopt" in table["tool"]:
-                return candidate
+        if candidate.is_file() and "autoopt" in _read_toml(candidate).get("tool", {}):
+            return candidate
     return None
 
 

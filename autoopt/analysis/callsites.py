@@ -67,11 +67,7 @@ def _kind_of_name(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> ArgK
     """A name is constant if every definition that reaches the call is a literal;
     a parameter of the calling function is followed to that function's callers."""
     graph = ctx.graph
-    defs = [
-        graph.stmts[u[1]]
-        for u, _, data in graph.graph.in_edges(("stmt", stmt.id), data=True)
-        if data.get("kind") == "flow" and data["var"] == name
-    ]
+    defs = graph.reaching_defs(stmt, name)
     caller = graph.functions.get(stmt.scope)
     if not defs and caller is not None and name in caller.params:
         return _kind_of_parameter(ctx, caller, name, depth)

@@ -10,6 +10,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from autoopt.analysis.graph import ModuleGraph
 from autoopt.analysis.names import ImportMap, collect_imports
+from autoopt.analysis.walk import walk
 from autoopt.model import RequireImport, Span
 
 
@@ -51,11 +52,47 @@ class ModuleContext:
         return qualname, (RequireImport(head),)
 
     def span(self, node: cst.CSTNode) -> Span:
-        if not self._positions:
-            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-            self._positions.update(wrapper.resolve(PositionProvider))
-        pos = self._positions[node]
-        return Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
+        """Where `node` is, 1-based, computed only for the statement that holds it.
+
+        LibCST's PositionProvider generates the whole module with position
+        tracking, about a parse's cost; findings are few, so positions come from
+        the one top-level statement that holds the node, offset by the lines
+        before it.
+        """
+        if node not in self._positions:
+            index = self._top_level_index(node)
+            stmt = self.module.body[index]
+            part = self.module.with_changes(body=[stmt], header=(), footer=())
+            wrapper = MetadataWrapper(part, unsafe_skip_copy=True)
+            offset = self._line_offsets[index]
+            for inner, pos in wrapper.resolve(PositionProvider).items():
+                self._positions[inner] = Span(
+                    pos.start.line + offset,
+                    pos.start.column + 1,
+                    pos.end.line + offset,
+                    pos.end.column + 1,
+                )
+        return self._positions[node]
+
+    def _top_level_index(self, node: cst.CSTNode) -> int:
+        return self._owners[node]
+
+    @cached_property
+    def _owners(self) -> dict[cst.CSTNode, int]:
+        """Every node -> the index of the top-level statement that holds it."""
+        return {
+            inner: index for index, stmt in enumerate(self.module.body) for inner in walk(stmt)
+        }
+
+    @cached_property
+    def _line_offsets(self) -> list[int]:
+        """Lines before each top-level statement (its leading blank lines included)."""
+        offsets = []
+        line = sum(1 for _ in self.module.header)
+        for stmt in self.module.body:
+            offsets.append(line)
+            line += self.module.code_for_node(stmt).count("\n")
+        return offsets
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)

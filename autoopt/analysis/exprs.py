@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from autoopt.analysis.names import dotted
+from autoopt.analysis.walk import children, walk
 
 #: Methods that change the object they are called on (lists, dicts, sets, numpy arrays).
 MUTATING_METHODS = frozenset(
@@ -33,79 +34,43 @@ MUTATING_METHODS = frozenset(
 )
 
 
-class _NameReader(cst.CSTVisitor):
-    """Collects names read in Load position, skipping attribute names and keywords."""
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
-    def __init__(self) -> None:
-        self.names: list[cst.Name] = []
-        self._bound: list[set[str]] = []
 
-    def visit_Name(self, node: cst.Name) -> None:
-        if not any(node.value in bound for bound in self._bound):
-            self.names.append(node)
+def _reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst.Name]) -> None:
+    """Append the Name nodes `node` reads, minus names bound by lambdas/comprehensions."""
+    if isinstance(node, cst.Name):
+        if node.value not in bound:
+            out.append(node)
+    elif isinstance(node, cst.Attribute):
+        _reads(node.value, bound, out)
+    elif isinstance(node, cst.Arg):
+        _reads(node.value, bound, out)
+    elif isinstance(node, cst.Lambda):
+        for param in _all_params(node.params):
+            if param.default is not None:
+                _reads(param.default, bound, out)
+        inner = bound | {p.name.value for p in _all_params(node.params)}
+        _reads(node.body, inner, out)
+    elif isinstance(node, _COMPREHENSIONS):
+        _comprehension_reads(node, bound, out)
+    else:
+        for child in children(node):
+            _reads(child, bound, out)
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
-        return False
 
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> None:
-        self._bound.append({p.name.value for p in _all_params(node.params)})
-
-    def leave_Lambda(self, original_node: cst.Lambda) -> None:
-        self._bound.pop()
-
-    def visit_CompFor(self, node: cst.CompFor) -> bool:
-        node.iter.visit(self)
-        self._bound.append(set(bound_names(node.target)))
-        for cond in node.ifs:
-            cond.visit(self)
-        if node.inner_for_in is not None:
-            node.inner_for_in.visit(self)
-        return False
-
-    def leave_ListComp(self, original_node: cst.ListComp) -> None:
-        self._pop_comp(original_node.for_in)
-
-    def leave_SetComp(self, original_node: cst.SetComp) -> None:
-        self._pop_comp(original_node.for_in)
-
-    def leave_GeneratorExp(self, original_node: cst.GeneratorExp) -> None:
-        self._pop_comp(original_node.for_in)
-
-    def leave_DictComp(self, original_node: cst.DictComp) -> None:
-        self._pop_comp(original_node.for_in)
-
-    def visit_ListComp(self, node: cst.ListComp) -> bool:
-        return self._comp(node.for_in, node.elt)
-
-    def visit_SetComp(self, node: cst.SetComp) -> bool:
-        return self._comp(node.for_in, node.elt)
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
-        return self._comp(node.for_in, node.elt)
-
-    def visit_DictComp(self, node: cst.DictComp) -> bool:
-        node.for_in.visit(self)
-        node.key.visit(self)
-        node.value.visit(self)
-        return False
-
-    def _comp(self, for_in: cst.CompFor, elt: cst.BaseExpression) -> bool:
-        for_in.visit(self)
-        elt.visit(self)
-        return False
-
-    def _pop_comp(self, for_in: cst.CompFor) -> None:
-        depth = 1
-        inner = for_in.inner_for_in
-        while inner is not None:
-            depth += 1
-            inner = inner.inner_for_in
-        del self._bound[len(self._bound) - depth :]
+def _comprehension_reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst.Name]) -> None:
+    for_in: cst.CompFor | None = node.for_in  # type: ignore[attr-defined]
+    inner = bound
+    while for_in is not None:
+        _reads(for_in.iter, inner, out)
+        inner = inner | set(bound_names(for_in.target))
+        for cond in for_in.ifs:
+            _reads(cond.test, inner, out)
+        for_in = for_in.inner_for_in
+    parts = (node.key, node.value) if isinstance(node, cst.DictComp) else (node.elt,)  # type: ignore[attr-defined]
+    for part in parts:
+        _reads(part, inner, out)
 
 
 def _all_params(params: cst.Parameters) -> Iterator[cst.Param]:
@@ -125,9 +90,9 @@ def param_names(params: cst.Parameters) -> list[str]:
 
 def read_names(node: cst.CSTNode) -> list[cst.Name]:
     """Name nodes read by `node` (attribute names and keyword names excluded)."""
-    reader = _NameReader()
-    node.visit(reader)
-    return reader.names
+    out: list[cst.Name] = []
+    _reads(node, frozenset(), out)
+    return out
 
 
 def bound_names(target: cst.BaseExpression) -> Iterator[str]:
@@ -181,22 +146,18 @@ def mutating_call_target(call: cst.Call) -> str | None:
     return base_name(func.value)
 
 
+def _is_nested_scope(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef)
+
+
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:
     """Every call inside `node`, outermost first, not descending into nested defs."""
-    found: list[cst.Call] = []
+    return [n for n in walk(node, _is_nested_scope) if isinstance(n, cst.Call)]
 
-    class Visitor(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-    node.visit(Visitor())
-    return found
+def has_comprehension(node: cst.CSTNode) -> bool:
+    """Whether `node` holds a comprehension (its calls then run once per element)."""
+    return any(isinstance(n, cst.CompFor) for n in walk(node, _is_nested_scope))
 
 
 def callee_name(call: cst.Call) -> str | None:

@@ -15,7 +15,7 @@ statement bodies that hold a statement, which gives dominance for structured cod
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -24,12 +24,14 @@ import networkx as nx
 from autoopt.analysis.exprs import (
     bound_names,
     calls_in,
+    has_comprehension,
     mutated_names,
     mutating_call_target,
     param_names,
     read_names,
 )
 from autoopt.analysis.names import ImportMap, collect_imports
+from autoopt.analysis.walk import walk
 
 MODULE = "<module>"
 
@@ -93,23 +95,33 @@ class ModuleGraph:
     def __init__(self, module: cst.Module, imports: ImportMap | None = None) -> None:
         self.module = module
         self.imports = imports or collect_imports(module)
-        self.graph = nx.DiGraph()
+        self._g = nx.MultiDiGraph()  # several vars may flow between two statements
         self.stmts: list[Stmt] = []
         self.loops: dict[int, Loop] = {}
         self.functions: dict[str, Function] = {}
         self.by_node: dict[cst.CSTNode, Stmt] = {}
         self.classes: set[str] = set()
         _Builder(self).build()
+        self._by_scope: dict[str, list[Stmt]] = {}
+        for stmt in self.stmts:
+            self._by_scope.setdefault(stmt.scope, []).append(stmt)
+        self._flow_done: set[str] = set()
         self._link_calls()
-        self._link_flow()
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The networkx graph, with the flow edges of every scope."""
+        for scope in self._by_scope:
+            self._link_flow(scope)
+        return self._g
 
     # -- queries ---------------------------------------------------------------------
     def scope_stmts(self, scope: str) -> list[Stmt]:
-        return [s for s in self.stmts if s.scope == scope]
+        return self._by_scope.get(scope, [])
 
     def loop_stmts(self, loop_id: int) -> list[Stmt]:
         """Statements run on every iteration (a `while` test included, a `for` iter not)."""
-        return [self.stmts[i] for _, (_, i) in self.graph.out_edges(("loop", loop_id))]
+        return [self.stmts[i] for _, (_, i) in self._g.out_edges(("loop", loop_id))]
 
     def written_in_loop(self, loop_id: int) -> set[str]:
         """Names bound or mutated anywhere in the loop, the `for` target included."""
@@ -134,7 +146,7 @@ class ModuleGraph:
 
     def call_sites(self, function: Function) -> list[CallSite]:
         sites = []
-        for stmt_key in self.graph.predecessors(("func", function.qualname)):
+        for stmt_key in self._g.predecessors(("func", function.qualname)):
             stmt = self.stmts[stmt_key[1]]
             for call in stmt.calls:
                 if isinstance(call.func, cst.Name) and call.func.value == function.name:
@@ -147,9 +159,19 @@ class ModuleGraph:
 
     def uses_of(self, stmt: Stmt, var: str) -> list[Stmt]:
         """Statements that read the value of `var` defined at `stmt`."""
+        self._link_flow(stmt.scope)
         return [
             self.stmts[v[1]]
-            for _, v, data in self.graph.out_edges(("stmt", stmt.id), data=True)
+            for _, v, data in self._g.out_edges(("stmt", stmt.id), data=True)
+            if data.get("kind") == "flow" and data["var"] == var
+        ]
+
+    def reaching_defs(self, stmt: Stmt, var: str) -> list[Stmt]:
+        """The statements whose definition of `var` may be the one `stmt` reads."""
+        self._link_flow(stmt.scope)
+        return [
+            self.stmts[u[1]]
+            for u, _, data in self._g.in_edges(("stmt", stmt.id), data=True)
             if data.get("kind") == "flow" and data["var"] == var
         ]
 
@@ -167,13 +189,16 @@ class ModuleGraph:
             return []
         readers: list[Stmt] = []
         for other in self.scope_stmts(stmt.scope):
-            if var not in other.uses or other is stmt and not stmt.loops:
+            if var not in other.uses or (other is stmt and not stmt.loops):
                 continue
-            if other.id > stmt.id and not self._killed_between(stmt, other, var):
+            later = other.id > stmt.id and not self._killed_between(stmt, other, var)
+            next_iteration = (
+                other.id <= stmt.id
+                and self._shares_loop(stmt, other)
+                and not self._killed_in_loop_before(stmt, other, var)
+            )
+            if later or next_iteration:
                 readers.append(other)
-            elif other.id <= stmt.id and self._shares_loop(stmt, other):
-                if not self._killed_in_loop_before(stmt, other, var):
-                    readers.append(other)
         return readers
 
     def _shares_loop(self, a: Stmt, b: Stmt) -> bool:
@@ -202,53 +227,49 @@ class ModuleGraph:
                 if isinstance(call.func, cst.Name):
                     target = self.resolve_function(call.func.value, stmt.scope)
                     if target is not None:
-                        self.graph.add_edge(
-                            ("stmt", stmt.id), ("func", target.qualname), kind="calls"
-                        )
+                        self._g.add_edge(("stmt", stmt.id), ("func", target.qualname), kind="calls")
 
-    def _link_flow(self) -> None:
-        by_scope: dict[str, list[Stmt]] = {}
-        for stmt in self.stmts:
-            by_scope.setdefault(stmt.scope, []).append(stmt)
-        for stmts in by_scope.values():
-            defs = [s for s in stmts if s.defs]
-            for use in stmts:
-                for var in use.uses:
-                    for d in defs:
-                        if var in d.defs and self._reaches(d, use, var, stmts):
-                            self.graph.add_edge(
-                                ("stmt", d.id), ("stmt", use.id), kind="flow", var=var
-                            )
+    def _link_flow(self, scope: str) -> None:
+        """Add the def -> use `flow` edges of one scope (computed on first need)."""
+        if scope in self._flow_done:
+            return
+        self._flow_done.add(scope)
+        defs_of: dict[str, list[Stmt]] = {}
+        for stmt in self.scope_stmts(scope):
+            for var in stmt.defs:
+                defs_of.setdefault(var, []).append(stmt)
+        for use in self.scope_stmts(scope):
+            for var in use.uses:
+                defs = defs_of.get(var, [])
+                for d in defs:
+                    if self._reaches(d, use, defs):
+                        self._g.add_edge(("stmt", d.id), ("stmt", use.id), kind="flow", var=var)
 
-    def _reaches(self, d: Stmt, use: Stmt, var: str, stmts: list[Stmt]) -> bool:
+    def _reaches(self, d: Stmt, use: Stmt, defs: Sequence[Stmt]) -> bool:
+        """Whether definition `d` reaches `use`; `defs` are all definitions of the var."""
         if d.id < use.id:
-            return not any(
-                var in k.defs and d.id < k.id < use.id and self.dominates(k, use) for k in stmts
-            )
-        if d.id >= use.id and self._shares_loop(d, use):
+            return not any(d.id < k.id < use.id and self.dominates(k, use) for k in defs)
+        if self._shares_loop(d, use):
             loop = max(set(d.loops) & set(use.loops))
             return not any(
-                var in k.defs and loop in k.loops and k.id < use.id and self.dominates(k, use)
-                for k in stmts
+                loop in k.loops and k.id < use.id and self.dominates(k, use) for k in defs
             )
         return False
 
 
-class _Builder(cst.CSTVisitor):
-    """Walks the module once, numbering statements and recording loops and functions."""
+class _Builder:
+    """Walks the statements once, numbering them and recording loops and functions."""
 
     def __init__(self, graph: ModuleGraph) -> None:
         self.g = graph
         self.scope = MODULE
         self.loops: list[int] = []
         self.block: list[int] = []
-        self.anchor: list[cst.BaseStatement] = []
-        self._saved: list[tuple[str, list[int], list[int]]] = []
         self._block_ids = 0
 
     def build(self) -> None:
-        self.g.graph.add_node(("func", MODULE), kind="module")
-        self.g.module.visit(self)
+        self.g._g.add_node(("func", MODULE), kind="module")
+        self._body(self.g.module.body)
 
     def _add(self, node: cst.CSTNode, anchor: cst.BaseStatement, **facts: object) -> Stmt:
         stmt = Stmt(
@@ -263,40 +284,56 @@ class _Builder(cst.CSTVisitor):
         self.g.stmts.append(stmt)
         self.g.by_node[node] = stmt
         key = ("stmt", stmt.id)
-        self.g.graph.add_node(key, kind="stmt")
-        self.g.graph.add_edge(("func", self.scope), key, kind="contains")
+        self.g._g.add_node(key, kind="stmt")
+        self.g._g.add_edge(("func", self.scope), key, kind="contains")
         for loop in self.loops:
-            self.g.graph.add_edge(("loop", loop), key, kind="in_loop")
+            self.g._g.add_edge(("loop", loop), key, kind="in_loop")
         return stmt
 
-    def _facts(self, node: cst.CSTNode, targets: list[cst.BaseExpression]) -> dict:
+    def _facts(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression]) -> dict:
         calls = calls_in(node)
         defs = {n for t in targets for n in bound_names(t)}
         mutates = {n for t in targets for n in mutated_names(t)}
         mutates |= {m for c in calls if (m := mutating_call_target(c))}
-        uses = {n.value for n in read_names(node)}
         return {
             "defs": frozenset(defs),
-            "uses": frozenset(uses),
+            "uses": frozenset(n.value for n in read_names(node)),
             "mutates": frozenset(mutates),
             "calls": tuple(calls),
-            "comprehension": _has_comprehension(node),
+            "comprehension": has_comprehension(node),
         }
 
-    def _enter_block(self) -> None:
+    def _nested(self, body: cst.BaseSuite) -> None:
+        """A compound statement's body: a new block for dominance."""
         self._block_ids += 1
         self.block.append(self._block_ids)
+        self._suite(body)
+        self.block.pop()
 
-    # -- simple statements -----------------------------------------------------------
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+    def _suite(self, body: cst.BaseSuite, anchor: cst.BaseStatement | None = None) -> None:
+        if isinstance(body, cst.IndentedBlock):
+            self._body(body.body)
+        else:  # `if x: a = 1` on one line: the compound statement is the anchor
+            assert isinstance(body, cst.SimpleStatementSuite)
+            for small in body.body:
+                self._add(small, anchor or self._current_anchor, **self._small_facts(small))
+
+    def _body(self, statements: Sequence[cst.BaseStatement]) -> None:
+        for stmt in statements:
+            self._current_anchor = stmt
+            handler = getattr(self, f"_{type(stmt).__name__}", None)
+            if handler is not None:
+                handler(stmt)
+
+    # -- statements ------------------------------------------------------------------
+    def _SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         for small in node.body:
             self._add(small, node, **self._small_facts(small))
-        return False
 
     def _small_facts(self, small: cst.BaseSmallStatement) -> dict:
         if isinstance(small, cst.Assign):
-            facts = self._facts(small.value, [t.target for t in small.targets])
             targets = [t.target for t in small.targets]
+            facts = self._facts(small.value, targets)
             facts["uses"] |= frozenset(_subscript_reads(targets))
             return facts
         if isinstance(small, cst.AnnAssign | cst.AugAssign):
@@ -317,134 +354,95 @@ class _Builder(cst.CSTVisitor):
             return {"mutates": frozenset(mutated_names(small.target))}
         return self._facts(small, [])
 
-    # -- compound statements ---------------------------------------------------------
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        outer_scope = self.scope
-        qual = node.name.value if outer_scope == MODULE else f"{outer_scope}.{node.name.value}"
-        header_uses: set[str] = set()
-        for decorator in node.decorators:
-            header_uses |= {n.value for n in read_names(decorator.decorator)}
+    def _FunctionDef(self, node: cst.FunctionDef) -> None:
+        outer = self.scope
+        qual = node.name.value if outer == MODULE else f"{outer}.{node.name.value}"
+        header_reads = [n for d in node.decorators for n in read_names(d.decorator)]
         header = self._add(
             node,
             node,
             defs=frozenset({node.name.value}),
-            uses=frozenset(header_uses),
+            uses=frozenset(n.value for n in header_reads),
             calls=tuple(c for d in node.decorators for c in calls_in(d.decorator)),
         )
-        is_method = outer_scope in self.g.classes
         self.g.functions[qual] = Function(
             qualname=qual,
             node=node,
-            scope=outer_scope,
+            scope=outer,
             params=param_names(node.params),
             header=header.id,
-            is_method=is_method,
+            is_method=outer in self.g.classes,
         )
-        self.g.graph.add_node(("func", qual), kind="function")
-        if outer_scope in self.g.functions:
-            self.g.functions[outer_scope].captured |= _free_names(node)
-        self._saved.append((self.scope, self.loops, self.block))
-        self.scope, self.loops, self.block = qual, [], []
-        return True
+        self.g._g.add_node(("func", qual), kind="function")
+        if outer in self.g.functions:
+            self.g.functions[outer].captured |= _free_names(node)
+        self._in_scope(qual, node.body)
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.scope, self.loops, self.block = self._saved.pop()
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+    def _ClassDef(self, node: cst.ClassDef) -> None:
         self._add(node, node, defs=frozenset({node.name.value}))
         qual = node.name.value if self.scope == MODULE else f"{self.scope}.{node.name.value}"
         self.g.classes.add(qual)
-        self._saved.append((self.scope, self.loops, self.block))
-        self.scope, self.loops, self.block = qual, [], []
-        return True
+        self._in_scope(qual, node.body)
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.scope, self.loops, self.block = self._saved.pop()
+    def _in_scope(self, scope: str, body: cst.BaseSuite) -> None:
+        saved = (self.scope, self.loops, self.block)
+        self.scope, self.loops, self.block = scope, [], []
+        self._suite(body)
+        self.scope, self.loops, self.block = saved
 
-    def visit_For(self, node: cst.For) -> bool:
+    def _For(self, node: cst.For) -> None:
         header = self._add(node, node, **self._facts(node.iter, [node.target]))
         header.defs = frozenset(bound_names(node.target))
-        self._loop(node, header)
-        return False
+        self._loop(node, header, len(self.g.loops))
 
-    def visit_While(self, node: cst.While) -> bool:
+    def _While(self, node: cst.While) -> None:
         loop_id = len(self.g.loops)
         self.loops.append(loop_id)
         header = self._add(node, node, **self._facts(node.test, []))
         self.loops.pop()
         self._loop(node, header, loop_id)
-        return False
 
-    def _loop(self, node: cst.For | cst.While, header: Stmt, loop_id: int | None = None) -> None:
-        loop_id = len(self.g.loops) if loop_id is None else loop_id
+    def _loop(self, node: cst.For | cst.While, header: Stmt, loop_id: int) -> None:
         self.g.loops[loop_id] = Loop(loop_id, node, self.scope, tuple(self.loops), header.id)
-        self.g.graph.add_node(("loop", loop_id), kind="loop")
-        if isinstance(node, cst.While):
-            self.g.graph.add_edge(("loop", loop_id), ("stmt", header.id), kind="in_loop")
+        self.g._g.add_node(("loop", loop_id), kind="loop")
         self.loops.append(loop_id)
-        self._enter_block()
-        node.body.visit(self)
-        self.block.pop()
+        self._nested(node.body)
         self.loops.pop()
         if node.orelse is not None:
-            self._enter_block()
-            node.orelse.visit(self)
-            self.block.pop()
+            self._nested(node.orelse.body)
 
-    def visit_If(self, node: cst.If) -> bool:
+    def _If(self, node: cst.If) -> None:
         self._add(node, node, **self._facts(node.test, []))
-        self._enter_block()
-        node.body.visit(self)
-        self.block.pop()
-        if node.orelse is not None:
-            self._enter_block()
-            if isinstance(node.orelse, cst.If):
-                self.visit_If(node.orelse)
-            else:
-                node.orelse.body.visit(self)
+        self._nested(node.body)
+        orelse = node.orelse
+        if isinstance(orelse, cst.If):
+            self._block_ids += 1
+            self.block.append(self._block_ids)
+            self._If(orelse)
             self.block.pop()
-        return False
+        elif orelse is not None:
+            self._nested(orelse.body)
 
-    def visit_With(self, node: cst.With) -> bool:
+    def _With(self, node: cst.With) -> None:
         targets = [item.asname.name for item in node.items if item.asname is not None]
-        facts = self._facts(cst.Tuple([cst.Element(i.item) for i in node.items]), targets)
-        self._add(node, node, **facts)
-        return True
+        items = cst.Tuple([cst.Element(i.item) for i in node.items])
+        self._add(node, node, **self._facts(items, targets))
+        self._suite(node.body, node)
 
-    def visit_Try(self, node: cst.Try) -> bool:
-        self._enter_block()
-        node.body.visit(self)
-        self.block.pop()
+    def _Try(self, node: cst.Try | cst.TryStar) -> None:
+        self._nested(node.body)
         for handler in node.handlers:
-            self._enter_block()
-            handler.body.visit(self)
-            self.block.pop()
+            self._nested(handler.body)
         for extra in (node.orelse, node.finalbody):
             if extra is not None:
-                self._enter_block()
-                extra.body.visit(self)
-                self.block.pop()
-        return False
+                self._nested(extra.body)
 
-    def visit_Match(self, node: cst.Match) -> bool:
+    _TryStar = _Try
+
+    def _Match(self, node: cst.Match) -> None:
         self._add(node, node, **self._facts(node.subject, []))
         for case in node.cases:
-            self._enter_block()
-            case.body.visit(self)
-            self.block.pop()
-        return False
-
-
-def _has_comprehension(node: cst.CSTNode) -> bool:
-    found = False
-
-    class Visitor(cst.CSTVisitor):
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            nonlocal found
-            found = True
-
-    node.visit(Visitor())
-    return found
+            self._nested(case.body)
 
 
 def _subscript_reads(targets: list[cst.BaseExpression]) -> set[str]:
@@ -477,13 +475,9 @@ def _free_names(node: cst.FunctionDef) -> set[str]:
 
 def _assigned_in(node: cst.FunctionDef) -> set[str]:
     names: set[str] = set()
-
-    class Visitor(cst.CSTVisitor):
-        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
-            names.update(bound_names(target.target))
-
-        def visit_For(self, loop: cst.For) -> None:
-            names.update(bound_names(loop.target))
-
-    node.body.visit(Visitor())
+    for inner in walk(node.body):
+        if isinstance(inner, cst.AssignTarget):
+            names.update(bound_names(inner.target))
+        elif isinstance(inner, cst.For):
+            names.update(bound_names(inner.target))
     return names

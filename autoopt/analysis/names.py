@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis.walk import walk
+
 
 def dotted(node: cst.BaseExpression) -> str | None:
     """`a.b.c` as a string for a Name/Attribute chain, else None."""
@@ -79,13 +81,9 @@ class ImportMap:
 def collect_imports(module: cst.Module) -> ImportMap:
     """Every `import`/`from ... import` anywhere in the module, in source order."""
     imports = ImportMap()
-
-    class Visitor(cst.CSTVisitor):
-        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+    for node in walk(module, lambda n: isinstance(n, cst.SimpleStatementLine | cst.BaseExpression)):
+        if isinstance(node, cst.SimpleStatementLine):
             for small in node.body:
                 if isinstance(small, cst.Import | cst.ImportFrom):
                     imports.add(node, small)
-            return False
-
-    module.visit(Visitor())
     return imports

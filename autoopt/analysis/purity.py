@@ -13,6 +13,7 @@ import libcst as cst
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Function
 from autoopt.analysis.names import dotted
+from autoopt.analysis.walk import walk
 
 #: Builtins that compute a value from their arguments and touch nothing else.
 PURE_BUILTINS = frozenset(
@@ -47,21 +48,11 @@ _IMPURE_JAX = {"jax.device_get": "copies to the host", "jax.debug.breakpoint": "
 
 def is_generator(fn: Function) -> bool:
     """Whether the function body yields (nested functions aside)."""
-    found = False
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Yield(self, node: cst.Yield) -> None:
-            nonlocal found
-            found = True
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is fn.node
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-    fn.node.visit(Visitor())
-    return found
+    nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+    return any(
+        isinstance(node, cst.Yield)
+        for node in walk(fn.node.body, lambda n: isinstance(n, nested))
+    )
 
 
 def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozenset()) -> list[str]:

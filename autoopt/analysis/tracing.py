@@ -60,9 +60,7 @@ def dynamic_names(node: cst.CSTNode) -> set[str]:
             return False
 
         def visit_Call(self, call: cst.Call) -> bool:
-            if isinstance(call.func, cst.Name) and call.func.value in _CONCRETE_CALLS:
-                return False
-            return True
+            return not (isinstance(call.func, cst.Name) and call.func.value in _CONCRETE_CALLS)
 
         def visit_Arg(self, arg: cst.Arg) -> bool:
             arg.value.visit(self)

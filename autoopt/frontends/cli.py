@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -11,12 +10,15 @@ from typing import Annotated
 import typer
 
 from autoopt.config import Settings, load_settings, parse_codes
-from autoopt.model import AutooptError, Finding
+from autoopt.model import AutooptError
 from autoopt.report.findings import error_line, json_document, text_line, unified_diff
+from autoopt.report.github import github_lines
+from autoopt.report.sarif import sarif_document
+from autoopt.report.summary import print_summary
 from autoopt.rules import ALL_RULES, BY_ID
-from autoopt.workspace.discover import discover
-from autoopt.workspace.runner import FileOutcome, run
-from autoopt.workspace.source_file import write_atomic
+from autoopt.workspace import progress
+from autoopt.workspace.batch import Batch, collect, summarise, write_changes, write_verified
+from autoopt.workspace.verify_tests import TestCommand
 
 app = typer.Typer(
     name="autoopt",
@@ -31,6 +33,8 @@ EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 class Format(str, Enum):
     text = "text"
     json = "json"
+    sarif = "sarif"
+    github = "github"
 
 
 Paths = Annotated[list[str], typer.Argument(help="Files or folders to process.")]
@@ -48,6 +52,17 @@ Exclude = Annotated[
 ]
 NoProgress = Annotated[bool, typer.Option("--no-progress", help="Do not show a progress bar.")]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the result cache.")]
+VerifyTests = Annotated[
+    str | None,
+    typer.Option(
+        "--verify-tests",
+        help='With --write: run CMD (e.g. "pytest -x -q") before and after; revert the '
+        "rewritten files that make it fail.",
+    ),
+]
+VerifyTimeout = Annotated[
+    float, typer.Option("--verify-timeout", help="Seconds each --verify-tests run may take.")
+]
 
 
 def _settings(paths: list[str], select: str | None, ignore: str | None, unsafe: bool) -> Settings:
@@ -58,27 +73,32 @@ def _settings(paths: list[str], select: str | None, ignore: str | None, unsafe: 
 
 
 def _collect(
-    paths: list[str], settings: Settings, exclude: list[str] | None, jobs: int
-) -> tuple[list[FileOutcome], list[AutooptError]]:
-    errors: list[AutooptError] = []
-    files = []
-    for path in paths:
-        try:
-            files.extend(discover([path], [*settings.exclude, *(exclude or [])]))
-        except AutooptError as exc:
-            errors.append(exc)
-    outcomes = run(files, settings, jobs or os.cpu_count() or 1)
-    errors.extend(o.error for o in outcomes if o.error is not None)
-    return outcomes, errors
-
-
-def _findings(outcomes: list[FileOutcome]) -> list[Finding]:
-    return [f for o in outcomes if o.result for f in o.result.findings]
+    paths: list[str],
+    settings: Settings,
+    exclude: list[str] | None,
+    jobs: int,
+    no_progress: bool,
+    no_cache: bool,
+) -> Batch:
+    show = progress.wanted(no_progress)
+    return collect(paths, settings, exclude, jobs, cache=not no_cache, progress=show)
 
 
 def _report_errors(errors: list[AutooptError]) -> None:
     for error in errors:
         typer.echo(error_line(error), err=True)
+
+
+def _emit_findings(batch: Batch, output_format: Format) -> None:
+    """The findings in a machine format on stdout (json, sarif, github)."""
+    findings, errors = batch.findings, batch.errors
+    if output_format is Format.json:
+        typer.echo(json_document(len(batch.outcomes), findings, errors))
+    elif output_format is Format.sarif:
+        typer.echo(sarif_document(findings, errors, batch.sources()))
+    else:
+        for line in github_lines(findings, errors):
+            typer.echo(line)
 
 
 @app.command()
@@ -95,14 +115,15 @@ def check(
 ) -> None:
     """List findings, one line each. Exit 0: none, 1: findings, 2: error."""
     settings = _settings(paths, select, ignore, unsafe_fixes)
-    outcomes, errors = _collect(paths, settings, exclude, jobs)
-    findings = _findings(outcomes)
-    if output_format is Format.json:
-        typer.echo(json_document(len(outcomes), findings, errors))
-    else:
+    batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
+    findings, errors = batch.findings, batch.errors
+    if output_format is Format.text:
         for finding in findings:
             typer.echo(text_line(finding))
         _report_errors(errors)
+        print_summary(summarise(batch))
+    else:
+        _emit_findings(batch, output_format)
     raise typer.Exit(EXIT_ERROR if errors else EXIT_FOUND if findings else EXIT_OK)
 
 
@@ -121,32 +142,50 @@ def rewrite(
     exclude: Exclude = None,
     no_progress: NoProgress = False,
     no_cache: NoCache = False,
+    verify_tests: VerifyTests = None,
+    verify_timeout: VerifyTimeout = 600.0,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
-    Exit 0: nothing to do (or written), 1: changes shown, 2: error.
+    Exit 0: nothing to do (or written), 1: changes shown (or reverted by
+    --verify-tests), 2: error.
     """
+    if verify_tests and not write:
+        typer.echo("error: --verify-tests needs --write", err=True)
+        raise typer.Exit(EXIT_ERROR)
     settings = _settings(paths, select, ignore, unsafe_fixes)
-    outcomes, errors = _collect(paths, settings, exclude, jobs)
-    changed = [o for o in outcomes if o.result is not None and o.result.changed]
-    written = 0
-    for outcome in changed:
-        assert outcome.result is not None and outcome.source is not None
-        if write:
-            try:
-                write_atomic(outcome.source, outcome.result.new_source, outcome.display)
-                written += 1
-            except AutooptError as exc:
-                errors.append(exc)
-        elif diff:
+    batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
+    reverted = _write(batch, verify_tests, verify_timeout) if write else []
+    if not write and output_format is not Format.text:
+        _emit_findings(batch, output_format)
+    elif not write and diff:
+        for outcome in batch.changed:
+            assert outcome.result is not None
             old, new = outcome.result.source, outcome.result.new_source
             typer.echo(unified_diff(outcome.display, old, new), nl=False)
-    if write:
-        typer.echo(f"rewrote {written} file(s)", err=True)
-    _report_errors(errors)
-    if errors:
+    if output_format is Format.text:
+        _report_errors(batch.errors)
+        print_summary(summarise(batch, reverted))
+    if batch.errors:
         raise typer.Exit(EXIT_ERROR)
-    raise typer.Exit(EXIT_OK if write or not changed else EXIT_FOUND)
+    raise typer.Exit(EXIT_FOUND if reverted or (batch.changed and not write) else EXIT_OK)
+
+
+def _write(batch: Batch, verify_tests: str | None, timeout: float) -> list[str]:
+    """Apply the rewrites; with a test command, revert those that break it."""
+    if not verify_tests:
+        write_changes(batch)
+        typer.echo(f"rewrote {len(batch.written)} file(s)", err=True)
+        return []
+    try:
+        verdict = write_verified(batch, TestCommand(verify_tests, timeout))
+    except AutooptError as exc:
+        batch.errors.append(exc)
+        return []
+    for file in verdict.reverted:
+        typer.echo(f"{file.display}: reverted: its rewrite makes `{verify_tests}` fail", err=True)
+    typer.echo(f"rewrote {len(verdict.kept)} file(s), reverted {len(verdict.reverted)}", err=True)
+    return [file.display for file in verdict.reverted]
 
 
 @app.command()
@@ -166,6 +205,14 @@ def explain(
         typer.echo(f"error: unknown rule {rule_id!r}; `autoopt rules` lists them", err=True)
         raise typer.Exit(EXIT_ERROR)
     typer.echo(f"# {rule.id} {rule.name}\n\n{rule.doc()}")
+
+
+@app.command()
+def lsp() -> None:
+    """Run the language server over stdio (diagnostics, code actions, hover)."""
+    from autoopt.frontends.lsp import main as serve
+
+    serve()
 
 
 def main() -> None:

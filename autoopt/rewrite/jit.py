@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.names import dotted
 from autoopt.model import RequireImport
 
 
@@ -67,3 +68,35 @@ def fresh_name(ctx: ModuleContext, base: str) -> str:
         n += 1
         name = f"{base}_{n}"
     return name
+
+
+def is_spelling(ctx: ModuleContext, expr: cst.BaseExpression, qualname: str) -> bool:
+    """Whether `expr` names `qualname`, also as spelled by a fix of the same run."""
+    return ctx.is_jax(expr, qualname) or dotted(expr) == ctx.ref(qualname)[0]
+
+
+def with_donation(ctx: ModuleContext, expr: cst.BaseExpression, names: Sequence[str]):
+    """A jit spelling (`jax.jit`, `jax.jit(f, ...)`, `functools.partial(jax.jit, ...)`)
+    with `names` added to its `donate_argnames`, and the imports that needs."""
+    if not isinstance(expr, cst.Call):
+        partial, imports = ctx.ref("functools.partial")
+        text = f"{partial}({ctx.code(expr)}, donate_argnames={_tuple(names)})"
+        return cst.parse_expression(text), imports
+    args = list(expr.args)
+    for i, arg in enumerate(args):
+        if arg.keyword is not None and arg.keyword.value == "donate_argnames":
+            old = arg.value.elements if isinstance(arg.value, cst.Tuple | cst.List) else ()
+            have = [e.value.evaluated_value for e in old if isinstance(e.value, cst.SimpleString)]
+            merged = cst.parse_expression(_tuple([*have, *(n for n in names if n not in have)]))
+            args[i] = arg.with_changes(value=merged)
+            return expr.with_changes(args=args), ()
+    if args:
+        args[-1] = args[-1].with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        )
+    added = cst.Arg(
+        keyword=cst.Name("donate_argnames"),
+        value=cst.parse_expression(_tuple(names)),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+    )
+    return expr.with_changes(args=[*args, added]), ()

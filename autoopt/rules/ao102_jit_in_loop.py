@@ -8,8 +8,8 @@ import libcst as cst
 import libcst.matchers as m
 
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import Loop, Stmt
 from autoopt.analysis.exprs import read_names
+from autoopt.analysis.graph import Loop, Stmt
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Invalid, Rule, Valid
@@ -279,7 +279,10 @@ for t in range(10):
         return self.finding(ctx, call, message, Applicability.SAFE, edits, title=title)
 
     def _none(self, ctx: ModuleContext, call: cst.Call, message: str) -> Finding:
-        advice = "; every iteration compiles again: define the function once, outside the loop, and pass the changing values as arguments"
+        advice = (
+            "; every iteration compiles again: define the function once, outside the loop,"
+            " and pass the changing values as arguments"
+        )
         return self.finding(ctx, call, message + advice, Applicability.NONE)
 
 

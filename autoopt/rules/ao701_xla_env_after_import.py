@@ -253,7 +253,8 @@ import os as _os; os.environ["JAX_ENABLE_X64"] = "1"
     def _finding(self, ctx, body, setting: _Setting, first_import: int, first_use) -> Finding:
         keys = ", ".join(setting.keys)
         import_line = ctx.span(body[first_import]).line
-        message = f"{keys} is set after `import jax` (line {import_line}): {_why(ctx, body, setting, first_use)}"
+        why = _why(ctx, body, setting, first_use)
+        message = f"{keys} is set after `import jax` (line {import_line}): {why}"
         problem = _cannot_move(ctx, body, setting, first_import)
         if problem:
             return self.finding(ctx, setting.line, f"{message}; {problem}", Applicability.NONE)
@@ -275,8 +276,15 @@ def _why(ctx: ModuleContext, body, setting: _Setting, first_use: int | None) -> 
     if any(k.startswith("JAX_") for k in setting.keys):
         return "jax reads its JAX_* configuration when jax is imported, so this is ignored"
     if first_use is not None and setting.index > first_use:
-        return f"it is set after the first JAX use at line {ctx.span(body[first_use]).line}, when the backend has started, so it is silently ignored"
-    return "it is read when the backend starts, so before the first use it still works, but only until code above it touches a device"
+        line = ctx.span(body[first_use]).line
+        return (
+            f"it is set after the first JAX use at line {line}, when the backend has"
+            " started, so it is silently ignored"
+        )
+    return (
+        "it is read when the backend starts, so before the first use it still works,"
+        " but only until code above it touches a device"
+    )
 
 
 def _is_jax_import(stmt: cst.BaseStatement) -> bool:

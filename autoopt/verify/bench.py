@@ -41,31 +41,52 @@ class Side:
 
 
 def run_bench(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[str, Any]:
-    """Bench every target of the spec; a target's failure is reported, not raised."""
+    """Bench every (rewritten program, target) pair; a pair's failure is reported, not raised."""
     sys.path[:0] = spec["search_path"]
     original = load_program(Path(spec["program"]), spec["module"])
-    rewritten = load_program(Path(spec["rewritten"]), f"_autoopt_rewritten_{spec['module']}")
+    firsts: dict[str, Side | str] = {}
     results = {}
-    for target in spec["targets"]:
+    for number, pair in enumerate(spec["pairs"]):
+        target = pair["target"]
         calls = probes.load_calls(Path(spec["capture_dir"]) / target)
-        try:
-            pair = resolve(original, target), resolve(rewritten, target)
-        except EntryError as exc:
-            results[target] = {"skipped": str(exc)}
+        if target not in firsts:
+            firsts[target] = _first_of_original(original, target, calls, counter)
+        first = firsts[target]
+        if isinstance(first, str):
+            results[pair["id"]] = {"skipped": first}
             continue
-        results[target] = bench_target(*pair, calls, spec, counter) if calls else {}
+        try:
+            module = load_program(Path(pair["rewritten"]), f"_autoopt_b{number}_{spec['module']}")
+            fb = resolve(module, target)
+        except Exception as exc:
+            results[pair["id"]] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        a = Side(first.fn, first_s=first.first_s, compile_s=first.compile_s)
+        a.deleted, a.output = first.deleted, first.output
+        results[pair["id"]] = bench_pair(a, Side(fb), calls, spec, counter)
     return {"functions": results}
 
 
-def bench_target(
-    fa: Any, fb: Any, calls: list[probes.SavedCall], spec: dict[str, Any], counter: Any
-) -> dict[str, Any]:
-    """Time `fa` against `fb` on the captured calls and compare their first outputs."""
-    a, b = Side(fa), Side(fb)
+def _first_of_original(
+    module: Any, target: str, calls: list[probes.SavedCall], counter: Any
+) -> Side | str:
+    """The original's first round on the captured calls, or why there is none."""
+    if not calls:
+        return "no calls captured"
     try:
-        _first_round(a, calls, counter)
+        side = Side(resolve(module, target))
+        _first_round(side, calls, counter)
+    except EntryError as exc:
+        return str(exc)
     except Exception as exc:
-        return {"skipped": f"the original fails on replay: {type(exc).__name__}: {exc}"}
+        return f"the original fails on replay: {type(exc).__name__}: {exc}"
+    return side
+
+
+def bench_pair(
+    a: Side, b: Side, calls: list[probes.SavedCall], spec: dict[str, Any], counter: Any
+) -> dict[str, Any]:
+    """Time `b` against `a` (whose first round is done) and compare their first outputs."""
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

@@ -107,7 +107,7 @@ class _Session:
         self.baseline = WorkerRun("error", "not run")
         self.reference = FlatTree("", [])
         self.x64 = False
-        self._repeat: str | None = None
+        self.unstable = ""  # why the original's own runs disagree, if they do
 
     def write_variant(self, source: str) -> Path:
         """The rewritten program, under the original file name in its own directory."""
@@ -117,7 +117,8 @@ class _Session:
         program.write_text(source)
         return program
 
-    def run(self, program: Path, **spec: Any) -> WorkerRun:
+    def run(self, program: Path, timeout: float | None = None, **spec: Any) -> WorkerRun:
+        """One worker on `program` (entry runs are always instrumented, for equal footing)."""
         search = [str(program.parent), str(self.path.parent)]
         spec = {
             "mode": "run",
@@ -125,16 +126,19 @@ class _Session:
             "module": self.path.stem,
             "search_path": list(dict.fromkeys(search)),
             "entry": self.entry,
+            "instrument": True,
             "memory_limit": self.options.memory_limit,
             **spec,
         }
         out = self.work / "runs" / str(next(self.ids))
-        return run_worker(spec, out, timeout=self.options.timeout, cwd=self.path.parent)
+        limit = timeout or self.options.timeout
+        return run_worker(spec, out, timeout=limit, cwd=self.path.parent)
 
     def run_baseline(self, targets: list[str]) -> WorkerRun:
+        """The original once, capturing the first calls of the target functions."""
         capture = {"targets": targets, "dir": str(self.work / "captures")}
         capture["max_calls"] = self.options.max_calls
-        self.baseline = self.run(self.path, instrument=True, capture=capture)
+        self.baseline = self.run(self.path, capture=capture)
         if self.baseline.ok:
             self.reference = load_tree(self.baseline.out_dir, "outputs")
             self.x64 = bool(self.baseline.result.get("x64"))
@@ -145,21 +149,11 @@ class _Session:
             self.reference, load_tree(run.out_dir, "outputs"), self.tolerance, x64=self.x64
         )
 
-    def repeatability(self) -> str:
-        """Whether the original gives the same outputs twice; a note when it does not."""
-        if self._repeat is None:
-            again = self.run(self.path)
-            same = self.compare(again) if again.ok else Comparison(False, again.reason)
-            self._repeat = (
-                "" if same.equal else f"the original itself differs run to run: {same.reason}"
-            )
-        return self._repeat
-
-    def bench(self, program: Path, targets: list[str]) -> WorkerRun:
+    def bench(self, pairs: list[dict[str, str]]) -> WorkerRun:
+        """Replay captured calls of each pair's target, original against its rewrite."""
         spec = {
             "mode": "bench",
-            "rewritten": str(program),
-            "targets": targets,
+            "pairs": pairs,
             "capture_dir": str(self.work / "captures"),
             "rounds": self.options.rounds,
             "warmup": self.options.warmup,
@@ -167,7 +161,8 @@ class _Session:
             "rtol": self.options.rtol,
             "atol": self.options.atol,
         }
-        return self.run(self.path, **spec)
+        timeout = self.options.timeout + 3 * self.options.bench_budget_s * len(pairs)
+        return self.run(self.path, timeout=timeout, **spec)
 
 
 def verify_candidates(
@@ -195,126 +190,178 @@ def verify_candidates(
         if not baseline.ok:
             report.error = f"the original program fails: {baseline.reason}"
             return report
-        jobs = [_job(path, c) for c in candidates]
-        _verify_jobs(session, jobs, say)
+        jobs = [_job(session, path, c) for c in candidates]
+        live = [job for job in jobs if not job.failed]
+        combo = _combo(session, path, live, combine) if combine and len(live) > 1 else None
+        _measure_programs(session, [*live, *([combo] if combo else [])], say)
+        _measure_functions(session, [job for job in live if not job.failed], say)
+        for job in live:
+            if not job.failed:
+                job.row.verdict, job.row.reason = decide(job.row, options.thresholds)
         report.rows = [job.row for job in jobs]
-        report.combined, report.accepted_source = _combine(session, jobs, source, combine, say)
+        report.combined, report.accepted_source = _combined(
+            session, path, jobs, combo, combine, say
+        )
     return report
 
 
-def _job(path: Path, candidate: Candidate) -> _Job:
+def _job(session: _Session, path: Path, candidate: Candidate) -> _Job:
     row = Row(candidate.rule, candidate.name, str(path), candidate.line, candidate.title)
     row.target = candidate.target
     job = _Job(candidate, row)
     if candidate.error:
         job.fail(Verdict.ERROR, candidate.error)
+    elif candidate.source == session.source:
+        job.fail(Verdict.NO_GAIN, "the rewrite changes nothing")
+    else:
+        job.program = session.write_variant(candidate.source)
     return job
 
 
-def _verify_jobs(session: _Session, jobs: list[_Job], say: Progress) -> None:
-    """Equivalence for every job, then timing for the equivalent ones, then verdicts."""
-    for job in jobs:
-        if not job.failed:
-            say(f"{job.row.rule} {job.row.location}: equivalence")
-            _check_equivalence(session, job)
-    live = [job for job in jobs if not job.failed]
-    if live:
-        say(f"timing {len(live)} rewrite(s) in fresh processes")
-        _program_views(session, live)
-    for job in live:
-        if not job.failed and job.candidate.target:
-            say(f"{job.row.rule} {job.row.location}: steady state of {job.candidate.target}")
-            _function_view(session, job)
-        if not job.failed:
-            job.row.verdict, job.row.reason = decide(job.row, session.options.thresholds)
+def _combo(
+    session: _Session,
+    path: Path,
+    jobs: list[_Job],
+    combine: Callable[[list[Candidate]], str],
+) -> _Job:
+    """All these rewrites applied together, as one more job to verify."""
+    members = ", ".join(f"{job.row.rule}:{job.row.line}" for job in jobs)
+    candidate = Candidate("combined", members, 0, "")
+    try:
+        candidate.source = combine([job.candidate for job in jobs])
+    except AutooptError as exc:
+        candidate.error = f"the fixes do not combine: {exc.message}"
+    return _job(session, path, candidate)
 
 
-def _check_equivalence(session: _Session, job: _Job) -> None:
-    if job.candidate.source == session.source:
-        job.fail(Verdict.NO_GAIN, "the rewrite changes nothing")
-        return
-    job.program = session.write_variant(job.candidate.source)
-    run = session.run(job.program, instrument=True)
-    _counters(job.row, session.baseline, run)
+def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> None:
+    """Alternate fresh-process entry runs of the original and every rewrite, `repeats` times.
+
+    Every run is compared with the original's output; the first run of each rewrite
+    also gives its transfer, sync, compile and memory counts.
+    """
+    programs = [session.path, *(job.program for job in jobs)]
+    times: list[list[float]] = [[] for _ in programs]
+    compile_s: list[list[float]] = [[] for _ in programs]
+    for repeat in range(session.options.repeats):
+        order = range(len(programs)) if repeat % 2 == 0 else reversed(range(len(programs)))
+        for i in order:
+            job = jobs[i - 1] if i else None
+            if job and job.failed:
+                continue
+            say(
+                f"run {repeat + 1}/{session.options.repeats}: {job.row.rule if job else 'original'}"
+            )
+            run = session.run(programs[i])
+            kept = (
+                _check_rewrite(session, job, run, repeat == 0)
+                if job
+                else _check_original(session, run)
+            )
+            if kept:
+                times[i].append(run.result["total_s"])
+                compile_s[i].append(run.result["compile_s"])
+    for job, after, compiled in zip(jobs, times[1:], compile_s[1:], strict=True):
+        if not job.failed and after and times[0]:
+            job.row.program = speed_view(
+                "program",
+                times[0],
+                after,
+                session.options.thresholds.program_floor,
+                compile_s_before=median(compile_s[0]),
+                compile_s_after=median(compiled),
+            )
+
+
+def _check_original(session: _Session, run: WorkerRun) -> bool:
+    """A timing run of the original: usable, and does it agree with the baseline?"""
+    if not run.ok:
+        session.unstable = f"the original failed on a later run: {run.reason}"
+        return False
+    same = session.compare(run)
+    if not same.equal:
+        session.unstable = f"the original itself differs run to run: {same.reason}"
+    return True
+
+
+def _check_rewrite(session: _Session, job: _Job, run: WorkerRun, first: bool) -> bool:
+    """A run of a rewrite: it must finish and match the original's output every time."""
+    if first:
+        _counters(job.row, session.baseline, run)
     if not run.ok:
         job.fail(STATUS_VERDICTS.get(run.status, Verdict.CRASHED), run.reason)
-        return
+        return False
     result = session.compare(run)
-    job.row.max_abs, job.row.max_rel = result.max_abs, result.max_rel
+    job.row.max_abs = max(job.row.max_abs or 0.0, result.max_abs)
+    job.row.max_rel = max(job.row.max_rel or 0.0, result.max_rel)
     if not result.equal:
-        note = session.repeatability()
-        job.fail(Verdict.NOT_EQUIVALENT, result.reason + (f" ({note})" if note else ""))
+        note = f" ({session.unstable})" if session.unstable else ""
+        job.fail(Verdict.NOT_EQUIVALENT, result.reason + note)
+        return False
+    return True
 
 
 def _counters(row: Row, before: WorkerRun, after: WorkerRun) -> None:
     """Transfers, host syncs, compilations and peak memory of the two entry runs."""
-    row.transfers_before = before.transfers().get("host-to-device", 0)
+    row.transfers_before = before.transfers.get("host-to-device", 0)
     row.syncs_before = sum(before.result.get("syncs", {}).values())
     row.compiles_before = before.result.get("compiles")
     row.memory.peak_rss_before = before.result.get("peak_rss")
     row.memory.device_peak_before = before.result.get("device_peak")
     if after.ok:
-        row.transfers_after = after.transfers().get("host-to-device", 0)
+        row.transfers_after = after.transfers.get("host-to-device", 0)
         row.syncs_after = sum(after.result.get("syncs", {}).values())
         row.compiles_after = after.result.get("compiles")
         row.memory.peak_rss_after = after.result.get("peak_rss")
         row.memory.device_peak_after = after.result.get("device_peak")
 
 
-def _program_views(session: _Session, jobs: list[_Job]) -> None:
-    """Alternate fresh-process runs of the original and every rewrite, `repeats` times."""
-    programs = [session.path, *(job.program for job in jobs)]
-    times: list[list[float]] = [[] for _ in programs]
-    compile_s: list[list[float]] = [[] for _ in programs]
-    broken: dict[int, WorkerRun] = {}
-    for repeat in range(session.options.repeats):
-        order = range(len(programs)) if repeat % 2 == 0 else reversed(range(len(programs)))
-        for i in order:
-            if i in broken:
-                continue
-            run = session.run(programs[i])
-            if not run.ok:
-                broken[i] = run
-                continue
-            times[i].append(run.result["total_s"])
-            compile_s[i].append(run.result["compile_s"])
-    if 0 in broken:
-        for job in jobs:
-            job.row.notes.append(f"original failed while timing: {broken[0].reason}")
+def _measure_functions(session: _Session, jobs: list[_Job], say: Progress) -> None:
+    """Steady state of each rewritten target function, all pairs in one worker."""
+    captured = session.baseline.result.get("captured", {})
+    pairs: dict[str, _Job] = {}
+    for number, job in enumerate(jobs):
+        target = job.candidate.target
+        if not target:
+            continue
+        info = captured.get(target)
+        if info and info["calls"]:
+            pairs[str(number)] = job
+        else:
+            why = info["error"] if info and info["error"] else "no calls captured"
+            job.row.notes.append(f"no steady-state view of {target}: {why}")
+    if not pairs:
         return
-    for i, job in enumerate(jobs, start=1):
-        if i in broken:
-            job.fail(STATUS_VERDICTS.get(broken[i].status, Verdict.CRASHED), broken[i].reason)
-        elif times[i]:
-            job.row.program = speed_view(
-                "program",
-                times[0],
-                times[i],
-                session.options.thresholds.program_floor,
-                compile_s_before=median(compile_s[0]),
-                compile_s_after=median(compile_s[i]),
-            )
+    say(f"steady state of {len(pairs)} function(s)")
+    results = _bench(session, pairs)
+    for key, job in pairs.items():
+        _apply_function(session, job, results.get(key, {"error": "no result"}))
 
 
-def _function_view(session: _Session, job: _Job) -> None:
-    """Replay the target's captured calls against the original and the rewritten function."""
+def _bench(session: _Session, pairs: dict[str, _Job]) -> dict[str, Any]:
+    """Run the bench worker; if it dies with several pairs, retry each alone."""
+    spec = [
+        {"id": key, "rewritten": str(job.program), "target": job.candidate.target or ""}
+        for key, job in pairs.items()
+    ]
+    run = session.bench(spec)
+    if run.ok:
+        return run.result["functions"]
+    if len(pairs) == 1:
+        return {key: {"error": run.reason, "status": run.status} for key in pairs}
+    results: dict[str, Any] = {}
+    for key, job in pairs.items():
+        results.update(_bench(session, {key: job}))
+    return results
+
+
+def _apply_function(session: _Session, job: _Job, data: dict[str, Any]) -> None:
     target = job.candidate.target or ""
-    captured = session.baseline.result.get("captured", {}).get(target)
-    if not captured or not captured["calls"]:
-        why = captured["error"] if captured and captured["error"] else "no calls captured"
-        job.row.notes.append(f"no steady-state view of {target}: {why}")
-        return
-    run = session.bench(job.program, [target])
-    if not run.ok:
-        job.fail(
-            STATUS_VERDICTS.get(run.status, Verdict.CRASHED), f"replaying {target}: {run.reason}"
-        )
-        return
-    data = run.result["functions"].get(target, {})
-    if "skipped" in data or not data:
-        job.row.notes.append(f"no steady-state view of {target}: {data.get('skipped', 'no data')}")
+    if "skipped" in data:
+        job.row.notes.append(f"no steady-state view of {target}: {data['skipped']}")
     elif "error" in data:
-        job.fail(Verdict.CRASHED, f"replaying {target}: {data['error']}")
+        verdict = STATUS_VERDICTS.get(data.get("status", "error"), Verdict.CRASHED)
+        job.fail(verdict, f"replaying {target}: {data['error']}")
     else:
         _fill_function(session, job, target, data)
 
@@ -342,41 +389,38 @@ def _fill_function(session: _Session, job: _Job, target: str, data: dict[str, An
     )
 
 
-def _combine(
+def _combined(
     session: _Session,
+    path: Path,
     jobs: list[_Job],
-    source: str,
+    combo: _Job | None,
     combine: Callable[[list[Candidate]], str] | None,
     say: Progress,
 ) -> tuple[Row | None, str]:
-    """Verify all accepted rewrites together; fall back to the best single one."""
+    """The accepted rewrites together; reuses `combo` when it holds exactly those."""
     accepted = [job for job in jobs if job.row.verdict.accepted]
     if not accepted:
-        return None, source
+        return None, session.source
     best = max(accepted, key=lambda job: job.row.best_speedup or 0.0)
     if len(accepted) == 1 or combine is None:
         return None, best.candidate.source
-    say(f"verifying the {len(accepted)} accepted rewrites together")
-    rules = "+".join(dict.fromkeys(job.row.rule for job in accepted))
-    candidate = Candidate(rules, "all accepted", 0, "")
-    try:
-        candidate.source = combine([job.candidate for job in accepted])
-    except AutooptError as exc:
-        candidate.error = f"the fixes do not combine: {exc.message}"
-    job = _job(Path(accepted[0].row.path), candidate)
-    if not job.failed:
-        _check_equivalence(session, job)
-    if not job.failed:
-        _program_views(session, [job])
-    if not job.failed:
-        view = job.row.program
+    live = [job for job in jobs if job.program != Path()]
+    if combo is None or len(accepted) != len(live):
+        say(f"verifying the {len(accepted)} accepted rewrites together")
+        combo = _combo(session, path, accepted, combine)
+        if not combo.failed:
+            _measure_programs(session, [combo], say)
+    if not combo.failed:
+        view = combo.row.program
         slow = view is not None and view.slower
-        job.row.verdict = Verdict.SLOWER if slow else Verdict.ACCEPTED
-        job.row.reason = describe(view) if view else "equivalent"
-    if job.row.verdict.accepted:
-        return job.row, candidate.source
-    job.row.notes.append(f"kept only the best single rewrite: {best.row.rule} {best.row.location}")
-    return job.row, best.candidate.source
+        combo.row.verdict = Verdict.SLOWER if slow else Verdict.ACCEPTED
+        combo.row.reason = describe(view) if view else "equivalent"
+    if combo.row.verdict.accepted:
+        return combo.row, combo.candidate.source
+    combo.row.notes.append(
+        f"kept only the best single rewrite: {best.row.rule} {best.row.location}"
+    )
+    return combo.row, best.candidate.source
 
 
 def _targets(candidates: list[Candidate], entry: str) -> list[str]:

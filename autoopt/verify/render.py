@@ -25,9 +25,10 @@ COLUMNS = (
     "program speedup",
     "compile s",
     "memory",
-    "transfers",
+    "H2D transfers",
     "host syncs",
 )
+ARROW = " → "
 
 
 def rows_of(report: VerifyReport) -> list[Row]:
@@ -53,7 +54,7 @@ def compile_time(row: Row) -> str:
     view = row.function or row.program
     if view is None or view.compile_s_before is None or view.compile_s_after is None:
         return "-"
-    return f"{view.compile_s_before:.2f} -> {view.compile_s_after:.2f}"
+    return f"{view.compile_s_before:.2f}{ARROW}{view.compile_s_after:.2f}"
 
 
 def memory_pair(row: Row) -> tuple[str, float | None, float | None]:
@@ -62,19 +63,19 @@ def memory_pair(row: Row) -> tuple[str, float | None, float | None]:
     if m.compiled_before and m.compiled_after:
         return "compiled", m.compiled_before["footprint"], m.compiled_after["footprint"]
     if m.device_peak_before and m.device_peak_after:
-        return "device peak", m.device_peak_before, m.device_peak_after
-    return "peak RSS", m.peak_rss_before, m.peak_rss_after
+        return "device", m.device_peak_before, m.device_peak_after
+    return "RSS", m.peak_rss_before, m.peak_rss_after
 
 
 def memory(row: Row) -> str:
     label, before, after = memory_pair(row)
     if before is None and after is None:
         return "-"
-    return f"{label} {human_bytes(before)} -> {human_bytes(after)}"
+    return f"{label} {human_bytes(before)}{ARROW}{human_bytes(after)}"
 
 
 def pair(before: int | None, after: int | None) -> str:
-    return "-" if before is None else f"{before} -> {'-' if after is None else after}"
+    return "-" if before is None else f"{before}{ARROW}{'-' if after is None else after}"
 
 
 def cells(row: Row) -> list[str]:
@@ -118,7 +119,7 @@ def print_reports(reports: Iterable[VerifyReport], console: Console | None = Non
     for report in reports:
         table = Table(title=header(report), title_justify="left")
         for column in COLUMNS:
-            table.add_column(column, overflow="fold")
+            table.add_column(column, overflow="fold", no_wrap=column in ("rule", "verdict"))
         for row in rows_of(report):
             style = "green" if row.verdict.accepted else "red"
             table.add_row(*cells(row), style=style)

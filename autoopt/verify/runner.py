@@ -32,6 +32,7 @@ from autoopt.verify.worker import main
 sys.exit(main(sys.argv))
 """
 TRANSFER_LINE = re.compile(r"(host-to-device|device-to-host|device-to-device) transfer:")
+GLOG_LINE = re.compile(r"^[IWEF]\d{4} ")  # jax's C++ log lines, not the program's output
 
 
 @dataclass
@@ -42,28 +43,34 @@ class WorkerRun:
     reason: str
     result: dict[str, Any] = field(default_factory=dict)
     out_dir: Path = Path()
-    stderr: str = ""
+    transfers: dict[str, int] = field(default_factory=dict)  # logged by transfer_guard, by kind
+    last_error_line: str = ""  # the program's last stderr line, jax's own log lines left out
     wall_s: float = 0.0
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
 
-    def transfers(self) -> dict[str, int]:
-        """Implicit transfers jax logged under transfer_guard("log"), by direction."""
-        counts: dict[str, int] = {}
-        for match in TRANSFER_LINE.finditer(self.stderr):
-            counts[match.group(1)] = counts.get(match.group(1), 0) + 1
-        return counts
+
+def scan_stderr(path: Path) -> tuple[dict[str, int], str]:
+    """Count the transfers jax logged, and keep the program's last line of stderr."""
+    counts: dict[str, int] = {}
+    last = ""
+    with open(path, errors="replace") as lines:
+        for line in lines:
+            if match := TRANSFER_LINE.search(line):
+                counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+            elif line.strip() and not GLOG_LINE.match(line):
+                last = line.strip()[:300]
+    return counts, last
 
 
-def worker_env(instrument: bool) -> dict[str, str]:
+def worker_env() -> dict[str, str]:
     """The child's environment: real device peaks, jax's logs visible, stable hashing."""
     env = dict(os.environ)
     env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
     env.setdefault("PYTHONHASHSEED", "0")
-    if instrument:
-        env["TF_CPP_MIN_LOG_LEVEL"] = "0"  # transfer_guard logs through glog warnings
+    env["TF_CPP_MIN_LOG_LEVEL"] = "0"  # transfer_guard logs through glog warnings
     return env
 
 
@@ -79,7 +86,7 @@ def run_worker(spec: dict[str, Any], out_dir: Path, *, timeout: float, cwd: Path
         proc = subprocess.Popen(
             command,
             cwd=cwd,
-            env=worker_env(bool(spec.get("instrument"))),
+            env=worker_env(),
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
@@ -106,8 +113,9 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float) -> bool:
 
 def classify(returncode: int, out_dir: Path, timed_out: bool, timeout: float) -> WorkerRun:
     """Turn the exit status and result file into a WorkerRun with a readable reason."""
-    stderr = (out_dir / "stderr.txt").read_text(errors="replace")
-    run = WorkerRun("ok", "", out_dir=out_dir, stderr=stderr)
+    transfers, last = scan_stderr(out_dir / "stderr.txt")
+    run = WorkerRun("ok", "", out_dir=out_dir, transfers=transfers, last_error_line=last)
+    tail = f": {last}" if last else ""
     result_file = out_dir / "result.json"
     if timed_out:
         run.status, run.reason = "timeout", f"timed out after {timeout:g} s"
@@ -115,35 +123,29 @@ def classify(returncode: int, out_dir: Path, timed_out: bool, timeout: float) ->
         run.result = json.loads(result_file.read_text())
         run.status, run.reason = run.result["status"], _result_reason(run.result)
     elif returncode < 0:
-        run.status, run.reason = "signal", _signal_reason(-returncode, stderr)
+        run.status, run.reason = "signal", _signal_reason(-returncode) + tail
     else:
         run.status = "exit"
         run.reason = f"exited with status {returncode} before returning (os._exit or a crash)"
-        run.reason += _tail(stderr)
+        run.reason += tail
     return run
 
 
 def _result_reason(result: dict[str, Any]) -> str:
     status = result["status"]
     if status in ("error", "oom"):
-        where = f" (at {result['frames'][-1]})" if result.get("frames") else ""
-        prefix = "out of memory: " if status == "oom" else ""
-        return f"{prefix}{result['type']}: {result['message']}{where}".strip()
+        where = f" (at {result['at'][0]})" if result.get("at") else ""
+        return f"{result['type']}: {result['message']}{where}"
     if status == "exit":
         return f"called sys.exit({result['code']}) before returning"
     return result.get("message", "")
 
 
-def _signal_reason(number: int, stderr: str) -> str:
+def _signal_reason(number: int) -> str:
     try:
         name = signal.Signals(number).name
     except ValueError:
         name = f"signal {number}"
     if number == signal.SIGKILL:
         return f"killed by {name} (most likely the out-of-memory killer)"
-    return f"killed by {name}" + _tail(stderr)
-
-
-def _tail(stderr: str) -> str:
-    lines = [line for line in stderr.strip().splitlines() if not TRANSFER_LINE.search(line)]
-    return f": {lines[-1].strip()[:300]}" if lines else ""
+    return f"killed by {name}"

@@ -61,8 +61,8 @@ def noise(samples: list[float]) -> float:
 def speed_view(
     scope: str, before: list[float], after: list[float], floor: float, **extra: object
 ) -> SpeedView:
-    """Summarise paired before/after samples (same length, interleaved in time)."""
-    ratios = [b / a for b, a in zip(before, after, strict=True) if a > 0]
+    """Summarise before/after samples taken interleaved; ratios pair them in run order."""
+    ratios = [b / a for b, a in zip(before, after, strict=False) if a > 0]
     spread = float(np.subtract(*np.percentile(ratios, [90, 10])) / 2) if len(ratios) > 1 else 0.0
     base, new = median(before), median(after)
     level = noise(before)

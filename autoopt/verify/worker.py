@@ -114,15 +114,17 @@ def run_program(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[st
     }
 
 
-def describe_exception(exc: BaseException) -> dict[str, Any]:
-    """Type, message and the last frames of an exception raised by user code."""
-    frames = traceback.extract_tb(exc.__traceback__)[-5:]
-    message = str(exc)
+def describe_exception(exc: BaseException, user_dirs: list[str]) -> dict[str, Any]:
+    """Type, message and the last frames of an exception; `at` is the last one in user code."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    mine = [f for f in frames if any(f.filename.startswith(d + os.sep) for d in user_dirs)]
+    where = (mine or frames)[-1:] if frames else []
     return {
         "status": "oom" if _out_of_memory(exc) else "error",
         "type": type(exc).__name__,
-        "message": message[:2000],
-        "frames": [f"{f.filename}:{f.lineno} in {f.name}" for f in frames],
+        "message": str(exc)[:2000],
+        "frames": [f"{f.filename}:{f.lineno} in {f.name}" for f in frames[-5:]],
+        "at": [f"{Path(f.filename).name}:{f.lineno} in {f.name}" for f in where],
     }
 
 
@@ -175,7 +177,7 @@ def execute(spec: dict[str, Any]) -> dict[str, Any]:
     except BaseException as exc:
         traceback.clear_frames(exc.__traceback__)  # free the user's locals before reporting
         _unlimit_memory()
-        return describe_exception(exc)
+        return describe_exception(exc, spec["search_path"])
     finally:
         _unlimit_memory()
 

@@ -1,15 +1,24 @@
-"""Find the Python files under the paths a user names."""
+"""Find the source files under the paths a user names.
+
+Folders are walked honouring `.gitignore` files (pathspec, git's rules), the
+`--exclude` globs and `[tool.autoopt] exclude`. Symlinked folders are followed
+once; a link back into a folder already being walked is reported as a loop.
+Problems (a folder that vanished, a loop, a missing path) are yielded as
+`AutooptError`s so the caller reports them and carries on.
+"""
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import pathspec
 
 from autoopt.model import AutooptError
 
-SUFFIXES = (".py", ".pyi")
+SUFFIXES = (".py", ".pyi", ".ipynb")
 _SKIP_DIRS = {
     ".git",
     ".hg",
@@ -18,35 +27,171 @@ _SKIP_DIRS = {
     ".venv",
     "venv",
     ".tox",
+    ".nox",
     ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
     ".autoopt_cache",
     "node_modules",
 }
 
+Found = tuple[str, Path]
 
-def discover(paths: Sequence[str], exclude: Sequence[str] = ()) -> Iterator[tuple[str, Path]]:
-    """(display path, path) for each file: named files as given, folders walked."""
+
+@dataclass
+class Discovery:
+    """The files found (display path, path), in walk order, and the problems met."""
+
+    files: list[Found] = field(default_factory=list)
+    errors: list[AutooptError] = field(default_factory=list)
+
+
+def discover(
+    paths: Sequence[str], exclude: Sequence[str] = (), *, gitignore: bool = True
+) -> Discovery:
+    """Every file under `paths`, each once; errors collected, never raised."""
+    found = Discovery()
+    seen: set[Path] = set()
+    for item in iter_files(paths, exclude, gitignore=gitignore):
+        if isinstance(item, AutooptError):
+            found.errors.append(item)
+        elif (key := _identity(item[1])) not in seen:
+            seen.add(key)
+            found.files.append(item)
+    return found
+
+
+def iter_files(
+    paths: Sequence[str], exclude: Sequence[str] = (), *, gitignore: bool = True
+) -> Iterator[Found | AutooptError]:
+    """(display path, path) per file, or an error; named files as given, folders walked."""
+    excluded = pathspec.GitIgnoreSpec.from_lines(exclude)
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            yield from _walk(given, path, exclude)
-        elif path.exists():
-            yield given, path
+            yield from _Walker(given, path, excluded, gitignore).walk()
+        elif path.is_file():
+            if not excluded.match_file(path.as_posix()):
+                yield given, path
         else:
-            raise AutooptError(given, "no such file or directory")
+            yield AutooptError(given, _missing_cause(path))
 
 
-def _excluded(rel: str, exclude: Sequence[str]) -> bool:
-    return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(Path(rel).name, pat) for pat in exclude)
+def _missing_cause(path: Path) -> str:
+    if not path.is_symlink():
+        return "no such file or directory"
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:
+        return "symlink loop"
+    except OSError as exc:
+        return "symlink loop" if exc.errno == 40 else "broken symlink"
+    return "not a regular file"
 
 
-def _walk(given: str, root: Path, exclude: Sequence[str]) -> Iterator[tuple[str, Path]]:
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if not name.endswith(SUFFIXES):
-                continue
-            path = Path(folder) / name
-            rel = os.path.relpath(path, root)
-            if not _excluded(rel, exclude):
-                yield os.path.join(given, rel), path
+def _identity(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+class _Walker:
+    """One folder walk: per-folder .gitignore specs, excludes, loop detection."""
+
+    def __init__(
+        self, given: str, root: Path, excluded: pathspec.PathSpec, gitignore: bool
+    ) -> None:
+        self.given = given
+        self.root = root
+        self.excluded = excluded
+        self.gitignore = gitignore
+        self.ignores: list[tuple[Path, pathspec.PathSpec]] = []
+        if gitignore:
+            self.ignores = [(d, s) for d in _ancestor_repo_dirs(root) if (s := _gitignore(d))]
+
+    def walk(self) -> Iterator[Found | AutooptError]:
+        yield from self._folder(self.root, {_identity(self.root)})
+
+    def _folder(self, folder: Path, active: set[Path]) -> Iterator[Found | AutooptError]:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            yield AutooptError(self._display(folder), f"cannot list folder: {_cause(exc)}")
+            return
+        pushed = self.gitignore and self._push_gitignore(folder)
+        for entry in entries:
+            yield from self._entry(Path(entry.path), entry, active)
+        if pushed:
+            self.ignores.pop()
+
+    def _entry(
+        self, path: Path, entry: os.DirEntry, active: set[Path]
+    ) -> Iterator[Found | AutooptError]:
+        is_dir = _is_dir(entry)
+        if self._skipped(path, is_dir):
+            return
+        if is_dir:
+            real = _identity(path)
+            if real in active:
+                yield AutooptError(self._display(path), "symlink loop; not followed")
+                return
+            yield from self._folder(path, active | {real})
+        elif entry.name.endswith(SUFFIXES):
+            yield self._display(path), path
+
+    def _skipped(self, path: Path, is_dir: bool) -> bool:
+        name = path.name
+        if is_dir and (name in _SKIP_DIRS or name.startswith(".")):
+            return True
+        rel = path.relative_to(self.root).as_posix() + ("/" if is_dir else "")
+        if self.excluded.match_file(rel):
+            return True
+        return any(spec.match_file(_relative(path, base, is_dir)) for base, spec in self.ignores)
+
+    def _push_gitignore(self, folder: Path) -> bool:
+        spec = _gitignore(folder)
+        if spec is not None:
+            self.ignores.append((folder, spec))
+        return spec is not None
+
+    def _display(self, path: Path) -> str:
+        return os.path.join(self.given, os.path.relpath(path, self.root))
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _relative(path: Path, base: Path, is_dir: bool) -> str:
+    return os.path.relpath(path, base).replace(os.sep, "/") + ("/" if is_dir else "")
+
+
+def _cause(exc: OSError) -> str:
+    if exc.errno == 2:
+        return "no such folder (did it vanish during the run?)"
+    return exc.strerror or str(exc)
+
+
+def _gitignore(folder: Path) -> pathspec.PathSpec | None:
+    try:
+        lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _ancestor_repo_dirs(root: Path) -> list[Path]:
+    """The folders above `root` up to the git work tree's top; none outside git."""
+    start = root.absolute()
+    if (start / ".git").exists():
+        return []
+    chain: list[Path] = []
+    for folder in start.parents:
+        chain.append(folder)
+        if (folder / ".git").exists():
+            return list(reversed(chain))
+    return []

@@ -1,0 +1,316 @@
+"""Which variables may hold the same device buffers (for donation and hoisting).
+
+An expression *shares* the names whose objects may end up inside its value:
+`b = a`, `s = State(p, p)`, `hist.append(x["w"])`, `p = avg = init()` all
+make their names share buffers. Sharing is **strong** when it follows from the
+syntax (names, containers, constructors, chained assignment) and **weak** when
+autoopt only cannot rule it out (calls it cannot see, operators that may
+concatenate lists). Calls that return new buffers (jitted functions, array
+creation, random draws, conversions to Python or NumPy values) share nothing;
+a NumPy view of a device array pins its buffer, so JAX then refuses to donate
+it rather than delete it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import MUTATING_METHODS, base_name, bound_names, read_names
+from autoopt.analysis.graph import MODULE, Function, Stmt
+from autoopt.analysis.jitted import jitted_callables
+from autoopt.analysis.names import dotted
+
+_FRESH_BUILTINS = frozenset(
+    {"float", "int", "bool", "str", "repr", "len", "round", "format", "hash", "print",
+     "isinstance", "range", "sum", "complex"}
+)  # fmt: skip
+_FRESH_ARRAY = frozenset(
+    {"zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+     "arange", "linspace", "eye", "identity", "array", "copy", "exp", "log", "sin", "cos",
+     "tanh", "sqrt", "square", "matmul", "dot", "mean", "std", "var", "stack", "sum", "max",
+     "min", "prod", "abs", "where", "maximum", "minimum", "clip", "argmax", "argmin",
+     "logaddexp", "log1p", "expm1"}
+)  # fmt: skip
+_FRESH_METHODS = frozenset(
+    {"item", "tolist", "normal", "uniform", "integers", "random", "standard_normal",
+     "randn", "rand", "randint", "permutation", "exponential", "poisson", "binomial",
+     "mean", "std", "var", "sum", "max", "min", "prod", "argmax", "argmin", "any", "all"}
+)  # fmt: skip
+_TO_HOST = frozenset({"numpy.asarray", "numpy.array", "jax.device_get"})
+_TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
+_MAX_DEPTH = 3
+_JOINING = (cst.Add, cst.Multiply, cst.BitOr)
+_FRESH_NODES = (
+    cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
+    cst.BinaryOperation,
+)  # fmt: skip
+_READS_ALL = (
+    cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.StarredElement,
+    cst.Await, cst.NamedExpr,
+)  # fmt: skip
+
+
+@dataclass
+class Shares:
+    """The names an expression's value may hold, split by how sure autoopt is."""
+
+    strong: set[str] = field(default_factory=set)
+    weak: set[str] = field(default_factory=set)
+
+    def add(self, other: Shares, weak: bool = False) -> None:
+        if weak:
+            self.weak |= other.strong | other.weak
+        else:
+            self.strong |= other.strong
+            self.weak |= other.weak
+
+    def names(self) -> set[str]:
+        return self.strong | self.weak
+
+
+class Sharing:
+    """The may-share relation of one scope, as an undirected graph of names."""
+
+    def __init__(self, ctx: ModuleContext, scope: str, skip: Stmt | None = None, depth: int = 0):
+        self.ctx = ctx
+        self.scope = scope
+        self.depth = depth
+        self.jitted = {j.name for j in jitted_callables(ctx)}
+        self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
+        self.ignored |= {f.name for f in ctx.graph.functions.values()} | _constants(ctx)
+        self.strong: dict[str, set[str]] = {}
+        self.weak: dict[str, set[str]] = {}
+        for stmt in ctx.graph.scope_stmts(scope):
+            if stmt is not skip:
+                self._link_stmt(stmt)
+
+    # -- queries -------------------------------------------------------------------
+    def component(self, names: Iterable[str], weak: bool) -> set[str]:
+        """Every name reachable from `names` (through weak links too when `weak`)."""
+        seen, todo = set(names), list(names)
+        while todo:
+            name = todo.pop()
+            near = self.strong.get(name, set()) | (self.weak.get(name, set()) if weak else set())
+            for other in near - seen:
+                seen.add(other)
+                todo.append(other)
+        return seen
+
+    def shares(self, expr: cst.BaseExpression) -> Shares:
+        """The names `expr`'s value may hold."""
+        out = Shares()
+        if isinstance(expr, cst.Name):
+            if expr.value not in ("True", "False", "None") and expr.value not in self.ignored:
+                out.strong.add(expr.value)
+        elif isinstance(expr, cst.Attribute | cst.Subscript):
+            root = expr
+            while isinstance(root, cst.Attribute | cst.Subscript):
+                root = root.value
+            out.add(self.shares(root))
+        elif isinstance(expr, cst.Tuple | cst.List | cst.Set | cst.Dict):
+            for element in expr.elements:
+                out.add(self.shares(element.value))
+        elif isinstance(expr, cst.IfExp):
+            out.add(self.shares(expr.body))
+            out.add(self.shares(expr.orelse))
+        elif isinstance(expr, cst.BooleanOperation):
+            out.add(self.shares(expr.left))
+            out.add(self.shares(expr.right))
+        elif isinstance(expr, cst.Call):
+            out = self._call(expr)
+        elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _JOINING):
+            out.add(self.shares(expr.left), weak=True)  # `[a] + b`, `[a] * 2`, `d | e`
+            out.add(self.shares(expr.right), weak=True)
+        elif isinstance(expr, _READS_ALL):
+            out.strong |= self._named(read_names(expr))
+        elif not isinstance(expr, _FRESH_NODES):
+            out.weak |= self._named(read_names(expr))
+        return out
+
+    # -- construction --------------------------------------------------------------
+    def _named(self, names: Iterable[cst.Name]) -> set[str]:
+        return {n.value for n in names} - self.ignored
+
+    def _link(self, names: Iterable[str], shares: Shares) -> None:
+        names = set(names) - self.ignored
+        for name in names:
+            for other, table in [(n, self.strong) for n in shares.strong] + [
+                (n, self.weak) for n in shares.weak
+            ]:
+                if other != name:
+                    table.setdefault(name, set()).add(other)
+                    table.setdefault(other, set()).add(name)
+
+    def _link_stmt(self, stmt: Stmt) -> None:
+        node = stmt.node
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+            self._link_targets(targets, node.value)
+            if len(targets) > 1:  # `p = avg = init()`: both names hold one object
+                together = {n for t in targets for n in bound_names(t)}
+                self._link(together, Shares(strong=together))
+        elif isinstance(node, cst.AugAssign | cst.AnnAssign) and node.value is not None:
+            self._link_targets([node.target], node.value)
+        elif isinstance(node, cst.For):
+            self._link(bound_names(node.target), self.shares(node.iter))
+        elif isinstance(node, cst.With):
+            for item in node.items:
+                if item.asname is not None:
+                    self._link(bound_names(item.asname.name), self.shares(item.item))
+        for call in stmt.calls:
+            self._link_mutation(call)
+
+    def _link_targets(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
+        for target in targets:
+            pairs = _pairs(target, value)
+            for sub_target, sub_value in pairs:
+                shares = self.shares(sub_value)
+                bound = set(bound_names(sub_target))
+                root = base_name(sub_target)
+                if root is not None and not isinstance(sub_target, cst.Name):
+                    bound.add(root)  # `d[k] = v`, `obj.field = v`
+                self._link(bound, shares)
+
+    def _link_mutation(self, call: cst.Call) -> None:
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
+            root = base_name(func.value)
+            if root is not None:
+                shares = Shares()
+                for arg in call.args:
+                    shares.add(self.shares(arg.value))
+                self._link({root}, shares)
+
+    def _call(self, call: cst.Call) -> Shares:
+        qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
+        last = qual.rsplit(".", 1)[-1]
+        args = Shares()
+        for arg in call.args:
+            args.add(self.shares(arg.value))
+        if _is_fresh(qual, last, call) or qual in self.jitted:
+            return Shares()
+        if qual in _TREE_MAPS and call.args:
+            return self._tree_map(call, args)
+        if last[:1].isupper() or last in ("replace", "_replace", "copy"):
+            receiver = (
+                self.shares(call.func.value) if isinstance(call.func, cst.Attribute) else Shares()
+            )
+            receiver.add(args)
+            return receiver  # a constructor or a shallow copy holds what it is given
+        fn = self.ctx.graph.resolve_function(qual, self.scope) if "." not in qual else None
+        if fn is not None and self.depth < _MAX_DEPTH:
+            return self._module_call(fn, call)
+        out = Shares()
+        out.add(args, weak=True)
+        if isinstance(call.func, cst.Attribute):
+            out.add(self.shares(call.func.value), weak=True)
+        return out
+
+    def _tree_map(self, call: cst.Call, args: Shares) -> Shares:
+        func = call.args[0].value
+        qual = self.ctx.qualify(func) or ""
+        if _is_fresh(qual, qual.rsplit(".", 1)[-1], None):
+            return Shares()
+        out = Shares()
+        if isinstance(func, cst.Lambda):
+            body = self.shares(func.body)
+            params = {p.name.value for p in func.params.params}
+            if not body.names() & params:
+                return out
+            out.add(args, weak=not body.strong & params)
+            return out
+        out.add(args, weak=True)
+        return out
+
+    def _module_call(self, fn: Function, call: cst.Call) -> Shares:
+        """What a call of a module function returns, from its `return` statements."""
+        inner = Sharing(self.ctx, fn.qualname, depth=self.depth + 1)
+        returned = Shares()
+        for stmt in self.ctx.graph.scope_stmts(fn.qualname):
+            if isinstance(stmt.node, cst.Return) and stmt.node.value is not None:
+                returned.add(inner.shares(stmt.node.value))
+        strong = inner.component(returned.strong, weak=False)
+        weak = inner.component(returned.names(), weak=True) - strong
+        out = Shares()
+        for names, is_weak in ((strong, False), (weak, True)):
+            for name in names:
+                out.add(self._argument(fn, call, name), weak=is_weak)
+        return out
+
+    def _argument(self, fn: Function, call: cst.Call, name: str) -> Shares:
+        """The caller-side names behind callee name `name` (a parameter or a global)."""
+        local = {n for s in self.ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
+        if name not in fn.params:
+            return Shares() if name in local else Shares(strong={name})
+        index = fn.params.index(name)
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == name:
+                return self.shares(arg.value)
+        positional = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in positional[: index + 1]) or any(a.star == "**" for a in call.args):
+            out = Shares()
+            for arg in call.args:
+                out.add(self.shares(arg.value))
+            return out
+        return self.shares(positional[index].value) if index < len(positional) else Shares()
+
+
+def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
+    """Calls whose result holds no buffer of their arguments."""
+    if qual in _FRESH_BUILTINS or qual in _TO_HOST or qual.startswith(("jax.random.", "jax.nn.")):
+        return not _copy_false(call)
+    module = qual.rsplit(".", 1)[0]
+    if module in ("jax.numpy", "numpy") and last in _FRESH_ARRAY:
+        return not _copy_false(call)
+    return "." in qual and module not in ("jax.numpy", "numpy") and last in _FRESH_METHODS
+
+
+def _constants(ctx: ModuleContext) -> set[str]:
+    """Module names only ever bound to literals (`N = 8`, `SIZES = (2, 4)`): never buffers."""
+    binders: dict[str, list[Stmt]] = {}
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        for name in stmt.defs:
+            binders.setdefault(name, []).append(stmt)
+    return {
+        name
+        for name, stmts in binders.items()
+        if all(isinstance(s.node, cst.Assign) and _literal(s.node.value) for s in stmts)
+    }
+
+
+def _literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Tuple):
+        return all(_literal(e.value) for e in expr.elements)
+    if isinstance(expr, cst.UnaryOperation | cst.BinaryOperation):
+        parts = [getattr(expr, a, None) for a in ("expression", "left", "right")]
+        return all(_literal(p) for p in parts if p is not None)
+    return isinstance(expr, cst.BaseNumber | cst.BaseString)
+
+
+def _copy_false(call: cst.Call | None) -> bool:
+    return call is not None and any(
+        a.keyword is not None and a.keyword.value == "copy" for a in call.args
+    )
+
+
+def _pairs(
+    target: cst.BaseExpression, value: cst.BaseExpression
+) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """`a, b = x, y` pairs `a` with `x` and `b` with `y`; otherwise the whole."""
+    if (
+        isinstance(target, cst.Tuple | cst.List)
+        and isinstance(value, cst.Tuple | cst.List)
+        and len(target.elements) == len(value.elements)
+        and not any(isinstance(e, cst.StarredElement) for e in target.elements)
+        and not any(isinstance(e, cst.StarredElement) for e in value.elements)
+    ):
+        return [
+            pair
+            for t, v in zip(target.elements, value.elements, strict=True)
+            for pair in _pairs(t.value, v.value)
+        ]
+    return [(target, value)]

@@ -1,0 +1,99 @@
+"""Whether the values some names hold stay the same on every iteration of a loop.
+
+A name is loop-invariant when nothing in the loop rebinds or mutates it, nor any
+name that may share its object (a NumPy view, a list holding it), and the loop
+passes it to no code that may change it in place (`rng.shuffle(x)`,
+`np.copyto(x, ...)`, `out=x`, a function of the module that mutates its argument,
+or code autoopt cannot see).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis import purity
+from autoopt.analysis.aliases import Sharing
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import base_name, read_names
+from autoopt.analysis.graph import MODULE, Loop, Stmt
+from autoopt.analysis.jitted import jitted_callables
+from autoopt.analysis.names import dotted
+
+#: Methods that read their receiver without changing it.
+READ_ONLY_METHODS = frozenset(
+    {"astype", "reshape", "ravel", "flatten", "copy", "mean", "sum", "std", "var", "min",
+     "max", "transpose", "dot", "item", "tolist", "any", "all", "argmax", "argmin",
+     "squeeze", "clip", "round", "cumsum", "get", "keys", "values", "items", "count",
+     "index", "prod", "swapaxes", "view", "nonzero", "tobytes", "block_until_ready"}
+)  # fmt: skip
+_MUTATING_NUMPY = frozenset(
+    {"numpy.copyto", "numpy.put", "numpy.place", "numpy.putmask", "numpy.fill_diagonal",
+     "numpy.random.shuffle", "numpy.put_along_axis", "numpy.add.at", "numpy.random.seed"}
+)  # fmt: skip
+_READ_ONLY_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "str", "repr"})
+
+
+def variant_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:
+    """Why `names` may change during `loop`, or None when they are invariant."""
+    graph = ctx.graph
+    held = Sharing(ctx, loop.scope).component(names, weak=True)
+    changed = sorted(names & graph.written_in_loop(loop.id) | held & _mutated_in(ctx, loop))
+    if changed:
+        return f"`{changed[0]}` changes inside the loop"
+    for stmt in graph.loop_stmts(loop.id):
+        for call in stmt.calls:
+            reason = _call_may_write(ctx, stmt, call, held)
+            if reason:
+                return reason
+    if loop.scope != MODULE:
+        return _global_writer(ctx, loop, names)
+    return None
+
+
+def _mutated_in(ctx: ModuleContext, loop: Loop) -> set[str]:
+    """Objects changed in place in the loop (`a[i] = v`, `a.append(v)`, `a += v`)."""
+    changed: set[str] = set()
+    for stmt in ctx.graph.loop_stmts(loop.id):
+        changed |= stmt.mutates
+        if isinstance(stmt.node, cst.AugAssign):
+            changed |= stmt.defs
+    return changed
+
+
+def _call_may_write(ctx: ModuleContext, stmt: Stmt, call: cst.Call, held: set[str]) -> str | None:
+    func = call.func
+    receiver = base_name(func.value) if isinstance(func, cst.Attribute) else None
+    if receiver in held and func.attr.value not in READ_ONLY_METHODS:  # type: ignore[union-attr]
+        return f"`{ctx.code(call)}` may change `{receiver}` in place"
+    passed = {n.value for a in call.args for n in read_names(a.value)} & held
+    if not passed or _read_only_callee(ctx, stmt, call):
+        return None
+    return f"the loop passes `{sorted(passed)[0]}` to `{ctx.code(func)}`, which may change it"
+
+
+def _read_only_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
+    qual = ctx.qualify(call.func) or ""
+    name = dotted(call.func) or ""
+    if any(a.keyword is not None and a.keyword.value == "out" for a in call.args):
+        return False
+    if qual.startswith("jax.") or name in {j.name for j in jitted_callables(ctx)}:
+        return True
+    if qual.startswith("numpy."):
+        return qual not in _MUTATING_NUMPY and not qual.startswith("numpy.random.")
+    if name in _READ_ONLY_BUILTINS or name in purity.PURE_BUILTINS:
+        return True
+    fn = ctx.graph.resolve_function(name, stmt.scope) if name and "." not in name else None
+    return fn is not None and not any("mutates" in r for r in purity.impurities(ctx, fn))
+
+
+def _global_writer(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:
+    """A module function that rebinds or mutates one of the (global) `names`."""
+    local = {n for s in ctx.graph.scope_stmts(loop.scope) for n in s.defs}
+    fn = ctx.graph.functions.get(loop.scope)
+    outer = names - local - set(fn.params if fn else ())
+    for other in ctx.graph.functions.values():
+        for stmt in ctx.graph.scope_stmts(other.qualname):
+            changed = stmt.mutates | (stmt.defs & other.globals)
+            if outer & changed:
+                return f"`{other.name}` changes `{sorted(outer & changed)[0]}`"
+    return None

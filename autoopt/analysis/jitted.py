@@ -1,0 +1,159 @@
+"""Which callables of a module are compiled with `jax.jit`, and with which options.
+
+Three spellings are recognised: a decorator (`@jax.jit`, `@jax.jit(...)`,
+`@functools.partial(jax.jit, ...)`) and a wrapper bound to a name
+(`step = jax.jit(_step, ...)`). Call sites are the direct calls of the bound
+name; any other reference (passed as a value, returned, wrapped again) means
+autoopt cannot see every call, and `escapes` says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import read_names
+from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
+
+
+@dataclass(frozen=True)
+class Jitted:
+    """A compiled callable: the name call sites use and the function it compiles."""
+
+    name: str
+    function: Function | None  # None for a lambda or another transform's output
+    options: dict[str, cst.BaseExpression]
+    carrier: cst.CSTNode | None  # the decorator or `jax.jit(...)` call holding the options
+
+
+def jit_options(ctx: ModuleContext, expr: cst.BaseExpression) -> dict | None:
+    """The keyword options of a jit spelling (`{}` for bare `jax.jit`), else None."""
+    if ctx.is_jax(expr, "jax.jit"):
+        return {}
+    if not isinstance(expr, cst.Call):
+        return None
+    if ctx.is_jax(expr.func, "jax.jit") and all(a.keyword is not None for a in expr.args):
+        return _keywords(expr)
+    first = expr.args[0] if expr.args else None
+    if ctx.is_jax(expr.func, "functools.partial") and first and first.keyword is None:
+        return _keywords(expr) if ctx.is_jax(first.value, "jax.jit") else None
+    return None
+
+
+def _keywords(call: cst.Call) -> dict[str, cst.BaseExpression]:
+    return {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+
+
+def jitted_callables(ctx: ModuleContext) -> list[Jitted]:
+    """Every decorated or wrapped jitted function whose name is bound exactly once."""
+    found = []
+    for fn in ctx.graph.functions.values():
+        if len(fn.node.decorators) != 1 or fn.is_method:
+            continue
+        decorator = fn.node.decorators[0]
+        options = jit_options(ctx, decorator.decorator)
+        if options is not None and _bound_once(ctx, fn.name):
+            found.append(Jitted(fn.name, fn, options, decorator))
+    for stmt in ctx.graph.stmts:
+        wrapped = _wrapper(ctx, stmt)
+        if wrapped is not None and _bound_once(ctx, wrapped.name):
+            found.append(wrapped)
+    return found
+
+
+def _wrapper(ctx: ModuleContext, stmt: Stmt) -> Jitted | None:
+    """`name = jax.jit(func, ...)`; `function` is set when `func` is a plain module function."""
+    node = stmt.node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+        return None
+    target, call = node.targets[0].target, node.value
+    if not (isinstance(target, cst.Name) and isinstance(call, cst.Call)):
+        return None
+    if not (ctx.is_jax(call.func, "jax.jit") and call.args and call.args[0].keyword is None):
+        return None
+    first = call.args[0].value
+    fn = (
+        ctx.graph.resolve_function(first.value, stmt.scope) if isinstance(first, cst.Name) else None
+    )
+    if fn is not None and (fn.node.decorators or fn.is_method):
+        fn = None
+    return Jitted(target.value, fn, _keywords(call), call)
+
+
+def _bound_once(ctx: ModuleContext, name: str) -> bool:
+    binders = [s for s in ctx.graph.stmts if name in s.defs]
+    params = [f for f in ctx.graph.functions.values() if name in f.params]
+    return len(binders) == 1 and not params
+
+
+def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
+    """The expressions a statement itself evaluates (a loop header: not its body)."""
+    node = stmt.node
+    if isinstance(node, cst.For):
+        return [node.iter]
+    if isinstance(node, cst.While | cst.If):
+        return [node.test]
+    if isinstance(node, cst.FunctionDef):
+        return [d.decorator for d in node.decorators]
+    if isinstance(node, cst.With):
+        return [item.item for item in node.items]
+    if isinstance(node, cst.Match):
+        return [node.subject]
+    if isinstance(node, cst.ClassDef):
+        return []
+    return [node]
+
+
+def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:
+    """The direct calls `name(...)` anywhere in the module."""
+    return [
+        CallSite(stmt, call)
+        for stmt in ctx.graph.stmts
+        if name in stmt.uses
+        for call in stmt.calls
+        if isinstance(call.func, cst.Name) and call.func.value == name
+    ]
+
+
+def escapes(ctx: ModuleContext, name: str) -> str | None:
+    """How `name` reaches code autoopt cannot see, or None when only called here."""
+    if name in _dunder_all(ctx):
+        return f"`{name}` is exported in `__all__`"
+    for stmt in ctx.graph.stmts:
+        if name not in stmt.uses:
+            continue
+        reads = [n for e in own_exprs(stmt) for n in read_names(e) if n.value == name]
+        called = {id(c.func) for c in stmt.calls}
+        if any(id(n) not in called for n in reads):
+            return f"`{name}` is used as a value at line {ctx.span(stmt.node).line}"
+    if not name.startswith("_") and not _is_script(ctx):
+        return f"`{name}` is public and the module may be imported"
+    return None
+
+
+def _dunder_all(ctx: ModuleContext) -> set[str]:
+    names: set[str] = set()
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        if "__all__" in stmt.defs and isinstance(stmt.node, cst.Assign | cst.AugAssign):
+            value = stmt.node.value
+            if isinstance(value, cst.List | cst.Tuple):
+                names |= {
+                    e.value.evaluated_value
+                    for e in value.elements
+                    if isinstance(e.value, cst.SimpleString)
+                }
+    return names
+
+
+def _is_script(ctx: ModuleContext) -> bool:
+    """A program rather than a library: a `__main__` guard, `main()`, or top-level work."""
+    if "main" in ctx.graph.functions:
+        return True
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        if isinstance(stmt.node, cst.If) and "__name__" in stmt.uses:
+            return True
+        if stmt.loops:
+            return True
+    return False

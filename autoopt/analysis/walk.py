@@ -1,0 +1,58 @@
+"""A fast preorder walk over LibCST nodes.
+
+`CSTNode.visit` rebuilds every node it passes (it is a transformer underneath),
+which costs about as much as parsing. Analysis only reads, so it walks the
+dataclass fields directly and skips whitespace and punctuation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+
+import libcst as cst
+
+_SKIPPED_FIELDS = (
+    "whitespace", "lpar", "rpar", "comma", "leading_lines", "lines_after_decorators",
+    "semicolon", "header", "footer", "colon", "equal", "dot", "lbracket", "rbracket",
+    "lbrace", "rbrace", "operator", "newline", "arrow", "asynchronous", "star",
+    "trailing_whitespace", "first_line", "empty_lines",
+)  # fmt: skip
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_fields(node: cst.CSTNode) -> tuple[str, ...]:
+    """Names of the fields of `node` that may hold code (not formatting)."""
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = tuple(
+            f.name for f in dataclasses.fields(node) if not f.name.startswith(_SKIPPED_FIELDS)
+        )
+        _FIELDS[kind] = names
+    return names
+
+
+def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The code-bearing children of `node`, in source order."""
+    for name in child_fields(node):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, tuple | list):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+def walk(
+    node: cst.CSTNode, prune: Callable[[cst.CSTNode], bool] | None = None
+) -> Iterator[cst.CSTNode]:
+    """Every node under `node` (itself first), preorder; `prune(n)` skips n's children."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if prune is not None and current is not node and prune(current):
+            continue
+        stack.extend(reversed(list(children(current))))

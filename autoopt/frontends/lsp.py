@@ -1,0 +1,598 @@
+"""The autoopt language server: diagnostics, code actions, hover and verification over LSP.
+
+Run it with `autoopt lsp` or `python -m autoopt.frontends.lsp`; it speaks LSP over stdio.
+Analysis runs on one worker thread, debounced after edits and cached per document text, so
+requests are answered from the cache while a long file is analysed. Code action edits are
+computed on `codeAction/resolve` when the client supports it, otherwise eagerly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import logging
+import re
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
+
+from autoopt import __version__, api
+from autoopt.config import Settings, load_settings, parse_codes
+from autoopt.model import Applicability, AutooptError, Finding, Span
+from autoopt.rules import BY_ID
+
+SOURCE = "autoopt"
+FIX_ALL = "source.fixAll.autoopt"
+VERIFY_COMMAND = "autoopt.verify"
+DEBOUNCE_S = 0.1
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+#: Rules whose pattern makes the code behave other than its author meant (a setting that
+#: is ignored, a compile or a host sync on every iteration) warn; missed speedups inform.
+WARNINGS = frozenset({"AO102", "AO302", "AO701"})
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+logger = logging.getLogger(__name__)
+
+
+# --- settings -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClientSettings:
+    """`select`, `ignore`, `unsafeFixes` from the client; None leaves pyproject's value."""
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
+    unsafe_fixes: bool | None = None
+
+    @classmethod
+    def parse(cls, raw: object) -> ClientSettings:
+        """From initializationOptions or didChangeConfiguration, flat or under "autoopt"."""
+        if isinstance(raw, dict) and isinstance(raw.get("autoopt"), dict):
+            raw = raw["autoopt"]
+        if not isinstance(raw, dict):
+            return cls()
+        unsafe = raw.get("unsafeFixes")
+        return cls(
+            _codes(raw.get("select")),
+            _codes(raw.get("ignore")),
+            unsafe if isinstance(unsafe, bool) else None,
+        )
+
+    def over(self, base: Settings) -> Settings:
+        return base.merged(select=self.select, ignore=self.ignore, unsafe_fixes=self.unsafe_fixes)
+
+
+def _codes(value: object) -> tuple[str, ...] | None:
+    if isinstance(value, str):
+        return parse_codes(value)
+    if isinstance(value, list):
+        return parse_codes(",".join(str(v) for v in value))
+    return None
+
+
+# --- analysis -------------------------------------------------------------------------
+
+
+def key_of(finding: Finding) -> list[Any]:
+    """How a code action names its finding: rule and span (JSON-friendly)."""
+    span = finding.span
+    return [finding.rule, span.line, span.column, span.end_line, span.end_column]
+
+
+@dataclass
+class Analysis:
+    """The findings of one document text under one set of settings, and its fixed texts."""
+
+    text: str
+    path: str
+    settings: Settings
+    module: cst.Module | None = None
+    findings: list[Finding] = field(default_factory=list)
+    error: AutooptError | None = None
+    _fixed: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def run(cls, text: str, path: str, settings: Settings) -> Analysis:
+        try:
+            module, findings = api.check_source(text, path=path, settings=settings)
+        except AutooptError as exc:
+            return cls(text, path, settings, error=exc)
+        except Exception as exc:  # a rule bug must not take the server down
+            logger.exception("analysis of %s failed", path)
+            return cls(text, path, settings, error=AutooptError(path, f"internal error: {exc!r}"))
+        return cls(text, path, settings, module, findings)
+
+    def find(self, key: list[Any]) -> Finding | None:
+        return next((f for f in self.findings if key_of(f) == key), None)
+
+    def fix_all(self) -> list[Finding]:
+        return [f for f in self.findings if api.applicable(f, self.settings)]
+
+    def fixed(self, findings: Sequence[Finding]) -> str:
+        """The text with exactly these findings' fixes applied (memoised)."""
+        key = repr([key_of(f) for f in findings])
+        if key not in self._fixed:
+            assert self.module is not None
+            self._fixed[key] = api.render(self.module, findings, self.path)
+        return self._fixed[key]
+
+
+# --- positions and edits --------------------------------------------------------------
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings, split only where Python and LSP split (\\n, \\r\\n, \\r)."""
+    return _LINE.findall(text)
+
+
+def units(text: str, encoding: str) -> int:
+    """The length of `text` in the code units of a position encoding."""
+    if encoding == lsp.PositionEncodingKind.Utf8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    if encoding == lsp.PositionEncodingKind.Utf32:
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def to_client(lines: Sequence[str], line: int, column: int, encoding: str) -> lsp.Position:
+    """A 0-based line and code-point column as an LSP position in `encoding`."""
+    text = lines[line] if line < len(lines) else ""
+    return lsp.Position(line, units(text[:column], encoding))
+
+
+def from_client(lines: Sequence[str], position: lsp.Position, encoding: str) -> int:
+    """The code-point column of an LSP position."""
+    text = lines[position.line] if position.line < len(lines) else ""
+    column = 0
+    while column < len(text) and units(text[: column + 1], encoding) <= position.character:
+        column += 1
+    return column
+
+
+def span_range(span: Span, lines: Sequence[str], encoding: str) -> lsp.Range:
+    return lsp.Range(
+        to_client(lines, span.line - 1, span.column - 1, encoding),
+        to_client(lines, span.end_line - 1, span.end_column - 1, encoding),
+    )
+
+
+def _line_start(lines: Sequence[str], index: int, encoding: str) -> lsp.Position:
+    """The start of line `index`; past an unterminated last line, its end."""
+    if index == len(lines) and lines and not lines[-1].endswith(("\n", "\r")):
+        return lsp.Position(index - 1, units(lines[-1], encoding))
+    return lsp.Position(index, 0)
+
+
+def text_edits(old: str, new: str, encoding: str) -> list[lsp.TextEdit]:
+    """One TextEdit per changed hunk of a line diff between `old` and `new`."""
+    a, b = split_lines(old), split_lines(new)
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    matcher = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail])
+    return [
+        lsp.TextEdit(
+            lsp.Range(_line_start(a, head + i1, encoding), _line_start(a, head + i2, encoding)),
+            "".join(b[head + j1 : head + j2]),
+        )
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+# --- diagnostics, actions, hover ------------------------------------------------------
+
+
+def docs_link(rule_id: str) -> lsp.CodeDescription | None:
+    """A file URI of the rule's page under docs/rules/, where this checkout has it."""
+    rule = BY_ID.get(rule_id)
+    page = DOCS / f"{rule_id}-{rule.name}.md" if rule else None
+    if page is None or not page.is_file():
+        return None
+    return lsp.CodeDescription(href=page.as_uri())
+
+
+def diagnostic(finding: Finding, lines: Sequence[str], encoding: str) -> lsp.Diagnostic:
+    warn = finding.rule in WARNINGS
+    return lsp.Diagnostic(
+        range=span_range(finding.span, lines, encoding),
+        message=finding.message,
+        severity=lsp.DiagnosticSeverity.Warning if warn else lsp.DiagnosticSeverity.Information,
+        code=finding.rule,
+        code_description=docs_link(finding.rule),
+        source=SOURCE,
+    )
+
+
+def error_diagnostic(error: AutooptError, lines: Sequence[str]) -> lsp.Diagnostic:
+    """The whole line of a syntax error (line 1 when the error names none)."""
+    line = max((error.line or 1) - 1, 0)
+    text = lines[line] if line < len(lines) else ""
+    end = len(text.rstrip("\r\n"))
+    indent = end - len(text.rstrip("\r\n").lstrip())
+    return lsp.Diagnostic(
+        range=lsp.Range(lsp.Position(line, indent), lsp.Position(line, end)),
+        message=error.message,
+        severity=lsp.DiagnosticSeverity.Error,
+        source=SOURCE,
+    )
+
+
+def diagnostics(analysis: Analysis, encoding: str) -> list[lsp.Diagnostic]:
+    lines = split_lines(analysis.text)
+    if analysis.error is not None:
+        return [error_diagnostic(analysis.error, lines)]
+    return [diagnostic(f, lines, encoding) for f in analysis.findings]
+
+
+def action_kind(finding: Finding, settings: Settings) -> str | None:
+    """quickfix for a safe fix, refactor.rewrite for an unsafe one the settings allow."""
+    if not api.applicable(finding, settings):
+        return None
+    if finding.fix is Applicability.SAFE:
+        return lsp.CodeActionKind.QuickFix
+    return lsp.CodeActionKind.RefactorRewrite
+
+
+def action_title(finding: Finding) -> str:
+    title = finding.title or f"Fix {finding.rule} {finding.name}"
+    return title if finding.fix is Applicability.SAFE else f"{title} (unsafe)"
+
+
+def wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """Whether `kind` is asked for: `only` entries match as dotted prefixes."""
+    return not only or any(kind == o or kind.startswith(f"{o}.") for o in only)
+
+
+def touches(span: Span, requested: lsp.Range) -> bool:
+    return span.line - 1 <= requested.end.line and requested.start.line <= span.end_line - 1
+
+
+def explanation(finding: Finding) -> str:
+    rule = BY_ID.get(finding.rule)
+    doc = rule.doc() if rule else ""
+    return f"**{finding.rule} {finding.name}**: {finding.message}\n\n{doc}".strip()
+
+
+def contains(span: Span, line: int, column: int) -> bool:
+    """Whether 1-based (line, column) lies in the span, its end included."""
+    return (span.line, span.column) <= (line, column) <= (span.end_line, span.end_column)
+
+
+# --- the server -----------------------------------------------------------------------
+
+
+class AutooptServer(LanguageServer):
+    """Keeps client settings, one analysis per open document, and pending debounces."""
+
+    def __init__(self) -> None:
+        super().__init__("autoopt", __version__)
+        self.client_settings = ClientSettings()
+        self.debounce_s = DEBOUNCE_S
+        self._analyses: dict[str, tuple[str, Settings, asyncio.Future[Analysis]]] = {}
+        self._pending: dict[str, asyncio.Task[None]] = {}
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autoopt-analysis")
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Log errors outside a request (unreadable JSON, a failed notification), no popup."""
+        message = f"autoopt: {type(error).__name__}: {error}"
+        self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error, message))
+
+    @property
+    def encoding(self) -> str:
+        return self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+
+    def settings_for(self, doc: TextDocument) -> Settings:
+        """pyproject's [tool.autoopt] nearest the document (or the workspace), then the client."""
+        path = Path(doc.path) if doc.uri.startswith("file:") else None
+        start = path.parent if path else Path(self.workspace.root_path or Path.cwd())
+        return self.client_settings.over(load_settings(start))
+
+    async def analyse(self, doc: TextDocument) -> Analysis:
+        """The analysis of the document's current text: cached, in flight, or started now."""
+        text, settings = doc.source, self.settings_for(doc)
+        cached = self._analyses.get(doc.uri)
+        if cached is None or cached[0] != text or cached[1] != settings:
+            loop = asyncio.get_running_loop()
+            run = partial(Analysis.run, text, doc.path or doc.uri, settings)
+            future = asyncio.ensure_future(loop.run_in_executor(self._worker, run))
+            cached = (text, settings, future)
+            self._analyses[doc.uri] = cached
+        return await asyncio.shield(cached[2])
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """(Re)start the countdown to publishing diagnostics for `uri`."""
+        if (task := self._pending.pop(uri, None)) is not None:
+            task.cancel()
+        self._pending[uri] = asyncio.get_running_loop().create_task(self._publish_after(uri, delay))
+
+    async def _publish_after(self, uri: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await self.publish(uri)
+        except Exception:  # a background task has no one to report to but the log
+            logger.exception("publishing diagnostics for %s failed", uri)
+
+    async def publish(self, uri: str) -> None:
+        """Diagnostics for the document's text, unless it changed or closed meanwhile."""
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None:
+            return
+        version, analysis = doc.version, await self.analyse(doc)
+        if self.workspace.text_documents.get(uri) is not doc or doc.source != analysis.text:
+            return
+        params = lsp.PublishDiagnosticsParams(uri, diagnostics(analysis, self.encoding), version)
+        self.text_document_publish_diagnostics(params)
+
+    def forget(self, uri: str) -> None:
+        if (task := self._pending.pop(uri, None)) is not None:
+            task.cancel()
+        self._analyses.pop(uri, None)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
+
+    def refresh(self) -> None:
+        """Analyse every open document again (settings changed)."""
+        self._analyses.clear()
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri, 0)
+
+    def resolves_edits(self) -> bool:
+        """Whether the client fills in a code action's edit with codeAction/resolve."""
+        text = self.client_capabilities.text_document
+        action = text.code_action if text else None
+        support = action.resolve_support if action else None
+        return bool(support and "edit" in support.properties)
+
+    def workspace_edit(self, doc: TextDocument, old: str, new: str) -> lsp.WorkspaceEdit:
+        edits = text_edits(old, new, self.encoding)
+        caps = self.client_capabilities.workspace
+        versioned = caps and caps.workspace_edit and caps.workspace_edit.document_changes
+        if not versioned:
+            return lsp.WorkspaceEdit(changes={doc.uri: edits})
+        target = lsp.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version)
+        return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(target, edits)])
+
+
+SERVER = AutooptServer()
+
+
+async def _document(ls: AutooptServer, uri: str) -> tuple[TextDocument, Analysis] | None:
+    """The document and its analysis; None if it cannot be read or changed meanwhile."""
+    try:
+        doc = ls.workspace.get_text_document(uri)
+        analysis = await ls.analyse(doc)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return (doc, analysis) if doc.source == analysis.text else None
+
+
+@SERVER.feature(lsp.INITIALIZE)
+def initialize(ls: AutooptServer, params: lsp.InitializeParams) -> None:
+    ls.client_settings = ClientSettings.parse(params.initialization_options)
+
+
+@SERVER.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: AutooptServer, params: lsp.DidChangeConfigurationParams) -> None:
+    ls.client_settings = ClientSettings.parse(params.settings)
+    ls.refresh()
+
+
+@SERVER.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: AutooptServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, 0)
+
+
+@SERVER.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: AutooptServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, ls.debounce_s)
+
+
+@SERVER.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: AutooptServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, 0)
+
+
+@SERVER.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: AutooptServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    ls.forget(params.text_document.uri)
+
+
+def _actions(
+    analysis: Analysis, uri: str, requested: lsp.Range, only: Sequence[str] | None, encoding: str
+) -> list[tuple[lsp.CodeAction, list[Finding]]]:
+    """The code actions for a range, each with the findings whose fixes it applies."""
+    lines = split_lines(analysis.text)
+    found: list[tuple[lsp.CodeAction, list[Finding]]] = []
+    for finding in analysis.findings:
+        kind = action_kind(finding, analysis.settings)
+        if kind is None or not touches(finding.span, requested) or not wanted(kind, only):
+            continue
+        action = lsp.CodeAction(
+            title=action_title(finding),
+            kind=kind,
+            diagnostics=[diagnostic(finding, lines, encoding)],
+            is_preferred=kind == lsp.CodeActionKind.QuickFix,
+            data={"uri": uri, "finding": key_of(finding)},
+        )
+        found.append((action, [finding]))
+    fix_all = analysis.fix_all()
+    if fix_all and wanted(FIX_ALL, only):
+        action = lsp.CodeAction("autoopt: fix all", kind=FIX_ALL, data={"uri": uri, "all": True})
+        found.append((action, fix_all))
+    return found
+
+
+@SERVER.feature(
+    lsp.TEXT_DOCUMENT_CODE_ACTION,
+    lsp.CodeActionOptions(
+        code_action_kinds=[
+            lsp.CodeActionKind.QuickFix,
+            lsp.CodeActionKind.RefactorRewrite,
+            FIX_ALL,
+        ],
+        resolve_provider=True,
+    ),
+)
+async def code_action(ls: AutooptServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    loaded = await _document(ls, params.text_document.uri)
+    if loaded is None or loaded[1].error is not None:
+        return []
+    doc, analysis = loaded
+    found = _actions(analysis, doc.uri, params.range, params.context.only, ls.encoding)
+    if ls.resolves_edits():
+        return [action for action, _ in found]
+    return [_with_edit(ls, doc, analysis, action, findings) for action, findings in found]
+
+
+def _with_edit(
+    ls: AutooptServer,
+    doc: TextDocument,
+    analysis: Analysis,
+    action: lsp.CodeAction,
+    findings: list[Finding],
+) -> lsp.CodeAction:
+    try:
+        action.edit = ls.workspace_edit(doc, analysis.text, analysis.fixed(findings))
+    except AutooptError as exc:  # a rule produced code that does not parse
+        logger.error("%s", exc)
+    return action
+
+
+@SERVER.feature(lsp.CODE_ACTION_RESOLVE)
+async def resolve_code_action(ls: AutooptServer, action: lsp.CodeAction) -> lsp.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    loaded = await _document(ls, str(data.get("uri", "")))
+    if loaded is None or loaded[1].error is not None:
+        return action
+    doc, analysis = loaded
+    finding = analysis.find(data.get("finding", []))
+    findings = analysis.fix_all() if data.get("all") else [finding] if finding else []
+    return _with_edit(ls, doc, analysis, action, findings) if findings else action
+
+
+@SERVER.feature(lsp.TEXT_DOCUMENT_HOVER)
+async def hover(ls: AutooptServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    loaded = await _document(ls, params.text_document.uri)
+    if loaded is None:
+        return None
+    lines = split_lines(loaded[1].text)
+    line, column = params.position.line + 1, from_client(lines, params.position, ls.encoding) + 1
+    hits = [f for f in loaded[1].findings if contains(f.span, line, column)]
+    if not hits:
+        return None
+    text = "\n\n---\n\n".join(explanation(f) for f in hits)
+    return lsp.Hover(
+        contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
+        range=span_range(hits[0].span, lines, ls.encoding),
+    )
+
+
+# --- verification ---------------------------------------------------------------------
+
+
+def _uri_argument(args: Sequence[Any]) -> str | None:
+    """The document to verify: `[uri]` or `[{"uri": uri}]`."""
+    first = args[0] if args else None
+    if isinstance(first, dict):
+        first = first.get("uri")
+    return first if isinstance(first, str) else None
+
+
+def _verifier() -> Callable[..., Any] | None:
+    """autoopt.verify.verify_file, or None where this install lacks it."""
+    try:
+        from autoopt.verify import verify_file
+    except ImportError:
+        return None
+    return verify_file
+
+
+def summary(report: Any) -> str:
+    """One line about a VerifyReport."""
+    name = Path(report.path).name
+    if report.error:
+        return f"{name}: verification could not run: {report.error}"
+    if not report.rows:
+        return f"{name}: nothing to verify"
+    kept = len(report.accepted)
+    return f"{name}: {kept} of {len(report.rows)} rewrite(s) verified and kept"
+
+
+@SERVER.command(VERIFY_COMMAND)
+async def verify_command(ls: AutooptServer, *args: Any) -> dict[str, Any]:
+    """Start verifying a saved file in the background; progress and result follow."""
+    uri = _uri_argument(args)
+    if uri is None or not uri.startswith("file:"):
+        return {"started": False, "message": "autoopt.verify needs the URI of a saved file"}
+    token = str(uuid.uuid4())
+    asyncio.get_running_loop().create_task(_verify(ls, uri, token))
+    return {"started": True, "token": token}
+
+
+async def _verify(ls: AutooptServer, uri: str, token: str) -> None:
+    doc = ls.workspace.get_text_document(uri)
+    progress = await _begin_progress(ls, token, f"verifying {doc.filename}")
+    verify_file = _verifier()
+    if verify_file is None:
+        message, kind = "autoopt.verify is not installed", lsp.MessageType.Error
+    else:
+        message, kind = await _run_verifier(ls, doc, verify_file, progress)
+    if progress:
+        ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
+    ls.window_show_message(lsp.ShowMessageParams(kind, f"autoopt: {message}"))
+
+
+async def _begin_progress(ls: AutooptServer, token: str, title: str) -> Callable[[str], None]:
+    """Create a $/progress token where the client supports it; a reporter of messages."""
+    window = ls.client_capabilities.window
+    if not (window and window.work_done_progress):
+        return lambda _message: None
+    await ls.work_done_progress.create_async(token)
+    ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(f"autoopt: {title}"))
+    loop = asyncio.get_running_loop()
+
+    def report(message: str) -> None:
+        value = lsp.WorkDoneProgressReport(message=message)
+        loop.call_soon_threadsafe(ls.work_done_progress.report, token, value)
+
+    return report
+
+
+async def _run_verifier(
+    ls: AutooptServer, doc: TextDocument, verify_file: Callable[..., Any], report: Callable
+) -> tuple[str, lsp.MessageType]:
+    path = Path(doc.path)
+    settings = ls.settings_for(doc)
+    run = partial(verify_file, path, settings=settings, progress=report)
+    try:
+        result = await asyncio.get_running_loop().run_in_executor(None, run)
+    except Exception as exc:  # the verifier's failure is the user's answer, not a crash
+        return f"{path.name}: verification failed: {exc}", lsp.MessageType.Error
+    note = ""
+    if path.is_file() and doc.source != path.read_text(encoding="utf-8"):
+        note = " (the saved file; unsaved changes were not verified)"
+    kind = lsp.MessageType.Info if not result.error else lsp.MessageType.Warning
+    return summary(result) + note, kind
+
+
+def main() -> None:
+    """Serve LSP over stdin/stdout until the client exits."""
+    logging.basicConfig(level=logging.WARNING)
+    SERVER.start_io()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""The end-of-run summary: findings and fixes per rule, files, errors, seconds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.table import Table
+
+from autoopt.model import Finding
+
+
+@dataclass
+class Summary:
+    """Counts for one run; `fixes` counts the fixes applied (or that would be)."""
+
+    files: int
+    findings: list[Finding]
+    fixes: list[Finding]
+    changed: int
+    errors: int
+    seconds: float
+    written: bool = False
+    reverted: list[str] = field(default_factory=list)
+
+    def table(self) -> Table:
+        table = Table(title="autoopt summary", title_justify="left")
+        table.add_column("rule")
+        table.add_column("findings", justify="right")
+        table.add_column("fixes", justify="right")
+        found = Counter(f.rule for f in self.findings)
+        fixed = Counter(f.rule for f in self.fixes)
+        for rule in sorted(found):
+            table.add_row(rule, str(found[rule]), str(fixed[rule]))
+        table.add_section()
+        table.add_row("total", str(len(self.findings)), str(len(self.fixes)), style="bold")
+        return table
+
+    def caption(self) -> str:
+        verb = "rewritten" if self.written else "to rewrite"
+        parts = [
+            f"{self.files} files scanned",
+            f"{self.changed} files {verb}",
+            f"{self.errors} errors",
+            f"{self.seconds:.2f} s",
+        ]
+        if self.reverted:
+            parts.insert(2, f"{len(self.reverted)} reverted by --verify-tests")
+        return ", ".join(parts)
+
+
+def print_summary(summary: Summary, console: Console | None = None) -> None:
+    """Print the table on stderr (or `console`)."""
+    console = console or Console(stderr=True)
+    if summary.findings:
+        console.print(summary.table())
+    console.print(summary.caption(), highlight=False)

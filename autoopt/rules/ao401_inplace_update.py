@@ -1,0 +1,744 @@
+"""AO401 inplace-update."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from autoopt.analysis import loops
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.graph import MODULE, Stmt
+from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
+from autoopt.rewrite.jit import fresh_name, jit_decorator
+from autoopt.rewrite.spell import spell
+from autoopt.rules.base import Invalid, Rule, Valid
+
+_OPS = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max"})
+#: Constructors that always return a fresh buffer, safe to donate.
+_FRESH = frozenset(
+    {
+        "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+        "arange", "eye", "identity", "linspace", "array", "copy", "tile", "repeat",
+    }
+)  # fmt: skip
+_INT_OPS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
+
+
+@dataclass(frozen=True)
+class _Update:
+    """`x = x.at[index].op(value)`."""
+
+    stmt: Stmt
+    name: str
+    op: str
+    index: tuple[cst.SubscriptElement, ...]
+    value: cst.BaseExpression
+
+
+class InplaceUpdate(Rule):
+    """
+    ## What it does
+    Finds `x = x.at[i].set(v)` (or `.add`, `.multiply`, `.min`, `.max`, ...)
+    in a Python loop outside `jit`, and moves the update into a jitted helper
+    that donates `x`, so XLA writes into the existing buffer.
+
+    ## Why is this bad?
+    Outside `jit`, every `.at[].set` copies the whole array: a loop of `K`
+    updates on an array of `N` elements costs `K * N` (measured: 1.44 s for
+    1000 updates of 1e6 elements). Under `jit` with the input donated, the
+    update is in place (measured: 250x faster for a 200 MB state).
+
+    ## Example
+    ```python
+    out = jnp.zeros((steps, d))
+    for t in range(steps):
+        out = out.at[t].set(step(t))
+    ```
+    becomes
+    ```python
+    @functools.partial(jax.jit, donate_argnames=("array",))
+    def out_set_at(array, index, value):
+        return array.at[index].set(value)
+
+    out = jnp.zeros((steps, d))
+    for t in range(steps):
+        out = out_set_at(out, t, step(t))
+    ```
+
+    ## Fix safety
+    Inside the helper the update is the same `.at[...]` operation, with the
+    same index semantics (negative indices, out-of-range updates dropped), so
+    the values are bit-identical. The fix is **safe** when the index is built
+    from integers (`range` loop variables, literals, `+ - * // %`) and donating
+    is proven harmless: the array was created fresh in the same scope (e.g.
+    `jnp.zeros`), nothing else reads it before or during the loop, and this
+    update is its only write in the loop. It is **unsafe** when the index
+    may be an array mask, when the array may be shared (a parameter, an
+    alias, a value read elsewhere: donation deletes it), and for a slice
+    `x.at[a:b].set(v)`, rewritten with `lax.dynamic_update_slice_in_dim`:
+    that operation *clamps* a start index that is out of range (the update
+    lands earlier) where the slice would fail, and does not broadcast `v`;
+    autoopt cannot prove `a` in range. A win is not guaranteed on every
+    backend (XLA:CPU has regressed on small dynamic updates, and some GPUs
+    prefer scatter), so keep the rewrite only when verification measures one.
+    There is **no fix** inside a jitted function (the update is already in
+    place) or for stepped or multi-axis slices.
+    """
+
+    id = "AO401"
+    name = "inplace-update"
+    summary = "x = x.at[i].set(v) in a Python loop copies the whole array each time"
+
+    VALID = (
+        Valid(
+            """
+import jax.numpy as jnp
+
+x = jnp.zeros(10)
+x = x.at[3].set(1.0)
+""",
+            "not in a loop",
+        ),
+        Valid(
+            """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def fill(x):
+    for i in range(4):
+        x = x.at[i].set(i)
+    return x
+""",
+            "inside jit the update is already in place",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+for i in range(4):
+    y = x.at[i].set(0.0)
+""",
+            "not an accumulating update",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+for i in range(4):
+    x = x.at[i].get()
+""",
+            "a read, not an update",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+for i in range(4):
+    x = x.at[i].set(1.0, mode="drop")
+""",
+            "options the helper would have to forward",
+        ),
+        Valid(
+            """
+import jax
+import jax.numpy as jnp
+
+def fill(x):
+    for i in range(4):
+        x = x.at[i].set(i)
+    return x
+
+fast = jax.jit(fill)
+""",
+            "jitted where it is used",
+        ),
+        Valid(
+            """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def outer(x):
+    def body(x):
+        for i in range(4):
+            x = x.at[i].set(i)
+        return x
+    return body(x)
+""",
+            "nested in a jitted function",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+for i in range(4):
+    x = x.at[i].apply(jnp.sin)
+""",
+            "`apply` takes a function",
+        ),
+        Valid(
+            """
+import jax
+import jax.numpy as jnp
+
+def body(i, x):
+    return x.at[i].set(1.0)
+
+y = jax.lax.fori_loop(0, 4, body, jnp.zeros(4))
+""",
+            "already a fori_loop body",
+        ),
+    )
+
+    INVALID = (
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def fill(n):
+    out = jnp.zeros((n, 3))
+    for t in range(n):
+        out = out.at[t].set(jnp.ones(3) * t)
+    return out
+""",
+            """
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_set_at(array, index, value):
+    return array.at[index].set(value)
+
+
+def fill(n):
+    out = jnp.zeros((n, 3))
+    for t in range(n):
+        out = out_set_at(out, t, jnp.ones(3) * t)
+    return out
+""",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+grid = jnp.zeros((8, 8))
+for i in range(8):
+    for j in range(8):
+        grid = grid.at[i, 7 - j].add(i * j)
+""",
+            """
+import jax
+import jax.numpy as jnp
+import functools
+
+grid = jnp.zeros((8, 8))
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def grid_add_at(array, index, value):
+    return array.at[index].add(value)
+
+
+for i in range(8):
+    for j in range(8):
+        grid = grid_add_at(grid, (i, 7 - j), i * j)
+""",
+        ),
+        Invalid(
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+def decay(n):
+    w = jnp.ones(n)
+    for k in range(1, n):
+        w = w.at[k].multiply(0.5)
+    total = w.sum()
+    return w, total
+""",
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def w_multiply_at(array, index, value):
+    return array.at[index].multiply(value)
+
+
+def decay(n):
+    w = jnp.ones(n)
+    for k in range(1, n):
+        w = w_multiply_at(w, k, 0.5)
+    total = w.sum()
+    return w, total
+""",
+        ),
+        Invalid(
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+def running_max(xs):
+    best = jnp.full((4,), -jnp.inf)
+    for i in range(12):
+        best = best.at[i % 4].max(xs[i])
+    return best
+""",
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def best_max_at(array, index, value):
+    return array.at[index].max(value)
+
+
+def running_max(xs):
+    best = jnp.full((4,), -jnp.inf)
+    for i in range(12):
+        best = best_max_at(best, i % 4, xs[i])
+    return best
+""",
+        ),
+        Invalid(
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+def write(x, rows):
+    for i in range(len(rows)):
+        x = x.at[i].set(rows[i])
+    return x
+""",
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def x_set_at(array, index, value):
+    return array.at[index].set(value)
+
+
+def write(x, rows):
+    for i in range(len(rows)):
+        x = x_set_at(x, i, rows[i])
+    return x
+""",
+            fix=Applicability.UNSAFE,
+            message="`x` is not created in this scope",
+        ),
+        Invalid(
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+def scatter(idx, vals):
+    out = jnp.zeros(100)
+    for k in range(10):
+        out = out.at[idx[k]].set(vals[k])
+    return out
+""",
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_set_at(array, index, value):
+    return array.at[index].set(value)
+
+
+def scatter(idx, vals):
+    out = jnp.zeros(100)
+    for k in range(10):
+        out = out_set_at(out, idx[k], vals[k])
+    return out
+""",
+            fix=Applicability.UNSAFE,
+            message="cannot prove the index",
+        ),
+        Invalid(
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+def blocks(n, k):
+    out = jnp.zeros((n * k, 2))
+    for b in range(n):
+        out = out.at[b * k:(b + 1) * k].set(jnp.ones((k, 2)) * b)
+    return out
+""",
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_update_slice(array, start, value):
+    return jax.lax.dynamic_update_slice_in_dim(array, jnp.asarray(value, array.dtype), start, 0)
+
+
+def blocks(n, k):
+    out = jnp.zeros((n * k, 2))
+    for b in range(n):
+        out = out_update_slice(out, b * k, jnp.ones((k, 2)) * b)
+    return out
+""",
+            fix=Applicability.UNSAFE,
+            message="clamps",
+        ),
+        Invalid(
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+def fill(n):
+    out = jnp.zeros(n)
+    first = out
+    for i in range(n):
+        out = out.at[i].set(i)
+    return first, out
+""",
+            """
+import functools
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_set_at(array, index, value):
+    return array.at[index].set(value)
+
+
+def fill(n):
+    out = jnp.zeros(n)
+    first = out
+    for i in range(n):
+        out = out_set_at(out, i, i)
+    return first, out
+""",
+            fix=Applicability.UNSAFE,
+            message="read before the loop",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def fill(n):
+    out = jnp.zeros(n)
+    for i in range(n):
+        out = out.at[i].set(i)
+        snapshot = out
+    return snapshot
+""",
+            """
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_set_at(array, index, value):
+    return array.at[index].set(value)
+
+
+def fill(n):
+    out = jnp.zeros(n)
+    for i in range(n):
+        out = out_set_at(out, i, i)
+        snapshot = out
+    return snapshot
+""",
+            fix=Applicability.UNSAFE,
+            message="read elsewhere in the loop",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def strided(n):
+    out = jnp.zeros(n)
+    for i in range(n):
+        out = out.at[::2].add(i)
+    return out
+""",
+            fix=Applicability.NONE,
+            message="stepped",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def cols(n):
+    out = jnp.zeros((n, n))
+    for i in range(n):
+        out = out.at[:, i].set(1.0)
+    return out
+""",
+            fix=Applicability.NONE,
+            message="multi-axis",
+        ),
+    )
+
+    def check(self, ctx: ModuleContext) -> Iterator[Finding]:
+        jitted = _jitted_functions(ctx)
+        for stmt in ctx.graph.stmts:
+            if stmt.loops and _outside(ctx, stmt.scope, jitted):
+                update = _update(stmt)
+                if update is not None:
+                    yield self._finding(ctx, update)
+
+    def _finding(self, ctx: ModuleContext, u: _Update) -> Finding:
+        where = (
+            f"`{u.name} = {u.name}.at[...].{u.op}(...)` in a Python loop copies all of "
+            f"`{u.name}` on every iteration (eager updates are never in place)"
+        )
+        slices = [e for e in u.index if isinstance(e.slice, cst.Slice)]
+        if slices and not _simple_slice(u):
+            why = "a stepped slice" if _stepped(u) else "a multi-axis slice"
+            return self.finding(
+                ctx, u.stmt.node, f"{where}; not rewritten: {why} has no dynamic form", _NONE
+            )
+        doubts = _donation_doubts(ctx, u)
+        if slices:
+            edits, helper = _slice_fix(ctx, u)
+            doubts.insert(0, _CLAMP)
+        else:
+            edits, helper = _index_fix(ctx, u)
+            if not all(_is_int(ctx, u.stmt, e.slice.value) for e in u.index):  # type: ignore[attr-defined]
+                doubts.insert(0, "cannot prove the index is an integer (a mask cannot be traced)")
+        message = f"{where}: update it in a jitted helper that donates it (`{helper}`)"
+        fix = Applicability.UNSAFE if doubts else Applicability.SAFE
+        if doubts:
+            message += "; " + "; ".join(doubts)
+        title = "Update in place in a jitted, donating helper"
+        return self.finding(ctx, u.stmt.node, message, fix, edits, title=title)
+
+
+_NONE = Applicability.NONE
+_CLAMP = (
+    "`dynamic_update_slice` clamps an out-of-range start (the update lands earlier) where "
+    "the slice would fail, and does not broadcast the value: autoopt cannot prove the start "
+    "in range"
+)
+
+
+def _update(stmt: Stmt) -> _Update | None:
+    node = stmt.node
+    if not (
+        isinstance(node, cst.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0].target, cst.Name)
+        and isinstance(node.value, cst.Call)
+        and len(stmt.anchor.body) == 1  # type: ignore[attr-defined]
+    ):
+        return None
+    name, call = node.targets[0].target.value, node.value
+    func = call.func
+    if not (
+        isinstance(func, cst.Attribute)
+        and func.attr.value in _OPS
+        and isinstance(func.value, cst.Subscript)
+        and isinstance(func.value.value, cst.Attribute)
+        and func.value.value.attr.value == "at"
+        and isinstance(func.value.value.value, cst.Name)
+        and func.value.value.value.value == name
+    ):
+        return None
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    return _Update(stmt, name, func.attr.value, tuple(func.value.slice), call.args[0].value)
+
+
+def _index_fix(ctx: ModuleContext, u: _Update) -> tuple[list[Edit], str]:
+    helper = fresh_name(ctx, f"{u.name}_{u.op}_at")
+    body = f"return array.at[index].{u.op}(value)"
+    index = ", ".join(_code(e.slice.value) for e in u.index)  # type: ignore[attr-defined]
+    index = f"({index})" if len(u.index) > 1 else index
+    call = f"{helper}({u.name}, {index}, {_code(u.value)})"
+    return _edits(ctx, u, helper, "array, index, value", body, call), helper
+
+
+def _slice_fix(ctx: ModuleContext, u: _Update) -> tuple[list[Edit], str]:
+    helper = fresh_name(ctx, f"{u.name}_update_slice")
+    dus, imports = spell(ctx, "jax.lax.dynamic_update_slice_in_dim")
+    asarray, more = spell(ctx, "jax.numpy.asarray")
+    body = f"return {dus}(array, {asarray}(value, array.dtype), start, 0)"
+    start = _code(u.index[0].slice.lower)  # type: ignore[attr-defined]
+    call = f"{u.name} = {helper}({u.name}, {start}, {_code(u.value)})"
+    edits = _edits(ctx, u, helper, "array, start, value", body, call.split(" = ", 1)[1])
+    return [*imports, *more, *edits], helper
+
+
+def _edits(
+    ctx: ModuleContext, u: _Update, helper: str, params: str, body: str, call: str
+) -> list[Edit]:
+    decorator, imports = jit_decorator(ctx, donate=("array",))
+    definition = cst.parse_statement(f"@{decorator}\ndef {helper}({params}):\n    {body}\n")
+    anchor = _top_statement(ctx, u.stmt)
+    definition = _spaced(ctx, definition, anchor)  # type: ignore[arg-type]
+    replaced = cst.parse_expression(call)
+    return [
+        *imports,
+        InsertBefore(anchor, (definition,)),
+        Replace(u.stmt.node.value, lambda _n: replaced),  # type: ignore[attr-defined]
+    ]
+
+
+def _spaced(
+    ctx: ModuleContext, definition: cst.FunctionDef, anchor: cst.CSTNode
+) -> cst.FunctionDef:
+    """Blank lines around the helper: two at module level (PEP 8), one in a block."""
+    lines = 2 if any(anchor is s for s in ctx.module.body) else 1
+    above = sum(isinstance(line, cst.EmptyLine) for line in getattr(anchor, "leading_lines", ()))
+    body = definition.body.with_changes(footer=[cst.EmptyLine(indent=False)] * lines)
+    leading = (
+        [cst.EmptyLine()] * max(0, lines - above)
+        if above or ctx.module.body[0] is not anchor
+        else []
+    )
+    return definition.with_changes(body=body, leading_lines=leading)
+
+
+def _donation_doubts(ctx: ModuleContext, u: _Update) -> list[str]:
+    """Why donating `u.name` on the first iteration might delete a value still in use."""
+    graph, name = ctx.graph, u.name
+    loop = graph.loops[u.stmt.loops[-1]]
+    header = graph.stmts[loop.header]
+    if not loops.only_writer(ctx, loop, name, u.stmt):
+        return [f"`{name}` is also written elsewhere in the loop, so donation is not proven"]
+    if loops.other_readers(ctx, loop, name, u.stmt) or _bare(u.value, name):
+        return [f"`{name}` is read elsewhere in the loop, where a donated buffer would be gone"]
+    entry = [d for d in graph.reaching_defs(u.stmt, name) if d is not u.stmt]
+    fresh = len(entry) == 1 and graph.dominates(entry[0], header) and _fresh(ctx, entry[0])
+    if not fresh or loops.rebinds_outside(ctx, u.stmt.scope, name):
+        return [f"`{name}` is not created in this scope by a fresh constructor, so donating "
+                "it may delete an array the caller still uses"]  # fmt: skip
+    last = max(s.id for s in graph.loop_stmts(loop.id))
+    early = [s for s in graph.uses_of(entry[0], name) if s is not u.stmt and s.id <= last]
+    if early or loops.function_reading(ctx, u.stmt.scope, name):
+        return [f"`{name}` is read before the loop or by another function; donation would "
+                "delete that value"]  # fmt: skip
+    return []
+
+
+def _fresh(ctx: ModuleContext, stmt: Stmt) -> bool:
+    node = stmt.node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+        return False
+    value = node.value
+    qual = ctx.qualify(value.func) if isinstance(value, cst.Call) else None
+    return bool(qual) and qual.startswith("jax.numpy.") and qual.rsplit(".", 1)[1] in _FRESH  # type: ignore[union-attr]
+
+
+def _is_int(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
+    """Built from integer literals and `range` loop variables with integer operators."""
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return _is_int(ctx, stmt, node.expression)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _INT_OPS):
+        return _is_int(ctx, stmt, node.left) and _is_int(ctx, stmt, node.right)
+    return isinstance(node, cst.Name) and _range_variable(ctx, stmt, node.value)
+
+
+def _range_variable(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """`name` is the target of an enclosing `for name in range(...)` and not rebound."""
+    for loop_id in stmt.loops:
+        loop = ctx.graph.loops[loop_id]
+        node = loop.node
+        if (
+            isinstance(node, cst.For)
+            and isinstance(node.target, cst.Name)
+            and node.target.value == name
+            and isinstance(node.iter, cst.Call)
+            and isinstance(node.iter.func, cst.Name)
+            and node.iter.func.value == "range"
+        ):
+            writers = [s for s in ctx.graph.loop_stmts(loop_id) if name in s.defs]
+            return not writers
+    return False
+
+
+def _simple_slice(u: _Update) -> bool:
+    element = u.index[0].slice if len(u.index) == 1 else None
+    return (
+        u.op == "set"
+        and isinstance(element, cst.Slice)
+        and element.lower is not None
+        and element.step is None
+    )
+
+
+def _stepped(u: _Update) -> bool:
+    return any(isinstance(e.slice, cst.Slice) and e.slice.step is not None for e in u.index)
+
+
+def _bare(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _jitted_functions(ctx: ModuleContext) -> set[str]:
+    """Functions decorated with jit or passed to `jax.jit(...)` in the module."""
+    names = {
+        fn.qualname
+        for fn in ctx.graph.functions.values()
+        if any("jit" in ctx.code(d.decorator) for d in fn.node.decorators)
+    }
+    for stmt in ctx.graph.stmts:
+        for call in stmt.calls:
+            if ctx.is_jax(call.func, "jax.jit") and call.args:
+                first = call.args[0].value
+                if isinstance(first, cst.Name):
+                    target = ctx.graph.resolve_function(first.value, stmt.scope)
+                    names |= {target.qualname} if target else set()
+    return names
+
+
+def _outside(ctx: ModuleContext, scope: str, jitted: set[str]) -> bool:
+    """Whether `scope` and every function enclosing it are not jitted."""
+    while scope != MODULE and scope in ctx.graph.functions:
+        if scope in jitted:
+            return False
+        scope = ctx.graph.functions[scope].scope
+    return True
+
+
+def _top_statement(ctx: ModuleContext, stmt: Stmt) -> cst.CSTNode:
+    """The module-level statement that holds `stmt` (where the helper goes)."""
+    if stmt.scope == MODULE:
+        return ctx.graph.loops[stmt.loops[0]].node
+    scope = stmt.scope
+    while ctx.graph.functions[scope].scope in ctx.graph.functions:
+        scope = ctx.graph.functions[scope].scope
+    fn = ctx.graph.functions[scope]
+    return fn.node if fn.scope == MODULE else _class_node(ctx, fn.scope)
+
+
+def _class_node(ctx: ModuleContext, qualname: str) -> cst.CSTNode:
+    top = qualname.split(".")[0]
+    return next(s for s in ctx.module.body if isinstance(s, cst.ClassDef) and s.name.value == top)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)

@@ -1,0 +1,736 @@
+"""AO501 loop-to-vmap."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from autoopt.analysis import arrays, purity, tracing
+from autoopt.analysis.blocks import Blocks, collect_blocks
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import read_names
+from autoopt.analysis.graph import Function, Stmt
+from autoopt.model import Applicability, Edit, Finding, Replace, RequireImport
+from autoopt.rewrite.spell import spell
+from autoopt.rules.base import Invalid, Rule, Valid
+
+_STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
+_SIMPLE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
+
+
+@dataclass(frozen=True)
+class _PerExample:
+    """`f(args)` evaluated once per element of `source` (`stack` joins the results)."""
+
+    stack: cst.Call
+    call: cst.Call
+    target: str  # the loop or comprehension variable
+    iter: cst.BaseExpression
+    at: Stmt  # the statement that evaluates `iter`
+    removed: tuple[cst.CSTNode, ...] = ()  # the list initialisation and the loop
+    leading: tuple[cst.EmptyLine, ...] = ()  # comments above what is removed
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to call vmap: the mapped/unmapped arguments and what proves the fix."""
+
+    fn: Function
+    args: tuple[str, ...]
+    axes: tuple[int | None, ...]
+    doubt: str = ""  # why the fix is only unsafe
+    imports: tuple[RequireImport, ...] = ()
+
+
+class LoopToVmap(Rule):
+    """
+    ## What it does
+    Finds a loop or list comprehension that applies one function to each
+    example of an array and stacks the results, and replaces it with
+    `jax.vmap(f)(xs)` (with `in_axes=None` for the arguments that are the
+    same for every example).
+
+    ## Why is this bad?
+    The loop dispatches one small computation per example and then copies
+    every result into a new array; `vmap` runs one batched computation.
+    Measured on CPU for 256 examples of a 64x64 matvec+tanh: 35-47x faster
+    eagerly, and 8.8x faster under `jit` (the unrolled loop also compiles
+    slower).
+
+    ## Example
+    ```python
+    outs = []
+    for x in xs:
+        outs.append(predict(x, params))
+    ys = jnp.stack(outs)
+    ```
+    becomes
+    ```python
+    ys = jax.vmap(predict, in_axes=(0, None))(xs, params)
+    ```
+
+    ## Fix safety
+    The fix is **safe** when the loop body is just the per-example call, the
+    function is pure (no print, I/O, host RNG, global or argument writes), it
+    does not branch in Python on the example, it returns one array, and the
+    examples provably come from one array (so they all have the same shape).
+    Results agree to float rounding (measured 3e-7 relative in f32), not
+    bit for bit. It is **unsafe** when autoopt cannot prove the examples come
+    from one array (the fix then stacks them first), that the function
+    returns one array, or that every mapped array has as many rows as the
+    loop runs. There is **no fix** when the iterations depend on each other
+    (a carry), the function is impure, branches on the example, returns a
+    tuple, or the examples are a Python list, whose shapes may differ.
+    """
+
+    id = "AO501"
+    name = "loop-to-vmap"
+    summary = "a Python loop applying one function per example, then stacking"
+
+    VALID = (
+        Valid(
+            """
+import jax.numpy as jnp
+
+def f(h, x):
+    return jnp.tanh(h + x)
+
+def run(h, xs):
+    outs = []
+    for x in xs:
+        h = f(h, x)
+        outs.append(h)
+    return jnp.stack(outs)
+""",
+            "a carry: each iteration depends on the previous one",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+outs = []
+for x in xs:
+    outs.append(f(x))
+    outs.append(f(-x))
+ys = jnp.stack(outs)
+""",
+            "two results per example",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+outs = []
+for x in xs:
+    outs.append(f(x))
+total = len(outs)
+ys = jnp.stack(outs)
+""",
+            "the list is read elsewhere",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+ys = jnp.stack([f(x) for x in xs], axis=1)
+""",
+            "stacked along another axis",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+def f(x, i):
+    return jnp.tanh(x) * i
+
+ys = jnp.stack([f(xs[i], i) for i in range(xs.shape[0])])
+""",
+            "the index itself is an argument",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+ys = jnp.stack([model.apply(x) for x in xs])
+""",
+            "a method, not a module function",
+        ),
+        Valid(
+            """
+import numpy as np
+
+def f(x):
+    return np.tanh(x)
+
+ys = np.stack([f(x) for x in xs])
+""",
+            "numpy stack",
+        ),
+        Valid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+ys = jnp.stack([f(x) for x in xs if x.sum() > 0])
+""",
+            "a filtered comprehension",
+        ),
+    )
+
+    INVALID = (
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+def predict(x, w):
+    return jnp.tanh(w @ x)
+
+def run(xs, w):
+    xs = jnp.asarray(xs)
+    outs = []
+    for x in xs:
+        outs.append(predict(x, w))
+    return jnp.stack(outs)
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+def predict(x, w):
+    return jnp.tanh(w @ x)
+
+def run(xs, w):
+    xs = jnp.asarray(xs)
+    return jax.vmap(predict, in_axes=(0, None))(xs, w)
+""",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    return (x ** 2).sum()
+
+xs = jnp.ones((8, 3))
+ys = jnp.stack([f(x) for x in xs])
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+def f(x):
+    return (x ** 2).sum()
+
+xs = jnp.ones((8, 3))
+ys = jax.vmap(f)(xs)
+""",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+def loss(w, x, y):
+    return jnp.mean((x @ w - y) ** 2)
+
+def per_example(w, xs, ys):
+    return jnp.array([loss(w, xs[i], ys[i]) for i in range(xs.shape[0])])
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+def loss(w, x, y):
+    return jnp.mean((x @ w - y) ** 2)
+
+def per_example(w, xs, ys):
+    return jax.vmap(loss, in_axes=(None, 0, 0))(w, xs, ys)
+""",
+            fix=Applicability.UNSAFE,
+            message="cannot prove `ys` has as many rows as `xs`",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+def sample(key, mu):
+    return mu + jax.random.normal(key, (3,))
+
+def draws(key, mu, n):
+    keys = jax.random.split(key, n)
+    # one draw per key
+    out = []
+    for k in keys:
+        out.append(sample(k, mu))
+    samples = jnp.stack(out)
+    return samples.mean(0)
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+def sample(key, mu):
+    return mu + jax.random.normal(key, (3,))
+
+def draws(key, mu, n):
+    keys = jax.random.split(key, n)
+    # one draw per key
+    samples = jax.vmap(sample, in_axes=(0, None))(keys, mu)
+    return samples.mean(0)
+""",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+def f(x: jax.Array, scale):
+    return jnp.sin(x) * scale
+
+def run(xs: jax.Array):
+    outs = []
+    for i in range(xs.shape[0]):
+        outs.append(f(xs[i], 2.0))
+    return jnp.stack(outs)
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+def f(x: jax.Array, scale):
+    return jnp.sin(x) * scale
+
+def run(xs: jax.Array):
+    return jax.vmap(f, in_axes=(0, None))(xs, 2.0)
+""",
+        ),
+        Invalid(
+            """
+import jax as J
+import jax.numpy as jnp
+
+def norm(x):
+    y = x - x.mean()
+    return y / jnp.sqrt((y * y).mean() + 1e-5)
+
+def run(xs: J.Array):
+    return jnp.stack([norm(x) for x in xs[:4]])
+""",
+            """
+import jax as J
+import jax.numpy as jnp
+
+def norm(x):
+    y = x - x.mean()
+    return y / jnp.sqrt((y * y).mean() + 1e-5)
+
+def run(xs: J.Array):
+    return J.vmap(norm)(xs[:4])
+""",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+def f(x, n):
+    for _ in range(n):
+        x = jnp.tanh(x)
+    return x
+
+def run(xs):
+    return jnp.stack([f(x, 3) for x in xs])
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+def f(x, n):
+    for _ in range(n):
+        x = jnp.tanh(x)
+    return x
+
+def run(xs):
+    return jax.vmap(f, in_axes=(0, None))(jnp.stack(xs), 3)
+""",
+            fix=Applicability.UNSAFE,
+            message="cannot prove `xs` is one array",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+def g(x):
+    return jax.lax.cummax(x, 0)
+
+def run(xs: jax.Array):
+    return jnp.stack([g(x) for x in xs])
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+def g(x):
+    return jax.lax.cummax(x, 0)
+
+def run(xs: jax.Array):
+    return jax.vmap(g)(xs)
+""",
+            fix=Applicability.UNSAFE,
+            message="cannot prove `g` returns one array",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    print(x)
+    return jnp.tanh(x)
+
+ys = jnp.stack([f(x) for x in jnp.ones((4, 2))])
+""",
+            fix=Applicability.NONE,
+            message="not pure",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    if x.sum() > 0:
+        return x
+    return -x
+
+ys = jnp.stack([f(x) for x in jnp.ones((4, 2))])
+""",
+            fix=Applicability.NONE,
+            message="Python control flow",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+xs = [jnp.ones(3), jnp.ones(4)]
+ys = jnp.stack([f(x) for x in xs])
+""",
+            fix=Applicability.NONE,
+            message="a Python list",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.sin(x), jnp.cos(x)
+
+ys = jnp.stack([f(x) for x in jnp.ones((4, 2))])
+""",
+            fix=Applicability.NONE,
+            message="returns a tuple",
+        ),
+    )
+
+    def check(self, ctx: ModuleContext) -> Iterator[Finding]:
+        blocks: Blocks | None = None
+        for stmt in ctx.graph.stmts:
+            for call in stmt.calls:
+                if not ctx.is_jax(call.func, *_STACKS):
+                    continue
+                blocks = blocks or collect_blocks(ctx.module)
+                found = _comprehension(ctx, stmt, call) or _loop(ctx, blocks, stmt, call)
+                if found is not None:
+                    finding = self._finding(ctx, found)
+                    if finding is not None:
+                        yield finding
+
+    def _finding(self, ctx: ModuleContext, p: _PerExample) -> Finding | None:
+        plan = _plan(ctx, p)
+        if plan is None:
+            return None
+        if isinstance(plan, str):
+            where = f"`{ctx.code(p.call.func)}` is applied to each example and stacked"
+            return self.finding(ctx, p.stack, f"{where}, but {plan}", Applicability.NONE)
+        vmap, imports = spell(ctx, "jax.vmap")
+        axes = set(plan.axes)
+        options = "" if axes == {0} else f", in_axes=({', '.join(map(str, plan.axes))})"
+        text = f"{vmap}({plan.fn.name}{options})({', '.join(plan.args)})"
+        edits: list[Edit] = [*imports, *plan.imports]
+        edits.append(Replace(p.stack, lambda _n: cst.parse_expression(text)))
+        edits += [Replace(node, lambda _n: cst.RemovalSentinel.REMOVE) for node in p.removed]
+        if p.leading:
+            edits.append(_keep_comments(ctx, p))
+        message = (
+            f"`{plan.fn.name}` is applied to one example at a time and the results "
+            f"stacked: use `{text}`, one batched computation"
+        )
+        fix = Applicability.UNSAFE if plan.doubt else Applicability.SAFE
+        if plan.doubt:
+            message += f"; {plan.doubt}"
+        return self.finding(
+            ctx, p.stack, message, fix, edits, target=plan.fn.name, title="Use jax.vmap"
+        )
+
+
+def _comprehension(ctx: ModuleContext, stmt: Stmt, stack: cst.Call) -> _PerExample | None:
+    comp = _single_arg(stack)
+    if not isinstance(comp, cst.ListComp) or not isinstance(comp.elt, cst.Call):
+        return None
+    for_in = comp.for_in
+    if for_in.ifs or for_in.inner_for_in is not None or for_in.asynchronous is not None:
+        return None
+    if not isinstance(for_in.target, cst.Name):
+        return None
+    return _PerExample(stack, comp.elt, for_in.target.value, for_in.iter, stmt)
+
+
+def _loop(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, stack: cst.Call) -> _PerExample | None:
+    """`outs = []`, `for x in xs: outs.append(f(...))`, then `... jnp.stack(outs) ...`."""
+    outs = _single_arg(stack)
+    loop = blocks.previous_statement(stmt.anchor)
+    init = blocks.previous_statement(loop) if loop is not None else None
+    if not (isinstance(outs, cst.Name) and isinstance(loop, cst.For) and init is not None):
+        return None
+    name = outs.value
+    if not (
+        _is_empty_list(init, name) and loop.orelse is None and isinstance(loop.target, cst.Name)
+    ):
+        return None
+    body = loop.body.body
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine):
+        return None
+    call = _appended(body[0], name)
+    touching = [s for s in ctx.graph.scope_stmts(stmt.scope) if name in s.uses | s.defs | s.mutates]
+    expected = {init, body[0], stmt.anchor}
+    if call is None or {s.anchor for s in touching} != expected or len(touching) != 3:
+        return None
+    leading = (*init.leading_lines, *loop.leading_lines)
+    return _PerExample(
+        stack, call, loop.target.value, loop.iter, ctx.graph.by_node[loop], (init, loop), leading
+    )
+
+
+def _plan(ctx: ModuleContext, p: _PerExample) -> _Plan | str | None:
+    """The vmap call, a reason for no fix, or None when the pattern does not apply."""
+    if not isinstance(p.call.func, cst.Name) or not p.call.args:
+        return None
+    fn = ctx.graph.resolve_function(p.call.func.value, p.at.scope)
+    if fn is None or fn.is_method:
+        return None
+    mapping = _map_args(ctx, p)
+    if mapping is None:
+        return None
+    args, axes, source = mapping
+    mapped = frozenset(p for p, axis in zip(fn.params, axes, strict=False) if axis == 0)
+    problem = _function_problem(ctx, fn, mapped)
+    if problem:
+        return problem
+    if _is_python_list(ctx, p.at.scope, source):
+        return (
+            f"the examples come from a Python list (`{ctx.code(source)}`), whose shapes may differ"
+        )
+    doubts = []
+    imports: tuple[RequireImport, ...] = ()
+    if not _proven_array(ctx, p, source):
+        doubts.append(f"cannot prove `{ctx.code(source)}` is one array, so the fix stacks it first")
+        stack, imports = spell(ctx, "jax.numpy.stack")
+        args = tuple(f"{stack}({a})" if ax == 0 else a for a, ax in zip(args, axes, strict=True))
+    doubts += _row_doubts(ctx, p, args, axes, source)
+    if not arrays.returns_one_array(ctx, fn, mapped):
+        doubts.append(f"cannot prove `{fn.name}` returns one array (vmap would stack each leaf)")
+    return _Plan(fn, args, axes, "; ".join(doubts), imports)
+
+
+def _map_args(
+    ctx: ModuleContext, p: _PerExample
+) -> tuple[tuple[str, ...], tuple[int | None, ...], cst.BaseExpression] | None:
+    """Each argument as (code, axis): the example (0) or the same for all (None)."""
+    index_of = _index_source(ctx, p)
+    source = index_of if index_of is not None else p.iter
+    args: list[str] = []
+    axes: list[int | None] = []
+    for arg in p.call.args:
+        if arg.keyword is not None or arg.star:
+            return None
+        value = arg.value
+        if index_of is None and isinstance(value, cst.Name) and value.value == p.target:
+            args.append(ctx.code(source))
+            axes.append(0)
+        elif index_of is not None and _indexed_by(value, p.target):
+            args.append(ctx.code(value.value))  # type: ignore[attr-defined]
+            axes.append(0)
+        elif _reads(value, p.target) or not _simple(value):
+            return None
+        else:
+            args.append(ctx.code(value))
+            axes.append(None)
+    return (tuple(args), tuple(axes), source) if 0 in axes else None
+
+
+def _index_source(ctx: ModuleContext, p: _PerExample) -> cst.BaseExpression | None:
+    """`xs` for `range(xs.shape[0])` or `range(len(xs))`, else None."""
+    count = _single_arg(p.iter) if _is_call_to(p.iter, "range") else None
+    if _is_call_to(count, "len"):
+        return _single_arg(count)  # type: ignore[arg-type]
+    if (
+        isinstance(count, cst.Subscript)
+        and isinstance(count.value, cst.Attribute)
+        and count.value.attr.value == "shape"
+        and ctx.code(count.slice[0]) in ("0", "[0]")
+    ):
+        return count.value.value
+    return None
+
+
+def _function_problem(ctx: ModuleContext, fn: Function, mapped: frozenset[str]) -> str:
+    reasons = purity.impurities(ctx, fn)
+    if reasons:
+        return f"`{fn.name}` is not pure: it {reasons[0]}"
+    if any("jit" not in ctx.code(d.decorator) for d in fn.node.decorators):
+        return f"`{fn.name}` has a decorator autoopt cannot see through"
+    facts = tracing.analyse(ctx, fn)
+    needs = [p for p in mapped if p in facts.static]
+    if facts.traced_control or needs:
+        why = facts.traced_control[0] if facts.traced_control else facts.static[needs[0]]
+        return f"`{fn.name}` uses the example in Python control flow or shapes ({why})"
+    returns = [s.node for s in ctx.graph.scope_stmts(fn.qualname) if isinstance(s.node, cst.Return)]
+    if any(isinstance(r.value, cst.Tuple | cst.List | cst.Dict) for r in returns):  # type: ignore[attr-defined]
+        return f"`{fn.name}` returns a tuple, which vmap would not stack into one array"
+    return ""
+
+
+def _proven_array(ctx: ModuleContext, p: _PerExample, source: cst.BaseExpression) -> bool:
+    """`range(xs.shape[0])`, an annotated parameter, or an array-valued expression."""
+    if _index_source(ctx, p) is not None and not _is_call_to(_single_arg(p.iter), "len"):
+        return True
+    base = source.value if isinstance(source, cst.Subscript) else source
+    fn = ctx.graph.functions.get(p.at.scope)
+    if isinstance(base, cst.Name) and fn is not None and arrays.annotated_array(fn, base.value):
+        return True
+    return arrays.is_array(ctx, p.at, source, frozenset())
+
+
+def _row_doubts(
+    ctx: ModuleContext,
+    p: _PerExample,
+    args: tuple[str, ...],
+    axes: tuple[int | None, ...],
+    source: cst.BaseExpression,
+) -> list[str]:
+    """Arrays indexed by the loop index other than the one it ranges over."""
+    if _index_source(ctx, p) is None:
+        return []
+    src = ctx.code(source)
+    others = [a for a, ax in zip(args, axes, strict=True) if ax == 0 and a != src]
+    return [f"cannot prove `{a}` has as many rows as `{src}`" for a in others]
+
+
+def _is_python_list(ctx: ModuleContext, scope: str, node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.List | cst.ListComp | cst.Tuple):
+        return True
+    if not isinstance(node, cst.Name):
+        return False
+    defs = [s.node for s in ctx.graph.scope_stmts(scope) if node.value in s.defs]
+    return any(
+        isinstance(d, cst.Assign) and isinstance(d.value, cst.List | cst.ListComp | cst.Tuple)
+        for d in defs
+    )
+
+
+def _keep_comments(ctx: ModuleContext, p: _PerExample) -> Replace:
+    anchor = ctx.graph.by_node[_enclosing_small(ctx, p.stack)].anchor
+    return Replace(
+        anchor,
+        lambda n: n.with_changes(leading_lines=[*p.leading, *n.leading_lines]),  # type: ignore[attr-defined]
+    )
+
+
+def _enclosing_small(ctx: ModuleContext, call: cst.Call) -> cst.CSTNode:
+    return next(s.node for s in ctx.graph.stmts if any(c is call for c in s.calls))
+
+
+def _appended(line: cst.SimpleStatementLine, name: str) -> cst.Call | None:
+    """`f(...)` from the line `name.append(f(...))`."""
+    if len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
+        return None
+    call = line.body[0].value
+    if not (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and isinstance(call.func.value, cst.Name)
+        and call.func.value.value == name
+        and call.func.attr.value == "append"
+    ):
+        return None
+    inner = _single_arg(call)
+    return inner if isinstance(inner, cst.Call) else None
+
+
+def _is_empty_list(stmt: cst.BaseStatement, name: str) -> bool:
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return False
+    node = stmt.body[0]
+    return (
+        isinstance(node, cst.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0].target, cst.Name)
+        and node.targets[0].target.value == name
+        and isinstance(node.value, cst.List)
+        and not node.value.elements
+    )
+
+
+def _single_arg(node: cst.CSTNode | None) -> cst.BaseExpression | None:
+    if isinstance(node, cst.Call) and len(node.args) == 1 and node.args[0].keyword is None:
+        return None if node.args[0].star else node.args[0].value
+    return None
+
+
+def _is_call_to(node: cst.CSTNode | None, name: str) -> bool:
+    return (
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
+    )
+
+
+def _indexed_by(node: cst.BaseExpression, index: str) -> bool:
+    """`xs[i]` with `xs` not itself depending on `i`."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1:
+        return False
+    element = node.slice[0].slice
+    return (
+        isinstance(element, cst.Index)
+        and isinstance(element.value, cst.Name)
+        and element.value.value == index
+        and not _reads(node.value, index)
+    )
+
+
+def _simple(node: cst.BaseExpression) -> bool:
+    """No call that could have effects or change between evaluations."""
+    if isinstance(node, cst.Subscript):
+        return _simple(node.value)
+    if isinstance(node, cst.UnaryOperation):
+        return _simple(node.expression)
+    return isinstance(node, _SIMPLE)
+
+
+def _reads(node: cst.CSTNode, name: str) -> bool:
+    return any(n.value == name for n in read_names(node))

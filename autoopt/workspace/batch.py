@@ -1,0 +1,114 @@
+"""A batch run over paths: discover, analyse (cached, parallel), write back."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from autoopt.config import Settings
+from autoopt.model import AutooptError, Finding
+from autoopt.report.summary import Summary
+from autoopt.workspace.cache import ResultCache
+from autoopt.workspace.discover import discover
+from autoopt.workspace.progress import progress_bar
+from autoopt.workspace.runner import FileOutcome, run
+from autoopt.workspace.source_file import write_atomic
+from autoopt.workspace.verify_tests import Rewritten, TestCommand, Verdict, bisect_on_disk
+
+
+@dataclass
+class Batch:
+    """Every file's outcome, the errors met on the way, and the time taken."""
+
+    outcomes: list[FileOutcome]
+    errors: list[AutooptError]
+    started: float = field(default_factory=time.perf_counter)
+    written: list[FileOutcome] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for o in self.outcomes if o.result for f in o.result.findings]
+
+    @property
+    def changed(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.result is not None and o.result.changed]
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def sources(self) -> dict[str, str]:
+        """Display path -> source text, for reports that quote lines."""
+        return {o.display: o.result.source for o in self.outcomes if o.result is not None}
+
+
+def collect(
+    paths: list[str],
+    settings: Settings,
+    exclude: list[str] | None = None,
+    jobs: int = 0,
+    *,
+    cache: bool = True,
+    progress: bool = False,
+) -> Batch:
+    """Discover and analyse every file under `paths`; problems become `errors`."""
+    started = time.perf_counter()
+    found = discover(paths, [*settings.exclude, *(exclude or [])])
+    store = ResultCache.load(paths, settings) if cache else None
+    with progress_bar(len(found.files), progress) as advance:
+        outcomes = run(found.files, settings, jobs or os.cpu_count() or 1, store, advance)
+    if store is not None:
+        store.save()
+    errors = found.errors + [o.error for o in outcomes if o.error is not None]
+    return Batch(outcomes, errors, started)
+
+
+def write_changes(batch: Batch) -> None:
+    """Write every changed file atomically; refusals join `batch.errors`."""
+    for outcome in batch.changed:
+        assert outcome.result is not None and outcome.source is not None
+        try:
+            write_atomic(outcome.source, outcome.result.new_source, outcome.display)
+        except AutooptError as exc:
+            batch.errors.append(exc)
+        else:
+            batch.written.append(outcome)
+
+
+def write_verified(batch: Batch, tests: TestCommand) -> Verdict:
+    """Write the changes, keeping only those `tests` still pass with.
+
+    Raises AutooptError, writing nothing, when the tests fail before any rewrite.
+    """
+    if not tests.passes():
+        raise AutooptError(tests.command, "tests fail before rewriting; nothing written")
+    write_changes(batch)
+    files = [_rewritten(o) for o in batch.written]
+    if not files or tests.passes():
+        return Verdict(kept=files)
+    return bisect_on_disk(files, tests)
+
+
+def _rewritten(outcome: FileOutcome) -> Rewritten:
+    assert outcome.source is not None and outcome.result is not None
+    new = outcome.source.encode(outcome.result.new_source)
+    return Rewritten(outcome.display, outcome.source.path, outcome.source.raw, new)
+
+
+def summarise(batch: Batch, reverted: Sequence[str] = ()) -> Summary:
+    """The run's summary table data; after a write, counts what was written."""
+    wrote = bool(batch.written)
+    changed = [o for o in batch.written if o.display not in reverted] if wrote else batch.changed
+    fixes = [f for o in changed if o.result for f in o.result.applied]
+    return Summary(
+        files=len(batch.outcomes),
+        findings=batch.findings,
+        fixes=fixes,
+        changed=len(changed),
+        errors=len(batch.errors),
+        seconds=batch.seconds,
+        written=wrote,
+        reverted=list(reverted),
+    )

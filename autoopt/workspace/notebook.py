@@ -1,0 +1,101 @@
+"""Jupyter notebooks as one Python text: code cells joined, outputs never touched.
+
+The code cells are joined with a marker comment before each one, analysed as
+one module, and split back at the markers. Cells with IPython magics (`%`, `!`)
+are left out and kept as they are. A rewrite that moves code across cells is
+refused rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from autoopt.model import AutooptError
+
+_MARKER = "# autoopt-cell {}"
+_MARKER_RE = re.compile(r"^# autoopt-cell (\d+)\n", re.M)
+_MAGIC_RE = re.compile(r"^\s*[%!]", re.M)
+
+
+@dataclass(frozen=True)
+class Notebook:
+    """A notebook's code cells as one text, and what is needed to write it back."""
+
+    path: Path
+    text: str
+    raw: bytes
+    cells: tuple[int, ...]  # indices of the code cells in `text`, in order
+    name: str
+
+    def encode(self, text: str) -> bytes:
+        """The notebook's JSON with the code cells replaced by `text`'s parts."""
+        if text == self.text:
+            return self.raw
+        document = json.loads(self.raw)
+        for index, code in self._split(text).items():
+            cell = document["cells"][index]
+            if _cell_text(cell) != code:
+                cell["source"] = _as_source(code, cell["source"])
+        return _dump(document, self.raw)
+
+    def _split(self, text: str) -> dict[int, str]:
+        parts = _MARKER_RE.split(text)
+        head, numbers, bodies = parts[0], parts[1::2], parts[2::2]
+        if tuple(int(n) for n in numbers) != self.cells:
+            raise AutooptError(self.name, "a rewrite moves code across notebook cells; not applied")
+        document = json.loads(self.raw)
+        out = {}
+        for position, (number, body) in enumerate(zip(numbers, bodies, strict=True)):
+            index = int(number)
+            code = (head if position == 0 else "") + body
+            out[index] = code if _cell_text(document["cells"][index]).endswith("\n") else code[:-1]
+        return out
+
+
+def parse_notebook(path: Path, raw: bytes, name: str) -> Notebook:
+    """A Notebook from the bytes of an .ipynb file; clear errors for anything else."""
+    try:
+        document = json.loads(raw)
+        cells = document["cells"]
+    except (ValueError, KeyError, TypeError):
+        raise AutooptError(name, "not a Jupyter notebook (invalid JSON or no cells)") from None
+    language = _language(document)
+    if language not in ("", "python"):
+        raise AutooptError(name, f"a {language} notebook, not Python")
+    chunks, indices = [], []
+    for index, cell in enumerate(cells):
+        code = _cell_text(cell) if cell.get("cell_type") == "code" else ""
+        if code.strip() and not _MAGIC_RE.search(code):
+            chunks.append(f"{_MARKER.format(index)}\n{_ended(code)}")
+            indices.append(index)
+    return Notebook(path, "".join(chunks), raw, tuple(indices), name)
+
+
+def _ended(code: str) -> str:
+    return code if code.endswith("\n") else code + "\n"
+
+
+def _language(document: dict) -> str:
+    meta = document.get("metadata", {})
+    name = meta.get("language_info", {}).get("name") or meta.get("kernelspec", {}).get("language")
+    return str(name or "").lower()
+
+
+def _cell_text(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _as_source(code: str, like: list[str] | str) -> list[str] | str:
+    return code.splitlines(keepends=True) if isinstance(like, list) else code
+
+
+def _dump(document: dict, raw: bytes) -> bytes:
+    """JSON laid out as the original: its indent, non-ASCII kept, final newline kept."""
+    match = re.search(rb"\n( +)\S", raw)
+    indent = len(match.group(1)) if match else 1
+    text = json.dumps(document, indent=indent, ensure_ascii=False)
+    return (text + ("\n" if raw.endswith(b"\n") else "")).encode("utf-8")

@@ -1,0 +1,33 @@
+"""pytest-lsp clients talking to `python -m autoopt.frontends.lsp` over stdio."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "autoopt.frontends.lsp"])
+
+
+async def _session(client: LanguageClient, caps: lsp.ClientCapabilities, options: object):
+    await client.initialize_session(
+        lsp.InitializeParams(capabilities=caps, initialization_options=options)
+    )
+    yield
+    await client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=SERVER, scope="module")
+async def client(lsp_client: LanguageClient):
+    """VS Code's capabilities (UTF-16, resolve, documentChanges, progress), one per module."""
+    async for _ in _session(lsp_client, client_capabilities("visual-studio-code"), None):
+        yield
+
+
+@pytest_lsp.fixture(config=SERVER, loop_scope="module")
+async def bare_client(lsp_client: LanguageClient):
+    """No capabilities at all: edits come inline, as `changes`; unsafe fixes allowed."""
+    async for _ in _session(lsp_client, lsp.ClientCapabilities(), {"unsafeFixes": True}):
+        yield

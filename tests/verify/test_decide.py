@@ -1,0 +1,87 @@
+"""Speed statistics and the acceptance rules, on synthetic measurements."""
+
+from __future__ import annotations
+
+from autoopt.verify.decide import Thresholds, decide, human_bytes, memory_win
+from autoopt.verify.report import MemoryView, Row, Verdict
+from autoopt.verify.stats import noise, speed_view
+
+T = Thresholds()
+
+
+def view(before: list[float], after: list[float], floor: float = 0.05, **extra):
+    return speed_view("function f", before, after, floor, **extra)
+
+
+def row(rule: str = "AO101", **fields) -> Row:
+    r = Row(rule, "name", "prog.py", 3)
+    for key, value in fields.items():
+        setattr(r, key, value)
+    return r
+
+
+def test_speedup_is_the_ratio_of_medians() -> None:
+    v = view([10.0, 11.0, 9.0], [5.0, 5.5, 4.5])
+    assert v.speedup == 2.0 and v.faster and not v.slower
+
+
+def test_noise_raises_the_bar() -> None:
+    noisy = [1.0, 1.5, 0.6, 1.4, 0.7]
+    assert noise(noisy) > 0.2
+    v = view(noisy, [x / 1.15 for x in noisy])
+    assert not v.faster and v.threshold == noise(noisy)
+
+
+def test_floor_applies_when_noise_is_tiny() -> None:
+    v = view([1.0] * 5, [0.97] * 5)
+    assert v.threshold == 0.05 and not v.faster and not v.slower
+
+
+def test_tiny_functions_need_a_bigger_win() -> None:
+    assert T.floor_for(5e-6) == 0.15 and T.floor_for(1e-3) == 0.05
+
+
+def test_recompiling_in_steady_state_is_a_slowdown() -> None:
+    v = view([1.0] * 5, [0.5] * 5, compiles_before=0, compiles_after=5)
+    assert v.recompiles and v.slower
+    verdict, reason = decide(row(function=v), T)
+    assert verdict is Verdict.SLOWER and "recompiles" in reason
+
+
+def test_slower_beyond_noise_is_rejected() -> None:
+    verdict, reason = decide(row(program=view([1.0] * 3, [1.5] * 3, floor=0.1)), T)
+    assert verdict is Verdict.SLOWER and "0.67x" in reason
+
+
+def test_any_faster_view_accepts_when_none_is_slower() -> None:
+    flat = view([1.0] * 3, [1.0] * 3, floor=0.1)
+    verdict, _ = decide(row(function=view([1.0] * 5, [0.5] * 5), program=flat), T)
+    assert verdict is Verdict.ACCEPTED
+    verdict, reason = decide(row(program=flat), T)
+    assert verdict is Verdict.NO_GAIN and "no speedup beyond noise" in reason
+
+
+def test_memory_rule_accepted_on_memory_win_within_time_budget() -> None:
+    memory = MemoryView(
+        compiled_before={"argument": 80, "output": 80, "temp": 0, "alias": 0, "footprint": 160},
+        compiled_after={"argument": 80, "output": 80, "temp": 0, "alias": 80, "footprint": 80},
+        donated_before=0,
+        donated_after=1,
+    )
+    a_bit_slower = view([1.0] * 5, [1.2] * 5)
+    verdict, reason = decide(row("AO201", memory=memory, function=a_bit_slower), T)
+    assert verdict is Verdict.ACCEPTED and "donation confirmed" in reason
+    much_slower = view([1.0] * 5, [2.0] * 5)
+    assert decide(row("AO201", memory=memory, function=much_slower), T)[0] is Verdict.SLOWER
+    assert decide(row("AO101", memory=memory, function=a_bit_slower), T)[0] is Verdict.SLOWER
+
+
+def test_peak_memory_needs_a_real_drop() -> None:
+    assert memory_win(MemoryView(peak_rss_before=1000, peak_rss_after=950), T) == ""
+    assert "peak RSS" in memory_win(MemoryView(peak_rss_before=1000, peak_rss_after=800), T)
+
+
+def test_human_bytes() -> None:
+    assert human_bytes(512) == "512 B"
+    assert human_bytes(1536) == "1.5 KiB"
+    assert human_bytes(3 * 1024**3) == "3.0 GiB"
