@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
 
 import libcst as cst
@@ -19,7 +20,19 @@ def parse(code: str, path: str = "<string>") -> cst.Module:
     try:
         return cst.parse_module(code)
     except cst.ParserSyntaxError as exc:
-        raise AutooptError(path, f"syntax error: {exc.message}", line=exc.raw_line) from None
+        line, message = _python_syntax_error(code) or (exc.raw_line, exc.message)
+        raise AutooptError(path, f"syntax error: {message}", line=line) from None
+
+
+def _python_syntax_error(code: str) -> tuple[int, str] | None:
+    """Python's own location and wording, which point at the offending line."""
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:
+        return exc.lineno or 1, exc.msg
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 def mentions_jax(code: str) -> bool:

@@ -16,7 +16,8 @@ STEPS = 30
 
 def init_state(rng):
     params = {}
-    for i, (n_in, n_out) in enumerate(zip(SIZES[:-1], SIZES[1:], strict=True)):
+    for i in range(len(SIZES) - 1):
+        n_in, n_out = SIZES[i], SIZES[i + 1]
         w = rng.normal(size=(n_in, n_out)).astype(np.float32) / np.sqrt(n_in)
         params[f"w{i}"] = jnp.asarray(w)
         params[f"b{i}"] = jnp.zeros(n_out)
@@ -42,9 +43,7 @@ def loss_fn(params, batch):
 @jax.jit
 def train_step(state, batch):
     loss, grads = jax.value_and_grad(loss_fn)(state["params"], batch)
-    momentum = jax.tree_util.tree_map(
-        lambda m, g: MOMENTUM * m + g, state["momentum"], grads
-    )
+    momentum = jax.tree_util.tree_map(lambda m, g: MOMENTUM * m + g, state["momentum"], grads)
     params = jax.tree_util.tree_map(lambda p, m: p - LR * m, state["params"], momentum)
     new_state = {"params": params, "momentum": momentum, "step": state["step"] + 1}
     return new_state, loss

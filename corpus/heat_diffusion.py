@@ -13,9 +13,7 @@ N_STEPS = 1000
 
 def laplacian(u):
     # 5-point stencil on the interior, boundary rows/cols stay untouched
-    return (
-        u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2] - 4.0 * u[1:-1, 1:-1]
-    ) / DX**2
+    return (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2] - 4.0 * u[1:-1, 1:-1]) / DX**2
 
 
 def step(u, alpha):

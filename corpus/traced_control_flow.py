@@ -13,9 +13,7 @@ THRESHOLD = 0.45
 
 
 def lap(a):
-    return (
-        jnp.roll(a, 1, 0) + jnp.roll(a, -1, 0) + jnp.roll(a, 1, 1) + jnp.roll(a, -1, 1) - 4.0 * a
-    )
+    return jnp.roll(a, 1, 0) + jnp.roll(a, -1, 0) + jnp.roll(a, 1, 1) + jnp.roll(a, -1, 1) - 4.0 * a
 
 
 def step(u, v, dt):

@@ -187,7 +187,7 @@ class Sharing:
 
     def _call(self, call: cst.Call) -> Shares:
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
-        last = qual.rsplit(".", 1)[-1]
+        last = call.func.attr.value if isinstance(call.func, cst.Attribute) else qual
         args = Shares()
         for arg in call.args:
             args.add(self.shares(arg.value))
@@ -266,7 +266,8 @@ def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
     module = qual.rsplit(".", 1)[0]
     if module in ("jax.numpy", "numpy") and last in _FRESH_ARRAY:
         return not _copy_false(call)
-    return "." in qual and module not in ("jax.numpy", "numpy") and last in _FRESH_METHODS
+    is_method = call is not None and isinstance(call.func, cst.Attribute)
+    return is_method and module not in ("jax.numpy", "numpy") and last in _FRESH_METHODS
 
 
 def _constants(ctx: ModuleContext) -> set[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -87,12 +88,36 @@ class ModuleContext:
     @cached_property
     def _line_offsets(self) -> list[int]:
         """Lines before each top-level statement (its leading blank lines included)."""
-        offsets = []
-        line = sum(1 for _ in self.module.header)
-        for stmt in self.module.body:
-            offsets.append(line)
-            line += self.module.code_for_node(stmt).count("\n")
-        return offsets
+        return _offsets_from_ast(self.module, self.source) or _offsets_from_code(self.module)
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
+
+
+def _offsets_from_ast(module: cst.Module, source: str) -> list[int] | None:
+    """Offsets from Python's own parser (fast); None when it cannot parse the source."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    starts = iter(tree.body)
+    offsets = []
+    for stmt in module.body:
+        count = len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+        nodes = [next(starts, None) for _ in range(count)]
+        first = nodes[0]
+        if first is None:
+            return None
+        decorators = getattr(first, "decorator_list", [])
+        line = min([first.lineno, *(d.lineno for d in decorators)])
+        offsets.append(line - 1 - len(stmt.leading_lines))
+    return offsets
+
+
+def _offsets_from_code(module: cst.Module) -> list[int]:
+    offsets = []
+    line = sum(1 for _ in module.header)
+    for stmt in module.body:
+        offsets.append(line)
+        line += module.code_for_node(stmt).count("\n")
+    return offsets

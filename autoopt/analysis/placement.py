@@ -21,7 +21,7 @@ from autoopt.analysis.jitted import call_sites, jitted_callables
 from autoopt.analysis.names import dotted
 
 _DEVICE_MODULES = ("jax.numpy.", "jax.random.", "jax.nn.", "jax.lax.", "jax.scipy.")
-_TO_PYTHON = frozenset({"item", "tolist", "shape", "dtype", "ndim", "size"})
+_TO_PYTHON = frozenset({"item", "tolist"})
 
 
 class Place(str, Enum):

@@ -18,7 +18,7 @@ from autoopt.report.summary import print_summary
 from autoopt.rules import ALL_RULES, BY_ID
 from autoopt.workspace import progress
 from autoopt.workspace.batch import Batch, collect, summarise, write_changes, write_verified
-from autoopt.workspace.verify_tests import TestCommand
+from autoopt.workspace.verify_tests import ProjectTests
 
 app = typer.Typer(
     name="autoopt",
@@ -63,6 +63,20 @@ VerifyTests = Annotated[
 VerifyTimeout = Annotated[
     float, typer.Option("--verify-timeout", help="Seconds each --verify-tests run may take.")
 ]
+Verify = Annotated[
+    bool,
+    typer.Option("--verify", help="Keep only rewrites that pass verification (run, compare, time)"),
+]
+Entry = Annotated[
+    str | None,
+    typer.Option("--entry", help="What verification runs: MODULE:FUNC or FUNC (default: main())."),
+]
+Timeout = Annotated[float, typer.Option("--timeout", help="Seconds one verification run may take.")]
+ReportPath = Annotated[
+    str | None, typer.Option("--report", help="Write the verification report (.md, .json, .html).")
+]
+Rtol = Annotated[float | None, typer.Option("--rtol", help="Relative tolerance for float outputs.")]
+Atol = Annotated[float | None, typer.Option("--atol", help="Absolute tolerance for float outputs.")]
 
 
 def _settings(paths: list[str], select: str | None, ignore: str | None, unsafe: bool) -> Settings:
@@ -144,6 +158,10 @@ def rewrite(
     no_cache: NoCache = False,
     verify_tests: VerifyTests = None,
     verify_timeout: VerifyTimeout = 600.0,
+    verify: Verify = False,
+    entry: Entry = None,
+    timeout: Timeout = 120.0,
+    report: ReportPath = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -155,6 +173,12 @@ def rewrite(
         raise typer.Exit(EXIT_ERROR)
     settings = _settings(paths, select, ignore, unsafe_fixes)
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
+    if verify:
+        from autoopt.verify.commands import options_for, verify_outcomes
+
+        options = options_for(entry, timeout)
+        show = progress.wanted(no_progress)
+        batch.errors.extend(verify_outcomes(batch.outcomes, settings, options, report, show))
     reverted = _write(batch, verify_tests, verify_timeout) if write else []
     if not write and output_format is not Format.text:
         _emit_findings(batch, output_format)
@@ -178,7 +202,7 @@ def _write(batch: Batch, verify_tests: str | None, timeout: float) -> list[str]:
         typer.echo(f"rewrote {len(batch.written)} file(s)", err=True)
         return []
     try:
-        verdict = write_verified(batch, TestCommand(verify_tests, timeout))
+        verdict = write_verified(batch, ProjectTests(verify_tests, timeout))
     except AutooptError as exc:
         batch.errors.append(exc)
         return []
@@ -186,6 +210,31 @@ def _write(batch: Batch, verify_tests: str | None, timeout: float) -> list[str]:
         typer.echo(f"{file.display}: reverted: its rewrite makes `{verify_tests}` fail", err=True)
     typer.echo(f"rewrote {len(verdict.kept)} file(s), reverted {len(verdict.reverted)}", err=True)
     return [file.display for file in verdict.reverted]
+
+
+@app.command()
+def verify(
+    file: Annotated[str, typer.Argument(help="The program to verify.")],
+    entry: Entry = None,
+    report: ReportPath = None,
+    timeout: Timeout = 120.0,
+    rtol: Rtol = None,
+    atol: Atol = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    unsafe_fixes: Unsafe = False,
+    no_progress: NoProgress = False,
+) -> None:
+    """Verify every rewrite of FILE (run, compare, time); FILE is not changed.
+
+    Exit 0: all verified, 1: some rejected, 2: error.
+    """
+    from autoopt.verify.commands import options_for, verify_command
+
+    settings = _settings([file], select, ignore, unsafe_fixes)
+    options = options_for(entry, timeout, rtol, atol)
+    show = progress.wanted(no_progress)
+    raise typer.Exit(verify_command(file, settings, options, report, show))
 
 
 @app.command()

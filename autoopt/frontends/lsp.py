@@ -22,6 +22,7 @@ from typing import Any
 
 import libcst as cst
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
@@ -281,7 +282,6 @@ class AutooptServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("autoopt", __version__)
         self.client_settings = ClientSettings()
-        self.debounce_s = DEBOUNCE_S
         self._analyses: dict[str, tuple[str, Settings, asyncio.Future[Analysis]]] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autoopt-analysis")
@@ -397,7 +397,7 @@ def did_open(ls: AutooptServer, params: lsp.DidOpenTextDocumentParams) -> None:
 
 @SERVER.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: AutooptServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, ls.debounce_s)
+    ls.schedule(params.text_document.uri, DEBOUNCE_S)
 
 
 @SERVER.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
@@ -549,18 +549,25 @@ async def _verify(ls: AutooptServer, uri: str, token: str) -> None:
     if verify_file is None:
         message, kind = "autoopt.verify is not installed", lsp.MessageType.Error
     else:
-        message, kind = await _run_verifier(ls, doc, verify_file, progress)
-    if progress:
+        report = progress or (lambda _message: None)
+        message, kind = await _run_verifier(ls, doc, verify_file, report)
+    if progress is not None:
         ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
     ls.window_show_message(lsp.ShowMessageParams(kind, f"autoopt: {message}"))
 
 
-async def _begin_progress(ls: AutooptServer, token: str, title: str) -> Callable[[str], None]:
-    """Create a $/progress token where the client supports it; a reporter of messages."""
+async def _begin_progress(
+    ls: AutooptServer, token: str, title: str
+) -> Callable[[str], None] | None:
+    """Begin $/progress where the client takes it; a thread-safe reporter, or None."""
     window = ls.client_capabilities.window
     if not (window and window.work_done_progress):
-        return lambda _message: None
-    await ls.work_done_progress.create_async(token)
+        return None
+    try:
+        await ls.work_done_progress.create_async(token)
+    except JsonRpcException as exc:  # the client refused the token: no progress, same result
+        logger.warning("no progress reporting: %s", exc)
+        return None
     ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(f"autoopt: {title}"))
     loop = asyncio.get_running_loop()
 

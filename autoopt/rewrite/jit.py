@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import libcst as cst
 
@@ -59,10 +59,10 @@ def add_decorator(text: str):
     return transform
 
 
-def fresh_name(ctx: ModuleContext, base: str) -> str:
-    """`base`, or `base_2`, ... : a name nothing in the module uses yet."""
+def fresh_name(ctx: ModuleContext, base: str, also_taken: Collection[str] = ()) -> str:
+    """`base`, or `base_2`, ... : a name nothing in the module (nor `also_taken`) uses yet."""
     taken = {s for stmt in ctx.graph.stmts for s in stmt.defs | stmt.uses}
-    taken |= set(ctx.imports.bindings)
+    taken |= set(ctx.imports.bindings) | set(also_taken)
     name, n = base, 1
     while name in taken:
         n += 1

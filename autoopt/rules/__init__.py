@@ -4,6 +4,7 @@ from autoopt.rules.ao101_missing_jit import MissingJit
 from autoopt.rules.ao102_jit_in_loop import JitInLoop
 from autoopt.rules.ao201_missing_donation import MissingDonation
 from autoopt.rules.ao301_loop_invariant_transfer import LoopInvariantTransfer
+from autoopt.rules.ao302_host_sync_in_loop import HostSyncInLoop
 from autoopt.rules.ao401_inplace_update import InplaceUpdate
 from autoopt.rules.ao402_grow_by_concatenate import GrowByConcatenate
 from autoopt.rules.ao501_loop_to_vmap import LoopToVmap
@@ -16,6 +17,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     JitInLoop,
     MissingDonation,
     LoopInvariantTransfer,
+    HostSyncInLoop,
     InplaceUpdate,
     GrowByConcatenate,
     LoopToVmap,

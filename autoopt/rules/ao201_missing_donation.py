@@ -612,7 +612,7 @@ class _Target:
 
         def transform(node: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(node, cst.FunctionDef)
-            if ao101 is not None and not _jit_decorator(ctx, node):
+            if ao101 is not None and _jit_decorator(ctx, node) is None:
                 node = ao101(node)  # type: ignore[assignment]
             decorators = list(node.decorators)  # type: ignore[attr-defined]
             index = _jit_decorator(ctx, node)

@@ -472,9 +472,7 @@ class _Hoists:
         key = (loop.id, hoisted)
         if key not in self.made:
             base = "".join(c if c.isalnum() else "_" for c in source.split("[")[0]).strip("_")
-            name = fresh_name(self.ctx, f"{base or 'data'}_dev")
-            while name in self.names:
-                name = fresh_name(self.ctx, f"{name}_")
+            name = fresh_name(self.ctx, f"{base or 'data'}_dev", self.names)
             self.names.add(name)
             self.made[key] = (name, cst.parse_statement(f"{name} = {hoisted}\n"))
         name, statement = self.made[key]

@@ -79,7 +79,8 @@ class InplaceUpdate(Rule):
     alias, a value read elsewhere: donation deletes it), and for a slice
     `x.at[a:b].set(v)`, rewritten with `lax.dynamic_update_slice_in_dim`:
     that operation *clamps* a start index that is out of range (the update
-    lands earlier) where the slice would fail, and does not broadcast `v`;
+    lands on the last rows) where the slice drops the update or fails, and it
+    does not broadcast `v`;
     autoopt cannot prove `a` in range. A win is not guaranteed on every
     backend (XLA:CPU has regressed on small dynamic updates, and some GPUs
     prefer scatter), so keep the rewrite only when verification measures one.
@@ -537,9 +538,9 @@ def cols(n):
 
 _NONE = Applicability.NONE
 _CLAMP = (
-    "`dynamic_update_slice` clamps an out-of-range start (the update lands earlier) where "
-    "the slice would fail, and does not broadcast the value: autoopt cannot prove the start "
-    "in range"
+    "`dynamic_update_slice` clamps an out-of-range start (the update lands on the last rows) "
+    "where the slice drops the update or fails, and does not broadcast the value: autoopt "
+    "cannot prove the start in range"
 )
 
 
@@ -652,14 +653,33 @@ def _fresh(ctx: ModuleContext, stmt: Stmt) -> bool:
 
 
 def _is_int(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
-    """Built from integer literals and `range` loop variables with integer operators."""
+    """Built from integer literals, integer module constants and `range` loop variables
+    with integer operators."""
     if isinstance(node, cst.Integer):
         return True
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         return _is_int(ctx, stmt, node.expression)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _INT_OPS):
         return _is_int(ctx, stmt, node.left) and _is_int(ctx, stmt, node.right)
-    return isinstance(node, cst.Name) and _range_variable(ctx, stmt, node.value)
+    if not isinstance(node, cst.Name):
+        return False
+    return _range_variable(ctx, stmt, node.value) or _int_constant(ctx, stmt, node.value)
+
+
+def _int_constant(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """A module-level name bound once, to an integer literal, and never rebound."""
+    graph = ctx.graph
+    if stmt.scope != MODULE and any(name in s.defs for s in graph.scope_stmts(stmt.scope)):
+        return False
+    defs = [s for s in graph.scope_stmts(MODULE) if name in s.defs | s.mutates]
+    rebound = any(name in fn.globals for fn in graph.functions.values())
+    node = defs[0].node if len(defs) == 1 else None
+    return (
+        not rebound
+        and isinstance(node, cst.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.value, cst.Integer)
+    )
 
 
 def _range_variable(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:

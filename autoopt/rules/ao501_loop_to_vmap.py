@@ -397,6 +397,39 @@ def run(xs: jax.Array):
         ),
         Invalid(
             """
+import jax
+import jax.numpy as jnp
+
+N = 16
+
+def f(x, w):
+    return jnp.tanh(x @ w)
+
+def run(xs, w):
+    ys = []
+    for i in range(N):
+        ys.append(f(xs[i], w))
+    ys = jnp.stack(ys)
+    return ys.mean(0), ys
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+N = 16
+
+def f(x, w):
+    return jnp.tanh(x @ w)
+
+def run(xs, w):
+    ys = jax.vmap(f, in_axes=(0, None))(jnp.stack(xs[:N]), w)
+    return ys.mean(0), ys
+""",
+            fix=Applicability.UNSAFE,
+            message="cannot prove `N` is at most the rows of `xs`",
+        ),
+        Invalid(
+            """
 import jax.numpy as jnp
 
 def f(x):
@@ -518,13 +551,23 @@ def _loop(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, stack: cst.Call) -> _P
     if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine):
         return None
     call = _appended(body[0], name)
-    touching = [s for s in ctx.graph.scope_stmts(stmt.scope) if name in s.uses | s.defs | s.mutates]
-    expected = {init, body[0], stmt.anchor}
-    if call is None or {s.anchor for s in touching} != expected or len(touching) != 3:
+    if call is None or not _list_used_once(ctx, stmt, name, {init, body[0], stmt.anchor}):
         return None
     leading = (*init.leading_lines, *loop.leading_lines)
     return _PerExample(
         stack, call, loop.target.value, loop.iter, ctx.graph.by_node[loop], (init, loop), leading
+    )
+
+
+def _list_used_once(
+    ctx: ModuleContext, stmt: Stmt, name: str, expected: set[cst.CSTNode]
+) -> bool:
+    """Only `expected` touch the list, or later statements read what `stmt` rebinds."""
+    touching = [s for s in ctx.graph.scope_stmts(stmt.scope) if name in s.uses | s.defs | s.mutates]
+    upto = [s for s in touching if s.id <= stmt.id]
+    later = len(touching) > len(upto)
+    return {s.anchor for s in upto} == expected and len(upto) == 3 and (
+        not later or name in stmt.defs
     )
 
 
@@ -538,7 +581,7 @@ def _plan(ctx: ModuleContext, p: _PerExample) -> _Plan | str | None:
     mapping = _map_args(ctx, p)
     if mapping is None:
         return None
-    args, axes, source = mapping
+    args, axes, source, doubts = mapping
     mapped = frozenset(p for p, axis in zip(fn.params, axes, strict=False) if axis == 0)
     problem = _function_problem(ctx, fn, mapped)
     if problem:
@@ -547,13 +590,12 @@ def _plan(ctx: ModuleContext, p: _PerExample) -> _Plan | str | None:
         return (
             f"the examples come from a Python list (`{ctx.code(source)}`), whose shapes may differ"
         )
-    doubts = []
     imports: tuple[RequireImport, ...] = ()
     if not _proven_array(ctx, p, source):
-        doubts.append(f"cannot prove `{ctx.code(source)}` is one array, so the fix stacks it first")
+        what = ctx.code(source)
+        doubts.insert(0, f"cannot prove `{what}` is one array, so the fix stacks it first")
         stack, imports = spell(ctx, "jax.numpy.stack")
         args = tuple(f"{stack}({a})" if ax == 0 else a for a, ax in zip(args, axes, strict=True))
-    doubts += _row_doubts(ctx, p, args, axes, source)
     if not arrays.returns_one_array(ctx, fn, mapped):
         doubts.append(f"cannot prove `{fn.name}` returns one array (vmap would stack each leaf)")
     return _Plan(fn, args, axes, "; ".join(doubts), imports)
@@ -561,40 +603,77 @@ def _plan(ctx: ModuleContext, p: _PerExample) -> _Plan | str | None:
 
 def _map_args(
     ctx: ModuleContext, p: _PerExample
-) -> tuple[tuple[str, ...], tuple[int | None, ...], cst.BaseExpression] | None:
-    """Each argument as (code, axis): the example (0) or the same for all (None)."""
-    index_of = _index_source(ctx, p)
-    source = index_of if index_of is not None else p.iter
+) -> tuple[tuple[str, ...], tuple[int | None, ...], cst.BaseExpression, list[str]] | None:
+    """Each argument as (code, axis): the example (0) or the same for all (None); the
+    expression the examples come from; doubts about the row counts."""
+    count = _range_count(p.iter)
+    counted = _counted_array(count)
     args: list[str] = []
     axes: list[int | None] = []
+    doubts: list[str] = []
+    source: cst.BaseExpression | None = counted
     for arg in p.call.args:
         if arg.keyword is not None or arg.star:
             return None
         value = arg.value
-        if index_of is None and isinstance(value, cst.Name) and value.value == p.target:
-            args.append(ctx.code(source))
-            axes.append(0)
-        elif index_of is not None and _indexed_by(value, p.target):
-            args.append(ctx.code(value.value))  # type: ignore[attr-defined]
-            axes.append(0)
+        if count is None and isinstance(value, cst.Name) and value.value == p.target:
+            source = p.iter
+            args.append(ctx.code(p.iter))
+        elif count is not None and _indexed_by(value, p.target):
+            array = value.value  # type: ignore[attr-defined]
+            source = source or array
+            args.append(_rows(ctx, array, count, counted, doubts))
         elif _reads(value, p.target) or not _simple(value):
             return None
         else:
             args.append(ctx.code(value))
             axes.append(None)
-    return (tuple(args), tuple(axes), source) if 0 in axes else None
+            continue
+        axes.append(0)
+    if source is None or 0 not in axes:
+        return None
+    return tuple(args), tuple(axes), source, doubts
 
 
-def _index_source(ctx: ModuleContext, p: _PerExample) -> cst.BaseExpression | None:
-    """`xs` for `range(xs.shape[0])` or `range(len(xs))`, else None."""
-    count = _single_arg(p.iter) if _is_call_to(p.iter, "range") else None
+def _rows(
+    ctx: ModuleContext,
+    array: cst.BaseExpression,
+    count: cst.BaseExpression,
+    counted: cst.BaseExpression | None,
+    doubts: list[str],
+) -> str:
+    """The code of the rows of `array` the loop visits, noting what is not proven."""
+    text = ctx.code(array)
+    if counted is None:
+        doubts.append(f"cannot prove `{ctx.code(count)}` is at most the rows of `{text}`")
+        return f"{text}[:{ctx.code(count)}]"
+    if text != ctx.code(counted):
+        doubts.append(f"cannot prove `{text}` has as many rows as `{ctx.code(counted)}`")
+    return text
+
+
+def _range_count(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`n` for `range(n)`, else None."""
+    count = _single_arg(node) if _is_call_to(node, "range") else None
+    return count if count is not None and (_simple(count) or _is_count(count)) else None
+
+
+def _is_count(node: cst.BaseExpression | None) -> bool:
+    return _is_call_to(node, "len") or _counted_array(node) is not None
+
+
+def _counted_array(count: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """`xs` for `len(xs)` or `xs.shape[0]`, else None."""
     if _is_call_to(count, "len"):
-        return _single_arg(count)  # type: ignore[arg-type]
+        return _single_arg(count)
     if (
         isinstance(count, cst.Subscript)
         and isinstance(count.value, cst.Attribute)
         and count.value.attr.value == "shape"
-        and ctx.code(count.slice[0]) in ("0", "[0]")
+        and len(count.slice) == 1
+        and isinstance(count.slice[0].slice, cst.Index)
+        and isinstance(count.slice[0].slice.value, cst.Integer)
+        and count.slice[0].slice.value.value == "0"
     ):
         return count.value.value
     return None
@@ -619,28 +698,14 @@ def _function_problem(ctx: ModuleContext, fn: Function, mapped: frozenset[str]) 
 
 def _proven_array(ctx: ModuleContext, p: _PerExample, source: cst.BaseExpression) -> bool:
     """`range(xs.shape[0])`, an annotated parameter, or an array-valued expression."""
-    if _index_source(ctx, p) is not None and not _is_call_to(_single_arg(p.iter), "len"):
+    count = _range_count(p.iter)
+    if count is not None and _counted_array(count) is not None and not _is_call_to(count, "len"):
         return True
     base = source.value if isinstance(source, cst.Subscript) else source
     fn = ctx.graph.functions.get(p.at.scope)
     if isinstance(base, cst.Name) and fn is not None and arrays.annotated_array(fn, base.value):
         return True
     return arrays.is_array(ctx, p.at, source, frozenset())
-
-
-def _row_doubts(
-    ctx: ModuleContext,
-    p: _PerExample,
-    args: tuple[str, ...],
-    axes: tuple[int | None, ...],
-    source: cst.BaseExpression,
-) -> list[str]:
-    """Arrays indexed by the loop index other than the one it ranges over."""
-    if _index_source(ctx, p) is None:
-        return []
-    src = ctx.code(source)
-    others = [a for a, ax in zip(args, axes, strict=True) if ax == 0 and a != src]
-    return [f"cannot prove `{a}` has as many rows as `{src}`" for a in others]
 
 
 def _is_python_list(ctx: ModuleContext, scope: str, node: cst.BaseExpression) -> bool:

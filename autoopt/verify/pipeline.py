@@ -23,10 +23,11 @@ from autoopt.verify.compare import TOLERANCES, Comparison, Tolerance, compare_tr
 from autoopt.verify.decide import Thresholds, decide, describe
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
 from autoopt.verify.runner import WorkerRun, run_worker
-from autoopt.verify.stats import median, speed_view
+from autoopt.verify.stats import SpeedView, median, speed_view
 from autoopt.verify.trees import FlatTree, load_tree
 
 Progress = Callable[[str], None]
+MIN_REPEATS = 2  # fresh-process rounds before the program view may stop early
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,7 @@ def verify_candidates(
         jobs = [_job(session, path, c) for c in candidates]
         live = [job for job in jobs if not job.failed]
         combo = _combo(session, path, live, combine) if combine and len(live) > 1 else None
-        _measure_programs(session, [*live, *([combo] if combo else [])], say)
+        _measure_programs(session, [*live, *([combo] if combo else [])], say, baseline)
         _measure_functions(session, [job for job in live if not job.failed], say)
         for job in live:
             if not job.failed:
@@ -234,11 +235,15 @@ def _combo(
     return _job(session, path, candidate)
 
 
-def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> None:
-    """Alternate fresh-process entry runs of the original and every rewrite, `repeats` times.
+def _measure_programs(
+    session: _Session, jobs: list[_Job], say: Progress, baseline: WorkerRun | None = None
+) -> None:
+    """Alternate fresh-process entry runs of the original and every rewrite.
 
     Every run is compared with the original's output; the first run of each rewrite
-    also gives its transfer, sync, compile and memory counts.
+    also gives its transfer, sync, compile and memory counts. The baseline run, when
+    given, is the original's first sample (its capture time is left out). After
+    `MIN_REPEATS` rounds, stop early when every ratio is decided twice over.
     """
     programs = [session.path, *(job.program for job in jobs)]
     times: list[list[float]] = [[] for _ in programs]
@@ -249,28 +254,50 @@ def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> Non
             job = jobs[i - 1] if i else None
             if job and job.failed:
                 continue
-            say(
-                f"run {repeat + 1}/{session.options.repeats}: {job.row.rule if job else 'original'}"
-            )
-            run = session.run(programs[i])
-            kept = (
+            if job is None and repeat == 0 and baseline is not None:
+                run = baseline
+            else:
+                say(f"run {repeat + 1}: {job.row.rule if job else 'original'}")
+                run = session.run(programs[i])
+            if (
                 _check_rewrite(session, job, run, repeat == 0)
                 if job
                 else _check_original(session, run)
-            )
-            if kept:
+            ):
                 times[i].append(run.result["total_s"])
                 compile_s[i].append(run.result["compile_s"])
-    for job, after, compiled in zip(jobs, times[1:], compile_s[1:], strict=True):
-        if not job.failed and after and times[0]:
-            job.row.program = speed_view(
-                "program",
-                times[0],
-                after,
-                session.options.thresholds.program_floor,
-                compile_s_before=median(compile_s[0]),
-                compile_s_after=median(compiled),
-            )
+        for job, after, compiled in zip(jobs, times[1:], compile_s[1:], strict=True):
+            job.row.program = _program_view(session, job, times[0], after, compile_s[0], compiled)
+        if repeat + 1 >= MIN_REPEATS and all(_decisive(job.row.program) for job in jobs):
+            break
+
+
+def _program_view(
+    session: _Session,
+    job: _Job,
+    before: list[float],
+    after: list[float],
+    compile_before: list[float],
+    compile_after: list[float],
+) -> SpeedView | None:
+    if job.failed or not before or not after:
+        return None
+    return speed_view(
+        "program",
+        before,
+        after,
+        session.options.thresholds.program_floor,
+        compile_s_before=median(compile_before),
+        compile_s_after=median(compile_after),
+    )
+
+
+def _decisive(view: SpeedView | None) -> bool:
+    """The ratio clears the bar by its own width again: more runs would not change it."""
+    if view is None:
+        return True
+    bar = (1 + view.threshold) ** 2
+    return view.speedup >= bar or view.speedup <= 1 / bar
 
 
 def _check_original(session: _Session, run: WorkerRun) -> bool:

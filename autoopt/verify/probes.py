@@ -8,6 +8,7 @@ from __future__ import annotations
 import pickle
 import re
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -167,15 +168,23 @@ class ArgRecorder:
         self.max_calls = max_calls
         self.saved = 0
         self.error = ""
+        self.seconds = 0.0  # spent saving, to leave out of the program's time
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.saved < self.max_calls and not self.error and not _has_tracer((args, kwargs)):
-            try:
-                save_call(self.directory / str(self.saved), args, kwargs)
-                self.saved += 1
-            except Exception as exc:  # an unpicklable argument: report, keep running
-                self.error = f"arguments could not be saved: {type(exc).__name__}: {exc}"
+        if self.saved < self.max_calls and not self.error:
+            start = time.perf_counter()
+            self._save(args, kwargs)
+            self.seconds += time.perf_counter() - start
         return self.fn(*args, **kwargs)
+
+    def _save(self, args: tuple, kwargs: dict) -> None:
+        if _has_tracer((args, kwargs)):
+            return
+        try:
+            save_call(self.directory / str(self.saved), args, kwargs)
+            self.saved += 1
+        except Exception as exc:  # an unpicklable argument: report, keep running
+            self.error = f"arguments could not be saved: {type(exc).__name__}: {exc}"
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.fn, name)

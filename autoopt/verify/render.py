@@ -128,6 +128,41 @@ def print_reports(reports: Iterable[VerifyReport], console: Console | None = Non
             console.print(f"  {line}", markup=False, highlight=False)
 
 
+def kept_row(report: VerifyReport) -> Row | None:
+    """The row that measured the source autoopt keeps: the combination, or the best single."""
+    if report.combined and report.combined.verdict.accepted:
+        return report.combined
+    return max(report.accepted, key=lambda row: row.best_speedup or 0.0, default=None)
+
+
+SUMMARY_COLUMNS = ("program", "rewrites", "accepted", "program speedup", "best function speedup")
+
+
+def summary_cells(report: VerifyReport) -> list[str]:
+    kept = kept_row(report)
+    functions = [row.function for row in report.accepted if row.function]
+    best = max(functions, key=lambda view: view.speedup, default=None)
+    return [
+        report.path,
+        str(len(report.rows)),
+        "error" if report.error else str(len(report.accepted)),
+        speed(kept.program) if kept else "-",
+        speed(best),
+    ]
+
+
+def print_summary(reports: list[VerifyReport], console: Console | None = None) -> None:
+    """One line per program: how many rewrites were kept and what they bought."""
+    if not reports:
+        return
+    table = Table(title="per program", title_justify="left")
+    for column in SUMMARY_COLUMNS:
+        table.add_column(column)
+    for report in reports:
+        table.add_row(*summary_cells(report))
+    (console or Console()).print(table)
+
+
 # ---------------------------------------------------------------- files
 
 

@@ -11,9 +11,11 @@ import numpy as np
 class SpeedView:
     """Before/after timings of one view (whole program or one function) and their verdict.
 
-    `speedup` is median(before) / median(after); `spread` is the half-width of the
-    10-90% range of the per-round ratios; `noise` the same relative half-width of the
-    repeated `before` runs; `threshold` the larger of noise and the floor.
+    `speedup` is median(before) / median(after); `low` and `high` are the 10th and
+    90th percentiles of the per-round ratios and `spread` half their distance;
+    `noise` is the same relative half-width of the repeated `before` runs, and
+    `threshold` the larger of noise and the floor. A verdict needs both: the median
+    ratio beyond the threshold, and (nearly) every round agreeing on the direction.
     """
 
     scope: str  # "program" or "function <name>"
@@ -21,6 +23,8 @@ class SpeedView:
     after_s: float
     speedup: float
     spread: float
+    low: float
+    high: float
     noise: float
     threshold: float
     samples: int
@@ -31,11 +35,12 @@ class SpeedView:
 
     @property
     def faster(self) -> bool:
-        return self.speedup >= 1 + self.threshold
+        return self.speedup >= 1 + self.threshold and self.low >= 1 and not self.recompiles
 
     @property
     def slower(self) -> bool:
-        return self.speedup <= 1 / (1 + self.threshold) or self.recompiles
+        beyond = self.speedup <= 1 / (1 + self.threshold) and self.high <= 1
+        return beyond or self.recompiles
 
     @property
     def recompiles(self) -> bool:
@@ -62,8 +67,8 @@ def speed_view(
     scope: str, before: list[float], after: list[float], floor: float, **extra: object
 ) -> SpeedView:
     """Summarise before/after samples taken interleaved; ratios pair them in run order."""
-    ratios = [b / a for b, a in zip(before, after, strict=False) if a > 0]
-    spread = float(np.subtract(*np.percentile(ratios, [90, 10])) / 2) if len(ratios) > 1 else 0.0
+    ratios = [b / a for b, a in zip(before, after, strict=False) if a > 0] or [1.0]
+    low, high = (float(x) for x in np.percentile(ratios, [10, 90]))
     base, new = median(before), median(after)
     level = noise(before)
     return SpeedView(
@@ -71,7 +76,9 @@ def speed_view(
         before_s=base,
         after_s=new,
         speedup=base / new if new > 0 else float("inf"),
-        spread=spread,
+        spread=(high - low) / 2,
+        low=low,
+        high=high,
         noise=level,
         threshold=max(level, floor),
         samples=len(before),

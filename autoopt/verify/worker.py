@@ -105,7 +105,7 @@ def run_program(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[st
     return {
         "load_s": loaded - start,
         "entry_s": done - loaded,
-        "total_s": done - start,
+        "total_s": done - start - sum(r.seconds for r in recorders.values()),
         "compiles": counter.count - compiles,
         "compile_s": counter.seconds - compile_s,
         "syncs": dict(syncs),

@@ -15,7 +15,7 @@ from autoopt.workspace.discover import discover
 from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, run
 from autoopt.workspace.source_file import write_atomic
-from autoopt.workspace.verify_tests import Rewritten, TestCommand, Verdict, bisect_on_disk
+from autoopt.workspace.verify_tests import ProjectTests, Rewritten, Verdict, bisect_on_disk
 
 
 @dataclass
@@ -77,7 +77,7 @@ def write_changes(batch: Batch) -> None:
             batch.written.append(outcome)
 
 
-def write_verified(batch: Batch, tests: TestCommand) -> Verdict:
+def write_verified(batch: Batch, tests: ProjectTests) -> Verdict:
     """Write the changes, keeping only those `tests` still pass with.
 
     Raises AutooptError, writing nothing, when the tests fail before any rewrite.

@@ -108,7 +108,7 @@ class _Walker:
         self.gitignore = gitignore
         self.ignores: list[tuple[Path, pathspec.PathSpec]] = []
         if gitignore:
-            self.ignores = [(d, s) for d in _ancestor_repo_dirs(root) if (s := _gitignore(d))]
+            self.ignores = _ancestor_ignores(root)
 
     def walk(self) -> Iterator[Found | AutooptError]:
         yield from self._folder(self.root, {_identity(self.root)})
@@ -182,6 +182,18 @@ def _gitignore(folder: Path) -> pathspec.PathSpec | None:
     except OSError:
         return None
     return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _ancestor_ignores(root: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+    """The .gitignore specs above `root` in its git work tree.
+
+    None when they ignore `root` itself: a folder named explicitly is walked.
+    """
+    specs = [(d, s) for d in _ancestor_repo_dirs(root) if (s := _gitignore(d))]
+    named = root.absolute()
+    if any(s.match_file(_relative(named, base, True)) for base, s in specs):
+        return []
+    return specs
 
 
 def _ancestor_repo_dirs(root: Path) -> list[Path]:

@@ -20,7 +20,7 @@ from autoopt.workspace.source_file import replace_bytes
 
 
 @dataclass
-class TestCommand:
+class ProjectTests:
     """A shell-free test command with a timeout; `passes()` runs it once."""
 
     command: str
@@ -96,7 +96,7 @@ def _one_culprit(files: list[Rewritten], passes: Callable[[list[Rewritten]], boo
     return suspects[0]
 
 
-def bisect_on_disk(files: Sequence[Rewritten], tests: TestCommand) -> Verdict:
+def bisect_on_disk(files: Sequence[Rewritten], tests: ProjectTests) -> Verdict:
     """`culprits` with probes that write the files and run `tests`."""
 
     def passes(subset: list[Rewritten]) -> bool:

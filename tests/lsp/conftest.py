@@ -9,6 +9,8 @@ from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "autoopt.frontends.lsp"])
+#: The rules these tests exercise; pinned so that rules added later do not change them.
+OPTIONS = {"select": ["AO101", "AO102", "AO701"]}
 
 
 async def _session(client: LanguageClient, caps: lsp.ClientCapabilities, options: object):
@@ -22,12 +24,12 @@ async def _session(client: LanguageClient, caps: lsp.ClientCapabilities, options
 @pytest_lsp.fixture(config=SERVER, scope="module")
 async def client(lsp_client: LanguageClient):
     """VS Code's capabilities (UTF-16, resolve, documentChanges, progress), one per module."""
-    async for _ in _session(lsp_client, client_capabilities("visual-studio-code"), None):
+    async for _ in _session(lsp_client, client_capabilities("visual-studio-code"), OPTIONS):
         yield
 
 
 @pytest_lsp.fixture(config=SERVER, loop_scope="module")
 async def bare_client(lsp_client: LanguageClient):
     """No capabilities at all: edits come inline, as `changes`; unsafe fixes allowed."""
-    async for _ in _session(lsp_client, lsp.ClientCapabilities(), {"unsafeFixes": True}):
+    async for _ in _session(lsp_client, lsp.ClientCapabilities(), {**OPTIONS, "unsafeFixes": True}):
         yield

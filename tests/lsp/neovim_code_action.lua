@@ -5,6 +5,7 @@ local function run()
   local client_id = vim.lsp.start_client({
     name = "autoopt",
     cmd = vim.fn.json_decode(os.getenv("AUTOOPT_LSP_CMD")),
+    init_options = vim.fn.json_decode(os.getenv("AUTOOPT_LSP_OPTIONS")),
     root_dir = vim.fn.getcwd(),
   })
   assert(client_id, "the server did not start")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,10 @@ from autoopt.config import Settings
 from autoopt.model import AutooptError
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+#: As in conftest.OPTIONS: the clients run these rules only, and so does the CLI here.
+OPTIONS = {"select": ["AO101", "AO102", "AO701"]}
+SETTINGS = Settings(select=tuple(OPTIONS["select"]))
 
 MISSING_JIT = """\
 import jax.numpy as jnp
@@ -156,7 +161,8 @@ async def test_missing_jit_quickfix_equals_cli_rewrite(client: LanguageClient):
     edits = action.edit.document_changes[0].edits
     assert 1 <= len(edits) <= 3  # hunks, not the whole document
     assert all(e.range.end.line - e.range.start.line <= 1 for e in edits)
-    assert apply(MISSING_JIT, action.edit, uri) == optimize_source(MISSING_JIT).new_source
+    expected = optimize_source(MISSING_JIT, settings=SETTINGS).new_source
+    assert apply(MISSING_JIT, action.edit, uri) == expected
 
 
 async def test_fix_all_applies_every_safe_fix(client: LanguageClient):
@@ -167,7 +173,7 @@ async def test_fix_all_applies_every_safe_fix(client: LanguageClient):
     (fix_all,) = await actions(client, uri, only=[lsp.CodeActionKind.SourceFixAll])
     assert fix_all.kind == "source.fixAll.autoopt"
     new = await resolved_text(client, uri, ENV_AND_JIT, fix_all)
-    assert new == optimize_source(ENV_AND_JIT).new_source
+    assert new == optimize_source(ENV_AND_JIT, settings=SETTINGS).new_source
     assert await actions(client, uri, only=[lsp.CodeActionKind.RefactorRewrite]) == []
 
 
@@ -184,19 +190,20 @@ async def test_eager_edits_and_unsafe_fixes_for_a_client_without_resolve(
     assert rewrite.title == "Add @jax.jit (static: k) (unsafe)"
     assert rewrite.edit is not None and rewrite.edit.changes
     new = apply(UNSAFE_ONLY, rewrite.edit, uri)
-    assert new == optimize_source(UNSAFE_ONLY, settings=Settings(unsafe_fixes=True)).new_source
+    unsafe = replace(SETTINGS, unsafe_fixes=True)
+    assert new == optimize_source(UNSAFE_ONLY, settings=unsafe).new_source
 
 
 async def test_unsafe_fixes_follow_client_configuration(client: LanguageClient):
     uri = "file:///tmp/autoopt-lsp/unsafe.py"
     await open_doc(client, uri, UNSAFE_ONLY)
     assert await actions(client, uri) == []
-    config = lsp.DidChangeConfigurationParams(settings={"autoopt": {"unsafeFixes": True}})
+    config = lsp.DidChangeConfigurationParams(settings={**OPTIONS, "unsafeFixes": True})
     client.workspace_did_change_configuration(config)
     found = await actions(client, uri)
     assert [a.kind for a in found] == [lsp.CodeActionKind.RefactorRewrite, "source.fixAll.autoopt"]
     assert found[0].title.endswith("(unsafe)")
-    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={}))
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(OPTIONS))
 
 
 async def test_select_and_ignore_from_client_and_pyproject(client: LanguageClient, tmp_path):
@@ -208,7 +215,7 @@ async def test_select_and_ignore_from_client_and_pyproject(client: LanguageClien
     config = lsp.DidChangeConfigurationParams(settings={"select": "AO7", "ignore": []})
     client.workspace_did_change_configuration(config)
     await wait_for(lambda: [d.code for d in client.diagnostics[source.as_uri()]] == ["AO701"])
-    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={}))
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(OPTIONS))
 
 
 async def test_syntax_error_gives_one_diagnostic_and_recovers(client: LanguageClient):
@@ -239,7 +246,7 @@ async def test_utf16_positions_after_non_ascii_text(client: LanguageClient):
     assert hover is not None and "AO102" in hover.contents.value
     (quick,) = await actions(client, uri, 11, 11, only=[lsp.CodeActionKind.QuickFix])
     new = await resolved_text(client, uri, NON_ASCII, quick)
-    assert new == optimize_source(NON_ASCII).new_source
+    assert new == optimize_source(NON_ASCII, settings=SETTINGS).new_source
 
 
 async def test_hover_shows_the_rule_explanation(client: LanguageClient):
@@ -261,7 +268,7 @@ async def test_rapid_changes_end_with_diagnostics_of_the_final_text(client: Lang
     texts.append(ENV_AND_JIT)
     for version, text in enumerate(texts, start=2):
         _change(client, uri, version, text)
-    expected = [f.rule for f in check_source(ENV_AND_JIT)[1]]
+    expected = [f.rule for f in check_source(ENV_AND_JIT, settings=SETTINGS)[1]]
 
     def current() -> list[str]:
         return [d.code for d in client.diagnostics[uri]]
@@ -311,3 +318,15 @@ def _change(client: LanguageClient, uri: str, version: int, text: str) -> None:
             [lsp.TextDocumentContentChangeWholeDocument(text)],
         )
     )
+
+
+async def test_verify_without_progress_support_still_reports(bare_client, tmp_path):
+    source = tmp_path / "clean.py"
+    source.write_text("import jax.numpy as jnp\n\n\ndef main():\n    return jnp.ones(3)\n")
+    result = await bare_client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams("autoopt.verify", arguments=[{"uri": source.as_uri()}])
+    )
+    assert result["started"] is True
+    await wait_for(lambda: bool(bare_client.messages))
+    assert bare_client.messages[-1].message == "autoopt: clean.py: nothing to verify"
+    assert bare_client.progress_reports == {}

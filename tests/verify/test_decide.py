@@ -85,3 +85,9 @@ def test_human_bytes() -> None:
     assert human_bytes(512) == "512 B"
     assert human_bytes(1536) == "1.5 KiB"
     assert human_bytes(3 * 1024**3) == "3.0 GiB"
+
+
+def test_rounds_must_agree_on_the_direction() -> None:
+    split = view([1.0] * 5, [0.5, 0.5, 0.5, 1.2, 1.2])
+    assert split.speedup == 2.0 and split.low < 1
+    assert not split.faster and not split.slower

@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from autoopt.model import AutooptError
-from autoopt.verify import Candidate, Verdict, verify_candidates, verify_rewrite
+from autoopt.model import Applicability, AutooptError, Finding, RequireImport, Result, Span
+from autoopt.verify import Candidate, Verdict, verify_candidates, verify_file, verify_rewrite
 from autoopt.verify.pipeline import entry_of
 from autoopt.verify.runner import run_worker
 
@@ -235,3 +235,67 @@ def test_autoopt_process_never_imports_jax(program) -> None:
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout.splitlines()[-1]) == ["not equivalent", False]
+
+
+TWO_CHAINS = """\
+import jax
+import jax.numpy as jnp
+
+
+def chain_a(x):
+    for _ in range(10):
+        x = jnp.sin(x) * 0.5 + jnp.cos(x) * 0.25
+    return x
+
+
+def chain_b(x):
+    for _ in range(10):
+        x = jnp.tanh(x) * 0.5 + x * 0.125
+    return x
+
+
+def main():
+    x = jnp.linspace(0.0, 1.0, 1000)
+    for _ in range(20):
+        x = chain_b(chain_a(x))
+    return x
+"""
+
+
+def fake_finding(rule: str, line: int, target: str | None) -> Finding:
+    span = Span(line, 1, line, 10)
+    edits = (RequireImport("jax"),)
+    return Finding(rule, "fake", "msg", span, Applicability.SAFE, edits, target, "fix")
+
+
+def fake_apply(code: str, findings: list[Finding], *, path: str) -> str:
+    """jit for findings with a target; a wrong constant for the others."""
+    for finding in findings:
+        if finding.target:
+            code = code.replace(f"def {finding.target}(", f"@jax.jit\ndef {finding.target}(")
+        else:
+            code = code.replace("* 0.25", "* 0.3")
+    return code
+
+
+def test_correct_jit_rewrites_are_accepted_alone_and_together(program, fast, monkeypatch) -> None:
+    from autoopt import api
+
+    findings = [
+        fake_finding("AO101", 5, "chain_a"),
+        fake_finding("AO101", 11, "chain_b"),
+        fake_finding("AO302", 7, None),
+    ]
+    result = Result("prog.py", TWO_CHAINS, findings, TWO_CHAINS)
+    monkeypatch.setattr(api, "optimize_source", lambda code, **_: result)
+    monkeypatch.setattr(api, "apply_fixes", fake_apply)
+    report = verify_file(program(TWO_CHAINS), options=fast)
+    jit_a, jit_b, wrong = report.rows
+    for row in (jit_a, jit_b):
+        assert row.verdict is Verdict.ACCEPTED, row.reason
+        assert row.function and row.function.speedup > 1 and row.function.faster
+        assert row.function.compile_s_after is not None and row.max_rel < 1e-4
+    assert wrong.verdict is Verdict.NOT_EQUIVALENT
+    assert report.combined and report.combined.verdict is Verdict.ACCEPTED
+    assert report.accepted_source.count("@jax.jit") == 2 and "0.3" not in report.accepted_source
+    assert report.exit_code == 1

@@ -73,3 +73,16 @@ def test_cache_lives_in_the_project_root(tmp_path, monkeypatch, cli):
     cli("check", "src", cwd=tmp_path)
     assert (tmp_path / CACHE_NAME / ".gitignore").read_text().endswith("*\n")
     assert list((tmp_path / CACHE_NAME).rglob("*.json"))
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch, tmp_path):
+    from autoopt.workspace import progress
+    from autoopt.workspace.batch import collect
+
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    assert not progress.wanted(False)
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: True, raising=False)
+    assert progress.wanted(False) and not progress.wanted(True)
+    _tree(tmp_path, 3)
+    batch = collect([str(tmp_path)], Settings(), jobs=1, progress=True)
+    assert len(batch.outcomes) == 3 and not batch.errors

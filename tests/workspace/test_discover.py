@@ -55,8 +55,11 @@ def test_gitignore_root_nested_and_negated(tmp_path):
         str(tmp_path / "src/main.py"),
         str(tmp_path / "src/scratch_keep.py"),
     ]
-    # walking a subfolder still honours the repository root's .gitignore
-    assert _names(discover([str(tmp_path / "build")])) == []
+    # a subfolder walked alone still honours the root's .gitignore ...
+    make_tree(tmp_path, {"src/gen_pb2.py": CLEAN})
+    assert "gen_pb2" not in str(_names(discover([str(tmp_path / "src")])))
+    # ... unless the folder named is itself ignored: then the user means it
+    assert _names(discover([str(tmp_path / "build")])) == [str(tmp_path / "build/gen.py")]
 
 
 def test_exclude_globs(tmp_path):

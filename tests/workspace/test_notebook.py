@@ -11,7 +11,8 @@ CELLS = [
     ("markdown", "# Heat\nsome *prose*"),
     (
         "code",
-        "import jax.numpy as jnp\n\n\ndef step(u, alpha):\n    return u + alpha * (jnp.roll(u, 1) - 2 * u)",
+        "import jax.numpy as jnp\n\n\ndef step(u, alpha):\n"
+        "    return u + alpha * (jnp.roll(u, 1) - 2 * u)",
     ),
     ("code", "%matplotlib inline"),
     ("code", "u = jnp.ones(8)\nfor _ in range(10):\n    u = step(u, 0.1)\nu"),
@@ -46,7 +47,9 @@ def test_rewrite_changes_only_code_cell_sources(tmp_path, cli):
     result = cli("rewrite", "nb.ipynb", "--write", "--select", "AO101", cwd=tmp_path)
     assert result.exit_code == 0, result.stderr
     after = json.loads((tmp_path / "nb.ipynb").read_text())
-    changed = [i for i, (a, b) in enumerate(zip(before["cells"], after["cells"])) if a != b]
+    changed = [
+        i for i, (a, b) in enumerate(zip(before["cells"], after["cells"], strict=True)) if a != b
+    ]
     assert changed == [1]
     assert "@jax.jit\n" in after["cells"][1]["source"]
     assert after["cells"][1]["outputs"] == before["cells"][1]["outputs"]

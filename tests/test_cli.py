@@ -1,0 +1,155 @@
+"""The command line contract: output lines, exit codes, diffs that apply, --write."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autoopt.frontends.cli import app
+from autoopt.rules import ALL_RULES
+
+STEP = """\
+import jax.numpy as jnp
+
+
+def step(u):
+    return jnp.tanh(u) * 0.5
+
+
+def main():
+    u = jnp.ones(4)
+    for _ in range(10):
+        u = step(u)
+    return u
+"""
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, [*args, "--no-progress"] if args[0] in {"check", "rewrite"} else list(args))
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "step.py").write_text(STEP)
+    (tmp_path / "clean.py").write_text("import jax.numpy as jnp\nx = jnp.ones(3)\n")
+    return tmp_path
+
+
+def test_check_lists_findings_and_exits_1(project: Path) -> None:
+    result = invoke("check", "step.py", "clean.py", "--select", "AO101")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        "step.py:4:5: AO101 `step` is called in a loop without `jax.jit`: add `@jax.jit` [fix: safe]"
+    )
+
+
+def test_check_exits_0_without_findings(project: Path) -> None:
+    result = invoke("check", "clean.py")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == ""
+
+
+def test_check_json_document(project: Path) -> None:
+    result = invoke("check", "step.py", "--select", "AO101", "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document["files"] == 1
+    assert document["errors"] == []
+    assert document["findings"] == [
+        {
+            "path": "step.py",
+            "line": 4,
+            "column": 5,
+            "end_line": 4,
+            "end_column": 9,
+            "rule": "AO101",
+            "name": "missing-jit",
+            "message": "`step` is called in a loop without `jax.jit`: add `@jax.jit`",
+            "fix": "safe",
+        }
+    ]
+
+
+def test_syntax_error_is_reported_and_other_files_still_run(project: Path) -> None:
+    (project / "broken.py").write_text("import jax\n\ndef f(:\n    pass\n")
+    result = invoke("check", "broken.py", "step.py", "--select", "AO101")
+    assert result.exit_code == 2
+    assert "step.py:4:5: AO101" in result.stdout
+    assert "broken.py:3: syntax error" in result.stderr
+
+
+def test_missing_path_is_an_error(project: Path) -> None:
+    result = invoke("check", "nope.py")
+    assert result.exit_code == 2
+    assert "nope.py" in result.stderr
+
+
+def test_rewrite_diff_applies_with_patch_and_write_is_idempotent(project: Path) -> None:
+    shutil.copy(project / "step.py", project / "copy.py")
+    result = invoke("rewrite", "step.py", "--select", "AO101")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("--- step.py\n+++ step.py\n")
+    assert "+@jax.jit\n" in result.stdout
+    (project / "fix.patch").write_text(result.stdout)
+    if shutil.which("patch"):
+        subprocess.run(["patch", "-p0", "-i", "fix.patch"], cwd=project, check=True, capture_output=True)
+        patched = (project / "step.py").read_text()
+        (project / "step.py").write_text(STEP)
+    write = invoke("rewrite", "copy.py", "--select", "AO101", "--write")
+    assert write.exit_code == 0
+    written = (project / "copy.py").read_text()
+    assert written.startswith("import jax\nimport jax.numpy as jnp\n")
+    if shutil.which("patch"):
+        assert patched == written
+    again = invoke("rewrite", "copy.py", "--select", "AO101")
+    assert again.exit_code == 0
+    assert again.stdout == ""
+
+
+def test_rewrite_with_nothing_to_do_exits_0(project: Path) -> None:
+    result = invoke("rewrite", "clean.py")
+    assert result.exit_code == 0
+    assert result.stdout == ""
+
+
+def test_directory_argument_walks_the_tree(project: Path) -> None:
+    (project / "pkg").mkdir()
+    shutil.copy(project / "step.py", project / "pkg" / "inner.py")
+    result = invoke("check", ".", "--select", "AO101")
+    paths = sorted(os.path.normpath(line.split(":")[0]) for line in result.stdout.splitlines())
+    assert paths == ["pkg/inner.py", "step.py"]
+
+
+def test_rules_and_explain(project: Path) -> None:
+    listing = invoke("rules")
+    assert listing.exit_code == 0
+    assert [line.split()[0] for line in listing.stdout.splitlines()] == [r.id for r in ALL_RULES]
+    for rule in ALL_RULES:
+        page = invoke("explain", rule.id.lower())
+        assert page.exit_code == 0
+        assert page.stdout.startswith(f"# {rule.id} {rule.name}\n")
+        assert "## Fix safety" in page.stdout
+    assert invoke("explain", "AO999").exit_code == 2
+
+
+def test_console_script_runs_as_a_module(project: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "autoopt", "check", "step.py", "--select", "AO101", "--no-progress"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stdout.startswith("step.py:4:5: AO101")
+    assert "jax" not in done.stderr.lower() or "error" not in done.stderr.lower()

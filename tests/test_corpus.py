@@ -1,0 +1,71 @@
+"""Every corpus program, rewritten by `autoopt rewrite --write`, computes the same results.
+
+Positives must get at least one rewrite; negatives (`neg_*` and the programs in
+NEGATIVES, where a naive rewrite would change the results) may be reported but
+must keep their results. Each program runs in a fresh process, original and
+rewritten side by side; results are compared leaf by leaf with the verifier's
+dtype-aware tolerances (docs/verification.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autoopt.api import optimize_source
+from autoopt.verify.compare import compare_trees
+from autoopt.verify.trees import load_tree
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+RUNNER = Path(__file__).with_name("corpus_runner.py")
+NEGATIVES = {"impure_logging_step", "traced_control_flow", "host_rng_step"}
+PROGRAMS = sorted(p for p in CORPUS.glob("*.py") if not p.stem.endswith("_expert"))
+
+
+def is_negative(program: Path) -> bool:
+    return program.stem.startswith("neg_") or program.stem in NEGATIVES
+
+
+def test_corpus_has_the_programs_the_issues_ask_for() -> None:
+    assert len(PROGRAMS) >= 8
+    assert sum(is_negative(p) for p in PROGRAMS) >= 3
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
+def test_rewritten_program_computes_the_same_results(program: Path, tmp_path: Path) -> None:
+    original = tmp_path / "original" / program.name
+    rewritten = tmp_path / "rewritten" / program.name
+    for copy in (original, rewritten):
+        copy.parent.mkdir()
+        shutil.copy(program, copy)
+    write = subprocess.run(
+        [sys.executable, "-m", "autoopt", "rewrite", str(rewritten), "--write", "--no-progress"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert write.returncode == 0, write.stderr
+    changed = rewritten.read_text() != program.read_text()
+    if not is_negative(program):
+        assert changed, f"no rewrite for a positive: {optimize_source(program.read_text()).findings}"
+    if not changed:
+        return
+    runs = [
+        subprocess.Popen(
+            [sys.executable, str(RUNNER), str(path), str(tmp_path), name],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for path, name in ((original, "original"), (rewritten, "rewritten"))
+    ]
+    for run in runs:
+        _, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err[-2000:]
+    x64 = "jax_enable_x64" in program.read_text()
+    result = compare_trees(load_tree(tmp_path, "original"), load_tree(tmp_path, "rewritten"), x64=x64)
+    assert result.equal, result.reason

@@ -1,0 +1,129 @@
+"""The pipeline end to end through the Python API: suppression, imports, idempotency."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from autoopt import Settings, apply_fixes, optimize_source
+from autoopt.api import check_source
+from autoopt.model import Applicability, AutooptError
+
+JIT = Settings(select=("AO101",))
+
+STEP = """\
+import jax.numpy as jnp
+
+def step(u):
+    return jnp.tanh(u) * 0.5{comment}
+
+for _ in range(10):
+    u = step(u)
+"""
+
+
+def test_suppression_comment_silences_the_finding() -> None:
+    code = STEP.format(comment="").replace("def step(u):", "def step(u):  # autoopt: ignore[AO101]")
+    assert optimize_source(code, settings=JIT).findings == []
+
+
+def test_suppression_of_another_rule_keeps_the_finding() -> None:
+    code = STEP.format(comment="").replace("def step(u):", "def step(u):  # autoopt: ignore[AO7]")
+    assert [f.rule for f in optimize_source(code, settings=JIT).findings] == ["AO101"]
+
+
+def test_bare_ignore_silences_everything_on_the_line() -> None:
+    code = STEP.format(comment="").replace("def step(u):", "def step(u):  # autoopt: ignore")
+    assert optimize_source(code, settings=JIT).findings == []
+
+
+def test_ignore_text_inside_a_string_is_not_a_comment() -> None:
+    code = STEP.format(comment="").replace(
+        "def step(u):", 'def step(u, note="# autoopt: ignore"):'
+    )
+    assert [f.rule for f in optimize_source(code, settings=JIT).findings] == ["AO101"]
+
+
+def test_select_and_ignore_by_prefix() -> None:
+    code = STEP.format(comment="")
+    assert optimize_source(code, settings=Settings(select=("AO7",))).findings == []
+    assert optimize_source(code, settings=Settings(ignore=("AO1", "AO2"))).findings == []
+    assert len(optimize_source(code, settings=Settings(select=("AO1",))).findings) == 1
+
+
+def test_rewrite_adds_import_jax_keeps_comments_and_is_idempotent() -> None:
+    code = STEP.format(comment="  # damped")
+    result = optimize_source(code, settings=JIT)
+    assert result.new_source == (
+        "import jax\n"
+        "import jax.numpy as jnp\n\n"
+        "@jax.jit\n"
+        "def step(u):\n"
+        "    return jnp.tanh(u) * 0.5  # damped\n\n"
+        "for _ in range(10):\n"
+        "    u = step(u)\n"
+    )
+    assert optimize_source(result.new_source, settings=JIT).new_source == result.new_source
+
+
+def test_finding_fields_are_exact() -> None:
+    (finding,) = optimize_source(STEP.format(comment=""), settings=JIT).findings
+    assert (finding.rule, finding.name, finding.fix) == ("AO101", "missing-jit", Applicability.SAFE)
+    assert (finding.span.line, finding.span.column) == (3, 5)
+    assert (finding.span.end_line, finding.span.end_column) == (3, 9)
+    assert finding.message == "`step` is called in a loop without `jax.jit`: add `@jax.jit`"
+    assert finding.to_json()["fix"] == "safe"
+
+
+def test_unsafe_fixes_only_with_the_option() -> None:
+    code = """\
+import jax.numpy as jnp
+
+def head(x, k):
+    return jnp.abs(x[:k])
+
+def run(x, k):
+    for _ in range(3):
+        x = head(x, k)
+"""
+    plain = optimize_source(code, settings=JIT)
+    assert [f.fix for f in plain.findings] == [Applicability.UNSAFE]
+    assert plain.new_source == code
+    assert optimize_source(code, settings=JIT.merged(unsafe_fixes=True)).changed
+
+
+def test_apply_fixes_matches_findings_from_an_earlier_run() -> None:
+    code = STEP.format(comment="")
+    findings = [f.detached() for f in optimize_source(code, settings=JIT).findings]
+    assert apply_fixes(code, findings) == optimize_source(code).new_source
+    assert apply_fixes(code, []) == code
+
+
+def test_syntax_error_names_the_path_and_line() -> None:
+    with pytest.raises(AutooptError) as info:
+        optimize_source("import jax\n\ndef f(:\n    pass\n", path="bad.py")
+    assert info.value.path == "bad.py"
+    assert info.value.line == 3
+    assert str(info.value).startswith("bad.py:3: syntax error")
+
+
+def test_files_without_jax_are_skipped_cheaply() -> None:
+    module, findings = check_source("import numpy as np\nx = np.ones(3)\n")
+    assert findings == []
+    assert isinstance(module, cst.Module)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import jax\ntype Vec = list[float]\n",
+        "import jax\ndef first[T](xs: list[T]) -> T:\n    return xs[0]\n",
+        "import jax\nmatch x:\n    case [a, b]:\n        y = a\n    case _:\n        y = 0\n",
+        'import jax\nname = "x"\nprint(f"{f"{name!r}"}")\n',
+        "import jax\ntry:\n    pass\nexcept* ValueError:\n    pass\n",
+    ],
+    ids=["type-statement", "pep695-generic", "match", "nested-fstring", "except-star"],
+)
+def test_newer_syntax_is_analysed_not_crashed_on(code: str) -> None:
+    result = optimize_source(code)
+    assert result.new_source == code
