@@ -5,7 +5,9 @@ TREE defaults to four folders of the installed jax package (numpy, lax, scipy,
 nn: about 80k lines). Each run is the CLI in a fresh process, so start-up is
 included. The cold runs ignore the cache (`--jobs 1 --no-cache`) or start from
 an empty one (`--jobs 2`, which fills it); the warm run re-checks the same tree
-with that cache. Wall and CPU seconds (user + sys of the child processes) are
+with that cache. The runs use a copy of the autoopt package taken at the start,
+so concurrent edits to the source tree cannot change the code (or the cache
+key) between runs. Wall and CPU seconds (user + sys of the child processes) are
 both reported: on a shared machine the CPU figures are the steadier.
 """
 
@@ -16,6 +18,7 @@ import importlib.util
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,12 +52,12 @@ def count_lines(trees: list[Path]) -> tuple[int, int]:
     return len(files), sum(p.read_bytes().count(b"\n") for p in files)
 
 
-def timed(name: str, args: list[str], env: dict[str, str]) -> Measure:
-    """Run `python -m autoopt check ARGS`, output discarded."""
+def timed(name: str, args: list[str], env: dict[str, str], cwd: Path) -> Measure:
+    """Run `python -m autoopt check ARGS` in `cwd`, output discarded."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     command = [sys.executable, "-m", "autoopt", "check", *args, "--format", "json"]
-    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=False)
+    done = subprocess.run(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -62,13 +65,21 @@ def timed(name: str, args: list[str], env: dict[str, str]) -> Measure:
 
 
 def run_all(trees: list[Path]) -> list[Measure]:
+    """The three runs, against a frozen copy of autoopt (edits elsewhere can't bust the cache)."""
     paths = [str(t) for t in trees]
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "AUTOOPT_CACHE_DIR": cache}
+    with tempfile.TemporaryDirectory() as scratch:
+        package = Path(__file__).resolve().parents[1] / "autoopt"
+        shutil.copytree(package, Path(scratch) / "code" / "autoopt")
+        env = {
+            **os.environ,
+            "AUTOOPT_CACHE_DIR": str(Path(scratch) / "cache"),
+            "PYTHONPATH": str(Path(scratch) / "code"),
+        }
+        here = Path(scratch)
         return [
-            timed("--jobs 1 (cold)", [*paths, "--jobs", "1", "--no-cache"], env),
-            timed("--jobs 2 (cold)", [*paths, "--jobs", "2"], env),
-            timed("--jobs 2 (warm cache)", [*paths, "--jobs", "2"], env),
+            timed("--jobs 1 (cold)", [*paths, "--jobs", "1", "--no-cache"], env, here),
+            timed("--jobs 2 (cold)", [*paths, "--jobs", "2"], env, here),
+            timed("--jobs 2 (warm cache)", [*paths, "--jobs", "2"], env, here),
         ]
 
 

@@ -55,29 +55,26 @@ def train_step(params, x, y):
     return params, loss
 
 
-def make_data(rng, n):
+def make_batches(rng, n_batches):
     centers = rng.normal(size=(N_CLASSES, IN_DIM)) * 2.0
-    labels = rng.integers(0, N_CLASSES, size=n)
-    x = centers[labels] + rng.normal(size=(n, IN_DIM))
-    return jnp.asarray(x, dtype=jnp.float32), jnp.asarray(labels)
+    labels = rng.integers(0, N_CLASSES, size=(n_batches, BATCH))
+    x = centers[labels] + rng.normal(size=(n_batches, BATCH, IN_DIM))
+    return jnp.asarray(x, dtype=jnp.float32), jnp.asarray(labels, dtype=jnp.int32)
 
 
 def main():
     rng = np.random.default_rng(0)
-    x_all, y_all = make_data(rng, 2048)
+    n_batches = 16
+    x_batches, y_batches = make_batches(rng, n_batches)
     params = init_params(rng)
 
     losses = []
-    n_batches = x_all.shape[0] // BATCH
-    n_train = n_batches - 1
-    x_batches = x_all.reshape(n_batches, BATCH, IN_DIM)
-    y_batches = y_all.reshape(n_batches, BATCH)
+    n_train = n_batches - 1  # the last batch is held out
     for step in range(STEPS):
         i = step % n_train
         params, loss = train_step(params, x_batches[i], y_batches[i])
         losses.append(loss)
 
-    # held-out batch: the last one, never used for training above
     x_val, y_val = x_batches[-1], y_batches[-1]
     acc = (forward(params, x_val).argmax(-1) == y_val).mean()
     return {"losses": jnp.stack(losses), "accuracy": acc, "params": params}

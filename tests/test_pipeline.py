@@ -95,7 +95,7 @@ def run(x, k):
 def test_apply_fixes_matches_findings_from_an_earlier_run() -> None:
     code = STEP.format(comment="")
     findings = [f.detached() for f in optimize_source(code, settings=JIT).findings]
-    assert apply_fixes(code, findings) == optimize_source(code).new_source
+    assert apply_fixes(code, findings) == optimize_source(code, settings=JIT).new_source
     assert apply_fixes(code, []) == code
 
 

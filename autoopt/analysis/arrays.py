@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import is_at_update
 from autoopt.analysis.graph import Function, Stmt
 
 #: jax.numpy functions that return a tuple or list of arrays.
@@ -62,7 +63,7 @@ def is_array(
     if isinstance(expr, cst.IfExp):
         return rec(expr.body) and rec(expr.orelse)
     if isinstance(expr, cst.Call):
-        return _call_is_array(ctx, at, expr, known, depth)
+        return _call_is_array(ctx, at, expr, known, depth, assumed)
     return False
 
 
@@ -82,24 +83,36 @@ def _name_is_array(
         return False
     inner = assumed | {name}
     for d in reaching:
-        value = _assigned_value(d.node)
+        value = _assigned_value(d.node, name)
         if value is None or not is_array(ctx, d, value, known, depth + 1, inner):
             return False
     return True
 
 
-def _assigned_value(node: cst.CSTNode) -> cst.BaseExpression | None:
-    if (
-        isinstance(node, cst.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0].target, cst.Name)
-    ):
-        return node.value
+def _assigned_value(node: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """What `name = value` (or `a, name = x, value`) assigns to `name`."""
+    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+        return None
+    target, value = node.targets[0].target, node.value
+    if isinstance(target, cst.Name):
+        return value if target.value == name else None
+    if not (isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple)):
+        return None
+    if len(target.elements) != len(value.elements):
+        return None
+    for t, v in zip(target.elements, value.elements, strict=True):
+        if isinstance(t.value, cst.Name) and t.value.value == name:
+            return None if isinstance(v, cst.StarredElement) else v.value
     return None
 
 
 def _call_is_array(
-    ctx: ModuleContext, at: Stmt, call: cst.Call, known: frozenset[str], depth: int
+    ctx: ModuleContext,
+    at: Stmt,
+    call: cst.Call,
+    known: frozenset[str],
+    depth: int,
+    assumed: frozenset[str],
 ) -> bool:
     qual = ctx.qualify(call.func) or ""
     if qual.startswith("jax.numpy.linalg."):
@@ -109,8 +122,11 @@ def _call_is_array(
     if qual.startswith(("jax.nn.", "jax.random.")):
         return not qual.startswith("jax.nn.initializers")
     func = call.func
+    if is_at_update(func):  # `x.at[i].set(v)`: an array like `x`
+        receiver = func.value.value.value  # type: ignore[attr-defined]
+        return is_array(ctx, at, receiver, known, depth + 1, assumed)
     if isinstance(func, cst.Attribute) and func.attr.value in _ARRAY_METHODS:
-        return is_array(ctx, at, func.value, known, depth + 1)
+        return is_array(ctx, at, func.value, known, depth + 1, assumed)
     if isinstance(func, cst.Name) and not qual and depth < _DEPTH:
         target = ctx.graph.resolve_function(func.value, at.scope)
         if target is not None and not target.node.decorators:

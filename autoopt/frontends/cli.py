@@ -180,14 +180,14 @@ def rewrite(
         show = progress.wanted(no_progress)
         batch.errors.extend(verify_outcomes(batch.outcomes, settings, options, report, show))
     reverted = _write(batch, verify_tests, verify_timeout) if write else []
-    if not write and output_format is not Format.text:
+    if output_format is not Format.text:
         _emit_findings(batch, output_format)
-    elif not write and diff:
-        for outcome in batch.changed:
-            assert outcome.result is not None
-            old, new = outcome.result.source, outcome.result.new_source
-            typer.echo(unified_diff(outcome.display, old, new), nl=False)
-    if output_format is Format.text:
+    else:
+        if not write and diff:
+            for outcome in batch.changed:
+                assert outcome.result is not None
+                old, new = outcome.result.source, outcome.result.new_source
+                typer.echo(unified_diff(outcome.display, old, new), nl=False)
         _report_errors(batch.errors)
         print_summary(summarise(batch, reverted))
     if batch.errors:

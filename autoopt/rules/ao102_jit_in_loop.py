@@ -153,6 +153,25 @@ def run(x):
         ),
         Invalid(
             """
+import jax
+
+step = plain_step
+for t in range(10):
+    x = step(x)
+    step = jax.jit(dynamics)
+""",
+            """
+import jax
+
+step = plain_step
+dynamics_jit = jax.jit(dynamics)
+for t in range(10):
+    x = step(x)
+    step = dynamics_jit
+""",
+        ),
+        Invalid(
+            """
 from jax import jit
 
 while not done(x):
@@ -318,7 +337,7 @@ def _hoist(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> list[E
         and isinstance(node.targets[0].target, cst.Name)
         and len(stmt.anchor.body) == 1  # type: ignore[attr-defined]
         and sum(stmt.anchor is s.anchor for s in ctx.graph.stmts) == 1
-        and _assigned_once_in_loop(ctx, node.targets[0].target.value, loop)
+        and _movable_binding(ctx, stmt, node.targets[0].target.value, loop)
     )
     if is_whole_assignment:
         moved = stmt.anchor
@@ -335,5 +354,10 @@ def _hoist(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> list[E
     return [InsertBefore(loop.node, (assign,)), Replace(call, lambda _n: cst.Name(name))]
 
 
-def _assigned_once_in_loop(ctx: ModuleContext, name: str, loop: Loop) -> bool:
-    return sum(name in s.defs for s in ctx.graph.loop_stmts(loop.id)) == 1
+def _movable_binding(ctx: ModuleContext, stmt: Stmt, name: str, loop: Loop) -> bool:
+    """Moving `name = jax.jit(f)` above the loop changes nothing observable: the name
+    is bound nowhere else in the scope and not read in the loop before this point."""
+    others = [s for s in ctx.graph.scope_stmts(stmt.scope) if name in s.defs and s is not stmt]
+    in_loop = ctx.graph.loop_stmts(loop.id)
+    read_before = any(name in s.uses and s.id < stmt.id for s in in_loop)
+    return not others and not read_before

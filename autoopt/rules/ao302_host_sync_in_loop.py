@@ -356,6 +356,64 @@ def main(xs):
         Invalid(
             """
 import jax
+import jax.numpy as jnp
+
+def main(xs):
+    count = 0
+    for x in xs:
+        count += jnp.sum(x > 0).item()
+    return count
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+def main(xs):
+    count = 0
+    count_parts = []
+    for x in xs:
+        count_parts.append(jnp.sum(x > 0))
+    for value in jax.device_get(count_parts):
+        count += value.item()
+    return count
+""",
+        ),
+        Invalid(
+            """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.5, (w**2).sum()
+
+def main(w):
+    logged = []
+    for t in range(100):
+        w, loss = step(w)
+        if t % 10 == 0:
+            logged.append(float(loss))
+    return logged
+""",
+            """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.5, (w**2).sum()
+
+def main(w):
+    logged = []
+    for t in range(100):
+        w, loss = step(w)
+        if t % 10 == 0:
+            logged.append(loss)
+    logged = [float(value) for value in jax.device_get(logged)]
+    return logged
+""",
+        ),
+        Invalid(
+            """
+import jax
 
 @jax.jit
 def step(theta):

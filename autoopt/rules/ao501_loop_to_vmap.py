@@ -559,15 +559,13 @@ def _loop(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, stack: cst.Call) -> _P
     )
 
 
-def _list_used_once(
-    ctx: ModuleContext, stmt: Stmt, name: str, expected: set[cst.CSTNode]
-) -> bool:
+def _list_used_once(ctx: ModuleContext, stmt: Stmt, name: str, expected: set[cst.CSTNode]) -> bool:
     """Only `expected` touch the list, or later statements read what `stmt` rebinds."""
     touching = [s for s in ctx.graph.scope_stmts(stmt.scope) if name in s.uses | s.defs | s.mutates]
     upto = [s for s in touching if s.id <= stmt.id]
     later = len(touching) > len(upto)
-    return {s.anchor for s in upto} == expected and len(upto) == 3 and (
-        not later or name in stmt.defs
+    return (
+        {s.anchor for s in upto} == expected and len(upto) == 3 and (not later or name in stmt.defs)
     )
 
 
@@ -683,8 +681,8 @@ def _function_problem(ctx: ModuleContext, fn: Function, mapped: frozenset[str]) 
     reasons = purity.impurities(ctx, fn)
     if reasons:
         return f"`{fn.name}` is not pure: it {reasons[0]}"
-    if any("jit" not in ctx.code(d.decorator) for d in fn.node.decorators):
-        return f"`{fn.name}` has a decorator autoopt cannot see through"
+    if any(not ctx.is_jax(d.decorator, "jax.jit") for d in fn.node.decorators):
+        return f"`{fn.name}` has a decorator autoopt cannot see through (donation included)"
     facts = tracing.analyse(ctx, fn)
     needs = [p for p in mapped if p in facts.static]
     if facts.traced_control or needs:

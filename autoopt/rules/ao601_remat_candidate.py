@@ -217,6 +217,23 @@ g = jax.grad(loss)(ws, x)
 """,
             "the loop does not feed a layer its own output",
         ),
+        Valid(
+            """
+import jax
+import jax.numpy as jnp
+
+def gelu(x):
+    return 0.5 * x * (1.0 + jnp.tanh(x))
+
+def loss(params, x):
+    for layer in params:
+        x = gelu(x @ layer["w"] + layer["b"])
+    return x.sum()
+
+g = jax.grad(loss)(params, x)
+""",
+            "an activation, not a layer taking its weights",
+        ),
     )
 
     INVALID = (
@@ -585,9 +602,11 @@ g = jax.grad(loss)(ws, x)
         )
 
     def _loop_layer(self, ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Finding | None:
-        if not stmt.loops or not _feeds_itself(stmt, call):
+        if not stmt.loops:
             return None
         loop = ctx.graph.loops[stmt.loops[-1]]
+        if not _feeds_itself(stmt, call, loop):
+            return None
         layer = _layer(ctx, stmt, call.func)
         if layer is None or _shallow(loop):
             return None
@@ -651,13 +670,17 @@ def _decorator_callee(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.func if isinstance(node, cst.Call) else node
 
 
-def _feeds_itself(stmt: Stmt, call: cst.Call) -> bool:
-    """`h = layer(..., h, ...)`: the call is the whole value and takes its own target."""
+def _feeds_itself(stmt: Stmt, call: cst.Call, loop: Loop) -> bool:
+    """`h = layer(p, h)`: the call is the whole value, takes its own target as an
+    argument, and another argument comes from the loop variable (the layer's weights)."""
     node = stmt.node
     if not isinstance(node, cst.Assign) or node.value is not call or len(node.targets) != 1:
         return False
     targets = set(bound_names(node.targets[0].target))
-    return any(n.value in targets for a in call.args for n in read_names(a.value))
+    per_layer = set(bound_names(loop.node.target)) if isinstance(loop.node, cst.For) else set()
+    carried = any(isinstance(a.value, cst.Name) and a.value.value in targets for a in call.args)
+    weights = any(n.value in per_layer for a in call.args for n in read_names(a.value))
+    return carried and weights
 
 
 def _shallow(loop: Loop) -> bool:

@@ -91,7 +91,7 @@ def verify_outcomes(
             errors.append(AutooptError(outcome.display, report.error))
         result.new_source = report.accepted_source
         reports.append(report)
-    print_reports(reports, err)
+        print_reports([report], err)
     print_summary(reports, err)
     if report_path:
         write_report(reports, report_path)

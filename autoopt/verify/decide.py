@@ -78,8 +78,7 @@ def memory_win(memory: MemoryView, thresholds: Thresholds) -> str:
 
 
 def _within_budget(views: list[SpeedView], thresholds: Thresholds) -> bool:
-    limit = 1 / (1 + thresholds.memory_time_budget)
-    return all(v.speedup >= limit and not v.recompiles for v in views)
+    return not any(v.slower_than(thresholds.memory_time_budget) for v in views)
 
 
 def human_bytes(count: float | None) -> str:

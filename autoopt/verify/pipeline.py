@@ -1,10 +1,12 @@
 """Verification of rewrites: run, compare, time and measure each one in subprocesses.
 
-For each candidate, alone: an instrumented entry run (equivalence, transfers, host
-syncs, compilations, peak memory), whole-program timing in fresh processes
-(alternating with the original), and, where the rewrite names a target function,
-a steady-state replay of that function's captured calls. Then all accepted
-rewrites together. See docs/verification.md for the protocol and the thresholds.
+The original runs once, capturing the calls of the functions the rewrites target.
+Then the original and every rewrite (plus, speculatively, all of them together)
+run alternately in fresh processes: each run is compared with the original's
+output, timed, and counted (transfers, host syncs, compilations, peak memory).
+One more worker replays the captured calls against each rewritten function for
+its steady state. Finally the accepted rewrites are checked together.
+See docs/verification.md for the protocol and the thresholds.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from autoopt.config import Settings
-from autoopt.model import AutooptError
+from autoopt.model import AutooptError, Finding
 from autoopt.verify.compare import TOLERANCES, Comparison, Tolerance, compare_trees
 from autoopt.verify.decide import Thresholds, decide, describe
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
@@ -57,7 +59,7 @@ class Candidate:
     source: str
     target: str | None = None  # the function the rewrite changes, for the steady-state view
     title: str = ""
-    finding: Any = None  # the autoopt.model.Finding, to combine fixes
+    finding: Finding | None = None  # where it came from, to combine fixes
     error: str = ""  # the fix could not be applied
 
 
@@ -515,7 +517,7 @@ def verify_file(
     return verify_candidates(path, candidates, options, combine=combine, progress=progress)
 
 
-def _from_finding(api: Any, code: str, path: str, finding: Any) -> Candidate:
+def _from_finding(api: Any, code: str, path: str, finding: Finding) -> Candidate:
     candidate = Candidate(
         finding.rule, finding.name, finding.span.line, code, finding.target, finding.title, finding
     )

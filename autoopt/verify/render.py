@@ -117,6 +117,9 @@ def print_reports(reports: Iterable[VerifyReport], console: Console | None = Non
     """A rich table per file, then each row's reason."""
     console = console or Console()
     for report in reports:
+        if not report.rows and not report.error:
+            console.print(f"{report.path}: no rewrites to verify", markup=False, soft_wrap=True)
+            continue
         table = Table(title=header(report), title_justify="left")
         for column in COLUMNS:
             table.add_column(column, overflow="fold", no_wrap=column in ("rule", "verdict"))
@@ -125,7 +128,7 @@ def print_reports(reports: Iterable[VerifyReport], console: Console | None = Non
             table.add_row(*cells(row), style=style)
         console.print(table)
         for line in notes(report):
-            console.print(f"  {line}", markup=False, highlight=False)
+            console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
 
 
 def kept_row(report: VerifyReport) -> Row | None:
@@ -252,7 +255,8 @@ def speed_chart(rows: list[Row]) -> str:
     axis = f"<line x1='{center}' y1='0' x2='{center}' y2='{y}' stroke='#555'/>"
     ticks = _text(center - 8, y + 14, "1x") + _text(_LABEL_W, y + 14, f"1/{2**span:.0f}x")
     ticks += _text(_LABEL_W + _BAR_W - 30, y + 14, f"{2**span:.0f}x")
-    return _svg(y + 24, "".join(lines) + axis + ticks)
+    legend = _text(6, y + 34, "dark: function, steady state; light: whole program; log scale")
+    return _svg(y + 44, "".join(lines) + axis + ticks + legend)
 
 
 def _speed_bar(
@@ -273,14 +277,14 @@ def _speed_bar(
 
 
 def memory_chart(rows: list[Row]) -> str:
-    """Paired bars per rewrite: before (grey) and after (blue), linear scale."""
+    """Paired bars per rewrite: before (grey) and after (blue), scaled to the larger of the two."""
     measured = [(row, *memory_pair(row)) for row in rows]
     measured = [m for m in measured if m[2] and m[3]]
     if not measured:
         return "<p>No memory measurements.</p>"
-    top = max(max(b, a) for _, _, b, a in measured)
     lines, y = [], 10
     for row, label, before, after in measured:
+        top = max(before, after)
         lines.append(_text(6, y + 14, f"{row.rule} {row.location}"[:40]))
         for value, color, tag in ((before, _BEFORE, "before"), (after, _AFTER, "after")):
             width = max(value / top * _BAR_W, 1)

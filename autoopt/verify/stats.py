@@ -39,8 +39,12 @@ class SpeedView:
 
     @property
     def slower(self) -> bool:
-        beyond = self.speedup <= 1 / (1 + self.threshold) and self.high <= 1
-        return beyond or self.recompiles
+        return self.slower_than(self.threshold)
+
+    def slower_than(self, margin: float) -> bool:
+        """Slower by more than `margin` (and the noise), or recompiling in steady state."""
+        bar = 1 + max(margin, self.threshold)
+        return (self.speedup <= 1 / bar and self.high <= 1) or self.recompiles
 
     @property
     def recompiles(self) -> bool:
@@ -55,10 +59,13 @@ def median(samples: list[float]) -> float:
     return float(np.median(samples))
 
 
+UNMEASURED_NOISE = 0.3  # assumed when a single sample cannot show its own spread
+
+
 def noise(samples: list[float]) -> float:
     """Relative half-width of the 10-90% range: robust to one outlier, honest with few samples."""
     if len(samples) < 2:
-        return 0.0
+        return UNMEASURED_NOISE
     low, high = np.percentile(samples, [10, 90])
     return float((high - low) / 2 / median(samples))
 

@@ -47,6 +47,7 @@ class ResultCache:
     def __init__(self, file: Path) -> None:
         self.file = file
         self.entries: dict[str, dict] = {}
+        self.used: set[str] = set()
         self.dirty = False
 
     @classmethod
@@ -58,14 +59,25 @@ class ResultCache:
 
     def get(self, key: str) -> Cached | None:
         entry = self.entries.get(key)
-        return None if entry is None else _from_json(entry)
+        if entry is None:
+            return None
+        self.used.add(key)
+        return _from_json(entry)
 
     def put(self, key: str, outcome: Result | AutooptError) -> None:
         self.entries[key] = _to_json(outcome)
+        self.used.add(key)
         self.dirty = True
 
     def save(self) -> None:
-        """Write the entries atomically; a cache that cannot be written is skipped."""
+        """Write the entries atomically; a cache that cannot be written is skipped.
+
+        Entries this run did not use are dropped once they outnumber the used ones
+        (plus some slack), so the file tracks the tree instead of growing forever.
+        """
+        if len(self.entries) > 2 * len(self.used) + 1000:
+            self.entries = {k: v for k, v in self.entries.items() if k in self.used}
+            self.dirty = True
         if not self.dirty:
             return
         with contextlib.suppress(OSError):

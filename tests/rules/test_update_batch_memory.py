@@ -108,6 +108,38 @@ def test_ao401_donated_helper_is_identical(source: str) -> None:
     np.testing.assert_array_equal(before, after)
 
 
+FORI = [
+    """
+import jax.numpy as jnp
+def smooth(xs):
+    out = jnp.zeros(xs.shape)
+    h = jnp.zeros(xs.shape[1:])
+    for t in range(xs.shape[0]):
+        h = 0.9 * h + 0.1 * xs[t]
+        out = out.at[t].set(h)
+    return out
+result = smooth(jnp.arange(24.0).reshape(8, 3))
+""",
+    """
+import jax.numpy as jnp
+def counts(xs):
+    hist = jnp.zeros(5, dtype=jnp.int32)
+    for i in range(2, xs.shape[0]):
+        hist = hist.at[xs[i] % 5].add(1)
+    return hist
+result = counts(jnp.arange(17))
+""",
+]
+
+
+@pytest.mark.parametrize("source", FORI)
+def test_ao401_fori_loop_in_jit_matches(source: str) -> None:
+    result = rewrite(source, ("AO401",))
+    assert [f.rule for f in result.applied] == ["AO401"]
+    assert "fori_loop" in result.new_source and "@jax.jit" in result.new_source
+    assert_same(run_snippet(source), run_snippet(result.new_source), rtol=1e-6)
+
+
 def test_ao401_slice_rewrite_is_unsafe_because_it_clamps() -> None:
     """Out of range, the slice update is dropped; dynamic_update_slice clamps the start
     and overwrites the last rows instead."""

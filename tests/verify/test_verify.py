@@ -109,7 +109,7 @@ def test_failing_rewrites_are_reported_and_verification_goes_on(program, fast) -
         for name, (code, _, _) in FAILING.items()
     ]
     candidates.append(Candidate("T", "harmless", 7, SMALL.replace("x * 2", "x + x")))
-    options = replace(fast, timeout=15, memory_limit=1 << 30)
+    options = replace(fast, timeout=10, memory_limit=1 << 30)
     report = verify_candidates(path, candidates, options)
     for row, (name, (_, verdict, words)) in zip(report.rows, FAILING.items(), strict=False):
         assert row.verdict is verdict, (name, row.reason)
@@ -170,9 +170,8 @@ def test_module_func_entry_sees_the_rewritten_module(program, fast) -> None:
     path = program(source)
     program("import prog\n\n\ndef run():\n    return prog.compute()\n", name="runner.py")
     wrong = source.replace("* 0.25", "* 0.3")
-    for entry in ("runner:run", "compute"):
-        row = verify_rewrite(path, wrong, options=replace(fast, entry=entry)).rows[0]
-        assert row.verdict is Verdict.NOT_EQUIVALENT, (entry, row.reason)
+    row = verify_rewrite(path, wrong, options=replace(fast, entry="runner:run")).rows[0]
+    assert row.verdict is Verdict.NOT_EQUIVALENT, row.reason
 
 
 SYNCS = """\
@@ -256,7 +255,7 @@ def chain_b(x):
 
 def main():
     x = jnp.linspace(0.0, 1.0, 1000)
-    for _ in range(20):
+    for _ in range(100):
         x = chain_b(chain_a(x))
     return x
 """

@@ -86,3 +86,12 @@ def test_progress_bar_only_on_a_terminal(monkeypatch, tmp_path):
     _tree(tmp_path, 3)
     batch = collect([str(tmp_path)], Settings(), jobs=1, progress=True)
     assert len(batch.outcomes) == 3 and not batch.errors
+
+
+def test_unused_entries_are_pruned(tmp_path):
+    files = _tree(tmp_path, 2)
+    cache = ResultCache.load([str(tmp_path)], Settings())
+    cache.entries = {f"stale{i}": {"error": ["x", None]} for i in range(1500)}
+    run(files, Settings(), 1, cache)
+    cache.save()
+    assert len(ResultCache.load([str(tmp_path)], Settings()).entries) == 2

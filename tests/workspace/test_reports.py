@@ -103,3 +103,12 @@ def test_cli_text_output_prints_the_summary_on_stderr(tmp_path, cli):
     result = cli("rewrite", ".", "--write", "--select", "AO101", cwd=tmp_path)
     assert "1 files scanned, 1 files rewritten, 0 errors" in result.stderr
     assert "AO101" not in result.stdout
+
+
+def test_rewrite_write_with_json_reports_errors_in_the_document(tmp_path, cli):
+    make_tree(tmp_path, {"a.py": fixable(1), "bad.py": "def (:\n"})
+    result = cli("rewrite", ".", "--write", "--format", "json", cwd=tmp_path)
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    assert [e["path"] for e in document["errors"]] == ["./bad.py"]
+    assert "jax.jit" in (tmp_path / "a.py").read_text()

@@ -1,0 +1,226 @@
+"""Can a Python `for i in range(...)` loop become `lax.fori_loop` inside one `jit`?
+
+The loop must be the body of a module function that jit can trace as a whole
+(pure, no Python control flow on traced values, no argument needed as a
+Python value), with a body of plain assignments. Names the loop writes and
+that are defined before it become the carry; names it only uses inside one
+iteration stay local to the body function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from autoopt.analysis import arrays, purity, tracing
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import read_names
+from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
+
+
+@dataclass(frozen=True)
+class ForiPlan:
+    """The function to jit, the loop, its index and bounds, and the carried names."""
+
+    fn: Function
+    loop: Loop
+    index: str
+    bounds: tuple[cst.BaseExpression, ...]
+    carry: tuple[str, ...]
+    doubts: tuple[str, ...]  # why the rewrite is only unsafe
+
+
+def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
+    """The plan, or None when the loop or its function does not fit."""
+    node = loop.node
+    fn = ctx.graph.functions.get(loop.scope)
+    if fn is None or loop.loops or not _simple_for(node) or not _jittable(ctx, fn):
+        return None
+    index = node.target.value  # type: ignore[union-attr]
+    body = ctx.graph.loop_stmts(loop.id)
+    header = ctx.graph.stmts[loop.header]
+    carry = _carry(ctx, fn, header, body, index)
+    if carry is None:
+        return None
+    doubts = _index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]
+    bounds = tuple(a.value for a in node.iter.args)  # type: ignore[attr-defined]
+    return ForiPlan(fn, loop, index, bounds, carry, tuple(doubts))
+
+
+def _simple_for(node: cst.For | cst.While) -> bool:
+    """`for i in range(a[, b]):` over plain assignments, no `else`."""
+    if not isinstance(node, cst.For) or node.orelse is not None or node.asynchronous:
+        return False
+    it = node.iter
+    if not (
+        isinstance(node.target, cst.Name)
+        and isinstance(it, cst.Call)
+        and isinstance(it.func, cst.Name)
+        and it.func.value == "range"
+        and 1 <= len(it.args) <= 2
+        and all(a.keyword is None and not a.star for a in it.args)
+    ):
+        return False
+    lines = node.body.body
+    return all(
+        isinstance(line, cst.SimpleStatementLine)
+        and all(isinstance(s, cst.Assign) and _plain_targets(s) for s in line.body)
+        for line in lines
+    )
+
+
+def _plain_targets(assign: cst.Assign) -> bool:
+    def plain(t: cst.BaseExpression) -> bool:
+        if isinstance(t, cst.Tuple | cst.List):
+            return all(plain(e.value) for e in t.elements)
+        return isinstance(t, cst.Name)
+
+    return all(plain(t.target) for t in assign.targets)
+
+
+def _jittable(ctx: ModuleContext, fn: Function) -> bool:
+    node = fn.node
+    if fn.scope != MODULE or fn.is_method or node.decorators or node.asynchronous:
+        return False
+    if purity.is_generator(fn) or purity.impurities(ctx, fn):
+        return False
+    if purity.reads_module_state(ctx, fn) or fn.captured:
+        return False
+    facts = tracing.analyse(ctx, fn)
+    return not facts.static and not facts.traced_control and _returns_arrays(ctx, fn)
+
+
+def _returns_arrays(ctx: ModuleContext, fn: Function) -> bool:
+    """Every return gives an array or a tuple of arrays (jit would turn Python values
+    into arrays)."""
+    known = _array_params(ctx, fn)
+    for stmt in ctx.graph.scope_stmts(fn.qualname):
+        if not isinstance(stmt.node, cst.Return):
+            continue
+        value = stmt.node.value
+        parts = [e.value for e in value.elements] if isinstance(value, cst.Tuple) else [value]
+        if not all(p is not None and arrays.is_array(ctx, stmt, p, known) for p in parts):
+            return False
+    return True
+
+
+def _array_params(ctx: ModuleContext, fn: Function) -> frozenset[str]:
+    """Parameters that receive a provable array at every call site (positionally)."""
+    sites = ctx.graph.call_sites(fn)
+    if not sites:
+        return frozenset()
+    return frozenset(
+        param
+        for position, param in enumerate(fn.params)
+        if all(_array_arg(ctx, site.stmt, site.call, position) for site in sites)
+    )
+
+
+def _array_arg(ctx: ModuleContext, stmt: Stmt, call: cst.Call, position: int) -> bool:
+    args = call.args
+    if position >= len(args) or args[position].keyword or args[position].star:
+        return False
+    return arrays.is_array(ctx, stmt, args[position].value, frozenset())
+
+
+def _carry(
+    ctx: ModuleContext, fn: Function, header: Stmt, body: list[Stmt], index: str
+) -> tuple[str, ...] | None:
+    """Names written by the loop and defined before it, in first-write order; None when
+    a name would be undefined at the start or read after the loop without being carried."""
+    graph = ctx.graph
+    last = max(s.id for s in body)
+    after = [s for s in graph.scope_stmts(fn.qualname) if s.id > last]
+    if any(index in s.uses for s in after) or any(index in s.defs for s in body):
+        return None
+    carry: list[str] = []
+    for name in dict.fromkeys(n for s in body for n in sorted(s.defs)):
+        before = [s for s in graph.scope_stmts(fn.qualname) if name in s.defs and s.id < header.id]
+        if any(graph.dominates(s, header) for s in before):
+            carry.append(name)
+            continue
+        first = next(s for s in body if name in s.uses | s.defs)
+        if before or name in first.uses or any(name in s.uses for s in after):
+            return None
+    return tuple(carry) if carry else None
+
+
+def _index_doubts(ctx: ModuleContext, node: cst.For, body: list[Stmt], index: str) -> list[str]:
+    """Indexing with the (now traced) loop index clamps where Python would raise."""
+    counted = _counted(node)
+    doubts = []
+    for stmt in body:
+        for sub in _subscripts(stmt.node):
+            if not _reads_index(sub, index) or _is_at(sub):
+                continue
+            first = sub.slice[0].slice
+            proven = (
+                counted is not None
+                and ctx.code(sub.value) == counted
+                and isinstance(first, cst.Index)
+                and isinstance(first.value, cst.Name)
+                and first.value.value == index
+            )
+            if not proven:
+                doubts.append(
+                    f"`{ctx.code(sub)}` indexes with the loop index, which fori_loop traces: "
+                    "an out-of-range index would clamp instead of raising"
+                )
+    return doubts
+
+
+def _carry_doubts(
+    ctx: ModuleContext, fn: Function, body: list[Stmt], carry: tuple[str, ...]
+) -> list[str]:
+    """Carried names not proven to be arrays (fori_loop needs a fixed shape and dtype)."""
+    known = _array_params(ctx, fn)
+    doubts = []
+    for name in carry:
+        reader = next((s for s in body if name in s.uses), None)
+        if reader is None or not arrays.is_array(ctx, reader, cst.Name(name), known):
+            doubts.append(f"cannot prove the loop-carried `{name}` is an array of fixed shape")
+    return doubts
+
+
+def _counted(node: cst.For) -> str | None:
+    """`xs` for `range([k, ]xs.shape[0])` or `range([k, ]len(xs))` (`k` a literal
+    integer, so never negative), else None."""
+    args = node.iter.args  # type: ignore[attr-defined]
+    if len(args) == 2 and not isinstance(args[0].value, cst.Integer):
+        return None
+    count = args[-1].value
+    if (
+        isinstance(count, cst.Call)
+        and isinstance(count.func, cst.Name)
+        and count.func.value == "len"
+    ):
+        return cst.Module([]).code_for_node(count.args[0].value) if len(count.args) == 1 else None
+    if (
+        isinstance(count, cst.Subscript)
+        and isinstance(count.value, cst.Attribute)
+        and count.value.attr.value == "shape"
+        and cst.Module([]).code_for_node(count.slice[0]) == "0"
+    ):
+        return cst.Module([]).code_for_node(count.value.value)
+    return None
+
+
+def _subscripts(node: cst.CSTNode) -> list[cst.Subscript]:
+    found: list[cst.Subscript] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Subscript(self, sub: cst.Subscript) -> None:
+            found.append(sub)
+
+    node.visit(Visitor())
+    return found
+
+
+def _reads_index(sub: cst.Subscript, index: str) -> bool:
+    return any(n.value == index for e in sub.slice for n in read_names(e))
+
+
+def _is_at(sub: cst.Subscript) -> bool:
+    """`x.at[...]`: out-of-range updates are dropped the same way traced or not."""
+    return isinstance(sub.value, cst.Attribute) and sub.value.attr.value == "at"
