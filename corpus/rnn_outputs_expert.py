@@ -10,13 +10,15 @@ import numpy as np
 T, BATCH, D_IN, HIDDEN = 200, 16, 4, 64
 
 
-def init_rnn(key):
-    k1, k2, k3 = jax.random.split(key, 3)
+def init_rnn(rng):
+    def normal(shape, scale):
+        return jnp.asarray(scale * rng.normal(size=shape), dtype=jnp.float32)
+
     return {
-        "Wx": jax.random.normal(k1, (D_IN, HIDDEN)) / jnp.sqrt(D_IN),
-        "Wh": jax.random.normal(k2, (HIDDEN, HIDDEN)) * (0.9 / jnp.sqrt(HIDDEN)),
+        "Wx": normal((D_IN, HIDDEN), 1.0 / np.sqrt(D_IN)),
+        "Wh": normal((HIDDEN, HIDDEN), 0.9 / np.sqrt(HIDDEN)),  # spectral radius ~0.9
         "b": jnp.zeros(HIDDEN),
-        "Wo": jax.random.normal(k3, (HIDDEN, 1)) / jnp.sqrt(HIDDEN),
+        "Wo": normal((HIDDEN, 1), 1.0 / np.sqrt(HIDDEN)),
     }
 
 
@@ -34,8 +36,7 @@ def run_rnn(params, xs):
     return out, h
 
 
-def make_inputs():
-    rng = np.random.default_rng(0)
+def make_inputs(rng):
     freqs = rng.uniform(0.05, 0.3, size=(BATCH, D_IN))
     phases = rng.uniform(0, 2 * np.pi, size=(BATCH, D_IN))
     t = np.arange(T)[:, None, None]
@@ -43,8 +44,9 @@ def make_inputs():
 
 
 def main():
-    params = init_rnn(jax.random.PRNGKey(42))
-    xs = make_inputs()
+    rng = np.random.default_rng(42)
+    params = init_rnn(rng)
+    xs = make_inputs(rng)
     hs, h_last = run_rnn(params, xs)
     preds = hs @ params["Wo"]
     return {"hidden": hs, "h_last": h_last, "preds": preds[..., 0]}

@@ -42,7 +42,21 @@ _IMPURE_MODULES = {
     "pathlib": "touches files",
 }
 
-_PURE_PREFIXES = ("jax.", "math.", "functools.partial", "operator.", "numpy.")
+#: Public, functional JAX namespaces and transforms; other `jax.*` (e.g. `jax._src`
+#: internals, `jax.experimental` host callbacks) is code autoopt cannot vouch for.
+_PURE_PREFIXES = (
+    "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.", "jax.tree_util.",
+    "jax.tree.", "jax.debug.", "jax.image.", "jax.ops.", "jax.dtypes.",
+    "math.", "functools.partial", "operator.", "numpy.",
+)  # fmt: skip
+_PURE_JAX = frozenset(
+    {
+        "jax.jit", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jvp", "jax.vjp",
+        "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.checkpoint", "jax.remat",
+        "jax.custom_jvp", "jax.custom_vjp", "jax.eval_shape", "jax.named_call",
+        "jax.block_until_ready", "jax.device_put", "jax.ShapeDtypeStruct",
+    }
+)  # fmt: skip
 _IMPURE_JAX = {"jax.device_get": "copies to the host", "jax.debug.breakpoint": "stops"}
 
 
@@ -106,7 +120,7 @@ def _qualified_impurity(qual: str) -> str | None:
     for prefix, reason in _IMPURE_MODULES.items():
         if qual == prefix or qual.startswith(prefix + "."):
             return f"{reason} (`{qual}`)"
-    if qual.startswith(_PURE_PREFIXES) or qual in ("jax", "numpy"):
+    if qual.startswith(_PURE_PREFIXES) or qual in _PURE_JAX or qual in ("jax", "numpy"):
         return None
     return f"calls `{qual}`, code autoopt cannot see"
 

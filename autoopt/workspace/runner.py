@@ -142,13 +142,16 @@ def _execute(pending: list[_Job], jobs: int) -> Iterator[tuple[_Job, Result | Au
         for job in pending:
             yield job, analyse(job.display, job.source.text, job.settings)
         return
-    with ProcessPoolExecutor(max_workers=min(jobs, len(pending))) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(pending)))
+    try:
         futures = {
             pool.submit(_analyse_remote, job.display, job.source.text, job.settings): job
             for job in pending
         }
         for future in as_completed(futures):
             yield futures[future], _answer(futures[future], future)
+    finally:  # on Ctrl-C, drop the queued work instead of waiting for it
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _analyse_remote(
