@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 SIZES = (256, 2048, 2048, 64)
-LR = 1e-3
+LR = 1e-2
 MOMENTUM = 0.9
 BATCH = 16
 STEPS = 30

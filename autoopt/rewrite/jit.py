@@ -48,15 +48,33 @@ def jit_call(
     return (f"{jit}({func}, {options})" if options else f"{jit}({func})"), imports
 
 
-def add_decorator(text: str):
-    """A transform that puts `@text` outermost on a FunctionDef."""
+def add_decorator(ctx: ModuleContext, text: str):
+    """A transform that puts `@text` (a jit spelling) outermost on a FunctionDef,
+    unless another fix of the same run already jitted it."""
 
     def transform(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.FunctionDef)
+        if any(is_jit_decorator(ctx, d.decorator) for d in node.decorators):
+            return node
         decorator = cst.Decorator(decorator=cst.parse_expression(text))
         return node.with_changes(decorators=[decorator, *node.decorators])
 
     return transform
+
+
+def is_jit_decorator(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    """`@jax.jit`, `@jax.jit(...)` or `@functools.partial(jax.jit, ...)`, in any spelling."""
+    if is_spelling(ctx, expr, "jax.jit"):
+        return True
+    if not isinstance(expr, cst.Call):
+        return False
+    if is_spelling(ctx, expr.func, "jax.jit"):
+        return True
+    return (
+        is_spelling(ctx, expr.func, "functools.partial")
+        and bool(expr.args)
+        and is_spelling(ctx, expr.args[0].value, "jax.jit")
+    )
 
 
 def fresh_name(ctx: ModuleContext, base: str, also_taken: Collection[str] = ()) -> str:

@@ -477,7 +477,7 @@ for x in xs:
             how = "wrap it with `jax.jit` before the loop (it is also pickled, so keep `def` plain)"
         else:
             text, imports = jit_decorator(ctx, static)
-            edits = [Replace(fn.node, add_decorator(text)), *imports]
+            edits = [Replace(fn.node, add_decorator(ctx, text)), *imports]
             how = f"add `@{text}`"
         why = "; ".join(f"`{p}` is needed as a Python value ({facts.static[p]})" for p in static)
         note = f" ({why})" if why else ""

@@ -684,7 +684,7 @@ def _fori_edits(ctx: ModuleContext, plan: ForiPlan) -> list[Edit]:
     return [
         *imports,
         *more,
-        Replace(plan.fn.node, add_decorator(jit)),
+        Replace(plan.fn.node, add_decorator(ctx, jit)),
         InsertBefore(loop, (definition,)),
         Replace(loop, lambda _n: run),
     ]

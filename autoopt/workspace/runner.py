@@ -150,8 +150,20 @@ def _execute(pending: list[_Job], jobs: int) -> Iterator[tuple[_Job, Result | Au
         }
         for future in as_completed(futures):
             yield futures[future], _answer(futures[future], future)
-    finally:  # on Ctrl-C, drop the queued work instead of waiting for it
+    except BaseException:  # Ctrl-C, or the caller gave up: stop now, not after the queue
+        _terminate(pool)
+        raise
+    finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Kill the workers (Python 3.14 has `terminate_workers`; older ones keep them private)."""
+    if hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _analyse_remote(

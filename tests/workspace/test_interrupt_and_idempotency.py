@@ -7,6 +7,9 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+import pytest
 
 from tests.workspace.conftest import CLEAN, fixable, make_tree, snapshot
 
@@ -74,3 +77,30 @@ def test_second_rewrite_changes_nothing(tmp_path, cli):
         assert snapshot(tmp_path) == after_first
     shown = cli("rewrite", ".", cwd=tmp_path)
     assert shown.exit_code == 0 and shown.stdout == ""
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_sigint_stops_the_worker_pool_at_once(tmp_path):
+    make_tree(tmp_path, {f"m{i:02d}.py": fixable(i) * 8 for i in range(60)})
+    env = {**os.environ, "AUTOOPT_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "autoopt", "check", ".", "--jobs", "2", "--no-progress"]
+    proc = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 100
+    while len(_children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    workers = _children(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    proc.wait(timeout=60)
+    assert proc.returncode == 130
+    assert time.monotonic() - start < 10
+    assert len(workers) == 2
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()]
