@@ -134,5 +134,8 @@ class AutooptError(Exception):
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {message}")
 
+    def __reduce__(self) -> tuple[type[AutooptError], tuple[str, str, int | None]]:
+        return (type(self), (self.path, self.message, self.line))
+
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "message": self.message}

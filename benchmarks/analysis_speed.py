@@ -8,6 +8,7 @@ front; each phase runs over the same files, and the ratio is check / parse.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -41,10 +42,8 @@ def load(tree: Path, limit: int | None) -> list[tuple[str, str]]:
 def timed(fn, sources) -> float:
     start = time.process_time()
     for path, code in sources:
-        try:
+        with contextlib.suppress(AutooptError, cst.ParserSyntaxError):
             fn(path, code)
-        except (AutooptError, cst.ParserSyntaxError):
-            pass
     return time.process_time() - start
 
 
@@ -62,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         parse_times.append(timed(lambda p, c: cst.parse_module(c), sources))
         check_times.append(timed(lambda p, c: check_source(c, path=p), sources))
     parse, check = statistics.median(parse_times), statistics.median(check_times)
-    print(f"tree: {tree} ({len(sources)} files, {lines} lines), CPU seconds, median of {args.repeat}")
+    print(
+        f"tree: {tree} ({len(sources)} files, {lines} lines), CPU seconds, median of {args.repeat}"
+    )
     print(f"{'phase':<12}{'seconds':>10}{'lines/s':>12}")
     print(f"{'parse':<12}{parse:>10.2f}{lines / parse:>12.0f}")
     print(f"{'check':<12}{check:>10.2f}{lines / check:>12.0f}")

@@ -9,7 +9,7 @@ import numpy as np
 
 N_BLOCKS = 12
 D_MODEL, D_HIDDEN = 128, 512
-BATCH = 256
+BATCH = 128
 LR = 0.02
 STEPS = 3
 

@@ -10,7 +10,7 @@ import numpy as np
 N_OSC = 256
 COUPLING = 1.5
 DT = 0.05
-N_STEPS = 240
+N_STEPS = 160
 RECORD_EVERY = 4
 
 

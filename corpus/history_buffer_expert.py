@@ -10,7 +10,7 @@ import numpy as np
 N_OSC = 256
 COUPLING = 1.5
 DT = 0.05
-N_STEPS = 240
+N_STEPS = 160
 RECORD_EVERY = 4
 
 
@@ -42,7 +42,7 @@ def main():
 
     theta0 = theta
     theta, snaps = simulate(theta, omega)
-    hist = jnp.concatenate([theta0[None, :], snaps], axis=0)  # one concatenate, not 60
+    hist = jnp.concatenate([theta0[None, :], snaps], axis=0)  # one concatenate, not 40
 
     return {"history": hist, "theta": theta, "sync": order_parameter(theta)}
 

@@ -8,8 +8,8 @@ import jax.numpy as jnp
 import numpy as np
 
 N_WALKERS = 2000
-N_STEPS = 100
-DT = 2e-2
+N_STEPS = 60
+DT = 3e-2
 TEMP = 0.3
 
 
@@ -32,7 +32,7 @@ def main():
     right_fraction = []
     for t in range(N_STEPS):
         x = langevin_step(x)
-        if t % 5 == 0:
+        if t % 3 == 0:
             right_fraction.append((x[:, 0] > 0).mean())
     return {
         "x": x,

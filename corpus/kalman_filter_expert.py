@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-T = 150
+T = 100
 DT = 0.1
 Q_STD, R_STD = 0.05, 0.5
 

@@ -12,7 +12,7 @@ IN_DIM = 32
 HIDDEN = 128
 BATCH = 128
 LR = 0.05
-STEPS = 40
+STEPS = 30
 
 
 def init_layer(rng, n_in, n_out):
@@ -59,7 +59,7 @@ def make_batches(rng, n_batches):
     centers = rng.normal(size=(N_CLASSES, IN_DIM)) * 2.0
     labels = rng.integers(0, N_CLASSES, size=(n_batches, BATCH))
     x = centers[labels] + rng.normal(size=(n_batches, BATCH, IN_DIM))
-    return jnp.asarray(x, dtype=jnp.float32), jnp.asarray(labels, dtype=jnp.int32)
+    return jnp.asarray(x.astype(np.float32)), jnp.asarray(labels.astype(np.int32))
 
 
 def main():

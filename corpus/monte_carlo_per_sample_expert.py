@@ -29,16 +29,16 @@ price_table = jax.jit(jax.vmap(price_and_vega, in_axes=(0, None)))
 def main():
     key = jax.random.PRNGKey(0)
     z = jax.random.normal(key, (N_PATHS,))
-    sigmas = jnp.linspace(0.1, 0.5, 8)
-    strikes = jnp.linspace(80.0, 120.0, 12)
+    sigmas = jnp.linspace(0.1, 0.5, 6)
+    strikes = jnp.linspace(80.0, 120.0, 9)
     contracts = jnp.stack(jnp.meshgrid(sigmas, strikes, indexing="ij"), -1).reshape(-1, 2)
 
     table = price_table(contracts, z)  # (n_contracts, 2)
 
     return {
         "contracts": contracts,
-        "price": table[:, 0].reshape(8, 12),
-        "vega": table[:, 1].reshape(8, 12),
+        "price": table[:, 0].reshape(6, 9),
+        "vega": table[:, 1].reshape(6, 9),
     }
 
 

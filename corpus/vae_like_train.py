@@ -12,7 +12,7 @@ IMG = 64  # 8x8, flattened
 HIDDEN = 64
 LATENTS = 8
 LR = 0.05
-EPOCHS = 10
+EPOCHS = 6
 BATCH = 64
 
 

@@ -34,7 +34,9 @@ runner = CliRunner()
 
 
 def invoke(*args: str):
-    return runner.invoke(app, [*args, "--no-progress"] if args[0] in {"check", "rewrite"} else list(args))
+    return runner.invoke(
+        app, [*args, "--no-progress"] if args[0] in {"check", "rewrite"} else list(args)
+    )
 
 
 @pytest.fixture
@@ -49,7 +51,8 @@ def test_check_lists_findings_and_exits_1(project: Path) -> None:
     result = invoke("check", "step.py", "clean.py", "--select", "AO101")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
-        "step.py:4:5: AO101 `step` is called in a loop without `jax.jit`: add `@jax.jit` [fix: safe]"
+        "step.py:4:5: AO101 `step` is called in a loop without `jax.jit`:"
+        " add `@jax.jit` [fix: safe]"
     )
 
 
@@ -102,7 +105,9 @@ def test_rewrite_diff_applies_with_patch_and_write_is_idempotent(project: Path) 
     assert "+@jax.jit\n" in result.stdout
     (project / "fix.patch").write_text(result.stdout)
     if shutil.which("patch"):
-        subprocess.run(["patch", "-p0", "-i", "fix.patch"], cwd=project, check=True, capture_output=True)
+        subprocess.run(
+            ["patch", "-p0", "-i", "fix.patch"], cwd=project, check=True, capture_output=True
+        )
         patched = (project / "step.py").read_text()
         (project / "step.py").write_text(STEP)
     write = invoke("rewrite", "copy.py", "--select", "AO101", "--write")

@@ -51,7 +51,9 @@ def test_rewritten_program_computes_the_same_results(program: Path, tmp_path: Pa
     assert write.returncode == 0, write.stderr
     changed = rewritten.read_text() != program.read_text()
     if not is_negative(program):
-        assert changed, f"no rewrite for a positive: {optimize_source(program.read_text()).findings}"
+        assert changed, (
+            f"no rewrite for a positive: {optimize_source(program.read_text()).findings}"
+        )
     if not changed:
         return
     runs = [
@@ -67,5 +69,7 @@ def test_rewritten_program_computes_the_same_results(program: Path, tmp_path: Pa
         _, err = run.communicate(timeout=300)
         assert run.returncode == 0, err[-2000:]
     x64 = "jax_enable_x64" in program.read_text()
-    result = compare_trees(load_tree(tmp_path, "original"), load_tree(tmp_path, "rewritten"), x64=x64)
+    result = compare_trees(
+        load_tree(tmp_path, "original"), load_tree(tmp_path, "rewritten"), x64=x64
+    )
     assert result.equal, result.reason

@@ -38,9 +38,7 @@ def test_bare_ignore_silences_everything_on_the_line() -> None:
 
 
 def test_ignore_text_inside_a_string_is_not_a_comment() -> None:
-    code = STEP.format(comment="").replace(
-        "def step(u):", 'def step(u, note="# autoopt: ignore"):'
-    )
+    code = STEP.format(comment="").replace("def step(u):", 'def step(u, note="# autoopt: ignore"):')
     assert [f.rule for f in optimize_source(code, settings=JIT).findings] == ["AO101"]
 
 

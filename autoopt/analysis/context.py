@@ -81,9 +81,7 @@ class ModuleContext:
     @cached_property
     def _owners(self) -> dict[cst.CSTNode, int]:
         """Every node -> the index of the top-level statement that holds it."""
-        return {
-            inner: index for index, stmt in enumerate(self.module.body) for inner in walk(stmt)
-        }
+        return {inner: index for index, stmt in enumerate(self.module.body) for inner in walk(stmt)}
 
     @cached_property
     def _line_offsets(self) -> list[int]:

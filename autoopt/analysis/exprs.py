@@ -42,9 +42,7 @@ def _reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst.Name]) -> Non
     if isinstance(node, cst.Name):
         if node.value not in bound:
             out.append(node)
-    elif isinstance(node, cst.Attribute):
-        _reads(node.value, bound, out)
-    elif isinstance(node, cst.Arg):
+    elif isinstance(node, (cst.Attribute, cst.Arg)):
         _reads(node.value, bound, out)
     elif isinstance(node, cst.Lambda):
         for param in _all_params(node.params):

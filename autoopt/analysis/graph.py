@@ -476,8 +476,6 @@ def _free_names(node: cst.FunctionDef) -> set[str]:
 def _assigned_in(node: cst.FunctionDef) -> set[str]:
     names: set[str] = set()
     for inner in walk(node.body):
-        if isinstance(inner, cst.AssignTarget):
-            names.update(bound_names(inner.target))
-        elif isinstance(inner, cst.For):
+        if isinstance(inner, (cst.AssignTarget, cst.For)):
             names.update(bound_names(inner.target))
     return names

@@ -64,8 +64,7 @@ def is_generator(fn: Function) -> bool:
     """Whether the function body yields (nested functions aside)."""
     nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
     return any(
-        isinstance(node, cst.Yield)
-        for node in walk(fn.node.body, lambda n: isinstance(n, nested))
+        isinstance(node, cst.Yield) for node in walk(fn.node.body, lambda n: isinstance(n, nested))
     )
 
 

@@ -89,7 +89,7 @@ def verify_outcomes(
             continue
         if report.error:
             errors.append(AutooptError(outcome.display, report.error))
-        result.new_source = report.accepted_source
+        result.new_source, result.applied = report.accepted_source, report.kept
         reports.append(report)
         print_reports([report], err)
     print_summary(reports, err)

@@ -25,10 +25,11 @@ from autoopt.verify.compare import TOLERANCES, Comparison, Tolerance, compare_tr
 from autoopt.verify.decide import Thresholds, decide, describe
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
 from autoopt.verify.runner import WorkerRun, run_worker
-from autoopt.verify.stats import SpeedView, median, speed_view
+from autoopt.verify.stats import SpeedView, median, pooled_noise, speed_view
 from autoopt.verify.trees import FlatTree, load_tree
 
 Progress = Callable[[str], None]
+Samples = tuple[list[float], list[float]]  # total seconds and compile seconds per run
 MIN_REPEATS = 2  # fresh-process rounds before the program view may stop early
 
 
@@ -202,9 +203,10 @@ def verify_candidates(
             if not job.failed:
                 job.row.verdict, job.row.reason = decide(job.row, options.thresholds)
         report.rows = [job.row for job in jobs]
-        report.combined, report.accepted_source = _combined(
+        report.combined, kept, report.accepted_source = _combined(
             session, path, jobs, combo, combine, say
         )
+        report.kept = [job.candidate.finding for job in kept if job.candidate.finding]
     return report
 
 
@@ -261,36 +263,35 @@ def _measure_programs(
             else:
                 say(f"run {repeat + 1}: {job.row.rule if job else 'original'}")
                 run = session.run(programs[i])
-            if (
-                _check_rewrite(session, job, run, repeat == 0)
-                if job
-                else _check_original(session, run)
-            ):
+            if _usable(session, job, run, repeat == 0):
                 times[i].append(run.result["total_s"])
                 compile_s[i].append(run.result["compile_s"])
+        spread = pooled_noise(times)
         for job, after, compiled in zip(jobs, times[1:], compile_s[1:], strict=True):
-            job.row.program = _program_view(session, job, times[0], after, compile_s[0], compiled)
+            before = (times[0], compile_s[0])
+            job.row.program = _program_view(session, job, before, (after, compiled), spread)
         if repeat + 1 >= MIN_REPEATS and all(_decisive(job.row.program) for job in jobs):
             break
 
 
+def _usable(session: _Session, job: _Job | None, run: WorkerRun, first: bool) -> bool:
+    """Whether a run is a timing sample: the original's, or a rewrite's that still matches."""
+    return _check_rewrite(session, job, run, first) if job else _check_original(session, run)
+
+
 def _program_view(
-    session: _Session,
-    job: _Job,
-    before: list[float],
-    after: list[float],
-    compile_before: list[float],
-    compile_after: list[float],
+    session: _Session, job: _Job, before: Samples, after: Samples, spread: float
 ) -> SpeedView | None:
-    if job.failed or not before or not after:
+    if job.failed or not before[0] or not after[0]:
         return None
     return speed_view(
         "program",
-        before,
-        after,
+        before[0],
+        after[0],
         session.options.thresholds.program_floor,
-        compile_s_before=median(compile_before),
-        compile_s_after=median(compile_after),
+        noise_floor=spread,
+        compile_s_before=median(before[1]),
+        compile_s_after=median(after[1]),
     )
 
 
@@ -425,14 +426,17 @@ def _combined(
     combo: _Job | None,
     combine: Callable[[list[Candidate]], str] | None,
     say: Progress,
-) -> tuple[Row | None, str]:
-    """The accepted rewrites together; reuses `combo` when it holds exactly those."""
+) -> tuple[Row | None, list[_Job], str]:
+    """The accepted rewrites together: the combination's row, the kept jobs and their source.
+
+    Reuses `combo` when it holds exactly the accepted rewrites.
+    """
     accepted = [job for job in jobs if job.row.verdict.accepted]
     if not accepted:
-        return None, session.source
+        return None, [], session.source
     best = max(accepted, key=lambda job: job.row.best_speedup or 0.0)
     if len(accepted) == 1 or combine is None:
-        return None, best.candidate.source
+        return None, [best], best.candidate.source
     live = [job for job in jobs if job.program != Path()]
     if combo is None or len(accepted) != len(live):
         say(f"verifying the {len(accepted)} accepted rewrites together")
@@ -445,11 +449,11 @@ def _combined(
         combo.row.verdict = Verdict.SLOWER if slow else Verdict.ACCEPTED
         combo.row.reason = describe(view) if view else "equivalent"
     if combo.row.verdict.accepted:
-        return combo.row, combo.candidate.source
+        return combo.row, accepted, combo.candidate.source
     combo.row.notes.append(
         f"kept only the best single rewrite: {best.row.rule} {best.row.location}"
     )
-    return combo.row, best.candidate.source
+    return combo.row, [best], best.candidate.source
 
 
 def _targets(candidates: list[Candidate], entry: str) -> list[str]:

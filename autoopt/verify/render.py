@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from autoopt import __version__
 from autoopt.verify.decide import human_bytes
@@ -120,12 +121,12 @@ def print_reports(reports: Iterable[VerifyReport], console: Console | None = Non
         if not report.rows and not report.error:
             console.print(f"{report.path}: no rewrites to verify", markup=False, soft_wrap=True)
             continue
-        table = Table(title=header(report), title_justify="left")
+        table = Table(title=Text(header(report)), title_justify="left")
         for column in COLUMNS:
             table.add_column(column, overflow="fold", no_wrap=column in ("rule", "verdict"))
         for row in rows_of(report):
             style = "green" if row.verdict.accepted else "red"
-            table.add_row(*cells(row), style=style)
+            table.add_row(*map(Text, cells(row)), style=style)
         console.print(table)
         for line in notes(report):
             console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
@@ -162,7 +163,7 @@ def print_summary(reports: list[VerifyReport], console: Console | None = None) -
     for column in SUMMARY_COLUMNS:
         table.add_column(column)
     for report in reports:
-        table.add_row(*summary_cells(report))
+        table.add_row(*map(Text, summary_cells(report)))
     (console or Console()).print(table)
 
 

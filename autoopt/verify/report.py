@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from autoopt.model import Finding
 from autoopt.verify.stats import SpeedView
 
 
@@ -119,6 +120,7 @@ class VerifyReport:
     jaxlib_version: str = ""
     x64: bool = False
     settings: dict[str, Any] = field(default_factory=dict)  # tolerances and thresholds used
+    kept: list[Finding] = field(default_factory=list, repr=False)  # fixes in accepted_source
 
     @property
     def accepted(self) -> list[Row]:
@@ -133,7 +135,7 @@ class VerifyReport:
         return 0 if all(row.verdict.accepted for row in rows) else 1
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: v for k, v in self.__dict__.items() if k not in ("rows", "combined")}
+        data = {k: v for k, v in self.__dict__.items() if k not in ("rows", "combined", "kept")}
         data["rows"] = [row.to_json() for row in self.rows]
         data["combined"] = self.combined.to_json() if self.combined else None
         return data

@@ -11,11 +11,11 @@ import numpy as np
 class SpeedView:
     """Before/after timings of one view (whole program or one function) and their verdict.
 
-    `speedup` is median(before) / median(after); `low` and `high` are the 10th and
-    90th percentiles of the per-round ratios and `spread` half their distance;
-    `noise` is the same relative half-width of the repeated `before` runs, and
+    `speedup` is median(before) / median(after); `spread` is the half-width of the
+    10-90% range of the per-round ratios, `low` and `high` their quartiles; `noise`
+    is the relative half-width of the 10-90% range of the repeated `before` runs, and
     `threshold` the larger of noise and the floor. A verdict needs both: the median
-    ratio beyond the threshold, and (nearly) every round agreeing on the direction.
+    ratio beyond the threshold, and three rounds in four agreeing on the direction.
     """
 
     scope: str  # "program" or "function <name>"
@@ -70,20 +70,38 @@ def noise(samples: list[float]) -> float:
     return float((high - low) / 2 / median(samples))
 
 
+def pooled_noise(groups: list[list[float]]) -> float:
+    """Noise from every variant's repeats at once: the 80th percentile of |x / median - 1|.
+
+    Runs of different variants share the machine's conditions, so with few repeats
+    each, pooling them estimates the process-to-process noise far better.
+    """
+    deviations = [abs(x / median(g) - 1) for g in groups if len(g) > 1 for x in g]
+    return float(np.percentile(deviations, 80)) if deviations else 0.0
+
+
 def speed_view(
-    scope: str, before: list[float], after: list[float], floor: float, **extra: object
+    scope: str,
+    before: list[float],
+    after: list[float],
+    floor: float,
+    noise_floor: float = 0.0,
+    **extra: object,
 ) -> SpeedView:
-    """Summarise before/after samples taken interleaved; ratios pair them in run order."""
+    """Summarise before/after samples taken interleaved; ratios pair them in run order.
+
+    `noise_floor` is a noise level known from elsewhere (e.g. `pooled_noise`).
+    """
     ratios = [b / a for b, a in zip(before, after, strict=False) if a > 0] or [1.0]
-    low, high = (float(x) for x in np.percentile(ratios, [10, 90]))
+    p10, low, high, p90 = (float(x) for x in np.percentile(ratios, [10, 25, 75, 90]))
     base, new = median(before), median(after)
-    level = noise(before)
+    level = max(noise(before), noise_floor)
     return SpeedView(
         scope=scope,
         before_s=base,
         after_s=new,
         speedup=base / new if new > 0 else float("inf"),
-        spread=(high - low) / 2,
+        spread=(p90 - p10) / 2,
         low=low,
         high=high,
         noise=level,

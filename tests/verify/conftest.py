@@ -9,7 +9,7 @@ import pytest
 from autoopt.verify import VerifyOptions
 
 # Few repeats keep the suite short; the verdicts tested here are far from the thresholds.
-FAST = VerifyOptions(timeout=60, repeats=1, rounds=5, warmup=2, bench_budget_s=5)
+FAST = VerifyOptions(timeout=60, repeats=1, rounds=9, warmup=2, bench_budget_s=5)
 
 
 @pytest.fixture

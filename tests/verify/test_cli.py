@@ -21,3 +21,34 @@ def test_verify_with_nothing_to_rewrite_exits_0(tmp_path) -> None:
     result = CliRunner().invoke(app, ["verify", str(path), "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "no rewrites to verify" in result.output
+
+
+CHAIN_LOOP = """\
+import jax.numpy as jnp
+
+
+def chain(x):
+    for _ in range(10):
+        x = jnp.sin(x) * 0.5 + jnp.cos(x) * 0.25
+    return x
+
+
+def main():
+    x = jnp.linspace(0.0, 1.0, 1000)
+    for _ in range(100):
+        x = chain(x)
+    return x
+"""
+
+
+def test_rewrite_verify_keeps_the_verified_jit(tmp_path, fast, monkeypatch) -> None:
+    from autoopt.verify import commands
+
+    monkeypatch.setattr(commands, "options_for", lambda *args: fast)
+    path = tmp_path / "prog.py"
+    path.write_text(CHAIN_LOOP)
+    result = CliRunner().invoke(app, ["rewrite", str(path), "--verify", "--no-progress"])
+    assert result.exit_code == 1, result.output
+    added = [line for line in result.stdout.splitlines() if line.startswith("+")]
+    assert any("jax.jit" in line for line in added), result.stdout
+    assert "accepted" in result.output and "per program" in result.output

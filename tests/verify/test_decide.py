@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from autoopt.verify.decide import Thresholds, decide, human_bytes, memory_win
 from autoopt.verify.report import MemoryView, Row, Verdict
-from autoopt.verify.stats import noise, speed_view
+from autoopt.verify.stats import noise, pooled_noise, speed_view
 
 T = Thresholds()
 
@@ -91,3 +91,11 @@ def test_rounds_must_agree_on_the_direction() -> None:
     split = view([1.0] * 5, [0.5, 0.5, 0.5, 1.2, 1.2])
     assert split.speedup == 2.0 and split.low < 1
     assert not split.faster and not split.slower
+
+
+def test_pooled_noise_uses_every_variant() -> None:
+    assert pooled_noise([[1.0, 1.0], [2.0, 2.0]]) == 0.0
+    assert 0.15 < pooled_noise([[1.0, 1.5], [2.0, 2.6], [4.0]]) < 0.25
+    v = view([1.0, 1.0], [0.8, 0.8], floor=0.1, noise_floor=0.3)
+    assert v.noise == 0.3 and not v.faster
+    assert view([1.0], [0.5]).noise == 0.3  # one sample: noise assumed, not measured

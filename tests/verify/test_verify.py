@@ -297,4 +297,5 @@ def test_correct_jit_rewrites_are_accepted_alone_and_together(program, fast, mon
     assert wrong.verdict is Verdict.NOT_EQUIVALENT
     assert report.combined and report.combined.verdict is Verdict.ACCEPTED
     assert report.accepted_source.count("@jax.jit") == 2 and "0.3" not in report.accepted_source
+    assert [finding.target for finding in report.kept] == ["chain_a", "chain_b"]
     assert report.exit_code == 1
