@@ -56,7 +56,7 @@ def check_source(
         finding
         for rule in ALL_RULES
         if settings.enabled(rule.id)
-        for finding in rule().check(ctx)
+        for finding in rule.findings(ctx)
         if not is_suppressed(
             finding.rule, range(finding.span.line, finding.span.end_line + 1), table
         )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -13,6 +15,8 @@ from autoopt.analysis.graph import ModuleGraph
 from autoopt.analysis.names import ImportMap, collect_imports
 from autoopt.analysis.walk import walk
 from autoopt.model import RequireImport, Span
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -23,6 +27,13 @@ class ModuleContext:
     source: str
     module: cst.Module
     _positions: dict = field(default_factory=dict, repr=False)
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """`compute()` once per module: analyses and rule results several rules share."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @cached_property
     def imports(self) -> ImportMap:

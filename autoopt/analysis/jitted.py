@@ -48,6 +48,10 @@ def _keywords(call: cst.Call) -> dict[str, cst.BaseExpression]:
 
 def jitted_callables(ctx: ModuleContext) -> list[Jitted]:
     """Every decorated or wrapped jitted function whose name is bound exactly once."""
+    return ctx.memo("jitted_callables", lambda: _jitted_callables(ctx))
+
+
+def _jitted_callables(ctx: ModuleContext) -> list[Jitted]:
     found = []
     for fn in ctx.graph.functions.values():
         if len(fn.node.decorators) != 1 or fn.is_method:

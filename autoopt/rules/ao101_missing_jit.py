@@ -444,10 +444,8 @@ for x in xs:
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         transformed = _transformed_names(ctx)
         for fn in ctx.graph.functions.values():
-            if not _is_candidate(ctx, fn, transformed):
-                continue
             sites = [s for s in ctx.graph.call_sites(fn) if s.in_loop and not _in_jit(ctx, s)]
-            if sites:
+            if sites and _is_candidate(ctx, fn, transformed):
                 yield self._finding(ctx, fn, sites)
 
     def _finding(self, ctx: ModuleContext, fn: Function, sites: list[CallSite]) -> Finding:
@@ -508,9 +506,9 @@ def _is_candidate(ctx: ModuleContext, fn: Function, transformed: set[str]) -> bo
     node = fn.node
     if fn.is_method or node.asynchronous is not None or node.decorators:
         return False
-    if fn.name in transformed or purity.is_generator(fn):
+    if fn.name in transformed or not _uses_jax(ctx, fn):
         return False
-    return _uses_jax(ctx, fn)
+    return not purity.is_generator(fn)
 
 
 def _uses_jax(ctx: ModuleContext, fn: Function) -> bool:

@@ -646,7 +646,7 @@ def _targets(ctx: ModuleContext) -> Iterator[_Target]:
             continue
         carrier = fn.node if isinstance(jitted.carrier, cst.Decorator) else jitted.carrier
         yield _Target(jitted.name, fn, jitted.options, carrier)  # type: ignore[arg-type]
-    for finding in MissingJit().check(ctx):
+    for finding in MissingJit.findings(ctx):
         fn = next((f for f in ctx.graph.functions.values() if f.name == finding.target), None)
         edit = next(
             (e for e in finding.edits if isinstance(e, Replace) and fn and e.target is fn.node),

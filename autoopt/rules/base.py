@@ -51,6 +51,11 @@ class Rule:
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         raise NotImplementedError
 
+    @classmethod
+    def findings(cls, ctx: ModuleContext) -> list[Finding]:
+        """This rule's findings for the module, computed once (other rules may ask)."""
+        return ctx.memo(cls.id, lambda: list(cls().check(ctx)))
+
     def finding(
         self,
         ctx: ModuleContext,
