@@ -19,7 +19,8 @@ class Thresholds:
     tiny_s: float = 10e-6
     program_floor: float = 0.10  # whole entry in fresh processes
     memory_time_budget: float = 0.40  # a memory rewrite may cost up to 40% more time
-    rss_floor: float = 0.10  # peak RSS or device peak must fall by 10%
+    footprint_floor: float = 0.05  # compiled footprint must fall by 5% (it is exact)
+    rss_floor: float = 0.10  # peak RSS or device peak must fall by 10% (they are noisy)
 
     def floor_for(self, seconds: float) -> float:
         """The steady-state floor for a function taking `seconds` per call."""
@@ -57,23 +58,27 @@ def describe(view: SpeedView) -> str:
 
 
 def memory_win(memory: MemoryView, thresholds: Thresholds) -> str:
-    """What memory the rewrite saves, in words; empty when it saves none."""
+    """What memory the rewrite saves, in words; empty when it saves none worth keeping."""
     wins = []
     before, after = memory.compiled_before, memory.compiled_after
-    if before and after and after["footprint"] < before["footprint"]:
+    if (
+        before
+        and after
+        and after["footprint"] < before["footprint"] * (1 - thresholds.footprint_floor)
+    ):
         wins.append(
             f"compiled footprint {human_bytes(before['footprint'])} -> "
             f"{human_bytes(after['footprint'])} (temp {human_bytes(before['temp'])} -> "
             f"{human_bytes(after['temp'])}, aliased {human_bytes(after['alias'])})"
         )
-    if (memory.donated_after or 0) > (memory.donated_before or 0):
-        wins.append(f"donation confirmed ({memory.donated_after} input buffers reused)")
     for label, old, new in (
         ("device peak", memory.device_peak_before, memory.device_peak_after),
         ("peak RSS", memory.peak_rss_before, memory.peak_rss_after),
     ):
         if old and new and new < old * (1 - thresholds.rss_floor):
             wins.append(f"{label} {human_bytes(old)} -> {human_bytes(new)}")
+    if wins and (memory.donated_after or 0) > (memory.donated_before or 0):
+        wins.append(f"donation confirmed ({memory.donated_after} input buffers reused)")
     return "; ".join(wins)
 
 

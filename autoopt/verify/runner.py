@@ -134,7 +134,7 @@ def classify(returncode: int, out_dir: Path, timed_out: bool, timeout: float) ->
 def _result_reason(result: dict[str, Any]) -> str:
     status = result["status"]
     if status in ("error", "oom"):
-        where = f" (at {result['at'][0]})" if result.get("at") else ""
+        where = f" (at {' > '.join(result['at'])})" if result.get("at") else ""
         return f"{result['type']}: {result['message']}{where}"
     if status == "exit":
         return f"called sys.exit({result['code']}) before returning"

@@ -96,15 +96,12 @@ def run_program(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[st
         entry = resolve_entry(module, spec.get("entry"))
         capture = spec.get("capture")
         recorders = install_recorders(module, capture) if capture else {}
-        loaded = time.perf_counter()
         output = probes.block(entry())
         done = time.perf_counter()
     jax.config.update("jax_transfer_guard", "allow")
     _unlimit_memory()
     save_tree(probes.flatten(output), Path(spec["out_dir"]), "outputs")
     return {
-        "load_s": loaded - start,
-        "entry_s": done - loaded,
         "total_s": done - start - sum(r.seconds for r in recorders.values()),
         "compiles": counter.count - compiles,
         "compile_s": counter.seconds - compile_s,
@@ -115,16 +112,14 @@ def run_program(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[st
 
 
 def describe_exception(exc: BaseException, user_dirs: list[str]) -> dict[str, Any]:
-    """Type, message and the last frames of an exception; `at` is the last one in user code."""
+    """Type, message and the last frames of an exception, the program's own if it has any."""
     frames = traceback.extract_tb(exc.__traceback__)
     mine = [f for f in frames if any(f.filename.startswith(d + os.sep) for d in user_dirs)]
-    where = (mine or frames)[-1:] if frames else []
     return {
         "status": "oom" if _out_of_memory(exc) else "error",
         "type": type(exc).__name__,
         "message": str(exc)[:2000],
-        "frames": [f"{f.filename}:{f.lineno} in {f.name}" for f in frames[-5:]],
-        "at": [f"{Path(f.filename).name}:{f.lineno} in {f.name}" for f in where],
+        "at": [f"{Path(f.filename).name}:{f.lineno} in {f.name}" for f in (mine or frames)[-3:]],
     }
 
 
@@ -143,8 +138,23 @@ def environment() -> dict[str, Any]:
         "jax": jax.__version__,
         "jaxlib": jaxlib.__version__,
         "x64": bool(jax.config.jax_enable_x64),
-        "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "peak_rss": peak_rss(),
     }
+
+
+def peak_rss() -> int:
+    """This process's peak resident memory in bytes.
+
+    VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the forking parent.
+    """
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # no /proc (macOS): ru_maxrss, which counts bytes there
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def _limit_memory(extra: int | None) -> None:

@@ -99,3 +99,10 @@ def test_pooled_noise_uses_every_variant() -> None:
     v = view([1.0, 1.0], [0.8, 0.8], floor=0.1, noise_floor=0.3)
     assert v.noise == 0.3 and not v.faster
     assert view([1.0], [0.5]).noise == 0.3  # one sample: noise assumed, not measured
+
+
+def test_donation_alone_is_not_a_memory_win() -> None:
+    same = {"argument": 80, "output": 80, "temp": 0, "alias": 4, "footprint": 156}
+    base = {**same, "alias": 0, "footprint": 160}
+    memory = MemoryView(compiled_before=base, compiled_after=same, donated_after=1)
+    assert memory_win(memory, T) == ""  # 2.5% smaller: below the 5% floor
