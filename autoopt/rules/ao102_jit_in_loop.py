@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
+from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Invalid, Rule, Valid
@@ -315,7 +315,7 @@ def _functions_defined_in(ctx: ModuleContext, stmt: Stmt, loop: Loop) -> set[str
 
 
 def _has_lambda(node: cst.CSTNode) -> bool:
-    return bool(m.findall(node, m.Lambda()))
+    return any(isinstance(n, cst.Lambda) for n in walk(node))
 
 
 def _outermost_invariant(ctx: ModuleContext, stmt: Stmt, reads: set[str]) -> Loop:

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
-import libcst.matchers as m
 
 from autoopt.analysis.aliases import Sharing
 from autoopt.analysis.context import ModuleContext
@@ -14,6 +13,7 @@ from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.placement import Place, Placement
+from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertAfter, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Invalid, Rule, Valid
@@ -610,10 +610,13 @@ def _first_body_stmt(ctx: ModuleContext, loop: Loop) -> int:
 
 
 def _inside_print(node: cst.CSTNode, call: cst.Call) -> bool:
-    for printed in m.findall(node, m.Call(func=m.Name("print"))):
-        if m.findall(printed, m.MatchIfTrue(lambda n: n is call)):
-            return True
-    return False
+    return any(
+        isinstance(printed, cst.Call)
+        and isinstance(printed.func, cst.Name)
+        and printed.func.value == "print"
+        and any(inner is call for inner in walk(printed))
+        for printed in walk(node)
+    )
 
 
 @dataclass
@@ -678,7 +681,7 @@ class _Plan:
         return start
 
     def _exits_early(self, loop: Loop) -> bool:
-        return bool(m.findall(loop.node.body, m.Return() | m.Yield()))
+        return any(isinstance(n, cst.Return | cst.Yield) for n in walk(loop.node.body))
 
     def _donation(self, loop: Loop) -> str | None:
         """The kept value must not be a name the loop passes to a call that replaces it."""

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
-import libcst.matchers as m
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.names import dotted
+from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Finding, InsertBefore, Replace
 from autoopt.rules.base import Invalid, Rule, Valid
 
@@ -318,7 +318,7 @@ def _first_jax_use(ctx: ModuleContext, body, after: int) -> int | None:
         for small in stmt.body:
             if isinstance(small, cst.Import | cst.ImportFrom):
                 continue
-            for call in m.findall(small, m.Call()):
+            for call in (n for n in walk(small) if isinstance(n, cst.Call)):
                 qual = ctx.qualify(call.func) or ""  # type: ignore[arg-type]
                 if not qual.startswith("os."):
                     return index
