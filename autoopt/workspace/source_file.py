@@ -137,11 +137,11 @@ def replace_bytes(path: Path, data: bytes, name: str) -> None:
         raise AutooptError(name, f"cannot write: {os_cause(exc)}") from None
     if not info.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
         raise AutooptError(name, "read-only file; not rewritten")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".autoopt", dir=path.parent)
-    except OSError as exc:
-        raise AutooptError(name, f"cannot write: {os_cause(exc)}") from None
-    with _sigint_deferred():
+    with _sigint_deferred():  # from creating the temp file to the rename: no Ctrl-C
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".autoopt", dir=path.parent)
+        except OSError as exc:
+            raise AutooptError(name, f"cannot write: {os_cause(exc)}") from None
         try:
             _fill(fd, tmp, data, info)
             os.replace(tmp, path)
