@@ -135,8 +135,8 @@ def update(state, delta):
 
 
 def main():
-    state, delta = jnp.zeros(200_000), jnp.ones(200_000)
-    for _ in range(20):
+    state, delta = jnp.zeros(2_000_000), jnp.ones(2_000_000)
+    for _ in range(50):
         state = update(state, delta)
     return state
 """
@@ -150,7 +150,7 @@ def test_donation_is_accepted_on_its_memory_win(program, fast) -> None:
     row = report.rows[0]
     assert row.verdict is Verdict.ACCEPTED, row.reason
     assert row.memory.donated_after == 1 and row.memory.donated_before == 0
-    assert row.memory.compiled_after["alias"] == 800_000
+    assert row.memory.compiled_after["alias"] == 8_000_000
     assert row.memory.compiled_after["footprint"] < row.memory.compiled_before["footprint"]
     assert "donation confirmed" in row.reason
 
