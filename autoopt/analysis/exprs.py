@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.names import dotted
 from autoopt.analysis.walk import children, walk
 
 #: Methods that change the object they are called on (lists, dicts, sets, numpy arrays).
@@ -156,8 +155,3 @@ def calls_in(node: cst.CSTNode) -> list[cst.Call]:
 def has_comprehension(node: cst.CSTNode) -> bool:
     """Whether `node` holds a comprehension (its calls then run once per element)."""
     return any(isinstance(n, cst.CompFor) for n in walk(node, _is_nested_scope))
-
-
-def callee_name(call: cst.Call) -> str | None:
-    """The dotted name of what is called (`jnp.zeros`, `step`), or None."""
-    return dotted(call.func)

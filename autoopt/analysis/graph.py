@@ -131,9 +131,6 @@ class ModuleGraph:
             written |= stmt.defs | stmt.mutates
         return written
 
-    def function_of(self, node: cst.FunctionDef) -> Function | None:
-        return next((f for f in self.functions.values() if f.node is node), None)
-
     def resolve_function(self, name: str, scope: str) -> Function | None:
         """The module function a bare name refers to from `scope` (innermost first)."""
         while True:
