@@ -79,17 +79,22 @@ def time_versions(program: Program, repeats: int, timeout: float) -> SideBySide 
     expert = program.path.with_name(f"{program.path.stem}_expert.py")
     if not expert.exists() or program.report.error:
         return None
+    source = program.path.read_text()
+    kept = program.report.accepted_source or source
     with tempfile.TemporaryDirectory(prefix="autoopt-sbs-") as work:
         rewritten = Path(work) / "autoopt" / program.path.name
         rewritten.parent.mkdir()
-        rewritten.write_text(program.report.accepted_source or program.path.read_text())
+        rewritten.write_text(kept)
         versions = {"original": program.path, "autoopt": rewritten, "expert": expert}
+        if kept == source:  # nothing accepted: autoopt's version is the original
+            del versions["autoopt"]
         runs = {name: [] for name in versions}
         for repeat in range(repeats):
             names = list(versions) if repeat % 2 == 0 else list(reversed(versions))
             for name in names:
                 out = Path(work) / f"{name}-{repeat}"
                 runs[name].append(_run(versions[name], program.path.parent, out, timeout))
+    runs.setdefault("autoopt", runs["original"])
     return _summarise(program.path.stem, runs)
 
 

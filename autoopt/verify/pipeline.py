@@ -31,6 +31,7 @@ from autoopt.verify.trees import FlatTree, load_tree
 Progress = Callable[[str], None]
 Samples = tuple[list[float], list[float]]  # total seconds and compile seconds per run
 MIN_REPEATS = 2  # fresh-process rounds before the program view may stop early
+MIN_POOLED = 8  # ... and samples in all, so that the pooled noise means something
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,8 @@ def _measure_programs(
     Every run is compared with the original's output; the first run of each rewrite
     also gives its transfer, sync, compile and memory counts. The baseline run, when
     given, is the original's first sample (its capture time is left out). After
-    `MIN_REPEATS` rounds, stop early when every ratio is decided twice over.
+    `MIN_REPEATS` rounds and `MIN_POOLED` samples, stop early when every ratio is
+    decided twice over.
     """
     programs = [session.path, *(job.program for job in jobs)]
     times: list[list[float]] = [[] for _ in programs]
@@ -270,7 +272,8 @@ def _measure_programs(
         for job, after, compiled in zip(jobs, times[1:], compile_s[1:], strict=True):
             before = (times[0], compile_s[0])
             job.row.program = _program_view(session, job, before, (after, compiled), spread)
-        if repeat + 1 >= MIN_REPEATS and all(_decisive(job.row.program) for job in jobs):
+        enough = repeat + 1 >= MIN_REPEATS and sum(map(len, times)) >= MIN_POOLED
+        if enough and all(_decisive(job.row.program) for job in jobs):
             break
 
 
@@ -501,15 +504,21 @@ def verify_file(
     options: VerifyOptions | None = None,
     progress: Progress | None = None,
 ) -> VerifyReport:
-    """Find the fixable findings of `path`, verify each fix alone, then all accepted ones."""
+    """Find the fixable findings of `path`, verify each fix alone, then all accepted ones.
+
+    Tolerances: the arguments, else `options`, else `[tool.autoopt]` in `settings`.
+    """
     from autoopt import api
 
     settings = settings or Settings()
     options = options or VerifyOptions()
-    rtol = rtol if rtol is not None else settings.rtol
-    atol = atol if atol is not None else settings.atol
-    overrides = {"entry": entry, "timeout": timeout, "rtol": rtol, "atol": atol}
-    options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
+    options = replace(
+        options,
+        entry=_first(entry, options.entry),
+        timeout=_first(timeout, options.timeout),
+        rtol=_first(rtol, options.rtol, settings.rtol),
+        atol=_first(atol, options.atol, settings.atol),
+    )
     code = Path(path).read_text()
     result = api.optimize_source(code, path=str(path), settings=settings)
     findings = [f for f in result.findings if api.applicable(f, settings)]
@@ -519,6 +528,10 @@ def verify_file(
         return api.apply_fixes(code, [c.finding for c in chosen], path=str(path))
 
     return verify_candidates(path, candidates, options, combine=combine, progress=progress)
+
+
+def _first(*values: Any) -> Any:
+    return next((value for value in values if value is not None), None)
 
 
 def _from_finding(api: Any, code: str, path: str, finding: Finding) -> Candidate:

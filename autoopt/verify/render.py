@@ -161,7 +161,7 @@ def print_summary(reports: list[VerifyReport], console: Console | None = None) -
         return
     table = Table(title="per program", title_justify="left")
     for column in SUMMARY_COLUMNS:
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for report in reports:
         table.add_row(*map(Text, summary_cells(report)))
     (console or Console()).print(table)

@@ -52,3 +52,19 @@ def test_rewrite_verify_keeps_the_verified_jit(tmp_path, fast, monkeypatch) -> N
     added = [line for line in result.stdout.splitlines() if line.startswith("+")]
     assert any("jax.jit" in line for line in added), result.stdout
     assert "accepted" in result.output and "per program" in result.output
+
+
+def test_tolerances_from_arguments_then_options_then_settings(tmp_path, monkeypatch) -> None:
+    from autoopt.config import Settings
+    from autoopt.verify import VerifyOptions, pipeline
+
+    seen = []
+    monkeypatch.setattr(
+        pipeline, "verify_candidates", lambda _p, _c, options, **_: seen.append(options)
+    )
+    path = tmp_path / "prog.py"
+    path.write_text("def main():\n    return 1\n")
+    settings = Settings(rtol=1e-3, atol=1e-6)
+    pipeline.verify_file(path, settings=settings, options=VerifyOptions(rtol=1e-2))
+    pipeline.verify_file(path, settings=settings, rtol=0.5, options=VerifyOptions(rtol=1e-2))
+    assert [(o.rtol, o.atol) for o in seen] == [(1e-2, 1e-6), (0.5, 1e-6)]
