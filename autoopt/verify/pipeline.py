@@ -198,7 +198,7 @@ def verify_candidates(
         jobs = [_job(session, path, c) for c in candidates]
         live = [job for job in jobs if not job.failed]
         combo = _combo(session, path, live, combine) if combine and len(live) > 1 else None
-        _measure_programs(session, [*live, *([combo] if combo else [])], say, baseline)
+        _measure_programs(session, [*live, *([combo] if combo else [])], say)
         _measure_functions(session, [job for job in live if not job.failed], say)
         for job in live:
             if not job.failed:
@@ -240,14 +240,12 @@ def _combo(
     return _job(session, path, candidate)
 
 
-def _measure_programs(
-    session: _Session, jobs: list[_Job], say: Progress, baseline: WorkerRun | None = None
-) -> None:
+def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> None:
     """Alternate fresh-process entry runs of the original and every rewrite.
 
     Every run is compared with the original's output; the first run of each rewrite
-    also gives its transfer, sync, compile and memory counts. The baseline run, when
-    given, is the original's first sample (its capture time is left out). After
+    also gives its transfer, sync, compile and memory counts. The capturing baseline
+    is not a sample: the first run of a session tended to be the slowest. After
     `MIN_REPEATS` rounds and `MIN_POOLED` samples, stop early when every ratio is
     decided twice over.
     """
@@ -260,11 +258,8 @@ def _measure_programs(
             job = jobs[i - 1] if i else None
             if job and job.failed:
                 continue
-            if job is None and repeat == 0 and baseline is not None:
-                run = baseline
-            else:
-                say(f"run {repeat + 1}: {job.row.rule if job else 'original'}")
-                run = session.run(programs[i])
+            say(f"run {repeat + 1}: {job.row.rule if job else 'original'}")
+            run = session.run(programs[i])
             if _usable(session, job, run, repeat == 0):
                 times[i].append(run.result["total_s"])
                 compile_s[i].append(run.result["compile_s"])
@@ -415,6 +410,7 @@ def _fill_function(session: _Session, job: _Job, target: str, data: dict[str, An
         a["samples"],
         b["samples"],
         session.options.thresholds.floor_for(median(a["samples"])),
+        noise_floor=pooled_noise([a["samples"], b["samples"]]),
         compiles_before=a["compiles"],
         compiles_after=b["compiles"],
         compile_s_before=a["compile_s"],

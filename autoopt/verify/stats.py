@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+UNMEASURED_NOISE = 0.3  # assumed when a single sample cannot show its own spread
+MEDIAN_SE = 1.25  # the standard error of a median is about 1.25 sd / sqrt(n)
+CONFIDENCE = 2.0  # standard errors a ratio must clear
 
 
 @dataclass
@@ -13,9 +18,9 @@ class SpeedView:
 
     `speedup` is median(before) / median(after); `spread` is the half-width of the
     10-90% range of the per-round ratios, `low` and `high` their quartiles; `noise`
-    is the relative half-width of the 10-90% range of the repeated `before` runs, and
-    `threshold` the larger of noise and the floor. A verdict needs both: the median
-    ratio beyond the threshold, and three rounds in four agreeing on the direction.
+    is the relative standard deviation of one run; `threshold` the larger of the floor
+    and two standard errors of the ratio. A verdict needs both: the median ratio
+    beyond the threshold, and three rounds in four agreeing on the direction.
     """
 
     scope: str  # "program" or "function <name>"
@@ -59,25 +64,23 @@ def median(samples: list[float]) -> float:
     return float(np.median(samples))
 
 
-UNMEASURED_NOISE = 0.3  # assumed when a single sample cannot show its own spread
-
-
 def noise(samples: list[float]) -> float:
-    """Relative half-width of the 10-90% range: robust to one outlier, honest with few samples."""
-    if len(samples) < 2:
-        return UNMEASURED_NOISE
-    low, high = np.percentile(samples, [10, 90])
-    return float((high - low) / 2 / median(samples))
+    """Relative standard deviation of repeated runs; assumed when there is only one."""
+    return pooled_noise([samples]) if len(samples) > 1 else UNMEASURED_NOISE
 
 
 def pooled_noise(groups: list[list[float]]) -> float:
-    """Noise from every variant's repeats at once: the 80th percentile of |x / median - 1|.
+    """Relative standard deviation pooled over the repeats of several variants.
 
     Runs of different variants share the machine's conditions, so with few repeats
-    each, pooling them estimates the process-to-process noise far better.
+    each, pooling them estimates the run-to-run noise far better.
     """
-    deviations = [abs(x / median(g) - 1) for g in groups if len(g) > 1 for x in g]
-    return float(np.percentile(deviations, 80)) if deviations else 0.0
+    squares, freedom = 0.0, 0
+    for group in groups:
+        if len(group) > 1:
+            squares += float(np.sum((np.asarray(group) / np.mean(group) - 1) ** 2))
+            freedom += len(group) - 1
+    return math.sqrt(squares / freedom) if freedom else 0.0
 
 
 def speed_view(
@@ -96,6 +99,7 @@ def speed_view(
     p10, low, high, p90 = (float(x) for x in np.percentile(ratios, [10, 25, 75, 90]))
     base, new = median(before), median(after)
     level = max(noise(before), noise_floor)
+    margin = CONFIDENCE * MEDIAN_SE * level * math.sqrt(1 / len(before) + 1 / len(after))
     return SpeedView(
         scope=scope,
         before_s=base,
@@ -105,7 +109,7 @@ def speed_view(
         low=low,
         high=high,
         noise=level,
-        threshold=max(level, floor),
+        threshold=max(margin, floor),
         samples=len(before),
         **extra,  # type: ignore[arg-type]
     )
