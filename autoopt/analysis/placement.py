@@ -111,7 +111,7 @@ class Placement:
             return self._parameter(caller, name)
         if not defs and stmt.scope != MODULE:
             defs = [s for s in graph.scope_stmts(MODULE) if name in s.defs]
-        places = {self._defined(d, name) for d in defs}
+        places = {self.defined(d, name) for d in defs}
         return places.pop() if len(places) == 1 else Place.OTHER
 
     def _parameter(self, fn: Function, name: str) -> Place:
@@ -122,7 +122,8 @@ class Placement:
             places.add(Place.OTHER if expr is None else self.place_of(site.stmt, expr))
         return places.pop() if len(places) == 1 else Place.OTHER
 
-    def _defined(self, stmt: Stmt, name: str) -> Place:
+    def defined(self, stmt: Stmt, name: str) -> Place:
+        """Where the value `stmt` binds to `name` lives."""
         node = stmt.node
         if not isinstance(node, cst.Assign):
             return Place.OTHER

@@ -13,9 +13,19 @@ from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.placement import Place, Placement
+from autoopt.analysis.scan import ScanPlan, scan_plan
 from autoopt.analysis.walk import walk
-from autoopt.model import Applicability, Edit, Finding, InsertAfter, InsertBefore, Replace
+from autoopt.model import (
+    Applicability,
+    Edit,
+    Finding,
+    InsertAfter,
+    InsertBefore,
+    Replace,
+    RequireImport,
+)
 from autoopt.rewrite.jit import fresh_name
+from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Invalid, Rule, Valid
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
@@ -50,15 +60,20 @@ class HostSyncInLoop(Rule):
     JAX array. When the host value is only collected (appended to a list, or
     added to a Python number), it keeps the device value in the loop and
     converts everything with one `jax.device_get` after the loop. When the
-    host value steers the loop (`if loss < tol: break`) or is printed every
-    step, it reports the sync without rewriting it.
+    whole loop is made of jitted (or JAX) calls, `for i in range(n)` with a
+    known positive `n`, it goes further: the loop becomes one jitted
+    `lax.scan` over the indices, which returns the collected values stacked.
+    When the host value steers the loop (`if loss < tol: break`) or is printed
+    every step, it reports the sync without rewriting it.
 
     ## Why is this bad?
     JAX dispatches work asynchronously: Python runs ahead and queues the next
     step while the device computes. A host conversion waits for the device to
     finish, every iteration, so Python and the device take turns instead of
     overlapping. Measured on CPU for a small training step: 2.35x faster when
-    the losses are collected on the device and fetched once.
+    the losses are collected on the device and fetched once. The scan form also
+    removes the per-step dispatch: a warm call of the loss_sync_train corpus
+    program took 0.10-0.16 s with the list form and 0.015 s as one scan.
 
     ## Example
     ```python
@@ -88,6 +103,19 @@ class HostSyncInLoop(Rule):
     the loop ends. There is **no fix** when the host value is used for control
     flow, printed, or used otherwise inside the loop: the sync is then needed
     where it is, or the program's output would change.
+
+    The scan form is **safe** under the same conditions, and only when: the
+    loop runs `range` of literal or module-constant bounds, at least once (scan
+    traces its body even for zero steps); every line rebinds names to calls of
+    module-level jitted functions without static arguments or of `jax.numpy`
+    / `jax.lax` / `jax.nn` functions, on names, numbers and rows `xs[i]` of
+    JAX arrays the loop does not change (a traced index reads the same row as
+    a Python one, out-of-range rows included: JAX clamps both; NumPy rows are
+    left alone, NumPy raises); the index is used for nothing else; every
+    carried name is rebound to JAX arrays; and no name of the last step is read
+    after the loop. Like adding `jit`, it may round floats differently. A
+    carry whose shape or dtype changes from step to step makes scan raise
+    before anything runs, never compute something else.
     """
 
     id = "AO302"
@@ -495,6 +523,179 @@ def main(xs, log):
             fix=_NONE,
             message="`losses`",
         ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+STEPS = 100
+
+
+@jax.jit
+def update(w, x, y):
+    loss, grad = jax.value_and_grad(lambda w: jnp.mean((x @ w - y) ** 2))(w)
+    return w - 0.1 * grad, loss
+
+
+def main(data, targets):
+    xs, ys = jnp.asarray(data), jnp.asarray(targets)
+    w = jnp.zeros(xs.shape[-1])
+    losses = []
+    for i in range(STEPS):
+        w, loss = update(w, xs[i], ys[i])
+        losses.append(float(loss))
+    return w, losses
+""",
+            """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+STEPS = 100
+
+
+@jax.jit
+def update(w, x, y):
+    loss, grad = jax.value_and_grad(lambda w: jnp.mean((x @ w - y) ** 2))(w)
+    return w - 0.1 * grad, loss
+
+
+@jax.jit
+def main_loop(w, xs, ys, steps):
+    def body(carry, i):
+        w = carry
+        w, loss = update(w, xs[i], ys[i])
+        return w, loss
+
+    return jax.lax.scan(body, w, steps)
+
+
+def main(data, targets):
+    xs, ys = jnp.asarray(data), jnp.asarray(targets)
+    w = jnp.zeros(xs.shape[-1])
+    losses = []
+    w, losses = main_loop(w, xs, ys, jnp.arange(STEPS))
+    losses = [float(value) for value in jax.device_get(losses)]
+    return w, losses
+""",
+            message="lax.scan",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+STEPS = 50
+
+
+@jax.jit
+def relax(u):
+    return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+
+
+@jax.jit
+def energy(u):
+    return jnp.sum(u**2)
+
+
+def main():
+    u = jnp.linspace(0.0, 1.0, 64)
+    energies = []
+    for t in range(STEPS):
+        energies.append(energy(u).item())
+        u = relax(u)
+    return u, energies
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+STEPS = 50
+
+
+@jax.jit
+def relax(u):
+    return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+
+
+@jax.jit
+def energy(u):
+    return jnp.sum(u**2)
+
+
+@jax.jit
+def main_loop(u, steps):
+    def body(carry, t):
+        u = carry
+        collected = energy(u)
+        u = relax(u)
+        return u, collected
+
+    return jax.lax.scan(body, u, steps)
+
+
+def main():
+    u = jnp.linspace(0.0, 1.0, 64)
+    energies = []
+    u, energies = main_loop(u, jnp.arange(STEPS))
+    energies = [value.item() for value in jax.device_get(energies)]
+    return u, energies
+""",
+            message="lax.scan",
+        ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+N = 8
+
+
+@jax.jit
+def score(params, x):
+    return jnp.tanh(x @ params).sum()
+
+
+def main(params):
+    batches = jnp.ones((N, 4, 3))
+    scores = []
+    for b in range(2, N):
+        scores.append(float(score(params, batches[b]) * 2.0))
+    return scores
+""",
+            """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+N = 8
+
+
+@jax.jit
+def score(params, x):
+    return jnp.tanh(x @ params).sum()
+
+
+@jax.jit
+def main_loop(batches, params, steps):
+    def body(_carry, b):
+        collected = score(params, batches[b]) * 2.0
+        return (), collected
+
+    return jax.lax.scan(body, (), steps)
+
+
+def main(params):
+    batches = jnp.ones((N, 4, 3))
+    scores = []
+    scores = main_loop(batches, params, jnp.arange(2, N))[1]
+    scores = [float(value) for value in jax.device_get(scores)]
+    return scores
+""",
+            message="lax.scan",
+        ),
     )
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
@@ -530,13 +731,18 @@ def main(xs, log):
         problem = plan.problem()
         if problem:
             return self.finding(ctx, sync.call, f"{where}, but {problem}", _NONE)
-        edits, how = plan.edits(names)
+        scan = plan.scan()
+        edits, how = plan.scan_edits(scan) if scan else plan.edits(names)
         scalar = sync.kind in _SCALAR
         fix = _SAFE if scalar else _UNSAFE
         message = f"{where}: {how}"
         if not scalar:
             message += "; unsafe: the collected arrays stay in device memory until the loop ends"
-        title = "Collect on the device, transfer once after the loop"
+        title = (
+            "Run the loop as one jitted lax.scan, transfer once"
+            if scan
+            else "Collect on the device, transfer once after the loop"
+        )
         return self.finding(ctx, sync.call, message, fix, edits, title=title)
 
 
@@ -695,20 +901,46 @@ class _Plan:
                 )
         return None
 
-    def edits(self, names: set[str]) -> tuple[list[Edit], str]:
+    def scan(self) -> ScanPlan | None:
+        """The plan to run the whole loop as one jitted `lax.scan`, when it fits."""
+        loop = self.loop
+        if self.how != "append" or self.sync.kind == "jax.device_get":
+            return None
+        if loop.id != self.stmt.loops[-1]:
+            return None
+        return scan_plan(self.ctx, loop, self.stmt, self.sync.value)
+
+    def scan_edits(self, plan: ScanPlan) -> tuple[list[Edit], str]:
+        edits, helper = scan_edits(self.ctx, plan, self.name)
+        text, imports = self._conversion()
+        after = InsertAfter(self.loop.node, (cst.parse_statement(text + "\n"),))
+        how = (
+            f"run the loop as one jitted `lax.scan` (`{helper}`), which returns the values "
+            f"stacked, then `{text}`"
+        )
+        return [*edits, after, *imports], how
+
+    def _conversion(self) -> tuple[str, tuple[RequireImport, ...]]:
+        """`losses = [float(value) for value in jax.device_get(losses)]`, and its imports."""
         ctx = self.ctx
         device_get, imports = ctx.ref("jax.device_get")
-        element = fresh_name(ctx, "value")  # local to the comprehension or the final loop
+        if self.sync.kind == "jax.device_get":
+            return f"{self.name} = {device_get}({self.name})", imports
+        element = fresh_name(ctx, "value")  # local to the comprehension
+        redo = self.sync.redo(ctx, element)
+        return f"{self.name} = [{redo} for {element} in {device_get}({self.name})]", imports
+
+    def edits(self, names: set[str]) -> tuple[list[Edit], str]:
+        ctx = self.ctx
         kept = lambda _node: self.sync.value  # noqa: E731
         loop = self.loop
         if self.how == "append":
-            text = f"{self.name} = {device_get}({self.name})"
-            if self.sync.kind != "jax.device_get":
-                redo = self.sync.redo(ctx, element)
-                text = f"{self.name} = [{redo} for {element} in {device_get}({self.name})]"
+            text, imports = self._conversion()
             after = (cst.parse_statement(text + "\n"),)
             edits: list[Edit] = [Replace(self.sync.call, kept), InsertAfter(loop.node, after)]
             return [*edits, *imports], f"keep the device values, then `{text}` after the loop"
+        device_get, imports = ctx.ref("jax.device_get")
+        element = fresh_name(ctx, "value")  # local to the final loop
         parts = _fresh(ctx, f"{self.name}_parts", names)
         redo = self.sync.redo(ctx, element)
         after = cst.parse_statement(

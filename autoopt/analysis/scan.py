@@ -1,0 +1,247 @@
+"""Can a collecting loop run as one jitted `lax.scan`?
+
+The loop, `for i in range(...)` in a function, may only rebind names to
+expressions built from jitted module functions, public JAX functions, names and
+rows `xs[i]` of JAX arrays the loop does not change, and append one value per
+iteration to the list being collected. Then the whole loop is one compiled
+program scanning over the indices: names it rebinds that are defined before it
+are the carry, and the appended values come back stacked. A traced index reads
+the same row as a Python one, out-of-range rows included: JAX clamps both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
+from autoopt.analysis.jitted import jitted_callables
+from autoopt.analysis.placement import Place, Placement
+
+_DONATION_ONLY = frozenset({"donate_argnums", "donate_argnames"})
+#: JAX namespaces whose functions trace like the eager calls they replace.
+_TRACEABLE = (
+    "jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.tree_util.",
+    "jax.tree.",
+)  # fmt: skip
+_TRANSFERS = frozenset({"jax.numpy.asarray", "jax.numpy.array"})  # AO301 hoists these
+
+
+@dataclass(frozen=True)
+class ScanPlan:
+    """The loop, its `range` bounds, carry, inputs and the collected value."""
+
+    fn: Function
+    loop: Loop
+    index: str
+    bounds: tuple[cst.BaseExpression, ...]
+    carry: tuple[str, ...]
+    inputs: tuple[str, ...]  # other local names the body reads
+    collect: Stmt
+    value: cst.BaseExpression
+
+
+def scan_plan(
+    ctx: ModuleContext, loop: Loop, collect: Stmt, value: cst.BaseExpression
+) -> ScanPlan | None:
+    """The plan for a loop whose only effect besides rebinding is `collect`, else None."""
+    fn = ctx.graph.functions.get(loop.scope)
+    node = loop.node
+    if fn is None or not _counted_for(node) or _nested_loop(ctx, loop):
+        return None
+    bounds = tuple(a.value for a in node.iter.args)  # type: ignore[attr-defined]
+    if not _runs(ctx, bounds):
+        return None
+    index = node.target.value  # type: ignore[union-attr]
+    body = ctx.graph.loop_stmts(loop.id)
+    if not all(s is collect or _rebinding(s) for s in body):
+        return None
+    terms = _Terms(ctx, fn, loop, index)
+    exprs = [(s, s.node.value) for s in body if s is not collect] + [(collect, value)]  # type: ignore[attr-defined]
+    if not all(terms.allowed_at(s, e) for s, e in exprs):
+        return None
+    carry = _carry(ctx, loop, body, index)
+    if carry is None or not _carry_arrays(ctx, body, carry):
+        return None
+    written = {n for s in body for n in s.defs}
+    inputs = sorted(terms.locals_read - written)
+    return ScanPlan(fn, loop, index, bounds, carry, tuple(inputs), collect, value)
+
+
+def _counted_for(node: cst.For | cst.While) -> bool:
+    """`for i in range(n)` or `range(a, b)`, no `else`."""
+    if not isinstance(node, cst.For) or node.orelse is not None or node.asynchronous:
+        return False
+    it = node.iter
+    return (
+        isinstance(node.target, cst.Name)
+        and isinstance(it, cst.Call)
+        and isinstance(it.func, cst.Name)
+        and it.func.value == "range"
+        and 1 <= len(it.args) <= 2
+        and all(a.keyword is None and not a.star for a in it.args)
+    )
+
+
+def _nested_loop(ctx: ModuleContext, loop: Loop) -> bool:
+    return any(loop.id in other.loops for other in ctx.graph.loops.values())
+
+
+def _rebinding(stmt: Stmt) -> bool:
+    """A lone `name = ...` or `a, b = ...` line."""
+    node = stmt.node
+    if not isinstance(node, cst.Assign) or len(stmt.anchor.body) != 1:  # type: ignore[attr-defined]
+        return False
+    return all(_plain(t.target) for t in node.targets)
+
+
+def _plain(target: cst.BaseExpression) -> bool:
+    if isinstance(target, cst.Tuple | cst.List):
+        return all(_plain(e.value) for e in target.elements)
+    return isinstance(target, cst.Name)
+
+
+class _Terms:
+    """Which expressions the scanned body may hold, and what they read."""
+
+    def __init__(self, ctx: ModuleContext, fn: Function, loop: Loop, index: str) -> None:
+        self.ctx, self.loop, self.index = ctx, loop, index
+        self.locals = _locals(ctx, fn)
+        self.jitted = {
+            j.name
+            for j in jitted_callables(ctx)
+            if set(j.options) <= _DONATION_ONLY and _bound_at_module(ctx, j.name)
+        }
+        self.written = ctx.graph.written_in_loop(loop.id)
+        self.places = Placement(ctx)
+        self.at = ctx.graph.stmts[loop.header]
+        self.locals_read: set[str] = set()
+
+    def allowed_at(self, stmt: Stmt, expr: cst.BaseExpression) -> bool:
+        """Whether `expr`, evaluated at `stmt`, may be traced in the scanned body."""
+        self.at = stmt
+        return self.allowed(expr)
+
+    def allowed(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Integer | cst.Float):
+            return True
+        if isinstance(expr, cst.Name):
+            return self._name(expr.value)
+        if isinstance(expr, cst.BinaryOperation):
+            return self.allowed(expr.left) and self.allowed(expr.right)
+        if isinstance(expr, cst.UnaryOperation):
+            return self.allowed(expr.expression)
+        if isinstance(expr, cst.Subscript):
+            return self._row(expr)
+        if isinstance(expr, cst.Call):
+            return self._call(expr)
+        return False
+
+    def _name(self, name: str) -> bool:
+        if name == self.index:
+            return False  # the traced index would replace a Python int
+        if name in self.locals:
+            self.locals_read.add(name)
+            return True
+        return self._module_constant(name)
+
+    def _module_constant(self, name: str) -> bool:
+        """A module name bound once to a number: the helper reads the same value."""
+        binders = [s for s in self.ctx.graph.stmts if name in s.defs]
+        if len(binders) != 1 or binders[0].scope != MODULE:
+            return False
+        node = binders[0].node
+        return isinstance(node, cst.Assign) and isinstance(node.value, cst.Integer | cst.Float)
+
+    def _row(self, sub: cst.Subscript) -> bool:
+        """`xs[i]`: a row of a JAX array the loop does not change."""
+        if len(sub.slice) != 1 or not isinstance(sub.slice[0].slice, cst.Index):
+            return False
+        at = sub.slice[0].slice.value
+        array = sub.value
+        if not (isinstance(at, cst.Name) and at.value == self.index):
+            return False
+        if not isinstance(array, cst.Name) or array.value not in self.locals:
+            return False
+        if array.value in self.written:
+            return False
+        if self.places.place_of(self.at, array) is not Place.DEVICE:
+            return False  # NumPy raises on a row out of range; a traced index clamps
+        self.locals_read.add(array.value)
+        return True
+
+    def _call(self, call: cst.Call) -> bool:
+        func = call.func
+        known = isinstance(func, cst.Name) and func.value in self.jitted
+        if not known:
+            qual = self.ctx.qualify(func)
+            known = qual is not None and qual.startswith(_TRACEABLE) and qual not in _TRANSFERS
+            if isinstance(func, cst.Name) and func.value in self.locals:
+                known = False
+        if not known or any(a.star for a in call.args):
+            return False
+        return all(self.allowed(a.value) for a in call.args)
+
+
+def _locals(ctx: ModuleContext, fn: Function) -> set[str]:
+    names = set(fn.params)
+    for stmt in ctx.graph.scope_stmts(fn.qualname):
+        names |= stmt.defs
+    return names
+
+
+def _bound_at_module(ctx: ModuleContext, name: str) -> bool:
+    return all(s.scope == MODULE for s in ctx.graph.stmts if name in s.defs)
+
+
+def _carry(ctx: ModuleContext, loop: Loop, body: list[Stmt], index: str) -> tuple[str, ...] | None:
+    """Names the loop rebinds that were bound before it, in first-write order; None when
+    a name of one iteration is read after the loop or before its first write."""
+    graph = ctx.graph
+    header = graph.stmts[loop.header]
+    last = max(s.id for s in body)
+    after = [s for s in graph.scope_stmts(loop.scope) if s.id > last]
+    if any(index in s.uses for s in after):
+        return None
+    carry: list[str] = []
+    for name in dict.fromkeys(n for s in body for n in sorted(s.defs)):
+        before = [s for s in graph.scope_stmts(loop.scope) if name in s.defs and s.id < header.id]
+        if any(graph.dominates(s, header) for s in before):
+            carry.append(name)
+            continue
+        first = next(s for s in body if name in s.uses | s.defs)
+        if before or name in first.uses or any(name in s.uses for s in after):
+            return None
+    return tuple(carry)
+
+
+def _carry_arrays(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]) -> bool:
+    """Every carried name is rebound to JAX arrays, as `scan` hands its carry back."""
+    places = Placement(ctx)
+    return all(
+        places.defined(s, name) is Place.DEVICE for name in carry for s in body if name in s.defs
+    )
+
+
+def _runs(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> bool:
+    """`range(n)` or `range(a, b)` of literals or module constants, at least one step:
+    `scan` traces its body even for zero steps, where the loop would run nothing."""
+    values = [_literal(ctx, b) for b in bounds]
+    if any(v is None for v in values):
+        return False
+    low, high = (0, *values) if len(values) == 1 else values
+    return low >= 0 and high > low  # type: ignore[operator]
+
+
+def _literal(ctx: ModuleContext, expr: cst.BaseExpression) -> int | None:
+    if isinstance(expr, cst.Integer):
+        return int(expr.evaluated_value)
+    if isinstance(expr, cst.Name):
+        binders = [s for s in ctx.graph.stmts if expr.value in s.defs]
+        if len(binders) == 1 and binders[0].scope == MODULE:
+            node = binders[0].node
+            if isinstance(node, cst.Assign) and len(node.targets) == 1:
+                return _literal(ctx, node.value) if isinstance(node.value, cst.Integer) else None
+    return None

@@ -1,0 +1,1 @@
+"""Thin frontends over the pipeline: the CLI and the language server."""

@@ -1,0 +1,1 @@
+"""Stage 4, rewrite: edits applied to the LibCST tree, keeping the user's formatting."""

@@ -1,0 +1,121 @@
+"""AO302's scan form: when the whole loop becomes one jitted `lax.scan`, and when not."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.api import optimize_source
+from autoopt.config import Settings
+from autoopt.rules.ao302_host_sync_in_loop import HostSyncInLoop
+from tests.rules.helpers import assert_same, run_snippet
+
+BASE = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+STEPS = 6
+
+
+@jax.jit
+def update(w, x, y):
+    return w - 0.1 * x * y, jnp.sum(w * x)
+
+
+def main(data, targets):
+    xs, ys = jnp.asarray(data), jnp.asarray(targets)
+    w = jnp.zeros(xs.shape[-1])
+    losses = []
+    for i in range(STEPS):
+        w, loss = update(w, xs[i], ys[i])
+        losses.append(float(loss))
+    return w, losses
+"""
+COLLECT = "        losses.append(float(loss))\n"
+CONVERT = "    losses = [float(value) for value in jax.device_get(losses)]\n"
+
+#: Each stays a list-form rewrite: the loop does not fit one scan.
+NOT_SCANNED = {
+    "python control flow in the body": (
+        COLLECT,
+        "        if i % 2 == 0:\n            w = w * 0.5\n" + COLLECT,
+    ),
+    "the index is used as a value": ("update(w, xs[i], ys[i])", "update(w, xs[i], i)"),
+    "the callee is not jitted": ("@jax.jit\ndef update", "def update"),
+    "a trip count not known to be positive (scan traces its body even for none)": (
+        "range(STEPS)",
+        "range(xs.shape[0])",
+    ),
+    "a count from a parameter": ("range(STEPS)", "range(len(targets) - 10)"),
+    "a carry rebound to a Python value": (
+        COLLECT,
+        COLLECT + "        w = 2 * 3\n",
+    ),
+    "a name of the last step read after the loop": (
+        "    return w, losses\n",
+        "    return w, losses, loss\n",
+    ),
+    "a callee with static arguments": (
+        "@jax.jit\ndef update",
+        '@jax.jit(static_argnames=("y",))\ndef update',
+    ),
+    "rows of a value not proven an array": (
+        "    xs, ys = jnp.asarray(data), jnp.asarray(targets)\n",
+        "    xs, ys = list(data), list(targets)\n",
+    ),
+    "rows of a NumPy array (NumPy raises out of range, a traced index clamps)": (
+        "    xs, ys = jnp.asarray(data), jnp.asarray(targets)\n",
+        "    xs, ys = np.asarray(data), jnp.asarray(targets)\n",
+    ),
+    "the scanned array changes in the loop": (
+        COLLECT,
+        COLLECT + "        xs = xs * 2\n",
+    ),
+}
+
+
+def _ao302(code: str) -> str:
+    return optimize_source(code, settings=Settings(select=("AO302",))).new_source
+
+
+@pytest.mark.parametrize("case", NOT_SCANNED, ids=str)
+def test_loop_that_does_not_fit_gets_the_list_form(case: str) -> None:
+    old, new = NOT_SCANNED[case]
+    source = BASE.replace(old, new)
+    assert source != BASE
+    expected = source.replace(COLLECT, "        losses.append(loss)\n").replace(
+        "    return w, losses", CONVERT + "    return w, losses"
+    )
+    assert _ao302(source) == expected
+
+
+def test_base_case_is_scanned() -> None:
+    rewritten = _ao302(BASE)
+    assert "    return jax.lax.scan(body, w, steps)\n" in rewritten
+    assert "    w, losses = main_loop(w, xs, ys, jnp.arange(STEPS))\n" in rewritten
+
+
+def _examples() -> list[str]:
+    return [case.code for case in HostSyncInLoop.INVALID if case.message == "lax.scan"]
+
+
+CALLS = {
+    0: "result = main(np.arange(1200.0).reshape(100, 4, 3) / 1e3, np.ones((100, 4)))",
+    1: "result = main()",
+    2: "result = main(jnp.linspace(0.0, 1.0, 3))",
+}
+
+
+@pytest.mark.parametrize("index", sorted(CALLS))
+def test_scanned_loop_computes_the_same(index: int) -> None:
+    source = _examples()[index] + CALLS[index] + "\n"
+    rewritten = _ao302(source)
+    assert "lax.scan" in rewritten
+    assert_same(run_snippet(source), run_snippet(rewritten), rtol=1e-5)
+
+
+def test_rows_out_of_range_clamp_as_in_the_loop() -> None:
+    source = BASE + "result = main(np.arange(12.0).reshape(4, 3), np.ones((4,)))\n"
+    rewritten = _ao302(source)
+    assert "lax.scan" in rewritten
+    assert_same(run_snippet(source), run_snippet(rewritten), rtol=1e-6)
