@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -10,6 +11,8 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
+
+from autoopt.model import AutooptError
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,7 @@ class Settings:
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     rtol: float | None = None
     atol: float | None = None
+    memory_budget: int | None = None  # bytes: AO601 rewrites below it are not kept (verified)
 
     def enabled(self, rule_id: str) -> bool:
         if self.select and not any(rule_id.startswith(s) for s in self.select):
@@ -39,6 +43,28 @@ def parse_codes(text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
     return tuple(code.strip().upper() for code in text.split(",") if code.strip())
+
+
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMGT](?:i?B)?|B)?", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def parse_size(value: str | int) -> int:
+    """`"64MiB"`, `"1GiB"`, `"512KB"` or plain bytes (`4096`) -> bytes.
+
+    Binary multiples either way: `MB` means MiB, as memory sizes usually do.
+    Raises ValueError, saying what is accepted, for anything else.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    match = _SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None:
+        raise ValueError(
+            f"{value!r} is not a size: use bytes (4096) or a number with a unit,"
+            " e.g. 64MiB, 1.5GiB, 512KiB"
+        )
+    number, unit = match.groups()
+    return int(float(number) * _SIZE_UNITS[(unit or "")[:1].upper()])
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -68,6 +94,11 @@ def load_settings(start: Path) -> Settings:
         pattern: tuple(c.upper() for c in codes)
         for pattern, codes in table.get("per-file-ignores", {}).items()
     }
+    budget = table.get("memory-budget")
+    try:
+        memory_budget = None if budget is None else parse_size(budget)
+    except ValueError as exc:
+        raise AutooptError(str(pyproject), f"[tool.autoopt] memory-budget: {exc}") from exc
     return Settings(
         select=tuple(c.upper() for c in table.get("select", ())),
         ignore=tuple(c.upper() for c in table.get("ignore", ())),
@@ -76,4 +107,5 @@ def load_settings(start: Path) -> Settings:
         per_file_ignores=per_file,
         rtol=table.get("rtol"),
         atol=table.get("atol"),
+        memory_budget=memory_budget,
     )

@@ -75,7 +75,9 @@ class Finding:
     span: Span
     fix: Applicability
     edits: tuple[Edit, ...] = ()
-    target: str | None = None  # the function the fix changes, for the verifier
+    # The function the verifier replays and measures: the one the fix changes, or (AO601)
+    # a module-level jitted function whose computation reaches it.
+    target: str | None = None
     title: str = ""  # a short imperative fix title, e.g. "Add @jax.jit"
     path: str = "<string>"
 

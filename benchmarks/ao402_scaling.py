@@ -1,9 +1,17 @@
-"""AO402: growing an array by concatenation is quadratic; the rewrite is linear.
+"""AO402: growing an array by concatenation is quadratic; both rewrites are linear.
 
-Rewrites a small growth loop with autoopt (AO402 only), then times the original and
-the rewritten loop at several sizes in this process: one warm-up per size (the
-original compiles one concatenate per new shape), then the median of `--repeat`
-timed runs with `block_until_ready`. Linear code keeps the time per row flat.
+Times three forms of one growth loop side by side in this process: the original
+(`acc = jnp.concatenate([acc, row])`), the list form (pieces collected in a list,
+one concatenate after the loop) and the preallocation form (a buffer allocated
+before the loop, rows written by a jitted helper that donates it). AO402 writes
+both rewrites: the preallocation for the program as it is, the list form when
+the trip count is hidden from it (`iter(range(n))`, which iterates the same).
+
+Per size: one warm-up call of each form (the original compiles one concatenate
+per new shape, the helper one update per buffer shape), then `--repeat` rounds
+that run the three forms in turn, each timed with `block_until_ready`; medians
+are reported. Linear code keeps the time per row flat: from the first to the
+last size, a linear form grows by the ratio of the sizes (8x for 100 -> 800).
 
 Usage: python benchmarks/ao402_scaling.py [--sizes 100 200 400 800] [--repeat 5]
 """
@@ -14,6 +22,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 from autoopt import Settings, optimize_source
 
@@ -28,22 +37,46 @@ def grow(n, width):
         acc = jnp.concatenate([acc, row])
     return acc
 """
+FORMS = ("original", "list", "prealloc")
 
 
-def load(code: str):
+def rewrite(code: str) -> str:
+    return optimize_source(code, settings=Settings(select=("AO402",))).new_source
+
+
+def programs() -> dict[str, str]:
+    """The three forms, the two rewrites as AO402 writes them."""
+    hidden = PROGRAM.replace("in range(n)", "in iter(range(n))")
+    listed, preallocated = rewrite(hidden), rewrite(PROGRAM)
+    assert "acc_parts.append(row)" in listed, "AO402 did not write the list form"
+    assert "acc_write_rows(acc, i, row)" in preallocated, "AO402 did not preallocate"
+    return {"original": PROGRAM, "list": listed, "prealloc": preallocated}
+
+
+def load(code: str) -> Callable:
     namespace: dict = {}
     exec(compile(code, "<ao402>", "exec"), namespace)
     return namespace["grow"]
 
 
-def median_seconds(fn, n: int, width: int, repeat: int) -> float:
-    fn(n, width).block_until_ready()  # warm-up: compiles outside the timed runs
-    times = []
+def seconds(fn: Callable, n: int, width: int) -> float:
+    start = time.perf_counter()
+    fn(n, width).block_until_ready()
+    return time.perf_counter() - start
+
+
+def medians(fns: dict[str, Callable], n: int, width: int, repeat: int) -> dict[str, float]:
+    """Median seconds of each form at `n` rows, the forms interleaved round by round."""
+    results = {name: fn(n, width) for name, fn in fns.items()}  # warm-up: compiles
+    reference = results["original"]
+    for name, result in results.items():
+        assert result.shape == reference.shape and result.dtype == reference.dtype, name
+        assert bool((result == reference).all()), name
+    times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn(n, width).block_until_ready()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            times[name].append(seconds(fn, n, width))
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,15 +85,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=4096)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
-    rewritten = optimize_source(PROGRAM, settings=Settings(select=("AO402",))).new_source
-    assert rewritten != PROGRAM, "AO402 did not rewrite the benchmark program"
-    original, fixed = load(PROGRAM), load(rewritten)
-    print(f"rows of {args.width} float32, median of {args.repeat} after one warm-up")
-    print(f"{'rows':>6} {'original ms':>12} {'us/row':>8} {'rewritten ms':>13} {'us/row':>8}")
+    fns = {name: load(code) for name, code in programs().items()}
+    print(f"rows of {args.width} float32; median of {args.repeat} interleaved rounds after one")
+    print("warm-up; ms (us per row); ratios are the original's or the list form's time over")
+    print("the preallocation form's\n")
+    print("| rows | original | list form | preallocation | original / prealloc | list / prealloc |")
+    print("|---|---|---|---|---|---|")
+    table = {}
     for n in args.sizes:
-        a = median_seconds(original, n, args.width, args.repeat)
-        b = median_seconds(fixed, n, args.width, args.repeat)
-        print(f"{n:>6} {a * 1e3:>12.1f} {a / n * 1e6:>8.1f} {b * 1e3:>13.1f} {b / n * 1e6:>8.1f}")
+        t = table[n] = medians(fns, n, args.width, args.repeat)
+        cells = " | ".join(f"{t[f] * 1e3:,.1f} ({t[f] / n * 1e6:,.0f})" for f in FORMS)
+        ratios = f"{t['original'] / t['prealloc']:.2f}x | {t['list'] / t['prealloc']:.2f}x"
+        print(f"| {n} | {cells} | {ratios} |")
+    first, last = args.sizes[0], args.sizes[-1]
+    growth = ", ".join(f"{f} {table[last][f] / table[first][f]:.1f}x" for f in FORMS)
+    print(f"\n{first} -> {last} rows (linear: {last / first:.0f}x): {growth}")
     return 0
 
 

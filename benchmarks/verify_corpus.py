@@ -10,7 +10,10 @@ runs sit side by side) has the device, the JAX version, one row per program and
 one row per rewrite. With --side-by-side, each program that has a `<name>_expert.py`
 is timed as original, autoopt (all accepted rewrites) and expert version, in fresh
 processes, interleaved, medians; the table shows each speedup and autoopt's
-speedup as a fraction of the expert's.
+speedup as a fraction of the expert's. Where the accepted rewrites include AO601,
+the compiled temp memory of the same jitted function in all three versions is
+measured as the verifier does (captured arguments, `memory_analysis()`) and shown
+with autoopt's saving as a fraction of the expert's.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autoopt.model import AutooptError
-from autoopt.verify import VerifyOptions, VerifyReport, verify_file
+from autoopt.verify import Candidate, VerifyOptions, VerifyReport, verify_candidates, verify_file
 from autoopt.verify.compare import compare_trees
+from autoopt.verify.decide import REMAT, human_bytes
 from autoopt.verify.render import error, kept_row, memory, pair, speed
 from autoopt.verify.runner import run_worker
 from autoopt.verify.trees import load_tree
@@ -52,6 +56,7 @@ class SideBySide:
     autoopt: float
     expert: float
     agree: str
+    temp: tuple[int, int, int] | None = None  # AO601: compiled temp of original, autoopt, expert
 
     @property
     def autoopt_speedup(self) -> float:
@@ -95,7 +100,36 @@ def time_versions(program: Program, repeats: int, timeout: float) -> SideBySide 
                 out = Path(work) / f"{name}-{repeat}"
                 runs[name].append(_run(versions[name], program.path.parent, out, timeout))
     runs.setdefault("autoopt", runs["original"])
-    return _summarise(program.path.stem, runs)
+    result = _summarise(program.path.stem, runs)
+    if result:
+        result.temp = remat_temps(program, expert, timeout)
+    return result
+
+
+def remat_temps(program: Program, expert: Path, timeout: float) -> tuple[int, int, int] | None:
+    """Compiled temp bytes of the jitted function an accepted AO601 rewrite was measured on,
+    in the original, autoopt's and the expert's version: both verified as rewrites at once
+    (one capturing baseline, one replay worker), so the figures come from the same
+    arguments and the same code path as the verifier's."""
+    row = next((r for r in program.report.accepted if r.rule == REMAT and r.target), None)
+    if row is None:
+        return None
+    target = row.target
+    versions = [
+        Candidate(REMAT, "autoopt", 0, program.report.accepted_source, target=target),
+        Candidate(REMAT, "expert", 0, expert.read_text(), target=target),
+    ]
+    options = VerifyOptions(timeout=timeout, repeats=1, rounds=3, bench_budget_s=2.0)
+    report = verify_candidates(program.path, versions, options)
+    memories = [r.memory for r in report.rows]
+    if report.error or not all(m.compiled_before and m.compiled_after for m in memories):
+        return None
+    autoopt, expert_memory = memories
+    return (
+        autoopt.compiled_before["temp"],
+        autoopt.compiled_after["temp"],
+        expert_memory.compiled_after["temp"],
+    )
 
 
 def _run(path: Path, home: Path, out: Path, timeout: float) -> tuple[float, object] | None:
@@ -189,16 +223,30 @@ def _versions_table(versions: list[SideBySide]) -> list[str]:
         "Side by side (fresh processes, interleaved, medians; fraction = autoopt speedup /"
         " expert speedup):",
         "",
-        "| program | original s | autoopt | expert | fraction of expert | outputs |",
-        "|---|---|---|---|---|---|",
+        "| program | original s | autoopt | expert | fraction of expert | outputs"
+        " | AO601 compiled temp: original → autoopt, expert (fraction of expert's saving) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for v in versions:
         fraction = v.autoopt_speedup / v.expert_speedup
         lines.append(
             f"| {v.name} | {v.original:.2f} | {v.autoopt_speedup:.2f}x | {v.expert_speedup:.2f}x |"
-            f" {fraction:.0%} | {v.agree} |"
+            f" {fraction:.0%} | {v.agree} | {_temp_cell(v.temp)} |"
         )
     return lines
+
+
+def _temp_cell(temp: tuple[int, int, int] | None) -> str:
+    """E.g. `22.3 MiB → 5.1 MiB (4.3x), expert 5.1 MiB (4.3x) (100%)`."""
+    if temp is None:
+        return "-"
+    original, autoopt, expert = temp
+    saved, expert_saved = original - autoopt, original - expert
+    fraction = f"{saved / expert_saved:.0%}" if expert_saved > 0 else "expert saves nothing"
+    return (
+        f"{human_bytes(original)} → {human_bytes(autoopt)} ({original / max(autoopt, 1):.1f}x),"
+        f" expert {human_bytes(expert)} ({original / max(expert, 1):.1f}x) ({fraction})"
+    )
 
 
 def _md(text: str) -> str:
@@ -251,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
                 speedups = (
                     f"autoopt {result.autoopt_speedup:.2f}x, expert {result.expert_speedup:.2f}x"
                 )
+                if result.temp:
+                    speedups += f"; compiled temp {_temp_cell(result.temp)}"
                 print(f"{result.name}: {speedups}", flush=True)
     total = time.perf_counter() - start
     note = (

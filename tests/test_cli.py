@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from autoopt.config import load_settings, parse_size
 from autoopt.frontends.cli import app
 from autoopt.rules import ALL_RULES
 
@@ -158,3 +159,71 @@ def test_console_script_runs_as_a_module(project: Path) -> None:
     assert done.returncode == 1
     assert done.stdout.startswith("step.py:4:5: AO101")
     assert "jax" not in done.stderr.lower() or "error" not in done.stderr.lower()
+
+
+REMAT = """\
+import jax
+import jax.numpy as jnp
+
+
+def block(h, w):
+    return jnp.tanh(h @ w), None
+
+
+def loss(ws, x):
+    h, _ = jax.lax.scan(block, x, ws)
+    return h.sum()
+
+
+grad_step = jax.jit(jax.grad(loss))
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("4096", 4096),
+        ("64MiB", 64 << 20),
+        ("1GiB", 1 << 30),
+        ("1.5 GiB", 3 << 29),
+        ("512kb", 512 << 10),
+        ("64MB", 64 << 20),
+        ("2M", 2 << 20),
+        ("0", 0),
+    ],
+)
+def test_sizes_parse(text: str, size: int) -> None:
+    assert parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["", "lots", "-1", "64 MiBs", "GiB", "1e9", "1 PiB"])
+def test_bad_sizes_are_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="is not a size: use bytes"):
+        parse_size(text)
+
+
+def test_bad_memory_budget_names_the_option(project: Path) -> None:
+    result = invoke("check", "step.py", "--memory-budget", "64XB")
+    assert result.exit_code == 2
+    assert "Invalid value for '--memory-budget'" in result.output
+    assert "'64XB' is not a size" in result.output
+
+
+def test_memory_budget_from_pyproject(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.autoopt]\nmemory-budget = "64MiB"\n')
+    assert load_settings(project).memory_budget == 64 << 20
+    (project / "pyproject.toml").write_text("[tool.autoopt]\nmemory-budget = 4096\n")
+    assert load_settings(project).memory_budget == 4096
+    (project / "pyproject.toml").write_text('[tool.autoopt]\nmemory-budget = "big"\n')
+    result = invoke("check", "step.py")
+    assert result.exit_code == 2
+    assert "memory-budget: 'big' is not a size" in result.stderr
+
+
+def test_memory_budget_without_verification_is_noted(project: Path) -> None:
+    (project / "remat.py").write_text(REMAT)
+    result = invoke("check", "remat.py", "--memory-budget", "64MiB")
+    assert result.exit_code == 1
+    assert "AO601" in result.stdout
+    assert "memory budget (64.0 MiB) was not checked for 1 AO601 finding(s)" in result.stderr
+    assert "not checked" not in invoke("check", "remat.py").stderr

@@ -125,3 +125,27 @@ def test_files_without_jax_are_skipped_cheaply() -> None:
 def test_newer_syntax_is_analysed_not_crashed_on(code: str) -> None:
     result = optimize_source(code)
     assert result.new_source == code
+
+
+def test_one_line_loop_bodies_and_semicolons_are_analysed_not_crashed_on() -> None:
+    code = """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def f(x):
+    return x * 2
+
+def main(x):
+    losses = []
+    for i in range(4): x = x.at[i].set(1.0)
+    for i in range(3): x = f(x); losses.append(float(x[0]))
+    out = jnp.zeros((0, 3))
+    for t in range(3): out = jnp.concatenate([out, jnp.ones((1, 3))])
+    for t in range(3): out = jnp.concatenate([out[:t], jnp.ones((1, 3)), out[t + 1:]])
+    y = x.at[0].set(2.0); z = jnp.asarray(y)
+    return x, losses, out, z
+"""
+    result = optimize_source(code, settings=Settings(unsafe_fixes=True))
+    assert {f.rule for f in result.findings} == {"AO201", "AO302"}
+    cst.parse_module(result.new_source)  # whatever was fixed is still valid Python

@@ -41,7 +41,7 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
     body = ctx.graph.loop_stmts(loop.id)
     header = ctx.graph.stmts[loop.header]
     carry = _carry(ctx, fn, header, body, index)
-    if carry is None:
+    if carry is None or not _index_traceable(body, index):
         return None
     doubts = _index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]
     bounds = tuple(a.value for a in node.iter.args)  # type: ignore[attr-defined]
@@ -144,6 +144,40 @@ def _carry(
         if before or name in first.uses or any(name in s.uses for s in after):
             return None
     return tuple(carry) if carry else None
+
+
+def _index_traceable(body: list[Stmt], index: str) -> bool:
+    """The index, and names computed from it, appear only in integer arithmetic that
+    ends in a subscript `x[...]` (or `x.at[...]`): inside fori_loop the index is
+    traced, and a traced value cannot be a slice bound, a shape or a Python int."""
+    derived = {index}
+    for stmt in body:  # plain assignments, in order
+        value = stmt.node.value  # type: ignore[attr-defined]
+        if _arithmetic(value) and derived & {n.value for n in read_names(value)}:
+            derived |= stmt.defs
+    allowed: set[int] = set()
+    for stmt in body:
+        value = stmt.node.value  # type: ignore[attr-defined]
+        if _arithmetic(value):
+            allowed |= {id(n) for n in read_names(value)}
+        for sub in _subscripts(stmt.node):
+            for element in sub.slice:
+                if isinstance(element.slice, cst.Index) and _arithmetic(element.slice.value):
+                    allowed |= {id(n) for n in read_names(element.slice.value)}
+    used = (n for stmt in body for n in read_names(stmt.node) if n.value in derived)
+    return all(id(n) in allowed for n in used)
+
+
+def _arithmetic(expr: cst.BaseExpression) -> bool:
+    """Names and integers joined by `+ - * // %` and unary minus."""
+    if isinstance(expr, cst.Name | cst.Integer):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return isinstance(expr.operator, cst.Minus) and _arithmetic(expr.expression)
+    if isinstance(expr, cst.BinaryOperation):
+        ops = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
+        return isinstance(expr.operator, ops) and _arithmetic(expr.left) and _arithmetic(expr.right)
+    return False
 
 
 def _index_doubts(ctx: ModuleContext, node: cst.For, body: list[Stmt], index: str) -> list[str]:

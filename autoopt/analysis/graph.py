@@ -52,6 +52,26 @@ class Stmt:
     calls: tuple[cst.Call, ...] = ()
     comprehension: bool = False  # a call here runs once per element of a comprehension
 
+    @property
+    def alone(self) -> bool:
+        """The only statement of its own line (not `a = 1; b = 2`, not `for ...: a = 1`)."""
+        anchor = self.anchor
+        return isinstance(anchor, cst.SimpleStatementLine) and len(anchor.body) == 1
+
+    @property
+    def call_assigned(self) -> tuple[str, cst.Call] | None:
+        """For a lone `name = f(...)` line, the name and the call."""
+        node = self.node
+        if (
+            isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and isinstance(node.value, cst.Call)
+            and self.alone
+        ):
+            return node.targets[0].target.value, node.value
+        return None
+
 
 @dataclass
 class Loop:

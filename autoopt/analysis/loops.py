@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
+from autoopt.analysis import ints
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
+from autoopt.analysis.walk import walk
+
+_SHAPE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 
 
 def other_readers(ctx: ModuleContext, loop: Loop, name: str, stmt: Stmt) -> list[Stmt]:
@@ -35,3 +42,35 @@ def rebinds_outside(ctx: ModuleContext, scope: str, name: str) -> bool:
     """Whether `name` is declared `global`/`nonlocal` in `scope` (it outlives the call)."""
     fn = ctx.graph.functions.get(scope)
     return fn is not None and name in fn.globals | fn.nonlocals
+
+
+def entry_def(ctx: ModuleContext, loop: Loop, name: str, stmt: Stmt) -> Stmt | None:
+    """The one definition of `name`, other than `stmt`, that reaches `stmt`, when it runs
+    before `loop` on every path."""
+    graph = ctx.graph
+    entry = [d for d in graph.reaching_defs(stmt, name) if d is not stmt]
+    header = graph.stmts[loop.header]
+    return entry[0] if len(entry) == 1 and graph.dominates(entry[0], header) else None
+
+
+def reads_only_shape(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """Every read of `name` at `stmt` (a simple statement or a `for` header) is `len(name)`
+    or `name.shape` (`.ndim`, `.dtype`, `.size`): a Python value that keeps no reference
+    to the array."""
+    node = stmt.node
+    part = node.iter if isinstance(node, cst.For) else node
+    if isinstance(part, cst.BaseCompoundStatement):
+        return False
+    builtin_len = ints.builtin(ctx, "len")
+    shape_reads: set[int] = set()
+    for inner in walk(part):
+        if isinstance(inner, cst.Attribute) and inner.attr.value in _SHAPE_ATTRS:
+            shape_reads.add(id(inner.value))
+        elif builtin_len and isinstance(inner, cst.Call) and _is_name(inner.func, "len"):
+            shape_reads.update(id(a.value) for a in inner.args)
+    reads = [n for n in read_names(part) if n.value == name]
+    return all(id(n) in shape_reads for n in reads)
+
+
+def _is_name(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name

@@ -92,7 +92,7 @@ def _nested_loop(ctx: ModuleContext, loop: Loop) -> bool:
 def _rebinding(stmt: Stmt) -> bool:
     """A lone `name = ...` or `a, b = ...` line."""
     node = stmt.node
-    if not isinstance(node, cst.Assign) or len(stmt.anchor.body) != 1:  # type: ignore[attr-defined]
+    if not isinstance(node, cst.Assign) or not stmt.alone:
         return False
     return all(_plain(t.target) for t in node.targets)
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from autoopt.config import Settings, load_settings, parse_codes
+from autoopt.config import Settings, load_settings, parse_codes, parse_size
 from autoopt.model import AutooptError
 from autoopt.report.findings import error_line, json_document, text_line, unified_diff
 from autoopt.report.github import github_lines
@@ -79,10 +79,58 @@ Rtol = Annotated[float | None, typer.Option("--rtol", help="Relative tolerance f
 Atol = Annotated[float | None, typer.Option("--atol", help="Absolute tolerance for float outputs.")]
 
 
-def _settings(paths: list[str], select: str | None, ignore: str | None, unsafe: bool) -> Settings:
-    base = load_settings(Path(paths[0]) if paths else Path.cwd())
+def _size(value: str) -> int:
+    try:
+        return parse_size(value)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+
+
+MemoryBudget = Annotated[
+    int | None,
+    typer.Option(
+        "--memory-budget",
+        parser=_size,
+        metavar="SIZE",
+        help="AO601: checkpoint only where the original's compiled temp memory is at least "
+        "SIZE (64MiB, 1GiB, bytes). Verification measures it and enforces the budget; "
+        "without verification AO601 findings are not checked against it.",
+    ),
+]
+
+
+def _settings(
+    paths: list[str],
+    select: str | None,
+    ignore: str | None,
+    unsafe: bool,
+    memory_budget: int | None = None,
+) -> Settings:
+    try:
+        base = load_settings(Path(paths[0]) if paths else Path.cwd())
+    except AutooptError as exc:
+        typer.echo(error_line(exc), err=True)
+        raise typer.Exit(EXIT_ERROR) from exc
     return base.merged(
-        select=parse_codes(select), ignore=parse_codes(ignore), unsafe_fixes=unsafe or None
+        select=parse_codes(select),
+        ignore=parse_codes(ignore),
+        unsafe_fixes=unsafe or None,
+        memory_budget=memory_budget,
+    )
+
+
+def _unchecked_budget(batch: Batch, settings: Settings) -> None:
+    """A memory budget needs measured memory: say so when nothing was measured."""
+    count = sum(f.rule == "AO601" for f in batch.findings)
+    if settings.memory_budget is None or not count:
+        return
+    from autoopt.verify.decide import human_bytes
+
+    typer.echo(
+        f"note: the memory budget ({human_bytes(settings.memory_budget)}) was not checked for"
+        f" {count} AO601 finding(s): it is enforced by verification (`autoopt verify`,"
+        " `autoopt rewrite --verify`), which measures compiled temp memory",
+        err=True,
     )
 
 
@@ -126,9 +174,10 @@ def check(
     exclude: Exclude = None,
     no_progress: NoProgress = False,
     no_cache: NoCache = False,
+    memory_budget: MemoryBudget = None,
 ) -> None:
     """List findings, one line each. Exit 0: none, 1: findings, 2: error."""
-    settings = _settings(paths, select, ignore, unsafe_fixes)
+    settings = _settings(paths, select, ignore, unsafe_fixes, memory_budget)
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
     findings, errors = batch.findings, batch.errors
     if output_format is Format.text:
@@ -138,6 +187,7 @@ def check(
         print_summary(summarise(batch))
     else:
         _emit_findings(batch, output_format)
+    _unchecked_budget(batch, settings)
     raise typer.Exit(EXIT_ERROR if errors else EXIT_FOUND if findings else EXIT_OK)
 
 
@@ -162,6 +212,7 @@ def rewrite(
     entry: Entry = None,
     timeout: Timeout = 120.0,
     report: ReportPath = None,
+    memory_budget: MemoryBudget = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -171,7 +222,7 @@ def rewrite(
     if verify_tests and not write:
         typer.echo("error: --verify-tests needs --write", err=True)
         raise typer.Exit(EXIT_ERROR)
-    settings = _settings(paths, select, ignore, unsafe_fixes)
+    settings = _settings(paths, select, ignore, unsafe_fixes, memory_budget)
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
     if verify:
         from autoopt.verify.commands import options_for, verify_outcomes
@@ -190,6 +241,8 @@ def rewrite(
                 typer.echo(unified_diff(outcome.display, old, new), nl=False)
         _report_errors(batch.errors)
         print_summary(summarise(batch, reverted))
+    if not verify:
+        _unchecked_budget(batch, settings)
     if batch.errors:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(EXIT_FOUND if reverted or (batch.changed and not write) else EXIT_OK)
@@ -224,6 +277,7 @@ def verify(
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = False,
     no_progress: NoProgress = False,
+    memory_budget: MemoryBudget = None,
 ) -> None:
     """Verify every rewrite of FILE (run, compare, time); FILE is not changed.
 
@@ -231,7 +285,7 @@ def verify(
     """
     from autoopt.verify.commands import options_for, verify_command
 
-    settings = _settings([file], select, ignore, unsafe_fixes)
+    settings = _settings([file], select, ignore, unsafe_fixes, memory_budget)
     options = options_for(entry, timeout, rtol, atol)
     show = progress.wanted(no_progress)
     raise typer.Exit(verify_command(file, settings, options, report, show))

@@ -335,7 +335,7 @@ def _hoist(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> list[E
         and node.value is call
         and len(node.targets) == 1
         and isinstance(node.targets[0].target, cst.Name)
-        and len(stmt.anchor.body) == 1  # type: ignore[attr-defined]
+        and stmt.alone
         and sum(stmt.anchor is s.anchor for s in ctx.graph.stmts) == 1
         and _movable_binding(ctx, stmt, node.targets[0].target.value, loop)
     )

@@ -8,8 +8,9 @@ import libcst as cst
 
 from autoopt.analysis import purity, tracing
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import bound_names, read_names
-from autoopt.analysis.graph import Function, Loop, Stmt
+from autoopt.analysis.exprs import bound_names, calls_in, read_names
+from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
+from autoopt.analysis.jitted import Jitted, jitted_callables
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
@@ -76,13 +77,29 @@ class RematCandidate(Rule):
     it trades time for memory. The fix is **safe** for the pure body of a
     `lax.scan`. It is **unsafe** for a layer applied in a Python loop: values
     stay the same, but on CPU the memory saving is optimized away, and on any
-    device the trade is worth it only when activations dominate memory; the
-    verifier keeps it only when it measures a drop in compiled temp memory
-    (`memory_analysis().temp_size_in_bytes`) with equal gradients. A Python
-    loop of fewer than 4 layers is not reported (a shallow model saves too
-    little to pay for recomputing). There is **no fix** when the layer is
+    device the trade is worth it only when activations dominate memory. A
+    Python loop of fewer than 4 layers is not reported (a shallow model saves
+    too little to pay for recomputing). There is **no fix** when the layer is
     impure (its effects would run again on recomputation) or needs a Python
     value for an argument (checkpoint traces every argument).
+
+    ## Verification and memory budget
+    Verification keeps the fix only when it measures a drop in compiled temp
+    memory (`memory_analysis().temp_size_in_bytes`; the device peak where no
+    compiled figure exists) with equal outputs, never on peak RSS alone. It
+    compiles a module-level jitted function whose computation reaches the
+    rewritten layer (e.g. `grad_step = jax.jit(jax.value_and_grad(loss))`),
+    on the arguments of its first calls, before and after the rewrite, and
+    reports temp memory before and after and the time ratio. With no such
+    jitted function (an eager `jax.grad`), nothing is compiled and the fix is
+    not kept.
+
+    `--memory-budget SIZE` (or `memory-budget = "64MiB"` in `[tool.autoopt]`)
+    asks for checkpointing only above a size: a rewrite whose measured temp
+    memory before is below the budget is dropped, "below memory budget". The
+    size of activations cannot be known from the source in general, so the
+    budget is enforced by verification only; `autoopt check` and `rewrite`
+    without `--verify` list the finding and note that it was not checked.
     """
 
     id = "AO601"
@@ -598,7 +615,13 @@ g = jax.grad(loss)(ws, x)
         )
         edits.append(Replace(body_expr, lambda _n: cst.Name(name)))
         return self.finding(
-            ctx, call, message, Applicability.SAFE, edits, title="Checkpoint the scan body"
+            ctx,
+            call,
+            message,
+            Applicability.SAFE,
+            edits,
+            target=_measured_by(ctx, stmt.scope),
+            title="Checkpoint the scan body",
         )
 
     def _loop_layer(self, ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Finding | None:
@@ -626,7 +649,13 @@ g = jax.grad(loss)(ws, x)
         )
         edits.append(Replace(call.func, lambda _n: cst.Name(name)))
         return self.finding(
-            ctx, call, message, Applicability.UNSAFE, edits, title="Checkpoint each layer"
+            ctx,
+            call,
+            message,
+            Applicability.UNSAFE,
+            edits,
+            target=_measured_by(ctx, stmt.scope),
+            title="Checkpoint each layer",
         )
 
 
@@ -640,6 +669,14 @@ def _differentiated(ctx: ModuleContext) -> list[Function]:
                 if isinstance(first, cst.Name):
                     fn = ctx.graph.resolve_function(first.value, stmt.scope)
                     todo += [fn] if fn else []
+    return list(_reachable(ctx, todo).values())
+
+
+def _reachable(
+    ctx: ModuleContext, todo: list[Function], *, referenced: bool = False
+) -> dict[str, Function]:
+    """These functions and every module function they call, directly or not, by qualname;
+    with `referenced`, also those they name otherwise (`jax.grad(loss)`, a scan body)."""
     seen: dict[str, Function] = {}
     while todo:
         fn = todo.pop()
@@ -647,11 +684,50 @@ def _differentiated(ctx: ModuleContext) -> list[Function]:
             continue
         seen[fn.qualname] = fn
         for stmt in ctx.graph.scope_stmts(fn.qualname):
-            for call in stmt.calls:
-                if isinstance(call.func, cst.Name):
-                    callee = ctx.graph.resolve_function(call.func.value, fn.qualname)
-                    todo += [callee] if callee else []
-    return list(seen.values())
+            names = [c.func.value for c in stmt.calls if isinstance(c.func, cst.Name)]
+            for name in [*names, *(stmt.uses if referenced else ())]:
+                callee = ctx.graph.resolve_function(name, fn.qualname)
+                todo += [callee] if callee else []
+    return seen
+
+
+def _measured_by(ctx: ModuleContext, changed: str) -> str | None:
+    """The module-level jitted function whose computation reaches the function `changed`,
+    preferring one that differentiates (`grad_step = jax.jit(jax.value_and_grad(loss))`):
+    the verifier captures its arguments and compiles it before and after the rewrite to
+    compare temp memory. None when no such function exists (e.g. eager `jax.grad`)."""
+    found = []
+    for jitted in jitted_callables(ctx):
+        roots = _compiled_roots(ctx, jitted)
+        if roots is None:
+            continue
+        reached = _reachable(ctx, roots, referenced=True)
+        if changed in reached:
+            differentiates = any(ctx.is_jax(c.func, *_REVERSE) for c in calls_in(jitted.carrier))
+            differentiates = differentiates or any(
+                ctx.is_jax(call.func, *_REVERSE)
+                for fn in reached.values()
+                for stmt in ctx.graph.scope_stmts(fn.qualname)
+                for call in stmt.calls
+            )
+            found.append((not differentiates, jitted.name))
+    return sorted(found, key=lambda pair: pair[0])[0][1] if found else None
+
+
+def _compiled_roots(ctx: ModuleContext, jitted: Jitted) -> list[Function] | None:
+    """The module functions `jitted` compiles, if it is bound at module level (where the
+    verifier can capture its calls): the decorated or wrapped function, else the functions
+    named in the wrapped expression (`jax.jit(jax.value_and_grad(loss))` -> `loss`)."""
+    binder = next((s for s in ctx.graph.stmts if jitted.name in s.defs), None)
+    if binder is None or binder.scope != MODULE:
+        return None
+    if jitted.function is not None:
+        return [jitted.function]
+    if not isinstance(jitted.carrier, cst.Call) or not jitted.carrier.args:
+        return None
+    names = read_names(jitted.carrier.args[0].value)
+    found = [ctx.graph.resolve_function(n.value, MODULE) for n in names]
+    return [fn for fn in found if fn is not None]
 
 
 def _layer(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> Function | None:

@@ -8,6 +8,7 @@ from autoopt.verify.report import MemoryView, Row, Verdict
 from autoopt.verify.stats import SpeedView
 
 MEMORY_RULES = frozenset({"AO201", "AO601"})  # rewrites whose purpose is memory
+REMAT = "AO601"  # kept only for compiled temp memory (or device peak), never peak RSS
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,13 @@ class Thresholds:
         return self.tiny_floor if seconds < self.tiny_s else self.function_floor
 
 
-def decide(row: Row, thresholds: Thresholds) -> tuple[Verdict, str]:
+def decide(
+    row: Row, thresholds: Thresholds, memory_budget: int | None = None
+) -> tuple[Verdict, str]:
     """The verdict of an equivalent rewrite from its speed views and memory."""
     views = [v for v in (row.function, row.program) if v]
+    if row.rule == REMAT:
+        return _decide_remat(row, views, thresholds, memory_budget)
     saved = memory_win(row.memory, thresholds)
     if row.rule in MEMORY_RULES and saved and _within_budget(views, thresholds):
         return Verdict.ACCEPTED, "; ".join([saved, *map(describe, views)])
@@ -80,6 +85,49 @@ def memory_win(memory: MemoryView, thresholds: Thresholds) -> str:
     if wins and (memory.donated_after or 0) > (memory.donated_before or 0):
         wins.append(f"donation confirmed ({memory.donated_after} input buffers reused)")
     return "; ".join(wins)
+
+
+def remat_memory(memory: MemoryView) -> tuple[str, int | None, int | None]:
+    """What a checkpoint rewrite is judged on: compiled temp bytes, else the device peak."""
+    compiled = (memory.compiled_before or {}).get("temp"), (memory.compiled_after or {}).get("temp")
+    if None not in compiled:
+        return "compiled temp", *compiled
+    return "device peak", memory.device_peak_before, memory.device_peak_after
+
+
+def _decide_remat(
+    row: Row, views: list[SpeedView], thresholds: Thresholds, budget: int | None
+) -> tuple[Verdict, str]:
+    """AO601 is kept only for a measured drop in compiled temp memory (device peak where
+    no compiled figure exists) within the time budget; peak RSS alone never counts."""
+    label, before, after = remat_memory(row.memory)
+    if before is None or after is None:
+        reason = (
+            "no compiled temp memory measured: no jitted function that reaches the "
+            "checkpointed layer was called with concrete arguments"
+        )
+        old, new = row.memory.peak_rss_before, row.memory.peak_rss_after
+        if old and new:
+            reason += f"; peak RSS {human_bytes(old)} -> {human_bytes(new)} does not count"
+        return Verdict.NO_GAIN, reason
+    change = f"{label} {human_bytes(before)} -> {human_bytes(after)}"
+    if budget is not None and before < budget:
+        return Verdict.NO_GAIN, (
+            f"below memory budget ({human_bytes(before)} < {human_bytes(budget)}): {change}"
+        )
+    floor = thresholds.footprint_floor if label == "compiled temp" else thresholds.rss_floor
+    if after >= before * (1 - floor):
+        return Verdict.NO_GAIN, f"no memory saved: {change}; {time_cost(views)}"
+    slow = [v for v in views if v.slower_than(thresholds.memory_time_budget)]
+    if slow:
+        return Verdict.SLOWER, f"{change}, but too slow: " + "; ".join(map(describe, slow))
+    return Verdict.ACCEPTED, f"{change} ({before / after:.1f}x less); {time_cost(views)}"
+
+
+def time_cost(views: list[SpeedView]) -> str:
+    """E.g. `time after/before: function step 1.08x, program 0.99x`."""
+    parts = [f"{v.scope} {1 / v.speedup:.2f}x" for v in views if v.speedup > 0]
+    return "time after/before: " + ", ".join(parts) if parts else "time not measured"
 
 
 def _within_budget(views: list[SpeedView], thresholds: Thresholds) -> bool:

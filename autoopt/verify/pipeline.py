@@ -22,7 +22,7 @@ from typing import Any
 from autoopt.config import Settings
 from autoopt.model import AutooptError, Finding
 from autoopt.verify.compare import TOLERANCES, Comparison, Tolerance, compare_trees
-from autoopt.verify.decide import Thresholds, decide, describe
+from autoopt.verify.decide import REMAT, Thresholds, decide, describe
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
 from autoopt.verify.runner import WorkerRun, run_worker
 from autoopt.verify.stats import SpeedView, median, pooled_noise, speed_view
@@ -43,11 +43,13 @@ class VerifyOptions:
     rtol: float | None = None  # overrides the dtype's relative tolerance
     atol: float | None = None  # absolute tolerance, overrides the scaled default
     repeats: int = 3  # fresh-process runs per variant for the whole-program view
+    max_repeats: int = 6  # ... extended, while a gain is above the floor but undecided
     rounds: int = 15  # interleaved steady-state rounds per function
     warmup: int = 2  # calls per variant before the timed rounds
     max_calls: int = 3  # captured calls per target function
     bench_budget_s: float = 20.0  # stop steady-state rounds after this (at least 3 rounds)
     memory_limit: int | None = None  # bytes of address space a program may add (RLIMIT_AS)
+    memory_budget: int | None = None  # AO601 is not kept below this much compiled temp memory
     thresholds: Thresholds = field(default_factory=Thresholds)
 
 
@@ -202,7 +204,9 @@ def verify_candidates(
         _measure_functions(session, [job for job in live if not job.failed], say)
         for job in live:
             if not job.failed:
-                job.row.verdict, job.row.reason = decide(job.row, options.thresholds)
+                job.row.verdict, job.row.reason = decide(
+                    job.row, options.thresholds, options.memory_budget
+                )
         report.rows = [job.row for job in jobs]
         report.combined, kept, report.accepted_source = _combined(
             session, path, jobs, combo, combine, say
@@ -247,16 +251,22 @@ def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> Non
     also gives its transfer, sync, compile and memory counts. The capturing baseline
     is not a sample: the first run of a session tended to be the slowest. After
     `MIN_REPEATS` rounds and `MIN_POOLED` samples, stop early when every ratio is
-    decided twice over.
+    decided twice over. After `repeats` rounds, go on (up to `max_repeats`) with the
+    original and the rewrites whose gain is above the floor but not yet beyond the noise.
     """
     programs = [session.path, *(job.program for job in jobs)]
     times: list[list[float]] = [[] for _ in programs]
     compile_s: list[list[float]] = [[] for _ in programs]
-    for repeat in range(session.options.repeats):
+    active = {id(job) for job in jobs}
+    for repeat in range(session.options.max_repeats):
+        if repeat >= session.options.repeats:
+            active = {id(job) for job in jobs if _undecided_gain(session, job.row.program)}
+            if not active:
+                break
         order = range(len(programs)) if repeat % 2 == 0 else reversed(range(len(programs)))
         for i in order:
             job = jobs[i - 1] if i else None
-            if job and job.failed:
+            if job and (job.failed or id(job) not in active):
                 continue
             say(f"run {repeat + 1}: {job.row.rule if job else 'original'}")
             run = session.run(programs[i])
@@ -291,6 +301,13 @@ def _program_view(
         compile_s_before=median(before[1]),
         compile_s_after=median(after[1]),
     )
+
+
+def _undecided_gain(session: _Session, view: SpeedView | None) -> bool:
+    """A speedup above the floor that the noise does not let through yet: more runs
+    narrow the bar (it falls with the square root of the samples)."""
+    floor = session.options.thresholds.program_floor
+    return view is not None and not view.faster and not view.slower and view.speedup > 1 + floor
 
 
 def _decisive(view: SpeedView | None) -> bool:
@@ -432,7 +449,7 @@ def _combined(
     """
     accepted = [job for job in jobs if job.row.verdict.accepted]
     if not accepted:
-        return None, [], session.source
+        return _together(session, jobs, combo)
     best = max(accepted, key=lambda job: job.row.best_speedup or 0.0)
     if len(accepted) == 1 or combine is None:
         return None, [best], best.candidate.source
@@ -453,6 +470,24 @@ def _combined(
         f"kept only the best single rewrite: {best.row.rule} {best.row.location}"
     )
     return combo.row, [best], best.candidate.source
+
+
+def _together(
+    session: _Session, jobs: list[_Job], combo: _Job | None
+) -> tuple[Row | None, list[_Job], str]:
+    """None gains alone, but all of them together are measured faster: keep them all,
+    when none was slower alone (e.g. four small hoists out of one loop). Not for AO601,
+    whose purpose is memory."""
+    live = [job for job in jobs if job.program != Path()]
+    view = combo.row.program if combo and not combo.failed else None
+    alone = all(job.row.verdict is Verdict.NO_GAIN and job.row.rule != REMAT for job in live)
+    if combo is None or view is None or not view.faster or not alone:
+        return None, [], session.source
+    combo.row.verdict, combo.row.reason = Verdict.ACCEPTED, describe(view)
+    for job in live:
+        job.row.verdict = Verdict.ACCEPTED
+        job.row.reason += f"; kept with the others: together {describe(view)}"
+    return combo.row, live, combo.candidate.source
 
 
 def _targets(candidates: list[Candidate], entry: str) -> list[str]:
@@ -502,7 +537,8 @@ def verify_file(
 ) -> VerifyReport:
     """Find the fixable findings of `path`, verify each fix alone, then all accepted ones.
 
-    Tolerances: the arguments, else `options`, else `[tool.autoopt]` in `settings`.
+    Tolerances (and the memory budget): the arguments, else `options`, else
+    `[tool.autoopt]` in `settings`.
     """
     from autoopt import api
 
@@ -514,6 +550,7 @@ def verify_file(
         timeout=_first(timeout, options.timeout),
         rtol=_first(rtol, options.rtol, settings.rtol),
         atol=_first(atol, options.atol, settings.atol),
+        memory_budget=_first(options.memory_budget, settings.memory_budget),
     )
     code = Path(path).read_text()
     result = api.optimize_source(code, path=str(path), settings=settings)

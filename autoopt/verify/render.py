@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from autoopt import __version__
-from autoopt.verify.decide import human_bytes
+from autoopt.verify.decide import REMAT, human_bytes, remat_memory
 from autoopt.verify.report import Row, VerifyReport
 from autoopt.verify.stats import SpeedView
 
@@ -59,8 +59,16 @@ def compile_time(row: Row) -> str:
 
 
 def memory_pair(row: Row) -> tuple[str, float | None, float | None]:
-    """The most precise memory measure the row has: (label, before, after)."""
+    """The most precise memory measure the row has: (label, before, after).
+
+    Checkpointing (AO601) is judged on compiled temp memory (else the device peak), so
+    that is what its row shows.
+    """
     m = row.memory
+    if row.rule == REMAT:
+        label, before, after = remat_memory(m)
+        if before and after:
+            return label, before, after
     if m.compiled_before and m.compiled_after:
         return "compiled", m.compiled_before["footprint"], m.compiled_after["footprint"]
     if m.device_peak_before and m.device_peak_after:

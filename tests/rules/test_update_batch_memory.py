@@ -254,3 +254,25 @@ def test_ao601_same_gradients_less_memory() -> None:
 def test_ao601_never_writes_policy_none() -> None:
     result = rewrite(REMAT, ("AO601",))
     assert "policy=None" not in result.new_source
+
+
+def test_ao401_index_derived_slice_bound_keeps_the_python_loop() -> None:
+    """`xs[:j]` with `j = t + 1`: a traced `j` cannot bound a slice, so no fori_loop."""
+    source = """
+import jax.numpy as jnp
+
+
+def prefix_sums(xs):
+    out = jnp.zeros(xs.shape[0])
+    for t in range(xs.shape[0]):
+        j = t + 1
+        out = out.at[t].set(xs[:j].sum())
+    return out
+
+
+result = prefix_sums(jnp.arange(5.0))
+"""
+    result = rewrite(source, ("AO401",))
+    assert "fori_loop" not in result.new_source
+    assert "out = out_set_at(out, t, xs[:j].sum())" in result.new_source
+    assert_same(run_snippet(source), run_snippet(result.new_source))

@@ -113,3 +113,53 @@ def test_donation_alone_is_not_a_memory_win() -> None:
     base = {**same, "alias": 0, "footprint": 160}
     memory = MemoryView(compiled_before=base, compiled_after=same, donated_after=1)
     assert memory_win(memory, T) == ""  # 2.5% smaller: below the 5% floor
+
+
+def remat(**fields) -> Row:
+    """An AO601 row with outputs already equal."""
+    return row("AO601", target="grad_step", **fields)
+
+
+TEMP = {"argument": 100, "output": 100, "alias": 0}
+SMALLER = MemoryView(
+    compiled_before={**TEMP, "temp": 4000, "footprint": 4200},
+    compiled_after={**TEMP, "temp": 1000, "footprint": 1200},
+)
+
+
+def test_remat_is_never_accepted_on_peak_rss_alone() -> None:
+    rss_only = MemoryView(peak_rss_before=407 << 20, peak_rss_after=353 << 20)
+    verdict, reason = decide(remat(memory=rss_only), T)
+    assert verdict is Verdict.NO_GAIN
+    assert "no compiled temp memory measured" in reason and "does not count" in reason
+    same_temp = MemoryView(
+        compiled_before={**TEMP, "temp": 4000, "footprint": 4200},
+        compiled_after={**TEMP, "temp": 4000, "footprint": 4200},
+        peak_rss_before=407 << 20,
+        peak_rss_after=353 << 20,
+    )
+    verdict, reason = decide(remat(memory=same_temp), T)
+    assert verdict is Verdict.NO_GAIN and reason.startswith("no memory saved: compiled temp")
+
+
+def test_remat_accepted_on_compiled_temp_with_its_time_cost() -> None:
+    cost = view([1.0] * 5, [1.1] * 5)
+    verdict, reason = decide(remat(memory=SMALLER, function=cost), T)
+    assert verdict is Verdict.ACCEPTED
+    assert "compiled temp 3.9 KiB -> 1000 B (4.0x less)" in reason
+    assert "time after/before: function f 1.10x" in reason
+    too_slow = view([1.0] * 5, [2.0] * 5)
+    assert decide(remat(memory=SMALLER, function=too_slow), T)[0] is Verdict.SLOWER
+
+
+def test_remat_falls_back_to_the_device_peak_not_rss() -> None:
+    device = MemoryView(device_peak_before=1000, device_peak_after=500)
+    verdict, reason = decide(remat(memory=device), T)
+    assert verdict is Verdict.ACCEPTED and reason.startswith("device peak 1000 B -> 500 B")
+
+
+def test_remat_below_the_memory_budget_is_dropped() -> None:
+    verdict, reason = decide(remat(memory=SMALLER), T, memory_budget=1 << 20)
+    assert verdict is Verdict.NO_GAIN
+    assert reason.startswith("below memory budget (3.9 KiB < 1.0 MiB)")
+    assert decide(remat(memory=SMALLER), T, memory_budget=4000)[0] is Verdict.ACCEPTED

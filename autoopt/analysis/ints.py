@@ -1,0 +1,66 @@
+"""Which expressions are provably Python integers: literals, integer module constants,
+`range` loop variables, and integer operators over them (with `range` and `len` the
+builtins, not names the module rebinds)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.graph import MODULE, Loop, Stmt
+
+INT_OPS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
+
+
+def is_int(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
+    """Built from integer literals, integer module constants and `range` loop variables
+    with integer operators."""
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return is_int(ctx, stmt, node.expression)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, INT_OPS):
+        return is_int(ctx, stmt, node.left) and is_int(ctx, stmt, node.right)
+    if not isinstance(node, cst.Name):
+        return False
+    return range_loop(ctx, stmt, node.value) is not None or int_constant(ctx, stmt, node.value)
+
+
+def int_constant(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """A module-level name bound once, to an integer literal, and never rebound."""
+    graph = ctx.graph
+    if stmt.scope != MODULE and any(name in s.defs for s in graph.scope_stmts(stmt.scope)):
+        return False
+    defs = [s for s in graph.scope_stmts(MODULE) if name in s.defs | s.mutates]
+    rebound = any(name in fn.globals for fn in graph.functions.values())
+    node = defs[0].node if len(defs) == 1 else None
+    return (
+        not rebound
+        and isinstance(node, cst.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.value, cst.Integer)
+    )
+
+
+def range_loop(ctx: ModuleContext, stmt: Stmt, name: str) -> Loop | None:
+    """The enclosing `for name in range(...)` loop, when its body never rebinds `name`."""
+    for loop_id in stmt.loops:
+        loop = ctx.graph.loops[loop_id]
+        node = loop.node
+        if (
+            isinstance(node, cst.For)
+            and isinstance(node.target, cst.Name)
+            and node.target.value == name
+            and isinstance(node.iter, cst.Call)
+            and isinstance(node.iter.func, cst.Name)
+            and node.iter.func.value == "range"
+            and builtin(ctx, "range")
+        ):
+            writers = [s for s in ctx.graph.loop_stmts(loop_id) if name in s.defs]
+            return None if writers else loop
+    return None
+
+
+def builtin(ctx: ModuleContext, name: str) -> bool:
+    """`name` is the Python builtin: no import or binding in the module hides it."""
+    return name not in ctx.imports.bindings and not any(name in s.defs for s in ctx.graph.stmts)

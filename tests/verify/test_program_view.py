@@ -1,0 +1,103 @@
+"""The whole-program view: more rounds for an undecided gain; small gains kept together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autoopt.verify.compare import Comparison
+from autoopt.verify.pipeline import (
+    Candidate,
+    VerifyOptions,
+    _combined,
+    _Job,
+    _measure_programs,
+    _Session,
+)
+from autoopt.verify.report import Row, Verdict
+from autoopt.verify.runner import WorkerRun
+from autoopt.verify.stats import speed_view
+
+#: Seconds per run, cycled: the original, a real 1.25x gain in noise, and no gain.
+NOISY = [1.0, 1.2, 0.85, 1.1, 0.9, 1.15]  # about 15% run to run
+TIMES = {"original.py": NOISY, "gain.py": [0.8 * t for t in NOISY], "same.py": NOISY}
+
+
+class ScriptedSession(_Session):
+    """Runs nothing: each program's next time comes from `TIMES`."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        original = tmp_path / "original.py"
+        original.write_text("def main():\n    return 1\n")
+        super().__init__(original, "main", VerifyOptions(), tmp_path)
+        self.runs: dict[str, int] = {}
+
+    def run(self, program: Path, timeout: float | None = None, **spec: object) -> WorkerRun:
+        count = self.runs.get(program.name, 0)
+        self.runs[program.name] = count + 1
+        seconds = TIMES[program.name][count % len(TIMES[program.name])]
+        return WorkerRun("ok", "", {"total_s": seconds, "compile_s": 0.0})
+
+    def compare(self, run: WorkerRun) -> Comparison:
+        return Comparison(equal=True)
+
+
+def _job(name: str) -> _Job:
+    candidate = Candidate("AO302", name, 1, "")
+    return _Job(candidate, Row("AO302", name, "original.py", 1), Path(name))
+
+
+def test_undecided_gain_gets_more_rounds_and_is_accepted(tmp_path: Path) -> None:
+    session = ScriptedSession(tmp_path)
+    gain, same = _job("gain.py"), _job("same.py")
+    _measure_programs(session, [gain, same], lambda _message: None)
+    assert session.runs == {"original.py": 5, "gain.py": 5, "same.py": 3}  # decided after 5
+    assert gain.row.program is not None and gain.row.program.faster
+    assert round(gain.row.program.speedup, 2) == 1.25
+    assert same.row.program is not None and not same.row.program.faster
+
+
+def test_three_rounds_alone_leave_the_same_gain_undecided(tmp_path: Path) -> None:
+    session = ScriptedSession(tmp_path)
+    session.options = VerifyOptions(max_repeats=3)
+    gain = _job("gain.py")
+    _measure_programs(session, [gain], lambda _message: None)
+    view = gain.row.program
+    assert view is not None and not view.faster and not view.slower
+
+
+def _measured(name: str, rule: str, verdict: Verdict, speedup: float) -> _Job:
+    job = _job(name)
+    job.row.rule, job.row.verdict = rule, verdict
+    before = [1.0, 1.02, 0.98, 1.01, 0.99]
+    job.row.program = speed_view("program", before, [t / speedup for t in before], 0.10)
+    job.candidate.source = f"# {name}\n"
+    return job
+
+
+def test_small_gains_are_kept_together_when_their_combination_is_faster(tmp_path) -> None:
+    session = ScriptedSession(tmp_path)
+    hoists = [_measured(f"h{i}.py", "AO301", Verdict.NO_GAIN, 1.05) for i in range(3)]
+    combo = _measured("all.py", "combined", Verdict.ERROR, 1.3)
+    row, kept, source = _combined(session, tmp_path, hoists, combo, lambda c: "", print)
+    assert kept == hoists and source == "# all.py\n"
+    assert row is combo.row and row.verdict is Verdict.ACCEPTED
+    assert all(h.row.verdict is Verdict.ACCEPTED for h in hoists)
+    assert "kept with the others: together program: 1.30x" in hoists[0].row.reason
+
+
+@pytest.mark.parametrize(
+    ("members", "combined"),
+    [
+        ([("AO301", Verdict.NO_GAIN), ("AO301", Verdict.SLOWER)], 1.3),  # one is slower alone
+        ([("AO301", Verdict.NO_GAIN), ("AO601", Verdict.NO_GAIN)], 1.3),  # remat is for memory
+        ([("AO301", Verdict.NO_GAIN), ("AO301", Verdict.NO_GAIN)], 1.04),  # not faster together
+    ],
+)
+def test_no_combination_is_kept_otherwise(tmp_path, members, combined) -> None:
+    session = ScriptedSession(tmp_path)
+    jobs = [_measured(f"j{i}.py", rule, v, 1.02) for i, (rule, v) in enumerate(members)]
+    combo = _measured("all.py", "combined", Verdict.ERROR, combined)
+    row, kept, source = _combined(session, tmp_path, jobs, combo, lambda c: "", print)
+    assert (row, kept, source) == (None, [], session.source)
