@@ -25,6 +25,7 @@ from autoopt.model import (
     RequireImport,
 )
 from autoopt.rewrite.jit import fresh_name
+from autoopt.rewrite.replay import Printed, replay_edits, replay_problem
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Invalid, Rule, Valid
 
@@ -63,8 +64,10 @@ class HostSyncInLoop(Rule):
     whole loop is made of jitted (or JAX) calls, `for i in range(n)` with a
     known positive `n`, it goes further: the loop becomes one jitted
     `lax.scan` over the indices, which returns the collected values stacked.
-    When the host value steers the loop (`if loss < tol: break`) or is printed
-    every step, it reports the sync without rewriting it.
+    When the host value steers the loop (`if loss < tol: break`) it reports the
+    sync without rewriting it. When it is printed every step, the unsafe fix
+    records the printed values on the device and prints the same lines after
+    the loop.
 
     ## Why is this bad?
     JAX dispatches work asynchronously: Python runs ahead and queues the next
@@ -103,6 +106,13 @@ class HostSyncInLoop(Rule):
     the loop ends. There is **no fix** when the host value is used for control
     flow, printed, or used otherwise inside the loop: the sync is then needed
     where it is, or the program's output would change.
+
+    Printing after the loop is **unsafe**: the text is the same (the loop index
+    and module constants the print reads are recorded with the values, each
+    conversion is redone on the fetched value), but the lines appear when the
+    loop ends rather than as it runs, and not at all if the loop raises. There
+    is no fix when the print reads other names, when the loop prints anything
+    else, or when it can `return` first.
 
     The scan form is **safe** under the same conditions, and only when: the
     loop runs `range` of literal or module-constant bounds, at least once (scan
@@ -488,8 +498,66 @@ def main(x):
         print(f"step {t}: {x.mean().item():.4f}")
     return x
 """,
+            """
+import jax
+import jax.numpy as jnp
+
+def main(x):
+    printed = []
+    for t in range(10):
+        x = jnp.tanh(x)
+        printed.append((t, x.mean()))
+    for t_printed, value in jax.device_get(printed):
+        print(f"step {t_printed}: {value.item():.4f}")
+    return x
+""",
+            fix=_UNSAFE,
+            message="print the same lines after the loop",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def main(x, lr):
+    for t in range(10):
+        x = jnp.tanh(x) * lr
+        lr = lr * 0.9
+        print(f"lr {lr}: {x.mean().item():.4f}")
+    return x
+""",
             fix=_NONE,
-            message="printed",
+            message="the print also reads `lr`",
+        ),
+        Invalid(
+            """
+import jax.numpy as jnp
+
+def main(x):
+    for t in range(10):
+        x = jnp.tanh(x)
+        print(f"step {t}: {x.mean().item():.4f}")
+        print("done with", t)
+    return x
+""",
+            fix=_NONE,
+            message="prints other lines",
+        ),
+        Invalid(
+            """
+import jax
+
+@jax.jit
+def step(x):
+    return x * 0.5
+
+def main(x):
+    for t in range(10):
+        print(float(x[0]))
+        x = step(x)
+    return x
+""",
+            fix=_NONE,
+            message="could donate",
         ),
         Invalid(
             """
@@ -709,12 +777,12 @@ def main(params):
                 sync = _sync(ctx, call)
                 if sync is None or places.place_of(stmt, sync.value) is not Place.DEVICE:
                     continue
-                finding = self._finding(ctx, stmt, sync, names)
+                finding = self._finding(ctx, stmt, sync, names, places)
                 if finding is not None:
                     yield finding
 
     def _finding(
-        self, ctx: ModuleContext, stmt: Stmt, sync: _Sync, names: set[str]
+        self, ctx: ModuleContext, stmt: Stmt, sync: _Sync, names: set[str], places: Placement
     ) -> Finding | None:
         loop = ctx.graph.loops[stmt.loops[-1]]
         where = (
@@ -726,6 +794,8 @@ def main(params):
             reason = _host_use(ctx, stmt, sync)
             if reason is None:
                 return None
+            if reason == _PRINTED:
+                return self._print_finding(ctx, stmt, sync, where, names, places)
             return self.finding(ctx, sync.call, f"{where}; {reason}", _NONE)
         plan = _Plan(ctx, stmt, sync, *collected)
         problem = plan.problem()
@@ -744,6 +814,42 @@ def main(params):
             else "Collect on the device, transfer once after the loop"
         )
         return self.finding(ctx, sync.call, message, fix, edits, title=title)
+
+    def _print_finding(
+        self,
+        ctx: ModuleContext,
+        stmt: Stmt,
+        sync: _Sync,
+        where: str,
+        names: set[str],
+        places: Placement,
+    ) -> Finding | None:
+        """Printed every step: replay the same lines after the loop (unsafe), one finding
+        per print, at its first conversion of a device value."""
+        loop = ctx.graph.loops[stmt.loops[-1]]
+        printed = [
+            Printed(s.call, s.value, lambda element, s=s: s.redo(ctx, element))
+            for call in walk(stmt.node)
+            if isinstance(call, cst.Call)
+            and (s := _sync(ctx, call)) is not None
+            and places.place_of(stmt, s.value) is Place.DEVICE
+        ]
+        if printed[0].call is not sync.call:
+            return None
+        donated = (_donation(ctx, loop, p.value) for p in printed)
+        problem = replay_problem(ctx, stmt, loop, printed) or next(filter(None, donated), "")
+        if problem:
+            return self.finding(ctx, sync.call, f"{where}; {_PRINTED}, and {problem}", _NONE)
+        edits, how = replay_edits(ctx, stmt, loop, printed, names)
+        message = (
+            f"{where}; it is printed every step: {how}; unsafe: the lines appear when the "
+            "loop ends, not as it runs, and not at all if it raises"
+        )
+        title = "Print the same lines after the loop"
+        return self.finding(ctx, sync.call, message, _UNSAFE, edits, title=title)
+
+
+_PRINTED = "it is printed every step; printing after the loop would change the output"
 
 
 def _is_compound_body(stmt: Stmt) -> bool:
@@ -800,7 +906,7 @@ def _host_use(ctx: ModuleContext, stmt: Stmt, sync: _Sync) -> str | None:
     if _inside_print(stmt.node, sync.call):
         if not every_step:
             return None
-        return "it is printed every step; printing after the loop would change the output"
+        return _PRINTED
     node = stmt.node
     if isinstance(node, cst.Assign) and node.value is sync.call:
         names = {n.value for t in node.targets for n in read_names(t.target)}
@@ -854,9 +960,9 @@ class _Plan:
         if self._start(loop) is None:
             what = "an empty list" if self.how == "append" else "a number"
             return f"`{self.name}` is not {what} set just before the loop"
-        if self._exits_early(loop):
+        if _exits_early(loop):
             return "the loop can `return` or `yield` before the values are converted"
-        return self._donation(loop)
+        return _donation(self.ctx, loop, self.sync.value)
 
     def _only_collected(self, loop: Loop) -> bool:
         for other in self.ctx.graph.loop_stmts(loop.id):
@@ -885,21 +991,6 @@ class _Plan:
         if Sharing(self.ctx, loop.scope).component({self.name}, weak=True) != {self.name}:
             return None
         return start
-
-    def _exits_early(self, loop: Loop) -> bool:
-        return any(isinstance(n, cst.Return | cst.Yield) for n in walk(loop.node.body))
-
-    def _donation(self, loop: Loop) -> str | None:
-        """The kept value must not be a name the loop passes to a call that replaces it."""
-        kept = Sharing(self.ctx, loop.scope).shares(self.sync.value).names()
-        for other in self.ctx.graph.loop_stmts(loop.id):
-            replaced = kept & other.defs & other.uses
-            if replaced and other.calls:
-                return (
-                    f"`{sorted(replaced)[0]}` is replaced by a call in the loop that could donate "
-                    "it, so keeping it on the device is not proven safe"
-                )
-        return None
 
     def scan(self) -> ScanPlan | None:
         """The plan to run the whole loop as one jitted `lax.scan`, when it fits."""
@@ -955,6 +1046,30 @@ class _Plan:
         ]
         how = f"collect the device values in `{parts}` and add them to `{self.name}` after the loop"
         return edits, how
+
+
+def _exits_early(loop: Loop) -> bool:
+    return any(isinstance(n, cst.Return | cst.Yield) for n in walk(loop.node.body))
+
+
+def _donation(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) -> str | None:
+    """A value kept on the device must not be a name the loop passes to a call that
+    replaces it (the call could donate its buffer)."""
+    kept = Sharing(ctx, loop.scope).shares(value).names()
+    for other in ctx.graph.loop_stmts(loop.id):
+        replaced = kept & other.defs & other.uses
+        if replaced and any(_may_donate(ctx, call) for call in other.calls):
+            return (
+                f"`{sorted(replaced)[0]}` is replaced by a call in the loop that could donate "
+                "it, so keeping it on the device is not proven safe"
+            )
+    return None
+
+
+def _may_donate(ctx: ModuleContext, call: cst.Call) -> bool:
+    """Any call but one of `jax.numpy`, `jax.lax`, `jax.nn` or NumPy, which never donate."""
+    qual = ctx.qualify(call.func) or ""
+    return not qual.startswith(("jax.numpy.", "jax.lax.", "jax.nn.", "numpy."))
 
 
 def _collected(ctx: ModuleContext, stmt: Stmt, kind: str) -> tuple[str, str] | None:
