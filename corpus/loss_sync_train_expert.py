@@ -9,7 +9,7 @@ import numpy as np
 
 WIDTH = 64
 BATCH = 32
-STEPS = 400
+STEPS = 2000
 LR, BETA = 0.02, 0.9
 
 

@@ -30,8 +30,19 @@ _TRANSFERS = frozenset({"jax.numpy.asarray", "jax.numpy.array"})  # AO301 hoists
 
 
 @dataclass(frozen=True)
+class Collect:
+    """`name.append(<conversion of value>)` in the loop, maybe under `if <condition>:`."""
+
+    stmt: Stmt
+    name: str
+    value: cst.BaseExpression
+    condition: cst.BaseExpression | None = None  # on the index only, e.g. `t % 10 == 0`
+    line: cst.BaseStatement | None = None  # the loop-body line holding it (the `if`)
+
+
+@dataclass(frozen=True)
 class ScanPlan:
-    """The loop, its `range` bounds, carry, inputs and the collected value."""
+    """The loop, its `range` bounds, carry, inputs and the collected values."""
 
     fn: Function
     loop: Loop
@@ -39,14 +50,11 @@ class ScanPlan:
     bounds: tuple[cst.BaseExpression, ...]
     carry: tuple[str, ...]
     inputs: tuple[str, ...]  # other local names the body reads
-    collect: Stmt
-    value: cst.BaseExpression
+    collects: tuple[Collect, ...]
 
 
-def scan_plan(
-    ctx: ModuleContext, loop: Loop, collect: Stmt, value: cst.BaseExpression
-) -> ScanPlan | None:
-    """The plan for a loop whose only effect besides rebinding is `collect`, else None."""
+def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPlan | None:
+    """The plan for a loop whose only effects besides rebinding are `collects`, else None."""
     fn = ctx.graph.functions.get(loop.scope)
     node = loop.node
     if fn is None or not _counted_for(node) or _nested_loop(ctx, loop):
@@ -55,19 +63,82 @@ def scan_plan(
     if not _runs(ctx, bounds):
         return None
     index = node.target.value  # type: ignore[union-attr]
+    placed = _placed(ctx, node, collects, index)
+    if placed is None:
+        return None
     body = ctx.graph.loop_stmts(loop.id)
-    if not all(s is collect or _rebinding(s) for s in body):
+    owned = {id(c.stmt) for c in placed} | {id(s) for s in body if _owns_collect(s, placed)}
+    if not all(id(s) in owned or _rebinding(s) for s in body):
         return None
     terms = _Terms(ctx, fn, loop, index)
-    exprs = [(s, s.node.value) for s in body if s is not collect] + [(collect, value)]  # type: ignore[attr-defined]
+    exprs = [(s, s.node.value) for s in body if id(s) not in owned]  # type: ignore[attr-defined]
+    exprs += [(c.stmt, c.value) for c in placed]
     if not all(terms.allowed_at(s, e) for s, e in exprs):
         return None
-    carry = _carry(ctx, loop, body, index)
+    carry = _carry(ctx, loop, [s for s in body if not isinstance(s.node, cst.If)], index)
     if carry is None or not _carry_arrays(ctx, body, carry):
         return None
     written = {n for s in body for n in s.defs}
     inputs = sorted(terms.locals_read - written)
-    return ScanPlan(fn, loop, index, bounds, carry, tuple(inputs), collect, value)
+    return ScanPlan(fn, loop, index, bounds, carry, tuple(inputs), tuple(placed))
+
+
+def _placed(
+    ctx: ModuleContext, node: cst.For, collects: list[Collect], index: str
+) -> list[Collect] | None:
+    """Each collect with the body line holding it: its own line, or an `if` on the index
+    with that line alone; None when one sits elsewhere."""
+    placed = []
+    for c in collects:
+        for line in node.body.body:  # type: ignore[attr-defined]
+            if line is c.stmt.anchor:
+                placed.append(Collect(c.stmt, c.name, c.value, None, line))
+                break
+            if _guards(line, c.stmt) and _index_condition(ctx, line.test, index):  # type: ignore[attr-defined]
+                placed.append(Collect(c.stmt, c.name, c.value, line.test, line))  # type: ignore[attr-defined]
+                break
+        else:
+            return None
+    return placed
+
+
+def _guards(line: cst.BaseStatement, stmt: Stmt) -> bool:
+    """`if <test>:` whose whole body is the line of `stmt`, with no `else`."""
+    return (
+        isinstance(line, cst.If)
+        and line.orelse is None
+        and isinstance(line.body, cst.IndentedBlock)
+        and len(line.body.body) == 1
+        and line.body.body[0] is stmt.anchor
+    )
+
+
+def _owns_collect(stmt: Stmt, placed: list[Collect]) -> bool:
+    """The `if` header statement of a guarded collect."""
+    return any(c.line is stmt.node for c in placed if c.condition is not None)
+
+
+def _index_condition(ctx: ModuleContext, test: cst.BaseExpression, index: str) -> bool:
+    """A comparison of integer arithmetic on the index, literals and module constants."""
+    if isinstance(test, cst.Comparison):
+        sides = [test.left, *(c.comparator for c in test.comparisons)]
+        return all(_int_term(ctx, e, index) for e in sides)
+    return False
+
+
+def _int_term(ctx: ModuleContext, expr: cst.BaseExpression, index: str) -> bool:
+    if isinstance(expr, cst.Integer):
+        return True
+    if isinstance(expr, cst.Name):
+        return expr.value == index or _literal(ctx, expr) is not None
+    if isinstance(expr, cst.BinaryOperation):
+        ops = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
+        return (
+            isinstance(expr.operator, ops)
+            and _int_term(ctx, expr.left, index)
+            and _int_term(ctx, expr.right, index)
+        )
+    return False
 
 
 def _counted_for(node: cst.For | cst.While) -> bool:

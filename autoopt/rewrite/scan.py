@@ -21,6 +21,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import bound_names
 from autoopt.analysis.scan import ScanPlan
 from autoopt.model import Edit, InsertBefore, Replace
 from autoopt.rewrite.helpers import spaced, top_statement
@@ -28,9 +29,9 @@ from autoopt.rewrite.jit import fresh_name, jit_decorator
 from autoopt.rewrite.spell import spell
 
 
-def scan_edits(ctx: ModuleContext, plan: ScanPlan, stacked: str) -> tuple[list[Edit], str]:
-    """The helper before the enclosing function and the loop replaced by its call,
-    which binds the stacked values to `stacked`; and the helper's name."""
+def scan_edits(ctx: ModuleContext, plan: ScanPlan) -> tuple[list[Edit], str]:
+    """The helper before the enclosing function and the loop replaced by its call, which
+    binds each collected list's name to its stacked values; and the helper's name."""
     helper, steps = fresh_name(ctx, f"{plan.fn.name}_loop"), fresh_name(ctx, "steps")
     decorator, imports = jit_decorator(ctx)
     scan, more = spell(ctx, "jax.lax.scan")
@@ -47,7 +48,7 @@ def scan_edits(ctx: ModuleContext, plan: ScanPlan, stacked: str) -> tuple[list[E
     bounds = ", ".join(ctx.code(b) for b in plan.bounds)
     args = ", ".join([*plan.carry, *plan.inputs, f"{arange}({bounds})"])
     call = f"{helper}({args})" if plan.carry else f"{helper}({args})[1]"
-    line = cst.parse_statement(f"{_target(plan, stacked)} = {call}\n")
+    line = cst.parse_statement(f"{_target(plan)} = {call}\n")
     edits = [
         *imports,
         *more,
@@ -61,43 +62,70 @@ def scan_edits(ctx: ModuleContext, plan: ScanPlan, stacked: str) -> tuple[list[E
 def _body_function(ctx: ModuleContext, plan: ScanPlan) -> cst.FunctionDef:
     """`def body(carry, i):` unpacking the carry, the loop's lines, and the return."""
     carry = "carry" if plan.carry else "_carry"
-    out = _returned(ctx, plan)
+    outs = _returned(ctx, plan)
     head = f"    {', '.join(plan.carry)} = {carry}\n" if plan.carry else ""
     template = cst.parse_statement(
         f"def {fresh_name(ctx, 'body')}({carry}, {plan.index}):\n"
-        f"{head}    return {_pack(plan.carry)}, {out}\n"
+        f"{head}    return {_pack(plan.carry)}, {_pack(tuple(outs))}\n"
     )
     parsed = template.body.body  # type: ignore[attr-defined]
     block = template.body.with_changes(  # type: ignore[attr-defined]
-        body=[*parsed[:-1], *_lines(plan, out), parsed[-1]],
+        body=[*parsed[:-1], *_lines(plan, outs), parsed[-1]],
         footer=[cst.EmptyLine(indent=False)],
     )
     return template.with_changes(body=block)  # type: ignore[return-value]
 
 
-def _lines(plan: ScanPlan, out: str) -> list[cst.BaseStatement]:
-    """The loop's lines; the collecting line binds `out`, or goes when `out` is the
-    collected name already."""
+def _lines(plan: ScanPlan, outs: list[str]) -> list[cst.BaseStatement]:
+    """The loop's lines; each collecting line (or its `if`) binds its value, every step,
+    or goes when the value is returned by its own name."""
+    collected = {id(c.line): (c, out) for c, out in zip(plan.collects, outs, strict=True)}
     lines = []
     for line in plan.loop.node.body.body:  # type: ignore[attr-defined]
-        if line is not plan.collect.anchor:
+        if id(line) not in collected:
             lines.append(line)
-        elif not (isinstance(plan.value, cst.Name) and plan.value.value == out):
-            assign = cst.Assign([cst.AssignTarget(cst.Name(out))], plan.value)
-            lines.append(line.with_changes(body=[assign]))
+            continue
+        c, out = collected[id(line)]
+        if not (isinstance(c.value, cst.Name) and c.value.value == out):
+            assign = cst.Assign([cst.AssignTarget(cst.Name(out))], c.value)
+            lines.append(c.stmt.anchor.with_changes(body=[assign], leading_lines=()))
     return lines
 
 
-def _returned(ctx: ModuleContext, plan: ScanPlan) -> str:
-    """What `body` returns per step: the collected name itself when the collecting
-    line is the last one, else a fresh name bound in its place."""
-    last = plan.loop.node.body.body[-1]  # type: ignore[attr-defined]
-    if isinstance(plan.value, cst.Name) and plan.collect.anchor is last:
-        return plan.value.value
-    return fresh_name(ctx, "collected")
+def _returned(ctx: ModuleContext, plan: ScanPlan) -> list[str]:
+    """What `body` returns per step for each collect: the collected name itself when no
+    later line rebinds it, else a fresh name bound in its place."""
+    body = list(plan.loop.node.body.body)  # type: ignore[attr-defined]
+    outs, taken = [], set[str]()
+    for c in plan.collects:
+        later = body[body.index(c.line) + 1 :]
+        rebound = isinstance(c.value, cst.Name) and any(
+            c.value.value in _bound(line) for line in later
+        )
+        if isinstance(c.value, cst.Name) and not rebound and c.value.value not in outs:
+            outs.append(c.value.value)
+        else:
+            name = fresh_name(ctx, "collected", taken)
+            taken.add(name)
+            outs.append(name)
+    return outs
 
 
-def _target(plan: ScanPlan, stacked: str) -> str:
+def _bound(line: cst.BaseStatement) -> set[str]:
+    """Names a plain line assigns (the loop body holds no other kind that binds)."""
+    if not isinstance(line, cst.SimpleStatementLine):
+        return set()
+    return {
+        name
+        for small in line.body
+        if isinstance(small, cst.Assign)
+        for t in small.targets
+        for name in bound_names(t.target)
+    }
+
+
+def _target(plan: ScanPlan) -> str:
+    stacked = _pack(tuple(c.name for c in plan.collects))
     if not plan.carry:
         return stacked
     carry = ", ".join(plan.carry)

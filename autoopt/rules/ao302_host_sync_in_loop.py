@@ -13,7 +13,7 @@ from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.placement import Place, Placement
-from autoopt.analysis.scan import ScanPlan, scan_plan
+from autoopt.analysis.scan import Collect, ScanPlan, scan_plan
 from autoopt.analysis.walk import walk
 from autoopt.model import (
     Applicability,
@@ -63,7 +63,8 @@ class HostSyncInLoop(Rule):
     converts everything with one `jax.device_get` after the loop. When the
     whole loop is made of jitted (or JAX) calls, `for i in range(n)` with a
     known positive `n`, it goes further: the loop becomes one jitted
-    `lax.scan` over the indices, which returns the collected values stacked.
+    `lax.scan` over the indices, which returns the collected values stacked
+    (several lists at once, and lists filled every k-th step).
     When the host value steers the loop (`if loss < tol: break`) it reports the
     sync without rewriting it. When it is printed every step, the unsafe fix
     records the printed values on the device and prints the same lines after
@@ -114,9 +115,14 @@ class HostSyncInLoop(Rule):
     is no fix when the print reads other names, when the loop prints anything
     else, or when it can `return` first.
 
-    The scan form is **safe** under the same conditions, and only when: the
-    loop runs `range` of literal or module-constant bounds, at least once (scan
-    traces its body even for zero steps); every line rebinds names to calls of
+    The scan form is **safe** under the same conditions, and only when: every
+    conversion in the loop is a scalar one (`float`, `.item()`: stacking whole
+    arrays every step would cost device memory) appended to its own list,
+    directly or under an `if` on the index alone (`if t % 10 == 0:`: the value
+    is then stacked every step and the kept steps picked after the loop); the
+    loop runs `range` of
+    literal or module-constant bounds, at least once (scan traces its body
+    even for zero steps); every other line rebinds names to calls of
     module-level jitted functions without static arguments or of `jax.numpy`
     / `jax.lax` / `jax.nn` functions, on names, numbers and rows `xs[i]` of
     JAX arrays the loop does not change (a traced index reads the same row as
@@ -764,6 +770,62 @@ def main(params):
 """,
             message="lax.scan",
         ),
+        Invalid(
+            """
+import jax
+import jax.numpy as jnp
+
+STEPS = 50
+
+
+@jax.jit
+def step(x):
+    return x * 0.9 + 0.1 * jnp.sin(x), jnp.sum(x**2)
+
+
+def main():
+    x = jnp.linspace(-1.0, 1.0, 8)
+    energies, peaks = [], []
+    for t in range(STEPS):
+        x, energy = step(x)
+        energies.append(float(energy))
+        if t % 10 == 0:
+            peaks.append(jnp.max(x).item())
+    return x, energies, peaks
+""",
+            """
+import jax
+import jax.numpy as jnp
+
+STEPS = 50
+
+
+@jax.jit
+def step(x):
+    return x * 0.9 + 0.1 * jnp.sin(x), jnp.sum(x**2)
+
+
+@jax.jit
+def main_loop(x, steps):
+    def body(carry, t):
+        x = carry
+        x, energy = step(x)
+        collected = jnp.max(x)
+        return x, (energy, collected)
+
+    return jax.lax.scan(body, x, steps)
+
+
+def main():
+    x = jnp.linspace(-1.0, 1.0, 8)
+    energies, peaks = [], []
+    x, (energies, peaks) = main_loop(x, jnp.arange(STEPS))
+    energies = [float(value) for value in jax.device_get(energies)]
+    peaks = [value.item() for t, value in zip(range(STEPS), jax.device_get(peaks)) if t % 10 == 0]
+    return x, energies, peaks
+""",
+            message="lax.scan",
+        ),
     )
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
@@ -798,22 +860,41 @@ def main(params):
                 return self._print_finding(ctx, stmt, sync, where, names, places)
             return self.finding(ctx, sync.call, f"{where}; {reason}", _NONE)
         plan = _Plan(ctx, stmt, sync, *collected)
+        scanned = _loop_scan(ctx, loop, places)
+        if scanned is not None:
+            return self._scan_finding(ctx, sync, where, *scanned)
         problem = plan.problem()
         if problem:
             return self.finding(ctx, sync.call, f"{where}, but {problem}", _NONE)
-        scan = plan.scan()
-        edits, how = plan.scan_edits(scan) if scan else plan.edits(names)
+        edits, how = plan.edits(names)
         scalar = sync.kind in _SCALAR
         fix = _SAFE if scalar else _UNSAFE
         message = f"{where}: {how}"
         if not scalar:
             message += "; unsafe: the collected arrays stay in device memory until the loop ends"
-        title = (
-            "Run the loop as one jitted lax.scan, transfer once"
-            if scan
-            else "Collect on the device, transfer once after the loop"
-        )
+        title = "Collect on the device, transfer once after the loop"
         return self.finding(ctx, sync.call, message, fix, edits, title=title)
+
+    def _scan_finding(
+        self, ctx: ModuleContext, sync: _Sync, where: str, scan: ScanPlan, plans: list[_Plan]
+    ) -> Finding | None:
+        """The whole loop as one jitted scan: one finding, at the loop's first conversion."""
+        if plans[0].sync.call is not sync.call:
+            return None
+        edits, helper = scan_edits(ctx, scan)
+        after = []
+        for plan, collect in zip(plans, scan.collects, strict=True):
+            text, imports = plan._conversion(_picked(ctx, scan, collect))
+            after.append(cst.parse_statement(text + "\n"))
+            edits.extend(imports)
+        edits.append(InsertAfter(scan.loop.node, tuple(after)))
+        others = "".join(f", `{ctx.code(p.sync.call)}`" for p in plans[1:])
+        how = (
+            f"run the loop as one jitted `lax.scan` (`{helper}`), which returns the values "
+            f"of `{ctx.code(sync.call)}`{others} stacked, converted once after it"
+        )
+        title = "Run the loop as one jitted lax.scan, transfer once"
+        return self.finding(ctx, sync.call, f"{where}: {how}", _SAFE, edits, title=title)
 
     def _print_finding(
         self,
@@ -953,7 +1034,9 @@ class _Plan:
             best = loop
         return best
 
-    def problem(self) -> str | None:
+    def problem(self, donation: bool = True) -> str | None:
+        """Why the values cannot stay on the device; with `donation` False, for the scan
+        form, where nothing stays on the device between calls."""
         loop = self.loop
         if not self._only_collected(loop):
             return f"`{self.name}` is also used inside the loop"
@@ -962,7 +1045,7 @@ class _Plan:
             return f"`{self.name}` is not {what} set just before the loop"
         if _exits_early(loop):
             return "the loop can `return` or `yield` before the values are converted"
-        return _donation(self.ctx, loop, self.sync.value)
+        return _donation(self.ctx, loop, self.sync.value) if donation else None
 
     def _only_collected(self, loop: Loop) -> bool:
         for other in self.ctx.graph.loop_stmts(loop.id):
@@ -992,34 +1075,18 @@ class _Plan:
             return None
         return start
 
-    def scan(self) -> ScanPlan | None:
-        """The plan to run the whole loop as one jitted `lax.scan`, when it fits."""
-        loop = self.loop
-        if self.how != "append" or self.sync.kind == "jax.device_get":
-            return None
-        if loop.id != self.stmt.loops[-1]:
-            return None
-        return scan_plan(self.ctx, loop, self.stmt, self.sync.value)
-
-    def scan_edits(self, plan: ScanPlan) -> tuple[list[Edit], str]:
-        edits, helper = scan_edits(self.ctx, plan, self.name)
-        text, imports = self._conversion()
-        after = InsertAfter(self.loop.node, (cst.parse_statement(text + "\n"),))
-        how = (
-            f"run the loop as one jitted `lax.scan` (`{helper}`), which returns the values "
-            f"stacked, then `{text}`"
-        )
-        return [*edits, after, *imports], how
-
-    def _conversion(self) -> tuple[str, tuple[RequireImport, ...]]:
-        """`losses = [float(value) for value in jax.device_get(losses)]`, and its imports."""
+    def _conversion(self, where: str = "") -> tuple[str, tuple[RequireImport, ...]]:
+        """`losses = [float(value) for value in jax.device_get(losses)]`, and its imports;
+        `where` is a comprehension clause that picks the elements (`for t, value in ...`)."""
         ctx = self.ctx
         device_get, imports = ctx.ref("jax.device_get")
         if self.sync.kind == "jax.device_get":
             return f"{self.name} = {device_get}({self.name})", imports
         element = fresh_name(ctx, "value")  # local to the comprehension
         redo = self.sync.redo(ctx, element)
-        return f"{self.name} = [{redo} for {element} in {device_get}({self.name})]", imports
+        source = f"{device_get}({self.name})"
+        clause = where.format(element=element, source=source) or f"for {element} in {source}"
+        return f"{self.name} = [{redo} {clause}]", imports
 
     def edits(self, names: set[str]) -> tuple[list[Edit], str]:
         ctx = self.ctx
@@ -1046,6 +1113,42 @@ class _Plan:
         ]
         how = f"collect the device values in `{parts}` and add them to `{self.name}` after the loop"
         return edits, how
+
+
+def _loop_scan(
+    ctx: ModuleContext, loop: Loop, places: Placement
+) -> tuple[ScanPlan, list[_Plan]] | None:
+    """The scan plan of `loop` and a collect plan per conversion in it, when every
+    conversion in the loop is collected into a list and the loop fits one scan."""
+    plans = []
+    for stmt in ctx.graph.loop_stmts(loop.id):
+        for call in stmt.calls:
+            sync = _sync(ctx, call)
+            if sync is None or places.place_of(stmt, sync.value) is not Place.DEVICE:
+                continue
+            collected = _collector(ctx, stmt, sync)
+            if collected is None or collected[0] != "append" or sync.kind == "jax.device_get":
+                return None
+            plan = _Plan(ctx, stmt, sync, *collected)
+            if plan.loop.id != loop.id or plan.problem(donation=False):
+                return None
+            plans.append(plan)
+    if not plans or len({p.name for p in plans}) != len(plans):
+        return None
+    if any(p.sync.kind not in _SCALAR for p in plans):
+        return None  # stacking arrays every step costs device memory: the list form decides
+    collects = [Collect(p.stmt, p.name, p.sync.value) for p in plans]
+    scan = scan_plan(ctx, loop, collects)
+    return (scan, plans) if scan is not None else None
+
+
+def _picked(ctx: ModuleContext, scan: ScanPlan, collect: Collect) -> str:
+    """The comprehension clause keeping the steps a guarded append ran on (empty: all)."""
+    if collect.condition is None:
+        return ""
+    bounds = ", ".join(ctx.code(b) for b in scan.bounds)
+    test = ctx.code(collect.condition)
+    return f"for {scan.index}, {{element}} in zip(range({bounds}), {{source}}) if {test}"
 
 
 def _exits_early(loop: Loop) -> bool:

@@ -103,6 +103,7 @@ CALLS = {
     0: "result = main(np.arange(1200.0).reshape(100, 4, 3) / 1e3, np.ones((100, 4)))",
     1: "result = main()",
     2: "result = main(jnp.linspace(0.0, 1.0, 3))",
+    3: "result = main()",  # two lists, one filled every 10th step
 }
 
 
@@ -119,3 +120,15 @@ def test_rows_out_of_range_clamp_as_in_the_loop() -> None:
     rewritten = _ao302(source)
     assert "lax.scan" in rewritten
     assert_same(run_snippet(source), run_snippet(rewritten), rtol=1e-6)
+
+
+def test_a_conversion_used_otherwise_keeps_the_loop() -> None:
+    """One list collected, another value printed: the loop cannot become a scan."""
+    source = BASE.replace(COLLECT, COLLECT + "        print(loss.item())\n")
+    assert "lax.scan" not in _ao302(source)
+
+
+def test_guard_on_anything_but_the_index_keeps_the_loop() -> None:
+    guarded = "        if loss > 0:\n    " + COLLECT
+    source = BASE.replace(COLLECT, guarded)
+    assert "lax.scan" not in _ao302(source)
