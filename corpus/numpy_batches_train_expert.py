@@ -11,7 +11,7 @@ N_TRAIN, N_VAL = 8192, 4096
 D_IN, N_CLASSES = 128, 10
 LR = 0.5
 L2 = 1e-3
-EPOCHS = 300
+EPOCHS = 200
 
 
 def xent(params, x, y):

@@ -27,19 +27,28 @@ def is_int(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
 
 
 def int_constant(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
-    """A module-level name bound once, to an integer literal, and never rebound."""
+    """A module-level name bound once, to an integer literal, and never rebound (nor
+    shadowed in the scope of `stmt`)."""
     graph = ctx.graph
     if stmt.scope != MODULE and any(name in s.defs for s in graph.scope_stmts(stmt.scope)):
         return False
-    defs = [s for s in graph.scope_stmts(MODULE) if name in s.defs | s.mutates]
-    rebound = any(name in fn.globals for fn in graph.functions.values())
-    node = defs[0].node if len(defs) == 1 else None
-    return (
-        not rebound
-        and isinstance(node, cst.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.value, cst.Integer)
-    )
+    return isinstance(module_constant(ctx, name), cst.Integer)
+
+
+def module_constant(ctx: ModuleContext, name: str) -> cst.BaseExpression | None:
+    """The literal a module-level name is bound to, once (`N = 8`, `NAME = "x"`), when
+    nothing rebinds it; else None."""
+    graph = ctx.graph
+    defs = [s for s in graph.stmts if name in s.defs | s.mutates]
+    if len(defs) != 1 or defs[0].scope != MODULE:
+        return None
+    if any(name in fn.globals for fn in graph.functions.values()):
+        return None
+    node = defs[0].node
+    literal = (cst.Integer, cst.Float, cst.SimpleString)
+    if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, literal):
+        return node.value
+    return None
 
 
 def range_loop(ctx: ModuleContext, stmt: Stmt, name: str) -> Loop | None:
@@ -62,5 +71,10 @@ def range_loop(ctx: ModuleContext, stmt: Stmt, name: str) -> Loop | None:
 
 
 def builtin(ctx: ModuleContext, name: str) -> bool:
-    """`name` is the Python builtin: no import or binding in the module hides it."""
-    return name not in ctx.imports.bindings and not any(name in s.defs for s in ctx.graph.stmts)
+    """`name` is the Python builtin: no import, binding or parameter in the module hides it."""
+    graph = ctx.graph
+    return (
+        name not in ctx.imports.bindings
+        and not any(name in s.defs for s in graph.stmts)
+        and not any(name in fn.params for fn in graph.functions.values())
+    )

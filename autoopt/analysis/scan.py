@@ -17,6 +17,7 @@ import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
+from autoopt.analysis.ints import module_constant
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.placement import Place, Placement
 
@@ -220,11 +221,7 @@ class _Terms:
 
     def _module_constant(self, name: str) -> bool:
         """A module name bound once to a number: the helper reads the same value."""
-        binders = [s for s in self.ctx.graph.stmts if name in s.defs]
-        if len(binders) != 1 or binders[0].scope != MODULE:
-            return False
-        node = binders[0].node
-        return isinstance(node, cst.Assign) and isinstance(node.value, cst.Integer | cst.Float)
+        return isinstance(module_constant(self.ctx, name), cst.Integer | cst.Float)
 
     def _row(self, sub: cst.Subscript) -> bool:
         """`xs[i]`: a row of a JAX array the loop does not change."""
@@ -307,12 +304,7 @@ def _runs(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> bool:
 
 
 def _literal(ctx: ModuleContext, expr: cst.BaseExpression) -> int | None:
-    if isinstance(expr, cst.Integer):
-        return int(expr.evaluated_value)
+    """The value of an integer literal or integer module constant."""
     if isinstance(expr, cst.Name):
-        binders = [s for s in ctx.graph.stmts if expr.value in s.defs]
-        if len(binders) == 1 and binders[0].scope == MODULE:
-            node = binders[0].node
-            if isinstance(node, cst.Assign) and len(node.targets) == 1:
-                return _literal(ctx, node.value) if isinstance(node.value, cst.Integer) else None
-    return None
+        expr = module_constant(ctx, expr.value) or expr
+    return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None

@@ -18,6 +18,7 @@ import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import Stmt
+from autoopt.analysis.ints import builtin
 
 #: The dtype of `jnp.zeros(shape)` without a dtype: float32, or float64 under x64.
 DEFAULT_FLOAT = "the default float"
@@ -169,16 +170,8 @@ def is_range(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
 
 
 def is_builtin(ctx: ModuleContext, expr: cst.BaseExpression, name: str) -> bool:
-    """`expr` is the bare name `name`, which nothing in the module binds (an import, an
-    assignment, a definition, a parameter), so it is Python's builtin."""
-    graph = ctx.graph
-    return (
-        isinstance(expr, cst.Name)
-        and expr.value == name
-        and name not in ctx.imports.bindings
-        and not any(name in s.defs for s in graph.stmts)
-        and not any(name in fn.params for fn in graph.functions.values())
-    )
+    """`expr` is the bare name `name`, and that is Python's builtin."""
+    return isinstance(expr, cst.Name) and expr.value == name and builtin(ctx, name)
 
 
 def stable_in_loop(ctx: ModuleContext, loop_id: int, name: str) -> bool:

@@ -25,7 +25,8 @@ import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
-from autoopt.analysis.graph import MODULE, Loop, Stmt
+from autoopt.analysis.graph import Loop, Stmt
+from autoopt.analysis.ints import module_constant
 from autoopt.analysis.walk import walk
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
@@ -127,13 +128,7 @@ def _is_index(loop: Loop, name: str) -> bool:
 
 
 def _module_constant(ctx: ModuleContext, name: str) -> bool:
-    """A module name bound once, to a number or a string."""
-    binders = [s for s in ctx.graph.stmts if name in s.defs]
-    if len(binders) != 1 or binders[0].scope != MODULE:
-        return False
-    node = binders[0].node
-    literal = (cst.Integer, cst.Float, cst.SimpleString)
-    return isinstance(node, cst.Assign) and isinstance(node.value, literal)
+    return module_constant(ctx, name) is not None
 
 
 def _fresh(ctx: ModuleContext, base: str, taken: set[str]) -> str:
