@@ -26,7 +26,7 @@ import libcst as cst
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
-from autoopt.analysis.ints import module_constant
+from autoopt.analysis.ints import module_constant, range_loop
 from autoopt.analysis.walk import walk
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
@@ -53,7 +53,7 @@ def replay_problem(ctx: ModuleContext, stmt: Stmt, loop: Loop, printed: list[Pri
     if any(isinstance(n, cst.Return | cst.Yield) for n in walk(loop.node.body)):
         return "the loop can `return` or `yield` before the lines are printed"
     for name in sorted(_snapshots(call, printed)):
-        if not (_is_index(loop, name) or _module_constant(ctx, name)):
+        if not (range_loop(ctx, stmt, name) or _module_constant(ctx, name)):
             return f"the print also reads `{name}`, whose value then is not kept"
     return ""
 
@@ -112,19 +112,6 @@ def _snapshots(call: cst.Call, printed: list[Printed]) -> set[str]:
 
 def _constants(ctx: ModuleContext, call: cst.Call) -> list[str]:
     return [n.value for n in read_names(call) if _module_constant(ctx, n.value)]
-
-
-def _is_index(loop: Loop, name: str) -> bool:
-    """The target of `for name in range(...)`: a fresh int every iteration."""
-    node = loop.node
-    return (
-        isinstance(node, cst.For)
-        and isinstance(node.target, cst.Name)
-        and node.target.value == name
-        and isinstance(node.iter, cst.Call)
-        and isinstance(node.iter.func, cst.Name)
-        and node.iter.func.value == "range"
-    )
 
 
 def _module_constant(ctx: ModuleContext, name: str) -> bool:

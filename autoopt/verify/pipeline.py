@@ -45,11 +45,11 @@ class VerifyOptions:
     atol: float | None = None  # absolute tolerance, overrides the scaled default
     repeats: int = 3  # fresh-process runs per variant for the whole-program view
     max_repeats: int = 6  # ... extended, while a gain is above the floor but undecided
-    extend_budget_s: float = 40.0  # and while the program view has run less than this
+    extend_budget_s: float = 25.0  # and while the program view has run less than this
     rounds: int = 15  # interleaved steady-state rounds per function
     warmup: int = 2  # calls per variant before the timed rounds
     max_calls: int = 3  # captured calls per target function
-    bench_budget_s: float = 20.0  # stop steady-state rounds after this (at least 3 rounds)
+    bench_budget_s: float = 12.0  # stop steady-state rounds after this (at least 3 rounds)
     memory_limit: int | None = None  # bytes of address space a program may add (RLIMIT_AS)
     memory_budget: int | None = None  # AO601 is not kept below this much compiled temp memory
     thresholds: Thresholds = field(default_factory=Thresholds)

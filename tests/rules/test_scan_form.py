@@ -67,6 +67,10 @@ NOT_SCANNED = {
         "    xs, ys = jnp.asarray(data), jnp.asarray(targets)\n",
         "    xs, ys = np.asarray(data), jnp.asarray(targets)\n",
     ),
+    "host RNG in the body (it would be drawn once, at trace time)": (
+        COLLECT,
+        "        w = w + np.random.normal(size=3)\n" + COLLECT,
+    ),
     "the scanned array changes in the loop": (
         COLLECT,
         COLLECT + "        xs = xs * 2\n",
