@@ -8,6 +8,7 @@ import pytest
 from autoopt.api import optimize_source
 from autoopt.config import Settings
 from autoopt.model import Applicability
+from autoopt.report.rule_docs import DOCS, page_name, render
 from autoopt.rules import ALL_RULES
 from autoopt.rules.base import Invalid, Rule, Valid
 
@@ -49,3 +50,10 @@ def test_rule_has_enough_examples(rule: type[Rule]) -> None:
     assert len(rule.VALID) + len(rule.INVALID) - len(fires) >= 8, "at least 8 must-not-fire cases"
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Fix safety"):
         assert section in rule.doc()
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.id)
+def test_rule_page_matches_the_docstring(rule: type[Rule]) -> None:
+    """docs/rules is generated: `python -m autoopt.report.rule_docs` after a docstring edit."""
+    page = DOCS / page_name(rule)
+    assert page.read_text(encoding="utf-8") == render(rule)

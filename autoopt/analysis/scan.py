@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from autoopt.analysis import ints
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.ints import module_constant
@@ -64,7 +65,7 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
     if not _runs(ctx, bounds):
         return None
     index = node.target.value  # type: ignore[union-attr]
-    placed = _placed(ctx, node, collects, index)
+    placed = _placed(ctx, node, collects)
     if placed is None:
         return None
     body = ctx.graph.loop_stmts(loop.id)
@@ -84,9 +85,7 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
     return ScanPlan(fn, loop, index, bounds, carry, tuple(inputs), tuple(placed))
 
 
-def _placed(
-    ctx: ModuleContext, node: cst.For, collects: list[Collect], index: str
-) -> list[Collect] | None:
+def _placed(ctx: ModuleContext, node: cst.For, collects: list[Collect]) -> list[Collect] | None:
     """Each collect with the body line holding it: its own line, or an `if` on the index
     with that line alone; None when one sits elsewhere."""
     placed = []
@@ -95,7 +94,7 @@ def _placed(
             if line is c.stmt.anchor:
                 placed.append(Collect(c.stmt, c.name, c.value, None, line))
                 break
-            if _guards(line, c.stmt) and _index_condition(ctx, line.test, index):  # type: ignore[attr-defined]
+            if _guards(line, c.stmt) and _index_condition(ctx, c.stmt, line.test):  # type: ignore[attr-defined]
                 placed.append(Collect(c.stmt, c.name, c.value, line.test, line))  # type: ignore[attr-defined]
                 break
         else:
@@ -119,26 +118,12 @@ def _owns_collect(stmt: Stmt, placed: list[Collect]) -> bool:
     return any(c.line is stmt.node for c in placed if c.condition is not None)
 
 
-def _index_condition(ctx: ModuleContext, test: cst.BaseExpression, index: str) -> bool:
-    """A comparison of integer arithmetic on the index, literals and module constants."""
+def _index_condition(ctx: ModuleContext, stmt: Stmt, test: cst.BaseExpression) -> bool:
+    """A comparison of integer arithmetic on `range` indices, literals and module
+    constants (evaluated again after the loop, to pick the kept steps)."""
     if isinstance(test, cst.Comparison):
         sides = [test.left, *(c.comparator for c in test.comparisons)]
-        return all(_int_term(ctx, e, index) for e in sides)
-    return False
-
-
-def _int_term(ctx: ModuleContext, expr: cst.BaseExpression, index: str) -> bool:
-    if isinstance(expr, cst.Integer):
-        return True
-    if isinstance(expr, cst.Name):
-        return expr.value == index or _literal(ctx, expr) is not None
-    if isinstance(expr, cst.BinaryOperation):
-        ops = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
-        return (
-            isinstance(expr.operator, ops)
-            and _int_term(ctx, expr.left, index)
-            and _int_term(ctx, expr.right, index)
-        )
+        return all(ints.is_int(ctx, stmt, e) for e in sides)
     return False
 
 
