@@ -88,6 +88,13 @@ def fresh_name(ctx: ModuleContext, base: str, also_taken: Collection[str] = ()) 
     return name
 
 
+def claim_name(ctx: ModuleContext, base: str, taken: set[str]) -> str:
+    """A fresh name that the other fixes of this run (`taken`, updated) do not use either."""
+    name = fresh_name(ctx, base, taken)
+    taken.add(name)
+    return name
+
+
 def is_spelling(ctx: ModuleContext, expr: cst.BaseExpression, qualname: str) -> bool:
     """Whether `expr` names `qualname`, also as spelled by a fix of the same run."""
     return ctx.is_jax(expr, qualname) or dotted(expr) == ctx.ref(qualname)[0]

@@ -29,7 +29,7 @@ from autoopt.analysis.graph import Loop, Stmt
 from autoopt.analysis.ints import module_constant, range_loop
 from autoopt.analysis.walk import walk
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace
-from autoopt.rewrite.jit import fresh_name
+from autoopt.rewrite.jit import claim_name
 
 
 @dataclass(frozen=True)
@@ -64,11 +64,10 @@ def replay_edits(
     """The edits, and how the fix reads in the message."""
     call = _print_call(stmt)
     assert call is not None
-    lines = fresh_name(ctx, "printed", taken)
-    taken.add(lines)
+    lines = claim_name(ctx, "printed", taken)
     snapshots = sorted(_snapshots(call, printed) - {n for n in _constants(ctx, call)})
-    elements = {name: _fresh(ctx, f"{name}_printed", taken) for name in snapshots}
-    values = [_fresh(ctx, "value", taken) for _ in printed]
+    elements = {name: claim_name(ctx, f"{name}_printed", taken) for name in snapshots}
+    values = [claim_name(ctx, "value", taken) for _ in printed]
     recorded = [*snapshots, *(ctx.code(p.value) for p in printed)]
     device_get, imports = ctx.ref("jax.device_get")
     replayed = call.visit(_Substitute(call, elements, printed, values))
@@ -116,12 +115,6 @@ def _constants(ctx: ModuleContext, call: cst.Call) -> list[str]:
 
 def _module_constant(ctx: ModuleContext, name: str) -> bool:
     return module_constant(ctx, name) is not None
-
-
-def _fresh(ctx: ModuleContext, base: str, taken: set[str]) -> str:
-    name = fresh_name(ctx, base, taken)
-    taken.add(name)
-    return name
 
 
 class _Substitute(cst.CSTTransformer):

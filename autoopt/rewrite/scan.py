@@ -25,7 +25,7 @@ from autoopt.analysis.exprs import bound_names
 from autoopt.analysis.scan import ScanPlan
 from autoopt.model import Edit, InsertBefore, Replace
 from autoopt.rewrite.helpers import spaced, top_statement
-from autoopt.rewrite.jit import fresh_name, jit_decorator
+from autoopt.rewrite.jit import claim_name, fresh_name, jit_decorator
 from autoopt.rewrite.spell import spell
 
 
@@ -105,9 +105,7 @@ def _returned(ctx: ModuleContext, plan: ScanPlan) -> list[str]:
         if isinstance(c.value, cst.Name) and not rebound and c.value.value not in outs:
             outs.append(c.value.value)
         else:
-            name = fresh_name(ctx, "collected", taken)
-            taken.add(name)
-            outs.append(name)
+            outs.append(claim_name(ctx, "collected", taken))
     return outs
 
 

@@ -14,7 +14,7 @@ from autoopt.analysis.invariance import variant_reason
 from autoopt.analysis.jitted import Jitted, jitted_callables
 from autoopt.analysis.placement import Place, Placement
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace, RequireImport
-from autoopt.rewrite.jit import fresh_name
+from autoopt.rewrite.jit import claim_name
 from autoopt.rules.base import Invalid, Rule, Valid
 
 _TRANSFERS = ("jax.numpy.asarray", "jax.numpy.array", "jax.device_put")
@@ -472,8 +472,7 @@ class _Hoists:
         key = (loop.id, hoisted)
         if key not in self.made:
             base = "".join(c if c.isalnum() else "_" for c in source.split("[")[0]).strip("_")
-            name = fresh_name(self.ctx, f"{base or 'data'}_dev", self.names)
-            self.names.add(name)
+            name = claim_name(self.ctx, f"{base or 'data'}_dev", self.names)
             self.made[key] = (name, cst.parse_statement(f"{name} = {hoisted}\n"))
         name, statement = self.made[key]
         return name, [InsertBefore(loop.node, (statement,))]

@@ -24,7 +24,7 @@ from autoopt.model import (
     Replace,
     RequireImport,
 )
-from autoopt.rewrite.jit import fresh_name
+from autoopt.rewrite.jit import claim_name, fresh_name
 from autoopt.rewrite.replay import Printed, replay_edits, replay_problem
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Invalid, Rule, Valid
@@ -884,7 +884,7 @@ def main():
         edits, helper = scan_edits(ctx, scan)
         after = []
         for plan, collect in zip(plans, scan.collects, strict=True):
-            text, imports = plan._conversion(_picked(ctx, scan, collect))
+            text, imports = plan.conversion(_picked(ctx, scan, collect))
             after.append(cst.parse_statement(text + "\n"))
             edits.extend(imports)
         edits.append(InsertAfter(scan.loop.node, tuple(after)))
@@ -1075,7 +1075,7 @@ class _Plan:
             return None
         return start
 
-    def _conversion(self, where: str = "") -> tuple[str, tuple[RequireImport, ...]]:
+    def conversion(self, where: str = "") -> tuple[str, tuple[RequireImport, ...]]:
         """`losses = [float(value) for value in jax.device_get(losses)]`, and its imports;
         `where` is a comprehension clause that picks the elements (`for t, value in ...`)."""
         ctx = self.ctx
@@ -1093,13 +1093,13 @@ class _Plan:
         kept = lambda _node: self.sync.value  # noqa: E731
         loop = self.loop
         if self.how == "append":
-            text, imports = self._conversion()
+            text, imports = self.conversion()
             after = (cst.parse_statement(text + "\n"),)
             edits: list[Edit] = [Replace(self.sync.call, kept), InsertAfter(loop.node, after)]
             return [*edits, *imports], f"keep the device values, then `{text}` after the loop"
         device_get, imports = ctx.ref("jax.device_get")
         element = fresh_name(ctx, "value")  # local to the final loop
-        parts = _fresh(ctx, f"{self.name}_parts", names)
+        parts = claim_name(ctx, f"{self.name}_parts", names)
         redo = self.sync.redo(ctx, element)
         after = cst.parse_statement(
             f"for {element} in {device_get}({parts}):\n    {self.name} += {redo}\n"
@@ -1202,10 +1202,3 @@ def _sets_start(node: cst.CSTNode, name: str, how: str) -> bool:
                 return isinstance(v, cst.List) and not v.elements
             return isinstance(v, cst.Integer | cst.Float)
     return False
-
-
-def _fresh(ctx: ModuleContext, base: str, names: set[str]) -> str:
-    """A fresh name, also unused by the other fixes of this run."""
-    name = fresh_name(ctx, base, names)
-    names.add(name)
-    return name
