@@ -42,6 +42,9 @@ def decide(
     if slow:
         return Verdict.SLOWER, "; ".join(map(describe, slow))
     fast = [v for v in views if v.faster]
+    leaning = [v for v in views if v.leans_slower]
+    if fast and leaning:
+        return Verdict.NO_GAIN, "the views disagree: " + "; ".join(map(describe, views))
     if fast:
         return Verdict.ACCEPTED, "; ".join(map(describe, views))
     if not views:

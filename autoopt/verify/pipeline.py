@@ -44,7 +44,7 @@ class VerifyOptions:
     rtol: float | None = None  # overrides the dtype's relative tolerance
     atol: float | None = None  # absolute tolerance, overrides the scaled default
     repeats: int = 3  # fresh-process runs per variant for the whole-program view
-    max_repeats: int = 6  # ... extended, while a gain is above the floor but undecided
+    max_repeats: int = 6  # ... extended, while a change past the floor is undecided
     extend_budget_s: float = 25.0  # and while the program view has run less than this
     rounds: int = 15  # interleaved steady-state rounds per function
     warmup: int = 2  # calls per variant before the timed rounds
@@ -254,8 +254,8 @@ def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> Non
     is not a sample: the first run of a session tended to be the slowest. After
     `MIN_REPEATS` rounds and `MIN_POOLED` samples, stop early when every ratio is
     decided twice over. After `repeats` rounds, go on (up to `max_repeats`, while under
-    `extend_budget_s`) with the original and the rewrites whose gain is above the floor
-    but not yet beyond the noise.
+    `extend_budget_s`) with the original and the rewrites whose change, faster or
+    slower, is past the floor but not yet beyond the noise.
     """
     programs = [session.path, *(job.program for job in jobs)]
     times: list[list[float]] = [[] for _ in programs]
@@ -266,7 +266,7 @@ def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> Non
         if repeat >= session.options.repeats:
             if time.perf_counter() - start > session.options.extend_budget_s:
                 break
-            active = {id(job) for job in jobs if _undecided_gain(session, job.row.program)}
+            active = {id(job) for job in jobs if _undecided(job.row.program)}
             if not active:
                 break
         order = range(len(programs)) if repeat % 2 == 0 else reversed(range(len(programs)))
@@ -309,11 +309,10 @@ def _program_view(
     )
 
 
-def _undecided_gain(session: _Session, view: SpeedView | None) -> bool:
-    """A speedup above the floor that the noise does not let through yet: more runs
-    narrow the bar (it falls with the square root of the samples)."""
-    floor = session.options.thresholds.program_floor
-    return view is not None and not view.faster and not view.slower and view.speedup > 1 + floor
+def _undecided(view: SpeedView | None) -> bool:
+    """A change past the floor, either way, that the noise does not let through yet:
+    more runs narrow the bar (it falls with the square root of the samples)."""
+    return view is not None and view.undecided
 
 
 def _decisive(view: SpeedView | None) -> bool:

@@ -1,18 +1,22 @@
-"""Runs a worker subprocess with a timeout and says how it ended.
+"""Runs a worker process with a timeout and says how it ended.
 
 This is the only place autoopt starts user code; the autoopt process itself never
-imports jax.
+imports jax. Workers are forked from a server that has imported jax already
+(`autoopt.verify.forkserver`), or started from scratch where there is none.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,10 +32,11 @@ for name in ("autoopt", "autoopt.verify"):
     package = types.ModuleType(name)
     package.__path__ = [root + "/" + name.replace(".", "/")]
     sys.modules[name] = package
-from autoopt.verify.worker import main
+from autoopt.verify.{module} import main
 sys.exit(main(sys.argv))
 """
 TRANSFER_LINE = re.compile(r"(host-to-device|device-to-host|device-to-device) transfer:")
+SERVER_GRACE_S = 30.0  # past a run's timeout, the server itself is taken for stuck
 GLOG_LINE = re.compile(r"^[IWEF]\d{4} ")  # jax's C++ log lines, not the program's output
 
 
@@ -75,13 +80,26 @@ def worker_env() -> dict[str, str]:
 
 
 def run_worker(spec: dict[str, Any], out_dir: Path, *, timeout: float, cwd: Path) -> WorkerRun:
-    """Run `python -m autoopt.verify.worker` on `spec` and classify how it ended."""
+    """Run the worker on `spec` in a fresh process and classify how it ended.
+
+    The process is forked from the fork server where there is one (Linux), and
+    started from scratch otherwise or when the server is gone.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     spec = {**spec, "out_dir": str(out_dir)}
     spec_path = out_dir / "spec.json"
     spec_path.write_text(json.dumps(spec))
-    command = [sys.executable, "-c", BOOTSTRAP, str(PACKAGE_ROOT), str(spec_path)]
     start = time.perf_counter()
+    ended = FORK_SERVER.run(spec_path, out_dir, cwd, timeout) if FORK_SERVER else None
+    returncode, timed_out = ended or _start_worker(spec_path, out_dir, cwd, timeout)
+    run = classify(returncode, out_dir, timed_out, timeout)
+    run.wall_s = time.perf_counter() - start
+    return run
+
+
+def _start_worker(spec_path: Path, out_dir: Path, cwd: Path, timeout: float) -> tuple[int, bool]:
+    """Start `python` on the worker: its exit status, and whether it timed out."""
+    command = [sys.executable, "-c", _bootstrap("worker"), str(PACKAGE_ROOT), str(spec_path)]
     with open(out_dir / "stdout.txt", "wb") as out, open(out_dir / "stderr.txt", "wb") as err:
         proc = subprocess.Popen(
             command,
@@ -93,9 +111,78 @@ def run_worker(spec: dict[str, Any], out_dir: Path, *, timeout: float, cwd: Path
             start_new_session=True,
         )
         timed_out = _wait(proc, timeout)
-    run = classify(proc.returncode, out_dir, timed_out, timeout)
-    run.wall_s = time.perf_counter() - start
-    return run
+    return proc.returncode, timed_out
+
+
+def _bootstrap(module: str) -> str:
+    return BOOTSTRAP.replace("{module}", module)
+
+
+class ForkServer:
+    """This process's client of `autoopt.verify.forkserver`, started on first use."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._env: dict[str, str] = {}
+        self._lock = threading.Lock()
+        atexit.register(self.close)
+
+    def run(self, spec: Path, out_dir: Path, cwd: Path, timeout: float) -> tuple[int, bool] | None:
+        """Exit status and timeout of one forked run; None if the server is not there."""
+        request = {"spec": str(spec), "cwd": str(cwd), "out_dir": str(out_dir), "timeout": timeout}
+        with self._lock:
+            proc = self._server()
+            assert proc.stdin and proc.stdout
+            try:
+                proc.stdin.write(json.dumps(request).encode() + b"\n")
+                proc.stdin.flush()
+                ready, _, _ = select.select([proc.stdout], [], [], timeout + SERVER_GRACE_S)
+                line = proc.stdout.readline() if ready else b""
+            except OSError:
+                ready, line = [True], b""
+            except BaseException:  # Ctrl-C: the running child goes with the server
+                self.close()
+                raise
+            if not line:
+                self.close()
+                return None if ready else (-signal.SIGKILL, True)
+            reply = json.loads(line)
+            return reply["returncode"], reply["timed_out"]
+
+    def _server(self) -> subprocess.Popen[bytes]:
+        env = worker_env()
+        if self._proc is None or self._proc.poll() is not None or env != self._env:
+            self.close()
+            self._env = env
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", _bootstrap("forkserver"), str(PACKAGE_ROOT)],
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        return self._proc
+
+    def close(self) -> None:
+        """Stop the server (it kills a running child first)."""
+        if self._proc is None:
+            return
+        proc, self._proc = self._proc, None
+        with contextlib.suppress(OSError):
+            proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout):
+            if stream:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+
+FORK_SERVER = ForkServer() if sys.platform == "linux" else None
 
 
 def _wait(proc: subprocess.Popen[bytes], timeout: float) -> bool:

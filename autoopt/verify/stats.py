@@ -31,6 +31,7 @@ class SpeedView:
     low: float
     high: float
     noise: float
+    floor: float
     threshold: float
     samples: int
     compiles_before: int = 0  # compilations inside the timed region
@@ -50,6 +51,17 @@ class SpeedView:
         """Slower by more than `margin` (and the noise), or recompiling in steady state."""
         bar = 1 + max(margin, self.threshold)
         return (self.speedup <= 1 / bar and self.high <= 1) or self.recompiles
+
+    @property
+    def leans_slower(self) -> bool:
+        """The median is slower by more than the floor, decided or not."""
+        return self.speedup <= 1 / (1 + self.floor) or self.recompiles
+
+    @property
+    def undecided(self) -> bool:
+        """The median moves past the floor either way, but not past the noise yet."""
+        past_floor = self.speedup >= 1 + self.floor or self.leans_slower
+        return past_floor and not self.faster and not self.slower
 
     @property
     def recompiles(self) -> bool:
@@ -109,6 +121,7 @@ def speed_view(
         low=low,
         high=high,
         noise=level,
+        floor=floor,
         threshold=max(margin, floor),
         samples=len(before),
         **extra,  # type: ignore[arg-type]

@@ -175,3 +175,5 @@ def _sigint_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if caught and callable(previous):
         previous(*caught[0])
+    elif caught and previous == signal.SIG_DFL:
+        signal.raise_signal(signal.SIGINT)

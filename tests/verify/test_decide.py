@@ -68,6 +68,20 @@ def test_any_faster_view_accepts_when_none_is_slower() -> None:
     assert verdict is Verdict.NO_GAIN and "no speedup beyond noise" in reason
 
 
+def test_a_faster_function_is_not_kept_while_the_program_leans_slower() -> None:
+    one_run = view([1.0], [2.0], floor=0.1)  # one sample each: 0.50x, inside a 106% bar
+    assert one_run.leans_slower and one_run.undecided and not one_run.slower
+    verdict, reason = decide(row(function=view([1.0] * 5, [0.5] * 5), program=one_run), T)
+    assert verdict is Verdict.NO_GAIN
+    assert reason.startswith("the views disagree: function f: 2.00x") and "0.50x" in reason
+
+
+def test_undecided_either_way_past_the_floor_only() -> None:
+    assert view([1.0], [0.5], floor=0.1).undecided  # 2x on one sample: more runs
+    assert not view([1.0], [0.95], floor=0.1).undecided  # inside the floor: done
+    assert not view([1.0] * 5, [2.0] * 5, floor=0.1).undecided  # decided slower
+
+
 def test_memory_rule_accepted_on_memory_win_within_time_budget() -> None:
     memory = MemoryView(
         compiled_before={"argument": 80, "output": 80, "temp": 0, "alias": 0, "footprint": 160},

@@ -79,6 +79,12 @@ def test_second_rewrite_changes_nothing(tmp_path, cli):
     assert shown.exit_code == 0 and shown.stdout == ""
 
 
+def _sigint_default() -> None:
+    """A SIGINT that Python turns into KeyboardInterrupt, even when the test run itself
+    ignores it (as a shell's background job does)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _children(pid: int) -> list[str]:
     try:
         return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -88,10 +94,12 @@ def _children(pid: int) -> list[str]:
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_sigint_stops_the_worker_pool_at_once(tmp_path):
-    make_tree(tmp_path, {f"m{i:02d}.py": fixable(i) * 8 for i in range(60)})
+    make_tree(tmp_path, {f"m{i:03d}.py": fixable(i) * 40 for i in range(120)})  # ~10 s of work
     env = {**os.environ, "AUTOOPT_CACHE_DIR": str(tmp_path / "cache")}
     command = [sys.executable, "-m", "autoopt", "check", ".", "--jobs", "2", "--no-progress"]
-    proc = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, preexec_fn=_sigint_default
+    )
     deadline = time.monotonic() + 100
     while len(_children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

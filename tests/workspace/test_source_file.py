@@ -6,6 +6,8 @@ import codecs
 import os
 import signal
 import stat
+import subprocess
+import sys
 
 import pytest
 
@@ -107,7 +109,32 @@ def test_sigint_during_a_write_lands_after_the_rename(tmp_path, monkeypatch):
         real(*args)
 
     monkeypatch.setattr(source_file, "_fill", fill_and_interrupt)
-    with pytest.raises(KeyboardInterrupt):
-        write_atomic(read_source(path), "x = 2\n")
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # even in a background run
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            write_atomic(read_source(path), "x = 2\n")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert path.read_text() == "x = 2\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
+def test_sigint_during_a_write_with_the_default_handler_ends_the_process(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("x = 1\n")
+    code = f"""
+import os, pathlib, signal
+from autoopt.workspace import source_file
+real = source_file._fill
+def fill_and_interrupt(*args):
+    os.kill(os.getpid(), signal.SIGINT)
+    real(*args)
+source_file._fill = fill_and_interrupt
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+source_file.write_atomic(source_file.read_source(pathlib.Path({str(path)!r})), "x = 2\\n")
+print("not reached")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == -signal.SIGINT and proc.stdout == ""
     assert path.read_text() == "x = 2\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
