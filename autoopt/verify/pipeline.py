@@ -452,9 +452,11 @@ def _combined(
 
     Reuses `combo` when it holds exactly the accepted rewrites.
     """
+    if combo is not None and (together := _together(jobs, combo)):
+        return combo.row, together, combo.candidate.source
     accepted = [job for job in jobs if job.row.verdict.accepted]
     if not accepted:
-        return _together(session, jobs, combo)
+        return None, [], session.source
     best = max(accepted, key=lambda job: job.row.best_speedup or 0.0)
     if len(accepted) == 1 or combine is None:
         return None, [best], best.candidate.source
@@ -477,22 +479,32 @@ def _combined(
     return combo.row, [best], best.candidate.source
 
 
-def _together(
-    session: _Session, jobs: list[_Job], combo: _Job | None
-) -> tuple[Row | None, list[_Job], str]:
-    """None gains alone, but all of them together are measured faster: keep them all,
-    when none was slower alone (e.g. four small hoists out of one loop). Not for AO601,
-    whose purpose is memory."""
+def _together(jobs: list[_Job], combo: _Job) -> list[_Job]:
+    """Keep every rewrite, marked accepted, when some gained nothing measurable alone
+    but all of them together are measured faster than the original and than any one
+    alone, and none failed or was slower alone (e.g. four small hoists out of one loop,
+    next to a donation). Not when an AO601 gained nothing: its purpose is memory."""
     live = [job for job in jobs if job.program != Path()]
-    view = combo.row.program if combo and not combo.failed else None
-    alone = all(job.row.verdict is Verdict.NO_GAIN and job.row.rule != REMAT for job in live)
-    if combo is None or view is None or not view.faster or not alone:
-        return None, [], session.source
+    view = None if combo.failed else combo.row.program
+    idle = [job for job in live if job.row.verdict is Verdict.NO_GAIN]
+    usable = all(job.row.verdict.accepted or job in idle for job in live)
+    if view is None or not view.faster or not idle or not usable:
+        return []
+    if any(job.row.rule == REMAT for job in idle) or view.speedup < _best_alone(live):
+        return []
     combo.row.verdict, combo.row.reason = Verdict.ACCEPTED, describe(view)
-    for job in live:
+    for job in idle:
         job.row.verdict = Verdict.ACCEPTED
         job.row.reason += f"; kept with the others: together {describe(view)}"
-    return combo.row, live, combo.candidate.source
+    return live
+
+
+def _best_alone(jobs: list[_Job]) -> float:
+    """The largest whole-program speedup of an accepted rewrite on its own (1 if none)."""
+    speedups = [
+        job.row.program.speedup for job in jobs if job.row.verdict.accepted and job.row.program
+    ]
+    return max(speedups, default=1.0)
 
 
 def _targets(candidates: list[Candidate], entry: str) -> list[str]:

@@ -87,6 +87,27 @@ def test_small_gains_are_kept_together_when_their_combination_is_faster(tmp_path
     assert "kept with the others: together program: 1.30x" in hoists[0].row.reason
 
 
+def test_small_gains_are_kept_with_an_accepted_rewrite_when_together_is_faster(tmp_path) -> None:
+    session = ScriptedSession(tmp_path)
+    donation = _measured("d.py", "AO201", Verdict.ACCEPTED, 1.12)
+    hoists = [_measured(f"h{i}.py", "AO301", Verdict.NO_GAIN, 1.05) for i in range(2)]
+    combo = _measured("all.py", "combined", Verdict.ERROR, 1.3)
+    row, kept, source = _combined(session, tmp_path, [donation, *hoists], combo, None, print)
+    assert kept == [donation, *hoists] and source == "# all.py\n" and row is combo.row
+    assert donation.row.verdict is Verdict.ACCEPTED and "kept with" not in donation.row.reason
+    assert all(h.row.verdict is Verdict.ACCEPTED for h in hoists)
+
+
+def test_the_best_rewrite_alone_wins_over_a_slower_combination(tmp_path) -> None:
+    session = ScriptedSession(tmp_path)
+    jit = _measured("j.py", "AO101", Verdict.ACCEPTED, 2.0)
+    hoist = _measured("h.py", "AO301", Verdict.NO_GAIN, 1.02)
+    combo = _measured("all.py", "combined", Verdict.ERROR, 1.6)
+    row, kept, source = _combined(session, tmp_path, [jit, hoist], combo, None, print)
+    assert (row, kept, source) == (None, [jit], "# j.py\n")
+    assert hoist.row.verdict is Verdict.NO_GAIN
+
+
 @pytest.mark.parametrize(
     ("members", "combined"),
     [
