@@ -45,7 +45,7 @@ class VerifyOptions:
     atol: float | None = None  # absolute tolerance, overrides the scaled default
     repeats: int = 3  # fresh-process runs per variant for the whole-program view
     max_repeats: int = 6  # ... extended, while a change past the floor is undecided
-    extend_budget_s: float = 25.0  # and while the program view has run less than this
+    extend_budget_s: float = 25.0  # seconds of such extra rounds (one more is begun within)
     rounds: int = 15  # interleaved steady-state rounds per function
     warmup: int = 2  # calls per variant before the timed rounds
     max_calls: int = 3  # captured calls per target function
@@ -253,18 +253,19 @@ def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> Non
     also gives its transfer, sync, compile and memory counts. The capturing baseline
     is not a sample: the first run of a session tended to be the slowest. After
     `MIN_REPEATS` rounds and `MIN_POOLED` samples, stop early when every ratio is
-    decided twice over. After `repeats` rounds, go on (up to `max_repeats`, while under
-    `extend_budget_s`) with the original and the rewrites whose change, faster or
-    slower, is past the floor but not yet beyond the noise.
+    decided twice over. After `repeats` rounds, go on (up to `max_repeats`, for at most
+    `extend_budget_s` of extra rounds) with the original and the rewrites whose change,
+    faster or slower, is past the floor but not yet beyond the noise.
     """
     programs = [session.path, *(job.program for job in jobs)]
     times: list[list[float]] = [[] for _ in programs]
     compile_s: list[list[float]] = [[] for _ in programs]
     active = {id(job) for job in jobs}
-    start = time.perf_counter()
+    extra_since = 0.0
     for repeat in range(session.options.max_repeats):
         if repeat >= session.options.repeats:
-            if time.perf_counter() - start > session.options.extend_budget_s:
+            extra_since = extra_since or time.perf_counter()
+            if time.perf_counter() - extra_since > session.options.extend_budget_s:
                 break
             active = {id(job) for job in jobs if _undecided(job.row.program)}
             if not active:
