@@ -73,10 +73,10 @@ def _child(request: dict[str, Any], replies: TextIO) -> None:
         os.chdir(request["cwd"])
         _redirect(request["out_dir"])
         _reseed()
-        from autoopt.verify.worker import main
+        from autoopt.verify import worker
 
         sys.argv = ["-c", request["spec"]]
-        code = main(sys.argv)
+        code = worker.main(sys.argv)
     except BaseException:  # report like an uncaught exception of a fresh process
         import traceback
 
@@ -108,7 +108,7 @@ def _reseed() -> None:
 
 
 def _stop(*_: object) -> None:
-    """SIGTERM: take the running child's process group down too."""
+    """On SIGTERM, or when autoopt is gone: take the running child's process group too."""
     for pid in _running:
         _kill_group(pid)
     os._exit(0)

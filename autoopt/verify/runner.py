@@ -58,9 +58,12 @@ class WorkerRun:
 
 
 def scan_stderr(path: Path) -> tuple[dict[str, int], str]:
-    """Count the transfers jax logged, and keep the program's last line of stderr."""
+    """Count the transfers jax logged, and keep the program's last line of stderr
+    (none if the program never started, e.g. under a stuck fork server)."""
     counts: dict[str, int] = {}
     last = ""
+    if not path.exists():
+        return counts, last
     with open(path, errors="replace") as lines:
         for line in lines:
             if match := TRANSFER_LINE.search(line):
@@ -128,26 +131,35 @@ class ForkServer:
         atexit.register(self.close)
 
     def run(self, spec: Path, out_dir: Path, cwd: Path, timeout: float) -> tuple[int, bool] | None:
-        """Exit status and timeout of one forked run; None if the server is not there."""
+        """Exit status and timeout of one forked run; None if the server is not there.
+
+        A server that does not answer well past the timeout is stopped, and the run
+        counts as timed out.
+        """
         request = {"spec": str(spec), "cwd": str(cwd), "out_dir": str(out_dir), "timeout": timeout}
         with self._lock:
-            proc = self._server()
-            assert proc.stdin and proc.stdout
             try:
-                proc.stdin.write(json.dumps(request).encode() + b"\n")
-                proc.stdin.flush()
-                ready, _, _ = select.select([proc.stdout], [], [], timeout + SERVER_GRACE_S)
-                line = proc.stdout.readline() if ready else b""
-            except OSError:
-                ready, line = [True], b""
+                line = self._ask(request, timeout + SERVER_GRACE_S)
             except BaseException:  # Ctrl-C: the running child goes with the server
                 self.close()
                 raise
             if not line:
                 self.close()
-                return None if ready else (-signal.SIGKILL, True)
+                return (-signal.SIGKILL, True) if line is None else None
             reply = json.loads(line)
             return reply["returncode"], reply["timed_out"]
+
+    def _ask(self, request: dict[str, Any], patience: float) -> bytes | None:
+        """The server's answer line; b"" if it is gone, None if it is stuck."""
+        proc = self._server()
+        assert proc.stdin and proc.stdout
+        try:
+            proc.stdin.write(json.dumps(request).encode() + b"\n")
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], patience)
+            return proc.stdout.readline() if ready else None
+        except OSError:
+            return b""
 
     def _server(self) -> subprocess.Popen[bytes]:
         env = worker_env()

@@ -124,3 +124,23 @@ run_worker({spec_for(path)!r}, Path({out!r}), timeout=600, cwd=Path({cwd!r}))
     while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not Path(f"/proc/{child}").exists()
+
+
+def test_a_stuck_server_is_stopped_and_the_run_counts_as_timed_out(
+    tmp_path, program, monkeypatch
+) -> None:
+    from autoopt.verify import runner
+
+    path = program(COUNTER)
+    assert run_worker(spec_for(path), tmp_path / "a", timeout=60, cwd=path.parent).ok
+    stuck = FORK_SERVER._proc.pid  # type: ignore[union-attr]
+    os.kill(stuck, signal.SIGSTOP)
+    monkeypatch.setattr(runner, "SERVER_GRACE_S", 0.5)
+    run = run_worker(spec_for(path), tmp_path / "b", timeout=1, cwd=path.parent)
+    assert run.status == "timeout" and run.reason == "timed out after 1 s"
+    assert not Path(f"/proc/{stuck}").exists() or _zombie(stuck)
+    assert run_worker(spec_for(path), tmp_path / "c", timeout=60, cwd=path.parent).ok
+
+
+def _zombie(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
