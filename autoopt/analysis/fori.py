@@ -20,14 +20,21 @@ from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
 
 
 @dataclass(frozen=True)
-class ForiPlan:
-    """The function to jit, the loop, its index and bounds, and the carried names."""
+class LoopPlan:
+    """A `for index in range(*bounds)` loop to turn into a lax loop: the function it
+    is in, the loop, its index and bounds, and the names it carries."""
 
     fn: Function
     loop: Loop
     index: str
     bounds: tuple[cst.BaseExpression, ...]
     carry: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ForiPlan(LoopPlan):
+    """A loop for `lax.fori_loop`."""
+
     doubts: tuple[str, ...]  # why the rewrite is only unsafe
 
 

@@ -17,6 +17,7 @@ import libcst as cst
 
 from autoopt.analysis import ints
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.fori import LoopPlan
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.ints import module_constant
 from autoopt.analysis.jitted import jitted_callables
@@ -43,14 +44,9 @@ class Collect:
 
 
 @dataclass(frozen=True)
-class ScanPlan:
-    """The loop, its `range` bounds, carry, inputs and the collected values."""
+class ScanPlan(LoopPlan):
+    """A loop for `lax.scan`: what it reads besides its carry, and what it collects."""
 
-    fn: Function
-    loop: Loop
-    index: str
-    bounds: tuple[cst.BaseExpression, ...]
-    carry: tuple[str, ...]
     inputs: tuple[str, ...]  # other local names the body reads
     collects: tuple[Collect, ...]
 
