@@ -46,9 +46,10 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
         return None
     index = node.target.value  # type: ignore[union-attr]
     body = ctx.graph.loop_stmts(loop.id)
-    header = ctx.graph.stmts[loop.header]
-    carry = _carry(ctx, fn, header, body, index)
-    if carry is None or not _index_traceable(body, index):
+    if any(index in s.defs for s in body):
+        return None
+    carry = loop_carry(ctx, loop, body, index)
+    if not carry or not _index_traceable(body, index):
         return None
     doubts = _index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]
     bounds = tuple(a.value for a in node.iter.args)  # type: ignore[attr-defined]
@@ -131,26 +132,28 @@ def _array_arg(ctx: ModuleContext, stmt: Stmt, call: cst.Call, position: int) ->
     return arrays.is_array(ctx, stmt, args[position].value, frozenset())
 
 
-def _carry(
-    ctx: ModuleContext, fn: Function, header: Stmt, body: list[Stmt], index: str
+def loop_carry(
+    ctx: ModuleContext, loop: Loop, body: list[Stmt], index: str
 ) -> tuple[str, ...] | None:
-    """Names written by the loop and defined before it, in first-write order; None when
-    a name would be undefined at the start or read after the loop without being carried."""
+    """Names the loop rebinds that were bound before it, in first-write order; None when
+    the index or a name of one iteration is read after the loop, or a name is read
+    before its first write in the body without being bound before the loop."""
     graph = ctx.graph
+    header = graph.stmts[loop.header]
     last = max(s.id for s in body)
-    after = [s for s in graph.scope_stmts(fn.qualname) if s.id > last]
-    if any(index in s.uses for s in after) or any(index in s.defs for s in body):
+    after = [s for s in graph.scope_stmts(loop.scope) if s.id > last]
+    if any(index in s.uses for s in after):
         return None
     carry: list[str] = []
     for name in dict.fromkeys(n for s in body for n in sorted(s.defs)):
-        before = [s for s in graph.scope_stmts(fn.qualname) if name in s.defs and s.id < header.id]
+        before = [s for s in graph.scope_stmts(loop.scope) if name in s.defs and s.id < header.id]
         if any(graph.dominates(s, header) for s in before):
             carry.append(name)
             continue
         first = next(s for s in body if name in s.uses | s.defs)
         if before or name in first.uses or any(name in s.uses for s in after):
             return None
-    return tuple(carry) if carry else None
+    return tuple(carry)
 
 
 def _index_traceable(body: list[Stmt], index: str) -> bool:

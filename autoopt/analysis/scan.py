@@ -17,7 +17,7 @@ import libcst as cst
 
 from autoopt.analysis import ints
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.fori import LoopPlan
+from autoopt.analysis.fori import LoopPlan, loop_carry
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.ints import module_constant
 from autoopt.analysis.jitted import jitted_callables
@@ -73,7 +73,7 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
     exprs += [(c.stmt, c.value) for c in placed]
     if not all(terms.allowed_at(s, e) for s, e in exprs):
         return None
-    carry = _carry(ctx, loop, [s for s in body if not isinstance(s.node, cst.If)], index)
+    carry = loop_carry(ctx, loop, [s for s in body if not isinstance(s.node, cst.If)], index)
     if carry is None or not _carry_arrays(ctx, body, carry):
         return None
     written = {n for s in body for n in s.defs}
@@ -243,27 +243,6 @@ def _locals(ctx: ModuleContext, fn: Function) -> set[str]:
 
 def _bound_at_module(ctx: ModuleContext, name: str) -> bool:
     return all(s.scope == MODULE for s in ctx.graph.stmts if name in s.defs)
-
-
-def _carry(ctx: ModuleContext, loop: Loop, body: list[Stmt], index: str) -> tuple[str, ...] | None:
-    """Names the loop rebinds that were bound before it, in first-write order; None when
-    a name of one iteration is read after the loop or before its first write."""
-    graph = ctx.graph
-    header = graph.stmts[loop.header]
-    last = max(s.id for s in body)
-    after = [s for s in graph.scope_stmts(loop.scope) if s.id > last]
-    if any(index in s.uses for s in after):
-        return None
-    carry: list[str] = []
-    for name in dict.fromkeys(n for s in body for n in sorted(s.defs)):
-        before = [s for s in graph.scope_stmts(loop.scope) if name in s.defs and s.id < header.id]
-        if any(graph.dominates(s, header) for s in before):
-            carry.append(name)
-            continue
-        first = next(s for s in body if name in s.uses | s.defs)
-        if before or name in first.uses or any(name in s.uses for s in after):
-            return None
-    return tuple(carry)
 
 
 def _carry_arrays(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]) -> bool:
