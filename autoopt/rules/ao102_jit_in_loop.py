@@ -12,7 +12,8 @@ from autoopt.analysis.graph import Loop, Stmt
 from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
-from autoopt.rules.base import Invalid, Rule, Valid
+from autoopt.rules.base import Rule
+from autoopt.rules.examples import ao102_jit_in_loop as examples
 
 _TRANSFORMS = ("jax.jit", "jax.pmap")
 
@@ -29,18 +30,6 @@ class JitInLoop(Rule):
     call. Built once, the compiled program is reused on every iteration and the
     loop pays only the dispatch.
 
-    ## Example
-    ```python
-    for t in range(steps):
-        x = jax.jit(dynamics)(x, dt)
-    ```
-    becomes
-    ```python
-    dynamics_jit = jax.jit(dynamics)
-    for t in range(steps):
-        x = dynamics_jit(x, dt)
-    ```
-
     ## Fix safety
     The fix is **safe** when nothing the `jax.jit(...)` call reads (the function
     and the options) is written anywhere in the loop: the hoisted expression
@@ -54,217 +43,8 @@ class JitInLoop(Rule):
     name = "jit-in-loop"
     summary = "jax.jit(f) built inside a loop"
 
-    VALID = (
-        Valid(
-            """
-import jax
-
-step = jax.jit(dynamics)
-for t in range(10):
-    x = step(x)
-""",
-            "built once",
-        ),
-        Valid(
-            """
-import jax
-
-def make(f):
-    return jax.jit(f)
-""",
-            "not in a loop",
-        ),
-        Valid(
-            """
-import jax
-
-for t in range(10):
-    x = jit(dynamics)(x)
-""",
-            "`jit` is not jax.jit here",
-        ),
-        Valid(
-            """
-import jax
-
-for fn in (f, g):
-    y = jax.jit(fn)(x)
-""",
-            "a different function every iteration",
-        ),
-        Valid(
-            """
-import jax
-
-def outer():
-    for t in range(3):
-        pass
-
-fast = jax.jit(f)
-""",
-            "jit outside the loop",
-        ),
-        Valid(
-            """
-import jax
-
-for t in range(3):
-    x = jax.vmap(f)(x)
-""",
-            "vmap is not jit",
-        ),
-    )
-
-    INVALID = (
-        Invalid(
-            """
-import jax
-
-for t in range(10):
-    x = jax.jit(dynamics)(x, 0.1)
-""",
-            """
-import jax
-
-dynamics_jit = jax.jit(dynamics)
-for t in range(10):
-    x = dynamics_jit(x, 0.1)
-""",
-        ),
-        Invalid(
-            """
-import jax
-
-def run(x):
-    for t in range(10):
-        step = jax.jit(dynamics, static_argnames=("n",))  # rebuilt each time
-        x = step(x, n=3)
-    return x
-""",
-            """
-import jax
-
-def run(x):
-    step = jax.jit(dynamics, static_argnames=("n",))  # rebuilt each time
-    for t in range(10):
-        x = step(x, n=3)
-    return x
-""",
-        ),
-        Invalid(
-            """
-import jax
-
-step = plain_step
-for t in range(10):
-    x = step(x)
-    step = jax.jit(dynamics)
-""",
-            """
-import jax
-
-step = plain_step
-dynamics_jit = jax.jit(dynamics)
-for t in range(10):
-    x = step(x)
-    step = dynamics_jit
-""",
-        ),
-        Invalid(
-            """
-from jax import jit
-
-while not done(x):
-    x = jit(update)(x)
-""",
-            """
-from jax import jit
-
-update_jit = jit(update)
-while not done(x):
-    x = update_jit(x)
-""",
-        ),
-        Invalid(
-            """
-import jax as J
-
-for epoch in range(3):
-    for batch in batches:
-        params = J.jit(sgd)(params, batch)
-""",
-            """
-import jax as J
-
-sgd_jit = J.jit(sgd)
-for epoch in range(3):
-    for batch in batches:
-        params = sgd_jit(params, batch)
-""",
-        ),
-        Invalid(
-            """
-import jax
-
-for epoch in range(3):
-    lr = 0.1 / (epoch + 1)
-    for batch in batches:
-        params = jax.jit(sgd)(params, batch, lr)
-""",
-            """
-import jax
-
-sgd_jit = jax.jit(sgd)
-for epoch in range(3):
-    lr = 0.1 / (epoch + 1)
-    for batch in batches:
-        params = sgd_jit(params, batch, lr)
-""",
-        ),
-        Invalid(
-            """
-import jax
-
-def simulate(x, fns):
-    out = []
-    for i in range(4):
-        out.append(jax.jit(fns.step)(x))
-    return out
-""",
-            """
-import jax
-
-def simulate(x, fns):
-    out = []
-    step_jit = jax.jit(fns.step)
-    for i in range(4):
-        out.append(step_jit(x))
-    return out
-""",
-        ),
-        Invalid(
-            """
-import jax
-
-for t in range(10):
-    def f(x):
-        return x * t
-    x = jax.jit(f)(x)
-""",
-            fix=Applicability.NONE,
-            message="defined inside the loop",
-        ),
-        Invalid(
-            """
-import jax
-
-for t in range(10):
-    x = jax.jit(lambda v: v * t)(x)
-""",
-            fix=Applicability.NONE,
-            message="its lambda captures `t`, which changes inside the loop",
-        ),
-    )
+    VALID = examples.VALID
+    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         for stmt in ctx.graph.stmts:

@@ -1,11 +1,13 @@
 """The rule framework: one small class per rule, with its examples next to it.
 
 A rule reads a `ModuleContext` and yields `Finding`s; it never mutates the tree.
-Its docstring is its documentation (What it does / Why is this bad? / Example /
-Fix safety), shown by `autoopt explain` and rendered to docs/rules/. Its
-`VALID` examples must produce no finding of the rule; its `INVALID` examples
-must produce one, with the given fix applicability and, where the fix applies,
-exactly the `expected` code. tests/test_rule_examples.py runs them all.
+Its docstring is its documentation (What it does / Why is this bad? / Fix
+safety); `doc()` adds the `## Example` section, generated from the one INVALID
+case flagged `doc=True`, and is shown by `autoopt explain` and rendered to
+docs/rules/. Its examples live in `autoopt/rules/examples/<module>.py`: `VALID`
+cases must produce no finding of the rule; `INVALID` cases must produce one,
+with the given fix applicability and, where the fix applies, exactly the
+`expected` code. tests/test_rule_examples.py runs them all.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class Invalid:
     expected: str | None = None
     fix: Applicability = Applicability.SAFE
     message: str = ""  # a fragment the finding's message must contain
+    doc: bool = False  # the one case the rule's documentation shows as its example
 
 
 class Rule:
@@ -82,6 +85,25 @@ class Rule:
         )
 
     @classmethod
+    def example(cls) -> Invalid:
+        """The INVALID case flagged `doc=True` (exactly one per rule)."""
+        (case,) = [case for case in cls.INVALID if case.doc]
+        return case
+
+    @classmethod
     def doc(cls) -> str:
-        """The rule's documentation, from its docstring."""
-        return inspect.cleandoc(cls.__doc__ or "")
+        """The rule's documentation: its docstring, with the generated `## Example`."""
+        text = inspect.cleandoc(cls.__doc__ or "")
+        head, fix_safety, tail = text.partition(_FIX_SAFETY)
+        return f"{head}{example_section(cls.example())}\n\n{fix_safety}{tail}"
+
+
+_FIX_SAFETY = "## Fix safety"
+
+
+def example_section(case: Invalid) -> str:
+    """`## Example`: the case's code and its rewrite, as two code blocks."""
+    after = case.expected if case.expected is not None else case.code
+    return (
+        f"## Example\n```python\n{case.code.strip()}\n```\nbecomes\n```python\n{after.strip()}\n```"
+    )

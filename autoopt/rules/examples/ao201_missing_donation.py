@@ -1,0 +1,445 @@
+"""AO201 missing-donation: the cases tests/test_rule_examples.py runs.
+
+The one INVALID case flagged `doc=True` is the example its documentation shows.
+"""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid, Valid
+
+_SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
+
+VALID = (
+    Valid(
+        """
+import jax
+
+@jax.jit
+def step(u, f):
+    return u + f
+
+def main(u, f):
+    for _ in range(3):
+        u_new = step(u, f)
+        change = abs(u_new - u).max()
+        u = u_new
+    return u, change
+""",
+        "the old value is read after the call",
+    ),
+    Valid(
+        """
+import functools
+import jax
+
+@functools.partial(jax.jit, donate_argnums=(0,))
+def step(x):
+    return x * 2
+
+def main(x):
+    for _ in range(3):
+        x = step(x)
+    return x
+""",
+        "already donated",
+    ),
+    Valid(
+        """
+import jax
+
+@jax.jit
+def loss(w, x):
+    return (w * x).sum()
+
+def main(w, xs):
+    for x in xs:
+        l = loss(w, x)
+    return l
+""",
+        "no output replaces the input",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def step(x):
+    print(x)
+    return jnp.tanh(x)
+
+def main(x):
+    for _ in range(3):
+        x = step(x)
+    return x
+""",
+        "not jitted, and AO101 cannot jit it (it prints)",
+    ),
+    Valid(
+        """
+import jax
+
+@jax.jit
+def step(x, y):
+    return x + y
+
+def main(x, ys):
+    for y in ys:
+        x = step(x, y)
+    z = step(x, 1.0)
+    return x, z
+""",
+        "one call site does not rebind the argument",
+    ),
+    Valid(
+        """
+import jax
+
+@jax.jit
+def step(x, y):
+    return x + y
+
+def main(x, y):
+    for _ in range(3):
+        y = step(*(x, y))
+    return y
+""",
+        "a starred call: the parameters cannot be matched to the arguments",
+    ),
+)
+
+INVALID = (
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, (state * batch).sum()
+
+def main(batches):
+    state = jax.numpy.zeros(4)
+    for batch in batches:
+        state, loss = train_step(state, batch)
+    return state
+""",
+        """
+import jax
+import functools
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, (state * batch).sum()
+
+def main(batches):
+    state = jax.numpy.zeros(4)
+    for batch in batches:
+        state, loss = train_step(state, batch)
+    return state
+""",
+    ),
+    Invalid(
+        """
+from functools import partial
+import jax
+import jax.numpy as jnp
+
+@partial(jax.jit, static_argnames=("lr",))
+def update(params, opt, grads, lr):
+    opt = 0.9 * opt + grads
+    return params - lr * opt, opt
+
+def main(grads_list):
+    params, opt = jnp.ones(3), jnp.zeros(3)
+    for g in grads_list:
+        params, opt = update(params, opt, g, lr=0.1)
+    return params
+""",
+        """
+from functools import partial
+import jax
+import jax.numpy as jnp
+
+@partial(jax.jit, static_argnames=("lr",), donate_argnames=("params", "opt"))
+def update(params, opt, grads, lr):
+    opt = 0.9 * opt + grads
+    return params - lr * opt, opt
+
+def main(grads_list):
+    params, opt = jnp.ones(3), jnp.zeros(3)
+    for g in grads_list:
+        params, opt = update(params, opt, g, lr=0.1)
+    return params
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def _step(x, k):
+    return x * k
+
+step = jax.jit(_step)
+
+def main(n):
+    x = jnp.ones(8)
+    for k in range(n):
+        x = step(x=x, k=k)
+    return x
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def _step(x, k):
+    return x * k
+
+step = jax.jit(_step, donate_argnames=("x",))
+
+def main(n):
+    x = jnp.ones(8)
+    for k in range(n):
+        x = step(x=x, k=k)
+    return x
+""",
+        doc=True,
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def relax(u):
+    return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+
+def main():
+    u = jnp.linspace(0.0, 1.0, 16)
+    for _ in range(100):
+        u = relax(u)
+    return u
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+@functools.partial(jax.jit, donate_argnames=("u",))
+def relax(u):
+    return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+
+def main():
+    u = jnp.linspace(0.0, 1.0, 16)
+    for _ in range(100):
+        u = relax(u)
+    return u
+""",
+    ),
+    Invalid(
+        """
+import functools
+import jax
+
+@functools.partial(jax.jit, donate_argnames=("a",))
+def step(a, b):
+    return a + b, b * 2
+
+def main(a, b):
+    a, b = jax.numpy.ones(2), jax.numpy.ones(2)
+    for _ in range(4):
+        a, b = step(a, b)
+    return a, b
+""",
+        """
+import functools
+import jax
+
+@functools.partial(jax.jit, donate_argnames=("a", "b"))
+def step(a, b):
+    return a + b, b * 2
+
+def main(a, b):
+    a, b = jax.numpy.ones(2), jax.numpy.ones(2)
+    for _ in range(4):
+        a, b = step(a, b)
+    return a, b
+""",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(state, x):
+    return state + x
+
+def train(state, xs):
+    for x in xs:
+        state = step(state, x)
+    return state
+""",
+        """
+import jax
+import functools
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def step(state, x):
+    return state + x
+
+def train(state, xs):
+    for x in xs:
+        state = step(state, x)
+    return state
+""",
+        fix=_UNSAFE,
+        message="caller",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(state, x):
+    return state + x
+
+def main(xs):
+    state = jax.numpy.zeros(3)
+    for x in xs:
+        state = step(state, x)
+    return state
+""",
+        """
+import jax
+import functools
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def step(state, x):
+    return state + x
+
+def main(xs):
+    state = jax.numpy.zeros(3)
+    for x in xs:
+        state = step(state, x)
+    return state
+""",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(state, x):
+    return state + x
+
+def run(xs):
+    state = jax.numpy.zeros(3)
+    for x in xs:
+        state = step(state, x)
+    return state
+""",
+        """
+import jax
+import functools
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def step(state, x):
+    return state + x
+
+def run(xs):
+    state = jax.numpy.zeros(3)
+    for x in xs:
+        state = step(state, x)
+    return state
+""",
+        fix=_UNSAFE,
+        message="public",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def sgd(coef, g):
+    return coef - 0.1 * g
+
+def main(grads):
+    coef = jax.numpy.zeros(3)
+    best = coef
+    for g in grads:
+        coef = sgd(coef, g)
+        if coef.sum() < best.sum():
+            best = coef
+    return best
+""",
+        fix=_NONE,
+        message="`best`",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(p, g):
+    return p - g
+
+def main(grads):
+    p = avg = jax.numpy.zeros(3)
+    for g in grads:
+        p = step(p, g)
+    return p, avg
+""",
+        fix=_NONE,
+        message="`avg`",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(a, b):
+    return a + b
+
+def main(x):
+    for _ in range(3):
+        x = step(x, x)
+    return x
+""",
+        fix=_NONE,
+        message="twice",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(state):
+    return {"w": state["w"] * 2, "v": state["v"] + 1}
+
+def main():
+    state = {"w": jax.numpy.ones(2), "v": jax.numpy.ones(2)}
+    history = []
+    for _ in range(3):
+        history.append(state["w"])
+        state = step(state)
+    return state, history
+""",
+        fix=_NONE,
+        message="`history`",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(p):
+    return p * 0.5
+
+def main(threads):
+    p = jax.numpy.ones(4)
+    def report():
+        return p.sum()
+    threads.submit(report)
+    for _ in range(3):
+        p = step(p)
+    return p
+""",
+        fix=_NONE,
+        message="nested function",
+    ),
+)

@@ -1,0 +1,370 @@
+"""AO301 loop-invariant-transfer: the cases tests/test_rule_examples.py runs.
+
+The one INVALID case flagged `doc=True` is the example its documentation shows.
+"""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid, Valid
+
+_UNSAFE = Applicability.UNSAFE
+
+VALID = (
+    Valid(
+        """
+import jax.numpy as jnp
+
+for batch in batches:
+    x = jnp.asarray(batch)
+""",
+        "the data changes every iteration",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+data = np.ones(8)
+for i in range(3):
+    data[i] = 0.0
+    x = jnp.asarray(data)
+""",
+        "the array is written in the loop",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+data = np.arange(8.0)
+rng = np.random.default_rng(0)
+for i in range(3):
+    rng.shuffle(data)
+    x = jnp.asarray(data)
+""",
+        "shuffled in place by a call",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+data = np.ones(8)
+head = data[:4]
+for i in range(3):
+    head += 1.0
+    x = jnp.asarray(data)
+""",
+        "a view of the array changes in the loop",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+x = jnp.asarray(data)
+for i in range(3):
+    y = x * i
+""",
+        "the transfer is already outside the loop",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def step(w):
+    x = jnp.asarray(w)
+    return x * 2
+
+for i in range(3):
+    w = step(w)
+""",
+        "the loop is not where the transfer is",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+w = jnp.ones(4)
+for i in range(3):
+    y = jnp.asarray(w) + i
+""",
+        "already a device array: no transfer",
+    ),
+    Valid(
+        """
+import numpy as np
+
+def step(w, x):
+    return w + x.sum()
+
+data = np.ones(4)
+for i in range(3):
+    w = step(w, data)
+""",
+        "a NumPy array passed to a function that is not jitted",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+xs = [jnp.asarray(v) for v in values]
+""",
+        "a comprehension over different values",
+    ),
+    Valid(
+        """
+import jax
+import numpy as np
+
+@jax.jit
+def f(w, x):
+    return w + x
+
+data = np.ones(4)
+for i in range(3):
+    data = data * 2
+    w = f(w, data)
+""",
+        "the NumPy argument is rebound in the loop",
+    ),
+)
+
+INVALID = (
+    Invalid(
+        """
+import jax
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w - 0.1 * x.mean(0)
+
+def main():
+    x = np.ones((8, 4), np.float32)
+    w = np.zeros(4, np.float32)
+    for _ in range(10):
+        w = step(w, x)
+    return w
+""",
+        """
+import jax
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w - 0.1 * x.mean(0)
+
+def main():
+    x = np.ones((8, 4), np.float32)
+    w = np.zeros(4, np.float32)
+    x_dev = jax.device_put(x)
+    for _ in range(10):
+        w = step(w, x_dev)
+    return w
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def score(w, x):
+    return x @ w
+
+x_val = np.ones((4, 2))
+for w in candidates:
+    s = score(w, jnp.asarray(x_val))
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def score(w, x):
+    return x @ w
+
+x_val = np.ones((4, 2))
+x_val_dev = jax.device_put(x_val)
+for w in candidates:
+    s = score(w, x_val_dev)
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def run(w, table, steps):
+    for _ in range(steps):
+        w = jnp.tanh(w @ jnp.asarray(table, dtype=jnp.float16))
+    return w
+""",
+        """
+import jax.numpy as jnp
+
+def run(w, table, steps):
+    table_dev = jnp.asarray(table, dtype=jnp.float16)
+    for _ in range(steps):
+        w = jnp.tanh(w @ table_dev)
+    return w
+""",
+    ),
+    Invalid(
+        """
+import jax
+import numpy as np
+
+mask = np.tri(4)
+for epoch in range(3):
+    for t in range(5):
+        y = jax.device_put(mask) * t
+""",
+        """
+import jax
+import numpy as np
+
+mask = np.tri(4)
+mask_dev = jax.device_put(mask)
+for epoch in range(3):
+    for t in range(5):
+        y = mask_dev * t
+""",
+        doc=True,
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def fit(w, data):
+    for epoch in range(3):
+        data = data + 1.0
+        for _ in range(5):
+            w = w + jnp.array(data).sum()
+    return w
+""",
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def fit(w, data):
+    for epoch in range(3):
+        data = data + 1.0
+        data_dev = jnp.array(data)
+        for _ in range(5):
+            w = w + data_dev.sum()
+    return w
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+loss_fn = jax.jit(lambda w, x: jnp.sum(x @ w))
+
+def main():
+    x = np.ones((4, 2), np.float32)
+    w = jnp.zeros(2)
+    i = 0
+    while i < 3:
+        w = w - loss_fn(w, x) - loss_fn(w, jnp.asarray(x))
+        i += 1
+    return w
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+loss_fn = jax.jit(lambda w, x: jnp.sum(x @ w))
+
+def main():
+    x = np.ones((4, 2), np.float32)
+    w = jnp.zeros(2)
+    i = 0
+    x_dev = jax.device_put(x)
+    while i < 3:
+        w = w - loss_fn(w, x_dev) - loss_fn(w, x_dev)
+        i += 1
+    return w
+""",
+    ),
+    Invalid(
+        """
+import functools
+import jax
+import numpy as np
+
+@functools.partial(jax.jit, donate_argnums=(0,))
+def step(w, x):
+    return w + x
+
+def main():
+    x = np.ones(4, np.float32)
+    w = np.zeros(4, np.float32)
+    for _ in range(3):
+        w = step(w, x)
+    return w
+""",
+        """
+import functools
+import jax
+import numpy as np
+
+@functools.partial(jax.jit, donate_argnums=(0,))
+def step(w, x):
+    return w + x
+
+def main():
+    x = np.ones(4, np.float32)
+    w = np.zeros(4, np.float32)
+    x_dev = jax.device_put(x)
+    for _ in range(3):
+        w = step(w, x_dev)
+    return w
+""",
+        fix=_UNSAFE,
+        message="donat",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def step(state, x):
+    return state + x
+
+def main(init):
+    for _ in range(3):
+        state = jnp.asarray(init)
+        state = step(state, 1.0)
+    return state
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def step(state, x):
+    return state + x
+
+def main(init):
+    init_dev = jnp.asarray(init)
+    for _ in range(3):
+        state = init_dev
+        state = step(state, 1.0)
+    return state
+""",
+        fix=_UNSAFE,
+        message="replaced by a call's output",
+    ),
+)

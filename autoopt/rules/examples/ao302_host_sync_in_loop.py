@@ -1,0 +1,700 @@
+"""AO302 host-sync-in-loop: the cases tests/test_rule_examples.py runs.
+
+The one INVALID case flagged `doc=True` is the example its documentation shows.
+"""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid, Valid
+
+_SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
+
+VALID = (
+    Valid(
+        """
+import jax.numpy as jnp
+
+losses = []
+for x in xs:
+    loss = jnp.sum(x)
+    losses.append(loss)
+""",
+        "the device value is collected already",
+    ),
+    Valid(
+        """
+import numpy as np
+import jax
+
+values = []
+for row in table:
+    values.append(float(np.sum(row)))
+""",
+        "a NumPy value: no device sync",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+total = jnp.sum(jnp.ones(3))
+value = float(total)
+""",
+        "not in a loop",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def step(x):
+    for i in range(3):
+        x = x * 2
+    return x
+
+for _ in range(3):
+    x = step(x)
+result = float(x)
+""",
+        "the conversion is after the loop",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+for t in range(100):
+    x = jnp.tanh(x)
+    if t % 10 == 0:
+        print(float(x.mean()))
+""",
+        "printing every 10 steps is already amortized",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+losses = [float(jnp.sum(x)) for x in xs]
+""",
+        "a comprehension, not a loop statement",
+    ),
+)
+
+INVALID = (
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w, x):
+    return w - 0.1 * x, (w * x).sum()
+
+def main(w, xs):
+    losses = []
+    for x in xs:
+        w, loss = step(w, x)
+        losses.append(float(loss))
+    return w, losses
+""",
+        """
+import jax
+
+@jax.jit
+def step(w, x):
+    return w - 0.1 * x, (w * x).sum()
+
+def main(w, xs):
+    losses = []
+    for x in xs:
+        w, loss = step(w, x)
+        losses.append(loss)
+    losses = [float(value) for value in jax.device_get(losses)]
+    return w, losses
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def energy(x):
+    return jnp.sum(x**2)
+
+def main(x, steps):
+    energies = []
+    for t in range(steps):
+        x = x * 0.9
+        energies.append(energy(x).item())
+    return energies
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def energy(x):
+    return jnp.sum(x**2)
+
+def main(x, steps):
+    energies = []
+    for t in range(steps):
+        x = x * 0.9
+        energies.append(energy(x))
+    energies = [value.item() for value in jax.device_get(energies)]
+    return energies
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def main(xs):
+    norms, means = [], []
+    for x in xs:
+        y = jnp.tanh(x)
+        norms.append(np.asarray(jnp.linalg.norm(y), dtype=np.float64))
+        means.append(float(y.mean()))
+    return norms, means
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+def main(xs):
+    norms, means = [], []
+    for x in xs:
+        y = jnp.tanh(x)
+        norms.append(jnp.linalg.norm(y))
+        means.append(y.mean())
+    norms = [np.asarray(value, dtype=np.float64) for value in jax.device_get(norms)]
+    means = [float(value) for value in jax.device_get(means)]
+    return norms, means
+""",
+        fix=_UNSAFE,
+        message="device memory",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.5, (w**2).sum()
+
+def main(w):
+    total = 0.0
+    for _ in range(10):
+        w, loss = step(w)
+        total += float(loss)
+    return w, total
+""",
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.5, (w**2).sum()
+
+def main(w):
+    total = 0.0
+    total_parts = []
+    for _ in range(10):
+        w, loss = step(w)
+        total_parts.append(loss)
+    for value in jax.device_get(total_parts):
+        total += float(value)
+    return w, total
+""",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.5, (w**2).sum()
+
+hist = []
+w = jax.numpy.ones(3)
+i = 0
+while i < 5:
+    w, loss = step(w)
+    hist.append(jax.device_get(loss))
+    i += 1
+""",
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.5, (w**2).sum()
+
+hist = []
+w = jax.numpy.ones(3)
+i = 0
+while i < 5:
+    w, loss = step(w)
+    hist.append(loss)
+    i += 1
+hist = jax.device_get(hist)
+""",
+        fix=_UNSAFE,
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def main(xs):
+    rows = []
+    for epoch in range(3):
+        for x in xs:
+            rows.append(jnp.cumsum(x).tolist())
+    return rows
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def main(xs):
+    rows = []
+    for epoch in range(3):
+        for x in xs:
+            rows.append(jnp.cumsum(x))
+    rows = [value.tolist() for value in jax.device_get(rows)]
+    return rows
+""",
+        fix=_UNSAFE,
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def main(xs):
+    count = 0
+    for x in xs:
+        count += jnp.sum(x > 0).item()
+    return count
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def main(xs):
+    count = 0
+    count_parts = []
+    for x in xs:
+        count_parts.append(jnp.sum(x > 0))
+    for value in jax.device_get(count_parts):
+        count += value.item()
+    return count
+""",
+        doc=True,
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.5, (w**2).sum()
+
+def main(w):
+    logged = []
+    for t in range(100):
+        w, loss = step(w)
+        if t % 10 == 0:
+            logged.append(float(loss))
+    return logged
+""",
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.5, (w**2).sum()
+
+def main(w):
+    logged = []
+    for t in range(100):
+        w, loss = step(w)
+        if t % 10 == 0:
+            logged.append(loss)
+    logged = [float(value) for value in jax.device_get(logged)]
+    return logged
+""",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(theta):
+    return theta * 0.9, (theta**2).sum()
+
+def main(theta):
+    for i in range(100):
+        theta, loss = step(theta)
+        if float(loss) < 1e-3:
+            break
+    return theta
+""",
+        fix=_NONE,
+        message="control flow",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(theta):
+    return theta * 0.9, (theta**2).sum()
+
+def main(theta):
+    losses = []
+    for i in range(100):
+        theta, loss = step(theta)
+        loss = float(loss)
+        losses.append(loss)
+        if loss < 1e-3:
+            break
+    return theta, losses
+""",
+        fix=_NONE,
+        message="control flow",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def main(x):
+    for t in range(10):
+        x = jnp.tanh(x)
+        print(f"step {t}: {x.mean().item():.4f}")
+    return x
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def main(x):
+    printed = []
+    for t in range(10):
+        x = jnp.tanh(x)
+        printed.append((t, x.mean()))
+    for t_printed, value in jax.device_get(printed):
+        print(f"step {t_printed}: {value.item():.4f}")
+    return x
+""",
+        fix=_UNSAFE,
+        message="print the same lines after the loop",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def main(x, lr):
+    for t in range(10):
+        x = jnp.tanh(x) * lr
+        lr = lr * 0.9
+        print(f"lr {lr}: {x.mean().item():.4f}")
+    return x
+""",
+        fix=_NONE,
+        message="the print also reads `lr`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def main(x):
+    for t in range(10):
+        x = jnp.tanh(x)
+        print(f"step {t}: {x.mean().item():.4f}")
+        print("done with", t)
+    return x
+""",
+        fix=_NONE,
+        message="prints other lines",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(x):
+    return x * 0.5
+
+def main(x):
+    for t in range(10):
+        print(float(x[0]))
+        x = step(x)
+    return x
+""",
+        fix=_NONE,
+        message="could donate",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(x, v):
+    return x + v, v * 0.9
+
+def main(x, v):
+    snapshots = []
+    for t in range(10):
+        snapshots.append(float(x[0]))
+        x, v = step(x, v)
+    return snapshots
+""",
+        fix=_NONE,
+        message="donat",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def main(xs, log):
+    losses = []
+    log["loss"] = losses
+    for x in xs:
+        losses.append(float(jnp.sum(x)))
+    return log
+""",
+        fix=_NONE,
+        message="`losses`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+STEPS = 100
+
+
+@jax.jit
+def update(w, x, y):
+    loss, grad = jax.value_and_grad(lambda w: jnp.mean((x @ w - y) ** 2))(w)
+    return w - 0.1 * grad, loss
+
+
+def main(data, targets):
+    xs, ys = jnp.asarray(data), jnp.asarray(targets)
+    w = jnp.zeros(xs.shape[-1])
+    losses = []
+    for i in range(STEPS):
+        w, loss = update(w, xs[i], ys[i])
+        losses.append(float(loss))
+    return w, losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+STEPS = 100
+
+
+@jax.jit
+def update(w, x, y):
+    loss, grad = jax.value_and_grad(lambda w: jnp.mean((x @ w - y) ** 2))(w)
+    return w - 0.1 * grad, loss
+
+
+@jax.jit
+def main_loop(w, xs, ys, steps):
+    def body(carry, i):
+        w = carry
+        w, loss = update(w, xs[i], ys[i])
+        return w, loss
+
+    return jax.lax.scan(body, w, steps)
+
+
+def main(data, targets):
+    xs, ys = jnp.asarray(data), jnp.asarray(targets)
+    w = jnp.zeros(xs.shape[-1])
+    losses = []
+    w, losses = main_loop(w, xs, ys, jnp.arange(STEPS))
+    losses = [float(value) for value in jax.device_get(losses)]
+    return w, losses
+""",
+        message="lax.scan",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+STEPS = 50
+
+
+@jax.jit
+def relax(u):
+    return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+
+
+@jax.jit
+def energy(u):
+    return jnp.sum(u**2)
+
+
+def main():
+    u = jnp.linspace(0.0, 1.0, 64)
+    energies = []
+    for t in range(STEPS):
+        energies.append(energy(u).item())
+        u = relax(u)
+    return u, energies
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+STEPS = 50
+
+
+@jax.jit
+def relax(u):
+    return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1))
+
+
+@jax.jit
+def energy(u):
+    return jnp.sum(u**2)
+
+
+@jax.jit
+def main_loop(u, steps):
+    def body(carry, t):
+        u = carry
+        collected = energy(u)
+        u = relax(u)
+        return u, collected
+
+    return jax.lax.scan(body, u, steps)
+
+
+def main():
+    u = jnp.linspace(0.0, 1.0, 64)
+    energies = []
+    u, energies = main_loop(u, jnp.arange(STEPS))
+    energies = [value.item() for value in jax.device_get(energies)]
+    return u, energies
+""",
+        message="lax.scan",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+N = 8
+
+
+@jax.jit
+def score(params, x):
+    return jnp.tanh(x @ params).sum()
+
+
+def main(params):
+    batches = jnp.ones((N, 4, 3))
+    scores = []
+    for b in range(2, N):
+        scores.append(float(score(params, batches[b]) * 2.0))
+    return scores
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+N = 8
+
+
+@jax.jit
+def score(params, x):
+    return jnp.tanh(x @ params).sum()
+
+
+@jax.jit
+def main_loop(batches, params, steps):
+    def body(_carry, b):
+        collected = score(params, batches[b]) * 2.0
+        return (), collected
+
+    return jax.lax.scan(body, (), steps)
+
+
+def main(params):
+    batches = jnp.ones((N, 4, 3))
+    scores = []
+    scores = main_loop(batches, params, jnp.arange(2, N))[1]
+    scores = [float(value) for value in jax.device_get(scores)]
+    return scores
+""",
+        message="lax.scan",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+STEPS = 50
+
+
+@jax.jit
+def step(x):
+    return x * 0.9 + 0.1 * jnp.sin(x), jnp.sum(x**2)
+
+
+def main():
+    x = jnp.linspace(-1.0, 1.0, 8)
+    energies, peaks = [], []
+    for t in range(STEPS):
+        x, energy = step(x)
+        energies.append(float(energy))
+        if t % 10 == 0:
+            peaks.append(jnp.max(x).item())
+    return x, energies, peaks
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+STEPS = 50
+
+
+@jax.jit
+def step(x):
+    return x * 0.9 + 0.1 * jnp.sin(x), jnp.sum(x**2)
+
+
+@jax.jit
+def main_loop(x, steps):
+    def body(carry, t):
+        x = carry
+        x, energy = step(x)
+        collected = jnp.max(x)
+        return x, (energy, collected)
+
+    return jax.lax.scan(body, x, steps)
+
+
+def main():
+    x = jnp.linspace(-1.0, 1.0, 8)
+    energies, peaks = [], []
+    x, (energies, peaks) = main_loop(x, jnp.arange(STEPS))
+    energies = [float(value) for value in jax.device_get(energies)]
+    peaks = [value.item() for t, value in zip(range(STEPS), jax.device_get(peaks)) if t % 10 == 0]
+    return x, energies, peaks
+""",
+        message="lax.scan",
+    ),
+)

@@ -1,0 +1,401 @@
+"""AO501 loop-to-vmap: the cases tests/test_rule_examples.py runs.
+
+The one INVALID case flagged `doc=True` is the example its documentation shows.
+"""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid, Valid
+
+VALID = (
+    Valid(
+        """
+import jax.numpy as jnp
+
+def f(h, x):
+    return jnp.tanh(h + x)
+
+def run(h, xs):
+    outs = []
+    for x in xs:
+        h = f(h, x)
+        outs.append(h)
+    return jnp.stack(outs)
+""",
+        "a carry: each iteration depends on the previous one",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+outs = []
+for x in xs:
+    outs.append(f(x))
+    outs.append(f(-x))
+ys = jnp.stack(outs)
+""",
+        "two results per example",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+outs = []
+for x in xs:
+    outs.append(f(x))
+total = len(outs)
+ys = jnp.stack(outs)
+""",
+        "the list is read elsewhere",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+ys = jnp.stack([f(x) for x in xs], axis=1)
+""",
+        "stacked along another axis",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def f(x, i):
+    return jnp.tanh(x) * i
+
+ys = jnp.stack([f(xs[i], i) for i in range(xs.shape[0])])
+""",
+        "the index itself is an argument",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+ys = jnp.stack([model.apply(x) for x in xs])
+""",
+        "a method, not a module function",
+    ),
+    Valid(
+        """
+import numpy as np
+
+def f(x):
+    return np.tanh(x)
+
+ys = np.stack([f(x) for x in xs])
+""",
+        "numpy stack",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+ys = jnp.stack([f(x) for x in xs if x.sum() > 0])
+""",
+        "a filtered comprehension",
+    ),
+)
+
+INVALID = (
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def predict(x, w):
+    return jnp.tanh(w @ x)
+
+def run(xs, w):
+    xs = jnp.asarray(xs)
+    outs = []
+    for x in xs:
+        outs.append(predict(x, w))
+    return jnp.stack(outs)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def predict(x, w):
+    return jnp.tanh(w @ x)
+
+def run(xs, w):
+    xs = jnp.asarray(xs)
+    return jax.vmap(predict, in_axes=(0, None))(xs, w)
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    return (x ** 2).sum()
+
+xs = jnp.ones((8, 3))
+ys = jnp.stack([f(x) for x in xs])
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def f(x):
+    return (x ** 2).sum()
+
+xs = jnp.ones((8, 3))
+ys = jax.vmap(f)(xs)
+""",
+        doc=True,
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def loss(w, x, y):
+    return jnp.mean((x @ w - y) ** 2)
+
+def per_example(w, xs, ys):
+    return jnp.array([loss(w, xs[i], ys[i]) for i in range(xs.shape[0])])
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def loss(w, x, y):
+    return jnp.mean((x @ w - y) ** 2)
+
+def per_example(w, xs, ys):
+    return jax.vmap(loss, in_axes=(None, 0, 0))(w, xs, ys)
+""",
+        fix=Applicability.UNSAFE,
+        message="cannot prove `ys` has as many rows as `xs`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def sample(key, mu):
+    return mu + jax.random.normal(key, (3,))
+
+def draws(key, mu, n):
+    keys = jax.random.split(key, n)
+    # one draw per key
+    out = []
+    for k in keys:
+        out.append(sample(k, mu))
+    samples = jnp.stack(out)
+    return samples.mean(0)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def sample(key, mu):
+    return mu + jax.random.normal(key, (3,))
+
+def draws(key, mu, n):
+    keys = jax.random.split(key, n)
+    # one draw per key
+    samples = jax.vmap(sample, in_axes=(0, None))(keys, mu)
+    return samples.mean(0)
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def f(x: jax.Array, scale):
+    return jnp.sin(x) * scale
+
+def run(xs: jax.Array):
+    outs = []
+    for i in range(xs.shape[0]):
+        outs.append(f(xs[i], 2.0))
+    return jnp.stack(outs)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def f(x: jax.Array, scale):
+    return jnp.sin(x) * scale
+
+def run(xs: jax.Array):
+    return jax.vmap(f, in_axes=(0, None))(xs, 2.0)
+""",
+    ),
+    Invalid(
+        """
+import jax as J
+import jax.numpy as jnp
+
+def norm(x):
+    y = x - x.mean()
+    return y / jnp.sqrt((y * y).mean() + 1e-5)
+
+def run(xs: J.Array):
+    return jnp.stack([norm(x) for x in xs[:4]])
+""",
+        """
+import jax as J
+import jax.numpy as jnp
+
+def norm(x):
+    y = x - x.mean()
+    return y / jnp.sqrt((y * y).mean() + 1e-5)
+
+def run(xs: J.Array):
+    return J.vmap(norm)(xs[:4])
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def f(x, n):
+    for _ in range(n):
+        x = jnp.tanh(x)
+    return x
+
+def run(xs):
+    return jnp.stack([f(x, 3) for x in xs])
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def f(x, n):
+    for _ in range(n):
+        x = jnp.tanh(x)
+    return x
+
+def run(xs):
+    return jax.vmap(f, in_axes=(0, None))(jnp.stack(xs), 3)
+""",
+        fix=Applicability.UNSAFE,
+        message="cannot prove `xs` is one array",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def g(x):
+    return jax.lax.cummax(x, 0)
+
+def run(xs: jax.Array):
+    return jnp.stack([g(x) for x in xs])
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def g(x):
+    return jax.lax.cummax(x, 0)
+
+def run(xs: jax.Array):
+    return jax.vmap(g)(xs)
+""",
+        fix=Applicability.UNSAFE,
+        message="cannot prove `g` returns one array",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+N = 16
+
+def f(x, w):
+    return jnp.tanh(x @ w)
+
+def run(xs, w):
+    ys = []
+    for i in range(N):
+        ys.append(f(xs[i], w))
+    ys = jnp.stack(ys)
+    return ys.mean(0), ys
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+N = 16
+
+def f(x, w):
+    return jnp.tanh(x @ w)
+
+def run(xs, w):
+    ys = jax.vmap(f, in_axes=(0, None))(jnp.stack(xs[:N]), w)
+    return ys.mean(0), ys
+""",
+        fix=Applicability.UNSAFE,
+        message="cannot prove `N` is at most the rows of `xs`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    print(x)
+    return jnp.tanh(x)
+
+ys = jnp.stack([f(x) for x in jnp.ones((4, 2))])
+""",
+        fix=Applicability.NONE,
+        message="not pure",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    if x.sum() > 0:
+        return x
+    return -x
+
+ys = jnp.stack([f(x) for x in jnp.ones((4, 2))])
+""",
+        fix=Applicability.NONE,
+        message="Python control flow",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+xs = [jnp.ones(3), jnp.ones(4)]
+ys = jnp.stack([f(x) for x in xs])
+""",
+        fix=Applicability.NONE,
+        message="a Python list",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.sin(x), jnp.cos(x)
+
+ys = jnp.stack([f(x) for x in jnp.ones((4, 2))])
+""",
+        fix=Applicability.NONE,
+        message="returns a tuple",
+    ),
+)

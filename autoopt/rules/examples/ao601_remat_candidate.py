@@ -1,0 +1,488 @@
+"""AO601 remat-candidate: the cases tests/test_rule_examples.py runs.
+
+The one INVALID case flagged `doc=True` is the example its documentation shows.
+"""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid, Valid
+
+VALID = (
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    return jnp.tanh(h @ w), None
+
+def forward(ws, x):
+    h, _ = jax.lax.scan(block, x, ws)
+    return h
+""",
+        "not differentiated",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    return jnp.tanh(h @ w), None
+
+def loss(ws, x):
+    h, _ = jax.lax.scan(jax.checkpoint(block), x, ws)
+    return jnp.sum(h)
+
+g = jax.grad(loss)(ws, x)
+""",
+        "already checkpointed",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.checkpoint
+def block(h, w):
+    return jnp.tanh(h @ w), None
+
+def loss(ws, x):
+    h, _ = jax.lax.scan(block, x, ws)
+    return jnp.sum(h)
+
+g = jax.grad(loss)(ws, x)
+""",
+        "the layer is decorated with jax.checkpoint",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h):
+    return jnp.tanh(h @ w)
+
+def loss(w1, w2, x):
+    for w in (w1, w2):
+        x = layer(w, x)
+    return jnp.sum(x)
+
+g = jax.grad(loss)(w1, w2, x)
+""",
+        "a shallow model: two layers",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h):
+    return jnp.tanh(h @ w)
+
+def loss(ws, x):
+    for i in range(2):
+        x = layer(ws[i], x)
+    return jnp.sum(x)
+
+g = jax.grad(loss)(ws, x)
+""",
+        "a shallow model: range(2)",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h):
+    return jnp.tanh(h @ w)
+
+def loss(ws, x):
+    outs = [layer(w, x) for w in ws]
+    return sum(o.sum() for o in outs)
+
+g = jax.grad(loss)(ws, x)
+""",
+        "not a chain of layers",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def loss(ws, x):
+    h, _ = jax.lax.scan(lambda h, w: (jnp.tanh(h @ w), None), x, ws)
+    return jnp.sum(h)
+
+g = jax.grad(loss)(ws, x)
+""",
+        "a lambda body: autoopt cannot name it",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h):
+    return jnp.tanh(h @ w)
+
+def loss(ws, x):
+    for w in ws:
+        y = layer(w, x)
+    return jnp.sum(y)
+
+g = jax.grad(loss)(ws, x)
+""",
+        "the loop does not feed a layer its own output",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def gelu(x):
+    return 0.5 * x * (1.0 + jnp.tanh(x))
+
+def loss(params, x):
+    for layer in params:
+        x = gelu(x @ layer["w"] + layer["b"])
+    return x.sum()
+
+g = jax.grad(loss)(params, x)
+""",
+        "an activation, not a layer taking its weights",
+    ),
+)
+
+INVALID = (
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    return h + jnp.tanh(h @ w), None
+
+def loss(ws, x):
+    h, _ = jax.lax.scan(block, x, ws)
+    return jnp.mean(h ** 2)
+
+grads = jax.grad(loss)(ws, x)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    return h + jnp.tanh(h @ w), None
+
+def loss(ws, x):
+    block_remat = jax.checkpoint(
+        block,
+        prevent_cse=False,
+        policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable,
+    )
+    h, _ = jax.lax.scan(block_remat, x, ws)
+    return jnp.mean(h ** 2)
+
+grads = jax.grad(loss)(ws, x)
+""",
+        doc=True,
+    ),
+    Invalid(
+        """
+import jax
+from jax import lax
+import jax.numpy as jnp
+
+def loss(params, x):
+    def body(h, p):
+        return jax.nn.gelu(h @ p["w"] + p["b"]), None
+    h, _ = lax.scan(body, x, params)
+    return h.sum()
+
+value, grads = jax.value_and_grad(loss)(params, x)
+""",
+        """
+import jax
+from jax import lax
+import jax.numpy as jnp
+
+def loss(params, x):
+    def body(h, p):
+        return jax.nn.gelu(h @ p["w"] + p["b"]), None
+    body_remat = jax.checkpoint(
+        body,
+        prevent_cse=False,
+        policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable,
+    )
+    h, _ = lax.scan(body_remat, x, params)
+    return h.sum()
+
+value, grads = jax.value_and_grad(loss)(params, x)
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    return jnp.tanh(h @ w), h
+
+def forward(ws, x):
+    h, hs = jax.lax.scan(block, x, ws)
+    return h
+
+def loss(ws, x):
+    return jnp.sum(forward(ws, x))
+
+step = jax.jit(jax.grad(loss))
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    return jnp.tanh(h @ w), h
+
+def forward(ws, x):
+    block_remat = jax.checkpoint(
+        block,
+        prevent_cse=False,
+        policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable,
+    )
+    h, hs = jax.lax.scan(block_remat, x, ws)
+    return h
+
+def loss(ws, x):
+    return jnp.sum(forward(ws, x))
+
+step = jax.jit(jax.grad(loss))
+""",
+    ),
+    Invalid(
+        """
+import jax as J
+import jax.numpy as jnp
+
+def block(h, w):
+    return jnp.tanh(h @ w), None
+
+def f(ws, x):
+    h, _ = J.lax.scan(block, x, ws, unroll=2)
+    return h
+
+out, pullback = J.vjp(f, ws, x)
+""",
+        """
+import jax as J
+import jax.numpy as jnp
+
+def block(h, w):
+    return jnp.tanh(h @ w), None
+
+def f(ws, x):
+    block_remat = J.checkpoint(
+        block,
+        prevent_cse=False,
+        policy=J.checkpoint_policies.dots_with_no_batch_dims_saveable,
+    )
+    h, _ = J.lax.scan(block_remat, x, ws, unroll=2)
+    return h
+
+out, pullback = J.vjp(f, ws, x)
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def block(carry, w):
+    h, n = carry
+    return (jnp.tanh(h @ w), n + 1), None
+
+def loss(ws, x):
+    (h, _), _ = jax.lax.scan(block, (x, 0), ws)
+    return h.sum()
+
+jac = jax.jacrev(loss)(ws, x)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def block(carry, w):
+    h, n = carry
+    return (jnp.tanh(h @ w), n + 1), None
+
+def loss(ws, x):
+    block_remat = jax.checkpoint(
+        block,
+        prevent_cse=False,
+        policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable,
+    )
+    (h, _), _ = jax.lax.scan(block_remat, (x, 0), ws)
+    return h.sum()
+
+jac = jax.jacrev(loss)(ws, x)
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h):
+    return h + jnp.tanh(h @ w)
+
+def loss(ws, x):
+    h = x
+    for w in ws:
+        h = layer(w, h)
+    return jnp.mean(h ** 2)
+
+grads = jax.grad(loss)(ws, x)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h):
+    return h + jnp.tanh(h @ w)
+
+def loss(ws, x):
+    h = x
+    layer_remat = jax.checkpoint(
+        layer,
+        policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable,
+    )
+    for w in ws:
+        h = layer_remat(w, h)
+    return jnp.mean(h ** 2)
+
+grads = jax.grad(loss)(ws, x)
+""",
+        fix=Applicability.UNSAFE,
+        message="on CPU",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h):
+    return jnp.tanh(h @ w)
+
+def loss(params, x):
+    for i in range(16):
+        x = layer(params[i], x)
+    return x.sum()
+
+value, grads = jax.value_and_grad(loss)(params, x)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h):
+    return jnp.tanh(h @ w)
+
+def loss(params, x):
+    layer_remat = jax.checkpoint(
+        layer,
+        policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable,
+    )
+    for i in range(16):
+        x = layer_remat(params[i], x)
+    return x.sum()
+
+value, grads = jax.value_and_grad(loss)(params, x)
+""",
+        fix=Applicability.UNSAFE,
+        message="lax.scan",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    return jnp.maximum(h @ w, 0.0), None
+
+def predict(ws, x):
+    h, _ = jax.lax.scan(block, x, ws)
+    return h
+
+def loss(ws, x, y):
+    return jnp.mean((predict(ws, x) - y) ** 2)
+
+def train(ws, x, y):
+    for _ in range(10):
+        ws = ws - 0.1 * jax.grad(loss)(ws, x, y)
+    return ws
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    return jnp.maximum(h @ w, 0.0), None
+
+def predict(ws, x):
+    block_remat = jax.checkpoint(
+        block,
+        prevent_cse=False,
+        policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable,
+    )
+    h, _ = jax.lax.scan(block_remat, x, ws)
+    return h
+
+def loss(ws, x, y):
+    return jnp.mean((predict(ws, x) - y) ** 2)
+
+def train(ws, x, y):
+    for _ in range(10):
+        ws = ws - 0.1 * jax.grad(loss)(ws, x, y)
+    return ws
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    print("layer")
+    return jnp.tanh(h @ w), None
+
+def loss(ws, x):
+    h, _ = jax.lax.scan(block, x, ws)
+    return h.sum()
+
+g = jax.grad(loss)(ws, x)
+""",
+        fix=Applicability.NONE,
+        message="not pure",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def layer(w, h, depth):
+    for _ in range(depth):
+        h = jnp.tanh(h @ w)
+    return h
+
+def loss(ws, x):
+    for w in ws:
+        x = layer(w, x, 2)
+    return x.sum()
+
+g = jax.grad(loss)(ws, x)
+""",
+        fix=Applicability.NONE,
+        message="needs a Python value",
+    ),
+)
