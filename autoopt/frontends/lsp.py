@@ -36,9 +36,6 @@ FIX_ALL = "source.fixAll.autoopt"
 VERIFY_COMMAND = "autoopt.verify"
 DEBOUNCE_S = 0.1
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
-#: Rules whose pattern makes the code behave other than its author meant (a setting that
-#: is ignored, a compile or a host sync on every iteration) warn; missed speedups inform.
-WARNINGS = frozenset({"AO102", "AO302", "AO701"})
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 logger = logging.getLogger(__name__)
@@ -207,7 +204,8 @@ def docs_link(rule_id: str) -> lsp.CodeDescription | None:
 
 
 def diagnostic(finding: Finding, lines: Sequence[str], encoding: str) -> lsp.Diagnostic:
-    warn = finding.rule in WARNINGS
+    rule = BY_ID.get(finding.rule)
+    warn = rule is not None and rule.severity == "warning"
     return lsp.Diagnostic(
         range=span_range(finding.span, lines, encoding),
         message=finding.message,

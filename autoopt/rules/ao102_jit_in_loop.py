@@ -42,6 +42,7 @@ class JitInLoop(Rule):
     id = "AO102"
     name = "jit-in-loop"
     summary = "jax.jit(f) built inside a loop"
+    severity = "warning"
 
     VALID = examples.VALID
     INVALID = examples.INVALID

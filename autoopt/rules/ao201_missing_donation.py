@@ -63,6 +63,7 @@ class MissingDonation(Rule):
     id = "AO201"
     name = "missing-donation"
     summary = "Jitted function whose input is dead after every call is not donated"
+    goal = "memory"
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -122,6 +122,7 @@ class HostSyncInLoop(Rule):
     id = "AO302"
     name = "host-sync-in-loop"
     summary = "Device-to-host conversion inside a loop, only to collect the value"
+    severity = "warning"
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -86,6 +86,7 @@ class RematCandidate(Rule):
     id = "AO601"
     name = "remat-candidate"
     summary = "memory-heavy repeated layers under jax.grad without jax.checkpoint"
+    goal = "memory"
 
     VALID = examples.VALID
     INVALID = examples.INVALID

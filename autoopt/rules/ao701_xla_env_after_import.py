@@ -62,6 +62,7 @@ class XlaEnvAfterImport(Rule):
     id = "AO701"
     name = "xla-env-after-import"
     summary = "XLA/JAX environment setting placed after import jax"
+    severity = "warning"
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -15,12 +15,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.model import Applicability, Edit, Finding
+
+Severity = Literal["warning", "information"]  # how an editor shows the finding
+Goal = Literal["speed", "memory"]  # what verification measures the rewrite by
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,10 @@ class Rule:
     id: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str]
+    #: "warning" where the code behaves other than its author meant (a setting that is
+    #: ignored, a compile or a host sync every iteration); a missed speedup informs.
+    severity: ClassVar[Severity] = "information"
+    goal: ClassVar[Goal] = "speed"  # "memory": kept for the memory it saves
     VALID: ClassVar[Sequence[Valid]] = ()
     INVALID: ClassVar[Sequence[Invalid]] = ()
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from autoopt.rules import BY_ID
 from autoopt.verify.report import MemoryView, Row, Verdict
 from autoopt.verify.stats import SpeedView
 
-MEMORY_RULES = frozenset({"AO201", "AO601"})  # rewrites whose purpose is memory
 REMAT = "AO601"  # kept only for compiled temp memory (or device peak), never peak RSS
 
 
@@ -36,7 +36,7 @@ def decide(
     if row.rule == REMAT:
         return _decide_remat(row, views, thresholds, memory_budget)
     saved = memory_win(row.memory, thresholds)
-    if row.rule in MEMORY_RULES and saved and _within_budget(views, thresholds):
+    if _memory_goal(row.rule) and saved and _within_budget(views, thresholds):
         return Verdict.ACCEPTED, "; ".join([saved, *map(describe, views)])
     slow = [v for v in views if v.slower]
     if slow:
@@ -50,6 +50,12 @@ def decide(
     if not views:
         return Verdict.NO_GAIN, "equivalent, but nothing was timed"
     return Verdict.NO_GAIN, "no speedup beyond noise: " + "; ".join(map(describe, views))
+
+
+def _memory_goal(rule_id: str) -> bool:
+    """Whether the rule's rewrites are kept for the memory they save (`Rule.goal`)."""
+    rule = BY_ID.get(rule_id)
+    return rule is not None and rule.goal == "memory"
 
 
 def describe(view: SpeedView) -> str:
