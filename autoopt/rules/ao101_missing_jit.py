@@ -53,6 +53,7 @@ class MissingJit(Rule):
     id = "AO101"
     name = "missing-jit"
     summary = "Pure array function called repeatedly without jax.jit"
+    fixes = "adds `@jax.jit` (with `static_argnames`) to pure array functions called in loops"
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -43,6 +43,7 @@ class JitInLoop(Rule):
     name = "jit-in-loop"
     summary = "jax.jit(f) built inside a loop"
     severity = "warning"
+    fixes = "builds `jax.jit(f)` once, before the loop"
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -64,6 +64,10 @@ class MissingDonation(Rule):
     name = "missing-donation"
     summary = "Jitted function whose input is dead after every call is not donated"
     goal = "memory"
+    fixes = (
+        "adds `donate_argnames` for jitted inputs that every call replaces with the output "
+        "(`state = step(state, batch)`), after a liveness and alias check"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -56,6 +56,10 @@ class LoopInvariantTransfer(Rule):
     id = "AO301"
     name = "loop-invariant-transfer"
     summary = "Host-to-device transfer of loop-invariant data inside a loop"
+    fixes = (
+        "moves `jnp.asarray`/`jax.device_put` of loop-invariant host data (and NumPy arguments "
+        "of jitted calls) before the loop, once"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -123,6 +123,11 @@ class HostSyncInLoop(Rule):
     name = "host-sync-in-loop"
     summary = "Device-to-host conversion inside a loop, only to collect the value"
     severity = "warning"
+    fixes = (
+        "keeps collected `float(x)`/`.item()`/`np.asarray(x)` values on the device and converts"
+        " them with one `jax.device_get` after the loop; a loop of jitted calls becomes one "
+        "jitted `lax.scan`; a print every step can be replayed after the loop (unsafe)"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID

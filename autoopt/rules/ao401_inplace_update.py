@@ -126,6 +126,11 @@ class InplaceUpdate(Rule):
         "x = x.at[i].set(v), or a concatenate splice of x, in a Python loop copies the whole "
         "array each time"
     )
+    fixes = (
+        "runs a loop of `x = x.at[i].set(v)` as `lax.fori_loop` inside `@jax.jit`, or moves the"
+        " update (or a `jnp.concatenate([x[:i], v, x[i+k:]])` splice) into a jitted helper that"
+        " donates `x` (in place)"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID

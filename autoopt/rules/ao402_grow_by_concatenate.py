@@ -107,6 +107,11 @@ class GrowByConcatenate(Rule):
     id = "AO402"
     name = "grow-by-concatenate"
     summary = "an accumulator grown with jnp.concatenate/append/vstack/hstack in a loop"
+    fixes = (
+        "preallocates an array grown with `jnp.concatenate`/`append`/`vstack`/`hstack` and "
+        "writes its rows in place through a jitted, donating helper when its size and dtype are"
+        " known; else collects the pieces in a list, joins once after the loop"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -77,6 +77,10 @@ class LoopToVmap(Rule):
     id = "AO501"
     name = "loop-to-vmap"
     summary = "a Python loop applying one function per example, then stacking"
+    fixes = (
+        "replaces a per-example loop or comprehension plus `jnp.stack` with `jax.vmap(f, "
+        "in_axes=...)`"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID

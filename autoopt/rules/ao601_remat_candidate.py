@@ -87,6 +87,10 @@ class RematCandidate(Rule):
     name = "remat-candidate"
     summary = "memory-heavy repeated layers under jax.grad without jax.checkpoint"
     goal = "memory"
+    fixes = (
+        "wraps repeated layers under `jax.grad` in `jax.checkpoint` with an explicit policy "
+        "(effective on CPU only under `lax.scan`)"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID

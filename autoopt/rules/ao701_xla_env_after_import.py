@@ -63,6 +63,7 @@ class XlaEnvAfterImport(Rule):
     name = "xla-env-after-import"
     summary = "XLA/JAX environment setting placed after import jax"
     severity = "warning"
+    fixes = "moves `XLA_*`/`JAX_*` settings above `import jax`"
 
     VALID = examples.VALID
     INVALID = examples.INVALID

@@ -51,6 +51,7 @@ class Rule:
     id: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str]
+    fixes: ClassVar[str]  # what the fix does: the README's rules table
     #: "warning" where the code behaves other than its author meant (a setting that is
     #: ignored, a compile or a host sync every iteration); a missed speedup informs.
     severity: ClassVar[Severity] = "information"
