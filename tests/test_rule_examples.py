@@ -8,7 +8,7 @@ import pytest
 from autoopt.api import optimize_source
 from autoopt.config import Settings
 from autoopt.model import Applicability
-from autoopt.report.rule_docs import DOCS, page_name, render
+from autoopt.report.rule_docs import DOCS, README, page_name, render, with_rules_table
 from autoopt.rules import ALL_RULES
 from autoopt.rules.base import Invalid, Rule, Valid
 
@@ -57,3 +57,25 @@ def test_rule_page_matches_the_docstring(rule: type[Rule]) -> None:
     """docs/rules is generated: `python -m autoopt.report.rule_docs` after a docstring edit."""
     page = DOCS / page_name(rule)
     assert page.read_text(encoding="utf-8") == render(rule)
+
+
+def test_readme_rules_table_is_generated() -> None:
+    """The README's rules table is generated: `python -m autoopt.report.rule_docs`."""
+    readme = README.read_text(encoding="utf-8")
+    assert readme == with_rules_table(readme)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.id)
+def test_rule_documents_one_generated_example(rule: type[Rule]) -> None:
+    """One INVALID case, with a rewrite, is flagged `doc=True`; the docstring has no example."""
+    documented = [case for case in rule.INVALID if case.doc]
+    assert len(documented) == 1, "flag exactly one INVALID case doc=True"
+    assert documented[0].expected is not None
+    assert "## Example" not in (rule.__doc__ or ""), "the example is generated, not written"
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.id)
+def test_rule_states_its_facts(rule: type[Rule]) -> None:
+    assert rule.severity in ("warning", "information")
+    assert rule.goal in ("speed", "memory")
+    assert rule.fixes and "|" not in rule.fixes, "one README table cell"
