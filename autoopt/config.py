@@ -14,6 +14,9 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from autoopt.model import AutooptError
 
+# Tests and benchmarks: checked, rewritten only with --include-tests (gitignore-style).
+TEST_FILES = ("tests/", "test/", "test_*.py", "*_test.py", "conftest.py", "benchmarks/")
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -27,6 +30,9 @@ class Settings:
     rtol: float | None = None
     atol: float | None = None
     memory_budget: int | None = None  # bytes: AO601 rewrites below it are not kept (verified)
+    # What is written, not what is found: left out of repr, hence of the cache key.
+    include_tests: bool = field(default=False, repr=False)
+    test_files: tuple[str, ...] = field(default=TEST_FILES, repr=False)
 
     def enabled(self, rule_id: str) -> bool:
         if self.select and not any(rule_id.startswith(s) for s in self.select):
@@ -65,6 +71,15 @@ def parse_size(value: str | int) -> int:
         )
     number, unit = match.groups()
     return int(float(number) * _SIZE_UNITS[(unit or "")[:1].upper()])
+
+
+def project_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` with a pyproject.toml or a .git."""
+    start = start.absolute()
+    for folder in [start, *start.parents]:
+        if (folder / "pyproject.toml").is_file() or (folder / ".git").exists():
+            return folder
+    return None
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -108,4 +123,6 @@ def load_settings(start: Path) -> Settings:
         rtol=table.get("rtol"),
         atol=table.get("atol"),
         memory_budget=memory_budget,
+        include_tests=bool(table.get("include-tests", False)),
+        test_files=tuple(table.get("test-files", TEST_FILES)),
     )

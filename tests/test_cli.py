@@ -227,3 +227,74 @@ def test_memory_budget_without_verification_is_noted(project: Path) -> None:
     assert "AO601" in result.stdout
     assert "memory budget (64.0 MiB) was not checked for 1 AO601 finding(s)" in result.stderr
     assert "not checked" not in invoke("check", "remat.py").stderr
+
+
+HELD_BACK = "1 test/benchmark files not rewritten (--include-tests rewrites them)"
+
+
+@pytest.fixture
+def with_tests(project: Path) -> Path:
+    (project / "tests").mkdir()
+    (project / "tests" / "test_x.py").write_text(STEP)
+    return project / "tests" / "test_x.py"
+
+
+def test_test_files_are_checked(project: Path, with_tests: Path) -> None:
+    result = invoke("check", ".", "--select", "AO101")
+    assert result.exit_code == 1
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == [
+        "./step.py",
+        "./tests/test_x.py",
+    ]
+    assert f"3 files scanned, 1 files to rewrite, {HELD_BACK}, 0 errors" in result.stderr
+
+
+def test_test_files_are_not_rewritten_without_include_tests(
+    project: Path, with_tests: Path
+) -> None:
+    before = with_tests.read_bytes()
+    result = invoke("rewrite", ".", "--select", "AO101", "--write")
+    assert result.exit_code == 0
+    assert f"3 files scanned, 1 files rewritten, {HELD_BACK}, 0 errors" in result.stderr
+    assert with_tests.read_bytes() == before
+    assert "@jax.jit" in (project / "step.py").read_text()
+    diff = invoke("rewrite", ".", "--select", "AO101")
+    assert (diff.exit_code, diff.stdout) == (0, "")
+
+
+def test_include_tests_rewrites_them(project: Path, with_tests: Path) -> None:
+    result = invoke("rewrite", ".", "--select", "AO101", "--write", "--include-tests")
+    assert result.exit_code == 0
+    assert "3 files scanned, 2 files rewritten, 0 errors" in result.stderr
+    assert "test/benchmark" not in result.stderr
+    assert with_tests.read_text() == (project / "step.py").read_text()
+    assert "@jax.jit" in with_tests.read_text()
+
+
+def test_a_test_file_named_on_the_command_line_is_not_rewritten(
+    project: Path, with_tests: Path
+) -> None:
+    before = with_tests.read_bytes()
+    result = invoke("rewrite", "tests/test_x.py", "--select", "AO101", "--write")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[0] == (
+        "note: tests/test_x.py: a test or benchmark file, not rewritten;"
+        " --include-tests rewrites it"
+    )
+    assert with_tests.read_bytes() == before
+    named = invoke("rewrite", "tests/test_x.py", "--select", "AO101", "--include-tests")
+    assert named.exit_code == 1
+    assert named.stdout.startswith("--- tests/test_x.py\n+++ tests/test_x.py\n")
+    assert "note:" not in named.stderr
+
+
+def test_include_tests_and_test_files_from_pyproject(project: Path, with_tests: Path) -> None:
+    (project / "benchmarks").mkdir()
+    (project / "benchmarks" / "bench.py").write_text(STEP)
+    (project / "pyproject.toml").write_text('[tool.autoopt]\ntest-files = ["benchmarks/"]\n')
+    assert invoke("rewrite", ".", "--select", "AO101", "--write").exit_code == 0
+    assert "@jax.jit" in with_tests.read_text()
+    assert (project / "benchmarks" / "bench.py").read_text() == STEP
+    (project / "pyproject.toml").write_text("[tool.autoopt]\ninclude-tests = true\n")
+    assert invoke("rewrite", ".", "--select", "AO101", "--write").exit_code == 0
+    assert "@jax.jit" in (project / "benchmarks" / "bench.py").read_text()

@@ -91,7 +91,7 @@ def _jittable(ctx: ModuleContext, fn: Function) -> bool:
     node = fn.node
     if fn.scope != MODULE or fn.is_method or node.decorators or node.asynchronous:
         return False
-    if purity.is_generator(fn) or purity.impurities(ctx, fn):
+    if fn.is_generator or purity.impurities(ctx, fn):
         return False
     if purity.reads_module_state(ctx, fn) or fn.captured:
         return False

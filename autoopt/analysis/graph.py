@@ -98,6 +98,13 @@ class Function:
     def name(self) -> str:
         return self.node.name.value
 
+    @property
+    def is_generator(self) -> bool:
+        """Whether the body yields (nested functions aside)."""
+        nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+        body = walk(self.node.body, lambda n: isinstance(n, nested))
+        return any(isinstance(node, cst.Yield) for node in body)
+
 
 @dataclass
 class CallSite:

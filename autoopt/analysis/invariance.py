@@ -26,10 +26,6 @@ READ_ONLY_METHODS = frozenset(
      "squeeze", "clip", "round", "cumsum", "get", "keys", "values", "items", "count",
      "index", "prod", "swapaxes", "view", "nonzero", "tobytes", "block_until_ready"}
 )  # fmt: skip
-_MUTATING_NUMPY = frozenset(
-    {"numpy.copyto", "numpy.put", "numpy.place", "numpy.putmask", "numpy.fill_diagonal",
-     "numpy.random.shuffle", "numpy.put_along_axis", "numpy.add.at", "numpy.random.seed"}
-)  # fmt: skip
 _READ_ONLY_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "str", "repr"})
 
 
@@ -79,7 +75,7 @@ def _read_only_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     if qual.startswith("jax.") or name in {j.name for j in jitted_callables(ctx)}:
         return True
     if qual.startswith("numpy."):
-        return qual not in _MUTATING_NUMPY and not qual.startswith("numpy.random.")
+        return qual not in purity.MUTATING_NUMPY and not qual.startswith("numpy.random.")
     if name in _READ_ONLY_BUILTINS or name in purity.PURE_BUILTINS:
         return True
     fn = ctx.graph.resolve_function(name, stmt.scope) if name and "." not in name else None

@@ -121,8 +121,9 @@ def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:
     ]
 
 
-def escapes(ctx: ModuleContext, name: str) -> str | None:
-    """How `name` reaches code autoopt cannot see, or None when only called here."""
+def escapes(ctx: ModuleContext, name: str, importable: bool = True) -> str | None:
+    """How `name` reaches code autoopt cannot see, or None when only called here
+    (`importable`: a module-level name, which other modules may import)."""
     if name in _dunder_all(ctx):
         return f"`{name}` is exported in `__all__`"
     for stmt in ctx.graph.stmts:
@@ -132,7 +133,7 @@ def escapes(ctx: ModuleContext, name: str) -> str | None:
         called = {id(c.func) for c in stmt.calls}
         if any(id(n) not in called for n in reads):
             return f"`{name}` is used as a value at line {ctx.span(stmt.node).line}"
-    if not name.startswith("_") and not _is_script(ctx):
+    if importable and not name.startswith("_") and not _is_script(ctx):
         return f"`{name}` is public and the module may be imported"
     return None
 
@@ -158,6 +159,6 @@ def _is_script(ctx: ModuleContext) -> bool:
     for stmt in ctx.graph.scope_stmts(MODULE):
         if isinstance(stmt.node, cst.If) and "__name__" in stmt.uses:
             return True
-        if stmt.loops:
+        if stmt.loops or stmt.comprehension:
             return True
     return False

@@ -10,62 +10,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import MODULE, Function
+from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.names import dotted
-from autoopt.analysis.walk import walk
+from autoopt.analysis.values import Kind, model
 
-#: Builtins that compute a value from their arguments and touch nothing else.
-PURE_BUILTINS = frozenset(
-    {
-        "abs", "all", "any", "bool", "complex", "dict", "divmod", "enumerate", "filter",
-        "float", "frozenset", "getattr", "hasattr", "int", "isinstance", "issubclass",
-        "len", "list", "map", "max", "min", "pow", "range", "reversed", "round", "set",
-        "slice", "sorted", "str", "sum", "tuple", "type", "zip",
-    }
+PURE_BUILTINS = jax_api.PURE_BUILTINS
+MUTATING_NUMPY = jax_api.MUTATING_NUMPY
+_METHOD_SAFE_KINDS = (
+    Kind.ARRAY, Kind.HOST_ARRAY, Kind.PYTREE, Kind.CONTAINER, Kind.STRING, Kind.SHAPE,
 )  # fmt: skip
-
-_IO_BUILTINS = {"print": "prints", "open": "opens a file", "input": "reads input"}
-
-#: Module prefixes whose calls are side effects or host randomness.
-_IMPURE_MODULES = {
-    "numpy.random": "draws host random numbers with numpy.random",
-    "random": "draws host random numbers with the random module",
-    "logging": "logs",
-    "time": "reads the clock",
-    "os": "calls the operating system",
-    "sys": "touches interpreter state",
-    "pickle": "does I/O",
-    "json": "does I/O",
-    "subprocess": "starts processes",
-    "shutil": "touches files",
-    "pathlib": "touches files",
-}
-
-#: Public, functional JAX namespaces and transforms; other `jax.*` (e.g. `jax._src`
-#: internals, `jax.experimental` host callbacks) is code autoopt cannot vouch for.
-_PURE_PREFIXES = (
-    "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.", "jax.tree_util.",
-    "jax.tree.", "jax.debug.", "jax.image.", "jax.ops.", "jax.dtypes.",
-    "math.", "functools.partial", "operator.", "numpy.",
-)  # fmt: skip
-_PURE_JAX = frozenset(
-    {
-        "jax.jit", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.jvp", "jax.vjp",
-        "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.checkpoint", "jax.remat",
-        "jax.custom_jvp", "jax.custom_vjp", "jax.eval_shape", "jax.named_call",
-        "jax.block_until_ready", "jax.device_put", "jax.ShapeDtypeStruct",
-    }
-)  # fmt: skip
-_IMPURE_JAX = {"jax.device_get": "copies to the host", "jax.debug.breakpoint": "stops"}
-
-
-def is_generator(fn: Function) -> bool:
-    """Whether the function body yields (nested functions aside)."""
-    nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
-    return any(
-        isinstance(node, cst.Yield) for node in walk(fn.node.body, lambda n: isinstance(n, nested))
-    )
 
 
 def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozenset()) -> list[str]:
@@ -86,14 +41,19 @@ def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozens
         if fn.is_method and "self" in stmt.uses:
             reasons.append("reads `self` state, which jit would freeze at trace time")
         for call in stmt.calls:
-            reason = _call_impurity(ctx, fn, call, local, seen)
+            reason = _call_impurity(ctx, fn, stmt, call, local, seen)
             if reason:
                 reasons.append(reason)
     return list(dict.fromkeys(reasons))
 
 
 def _call_impurity(
-    ctx: ModuleContext, fn: Function, call: cst.Call, local: set[str], seen: frozenset[str]
+    ctx: ModuleContext,
+    fn: Function,
+    stmt: Stmt,
+    call: cst.Call,
+    local: set[str],
+    seen: frozenset[str],
 ) -> str | None:
     name = dotted(call.func)
     qual = ctx.qualify(call.func)
@@ -102,24 +62,38 @@ def _call_impurity(
     if name is None:
         return None  # a call on a computed value, e.g. `x.at[i].set(v)` or `f(a)(b)`
     head = name.split(".")[0]
-    if name in _IO_BUILTINS:
-        return f"{_IO_BUILTINS[name]} (`{name}` runs once, at trace time; use jax.debug.print)"
+    if name in jax_api.IO_BUILTINS:
+        return (
+            f"{jax_api.IO_BUILTINS[name]} (`{name}` runs once, at trace time; use jax.debug.print)"
+        )
     if "." not in name:
         return _bare_call_impurity(ctx, fn, name, local, seen)
     if head in local:
-        return None  # a method of a local value (an array, a dict, a pytree)
+        return _method_impurity(ctx, stmt, name, head)
     if head in {"logger", "log", "logging"}:
         return f"logs (`{name}`)"
     return f"calls `{name}`, code autoopt cannot see"
 
 
+def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> str | None:
+    """A method of a parameter or local: pure only on arrays and Python containers."""
+    kind = model(ctx).name(stmt, head).kind
+    if kind in _METHOD_SAFE_KINDS:
+        return None
+    return f"calls `{name}`, a method of `{head}` ({kind.value}), code autoopt cannot see"
+
+
 def _qualified_impurity(qual: str) -> str | None:
-    if qual in _IMPURE_JAX:
-        return f"{_IMPURE_JAX[qual]} (`{qual}`)"
-    for prefix, reason in _IMPURE_MODULES.items():
+    if qual in jax_api.IMPURE_JAX:
+        return f"{jax_api.IMPURE_JAX[qual]} (`{qual}`)"
+    for prefix, reason in jax_api.IMPURE_MODULES.items():
         if qual == prefix or qual.startswith(prefix + "."):
             return f"{reason} (`{qual}`)"
-    if qual.startswith(_PURE_PREFIXES) or qual in _PURE_JAX or qual in ("jax", "numpy"):
+    if (
+        qual.startswith(jax_api.PURE_PREFIXES)
+        or qual in jax_api.PURE_JAX
+        or qual in ("jax", "numpy")
+    ):
         return None
     return f"calls `{qual}`, code autoopt cannot see"
 
@@ -164,18 +138,43 @@ def _bound_to_transform(ctx: ModuleContext, fn: Function, name: str) -> bool:
 
 
 def reads_module_state(ctx: ModuleContext, fn: Function) -> list[str]:
-    """Module-level names the function reads that the program rebinds or mutates later."""
+    """Module-level names the function reads that the program rebinds or mutates."""
     graph = ctx.graph
     local = {n for s in graph.scope_stmts(fn.qualname) for n in s.defs} | set(fn.params)
     reads = {n for s in graph.scope_stmts(fn.qualname) for n in s.uses} - local
-    module_defs: dict[str, int] = {}
-    for stmt in graph.scope_stmts(MODULE):
-        for name in stmt.defs:
-            module_defs[name] = module_defs.get(name, 0) + 1
-    changed = {
-        name
-        for other in graph.functions.values()
-        for stmt in graph.scope_stmts(other.qualname)
-        for name in (stmt.mutates | (stmt.defs & other.globals))
+    return sorted(reads & changed_module_names(ctx))
+
+
+def changed_module_names(ctx: ModuleContext) -> set[str]:
+    """Module-level names something may change after they are first bound: bound twice
+    at module level, written through `global`, mutated (`a[i] = v`, `a.append(v)`), or
+    handed to a call that writes into it (`np.copyto(a, ...)`, `out=a`)."""
+
+    def compute() -> set[str]:
+        graph = ctx.graph
+        counts: dict[str, int] = {}
+        for stmt in graph.scope_stmts(MODULE):
+            for name in stmt.defs:
+                counts[name] = counts.get(name, 0) + 1
+        changed = {n for n, count in counts.items() if count > 1}
+        for stmt in graph.stmts:
+            fn = graph.functions.get(stmt.scope)
+            changed |= stmt.mutates | (stmt.defs & fn.globals if fn else set())
+            changed |= {n for call in stmt.calls for n in written_arguments(ctx, call)}
+        return changed
+
+    return ctx.memo("changed_module_names", compute)
+
+
+def written_arguments(ctx: ModuleContext, call: cst.Call) -> set[str]:
+    """Names a call writes into: the target of an in-place NumPy call, `out=` arguments."""
+    written = {
+        a.value.value
+        for a in call.args
+        if a.keyword is not None and a.keyword.value == "out" and isinstance(a.value, cst.Name)
     }
-    return sorted(n for n in reads if module_defs.get(n, 0) > 1 or n in changed)
+    qual = ctx.qualify(call.func) or ""
+    first = call.args[0].value if call.args else None
+    if qual in MUTATING_NUMPY and isinstance(first, cst.Name):
+        written.add(first.value)
+    return written

@@ -14,38 +14,18 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import Function, Stmt
+from autoopt.analysis.jax_api import SHAPE_ARGS
+from autoopt.analysis.walk import walk
 
 _CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 _CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
 _FORCING_BUILTINS = frozenset({"bool", "int", "float", "range", "complex"})
-_FORCING_METHODS = frozenset({"item", "tolist", "__bool__", "__int__", "__index__"})
-
-#: jax.numpy / jax.random functions -> indexes (and keywords) of their shape-like args.
-SHAPE_ARGS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
-    "jax.numpy.zeros": ((0,), ("shape",)),
-    "jax.numpy.ones": ((0,), ("shape",)),
-    "jax.numpy.empty": ((0,), ("shape",)),
-    "jax.numpy.full": ((0,), ("shape",)),
-    "jax.numpy.eye": ((0, 1), ("N", "M")),
-    "jax.numpy.identity": ((0,), ("n",)),
-    "jax.numpy.arange": ((0, 1, 2), ("start", "stop", "step")),
-    "jax.numpy.linspace": ((2,), ("num",)),
-    "jax.numpy.reshape": ((1,), ("shape", "newshape")),
-    "jax.numpy.broadcast_to": ((1,), ("shape",)),
-    "jax.numpy.tile": ((1,), ("reps",)),
-    "jax.numpy.tri": ((0, 1), ("N", "M")),
-    "jax.random.normal": ((1,), ("shape",)),
-    "jax.random.uniform": ((1,), ("shape",)),
-    "jax.random.bernoulli": ((2,), ("shape",)),
-    "jax.random.randint": ((1,), ("shape",)),
-    "jax.random.split": ((1,), ("num",)),
-    "jax.random.permutation": ((), ()),
-    "jax.random.choice": ((2,), ("shape",)),
-    "jax.nn.one_hot": ((1,), ("num_classes",)),
-}
-_SHAPE_METHODS = frozenset({"reshape", "broadcast_to", "repeat", "tile"})
+_FORCING_METHODS = jax_api.TO_PYTHON_METHODS
+#: Array methods whose arguments are Python values (shapes, axes, dtypes).
+_VALUE_METHODS = jax_api.SHAPE_METHODS | {"astype", "view"}
 
 
 def dynamic_names(node: cst.CSTNode) -> set[str]:
@@ -170,6 +150,7 @@ def _concrete_positions(ctx: ModuleContext, stmts: list[Stmt]) -> list[tuple[cst
         for call in stmt.calls:
             positions.extend(_call_positions(ctx, call))
         positions.extend(_slice_positions(node))
+        positions.extend(_index_positions(ctx, stmt))
         positions.extend(_ternary_positions(node))
     return positions
 
@@ -180,12 +161,19 @@ def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNod
         return [(arg.value, f"`{func.value}()`") for arg in call.args]
     if isinstance(func, cst.Attribute) and func.attr.value in _FORCING_METHODS:
         return [(func.value, f"`.{func.attr.value}()`")]
-    if isinstance(func, cst.Attribute) and func.attr.value in _SHAPE_METHODS:
-        return [(arg.value, f"the shape in `.{func.attr.value}()`") for arg in call.args]
+    keywords = [
+        (a.value, f"`{a.keyword.value}=`")
+        for a in call.args
+        if a.keyword is not None and a.keyword.value in jax_api.PYTHON_KEYWORDS
+    ]
+    if isinstance(func, cst.Attribute) and func.attr.value in _VALUE_METHODS:
+        return [(arg.value, f"the argument of `.{func.attr.value}()`") for arg in call.args]
     qual = ctx.qualify(func)
+    if qual is not None and qual.startswith("jax.numpy.") and qual not in SHAPE_ARGS:
+        return keywords + _option_positions(qual, call)
     if qual is None or qual not in SHAPE_ARGS:
-        return []
-    indexes, keywords = SHAPE_ARGS[qual]
+        return keywords
+    indexes, names = SHAPE_ARGS[qual]
     short = qual.replace("jax.numpy.", "jnp.").replace("jax.random.", "random.")
     out = []
     positional = [a for a in call.args if a.keyword is None and not a.star]
@@ -193,9 +181,19 @@ def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNod
         if i < len(positional):
             out.append((positional[i].value, f"the shape in `{short}`"))
     for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value in keywords:
+        if arg.keyword is not None and arg.keyword.value in names:
             out.append((arg.value, f"the shape in `{short}`"))
-    return out
+    return out + [k for k in keywords if k[0] not in {o[0] for o in out}]
+
+
+def _option_positions(qual: str, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
+    """Positional axes and options of jax.numpy functions: `jnp.sum(x, 1)`, `jnp.take(x, i, 0)`."""
+    start = jax_api.OPTION_POSITIONS.get(qual.removeprefix("jax.numpy."))
+    if start is None:
+        return []
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    short = qual.replace("jax.numpy.", "jnp.")
+    return [(a.value, f"an option of `{short}`") for a in positional[start:]]
 
 
 def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
@@ -213,6 +211,32 @@ def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
     if not isinstance(node, cst.FunctionDef):
         node.visit(Visitor())
     return out
+
+
+def _index_positions(ctx: ModuleContext, stmt: Stmt) -> list[tuple[cst.CSTNode, str]]:
+    """Indexes into Python values (`shape[axis]`, `layers[i]`, `cfg[key]`): only an
+    array can be indexed with a traced value."""
+    from autoopt.analysis.values import Kind, model
+
+    values = model(ctx)
+    out: list[tuple[cst.CSTNode, str]] = []
+    for node in own_nodes(stmt):
+        if not isinstance(node, cst.Subscript):
+            continue
+        if values.value_of(stmt, node.value).kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+            continue
+        for element in node.slice:
+            if isinstance(element.slice, cst.Index):
+                out.append((element.slice.value, f"an index into `{ctx.code(node.value)}`"))
+    return out
+
+
+def own_nodes(stmt: Stmt) -> list[cst.CSTNode]:
+    """The nodes a statement evaluates itself (not nested bodies)."""
+    from autoopt.analysis.jitted import own_exprs
+
+    nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+    return [n for e in own_exprs(stmt) for n in walk(e, lambda n: isinstance(n, nested))]
 
 
 def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
@@ -257,6 +281,8 @@ def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[st
             qual = ctx.qualify(call.func) or ""
             if qual.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")) and qual not in SHAPE_ARGS:
                 for arg in call.args:
+                    if arg.keyword is not None and arg.keyword.value in jax_api.PYTHON_KEYWORDS:
+                        continue
                     if isinstance(arg.value, cst.Name) and arg.value.value in params:
                         arrays.add(arg.value.value)
 

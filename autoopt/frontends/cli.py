@@ -52,6 +52,14 @@ Exclude = Annotated[
 ]
 NoProgress = Annotated[bool, typer.Option("--no-progress", help="Do not show a progress bar.")]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the result cache.")]
+IncludeTests = Annotated[
+    bool,
+    typer.Option(
+        "--include-tests",
+        help="Also rewrite test and benchmark files (tests/, test_*.py, *_test.py, "
+        "conftest.py, benchmarks/; `test-files` in [tool.autoopt]). They are always checked.",
+    ),
+]
 VerifyTests = Annotated[
     str | None,
     typer.Option(
@@ -105,6 +113,7 @@ def _settings(
     ignore: str | None,
     unsafe: bool,
     memory_budget: int | None = None,
+    include_tests: bool = False,
 ) -> Settings:
     try:
         base = load_settings(Path(paths[0]) if paths else Path.cwd())
@@ -116,6 +125,7 @@ def _settings(
         ignore=parse_codes(ignore),
         unsafe_fixes=unsafe or None,
         memory_budget=memory_budget,
+        include_tests=include_tests or None,
     )
 
 
@@ -144,6 +154,17 @@ def _collect(
 ) -> Batch:
     show = progress.wanted(no_progress)
     return collect(paths, settings, exclude, jobs, cache=not no_cache, progress=show)
+
+
+def _named_tests(batch: Batch, paths: list[str]) -> None:
+    """Say so when a file named on the command line is held back as a test or benchmark."""
+    for outcome in batch.held_back:
+        if outcome.display in paths:
+            typer.echo(
+                f"note: {outcome.display}: a test or benchmark file, not rewritten;"
+                " --include-tests rewrites it",
+                err=True,
+            )
 
 
 def _report_errors(errors: list[AutooptError]) -> None:
@@ -175,9 +196,10 @@ def check(
     no_progress: NoProgress = False,
     no_cache: NoCache = False,
     memory_budget: MemoryBudget = None,
+    include_tests: IncludeTests = False,
 ) -> None:
     """List findings, one line each. Exit 0: none, 1: findings, 2: error."""
-    settings = _settings(paths, select, ignore, unsafe_fixes, memory_budget)
+    settings = _settings(paths, select, ignore, unsafe_fixes, memory_budget, include_tests)
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
     findings, errors = batch.findings, batch.errors
     if output_format is Format.text:
@@ -213,6 +235,7 @@ def rewrite(
     timeout: Timeout = 120.0,
     report: ReportPath = None,
     memory_budget: MemoryBudget = None,
+    include_tests: IncludeTests = False,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -222,8 +245,9 @@ def rewrite(
     if verify_tests and not write:
         typer.echo("error: --verify-tests needs --write", err=True)
         raise typer.Exit(EXIT_ERROR)
-    settings = _settings(paths, select, ignore, unsafe_fixes, memory_budget)
+    settings = _settings(paths, select, ignore, unsafe_fixes, memory_budget, include_tests)
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
+    _named_tests(batch, paths)
     if verify:
         from autoopt.verify.commands import options_for, verify_outcomes
 

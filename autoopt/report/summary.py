@@ -10,6 +10,8 @@ from rich.table import Table
 
 from autoopt.model import Finding
 
+HELD_BACK = "test/benchmark files not rewritten (--include-tests rewrites them)"
+
 
 @dataclass
 class Summary:
@@ -23,6 +25,7 @@ class Summary:
     seconds: float
     written: bool = False
     reverted: list[str] = field(default_factory=list)
+    held_back: int = 0  # test and benchmark files with rewrites left out
 
     def table(self) -> Table:
         table = Table(title="autoopt summary", title_justify="left")
@@ -47,6 +50,8 @@ class Summary:
         ]
         if self.reverted:
             parts.insert(2, f"{len(self.reverted)} reverted by --verify-tests")
+        if self.held_back:
+            parts.insert(2, f"{self.held_back} {HELD_BACK}")
         return ", ".join(parts)
 
 
@@ -55,4 +60,4 @@ def print_summary(summary: Summary, console: Console | None = None) -> None:
     console = console or Console(stderr=True)
     if summary.findings:
         console.print(summary.table())
-    console.print(summary.caption(), highlight=False)
+    console.print(summary.caption(), highlight=False, soft_wrap=True)

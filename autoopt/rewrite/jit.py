@@ -16,7 +16,7 @@ def _tuple(names: Sequence[str]) -> str:
     return f"({inner},)" if len(names) == 1 else f"({inner})"
 
 
-def jit_options(static: Sequence[str] = (), donate: Sequence[str] = ()) -> str:
+def option_text(static: Sequence[str] = (), donate: Sequence[str] = ()) -> str:
     """`static_argnames=("n",), donate_argnames=("state",)` (empty when none)."""
     parts = []
     if static:
@@ -32,7 +32,7 @@ def jit_decorator(
     """`jax.jit` or `functools.partial(jax.jit, <options>)`, spelled with the
     module's own aliases, and the imports that spelling needs."""
     jit, imports = ctx.ref("jax.jit")
-    options = jit_options(static, donate)
+    options = option_text(static, donate)
     if not options:
         return jit, imports
     partial, more = ctx.ref("functools.partial")
@@ -44,7 +44,7 @@ def jit_call(
 ) -> tuple[str, tuple[RequireImport, ...]]:
     """`jax.jit(func, <options>)`, and the imports it needs."""
     jit, imports = ctx.ref("jax.jit")
-    options = jit_options(static, donate)
+    options = option_text(static, donate)
     return (f"{jit}({func}, {options})" if options else f"{jit}({func})"), imports
 
 

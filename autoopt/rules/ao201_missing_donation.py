@@ -12,10 +12,10 @@ from autoopt.analysis.callsites import argument_for
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import MODULE, CallSite, Function
+from autoopt.analysis.jit_plan import plans
 from autoopt.analysis.jitted import call_sites, escapes, jit_options, jitted_callables
-from autoopt.model import Applicability, Edit, Finding, Replace, RequireImport
-from autoopt.rewrite.jit import is_spelling, with_donation
-from autoopt.rules.ao101_missing_jit import MissingJit
+from autoopt.model import Applicability, Edit, Finding, Replace
+from autoopt.rewrite.jit import add_decorator, is_spelling, jit_decorator, with_donation
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao201_missing_donation as examples
 
@@ -203,18 +203,14 @@ def _targets(ctx: ModuleContext) -> Iterator[_Target]:
             continue
         carrier = fn.node if isinstance(jitted.carrier, cst.Decorator) else jitted.carrier
         yield _Target(jitted.name, fn, jitted.options, carrier)  # type: ignore[arg-type]
-    for finding in MissingJit.findings(ctx):
-        fn = next((f for f in ctx.graph.functions.values() if f.name == finding.target), None)
-        edit = next(
-            (e for e in finding.edits if isinstance(e, Replace) and fn and e.target is fn.node),
-            None,
-        )
-        if fn is None or edit is None or not finding.fixable or fn.scope != MODULE:
+    for plan in plans(ctx):
+        fn = plan.fn
+        if plan.fix is _NONE or plan.wrap_at_loops or fn.scope != MODULE:
             continue
-        decorated = edit.transform(fn.node)
-        options = jit_options(ctx, decorated.decorators[0].decorator) or {}  # type: ignore[union-attr]
-        imports = tuple(e for e in finding.edits if isinstance(e, RequireImport))
-        yield _Target(fn.name, fn, options, fn.node, edit, finding.fix, imports)
+        text, imports = jit_decorator(ctx, list(plan.static))
+        options = jit_options(ctx, cst.parse_expression(text)) or {}
+        edit = Replace(fn.node, add_decorator(ctx, text))
+        yield _Target(fn.name, fn, options, fn.node, edit, plan.fix, imports)
 
 
 def _literal_names(expr: cst.BaseExpression | None) -> set[str]:

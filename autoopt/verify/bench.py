@@ -7,7 +7,6 @@ copies of the captured arguments, timing each round to `block_until_ready`.
 
 from __future__ import annotations
 
-import sys
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ import jax
 
 from autoopt.verify import probes
 from autoopt.verify.compare import Tolerance, compare_trees
-from autoopt.verify.worker import EntryError, load_program, resolve
+from autoopt.verify.program import EntryError, Loaded, load_program, preload, resolve
 
 MIN_ROUNDS = 3
 
@@ -40,10 +39,14 @@ class Side:
         return {key: getattr(self, key) for key in keys}
 
 
-def run_bench(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[str, Any]:
-    """Bench every (rewritten program, target) pair; a pair's failure is reported, not raised."""
-    sys.path[:0] = spec["search_path"]
-    original = load_program(Path(spec["program"]), spec["module"])
+def run_bench(
+    spec: dict[str, Any], counter: probes.CompileCounter, loaded: Loaded | None = None
+) -> dict[str, Any]:
+    """Bench every (rewritten program, target) pair; a pair's failure is reported, not raised.
+
+    `loaded`: the original, loaded before jax was imported (a fresh interpreter).
+    """
+    original = (loaded or preload(spec)).get()
     firsts: dict[str, Side | str] = {}
     results = {}
     for number, pair in enumerate(spec["pairs"]):

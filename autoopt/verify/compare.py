@@ -22,6 +22,7 @@ TOLERANCES: dict[str, tuple[float, float]] = {
 }
 _COMPLEX_PART = {"complex64": "float32", "complex128": "float64"}
 REL_FLOOR = 1e-3  # reported relative error divides by max(|b|, REL_FLOOR * max|b|)
+MAX_NAMED = 3  # leaves named in a reason when several differ in type or shape
 
 
 @dataclass(frozen=True)
@@ -64,9 +65,15 @@ def tolerance_for(dtype: str, x64: bool = False) -> tuple[float, float]:
 def compare_trees(
     ref: FlatTree, new: FlatTree, tol: Tolerance | None = None, *, x64: bool = False
 ) -> Comparison:
-    """Compare `new` against the reference `ref` leaf by leaf."""
+    """Compare `new` against the reference `ref`: the structure, then the type and shape
+    of every leaf (all such differences named), then the values leaf by leaf."""
     if ref.structure != new.structure:
         return Comparison(False, f"structure differs: {ref.structure} vs {new.structure}")
+    mismatches = [m for a, b in zip(ref.leaves, new.leaves, strict=True) if (m := _layout(a, b))]
+    if mismatches:
+        shown = "; ".join(mismatches[:MAX_NAMED])
+        more = len(mismatches) - MAX_NAMED
+        return Comparison(False, shown + (f"; and {more} more leaves" if more > 0 else ""))
     result = Comparison(True)
     for a, b in zip(ref.leaves, new.leaves, strict=True):
         result.merge(compare_leaves(a, b, tol or Tolerance(), x64=x64), a.path)
@@ -74,14 +81,20 @@ def compare_trees(
 
 
 def compare_leaves(ref: Leaf, new: Leaf, tol: Tolerance, *, x64: bool = False) -> Comparison:
-    """Compare one leaf: kind, dtype and shape first, then the values."""
-    if (ref.kind, ref.dtype) != (new.kind, new.dtype):
-        return Comparison(False, f"type {_describe(ref)} vs {_describe(new)}")
+    """Compare the values of two leaves of the same kind, dtype and shape (see `_layout`)."""
     if ref.kind == TEXT:
         return Comparison(ref.value == new.value, f"{ref.value!r} vs {new.value!r}")
-    if ref.shape != new.shape:
-        return Comparison(False, f"shape {ref.shape} vs {new.shape}")
     return compare_values(np.asarray(ref.value), np.asarray(new.value), ref.dtype, tol, x64=x64)
+
+
+def _layout(ref: Leaf, new: Leaf) -> str:
+    """How two leaves differ in kind, dtype or shape, naming the leaf; "" if they do not."""
+    where = f"leaf {ref.path or '<root>'}"
+    if (ref.kind, ref.dtype) != (new.kind, new.dtype):
+        return f"{where}: type {_describe(ref)} vs {_describe(new)}"
+    if ref.kind != TEXT and ref.shape != new.shape:
+        return f"{where}: shape {ref.shape} vs {new.shape}"
+    return ""
 
 
 def compare_values(

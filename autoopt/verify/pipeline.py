@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from autoopt.config import Settings
 from autoopt.model import AutooptError, Finding
 from autoopt.verify.compare import TOLERANCES, Comparison, Tolerance, compare_trees
 from autoopt.verify.decide import REMAT, Thresholds, decide, describe
+from autoopt.verify.environment import changes_setup
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
 from autoopt.verify.runner import WorkerRun, run_worker
 from autoopt.verify.stats import SpeedView, median, pooled_noise, speed_view
@@ -117,6 +119,7 @@ class _Session:
         self.reference = FlatTree("", [])
         self.x64 = False
         self.unstable = ""  # why the original's own runs disagree, if they do
+        self.fresh = ""  # why every run starts a fresh interpreter; "" when forked
 
     def write_variant(self, source: str) -> Path:
         """The rewritten program, under the original file name in its own directory."""
@@ -141,12 +144,13 @@ class _Session:
         }
         out = self.work / "runs" / str(next(self.ids))
         limit = timeout or self.options.timeout
-        return run_worker(spec, out, timeout=limit, cwd=self.path.parent)
+        return run_worker(spec, out, timeout=limit, cwd=self.path.parent, fresh=bool(self.fresh))
 
     def run_baseline(self, targets: list[str]) -> WorkerRun:
         """The original once, capturing the first calls of the target functions."""
         capture = {"targets": targets, "dir": str(self.work / "captures")}
         capture["max_calls"] = self.options.max_calls
+        shutil.rmtree(capture["dir"], ignore_errors=True)  # from a forked run, if any
         self.baseline = self.run(self.path, capture=capture)
         if self.baseline.ok:
             self.reference = load_tree(self.baseline.out_dir, "outputs")
@@ -193,13 +197,17 @@ def verify_candidates(
         return report
     with tempfile.TemporaryDirectory(prefix="autoopt-verify-") as work:
         session = _Session(path.resolve(), entry, options, Path(work))
+        if any(changes_setup(source, c.source) for c in candidates if not c.error):
+            session.fresh = "a rewrite changes the environment settings or imports"
         say(f"{path}: running the original")
-        baseline = session.run_baseline(_targets(candidates, entry))
+        baseline = _baseline(session, _targets(candidates, entry))
         _environment(report, baseline.result)
         if not baseline.ok:
             report.error = f"the original program fails: {baseline.reason}"
             return report
         jobs = [_job(session, path, c) for c in candidates]
+        for job in jobs if session.fresh else []:
+            job.row.notes.append(f"run in fresh interpreters: {session.fresh}")
         live = [job for job in jobs if not job.failed]
         combo = _combo(session, path, live, combine) if combine and len(live) > 1 else None
         _measure_programs(session, [*live, *([combo] if combo else [])], say)
@@ -215,6 +223,17 @@ def verify_candidates(
         )
         report.kept = [job.candidate.finding for job in kept if job.candidate.finding]
     return report
+
+
+def _baseline(session: _Session, targets: list[str]) -> WorkerRun:
+    """The original once; again in a fresh interpreter if, forked, it changed the
+    environment (what it sets there can only take effect in a fresh interpreter)."""
+    baseline = session.run_baseline(targets)
+    changed = baseline.result.get("environ")
+    if changed and not session.fresh:
+        session.fresh = f"the program sets {', '.join(changed)}"
+        baseline = session.run_baseline(targets)
+    return baseline
 
 
 def _job(session: _Session, path: Path, candidate: Candidate) -> _Job:
@@ -376,7 +395,12 @@ def _measure_functions(session: _Session, jobs: list[_Job], say: Progress) -> No
         if not target:
             continue
         info = captured.get(target)
-        if info and info["calls"]:
+        if changes_setup(session.source, job.candidate.source):
+            job.row.notes.append(
+                f"no steady-state view of {target}: the rewrite changes the environment"
+                " or imports, which one process cannot hold for both programs"
+            )
+        elif info and info["calls"]:
             pairs[str(number)] = job
         else:
             why = info["error"] if info and info["error"] else "no calls captured"

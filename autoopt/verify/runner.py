@@ -2,7 +2,8 @@
 
 This is the only place autoopt starts user code; the autoopt process itself never
 imports jax. Workers are forked from a server that has imported jax already
-(`autoopt.verify.forkserver`), or started from scratch where there is none.
+(`autoopt.verify.forkserver`), or started from scratch where there is none, and
+where the program's environment settings must take effect (`autoopt.verify.fresh`).
 """
 
 from __future__ import annotations
@@ -82,27 +83,36 @@ def worker_env() -> dict[str, str]:
     return env
 
 
-def run_worker(spec: dict[str, Any], out_dir: Path, *, timeout: float, cwd: Path) -> WorkerRun:
+def run_worker(
+    spec: dict[str, Any], out_dir: Path, *, timeout: float, cwd: Path, fresh: bool = False
+) -> WorkerRun:
     """Run the worker on `spec` in a fresh process and classify how it ended.
 
     The process is forked from the fork server where there is one (Linux), and
-    started from scratch otherwise or when the server is gone.
+    started from scratch otherwise or when the server is gone. With `fresh`, it is
+    always a new `python` that loads the program before jax is imported
+    (`autoopt.verify.fresh`), so the program's environment settings take effect.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     spec = {**spec, "out_dir": str(out_dir)}
     spec_path = out_dir / "spec.json"
     spec_path.write_text(json.dumps(spec))
     start = time.perf_counter()
-    ended = FORK_SERVER.run(spec_path, out_dir, cwd, timeout) if FORK_SERVER else None
-    returncode, timed_out = ended or _start_worker(spec_path, out_dir, cwd, timeout)
+    forked = (
+        FORK_SERVER.run(spec_path, out_dir, cwd, timeout) if FORK_SERVER and not fresh else None
+    )
+    module = "fresh" if fresh else "worker"
+    returncode, timed_out = forked or _start_worker(spec_path, out_dir, cwd, timeout, module)
     run = classify(returncode, out_dir, timed_out, timeout)
     run.wall_s = time.perf_counter() - start
     return run
 
 
-def _start_worker(spec_path: Path, out_dir: Path, cwd: Path, timeout: float) -> tuple[int, bool]:
-    """Start `python` on the worker: its exit status, and whether it timed out."""
-    command = [sys.executable, "-c", _bootstrap("worker"), str(PACKAGE_ROOT), str(spec_path)]
+def _start_worker(
+    spec_path: Path, out_dir: Path, cwd: Path, timeout: float, module: str
+) -> tuple[int, bool]:
+    """Start `python` on `autoopt.verify.<module>`: its exit status, and whether it timed out."""
+    command = [sys.executable, "-c", _bootstrap(module), str(PACKAGE_ROOT), str(spec_path)]
     with open(out_dir / "stdout.txt", "wb") as out, open(out_dir / "stderr.txt", "wb") as err:
         proc = subprocess.Popen(
             command,

@@ -6,13 +6,13 @@ The spec (written by `autoopt.verify.runner`) names a mode:
   functions' first calls.
 - "bench": load the original and the rewritten program and replay captured calls of
   their functions, interleaved (see `autoopt.verify.bench`).
+Loading the program is `autoopt.verify.program`'s; in a fresh interpreter
+(`autoopt.verify.fresh`) it happens before this module, and jax, are imported.
 The result goes to `<out_dir>/result.json`; a missing file means the process died.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import os
 import resource
@@ -28,43 +28,10 @@ from typing import Any
 import jax
 
 from autoopt.verify import probes
+from autoopt.verify.program import EntryError, Loaded, environ_changes, preload, resolve_entry
 from autoopt.verify.trees import save_tree
 
 RESOURCE_EXHAUSTED = "RESOURCE_EXHAUSTED"
-
-
-class EntryError(Exception):
-    """The entry point named in the spec does not exist in the program."""
-
-
-def load_program(path: Path, name: str) -> ModuleType:
-    """Import the file at `path` as module `name` (registered in sys.modules first)."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise EntryError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def resolve(owner: Any, dotted: str) -> Any:
-    """`owner.a.b` for `dotted == "a.b"`, or raise EntryError."""
-    value = owner
-    for part in dotted.split("."):
-        if not hasattr(value, part):
-            raise EntryError(f"{getattr(owner, '__name__', owner)} has no attribute {dotted!r}")
-        value = getattr(value, part)
-    return value
-
-
-def resolve_entry(module: ModuleType, entry: str | None) -> Any:
-    """The entry callable: `MODULE:FUNC`, `FUNC`, or by default `main`."""
-    module_name, _, func = (entry or "main").rpartition(":")
-    owner = module
-    if module_name and module_name != module.__name__:
-        owner = importlib.import_module(module_name)
-    return resolve(owner, func)
 
 
 def install_recorders(module: ModuleType, spec: dict[str, Any]) -> dict[str, probes.ArgRecorder]:
@@ -83,16 +50,17 @@ def install_recorders(module: ModuleType, spec: dict[str, Any]) -> dict[str, pro
     return recorders
 
 
-def run_program(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[str, Any]:
-    """Load the program, call its entry once, save what it returns."""
+def run_program(
+    spec: dict[str, Any], counter: probes.CompileCounter, loaded: Loaded | None = None
+) -> dict[str, Any]:
+    """Load the program (unless `loaded` already), call its entry once, save what it returns."""
     instrument = bool(spec.get("instrument"))
-    sys.path[:0] = spec["search_path"]
     if instrument:
         jax.config.update("jax_transfer_guard", "log")
     compiles, compile_s = counter.snapshot()
-    start = time.perf_counter()
     with probes.count_host_syncs() if instrument else nullcontext(Counter()) as syncs:
-        module = load_program(Path(spec["program"]), spec["module"])
+        loaded = loaded or preload(spec)
+        module = loaded.get()
         entry = resolve_entry(module, spec.get("entry"))
         capture = spec.get("capture")
         recorders = install_recorders(module, capture) if capture else {}
@@ -102,7 +70,7 @@ def run_program(spec: dict[str, Any], counter: probes.CompileCounter) -> dict[st
     _unlimit_memory()
     save_tree(probes.flatten(output), Path(spec["out_dir"]), "outputs")
     return {
-        "total_s": done - start,
+        "total_s": done - loaded.start,
         "compiles": counter.count - compiles,
         "compile_s": counter.seconds - compile_s,
         "syncs": dict(syncs),
@@ -169,17 +137,33 @@ def _unlimit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
 
 
-def execute(spec: dict[str, Any]) -> dict[str, Any]:
-    """Run the spec's mode; every failure of user code becomes a status, not a crash."""
+def execute(spec: dict[str, Any], loaded: Loaded | None = None) -> dict[str, Any]:
+    """Run the spec's mode; every failure of user code becomes a status, not a crash.
+
+    `loaded`: the program, loaded before jax was imported (a fresh interpreter).
+    `environ` in the result names the variables the program set, changed or removed
+    (in a fresh interpreter, also those jax sets when the program imports it).
+    """
     counter = probes.CompileCounter()
     jax.devices()  # initialise the backend before the memory cap
+    environ = loaded.environ if loaded else dict(os.environ)
     _limit_memory(spec.get("memory_limit"))
+    try:
+        result = _run_mode(spec, counter, loaded)
+    finally:
+        _unlimit_memory()
+    return {**result, "environ": environ_changes(environ)}
+
+
+def _run_mode(
+    spec: dict[str, Any], counter: probes.CompileCounter, loaded: Loaded | None
+) -> dict[str, Any]:
     try:
         if spec["mode"] == "bench":
             from autoopt.verify.bench import run_bench
 
-            return {"status": "ok", **run_bench(spec, counter)}
-        return {"status": "ok", **run_program(spec, counter)}
+            return {"status": "ok", **run_bench(spec, counter, loaded)}
+        return {"status": "ok", **run_program(spec, counter, loaded)}
     except SystemExit as exc:
         return {"status": "exit", "code": str(exc.code)}
     except EntryError as exc:
@@ -188,13 +172,12 @@ def execute(spec: dict[str, Any]) -> dict[str, Any]:
         traceback.clear_frames(exc.__traceback__)  # free the user's locals before reporting
         _unlimit_memory()
         return describe_exception(exc, spec["search_path"])
-    finally:
-        _unlimit_memory()
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], loaded: Loaded | None = None) -> int:
+    """Run the spec at `argv[1]`; the result goes to `result.json` in its out_dir."""
     spec = json.loads(Path(argv[1]).read_text())
-    result = execute(spec)
+    result = execute(spec, loaded)
     result.update(environment())
     out = Path(spec["out_dir"])
     (out / "result.tmp").write_text(json.dumps(result))

@@ -15,17 +15,22 @@ from autoopt.workspace.discover import discover
 from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, run
 from autoopt.workspace.source_file import write_atomic
+from autoopt.workspace.testfiles import hold_back
 from autoopt.workspace.verify_tests import ProjectTests, Rewritten, Verdict, bisect_on_disk
 
 
 @dataclass
 class Batch:
-    """Every file's outcome, the errors met on the way, and the time taken."""
+    """Every file's outcome, the errors met on the way, and the time taken.
+
+    `held_back`: test and benchmark files whose rewrite was left out (`--include-tests`).
+    """
 
     outcomes: list[FileOutcome]
     errors: list[AutooptError]
     started: float = field(default_factory=time.perf_counter)
     written: list[FileOutcome] = field(default_factory=list)
+    held_back: list[FileOutcome] = field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:
@@ -53,7 +58,11 @@ def collect(
     cache: bool = True,
     progress: bool = False,
 ) -> Batch:
-    """Discover and analyse every file under `paths`; problems become `errors`."""
+    """Discover and analyse every file under `paths`; problems become `errors`.
+
+    Test and benchmark files keep their findings but not their rewrites, unless
+    `settings.include_tests`.
+    """
     started = time.perf_counter()
     found = discover(paths, [*settings.exclude, *(exclude or [])])
     store = ResultCache.load(paths, settings) if cache else None
@@ -62,7 +71,7 @@ def collect(
     if store is not None:
         store.save()
     errors = found.errors + [o.error for o in outcomes if o.error is not None]
-    return Batch(outcomes, errors, started)
+    return Batch(outcomes, errors, started, held_back=hold_back(outcomes, settings, paths))
 
 
 def write_changes(batch: Batch) -> None:
@@ -111,4 +120,5 @@ def summarise(batch: Batch, reverted: Sequence[str] = ()) -> Summary:
         seconds=batch.seconds,
         written=wrote,
         reverted=list(reverted),
+        held_back=len(batch.held_back),
     )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autoopt import __version__
-from autoopt.config import Settings
+from autoopt.config import Settings, project_root
 from autoopt.model import Applicability, AutooptError, Finding, Result, Span
 from autoopt.rules import ALL_RULES
 
@@ -103,10 +103,9 @@ def cache_folder(paths: list[str]) -> Path:
     """`$AUTOOPT_CACHE_DIR`, else `.autoopt_cache` in the project root, else the user's."""
     if env := os.environ.get("AUTOOPT_CACHE_DIR"):
         return Path(env)
-    start = Path(paths[0] if paths else ".").absolute()
-    for folder in [start, *start.parents]:
-        if (folder / "pyproject.toml").is_file() or (folder / ".git").exists():
-            return folder / CACHE_NAME
+    root = project_root(Path(paths[0] if paths else "."))
+    if root is not None:
+        return root / CACHE_NAME
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "autoopt"
 

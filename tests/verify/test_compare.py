@@ -80,6 +80,20 @@ def test_dtype_change_fails() -> None:
     assert not result.equal and "float32[3] vs float64[3]" in result.reason
 
 
+def test_type_and_shape_of_every_leaf_come_before_any_value() -> None:
+    ref = tree(np.ones(3, np.float32), np.zeros(2, np.float32), np.zeros((1, 8), np.float32))
+    new = tree(np.full(3, 9, np.float32), np.zeros(2), np.zeros((4, 2), np.float32))
+    assert compare_trees(ref, new).reason == (
+        "leaf [1]: type float32[2] vs float64[2]; leaf [2]: shape (1, 8) vs (4, 2)"
+    )
+
+
+def test_at_most_three_leaves_are_named() -> None:
+    ref = tree(*[np.zeros(2, np.float32)] * 5)
+    result = compare_trees(ref, tree(*[np.zeros(2)] * 5))
+    assert result.reason.endswith("; leaf [2]: type float32[2] vs float64[2]; and 2 more leaves")
+
+
 def test_python_float_vs_numpy_scalar_is_a_type_change() -> None:
     assert not compare_trees(tree(1.0), tree(np.float32(1.0))).equal
 

@@ -116,6 +116,71 @@ for _ in range(3):
 """,
         "wrapped with jax.jit elsewhere",
     ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def helper(x):
+    return jnp.tanh(x) * 0.5
+
+@jax.jit
+def outer(x):
+    for _ in range(3):
+        x = helper(x)
+    return x
+""",
+        "the loop runs inside a jitted function: it is traced already",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def helper(x):
+    return jnp.tanh(x) * 0.5
+
+def outer(x):
+    for _ in range(3):
+        x = helper(x)
+    return x
+
+fast = jax.jit(outer)
+y = fast(jnp.ones(3))
+""",
+        "`outer` only runs through `jax.jit(outer)`, so its loop is traced",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def cell(h, x):
+    return jnp.tanh(h + x)
+
+def body(h, xs):
+    for x in xs:
+        h = cell(h, x)
+    return h, h
+
+final, hs = jax.lax.scan(body, jnp.zeros(3), jnp.ones((4, 2, 3)))
+""",
+        "a `lax.scan` body runs traced",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def layer(x, w):
+    return jnp.tanh(x @ w)
+
+def apply_layers(x, ws):
+    for w in ws:
+        x = layer(x, w)
+    return x
+""",
+        "a library function nothing here calls: its loop may run under the caller's jit",
+    ),
 )
 
 INVALID = (
@@ -204,6 +269,8 @@ def predict(w, x):
     # a linear model
     return jnp.dot(x, w)  # keep this comment
 
+w = jnp.ones(3)
+xs = jnp.ones((4, 3))
 for x in xs:
     y = predict(w, x)
 """,
@@ -216,12 +283,15 @@ def predict(w, x):
     # a linear model
     return jnp.dot(x, w)  # keep this comment
 
+w = jnp.ones(3)
+xs = jnp.ones((4, 3))
 for x in xs:
     y = predict(w, x)
 """,
     ),
     Invalid(
         """
+import sys
 import jax.numpy as jnp
 
 def head(x, k):
@@ -230,8 +300,11 @@ def head(x, k):
 def main(x, k):
     while True:
         x = head(x, k)
+
+main(jnp.ones(8), int(sys.argv[1]))
 """,
         """
+import sys
 import jax
 import jax.numpy as jnp
 import functools
@@ -243,6 +316,8 @@ def head(x, k):
 def main(x, k):
     while True:
         x = head(x, k)
+
+main(jnp.ones(8), int(sys.argv[1]))
 """,
         fix=Applicability.UNSAFE,
         message="cannot prove",
@@ -260,6 +335,9 @@ def main(xs):
         pool.map(work, xs)
     for x in xs:
         y = work(x)
+
+if __name__ == "__main__":
+    main(jnp.linspace(0.0, 1.0, 8))
 """,
         """
 import multiprocessing
@@ -275,6 +353,9 @@ def main(xs):
     work_jit = jax.jit(work)
     for x in xs:
         y = work_jit(x)
+
+if __name__ == "__main__":
+    main(jnp.linspace(0.0, 1.0, 8))
 """,
     ),
     Invalid(
@@ -379,5 +460,339 @@ for x in xs:
 """,
         fix=_NONE,
         message="not an array",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def laplacian(u):
+    return jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1)
+
+def step(u, dt):
+    return u + dt * laplacian(u)
+
+u = jnp.linspace(0.0, 1.0, 64)
+for _ in range(100):
+    u = step(u, 0.01)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def laplacian(u):
+    return jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1)
+
+@jax.jit
+def step(u, dt):
+    return u + dt * laplacian(u)
+
+u = jnp.linspace(0.0, 1.0, 64)
+for _ in range(100):
+    u = step(u, 0.01)
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def leapfrog(x, v):
+    v = v - 0.05 * x
+    return x + 0.1 * v, v
+
+x, v = jnp.ones(16), jnp.zeros(16)
+for _ in range(200):
+    x, v = leapfrog(x, v)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def leapfrog(x, v):
+    v = v - 0.05 * x
+    return x + 0.1 * v, v
+
+x, v = jnp.ones(16), jnp.zeros(16)
+for _ in range(200):
+    x, v = leapfrog(x, v)
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def normalise(x, axis):
+    return x / jnp.linalg.norm(x, axis=axis, keepdims=True)
+
+x = jnp.ones((4, 3))
+for _ in range(5):
+    x = normalise(x, 1)
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+@functools.partial(jax.jit, static_argnames=("axis",))
+def normalise(x, axis):
+    return x / jnp.linalg.norm(x, axis=axis, keepdims=True)
+
+x = jnp.ones((4, 3))
+for _ in range(5):
+    x = normalise(x, 1)
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def activate(x, kind):
+    return jnp.tanh(x) if kind == "tanh" else jax.nn.relu(x)
+
+x = jnp.linspace(-1.0, 1.0, 8)
+for _ in range(3):
+    x = activate(x, "tanh")
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+@functools.partial(jax.jit, static_argnames=("kind",))
+def activate(x, kind):
+    return jnp.tanh(x) if kind == "tanh" else jax.nn.relu(x)
+
+x = jnp.linspace(-1.0, 1.0, 8)
+for _ in range(3):
+    x = activate(x, "tanh")
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+lr = 0.1
+
+def update(w, g):
+    return w - lr * g
+
+w = jnp.ones(3)
+for _ in range(10):
+    lr = lr * 0.9
+    w = update(w, jnp.ones(3))
+""",
+        fix=_NONE,
+        message="reads `lr`, which the module changes",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def train(w):
+    lr = 0.1
+
+    def update(w, g):
+        return w - lr * g
+
+    for _ in range(10):
+        w = update(w, jnp.ones(3))
+        lr = lr * 0.5
+    return w
+
+train(jnp.ones(3))
+""",
+        fix=_NONE,
+        message="reads `lr`, which the enclosing function rebinds",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+LR = 0.1
+
+def scaled(g):
+    return LR * g
+
+def update(w, g):
+    return w - scaled(g)
+
+w = jnp.ones(3)
+for epoch in range(5):
+    w = update(w, jnp.ones(3))
+    LR = LR / 2
+""",
+        fix=_NONE,
+        message="calls `scaled`, which reads `LR`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+class Schedule:
+    def __init__(self):
+        self.lr = 0.1
+
+    def decay(self):
+        self.lr *= 0.5
+
+sched = Schedule()
+
+def update(w, g):
+    return w - sched.lr * g
+
+w = jnp.ones(3)
+for _ in range(10):
+    sched.decay()
+    w = update(w, jnp.ones(3))
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+class Schedule:
+    def __init__(self):
+        self.lr = 0.1
+
+    def decay(self):
+        self.lr *= 0.5
+
+sched = Schedule()
+
+@jax.jit
+def update(w, g):
+    return w - sched.lr * g
+
+w = jnp.ones(3)
+for _ in range(10):
+    sched.decay()
+    w = update(w, jnp.ones(3))
+""",
+        fix=Applicability.UNSAFE,
+        message="reads `sched` (a host object) from outside",
+    ),
+    Invalid(
+        """
+import numpy as np
+import jax.numpy as jnp
+
+MASK = np.ones(8, dtype=bool)
+
+def masked(x):
+    return jnp.where(MASK, x, 0.0)
+
+x = jnp.ones(8)
+for i in range(8):
+    np.copyto(MASK, np.arange(8) > i)
+    x = masked(x)
+""",
+        fix=_NONE,
+        message="reads `MASK`, which the module changes",
+    ),
+    Invalid(
+        """
+import numpy as np
+import jax.numpy as jnp
+
+def jitter(n):
+    return np.random.default_rng().normal(size=n)
+
+def perturb(x):
+    return x + jnp.asarray(jitter(x.shape))
+
+x = jnp.zeros(4)
+for _ in range(3):
+    x = perturb(x)
+""",
+        fix=_NONE,
+        message="calls `jitter`, which draws host random numbers",
+    ),
+    Invalid(
+        """
+import numpy as np
+import jax.numpy as jnp
+
+def step(x, rng):
+    return x + rng.normal(size=x.shape)
+
+rng = np.random.default_rng(0)
+x = jnp.zeros(4)
+for _ in range(3):
+    x = step(x, rng)
+""",
+        fix=_NONE,
+        message="a method of `rng` (a host object)",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def scale(x, cfg):
+    return x * cfg["scale"]
+
+cfg = {"scale": 2.0}
+x = jnp.ones(3)
+for _ in range(3):
+    x = scale(x, cfg)
+""",
+        fix=_NONE,
+        message="`cfg` receives a Python container",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def positive_mean(x):
+    return jnp.mean(x[x > 0])
+
+x = jnp.linspace(-1.0, 1.0, 9)
+for _ in range(3):
+    m = positive_mean(x)
+""",
+        fix=_NONE,
+        message="indexes with the boolean mask `x > 0`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def active(x):
+    y = jnp.abs(x)
+    return y.shape[0]
+
+for x in [jnp.ones(3), jnp.ones(4)]:
+    n = active(x)
+""",
+        fix=_NONE,
+        message="returns a Python number, not an array",
+    ),
+    Invalid(
+        """
+import numpy as np
+import jax.numpy as jnp
+
+def as_float(x):
+    return x * 2.0 if isinstance(x, np.ndarray) else jnp.asarray(x) * 2.0
+
+for x in [jnp.ones(3), jnp.ones(3)]:
+    y = as_float(x)
+""",
+        fix=_NONE,
+        message="tests `isinstance` on the traced `x`",
+    ),
+    Invalid(
+        """
+import numpy as np
+import jax.numpy as jnp
+
+def clipped(x):
+    return jnp.asarray(np.clip(x, 0.0, 1.0))
+
+x = jnp.linspace(-1.0, 2.0, 5)
+for _ in range(3):
+    x = clipped(x)
+""",
+        fix=_NONE,
+        message="hands the traced `x` to NumPy",
     ),
 )

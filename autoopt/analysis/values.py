@@ -1,0 +1,614 @@
+"""The value model: what kind of value every name and expression holds.
+
+An abstract interpretation over the dataflow graph. Each expression gets a
+`Value`: a `Kind` (JAX array, NumPy array, Python scalar, string, dtype, shape
+tuple, pytree of arrays, callable, module, host object, container, None or
+unknown), whether it is the same constant every time it is evaluated, and for
+arrays the element type where it is known. Names follow their reaching
+definitions; a parameter is the join of the arguments at every call site the
+module shows (unknown when the function is used any other way); a call of a
+module function is its summary's return value (`analysis/summaries.py`).
+
+Anything the model cannot see is `UNKNOWN`, never a guess: rules treat an
+unknown kind as a premise they cannot prove.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+import libcst as cst
+
+from autoopt.analysis import jax_api
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import is_at_update
+from autoopt.analysis.graph import MODULE, Function, Stmt
+from autoopt.analysis.names import dotted
+from autoopt.analysis.tracing import own_nodes
+
+
+class Kind(str, Enum):
+    ARRAY = "a JAX array"
+    HOST_ARRAY = "a NumPy array"
+    SCALAR = "a Python number"
+    STRING = "a string"
+    DTYPE = "a dtype"
+    SHAPE = "a shape tuple"
+    PYTREE = "a pytree of arrays"
+    CALLABLE = "a callable"
+    MODULE = "a module"
+    OBJECT = "a host object"
+    CONTAINER = "a Python container"
+    NONE = "None"
+    UNKNOWN = "a value autoopt cannot see"
+    BOTTOM = "no value yet"  # inside a cycle, before the first estimate
+
+
+@dataclass(frozen=True)
+class Value:
+    """An abstract value: its kind, whether it is one constant, and array details."""
+
+    kind: Kind
+    constant: bool = False  # the same hashable value every time (literals, module constants)
+    detail: str | None = None  # arrays: "bool"/"int" element type; callables: "arrays"
+
+    @property
+    def is_arrays(self) -> bool:
+        """A JAX array or a pytree whose leaves are JAX arrays."""
+        return self.kind in (Kind.ARRAY, Kind.PYTREE)
+
+    @property
+    def is_static_kind(self) -> bool:
+        """A kind jit can only take as a static (hashable, Python-level) argument."""
+        return self.kind in (Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE) or (
+            self.kind is Kind.CONTAINER and self.constant
+        )
+
+    def join(self, other: Value) -> Value:
+        """The value when either may flow here."""
+        if Kind.BOTTOM in (self.kind, other.kind):
+            return other if self.kind is Kind.BOTTOM else self
+        if self.kind is not other.kind:
+            if {self.kind, other.kind} == {Kind.ARRAY, Kind.PYTREE}:
+                return PYTREE
+            return UNKNOWN
+        detail = self.detail if self.detail == other.detail else None
+        return Value(self.kind, self.constant and other.constant, detail)
+
+
+UNKNOWN = Value(Kind.UNKNOWN)
+BOTTOM = Value(Kind.BOTTOM)
+_ROUNDS = 3
+_BUDGET = 200_000
+ARRAY = Value(Kind.ARRAY)
+HOST = Value(Kind.HOST_ARRAY)
+PYTREE = Value(Kind.PYTREE)
+SCALAR = Value(Kind.SCALAR)
+OBJECT = Value(Kind.OBJECT)
+CALLABLE = Value(Kind.CALLABLE)
+CONST_SCALAR = Value(Kind.SCALAR, constant=True)
+CONST_STRING = Value(Kind.STRING, constant=True)
+NONE = Value(Kind.NONE, constant=True)
+
+#: A JAX array combined by an operator with these gives a JAX array (or raises).
+_ARRAY_OPERANDS = {Kind.ARRAY, Kind.SCALAR, Kind.HOST_ARRAY, Kind.UNKNOWN}
+_ITERATED = (Kind.ARRAY, Kind.HOST_ARRAY)  # iterating over axis 0 gives the same kind
+_ARRAY_ATTRS = {"shape": Value(Kind.SHAPE), "ndim": SCALAR, "size": SCALAR}
+_SAME_ATTRS = frozenset({"T", "mT", "real", "imag"})
+_PYTREE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
+_PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
+_SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "round", "complex", "isinstance"})
+_STRING_BUILTINS = frozenset({"str", "repr", "format"})
+
+
+def join_all(values: list[Value]) -> Value:
+    """The join of several values (unknown when there are none)."""
+    if not values:
+        return UNKNOWN
+    out = values[0]
+    for value in values[1:]:
+        out = out.join(value)
+    return out
+
+
+def model(ctx: ModuleContext) -> ValueModel:
+    """The module's value model, built once."""
+    return ctx.memo("value_model", lambda: ValueModel(ctx))
+
+
+class ValueModel:
+    """Answers `value_of(stmt, expr)` for one module, remembering what it computed."""
+
+    def __init__(self, ctx: ModuleContext) -> None:
+        self.ctx = ctx
+        self._done: dict[tuple, Value] = {}
+        self._guess: dict[tuple, Value] = {}
+        self._active: list[tuple] = []
+        self._hits: set[tuple] = set()  # active keys read before they were known
+        self._steps = 0
+
+    # -- the fixpoint ------------------------------------------------------------------
+    def _solve(self, key: tuple, compute: Callable[[], Value]) -> Value:
+        """`compute()` for `key`, solving cycles (a loop-carried name, a recursive
+        function) by iterating from "no value yet" until the value stops changing."""
+        if key in self._done:
+            return self._done[key]
+        if key in self._active:
+            self._hits.add(key)
+            return self._guess.get(key, BOTTOM)
+        self._active.append(key)
+        value = compute()
+        for _ in range(_ROUNDS):
+            if key not in self._hits or value == self._guess.get(key, BOTTOM):
+                break
+            self._guess[key] = value
+            self._hits.discard(key)
+            value = compute()
+        self._active.pop()
+        self._hits.discard(key)
+        self._guess.pop(key, None)
+        self._steps += 1
+        if self._steps > _BUDGET:
+            value = UNKNOWN  # a module too tangled to solve: claim nothing
+        if not self._hits & set(self._active):
+            self._done[key] = value
+        if not self._active and value.kind is Kind.BOTTOM:
+            return UNKNOWN
+        return value
+
+    # -- expressions -----------------------------------------------------------------
+    def value_of(self, stmt: Stmt, expr: cst.BaseExpression) -> Value:
+        """The value of `expr` evaluated at `stmt`."""
+        literal = _literal(expr)
+        if literal is not None:
+            return literal
+        if isinstance(expr, cst.Name):
+            return self.name(stmt, expr.value)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(stmt, expr)
+        if isinstance(expr, cst.Call):
+            return self._call(stmt, expr)
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(stmt, expr)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._binary(stmt, expr)
+        if isinstance(expr, cst.Comparison):
+            return self._comparison(stmt, expr)
+        if isinstance(expr, cst.UnaryOperation):
+            if isinstance(expr.operator, cst.Not):
+                return SCALAR
+            return self.value_of(stmt, expr.expression)
+        if isinstance(expr, cst.IfExp):
+            return self.value_of(stmt, expr.body).join(self.value_of(stmt, expr.orelse))
+        if isinstance(expr, cst.Tuple | cst.List | cst.Set | cst.Dict):
+            return self._container(stmt, expr)
+        if isinstance(expr, cst.Lambda):
+            return CALLABLE
+        return UNKNOWN
+
+    def _attribute(self, stmt: Stmt, expr: cst.Attribute) -> Value:
+        qual = self.ctx.qualify(expr)
+        if qual is not None:
+            return _qualified_attribute(qual)
+        base = self.value_of(stmt, expr.value)
+        attr = expr.attr.value
+        if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+            if attr in _ARRAY_ATTRS:
+                return _ARRAY_ATTRS[attr]
+            if attr == "dtype":
+                return Value(Kind.DTYPE)
+            return Value(base.kind) if attr in _SAME_ATTRS else UNKNOWN
+        if base.kind is Kind.PYTREE:
+            return PYTREE  # a field of a pytree of arrays is a pytree of arrays
+        return UNKNOWN
+
+    def _subscript(self, stmt: Stmt, expr: cst.Subscript) -> Value:
+        base = self.value_of(stmt, expr.value)
+        if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+            return Value(base.kind)
+        if base.kind is Kind.PYTREE:
+            return PYTREE
+        if base.kind is Kind.SHAPE:
+            sliced = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+            return Value(Kind.SHAPE) if sliced else SCALAR
+        if base.kind is Kind.STRING:
+            return Value(Kind.STRING)
+        return UNKNOWN
+
+    def _binary(self, stmt: Stmt, expr: cst.BinaryOperation) -> Value:
+        left, right = self.value_of(stmt, expr.left), self.value_of(stmt, expr.right)
+        return _combine(left, right, isinstance(expr.operator, cst.Modulo))
+
+    def _comparison(self, stmt: Stmt, expr: cst.Comparison) -> Value:
+        if any(
+            isinstance(t.operator, cst.Is | cst.IsNot | cst.In | cst.NotIn)
+            for t in expr.comparisons
+        ):
+            return SCALAR
+        sides = [expr.left, *(t.comparator for t in expr.comparisons)]
+        kinds = {self.value_of(stmt, side).kind for side in sides}
+        if Kind.BOTTOM in kinds:
+            return BOTTOM
+        if Kind.ARRAY in kinds:
+            return Value(Kind.ARRAY, detail="bool")
+        if Kind.HOST_ARRAY in kinds:
+            return Value(Kind.HOST_ARRAY, detail="bool")
+        return SCALAR if kinds <= {Kind.SCALAR, Kind.STRING, Kind.NONE} else UNKNOWN
+
+    def _container(self, stmt: Stmt, expr: cst.Tuple | cst.List | cst.Set | cst.Dict) -> Value:
+        if isinstance(expr, cst.Dict):
+            parts = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+            if len(parts) != len(expr.elements):
+                return UNKNOWN
+        else:
+            if any(isinstance(e, cst.StarredElement) for e in expr.elements):
+                return UNKNOWN
+            parts = [e.value for e in expr.elements]
+        values = [self.value_of(stmt, p) for p in parts]
+        if any(v.kind is Kind.BOTTOM for v in values):
+            return BOTTOM
+        if values and all(v.is_arrays for v in values) and not isinstance(expr, cst.Set):
+            return PYTREE
+        hashable = isinstance(expr, cst.Tuple) and all(v.constant for v in values)
+        if isinstance(expr, cst.Tuple) and all(v.kind is Kind.SCALAR for v in values):
+            return Value(Kind.SHAPE, hashable)
+        return Value(Kind.CONTAINER, hashable)
+
+    # -- calls -----------------------------------------------------------------------
+    def _call(self, stmt: Stmt, call: cst.Call) -> Value:
+        qual = self.ctx.qualify(call.func)
+        if qual is not None:
+            return _qualified_call(qual, call)
+        func = call.func
+        if isinstance(func, cst.Name):
+            return self._named_call(stmt, func.value)
+        if isinstance(func, cst.Attribute):
+            return self._method_call(stmt, func)
+        if isinstance(func, cst.Call):
+            inner = self.ctx.qualify(func.func) or ""
+            return PYTREE if inner in jax_api.TRACING_TRANSFORMS else UNKNOWN
+        return UNKNOWN
+
+    def _named_call(self, stmt: Stmt, name: str) -> Value:
+        graph = self.ctx.graph
+        fn = graph.resolve_function(name, stmt.scope)
+        if fn is not None and not self._rebound(stmt, name, fn):
+            return self.returns(fn)
+        callee = self.name(stmt, name)
+        if callee.kind is Kind.CALLABLE and callee.detail == "arrays":
+            return PYTREE
+        if callee.kind is Kind.CALLABLE and callee.detail == "pytree-class":
+            return PYTREE
+        if callee.kind is Kind.CALLABLE and callee.detail == "class":
+            return OBJECT
+        if not graph.reaching_defs(stmt, name) and _is_builtin(self.ctx, name):
+            if name in _SCALAR_BUILTINS:
+                return SCALAR
+            if name in _STRING_BUILTINS:
+                return Value(Kind.STRING)
+        return UNKNOWN
+
+    def _rebound(self, stmt: Stmt, name: str, fn: Function) -> bool:
+        """Whether `name` may hold something else than the `def` at this call."""
+        defs = self.ctx.graph.reaching_defs(stmt, name)
+        return any(d.id != fn.header for d in defs) or len(self._module_defs(name)) > 1
+
+    def _method_call(self, stmt: Stmt, func: cst.Attribute) -> Value:
+        if is_at_update(func):
+            return ARRAY
+        base = self.value_of(stmt, func.value)
+        method = func.attr.value
+        if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+            if method in jax_api.TO_PYTHON_METHODS:
+                return SCALAR if method == "item" else UNKNOWN
+            return Value(base.kind, detail="bool" if method in ("any", "all") else None)
+        if base.kind is Kind.PYTREE and method == "_replace":
+            return PYTREE
+        if base.kind is Kind.STRING:
+            return Value(Kind.STRING)
+        return UNKNOWN
+
+    def returns(self, fn: Function) -> Value:
+        """The join of what every `return` of `fn` gives (None when it falls off the end)."""
+        return self._solve(("returns", fn.qualname), lambda: self._compute_returns(fn))
+
+    def _compute_returns(self, fn: Function) -> Value:
+        if fn.is_generator or fn.node.asynchronous is not None:
+            return OBJECT
+        values = []
+        for stmt in self.ctx.graph.scope_stmts(fn.qualname):
+            if isinstance(stmt.node, cst.Return):
+                value = stmt.node.value
+                values.append(NONE if value is None else self.value_of(stmt, value))
+        return join_all(values) if values else NONE
+
+    # -- names -----------------------------------------------------------------------
+    def name(self, stmt: Stmt, name: str) -> Value:
+        """The value `name` holds when `stmt` reads it."""
+        return self._solve(("name", stmt.id, name), lambda: self._resolve(stmt, name))
+
+    def _resolve(self, stmt: Stmt, name: str) -> Value:
+        if name in ("True", "False"):
+            return CONST_SCALAR
+        if name == "None":
+            return NONE
+        comprehension = _comprehension_source(stmt, name)
+        if comprehension is not None:
+            source = self.value_of(stmt, comprehension)
+            return Value(source.kind) if source.kind in _ITERATED else UNKNOWN
+        graph = self.ctx.graph
+        defs = graph.reaching_defs(stmt, name)
+        fn = graph.functions.get(stmt.scope)
+        if not defs and fn is not None and name in fn.params:
+            return self.parameter(fn, name)
+        if not defs and stmt.scope != MODULE:
+            return self._free(stmt, name)
+        if not defs:
+            return self._unbound(name)
+        return join_all([self.defined(d, name) for d in defs])
+
+    def _free(self, stmt: Stmt, name: str) -> Value:
+        """A name a function reads from an enclosing scope or the module."""
+        fn = self.ctx.graph.functions.get(stmt.scope)
+        outer = fn.scope if fn is not None else MODULE
+        outer_defs = [s for s in self.ctx.graph.scope_stmts(outer) if name in s.defs]
+        if outer != MODULE:
+            return join_all([self.defined(d, name) for d in outer_defs]) if outer_defs else UNKNOWN
+        defs = self._module_defs(name)
+        if not defs:
+            return self._unbound(name)
+        value = join_all([self.defined(d, name) for d in defs])
+        return value if len(defs) == 1 else Value(value.kind, False, value.detail)
+
+    def _module_defs(self, name: str) -> list[Stmt]:
+        return [s for s in self.ctx.graph.scope_stmts(MODULE) if name in s.defs]
+
+    def _unbound(self, name: str) -> Value:
+        return CALLABLE if _is_builtin(self.ctx, name) else UNKNOWN
+
+    def parameter(self, fn: Function, name: str) -> Value:
+        """The join of the arguments `fn` receives for `name` at every call site."""
+        return self._solve(
+            ("parameter", fn.qualname, name), lambda: self._compute_parameter(fn, name)
+        )
+
+    def _compute_parameter(self, fn: Function, name: str) -> Value:
+        from autoopt.analysis.callsites import argument_for
+        from autoopt.analysis.execution import only_called
+
+        if fn.is_method or not only_called(self.ctx, fn):
+            return UNKNOWN
+        sites = self.ctx.graph.call_sites(fn)
+        index = fn.params.index(name)
+        default = parameter_default(fn, name)
+        values = []
+        for site in sites:
+            expr = argument_for(site, index, name)
+            if expr is None and _passes_star(site.call, index):
+                return UNKNOWN
+            if expr is None:
+                header = self.ctx.graph.stmts[fn.header]
+                values.append(self.value_of(header, default) if default is not None else UNKNOWN)
+            else:
+                values.append(self.value_of(site.stmt, expr))
+        return join_all(values)
+
+    def defined(self, stmt: Stmt, name: str) -> Value:
+        """The value `stmt` binds to `name`."""
+        node = stmt.node
+        if isinstance(node, cst.FunctionDef):
+            return CALLABLE
+        if isinstance(node, cst.ClassDef):
+            return Value(Kind.CALLABLE, detail=_class_detail(self.ctx, node))
+        if isinstance(node, cst.Import | cst.ImportFrom):
+            qual = self.ctx.imports.bindings.get(name)
+            return _qualified_attribute(qual) if qual else UNKNOWN
+        if isinstance(node, cst.For):
+            return self._iterated(stmt, node, name)
+        if isinstance(node, cst.AugAssign):
+            return self._augmented(stmt, node)
+        if isinstance(node, cst.Assign | cst.AnnAssign) and node.value is not None:
+            targets = (
+                [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            )
+            return join_all(
+                [
+                    self._assigned(stmt, t, node.value, name)
+                    for t in targets
+                    if name in _target_names(t)
+                ]
+            )
+        return UNKNOWN
+
+    def _augmented(self, stmt: Stmt, node: cst.AugAssign) -> Value:
+        if not isinstance(node.target, cst.Name):
+            return UNKNOWN
+        before = self.name(stmt, node.target.value)
+        modulo = isinstance(node.operator, cst.ModuloAssign)
+        return _combine(before, self.value_of(stmt, node.value), modulo)
+
+    def _iterated(self, stmt: Stmt, node: cst.For, name: str) -> Value:
+        if not isinstance(node.target, cst.Name):
+            return UNKNOWN
+        it = node.iter
+        if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range":
+            return SCALAR if _is_builtin(self.ctx, "range") else UNKNOWN
+        source = self.value_of(stmt, it)
+        return Value(source.kind) if source.kind in _ITERATED else UNKNOWN
+
+    def _assigned(
+        self, stmt: Stmt, target: cst.BaseExpression, value: cst.BaseExpression, name: str
+    ) -> Value:
+        if isinstance(target, cst.Name):
+            return self.value_of(stmt, value)
+        if not isinstance(target, cst.Tuple | cst.List):
+            return UNKNOWN
+        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        index = names.index(name) if name in names else -1
+        if index < 0 or any(isinstance(e, cst.StarredElement) for e in target.elements):
+            return UNKNOWN
+        if isinstance(value, cst.Tuple | cst.List) and len(value.elements) == len(names):
+            return self.value_of(stmt, value.elements[index].value)
+        unpacked = self._unpacked_return(stmt, value, index, len(names))
+        if unpacked.kind is not Kind.UNKNOWN:
+            return unpacked
+        whole = self.value_of(stmt, value)
+        if whole.kind in (Kind.PYTREE, Kind.BOTTOM):
+            return whole
+        return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
+
+    def _unpacked_return(
+        self, stmt: Stmt, value: cst.BaseExpression, index: int, count: int
+    ) -> Value:
+        """`a, b = f(...)` for a module function whose every return is a tuple literal."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return UNKNOWN
+        fn = self.ctx.graph.resolve_function(value.func.value, stmt.scope)
+        if fn is None:
+            return UNKNOWN
+        values = []
+        for ret in self.ctx.graph.scope_stmts(fn.qualname):
+            if not isinstance(ret.node, cst.Return):
+                continue
+            tup = ret.node.value
+            if not isinstance(tup, cst.Tuple) or len(tup.elements) != count:
+                return UNKNOWN
+            values.append(self.value_of(ret, tup.elements[index].value))
+        return join_all(values)
+
+
+def _comprehension_source(stmt: Stmt, name: str) -> cst.BaseExpression | None:
+    """The iterable a comprehension in `stmt` binds `name` from (`for k in keys`)."""
+    if not stmt.comprehension:
+        return None
+    for node in own_nodes(stmt):
+        target = node.target if isinstance(node, cst.CompFor) else None
+        if isinstance(target, cst.Name) and target.value == name:
+            return node.iter
+    return None
+
+
+def _literal(expr: cst.BaseExpression) -> Value | None:
+    if isinstance(expr, cst.Integer | cst.Float | cst.Imaginary):
+        return CONST_SCALAR
+    if isinstance(expr, cst.SimpleString | cst.ConcatenatedString):
+        return CONST_STRING
+    if isinstance(expr, cst.FormattedString):
+        return Value(Kind.STRING)
+    if isinstance(expr, cst.Ellipsis):
+        return Value(Kind.OBJECT, constant=True)
+    return None
+
+
+def _combine(left: Value, right: Value, modulo: bool) -> Value:
+    """The value of `left <op> right` for an arithmetic operator (`%` formats strings)."""
+    kinds = {left.kind, right.kind}
+    if Kind.ARRAY in kinds and kinds <= _ARRAY_OPERANDS | {Kind.BOTTOM}:
+        return ARRAY
+    if Kind.BOTTOM in kinds:
+        return BOTTOM  # not known until the cycle's first estimate
+    if Kind.HOST_ARRAY in kinds and kinds <= {Kind.HOST_ARRAY, Kind.SCALAR}:
+        return HOST
+    constant = left.constant and right.constant
+    if kinds == {Kind.SCALAR}:
+        return Value(Kind.SCALAR, constant)
+    if kinds == {Kind.STRING} or (left.kind is Kind.STRING and modulo):
+        return Value(Kind.STRING, constant)
+    if kinds == {Kind.SHAPE}:
+        return Value(Kind.SHAPE, constant)
+    return UNKNOWN
+
+
+def _qualified_attribute(qual: str) -> Value:
+    """A module attribute read without a call: `jnp.float32`, `np.pi`, `jax.numpy`."""
+    last = qual.rsplit(".", 1)[-1]
+    if last in jax_api.DTYPE_NAMES:
+        return Value(Kind.DTYPE, constant=True)
+    if last in jax_api.SCALAR_CONSTANTS and qual.startswith(("numpy.", "math.", "jax.numpy.")):
+        return CONST_SCALAR
+    if last == "newaxis":
+        return NONE
+    if "." not in qual or qual in ("jax.numpy", "jax.lax", "jax.random", "jax.nn", "numpy.random"):
+        return Value(Kind.MODULE, constant=True)
+    if qual in jax_api.TRACING_TRANSFORMS or qual.startswith(jax_api.PURE_PREFIXES):
+        return CALLABLE
+    return UNKNOWN
+
+
+def _qualified_call(qual: str, call: cst.Call) -> Value:
+    """The value of a call to an imported function."""
+    last = qual.rsplit(".", 1)[-1]
+    if qual in jax_api.JAX_PYTHON_INTS or qual.startswith("math."):
+        return SCALAR
+    if qual == "jax.device_get":
+        return UNKNOWN  # a NumPy array or a pytree of them
+    if qual in ("jax.numpy.shape",):
+        return Value(Kind.SHAPE)
+    if qual in ("jax.numpy.ndim", "jax.numpy.size"):
+        return SCALAR
+    if qual in ("jax.numpy.dtype", "jax.numpy.result_type", "numpy.dtype"):
+        return Value(Kind.DTYPE)
+    if qual in jax_api.TRACING_TRANSFORMS:
+        return Value(Kind.CALLABLE, detail="arrays")
+    if qual in ("jax.tree_util.tree_map", "jax.tree.map", "jax.device_put"):
+        return PYTREE
+    if qual.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")):
+        return Value(Kind.ARRAY, detail=_element_type(last))
+    if qual == "numpy.random.default_rng" or qual.startswith("numpy.random.Generator"):
+        return OBJECT
+    if qual.startswith("numpy."):
+        if last in jax_api.DTYPE_NAMES:
+            return HOST
+        return Value(Kind.HOST_ARRAY, detail=_element_type(last))
+    return UNKNOWN
+
+
+def _element_type(last: str) -> str | None:
+    if last in jax_api.BOOL_RESULTS:
+        return "bool"
+    if last in jax_api.INT_RESULTS:
+        return "int"
+    return None
+
+
+def _class_detail(ctx: ModuleContext, node: cst.ClassDef) -> str:
+    """ "pytree-class" for a NamedTuple or a registered dataclass, else "class"."""
+    for base in node.bases:
+        qual = ctx.qualify(base.value) or dotted(base.value) or ""
+        if qual in _PYTREE_BASES:
+            return "pytree-class"
+    for decorator in node.decorators:
+        expr = decorator.decorator
+        name = ctx.qualify(expr.func if isinstance(expr, cst.Call) else expr) or ""
+        if name.endswith(_PYTREE_DECORATORS):
+            return "pytree-class"
+    return "class"
+
+
+def _is_builtin(ctx: ModuleContext, name: str) -> bool:
+    """`name` is Python's builtin: nothing in the module binds it."""
+    return (
+        (name in jax_api.PURE_BUILTINS or name in jax_api.IO_BUILTINS)
+        and not any(name in s.defs for s in ctx.graph.stmts)
+        and not any(name in f.params for f in ctx.graph.functions.values())
+    )
+
+
+def _target_names(target: cst.BaseExpression) -> set[str]:
+    from autoopt.analysis.exprs import bound_names
+
+    return set(bound_names(target))
+
+
+def parameter_default(fn: Function, name: str) -> cst.BaseExpression | None:
+    params = fn.node.params
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        if param.name.value == name:
+            return param.default
+    return None
+
+
+def _passes_star(call: cst.Call, index: int) -> bool:
+    return any(a.star for a in call.args)

@@ -1,0 +1,164 @@
+"""The value model: the kind of value each name holds at a statement."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.values import Kind, Value, model
+
+HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+
+
+def value_at_end(body: str, name: str) -> Value:
+    """The value `name` holds when a final `probe(name)` statement reads it."""
+    code = HEADER + body + f"\nprobe({name})\n"
+    ctx = ModuleContext("<t>", code, cst.parse_module(code))
+    last = ctx.graph.scope_stmts("<module>")[-1]
+    return model(ctx).name(last, name)
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "kind", "constant", "detail"),
+    [
+        ("x = jnp.zeros(3)", "x", Kind.ARRAY, False, None),
+        ("x = np.zeros(3)", "x", Kind.HOST_ARRAY, False, None),
+        ("x = jax.device_put(np.zeros(3))", "x", Kind.PYTREE, False, None),
+        ("n = 3", "n", Kind.SCALAR, True, None),
+        ("n = 3\nm = n * 2", "m", Kind.SCALAR, True, None),
+        ("s = 'tanh'", "s", Kind.STRING, True, None),
+        ("d = jnp.float32", "d", Kind.DTYPE, True, None),
+        ("x = jnp.ones((2, 3))\ns = x.shape", "s", Kind.SHAPE, False, None),
+        ("x = jnp.ones((2, 3))\nt = x.dtype", "t", Kind.DTYPE, False, None),
+        ("shape = (2, 3)", "shape", Kind.SHAPE, True, None),
+        ("p = {'w': jnp.ones(3), 'b': jnp.zeros(3)}", "p", Kind.PYTREE, False, None),
+        ("p = (jnp.ones(3), jnp.zeros(3))", "p", Kind.PYTREE, False, None),
+        ("cfg = {'lr': 0.1}", "cfg", Kind.CONTAINER, False, None),
+        ("k = ('a', 1)", "k", Kind.CONTAINER, True, None),
+        ("rng = np.random.default_rng(0)", "rng", Kind.OBJECT, False, None),
+        ("x = jnp.ones(3)\nm = x > 0", "m", Kind.ARRAY, False, "bool"),
+        ("i = jnp.arange(4)", "i", Kind.ARRAY, False, "int"),
+        ("x = jnp.ones(3)\ny = x.at[0].set(2.0)", "y", Kind.ARRAY, False, None),
+        ("x = jnp.ones(3)\nv = x.item()", "v", Kind.SCALAR, False, None),
+        ("x = None", "x", Kind.NONE, True, None),
+        ("g = jax.grad(lambda w: w)", "g", Kind.CALLABLE, False, "arrays"),
+        ("f = lambda v: v", "f", Kind.CALLABLE, False, None),
+        ("import os\nm = os", "m", Kind.MODULE, True, None),
+        ("x = unknown_call()", "x", Kind.UNKNOWN, False, None),
+        ("x = jnp.ones(3)\nx = np.ones(3)", "x", Kind.HOST_ARRAY, False, None),
+        ("x = jnp.ones(3) if flag else np.ones(3)", "x", Kind.UNKNOWN, False, None),
+        ("n = len(xs)", "n", Kind.SCALAR, False, None),
+        ("t = f'{1}'", "t", Kind.STRING, False, None),
+    ],
+)
+def test_kind_of_a_name(
+    body: str, name: str, kind: Kind, constant: bool, detail: str | None
+) -> None:
+    assert value_at_end(body, name) == Value(kind, constant, detail)
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        # a loop-carried array: the initial value and the loop's rebinding agree
+        ("x = jnp.zeros(3)\nfor _ in range(3):\n    x = x + 1", Kind.ARRAY),
+        # a NumPy buffer turned into a device array on the way
+        ("x = np.zeros(3)\nfor _ in range(3):\n    x = jnp.asarray(x) * 2", Kind.UNKNOWN),
+        # a counter
+        ("n = 0\nfor _ in range(3):\n    n += 1", Kind.SCALAR),
+    ],
+)
+def test_loop_carried_names_join_every_definition(body: str, kind: Kind) -> None:
+    assert value_at_end(body, "x" if "x" in body else "n").kind is kind
+
+
+def function_values(code: str, fn_name: str) -> tuple[dict[str, Value], Value]:
+    code = HEADER + code
+    ctx = ModuleContext("<t>", code, cst.parse_module(code))
+    fn = ctx.graph.functions[fn_name]
+    values = model(ctx)
+    return {p: values.parameter(fn, p) for p in fn.params}, values.returns(fn)
+
+
+def test_parameters_join_the_arguments_of_every_call_site() -> None:
+    params, returns = function_values(
+        """
+def step(x, lr, axis, name):
+    return x - lr * jnp.sum(x, axis=axis)
+
+x = jnp.ones((3, 3))
+for i in range(4):
+    x = step(x, 0.1 * i, 1, "sgd")
+""",
+        "step",
+    )
+    assert params == {
+        "x": Value(Kind.ARRAY),
+        "lr": Value(Kind.SCALAR),
+        "axis": Value(Kind.SCALAR, constant=True),
+        "name": Value(Kind.STRING, constant=True),
+    }
+    assert returns == Value(Kind.ARRAY)
+
+
+def test_a_function_used_as_a_value_has_unknown_parameters() -> None:
+    params, _ = function_values(
+        """
+def step(x):
+    return x * 2
+
+for _ in range(3):
+    y = step(jnp.ones(3))
+callbacks = [step]
+""",
+        "step",
+    )
+    assert params == {"x": Value(Kind.UNKNOWN)}
+
+
+def test_a_public_function_of_a_library_module_has_unknown_parameters() -> None:
+    params, _ = function_values("def step(x):\n    return x * 2\n", "step")
+    assert params == {"x": Value(Kind.UNKNOWN)}
+
+
+def test_unpacking_follows_each_returned_element() -> None:
+    params, returns = function_values(
+        """
+def leapfrog(x, v):
+    v = v - 0.05 * x
+    return x + 0.1 * v, v
+
+x, v = jnp.ones(16), jnp.zeros(16)
+for _ in range(200):
+    x, v = leapfrog(x, v)
+""",
+        "leapfrog",
+    )
+    assert params == {"x": Value(Kind.ARRAY), "v": Value(Kind.ARRAY)}
+    assert returns == Value(Kind.PYTREE)
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        ("def f(x):\n    return jnp.asarray(x).shape[0]\n", Kind.SCALAR),
+        ("def f(x):\n    return f'{x}'\n", Kind.STRING),
+        ("def f(x):\n    print(x)\n", Kind.NONE),
+        ("def f(x):\n    yield x\n", Kind.OBJECT),
+        ("def f(x):\n    return helper(x)\n", Kind.UNKNOWN),
+        ("def f(x):\n    return jnp.tanh(x), jnp.sin(x)\n", Kind.PYTREE),
+    ],
+)
+def test_return_kinds(code: str, kind: Kind) -> None:
+    _, returns = function_values(code, "f")
+    assert returns.kind is kind
+
+
+def test_a_namedtuple_of_arrays_is_a_pytree_and_a_plain_class_an_object() -> None:
+    state = value_at_end(
+        "from typing import NamedTuple\nclass S(NamedTuple):\n    w: object\ns = S(jnp.ones(3))",
+        "s",
+    )
+    plain = value_at_end("class Opt:\n    pass\no = Opt()", "o")
+    assert (state.kind, plain.kind) == (Kind.PYTREE, Kind.OBJECT)
