@@ -1,0 +1,73 @@
+"""autoopt's modules import each other without cycles: imports only go downhill.
+
+The graph has an edge from a module to every autoopt module it imports, read from
+the AST of autoopt/**/*.py. Every import counts, wherever it stands: at module
+level, inside a function (autoopt imports lazily only to keep start-up fast, e.g.
+jax in the verifier, never to hide a cycle) and under `if TYPE_CHECKING:`. An
+import names the deepest module it reaches (`from autoopt.verify import worker` is
+`autoopt.verify.worker`, `from autoopt.verify import Candidate` is
+`autoopt.verify`); that Python runs the parent packages' `__init__` first is not
+an edge.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parents[1] / "autoopt"
+
+
+def module_files() -> dict[str, Path]:
+    """Every autoopt module by dotted name (a package by its `__init__.py`)."""
+    modules = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def imported_names(module: str, path: Path) -> list[str]:
+    """Every name an import statement in the file reaches, relative imports resolved."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            names += [f"{base}.{alias.name}" for alias in node.names]
+    return names
+
+
+def import_graph() -> nx.DiGraph:
+    modules = module_files()
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for module, path in modules.items():
+        for name in imported_names(module, path):
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                graph.add_edge(module, name)
+    return graph
+
+
+def test_every_module_imports() -> None:
+    for module in module_files():
+        if not module.endswith(".__main__"):  # that one runs the command line
+            importlib.import_module(module)
+
+
+def test_no_import_cycle_among_autoopt_modules() -> None:
+    graph = import_graph()
+    assert list(nx.simple_cycles(graph)) == []
+    assert graph.has_edge("autoopt.verify.bench", "autoopt.verify.program")
+    assert graph.has_edge("autoopt.verify.worker", "autoopt.verify.bench")  # lazily, and counted
+    assert not graph.has_edge("autoopt.verify.bench", "autoopt.verify.worker")
