@@ -42,7 +42,10 @@ _FRESH_METHODS = frozenset(
 )  # fmt: skip
 _TO_HOST = frozenset({"numpy.asarray", "numpy.array", "jax.device_get"})
 _TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
+_DEVICE_COPIES = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
 _MAX_DEPTH = 3
+#: A pseudo-name for "somewhere autoopt cannot see": what unknown code may keep.
+RETAINED = "<retained>"
 _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
@@ -84,11 +87,21 @@ class Sharing:
         self.ignored |= {f.name for f in ctx.graph.functions.values()} | _constants(ctx)
         self.strong: dict[str, set[str]] = {}
         self.weak: dict[str, set[str]] = {}
+        self._stmt: Stmt | None = None  # the statement whose expressions are being read
+        self.retainers: dict[str, set[str]] = {}  # code that may keep names -> those names
         for stmt in ctx.graph.scope_stmts(scope):
             if stmt is not skip:
+                self._stmt = stmt
                 self._link_stmt(stmt)
 
     # -- queries -------------------------------------------------------------------
+    def retained_by(self, names: set[str]) -> str | None:
+        """The code that may keep a reference to one of `names`, if any."""
+        for code, kept in sorted(self.retainers.items()):
+            if kept & names:
+                return code
+        return None
+
     def component(self, names: Iterable[str], weak: bool) -> set[str]:
         """Every name reachable from `names` (through weak links too when `weak`)."""
         seen, todo = set(names), list(names)
@@ -163,6 +176,7 @@ class Sharing:
                     self._link(bound_names(item.asname.name), self.shares(item.item))
         for call in stmt.calls:
             self._link_mutation(call)
+            self._link_retention(call)
 
     def _link_targets(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
         for target in targets:
@@ -185,13 +199,53 @@ class Sharing:
                     shares.add(self.shares(arg.value))
                 self._link({root}, shares)
 
+    def _link_retention(self, call: cst.Call) -> None:
+        """Code that may keep what it is given: the receiver of an unknown method keeps
+        its arguments (`monitor.observe(w)`); an unknown or impure function may keep them
+        anywhere (`RETAINED`)."""
+        args = Shares()
+        for arg in call.args:
+            args.add(self.shares(arg.value))
+        if not args.names() or self._keeps_nothing(call):
+            return
+        func = call.func
+        holder = base_name(func.value) if isinstance(func, cst.Attribute) else None
+        if holder is not None and holder not in self.ignored:
+            self._link({holder}, Shares(weak=args.names()))
+        else:
+            self._link({RETAINED}, Shares(weak=args.names()))
+            self.retainers.setdefault(self.ctx.code(func), set()).update(args.names())
+
+    def _keeps_nothing(self, call: cst.Call) -> bool:
+        """JAX, NumPy, builtins, jitted functions, array methods and pure module
+        functions return what they compute and keep no reference to their arguments."""
+        from autoopt.analysis import purity
+        from autoopt.analysis.values import Kind, model
+
+        qual = self.ctx.qualify(call.func) or ""
+        name = dotted(call.func) or ""
+        if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.jitted:
+            return True
+        if name in purity.PURE_BUILTINS or name in ("print", "len", "isinstance"):
+            return True
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in MUTATING_METHODS and not qual:
+                return True  # linked by `_link_mutation`
+            if self._stmt is not None:
+                receiver = model(self.ctx).value_of(self._stmt, func.value).kind
+                return receiver in (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING)
+            return False
+        fn = self.ctx.graph.resolve_function(name, self.scope) if name and "." not in name else None
+        return fn is not None and not purity.impurities(self.ctx, fn)
+
     def _call(self, call: cst.Call) -> Shares:
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = call.func.attr.value if isinstance(call.func, cst.Attribute) else qual
         args = Shares()
         for arg in call.args:
             args.add(self.shares(arg.value))
-        if _is_fresh(qual, last, call) or qual in self.jitted:
+        if _is_fresh(qual, last, call) or qual in self.jitted or self._host_copy(qual, call):
             return Shares()
         if qual in _TREE_MAPS and call.args:
             return self._tree_map(call, args)
@@ -209,6 +263,14 @@ class Sharing:
         if isinstance(call.func, cst.Attribute):
             out.add(self.shares(call.func.value), weak=True)
         return out
+
+    def _host_copy(self, qual: str, call: cst.Call) -> bool:
+        """`jnp.asarray(a)` / `jax.device_put(a)` of a NumPy array: a new device buffer."""
+        from autoopt.analysis.values import Kind, model
+
+        if qual not in _DEVICE_COPIES or not call.args or self._stmt is None:
+            return False
+        return model(self.ctx).value_of(self._stmt, call.args[0].value).kind is Kind.HOST_ARRAY
 
     def _tree_map(self, call: cst.Call, args: Shares) -> Shares:
         func = call.args[0].value
@@ -238,10 +300,10 @@ class Sharing:
         out = Shares()
         for names, is_weak in ((strong, False), (weak, True)):
             for name in names:
-                out.add(self._argument(fn, call, name), weak=is_weak)
+                out.add(self.argument(fn, call, name), weak=is_weak)
         return out
 
-    def _argument(self, fn: Function, call: cst.Call, name: str) -> Shares:
+    def argument(self, fn: Function, call: cst.Call, name: str) -> Shares:
         """The caller-side names behind callee name `name` (a parameter or a global)."""
         local = {n for s in self.ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
         if name not in fn.params:
@@ -315,3 +377,140 @@ def _pairs(
             for pair in _pairs(t.value, v.value)
         ]
     return [(target, value)]
+
+
+def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool] | None:
+    """Why the value `name` holds when `stmt` reads it may hold one buffer in two of its
+    leaves (donating it would donate that buffer twice), or None when its leaves are
+    provably distinct. The flag says whether the repetition is proven (else unknown)."""
+    from autoopt.analysis.values import Kind, model
+
+    if model(ctx).name(stmt, name).kind is Kind.ARRAY:
+        return None  # one array: one buffer
+    defs = [d for d in ctx.graph.reaching_defs(stmt, name) if d is not stmt]
+    for definition in defs:
+        value = _bound_value(definition, name)
+        if value is None:
+            return f"cannot prove the leaves of `{name}` are distinct buffers", False
+        leaves = _Leaves(ctx, definition).of(value, 0)
+        if leaves is None:
+            code = ctx.code(value)
+            return (
+                f"cannot prove the leaves of `{name}` are distinct buffers (`{code}`)",
+                False,
+            )
+        twice = _first_repeat(leaves)
+        if twice is not None:
+            return (
+                f"`{twice}` fills two leaves of `{name}`: one buffer would be donated twice",
+                True,
+            )
+    return None
+
+
+def _bound_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
+    node = stmt.node
+    if isinstance(node, cst.Assign) and len(node.targets) == 1:
+        target = node.targets[0].target
+        if isinstance(target, cst.Name):
+            return node.value
+    return None
+
+
+def _first_repeat(leaves: list[frozenset[str]]) -> str | None:
+    seen: set[str] = set()
+    for leaf in leaves:
+        if leaf & seen:
+            return sorted(leaf & seen)[0]
+        seen |= leaf
+    return None
+
+
+class _Leaves:
+    """The names behind each leaf of a pytree expression (None: cannot tell)."""
+
+    def __init__(self, ctx: ModuleContext, at: Stmt) -> None:
+        self.ctx = ctx
+        self.scope = at.scope
+        self.sharing = Sharing(ctx, at.scope)
+        self.sharing._stmt = at
+
+    def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(expr, cst.Tuple | cst.List):
+            return self._all([e.value for e in expr.elements], depth)
+        if isinstance(expr, cst.Dict):
+            values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+            return self._all(values, depth) if len(values) == len(expr.elements) else None
+        if isinstance(expr, cst.Name):
+            if self._filled_with_names(expr.value):
+                return None  # a container filled in place: its leaves are not tracked
+            strong = self.sharing.component({expr.value}, weak=False)
+            weak = self.sharing.component({expr.value}, weak=True)
+            return [frozenset(strong)] if strong == weak else None
+        if isinstance(expr, cst.Call):
+            return self._call(expr, depth)
+        if isinstance(expr, cst.BinaryOperation | cst.UnaryOperation) and self._array(expr):
+            return [frozenset()]  # arithmetic on arrays makes a new buffer
+        shares = self.sharing.shares(expr)
+        return [frozenset(shares.names())] if not shares.weak else None
+
+    def _array(self, expr: cst.BaseExpression) -> bool:
+        from autoopt.analysis.values import Kind, model
+
+        at = self.sharing._stmt
+        return at is not None and model(self.ctx).value_of(at, expr).kind is Kind.ARRAY
+
+    def _filled_with_names(self, name: str) -> bool:
+        """`name[k] = v`, `name.f = v` or `name.append(v)` with a `v` that is not fresh."""
+        for stmt in self.ctx.graph.scope_stmts(self.scope):
+            if name not in stmt.mutates:
+                continue
+            node = stmt.node
+            stored = [node.value] if isinstance(node, cst.Assign) else []
+            stored += [a.value for c in stmt.calls if c.func is not None for a in c.args]
+            if any(self.sharing.shares(v).names() for v in stored):
+                return True
+        return False
+
+    def _all(self, parts: list[cst.BaseExpression], depth: int) -> list[frozenset[str]] | None:
+        out: list[frozenset[str]] = []
+        for part in parts:
+            leaves = self.of(part, depth + 1)
+            if leaves is None:
+                return None
+            out += leaves
+        return out
+
+    def _call(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
+        if not self.sharing.shares(call).names():
+            return [frozenset()]  # new buffers only
+        qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
+        last = qual.rsplit(".", 1)[-1]
+        if last in self.ctx.graph.classes or last[:1].isupper():
+            return self._all([a.value for a in call.args], depth)
+        fn = self.ctx.graph.resolve_function(qual, self.scope) if "." not in qual else None
+        if fn is None:
+            return None
+        returns = [
+            s
+            for s in self.ctx.graph.scope_stmts(fn.qualname)
+            if isinstance(s.node, cst.Return) and s.node.value is not None
+        ]
+        if len(returns) != 1:
+            return None
+        leaves = _Leaves(self.ctx, returns[0]).of(returns[0].node.value, depth + 1)
+        if leaves is None:
+            return None
+        return [self._caller_names(fn, call, leaf) for leaf in leaves]
+
+    def _caller_names(self, fn: Function, call: cst.Call, leaf: frozenset[str]) -> frozenset[str]:
+        """Callee names mapped to the caller's: a parameter becomes its argument's names."""
+        out: set[str] = set()
+        for name in leaf:
+            if name in fn.params:
+                out |= self.sharing.argument(fn, call, name).names() | {name}
+            else:
+                out.add(f"{fn.name}.{name}")
+        return frozenset(out)

@@ -304,6 +304,8 @@ class ValueModel:
             if method in jax_api.TO_PYTHON_METHODS:
                 return SCALAR if method == "item" else UNKNOWN
             return Value(base.kind, detail="bool" if method in ("any", "all") else None)
+        if base.kind is Kind.OBJECT and base.detail == "numpy-rng":
+            return HOST  # a NumPy Generator's draws
         if base.kind is Kind.PYTREE and method == "_replace":
             return PYTREE
         if base.kind is Kind.STRING:
@@ -556,8 +558,8 @@ def _qualified_call(qual: str, call: cst.Call) -> Value:
         return PYTREE
     if qual.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")):
         return Value(Kind.ARRAY, detail=_element_type(last))
-    if qual == "numpy.random.default_rng" or qual.startswith("numpy.random.Generator"):
-        return OBJECT
+    if qual in ("numpy.random.default_rng", "numpy.random.Generator", "numpy.random.RandomState"):
+        return Value(Kind.OBJECT, detail="numpy-rng")
     if qual.startswith("numpy."):
         if last in jax_api.DTYPE_NAMES:
             return HOST

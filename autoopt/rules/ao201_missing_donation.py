@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.aliases import Sharing
+from autoopt.analysis.aliases import RETAINED, Sharing, repeated_leaf
 from autoopt.analysis.callsites import argument_for
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
@@ -247,6 +247,10 @@ def _site_verdict(
     line = ctx.span(site.call).line
     if sum(n.value == name for n in read_names(site.call)) > 1:
         return _NONE, f"`{name}` is passed twice in one call at line {line}"
+    repeated = repeated_leaf(ctx, site.stmt, name)
+    if repeated is not None:
+        why, proven = repeated
+        return (_NONE if proven else _UNSAFE), why
     return _alias_verdict(ctx, site, expr, name)
 
 
@@ -274,6 +278,9 @@ def _alias_verdict(
     reader = _outside_reader(ctx, stmt.scope, {name} | strong | weak)
     if reader:
         return _NONE, reader
+    keeper = sharing.retained_by({name} | strong | weak)
+    if keeper is not None:
+        return _UNSAFE, f"`{name}` is handed to `{keeper}`, which may keep it"
     return _caller_value(ctx, site, name, strong | weak)
 
 
@@ -299,6 +306,13 @@ def _caller_value(
     fn = ctx.graph.functions.get(site.stmt.scope)
     if fn is None:
         return _SAFE, ""
+    local = {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
+    outside = sorted(aliases - local - set(fn.params) - {RETAINED})
+    if outside:
+        return _UNSAFE, (
+            f"`{outside[0]}` lives outside `{fn.name}` and may be read again after the first "
+            "call donates it"
+        )
     given = sorted(set(fn.params) & aliases)
     own = [
         d
