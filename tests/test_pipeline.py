@@ -83,6 +83,8 @@ def head(x, k):
 def run(x, k):
     for _ in range(3):
         x = head(x, k)
+
+run(jnp.ones(8), int(input()))
 """
     plain = optimize_source(code, settings=JIT)
     assert [f.fix for f in plain.findings] == [Applicability.UNSAFE]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.execution import is_jit
 from autoopt.analysis.exprs import MUTATING_METHODS, base_name, bound_names, read_names
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.jitted import jitted_callables
@@ -247,6 +248,8 @@ class Sharing:
             args.add(self.shares(arg.value))
         if _is_fresh(qual, last, call) or qual in self.jitted or self._host_copy(qual, call):
             return Shares()
+        if isinstance(call.func, cst.Call) and is_jit(self.ctx, call.func.func):
+            return Shares()  # `jax.jit(f)(x)`: compiled outputs are new buffers
         if qual in _TREE_MAPS and call.args:
             return self._tree_map(call, args)
         if last[:1].isupper() or last in ("replace", "_replace", "copy"):

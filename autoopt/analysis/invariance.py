@@ -14,7 +14,7 @@ import libcst as cst
 from autoopt.analysis import purity
 from autoopt.analysis.aliases import Sharing
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import base_name, read_names
+from autoopt.analysis.exprs import base_name
 from autoopt.analysis.graph import MODULE, Loop, Stmt
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.names import dotted
@@ -32,13 +32,14 @@ _READ_ONLY_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "str", 
 def variant_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:
     """Why `names` may change during `loop`, or None when they are invariant."""
     graph = ctx.graph
-    held = Sharing(ctx, loop.scope).component(names, weak=True)
+    sharing = Sharing(ctx, loop.scope)
+    held = sharing.component(names, weak=True)
     changed = sorted(names & graph.written_in_loop(loop.id) | held & _mutated_in(ctx, loop))
     if changed:
         return f"`{changed[0]}` changes inside the loop"
     for stmt in graph.loop_stmts(loop.id):
         for call in stmt.calls:
-            reason = _call_may_write(ctx, stmt, call, held)
+            reason = _call_may_write(ctx, stmt, call, held, sharing)
             if reason:
                 return reason
     if loop.scope != MODULE:
@@ -56,12 +57,14 @@ def _mutated_in(ctx: ModuleContext, loop: Loop) -> set[str]:
     return changed
 
 
-def _call_may_write(ctx: ModuleContext, stmt: Stmt, call: cst.Call, held: set[str]) -> str | None:
+def _call_may_write(
+    ctx: ModuleContext, stmt: Stmt, call: cst.Call, held: set[str], sharing: Sharing
+) -> str | None:
     func = call.func
     receiver = base_name(func.value) if isinstance(func, cst.Attribute) else None
     if receiver in held and func.attr.value not in READ_ONLY_METHODS:  # type: ignore[union-attr]
         return f"`{ctx.code(call)}` may change `{receiver}` in place"
-    passed = {n.value for a in call.args for n in read_names(a.value)} & held
+    passed = {n for a in call.args for n in sharing.shares(a.value).names()} & held
     if not passed or _read_only_callee(ctx, stmt, call):
         return None
     return f"the loop passes `{sorted(passed)[0]}` to `{ctx.code(func)}`, which may change it"

@@ -78,8 +78,8 @@ def _call_impurity(
 def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> str | None:
     """A method of a parameter or local: pure only on arrays and Python containers."""
     kind = model(ctx).name(stmt, head).kind
-    if kind in _METHOD_SAFE_KINDS:
-        return None
+    if kind in _METHOD_SAFE_KINDS or kind is Kind.UNKNOWN:
+        return None  # unknown values come from calls or arguments judged elsewhere
     return f"calls `{name}`, a method of `{head}` ({kind.value}), code autoopt cannot see"
 
 

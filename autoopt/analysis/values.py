@@ -96,7 +96,8 @@ NONE = Value(Kind.NONE, constant=True)
 _ARRAY_OPERANDS = {Kind.ARRAY, Kind.SCALAR, Kind.HOST_ARRAY, Kind.UNKNOWN}
 _ITERATED = (Kind.ARRAY, Kind.HOST_ARRAY)  # iterating over axis 0 gives the same kind
 _ARRAY_ATTRS = {"shape": Value(Kind.SHAPE), "ndim": SCALAR, "size": SCALAR}
-_SAME_ATTRS = frozenset({"T", "mT", "real", "imag"})
+_SAME_ATTRS = frozenset({"T", "mT", "real", "imag", "at"})  # `x.at[i]` indexes like `x`
+_ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray"})
 _PYTREE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
 _PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 _SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "round", "complex", "isinstance"})
@@ -380,6 +381,9 @@ class ValueModel:
         from autoopt.analysis.callsites import argument_for
         from autoopt.analysis.execution import only_called
 
+        annotated = _annotation(self.ctx, fn, name)
+        if annotated is not None:
+            return annotated
         if fn.is_method or not only_called(self.ctx, fn):
             return UNKNOWN
         sites = self.ctx.graph.call_sites(fn)
@@ -604,9 +608,22 @@ def _target_names(target: cst.BaseExpression) -> set[str]:
     return set(bound_names(target))
 
 
-def parameter_default(fn: Function, name: str) -> cst.BaseExpression | None:
+def _annotation(ctx: ModuleContext, fn: Function, name: str) -> Value | None:
+    """A parameter annotated as a JAX array (`x: jax.Array`, `x: jnp.ndarray`)."""
+    for param in _all_params(fn):
+        if param.name.value == name and param.annotation is not None:
+            qual = ctx.qualify(param.annotation.annotation)
+            return ARRAY if qual in _ARRAY_ANNOTATIONS else None
+    return None
+
+
+def _all_params(fn: Function) -> list[cst.Param]:
     params = fn.node.params
-    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def parameter_default(fn: Function, name: str) -> cst.BaseExpression | None:
+    for param in _all_params(fn):
         if param.name.value == name:
             return param.default
     return None

@@ -9,6 +9,8 @@ import libcst as cst
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
+from autoopt.analysis.invariance import variant_reason
+from autoopt.analysis.values import Kind, model
 from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
@@ -32,11 +34,15 @@ class JitInLoop(Rule):
 
     ## Fix safety
     The fix is **safe** when nothing the `jax.jit(...)` call reads (the function
-    and the options) is written anywhere in the loop: the hoisted expression
-    then evaluates to the same thing on every iteration, and building a jit
-    wrapper has no side effects. There is **no fix** when the jitted function is
-    defined in the loop or its options change per iteration: define it once
-    outside the loop and pass the changing values as arguments.
+    and the options) changes during the loop, neither in the loop nor in a
+    function it calls (`global model_fn` rebound by a helper): the hoisted
+    expression then evaluates to the same thing on every iteration, and building
+    a jit wrapper has no side effects. It is **unsafe** when the jitted callable
+    reads an object's state (a bound method `obj.step`, `partial(f, dt=obj.dt)`):
+    built once, jit traces it once and freezes that state. There is **no fix**
+    when the jitted function is defined in the loop, changes during it, or its
+    options change per iteration: define it once outside the loop and pass the
+    changing values as arguments.
     """
 
     id = "AO102"
@@ -74,10 +80,16 @@ class JitInLoop(Rule):
             )
         if variant:
             return None  # a different function on purpose, e.g. `for fn in fns: jax.jit(fn)`
+        changed = variant_reason(ctx, inner, reads - set(ctx.imports.bindings))
+        if changed:
+            return self._none(ctx, call, f"{where}; {changed}")
         edits = _hoist(ctx, stmt, call, _outermost_invariant(ctx, stmt, reads))
         title = "Build the jitted function once, before the loop"
         message = f"{where}: build it once before the loop"
-        return self.finding(ctx, call, message, Applicability.SAFE, edits, title=title)
+        doubt = _state_doubt(ctx, stmt, call)
+        fix = Applicability.UNSAFE if doubt else Applicability.SAFE
+        message += f"; unsafe: {doubt}" if doubt else ""
+        return self.finding(ctx, call, message, fix, edits, title=title)
 
     def _none(self, ctx: ModuleContext, call: cst.Call, message: str) -> Finding:
         advice = (
@@ -85,6 +97,21 @@ class JitInLoop(Rule):
             " and pass the changing values as arguments"
         )
         return self.finding(ctx, call, message + advice, Applicability.NONE)
+
+
+def _state_doubt(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> str:
+    """Built once, jit traces the function once: state it reads through `self`, an
+    object's attribute or a `partial` argument would be frozen at its first value."""
+    values = model(ctx)
+    for node in walk(call.args[0].value if call.args else call):
+        if isinstance(node, cst.Attribute) and ctx.qualify(node) is None:
+            base = values.value_of(stmt, node.value)
+            if base.kind not in (Kind.MODULE, Kind.ARRAY, Kind.PYTREE):
+                return (
+                    f"`{ctx.code(node)}` reads an attribute of `{ctx.code(node.value)}` "
+                    f"({base.kind.value}), which jit would freeze at its first value"
+                )
+    return ""
 
 
 def _functions_defined_in(ctx: ModuleContext, stmt: Stmt, loop: Loop) -> set[str]:

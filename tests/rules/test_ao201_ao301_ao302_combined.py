@@ -51,6 +51,8 @@ def head(x, k):
 def main(x, k):
     while True:
         x = head(x, k)
+
+main(jnp.ones(8), int(input()))
 """
     findings = {f.rule: f for f in _rewrite(code).findings}
     assert findings["AO101"].fix is Applicability.UNSAFE

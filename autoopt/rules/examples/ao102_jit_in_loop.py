@@ -194,6 +194,62 @@ def simulate(x, fns):
         out.append(step_jit(x))
     return out
 """,
+        fix=Applicability.UNSAFE,
+        message="reads an attribute of `fns`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def shallow(x):
+    return jnp.tanh(x)
+
+def deep(x):
+    return jnp.tanh(jnp.tanh(x))
+
+model_fn = shallow
+
+def maybe_grow(epoch):
+    global model_fn
+    if epoch == 2:
+        model_fn = deep
+
+def main():
+    out = []
+    for epoch in range(5):
+        out.append(jax.jit(model_fn)(jnp.ones(3)))
+        maybe_grow(epoch)
+    return out
+""",
+        fix=Applicability.NONE,
+        message="`maybe_grow` changes `model_fn`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+class Thermostat:
+    def __init__(self):
+        self.k = 1.0
+
+    def force(self, x):
+        return -self.k * x
+
+    def heat(self, dk):
+        self.k += dk
+
+def main():
+    thermostat = Thermostat()
+    x = jnp.ones(3)
+    for _ in range(5):
+        x = x + 0.1 * jax.jit(thermostat.force)(x)
+        thermostat.heat(0.1)
+    return x
+""",
+        fix=Applicability.NONE,
+        message="`thermostat.heat(0.1)` may change `thermostat` in place",
     ),
     Invalid(
         """
