@@ -1,0 +1,94 @@
+"""ModuleContext: imports, names spelled the module's way, memo, positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.context import _offsets_from_ast, _offsets_from_code
+from autoopt.model import RequireImport, Span
+
+from .helpers import context, stmt
+
+SOURCE = '''
+"""Doc."""
+import jax as J
+from functools import partial
+
+
+# a comment
+def f(x):
+    y = J.numpy.sin(x)
+    return y
+'''
+
+
+@pytest.mark.parametrize(
+    ("qualname", "spelled", "imports"),
+    [
+        ("jax.jit", "J.jit", ()),
+        ("jax.numpy.zeros", "J.numpy.zeros", ()),
+        ("functools.partial", "partial", ()),  # bound by name
+        ("jax", "J", ()),
+        ("numpy.asarray", "numpy.asarray", (RequireImport("numpy"),)),
+    ],
+)
+def test_ref_spells_a_name_with_the_module_imports(qualname, spelled, imports) -> None:
+    assert context(SOURCE).ref(qualname) == (spelled, imports)
+
+
+def test_qualify_is_jax_and_code() -> None:
+    ctx = context(SOURCE)
+    call = stmt(ctx, "y = ").node.value
+    assert ctx.qualify(call.func) == "jax.numpy.sin"
+    assert ctx.is_jax(call.func, "jax.numpy.cos", "jax.numpy.sin")
+    assert not ctx.is_jax(call.func, "jax.numpy.cos")
+    assert ctx.code(call) == "J.numpy.sin(x)"
+    assert ctx.imports.bindings == {"J": "jax", "partial": "functools.partial"}
+    assert ctx.graph is ctx.graph  # built once
+
+
+def test_memo_computes_once() -> None:
+    ctx = context(SOURCE)
+    calls: list[int] = []
+    assert ctx.memo("key", lambda: calls.append(1) or 5) == 5
+    assert ctx.memo("key", lambda: calls.append(1) or 6) == 5
+    assert calls == [1]
+
+
+def test_span_is_one_based_and_counts_the_lines_above() -> None:
+    ctx = context(SOURCE)
+    assign = stmt(ctx, "y = ").node
+    assert ctx.span(assign) == Span(8, 5, 8, 23)
+    assert ctx.span(assign.value) == Span(8, 9, 8, 23)
+    assert ctx.span(stmt(ctx, "def f").node) == Span(7, 1, 9, 13)  # from `def`, not the comment
+
+
+TRICKY = """# header comment
+
+a = 1; b = 2
+x = (
+    1,
+)
+
+# above
+@dec
+# between
+@dec2
+def f():
+    pass
+class C:
+    z = 1
+"""
+
+
+def test_span_of_statements_after_multi_line_ones_and_decorators() -> None:
+    ctx = context(TRICKY)
+    assert ctx.span(stmt(ctx, "b = 2").node) == Span(3, 8, 3, 13)
+    assert ctx.span(stmt(ctx, "z = 1").node) == Span(15, 5, 15, 10)
+    assert ctx.span(stmt(ctx, "def f").node) == Span(12, 1, 13, 9)
+
+
+def test_line_offsets_agree_whether_computed_from_ast_or_from_code() -> None:
+    ctx = context(TRICKY)
+    assert _offsets_from_ast(ctx.module, ctx.source) == [2, 3, 6, 13]
+    assert _offsets_from_code(ctx.module) == [2, 3, 6, 13]

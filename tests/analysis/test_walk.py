@@ -1,0 +1,41 @@
+"""The fast preorder walk over code-bearing fields."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.walk import child_fields, children, walk
+
+
+def kinds(nodes) -> list[str]:
+    return [type(n).__name__ for n in nodes]
+
+
+def test_walk_is_preorder_and_skips_formatting() -> None:
+    expr = cst.parse_expression("f(a, c[1])")
+    assert kinds(walk(expr)) == [
+        "Call", "Name", "Arg", "Name", "Arg", "Subscript", "Name", "SubscriptElement",
+        "Index", "Integer",
+    ]  # fmt: skip
+
+
+def test_prune_skips_children_but_not_the_node_or_the_root() -> None:
+    expr = cst.parse_expression("f(a, c[1])")
+    assert kinds(walk(expr, lambda n: isinstance(n, cst.Arg))) == ["Call", "Name", "Arg", "Arg"]
+    assert kinds(walk(expr, lambda n: isinstance(n, cst.Call))) == kinds(walk(expr))
+
+
+def test_walk_enters_statements_and_function_bodies() -> None:
+    module = cst.parse_module("def f(x):\n    return g(x)\n")
+    assert kinds(walk(module)) == [
+        "Module", "FunctionDef", "Name", "Parameters", "Param", "Name", "IndentedBlock",
+        "SimpleStatementLine", "Return", "Call", "Name", "Arg", "Name",
+    ]  # fmt: skip
+
+
+def test_child_fields_leave_out_whitespace_and_punctuation() -> None:
+    assert child_fields(cst.parse_expression("f(x)")) == ("func", "args")
+    assert child_fields(cst.parse_expression("a.b")) == ("value", "attr")
+    line = cst.parse_statement("x = 1  # comment\n")
+    assert kinds(children(line)) == ["Assign"]
+    assert kinds(children(line.body[0])) == ["AssignTarget", "Integer"]
