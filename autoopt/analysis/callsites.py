@@ -19,17 +19,6 @@ class ArgKind(str, Enum):
     UNKNOWN = "unknown"
 
 
-def argument_for(site: CallSite, index: int, name: str) -> cst.BaseExpression | None:
-    """The expression bound to parameter `name` (position `index`) at a call site."""
-    for arg in site.call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-    positional = [a for a in site.call.args if a.keyword is None]
-    if any(a.star for a in positional[: index + 1]):
-        return None
-    return positional[index].value if index < len(positional) else None
-
-
 def classify(
     ctx: ModuleContext, site: CallSite, expr: cst.BaseExpression, depth: int = 0
 ) -> ArgKind:
@@ -88,7 +77,7 @@ def _kind_of_parameter(ctx: ModuleContext, fn: Function, name: str, depth: int) 
     index = fn.params.index(name)
     kinds = set()
     for site in sites:
-        expr = argument_for(site, index, name)
+        expr = site.argument(index, name)
         kinds.add(ArgKind.UNKNOWN if expr is None else classify(ctx, site, expr, depth + 1))
     return kinds.pop() if len(kinds) == 1 else ArgKind.UNKNOWN
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis import arrays, purity, tracing
+from autoopt.analysis.carry import unstable_carry
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
@@ -224,7 +225,7 @@ def _carry_doubts(
         reader = next((s for s in body if name in s.uses), None)
         if reader is None or not arrays.is_array(ctx, reader, cst.Name(name), known):
             doubts.append(f"cannot prove the loop-carried `{name}` is an array of fixed shape")
-    return doubts
+    return doubts + unstable_carry(ctx, body, carry)
 
 
 def _counted(node: cst.For) -> str | None:

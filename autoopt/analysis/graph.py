@@ -22,6 +22,7 @@ import libcst as cst
 import networkx as nx
 
 from autoopt.analysis.exprs import (
+    base_name,
     bound_names,
     calls_in,
     has_comprehension,
@@ -30,6 +31,7 @@ from autoopt.analysis.exprs import (
     param_names,
     read_names,
 )
+from autoopt.analysis.jax_api import MUTATING_NUMPY
 from autoopt.analysis.names import ImportMap, collect_imports
 from autoopt.analysis.walk import walk
 
@@ -114,6 +116,16 @@ class CallSite:
     @property
     def in_loop(self) -> bool:
         return bool(self.stmt.loops) or self.stmt.comprehension
+
+    def argument(self, index: int, name: str) -> cst.BaseExpression | None:
+        """The expression bound to parameter `name` (position `index`) at this call."""
+        for arg in self.call.args:
+            if arg.keyword is not None and arg.keyword.value == name:
+                return arg.value
+        positional = [a for a in self.call.args if a.keyword is None]
+        if any(a.star for a in positional[: index + 1]):
+            return None
+        return positional[index].value if index < len(positional) else None
 
 
 class ModuleGraph:
@@ -319,6 +331,7 @@ class _Builder:
         defs = {n for t in targets for n in bound_names(t)}
         mutates = {n for t in targets for n in mutated_names(t)}
         mutates |= {m for c in calls if (m := mutating_call_target(c))}
+        mutates |= {m for c in calls for m in written_arguments(self.g.imports, c)}
         return {
             "defs": frozenset(defs),
             "uses": frozenset(n.value for n in read_names(node)),
@@ -467,6 +480,16 @@ class _Builder:
         self._add(node, node, **self._facts(node.subject, []))
         for case in node.cases:
             self._nested(case.body)
+
+
+def written_arguments(imports: ImportMap, call: cst.Call) -> set[str]:
+    """Names whose objects a call writes into: the first argument of an in-place NumPy
+    call (`np.copyto(a, b)`) and any `out=` argument (`out=buffers["obs"]` writes into
+    `buffers`)."""
+    targets = [a.value for a in call.args if a.keyword is not None and a.keyword.value == "out"]
+    if imports.qualify(call.func) in MUTATING_NUMPY and call.args:
+        targets.append(call.args[0].value)
+    return {name for t in targets if (name := base_name(t)) is not None}
 
 
 def _subscript_reads(targets: list[cst.BaseExpression]) -> set[str]:

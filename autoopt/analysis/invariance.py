@@ -14,10 +14,12 @@ import libcst as cst
 from autoopt.analysis import purity
 from autoopt.analysis.aliases import Sharing
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.execution import is_jit
 from autoopt.analysis.exprs import base_name
 from autoopt.analysis.graph import MODULE, Loop, Stmt
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.names import dotted
+from autoopt.analysis.values import Kind, model
 
 #: Methods that read their receiver without changing it.
 READ_ONLY_METHODS = frozenset(
@@ -26,6 +28,8 @@ READ_ONLY_METHODS = frozenset(
      "squeeze", "clip", "round", "cumsum", "get", "keys", "values", "items", "count",
      "index", "prod", "swapaxes", "view", "nonzero", "tobytes", "block_until_ready"}
 )  # fmt: skip
+_MUTABLE = (Kind.HOST_ARRAY, Kind.CONTAINER, Kind.OBJECT, Kind.UNKNOWN)
+_KNOWN_RECEIVERS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.CONTAINER, Kind.STRING, Kind.PYTREE)
 _READ_ONLY_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "str", "repr"})
 
 
@@ -43,8 +47,57 @@ def variant_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | Non
             if reason:
                 return reason
     if loop.scope != MODULE:
-        return _global_writer(ctx, loop, names)
+        reason = _global_writer(ctx, loop, names)
+        if reason:
+            return reason
+    return _unseen_writer(ctx, loop, names)
+
+
+def _unseen_writer(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:
+    """Code autoopt cannot see, called in the loop, may change any mutable value it can
+    reach without being handed it: module globals and names imported from other modules."""
+    outside = _outside_names(ctx, loop, names)
+    if not outside:
+        return None
+    for stmt in ctx.graph.loop_stmts(loop.id):
+        for call in stmt.calls:
+            if not _seen(ctx, stmt, call):
+                return (
+                    f"the loop calls `{ctx.code(call.func)}`, code autoopt cannot see, which "
+                    f"may change `{sorted(outside)[0]}`"
+                )
     return None
+
+
+def _outside_names(ctx: ModuleContext, loop: Loop, names: set[str]) -> set[str]:
+    """Mutable values among `names` that live outside the loop's function."""
+    values = model(ctx)
+    header = ctx.graph.stmts[loop.header]
+    fn = ctx.graph.functions.get(loop.scope)
+    if fn is None:
+        outside = names  # module-level code: every name is a global
+    else:
+        local = set(fn.params) | {n for s in ctx.graph.scope_stmts(loop.scope) for n in s.defs}
+        outside = names - local
+    return {n for n in outside if values.name(header, n).kind in _MUTABLE}
+
+
+def _seen(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
+    """JAX, NumPy, math and builtin calls, jitted and pure module functions, and
+    methods of arrays and containers: code whose writes autoopt knows."""
+    qual = ctx.qualify(call.func) or ""
+    name = dotted(call.func) or ""
+    if qual.startswith(("jax.", "numpy.", "math.")) or name in _READ_ONLY_BUILTINS:
+        return True
+    if name in purity.PURE_BUILTINS or name in {j.name for j in jitted_callables(ctx)}:
+        return True
+    func = call.func
+    if isinstance(func, cst.Call) and is_jit(ctx, func.func):
+        return True  # a compiled call: pure array code
+    if isinstance(func, cst.Attribute) and not qual:
+        return model(ctx).value_of(stmt, func.value).kind in _KNOWN_RECEIVERS
+    fn = ctx.graph.resolve_function(name, stmt.scope) if name and "." not in name else None
+    return fn is not None and not any("cannot see" in r for r in purity.impurities(ctx, fn))
 
 
 def _mutated_in(ctx: ModuleContext, loop: Loop) -> set[str]:
@@ -82,7 +135,7 @@ def _read_only_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     if name in _READ_ONLY_BUILTINS or name in purity.PURE_BUILTINS:
         return True
     fn = ctx.graph.resolve_function(name, stmt.scope) if name and "." not in name else None
-    return fn is not None and not any("mutates" in r for r in purity.impurities(ctx, fn))
+    return fn is not None and not purity.impurities(ctx, fn)
 
 
 def _global_writer(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:

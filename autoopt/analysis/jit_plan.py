@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from autoopt.analysis import execution, tracing
-from autoopt.analysis.callsites import ArgKind, argument_for, classify
+from autoopt.analysis.callsites import ArgKind, classify
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import CallSite, Function
 from autoopt.analysis.summaries import summary
@@ -145,7 +145,7 @@ def _received(ctx: ModuleContext, plan: JitPlan, param: str) -> Value:
     index = plan.fn.params.index(param)
     received = []
     for site in plan.sites:
-        expr = argument_for(site, index, param)
+        expr = site.argument(index, param)
         received.append(UNKNOWN if expr is None else values.value_of(site.stmt, expr))
     return join_all(received)
 
@@ -189,7 +189,7 @@ def _check_static(ctx: ModuleContext, plan: JitPlan) -> None:
     for name in plan.static:
         index = fn.params.index(name)
         for site in ctx.graph.call_sites(fn):
-            expr = argument_for(site, index, name)
+            expr = site.argument(index, name)
             kind = _default_kind(ctx, fn, name) if expr is None else classify(ctx, site, expr)
             problem = _static_kind_problem(ctx, name, expr, kind)
             if problem:

@@ -16,6 +16,7 @@ import libcst as cst
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
+from autoopt.analysis.walk import walk
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,12 @@ def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
     return [node]
 
 
+def own_nodes(stmt: Stmt) -> list[cst.CSTNode]:
+    """The nodes a statement evaluates itself (not nested bodies)."""
+    nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+    return [n for e in own_exprs(stmt) for n in walk(e, lambda n: isinstance(n, nested))]
+
+
 def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:
     """The direct calls `name(...)` anywhere in the module."""
     return [
@@ -153,12 +160,20 @@ def _dunder_all(ctx: ModuleContext) -> set[str]:
 
 
 def _is_script(ctx: ModuleContext) -> bool:
-    """A program rather than a library: a `__main__` guard, `main()`, or top-level work."""
+    """A program rather than a library: a `__main__` guard, `main()`, or top-level work
+    (a loop, or a call of one of its own functions)."""
     if "main" in ctx.graph.functions:
         return True
     for stmt in ctx.graph.scope_stmts(MODULE):
         if isinstance(stmt.node, cst.If) and "__name__" in stmt.uses:
             return True
-        if stmt.loops or stmt.comprehension:
+        if stmt.loops or stmt.comprehension or _calls_own_function(ctx, stmt):
             return True
     return False
+
+
+def _calls_own_function(ctx: ModuleContext, stmt: Stmt) -> bool:
+    return any(
+        isinstance(c.func, cst.Name) and ctx.graph.resolve_function(c.func.value, MODULE)
+        for c in stmt.calls
+    )

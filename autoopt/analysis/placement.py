@@ -14,7 +14,6 @@ from enum import Enum
 
 import libcst as cst
 
-from autoopt.analysis.callsites import argument_for
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.jitted import call_sites, jitted_callables
@@ -118,7 +117,7 @@ class Placement:
         sites = self.ctx.graph.call_sites(fn) or call_sites(self.ctx, fn.name)
         places = set()
         for site in sites:
-            expr = argument_for(site, fn.params.index(name), name)
+            expr = site.argument(fn.params.index(name), name)
             places.add(Place.OTHER if expr is None else self.place_of(site.stmt, expr))
         return places.pop() if len(places) == 1 else Place.OTHER
 

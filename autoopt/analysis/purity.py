@@ -160,21 +160,6 @@ def changed_module_names(ctx: ModuleContext) -> set[str]:
         for stmt in graph.stmts:
             fn = graph.functions.get(stmt.scope)
             changed |= stmt.mutates | (stmt.defs & fn.globals if fn else set())
-            changed |= {n for call in stmt.calls for n in written_arguments(ctx, call)}
         return changed
 
     return ctx.memo("changed_module_names", compute)
-
-
-def written_arguments(ctx: ModuleContext, call: cst.Call) -> set[str]:
-    """Names a call writes into: the target of an in-place NumPy call, `out=` arguments."""
-    written = {
-        a.value.value
-        for a in call.args
-        if a.keyword is not None and a.keyword.value == "out" and isinstance(a.value, cst.Name)
-    }
-    qual = ctx.qualify(call.func) or ""
-    first = call.args[0].value if call.args else None
-    if qual in MUTATING_NUMPY and isinstance(first, cst.Name):
-        written.add(first.value)
-    return written

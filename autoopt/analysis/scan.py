@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis import ints
+from autoopt.analysis.carry import unstable_carry
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.fori import LoopPlan, loop_carry
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
@@ -75,6 +76,8 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
         return None
     carry = loop_carry(ctx, loop, [s for s in body if not isinstance(s.node, cst.If)], index)
     if carry is None or not _carry_arrays(ctx, body, carry):
+        return None
+    if unstable_carry(ctx, body, carry):
         return None
     written = {n for s in body for n in s.defs}
     inputs = sorted(terms.locals_read - written)

@@ -20,7 +20,7 @@ from autoopt.analysis import jax_api, purity, tracing
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update
 from autoopt.analysis.graph import MODULE, Function, Stmt
-from autoopt.analysis.tracing import own_nodes
+from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.values import Kind, Value, model
 
 #: Outside values jit may bake in when nothing rebinds them: immutable ones.

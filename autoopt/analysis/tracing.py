@@ -18,7 +18,8 @@ from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import Function, Stmt
 from autoopt.analysis.jax_api import SHAPE_ARGS
-from autoopt.analysis.walk import walk
+from autoopt.analysis.jitted import own_nodes
+from autoopt.analysis.values import Kind, model
 
 _CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 _CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
@@ -216,8 +217,6 @@ def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
 def _index_positions(ctx: ModuleContext, stmt: Stmt) -> list[tuple[cst.CSTNode, str]]:
     """Indexes into Python values (`shape[axis]`, `layers[i]`, `cfg[key]`): only an
     array can be indexed with a traced value."""
-    from autoopt.analysis.values import Kind, model
-
     values = model(ctx)
     out: list[tuple[cst.CSTNode, str]] = []
     for node in own_nodes(stmt):
@@ -229,14 +228,6 @@ def _index_positions(ctx: ModuleContext, stmt: Stmt) -> list[tuple[cst.CSTNode, 
             if isinstance(element.slice, cst.Index):
                 out.append((element.slice.value, f"an index into `{ctx.code(node.value)}`"))
     return out
-
-
-def own_nodes(stmt: Stmt) -> list[cst.CSTNode]:
-    """The nodes a statement evaluates itself (not nested bodies)."""
-    from autoopt.analysis.jitted import own_exprs
-
-    nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
-    return [n for e in own_exprs(stmt) for n in walk(e, lambda n: isinstance(n, nested))]
 
 
 def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:

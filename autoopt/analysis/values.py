@@ -15,6 +15,7 @@ unknown kind as a premise they cannot prove.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -25,8 +26,8 @@ from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update
 from autoopt.analysis.graph import MODULE, Function, Stmt
+from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.names import dotted
-from autoopt.analysis.tracing import own_nodes
 
 
 class Kind(str, Enum):
@@ -53,6 +54,8 @@ class Value:
     kind: Kind
     constant: bool = False  # the same hashable value every time (literals, module constants)
     detail: str | None = None  # arrays: "bool"/"int" element type; callables: "arrays"
+    shape: tuple[int, ...] | None = None  # arrays: the shape, where it is known
+    dtype: str | None = None  # arrays: the dtype, where it is known
 
     @property
     def is_arrays(self) -> bool:
@@ -74,8 +77,19 @@ class Value:
             if {self.kind, other.kind} == {Kind.ARRAY, Kind.PYTREE}:
                 return PYTREE
             return UNKNOWN
-        detail = self.detail if self.detail == other.detail else None
-        return Value(self.kind, self.constant and other.constant, detail)
+        same = self.shape == other.shape and self.dtype == other.dtype
+        return Value(
+            self.kind,
+            self.constant and other.constant,
+            self.detail if self.detail == other.detail else None,
+            self.shape if same else None,
+            self.dtype if same else None,
+        )
+
+    @property
+    def typed(self) -> bool:
+        """An array whose shape and dtype are both known."""
+        return self.kind is Kind.ARRAY and self.shape is not None and self.dtype is not None
 
 
 UNKNOWN = Value(Kind.UNKNOWN)
@@ -97,6 +111,8 @@ _ARRAY_OPERANDS = {Kind.ARRAY, Kind.SCALAR, Kind.HOST_ARRAY, Kind.UNKNOWN}
 _ITERATED = (Kind.ARRAY, Kind.HOST_ARRAY)  # iterating over axis 0 gives the same kind
 _ARRAY_ATTRS = {"shape": Value(Kind.SHAPE), "ndim": SCALAR, "size": SCALAR}
 _SAME_ATTRS = frozenset({"T", "mT", "real", "imag", "at"})  # `x.at[i]` indexes like `x`
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod"})  # of a float array: a float
+_CONSTRUCTORS = frozenset({"jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty"})
 _ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray"})
 _PYTREE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
 _PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
@@ -196,6 +212,8 @@ class ValueModel:
         base = self.value_of(stmt, expr.value)
         attr = expr.attr.value
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+            if attr == "shape" and base.shape is not None:
+                return Value(Kind.SHAPE, shape=base.shape)
             if attr in _ARRAY_ATTRS:
                 return _ARRAY_ATTRS[attr]
             if attr == "dtype":
@@ -207,20 +225,36 @@ class ValueModel:
 
     def _subscript(self, stmt: Stmt, expr: cst.Subscript) -> Value:
         base = self.value_of(stmt, expr.value)
+        if base.typed:
+            return self._row(stmt, base, expr)
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             return Value(base.kind)
         if base.kind is Kind.PYTREE:
             return PYTREE
         if base.kind is Kind.SHAPE:
             sliced = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
-            return Value(Kind.SHAPE) if sliced else SCALAR
+            return Value(Kind.SHAPE, shape=_sliced(base.shape, expr)) if sliced else SCALAR
         if base.kind is Kind.STRING:
             return Value(Kind.STRING)
         return UNKNOWN
 
+    def _row(self, stmt: Stmt, base: Value, expr: cst.Subscript) -> Value:
+        """`x[i]`, `x[i, j]` with integer indexes: the shape loses those axes."""
+        indexes = [e.slice for e in expr.slice]
+        assert base.shape is not None
+        if not all(isinstance(i, cst.Index) for i in indexes) or len(indexes) > len(base.shape):
+            return ARRAY
+        kinds = [self.value_of(stmt, i.value) for i in indexes]  # type: ignore[attr-defined]
+        if any(k.kind is not Kind.SCALAR for k in kinds):
+            return ARRAY
+        return Value(Kind.ARRAY, shape=base.shape[len(indexes) :], dtype=base.dtype)
+
     def _binary(self, stmt: Stmt, expr: cst.BinaryOperation) -> Value:
         left, right = self.value_of(stmt, expr.left), self.value_of(stmt, expr.right)
-        return _combine(left, right, isinstance(expr.operator, cst.Modulo))
+        combined = _combine(left, right, isinstance(expr.operator, cst.Modulo))
+        if combined.kind is Kind.ARRAY and not isinstance(expr.operator, cst.MatrixMultiply):
+            return _typed_arithmetic(combined, left, right)
+        return combined
 
     def _comparison(self, stmt: Stmt, expr: cst.Comparison) -> Value:
         if any(
@@ -260,13 +294,17 @@ class ValueModel:
     # -- calls -----------------------------------------------------------------------
     def _call(self, stmt: Stmt, call: cst.Call) -> Value:
         qual = self.ctx.qualify(call.func)
+        if qual in _CONSTRUCTORS and call.args and call.args[0].keyword is None:
+            return _constructed(call, self.value_of(stmt, call.args[0].value))
+        if qual == "jax.numpy.arange" and len(call.args) == 1:
+            return _arange(call.args[0].value)
         if qual is not None:
             return _qualified_call(qual, call)
         func = call.func
         if isinstance(func, cst.Name):
             return self._named_call(stmt, func.value)
         if isinstance(func, cst.Attribute):
-            return self._method_call(stmt, func)
+            return self._method_call(stmt, call, func)
         if isinstance(func, cst.Call):
             inner = self.ctx.qualify(func.func) or ""
             return PYTREE if inner in jax_api.TRACING_TRANSFORMS else UNKNOWN
@@ -296,11 +334,15 @@ class ValueModel:
         defs = self.ctx.graph.reaching_defs(stmt, name)
         return any(d.id != fn.header for d in defs) or len(self._module_defs(name)) > 1
 
-    def _method_call(self, stmt: Stmt, func: cst.Attribute) -> Value:
+    def _method_call(self, stmt: Stmt, call: cst.Call, func: cst.Attribute) -> Value:
         if is_at_update(func):
             return ARRAY
         base = self.value_of(stmt, func.value)
         method = func.attr.value
+        if base.typed and method in _REDUCTIONS and not call.args and base.dtype == "float":
+            return Value(Kind.ARRAY, shape=(), dtype=base.dtype)
+        if base.typed and method == "reshape":
+            return _reshaped(base, call)
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             if method in jax_api.TO_PYTHON_METHODS:
                 return SCALAR if method == "item" else UNKNOWN
@@ -348,9 +390,19 @@ class ValueModel:
             return self.parameter(fn, name)
         if not defs and stmt.scope != MODULE:
             return self._free(stmt, name)
+        if not defs and name not in stmt.uses:
+            return self._scope_value(stmt, name)  # asked about a name the statement does not read
         if not defs:
             return self._unbound(name)
         return join_all([self.defined(d, name) for d in defs])
+
+    def _scope_value(self, stmt: Stmt, name: str) -> Value:
+        """Every value the module binds to `name` (constant only when bound once)."""
+        defs = self._module_defs(name)
+        if not defs:
+            return self._unbound(name)
+        value = join_all([self.defined(d, name) for d in defs])
+        return value if len(defs) == 1 else Value(value.kind, False, value.detail)
 
     def _free(self, stmt: Stmt, name: str) -> Value:
         """A name a function reads from an enclosing scope or the module."""
@@ -359,11 +411,7 @@ class ValueModel:
         outer_defs = [s for s in self.ctx.graph.scope_stmts(outer) if name in s.defs]
         if outer != MODULE:
             return join_all([self.defined(d, name) for d in outer_defs]) if outer_defs else UNKNOWN
-        defs = self._module_defs(name)
-        if not defs:
-            return self._unbound(name)
-        value = join_all([self.defined(d, name) for d in defs])
-        return value if len(defs) == 1 else Value(value.kind, False, value.detail)
+        return self._scope_value(stmt, name)
 
     def _module_defs(self, name: str) -> list[Stmt]:
         return [s for s in self.ctx.graph.scope_stmts(MODULE) if name in s.defs]
@@ -378,7 +426,6 @@ class ValueModel:
         )
 
     def _compute_parameter(self, fn: Function, name: str) -> Value:
-        from autoopt.analysis.callsites import argument_for
         from autoopt.analysis.execution import only_called
 
         annotated = _annotation(self.ctx, fn, name)
@@ -391,7 +438,7 @@ class ValueModel:
         default = parameter_default(fn, name)
         values = []
         for site in sites:
-            expr = argument_for(site, index, name)
+            expr = site.argument(index, name)
             if expr is None and _passes_star(site.call, index):
                 return UNKNOWN
             if expr is None:
@@ -508,6 +555,28 @@ def _literal(expr: cst.BaseExpression) -> Value | None:
     return None
 
 
+def _typed_arithmetic(combined: Value, left: Value, right: Value) -> Value:
+    """Elementwise arithmetic keeps a known shape and dtype when the other side has the
+    same ones or is a Python number (weakly typed: no promotion, no broadcasting)."""
+    typed = [v for v in (left, right) if v.kind not in (Kind.SCALAR, Kind.BOTTOM)]
+    if not typed or not all(v.typed for v in typed) or len({v.dtype for v in typed}) != 1:
+        return combined
+    shape = _broadcast([v.shape for v in typed])  # type: ignore[misc]
+    return Value(Kind.ARRAY, shape=shape, dtype=typed[0].dtype) if shape is not None else combined
+
+
+def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
+    """NumPy's broadcast of known shapes, or None when they do not broadcast."""
+    rank = max(len(s) for s in shapes)
+    out = []
+    for axis in range(rank):
+        sizes = {s[axis - rank + len(s)] for s in shapes if axis - rank + len(s) >= 0} - {1}
+        if len(sizes) > 1:
+            return None
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
 def _combine(left: Value, right: Value, modulo: bool) -> Value:
     """The value of `left <op> right` for an arithmetic operator (`%` formats strings)."""
     kinds = {left.kind, right.kind}
@@ -569,6 +638,73 @@ def _qualified_call(qual: str, call: cst.Call) -> Value:
             return HOST
         return Value(Kind.HOST_ARRAY, detail=_element_type(last))
     return UNKNOWN
+
+
+def _sliced(shape: tuple[int, ...] | None, expr: cst.Subscript) -> tuple[int, ...] | None:
+    """`shape[1:]` of a known shape, for literal bounds."""
+    (element,) = expr.slice if len(expr.slice) == 1 else (None,)
+    part = element.slice if element is not None else None
+    if shape is None or not isinstance(part, cst.Slice) or part.step is not None:
+        return None
+    bounds = [_int(b) for b in (part.lower, part.upper)]
+    if any(b is False for b in bounds):
+        return None
+    return shape[bounds[0] : bounds[1]]  # type: ignore[misc]
+
+
+def _int(expr: cst.BaseExpression | None) -> int | bool | None:
+    """A literal integer bound, None for an absent one, False for anything else."""
+    if expr is None:
+        return None
+    if isinstance(expr, cst.Integer):
+        return int(expr.value)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.expression, cst.Integer):
+        return -int(expr.expression.value) if isinstance(expr.operator, cst.Minus) else False
+    return False
+
+
+def _constructed(call: cst.Call, shape_value: Value) -> Value:
+    """`jnp.zeros((4, 3))`, `jnp.ones(3, jnp.float32)`: a literal shape and the dtype, the
+    written one or "float", JAX's default float (float32, or float64 under x64: the same
+    for every array built this way in one run)."""
+    args = [a for a in call.args if not a.star]
+    shape = _literal_shape(args[0].value) or shape_value.shape
+    dtypes = [a.value for a in args[1:] if a.keyword is None or a.keyword.value == "dtype"]
+    dtype = _dtype_name(dtypes[0]) if dtypes else "float"
+    return Value(Kind.ARRAY, shape=shape, dtype=dtype)
+
+
+def _arange(stop: cst.BaseExpression) -> Value:
+    """`jnp.arange(24.0)`: 24 default floats; `jnp.arange(5)`: 5 default ints."""
+    if isinstance(stop, cst.Integer):
+        return Value(Kind.ARRAY, detail="int", shape=(int(stop.value),), dtype="int")
+    if isinstance(stop, cst.Float) and float(stop.value).is_integer():
+        return Value(Kind.ARRAY, shape=(int(float(stop.value)),), dtype="float")
+    return ARRAY  # `jnp.arange(n)`: ints or floats, as `n` is
+
+
+def _reshaped(base: Value, call: cst.Call) -> Value:
+    """`x.reshape(8, 3)` / `x.reshape((8, 3))` of a known shape with as many elements."""
+    args = [a.value for a in call.args if a.keyword is None and not a.star]
+    shape = _literal_shape(args[0]) if len(args) == 1 else _literal_shape(cst.Tuple([]))
+    if len(args) > 1 and all(isinstance(a, cst.Integer) for a in args):
+        shape = tuple(int(a.value) for a in args)  # type: ignore[attr-defined]
+    if shape is None or base.shape is None or math.prod(shape) != math.prod(base.shape):
+        return ARRAY
+    return Value(Kind.ARRAY, shape=shape, dtype=base.dtype)
+
+
+def _literal_shape(expr: cst.BaseExpression) -> tuple[int, ...] | None:
+    if isinstance(expr, cst.Integer):
+        return (int(expr.value),)
+    if isinstance(expr, cst.Tuple) and all(isinstance(e.value, cst.Integer) for e in expr.elements):
+        return tuple(int(e.value.value) for e in expr.elements)  # type: ignore[attr-defined]
+    return None
+
+
+def _dtype_name(expr: cst.BaseExpression) -> str | None:
+    last = expr.attr.value if isinstance(expr, cst.Attribute) else None
+    return last if last in jax_api.DTYPE_NAMES else None
 
 
 def _element_type(last: str) -> str | None:

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.aliases import RETAINED, Sharing, repeated_leaf
-from autoopt.analysis.callsites import argument_for
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import MODULE, CallSite, Function
@@ -237,7 +236,7 @@ def _site_verdict(
     ctx: ModuleContext, site: CallSite, index: int, param: str
 ) -> tuple[Applicability, str] | None:
     """Whether the argument for `param` is dead after this call (None: not replaced)."""
-    expr = argument_for(site, index, param)
+    expr = site.argument(index, param)
     node = site.stmt.node
     if not isinstance(expr, cst.Name) or not isinstance(node, cst.Assign):
         return None

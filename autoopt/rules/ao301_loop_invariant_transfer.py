@@ -13,6 +13,7 @@ from autoopt.analysis.graph import MODULE, Loop, Stmt
 from autoopt.analysis.invariance import variant_reason
 from autoopt.analysis.jitted import Jitted, jitted_callables
 from autoopt.analysis.placement import Place, Placement
+from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.jit import claim_name
 from autoopt.rules.base import Rule
@@ -78,10 +79,20 @@ class LoopInvariantTransfer(Rule):
                     yield finding
 
     def _finding(self, ctx, places, stmt, expr, source, jitted, hoists) -> Finding | None:
-        reads = {n.value for n in read_names(source)} - set(ctx.imports.bindings)
+        reads = {n.value for n in read_names(source)} - _module_names(ctx)
         loop = _outermost_invariant(ctx, stmt, reads)
         if loop is None or places.place_of(stmt, source) is Place.DEVICE:
             return None
+        context = _enclosing_with(loop, expr)
+        if context is not None:
+            return self.finding(
+                ctx,
+                expr,
+                f"`{ctx.code(expr)}` transfers loop-invariant data on every iteration, but it "
+                f"runs inside `with {ctx.code(context.items[0].item)}:`, which may change how "
+                "it transfers (dtype, device); move the transfer yourself if that is intended",
+                Applicability.NONE,
+            )
         line = ctx.span(loop.node).line
         hoisted, imports = _hoisted_text(ctx, places, stmt, expr, source)
         name, edits = hoists.edits(loop, hoisted, ctx.code(source))
@@ -129,6 +140,23 @@ def _candidates(
                 named = isinstance(value, cst.Name) and not arg.star and id(value) in readable
                 if named and places.place_of(stmt, value) is Place.HOST:
                     yield value, value
+
+
+def _module_names(ctx: ModuleContext) -> set[str]:
+    """Imported modules (`np`, `jnp`): names that hold no data."""
+    return {
+        local
+        for local, qual in ctx.imports.bindings.items()
+        if qual.split(".")[0] in ("jax", "numpy", "math") or local == qual
+    }
+
+
+def _enclosing_with(loop: Loop, expr: cst.CSTNode) -> cst.With | None:
+    """A `with` block inside the loop that holds `expr` (hoisting would leave it)."""
+    for node in walk(loop.node.body):
+        if isinstance(node, cst.With) and any(n is expr for n in walk(node.body)):
+            return node
+    return None
 
 
 def _is_compound(stmt: Stmt) -> bool:

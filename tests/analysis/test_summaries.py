@@ -79,7 +79,11 @@ def test_no_handoff(code: str) -> None:
             "def f(x):\n    return x + noise(3)\n",
             "calls `noise`, which draws host random numbers",
         ),
-        ("def f(x, rng):\n    return x + rng.normal()\n", "a method of `rng`"),
+        (
+            "def f(x, rng):\n    return x + rng.normal()\n"
+            "for _ in range(3):\n    y = f(jnp.ones(3), np.random.default_rng(0))\n",
+            "a method of `rng`",
+        ),
     ],
 )
 def test_impurities(code: str, impurity: str) -> None:

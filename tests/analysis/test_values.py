@@ -22,23 +22,23 @@ def value_at_end(body: str, name: str) -> Value:
 @pytest.mark.parametrize(
     ("body", "name", "kind", "constant", "detail"),
     [
-        ("x = jnp.zeros(3)", "x", Kind.ARRAY, False, None),
+        ("x = np.zeros(3)\ny = jnp.asarray(x)", "y", Kind.ARRAY, False, None),
         ("x = np.zeros(3)", "x", Kind.HOST_ARRAY, False, None),
         ("x = jax.device_put(np.zeros(3))", "x", Kind.PYTREE, False, None),
         ("n = 3", "n", Kind.SCALAR, True, None),
         ("n = 3\nm = n * 2", "m", Kind.SCALAR, True, None),
         ("s = 'tanh'", "s", Kind.STRING, True, None),
         ("d = jnp.float32", "d", Kind.DTYPE, True, None),
-        ("x = jnp.ones((2, 3))\ns = x.shape", "s", Kind.SHAPE, False, None),
+        ("x = jnp.ones(n)\ns = x.shape", "s", Kind.SHAPE, False, None),
         ("x = jnp.ones((2, 3))\nt = x.dtype", "t", Kind.DTYPE, False, None),
         ("shape = (2, 3)", "shape", Kind.SHAPE, True, None),
         ("p = {'w': jnp.ones(3), 'b': jnp.zeros(3)}", "p", Kind.PYTREE, False, None),
         ("p = (jnp.ones(3), jnp.zeros(3))", "p", Kind.PYTREE, False, None),
         ("cfg = {'lr': 0.1}", "cfg", Kind.CONTAINER, False, None),
         ("k = ('a', 1)", "k", Kind.CONTAINER, True, None),
-        ("rng = np.random.default_rng(0)", "rng", Kind.OBJECT, False, None),
+        ("rng = np.random.default_rng(0)", "rng", Kind.OBJECT, False, "numpy-rng"),
         ("x = jnp.ones(3)\nm = x > 0", "m", Kind.ARRAY, False, "bool"),
-        ("i = jnp.arange(4)", "i", Kind.ARRAY, False, "int"),
+        ("i = jnp.argmax(jnp.ones(3))", "i", Kind.ARRAY, False, "int"),
         ("x = jnp.ones(3)\ny = x.at[0].set(2.0)", "y", Kind.ARRAY, False, None),
         ("x = jnp.ones(3)\nv = x.item()", "v", Kind.SCALAR, False, None),
         ("x = None", "x", Kind.NONE, True, None),
@@ -135,8 +135,29 @@ for _ in range(200):
 """,
         "leapfrog",
     )
-    assert params == {"x": Value(Kind.ARRAY), "v": Value(Kind.ARRAY)}
+    row = Value(Kind.ARRAY, shape=(16,), dtype="float")
+    assert params == {"x": row, "v": row}
     assert returns == Value(Kind.PYTREE)
+
+
+@pytest.mark.parametrize(
+    ("body", "shape", "dtype"),
+    [
+        ("x = jnp.zeros((4, 3))", (4, 3), "float"),
+        ("x = jnp.ones(3, jnp.float32)", (3,), "float32"),
+        ("x = jnp.zeros((4, 3))[0]", (3,), "float"),
+        ("x = jnp.zeros((4, 3)) * 2.0 + jnp.ones(3)", (4, 3), "float"),
+        ("x = jnp.zeros((4, 3)).sum()", (), "float"),
+        ("x = jnp.zeros(3) + jnp.zeros(3, jnp.float32)", None, None),  # float may be float64
+        ("x = jnp.zeros(3) + jnp.zeros(4)", None, None),  # does not broadcast
+        ("x = jnp.zeros(n)", None, "float"),
+        ("x = jnp.arange(4)", (4,), "int"),
+        ("x = jnp.arange(24.0).reshape(8, 3)", (8, 3), "float"),
+    ],
+)
+def test_shapes_and_dtypes_of_arrays(body: str, shape: tuple | None, dtype: str | None) -> None:
+    value = value_at_end(body, "x")
+    assert (value.kind, value.shape, value.dtype) == (Kind.ARRAY, shape, dtype)
 
 
 @pytest.mark.parametrize(

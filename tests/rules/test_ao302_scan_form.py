@@ -19,7 +19,8 @@ STEPS = 6
 
 @jax.jit
 def update(w, x, y):
-    return w - 0.1 * x * y, jnp.sum(w * x)
+    grad = jax.grad(lambda w: jnp.sum((w * x - y) ** 2))(w)
+    return w - 0.1 * grad, jnp.sum(w * x)
 
 
 def main(data, targets):
@@ -36,6 +37,10 @@ CONVERT = "    losses = [float(value) for value in jax.device_get(losses)]\n"
 
 #: Each stays a list-form rewrite: the loop does not fit one scan.
 NOT_SCANNED = {
+    "a carry whose shape may change (`x * y` may broadcast `w` to a larger shape)": (
+        "    return w - 0.1 * grad, jnp.sum(w * x)\n",
+        "    return w - 0.1 * x * y, jnp.sum(w * x)\n",
+    ),
     "python control flow in the body": (
         COLLECT,
         "        if i % 2 == 0:\n            w = w * 0.5\n" + COLLECT,

@@ -107,6 +107,13 @@ def run(x):
         """
 import jax
 
+def plain_step(x):
+    return x
+
+def dynamics(x):
+    return x * 0.5
+
+x = 1.0
 step = plain_step
 for t in range(10):
     x = step(x)
@@ -115,6 +122,13 @@ for t in range(10):
         """
 import jax
 
+def plain_step(x):
+    return x
+
+def dynamics(x):
+    return x * 0.5
+
+x = 1.0
 step = plain_step
 dynamics_jit = jax.jit(dynamics)
 for t in range(10):
@@ -126,12 +140,26 @@ for t in range(10):
         """
 from jax import jit
 
+def update(x):
+    return x / 2
+
+def done(x):
+    return x < 1e-3
+
+x = 1.0
 while not done(x):
     x = jit(update)(x)
 """,
         """
 from jax import jit
 
+def update(x):
+    return x / 2
+
+def done(x):
+    return x < 1e-3
+
+x = 1.0
 update_jit = jit(update)
 while not done(x):
     x = update_jit(x)

@@ -236,6 +236,8 @@ def smooth(xs):
         h = 0.9 * h + 0.1 * xs[t]
         out = out.at[t].set(h)
     return out
+
+result = smooth(jnp.arange(24.0).reshape(8, 3))
 """,
         """
 import jax
@@ -254,6 +256,8 @@ def smooth(xs):
 
     h, out = jax.lax.fori_loop(0, xs.shape[0], body, (h, out))
     return out
+
+result = smooth(jnp.arange(24.0).reshape(8, 3))
 """,
     ),
     Invalid(

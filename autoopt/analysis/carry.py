@@ -1,0 +1,212 @@
+"""Does a loop-carried value keep its shape and dtype from one iteration to the next?
+
+A compiled loop (`lax.scan`, `lax.fori_loop`) needs its carry to keep both, where a
+Python loop may broadcast or promote it (a scalar that becomes a vector, bfloat16
+that becomes float32 after one step). The proof follows the value the loop rebinds
+back to the name itself: `.at[]` updates of it, arithmetic with Python numbers
+(weakly typed, so they neither promote nor broadcast) or with other values of its
+own type, shape-keeping elementwise functions of it, `jax.grad` with respect to it,
+and module functions whose returned value keeps the type of the parameter it was
+passed as. Anything else is unproven.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import base_name, is_at_update
+from autoopt.analysis.graph import Function, Stmt
+from autoopt.analysis.values import UNKNOWN, Kind, Value, join_all, model
+
+#: Functions whose result has the shape and dtype of their first argument when the other
+#: arguments are Python numbers (last part of the qualified name, jax.numpy or jax.nn).
+_SHAPE_KEEPING = frozenset(
+    {"sin", "cos", "tan", "tanh", "sinh", "cosh", "exp", "expm1", "log", "log1p", "sqrt",
+     "abs", "absolute", "square", "negative", "sign", "floor", "ceil", "round", "roll",
+     "clip", "relu", "sigmoid", "gelu", "softplus", "silu", "elu", "leaky_relu",
+     "arctan", "arcsin", "arccos", "reciprocal", "cbrt", "fliplr", "flipud", "flip",
+     "nan_to_num", "conj", "softmax", "log_softmax", "cumsum"}
+)  # fmt: skip
+_GRADS = frozenset({"jax.grad"})
+_VALUE_AND_GRADS = frozenset({"jax.value_and_grad"})
+_MAX_DEPTH = 4
+
+
+def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]) -> list[str]:
+    """A doubt for each carried name whose type an iteration may change."""
+    doubts = []
+    for name in carry:
+        keeps = _Keeps(ctx, _entry_value(ctx, body, name))
+        if not all(keeps.rebinding(s, name) for s in body if name in s.defs):
+            doubts.append(f"cannot prove `{name}` keeps its shape and dtype across iterations")
+    return doubts
+
+
+def _entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
+    """The value `name` has when the loop starts: its definitions before the loop."""
+    first = min(body, key=lambda s: s.id)
+    values = model(ctx)
+    entry = [d for d in ctx.graph.reaching_defs(first, name) if d.id < first.id]
+    return join_all([values.defined(d, name) for d in entry]) if entry else UNKNOWN
+
+
+def _bound(stmt: Stmt, name: str) -> tuple[cst.BaseExpression, int | None] | None:
+    """The value `stmt` binds to `name`, and its element index for `a, b = value`."""
+    node = stmt.node
+    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+        return cst.BinaryOperation(node.target, cst.Add(), node.value), None
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+        return None
+    target = node.targets[0].target
+    if isinstance(target, cst.Name):
+        return (node.value, None) if target.value == name else None
+    if isinstance(target, cst.Tuple | cst.List):
+        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        if name in names:
+            index = names.index(name)
+            value = node.value
+            if isinstance(value, cst.Tuple) and len(value.elements) == len(names):
+                return value.elements[index].value, None
+            return value, index
+    return None
+
+
+class _Keeps:
+    """Whether an expression has the shape and dtype that `name` has at its statement."""
+
+    def __init__(self, ctx: ModuleContext, entry: Value) -> None:
+        self.ctx = ctx
+        self.values = model(ctx)
+        self.entry = entry  # the carried value's type when the loop starts
+
+    def rebinding(self, stmt: Stmt, name: str) -> bool:
+        bound = _bound(stmt, name)
+        return bound is not None and self.expr(stmt, bound[0], bound[1], name, 0)
+
+    def expr(
+        self, stmt: Stmt, expr: cst.BaseExpression, index: int | None, name: str, depth: int
+    ) -> bool:
+        if depth > _MAX_DEPTH:
+            return False
+        if index is None and depth == 0 and self._same_as_entry(stmt, expr):
+            return True
+        if index is not None:
+            return isinstance(expr, cst.Call) and self._call(stmt, expr, index, name, depth)
+        if isinstance(expr, cst.Name):
+            return expr.value == name or self._local(stmt, expr.value, name, depth)
+        if isinstance(expr, cst.UnaryOperation):
+            return self.expr(stmt, expr.expression, None, name, depth)
+        if isinstance(expr, cst.BinaryOperation):
+            sides = [expr.left, expr.right]
+            typed = [s for s in sides if self.values.value_of(stmt, s).kind is not Kind.SCALAR]
+            keeping = [s for s in typed if self.expr(stmt, s, None, name, depth)]
+            others = [s for s in typed if s not in keeping]
+            return bool(keeping) and all(self._same_as(stmt, s, name) for s in others)
+        if isinstance(expr, cst.Call):
+            return self._call(stmt, expr, None, name, depth)
+        return False
+
+    def _same_as_entry(self, stmt: Stmt, expr: cst.BaseExpression) -> bool:
+        """Both types known and equal: `acc = acc + x[i]` for `acc = jnp.zeros(3)` and
+        rows of a `(n, 3)` array of the same dtype."""
+        value = self.values.value_of(stmt, expr)
+        entry = self.entry
+        return (
+            value.typed
+            and entry.typed
+            and (value.shape, value.dtype)
+            == (
+                entry.shape,
+                entry.dtype,
+            )
+        )
+
+    def _same_as(self, stmt: Stmt, expr: cst.BaseExpression, name: str) -> bool:
+        """`expr` has the known shape and dtype that `name` has here, or a shape that
+        broadcasts into it with the same dtype (so combining them changes neither)."""
+        mine = self.values.name(stmt, name)
+        other = self.values.value_of(stmt, expr)
+        if not (mine.typed and other.typed) or mine.dtype != other.dtype:
+            return False
+        assert mine.shape is not None and other.shape is not None
+        tail = mine.shape[len(mine.shape) - len(other.shape) :] if other.shape else ()
+        return len(other.shape) <= len(mine.shape) and all(
+            o in (1, m) for o, m in zip(other.shape, tail, strict=True)
+        )
+
+    def _local(self, stmt: Stmt, local: str, name: str, depth: int) -> bool:
+        """A local name with one definition that keeps the type (`grad = ...` above)."""
+        defs = self.ctx.graph.reaching_defs(stmt, local)
+        if len(defs) != 1:
+            return False
+        bound = _bound(defs[0], local)
+        return bound is not None and self.expr(defs[0], bound[0], bound[1], name, depth + 1)
+
+    def _call(self, stmt: Stmt, call: cst.Call, index: int | None, name: str, depth: int) -> bool:
+        if is_at_update(call.func):
+            return index is None and base_name(call.func) == name
+        args = [a.value for a in call.args if a.keyword is None and not a.star]
+        if isinstance(call.func, cst.Call):
+            return self._gradient(stmt, call.func, args, index, name, depth)
+        qual = self.ctx.qualify(call.func) or ""
+        if qual.startswith(("jax.numpy.", "jax.nn.")) and index is None:
+            rest = [a for a in args[1:] if self.values.value_of(stmt, a).kind is not Kind.SCALAR]
+            last = qual.rsplit(".", 1)[-1]
+            return (
+                last in _SHAPE_KEEPING
+                and bool(args)
+                and not rest
+                and self.expr(stmt, args[0], None, name, depth)
+            )
+        if isinstance(call.func, cst.Name):
+            fn = self.ctx.graph.resolve_function(call.func.value, stmt.scope)
+            return fn is not None and self._function(stmt, fn, args, index, name, depth)
+        return False
+
+    def _gradient(
+        self,
+        stmt: Stmt,
+        transform: cst.Call,
+        args: list[cst.BaseExpression],
+        index: int | None,
+        name: str,
+        depth: int,
+    ) -> bool:
+        """`jax.grad(f)(w, ...)` and the gradient of `jax.value_and_grad(f)(w, ...)`
+        have the type of `w` (the default `argnums=0`)."""
+        qual = self.ctx.qualify(transform.func) or ""
+        if any(a.keyword is not None and a.keyword.value == "argnums" for a in transform.args):
+            return False
+        wanted = None if qual in _GRADS else 1 if qual in _VALUE_AND_GRADS else -1
+        return index == wanted and bool(args) and self.expr(stmt, args[0], None, name, depth)
+
+    def _function(
+        self,
+        stmt: Stmt,
+        fn: Function,
+        args: list[cst.BaseExpression],
+        index: int | None,
+        name: str,
+        depth: int,
+    ) -> bool:
+        """A module function returning (element `index` of) a value that keeps the type
+        of the parameter our value was passed as."""
+        passed = [i for i, a in enumerate(args) if self.expr(stmt, a, None, name, depth + 1)]
+        params = [fn.params[i] for i in passed if i < len(fn.params)]
+        returns = [s for s in self.ctx.graph.scope_stmts(fn.qualname) if _returns(s)]
+        if not params or not returns:
+            return False
+        return all(self._returned(ret, params, index, depth) for ret in returns)
+
+    def _returned(self, ret: Stmt, params: list[str], index: int | None, depth: int) -> bool:
+        value = ret.node.value  # type: ignore[attr-defined]
+        if index is not None:
+            if not isinstance(value, cst.Tuple) or index >= len(value.elements):
+                return False
+            value = value.elements[index].value
+        return any(self.expr(ret, value, None, p, depth + 1) for p in params)
+
+
+def _returns(stmt: Stmt) -> bool:
+    return isinstance(stmt.node, cst.Return) and stmt.node.value is not None
