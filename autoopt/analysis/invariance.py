@@ -140,8 +140,9 @@ def _read_only_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
 
 def _global_writer(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:
     """A module function that rebinds or mutates one of the (global) `names`."""
-    local = {n for s in ctx.graph.scope_stmts(loop.scope) for n in s.defs}
     fn = ctx.graph.functions.get(loop.scope)
+    declared = fn.globals | fn.nonlocals if fn else set()
+    local = {n for s in ctx.graph.scope_stmts(loop.scope) for n in s.defs} - declared
     outer = names - local - set(fn.params if fn else ())
     for other in ctx.graph.functions.values():
         for stmt in ctx.graph.scope_stmts(other.qualname):

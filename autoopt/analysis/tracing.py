@@ -23,7 +23,9 @@ from autoopt.analysis.values import Kind, model
 
 _CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 _CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
-_FORCING_BUILTINS = frozenset({"bool", "int", "float", "range", "complex"})
+_FORCING_BUILTINS = frozenset(
+    {"bool", "int", "float", "range", "complex", "max", "min", "sorted", "any", "all"}
+)  # compare or convert their arguments in Python
 _FORCING_METHODS = jax_api.TO_PYTHON_METHODS
 #: Array methods whose arguments are Python values (shapes, axes, dtypes).
 _VALUE_METHODS = jax_api.SHAPE_METHODS | {"astype", "view"}

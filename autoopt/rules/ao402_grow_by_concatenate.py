@@ -132,7 +132,7 @@ class GrowByConcatenate(Rule):
             f"line {ctx.span(loop.node).line}: each step copies the whole array (quadratic) and, "
             "outside jit, compiles a new shape"
         )
-        problem = _problem(ctx, blocks, stmt, loop, g.acc)
+        problem = _problem(ctx, blocks, stmt, loop, g.acc) or _mutated_piece(ctx, loop, g)
         if problem:
             return self.finding(ctx, node, f"{where}; not rewritten: {problem}", Applicability.NONE)
         plan = "" if g.flattens else _plan(ctx, stmt, loop, g)
@@ -239,6 +239,20 @@ def _problem(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, loop: Loop, acc: st
         return f"the function `{reader}` reads `{acc}`"
     if _deferred_read(ctx, stmt.scope, acc):
         return f"a lambda or generator expression reads `{acc}` when it runs"
+    return ""
+
+
+def _mutated_piece(ctx: ModuleContext, loop: Loop, g: _Growth) -> str:
+    """A piece reading a buffer the loop changes in place (`row[:] = ...`): kept in a
+    list, every piece would be the same buffer, holding the last row."""
+    changed = {n for s in ctx.graph.loop_stmts(loop.id) for n in s.mutates}
+    for piece in g.pieces:
+        held = sorted({n.value for n in read_names(piece)} & changed)
+        if held:
+            return (
+                f"the piece `{ctx.code(piece)}` reads `{held[0]}`, which the loop changes in "
+                "place, so kept pieces would all show its last value"
+            )
     return ""
 
 

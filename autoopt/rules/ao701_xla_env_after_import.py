@@ -17,6 +17,14 @@ from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao701_xla_env_after_import as examples
 
 _PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_", "XLA_FLAGS", "JAX_")
+#: Settings that change how memory is allocated, never what is computed.
+_MEMORY_ONLY = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_")
+#: JAX settings that change logging and caching only.
+_HARMLESS = frozenset(
+    {"JAX_LOG_COMPILES", "JAX_TRACEBACK_FILTERING", "JAX_COMPILATION_CACHE_DIR",
+     "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES",
+     "JAX_EXPLAIN_CACHE_MISSES"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -52,11 +60,17 @@ class XlaEnvAfterImport(Rule):
     fragmentation and allocation cost. On the CPU backend they have no effect.
 
     ## Fix safety
-    Moving the setting above the import is **safe**: the variable is then set
-    before anything can read it, whichever case applied. The message says which
-    case it was (ignored, or working only by luck). There is **no fix** when the
-    value is computed from names defined after the import, or when the setting
-    shares its line with other statements.
+    Moving the setting above the import makes it take effect. That is **safe**
+    for the allocator settings (`XLA_PYTHON_CLIENT_*`: memory, not results) and
+    for logging and cache settings, when no statement between the import and the
+    setting reads the environment or starts the backend. It is **unsafe** for
+    settings that change what is computed: `JAX_ENABLE_X64` turns float32 into
+    float64, `XLA_FLAGS` may change numerics or the device count, `JAX_PLATFORMS`
+    the device; and when a statement before the setting (reading `os.environ`,
+    `jax.device_count()`) would see it after the move. The message says which case
+    it was (ignored, or working only by luck). There is **no fix** when the value
+    is computed from names defined after the import, or when the setting shares
+    its line with other statements.
     """
 
     id = "AO701"
@@ -90,14 +104,31 @@ class XlaEnvAfterImport(Rule):
         edits = [Replace(stmt, lambda _n: cst.RemovalSentinel.REMOVE) for stmt in moved]
         edits.append(InsertBefore(body[first_import], tuple(moved)))
         title = f"Move {keys} above `import jax`"
-        return self.finding(
-            ctx,
-            setting.line,
-            f"{message}; move it above the import",
-            Applicability.SAFE,
-            edits,
-            title=title,
+        doubt = _effect_doubt(ctx, body, setting, first_import)
+        fix = Applicability.UNSAFE if doubt else Applicability.SAFE
+        message += "; move it above the import" + (f"; unsafe: {doubt}" if doubt else "")
+        return self.finding(ctx, setting.line, message, fix, edits, title=title)
+
+
+def _effect_doubt(ctx: ModuleContext, body, setting: _Setting, first_import: int) -> str:
+    """Why making the setting take effect may change what the program computes."""
+    changing = [k for k in setting.keys if not k.startswith(_MEMORY_ONLY) and k not in _HARMLESS]
+    if changing:
+        return (
+            f"once moved, `{changing[0]}` takes effect, which can change results (dtypes, "
+            "numerics, the device count or platform)"
         )
+    for index in range(first_import + 1, setting.index):
+        if _reads_environment(body[index]):
+            line = ctx.span(body[index]).line
+            return f"line {line} reads the environment before the setting, and after it once moved"
+    return ""
+
+
+def _reads_environment(stmt: cst.BaseStatement) -> bool:
+    return any(
+        isinstance(n, cst.Attribute) and n.attr.value in ("environ", "getenv") for n in walk(stmt)
+    )
 
 
 def _why(ctx: ModuleContext, body, setting: _Setting, first_use: int | None) -> str:

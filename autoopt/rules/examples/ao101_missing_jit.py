@@ -795,4 +795,19 @@ for _ in range(3):
         fix=_NONE,
         message="hands the traced `x` to NumPy",
     ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def trust_step(p, g, radius):
+    return p - radius * g / max(jnp.linalg.norm(g), radius)
+
+p = jnp.array([-1.0, 1.5])
+for _ in range(5):
+    p = trust_step(p, jnp.ones(2), 0.05)
+""",
+        fix=_NONE,
+        message="`max()` depends on the array argument `g`",
+    ),
 )

@@ -609,4 +609,20 @@ def collect(n):
         fix=Applicability.NONE,
         message="a lambda or generator expression reads `acc`",
     ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def trajectory():
+    row = np.zeros(3, np.float32)
+    log = jnp.zeros((0, 3), jnp.float32)
+    for t in range(12):
+        row[:] = (t, 2 * t, 3 * t)
+        log = jnp.concatenate([log, row[None]])
+    return log
+""",
+        fix=Applicability.NONE,
+        message="reads `row`, which the loop changes in place",
+    ),
 )

@@ -73,6 +73,7 @@ os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 import jax
 """,
         message="before the first use it still works",
+        doc=True,
     ),
     Invalid(
         """
@@ -104,7 +105,8 @@ import os
 os.environ.setdefault("JAX_ENABLE_X64", "1")
 import jax
 """,
-        message="configuration when jax is imported",
+        fix=Applicability.UNSAFE,
+        message="once moved, `JAX_ENABLE_X64` takes effect",
     ),
     Invalid(
         """
@@ -117,6 +119,8 @@ import os
 os.environ.update({"XLA_FLAGS": "--xla_force_host_platform_device_count=2"})
 from jax import numpy as jnp
 """,
+        fix=Applicability.UNSAFE,
+        message="once moved, `XLA_FLAGS` takes effect",
     ),
     Invalid(
         """
@@ -149,7 +153,24 @@ import os
 os.environ["JAX_PLATFORMS"] = "cpu"
 import jax
 """,
-        doc=True,
+        fix=Applicability.UNSAFE,
+        message="once moved, `JAX_PLATFORMS` takes effect",
+    ),
+    Invalid(
+        """
+import os
+import jax
+STARTUP = os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE", "")
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+""",
+        """
+import os
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+import jax
+STARTUP = os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE", "")
+""",
+        fix=Applicability.UNSAFE,
+        message="line 4 reads the environment before the setting, and after it once moved",
     ),
     Invalid(
         """
