@@ -53,8 +53,9 @@ class ModuleContext:
 
     def ref(self, qualname: str) -> tuple[str, tuple[RequireImport, ...]]:
         """How to spell `qualname` here ("jax.jit" -> "jax.jit" or "J.jit" or "jit"),
-        with the import to add when the module does not bind it yet."""
-        for local, full in self.imports.bindings.items():
+        with the import to add when the module does not bind it yet. Only module-level
+        imports count: a name a function imports is not bound where fixes write code."""
+        for local, full in self.imports.module_bindings.items():
             if full == qualname:
                 return local, ()
         head, _, rest = qualname.partition(".")

@@ -80,9 +80,21 @@ def _all_params(params: cst.Parameters) -> Iterator[cst.Param]:
         yield params.star_kwarg
 
 
+def positional_names(params: cst.Parameters) -> list[str]:
+    """The parameters a call may pass by position, in order (positional-only first)."""
+    return [p.name.value for p in (*params.posonly_params, *params.params)]
+
+
 def param_names(params: cst.Parameters) -> list[str]:
-    """Every parameter name, in order (positional, *args, keyword-only, **kwargs)."""
-    return [p.name.value for p in _all_params(params)]
+    """Every parameter name, in order (positional, *args, keyword-only, **kwargs): the
+    index of a positional one is its position in a call, and only theirs are."""
+    names = positional_names(params)
+    if isinstance(params.star_arg, cst.Param):
+        names.append(params.star_arg.name.value)
+    names += [p.name.value for p in params.kwonly_params]
+    if params.star_kwarg is not None:
+        names.append(params.star_kwarg.name.value)
+    return names
 
 
 def read_names(node: cst.CSTNode) -> list[cst.Name]:

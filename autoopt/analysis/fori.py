@@ -161,11 +161,7 @@ def _index_traceable(body: list[Stmt], index: str) -> bool:
     """The index, and names computed from it, appear only in integer arithmetic that
     ends in a subscript `x[...]` (or `x.at[...]`): inside fori_loop the index is
     traced, and a traced value cannot be a slice bound, a shape or a Python int."""
-    derived = {index}
-    for stmt in body:  # plain assignments, in order
-        value = stmt.node.value  # type: ignore[attr-defined]
-        if _arithmetic(value) and derived & {n.value for n in read_names(value)}:
-            derived |= stmt.defs
+    derived = _derived(body, index)
     allowed: set[int] = set()
     for stmt in body:
         value = stmt.node.value  # type: ignore[attr-defined]
@@ -175,8 +171,19 @@ def _index_traceable(body: list[Stmt], index: str) -> bool:
             for element in sub.slice:
                 if isinstance(element.slice, cst.Index) and _arithmetic(element.slice.value):
                     allowed |= {id(n) for n in read_names(element.slice.value)}
-    used = (n for stmt in body for n in read_names(stmt.node) if n.value in derived)
-    return all(id(n) in allowed for n in used)
+    # the statements are plain assignments to names: only their values read anything
+    reads = (n for stmt in body for n in read_names(stmt.node.value))  # type: ignore[attr-defined]
+    return all(id(n) in allowed for n in reads if n.value in derived)
+
+
+def _derived(body: list[Stmt], index: str) -> set[str]:
+    """The index and the names computed from it by integer arithmetic (`j = i + 1`)."""
+    derived = {index}
+    for stmt in body:  # plain assignments, in order
+        value = stmt.node.value  # type: ignore[attr-defined]
+        if _arithmetic(value) and derived & {n.value for n in read_names(value)}:
+            derived |= stmt.defs
+    return derived
 
 
 def _arithmetic(expr: cst.BaseExpression) -> bool:
@@ -194,10 +201,11 @@ def _arithmetic(expr: cst.BaseExpression) -> bool:
 def _index_doubts(ctx: ModuleContext, node: cst.For, body: list[Stmt], index: str) -> list[str]:
     """Indexing with the (now traced) loop index clamps where Python would raise."""
     counted = _counted(node)
+    derived = _derived(body, index)  # `x[j]` with `j = i + 1` indexes with it too
     doubts = []
     for stmt in body:
         for sub in _subscripts(stmt.node):
-            if not _reads_index(sub, index) or _is_at(sub):
+            if not _reads_index(sub, derived) or _is_at(sub):
                 continue
             first = sub.slice[0].slice
             proven = (
@@ -262,8 +270,8 @@ def _subscripts(node: cst.CSTNode) -> list[cst.Subscript]:
     return found
 
 
-def _reads_index(sub: cst.Subscript, index: str) -> bool:
-    return any(n.value == index for e in sub.slice for n in read_names(e))
+def _reads_index(sub: cst.Subscript, derived: set[str]) -> bool:
+    return any(n.value in derived for e in sub.slice for n in read_names(e))
 
 
 def _is_at(sub: cst.Subscript) -> bool:

@@ -29,6 +29,7 @@ from autoopt.analysis.exprs import (
     mutated_names,
     mutating_call_target,
     param_names,
+    positional_names,
     read_names,
 )
 from autoopt.analysis.jax_api import MUTATING_NUMPY
@@ -101,6 +102,12 @@ class Function:
         return self.node.name.value
 
     @property
+    def positional(self) -> list[str]:
+        """The parameters a call may pass by position, in order: the first entries of
+        `params`; `*args`, keyword-only parameters and `**kwargs` follow them there."""
+        return positional_names(self.node.params)
+
+    @property
     def is_generator(self) -> bool:
         """Whether the body yields (nested functions aside)."""
         nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -112,16 +119,37 @@ class Function:
 class CallSite:
     stmt: Stmt
     call: cst.Call
+    function: Function | None = None  # the module function called, when known
 
     @property
     def in_loop(self) -> bool:
         return bool(self.stmt.loops) or self.stmt.comprehension
 
     def argument(self, index: int, name: str) -> cst.BaseExpression | None:
-        """The expression bound to parameter `name` (position `index`) at this call."""
+        """The expression bound to parameter `name` (position `index`) at this call, or
+        None (left to its default, or behind `*xs`/`**kw`). With the called function
+        known, a keyword-only parameter is read only by keyword, a positional-only one
+        only by position, and `*args`/`**kwargs` bind no single expression."""
+        if self.function is not None:
+            params = self.function.node.params
+            positional = self.function.positional
+            if name in {p.name.value for p in params.kwonly_params}:
+                return self._keyword(name)
+            if name not in positional:
+                return None  # `*args`, `**kwargs`
+            index = positional.index(name)
+            if name in {p.name.value for p in params.posonly_params}:
+                return self._positional(index)
+        found = self._keyword(name)
+        return found if found is not None else self._positional(index)
+
+    def _keyword(self, name: str) -> cst.BaseExpression | None:
         for arg in self.call.args:
             if arg.keyword is not None and arg.keyword.value == name:
                 return arg.value
+        return None
+
+    def _positional(self, index: int) -> cst.BaseExpression | None:
         positional = [a for a in self.call.args if a.keyword is None]
         if any(a.star for a in positional[: index + 1]):
             return None
@@ -186,7 +214,7 @@ class ModuleGraph:
             stmt = self.stmts[stmt_key[1]]
             for call in stmt.calls:
                 if isinstance(call.func, cst.Name) and call.func.value == function.name:
-                    sites.append(CallSite(stmt, call))
+                    sites.append(CallSite(stmt, call, function))
         return sites
 
     def references(self, name: str) -> Iterator[Stmt]:
@@ -330,7 +358,7 @@ class _Builder:
         calls = calls_in(node)
         defs = {n for t in targets for n in bound_names(t)}
         mutates = {n for t in targets for n in mutated_names(t)}
-        mutates |= {m for c in calls if (m := mutating_call_target(c))}
+        mutates |= {m for c in calls if (m := mutating_call_target(c)) and not self._on_module(c)}
         mutates |= {m for c in calls for m in written_arguments(self.g.imports, c)}
         return {
             "defs": frozenset(defs),
@@ -339,6 +367,12 @@ class _Builder:
             "calls": tuple(calls),
             "comprehension": has_comprehension(node),
         }
+
+    def _on_module(self, call: cst.Call) -> bool:
+        """`jnp.add(x, 1)`, `lax.sort(x)`: a function of an imported module, not a method
+        that changes the object it is called on."""
+        func = call.func
+        return isinstance(func, cst.Attribute) and self.g.imports.is_module(func.value)
 
     def _nested(self, body: cst.BaseSuite) -> None:
         """A compound statement's body: a new block for dominance."""
@@ -373,9 +407,12 @@ class _Builder:
             facts = self._facts(small.value, targets)
             facts["uses"] |= frozenset(_subscript_reads(targets))
             return facts
+        if isinstance(small, cst.AnnAssign) and small.value is None:
+            # `y: int` only declares: it binds nothing; `self.y: int` evaluates `self`
+            return {"uses": frozenset(_subscript_reads([small.target]))}
         if isinstance(small, cst.AnnAssign | cst.AugAssign):
-            value = small.value if small.value is not None else cst.Name("None")
-            facts = self._facts(value, [small.target])
+            assert small.value is not None
+            facts = self._facts(small.value, [small.target])
             if isinstance(small, cst.AugAssign):
                 facts["uses"] |= frozenset(n.value for n in read_names(small.target))
             return facts

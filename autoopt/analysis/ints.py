@@ -28,11 +28,26 @@ def is_int(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
 
 def int_constant(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
     """A module-level name bound once, to an integer literal, and never rebound (nor
-    shadowed in the scope of `stmt`)."""
-    graph = ctx.graph
-    if stmt.scope != MODULE and any(name in s.defs for s in graph.scope_stmts(stmt.scope)):
+    shadowed where `stmt` reads it)."""
+    if shadowed(ctx, stmt.scope, name):
         return False
     return isinstance(module_constant(ctx, name), cst.Integer)
+
+
+def shadowed(ctx: ModuleContext, scope: str, name: str) -> bool:
+    """Whether `name` in `scope` is a local or parameter of that scope or of an enclosing
+    function, not the module-level name (a class body hides names only from itself)."""
+    graph = ctx.graph
+    inner = True
+    while scope != MODULE:
+        fn = graph.functions.get(scope)
+        if fn is not None and name in fn.params:
+            return True
+        if (inner or fn is not None) and any(name in s.defs for s in graph.scope_stmts(scope)):
+            return True
+        scope = fn.scope if fn is not None else scope.rpartition(".")[0] or MODULE
+        inner = False
+    return False
 
 
 def module_constant(ctx: ModuleContext, name: str) -> cst.BaseExpression | None:

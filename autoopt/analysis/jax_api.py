@@ -55,7 +55,7 @@ IMPURE_MODULES = {
     "subprocess": "starts processes",
     "shutil": "touches files",
     "pathlib": "touches files",
-    "numpy.copyto": "writes into an array in place (`numpy.copyto`)",
+    "numpy.copyto": "writes into an array in place",  # the reason names the call after it
     "numpy.save": "does I/O",
     "numpy.load": "does I/O",
     "numpy.savez": "does I/O",
@@ -84,6 +84,19 @@ PURE_BUILTINS = frozenset(
     }
 )  # fmt: skip
 IO_BUILTINS = {"print": "prints", "open": "opens a file", "input": "reads input"}
+
+#: Modules of the APIs above, however imported (`import jax.numpy as jnp`, `from jax import
+#: lax`): `lax.add(...)` calls a function of the module, not a method that changes it. A
+#: module autoopt does not know may keep state its functions change (`registry.add(f)`).
+MODULES = frozenset(
+    {
+        "jax", "jax.numpy", "jax.lax", "jax.nn", "jax.random", "jax.scipy", "jax.scipy.linalg",
+        "jax.scipy.special", "jax.scipy.stats", "jax.tree_util", "jax.tree", "jax.debug",
+        "jax.image", "jax.ops", "jax.dtypes", "jax.numpy.linalg", "jax.numpy.fft",
+        "jax.experimental", "jax.sharding", "numpy", "numpy.random", "numpy.linalg",
+        "numpy.fft", "numpy.ma", "math", "operator",
+    }
+)  # fmt: skip
 
 #: Scalar types and dtypes, as the last part of a qualified name (`jnp.float32`).
 DTYPE_NAMES = frozenset(

@@ -8,11 +8,13 @@ module's import statements answer: `import jax.numpy as jnp` binds `jnp` to
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from autoopt.analysis.walk import walk
+from autoopt.analysis.jax_api import MODULES
+from autoopt.analysis.walk import children
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -33,28 +35,35 @@ def _module_name(node: cst.Attribute | cst.Name) -> str:
 
 @dataclass
 class ImportMap:
-    """Local name -> qualified name for every import in a module."""
+    """Local name -> qualified name for every import in a module.
+
+    `bindings` holds every import, those inside functions and classes too: a name
+    there still says what a call means (`qualify`). `module_bindings` holds only the
+    imports that bind a module-level name, the ones code written at module level (a
+    decorator, a helper) may use (`alias_for`, `ModuleContext.ref`, `add_imports`).
+    """
 
     bindings: dict[str, str] = field(default_factory=dict)
+    module_bindings: dict[str, str] = field(default_factory=dict)
     import_nodes: list[cst.SimpleStatementLine] = field(default_factory=list)
+    modules: set[str] = field(default_factory=set)  # names an `import` statement binds
 
-    def add(self, stmt: cst.SimpleStatementLine, imp: cst.Import | cst.ImportFrom) -> None:
+    def add(
+        self,
+        stmt: cst.SimpleStatementLine,
+        imp: cst.Import | cst.ImportFrom,
+        module_level: bool = True,
+    ) -> None:
         self.import_nodes.append(stmt)
+        targets = (self.bindings, self.module_bindings) if module_level else (self.bindings,)
         if isinstance(imp, cst.Import):
-            for alias in imp.names:
-                full = _module_name(alias.name)
-                if alias.asname is not None:
-                    self.bindings[alias.asname.name.value] = full  # type: ignore[union-attr]
+            self.modules.update(local for local, _, _ in _binds(imp))
+        for local, full, weak in _binds(imp):
+            for bindings in targets:
+                if weak:
+                    bindings.setdefault(local, full)
                 else:
-                    head = full.split(".")[0]
-                    self.bindings.setdefault(head, head)
-            return
-        if imp.relative or imp.module is None or isinstance(imp.names, cst.ImportStar):
-            return
-        base = _module_name(imp.module)
-        for alias in imp.names:
-            local = alias.asname.name.value if alias.asname else alias.name.value  # type: ignore[union-attr]
-            self.bindings[local] = f"{base}.{_module_name(alias.name)}"
+                    bindings[local] = full
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """The qualified name of a Name/Attribute chain, or None if not imported."""
@@ -67,9 +76,18 @@ class ImportMap:
         full = self.bindings[head]
         return f"{full}.{rest}" if rest else full
 
+    def is_module(self, node: cst.BaseExpression) -> bool:
+        """Whether `node` names a JAX, NumPy or math module (`jnp`, `np`, `jax.numpy`,
+        `from jax import lax`, `import jax.experimental.sparse as sparse`)."""
+        qual = self.qualify(node)
+        if qual in MODULES:
+            return True
+        imported = isinstance(node, cst.Name) and node.value in self.modules
+        return imported and qual is not None and qual.startswith(("jax.", "numpy."))
+
     def alias_for(self, module: str) -> str | None:
-        """The local expression that names `module` ("jax" -> "jax" or "J"), if bound."""
-        for local, full in self.bindings.items():
+        """The module-level name bound to `module` ("jax" -> "jax" or "J"), if any."""
+        for local, full in self.module_bindings.items():
             if full == module:
                 return local
         return None
@@ -78,12 +96,51 @@ class ImportMap:
         return any(full == "jax" or full.startswith("jax.") for full in self.bindings.values())
 
 
+def _binds(imp: cst.Import | cst.ImportFrom) -> list[tuple[str, str, bool]]:
+    """(local name, qualified name, weak) for each name an import binds; a weak one
+    (`import jax.numpy` binding `jax`) does not replace an earlier binding."""
+    if isinstance(imp, cst.Import):
+        binds = []
+        for alias in imp.names:
+            full = _module_name(alias.name)
+            if alias.asname is not None:
+                binds.append((alias.asname.name.value, full, False))  # type: ignore[union-attr]
+            else:
+                head = full.split(".")[0]
+                binds.append((head, head, True))
+        return binds
+    if imp.relative or imp.module is None or isinstance(imp.names, cst.ImportStar):
+        return []
+    base = _module_name(imp.module)
+    return [
+        (
+            alias.asname.name.value if alias.asname else alias.name.value,  # type: ignore[union-attr]
+            f"{base}.{_module_name(alias.name)}",
+            False,
+        )
+        for alias in imp.names
+    ]
+
+
 def collect_imports(module: cst.Module) -> ImportMap:
-    """Every `import`/`from ... import` anywhere in the module, in source order."""
+    """Every `import`/`from ... import` anywhere in the module, in source order; those
+    outside functions and classes also bind module-level names."""
     imports = ImportMap()
-    for node in walk(module, lambda n: isinstance(n, cst.SimpleStatementLine | cst.BaseExpression)):
-        if isinstance(node, cst.SimpleStatementLine):
-            for small in node.body:
-                if isinstance(small, cst.Import | cst.ImportFrom):
-                    imports.add(node, small)
+    for line, module_level in _simple_lines(module, True):
+        for small in line.body:
+            if isinstance(small, cst.Import | cst.ImportFrom):
+                imports.add(line, small, module_level)
     return imports
+
+
+def _simple_lines(
+    node: cst.CSTNode, module_level: bool
+) -> Iterator[tuple[cst.SimpleStatementLine, bool]]:
+    """Every simple statement line under `node` (not inside expressions), in source
+    order, with whether it runs in the module's own scope."""
+    for child in children(node):
+        if isinstance(child, cst.SimpleStatementLine):
+            yield child, module_level
+        elif not isinstance(child, cst.BaseExpression):
+            nested = isinstance(child, cst.FunctionDef | cst.ClassDef)
+            yield from _simple_lines(child, module_level and not nested)

@@ -48,7 +48,7 @@ def prealloc(
     counted = _counted(ctx, loop)
     if isinstance(counted, str):
         return counted
-    if not any(stmt.anchor is line for line in loop.node.body.body):
+    if not _every_iteration(loop, stmt):
         return f"`{acc}` does not grow on every iteration"
     start = _empty_start(ctx, loop, stmt, acc)
     if start is None:
@@ -91,6 +91,14 @@ def _counted(ctx: ModuleContext, loop: Loop) -> tuple[str, cst.Call] | str:
     if exit_:
         return f"the loop has a `{exit_}`, so it may skip growing"
     return number, cast(cst.Call, node.iter)
+
+
+def _every_iteration(loop: Loop, stmt: Stmt) -> bool:
+    """`stmt` is a line of the loop's own body, not inside a nested statement: not in an
+    indented block, nor in a one-line `if c: ...` (whose anchor is the `if`)."""
+    anchor = stmt.anchor
+    body = loop.node.body.body
+    return isinstance(anchor, cst.SimpleStatementLine) and any(anchor is line for line in body)
 
 
 def _exit(loop: cst.For) -> str | None:

@@ -25,13 +25,11 @@ def _class_node(ctx: ModuleContext, qualname: str) -> cst.CSTNode:
 
 
 def spaced(ctx: ModuleContext, definition: cst.FunctionDef, anchor: cst.CSTNode) -> cst.FunctionDef:
-    """Blank lines around the helper: two at module level (PEP 8), one in a block."""
+    """Blank lines around the helper: two at module level (PEP 8), one in a block; a
+    blank line holds no whitespace."""
     lines = 2 if any(anchor is s for s in ctx.module.body) else 1
     above = sum(isinstance(line, cst.EmptyLine) for line in getattr(anchor, "leading_lines", ()))
-    body = definition.body.with_changes(footer=[cst.EmptyLine(indent=False)] * lines)
-    leading = (
-        [cst.EmptyLine()] * max(0, lines - above)
-        if above or ctx.module.body[0] is not anchor
-        else []
-    )
+    blank = cst.EmptyLine(indent=False)  # empty, not the block's indentation
+    body = definition.body.with_changes(footer=[blank] * lines)
+    leading = [blank] * max(0, lines - above) if above or ctx.module.body[0] is not anchor else []
     return definition.with_changes(body=body, leading_lines=leading)

@@ -13,7 +13,7 @@ from autoopt.model import RequireImport
 def add_imports(module: cst.Module, required: Iterable[RequireImport]) -> cst.Module:
     """Insert the missing imports: before the first import of the same package, or
     after the last top-level import, or after the docstring and `__future__` imports."""
-    bindings = collect_imports(module).bindings
+    bindings = collect_imports(module).module_bindings  # an import in a function binds nothing here
     missing = [
         r
         for r in sorted(required, key=lambda r: (r.module, r.alias or ""))

@@ -100,9 +100,40 @@ def is_spelling(ctx: ModuleContext, expr: cst.BaseExpression, qualname: str) -> 
     return ctx.is_jax(expr, qualname) or dotted(expr) == ctx.ref(qualname)[0]
 
 
+def literal_names(expr: cst.BaseExpression) -> list[str] | None:
+    """The names a literal `donate_argnames` value lists (`"a"`, `("a", "b")`, `["a"]`), or
+    None when the value is not such a literal (a variable, a call, an f-string)."""
+    if isinstance(expr, cst.SimpleString):
+        return [str(expr.evaluated_value)]
+    if not isinstance(expr, cst.Tuple | cst.List):
+        return None
+    names = []
+    for element in expr.elements:
+        if not isinstance(element, cst.Element) or not isinstance(element.value, cst.SimpleString):
+            return None
+        names.append(str(element.value.evaluated_value))
+    return names
+
+
+def can_add_donation(expr: cst.BaseExpression) -> bool:
+    """Whether `with_donation` can add names to this jit spelling: its `donate_argnames`,
+    if any, is a literal, and no `**options` may already hold one."""
+    if not isinstance(expr, cst.Call):
+        return True
+    for arg in expr.args:
+        if arg.star == "**":
+            return False
+        if arg.keyword is not None and arg.keyword.value == "donate_argnames":
+            return literal_names(arg.value) is not None
+    return True
+
+
 def with_donation(ctx: ModuleContext, expr: cst.BaseExpression, names: Sequence[str]):
     """A jit spelling (`jax.jit`, `jax.jit(f, ...)`, `functools.partial(jax.jit, ...)`)
-    with `names` added to its `donate_argnames`, and the imports that needs."""
+    with `names` added to its `donate_argnames`, and the imports that needs. `expr` comes
+    back unchanged when `can_add_donation` says no: a caller checks it first."""
+    if not can_add_donation(expr):
+        return expr, ()
     if not isinstance(expr, cst.Call):
         partial, imports = ctx.ref("functools.partial")
         text = f"{partial}({ctx.code(expr)}, donate_argnames={_tuple(names)})"
@@ -110,8 +141,7 @@ def with_donation(ctx: ModuleContext, expr: cst.BaseExpression, names: Sequence[
     args = list(expr.args)
     for i, arg in enumerate(args):
         if arg.keyword is not None and arg.keyword.value == "donate_argnames":
-            old = arg.value.elements if isinstance(arg.value, cst.Tuple | cst.List) else ()
-            have = [e.value.evaluated_value for e in old if isinstance(e.value, cst.SimpleString)]
+            have = literal_names(arg.value) or []
             merged = cst.parse_expression(_tuple([*have, *(n for n in names if n not in have)]))
             args[i] = arg.with_changes(value=merged)
             return expr.with_changes(args=args), ()

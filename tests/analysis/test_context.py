@@ -36,6 +36,15 @@ def test_ref_spells_a_name_with_the_module_imports(qualname, spelled, imports) -
     assert context(SOURCE).ref(qualname) == (spelled, imports)
 
 
+def test_ref_uses_only_module_level_imports() -> None:
+    ctx = context("import jax\n\ndef helper():\n    from functools import partial\n")
+    assert ctx.ref("functools.partial") == ("functools.partial", (RequireImport("functools"),))
+    partial = stmt(ctx, "from functools").node.names[0].name
+    assert ctx.qualify(partial) == "functools.partial"  # analysis still knows what it is
+    ctx = context("def helper():\n    import jax as J\n")
+    assert ctx.ref("jax.jit") == ("jax.jit", (RequireImport("jax"),))
+
+
 def test_qualify_is_jax_and_code() -> None:
     ctx = context(SOURCE)
     call = stmt(ctx, "y = ").node.value

@@ -14,6 +14,7 @@ from autoopt.analysis.exprs import (
     mutated_names,
     mutating_call_target,
     param_names,
+    positional_names,
     read_names,
 )
 
@@ -102,6 +103,16 @@ def test_has_comprehension(code: str, has: bool) -> None:
     assert has_comprehension(E(code)) is has
 
 
-def test_param_names_list_every_kind() -> None:
-    fn = cst.parse_statement("def f(a, /, b, *, c, d=1, **kw):\n    pass\n")
-    assert param_names(fn.params) == ["a", "b", "c", "d", "kw"]
+@pytest.mark.parametrize(
+    ("code", "names", "positional"),
+    [
+        ("def f(a, /, b, *, c, d=1, **kw):", ["a", "b", "c", "d", "kw"], ["a", "b"]),
+        ("def f(a, /, b, *args, c, d=1, **kw):", ["a", "b", "args", "c", "d", "kw"], ["a", "b"]),
+        ("def f(a, *rest, scale=None):", ["a", "rest", "scale"], ["a"]),  # `*rest` first
+        ("def f(*, k):", ["k"], []),
+    ],
+)
+def test_param_names_list_every_kind_in_order(code: str, names, positional) -> None:
+    fn = cst.parse_statement(code + "\n    pass\n")
+    assert param_names(fn.params) == names
+    assert positional_names(fn.params) == positional

@@ -108,6 +108,16 @@ y = f(data)
         pytest.param(
             edit("f(data)", "f(jnp.ones((4, 3)))", UNKNOWN_CARRY), [], id="array-at-every-call"
         ),
+        pytest.param(
+            body("j = i + 1\nacc = acc.at[i].set(x[j])"),
+            [CLAMPS.format("x[j]")],
+            id="derived-index",
+        ),
+        pytest.param(
+            body("j = i\nk = j * 2\nacc = acc.at[k].set(x[j])"),
+            [CLAMPS.format("x[j]")],
+            id="derived-twice",
+        ),
     ],
 )
 def test_doubts(code: str, doubts: list[str]) -> None:
@@ -183,6 +193,10 @@ class C:
         ),
         pytest.param(body("acc = acc.at[i].set(x[:i].sum(0))"), id="index-as-slice-bound"),
         pytest.param(body("acc = acc.at[i].set(i)"), id="index-as-value"),
+        pytest.param(
+            body("j = i + 1\nacc = acc.at[i].set(x[:j].sum(0))"), id="derived-slice-bound"
+        ),
+        pytest.param(body("j = i + 1\nacc = acc.at[i].set(j)"), id="derived-as-value"),
     ],
 )
 def test_no_plan(code: str) -> None:

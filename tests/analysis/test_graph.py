@@ -23,6 +23,8 @@ def ids(stmts) -> list[int]:
         ("x += 1", "x", "x", ""),
         ("d[k] += 1", "", "d k", "d"),
         ("y: int = z", "y", "z", ""),
+        ("y: int", "", "", ""),  # a bare annotation only declares
+        ("self.y: int", "", "self", ""),  # it evaluates `self`, sets nothing
         ("del a[0], b", "", "", "a"),
         ("lst.append(v)", "", "lst v", "lst"),
         ("obj.data.fill(0)", "", "obj", "obj"),
@@ -60,6 +62,33 @@ def test_statement_facts(code: str, defs: str, uses: str, mutates: str) -> None:
 )
 def test_numpy_writes_are_mutations(code: str, mutates: list[str]) -> None:
     ctx = context(code, "import numpy as np\n")
+    assert sorted(ctx.graph.stmts[-1].mutates) == mutates
+
+
+@pytest.mark.parametrize(
+    ("code", "mutates"),
+    [
+        ("jnp.add(x, 1)", []),  # a function of a module, not `add` on a set
+        ("np.add(x, 1)", []),
+        ("jax.lax.add(x, 1)", []),
+        ("jax.numpy.insert(x, 0, 1)", []),
+        ("lax.sort(x)", []),  # `from jax import lax`
+        ("random.shuffle(x)", ["x"]),  # `from numpy import random`: writes `x`, not `random`
+        ("np.put(a, 0, 1)", ["a"]),  # NumPy writing into its argument, not into `np`
+        ("os.environ.update(v)", ["os"]),  # an object the module holds does change
+        ("CACHE.append(x)", ["CACHE"]),  # `from m import CACHE`: not a module
+        ("mod.CACHE.append(x)", ["mod"]),
+        ("mod.add(x)", ["mod"]),  # a module autoopt does not know may keep state
+        ("sparse.add(x)", []),  # `import jax.experimental.sparse as sparse`
+    ],
+)
+def test_calls_on_modules_mutate_nothing(code: str, mutates: list[str]) -> None:
+    header = (
+        "import os\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\nimport mod\n"
+        "from jax import lax\nfrom numpy import random\nfrom m import CACHE\n"
+        "import jax.experimental.sparse as sparse\n"
+    )
+    ctx = context(code, header)
     assert sorted(ctx.graph.stmts[-1].mutates) == mutates
 
 
@@ -256,6 +285,43 @@ def test_call_sites_know_their_loop_and_line() -> None:
     ]
     assert outer[0].stmt.call_assigned is None  # `bump(); y = outer(x)` shares its line
     assert [s.id for s in graph.references("outer")] == [s.stmt.id for s in outer]
+
+
+def test_a_bare_annotation_defines_nothing() -> None:
+    ctx = context("y = 1\ny: int\nprint(y)\n")
+    assert [s.id for s in ctx.graph.reaching_defs(stmt(ctx, "print(y)"), "y")] == [0]
+    ctx = context("x = step(p)\np: int\nprint(p)\n")
+    readers = ctx.graph.read_after(stmt(ctx, "x = step(p)"), "p")
+    assert [ctx.code(s.node) for s in readers] == ["print(p)"]
+
+
+KINDS = "def f(a, /, b, *rest, scale=None, **kw):\n    return scale\n\n"
+
+
+@pytest.mark.parametrize(
+    ("call", "name", "found"),
+    [
+        ("f(x, y)", "scale", None),  # keyword-only: never the second positional
+        ("f(x, y, z, w)", "scale", None),
+        ("f(x, y, scale=s)", "scale", "s"),
+        ("f(x, y)", "b", "y"),
+        ("f(x, b=y)", "b", "y"),
+        ("f(x, y)", "a", "x"),
+        ("f(a=x, b=y)", "a", None),  # positional-only: `a=` goes to `**kw`
+        ("f(x, y, z)", "rest", None),  # `*rest` binds no single expression
+        ("f(x, y, kw=z)", "kw", None),
+        ("f(*xs, scale=s)", "b", None),  # a starred argument hides the position
+    ],
+)
+def test_call_site_argument_by_kind_of_parameter(call: str, name: str, found: str | None) -> None:
+    ctx = context(KINDS + call + "\n")
+    fn = ctx.graph.functions["f"]
+    assert fn.params == ["a", "b", "rest", "scale", "kw"]
+    assert fn.positional == ["a", "b"]
+    site = ctx.graph.call_sites(fn)[0]
+    assert site.function is fn
+    argument = site.argument(fn.params.index(name), name)
+    assert (None if argument is None else ctx.code(argument)) == found
 
 
 def test_call_assigned_is_a_lone_name_bound_to_a_call() -> None:

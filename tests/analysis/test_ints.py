@@ -94,6 +94,21 @@ def test_int_constant_needs_an_integer_the_scope_does_not_shadow() -> None:
     assert not int_constant(shadowed, stmt(shadowed, "probe(N)"), "N")
 
 
+@pytest.mark.parametrize(
+    ("code", "constant"),
+    [
+        ("def f(v, N):\n    probe(v, N)\n", False),  # a parameter named like the constant
+        ("def f(v, *, N=2):\n    probe(v, N)\n", False),
+        ("def f(v, N):\n    def g():\n        probe(v, N)\n", False),  # the outer parameter
+        ("def f(v):\n    N = 2\n    def g():\n        probe(v, N)\n", False),  # outer local
+        ("def f(v, n):\n    probe(v, N)\n", True),
+    ],
+)
+def test_int_constant_is_not_a_name_an_enclosing_function_binds(code: str, constant: bool) -> None:
+    ctx = context("N = 8\n\n" + code, HEADER)
+    assert int_constant(ctx, stmt(ctx, "probe("), "N") is constant
+
+
 def test_range_loop() -> None:
     ctx = context(SOURCE, HEADER)
     inside = stmt(ctx, "probe(i, j")

@@ -57,6 +57,45 @@ def test_qualify(expr: str, qualified: str | None) -> None:
     assert imports.qualify(cst.parse_expression(expr)) == qualified
 
 
+def test_module_bindings_leave_out_imports_in_functions_and_classes() -> None:
+    source = IMPORTS + "\nclass C:\n    import math\n\nif flag:\n    import pickle as pk\n"
+    imports = collect_imports(cst.parse_module(source))
+    assert imports.module_bindings == {
+        "jax": "jax",
+        "jnp": "jax.numpy",
+        "lax": "jax.lax",
+        "np_": "jax.numpy",
+        "os": "os",
+        "J": "jax",
+        "pk": "pickle",  # a module-level block binds a module-level name
+    }
+    assert imports.bindings["partial"] == "functools.partial"  # still qualified
+    assert imports.bindings["math"] == "math"
+    assert imports.alias_for("functools.partial") is None
+    assert imports.alias_for("math") is None
+
+
+@pytest.mark.parametrize(
+    ("expr", "module"),
+    [
+        ("jnp", True),
+        ("J", True),
+        ("os", False),  # a module autoopt does not know
+        ("lax", True),  # `from jax import lax`, a module autoopt knows
+        ("np_", True),
+        ("jax.numpy", True),
+        ("jax.lax", True),
+        ("partial", False),  # a function
+        ("os.environ", False),  # an object a module holds
+        ("jnp.zeros", False),
+        ("x", False),
+    ],
+)
+def test_is_module(expr: str, module: bool) -> None:
+    imports = collect_imports(cst.parse_module(IMPORTS))
+    assert imports.is_module(cst.parse_expression(expr)) is module
+
+
 def test_alias_for_and_uses_jax() -> None:
     imports = collect_imports(cst.parse_module(IMPORTS))
     assert imports.alias_for("jax") == "jax"

@@ -125,6 +125,14 @@ def test_defined() -> None:
     assert places.defined(stmt(ctx, "def step"), "step") is OTHER  # not an assignment
 
 
+def test_a_keyword_only_parameter_is_not_read_by_position() -> None:
+    code = "def f(a, *rest, scale=None):\n    return scale\n\nr = f(np.zeros(3), jnp.zeros(3))\n"
+    ctx = context(code, HEADER)
+    assert Placement(ctx).place_of(stmt(ctx, "return scale"), expr("scale")) is OTHER
+    ctx = context(code.replace("jnp.zeros(3))", "scale=jnp.zeros(3))"), HEADER)
+    assert Placement(ctx).place_of(stmt(ctx, "return scale"), expr("scale")) is DEVICE
+
+
 def test_a_loop_carried_name_settles_on_its_definitions() -> None:
     code = "x = jnp.zeros(3)\nfor i in range(3):\n    probe(x)\n    x = jnp.sin(x)\n"
     ctx = context(code, HEADER)

@@ -162,3 +162,18 @@ def test_growth_under_an_if_does_not_happen_on_every_iteration() -> None:
     grow = stmt(ctx, "acc = jnp.concatenate")
     why = prealloc(ctx, ctx.graph.loops[0], grow, "acc", expr(ROW), "concatenate")
     assert why == "`acc` does not grow on every iteration"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"if i % 2: acc = jnp.concatenate([acc, {ROW}])",  # one line: the `if` is the anchor
+        f"while i > n: acc = jnp.concatenate([acc, {ROW}])",
+    ],
+)
+def test_growth_in_a_one_line_compound_statement_is_not_every_iteration(line: str) -> None:
+    code = f"def f(n):\n    {START}\n    for i in range(n):\n        {line}\n    return acc\n"
+    ctx = context(code, HEADER)
+    grow = stmt(ctx, "acc = jnp.concatenate")
+    why = prealloc(ctx, ctx.graph.loops[0], grow, "acc", expr(ROW), "concatenate")
+    assert why == "`acc` does not grow on every iteration"

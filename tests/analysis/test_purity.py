@@ -52,6 +52,8 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         ("return State(x)", []),  # a class of the module
         ("return len(x) + abs(x)", []),
         ("return functools.partial(pure, x)", []),
+        ("return jnp.add(x, 1)", []),  # a function of `jnp`, not a method changing it
+        ("return jax.lax.add(x, 1) + np.add(1, 2)", []),
         # side effects
         ("print(x)\n    return x", [f"prints (`print` {AT_TRACE})"]),
         ("open('f')\n    return x", [f"opens a file (`open` {AT_TRACE})"]),
@@ -62,6 +64,10 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         ("os.getcwd()\n    return x", ["calls the operating system (`os.getcwd`)"]),
         ("return jax.device_get(x)", ["copies to the host (`jax.device_get`)"]),
         ("jax.debug.breakpoint()\n    return x", ["stops (`jax.debug.breakpoint`)"]),
+        (
+            "np.copyto(x, 0)\n    return x",
+            ["mutates its argument `x`", "writes into an array in place (`numpy.copyto`)"],
+        ),  # the name once
         # host randomness
         (
             "return np.random.normal(size=3)",

@@ -173,3 +173,9 @@ def f(k, v, c):
 def test_rows_of(code: str, rows: int | None) -> None:
     ctx = context(ROWS, HEADER)
     assert rows_of(ctx, stmt(ctx, "probe("), expr(code)) == rows
+
+
+def test_rows_of_a_parameter_named_like_an_integer_constant() -> None:
+    ctx = context("N = 8\n\ndef f(v, N):\n    probe(v, N)\n", HEADER)
+    at = stmt(ctx, "probe(")
+    assert rows_of(ctx, at, expr("v[None] * N")) is None  # this `N` may be an array with rows

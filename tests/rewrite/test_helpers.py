@@ -87,3 +87,11 @@ def insert_helper(source: str, inner: str) -> str:
 )
 def test_spaced_helpers_follow_pep8(source: str, expected: str) -> None:
     assert insert_helper(source, "a = ") == expected
+
+
+def test_a_helper_in_a_block_has_empty_blank_lines() -> None:
+    source = "import jax\n\nif c:\n    x = 1\n    for i in range(3):\n        x = x + i\n"
+    assert insert_helper(source, "x = x + i") == (
+        "import jax\n\nif c:\n    x = 1\n\n    def helper(x):\n        return x\n\n"
+        "    for i in range(3):\n        x = x + i\n"
+    )

@@ -79,6 +79,12 @@ def test_present_imports_are_not_added_again(source: str, required: RequireImpor
     assert add_imports(cst.parse_module(source), [required]).code == source
 
 
+def test_an_import_inside_a_function_binds_no_module_level_name() -> None:
+    source = "def f():\n    import os\n"
+    out = add_imports(cst.parse_module(source), [RequireImport("os")])
+    assert out.code == "import os\ndef f():\n    import os\n"
+
+
 def test_an_alias_bound_to_another_module_is_not_enough() -> None:
     source = "import numpy as jnp\n"
     out = add_imports(cst.parse_module(source), [RequireImport("jax.numpy", "jnp")])

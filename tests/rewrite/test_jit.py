@@ -5,16 +5,19 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
+from autoopt.api import optimize_source
 from autoopt.model import Replace, RequireImport
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.jit import (
     add_decorator,
+    can_add_donation,
     claim_name,
     fresh_name,
     is_jit_decorator,
     is_spelling,
     jit_call,
     jit_decorator,
+    literal_names,
     option_text,
     with_donation,
 )
@@ -121,12 +124,50 @@ def test_is_spelling_accepts_the_spelling_a_fix_of_the_same_run_writes() -> None
             'partial(jax.jit, donate_argnames=("a", "b", "c"))',
         ),
         ("jax.jit", 'partial(jax.jit, donate_argnames=("b", "c"))'),
+        ("jax.jit(f, donate_argnames='a')", 'jax.jit(f, donate_argnames=("a", "b", "c"))'),
+        ("jax.jit(f, donate_argnames='b')", 'jax.jit(f, donate_argnames=("b", "c"))'),
+        ("jax.jit(f, donate_argnames=())", 'jax.jit(f, donate_argnames=("b", "c"))'),
     ],
 )
 def test_with_donation_merges_donate_argnames(before: str, after: str) -> None:
     ctx = context("", "from functools import partial\nimport jax\n")
     merged, imports = with_donation(ctx, expr(before), ["b", "c"])
     assert (code(merged), imports) == (after, ())
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "jax.jit(f, donate_argnames=NAMES)",  # a variable: its names are unknown
+        "jax.jit(f, donate_argnames=('a', name))",
+        "jax.jit(f, donate_argnames=f'{a}')",
+        "jax.jit(f, **options)",  # may hold `donate_argnames` already
+        "partial(jax.jit, donate_argnames=names)",
+    ],
+)
+def test_with_donation_leaves_a_donation_it_cannot_read_unchanged(before: str) -> None:
+    ctx = context("", "from functools import partial\nimport jax\n")
+    given = expr(before)
+    assert not can_add_donation(given)
+    merged, imports = with_donation(ctx, given, ["b"])
+    assert (merged, imports) == (given, ())
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        ("'a'", ["a"]),
+        ("('a', 'b')", ["a", "b"]),
+        ("['a']", ["a"]),
+        ("()", []),
+        ("NAMES", None),
+        ("('a', b)", None),
+        ("('a', *rest)", None),
+        ("f'{a}'", None),
+    ],
+)
+def test_literal_names(value: str, names: list[str] | None) -> None:
+    assert literal_names(expr(value)) == names
 
 
 def test_with_donation_of_a_bare_jit_imports_functools_when_needed() -> None:
@@ -191,3 +232,36 @@ def test_fresh_and_claimed_names() -> None:
     taken: set[str] = set()
     assert [claim_name(ctx, "step", taken), claim_name(ctx, "step", taken)] == ["step_3", "step_4"]
     assert taken == {"step_3", "step_4"}
+
+
+PARTIAL_IN_A_FUNCTION = """import jax
+import jax.numpy as jnp
+
+
+def helper():
+    from functools import partial
+    return partial
+
+
+def step(x, n):
+    return x * n
+
+
+def main():
+    x = jnp.zeros(3)
+    for _ in range(10):
+        x = step(x, 3)
+    return x
+"""
+
+
+def test_a_partial_imported_in_a_function_is_not_used_at_module_level() -> None:
+    ctx = context(PARTIAL_IN_A_FUNCTION)
+    assert jit_decorator(ctx, donate=["x"]) == (
+        'functools.partial(jax.jit, donate_argnames=("x",))',
+        (FUNCTOOLS,),
+    )
+    new = optimize_source(PARTIAL_IN_A_FUNCTION).new_source  # AO101 jits `step`, AO201 donates
+    assert new == PARTIAL_IN_A_FUNCTION.replace(
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nimport functools\n"
+    ).replace("def step", '@functools.partial(jax.jit, donate_argnames=("x",))\ndef step')
