@@ -21,7 +21,7 @@ import libcst as cst
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit
 from autoopt.analysis.exprs import MUTATING_METHODS, base_name, bound_names, read_names
-from autoopt.analysis.graph import MODULE, Function, Stmt
+from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.names import dotted
 
@@ -237,6 +237,9 @@ class Sharing:
                 receiver = model(self.ctx).value_of(self._stmt, func.value).kind
                 return receiver in (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING)
             return False
+        if name in self.ctx.graph.classes and self._stmt is not None:
+            made = model(self.ctx).value_of(self._stmt, call.func)
+            return made.detail == "pytree-class"  # a NamedTuple holds its fields, nothing else
         fn = self.ctx.graph.resolve_function(name, self.scope) if name and "." not in name else None
         return fn is not None and not purity.impurities(self.ctx, fn)
 
@@ -311,17 +314,20 @@ class Sharing:
         local = {n for s in self.ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
         if name not in fn.params:
             return Shares() if name in local else Shares(strong={name})
-        index = fn.params.index(name)
+        params = fn.node.params
+        variadic = {
+            p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)
+        }
+        if name not in variadic:
+            expr = CallSite(self._stmt, call, fn).argument(fn.params.index(name), name)  # type: ignore[arg-type]
+            if expr is not None:
+                return self.shares(expr)
+        if name not in variadic and not any(a.star for a in call.args):
+            return Shares()  # not passed: its default
+        out = Shares()  # `*args`, `**kwargs`, or an argument hidden in a starred one
         for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value == name:
-                return self.shares(arg.value)
-        positional = [a for a in call.args if a.keyword is None]
-        if any(a.star for a in positional[: index + 1]) or any(a.star == "**" for a in call.args):
-            out = Shares()
-            for arg in call.args:
-                out.add(self.shares(arg.value))
-            return out
-        return self.shares(positional[index].value) if index < len(positional) else Shares()
+            out.add(self.shares(arg.value))
+        return out
 
 
 def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
@@ -402,7 +408,7 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
                 f"cannot prove the leaves of `{name}` are distinct buffers (`{code}`)",
                 False,
             )
-        twice = _first_repeat(leaves)
+        twice = _first_repeat(leaves, name)
         if twice is not None:
             return (
                 f"`{twice}` fills two leaves of `{name}`: one buffer would be donated twice",
@@ -420,11 +426,13 @@ def _bound_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
     return None
 
 
-def _first_repeat(leaves: list[frozenset[str]]) -> str | None:
+def _first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
+    """A name behind two leaves (other than the value's own name, when there is one)."""
     seen: set[str] = set()
     for leaf in leaves:
-        if leaf & seen:
-            return sorted(leaf & seen)[0]
+        both = leaf & seen
+        if both:
+            return sorted(both - {name})[0] if both - {name} else name
         seen |= leaf
     return None
 
@@ -487,15 +495,13 @@ class _Leaves:
         return out
 
     def _call(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
-        if not self.sharing.shares(call).names():
-            return [frozenset()]  # new buffers only
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
         if last in self.ctx.graph.classes or last[:1].isupper():
             return self._all([a.value for a in call.args], depth)
         fn = self.ctx.graph.resolve_function(qual, self.scope) if "." not in qual else None
-        if fn is None:
-            return None
+        if fn is None:  # new buffers only, or a call autoopt cannot see into
+            return [frozenset()] if not self.sharing.shares(call).names() else None
         returns = [
             s
             for s in self.ctx.graph.scope_stmts(fn.qualname)

@@ -38,6 +38,8 @@ def variant_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | Non
     graph = ctx.graph
     sharing = Sharing(ctx, loop.scope)
     held = sharing.component(names, weak=True)
+    if loop.scope != MODULE:  # globals the loop reaches may alias each other at module level
+        held = sharing.component(Sharing(ctx, MODULE).component(held, weak=True), weak=True)
     changed = sorted(names & graph.written_in_loop(loop.id) | held & _mutated_in(ctx, loop))
     if changed:
         return f"`{changed[0]}` changes inside the loop"

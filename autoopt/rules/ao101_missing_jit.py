@@ -20,10 +20,11 @@ _NONE = Applicability.NONE
 class MissingJit(Rule):
     """
     ## What it does
-    Finds a pure array function that is called over and over (in a loop, or in a
-    comprehension) without `jax.jit`, and decorates it with `@jax.jit`. Arguments
-    the body needs as Python values (shapes such as `jnp.zeros(n)`, `range(n)`,
-    `if` conditions, slice bounds) become `static_argnames`.
+    Finds a pure array function that a loop (or comprehension) of code running
+    eagerly calls over and over without `jax.jit`, and decorates it with
+    `@jax.jit`. Arguments the body needs as Python values (shapes such as
+    `jnp.zeros(n)`, `range(n)`, `if` conditions, slice bounds, `axis=`) and
+    arguments that are strings, dtypes or shape tuples become `static_argnames`.
 
     ## Why is this bad?
     Without `jit`, JAX dispatches every operation on its own, from Python, one
@@ -32,18 +33,31 @@ class MissingJit(Rule):
     small elementwise operations 13-24x.
 
     ## Fix safety
-    The fix is **safe** when autoopt proves the function pure: no `print`, I/O,
-    logging, global or argument mutation, host random numbers (`np.random`,
-    `random`), `self` state or calls to code it cannot see; no Python control
-    flow on traced values; and every static argument receives a hashable
-    constant at every call site. It is **unsafe** when a static argument's value
-    cannot be proven constant. There is **no fix** (the finding explains why)
-    when the function is impure, branches in Python on an array, returns a
-    Python value, or a static argument changes on every call (it would compile
-    again on every call). A function handed to pickling or multiprocessing keeps
-    its plain definition and is wrapped at the loop instead. Results agree with
-    the original within float tolerance: XLA fuses and reorders float
-    operations, so jitted code is not bit-identical.
+    The rule fires only for calls from code that provably runs eagerly: the
+    module body, the program's `main()`, and functions they call. A loop inside
+    a jitted function, a `lax.scan` body, or a library function nothing here
+    calls already runs traced (or may), and is left alone.
+
+    The fix is **safe** only when autoopt proves every premise on its value
+    model: the function is pure (no `print`, I/O, logging, global or argument
+    mutation, host random numbers, methods of host objects, calls to code it
+    cannot see, through every helper it calls); it reads no outside state that
+    jit would freeze (a global or closure that the program rebinds or mutates,
+    `np.copyto` included); no traced value reaches Python control flow
+    (`if`, `max()`, `int()`), NumPy, `isinstance`, text, a boolean mask or a
+    data-dependent shape; it returns arrays; and every argument at every call
+    site is a JAX array, a pytree of arrays, a Python number used only as data,
+    or a hashable constant made static. It is **unsafe** when a premise cannot
+    be proven: an argument of unknown kind or a NumPy array (jit converts it, and
+    float64 becomes float32), a host object read from outside, an index that may
+    be a boolean mask, a static argument not shown constant. There is **no fix**
+    (the finding explains why) when the function is impure, branches in Python
+    on an array, returns a Python value, receives a host object or a config
+    dict, or a static argument changes on every call (it would compile again on
+    every call). A function handed to pickling or multiprocessing keeps its
+    plain definition and is wrapped at the loop instead. Results agree with the
+    original within float tolerance: XLA fuses and reorders float operations, so
+    jitted code is not bit-identical.
     """
 
     id = "AO101"

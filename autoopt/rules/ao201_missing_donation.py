@@ -14,7 +14,13 @@ from autoopt.analysis.graph import MODULE, CallSite, Function
 from autoopt.analysis.jit_plan import plans
 from autoopt.analysis.jitted import call_sites, escapes, jit_options, jitted_callables
 from autoopt.model import Applicability, Edit, Finding, Replace
-from autoopt.rewrite.jit import add_decorator, is_spelling, jit_decorator, with_donation
+from autoopt.rewrite.jit import (
+    add_decorator,
+    can_add_donation,
+    is_spelling,
+    jit_decorator,
+    with_donation,
+)
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao201_missing_donation as examples
 
@@ -51,9 +57,14 @@ class MissingDonation(Rule):
     call's result replaces the argument. The fix is **unsafe** when the
     function is public in a library module, exported or used as a value, when
     the first call would donate a parameter of the calling function (the
-    caller's array), or when an alias can only be ruled out for code autoopt
-    cannot see. There is **no fix** when a proven alias is read later or the
-    same buffer is passed twice. Functions AO101 jits in the same run get the
+    caller's array) or a value that lives outside it (a closure, a global),
+    when the value is handed to code that may keep it (`monitor.observe(w)`, a
+    helper that appends it to a global list), when the leaves of a donated
+    pytree cannot be shown to be distinct buffers, or when an alias can only be
+    ruled out for code autoopt cannot see. There is **no fix** when a proven
+    alias is read later, the same buffer is passed twice, or one buffer fills
+    two leaves of the donated value (`State(params=p, ema=p)`: XLA refuses to
+    donate it twice). Functions AO101 jits in the same run get the
     donation merged into AO101's decorator: AO201's finding sits on the same
     name and runs after AO101, and when AO101's fix is not applied AO201's
     edit adds that decorator itself, never with weaker safety than AO101's.
@@ -78,7 +89,8 @@ class MissingDonation(Rule):
                 yield finding
 
     def _finding(self, ctx: ModuleContext, target: _Target) -> Finding | None:
-        sites = call_sites(ctx, target.name)
+        fn = target.function
+        sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
         if not sites:
             return None
         donate: list[tuple[str, Applicability, str]] = []
@@ -148,17 +160,17 @@ class _Target:
 
     def candidates(self) -> Iterator[tuple[int, str]]:
         """(position, name) of the parameters that may be donated by name."""
-        params = self.function.node.params
+        fn = self.function
         static = _literal_names(self.options.get("static_argnames"))
         numbers = _literal_ints(self.options.get("static_argnums"))
         done = _literal_names(self.options.get("donate_argnames"))
-        for index, param in enumerate(params.params):
+        params = fn.node.params
+        named = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for param in named:
             name = param.name.value
+            index = fn.params.index(name)
             if name not in static | done and index not in numbers:
                 yield index, name
-        for param in params.kwonly_params:
-            if param.name.value not in static | done:
-                yield len(params.params), param.name.value
 
     def edits(self, ctx: ModuleContext, names: list[str]) -> list[Edit]:
         imports = ctx.ref("functools.partial")[1]
@@ -200,6 +212,13 @@ def _targets(ctx: ModuleContext) -> Iterator[_Target]:
         fn = jitted.function
         if fn is None or "donate_argnums" in jitted.options:
             continue
+        spelling = (
+            jitted.carrier.decorator
+            if isinstance(jitted.carrier, cst.Decorator)
+            else jitted.carrier
+        )
+        if spelling is None or not can_add_donation(spelling):
+            continue  # `donate_argnames=NAMES` or `**options`: what it donates is not known
         carrier = fn.node if isinstance(jitted.carrier, cst.Decorator) else jitted.carrier
         yield _Target(jitted.name, fn, jitted.options, carrier)  # type: ignore[arg-type]
     for plan in plans(ctx):

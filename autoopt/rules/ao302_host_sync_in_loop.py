@@ -113,10 +113,13 @@ class HostSyncInLoop(Rule):
     JAX arrays the loop does not change (a traced index reads the same row as
     a Python one, out-of-range rows included: JAX clamps both; NumPy rows are
     left alone, NumPy raises); the index is used for nothing else; every
-    carried name is rebound to JAX arrays; and no name of the last step is read
-    after the loop. Like adding `jit`, it may round floats differently. A
-    carry whose shape or dtype changes from step to step makes scan raise
-    before anything runs, never compute something else.
+    carried name is rebound to JAX arrays whose shape and dtype provably stay
+    the same from step to step (`analysis/carry.py`: `.at[]` updates, weakly
+    typed arithmetic, `jax.grad` with respect to it, helpers that return such
+    a value, or known equal shapes and dtypes; a Python loop may broadcast or
+    promote its carry, where scan would raise); and no name of the last step is
+    read after the loop. Otherwise the list form is used. Like adding `jit`, it
+    may round floats differently.
     """
 
     id = "AO302"

@@ -69,7 +69,9 @@ class InplaceUpdate(Rule):
     global writes), has no Python control flow on traced values and needs no
     argument as a Python value, returns arrays; the loop is `for i in
     range(a[, b])` over plain assignments; every name it carries is an array
-    defined before the loop (call sites prove array arguments), names local
+    defined before the loop (call sites prove array arguments) whose shape and
+    dtype provably stay the same from one iteration to the next (a Python loop
+    may broadcast or promote it, where `fori_loop` would raise), names local
     to an iteration are not read after it, the index is not read after the
     loop; and every array indexed by the (now traced) loop index is the one
     the loop ranges over (`range(xs.shape[0])` with `xs[i]`), since a traced

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.aliases import RETAINED, Shares, Sharing
+from autoopt.analysis.aliases import RETAINED, Shares, Sharing, repeated_leaf
 from autoopt.analysis.graph import MODULE
 
 from .helpers import HEADER, context, expr, stmt
@@ -175,3 +175,44 @@ def test_code_that_may_keep_its_arguments(code: str, weak: dict, retainer: str |
     assert (sharing.strong, sharing.weak) == ({}, weak)
     assert sharing.retained_by({"w"}) == retainer
     assert sharing.retained_by({"other"}) is None
+
+
+def test_a_star_parameter_shares_every_positional_argument() -> None:
+    sharing = Sharing(context("def pack(*vs):\n    return vs\n\nh = pack(a, b)\n"), MODULE)
+    assert sharing.component({"h"}, weak=False) == {"h", "a", "b"}
+
+
+LEAVES = """
+class State(NamedTuple):
+    params: object
+    ema: object
+
+def init(p):
+    return State(params=p, ema=p)
+
+def init_copy(p):
+    return State(params=p, ema=p * 1.0)
+
+w = jnp.zeros(3)
+"""
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("State(w, w)", ("`w` fills two leaves of `s`: one buffer would be donated twice", True)),
+        ("init(w)", ("`p` fills two leaves of `s`: one buffer would be donated twice", True)),
+        ("init_copy(w)", None),
+        ("{'a': jnp.zeros(3), 'b': jnp.ones(3)}", None),
+        ("w", None),  # one array, one buffer
+        (
+            "make_state(w)",
+            ("cannot prove the leaves of `s` are distinct buffers (`make_state(w)`)", False),
+        ),
+    ],
+)
+def test_repeated_leaf(value: str, why: tuple[str, bool] | None) -> None:
+    code = "from typing import NamedTuple\n" + LEAVES + f"s = {value}\nprint(s)\n"
+    ctx = context(code, HEADER)
+    last = ctx.graph.scope_stmts(MODULE)[-1]
+    assert repeated_leaf(ctx, last, "s") == why

@@ -104,3 +104,12 @@ def test_a_parameter_or_local_is_not_a_global_another_function_writes() -> None:
     code = GLOBAL_WRITER.replace("def run(n):", "def run(n, x):").replace("WRITER", writer)
     ctx = context(code, HEADER)
     assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) is None
+
+
+def test_an_alias_made_at_module_level_is_followed_into_a_function_loop() -> None:
+    code = (
+        "x = np.zeros(3)\nalias = x\n\ndef run():\n    for i in range(3):\n"
+        "        alias[0] = i\n        y = jnp.asarray(x)\n"
+    )
+    ctx = context(code, HEADER)
+    assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) == "`alias` changes inside the loop"
