@@ -20,7 +20,13 @@ import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit
-from autoopt.analysis.exprs import MUTATING_METHODS, base_name, bound_names, read_names
+from autoopt.analysis.exprs import (
+    MUTATING_METHODS,
+    base_name,
+    bound_names,
+    mutating_call_target,
+    read_names,
+)
 from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.names import dotted
@@ -45,6 +51,7 @@ _TO_HOST = frozenset({"numpy.asarray", "numpy.array", "jax.device_get"})
 _TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
 _DEVICE_COPIES = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
 _MAX_DEPTH = 3
+_LEAF_DEPTH = 8  # nested containers and helper calls followed to find a pytree's leaves
 #: A pseudo-name for "somewhere autoopt cannot see": what unknown code may keep.
 RETAINED = "<retained>"
 _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
@@ -447,7 +454,7 @@ class _Leaves:
         self.sharing._stmt = at
 
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
-        if depth > _MAX_DEPTH:
+        if depth > _LEAF_DEPTH:
             return None
         if isinstance(expr, cst.Tuple | cst.List):
             return self._all([e.value for e in expr.elements], depth)
@@ -480,7 +487,10 @@ class _Leaves:
                 continue
             node = stmt.node
             stored = [node.value] if isinstance(node, cst.Assign) else []
-            stored += [a.value for c in stmt.calls if c.func is not None for a in c.args]
+            stored += [
+                a.value for c in stmt.calls if mutating_call_target(c) == name for a in c.args
+            ]
+            self.sharing._stmt = stmt
             if any(self.sharing.shares(v).names() for v in stored):
                 return True
         return False
