@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import libcst as cst
 
+from autoopt.analysis.exprs import read_names
 from autoopt.analysis.names import collect_imports, dotted
 from autoopt.model import RequireImport
 
@@ -25,12 +26,32 @@ def add_imports(module: cst.Module, required: Iterable[RequireImport]) -> cst.Mo
             f"import {req.module} as {req.alias}" if req.alias else f"import {req.module}"
         )
         index = _insert_index(body, req.module.split(".")[0])
+        first_use = _first_use(body, req.alias or req.module.split(".")[0], index)
+        if first_use is not None:  # a statement above the import block needs it already
+            earlier = [i for i, s in enumerate(body[:first_use]) if _top_imports(s)]
+            if earlier:
+                body.insert(earlier[-1] + 1, stmt)
+                continue
+            # Above that statement: in a notebook, in its cell (the cell's marker comment
+            # stays above the import).
+            stmt = stmt.with_changes(leading_lines=body[first_use].leading_lines)
+            body[first_use] = body[first_use].with_changes(leading_lines=())
+            body.insert(first_use, stmt)
+            continue
         if index < len(body) and _top_imports(body[index]):
             # Keep the blank lines and comments above the import block above it.
             stmt = stmt.with_changes(leading_lines=body[index].leading_lines)
             body[index] = body[index].with_changes(leading_lines=())
         body.insert(index, stmt)
     return module.with_changes(body=body)
+
+
+def _first_use(body: list[cst.BaseStatement], name: str, index: int) -> int | None:
+    """The first top-level statement before `index` that reads `name`, if any."""
+    for position, stmt in enumerate(body[:index]):
+        if not _top_imports(stmt) and any(n.value == name for n in read_names(stmt)):
+            return position
+    return None
 
 
 def _top_imports(stmt: cst.BaseStatement) -> list[cst.Import | cst.ImportFrom]:

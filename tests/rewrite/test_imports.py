@@ -89,3 +89,26 @@ def test_an_alias_bound_to_another_module_is_not_enough() -> None:
     source = "import numpy as jnp\n"
     out = add_imports(cst.parse_module(source), [RequireImport("jax.numpy", "jnp")])
     assert out.code == "import numpy as jnp\nimport jax.numpy as jnp\n"
+
+
+def test_an_import_goes_above_its_first_use_when_the_imports_come_later() -> None:
+    """A notebook's cells joined: the first cell uses `functools`, the last imports
+    NumPy. The import joins the first cell's import block, not the last."""
+    source = (
+        "# cell 0\nimport jax\n\n@functools.partial(jax.jit)\ndef f(x):\n    return x\n"
+        "# cell 1\nimport numpy as np\n"
+    )
+    out = add_imports(cst.parse_module(source), [RequireImport("functools")])
+    assert out.code == (
+        "# cell 0\nimport jax\nimport functools\n\n@functools.partial(jax.jit)\n"
+        "def f(x):\n    return x\n# cell 1\nimport numpy as np\n"
+    )
+
+
+def test_with_no_import_above_the_first_use_the_import_takes_its_comments() -> None:
+    source = "# cell 0\nx = functools.reduce(max, [1, 2])\n# cell 1\nimport numpy as np\n"
+    out = add_imports(cst.parse_module(source), [RequireImport("functools")])
+    assert out.code == (
+        "# cell 0\nimport functools\nx = functools.reduce(max, [1, 2])\n"
+        "# cell 1\nimport numpy as np\n"
+    )
