@@ -62,11 +62,25 @@ class Stmt:
         return isinstance(anchor, cst.SimpleStatementLine) and len(anchor.body) == 1
 
     @property
+    def assign(self) -> cst.Assign | None:
+        """The statement as a `targets = value` assignment, or None."""
+        return self.node if isinstance(self.node, cst.Assign) else None
+
+    @property
+    def value(self) -> cst.BaseExpression | None:
+        """The expression an assignment (plain, augmented or annotated) or an expression
+        statement evaluates, or None."""
+        node = self.node
+        if isinstance(node, cst.Assign | cst.AugAssign | cst.AnnAssign | cst.Expr):
+            return node.value
+        return None
+
+    @property
     def call_assigned(self) -> tuple[str, cst.Call] | None:
         """For a lone `name = f(...)` line, the name and the call."""
-        node = self.node
+        node = self.assign
         if (
-            isinstance(node, cst.Assign)
+            node is not None
             and len(node.targets) == 1
             and isinstance(node.targets[0].target, cst.Name)
             and isinstance(node.value, cst.Call)

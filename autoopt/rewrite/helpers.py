@@ -1,11 +1,22 @@
-"""Where a generated module-level helper goes, and the blank lines around it."""
+"""Generated module-level helpers: where one goes, the blank lines around it, and the
+jitted helper that updates a donated array in place (AO401, AO402):
+
+    @partial(jax.jit, donate_argnames=("array",))
+    def x_set_at(array, index, value):
+        return array.at[index].set(value)
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Stmt
+from autoopt.model import RequireImport
+from autoopt.rewrite.jit import jit_decorator
+from autoopt.rewrite.spell import spell
 
 
 def top_statement(ctx: ModuleContext, stmt: Stmt) -> cst.CSTNode:
@@ -33,3 +44,67 @@ def spaced(ctx: ModuleContext, definition: cst.FunctionDef, anchor: cst.CSTNode)
     body = definition.body.with_changes(footer=[blank] * lines)
     leading = [blank] * max(0, lines - above) if above or ctx.module.body[0] is not anchor else []
     return definition.with_changes(body=body, leading_lines=leading)
+
+
+def parse_function(code: str) -> cst.FunctionDef:
+    """The function definition `code` holds."""
+    definition = cst.parse_statement(code)
+    assert isinstance(definition, cst.FunctionDef)
+    return definition
+
+
+@dataclass(frozen=True)
+class UpdateForm:
+    """What a donating update helper does: its parameters after `array`, its body
+    lines, and the imports the body's spellings need."""
+
+    params: str
+    body: tuple[str, ...]
+    imports: tuple[RequireImport, ...] = ()
+
+
+def at_update(op: str) -> UpdateForm:
+    """`array.at[index].op(value)`: the same index semantics as the eager update."""
+    return UpdateForm("index, value", (f"return array.at[index].{op}(value)",))
+
+
+def slice_update(ctx: ModuleContext) -> UpdateForm:
+    """`value` written at row `start`, converted to the array's dtype."""
+    dus, imports = spell(ctx, "jax.lax.dynamic_update_slice_in_dim")
+    asarray, more = spell(ctx, "jax.numpy.asarray")
+    body = f"return {dus}(array, {asarray}(value, array.dtype), start, 0)"
+    return UpdateForm("start, value", (body,), imports + more)
+
+
+def splice_update(ctx: ModuleContext) -> UpdateForm:
+    """`value` written at row `start`, both promoted to the dtype a concatenate gives."""
+    dus, imports = spell(ctx, "jax.lax.dynamic_update_slice_in_dim")
+    result_type, more = spell(ctx, "jax.numpy.result_type")
+    body = (
+        f"dtype = {result_type}(array, value)",
+        "array, value = array.astype(dtype), value.astype(dtype)",
+        f"return {dus}(array, value, start, 0)",
+    )
+    return UpdateForm("start, value", body, imports + more)
+
+
+def rows_update(ctx: ModuleContext) -> UpdateForm:
+    """`rows` written at row `start`; raises where `concatenate` would, for rows whose
+    other dimensions differ (`dynamic_update_slice` would write smaller ones)."""
+    dus, imports = spell(ctx, "jax.lax.dynamic_update_slice_in_dim")
+    body = (
+        "if rows.shape[1:] != array.shape[1:]:",
+        '    raise TypeError(f"rows of shape {rows.shape} do not fit shape {array.shape}")',
+        f"return {dus}(array, rows, start, 0)",
+    )
+    return UpdateForm("start, rows", body, imports)
+
+
+def donating_helper(
+    ctx: ModuleContext, name: str, form: UpdateForm, anchor: cst.CSTNode
+) -> tuple[cst.FunctionDef, tuple[RequireImport, ...]]:
+    """`name`, jitted and donating `array`, spaced to go above `anchor`; its imports."""
+    decorator, imports = jit_decorator(ctx, donate=("array",))
+    lines = "".join(f"    {line}\n" for line in form.body)
+    definition = parse_function(f"@{decorator}\ndef {name}(array, {form.params}):\n{lines}")
+    return spaced(ctx, definition, anchor), imports + form.imports

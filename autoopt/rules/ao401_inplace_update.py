@@ -13,9 +13,16 @@ from autoopt.analysis.fori import ForiPlan, fori_plan
 from autoopt.analysis.graph import MODULE, Stmt
 from autoopt.analysis.splice import Splice, find_splice, start_in_range, strongly_typed
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
-from autoopt.rewrite.helpers import spaced, top_statement
-from autoopt.rewrite.jit import add_decorator, fresh_name, jit_decorator
-from autoopt.rewrite.spell import spell
+from autoopt.rewrite.fori import fori_edits
+from autoopt.rewrite.helpers import (
+    UpdateForm,
+    at_update,
+    donating_helper,
+    slice_update,
+    splice_update,
+    top_statement,
+)
+from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao401_inplace_update as examples
 
@@ -164,7 +171,7 @@ class InplaceUpdate(Rule):
             f"`{plan.fn.name}`, one compiled program whose updates are in place"
         )
         title = "Run the loop as lax.fori_loop inside jit"
-        edits = _fori_edits(ctx, plan)
+        edits = fori_edits(ctx, plan)
         return self.finding(ctx, u.stmt.node, message, Applicability.SAFE, edits, title=title)
 
     def _finding(self, ctx: ModuleContext, u: _Update) -> Finding:
@@ -181,12 +188,14 @@ class InplaceUpdate(Rule):
             doubts.insert(0, _CLAMP)
         else:
             edits, helper = _index_fix(ctx, u)
-            if not all(ints.is_int(ctx, u.stmt, e.slice.value) for e in u.index):  # type: ignore[attr-defined]
+            if not all(ints.is_int(ctx, u.stmt, i) for i in _indices(u)):
                 doubts.insert(0, "cannot prove the index is an integer (a mask cannot be traced)")
         return self._helper_finding(ctx, u.stmt, where, helper, edits, doubts)
 
     def _splice_finding(self, ctx: ModuleContext, s: Splice) -> Finding:
-        func = ctx.code(s.stmt.node.value.func)  # type: ignore[attr-defined]
+        call = s.stmt.value
+        assert isinstance(call, cst.Call)
+        func = ctx.code(call.func)
         where = (
             f"`{s.name} = {func}([{s.name}[:...], ..., {s.name}[...:]])` in a Python loop "
             f"copies all of `{s.name}` on every iteration (and compiles again for every "
@@ -230,36 +239,6 @@ def _where(u: _Update) -> str:
     )
 
 
-def _fori_edits(ctx: ModuleContext, plan: ForiPlan) -> list[Edit]:
-    """`@jax.jit` on the function; the loop body as a function run by fori_loop."""
-    jit, imports = jit_decorator(ctx)
-    fori, more = spell(ctx, "jax.lax.fori_loop")
-    body, carry = fresh_name(ctx, "body"), fresh_name(ctx, "carry")
-    names = ", ".join(plan.carry)
-    loop = plan.loop.node
-    template = cst.parse_statement(
-        f"def {body}({plan.index}, {carry}):\n    {names} = {carry}\n    return {names}\n"
-    )
-    unpack, ret = template.body.body  # type: ignore[attr-defined]
-    block = template.body.with_changes(  # type: ignore[attr-defined]
-        body=[unpack, *loop.body.body, ret], footer=[cst.EmptyLine(indent=False)]
-    )
-    spaced = any(isinstance(line, cst.EmptyLine) for line in loop.leading_lines)
-    definition = template.with_changes(
-        body=block, leading_lines=[] if spaced else [cst.EmptyLine(indent=False)]
-    )
-    low, high = (["0"] if len(plan.bounds) == 1 else []) + [_code(b) for b in plan.bounds]
-    initial = f"({names})" if len(plan.carry) > 1 else names
-    run = cst.parse_statement(f"{names} = {fori}({low}, {high}, {body}, {initial})\n")
-    return [
-        *imports,
-        *more,
-        Replace(plan.fn.node, add_decorator(ctx, jit)),
-        InsertBefore(loop, (definition,)),
-        Replace(loop, lambda _n: run),
-    ]
-
-
 _CLAMP = (
     "`dynamic_update_slice` clamps an out-of-range start (the update lands on the last rows) "
     "where the slice drops the update or fails, and does not broadcast the value: autoopt "
@@ -290,16 +269,8 @@ def _update(stmt: Stmt) -> _Update | None:
 
 def _splice_fix(ctx: ModuleContext, s: Splice) -> tuple[list[Edit], str]:
     helper = fresh_name(ctx, f"{s.name}_splice")
-    dus, imports = spell(ctx, "jax.lax.dynamic_update_slice_in_dim")
-    result_type, more = spell(ctx, "jax.numpy.result_type")
-    body = (
-        f"dtype = {result_type}(array, value)\n"
-        "    array, value = array.astype(dtype), value.astype(dtype)\n"
-        f"    return {dus}(array, value, start, 0)"
-    )
-    call = f"{helper}({s.name}, {_code(s.start)}, {_code(s.value)})"
-    edits = _edits(ctx, s.stmt, helper, "array, start, value", body, call)
-    return [*imports, *more, *edits], helper
+    call = f"{helper}({s.name}, {ctx.code(s.start)}, {ctx.code(s.value)})"
+    return _helper_edits(ctx, s.stmt, helper, splice_update(ctx), call), helper
 
 
 def _splice_doubts(ctx: ModuleContext, s: Splice) -> list[str]:
@@ -307,7 +278,7 @@ def _splice_doubts(ctx: ModuleContext, s: Splice) -> list[str]:
     doubts = []
     if not start_in_range(ctx, s):
         doubts.append(
-            f"cannot prove `{_code(s.start)}` in range (0 to `len({s.name})` - {s.rows}): "
+            f"cannot prove `{ctx.code(s.start)}` in range (0 to `len({s.name})` - {s.rows}): "
             "`dynamic_update_slice` clamps a start out of range where the concatenate "
             f"changes the size of `{s.name}`"
         )
@@ -328,37 +299,38 @@ def _splice_doubts(ctx: ModuleContext, s: Splice) -> list[str]:
 
 def _index_fix(ctx: ModuleContext, u: _Update) -> tuple[list[Edit], str]:
     helper = fresh_name(ctx, f"{u.name}_{u.op}_at")
-    body = f"return array.at[index].{u.op}(value)"
-    index = ", ".join(_code(e.slice.value) for e in u.index)  # type: ignore[attr-defined]
+    index = ", ".join(ctx.code(i) for i in _indices(u))
     index = f"({index})" if len(u.index) > 1 else index
-    call = f"{helper}({u.name}, {index}, {_code(u.value)})"
-    return _edits(ctx, u.stmt, helper, "array, index, value", body, call), helper
+    call = f"{helper}({u.name}, {index}, {ctx.code(u.value)})"
+    return _helper_edits(ctx, u.stmt, helper, at_update(u.op), call), helper
 
 
 def _slice_fix(ctx: ModuleContext, u: _Update) -> tuple[list[Edit], str]:
     helper = fresh_name(ctx, f"{u.name}_update_slice")
-    dus, imports = spell(ctx, "jax.lax.dynamic_update_slice_in_dim")
-    asarray, more = spell(ctx, "jax.numpy.asarray")
-    body = f"return {dus}(array, {asarray}(value, array.dtype), start, 0)"
-    start = _code(u.index[0].slice.lower)  # type: ignore[attr-defined]
-    call = f"{u.name} = {helper}({u.name}, {start}, {_code(u.value)})"
-    edits = _edits(ctx, u.stmt, helper, "array, start, value", body, call.split(" = ", 1)[1])
-    return [*imports, *more, *edits], helper
+    lower = u.index[0].slice
+    assert isinstance(lower, cst.Slice) and lower.lower is not None
+    call = f"{helper}({u.name}, {ctx.code(lower.lower)}, {ctx.code(u.value)})"
+    return _helper_edits(ctx, u.stmt, helper, slice_update(ctx), call), helper
 
 
-def _edits(
-    ctx: ModuleContext, stmt: Stmt, helper: str, params: str, body: str, call: str
+def _helper_edits(
+    ctx: ModuleContext, stmt: Stmt, helper: str, form: UpdateForm, call: str
 ) -> list[Edit]:
-    decorator, imports = jit_decorator(ctx, donate=("array",))
-    definition = cst.parse_statement(f"@{decorator}\ndef {helper}({params}):\n    {body}\n")
+    """The donating helper above the code, and the update replaced by `call`."""
     anchor = top_statement(ctx, stmt)
-    definition = spaced(ctx, definition, anchor)  # type: ignore[arg-type]
+    definition, imports = donating_helper(ctx, helper, form, anchor)
     replaced = cst.parse_expression(call)
+    assert stmt.value is not None
     return [
         *imports,
         InsertBefore(anchor, (definition,)),
-        Replace(stmt.node.value, lambda _n: replaced),  # type: ignore[attr-defined]
+        Replace(stmt.value, lambda _n: replaced),
     ]
+
+
+def _indices(u: _Update) -> list[cst.BaseExpression]:
+    """The index expressions of the elements that are not slices."""
+    return [e.slice.value for e in u.index if isinstance(e.slice, cst.Index)]
 
 
 def _donation_doubts(
@@ -389,12 +361,12 @@ def _donation_doubts(
 
 
 def _fresh(ctx: ModuleContext, stmt: Stmt) -> bool:
-    node = stmt.node
-    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+    node = stmt.assign
+    if node is None or len(node.targets) != 1:
         return False
     value = node.value
-    qual = ctx.qualify(value.func) if isinstance(value, cst.Call) else None
-    return bool(qual) and qual.startswith("jax.numpy.") and qual.rsplit(".", 1)[1] in _FRESH  # type: ignore[union-attr]
+    qual = (ctx.qualify(value.func) if isinstance(value, cst.Call) else None) or ""
+    return qual.startswith("jax.numpy.") and qual.rsplit(".", 1)[1] in _FRESH
 
 
 def _simple_slice(u: _Update) -> bool:
@@ -439,7 +411,3 @@ def _outside(ctx: ModuleContext, scope: str, jitted: set[str]) -> bool:
             return False
         scope = ctx.graph.functions[scope].scope
     return True
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)

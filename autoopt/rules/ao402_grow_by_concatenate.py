@@ -24,8 +24,8 @@ from autoopt.model import (
     Replace,
     RequireImport,
 )
-from autoopt.rewrite.helpers import spaced, top_statement
-from autoopt.rewrite.jit import fresh_name, jit_decorator
+from autoopt.rewrite.helpers import donating_helper, rows_update, top_statement
+from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao402_grow_by_concatenate as examples
@@ -126,7 +126,8 @@ class GrowByConcatenate(Rule):
 
     def _finding(self, ctx: ModuleContext, blocks: Blocks, stmt: Stmt, g: _Growth) -> Finding:
         loop = ctx.graph.loops[stmt.loops[-1]]
-        node = stmt.node.value  # type: ignore[attr-defined]
+        node = stmt.value
+        assert isinstance(node, cst.Call)
         where = (
             f"`{g.acc}` grows by `{ctx.code(node.func)}` on every iteration of the loop at "
             f"line {ctx.span(loop.node).line}: each step copies the whole array (quadratic) and, "
@@ -159,6 +160,7 @@ class GrowByConcatenate(Rule):
 
 _LIST = "Collect the pieces in a list and join once"
 _PREALLOC = "Preallocate and write the rows in place"
+_NO_COMMA = cst.MaybeSentinel.DEFAULT
 _KEY = "AO402 helper "  # memo keys: one helper name per accumulator, one definition per place
 
 
@@ -183,7 +185,7 @@ def _join_growth(ctx: ModuleContext, acc: str, call: cst.Call) -> _Growth | None
     first, *rest = seq.elements
     if not _is_name(first.value, acc) or any(isinstance(e, cst.StarredElement) for e in rest):
         return None
-    others = "".join(f", {_code(a)}" for a in call.args[1:])
+    others = "".join(f", {ctx.code(a.with_changes(comma=_NO_COMMA))}" for a in call.args[1:])
     join = f"{ctx.code(call.func)}({{}}{others})"
     kind = (ctx.qualify(call.func) or "").rsplit(".", 1)[1]
     plain = _axis_zero(call.args[1:]) if kind == "concatenate" else len(call.args) == 1
@@ -209,11 +211,11 @@ def _append_growth(ctx: ModuleContext, acc: str, call: cst.Call) -> _Growth | No
         return None
     concatenate, imports = spell(ctx, "jax.numpy.concatenate")
     if "axis" in args:
-        join = f"{concatenate}({{}}, axis={_code(args['axis'])})"
+        join = f"{concatenate}({{}}, axis={ctx.code(args['axis'])})"
         kind = "concatenate" if int_literal(args["axis"]) == 0 else ""
         return _Growth(acc, (args["values"],), acc, join, kind=kind, imports=imports)
     ravel, more = spell(ctx, "jax.numpy.ravel")
-    piece = cst.parse_expression(f"{ravel}({_code(args['values'])})")
+    piece = cst.parse_expression(f"{ravel}({ctx.code(args['values'])})")
     first, join = f"{ravel}({acc})", f"{concatenate}({{}})"
     return _Growth(acc, (piece,), first, join, flattens=True, imports=imports + more)
 
@@ -223,7 +225,9 @@ def _problem(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, loop: Loop, acc: st
     if not loops.only_writer(ctx, loop, acc, stmt):
         return f"`{acc}` is also written elsewhere in the loop"
     readers = loops.other_readers(ctx, loop, acc, stmt)
-    if sum(n.value == acc for n in read_names(stmt.node.value)) > 1:  # type: ignore[attr-defined]
+    value = stmt.value
+    assert value is not None
+    if sum(n.value == acc for n in read_names(value)) > 1:
         readers.insert(0, stmt)
     if readers:
         line = ctx.span(readers[0].node).line
@@ -279,7 +283,7 @@ def _plan(ctx: ModuleContext, stmt: Stmt, loop: Loop, g: _Growth) -> Prealloc | 
 
 def _list_edits(ctx: ModuleContext, stmt: Stmt, loop: Loop, g: _Growth) -> list[Edit]:
     parts = fresh_name(ctx, f"{g.acc}_parts")
-    pieces = [_code(p) for p in g.pieces]
+    pieces = [ctx.code(p) for p in g.pieces]
     if len(pieces) == 1:
         grow = f"{parts}.append({pieces[0]})\n"
     else:
@@ -305,44 +309,22 @@ def _prealloc_edits(
     helper = ctx.memo(f"{_KEY}{acc}", lambda: fresh_name(ctx, f"{acc}_write_rows"))
     anchor = top_statement(ctx, stmt)
     definition, imports = ctx.memo(
-        f"{_KEY}{helper}@{id(anchor)}", lambda: _helper(ctx, helper, anchor)
+        f"{_KEY}{helper}@{id(anchor)}",
+        lambda: donating_helper(ctx, helper, rows_update(ctx), anchor),
     )
     zeros, more = spell(ctx, "jax.numpy.zeros")
+    value = stmt.value
+    assert value is not None
     alloc = f"{acc} = {zeros}(({plan.size}, *{acc}.shape[1:]), {acc}.dtype)\n"
-    write = cst.parse_expression(f"{helper}({acc}, {plan.start}, {_code(g.pieces[0])})")
+    write = cst.parse_expression(f"{helper}({acc}, {plan.start}, {ctx.code(g.pieces[0])})")
     return [
         *imports,
         *more,
         InsertBefore(anchor, (definition,)),
         InsertBefore(loop.node, (cst.parse_statement(alloc),)),
-        Replace(stmt.node.value, lambda _n: write),  # type: ignore[attr-defined]
+        Replace(value, lambda _n: write),
     ], helper
-
-
-def _helper(
-    ctx: ModuleContext, name: str, anchor: cst.CSTNode
-) -> tuple[cst.BaseStatement, tuple[RequireImport, ...]]:
-    """`name(array, start, rows)`: `rows` written at row `start`, in place. It raises
-    where `concatenate` would: rows whose other dimensions differ (smaller ones
-    `dynamic_update_slice` would accept, writing part of a row)."""
-    decorator, imports = jit_decorator(ctx, donate=("array",))
-    dus, more = spell(ctx, "jax.lax.dynamic_update_slice_in_dim")
-    code = (
-        f"@{decorator}\n"
-        f"def {name}(array, start, rows):\n"
-        "    if rows.shape[1:] != array.shape[1:]:\n"
-        '        raise TypeError(f"rows of shape {rows.shape} do not fit shape {array.shape}")\n'
-        f"    return {dus}(array, rows, start, 0)\n"
-    )
-    definition = cst.parse_statement(code)
-    return spaced(ctx, definition, anchor), imports + more  # type: ignore[arg-type]
 
 
 def _is_name(node: cst.BaseExpression, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
-
-
-def _code(node: cst.CSTNode) -> str:
-    if isinstance(node, cst.Arg):
-        node = node.with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return cst.Module([]).code_for_node(node)
