@@ -13,62 +13,33 @@ becomes
     for t_printed, value in jax.device_get(printed):
         print(f"step {t_printed}: {value.item():.4f}")
 
-The same text, printed when the loop ends rather than as it runs (AO302's unsafe fix).
+The same text, printed when the loop ends rather than as it runs (AO302's unsafe fix;
+premises: analysis/replay.py).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
-from autoopt.analysis.ints import module_constant, range_loop
-from autoopt.analysis.walk import walk
+from autoopt.analysis.replay import Printed, constants, print_call, snapshots
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace
 from autoopt.rewrite.jit import claim_name
-
-
-@dataclass(frozen=True)
-class Printed:
-    """A device value the print converts: the conversion, the value, and the same
-    conversion applied to an element of `jax.device_get` (by name)."""
-
-    call: cst.Call
-    value: cst.BaseExpression
-    redo: Callable[[str], str]
-
-
-def replay_problem(ctx: ModuleContext, stmt: Stmt, loop: Loop, printed: list[Printed]) -> str:
-    """Why the print cannot be replayed after the loop; empty when it can."""
-    call = _print_call(stmt)
-    if call is None:
-        return "the print is part of a larger statement"
-    prints = [n for n in walk(loop.node.body) if _is_print(n)]
-    if len(prints) > 1:
-        return "the loop prints other lines too, whose order would change"
-    if any(isinstance(n, cst.Return | cst.Yield) for n in walk(loop.node.body)):
-        return "the loop can `return` or `yield` before the lines are printed"
-    for name in sorted(_snapshots(call, printed)):
-        if not (range_loop(ctx, stmt, name) or _module_constant(ctx, name)):
-            return f"the print also reads `{name}`, whose value then is not kept"
-    return ""
 
 
 def replay_edits(
     ctx: ModuleContext, stmt: Stmt, loop: Loop, printed: list[Printed], taken: set[str]
 ) -> tuple[list[Edit], str]:
     """The edits, and how the fix reads in the message."""
-    call = _print_call(stmt)
+    call = print_call(stmt)
     assert call is not None
     lines = claim_name(ctx, "printed", taken)
-    snapshots = sorted(_snapshots(call, printed) - {n for n in _constants(ctx, call)})
-    elements = {name: claim_name(ctx, f"{name}_printed", taken) for name in snapshots}
+    kept = sorted(snapshots(call, printed) - set(constants(ctx, call)))
+    elements = {name: claim_name(ctx, f"{name}_printed", taken) for name in kept}
     values = [claim_name(ctx, "value", taken) for _ in printed]
-    recorded = [*snapshots, *(ctx.code(p.value) for p in printed)]
+    recorded = [*kept, *(ctx.code(p.value) for p in printed)]
     device_get, imports = ctx.ref("jax.device_get")
     replayed = call.visit(_Substitute(call, elements, printed, values))
     targets = [*elements.values(), *values]
@@ -85,36 +56,6 @@ def replay_edits(
         *imports,
     ]
     return edits, f"record the printed values in `{lines}` and print the same lines after the loop"
-
-
-def _print_call(stmt: Stmt) -> cst.Call | None:
-    node = stmt.node
-    if isinstance(node, cst.Expr) and _is_print(node.value) and stmt.alone:
-        return node.value  # type: ignore[return-value]
-    return None
-
-
-def _is_print(node: cst.CSTNode) -> bool:
-    return (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Name)
-        and node.func.value == "print"
-    )
-
-
-def _snapshots(call: cst.Call, printed: list[Printed]) -> set[str]:
-    """Names the print reads outside its device conversions (`print` itself aside)."""
-    inside = {id(n) for p in printed for n in read_names(p.call)}
-    names = {n.value for n in read_names(call) if id(n) not in inside and n is not call.func}
-    return names - {"True", "False", "None"}
-
-
-def _constants(ctx: ModuleContext, call: cst.Call) -> list[str]:
-    return [n.value for n in read_names(call) if _module_constant(ctx, n.value)]
-
-
-def _module_constant(ctx: ModuleContext, name: str) -> bool:
-    return module_constant(ctx, name) is not None
 
 
 class _Substitute(cst.CSTTransformer):

@@ -7,9 +7,10 @@ import textwrap
 import libcst as cst
 import pytest
 
+from autoopt.analysis.replay import Printed, replay_problem
 from autoopt.analysis.walk import walk
 from autoopt.rewrite.apply import apply_edits
-from autoopt.rewrite.replay import Printed, replay_edits, replay_problem
+from autoopt.rewrite.replay import replay_edits
 
 from ..analysis.helpers import context, stmt
 
