@@ -53,7 +53,7 @@ def prealloc(
     start = _empty_start(ctx, loop, stmt, acc)
     if start is None:
         return f"`{acc}` is not a fresh empty array of known dtype (`jnp.zeros((0, n), dtype)`)"
-    code = cst.Module([]).code_for_node(piece)
+    code = ctx.code(piece)
     step = array_facts(ctx, stmt, piece)
     if not step.rows:
         return f"cannot prove how many rows `{code}` has"
@@ -64,7 +64,7 @@ def prealloc(
     if not _stacks_as_rows(join, start, step):
         return f"cannot prove the rank of `{code}`, which `{join}` would change"
     index, iterable = counted
-    size = f"len({_code(iterable)})"
+    size = f"len({ctx.code(iterable)})"
     return Prealloc(_times(size, step.rows), _times(index, step.rows, atomic=" " not in index))
 
 
@@ -173,7 +173,3 @@ def _times(code: str, rows: int, atomic: bool = True) -> str:
     if rows == 1:
         return code
     return f"{code} * {rows}" if atomic else f"({code}) * {rows}"
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)

@@ -58,7 +58,7 @@ def find_splice(ctx: ModuleContext, stmt: Stmt) -> Splice | None:
         return None
     start = _head_stop(pieces[0], name)
     tail = _tail_start(pieces[2], name)
-    if start is None or tail is None or not _plain(start) or not _same(start, tail[0]):
+    if start is None or tail is None or not _plain(start) or not _same(ctx, start, tail[0]):
         return None
     rows, value = tail[1], pieces[1]
     value_rows = rows_of(ctx, stmt, value)
@@ -179,12 +179,12 @@ def _plain(node: cst.BaseExpression) -> bool:
     return all(isinstance(n, _PLAIN) for n in walk(node))
 
 
-def _same(a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
+def _same(ctx: ModuleContext, a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
     """The same expression, up to spacing and redundant parentheses."""
     dumps = []
     for node in (a, b):
         try:
-            dumps.append(ast.dump(ast.parse(_code(node).strip(), mode="eval")))
+            dumps.append(ast.dump(ast.parse(ctx.code(node).strip(), mode="eval")))
         except SyntaxError:
             return False
     return dumps[0] == dumps[1]
@@ -281,18 +281,18 @@ def _offset(node: cst.BaseExpression) -> tuple[cst.BaseExpression, int]:
 def _length(ctx: ModuleContext, s: Splice, loop: Loop, n: cst.BaseExpression) -> bool:
     """`n` is the length of `x` when `loop` starts: `len(x)`, `x.shape[0]`, or the first
     dimension of the constructor that made `x` before the loop (`n` unchanged since)."""
-    code = _code(n).strip()
+    code = ctx.code(n).strip()
     if code == f"{s.name}.shape[0]" or (code == f"len({s.name})" and ints.builtin(ctx, "len")):
         return True
     entry = loops.entry_def(ctx, loop, s.name, s.stmt)
-    call = entry.node.value if entry is not None else None  # type: ignore[attr-defined]
+    call = entry.value if entry is not None else None
     if not isinstance(call, cst.Call) or not call.args or call.args[0].keyword is not None:
         return False
     module, _, func = (ctx.qualify(call.func) or "").rpartition(".")
     if module not in ("jax.numpy", "numpy") or func not in _SHAPED:
         return False
     dim = _first_dim(call.args[0].value)
-    return dim is not None and _same(dim, n) and _unchanging(ctx, s.stmt, n)
+    return dim is not None and _same(ctx, dim, n) and _unchanging(ctx, s.stmt, n)
 
 
 def _first_dim(shape: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -329,7 +329,3 @@ def _keyword(arg: cst.Arg, name: str) -> bool:
 
 def _is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
