@@ -43,9 +43,12 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
     """The plan, or None when the loop or its function does not fit."""
     node = loop.node
     fn = ctx.graph.functions.get(loop.scope)
-    if fn is None or loop.loops or not _simple_for(node) or not _jittable(ctx, fn):
+    counted = counted_for(node)
+    if fn is None or loop.loops or counted is None or not _assignments_only(node):
         return None
-    index = node.target.value  # type: ignore[union-attr]
+    if not _jittable(ctx, fn):
+        return None
+    index, bounds = counted
     body = ctx.graph.loop_stmts(loop.id)
     if any(index in s.defs for s in body):
         return None
@@ -53,24 +56,28 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
     if not carry or not _index_traceable(body, index):
         return None
     doubts = _index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]
-    bounds = tuple(a.value for a in node.iter.args)  # type: ignore[attr-defined]
     return ForiPlan(fn, loop, index, bounds, carry, tuple(doubts))
 
 
-def _simple_for(node: cst.For | cst.While) -> bool:
-    """`for i in range(a[, b]):` over plain assignments, no `else`."""
+def counted_for(node: cst.For | cst.While) -> tuple[str, tuple[cst.BaseExpression, ...]] | None:
+    """The index and the `range` arguments of `for i in range(a[, b]):` with no `else`."""
     if not isinstance(node, cst.For) or node.orelse is not None or node.asynchronous:
-        return False
-    it = node.iter
+        return None
+    target, it = node.target, node.iter
     if not (
-        isinstance(node.target, cst.Name)
+        isinstance(target, cst.Name)
         and isinstance(it, cst.Call)
         and isinstance(it.func, cst.Name)
         and it.func.value == "range"
         and 1 <= len(it.args) <= 2
         and all(a.keyword is None and not a.star for a in it.args)
     ):
-        return False
+        return None
+    return target.value, tuple(a.value for a in it.args)
+
+
+def _assignments_only(node: cst.For | cst.While) -> bool:
+    """A loop body of plain assignments."""
     lines = node.body.body
     return all(
         isinstance(line, cst.SimpleStatementLine)

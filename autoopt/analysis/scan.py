@@ -18,7 +18,7 @@ import libcst as cst
 from autoopt.analysis import ints
 from autoopt.analysis.carry import unstable_carry
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.fori import LoopPlan, loop_carry
+from autoopt.analysis.fori import LoopPlan, counted_for, loop_carry
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.ints import module_constant
 from autoopt.analysis.jitted import jitted_callables
@@ -56,12 +56,12 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
     """The plan for a loop whose only effects besides rebinding are `collects`, else None."""
     fn = ctx.graph.functions.get(loop.scope)
     node = loop.node
-    if fn is None or not _counted_for(node) or _nested_loop(ctx, loop):
+    counted = counted_for(node)
+    if fn is None or counted is None or _nested_loop(ctx, loop):
         return None
-    bounds = tuple(a.value for a in node.iter.args)  # type: ignore[attr-defined]
+    index, bounds = counted
     if not _runs(ctx, bounds):
         return None
-    index = node.target.value  # type: ignore[union-attr]
     placed = _placed(ctx, node, collects)
     if placed is None:
         return None
@@ -124,21 +124,6 @@ def _index_condition(ctx: ModuleContext, stmt: Stmt, test: cst.BaseExpression) -
         sides = [test.left, *(c.comparator for c in test.comparisons)]
         return all(ints.is_int(ctx, stmt, e) for e in sides)
     return False
-
-
-def _counted_for(node: cst.For | cst.While) -> bool:
-    """`for i in range(n)` or `range(a, b)`, no `else`."""
-    if not isinstance(node, cst.For) or node.orelse is not None or node.asynchronous:
-        return False
-    it = node.iter
-    return (
-        isinstance(node.target, cst.Name)
-        and isinstance(it, cst.Call)
-        and isinstance(it.func, cst.Name)
-        and it.func.value == "range"
-        and 1 <= len(it.args) <= 2
-        and all(a.keyword is None and not a.star for a in it.args)
-    )
 
 
 def _nested_loop(ctx: ModuleContext, loop: Loop) -> bool:
