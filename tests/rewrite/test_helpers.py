@@ -7,7 +7,15 @@ import pytest
 
 from autoopt.model import InsertBefore
 from autoopt.rewrite.apply import apply_edits
-from autoopt.rewrite.helpers import spaced, top_statement
+from autoopt.rewrite.helpers import (
+    at_update,
+    donating_helper,
+    rows_update,
+    slice_update,
+    spaced,
+    splice_update,
+    top_statement,
+)
 
 from ..analysis.helpers import context, head, stmt
 
@@ -95,3 +103,61 @@ def test_a_helper_in_a_block_has_empty_blank_lines() -> None:
         "import jax\n\nif c:\n    x = 1\n\n    def helper(x):\n        return x\n\n"
         "    for i in range(3):\n        x = x + i\n"
     )
+
+
+DONATING = (
+    "import functools\n\nimport jax\nimport jax.numpy as jnp\n\nfor i in range(3):\n    a = i\n"
+)
+DECORATOR = '@functools.partial(jax.jit, donate_argnames=("array",))\n'
+DUS = "jax.lax.dynamic_update_slice_in_dim"
+
+
+@pytest.mark.parametrize(
+    ("form", "expected"),
+    [
+        pytest.param(
+            lambda ctx: at_update("add"),
+            "def x_helper(array, index, value):\n    return array.at[index].add(value)\n",
+            id="at-update",
+        ),
+        pytest.param(
+            slice_update,
+            "def x_helper(array, start, value):\n"
+            f"    return {DUS}(array, jnp.asarray(value, array.dtype), start, 0)\n",
+            id="slice",
+        ),
+        pytest.param(
+            splice_update,
+            "def x_helper(array, start, value):\n    dtype = jnp.result_type(array, value)\n"
+            "    array, value = array.astype(dtype), value.astype(dtype)\n"
+            f"    return {DUS}(array, value, start, 0)\n",
+            id="splice",
+        ),
+        pytest.param(
+            rows_update,
+            "def x_helper(array, start, rows):\n"
+            "    if rows.shape[1:] != array.shape[1:]:\n"
+            '        raise TypeError(f"rows of shape {rows.shape} do not fit shape '
+            '{array.shape}")\n'
+            f"    return {DUS}(array, rows, start, 0)\n",
+            id="rows",
+        ),
+    ],
+)
+def test_donating_helpers(form, expected: str) -> None:
+    ctx = context(DONATING)
+    anchor = top_statement(ctx, stmt(ctx, "a = i"))
+    definition, required = donating_helper(ctx, "x_helper", form(ctx), anchor)
+    code = apply_edits(ctx.module, [InsertBefore(anchor, (definition,))]).code
+    assert code == DONATING.replace("\nfor", f"\n\n{DECORATOR}{expected}\n\nfor")
+    assert required == ()  # the module binds all it spells
+
+
+def test_a_donating_helper_spells_and_imports_what_the_module_lacks() -> None:
+    ctx = context("import numpy as np\n\nfor i in range(3):\n    a = i\n")
+    anchor = top_statement(ctx, stmt(ctx, "a = i"))
+    definition, required = donating_helper(ctx, "x_helper", rows_update(ctx), anchor)
+    assert ctx.module.code_for_node(definition.decorators[0]) == (
+        '@functools.partial(jax.jit, donate_argnames=("array",))\n'
+    )
+    assert sorted(r.module for r in required) == ["functools", "jax", "jax"]
