@@ -42,8 +42,13 @@ def main():
 """
 
 
+#: These moves change results, so AO701 labels them unsafe; `--unsafe-fixes --verify` must
+#: then reject them.
+UNSAFE = Settings(unsafe_fixes=True)
+
+
 def test_x64_moved_above_the_import_is_not_equivalent_by_dtype(program, fast) -> None:
-    report = verify_file(program(X64_AFTER_IMPORT), options=fast)
+    report = verify_file(program(X64_AFTER_IMPORT), options=fast, settings=UNSAFE)
     [row] = report.rows
     assert (row.rule, row.verdict) == ("AO701", Verdict.NOT_EQUIVALENT)
     assert row.reason == "leaf ['x']: type float32[8] vs float64[8]"
@@ -52,7 +57,7 @@ def test_x64_moved_above_the_import_is_not_equivalent_by_dtype(program, fast) ->
 
 
 def test_device_count_moved_above_the_import_is_not_equivalent_by_shape(program, fast) -> None:
-    report = verify_file(program(DEVICES_AFTER_FIRST_USE), options=fast)
+    report = verify_file(program(DEVICES_AFTER_FIRST_USE), options=fast, settings=UNSAFE)
     [row] = report.rows
     assert (row.rule, row.verdict) == ("AO701", Verdict.NOT_EQUIVALENT)
     assert row.reason == "leaf <root>: shape (1, 8) vs (4, 2)"
@@ -171,6 +176,6 @@ def test_what_changes_a_programs_setup(rewritten: str, changes: bool) -> None:
 
 def test_every_ao701_fix_changes_the_setup() -> None:
     for source in (X64_AFTER_IMPORT, DEVICES_AFTER_FIRST_USE):
-        result = optimize_source(source, settings=Settings(select=("AO701",)))
+        result = optimize_source(source, settings=Settings(select=("AO701",), unsafe_fixes=True))
         assert [f.rule for f in result.applied] == ["AO701"]
         assert changes_setup(source, result.new_source)
