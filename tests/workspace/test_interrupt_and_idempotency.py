@@ -15,7 +15,9 @@ from tests.workspace.conftest import CLEAN, fixable, make_tree, snapshot
 
 N = 300
 #: An allocator setting: moving it changes memory, not results, so the fix is safe.
-ENV_AFTER_IMPORT = 'import os\n\nimport jax\n\nos.environ["XLA_PYTHON_CLIENT_ALLOCATOR"] = "f{i}_"\n'
+ENV_AFTER_IMPORT = (
+    'import os\n\nimport jax\n\nos.environ["XLA_PYTHON_CLIENT_ALLOCATOR"] = "f{i}_"\n'
+)
 
 
 def _old(i: int) -> str:
