@@ -401,10 +401,13 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     provably distinct. The flag says whether the repetition is proven (else unknown)."""
     from autoopt.analysis.values import Kind, model
 
-    if model(ctx).name(stmt, name).kind is Kind.ARRAY:
+    values = model(ctx)
+    if values.name(stmt, name).kind is Kind.ARRAY:
         return None  # one array: one buffer
     defs = [d for d in ctx.graph.reaching_defs(stmt, name) if d is not stmt]
     for definition in defs:
+        if values.defined(definition, name).kind is Kind.ARRAY:
+            continue
         value = _bound_value(definition, name)
         if value is None:
             return f"cannot prove the leaves of `{name}` are distinct buffers", False
@@ -426,10 +429,8 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
 
 def _bound_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
     node = stmt.node
-    if isinstance(node, cst.Assign) and len(node.targets) == 1:
-        target = node.targets[0].target
-        if isinstance(target, cst.Name):
-            return node.value
+    if isinstance(node, cst.Assign) and all(isinstance(t.target, cst.Name) for t in node.targets):
+        return node.value  # `s = value`, or `s = t = value`
     return None
 
 

@@ -314,7 +314,10 @@ class ValueModel:
         graph = self.ctx.graph
         fn = graph.resolve_function(name, stmt.scope)
         if fn is not None and not self._rebound(stmt, name, fn):
-            return self.returns(fn)
+            returned = self.returns(fn)
+            if _compiled(self.ctx, fn) and not returned.is_arrays:
+                return PYTREE  # a compiled function returns JAX arrays, whatever it is given
+            return returned
         callee = self.name(stmt, name)
         if callee.kind is Kind.CALLABLE and callee.detail == "arrays":
             return PYTREE
@@ -505,12 +508,20 @@ class ValueModel:
         if isinstance(value, cst.Tuple | cst.List) and len(value.elements) == len(names):
             return self.value_of(stmt, value.elements[index].value)
         unpacked = self._unpacked_return(stmt, value, index, len(names))
-        if unpacked.kind is not Kind.UNKNOWN:
+        if unpacked.kind not in (Kind.UNKNOWN, Kind.BOTTOM):
             return unpacked
+        if unpacked.kind is Kind.BOTTOM and not self._compiled_call(stmt, value):
+            return unpacked  # not known yet: the cycle's next round decides
         whole = self.value_of(stmt, value)
         if whole.kind in (Kind.PYTREE, Kind.BOTTOM):
             return whole
         return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
+
+    def _compiled_call(self, stmt: Stmt, value: cst.BaseExpression) -> bool:
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return False
+        fn = self.ctx.graph.resolve_function(value.func.value, stmt.scope)
+        return fn is not None and _compiled(self.ctx, fn)
 
     def _unpacked_return(
         self, stmt: Stmt, value: cst.BaseExpression, index: int, count: int
@@ -618,7 +629,7 @@ def _qualified_call(qual: str, call: cst.Call) -> Value:
     if qual in jax_api.JAX_PYTHON_INTS or qual.startswith("math."):
         return SCALAR
     if qual == "jax.device_get":
-        return UNKNOWN  # a NumPy array or a pytree of them
+        return HOST  # a NumPy array (or a pytree of them)
     if qual in ("jax.numpy.shape",):
         return Value(Kind.SHAPE)
     if qual in ("jax.numpy.ndim", "jax.numpy.size"):
@@ -713,6 +724,12 @@ def _element_type(last: str) -> str | None:
     if last in jax_api.INT_RESULTS:
         return "int"
     return None
+
+
+def _compiled(ctx: ModuleContext, fn: Function) -> bool:
+    from autoopt.analysis.execution import is_jit
+
+    return any(is_jit(ctx, d.decorator) for d in fn.node.decorators)
 
 
 def _class_detail(ctx: ModuleContext, node: cst.ClassDef) -> str:

@@ -64,7 +64,7 @@ probe(a, b, r, h, d, h2, d2, g, pu, s, c, m, it, z, k, x, rng)
     [
         # host: NumPy, and what NumPy objects give
         ("a", HOST),
-        ("rng", HOST),
+        ("rng", OTHER),  # a NumPy Generator: a host object, not an array to transfer
         ("r", HOST),  # a method of a NumPy Generator
         ("h", HOST),  # unpacking a module function's returned tuple
         ("h2", HOST),
