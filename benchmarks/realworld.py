@@ -211,6 +211,7 @@ class RepoResult:
     before_seconds: float = 0.0
     after_seconds: float = 0.0
     timed_out: list[str] = field(default_factory=list)
+    not_run_after: int = 0
     findings_claimed: dict[str, int] = field(default_factory=dict)
     fixes_applied: dict[str, int] = field(default_factory=dict)
     rewrite_exit: int = 0
@@ -526,6 +527,10 @@ def gate_repo(
         if f["path"] in written
     ]
 
+    if not result.rewritten_files:
+        progress(f"{spec.name}: no file rewritten; the tests after are the tests before")
+        result.after, result.after_seconds = result.before, 0.0
+        return result
     progress(f"{spec.name}: tests after")
     second = run_tests(after, "after", spec.tests)
     result.after, result.after_seconds = second.counts(), round(second.seconds, 1)
@@ -533,7 +538,9 @@ def gate_repo(
         result.timed_out.append("after")
     for test, outcome in first.outcomes.items():
         now = second.outcomes.get(test, "missing")
-        if outcome == PASSED and now in BROKEN:
+        if now == "missing" and second.timed_out:
+            result.not_run_after += 1
+        elif outcome == PASSED and now in BROKEN:
             result.new_failures.append(NewFailure(test, now, second.messages.get(test, "")))
         elif outcome in BROKEN and now == PASSED:
             result.now_passing.append(test)
@@ -612,9 +619,14 @@ def markdown(results: list[RepoResult], provenance: str, when: str) -> str:
         tests_in = sum(1 for f in r.rewritten_files if is_test_file(f))
         files = f"{len(r.rewritten_files)}" + (f" ({tests_in} test files)" if tests_in else "")
         news = "error: " + r.error if r.error else str(len(r.new_failures))
-        if r.timed_out:
-            news += f" (timed out: {', '.join(r.timed_out)})"
-        row = [r.name, r.commit[:12], "<br>".join(r.tests), _counts(r.before), _counts(r.after)]
+        if "after" in r.timed_out:
+            news += f" (timed out after the rewrite: {r.not_run_after} tests not run)"
+        elif r.timed_out:
+            news += " (timed out before the rewrite)"
+        after = (
+            _counts(r.after) if r.rewritten_files or r.error else "not re-run: nothing rewritten"
+        )
+        row = [r.name, r.commit[:12], "<br>".join(r.tests), _counts(r.before), after]
         lines.append("| " + " | ".join([*row, fixes, files, f"**{news}**"]) + " |")
     total_fixes = sum(sum(r.fixes_applied.values()) for r in results)
     total_new = sum(len(r.new_failures) for r in results)
@@ -624,7 +636,7 @@ def markdown(results: list[RepoResult], provenance: str, when: str) -> str:
             lines += ["", f"### {r.name}: autoopt errors", ""]
             lines += [f"- `{e}`" for e in r.rewrite_errors]
         if r.applied_sites:
-            lines += ["", f"### {r.name}: fixes applied", ""]
+            lines += ["", f"### {r.name}: fixes in the rewritten files (`autoopt check`)", ""]
             lines += [
                 f"- {s['path']}:{s['line']} {s['rule']} ({s['fix']}): {s['message']}"
                 for s in r.applied_sites
@@ -633,7 +645,8 @@ def markdown(results: list[RepoResult], provenance: str, when: str) -> str:
             lines += ["", f"### {r.name}: new failures", ""]
             for f in r.new_failures:
                 state = {True: "", False: " (not reproduced: flaky?)", None: ""}[f.confirmed]
-                cause = f"; caused by {', '.join(f.culprits)}" if f.culprits else ""
+                only = " or only ".join(f.culprits)
+                cause = f"; fails with only {only} rewritten" if f.culprits else ""
                 message = " ".join(f.message.split())[:240]
                 lines.append(f"- `{f.test}`: {f.after}{state}{cause}: {message}")
         if r.now_passing:
