@@ -37,7 +37,7 @@ def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...])
     """A doubt for each carried name whose type an iteration may change."""
     doubts = []
     for name in carry:
-        keeps = _Keeps(ctx, _entry_value(ctx, body, name))
+        keeps = _Keeps(ctx, _entry_value(ctx, body, name), body[0].scope)
         if not all(keeps.rebinding(s, name) for s in body if name in s.defs):
             doubts.append(f"cannot prove `{name}` keeps its shape and dtype across iterations")
     return doubts
@@ -75,8 +75,9 @@ def _bound(stmt: Stmt, name: str) -> tuple[cst.BaseExpression, int | None] | Non
 class _Keeps:
     """Whether an expression has the shape and dtype that `name` has at its statement."""
 
-    def __init__(self, ctx: ModuleContext, entry: Value) -> None:
+    def __init__(self, ctx: ModuleContext, entry: Value, loop_scope: str) -> None:
         self.ctx = ctx
+        self.loop_scope = loop_scope  # where `name` is the carry itself
         self.values = model(ctx)
         self.entry = entry  # the carried value's type when the loop starts
 
@@ -93,8 +94,10 @@ class _Keeps:
             return True
         if index is not None:
             return isinstance(expr, cst.Call) and self._call(stmt, expr, index, name, depth)
+        if isinstance(expr, cst.Name) and expr.value == name:
+            return self._unchanged(stmt, name, depth)
         if isinstance(expr, cst.Name):
-            return expr.value == name or self._local(stmt, expr.value, name, depth)
+            return self._local(stmt, expr.value, name, depth)
         if isinstance(expr, cst.UnaryOperation):
             return self.expr(stmt, expr.expression, None, name, depth)
         if isinstance(expr, cst.BinaryOperation):
@@ -121,6 +124,15 @@ class _Keeps:
                 entry.dtype,
             )
         )
+
+    def _unchanged(self, stmt: Stmt, name: str, depth: int) -> bool:
+        """`name` read here holds the carry (in the loop) or the parameter it was passed
+        as (in a helper), unless the helper rebinds it first: then that value must keep
+        the type."""
+        if stmt.scope == self.loop_scope:
+            return True
+        defs = self.ctx.graph.reaching_defs(stmt, name)
+        return not defs or self._local(stmt, name, name, depth)
 
     def _same_as(self, stmt: Stmt, expr: cst.BaseExpression, name: str) -> bool:
         """`expr` has the known shape and dtype that `name` has here, or a shape that
