@@ -26,21 +26,45 @@ _SHAPE_KEEPING = frozenset(
      "abs", "absolute", "square", "negative", "sign", "floor", "ceil", "round", "roll",
      "clip", "relu", "sigmoid", "gelu", "softplus", "silu", "elu", "leaky_relu",
      "arctan", "arcsin", "arccos", "reciprocal", "cbrt", "fliplr", "flipud", "flip",
-     "nan_to_num", "conj", "softmax", "log_softmax", "cumsum"}
+     "nan_to_num", "conj", "softmax", "log_softmax", "cumsum", "zeros_like", "ones_like",
+     "empty_like", "copy"}
 )  # fmt: skip
 _GRADS = frozenset({"jax.grad"})
+_TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
 _VALUE_AND_GRADS = frozenset({"jax.value_and_grad"})
 _MAX_DEPTH = 4
 
 
 def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]) -> list[str]:
     """A doubt for each carried name whose type an iteration may change."""
+    scope = body[0].scope
+    classes = _same_type_classes(ctx, body, carry)
     doubts = []
     for name in carry:
-        keeps = _Keeps(ctx, _entry_value(ctx, body, name), body[0].scope)
-        if not all(keeps.rebinding(s, name) for s in body if name in s.defs):
+        keeps = _Keeps(ctx, _entry_value(ctx, body, name), scope)
+        if not all(keeps.rebinding(s, name, classes[name]) for s in body if name in s.defs):
             doubts.append(f"cannot prove `{name}` keeps its shape and dtype across iterations")
     return doubts
+
+
+def _same_type_classes(
+    ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]
+) -> dict[str, frozenset[str]]:
+    """Carried names of one type at the loop's start (`vel = tree_map(jnp.zeros_like,
+    params)`): each may stand for the others in the proof, which holds for all at once."""
+    first = min(body, key=lambda s: s.id)
+    keeps = _Keeps(ctx, UNKNOWN, first.scope)
+    same = {name: {name} for name in carry}
+    for name in carry:
+        for definition in (d for d in ctx.graph.reaching_defs(first, name) if d.id < first.id):
+            bound = _bound(definition, name)
+            for other in carry:
+                other_names = frozenset({other})
+                if other != name and bound and keeps.expr(definition, *bound, other_names, 0):
+                    merged = same[name] | same[other]
+                    for member in merged:
+                        same[member] = merged
+    return {name: frozenset(members) for name, members in same.items()}
 
 
 def _entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
@@ -80,34 +104,43 @@ class _Keeps:
         self.loop_scope = loop_scope  # where `name` is the carry itself
         self.values = model(ctx)
         self.entry = entry  # the carried value's type when the loop starts
+        self.lambda_params: frozenset[str] = frozenset()  # inside a `tree_map` lambda
 
-    def rebinding(self, stmt: Stmt, name: str) -> bool:
+    def rebinding(self, stmt: Stmt, name: str, names: frozenset[str]) -> bool:
         bound = _bound(stmt, name)
-        return bound is not None and self.expr(stmt, bound[0], bound[1], name, 0)
+        return bound is not None and self.expr(stmt, bound[0], bound[1], names, 0)
 
     def expr(
-        self, stmt: Stmt, expr: cst.BaseExpression, index: int | None, name: str, depth: int
+        self,
+        stmt: Stmt,
+        expr: cst.BaseExpression,
+        index: int | None,
+        names: frozenset[str],
+        depth: int,
     ) -> bool:
+        """Whether `expr` (or its element `index`) has the type every one of `names` has."""
         if depth > _MAX_DEPTH:
             return False
         if index is None and depth == 0 and self._same_as_entry(stmt, expr):
             return True
         if index is not None:
-            return isinstance(expr, cst.Call) and self._call(stmt, expr, index, name, depth)
-        if isinstance(expr, cst.Name) and expr.value == name:
-            return self._unchanged(stmt, name, depth)
+            return isinstance(expr, cst.Call) and self._call(stmt, expr, index, names, depth)
+        if isinstance(expr, cst.Name) and expr.value in names:
+            return expr.value in self.lambda_params or self._unchanged(
+                stmt, expr.value, names, depth
+            )
         if isinstance(expr, cst.Name):
-            return self._local(stmt, expr.value, name, depth)
+            return self._local(stmt, expr.value, names, depth)
         if isinstance(expr, cst.UnaryOperation):
-            return self.expr(stmt, expr.expression, None, name, depth)
+            return self.expr(stmt, expr.expression, None, names, depth)
         if isinstance(expr, cst.BinaryOperation):
             sides = [expr.left, expr.right]
             typed = [s for s in sides if self.values.value_of(stmt, s).kind is not Kind.SCALAR]
-            keeping = [s for s in typed if self.expr(stmt, s, None, name, depth)]
+            keeping = [s for s in typed if self.expr(stmt, s, None, names, depth)]
             others = [s for s in typed if s not in keeping]
-            return bool(keeping) and all(self._same_as(stmt, s, name) for s in others)
+            return bool(keeping) and all(self._same_as(stmt, s, names) for s in others)
         if isinstance(expr, cst.Call):
-            return self._call(stmt, expr, None, name, depth)
+            return self._call(stmt, expr, None, names, depth)
         return False
 
     def _same_as_entry(self, stmt: Stmt, expr: cst.BaseExpression) -> bool:
@@ -125,16 +158,19 @@ class _Keeps:
             )
         )
 
-    def _unchanged(self, stmt: Stmt, name: str, depth: int) -> bool:
+    def _unchanged(self, stmt: Stmt, name: str, names: frozenset[str], depth: int) -> bool:
         """`name` read here holds the carry (in the loop) or the parameter it was passed
         as (in a helper), unless the helper rebinds it first: then that value must keep
         the type."""
         if stmt.scope == self.loop_scope:
             return True
         defs = self.ctx.graph.reaching_defs(stmt, name)
-        return not defs or self._local(stmt, name, name, depth)
+        return not defs or self._local(stmt, name, names, depth)
 
-    def _same_as(self, stmt: Stmt, expr: cst.BaseExpression, name: str) -> bool:
+    def _same_as(self, stmt: Stmt, expr: cst.BaseExpression, names: frozenset[str]) -> bool:
+        return any(self._same_as_name(stmt, expr, name) for name in names)
+
+    def _same_as_name(self, stmt: Stmt, expr: cst.BaseExpression, name: str) -> bool:
         """`expr` has the known shape and dtype that `name` has here, or a shape that
         broadcasts into it with the same dtype (so combining them changes neither)."""
         mine = self.values.name(stmt, name)
@@ -147,34 +183,58 @@ class _Keeps:
             o in (1, m) for o, m in zip(other.shape, tail, strict=True)
         )
 
-    def _local(self, stmt: Stmt, local: str, name: str, depth: int) -> bool:
+    def _local(self, stmt: Stmt, local: str, names: frozenset[str], depth: int) -> bool:
         """A local name with one definition that keeps the type (`grad = ...` above)."""
         defs = self.ctx.graph.reaching_defs(stmt, local)
         if len(defs) != 1:
             return False
         bound = _bound(defs[0], local)
-        return bound is not None and self.expr(defs[0], bound[0], bound[1], name, depth + 1)
+        return bound is not None and self.expr(defs[0], bound[0], bound[1], names, depth + 1)
 
-    def _call(self, stmt: Stmt, call: cst.Call, index: int | None, name: str, depth: int) -> bool:
+    def _call(
+        self, stmt: Stmt, call: cst.Call, index: int | None, names: frozenset[str], depth: int
+    ) -> bool:
         if is_at_update(call.func):
-            return index is None and base_name(call.func) == name
+            return index is None and base_name(call.func) in names
         args = [a.value for a in call.args if a.keyword is None and not a.star]
         if isinstance(call.func, cst.Call):
-            return self._gradient(stmt, call.func, args, index, name, depth)
+            return self._gradient(stmt, call.func, args, index, names, depth)
         qual = self.ctx.qualify(call.func) or ""
+        if qual in _TREE_MAPS and index is None:
+            return self._tree_map(stmt, args, names, depth)
         if qual.startswith(("jax.numpy.", "jax.nn.")) and index is None:
-            rest = [a for a in args[1:] if self.values.value_of(stmt, a).kind is not Kind.SCALAR]
-            last = qual.rsplit(".", 1)[-1]
-            return (
-                last in _SHAPE_KEEPING
-                and bool(args)
-                and not rest
-                and self.expr(stmt, args[0], None, name, depth)
+            return self._shape_keeping(stmt, qual, args) and self.expr(
+                stmt, args[0], None, names, depth
             )
         if isinstance(call.func, cst.Name):
             fn = self.ctx.graph.resolve_function(call.func.value, stmt.scope)
-            return fn is not None and self._function(stmt, fn, args, index, name, depth)
+            return fn is not None and self._function(stmt, fn, args, index, names, depth)
         return False
+
+    def _shape_keeping(self, stmt: Stmt, qual: str, args: list[cst.BaseExpression]) -> bool:
+        """A shape-keeping function whose other arguments are Python numbers."""
+        rest = [a for a in args[1:] if self.values.value_of(stmt, a).kind is not Kind.SCALAR]
+        return qual.rsplit(".", 1)[-1] in _SHAPE_KEEPING and bool(args) and not rest
+
+    def _tree_map(
+        self, stmt: Stmt, args: list[cst.BaseExpression], names: frozenset[str], depth: int
+    ) -> bool:
+        """`tree_map(f, t, *rest)` has the type of `t` when every tree keeps the type and
+        `f` keeps the type of its arguments (`lambda p, g: p - lr * g`, `jnp.zeros_like`)."""
+        if len(args) < 2 or not all(self.expr(stmt, t, None, names, depth) for t in args[1:]):
+            return False
+        func = args[0]
+        qual = self.ctx.qualify(func) or ""
+        if qual.startswith(("jax.numpy.", "jax.nn.")):
+            return len(args) == 2 and qual.rsplit(".", 1)[-1] in _SHAPE_KEEPING
+        if not isinstance(func, cst.Lambda):
+            return False
+        params = frozenset(p.name.value for p in func.params.params)
+        outer, self.lambda_params = self.lambda_params, params
+        try:
+            return self.expr(stmt, func.body, None, params, depth + 1)
+        finally:
+            self.lambda_params = outer
 
     def _gradient(
         self,
@@ -182,7 +242,7 @@ class _Keeps:
         transform: cst.Call,
         args: list[cst.BaseExpression],
         index: int | None,
-        name: str,
+        names: frozenset[str],
         depth: int,
     ) -> bool:
         """`jax.grad(f)(w, ...)` and the gradient of `jax.value_and_grad(f)(w, ...)`
@@ -191,7 +251,7 @@ class _Keeps:
         if any(a.keyword is not None and a.keyword.value == "argnums" for a in transform.args):
             return False
         wanted = None if qual in _GRADS else 1 if qual in _VALUE_AND_GRADS else -1
-        return index == wanted and bool(args) and self.expr(stmt, args[0], None, name, depth)
+        return index == wanted and bool(args) and self.expr(stmt, args[0], None, names, depth)
 
     def _function(
         self,
@@ -199,25 +259,25 @@ class _Keeps:
         fn: Function,
         args: list[cst.BaseExpression],
         index: int | None,
-        name: str,
+        names: frozenset[str],
         depth: int,
     ) -> bool:
         """A module function returning (element `index` of) a value that keeps the type
-        of the parameter our value was passed as."""
-        passed = [i for i, a in enumerate(args) if self.expr(stmt, a, None, name, depth + 1)]
-        params = [fn.params[i] for i in passed if i < len(fn.params)]
+        of the parameters our values were passed as."""
+        passed = [i for i, a in enumerate(args) if self.expr(stmt, a, None, names, depth + 1)]
+        params = frozenset(fn.params[i] for i in passed if i < len(fn.positional))
         returns = [s for s in self.ctx.graph.scope_stmts(fn.qualname) if _returns(s)]
         if not params or not returns:
             return False
         return all(self._returned(ret, params, index, depth) for ret in returns)
 
-    def _returned(self, ret: Stmt, params: list[str], index: int | None, depth: int) -> bool:
+    def _returned(self, ret: Stmt, params: frozenset[str], index: int | None, depth: int) -> bool:
         value = ret.node.value  # type: ignore[attr-defined]
         if index is not None:
             if not isinstance(value, cst.Tuple) or index >= len(value.elements):
                 return False
             value = value.elements[index].value
-        return any(self.expr(ret, value, None, p, depth + 1) for p in params)
+        return self.expr(ret, value, None, params, depth + 1)
 
 
 def _returns(stmt: Stmt) -> bool:
