@@ -742,18 +742,46 @@ def pinned_constraints(python: str, scratch: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Presets: "
         + "; ".join(f"{k} ({', '.join(v.tests)})" for k, v in PRESETS.items())
         + ". Checkouts and commits: benchmarks/realworld_repos.md.",
     )
     parser.add_argument("repos", nargs="*", metavar="[NAME=]PATH", help="checkouts to gate")
     parser.add_argument("--presets", action="store_true", help="describe the presets and exit")
-    parser.add_argument("--tests", action="append", default=[], metavar="NAME=FILES")
-    parser.add_argument("--package", action="append", default=[], metavar="NAME=DIRS")
-    parser.add_argument("--pythonpath", action="append", default=[], metavar="NAME=DIRS")
-    parser.add_argument("--pytest-args", action="append", default=[], metavar="NAME=ARGS")
-    parser.add_argument("--install-cmd", action="append", default=[], metavar="NAME=CMD")
+    per_repo = "(per repo, repeatable)"
+    parser.add_argument(
+        "--tests", action="append", default=[], metavar="NAME=FILES", help=f"test files {per_repo}"
+    )
+    parser.add_argument(
+        "--package",
+        action="append",
+        default=[],
+        metavar="NAME=DIRS",
+        help=f"folders autoopt rewrites {per_repo}",
+    )
+    parser.add_argument(
+        "--pythonpath",
+        action="append",
+        default=[],
+        metavar="NAME=DIRS",
+        help=f"import roots for the tests {per_repo}",
+    )
+    parser.add_argument(
+        "--pytest-args",
+        action="append",
+        default=[],
+        metavar="NAME=ARGS",
+        help=f"extra pytest arguments {per_repo}",
+    )
+    parser.add_argument(
+        "--install-cmd",
+        action="append",
+        default=[],
+        metavar="NAME=CMD",
+        help=f"shell command of the install step, {{python}} for the interpreter {per_repo}",
+    )
     parser.add_argument(
         "--install",
         action="store_true",
