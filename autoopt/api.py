@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.project import dependencies
 from autoopt.analysis.suppress import is_suppressed, suppressions
 from autoopt.config import Settings
 from autoopt.model import Applicability, AutooptError, Finding, Result
@@ -44,13 +45,20 @@ def check_source(
     code: str, *, path: str = "<string>", settings: Settings | None = None
 ) -> tuple[cst.Module, list[Finding]]:
     """Every finding of the enabled rules, in source order, suppressions applied."""
-    settings = settings or Settings()
+    module, findings, _ = _analyse(code, path, settings or Settings())
+    return module, findings
+
+
+def _analyse(
+    code: str, path: str, settings: Settings
+) -> tuple[cst.Module, list[Finding], dict[str, str]]:
+    """The findings, and the other project files the analysis read (see `Result`)."""
     module = parse(code, path)
     if not mentions_jax(code):
-        return module, []
+        return module, [], {}
     ctx = ModuleContext(path=path, source=code, module=module)
     if not ctx.imports.uses_jax():
-        return module, []
+        return module, [], {}
     table = suppressions(code)
     findings = [
         finding
@@ -62,7 +70,7 @@ def check_source(
         )
     ]
     findings.sort(key=lambda f: (f.span, f.rule))
-    return module, findings
+    return module, findings, dependencies(ctx)
 
 
 def applicable(finding: Finding, settings: Settings) -> bool:
@@ -93,9 +101,9 @@ def optimize_source(
 ) -> Result:
     """Findings for `code` and the code with every applicable fix applied."""
     settings = settings or Settings()
-    module, findings = check_source(code, path=path, settings=settings)
+    module, findings, read = _analyse(code, path, settings)
     applied = [f for f in findings if applicable(f, settings)]
-    return Result(path, code, findings, render(module, applied, path), applied)
+    return Result(path, code, findings, render(module, applied, path), applied, read)
 
 
 def apply_fixes(code: str, findings: Iterable[Finding], *, path: str = "<string>") -> str:

@@ -112,6 +112,9 @@ class Result:
     findings: list[Finding]
     new_source: str
     applied: list[Finding] = field(default_factory=list)
+    # Other files of the project the analysis read (path -> digest of their bytes): a
+    # cached result holds only while they are unchanged.
+    dependencies: dict[str, str] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:

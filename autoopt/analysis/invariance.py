@@ -19,6 +19,7 @@ from autoopt.analysis.exprs import base_name
 from autoopt.analysis.graph import MODULE, Loop, Stmt
 from autoopt.analysis.jitted import jitted_callables
 from autoopt.analysis.names import dotted
+from autoopt.analysis.project import project_function
 from autoopt.analysis.values import Kind, model
 
 #: Methods that read their receiver without changing it.
@@ -99,7 +100,10 @@ def _seen(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     if isinstance(func, cst.Attribute) and not qual:
         return model(ctx).value_of(stmt, func.value).kind in _KNOWN_RECEIVERS
     fn = ctx.graph.resolve_function(name, stmt.scope) if name and "." not in name else None
-    return fn is not None and not any("cannot see" in r for r in purity.impurities(ctx, fn))
+    if fn is not None:
+        return not any("cannot see" in r for r in purity.impurities(ctx, fn))
+    found = project_function(ctx, qual) if qual else None
+    return found is not None and not purity.impurities(*found)  # its module's globals too
 
 
 def _mutated_in(ctx: ModuleContext, loop: Loop) -> set[str]:

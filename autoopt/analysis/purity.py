@@ -14,6 +14,7 @@ from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.names import dotted
+from autoopt.analysis.project import project_function
 from autoopt.analysis.values import Kind, model
 
 PURE_BUILTINS = jax_api.PURE_BUILTINS
@@ -26,7 +27,7 @@ _METHOD_SAFE_KINDS = (
 def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozenset()) -> list[str]:
     """Why `fn` is not pure, one reason each; empty when autoopt proves it pure."""
     graph = ctx.graph
-    seen = _seen | {fn.qualname}
+    seen = _seen | {_key(ctx, fn)}
     local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
     reasons: list[str] = []
     for name in sorted(fn.globals | fn.nonlocals):
@@ -58,7 +59,8 @@ def _call_impurity(
     name = dotted(call.func)
     qual = ctx.qualify(call.func)
     if qual is not None:
-        return _qualified_impurity(qual)
+        project = _project_impurity(ctx, qual, seen)
+        return _qualified_impurity(qual) if project is None else project or None
     if name is None:
         return None  # a call on a computed value, e.g. `x.at[i].set(v)` or `f(a)(b)`
     head = name.split(".")[0]
@@ -73,6 +75,26 @@ def _call_impurity(
     if head in {"logger", "log", "logging"}:
         return f"logs (`{name}`)"
     return f"calls `{name}`, code autoopt cannot see"
+
+
+def _key(ctx: ModuleContext, fn: Function) -> str:
+    """A function's identity across the files of a project."""
+    return f"{ctx.path}::{fn.qualname}"
+
+
+def _project_impurity(ctx: ModuleContext, qual: str, seen: frozenset[str]) -> str | None:
+    """For a function of another project file: why it is impure, or "" when it is pure
+    (None: not such a function)."""
+    found = project_function(ctx, qual)
+    if found is None:
+        return None
+    other, callee = found
+    if _key(other, callee) in seen:
+        return ""
+    inner = impurities(other, callee, seen) + [
+        f"reads `{n}`, which its module changes" for n in reads_module_state(other, callee)
+    ]
+    return f"calls `{qual}`, which {inner[0]}" if inner else ""
 
 
 def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> str | None:
@@ -103,7 +125,7 @@ def _bare_call_impurity(
 ) -> str | None:
     target = ctx.graph.resolve_function(name, fn.qualname)
     if target is not None:
-        if target.qualname in seen:
+        if _key(ctx, target) in seen:
             return None
         inner = impurities(ctx, target, seen)
         return f"calls `{name}`, which {inner[0]}" if inner else None

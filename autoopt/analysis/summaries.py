@@ -21,6 +21,7 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.jitted import own_nodes
+from autoopt.analysis.project import project_function
 from autoopt.analysis.values import Kind, Value, model
 
 #: Outside values jit may bake in when nothing rebinds them: immutable ones.
@@ -58,7 +59,7 @@ def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summar
         masks, doubts = _index_checks(ctx, stmt, facts.traced)
         result.handoffs += _handoffs(ctx, stmt, facts.traced) + masks
         result.doubts += doubts
-    frozen, doubts = frozen_reads(ctx, fn, seen | {fn.qualname})
+    frozen, doubts = frozen_reads(ctx, fn, seen | {_key(ctx, fn)})
     result.impurities += frozen
     result.doubts += doubts
     result.handoffs = list(dict.fromkeys(result.handoffs))
@@ -74,13 +75,25 @@ def _computes_on_arrays(ctx: ModuleContext, fn: Function, seen: frozenset[str]) 
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         for call in stmt.calls:
             qual = ctx.qualify(call.func) or ""
-            if qual.startswith("jax") or is_at_update(call.func):
+            if qual.startswith("jax") or is_at_update(call.func) or _project_arrays(ctx, qual):
                 return True
             callee = _module_callee(ctx, stmt, call)
             inner = seen | {fn.qualname}
             if callee and callee.qualname not in inner and _computes_on_arrays(ctx, callee, inner):
                 return True
     return False
+
+
+def _project_arrays(ctx: ModuleContext, qual: str) -> bool:
+    """A function of another project file that returns arrays or calls JAX itself."""
+    found = project_function(ctx, qual)
+    if found is None:
+        return False
+    other, fn = found
+    if model(other).returns(fn).is_arrays:
+        return True
+    calls = (c for s in other.graph.scope_stmts(fn.qualname) for c in s.calls)
+    return any((other.qualify(c.func) or "").startswith("jax") for c in calls)
 
 
 def _module_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Function | None:
@@ -157,12 +170,29 @@ def frozen_reads(
             changes += [reason] if reason else []
             doubts += [doubt] if doubt else []
         for call in stmt.calls:
-            callee = _module_callee(ctx, stmt, call)
-            if callee is not None and callee.qualname not in seen:
-                inner, inner_doubts = frozen_reads(ctx, callee, seen | {callee.qualname})
-                changes += [f"calls `{callee.name}`, which {r}" for r in inner]
-                doubts += [f"`{callee.name}` {d}" for d in inner_doubts]
+            found = _callee(ctx, stmt, call)
+            if found is None or _key(*found) in seen:
+                continue
+            other, callee = found
+            inner, inner_doubts = frozen_reads(other, callee, seen | {_key(other, callee)})
+            changes += [f"calls `{callee.name}`, which {r}" for r in inner]
+            doubts += [f"`{callee.name}` {d}" for d in inner_doubts]
     return changes, doubts
+
+
+def _callee(
+    ctx: ModuleContext, stmt: Stmt, call: cst.Call
+) -> tuple[ModuleContext, Function] | None:
+    """The function a call runs: of this module, or of another file of the project."""
+    local = _module_callee(ctx, stmt, call)
+    if local is not None:
+        return ctx, local
+    qual = ctx.qualify(call.func)
+    return project_function(ctx, qual) if qual else None
+
+
+def _key(ctx: ModuleContext, fn: Function) -> str:
+    return f"{ctx.path}::{fn.qualname}"
 
 
 def _free_reads(ctx: ModuleContext, fn: Function, stmt: Stmt) -> set[str]:

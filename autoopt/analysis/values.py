@@ -28,6 +28,7 @@ from autoopt.analysis.exprs import is_at_update
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.names import dotted
+from autoopt.analysis.project import project_function
 
 
 class Kind(str, Enum):
@@ -299,7 +300,7 @@ class ValueModel:
         if qual == "jax.numpy.arange" and len(call.args) == 1:
             return _arange(call.args[0].value)
         if qual is not None:
-            return _qualified_call(qual, call)
+            return self._project_call(qual) or _qualified_call(qual, call)
         func = call.func
         if isinstance(func, cst.Name):
             return self._named_call(stmt, func.value)
@@ -309,6 +310,15 @@ class ValueModel:
             inner = self.ctx.qualify(func.func) or ""
             return PYTREE if inner in jax_api.TRACING_TRANSFORMS else UNKNOWN
         return UNKNOWN
+
+    def _project_call(self, qual: str) -> Value | None:
+        """A function of another project file: what its own analysis says it returns."""
+        found = project_function(self.ctx, qual)
+        if found is None:
+            return None
+        other, fn = found
+        returned = model(other).returns(fn)
+        return PYTREE if _compiled(other, fn) and not returned.is_arrays else returned
 
     def _named_call(self, stmt: Stmt, name: str) -> Value:
         graph = self.ctx.graph
@@ -460,6 +470,8 @@ class ValueModel:
             return Value(Kind.CALLABLE, detail=_class_detail(self.ctx, node))
         if isinstance(node, cst.Import | cst.ImportFrom):
             qual = self.ctx.imports.bindings.get(name)
+            if qual and project_function(self.ctx, qual):
+                return CALLABLE  # a function of another file of the project
             return _qualified_attribute(qual) if qual else UNKNOWN
         if isinstance(node, cst.For):
             return self._iterated(stmt, node, name)

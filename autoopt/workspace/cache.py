@@ -59,7 +59,7 @@ class ResultCache:
 
     def get(self, key: str) -> Cached | None:
         entry = self.entries.get(key)
-        if entry is None:
+        if entry is None or not _unchanged(entry.get("dependencies", {})):
             return None
         self.used.add(key)
         return _from_json(entry)
@@ -149,7 +149,20 @@ def _to_json(outcome: Result | AutooptError) -> dict:
         "findings": [_finding_json(f) for f in outcome.findings],
         "applied": [i for i, f in enumerate(outcome.findings) if (f.rule, f.span) in applied],
         "new": outcome.new_source if outcome.changed else None,
+        "dependencies": outcome.dependencies,
     }
+
+
+def _unchanged(dependencies: dict[str, str]) -> bool:
+    """Whether every other project file a cached result was computed from still holds
+    the same bytes."""
+    for path, digest in dependencies.items():
+        try:
+            if _digest(Path(path).read_bytes()) != digest:
+                return False
+        except OSError:
+            return False
+    return True
 
 
 def _from_json(entry: dict) -> Cached:

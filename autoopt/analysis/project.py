@@ -1,0 +1,117 @@
+"""Other files of the same project: the functions a module imports from them.
+
+A call into another file of the project (`from physics import laplacian`) is
+followed into that file's own analysis, so its summary (purity, array-ness,
+return value) counts as if the function were local. The project is the folder
+that holds `pyproject.toml`, `setup.py`, `setup.cfg` or `.git` above the file (or
+the file's own folder); a module is one of its files, found from the module name
+relative to the project, its `src/` folder or the importing file's folder.
+Installed packages are never read: what they do stays unknown.
+
+Each file read is recorded as a dependency of the module that reads it, with a
+digest of its bytes, so that cached results are dropped when it changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.graph import MODULE, Function
+
+_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+_CACHE: dict[Path, tuple[tuple[int, int], ModuleContext | None, str]] = {}
+
+
+def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Function] | None:
+    """The module-level function `qual` (`pkg.mod.fn`) of another project file, with
+    that file's analysis; None when it is not one (a package, a class, unknown)."""
+    module, _, name = qual.rpartition(".")
+    if not module:
+        return None
+    found = _module_context(ctx, module)
+    if found is None:
+        return None
+    fn = found.graph.functions.get(name)
+    if fn is None or fn.scope != MODULE:
+        return None
+    return found, fn
+
+
+def dependencies(ctx: ModuleContext) -> dict[str, str]:
+    """The project files this module's analysis read, with a digest of their bytes."""
+    return dict(ctx.memo("project_dependencies", dict))
+
+
+def _module_context(ctx: ModuleContext, module: str) -> ModuleContext | None:
+    here = _real_file(ctx.path)
+    if here is None:
+        return None
+    for candidate in _candidates(here, module):
+        if candidate.resolve() == here:
+            return None
+        loaded = _load(candidate)
+        if loaded is not None:
+            context, digest = loaded
+            ctx.memo("project_dependencies", dict)[str(candidate)] = digest
+            return context
+    return None
+
+
+def _real_file(path: str) -> Path | None:
+    candidate = Path(path)
+    return candidate.resolve() if candidate.suffix == ".py" and candidate.is_file() else None
+
+
+def _candidates(here: Path, module: str) -> list[Path]:
+    parts = module.split(".")
+    root = _root(here)
+    bases = [root, root / "src", here.parent]
+    found = []
+    for base in dict.fromkeys(bases):
+        for path in (
+            base.joinpath(*parts).with_suffix(".py"),
+            base.joinpath(*parts, "__init__.py"),
+        ):
+            if path.is_file() and _inside(path, root) and "site-packages" not in path.parts:
+                found.append(path)
+    return found
+
+
+def _root(here: Path) -> Path:
+    for folder in here.parents:
+        if any((folder / marker).exists() for marker in _MARKERS):
+            return folder
+    return here.parent
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def _load(path: Path) -> tuple[ModuleContext, str] | None:
+    """The file's analysis context (cached while its size and time stay the same)."""
+    stat = path.stat()
+    stamp = (stat.st_size, stat.st_mtime_ns)
+    cached = _CACHE.get(path)
+    if cached is None or cached[0] != stamp:
+        raw = path.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()
+        _CACHE[path] = (stamp, _parse(path, raw), digest)
+    _, context, digest = _CACHE[path]
+    return (context, digest) if context is not None else None
+
+
+def _parse(path: Path, raw: bytes) -> ModuleContext | None:
+    try:
+        source = raw.decode("utf-8")
+        return ModuleContext(str(path), source, cst.parse_module(source))
+    except (UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
+        return None  # a file autoopt cannot read: what it does stays unknown
