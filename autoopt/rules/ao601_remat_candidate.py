@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -106,32 +107,16 @@ class RematCandidate(Rule):
     def _scan(self, ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Finding | None:
         if not ctx.is_jax(call.func, _SCAN) or not call.args:
             return None
-        body_expr = call.args[0].value
-        body = _layer(ctx, stmt, body_expr)
+        body = _layer(ctx, stmt, call.args[0].value)
         if body is None:
             return None
         where = (
             f"the `lax.scan` body `{body.name}` runs under reverse-mode differentiation and "
             "keeps every step's intermediates for the backward pass"
         )
-        problem = _problem(ctx, body, static_ok=True)
-        if problem:
-            return self.finding(ctx, call, f"{where}, but {problem}", Applicability.NONE)
-        name, edits = _wrapped(ctx, body, stmt.anchor, scan=True)
-        message = (
-            f"{where}: checkpoint it (`{name}`, policy {_POLICY_NAME}) to keep only each step's "
-            "input and matmul outputs"
-        )
-        edits.append(Replace(body_expr, lambda _n: cst.Name(name)))
-        return self.finding(
-            ctx,
-            call,
-            message,
-            Applicability.SAFE,
-            edits,
-            target=_measured_by(ctx, stmt.scope),
-            title="Checkpoint the scan body",
-        )
+        plan = _Remat(body, call.args[0].value, stmt.anchor, scan=True)
+        advice = "to keep only each step's input and matmul outputs"
+        return self._remat(ctx, stmt, call, plan, where, advice, "Checkpoint the scan body")
 
     def _loop_layer(self, ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Finding | None:
         if not stmt.loops:
@@ -146,26 +131,47 @@ class RematCandidate(Rule):
             f"`{layer.name}` is applied layer after layer in a Python loop under reverse-mode "
             "differentiation, which keeps every layer's intermediates"
         )
-        problem = _problem(ctx, layer, static_ok=False)
+        advice = (
+            "; on CPU this is optimized away around an unrolled Python loop (no memory "
+            "change): stack the layers and use lax.scan, and keep the fix only if "
+            "verification measures a drop in temp memory"
+        )
+        plan = _Remat(layer, call.func, loop.node, scan=False)
+        return self._remat(ctx, stmt, call, plan, where, advice, "Checkpoint each layer")
+
+    def _remat(
+        self,
+        ctx: ModuleContext,
+        stmt: Stmt,
+        call: cst.Call,
+        plan: _Remat,
+        where: str,
+        advice: str,
+        title: str,
+    ) -> Finding:
+        """The finding for checkpointing `plan.layer`: safe for a scan body (scan keeps
+        its carry), unsafe for a Python loop's layer (XLA may undo it on CPU)."""
+        problem = _problem(ctx, plan.layer, static_ok=plan.scan)
         if problem:
             return self.finding(ctx, call, f"{where}, but {problem}", Applicability.NONE)
-        name, edits = _wrapped(ctx, layer, loop.node, scan=False)
-        message = (
-            f"{where}: checkpoint each layer (`{name}`, policy {_POLICY_NAME}); on CPU this is "
-            "optimized away around "
-            "an unrolled Python loop (no memory change): stack the layers and use lax.scan, "
-            "and keep the fix only if verification measures a drop in temp memory"
-        )
-        edits.append(Replace(call.func, lambda _n: cst.Name(name)))
-        return self.finding(
-            ctx,
-            call,
-            message,
-            Applicability.UNSAFE,
-            edits,
-            target=_measured_by(ctx, stmt.scope),
-            title="Checkpoint each layer",
-        )
+        name, edits = _wrapped(ctx, plan.layer, plan.anchor, scan=plan.scan)
+        what = "it" if plan.scan else "each layer"
+        sep = " " if plan.scan else ""
+        message = f"{where}: checkpoint {what} (`{name}`, policy {_POLICY_NAME}){sep}{advice}"
+        edits.append(Replace(plan.replaced, lambda _n: cst.Name(name)))
+        fix = Applicability.SAFE if plan.scan else Applicability.UNSAFE
+        target = _measured_by(ctx, stmt.scope)
+        return self.finding(ctx, call, message, fix, edits, target=target, title=title)
+
+
+@dataclass(frozen=True)
+class _Remat:
+    """A layer to checkpoint, the expression that names it, and where its wrapper goes."""
+
+    layer: Function
+    replaced: cst.BaseExpression
+    anchor: cst.CSTNode
+    scan: bool
 
 
 def _differentiated(ctx: ModuleContext) -> list[Function]:
