@@ -273,7 +273,9 @@ def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[st
         def visit_Call(self, call: cst.Call) -> None:
             qual = ctx.qualify(call.func) or ""
             if qual.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")) and qual not in SHAPE_ARGS:
-                for arg in call.args:
+                data = jax_api.OPTION_POSITIONS.get(qual.removeprefix("jax.numpy."))
+                positional = [a for a in call.args if a.keyword is None]
+                for arg in positional[:data] + [a for a in call.args if a.keyword is not None]:
                     if arg.keyword is not None and arg.keyword.value in jax_api.PYTHON_KEYWORDS:
                         continue
                     if isinstance(arg.value, cst.Name) and arg.value.value in params:
@@ -285,4 +287,5 @@ def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[st
     for stmt in stmts:
         if not isinstance(stmt.node, cst.FunctionDef):
             stmt.node.visit(Visitor())
-    return arrays
+    values = model(ctx)
+    return arrays | {p for p in params if values.parameter(fn, p).is_arrays}
