@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis import purity
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit
 from autoopt.analysis.exprs import (
@@ -29,7 +30,9 @@ from autoopt.analysis.exprs import (
 )
 from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.jitted import jitted_callables
+from autoopt.analysis.kinds import Kind
 from autoopt.analysis.names import dotted
+from autoopt.analysis.values import model
 
 _FRESH_BUILTINS = frozenset(
     {"float", "int", "bool", "str", "repr", "len", "round", "format", "hash", "print",
@@ -227,9 +230,6 @@ class Sharing:
     def _keeps_nothing(self, call: cst.Call) -> bool:
         """JAX, NumPy, builtins, jitted functions, array methods and pure module
         functions return what they compute and keep no reference to their arguments."""
-        from autoopt.analysis import purity
-        from autoopt.analysis.values import Kind, model
-
         qual = self.ctx.qualify(call.func) or ""
         name = dotted(call.func) or ""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.jitted:
@@ -279,8 +279,6 @@ class Sharing:
 
     def _host_copy(self, qual: str, call: cst.Call) -> bool:
         """`jnp.asarray(a)` / `jax.device_put(a)` of a NumPy array: a new device buffer."""
-        from autoopt.analysis.values import Kind, model
-
         if qual not in _DEVICE_COPIES or not call.args or self._stmt is None:
             return False
         return model(self.ctx).value_of(self._stmt, call.args[0].value).kind is Kind.HOST_ARRAY
@@ -399,8 +397,6 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     """Why the value `name` holds when `stmt` reads it may hold one buffer in two of its
     leaves (donating it would donate that buffer twice), or None when its leaves are
     provably distinct. The flag says whether the repetition is proven (else unknown)."""
-    from autoopt.analysis.values import Kind, model
-
     values = model(ctx)
     if values.name(stmt, name).kind is Kind.ARRAY:
         return None  # one array: one buffer
@@ -476,8 +472,6 @@ class _Leaves:
         return [frozenset(shares.names())] if not shares.weak else None
 
     def _array(self, expr: cst.BaseExpression) -> bool:
-        from autoopt.analysis.values import Kind, model
-
         at = self.sharing._stmt
         return at is not None and model(self.ctx).value_of(at, expr).kind is Kind.ARRAY
 

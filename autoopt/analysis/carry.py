@@ -17,7 +17,8 @@ import libcst as cst
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import base_name, is_at_update
 from autoopt.analysis.graph import Function, Stmt
-from autoopt.analysis.values import UNKNOWN, Kind, Value, join_all, model
+from autoopt.analysis.kinds import UNKNOWN, Kind, Value, join_all
+from autoopt.analysis.values import model
 
 #: Functions whose result has the shape and dtype of their first argument when the other
 #: arguments are Python numbers (last part of the qualified name, jax.numpy or jax.nn).

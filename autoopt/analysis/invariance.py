@@ -18,9 +18,10 @@ from autoopt.analysis.execution import is_jit
 from autoopt.analysis.exprs import base_name
 from autoopt.analysis.graph import MODULE, Loop, Stmt
 from autoopt.analysis.jitted import jitted_callables
+from autoopt.analysis.kinds import Kind
 from autoopt.analysis.names import dotted
 from autoopt.analysis.project import project_function
-from autoopt.analysis.values import Kind, model
+from autoopt.analysis.values import model
 
 #: Methods that read their receiver without changing it.
 READ_ONLY_METHODS = frozenset(

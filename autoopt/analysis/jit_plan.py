@@ -25,8 +25,9 @@ from autoopt.analysis import execution, tracing
 from autoopt.analysis.callsites import ArgKind, classify
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import CallSite, Function
+from autoopt.analysis.kinds import UNKNOWN, Kind, Value, join_all
 from autoopt.analysis.summaries import summary
-from autoopt.analysis.values import UNKNOWN, Kind, Value, join_all, model, parameter_default
+from autoopt.analysis.values import model, parameter_default
 from autoopt.model import Applicability
 
 _REFUSED = (Kind.OBJECT, Kind.MODULE, Kind.CONTAINER)

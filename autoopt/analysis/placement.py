@@ -14,7 +14,8 @@ import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import Stmt
-from autoopt.analysis.values import Kind, Value, model
+from autoopt.analysis.kinds import Kind, Value
+from autoopt.analysis.values import model
 
 
 class Place(str, Enum):

@@ -13,9 +13,10 @@ import libcst as cst
 from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Function, Stmt
+from autoopt.analysis.kinds import Kind
 from autoopt.analysis.names import dotted
 from autoopt.analysis.project import project_function
-from autoopt.analysis.values import Kind, model
+from autoopt.analysis.values import model
 
 PURE_BUILTINS = jax_api.PURE_BUILTINS
 MUTATING_NUMPY = jax_api.MUTATING_NUMPY

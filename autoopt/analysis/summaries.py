@@ -21,8 +21,9 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.jitted import own_nodes
+from autoopt.analysis.kinds import Kind, Value
 from autoopt.analysis.project import project_function
-from autoopt.analysis.values import Kind, Value, model
+from autoopt.analysis.values import model
 
 #: Outside values jit may bake in when nothing rebinds them: immutable ones.
 _FROZEN_SAFE = (

@@ -19,7 +19,8 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import Function, Stmt
 from autoopt.analysis.jax_api import SHAPE_ARGS
 from autoopt.analysis.jitted import own_nodes
-from autoopt.analysis.values import Kind, model
+from autoopt.analysis.kinds import Kind
+from autoopt.analysis.values import model
 
 _CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 _CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})

@@ -15,10 +15,7 @@ unknown kind as a premise they cannot prove.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import Enum
 
 import libcst as cst
 
@@ -27,108 +24,47 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.jitted import own_nodes
+from autoopt.analysis.kinds import (
+    ARRAY,
+    BOTTOM,
+    CALLABLE,
+    CONST_SCALAR,
+    CONST_STRING,
+    HOST,
+    NONE,
+    OBJECT,
+    PYTREE,
+    SCALAR,
+    UNKNOWN,
+    Kind,
+    Value,
+    combine,
+    join_all,
+    typed_arithmetic,
+)
+from autoopt.analysis.library import (
+    CONSTRUCTORS,
+    REDUCTIONS,
+    arange,
+    attribute_value,
+    call_value,
+    constructed,
+    reshaped,
+    sliced_shape,
+)
 from autoopt.analysis.names import dotted
 from autoopt.analysis.project import project_function
 
-
-class Kind(str, Enum):
-    ARRAY = "a JAX array"
-    HOST_ARRAY = "a NumPy array"
-    SCALAR = "a Python number"
-    STRING = "a string"
-    DTYPE = "a dtype"
-    SHAPE = "a shape tuple"
-    PYTREE = "a pytree of arrays"
-    CALLABLE = "a callable"
-    MODULE = "a module"
-    OBJECT = "a host object"
-    CONTAINER = "a Python container"
-    NONE = "None"
-    UNKNOWN = "a value autoopt cannot see"
-    BOTTOM = "no value yet"  # inside a cycle, before the first estimate
-
-
-@dataclass(frozen=True)
-class Value:
-    """An abstract value: its kind, whether it is one constant, and array details."""
-
-    kind: Kind
-    constant: bool = False  # the same hashable value every time (literals, module constants)
-    detail: str | None = None  # arrays: "bool"/"int" element type; callables: "arrays"
-    shape: tuple[int, ...] | None = None  # arrays: the shape, where it is known
-    dtype: str | None = None  # arrays: the dtype, where it is known
-
-    @property
-    def is_arrays(self) -> bool:
-        """A JAX array or a pytree whose leaves are JAX arrays."""
-        return self.kind in (Kind.ARRAY, Kind.PYTREE)
-
-    @property
-    def is_static_kind(self) -> bool:
-        """A kind jit can only take as a static (hashable, Python-level) argument."""
-        return self.kind in (Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE) or (
-            self.kind is Kind.CONTAINER and self.constant
-        )
-
-    def join(self, other: Value) -> Value:
-        """The value when either may flow here."""
-        if Kind.BOTTOM in (self.kind, other.kind):
-            return other if self.kind is Kind.BOTTOM else self
-        if self.kind is not other.kind:
-            if {self.kind, other.kind} == {Kind.ARRAY, Kind.PYTREE}:
-                return PYTREE
-            return UNKNOWN
-        same = self.shape == other.shape and self.dtype == other.dtype
-        return Value(
-            self.kind,
-            self.constant and other.constant,
-            self.detail if self.detail == other.detail else None,
-            self.shape if same else None,
-            self.dtype if same else None,
-        )
-
-    @property
-    def typed(self) -> bool:
-        """An array whose shape and dtype are both known."""
-        return self.kind is Kind.ARRAY and self.shape is not None and self.dtype is not None
-
-
-UNKNOWN = Value(Kind.UNKNOWN)
-BOTTOM = Value(Kind.BOTTOM)
 _ROUNDS = 3
 _BUDGET = 200_000
-ARRAY = Value(Kind.ARRAY)
-HOST = Value(Kind.HOST_ARRAY)
-PYTREE = Value(Kind.PYTREE)
-SCALAR = Value(Kind.SCALAR)
-OBJECT = Value(Kind.OBJECT)
-CALLABLE = Value(Kind.CALLABLE)
-CONST_SCALAR = Value(Kind.SCALAR, constant=True)
-CONST_STRING = Value(Kind.STRING, constant=True)
-NONE = Value(Kind.NONE, constant=True)
-
-#: A JAX array combined by an operator with these gives a JAX array (or raises).
-_ARRAY_OPERANDS = {Kind.ARRAY, Kind.SCALAR, Kind.HOST_ARRAY, Kind.UNKNOWN}
 _ITERATED = (Kind.ARRAY, Kind.HOST_ARRAY)  # iterating over axis 0 gives the same kind
 _ARRAY_ATTRS = {"shape": Value(Kind.SHAPE), "ndim": SCALAR, "size": SCALAR}
 _SAME_ATTRS = frozenset({"T", "mT", "real", "imag", "at"})  # `x.at[i]` indexes like `x`
-_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod"})  # of a float array: a float
-_CONSTRUCTORS = frozenset({"jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty"})
 _ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray"})
 _PYTREE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
 _PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 _SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "round", "complex", "isinstance"})
 _STRING_BUILTINS = frozenset({"str", "repr", "format"})
-
-
-def join_all(values: list[Value]) -> Value:
-    """The join of several values (unknown when there are none)."""
-    if not values:
-        return UNKNOWN
-    out = values[0]
-    for value in values[1:]:
-        out = out.join(value)
-    return out
 
 
 def model(ctx: ModuleContext) -> ValueModel:
@@ -209,7 +145,7 @@ class ValueModel:
     def _attribute(self, stmt: Stmt, expr: cst.Attribute) -> Value:
         qual = self.ctx.qualify(expr)
         if qual is not None:
-            return _qualified_attribute(qual)
+            return attribute_value(qual)
         base = self.value_of(stmt, expr.value)
         attr = expr.attr.value
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
@@ -234,7 +170,7 @@ class ValueModel:
             return PYTREE
         if base.kind is Kind.SHAPE:
             sliced = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
-            return Value(Kind.SHAPE, shape=_sliced(base.shape, expr)) if sliced else SCALAR
+            return Value(Kind.SHAPE, shape=sliced_shape(base.shape, expr)) if sliced else SCALAR
         if base.kind is Kind.STRING:
             return Value(Kind.STRING)
         return UNKNOWN
@@ -252,9 +188,9 @@ class ValueModel:
 
     def _binary(self, stmt: Stmt, expr: cst.BinaryOperation) -> Value:
         left, right = self.value_of(stmt, expr.left), self.value_of(stmt, expr.right)
-        combined = _combine(left, right, isinstance(expr.operator, cst.Modulo))
+        combined = combine(left, right, isinstance(expr.operator, cst.Modulo))
         if combined.kind is Kind.ARRAY and not isinstance(expr.operator, cst.MatrixMultiply):
-            return _typed_arithmetic(combined, left, right)
+            return typed_arithmetic(combined, left, right)
         return combined
 
     def _comparison(self, stmt: Stmt, expr: cst.Comparison) -> Value:
@@ -295,12 +231,12 @@ class ValueModel:
     # -- calls -----------------------------------------------------------------------
     def _call(self, stmt: Stmt, call: cst.Call) -> Value:
         qual = self.ctx.qualify(call.func)
-        if qual in _CONSTRUCTORS and call.args and call.args[0].keyword is None:
-            return _constructed(call, self.value_of(stmt, call.args[0].value))
+        if qual in CONSTRUCTORS and call.args and call.args[0].keyword is None:
+            return constructed(call, self.value_of(stmt, call.args[0].value))
         if qual == "jax.numpy.arange" and len(call.args) == 1:
-            return _arange(call.args[0].value)
+            return arange(call.args[0].value)
         if qual is not None:
-            return self._project_call(qual) or _qualified_call(qual, call)
+            return self._project_call(qual) or call_value(qual, call)
         func = call.func
         if isinstance(func, cst.Name):
             return self._named_call(stmt, func.value)
@@ -352,10 +288,10 @@ class ValueModel:
             return ARRAY
         base = self.value_of(stmt, func.value)
         method = func.attr.value
-        if base.typed and method in _REDUCTIONS and not call.args and base.dtype == "float":
+        if base.typed and method in REDUCTIONS and not call.args and base.dtype == "float":
             return Value(Kind.ARRAY, shape=(), dtype=base.dtype)
         if base.typed and method == "reshape":
-            return _reshaped(base, call)
+            return reshaped(base, call)
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             if method in jax_api.TO_PYTHON_METHODS:
                 return SCALAR if method == "item" else UNKNOWN
@@ -472,7 +408,7 @@ class ValueModel:
             qual = self.ctx.imports.bindings.get(name)
             if qual and project_function(self.ctx, qual):
                 return CALLABLE  # a function of another file of the project
-            return _qualified_attribute(qual) if qual else UNKNOWN
+            return attribute_value(qual) if qual else UNKNOWN
         if isinstance(node, cst.For):
             return self._iterated(stmt, node, name)
         if isinstance(node, cst.AugAssign):
@@ -495,7 +431,7 @@ class ValueModel:
             return UNKNOWN
         before = self.name(stmt, node.target.value)
         modulo = isinstance(node.operator, cst.ModuloAssign)
-        return _combine(before, self.value_of(stmt, node.value), modulo)
+        return combine(before, self.value_of(stmt, node.value), modulo)
 
     def _iterated(self, stmt: Stmt, node: cst.For, name: str) -> Value:
         if not isinstance(node.target, cst.Name):
@@ -575,166 +511,6 @@ def _literal(expr: cst.BaseExpression) -> Value | None:
         return Value(Kind.STRING)
     if isinstance(expr, cst.Ellipsis):
         return Value(Kind.OBJECT, constant=True)
-    return None
-
-
-def _typed_arithmetic(combined: Value, left: Value, right: Value) -> Value:
-    """Elementwise arithmetic keeps a known shape and dtype when the other side has the
-    same ones or is a Python number (weakly typed: no promotion, no broadcasting)."""
-    typed = [v for v in (left, right) if v.kind not in (Kind.SCALAR, Kind.BOTTOM)]
-    if not typed or not all(v.typed for v in typed) or len({v.dtype for v in typed}) != 1:
-        return combined
-    shape = _broadcast([v.shape for v in typed])  # type: ignore[misc]
-    return Value(Kind.ARRAY, shape=shape, dtype=typed[0].dtype) if shape is not None else combined
-
-
-def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
-    """NumPy's broadcast of known shapes, or None when they do not broadcast."""
-    rank = max(len(s) for s in shapes)
-    out = []
-    for axis in range(rank):
-        sizes = {s[axis - rank + len(s)] for s in shapes if axis - rank + len(s) >= 0} - {1}
-        if len(sizes) > 1:
-            return None
-        out.append(sizes.pop() if sizes else 1)
-    return tuple(out)
-
-
-def _combine(left: Value, right: Value, modulo: bool) -> Value:
-    """The value of `left <op> right` for an arithmetic operator (`%` formats strings)."""
-    kinds = {left.kind, right.kind}
-    if Kind.ARRAY in kinds and kinds <= _ARRAY_OPERANDS | {Kind.BOTTOM}:
-        return ARRAY
-    if Kind.BOTTOM in kinds:
-        return BOTTOM  # not known until the cycle's first estimate
-    if Kind.HOST_ARRAY in kinds and kinds <= {Kind.HOST_ARRAY, Kind.SCALAR}:
-        return HOST
-    constant = left.constant and right.constant
-    if kinds == {Kind.SCALAR}:
-        return Value(Kind.SCALAR, constant)
-    if kinds == {Kind.STRING} or (left.kind is Kind.STRING and modulo):
-        return Value(Kind.STRING, constant)
-    if kinds == {Kind.SHAPE}:
-        return Value(Kind.SHAPE, constant)
-    return UNKNOWN
-
-
-def _qualified_attribute(qual: str) -> Value:
-    """A module attribute read without a call: `jnp.float32`, `np.pi`, `jax.numpy`."""
-    last = qual.rsplit(".", 1)[-1]
-    if last in jax_api.DTYPE_NAMES:
-        return Value(Kind.DTYPE, constant=True)
-    if last in jax_api.SCALAR_CONSTANTS and qual.startswith(("numpy.", "math.", "jax.numpy.")):
-        return CONST_SCALAR
-    if last == "newaxis":
-        return NONE
-    if "." not in qual or qual in ("jax.numpy", "jax.lax", "jax.random", "jax.nn", "numpy.random"):
-        return Value(Kind.MODULE, constant=True)
-    if qual in jax_api.TRACING_TRANSFORMS or qual.startswith(jax_api.PURE_PREFIXES):
-        return CALLABLE
-    return UNKNOWN
-
-
-def _qualified_call(qual: str, call: cst.Call) -> Value:
-    """The value of a call to an imported function."""
-    last = qual.rsplit(".", 1)[-1]
-    if qual in jax_api.JAX_PYTHON_INTS or qual.startswith("math."):
-        return SCALAR
-    if qual == "jax.device_get":
-        return HOST  # a NumPy array (or a pytree of them)
-    if qual in ("jax.numpy.shape",):
-        return Value(Kind.SHAPE)
-    if qual in ("jax.numpy.ndim", "jax.numpy.size"):
-        return SCALAR
-    if qual in ("jax.numpy.dtype", "jax.numpy.result_type", "numpy.dtype"):
-        return Value(Kind.DTYPE)
-    if qual in jax_api.TRACING_TRANSFORMS:
-        return Value(Kind.CALLABLE, detail="arrays")
-    if qual in ("jax.tree_util.tree_map", "jax.tree.map", "jax.device_put"):
-        return PYTREE
-    if qual.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")):
-        return Value(Kind.ARRAY, detail=_element_type(last))
-    if qual in ("numpy.random.default_rng", "numpy.random.Generator", "numpy.random.RandomState"):
-        return Value(Kind.OBJECT, detail="numpy-rng")
-    if qual.startswith("numpy."):
-        if last in jax_api.DTYPE_NAMES:
-            return HOST
-        return Value(Kind.HOST_ARRAY, detail=_element_type(last))
-    return UNKNOWN
-
-
-def _sliced(shape: tuple[int, ...] | None, expr: cst.Subscript) -> tuple[int, ...] | None:
-    """`shape[1:]` of a known shape, for literal bounds."""
-    (element,) = expr.slice if len(expr.slice) == 1 else (None,)
-    part = element.slice if element is not None else None
-    if shape is None or not isinstance(part, cst.Slice) or part.step is not None:
-        return None
-    bounds = [_int(b) for b in (part.lower, part.upper)]
-    if any(b is False for b in bounds):
-        return None
-    return shape[bounds[0] : bounds[1]]  # type: ignore[misc]
-
-
-def _int(expr: cst.BaseExpression | None) -> int | bool | None:
-    """A literal integer bound, None for an absent one, False for anything else."""
-    if expr is None:
-        return None
-    if isinstance(expr, cst.Integer):
-        return int(expr.value)
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.expression, cst.Integer):
-        return -int(expr.expression.value) if isinstance(expr.operator, cst.Minus) else False
-    return False
-
-
-def _constructed(call: cst.Call, shape_value: Value) -> Value:
-    """`jnp.zeros((4, 3))`, `jnp.ones(3, jnp.float32)`: a literal shape and the dtype, the
-    written one or "float", JAX's default float (float32, or float64 under x64: the same
-    for every array built this way in one run)."""
-    args = [a for a in call.args if not a.star]
-    shape = _literal_shape(args[0].value) or shape_value.shape
-    dtypes = [a.value for a in args[1:] if a.keyword is None or a.keyword.value == "dtype"]
-    dtype = _dtype_name(dtypes[0]) if dtypes else "float"
-    return Value(Kind.ARRAY, shape=shape, dtype=dtype)
-
-
-def _arange(stop: cst.BaseExpression) -> Value:
-    """`jnp.arange(24.0)`: 24 default floats; `jnp.arange(5)`: 5 default ints."""
-    if isinstance(stop, cst.Integer):
-        return Value(Kind.ARRAY, detail="int", shape=(int(stop.value),), dtype="int")
-    if isinstance(stop, cst.Float) and float(stop.value).is_integer():
-        return Value(Kind.ARRAY, shape=(int(float(stop.value)),), dtype="float")
-    return ARRAY  # `jnp.arange(n)`: ints or floats, as `n` is
-
-
-def _reshaped(base: Value, call: cst.Call) -> Value:
-    """`x.reshape(8, 3)` / `x.reshape((8, 3))` of a known shape with as many elements."""
-    args = [a.value for a in call.args if a.keyword is None and not a.star]
-    shape = _literal_shape(args[0]) if len(args) == 1 else _literal_shape(cst.Tuple([]))
-    if len(args) > 1 and all(isinstance(a, cst.Integer) for a in args):
-        shape = tuple(int(a.value) for a in args)  # type: ignore[attr-defined]
-    if shape is None or base.shape is None or math.prod(shape) != math.prod(base.shape):
-        return ARRAY
-    return Value(Kind.ARRAY, shape=shape, dtype=base.dtype)
-
-
-def _literal_shape(expr: cst.BaseExpression) -> tuple[int, ...] | None:
-    if isinstance(expr, cst.Integer):
-        return (int(expr.value),)
-    if isinstance(expr, cst.Tuple) and all(isinstance(e.value, cst.Integer) for e in expr.elements):
-        return tuple(int(e.value.value) for e in expr.elements)  # type: ignore[attr-defined]
-    return None
-
-
-def _dtype_name(expr: cst.BaseExpression) -> str | None:
-    last = expr.attr.value if isinstance(expr, cst.Attribute) else None
-    return last if last in jax_api.DTYPE_NAMES else None
-
-
-def _element_type(last: str) -> str | None:
-    if last in jax_api.BOOL_RESULTS:
-        return "bool"
-    if last in jax_api.INT_RESULTS:
-        return "int"
     return None
 
 

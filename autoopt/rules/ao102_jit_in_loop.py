@@ -10,7 +10,8 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
 from autoopt.analysis.invariance import variant_reason
-from autoopt.analysis.values import Kind, model
+from autoopt.analysis.kinds import Kind
+from autoopt.analysis.values import model
 from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name

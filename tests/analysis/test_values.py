@@ -6,7 +6,8 @@ import libcst as cst
 import pytest
 
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.values import Kind, Value, model
+from autoopt.analysis.kinds import Kind, Value
+from autoopt.analysis.values import model
 
 HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
 
