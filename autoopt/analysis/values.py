@@ -388,7 +388,7 @@ class ValueModel:
         values = []
         for site in sites:
             expr = site.argument(index, name)
-            if expr is None and _passes_star(site.call, index):
+            if expr is None and any(a.star for a in site.call.args):
                 return UNKNOWN
             if expr is None:
                 header = self.ctx.graph.stmts[fn.header]
@@ -568,7 +568,3 @@ def parameter_default(fn: Function, name: str) -> cst.BaseExpression | None:
         if param.name.value == name:
             return param.default
     return None
-
-
-def _passes_star(call: cst.Call, index: int) -> bool:
-    return any(a.star for a in call.args)
