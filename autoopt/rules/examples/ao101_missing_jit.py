@@ -191,6 +191,7 @@ import jax.numpy as jnp
 def step(u, alpha):
     return u + alpha * (jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1))
 
+u = jnp.linspace(0.0, 1.0, 64)
 for _ in range(100):
     u = step(u, 0.1)
 """,
@@ -202,6 +203,7 @@ import jax.numpy as jnp
 def step(u, alpha):
     return u + alpha * (jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1))
 
+u = jnp.linspace(0.0, 1.0, 64)
 for _ in range(100):
     u = step(u, 0.1)
 """,
