@@ -10,6 +10,7 @@ from autoopt.rules.ao402_grow_by_concatenate import GrowByConcatenate
 from autoopt.rules.ao501_loop_to_vmap import LoopToVmap
 from autoopt.rules.ao601_remat_candidate import RematCandidate
 from autoopt.rules.ao701_xla_env_after_import import XlaEnvAfterImport
+from autoopt.rules.ao702_shared_gpu_preallocation import SharedGpuPreallocation
 from autoopt.rules.base import Invalid, Rule, Valid
 
 ALL_RULES: tuple[type[Rule], ...] = (
@@ -23,6 +24,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     LoopToVmap,
     RematCandidate,
     XlaEnvAfterImport,
+    SharedGpuPreallocation,
 )
 
 BY_ID: dict[str, type[Rule]] = {rule.id: rule for rule in ALL_RULES}

@@ -9,6 +9,8 @@ from autoopt.verify.report import MemoryView, Row, Verdict
 from autoopt.verify.stats import SpeedView
 
 REMAT = "AO601"  # kept only for compiled temp memory (or device peak), never peak RSS
+#: Rules whose effect exists only on a GPU: on the CPU backend they change nothing measurable.
+GPU_ONLY = frozenset({"AO702"})
 
 
 @dataclass(frozen=True)
@@ -29,9 +31,14 @@ class Thresholds:
 
 
 def decide(
-    row: Row, thresholds: Thresholds, memory_budget: int | None = None
+    row: Row, thresholds: Thresholds, memory_budget: int | None = None, platform: str = ""
 ) -> tuple[Verdict, str]:
     """The verdict of an equivalent rewrite from its speed views and memory."""
+    if row.rule in GPU_ONLY and platform == "cpu":
+        return Verdict.NO_GAIN, (
+            "cannot be measured on cpu: the rewrite changes how processes share a GPU's"
+            " memory, which the CPU backend does not preallocate; verify it on a GPU"
+        )
     views = [v for v in (row.function, row.program) if v]
     if row.rule == REMAT:
         return _decide_remat(row, views, thresholds, memory_budget)

@@ -215,7 +215,7 @@ def verify_candidates(
         for job in live:
             if not job.failed:
                 job.row.verdict, job.row.reason = decide(
-                    job.row, options.thresholds, options.memory_budget
+                    job.row, options.thresholds, options.memory_budget, report.platform
                 )
         report.rows = [job.row for job in jobs]
         report.combined, kept, report.accepted_source = _combined(

@@ -177,3 +177,11 @@ def test_remat_below_the_memory_budget_is_dropped() -> None:
     assert verdict is Verdict.NO_GAIN
     assert reason.startswith("below memory budget (3.9 KiB < 1.0 MiB)")
     assert decide(remat(memory=SMALLER), T, memory_budget=4000)[0] is Verdict.ACCEPTED
+
+
+def test_a_gpu_only_rule_cannot_be_measured_on_cpu() -> None:
+    fast = view([10.0, 11.0, 9.0], [5.0, 5.5, 4.5])
+    verdict, reason = decide(row("AO702", function=fast), T, platform="cpu")
+    assert verdict is Verdict.NO_GAIN and "cannot be measured on cpu" in reason
+    verdict, _ = decide(row("AO702", function=fast), T, platform="gpu")
+    assert verdict is Verdict.ACCEPTED
