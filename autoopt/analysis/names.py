@@ -8,7 +8,7 @@ module's import statements answer: `import jax.numpy as jnp` binds `jnp` to
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -144,3 +144,22 @@ def _simple_lines(
         elif not isinstance(child, cst.BaseExpression):
             nested = isinstance(child, cst.FunctionDef | cst.ClassDef)
             yield from _simple_lines(child, module_level and not nested)
+
+
+def first_jax_import(body: Sequence[cst.BaseStatement]) -> int | None:
+    """The index of the first top-level statement that imports jax (or a jax module)."""
+    return next((i for i, stmt in enumerate(body) if _imports_jax(stmt)), None)
+
+
+def _imports_jax(stmt: cst.BaseStatement) -> bool:
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.Import) and any(
+            (dotted(a.name) or "").split(".")[0] == "jax" for a in small.names
+        ):
+            return True
+        module = small.module if isinstance(small, cst.ImportFrom) else None
+        if module is not None and (dotted(module) or "").split(".")[0] == "jax":
+            return True
+    return False

@@ -10,7 +10,7 @@ import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
-from autoopt.analysis.names import dotted
+from autoopt.analysis.names import dotted, first_jax_import
 from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Finding, InsertBefore, Replace
 from autoopt.rules.base import Rule
@@ -84,7 +84,7 @@ class XlaEnvAfterImport(Rule):
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         body = list(ctx.module.body)
-        first_import = _first_jax_import(ctx, body)
+        first_import = first_jax_import(body)
         if first_import is None:
             return
         first_use = _first_jax_use(ctx, body, first_import)
@@ -144,27 +144,6 @@ def _why(ctx: ModuleContext, body, setting: _Setting, first_use: int | None) -> 
         "it is read when the backend starts, so before the first use it still works,"
         " but only until code above it touches a device"
     )
-
-
-def _is_jax_import(stmt: cst.BaseStatement) -> bool:
-    if not isinstance(stmt, cst.SimpleStatementLine):
-        return False
-    for small in stmt.body:
-        if isinstance(small, cst.Import) and any(
-            (dotted(a.name) or "").split(".")[0] == "jax" for a in small.names
-        ):
-            return True
-        if (
-            isinstance(small, cst.ImportFrom)
-            and small.module is not None
-            and (dotted(small.module) or "").split(".")[0] == "jax"
-        ):
-            return True
-    return False
-
-
-def _first_jax_import(ctx: ModuleContext, body) -> int | None:
-    return next((i for i, stmt in enumerate(body) if _is_jax_import(stmt)), None)
 
 
 def _first_jax_use(ctx: ModuleContext, body, after: int) -> int | None:

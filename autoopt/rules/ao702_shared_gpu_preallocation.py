@@ -9,9 +9,9 @@ from pathlib import Path
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.names import first_jax_import
 from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Finding, InsertBefore
-from autoopt.rules.ao701_xla_env_after_import import _first_jax_import
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples
 
@@ -85,7 +85,7 @@ class SharedGpuPreallocation(Rule):
         if launch is None:
             return
         body = list(ctx.module.body)
-        first_import = _first_jax_import(ctx, body)
+        first_import = first_jax_import(body)
         message = f"{launch.what} run JAX in several processes with GPU preallocation on"
         if launch.fork and first_import is not None:
             message += (

@@ -114,3 +114,13 @@ def test_alias_for_and_uses_jax() -> None:
 )
 def test_dotted(expr: str, text: str | None) -> None:
     assert dotted(cst.parse_expression(expr)) == text
+
+
+def test_first_jax_import() -> None:
+    import libcst as cst
+
+    from autoopt.analysis.names import first_jax_import
+
+    body = list(cst.parse_module("import os\nx = 1\nfrom jax import numpy\nimport jax\n").body)
+    assert first_jax_import(body) == 2
+    assert first_jax_import(list(cst.parse_module("import numpy\n").body)) is None
