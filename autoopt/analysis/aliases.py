@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from autoopt.analysis import purity
+from autoopt.analysis import jax_api, purity
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit
 from autoopt.analysis.exprs import (
@@ -98,11 +98,11 @@ class Sharing:
         self.ignored |= {f.name for f in ctx.graph.functions.values()} | _constants(ctx)
         self.strong: dict[str, set[str]] = {}
         self.weak: dict[str, set[str]] = {}
-        self._stmt: Stmt | None = None  # the statement whose expressions are being read
+        self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
         self.retainers: dict[str, set[str]] = {}  # code that may keep names -> those names
         for stmt in ctx.graph.scope_stmts(scope):
             if stmt is not skip:
-                self._stmt = stmt
+                self.at = stmt
                 self._link_stmt(stmt)
 
     # -- queries -------------------------------------------------------------------
@@ -234,18 +234,18 @@ class Sharing:
         name = dotted(call.func) or ""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.jitted:
             return True
-        if name in purity.PURE_BUILTINS or name in ("print", "len", "isinstance"):
+        if name in jax_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func
         if isinstance(func, cst.Attribute):
             if func.attr.value in MUTATING_METHODS and not qual:
                 return True  # linked by `_link_mutation`
-            if self._stmt is not None:
-                receiver = model(self.ctx).value_of(self._stmt, func.value).kind
+            if self.at is not None:
+                receiver = model(self.ctx).value_of(self.at, func.value).kind
                 return receiver in (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING)
             return False
-        if name in self.ctx.graph.classes and self._stmt is not None:
-            made = model(self.ctx).value_of(self._stmt, call.func)
+        if name in self.ctx.graph.classes and self.at is not None:
+            made = model(self.ctx).value_of(self.at, call.func)
             return made.detail == "pytree-class"  # a NamedTuple holds its fields, nothing else
         fn = self.ctx.graph.resolve_function(name, self.scope) if name and "." not in name else None
         return fn is not None and not purity.impurities(self.ctx, fn)
@@ -279,9 +279,9 @@ class Sharing:
 
     def _host_copy(self, qual: str, call: cst.Call) -> bool:
         """`jnp.asarray(a)` / `jax.device_put(a)` of a NumPy array: a new device buffer."""
-        if qual not in _DEVICE_COPIES or not call.args or self._stmt is None:
+        if qual not in _DEVICE_COPIES or not call.args or self.at is None:
             return False
-        return model(self.ctx).value_of(self._stmt, call.args[0].value).kind is Kind.HOST_ARRAY
+        return model(self.ctx).value_of(self.at, call.args[0].value).kind is Kind.HOST_ARRAY
 
     def _tree_map(self, call: cst.Call, args: Shares) -> Shares:
         func = call.args[0].value
@@ -324,7 +324,7 @@ class Sharing:
             p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)
         }
         if name not in variadic:
-            expr = CallSite(self._stmt, call, fn).argument(fn.params.index(name), name)  # type: ignore[arg-type]
+            expr = CallSite(self.at, call, fn).argument(fn.params.index(name), name)  # type: ignore[arg-type]
             if expr is not None:
                 return self.shares(expr)
         if name not in variadic and not any(a.star for a in call.args):
@@ -448,7 +448,7 @@ class _Leaves:
         self.ctx = ctx
         self.scope = at.scope
         self.sharing = Sharing(ctx, at.scope)
-        self.sharing._stmt = at
+        self.sharing.at = at
 
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
         if depth > _LEAF_DEPTH:
@@ -472,7 +472,7 @@ class _Leaves:
         return [frozenset(shares.names())] if not shares.weak else None
 
     def _array(self, expr: cst.BaseExpression) -> bool:
-        at = self.sharing._stmt
+        at = self.sharing.at
         return at is not None and model(self.ctx).value_of(at, expr).kind is Kind.ARRAY
 
     def _filled_with_names(self, name: str) -> bool:
@@ -485,7 +485,7 @@ class _Leaves:
             stored += [
                 a.value for c in stmt.calls if mutating_call_target(c) == name for a in c.args
             ]
-            self.sharing._stmt = stmt
+            self.sharing.at = stmt
             if any(self.sharing.shares(v).names() for v in stored):
                 return True
         return False

@@ -20,6 +20,7 @@ import libcst as cst
 from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Function
+from autoopt.analysis.jitted import escapes
 from autoopt.analysis.walk import walk
 
 
@@ -69,8 +70,6 @@ def runs_eagerly(ctx: ModuleContext, scope: str) -> bool:
 
 def only_called(ctx: ModuleContext, fn: Function) -> bool:
     """Every use of `fn` in the module is a direct call, and nothing outside can call it."""
-    from autoopt.analysis.jitted import escapes
-
     importable = fn.scope == MODULE
     return ctx.memo(f"only_called:{fn.qualname}", lambda: escapes(ctx, fn.name, importable) is None)
 

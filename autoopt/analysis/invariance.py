@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis import purity
+from autoopt.analysis import jax_api, purity
 from autoopt.analysis.aliases import Sharing
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit
@@ -93,7 +93,7 @@ def _seen(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     name = dotted(call.func) or ""
     if qual.startswith(("jax.", "numpy.", "math.")) or name in _READ_ONLY_BUILTINS:
         return True
-    if name in purity.PURE_BUILTINS or name in {j.name for j in jitted_callables(ctx)}:
+    if name in jax_api.PURE_BUILTINS or name in {j.name for j in jitted_callables(ctx)}:
         return True
     func = call.func
     if isinstance(func, cst.Call) and is_jit(ctx, func.func):
@@ -138,8 +138,8 @@ def _read_only_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     if qual.startswith("jax.") or name in {j.name for j in jitted_callables(ctx)}:
         return True
     if qual.startswith("numpy."):
-        return qual not in purity.MUTATING_NUMPY and not qual.startswith("numpy.random.")
-    if name in _READ_ONLY_BUILTINS or name in purity.PURE_BUILTINS:
+        return qual not in jax_api.MUTATING_NUMPY and not qual.startswith("numpy.random.")
+    if name in _READ_ONLY_BUILTINS or name in jax_api.PURE_BUILTINS:
         return True
     fn = ctx.graph.resolve_function(name, stmt.scope) if name and "." not in name else None
     return fn is not None and not purity.impurities(ctx, fn)

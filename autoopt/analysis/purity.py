@@ -18,8 +18,6 @@ from autoopt.analysis.names import dotted
 from autoopt.analysis.project import project_function
 from autoopt.analysis.values import model
 
-PURE_BUILTINS = jax_api.PURE_BUILTINS
-MUTATING_NUMPY = jax_api.MUTATING_NUMPY
 _METHOD_SAFE_KINDS = (
     Kind.ARRAY, Kind.HOST_ARRAY, Kind.PYTREE, Kind.CONTAINER, Kind.STRING, Kind.SHAPE,
 )  # fmt: skip
@@ -138,7 +136,7 @@ def _bare_call_impurity(
             if _bound_to_transform(ctx, fn, name)
             else f"calls `{name}`, code autoopt cannot see"
         )
-    if name in PURE_BUILTINS:
+    if name in jax_api.PURE_BUILTINS:
         return None
     if name in ctx.graph.classes:
         return None  # constructing a (data)class defined here, e.g. a NamedTuple state

@@ -21,7 +21,8 @@ import libcst as cst
 
 from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import is_at_update
+from autoopt.analysis.execution import is_jit, only_called
+from autoopt.analysis.exprs import bound_names, is_at_update
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.kinds import (
@@ -375,8 +376,6 @@ class ValueModel:
         )
 
     def _compute_parameter(self, fn: Function, name: str) -> Value:
-        from autoopt.analysis.execution import only_called
-
         annotated = _annotation(self.ctx, fn, name)
         if annotated is not None:
             return annotated
@@ -515,8 +514,6 @@ def _literal(expr: cst.BaseExpression) -> Value | None:
 
 
 def _compiled(ctx: ModuleContext, fn: Function) -> bool:
-    from autoopt.analysis.execution import is_jit
-
     return any(is_jit(ctx, d.decorator) for d in fn.node.decorators)
 
 
@@ -544,8 +541,6 @@ def _is_builtin(ctx: ModuleContext, name: str) -> bool:
 
 
 def _target_names(target: cst.BaseExpression) -> set[str]:
-    from autoopt.analysis.exprs import bound_names
-
     return set(bound_names(target))
 
 
