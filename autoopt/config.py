@@ -16,6 +16,7 @@ from autoopt.model import AutooptError
 
 # Tests and benchmarks: checked, rewritten only with --include-tests (gitignore-style).
 TEST_FILES = ("tests/", "test/", "test_*.py", "*_test.py", "conftest.py", "benchmarks/")
+EXECUTORS = ("local", "ray")  # where verification jobs run (autoopt/verify/executor.py)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,10 @@ class Settings:
     # What is written, not what is found: left out of repr, hence of the cache key.
     include_tests: bool = field(default=False, repr=False)
     test_files: tuple[str, ...] = field(default=TEST_FILES, repr=False)
+    # Where verification runs: not what is found either.
+    executor: str = field(default="local", repr=False)
+    ray_address: str | None = field(default=None, repr=False)
+    gpus_per_job: float | None = field(default=None, repr=False)
 
     def enabled(self, rule_id: str) -> bool:
         if self.select and not any(rule_id.startswith(s) for s in self.select):
@@ -115,6 +120,7 @@ def load_settings(start: Path) -> Settings:
     except ValueError as exc:
         raise AutooptError(str(pyproject), f"[tool.autoopt] memory-budget: {exc}") from exc
     return Settings(
+        **_executor_settings(pyproject, table),
         select=tuple(c.upper() for c in table.get("select", ())),
         ignore=tuple(c.upper() for c in table.get("ignore", ())),
         unsafe_fixes=bool(table.get("unsafe-fixes", False)),
@@ -126,3 +132,16 @@ def load_settings(start: Path) -> Settings:
         include_tests=bool(table.get("include-tests", False)),
         test_files=tuple(table.get("test-files", TEST_FILES)),
     )
+
+
+def _executor_settings(pyproject: Path, table: dict) -> dict[str, object]:
+    """`executor`, `ray-address` and `gpus-per-job`, checked."""
+    executor = table.get("executor", "local")
+    if executor not in EXECUTORS:
+        raise AutooptError(
+            str(pyproject), f"[tool.autoopt] executor: {executor!r} is not one of {EXECUTORS}"
+        )
+    gpus = table.get("gpus-per-job")
+    if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, int | float)):
+        raise AutooptError(str(pyproject), f"[tool.autoopt] gpus-per-job: {gpus!r} is not a number")
+    return {"executor": executor, "ray_address": table.get("ray-address"), "gpus_per_job": gpus}

@@ -51,7 +51,10 @@ Exclude = Annotated[
     list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
 ]
 NoProgress = Annotated[bool, typer.Option("--no-progress", help="Do not show a progress bar.")]
-NoCache = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the result cache.")]
+NoCache = Annotated[
+    bool,
+    typer.Option("--no-cache", help="Do not read or write the result and verification caches."),
+]
 IncludeTests = Annotated[
     bool,
     typer.Option(
@@ -82,6 +85,25 @@ Entry = Annotated[
 Timeout = Annotated[float, typer.Option("--timeout", help="Seconds one verification run may take.")]
 ReportPath = Annotated[
     str | None, typer.Option("--report", help="Write the verification report (.md, .json, .html).")
+]
+
+
+class ExecutorName(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
+ExecutorOpt = Annotated[
+    ExecutorName | None,
+    typer.Option(
+        "--executor",
+        help="Where verification runs: local (this machine, the default) or ray (a Ray "
+        "cluster: started here, or joined; pip install 'autoopt[ray]').",
+    ),
+]
+RayAddress = Annotated[
+    str | None,
+    typer.Option("--ray-address", help="Join this Ray cluster (e.g. ray://head:10001, auto)."),
 ]
 Rtol = Annotated[float | None, typer.Option("--rtol", help="Relative tolerance for float outputs.")]
 Atol = Annotated[float | None, typer.Option("--atol", help="Absolute tolerance for float outputs.")]
@@ -114,6 +136,8 @@ def _settings(
     unsafe: bool,
     memory_budget: int | None = None,
     include_tests: bool = False,
+    executor: ExecutorName | None = None,
+    ray_address: str | None = None,
 ) -> Settings:
     try:
         base = load_settings(Path(paths[0]) if paths else Path.cwd())
@@ -126,6 +150,8 @@ def _settings(
         unsafe_fixes=unsafe or None,
         memory_budget=memory_budget,
         include_tests=include_tests or None,
+        executor=executor.value if executor else ("ray" if ray_address else None),
+        ray_address=ray_address,
     )
 
 
@@ -236,6 +262,8 @@ def rewrite(
     report: ReportPath = None,
     memory_budget: MemoryBudget = None,
     include_tests: IncludeTests = False,
+    executor: ExecutorOpt = None,
+    ray_address: RayAddress = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -245,7 +273,16 @@ def rewrite(
     if verify_tests and not write:
         typer.echo("error: --verify-tests needs --write", err=True)
         raise typer.Exit(EXIT_ERROR)
-    settings = _settings(paths, select, ignore, unsafe_fixes, memory_budget, include_tests)
+    settings = _settings(
+        paths,
+        select,
+        ignore,
+        unsafe_fixes,
+        memory_budget,
+        include_tests,
+        executor,
+        ray_address,
+    )
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
     _named_tests(batch, paths)
     if verify:
@@ -253,7 +290,8 @@ def rewrite(
 
         options = options_for(entry, timeout)
         show = progress.wanted(no_progress)
-        batch.errors.extend(verify_outcomes(batch.outcomes, settings, options, report, show))
+        errors = verify_outcomes(batch.outcomes, settings, options, report, show, not no_cache)
+        batch.errors.extend(errors)
     reverted = _write(batch, verify_tests, verify_timeout) if write else []
     if output_format is not Format.text:
         _emit_findings(batch, output_format)
@@ -301,7 +339,10 @@ def verify(
     ignore: Ignore = None,
     unsafe_fixes: Unsafe = False,
     no_progress: NoProgress = False,
+    no_cache: NoCache = False,
     memory_budget: MemoryBudget = None,
+    executor: ExecutorOpt = None,
+    ray_address: RayAddress = None,
 ) -> None:
     """Verify every rewrite of FILE (run, compare, time); FILE is not changed.
 
@@ -309,10 +350,12 @@ def verify(
     """
     from autoopt.verify.commands import options_for, verify_command
 
-    settings = _settings([file], select, ignore, unsafe_fixes, memory_budget)
+    settings = _settings(
+        [file], select, ignore, unsafe_fixes, memory_budget, False, executor, ray_address
+    )
     options = options_for(entry, timeout, rtol, atol)
     show = progress.wanted(no_progress)
-    raise typer.Exit(verify_command(file, settings, options, report, show))
+    raise typer.Exit(verify_command(file, settings, options, report, show, not no_cache))
 
 
 @app.command()

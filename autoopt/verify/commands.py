@@ -2,31 +2,84 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.progress import Progress as RichProgress
 
 from autoopt.config import Settings
 from autoopt.model import AutooptError
-from autoopt.verify.pipeline import Progress, VerifyOptions, verify_file
+from autoopt.verify.cache import VerifyCache
+from autoopt.verify.executor import make_executor, verify_jobs
+from autoopt.verify.jobs import file_job
+from autoopt.verify.pipeline import Progress, VerifyOptions
 from autoopt.verify.render import print_reports, print_summary, write_report
 from autoopt.verify.report import VerifyReport
+from autoopt.workspace.cache import cache_folder
 
 if TYPE_CHECKING:
     from autoopt.workspace.runner import FileOutcome
 
 
 @contextmanager
-def _status(console: Console, show: bool) -> Iterator[Progress]:
-    """A one-line spinner showing the current step, or nothing."""
+def _progress(console: Console, show: bool, total: int) -> Iterator[tuple[Progress, Callable]]:
+    """A bar of files verified with the current step beside it, or nothing: (say, advance)."""
     if not show:
-        yield lambda _: None
+        yield (lambda _: None), (lambda: None)
         return
-    with console.status("verifying") as status:
-        yield lambda message: status.update(message)
+    columns = (
+        SpinnerColumn(),
+        TextColumn("verifying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+    )
+    with RichProgress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("", total=total)
+        yield (lambda step: bar.update(task, description=step)), (lambda: bar.advance(task))
+
+
+def verify_paths(
+    paths: list[str],
+    settings: Settings,
+    options: VerifyOptions,
+    console: Console,
+    *,
+    progress: bool = True,
+    cache: bool = True,
+) -> Iterator[tuple[str, VerifyReport | AutooptError]]:
+    """Each file's report, or the error that stopped it, as the executor finishes it.
+
+    The jobs are built here; the executor (`[tool.autoopt] executor`, `--executor`)
+    runs them, behind the verification cache unless `cache` is off.
+    """
+    jobs = []
+    for path in paths:
+        try:
+            jobs.append(file_job(path, settings, options))
+        except (AutooptError, OSError) as exc:
+            yield path, exc if isinstance(exc, AutooptError) else AutooptError(path, str(exc))
+    if not jobs:
+        return
+    executor = make_executor(settings)
+    store = VerifyCache(cache_folder(paths)) if cache else None
+    try:
+        with _progress(console, progress, len(jobs)) as (say, advance):
+            for job, outcome in verify_jobs(jobs, executor, store, say):
+                advance()
+                yield job.display, outcome
+    finally:
+        executor.close()
 
 
 def options_for(
@@ -42,20 +95,24 @@ def verify_command(
     options: VerifyOptions,
     report_path: str | None = None,
     progress: bool = True,
+    cache: bool = True,
 ) -> int:
     """`autoopt verify FILE`: verify every candidate, print the table, maybe write a report."""
     console = Console()
     err = Console(stderr=True)
     try:
-        with _status(err, progress) as say:
-            report = verify_file(path, settings=settings, options=options, progress=say)
-    except (AutooptError, OSError) as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
+        [(_, outcome)] = verify_paths(
+            [path], settings, options, err, progress=progress, cache=cache
+        )
+    except AutooptError as exc:  # no executor
+        outcome = exc
+    if isinstance(outcome, AutooptError):
+        err.print(f"error: {outcome}", markup=False, highlight=False)
         return 2
-    print_reports([report], console)
+    print_reports([outcome], console)
     if report_path:
-        write_report([report], report_path)
-    return report.exit_code
+        write_report([outcome], report_path)
+    return outcome.exit_code
 
 
 def verify_outcomes(
@@ -64,35 +121,35 @@ def verify_outcomes(
     options: VerifyOptions,
     report_path: str | None = None,
     progress: bool = True,
+    cache: bool = True,
 ) -> list[AutooptError]:
     """`rewrite --verify`: keep only verified rewrites in each changed outcome's result.
 
     Prints the tables and a per-program summary on stderr (stdout carries the diff).
     """
     err = Console(stderr=True)
-    reports: list[VerifyReport] = []
+    changed = {o.display: o.result for o in outcomes if o.result is not None and o.result.changed}
+    reports: dict[str, VerifyReport] = {}
     errors: list[AutooptError] = []
-    for outcome in outcomes:
-        result = outcome.result
-        if result is None or not result.changed:
-            continue
-        try:
-            with _status(err, progress) as say:
-                report = verify_file(
-                    Path(outcome.display), settings=settings, options=options, progress=say
-                )
-        except (AutooptError, OSError) as exc:
-            errors.append(
-                exc if isinstance(exc, AutooptError) else AutooptError(outcome.display, str(exc))
-            )
+    try:
+        for path, outcome in verify_paths(
+            list(changed), settings, options, err, progress=progress, cache=cache
+        ):
+            if isinstance(outcome, AutooptError):
+                errors.append(outcome)
+                continue
+            if outcome.error:
+                errors.append(AutooptError(path, outcome.error))
+            changed[path].new_source, changed[path].applied = outcome.accepted_source, outcome.kept
+            reports[path] = outcome
+            print_reports([outcome], err)
+    except AutooptError as exc:  # no executor to verify with
+        errors.append(exc)
+    for path, result in changed.items():
+        if path not in reports:  # not verified: not rewritten
             result.new_source = result.source
-            continue
-        if report.error:
-            errors.append(AutooptError(outcome.display, report.error))
-        result.new_source, result.applied = report.accepted_source, report.kept
-        reports.append(report)
-        print_reports([report], err)
-    print_summary(reports, err)
+    ordered = [reports[path] for path in changed if path in reports]
+    print_summary(ordered, err)
     if report_path:
-        write_report(reports, report_path)
+        write_report(ordered, report_path)
     return errors

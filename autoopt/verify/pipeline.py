@@ -191,7 +191,7 @@ def verify_candidates(
     options = options or VerifyOptions()
     source = path.read_text()
     entry = entry_of(path, source, options.entry)
-    report = VerifyReport(str(path), entry, accepted_source=source, settings=_settings(options))
+    report = VerifyReport(str(path), entry, accepted_source=source, settings=settings_of(options))
     say = progress or (lambda _: None)
     if not candidates:
         return report
@@ -546,7 +546,8 @@ def _environment(report: VerifyReport, result: dict[str, Any]) -> None:
     report.x64 = bool(result.get("x64"))
 
 
-def _settings(options: VerifyOptions) -> dict[str, Any]:
+def settings_of(options: VerifyOptions) -> dict[str, Any]:
+    """The options as data, with the tolerance table: what a report was verified under."""
     data = asdict(options)
     data["tolerances"] = {k: {"rtol": r, "atol_scale": a} for k, (r, a) in TOLERANCES.items()}
     return data
@@ -582,11 +583,26 @@ def verify_file(
     Tolerances (and the memory budget): the arguments, else `options`, else
     `[tool.autoopt]` in `settings`.
     """
-    from autoopt import api
-
     settings = settings or Settings()
+    options = file_options(settings, options, entry=entry, timeout=timeout, rtol=rtol, atol=atol)
+    code = Path(path).read_text()
+    candidates = file_candidates(path, code, settings)
+    combine = combiner(code, path)
+    return verify_candidates(path, candidates, options, combine=combine, progress=progress)
+
+
+def file_options(
+    settings: Settings,
+    options: VerifyOptions | None = None,
+    *,
+    entry: str | None = None,
+    timeout: float | None = None,
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> VerifyOptions:
+    """The options a file is verified with: the arguments, else `options`, else settings."""
     options = options or VerifyOptions()
-    options = replace(
+    return replace(
         options,
         entry=_first(entry, options.entry),
         timeout=_first(timeout, options.timeout),
@@ -594,15 +610,25 @@ def verify_file(
         atol=_first(atol, options.atol, settings.atol),
         memory_budget=_first(options.memory_budget, settings.memory_budget),
     )
-    code = Path(path).read_text()
+
+
+def file_candidates(path: str | Path, code: str, settings: Settings) -> list[Candidate]:
+    """One candidate per applicable fix of `code` (the text of `path`)."""
+    from autoopt import api
+
     result = api.optimize_source(code, path=str(path), settings=settings)
     findings = [f for f in result.findings if api.applicable(f, settings)]
-    candidates = [_from_finding(api, code, str(path), f) for f in findings]
+    return [_from_finding(api, code, str(path), f) for f in findings]
+
+
+def combiner(code: str, path: str | Path) -> Callable[[list[Candidate]], str]:
+    """Applies several candidates' fixes to `code` together."""
+    from autoopt import api
 
     def combine(chosen: list[Candidate]) -> str:
-        return api.apply_fixes(code, [c.finding for c in chosen], path=str(path))
+        return api.apply_fixes(code, [c.finding for c in chosen if c.finding], path=str(path))
 
-    return verify_candidates(path, candidates, options, combine=combine, progress=progress)
+    return combine
 
 
 def _first(*values: Any) -> Any:
@@ -611,7 +637,13 @@ def _first(*values: Any) -> Any:
 
 def _from_finding(api: Any, code: str, path: str, finding: Finding) -> Candidate:
     candidate = Candidate(
-        finding.rule, finding.name, finding.span.line, code, finding.target, finding.title, finding
+        finding.rule,
+        finding.name,
+        finding.span.line,
+        code,
+        finding.target,
+        finding.title,
+        finding.detached(),
     )
     try:
         candidate.source = api.apply_fixes(code, [finding], path=path)

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from autoopt import __version__
+from autoopt._version import __version__
 from autoopt.verify.decide import REMAT, human_bytes, remat_memory
 from autoopt.verify.report import Row, VerifyReport
 from autoopt.verify.stats import SpeedView
@@ -30,6 +30,7 @@ COLUMNS = (
     "host syncs",
 )
 ARROW = " → "
+CACHED = "cached: verdicts of an earlier run (--no-cache verifies again)"
 
 
 def rows_of(report: VerifyReport) -> list[Row]:
@@ -107,7 +108,10 @@ def header(report: VerifyReport) -> str:
     versions = (
         f"jax {report.jax_version}, jaxlib {report.jaxlib_version}" if report.jax_version else ""
     )
-    return ", ".join(filter(None, [f"{report.path} (entry {report.entry})", where, versions]))
+    cached = CACHED if report.cached else ""
+    return ", ".join(
+        filter(None, [f"{report.path} (entry {report.entry})", where, versions, cached])
+    )
 
 
 def notes(report: VerifyReport) -> list[str]:
@@ -155,7 +159,7 @@ def summary_cells(report: VerifyReport) -> list[str]:
     functions = [row.function for row in report.accepted if row.function]
     best = max(functions, key=lambda view: view.speedup, default=None)
     return [
-        report.path,
+        f"{report.path} (cached)" if report.cached else report.path,
         str(len(report.rows)),
         "error" if report.error else str(len(report.accepted)),
         speed(kept.program) if kept else "-",

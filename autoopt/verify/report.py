@@ -120,6 +120,7 @@ class VerifyReport:
     jaxlib_version: str = ""
     x64: bool = False
     settings: dict[str, Any] = field(default_factory=dict)  # tolerances and thresholds used
+    cached: bool = False  # the verdicts come from the verification cache, not from this run
     kept: list[Finding] = field(default_factory=list, repr=False)  # fixes in accepted_source
 
     @property
