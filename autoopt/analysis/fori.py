@@ -55,7 +55,7 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
     carry = loop_carry(ctx, loop, body, index)
     if not carry or not _index_traceable(body, index):
         return None
-    doubts = _index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]
+    doubts = index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]
     return ForiPlan(fn, loop, index, bounds, carry, tuple(doubts))
 
 
@@ -205,7 +205,9 @@ def _arithmetic(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def _index_doubts(ctx: ModuleContext, node: cst.For, body: list[Stmt], index: str) -> list[str]:
+def index_doubts(
+    ctx: ModuleContext, node: cst.For, body: list[Stmt], index: str, tracer: str = "fori_loop"
+) -> list[str]:
     """Indexing with the (now traced) loop index clamps where Python would raise."""
     counted = _counted(node)
     derived = _derived(body, index)  # `x[j]` with `j = i + 1` indexes with it too
@@ -224,7 +226,7 @@ def _index_doubts(ctx: ModuleContext, node: cst.For, body: list[Stmt], index: st
             )
             if not proven:
                 doubts.append(
-                    f"`{ctx.code(sub)}` indexes with the loop index, which fori_loop traces: "
+                    f"`{ctx.code(sub)}` indexes with the loop index, which {tracer} traces: "
                     "an out-of-range index would clamp instead of raising"
                 )
     return doubts

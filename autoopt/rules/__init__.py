@@ -2,6 +2,7 @@
 
 from autoopt.rules.ao101_missing_jit import MissingJit
 from autoopt.rules.ao102_jit_in_loop import JitInLoop
+from autoopt.rules.ao103_compiled_loop_step import CompiledLoopStep
 from autoopt.rules.ao201_missing_donation import MissingDonation
 from autoopt.rules.ao301_loop_invariant_transfer import LoopInvariantTransfer
 from autoopt.rules.ao302_host_sync_in_loop import HostSyncInLoop
@@ -16,6 +17,7 @@ from autoopt.rules.base import Invalid, Rule, Valid
 ALL_RULES: tuple[type[Rule], ...] = (
     MissingJit,
     JitInLoop,
+    CompiledLoopStep,
     MissingDonation,
     LoopInvariantTransfer,
     HostSyncInLoop,

@@ -16,6 +16,7 @@ from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
+from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao102_jit_in_loop as examples
 
 _TRANSFORMS = ("jax.jit", "jax.pmap")
@@ -57,7 +58,7 @@ class JitInLoop(Rule):
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         for stmt in ctx.graph.stmts:
-            if not stmt.loops:
+            if not stmt.loops or step_owned(ctx, stmt):
                 continue
             for call in stmt.calls:
                 if ctx.is_jax(call.func, *_TRANSFORMS):

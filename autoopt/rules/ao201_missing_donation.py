@@ -89,21 +89,7 @@ class MissingDonation(Rule):
                 yield finding
 
     def _finding(self, ctx: ModuleContext, target: _Target) -> Finding | None:
-        fn = target.function
-        sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
-        if not sites:
-            return None
-        donate: list[tuple[str, Applicability, str]] = []
-        blocked: list[str] = []
-        for index, param in target.candidates():
-            verdicts = [_site_verdict(ctx, site, index, param) for site in sites]
-            if any(v is None for v in verdicts):
-                continue
-            fix, why = max(verdicts, key=lambda v: _ORDER[v[0]])  # type: ignore[index]
-            if fix is _NONE:
-                blocked.append(why)
-            else:
-                donate.append((param, fix, why))
+        donate, blocked = _verdicts(ctx, target)
         if donate:
             return self._fix(ctx, target, donate, blocked)
         if blocked:
@@ -136,6 +122,37 @@ class MissingDonation(Rule):
         return self.finding(
             ctx, target.anchor, message, fix, edits, target=target.name, title=title
         )
+
+
+def safe_donations(ctx: ModuleContext, name: str) -> list[str]:
+    """The parameters of the jitted function `name` (or one AO101 jits) whose donation
+    is proven harmless at every call, when the function's own jit is proven too."""
+    for target in _targets(ctx):
+        if target.name == name and target.fix is _SAFE and not escapes(ctx, name):
+            donate, _ = _verdicts(ctx, target)
+            return [param for param, fix, _ in donate if fix is _SAFE]
+    return []
+
+
+def _verdicts(
+    ctx: ModuleContext, target: _Target
+) -> tuple[list[tuple[str, Applicability, str]], list[str]]:
+    """The parameters that may be donated, with the fix and its note, and why the
+    others may not."""
+    fn = target.function
+    sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
+    donate: list[tuple[str, Applicability, str]] = []
+    blocked: list[str] = []
+    for index, param in target.candidates() if sites else ():
+        verdicts = [_site_verdict(ctx, site, index, param) for site in sites]
+        if any(v is None for v in verdicts):
+            continue
+        fix, why = max(verdicts, key=lambda v: _ORDER[v[0]])  # type: ignore[index]
+        if fix is _NONE:
+            blocked.append(why)
+        else:
+            donate.append((param, fix, why))
+    return donate, blocked
 
 
 @dataclass

@@ -17,6 +17,7 @@ from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.jit import claim_name
 from autoopt.rules.base import Rule
+from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao301_loop_invariant_transfer as examples
 
 _TRANSFERS = ("jax.numpy.asarray", "jax.numpy.array", "jax.device_put")
@@ -71,7 +72,7 @@ class LoopInvariantTransfer(Rule):
         jitted = {j.name: j for j in jitted_callables(ctx)}
         compiled = {j.function.qualname for j in jitted.values() if j.function}
         for stmt in ctx.graph.stmts:
-            if not stmt.loops or stmt.scope in compiled:
+            if not stmt.loops or stmt.scope in compiled or step_owned(ctx, stmt):
                 continue
             for expr, source in _candidates(ctx, places, stmt, jitted):
                 finding = self._finding(ctx, places, stmt, expr, source, jitted, hoists)

@@ -30,6 +30,7 @@ from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
 from autoopt.rewrite.replay import replay_edits
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Rule
+from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao302_host_sync_in_loop as examples
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
@@ -122,6 +123,8 @@ class HostSyncInLoop(Rule):
         names: set[str] = set()
         for stmt in ctx.graph.stmts:
             if not stmt.loops or stmt.scope in compiled or _is_compound_body(stmt):
+                continue
+            if step_owned(ctx, stmt):
                 continue
             for sync in device_syncs(ctx, places, stmt):
                 finding = self._finding(ctx, stmt, sync, names, places)

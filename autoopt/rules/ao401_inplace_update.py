@@ -24,6 +24,7 @@ from autoopt.rewrite.helpers import (
 )
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
+from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao401_inplace_update as examples
 
 _OPS = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max"})
@@ -150,7 +151,7 @@ class InplaceUpdate(Rule):
         for stmt in ctx.graph.stmts:
             if not stmt.loops or stmt.loops[-1] in done:
                 continue
-            if not _outside(ctx, stmt.scope, jitted):
+            if not _outside(ctx, stmt.scope, jitted) or step_owned(ctx, stmt):
                 continue
             update = _update(stmt)
             if update is None:

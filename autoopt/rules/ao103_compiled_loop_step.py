@@ -1,0 +1,97 @@
+"""AO103 compiled-loop-step."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.model import Applicability, Finding
+from autoopt.rewrite.jit import add_decorator, jit_decorator
+from autoopt.rewrite.step import step_edits, step_function
+from autoopt.rules.ao201_missing_donation import safe_donations
+from autoopt.rules.base import Rule
+from autoopt.rules.examples import ao103_compiled_loop_step as examples
+from autoopt.rules.loop_owner import StepVerdict, step_verdicts
+
+
+class CompiledLoopStep(Rule):
+    """
+    ## What it does
+    Finds a loop of code running eagerly whose body is device work spread over
+    several statements (calls, operators, `.at[]` updates and the glue between
+    them) and moves the whole body into one jitted step function placed above
+    the loop's function. The loop calls the step once per iteration with its
+    variable, the names it carries and the other names it reads; the step
+    returns what the next iteration or the code after the loop reads. Carried
+    arrays are donated where that is proven harmless, so XLA updates them in
+    place.
+
+    ## Why is this bad?
+    Jitting the functions a loop calls one by one (AO101) leaves the glue
+    between them eager: every operator is dispatched from Python on its own and
+    every `.at[].set` copies its whole array. One compiled step runs the
+    iteration as a single fused XLA program, and a donated carry is updated in
+    place instead of copied.
+
+    ## Fix safety
+    The fix is **safe** only when the extracted step passes every premise of
+    AO101's jit plan on the program with the step in place: it is pure (no
+    print, I/O, host RNG, writes to globals or arguments, through every
+    callee), no traced value reaches Python control flow, NumPy or text, it
+    returns arrays, and every argument is a JAX array, a pytree of arrays, a
+    Python number used only as data, or a hashable constant made static; the
+    loop variable and the carried names are never needed static (that would
+    recompile every iteration); every array indexed by the (now traced) loop
+    variable of `for i in range(...)` is the one the loop ranges over, since
+    a traced out-of-range index clamps where Python raises. The body must be
+    plain assignments to names; names it carries must be bound before the
+    loop. Donation follows AO201's proof. Results agree to float rounding (jit
+    fuses operations). Where a premise is not proven the finding names it and
+    offers **no fix**: the loop then keeps the per-statement fixes of the other
+    rules, which a step rewrite would conflict with.
+
+    One owner per loop (`rules/loop_owner.py`): a loop that AO401 runs as
+    `lax.fori_loop` is not a step; in a loop that is a proven step, AO102,
+    AO301, AO302, AO401, AO402 and AO501 do not fix the statements the step
+    compiles.
+    """
+
+    id = "AO103"
+    name = "compiled-loop-step"
+    summary = (
+        "an eager loop whose body does device work through several statements runs them "
+        "one dispatch at a time"
+    )
+    fixes = "moves the loop body into one jitted step function that donates the carried arrays"
+
+    VALID = examples.VALID
+    INVALID = examples.INVALID
+
+    def check(self, ctx: ModuleContext) -> Iterator[Finding]:
+        for verdict in step_verdicts(ctx):
+            if not verdict.problem:
+                yield self._finding(ctx, verdict)
+
+    def _finding(self, ctx: ModuleContext, verdict: StepVerdict) -> Finding:
+        plan = verdict.plan
+        loop = plan.loop.node
+        where = "this loop's body runs eagerly, one dispatch per operation"
+        if verdict.doubts:
+            message = f"{where}; not compiled as one step: {verdict.doubts[0]}"
+            return self.finding(ctx, loop, message, Applicability.NONE)
+        donate = safe_donations(verdict.extracted, verdict.name)
+        decorator, imports = jit_decorator(ctx, verdict.static, donate)
+        definition = step_function(ctx, plan, verdict.name)
+        definition = add_decorator(ctx, decorator)(definition)
+        assert isinstance(definition, cst.FunctionDef)
+        donated = f", donating {_listed(donate)}" if donate else ""
+        message = f"{where}: compile it as one jitted step, `{verdict.name}`{donated}"
+        edits = [*step_edits(ctx, plan, definition, verdict.name), *imports]
+        title = f"Compile the loop body as {verdict.name}"
+        return self.finding(ctx, loop, message, Applicability.SAFE, edits, title=title)
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(f"`{n}`" for n in names)

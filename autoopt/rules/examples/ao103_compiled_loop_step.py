@@ -1,0 +1,522 @@
+"""AO103 compiled-loop-step: the cases tests/test_rule_examples.py runs.
+
+The one INVALID case flagged `doc=True` is the example its documentation shows.
+"""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid, Valid
+
+_NONE = Applicability.NONE
+
+VALID = (
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def rollout(x):
+    for _ in range(4):
+        dx = jnp.sin(x)
+        x = x + 0.1 * dx
+    return x
+""",
+        "a loop inside a jitted function already runs traced",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def step(x):
+    return x + 0.1 * jnp.sin(x)
+
+
+def run(x):
+    for _ in range(10):
+        x = step(x)
+    return x
+""",
+        "one statement: AO101 jits the function it calls",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def run(x):
+    for t in range(10):
+        dx = jnp.sin(x)
+        x = x + 0.1 * dx
+        print(t, x.sum())
+    return x
+""",
+        "a print in the body is host work (not plain assignments)",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def run(x):
+    for _ in range(100):
+        dx = jnp.sin(x)
+        x = x - 0.1 * dx
+        if jnp.abs(dx).max() < 1e-3:
+            break
+    return x
+""",
+        "the step's value decides a `break`",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+
+def run(x, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(10):
+        noise = rng.normal(size=3)
+        x = x + 0.1 * jnp.asarray(noise)
+    return x
+
+
+def main():
+    return run(jnp.zeros(3), 0)
+""",
+        "a host RNG draw in the body: the step would freeze it",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def run(x):
+    out = jnp.zeros((0, 3))
+    for _ in range(5):
+        x = x * 2
+        out = jnp.concatenate([out, x[None]])
+    return out
+
+
+def main():
+    return run(jnp.ones(3))
+""",
+        "a carried array that grows every iteration (AO402's)",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def run(x, n):
+    for t in range(1, n):
+        z = jnp.zeros(t)
+        x = x + z.sum()
+    return x
+
+
+def main():
+    return run(jnp.ones(3), 5)
+""",
+        "the loop variable sizes an array: static, it would recompile every iteration",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+LOG = []
+
+
+def record(value):
+    LOG.append(value)
+    return value
+
+
+def update(x):
+    return record(x * 0.5)
+
+
+def run(x):
+    for _ in range(5):
+        y = update(x)
+        x = x + y
+    return x
+
+
+def main():
+    return run(jnp.ones(3))
+""",
+        "a side effect two calls deep",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def fill(xs):
+    acc = jnp.zeros((4, 3))
+    for i in range(xs.shape[0]):
+        row = xs[i] * 2
+        acc = acc.at[i].set(row)
+    return acc
+
+
+def main():
+    return fill(jnp.ones((4, 3)))
+""",
+        "AO401 runs this loop as lax.fori_loop (one owner per loop)",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def run(x):
+    count = 0
+    for _ in range(5):
+        x = jnp.sin(x)
+        count = count + 1
+    return x, count
+
+
+def main():
+    return run(jnp.ones(3))
+""",
+        "a carried Python counter would come back as an array",
+    ),
+)
+
+INVALID = (
+    Invalid(
+        """
+import jax.numpy as jnp
+
+
+def cell(w, h, x):
+    return jnp.tanh(h @ w + x)
+
+
+def run(w, xs):
+    h = jnp.zeros(8)
+    out = jnp.zeros((xs.shape[0], 8))
+    for t in range(xs.shape[0]):
+        h = cell(w, h, xs[t])
+        out = out.at[t].set(h)
+    return out
+
+
+def main():
+    return run(jnp.eye(8), jnp.ones((5, 8)))
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+import functools
+
+
+def cell(w, h, x):
+    return jnp.tanh(h @ w + x)
+
+
+@functools.partial(jax.jit, donate_argnames=("h", "out"))
+def _run_step(t, h, out, w, xs):
+    h = cell(w, h, xs[t])
+    out = out.at[t].set(h)
+    return h, out
+
+
+def run(w, xs):
+    h = jnp.zeros(8)
+    out = jnp.zeros((xs.shape[0], 8))
+    for t in range(xs.shape[0]):
+        h, out = _run_step(t, h, out, w, xs)
+    return out
+
+
+def main():
+    return run(jnp.eye(8), jnp.ones((5, 8)))
+""",
+        message="donating `h`, `out`",
+        doc=True,
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+
+def laplacian(u):
+    return jnp.roll(u, 1) + jnp.roll(u, -1) - 2 * u
+
+
+def diffuse(u, steps):
+    for _ in range(steps):
+        du = laplacian(u)
+        u = u + 0.1 * du
+    return u
+
+
+def main():
+    return diffuse(jnp.zeros(64).at[32].set(1.0), 100)
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+
+
+def laplacian(u):
+    return jnp.roll(u, 1) + jnp.roll(u, -1) - 2 * u
+
+
+@jax.jit
+def _diffuse_step(u):
+    du = laplacian(u)
+    u = u + 0.1 * du
+    return u
+
+
+def diffuse(u, steps):
+    for _ in range(steps):
+        u = _diffuse_step(u)
+    return u
+
+
+def main():
+    return diffuse(jnp.zeros(64).at[32].set(1.0), 100)
+""",
+        message="`_diffuse_step`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+w = jnp.ones(3)
+target = jnp.arange(3.0)
+for _ in range(10):
+    grad = 2 * (w - target)
+    w = w - 0.1 * grad
+print(w)
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+import functools
+
+w = jnp.ones(3)
+target = jnp.arange(3.0)
+
+
+@functools.partial(jax.jit, donate_argnames=("w",))
+def _step(w, target):
+    grad = 2 * (w - target)
+    w = w - 0.1 * grad
+    return w
+
+
+for _ in range(10):
+    w = _step(w, target)
+print(w)
+""",
+        message="`_step`, donating `w`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+
+def center(data):
+    total = jnp.zeros(4)
+    for row in data:
+        shifted = row - 1.0
+        total = total + shifted * shifted
+    return total
+
+
+def main():
+    return center(jnp.ones((6, 4)))
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("total",))
+def _center_step(row, total):
+    shifted = row - 1.0
+    total = total + shifted * shifted
+    return total
+
+
+def center(data):
+    total = jnp.zeros(4)
+    for row in data:
+        total = _center_step(row, total)
+    return total
+
+
+def main():
+    return center(jnp.ones((6, 4)))
+""",
+        message="donating `total`",
+    ),
+    Invalid(
+        """
+from typing import NamedTuple
+
+import jax.numpy as jnp
+
+
+class State(NamedTuple):
+    pos: jnp.ndarray
+    vel: jnp.ndarray
+
+
+def simulate(state, steps):
+    for _ in range(steps):
+        vel = state.vel - 0.01 * state.pos
+        state = State(state.pos + 0.01 * vel, vel)
+    return state
+
+
+def main():
+    return simulate(State(jnp.ones(3), jnp.zeros(3)), 50)
+""",
+        expected="""
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class State(NamedTuple):
+    pos: jnp.ndarray
+    vel: jnp.ndarray
+
+
+@jax.jit
+def _simulate_step(state):
+    vel = state.vel - 0.01 * state.pos
+    state = State(state.pos + 0.01 * vel, vel)
+    return state
+
+
+def simulate(state, steps):
+    for _ in range(steps):
+        state = _simulate_step(state)
+    return state
+
+
+def main():
+    return simulate(State(jnp.ones(3), jnp.zeros(3)), 50)
+""",
+        message="`_simulate_step`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+
+def smooth(x, steps):
+    history = [x]
+    for _ in range(steps):
+        dx = jnp.roll(x, 1) - x
+        x = x + 0.5 * dx
+    history.append(x)
+    return history
+
+
+def main():
+    return smooth(jnp.arange(8.0), 10)
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def _smooth_step(x):
+    dx = jnp.roll(x, 1) - x
+    x = x + 0.5 * dx
+    return x
+
+
+def smooth(x, steps):
+    history = [x]
+    for _ in range(steps):
+        x = _smooth_step(x)
+    history.append(x)
+    return history
+
+
+def main():
+    return smooth(jnp.arange(8.0), 10)
+""",
+        message="`_smooth_step`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+
+def run(x, n):
+    acc = jnp.zeros(3)
+    for t in range(n):
+        row = x[t] * 2
+        acc = acc + row
+    return acc
+
+
+def main():
+    return run(jnp.ones((4, 3)), 4)
+""",
+        fix=_NONE,
+        message="out-of-range index would clamp",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+
+def run(table, steps):
+    s = jnp.zeros(3)
+    for _ in range(steps):
+        d = jnp.sin(s) + table
+        s = s + 0.5 * d
+    return s
+
+
+def main():
+    return run(np.ones(3), 5)
+""",
+        fix=_NONE,
+        message="receives a NumPy array",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+
+def relax(x):
+    if x.sum() > 0:
+        return x * 0.5
+    return x
+
+
+def run(x):
+    for _ in range(5):
+        y = relax(x)
+        x = x + y
+    return x
+
+
+def main():
+    return run(jnp.ones(3))
+""",
+        fix=_NONE,
+        message="not compiled as one step",
+    ),
+)

@@ -1,0 +1,112 @@
+"""One owner per loop: which whole-loop rewrite, if any, takes an eager loop.
+
+AO101, AO102, AO201, AO301, AO302, AO401, AO402, AO501 and AO103 can all see
+the same loop. The plan that moves the most work onto the device wins, then the
+smallest edit:
+
+1. AO401's `lax.fori_loop` form: the loop's whole function jitted with the loop
+   inside (a proven fori plan for a loop that holds an `.at` update);
+2. AO302's `lax.scan` form: a loop that collects converted values (its body
+   appends, so it never competes with 3);
+3. AO103's compiled step: the loop body, extracted, is proven jittable.
+
+A loop owned by 1 or 3 gets no per-statement fix inside it (AO102's hoist,
+AO301's transfer, AO302's list form, AO401's helper, AO402, AO501): the owner
+compiles those statements already. AO101 and AO201 still apply to the functions
+the loop calls; under an outer `jit` they compose (an inner `jit` is inlined).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import is_at_update, read_names
+from autoopt.analysis.fori import fori_plan
+from autoopt.analysis.graph import Stmt
+from autoopt.analysis.jit_plan import eager_loop_sites, jit_plan
+from autoopt.analysis.step import StepPlan, step_plans
+from autoopt.rewrite.step import extracted, step_name
+
+
+@dataclass(frozen=True)
+class StepVerdict:
+    """AO103's judgement of one loop: the step's name, the program with it extracted,
+    its static arguments, and why it cannot (`problem`) or may not (`doubts`) be
+    compiled."""
+
+    plan: StepPlan
+    name: str
+    extracted: ModuleContext
+    static: tuple[str, ...] = ()
+    problem: str = ""
+    doubts: tuple[str, ...] = field(default=())
+
+    @property
+    def proven(self) -> bool:
+        return not self.problem and not self.doubts
+
+
+def step_verdicts(ctx: ModuleContext) -> list[StepVerdict]:
+    """AO103's verdict for every extractable loop that no earlier owner takes."""
+    return ctx.per_module(_step_verdicts)
+
+
+def _step_verdicts(ctx: ModuleContext) -> list[StepVerdict]:
+    return [_verdict(ctx, p) for p in step_plans(ctx) if not fori_owned(ctx, p.loop.id)]
+
+
+def fori_owned(ctx: ModuleContext, loop_id: int) -> bool:
+    """AO401 runs the loop as `lax.fori_loop`: a proven plan, and an `.at` update."""
+    body = [s for s in ctx.graph.loop_stmts(loop_id) if s.loops[-1] == loop_id]
+    if not any(_at_update(s) for s in body):
+        return False
+    plan = fori_plan(ctx, ctx.graph.loops[loop_id])
+    return plan is not None and not plan.doubts
+
+
+def step_owned(ctx: ModuleContext, stmt: Stmt) -> bool:
+    """Whether a loop around `stmt` is AO103's proven step (no other fix inside)."""
+    owned = {v.plan.loop.id for v in step_verdicts(ctx) if v.proven}
+    return bool(owned & set(stmt.loops))
+
+
+def _verdict(ctx: ModuleContext, plan: StepPlan) -> StepVerdict:
+    name = step_name(ctx, plan)
+    code = extracted(ctx, plan, name)
+    other = ModuleContext(path=ctx.path, source=code, module=cst.parse_module(code))
+    fn = other.graph.functions[name]
+    jit = jit_plan(other, fn, eager_loop_sites(other, fn))
+    static = tuple(p for p in fn.params if p in jit.static)
+    varying = [p for p in static if p == plan.index or p in plan.returns]
+    problem = jit.problem or _growth(ctx, plan)
+    if varying and not problem:
+        problem = f"`{varying[0]}` changes every iteration and would have to be static"
+    doubts = (*plan.doubts, *jit.doubts)
+    return StepVerdict(plan, name, other, static, problem, doubts)
+
+
+def _growth(ctx: ModuleContext, plan: StepPlan) -> str:
+    """A carried array rebuilt bigger every iteration (AO402's pattern): a jitted step
+    would compile again for every new shape."""
+    for stmt in ctx.graph.loop_stmts(plan.loop.id):
+        value = stmt.value
+        if not isinstance(value, cst.Call) or (ctx.qualify(value.func) or "") not in _GROWING:
+            continue
+        grown = stmt.defs & {n.value for n in read_names(value)} & set(plan.returns)
+        if grown:
+            return f"`{min(grown)}` grows every iteration (the step would compile each time)"
+    return ""
+
+
+_GROWING = frozenset(
+    f"jax.numpy.{f}"
+    for f in ("concatenate", "append", "stack", "vstack", "hstack", "column_stack", "pad")
+)
+
+
+def _at_update(stmt: Stmt) -> bool:
+    value = stmt.value
+    return isinstance(value, cst.Call) and is_at_update(value.func)
