@@ -36,39 +36,39 @@ def _index(body: Sequence[cst.BaseStatement], stmt: cst.CSTNode) -> int | None:
 
 
 def collect_blocks(module: cst.Module) -> Blocks:
-    """Index the statement blocks of `module` (one walk)."""
+    """Index the statement blocks of `module`: one walk over statements only."""
     blocks = Blocks()
-    module.visit(_Visitor(blocks))
+    _record(blocks, module.body, 0)
     return blocks
 
 
-class _Visitor(cst.CSTVisitor):
-    """Records each block's statements; `try` depth restarts inside a function."""
+# The fields of compound statements and their parts that may hold an indented block.
+_SUITE_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")  # in source order
 
-    def __init__(self, blocks: Blocks) -> None:
-        self.blocks = blocks
-        self.depth = [0]
 
-    def visit_Module(self, node: cst.Module) -> None:
-        self._record(node.body)
+def _record(blocks: Blocks, body: Sequence[cst.BaseStatement], tries: int) -> None:
+    """Record a block's statements (`tries`: `try` statements around it in its function)."""
+    for stmt in body:
+        blocks.siblings[stmt] = body
+        if tries:
+            blocks.in_try.add(stmt)
+    for stmt in body:
+        _descend(blocks, stmt, tries)
 
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self._record(node.body)
 
-    def visit_Try(self, node: cst.Try) -> None:
-        self.depth[-1] += 1
-
-    def leave_Try(self, original_node: cst.Try) -> None:
-        self.depth[-1] -= 1
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.depth.append(0)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.depth.pop()
-
-    def _record(self, body: Sequence[cst.BaseStatement]) -> None:
-        for stmt in body:
-            self.blocks.siblings[stmt] = body
-            if self.depth[-1]:
-                self.blocks.in_try.add(stmt)
+def _descend(blocks: Blocks, node: cst.CSTNode, tries: int) -> None:
+    """Record the blocks under a statement; a function body starts outside any `try`."""
+    if isinstance(node, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+        return
+    if isinstance(node, cst.IndentedBlock):
+        _record(blocks, node.body, tries)
+        return
+    if isinstance(node, cst.FunctionDef):
+        tries = 0
+    elif isinstance(node, cst.Try):
+        tries += 1
+    for name in _SUITE_FIELDS:
+        value = getattr(node, name, None)
+        for part in value if isinstance(value, tuple | list) else (value,):
+            if isinstance(part, cst.CSTNode):
+                _descend(blocks, part, tries)

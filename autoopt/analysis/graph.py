@@ -1,7 +1,8 @@
 """The dataflow graph of a module: statements, loops, functions, calls and def-use flow.
 
-Nodes of the networkx graph are keyed `("stmt", id)`, `("loop", id)` and
-`("func", qualname)`. Edges carry a `kind`:
+Edges are kept in plain dicts, in the order they are found; `ModuleGraph.graph`
+gives them as a networkx graph (for rendering and debugging), whose nodes are keyed
+`("stmt", id)`, `("loop", id)` and `("func", qualname)`. Edges carry a `kind`:
 
 - `contains`: function -> statement (its own body, not nested functions);
 - `in_loop`: loop -> statement (every statement the loop body holds, nested too);
@@ -17,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
-import networkx as nx
 
 from autoopt.analysis.exprs import (
     base_name,
@@ -35,6 +36,9 @@ from autoopt.analysis.exprs import (
 from autoopt.analysis.jax_api import MUTATING_NUMPY
 from autoopt.analysis.names import ImportMap, collect_imports
 from autoopt.analysis.walk import walk
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MODULE = "<module>"
 
@@ -176,7 +180,11 @@ class ModuleGraph:
     def __init__(self, module: cst.Module, imports: ImportMap | None = None) -> None:
         self.module = module
         self.imports = imports or collect_imports(module)
-        self._g = nx.MultiDiGraph()  # several vars may flow between two statements
+        self._in_loop: dict[int, list[int]] = {}  # loop id -> statement ids
+        self._callers: dict[str, dict[int, None]] = {}  # function -> calling statement ids
+        # def id -> use id -> vars, and use id -> def id -> vars (`flow` edges)
+        self._flow_out: dict[int, dict[int, list[str]]] = {}
+        self._flow_in: dict[int, dict[int, list[str]]] = {}
         self.stmts: list[Stmt] = []
         self.loops: dict[int, Loop] = {}
         self.functions: dict[str, Function] = {}
@@ -190,11 +198,29 @@ class ModuleGraph:
         self._link_calls()
 
     @property
-    def graph(self) -> nx.DiGraph:
-        """The networkx graph, with the flow edges of every scope."""
+    def graph(self) -> nx.MultiDiGraph:
+        """A networkx graph of every node and edge, the flow edges of every scope included."""
+        import networkx as nx
+
         for scope in self._by_scope:
             self._link_flow(scope)
-        return self._g
+        g = nx.MultiDiGraph()  # several vars may flow between two statements
+        g.add_node(("func", MODULE), kind="module")
+        g.add_nodes_from((("func", q) for q in self.functions), kind="function")
+        g.add_nodes_from((("loop", i) for i in self.loops), kind="loop")
+        for stmt in self.stmts:
+            g.add_node(("stmt", stmt.id), kind="stmt")
+            g.add_edge(("func", stmt.scope), ("stmt", stmt.id), kind="contains")
+            for loop in stmt.loops:
+                g.add_edge(("loop", loop), ("stmt", stmt.id), kind="in_loop")
+        for qualname, callers in self._callers.items():
+            for i in callers:
+                g.add_edge(("stmt", i), ("func", qualname), kind="calls")
+        for d, uses in self._flow_out.items():
+            for u, names in uses.items():
+                for var in names:
+                    g.add_edge(("stmt", d), ("stmt", u), kind="flow", var=var)
+        return g
 
     # -- queries ---------------------------------------------------------------------
     def scope_stmts(self, scope: str) -> list[Stmt]:
@@ -202,7 +228,7 @@ class ModuleGraph:
 
     def loop_stmts(self, loop_id: int) -> list[Stmt]:
         """Statements run on every iteration (a `while` test included, a `for` iter not)."""
-        return [self.stmts[i] for _, (_, i) in self._g.out_edges(("loop", loop_id))]
+        return [self.stmts[i] for i in self._in_loop.get(loop_id, ())]
 
     def written_in_loop(self, loop_id: int) -> set[str]:
         """Names bound or mutated anywhere in the loop, the `for` target included."""
@@ -224,8 +250,8 @@ class ModuleGraph:
 
     def call_sites(self, function: Function) -> list[CallSite]:
         sites = []
-        for stmt_key in self._g.predecessors(("func", function.qualname)):
-            stmt = self.stmts[stmt_key[1]]
+        for i in self._callers.get(function.qualname, ()):
+            stmt = self.stmts[i]
             for call in stmt.calls:
                 if isinstance(call.func, cst.Name) and call.func.value == function.name:
                     sites.append(CallSite(stmt, call, function))
@@ -238,20 +264,14 @@ class ModuleGraph:
     def uses_of(self, stmt: Stmt, var: str) -> list[Stmt]:
         """Statements that read the value of `var` defined at `stmt`."""
         self._link_flow(stmt.scope)
-        return [
-            self.stmts[v[1]]
-            for _, v, data in self._g.out_edges(("stmt", stmt.id), data=True)
-            if data.get("kind") == "flow" and data["var"] == var
-        ]
+        uses = self._flow_out.get(stmt.id, {})
+        return [self.stmts[u] for u, names in uses.items() if var in names]
 
     def reaching_defs(self, stmt: Stmt, var: str) -> list[Stmt]:
         """The statements whose definition of `var` may be the one `stmt` reads."""
         self._link_flow(stmt.scope)
-        return [
-            self.stmts[u[1]]
-            for u, _, data in self._g.in_edges(("stmt", stmt.id), data=True)
-            if data.get("kind") == "flow" and data["var"] == var
-        ]
+        defs = self._flow_in.get(stmt.id, {})
+        return [self.stmts[d] for d, names in defs.items() if var in names]
 
     def dominates(self, a: Stmt, b: Stmt) -> bool:
         """`a` runs before `b` on every path (structured code, same scope)."""
@@ -305,7 +325,7 @@ class ModuleGraph:
                 if isinstance(call.func, cst.Name):
                     target = self.resolve_function(call.func.value, stmt.scope)
                     if target is not None:
-                        self._g.add_edge(("stmt", stmt.id), ("func", target.qualname), kind="calls")
+                        self._callers.setdefault(target.qualname, {})[stmt.id] = None
 
     def _link_flow(self, scope: str) -> None:
         """Add the def -> use `flow` edges of one scope (computed on first need)."""
@@ -321,7 +341,8 @@ class ModuleGraph:
                 defs = defs_of.get(var, [])
                 for d in defs:
                     if self._reaches(d, use, defs):
-                        self._g.add_edge(("stmt", d.id), ("stmt", use.id), kind="flow", var=var)
+                        self._flow_out.setdefault(d.id, {}).setdefault(use.id, []).append(var)
+                        self._flow_in.setdefault(use.id, {}).setdefault(d.id, []).append(var)
 
     def _reaches(self, d: Stmt, use: Stmt, defs: Sequence[Stmt]) -> bool:
         """Whether definition `d` reaches `use`; `defs` are all definitions of the var."""
@@ -346,7 +367,6 @@ class _Builder:
         self._block_ids = 0
 
     def build(self) -> None:
-        self.g._g.add_node(("func", MODULE), kind="module")
         self._body(self.g.module.body)
 
     def _add(self, node: cst.CSTNode, anchor: cst.BaseStatement, **facts: object) -> Stmt:
@@ -361,11 +381,8 @@ class _Builder:
         )
         self.g.stmts.append(stmt)
         self.g.by_node[node] = stmt
-        key = ("stmt", stmt.id)
-        self.g._g.add_node(key, kind="stmt")
-        self.g._g.add_edge(("func", self.scope), key, kind="contains")
         for loop in self.loops:
-            self.g._g.add_edge(("loop", loop), key, kind="in_loop")
+            self.g._in_loop.setdefault(loop, []).append(stmt.id)
         return stmt
 
     def _facts(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression]) -> dict:
@@ -461,7 +478,6 @@ class _Builder:
             header=header.id,
             is_method=outer in self.g.classes,
         )
-        self.g._g.add_node(("func", qual), kind="function")
         if outer in self.g.functions:
             self.g.functions[outer].captured |= _free_names(node)
         self._in_scope(qual, node.body)
@@ -492,7 +508,6 @@ class _Builder:
 
     def _loop(self, node: cst.For | cst.While, header: Stmt, loop_id: int) -> None:
         self.g.loops[loop_id] = Loop(loop_id, node, self.scope, tuple(self.loops), header.id)
-        self.g._g.add_node(("loop", loop_id), kind="loop")
         self.loops.append(loop_id)
         self._nested(node.body)
         self.loops.pop()

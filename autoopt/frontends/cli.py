@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from autoopt._version import __version__
 from autoopt.config import Settings, load_settings, parse_codes, parse_size
 from autoopt.model import AutooptError
 from autoopt.report.findings import error_line, json_document, text_line, unified_diff
@@ -28,6 +29,24 @@ app = typer.Typer(
 )
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"autoopt {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Options that come before the command."""
 
 
 class Format(str, Enum):

@@ -6,7 +6,7 @@ import difflib
 import json
 from collections.abc import Sequence
 
-from autoopt import __version__
+from autoopt._version import __version__
 from autoopt.model import AutooptError, Finding
 
 

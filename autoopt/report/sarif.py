@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
-from autoopt import __version__
+from autoopt._version import __version__
 from autoopt.model import AutooptError, Finding
 from autoopt.rules import ALL_RULES
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from autoopt.model import Finding
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 HELD_BACK = "test/benchmark files not rewritten (--include-tests rewrites them)"
 
@@ -28,6 +31,8 @@ class Summary:
     held_back: int = 0  # test and benchmark files with rewrites left out
 
     def table(self) -> Table:
+        from rich.table import Table
+
         table = Table(title="autoopt summary", title_justify="left")
         table.add_column("rule")
         table.add_column("findings", justify="right")
@@ -56,7 +61,12 @@ class Summary:
 
 
 def print_summary(summary: Summary, console: Console | None = None) -> None:
-    """Print the table on stderr (or `console`)."""
+    """Print the table on stderr (or `console`); rich loads only to draw a table."""
+    if console is None and not summary.findings:
+        print(summary.caption(), file=sys.stderr)
+        return
+    from rich.console import Console
+
     console = console or Console(stderr=True)
     if summary.findings:
         console.print(summary.table())

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from autoopt import __version__
+from autoopt._version import __version__
 from autoopt.config import Settings, project_root
 from autoopt.model import Applicability, AutooptError, Finding, Result, Span
 from autoopt.rules import ALL_RULES

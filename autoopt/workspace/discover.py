@@ -10,13 +10,15 @@ Problems (a folder that vanished, a loop, a missing path) are yielded as
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from autoopt.model import AutooptError
+
+if TYPE_CHECKING:
+    import pathspec
 
 SUFFIXES = (".py", ".pyi", ".ipynb")
 _SKIP_DIRS = {
@@ -65,16 +67,23 @@ def iter_files(
     paths: Sequence[str], exclude: Sequence[str] = (), *, gitignore: bool = True
 ) -> Iterator[Found | AutooptError]:
     """(display path, path) per file, or an error; named files as given, folders walked."""
-    excluded = pathspec.GitIgnoreSpec.from_lines(exclude)
+    excluded = _spec(exclude) if exclude else None
     for given in paths:
         path = Path(given)
         if path.is_dir():
             yield from _Walker(given, path, excluded, gitignore).walk()
         elif path.is_file():
-            if not excluded.match_file(path.as_posix()):
+            if excluded is None or not excluded.match_file(path.as_posix()):
                 yield given, path
         else:
             yield AutooptError(given, _missing_cause(path))
+
+
+def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
+    """Git's pattern rules (pathspec loads here: naming files needs no patterns)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _missing_cause(path: Path) -> str:
@@ -100,7 +109,7 @@ class _Walker:
     """One folder walk: per-folder .gitignore specs, excludes, loop detection."""
 
     def __init__(
-        self, given: str, root: Path, excluded: pathspec.PathSpec, gitignore: bool
+        self, given: str, root: Path, excluded: pathspec.PathSpec | None, gitignore: bool
     ) -> None:
         self.given = given
         self.root = root
@@ -145,7 +154,7 @@ class _Walker:
         if is_dir and (name in _SKIP_DIRS or name.startswith(".")):
             return True
         rel = path.relative_to(self.root).as_posix() + ("/" if is_dir else "")
-        if self.excluded.match_file(rel):
+        if self.excluded is not None and self.excluded.match_file(rel):
             return True
         return any(spec.match_file(_relative(path, base, is_dir)) for base, spec in self.ignores)
 
@@ -181,7 +190,7 @@ def _gitignore(folder: Path) -> pathspec.PathSpec | None:
         lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return _spec(lines)
 
 
 def _ancestor_ignores(root: Path) -> list[tuple[Path, pathspec.PathSpec]]:

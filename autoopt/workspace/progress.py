@@ -1,4 +1,4 @@
-"""A rich progress bar on stderr, shown only on a terminal."""
+"""A rich progress bar on stderr, shown only on a terminal (rich loads only then)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,6 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 
 def wanted(disabled: bool) -> bool:
@@ -22,6 +19,15 @@ def progress_bar(total: int, enabled: bool) -> Iterator[Callable[[Any], None] | 
     if not enabled or total < 2:
         yield None
         return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     columns = (
         TextColumn("autoopt"),
         BarColumn(),

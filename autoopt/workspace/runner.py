@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from autoopt.api import optimize_source
 from autoopt.config import Settings
 from autoopt.model import AutooptError, Result
 from autoopt.workspace import cache as result_cache
 from autoopt.workspace.source_file import Source, read_source
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 _PY2 = re.compile(r"^\s*(print\s+[\"'\w]|exec\s+[\"']|except\s+[\w.]+\s*,\s*\w+\s*:)", re.M)
 
@@ -48,6 +49,10 @@ Progress = Callable[[FileOutcome], None]
 
 def settings_for(display: str, settings: Settings) -> Settings:
     """`settings` with the `per-file-ignores` whose gitignore-style pattern matches."""
+    if not settings.per_file_ignores:
+        return settings
+    import pathspec
+
     extra = tuple(
         code
         for pattern, codes in settings.per_file_ignores.items()
@@ -142,6 +147,8 @@ def _execute(pending: list[_Job], jobs: int) -> Iterator[tuple[_Job, Result | Au
         for job in pending:
             yield job, analyse(job.display, job.source.text, job.settings)
         return
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(pending)))
     try:
         futures = {

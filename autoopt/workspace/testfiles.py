@@ -13,14 +13,14 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import pathspec
-
 from autoopt.config import Settings, project_root
 from autoopt.workspace.runner import FileOutcome
 
 
 def matcher(patterns: Sequence[str], root: Path) -> Callable[[str], bool]:
     """Whether a display path is a test or benchmark file under these patterns."""
+    import pathspec
+
     spec = pathspec.GitIgnoreSpec.from_lines(patterns)
     root = Path(os.path.abspath(root))
 
@@ -39,11 +39,12 @@ def hold_back(
 
     Nothing is held back with `settings.include_tests`.
     """
-    if settings.include_tests:
+    changed = [o for o in outcomes if o.result and o.result.changed]
+    if settings.include_tests or not changed:
         return []
     root = project_root(Path(paths[0] if paths else ".")) or Path.cwd()
     is_test = matcher(settings.test_files, root)
-    held = [o for o in outcomes if o.result and o.result.changed and is_test(o.display)]
+    held = [o for o in changed if is_test(o.display)]
     for outcome in held:
         assert outcome.result is not None
         outcome.result.new_source, outcome.result.applied = outcome.result.source, []

@@ -1,0 +1,109 @@
+"""What each entry point imports, checked in a fresh interpreter (issue 13: fast start-up)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import autoopt
+import autoopt.verify
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("libcst", "autoopt.api", "autoopt.rules", "rich", "networkx", "typer", "pathspec")
+PROGRAM = """import jax
+import jax.numpy as jnp
+
+
+def step(x):
+    return x * 2
+
+
+x = jnp.ones(3)
+for _ in range(10):
+    x = step(x)
+"""
+
+
+def run_python(code: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+
+
+def loaded_after(statements: str, cwd: Path = ROOT) -> list[str]:
+    """Which of HEAVY a fresh interpreter holds after running `statements`."""
+    code = f"{statements}\nimport sys\nprint(repr([m for m in {HEAVY!r} if m in sys.modules]))"
+    return eval(run_python(code, cwd).stdout.splitlines()[-1])
+
+
+def test_import_autoopt_loads_nothing_heavy() -> None:
+    assert loaded_after("import autoopt\nassert autoopt.__version__") == []
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["autoopt.verify.worker", "autoopt.verify.forkserver", "autoopt.verify.bench"],
+)
+def test_the_verification_worker_imports_neither_libcst_nor_the_rules(module: str) -> None:
+    assert loaded_after(f"import {module}") == []
+
+
+def test_analysis_does_not_load_networkx_rich_or_the_cli() -> None:
+    code = f"from autoopt import check_source\nassert check_source({PROGRAM!r})[1]"
+    assert loaded_after(code) == ["libcst", "autoopt.api", "autoopt.rules"]
+
+
+def test_check_of_a_clean_file_loads_no_rich_networkx_or_pathspec(tmp_path: Path) -> None:
+    (tmp_path / "clean.py").write_text("import jax.numpy as jnp\n\nx = jnp.ones(3)\n")
+    statements = (
+        "from autoopt.frontends.cli import app\n"
+        "try:\n"
+        "    app(['check', '--no-cache', '--no-progress', 'clean.py'])\n"
+        "except SystemExit as exit:\n"
+        "    assert exit.code == 0"
+    )
+    assert loaded_after(statements, tmp_path) == ["libcst", "autoopt.api", "autoopt.rules", "typer"]
+
+
+def test_every_public_name_resolves() -> None:
+    for package in (autoopt, autoopt.verify):
+        assert all(getattr(package, name) is not None for name in package.__all__)
+        assert set(package.__all__) <= set(dir(package))
+    from autoopt import check_source
+
+    assert check_source is autoopt.api.check_source
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="module 'autoopt' has no attribute 'nothing'"):
+        autoopt.nothing  # noqa: B018
+    with pytest.raises(ImportError):
+        from autoopt.verify import nothing  # noqa: F401
+
+
+def test_version_comes_from_its_own_module() -> None:
+    from autoopt._version import __version__
+
+    assert autoopt.__version__ == __version__
+    done = subprocess.run(
+        [sys.executable, "-m", "autoopt", "--version"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, f"autoopt {__version__}\n")
+
+
+def test_the_package_metadata_reads_the_version_module() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["project"]["dynamic"] == ["version"]
+    version = config["tool"]["setuptools"]["dynamic"]["version"]
+    assert version == {"attr": "autoopt._version.__version__"}
