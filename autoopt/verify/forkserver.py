@@ -14,6 +14,7 @@ Protocol, one JSON line each way: `{"spec", "cwd", "out_dir", "timeout"}` in,
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import signal
@@ -22,6 +23,7 @@ import time
 from typing import Any, TextIO
 
 POLL_S = 0.005  # how often the server checks whether the child has ended
+PR_SET_PDEATHSIG = 1  # prctl: the signal a process gets when its parent dies
 _running: list[int] = []  # the child being waited for, killed if the server is stopped
 _client = os.getppid()  # the autoopt process this server works for
 
@@ -69,6 +71,7 @@ def _child(request: dict[str, Any], replies: TextIO) -> None:
     try:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.setsid()
+        _die_with_server()
         replies.close()
         os.chdir(request["cwd"])
         _redirect(request["out_dir"])
@@ -86,6 +89,13 @@ def _child(request: dict[str, Any], replies: TextIO) -> None:
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
         os._exit(code)
+
+
+def _die_with_server() -> None:
+    """Be killed when the server dies, however it dies: a server killed outright (e.g. by
+    Ray, with the slot it serves) cannot kill its running child itself."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _redirect(out_dir: str) -> None:
