@@ -25,6 +25,7 @@ from autoopt.verify.jobs import Environment, FileJob
 from autoopt.verify.pipeline import settings_of
 from autoopt.verify.report import MemoryView, Row, Verdict, VerifyReport
 from autoopt.verify.stats import SpeedView
+from autoopt.workspace.cache import prepare
 
 FOLDER = "verify"
 UNSETTLED = frozenset({Verdict.TIMEOUT, Verdict.KILLED})  # the machine's load, not the rewrite
@@ -63,7 +64,8 @@ class VerifyCache:
         entry = {"report": report.to_json(), "kept": indices}
         target = self._file(key(job, Environment.of(report)))
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            prepare(self.folder)
+            target.parent.mkdir(exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(entry, handle, default=str)

@@ -107,7 +107,7 @@ def verify_command(
     except AutooptError as exc:  # no executor
         outcome = exc
     if isinstance(outcome, AutooptError):
-        err.print(f"error: {outcome}", markup=False, highlight=False)
+        err.print(f"error: {outcome}", markup=False, highlight=False, soft_wrap=True)
         return 2
     print_reports([outcome], console)
     if report_path:

@@ -81,7 +81,7 @@ class ResultCache:
         if not self.dirty:
             return
         with contextlib.suppress(OSError):
-            _prepare(self.file.parent)
+            prepare(self.file.parent)
             fd, tmp = tempfile.mkstemp(dir=self.file.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(self.entries, handle, separators=(",", ":"))
@@ -130,7 +130,8 @@ def _digest(data: str | bytes) -> str:
     return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
 
 
-def _prepare(folder: Path) -> None:
+def prepare(folder: Path) -> None:
+    """Create `folder`; a new `.autoopt_cache` above it gets a `.gitignore` and a `CACHEDIR.TAG`."""
     folder.mkdir(parents=True, exist_ok=True)
     top = folder.parent
     if top.name == CACHE_NAME and not (top / ".gitignore").exists():

@@ -3,6 +3,7 @@ what travels with a job, and that a rerun skips every decided candidate."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -170,3 +171,16 @@ def test_no_cache_neither_reads_nor_writes(tmp_path: Path, fast_cli) -> None:
     (folder / "prog.py").write_text(CHAIN_LOOP)
     result = rewrite_verify(folder, "--no-cache")
     assert "accepted" in result.output and not fast_cli.exists()
+
+
+def test_the_ray_executor_without_ray_says_how_to_install_it(tmp_path: Path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets without Ray
+    path = tmp_path / "prog.py"
+    path.write_text(CHAIN_LOOP)
+    install = "Ray is not installed; install it with pip install 'autoopt[ray]'"
+    verify = CliRunner().invoke(app, ["verify", str(path), "--executor", "ray", "--no-progress"])
+    assert verify.exit_code == 2 and install in verify.output
+    args = ["rewrite", str(path), "--verify", "--write", "--executor", "ray", "--no-progress"]
+    rewrite = CliRunner().invoke(app, args)
+    assert rewrite.exit_code == 2 and install in rewrite.output
+    assert path.read_text() == CHAIN_LOOP
