@@ -13,6 +13,7 @@ it rather than delete it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -84,6 +85,12 @@ class Shares:
 
     def names(self) -> set[str]:
         return self.strong | self.weak
+
+
+def scope_sharing(ctx: ModuleContext, scope: str, depth: int = 0) -> Sharing:
+    """The may-share relation of `scope`, built once per module; each caller gets its
+    own copy, whose `at` it may move."""
+    return copy.copy(ctx.per_module(Sharing, scope, None, depth))
 
 
 class Sharing:
@@ -301,7 +308,7 @@ class Sharing:
 
     def _module_call(self, fn: Function, call: cst.Call) -> Shares:
         """What a call of a module function returns, from its `return` statements."""
-        inner = Sharing(self.ctx, fn.qualname, depth=self.depth + 1)
+        inner = scope_sharing(self.ctx, fn.qualname, self.depth + 1)
         returned = Shares()
         for stmt in self.ctx.graph.scope_stmts(fn.qualname):
             if isinstance(stmt.node, cst.Return) and stmt.node.value is not None:
@@ -447,7 +454,7 @@ class _Leaves:
     def __init__(self, ctx: ModuleContext, at: Stmt) -> None:
         self.ctx = ctx
         self.scope = at.scope
-        self.sharing = Sharing(ctx, at.scope)
+        self.sharing = scope_sharing(ctx, at.scope)
         self.sharing.at = at
 
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.aliases import Sharing
+from autoopt.analysis.aliases import scope_sharing
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
@@ -187,7 +187,7 @@ class CollectPlan:
             return None  # runs once per run of the loop, and on every path to it
         if not _sets_start(start.node, self.name, self.how):
             return None
-        if Sharing(self.ctx, loop.scope).component({self.name}, weak=True) != {self.name}:
+        if scope_sharing(self.ctx, loop.scope).component({self.name}, weak=True) != {self.name}:
             return None
         return start
 
@@ -228,7 +228,7 @@ def _exits_early(loop: Loop) -> bool:
 def donation_problem(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) -> str | None:
     """A value kept on the device must not be a name the loop passes to a call that
     replaces it (the call could donate its buffer)."""
-    kept = Sharing(ctx, loop.scope).shares(value).names()
+    kept = scope_sharing(ctx, loop.scope).shares(value).names()
     for other in ctx.graph.loop_stmts(loop.id):
         replaced = kept & other.defs & other.uses
         if replaced and any(_may_donate(ctx, call) for call in other.calls):

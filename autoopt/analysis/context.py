@@ -1,40 +1,107 @@
-"""Everything a rule may ask about one module, computed once and only when asked."""
+"""Everything a rule may ask about one module, computed once and only when asked.
+
+Analyses are plain functions of the context, memoised by the function object itself:
+`ctx.per_module(analysis)`, `ctx.per_function(analysis, fn)`. Facts of one top-level
+statement that read nothing but that statement (its nodes, their positions) live in a
+`StatementMemo`, which an editor carries from one version of the text to the next: the
+statements an edit did not touch are the very same node objects there.
+"""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from autoopt.analysis.graph import ModuleGraph
+from autoopt.analysis.blocks import Blocks, collect_blocks
+from autoopt.analysis.graph import Function, ModuleGraph
 from autoopt.analysis.names import ImportMap, collect_imports
-from autoopt.analysis.walk import walk
+from autoopt.analysis.walk import module_nodes
 from autoopt.model import RequireImport, Span
 
 T = TypeVar("T")
+#: A statement analysis reads only the statement and the module's layout (indent, newline).
+StatementAnalysis = Callable[[cst.BaseStatement, cst.Module], T]
+Layout = tuple[str, str, bool]
+
+
+def layout_of(module: cst.Module) -> Layout:
+    """What code generation of a statement depends on besides the statement."""
+    return module.default_indent, module.default_newline, module.has_trailing_newline
+
+
+@dataclass
+class StatementMemo:
+    """Results of statement analyses, keyed by (analysis, statement node)."""
+
+    layout: Layout
+    results: dict[tuple[Callable, cst.BaseStatement], Any] = field(default_factory=dict)
+
+    def carried_to(self, module: cst.Module) -> StatementMemo:
+        """The results still valid for `module`: its statements that are the same nodes."""
+        if layout_of(module) != self.layout:
+            return StatementMemo(layout_of(module))
+        kept = {id(stmt) for stmt in module.body}
+        results = {key: value for key, value in self.results.items() if id(key[1]) in kept}
+        return StatementMemo(self.layout, results)
 
 
 @dataclass
 class ModuleContext:
-    """A parsed module with lazily built imports, dataflow graph and positions."""
+    """A parsed module with lazily built imports, dataflow graph, analyses and positions.
+
+    `line_offsets` (lines before each top-level statement) and `statements` may come
+    from an incremental reparse; by default they are computed here.
+    """
 
     path: str
     source: str
     module: cst.Module
-    _positions: dict = field(default_factory=dict, repr=False)
-    _memo: dict = field(default_factory=dict, repr=False)
+    line_offsets: list[int] | None = None
+    statements: StatementMemo | None = None
+    _positions: dict[cst.CSTNode, Span] = field(default_factory=dict, repr=False)
+    _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.statements is None or self.statements.layout != layout_of(self.module):
+            self.statements = StatementMemo(layout_of(self.module))
+
+    # -- memoised analyses -------------------------------------------------------------
+    def per_module(self, analysis: Callable[..., T], *args: Hashable) -> T:
+        """`analysis(ctx, *args)`, computed once per module and arguments."""
+        key = (analysis, args)
+        if key not in self._memo:
+            self._memo[key] = analysis(self, *args)
+        return self._memo[key]
+
+    def per_function(self, analysis: Callable[[ModuleContext, Function], T], fn: Function) -> T:
+        """`analysis(ctx, fn)`, computed once per module and function."""
+        key = (analysis, fn.qualname)
+        if key not in self._memo:
+            self._memo[key] = analysis(self, fn)
+        return self._memo[key]
+
+    def per_statement(self, analysis: StatementAnalysis[T], stmt: cst.BaseStatement) -> T:
+        """`analysis(stmt, layout)` for a top-level statement, kept across versions."""
+        assert self.statements is not None
+        results = self.statements.results
+        key = (analysis, stmt)
+        if key not in results:
+            results[key] = analysis(stmt, self.layout)
+        return results[key]
 
     def memo(self, key: str, compute: Callable[[], T]) -> T:
-        """`compute()` once per module: analyses and rule results several rules share."""
+        """`compute()` once per module under a name: state that is not an analysis."""
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
 
+    # -- the module ---------------------------------------------------------------------
     @cached_property
     def imports(self) -> ImportMap:
         return collect_imports(self.module)
@@ -42,6 +109,11 @@ class ModuleContext:
     @cached_property
     def graph(self) -> ModuleGraph:
         return ModuleGraph(self.module, self.imports)
+
+    @cached_property
+    def layout(self) -> cst.Module:
+        """The module without code: the indent and newline statements are written with."""
+        return self.module.with_changes(body=(), header=(), footer=())
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """`jnp.zeros` -> "jax.numpy.zeros" through this module's imports."""
@@ -73,35 +145,52 @@ class ModuleContext:
         before it.
         """
         if node not in self._positions:
-            index = self._top_level_index(node)
-            stmt = self.module.body[index]
-            part = self.module.with_changes(body=[stmt], header=(), footer=())
-            wrapper = MetadataWrapper(part, unsafe_skip_copy=True)
-            offset = self._line_offsets[index]
-            for inner, pos in wrapper.resolve(PositionProvider).items():
-                self._positions[inner] = Span(
-                    pos.start.line + offset,
-                    pos.start.column + 1,
-                    pos.end.line + offset,
-                    pos.end.column + 1,
-                )
+            index = self._owners[node]
+            offset = self._offsets[index]
+            relative = self.per_statement(_positions_in, self.module.body[index])
+            for inner, (line, column, end_line, end_column) in relative.items():
+                self._positions[inner] = Span(line + offset, column, end_line + offset, end_column)
         return self._positions[node]
 
-    def _top_level_index(self, node: cst.CSTNode) -> int:
-        return self._owners[node]
+    @cached_property
+    def _offsets(self) -> list[int]:
+        known = self.line_offsets
+        return known if known is not None else line_offsets(self.module, self.source)
 
     @cached_property
     def _owners(self) -> dict[cst.CSTNode, int]:
         """Every node -> the index of the top-level statement that holds it."""
-        return {inner: index for index, stmt in enumerate(self.module.body) for inner in walk(stmt)}
-
-    @cached_property
-    def _line_offsets(self) -> list[int]:
-        """Lines before each top-level statement (its leading blank lines included)."""
-        return _offsets_from_ast(self.module, self.source) or _offsets_from_code(self.module)
+        body, owners, index = self.module.body, {}, -1
+        for inner in module_nodes(self.module)[1:]:  # each statement's nodes follow it
+            if index + 1 < len(body) and inner is body[index + 1]:
+                index += 1
+            owners[inner] = index
+        return owners
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
+
+
+def module_blocks(ctx: ModuleContext) -> Blocks:
+    """The statement blocks of the module (analysis/blocks.py), once per module."""
+    return collect_blocks(ctx.module)
+
+
+def _positions_in(
+    stmt: cst.BaseStatement, layout: cst.Module
+) -> dict[cst.CSTNode, tuple[int, int, int, int]]:
+    """Positions of the statement's nodes, lines counted from the statement's first
+    (leading blank lines included), columns 1-based."""
+    wrapper = MetadataWrapper(layout.with_changes(body=[stmt]), unsafe_skip_copy=True)
+    return {
+        inner: (pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
+        for inner, pos in wrapper.resolve(PositionProvider).items()
+    }
+
+
+def line_offsets(module: cst.Module, source: str) -> list[int]:
+    """Lines before each top-level statement (its leading blank lines included)."""
+    return _offsets_from_ast(module, source) or _offsets_from_code(module)
 
 
 def _offsets_from_ast(module: cst.Module, source: str) -> list[int] | None:

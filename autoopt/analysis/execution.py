@@ -34,7 +34,7 @@ class Modes:
 
 def modes(ctx: ModuleContext) -> Modes:
     """Traced and eager scopes of the module, computed once."""
-    return ctx.memo("execution_modes", lambda: _modes(ctx))
+    return ctx.per_module(_modes)
 
 
 def transform_of(ctx: ModuleContext, expr: cst.BaseExpression) -> str | None:
@@ -70,8 +70,11 @@ def runs_eagerly(ctx: ModuleContext, scope: str) -> bool:
 
 def only_called(ctx: ModuleContext, fn: Function) -> bool:
     """Every use of `fn` in the module is a direct call, and nothing outside can call it."""
-    importable = fn.scope == MODULE
-    return ctx.memo(f"only_called:{fn.qualname}", lambda: escapes(ctx, fn.name, importable) is None)
+    return ctx.per_function(_only_called, fn)
+
+
+def _only_called(ctx: ModuleContext, fn: Function) -> bool:
+    return escapes(ctx, fn.name, fn.scope == MODULE) is None
 
 
 def _modes(ctx: ModuleContext) -> Modes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis import jax_api, purity
-from autoopt.analysis.aliases import Sharing
+from autoopt.analysis.aliases import Sharing, scope_sharing
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit
 from autoopt.analysis.exprs import base_name
@@ -38,10 +38,10 @@ _READ_ONLY_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "str", 
 def variant_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:
     """Why `names` may change during `loop`, or None when they are invariant."""
     graph = ctx.graph
-    sharing = Sharing(ctx, loop.scope)
+    sharing = scope_sharing(ctx, loop.scope)
     held = sharing.component(names, weak=True)
     if loop.scope != MODULE:  # globals the loop reaches may alias each other at module level
-        held = sharing.component(Sharing(ctx, MODULE).component(held, weak=True), weak=True)
+        held = sharing.component(scope_sharing(ctx, MODULE).component(held, weak=True), weak=True)
     changed = sorted(names & graph.written_in_loop(loop.id) | held & _mutated_in(ctx, loop))
     if changed:
         return f"`{changed[0]}` changes inside the loop"

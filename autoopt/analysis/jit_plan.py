@@ -56,16 +56,16 @@ class JitPlan:
 
 def plans(ctx: ModuleContext) -> list[JitPlan]:
     """A plan for every candidate function with calls repeated in eager loops, once."""
+    return ctx.per_module(_plans)
 
-    def compute() -> list[JitPlan]:
-        found = []
-        for fn in ctx.graph.functions.values():
-            sites = eager_loop_sites(ctx, fn)
-            if sites and is_candidate(ctx, fn):
-                found.append(jit_plan(ctx, fn, sites))
-        return found
 
-    return ctx.memo("jit_plans", compute)
+def _plans(ctx: ModuleContext) -> list[JitPlan]:
+    found = []
+    for fn in ctx.graph.functions.values():
+        sites = eager_loop_sites(ctx, fn)
+        if sites and is_candidate(ctx, fn):
+            found.append(jit_plan(ctx, fn, sites))
+    return found
 
 
 def eager_loop_sites(ctx: ModuleContext, fn: Function) -> list[CallSite]:
@@ -89,18 +89,18 @@ def is_candidate(ctx: ModuleContext, fn: Function) -> bool:
 
 def jitted_elsewhere(ctx: ModuleContext) -> set[str]:
     """Names handed to a jit spelling anywhere in the module (`fast = jax.jit(step)`)."""
+    return ctx.per_module(_jitted_elsewhere)
 
-    def compute() -> set[str]:
-        names = set()
-        for stmt in ctx.graph.stmts:
-            for call in stmt.calls:
-                if execution.is_jit(ctx, call.func) and call.args:
-                    first = call.args[0].value
-                    if isinstance(first, cst.Name):
-                        names.add(first.value)
-        return names
 
-    return ctx.memo("jitted_elsewhere", compute)
+def _jitted_elsewhere(ctx: ModuleContext) -> set[str]:
+    names = set()
+    for stmt in ctx.graph.stmts:
+        for call in stmt.calls:
+            if execution.is_jit(ctx, call.func) and call.args:
+                first = call.args[0].value
+                if isinstance(first, cst.Name):
+                    names.add(first.value)
+    return names
 
 
 def jit_plan(ctx: ModuleContext, fn: Function, sites: list[CallSite]) -> JitPlan:

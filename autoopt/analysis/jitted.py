@@ -49,7 +49,7 @@ def _keywords(call: cst.Call) -> dict[str, cst.BaseExpression]:
 
 def jitted_callables(ctx: ModuleContext) -> list[Jitted]:
     """Every decorated or wrapped jitted function whose name is bound exactly once."""
-    return ctx.memo("jitted_callables", lambda: _jitted_callables(ctx))
+    return ctx.per_module(_jitted_callables)
 
 
 def _jitted_callables(ctx: ModuleContext) -> list[Jitted]:

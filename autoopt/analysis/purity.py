@@ -24,9 +24,16 @@ _METHOD_SAFE_KINDS = (
 
 
 def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozenset()) -> list[str]:
-    """Why `fn` is not pure, one reason each; empty when autoopt proves it pure."""
+    """Why `fn` is not pure, one reason each; empty when autoopt proves it pure (once per
+    function; a call inside a cycle of callees, `_seen`, is answered afresh)."""
+    if not _seen:
+        return ctx.per_function(_impurities, fn)
+    return _impurities(ctx, fn, _seen)
+
+
+def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozenset()) -> list[str]:
     graph = ctx.graph
-    seen = _seen | {_key(ctx, fn)}
+    seen = outer | {_key(ctx, fn)}
     local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
     reasons: list[str] = []
     for name in sorted(fn.globals | fn.nonlocals):
@@ -170,17 +177,17 @@ def changed_module_names(ctx: ModuleContext) -> set[str]:
     """Module-level names something may change after they are first bound: bound twice
     at module level, written through `global`, mutated (`a[i] = v`, `a.append(v)`), or
     handed to a call that writes into it (`np.copyto(a, ...)`, `out=a`)."""
+    return ctx.per_module(_changed_module_names)
 
-    def compute() -> set[str]:
-        graph = ctx.graph
-        counts: dict[str, int] = {}
-        for stmt in graph.scope_stmts(MODULE):
-            for name in stmt.defs:
-                counts[name] = counts.get(name, 0) + 1
-        changed = {n for n, count in counts.items() if count > 1}
-        for stmt in graph.stmts:
-            fn = graph.functions.get(stmt.scope)
-            changed |= stmt.mutates | (stmt.defs & fn.globals if fn else set())
-        return changed
 
-    return ctx.memo("changed_module_names", compute)
+def _changed_module_names(ctx: ModuleContext) -> set[str]:
+    graph = ctx.graph
+    counts: dict[str, int] = {}
+    for stmt in graph.scope_stmts(MODULE):
+        for name in stmt.defs:
+            counts[name] = counts.get(name, 0) + 1
+    changed = {n for n, count in counts.items() if count > 1}
+    for stmt in graph.stmts:
+        fn = graph.functions.get(stmt.scope)
+        changed |= stmt.mutates | (stmt.defs & fn.globals if fn else set())
+    return changed

@@ -46,7 +46,11 @@ class Summary:
 
 def summary(ctx: ModuleContext, fn: Function) -> Summary:
     """The summary of `fn`, computed once per module."""
-    return ctx.memo(f"summary:{fn.qualname}", lambda: _summarise(ctx, fn, frozenset()))
+    return ctx.per_function(_summary, fn)
+
+
+def _summary(ctx: ModuleContext, fn: Function) -> Summary:
+    return _summarise(ctx, fn, frozenset())
 
 
 def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summary:

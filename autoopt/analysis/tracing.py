@@ -74,7 +74,11 @@ class TraceFacts:
 
 
 def analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
-    """Static-argument candidates and traced Python control flow in `fn`."""
+    """Static-argument candidates and traced Python control flow in `fn`, once."""
+    return ctx.per_function(_analyse, fn)
+
+
+def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
     stmts = ctx.graph.scope_stmts(fn.qualname)
     needs_value = _concrete_positions(ctx, stmts)  # expression -> why
     deps = _dependencies(stmts)

@@ -70,7 +70,7 @@ _STRING_BUILTINS = frozenset({"str", "repr", "format"})
 
 def model(ctx: ModuleContext) -> ValueModel:
     """The module's value model, built once."""
-    return ctx.memo("value_model", lambda: ValueModel(ctx))
+    return ctx.per_module(ValueModel)
 
 
 class ValueModel:

@@ -3,12 +3,17 @@
 `CSTNode.visit` rebuilds every node it passes (it is a transformer underneath),
 which costs about as much as parsing. Analysis only reads, so it walks the
 dataclass fields directly and skips whitespace and punctuation.
+
+Rules walk the whole module again and again, so the nodes of the module walked last are
+kept, per top-level statement: a second walk of it is a list, and a walk of the next
+version of a document in an editor walks only the statements that are new objects.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -49,6 +54,39 @@ def walk(
     node: cst.CSTNode, prune: Callable[[cst.CSTNode], bool] | None = None
 ) -> Iterator[cst.CSTNode]:
     """Every node under `node` (itself first), preorder; `prune(n)` skips n's children."""
+    if prune is None and isinstance(node, cst.Module):
+        return iter(module_nodes(node))
+    return _walk(node, prune)
+
+
+@dataclass(frozen=True)
+class _Walked:
+    module: cst.Module
+    nodes: list[cst.CSTNode]  # walk(module)
+    parts: dict[int, tuple[cst.BaseStatement, int, int]]  # id(stmt) -> stmt, start, end
+
+
+_last: _Walked | None = None
+
+
+def module_nodes(module: cst.Module) -> list[cst.CSTNode]:
+    """`walk(module)` as a list, reusing the statements of the module walked last."""
+    global _last
+    last = _last
+    if last is not None and last.module is module:
+        return last.nodes
+    nodes: list[cst.CSTNode] = [module]
+    parts = {}
+    for stmt in module.body:
+        old = last.parts.get(id(stmt)) if last is not None else None
+        part = last.nodes[old[1] : old[2]] if old and old[0] is stmt else list(_walk(stmt, None))
+        parts[id(stmt)] = (stmt, len(nodes), len(nodes) + len(part))
+        nodes.extend(part)
+    _last = _Walked(module, nodes, parts)
+    return nodes
+
+
+def _walk(node: cst.CSTNode, prune: Callable[[cst.CSTNode], bool] | None) -> Iterator[cst.CSTNode]:
     stack = [node]
     while stack:
         current = stack.pop()

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis import loops
-from autoopt.analysis.blocks import Blocks, collect_blocks
-from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.blocks import Blocks
+from autoopt.analysis.context import ModuleContext, module_blocks
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Loop, Stmt
 from autoopt.analysis.prealloc import Prealloc, prealloc
@@ -28,6 +28,7 @@ from autoopt.rewrite.helpers import donating_helper, rows_update, top_statement
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
+from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao402_grow_by_concatenate as examples
 
 _JOINS = ("jax.numpy.concatenate", "jax.numpy.vstack", "jax.numpy.hstack")
@@ -119,9 +120,10 @@ class GrowByConcatenate(Rule):
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         blocks: Blocks | None = None
         for stmt in ctx.graph.stmts:
-            growth = _growth(ctx, stmt) if stmt.loops else None
+            owned = stmt.loops and step_owned(ctx, stmt)
+            growth = _growth(ctx, stmt) if stmt.loops and not owned else None
             if growth is not None:
-                blocks = blocks or collect_blocks(ctx.module)
+                blocks = blocks or ctx.per_module(module_blocks)
                 yield self._finding(ctx, blocks, stmt, growth)
 
     def _finding(self, ctx: ModuleContext, blocks: Blocks, stmt: Stmt, g: _Growth) -> Finding:
@@ -161,7 +163,6 @@ class GrowByConcatenate(Rule):
 _LIST = "Collect the pieces in a list and join once"
 _PREALLOC = "Preallocate and write the rows in place"
 _NO_COMMA = cst.MaybeSentinel.DEFAULT
-_KEY = "AO402 helper "  # memo keys: one helper name per accumulator, one definition per place
 
 
 def _growth(ctx: ModuleContext, stmt: Stmt) -> _Growth | None:
@@ -306,12 +307,9 @@ def _prealloc_edits(
     """A jitted, donating helper above the code; the buffer allocated just before the
     loop (shape and dtype from the empty accumulator); the growth calls the helper."""
     acc = g.acc
-    helper = ctx.memo(f"{_KEY}{acc}", lambda: fresh_name(ctx, f"{acc}_write_rows"))
-    anchor = top_statement(ctx, stmt)
-    definition, imports = ctx.memo(
-        f"{_KEY}{helper}@{id(anchor)}",
-        lambda: donating_helper(ctx, helper, rows_update(ctx), anchor),
-    )
+    helper = ctx.per_module(_helper_name, acc)  # one helper per accumulator, one definition
+    anchor = top_statement(ctx, stmt)  # per place
+    definition, imports = ctx.per_module(_helper_definition, helper, anchor)
     zeros, more = spell(ctx, "jax.numpy.zeros")
     value = stmt.value
     assert value is not None
@@ -324,6 +322,16 @@ def _prealloc_edits(
         InsertBefore(loop.node, (cst.parse_statement(alloc),)),
         Replace(value, lambda _n: write),
     ], helper
+
+
+def _helper_name(ctx: ModuleContext, acc: str) -> str:
+    return fresh_name(ctx, f"{acc}_write_rows")
+
+
+def _helper_definition(
+    ctx: ModuleContext, helper: str, anchor: cst.CSTNode
+) -> tuple[cst.FunctionDef, tuple[RequireImport, ...]]:
+    return donating_helper(ctx, helper, rows_update(ctx), anchor)
 
 
 def _is_name(node: cst.BaseExpression, name: str) -> bool:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis import arrays, purity, tracing
-from autoopt.analysis.blocks import Blocks, collect_blocks
-from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.blocks import Blocks
+from autoopt.analysis.context import ModuleContext, module_blocks
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import Function, Stmt
 from autoopt.model import Applicability, Edit, Finding, Replace, RequireImport
@@ -91,7 +91,7 @@ class LoopToVmap(Rule):
             for call in stmt.calls:
                 if not ctx.is_jax(call.func, *_STACKS):
                     continue
-                blocks = blocks or collect_blocks(ctx.module)
+                blocks = blocks or ctx.per_module(module_blocks)
                 found = _comprehension(ctx, stmt, call) or _loop(ctx, blocks, stmt, call)
                 if found is not None:
                     finding = self._finding(ctx, found)

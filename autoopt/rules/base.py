@@ -65,7 +65,11 @@ class Rule:
     @classmethod
     def findings(cls, ctx: ModuleContext) -> list[Finding]:
         """This rule's findings for the module, computed once (other rules may ask)."""
-        return ctx.memo(cls.id, lambda: list(cls().check(ctx)))
+        return ctx.per_module(cls._all_findings)
+
+    @classmethod
+    def _all_findings(cls, ctx: ModuleContext) -> list[Finding]:
+        return list(cls().check(ctx))
 
     def finding(
         self,
