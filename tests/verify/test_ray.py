@@ -1,0 +1,253 @@
+"""The `ray` executor on a real local Ray instance (two CPUs, so two slots): the same
+verdicts as the local executor, a killed worker retried, a program's own exit a verdict,
+and Ctrl-C leaving nothing changed and nothing running."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autoopt.config import Settings
+from autoopt.frontends.cli import app
+from autoopt.verify import Candidate, Verdict, VerifyReport
+from autoopt.verify.jobs import FileJob, file_job
+from autoopt.verify.ray_executor import RayExecutor
+
+ray = pytest.importorskip("ray")
+
+ROOT = Path(__file__).resolve().parents[2]
+# Quick to verify, and each with a verdict far from its bar on the local executor.
+AGREEMENT = (
+    "heat_diffusion.py",
+    "history_buffer.py",
+    "kalman_filter.py",
+    "neg_carry_loop.py",
+    "neg_early_stopping.py",
+    "neg_loop_variant_host.py",
+)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A local Ray instance for the module; its address, for other drivers to join."""
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="warning", log_to_driver=False)
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()
+
+
+def verdicts(folder: Path, executor: str, report: Path) -> dict[tuple[str, int], dict]:
+    """`rewrite FOLDER --verify --executor EXECUTOR`: each row of the JSON report."""
+    args = ["rewrite", str(folder), "--verify", "--no-progress", "--no-cache", "--report"]
+    result = CliRunner().invoke(app, [*args, str(report), "--executor", executor])
+    assert result.exit_code == 1, result.output
+    rows = {}
+    for file in json.loads(report.read_text())["reports"]:
+        for row in [*file["rows"], *([file["combined"]] if file["combined"] else [])]:
+            rows[(Path(row["path"]).name + ":" + row["rule"], row["line"])] = row
+    return rows
+
+
+def noisy(row: dict) -> bool:
+    """A verdict the local executor calls undecided or noisy: some view's ratio is not
+    beyond twice its bar (where it would stop early), or inside the noise past the floor."""
+    for view in (row["program"], row["function"]):
+        if view:
+            bar = (1 + view["threshold"]) ** 2
+            if 1 / bar < view["speedup"] < bar:
+                return True
+    return False
+
+
+def test_ray_keeps_exactly_the_rewrites_local_keeps(cluster, tmp_path, fast, monkeypatch):
+    from autoopt.verify import commands
+
+    quick = replace(fast, max_repeats=2, extend_budget_s=5.0, bench_budget_s=3.0)
+    monkeypatch.setattr(commands, "options_for", lambda *args: quick)
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for name in AGREEMENT:
+        shutil.copy(ROOT / "corpus" / name, folder / name)
+    local = verdicts(folder, "local", tmp_path / "local.json")
+    remote = verdicts(folder, "ray", tmp_path / "ray.json")
+    assert remote.keys() == local.keys()
+    assert {key[0].split(":")[0] for key in local} == set(AGREEMENT)
+    differ = [key for key in local if local[key]["verdict"] != remote[key]["verdict"]]
+    assert [key for key in differ if not noisy(local[key])] == []
+    assert any(not noisy(row) and row["accepted"] for row in local.values())
+
+
+SLOW_START = """\
+import os
+import time
+
+import jax.numpy as jnp
+
+MARKS = {marks!r}
+
+
+def scale(x):
+    for _ in range(5):
+        x = jnp.sin(x) * 0.5
+    return x
+
+
+def main():
+    with open(MARKS, "a") as marks:
+        marks.write(f"{{os.getppid()}}\\n")
+    time.sleep(0.5)
+    x = jnp.ones(8)
+    for _ in range(20):
+        x = scale(x)
+    return x
+"""
+
+
+def job_for(tmp_path: Path, source: str, options) -> FileJob:
+    program = tmp_path / "prog.py"
+    program.write_text(source)
+    return file_job(str(program), Settings(), options)
+
+
+def parent_of(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("PPid:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no parent of {pid}")
+
+
+def kill_first_slot(marks: Path, killed: list[int]) -> None:
+    """Wait for the first program run, then kill the Ray actor whose fork server runs it."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not marks.exists():
+        time.sleep(0.05)
+    server = int(marks.read_text().split()[0])
+    killed.append(parent_of(server))
+    os.kill(killed[0], signal.SIGKILL)
+
+
+def test_a_worker_killed_mid_job_is_retried(cluster, tmp_path, fast) -> None:
+    marks = tmp_path / "marks.txt"
+    job = job_for(tmp_path, SLOW_START.format(marks=str(marks)), fast)
+    killed: list[int] = []
+    killer = threading.Thread(target=kill_first_slot, args=(marks, killed))
+    killer.start()
+    executor = RayExecutor()
+    try:
+        [(_, outcome)] = list(executor.run([job], lambda _: None))
+    finally:
+        executor.close()
+        killer.join()
+    assert isinstance(outcome, VerifyReport), outcome
+    assert outcome.error is None and [row.rule for row in outcome.rows] == ["AO101", "AO201"]
+    assert all(row.verdict is not Verdict.ERROR for row in outcome.rows)
+    servers = marks.read_text().split()
+    assert servers[0] != servers[-1]  # the job ran again, from a new slot's fork server
+    assert not alive(killed[0])
+
+
+EXITS = """\
+import os
+
+import jax.numpy as jnp
+
+LOG = {log!r}
+
+
+def main():
+    with open(LOG, "a") as log:
+        log.write("{who}\\n")
+    {end}
+    return jnp.ones(3)
+"""
+
+
+def test_a_program_that_exits_is_a_verdict_not_a_retry(cluster, tmp_path, fast) -> None:
+    log = tmp_path / "log.txt"
+    original = EXITS.format(log=str(log), who="original", end="pass")
+    rewrite = EXITS.format(log=str(log), who="rewrite", end="os._exit(3)")
+    job = job_for(tmp_path, original, fast)
+    job = replace(job, candidates=[Candidate("manual", "rewrite", 9, rewrite)])
+    executor = RayExecutor()
+    try:
+        [(_, report)] = list(executor.run([job], lambda _: None))
+    finally:
+        executor.close()
+    assert isinstance(report, VerifyReport), report
+    [row] = report.rows
+    assert row.verdict is Verdict.EXITED
+    assert row.reason.startswith("exited with status 3 before returning (os._exit or a crash)")
+    assert log.read_text().split() == ["original", "original", "rewrite"]
+
+
+SLEEPER = """\
+import os
+import time
+
+import jax.numpy as jnp
+
+MARK = {mark!r}
+
+
+def scale(x):
+    for _ in range(5):
+        x = jnp.sin(x) * 0.5
+    return x
+
+
+def main():
+    with open(MARK, "w") as mark:
+        mark.write(str(os.getpid()))
+    time.sleep(60)
+    x = jnp.ones(8)
+    for _ in range(20):
+        x = scale(x)
+    return x
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def eventually(check, seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def test_ctrl_c_changes_no_file_and_leaves_no_task_running(cluster, tmp_path) -> None:
+    mark = tmp_path / "mark.txt"
+    program = tmp_path / "project" / "prog.py"
+    program.parent.mkdir()
+    program.write_text(SLEEPER.format(mark=str(mark)))
+    before = program.read_bytes()
+    command = [sys.executable, "-m", "autoopt", "rewrite", str(program.parent), "--verify"]
+    command += ["--write", "--no-progress", "--no-cache", "--ray-address", cluster]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=tmp_path)
+    assert eventually(mark.exists, 120), run.communicate()[0]
+    time.sleep(0.2)  # the mark is written: the program is running on the cluster
+    run.send_signal(signal.SIGINT)
+    output = run.communicate(timeout=60)[0].decode()
+    assert run.returncode == 130, output
+    assert program.read_bytes() == before
+    assert eventually(lambda: not alive(int(mark.read_text())))
+    assert eventually(lambda: ray.available_resources().get("CPU") == 2.0)
