@@ -1,0 +1,90 @@
+"""AO103: the compiled step computes what the loop did, and owns its loop."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.api import check_source
+from autoopt.rules import BY_ID
+
+from .helpers import assert_same, rewrite, run_snippet
+
+STEPS = [
+    """
+import jax.numpy as jnp
+def cell(w, h, x):
+    return jnp.tanh(h @ w + x)
+def run(w, xs):
+    h = jnp.zeros(4)
+    out = jnp.zeros((xs.shape[0], 4))
+    for t in range(xs.shape[0]):
+        h = cell(w, h, xs[t])
+        out = out.at[t].set(h)
+    return out, h
+result = run(jnp.eye(4) * 0.5, jnp.arange(12.0).reshape(3, 4) / 10)
+""",
+    """
+import jax.numpy as jnp
+w = jnp.ones(3)
+target = jnp.arange(3.0)
+for _ in range(10):
+    grad = 2 * (w - target)
+    w = w - 0.1 * grad
+result = w
+""",
+    """
+from typing import NamedTuple
+import jax.numpy as jnp
+class State(NamedTuple):
+    pos: jnp.ndarray
+    vel: jnp.ndarray
+def simulate(state, steps):
+    for _ in range(steps):
+        vel = state.vel - 0.01 * state.pos
+        state = State(state.pos + 0.01 * vel, vel)
+    return state
+result = tuple(simulate(State(jnp.ones(3), jnp.zeros(3)), 50))  # each run defines its own State
+""",
+    """
+import jax.numpy as jnp
+def smooth(x, steps):
+    history = [x]
+    for _ in range(steps):
+        dx = jnp.roll(x, 1) - x
+        x = x + 0.5 * dx
+    history.append(x)
+    return history
+result = smooth(jnp.arange(8.0), 10)
+""",
+]
+
+
+@pytest.mark.parametrize("source", STEPS)
+def test_step_computes_what_the_loop_did(source: str) -> None:
+    result = rewrite(source, ("AO103",))
+    assert [f.fix.value for f in result.findings] == ["safe"]
+    assert "jax.jit" in result.new_source
+    assert_same(run_snippet(source), run_snippet(result.new_source))
+
+
+def test_a_proven_step_owns_its_loop() -> None:
+    """AO401 would move the `.at` update into a donating helper; inside the step the
+    update is in place already, so only AO103 fixes the loop (AO101 still jits `cell`)."""
+    _, findings = check_source(STEPS[0])
+    assert sorted((f.rule, f.fix.value) for f in findings) == [
+        ("AO101", "safe"),
+        ("AO103", "safe"),
+        ("AO201", "unsafe"),
+    ]
+
+
+def test_an_unproven_step_leaves_the_per_statement_fixes() -> None:
+    source = STEPS[0].replace("range(xs.shape[0])", "range(3)")
+    _, findings = check_source(source)
+    rules = {f.rule: f.fix.value for f in findings}
+    assert rules["AO103"] == "none"
+    assert rules["AO401"] == "safe"
+
+
+def test_rule_is_registered() -> None:
+    assert BY_ID["AO103"].name == "compiled-loop-step"
