@@ -45,6 +45,10 @@ class JitInLoop(Rule):
     when the jitted function is defined in the loop, changes during it, or its
     options change per iteration: define it once outside the loop and pass the
     changing values as arguments.
+
+    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
+    one step, this rule leaves the statements to it; the step's jit
+    compiles them already.
     """
 
     id = "AO102"

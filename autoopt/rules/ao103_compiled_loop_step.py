@@ -47,7 +47,12 @@ class CompiledLoopStep(Rule):
     variable of `for i in range(...)` is the one the loop ranges over, since
     a traced out-of-range index clamps where Python raises. The body must be
     plain assignments to names; names it carries must be bound before the
-    loop. Donation follows AO201's proof. Results agree to float rounding (jit
+    loop. A carried array that provably grows (`concatenate`, `append`,
+    `stack`, `pad` of itself) is left to AO402: the step would compile again
+    for every new shape. Other changes of a carry's shape or dtype keep the
+    results (jit compiles again for them, unlike `lax.fori_loop`, which
+    raises), so they are not a premise; verification measures their cost.
+    Donation follows AO201's proof. Results agree to float rounding (jit
     fuses operations). Where a premise is not proven the finding names it and
     offers **no fix**: the loop then keeps the per-statement fixes of the other
     rules, which a step rewrite would conflict with.

@@ -53,6 +53,10 @@ class LoopInvariantTransfer(Rule):
     value is replaced by a call's output each iteration): one shared array
     would then be deleted by the first call. Data that changes per iteration
     is never hoisted and not reported.
+
+    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
+    one step, this rule leaves the statements to it; the step's jit
+    compiles them already.
     """
 
     id = "AO301"

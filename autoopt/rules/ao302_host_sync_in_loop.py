@@ -102,6 +102,10 @@ class HostSyncInLoop(Rule):
     promote its carry, where scan would raise); and no name of the last step is
     read after the loop. Otherwise the list form is used. Like adding `jit`, it
     may round floats differently.
+
+    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
+    one step, this rule leaves the statements to it; a loop this rule runs as
+    `lax.scan` collects values, which an AO103 step never does.
     """
 
     id = "AO302"

@@ -128,6 +128,10 @@ class InplaceUpdate(Rule):
     `x`'s, the concatenate raises and the helper writes the smaller block.
     A splice is never run as `fori_loop` (its slices need static bounds); in
     a loop AO401 runs as `fori_loop` for an `.at` update, it is left to jit.
+
+    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
+    one step, this rule leaves the statements to it; a loop this rule runs as
+    `lax.fori_loop` is never an AO103 step.
     """
 
     id = "AO401"
