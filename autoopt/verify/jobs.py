@@ -52,13 +52,11 @@ Outcome = VerifyReport | AutooptError  # a job's report, or the error that stopp
 class FileJob:
     """One file's candidates, its text, its project modules and the options to verify with.
 
-    `name` is the file's path relative to `root`; `modules` the text of the project
-    files it imports (transitively), by path relative to `root`.
+    `name` is the file's path relative to its project root; `modules` the text of the
+    project files it imports (transitively), by path relative to that root.
     """
 
     display: str
-    path: Path
-    root: Path
     name: str
     source: str
     candidates: list[Candidate]
@@ -74,8 +72,6 @@ def file_job(display: str, settings: Settings, options: VerifyOptions) -> FileJo
     candidates = file_candidates(display, source, settings)
     return FileJob(
         display,
-        path,
-        root,
         path.relative_to(root).as_posix(),
         source,
         candidates,
@@ -98,30 +94,37 @@ def project_modules(path: Path, root: Path) -> dict[str, str]:
     queue = [path]
     seen = {path}
     while queue:
-        current = queue.pop()
-        for module in _imports(current):
-            for file in _module_files(module, [current.parent, root, root / "src"], root):
-                if file not in seen:
-                    seen.add(file)
-                    queue.append(file)
-                    found[file.relative_to(root).as_posix()] = file.read_text()
+        for file in _imported_files(queue.pop(), root):
+            if file not in seen:
+                seen.add(file)
+                queue.append(file)
+                found[file.relative_to(root).as_posix()] = file.read_text()
     return found
 
 
-def _imports(path: Path) -> set[str]:
-    """Absolute module names `path` imports (`from a.b import c` gives a.b and a.b.c)."""
+def _imported_files(path: Path, root: Path) -> list[Path]:
+    """The project files under `root` that the imports of `path` read.
+
+    `from a.b import c` reads a, a.b and a.b.c (if a module); a relative import is
+    looked up from the file's own package.
+    """
     try:
         tree = ast.parse(path.read_text())
     except (SyntaxError, OSError, UnicodeDecodeError):
-        return set()
-    names: set[str] = set()
+        return []
+    bases = [path.parent, root, root / "src"]
+    files: list[Path] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
+            for alias in node.names:
+                files += _module_files(alias.name, bases, root)
+        elif isinstance(node, ast.ImportFrom):
+            here = [path.parents[node.level - 1]] if node.level else bases
+            prefix = f"{node.module}." if node.module else ""
+            names = [node.module] if node.module else []
+            for name in [*names, *(prefix + alias.name for alias in node.names)]:
+                files += _module_files(name, here, root)
+    return files
 
 
 def _module_files(module: str, bases: list[Path], root: Path) -> list[Path]:

@@ -62,14 +62,23 @@ class RayExecutor:
         self.ray = import_ray()
         self.started = not self.ray.is_initialized()
         if self.started:
+            self._connect(address)
+        self.gpus = gpus_per_job or 0
+        self.actors: list[Any] = []
+
+    def _connect(self, address: str | None) -> None:
+        """Join the cluster at `address` (else RAY_ADDRESS or a local one), or start one."""
+        try:
             self.ray.init(
                 address=address,
                 logging_level="warning",
                 log_to_driver=False,
                 runtime_env={"py_modules": [str(PACKAGE)]},
             )
-        self.gpus = gpus_per_job or 0
-        self.actors: list[Any] = []
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise AutooptError(
+                "--executor ray", f"cannot reach the Ray cluster {address or ''}: {exc}"
+            ) from exc
 
     def capacity(self) -> int:
         """How many slots the cluster holds: its CPUs, or its GPUs over `gpus-per-job`."""

@@ -98,7 +98,8 @@ def test_a_job_carries_the_project_modules_its_file_imports(tmp_path: Path) -> N
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
-    (tmp_path / "pkg" / "physics.py").write_text("import helper\n")
+    (tmp_path / "pkg" / "physics.py").write_text("import helper\nfrom .units import METRE\n")
+    (tmp_path / "pkg" / "units.py").write_text("METRE = 1.0\n")
     (tmp_path / "helper.py").write_text("SCALE = 2.0\n")
     (tmp_path / "unused.py").write_text("")
     (tmp_path / "app").mkdir()
@@ -107,7 +108,8 @@ def test_a_job_carries_the_project_modules_its_file_imports(tmp_path: Path) -> N
     assert project_modules(program, tmp_path) == {
         "pyproject.toml": "[project]\nname = 'p'\n",
         "pkg/__init__.py": "",
-        "pkg/physics.py": "import helper\n",
+        "pkg/physics.py": "import helper\nfrom .units import METRE\n",
+        "pkg/units.py": "METRE = 1.0\n",
         "helper.py": "SCALE = 2.0\n",
     }
 
