@@ -102,7 +102,8 @@ class Sharing:
         self.depth = depth
         self.jitted = {j.name for j in jitted_callables(ctx)}
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
-        self.ignored |= {f.name for f in ctx.graph.functions.values()} | _constants(ctx)
+        self.ignored |= {f.name for f in ctx.graph.functions.values()}
+        self.ignored |= ctx.per_module(_constants)
         self.strong: dict[str, set[str]] = {}
         self.weak: dict[str, set[str]] = {}
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)

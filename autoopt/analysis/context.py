@@ -25,8 +25,9 @@ from autoopt.analysis.walk import module_nodes
 from autoopt.model import RequireImport, Span
 
 T = TypeVar("T")
-#: A statement analysis reads only the statement and the module's layout (indent, newline).
-StatementAnalysis = Callable[[cst.BaseStatement, cst.Module], T]
+#: A statement analysis reads only the statement, the module's layout (indent, newline)
+#: and the arguments it is given.
+StatementAnalysis = Callable[..., T]
 Layout = tuple[str, str, bool]
 
 
@@ -40,7 +41,7 @@ class StatementMemo:
     """Results of statement analyses, keyed by (analysis, statement node)."""
 
     layout: Layout
-    results: dict[tuple[Callable, cst.BaseStatement], Any] = field(default_factory=dict)
+    results: dict[tuple[Callable, cst.BaseStatement, tuple], Any] = field(default_factory=dict)
 
     def carried_to(self, module: cst.Module) -> StatementMemo:
         """The results still valid for `module`: its statements that are the same nodes."""
@@ -86,13 +87,16 @@ class ModuleContext:
             self._memo[key] = analysis(self, fn)
         return self._memo[key]
 
-    def per_statement(self, analysis: StatementAnalysis[T], stmt: cst.BaseStatement) -> T:
-        """`analysis(stmt, layout)` for a top-level statement, kept across versions."""
+    def per_statement(
+        self, analysis: StatementAnalysis[T], stmt: cst.BaseStatement, *args: Hashable
+    ) -> T:
+        """`analysis(stmt, layout, *args)` for a top-level statement, kept across versions
+        (`args` name what else the result depends on, e.g. the module's imports)."""
         assert self.statements is not None
         results = self.statements.results
-        key = (analysis, stmt)
+        key = (analysis, stmt, args)
         if key not in results:
-            results[key] = analysis(stmt, self.layout)
+            results[key] = analysis(stmt, self.layout, *args)
         return results[key]
 
     def memo(self, key: str, compute: Callable[[], T]) -> T:
@@ -108,7 +112,9 @@ class ModuleContext:
 
     @cached_property
     def graph(self) -> ModuleGraph:
-        return ModuleGraph(self.module, self.imports)
+        imports = self.imports
+        key = (frozenset(imports.bindings.items()), frozenset(imports.modules))
+        return ModuleGraph(self.module, imports, lambda stmt: self.per_statement(_facts, stmt, key))
 
     @cached_property
     def layout(self) -> cst.Module:
@@ -174,6 +180,12 @@ class ModuleContext:
 def module_blocks(ctx: ModuleContext) -> Blocks:
     """The statement blocks of the module (analysis/blocks.py), once per module."""
     return collect_blocks(ctx.module)
+
+
+def _facts(stmt: cst.BaseStatement, layout: cst.Module, imports: Hashable) -> dict:
+    """Where the graph keeps the facts of the statement's small statements, which
+    depend on the statement and the module's imports only."""
+    return {}
 
 
 def _positions_in(

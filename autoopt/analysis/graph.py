@@ -16,7 +16,7 @@ statement bodies that hold a statement, which gives dominance for structured cod
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     import networkx as nx
 
 MODULE = "<module>"
+#: Where the facts of a top-level statement's small statements are kept (node -> facts),
+#: for a module that keeps the statement (an editor's next version of the text).
+FactStore = Callable[[cst.BaseStatement], dict[cst.CSTNode, dict]]
 
 
 @dataclass
@@ -177,9 +180,12 @@ class CallSite:
 class ModuleGraph:
     """Builds and answers questions about the dataflow of one parsed module."""
 
-    def __init__(self, module: cst.Module, imports: ImportMap | None = None) -> None:
+    def __init__(
+        self, module: cst.Module, imports: ImportMap | None = None, store: FactStore | None = None
+    ) -> None:
         self.module = module
         self.imports = imports or collect_imports(module)
+        self.store = store
         self._in_loop: dict[int, list[int]] = {}  # loop id -> statement ids
         self._callers: dict[str, dict[int, None]] = {}  # function -> calling statement ids
         # def id -> use id -> vars, and use id -> def id -> vars (`flow` edges)
@@ -367,7 +373,9 @@ class _Builder:
         self._block_ids = 0
 
     def build(self) -> None:
-        self._body(self.g.module.body)
+        for stmt in self.g.module.body:
+            self._known = self.g.store(stmt) if self.g.store is not None else {}
+            self._body([stmt])
 
     def _add(self, node: cst.CSTNode, anchor: cst.BaseStatement, **facts: object) -> Stmt:
         stmt = Stmt(
@@ -433,6 +441,15 @@ class _Builder:
             self._add(small, node, **self._small_facts(small))
 
     def _small_facts(self, small: cst.BaseSmallStatement) -> dict:
+        """The facts of a small statement; kept in the store unless they are `global`
+        or `nonlocal`, which write the enclosing function's."""
+        if isinstance(small, cst.Global | cst.Nonlocal):
+            return self._compute_small_facts(small)
+        if small not in self._known:
+            self._known[small] = self._compute_small_facts(small)
+        return self._known[small]
+
+    def _compute_small_facts(self, small: cst.BaseSmallStatement) -> dict:
         if isinstance(small, cst.Assign):
             targets = [t.target for t in small.targets]
             facts = self._facts(small.value, targets)

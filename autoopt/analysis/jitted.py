@@ -88,9 +88,17 @@ def _wrapper(ctx: ModuleContext, stmt: Stmt) -> Jitted | None:
 
 
 def _bound_once(ctx: ModuleContext, name: str) -> bool:
-    binders = [s for s in ctx.graph.stmts if name in s.defs]
-    params = [f for f in ctx.graph.functions.values() if name in f.params]
-    return len(binders) == 1 and not params
+    binders, params = ctx.per_module(_bindings)
+    return binders.get(name) == 1 and name not in params
+
+
+def _bindings(ctx: ModuleContext) -> tuple[dict[str, int], set[str]]:
+    """How many statements bind each name, and every parameter name."""
+    binders: dict[str, int] = {}
+    for stmt in ctx.graph.stmts:
+        for name in stmt.defs:
+            binders[name] = binders.get(name, 0) + 1
+    return binders, {p for f in ctx.graph.functions.values() for p in f.params}
 
 
 def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
@@ -119,13 +127,18 @@ def own_nodes(stmt: Stmt) -> list[cst.CSTNode]:
 
 def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:
     """The direct calls `name(...)` anywhere in the module."""
-    return [
-        CallSite(stmt, call)
-        for stmt in ctx.graph.stmts
-        if name in stmt.uses
-        for call in stmt.calls
-        if isinstance(call.func, cst.Name) and call.func.value == name
-    ]
+    return [CallSite(stmt, call) for stmt, call in ctx.per_module(_direct_calls).get(name, [])]
+
+
+def _direct_calls(ctx: ModuleContext) -> dict[str, list[tuple[Stmt, cst.Call]]]:
+    """Name -> the calls `name(...)`, in source order."""
+    calls: dict[str, list[tuple[Stmt, cst.Call]]] = {}
+    for stmt in ctx.graph.stmts:
+        for call in stmt.calls:
+            func = call.func
+            if isinstance(func, cst.Name) and func.value in stmt.uses:
+                calls.setdefault(func.value, []).append((stmt, call))
+    return calls
 
 
 def escapes(ctx: ModuleContext, name: str, importable: bool = True) -> str | None:

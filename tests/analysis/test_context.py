@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import libcst as cst
 import pytest
 
-from autoopt.analysis.context import _offsets_from_ast, _offsets_from_code
+from autoopt.analysis.context import ModuleContext, _offsets_from_ast, _offsets_from_code
+from autoopt.analysis.graph import Function
 from autoopt.model import RequireImport, Span
 
 from .helpers import context, stmt
@@ -64,12 +66,84 @@ def test_memo_computes_once() -> None:
     assert calls == [1]
 
 
+def test_per_module_is_keyed_by_the_analysis_and_its_arguments() -> None:
+    ctx = fresh(SOURCE)
+    calls: list[tuple] = []
+
+    def count(c: ModuleContext, *args: object) -> int:
+        calls.append(args)
+        return len(calls)
+
+    def other(c: ModuleContext) -> str:
+        return "other"
+
+    assert [ctx.per_module(count), ctx.per_module(count), ctx.per_module(count, "a")] == [1, 1, 2]
+    assert ctx.per_module(other) == "other"
+    assert calls == [(), ("a",)]
+    assert fresh(SOURCE).per_module(count) == 3  # another module: computed again
+
+
+def test_per_function_is_keyed_by_the_function() -> None:
+    ctx = fresh("def f(x):\n    return x\n\ndef g(y):\n    return y\n")
+    seen: list[str] = []
+
+    def name(c: ModuleContext, fn: Function) -> str:
+        seen.append(fn.qualname)
+        return fn.name
+
+    f, g = ctx.graph.functions["f"], ctx.graph.functions["g"]
+    assert [ctx.per_function(name, f), ctx.per_function(name, g), ctx.per_function(name, f)] == [
+        "f",
+        "g",
+        "f",
+    ]
+    assert seen == ["f", "g"]
+
+
+def test_statement_facts_carry_to_a_module_that_keeps_the_statement() -> None:
+    ctx = fresh(SOURCE)
+    calls: list[cst.BaseStatement] = []
+
+    def code(stmt: cst.BaseStatement, layout: cst.Module) -> str:
+        calls.append(stmt)
+        return layout.code_for_node(stmt)
+
+    kept, changed = ctx.module.body[-1], ctx.module.body[0]
+    assert ctx.per_statement(code, kept).startswith("\n\n# a comment\ndef f(x):")
+    ctx.per_statement(code, changed)
+    edited = ctx.module.with_changes(body=[cst.parse_statement("x = 1\n"), *ctx.module.body[1:]])
+    assert ctx.statements is not None
+    carried = ctx.statements.carried_to(edited)
+    assert list(carried.results) == [(code, kept, ())]
+    after = ModuleContext("<test>", edited.code, edited, statements=carried)
+    after.per_statement(code, kept)
+    assert calls == [kept, changed]  # not computed again
+    tabs = cst.parse_module(edited.code.replace("    ", "\t"))
+    assert ctx.statements.carried_to(tabs).results == {}  # another indent: nothing carries
+
+
+def test_span_from_given_line_offsets_and_carried_positions() -> None:
+    ctx = fresh(SOURCE)
+    assign = stmt(ctx, "y = ").node
+    assert ctx.span(assign) == Span(9, 5, 9, 23)  # `SOURCE` starts with a blank line
+    moved = ModuleContext(
+        "<test>", "\n" + SOURCE, ctx.module, [n + 1 for n in _offsets_from_code(ctx.module)],
+        ctx.statements,
+    )  # fmt: skip
+    assert moved.span(assign) == Span(10, 5, 10, 23)
+
+
 def test_span_is_one_based_and_counts_the_lines_above() -> None:
     ctx = context(SOURCE)
     assign = stmt(ctx, "y = ").node
     assert ctx.span(assign) == Span(8, 5, 8, 23)
     assert ctx.span(assign.value) == Span(8, 9, 8, 23)
     assert ctx.span(stmt(ctx, "def f").node) == Span(7, 1, 9, 13)  # from `def`, not the comment
+
+
+def fresh(source: str) -> ModuleContext:
+    """A context of its own (helpers.context shares one per snippet)."""
+    return ModuleContext("<test>", source, cst.parse_module(source))
 
 
 TRICKY = """# header comment

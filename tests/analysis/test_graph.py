@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import libcst as cst
 import pytest
 
-from autoopt.analysis.graph import MODULE
+from autoopt.analysis.graph import MODULE, ModuleGraph
 
 from .helpers import context, stmt
 
@@ -331,3 +332,18 @@ def test_call_assigned_is_a_lone_name_bound_to_a_call() -> None:
     assert ctx.code(assigned[0][1]) == "f(x)"
     assert assigned[1:] == [None, None, None, None]
     assert context("if c: a = f(x)\n").graph.stmts[1].alone is False
+
+
+def test_a_fact_store_keeps_small_statement_facts_for_statements_kept() -> None:
+    source = "import jax.numpy as jnp\n\ndef f(x):\n    y = jnp.sin(x)\n    return y\n\nz = f(1)\n"
+    module = cst.parse_module(source)
+    stores: dict[cst.BaseStatement, dict] = {}
+    first = ModuleGraph(module, store=lambda stmt: stores.setdefault(stmt, {}))
+    edited = module.with_changes(body=[*module.body[:2], cst.parse_statement("z = f(2)\n")])
+    second = ModuleGraph(edited, store=lambda stmt: stores.setdefault(stmt, {}))
+    fresh = ModuleGraph(edited)
+    assert [(s.scope, s.defs, s.uses, len(s.calls)) for s in second.stmts] == [
+        (s.scope, s.defs, s.uses, len(s.calls)) for s in fresh.stmts
+    ]
+    assert second.stmts[2].calls is first.stmts[2].calls  # `y = jnp.sin(x)`: from the store
+    assert second.stmts[4].calls is not first.stmts[4].calls  # the edited statement

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.walk import child_fields, children, walk
+from autoopt.analysis.walk import _walk, child_fields, children, module_nodes, walk
 
 
 def kinds(nodes) -> list[str]:
@@ -39,3 +39,16 @@ def test_child_fields_leave_out_whitespace_and_punctuation() -> None:
     line = cst.parse_statement("x = 1  # comment\n")
     assert kinds(children(line)) == ["Assign"]
     assert kinds(children(line.body[0])) == ["AssignTarget", "Integer"]
+
+
+def test_a_module_walk_reuses_the_statements_of_the_module_walked_last() -> None:
+    old = cst.parse_module("a = f(x)\n\ndef g(y):\n    return y\n")
+    first = module_nodes(old)
+    assert first == list(_walk(old, None))
+    assert module_nodes(old) is first  # the same module: the same list
+    new = old.with_changes(body=[cst.parse_statement("b = 1\n"), old.body[1]])
+    nodes = module_nodes(new)
+    assert nodes == list(_walk(new, None))
+    kept = nodes.index(old.body[1])
+    assert nodes[kept:] == first[first.index(old.body[1]) :]  # the kept statement's nodes
+    assert kinds(walk(new)) == kinds(nodes)
