@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import libcst as cst
 
@@ -54,23 +54,35 @@ def _analyse(
 ) -> tuple[cst.Module, list[Finding], dict[str, str]]:
     """The findings, and the other project files the analysis read (see `Result`)."""
     module = parse(code, path)
-    if not mentions_jax(code):
-        return module, [], {}
     ctx = ModuleContext(path=path, source=code, module=module)
-    if not ctx.imports.uses_jax():
-        return module, [], {}
-    table = suppressions(code)
-    findings = [
-        finding
-        for rule in ALL_RULES
-        if settings.enabled(rule.id)
-        for finding in rule.findings(ctx)
-        if not is_suppressed(
-            finding.rule, range(finding.span.line, finding.span.end_line + 1), table
-        )
-    ]
+    return module, check_context(ctx, settings), dependencies(ctx)
+
+
+def check_context(
+    ctx: ModuleContext, settings: Settings, checkpoint: Callable[[], None] = lambda: None
+) -> list[Finding]:
+    """`check_source` for a module already parsed (an editor reparses only what changed).
+
+    `checkpoint()` runs before each rule: an editor raises there to stop work that a
+    newer text made stale.
+    """
+    if not mentions_jax(ctx.source) or not ctx.imports.uses_jax():
+        return []
+    table = suppressions(ctx.source)
+    findings = []
+    for rule in ALL_RULES:
+        if not settings.enabled(rule.id):
+            continue
+        checkpoint()
+        findings += [
+            finding
+            for finding in rule.findings(ctx)
+            if not is_suppressed(
+                finding.rule, range(finding.span.line, finding.span.end_line + 1), table
+            )
+        ]
     findings.sort(key=lambda f: (f.span, f.rule))
-    return module, findings, dependencies(ctx)
+    return findings
 
 
 def applicable(finding: Finding, settings: Settings) -> bool:

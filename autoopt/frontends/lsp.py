@@ -1,9 +1,14 @@
 """The autoopt language server: diagnostics, code actions, hover and verification over LSP.
 
 Run it with `autoopt lsp` or `python -m autoopt.frontends.lsp`; it speaks LSP over stdio.
-Analysis runs on one worker thread, debounced after edits and cached per document text, so
-requests are answered from the cache while a long file is analysed. Code action edits are
-computed on `codeAction/resolve` when the client supports it, otherwise eagerly.
+Analysis runs on one worker thread and is cached per document text, so requests are
+answered from the cache while a long file is analysed. An edit is analysed at once when
+nothing is pending for its document; edits that come while work is pending are debounced,
+and work a newer text made stale stops at the next rule. Each document keeps its parse:
+after an edit only the statements around the changed text are parsed again
+(`frontends/document.py`); `AUTOOPT_LSP_INCREMENTAL=0` parses the whole text instead.
+Code action edits are computed on `codeAction/resolve` when the client supports it,
+otherwise eagerly.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import logging
+import os
 import re
 import uuid
 from collections.abc import Callable, Sequence
@@ -27,7 +33,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
 from autoopt import __version__, api
+from autoopt.analysis.context import ModuleContext, StatementMemo
 from autoopt.config import Settings, load_settings, parse_codes
+from autoopt.frontends.document import Parsed, parse_whole, reparse
 from autoopt.model import Applicability, AutooptError, Finding, Span
 from autoopt.rules import BY_ID
 
@@ -87,6 +95,31 @@ def key_of(finding: Finding) -> list[Any]:
     return [finding.rule, span.line, span.column, span.end_line, span.end_column]
 
 
+class Stale(Exception):
+    """The document changed while its analysis ran: the result would be for an old text."""
+
+
+class Tracker:
+    """What one open document keeps between versions: its last parse and the facts of
+    its top-level statements. Used by the analysis worker only."""
+
+    def __init__(self, incremental: bool) -> None:
+        self.incremental = incremental
+        self._parsed: Parsed | None = None
+        self._statements: StatementMemo | None = None
+
+    def context(self, text: str, path: str) -> ModuleContext:
+        """The context of `text`, reparsed where it changed (raises `AutooptError`)."""
+        if not self.incremental:
+            return ModuleContext(path, text, api.parse(text, path))
+        old = self._parsed
+        parsed = reparse(old, text, path) if old is not None else parse_whole(text, path)
+        memo = self._statements.carried_to(parsed.module) if self._statements else None
+        ctx = ModuleContext(path, text, parsed.module, parsed.line_offsets, memo)
+        self._parsed, self._statements = parsed, ctx.statements
+        return ctx
+
+
 @dataclass
 class Analysis:
     """The findings of one document text under one set of settings, and its fixed texts."""
@@ -100,15 +133,27 @@ class Analysis:
     _fixed: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def run(cls, text: str, path: str, settings: Settings) -> Analysis:
+    def run(
+        cls,
+        text: str,
+        path: str,
+        settings: Settings,
+        tracker: Tracker,
+        checkpoint: Callable[[], None],
+    ) -> Analysis:
+        """Analyse `text`; `checkpoint()` raises `Stale` once a newer text came."""
         try:
-            module, findings = api.check_source(text, path=path, settings=settings)
+            checkpoint()
+            ctx = tracker.context(text, path)
+            findings = api.check_context(ctx, settings, checkpoint)
+        except Stale:
+            raise
         except AutooptError as exc:
             return cls(text, path, settings, error=exc)
         except Exception as exc:  # a rule bug must not take the server down
             logger.exception("analysis of %s failed", path)
             return cls(text, path, settings, error=AutooptError(path, f"internal error: {exc!r}"))
-        return cls(text, path, settings, module, findings)
+        return cls(text, path, settings, ctx.module, findings)
 
     def find(self, key: list[Any]) -> Finding | None:
         return next((f for f in self.findings if key_of(f) == key), None)
@@ -275,12 +320,15 @@ def contains(span: Span, line: int, column: int) -> bool:
 
 
 class AutooptServer(LanguageServer):
-    """Keeps client settings, one analysis per open document, and pending debounces."""
+    """Keeps client settings, one analysis and one tracker per open document, and
+    pending publications."""
 
     def __init__(self) -> None:
         super().__init__("autoopt", __version__)
         self.client_settings = ClientSettings()
+        self.incremental = os.environ.get("AUTOOPT_LSP_INCREMENTAL", "1") != "0"
         self._analyses: dict[str, tuple[str, Settings, asyncio.Future[Analysis]]] = {}
+        self._trackers: dict[str, Tracker] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autoopt-analysis")
 
@@ -300,16 +348,36 @@ class AutooptServer(LanguageServer):
         return self.client_settings.over(load_settings(start))
 
     async def analyse(self, doc: TextDocument) -> Analysis:
-        """The analysis of the document's current text: cached, in flight, or started now."""
+        """The analysis of the document's current text: cached, in flight, or started now.
+        Raises `Stale` when the text changes before it is done."""
         text, settings = doc.source, self.settings_for(doc)
         cached = self._analyses.get(doc.uri)
         if cached is None or cached[0] != text or cached[1] != settings:
+            tracker = self._trackers.setdefault(doc.uri, Tracker(self.incremental))
+            checkpoint = partial(self._unchanged, doc.uri, text)
+            run = partial(Analysis.run, text, doc.path or doc.uri, settings, tracker, checkpoint)
             loop = asyncio.get_running_loop()
-            run = partial(Analysis.run, text, doc.path or doc.uri, settings)
             future = asyncio.ensure_future(loop.run_in_executor(self._worker, run))
             cached = (text, settings, future)
             self._analyses[doc.uri] = cached
-        return await asyncio.shield(cached[2])
+        try:
+            return await asyncio.shield(cached[2])
+        except Stale:
+            if self._analyses.get(doc.uri) is cached:
+                del self._analyses[doc.uri]
+            raise
+
+    def _unchanged(self, uri: str, text: str) -> None:
+        """Raise `Stale` if the document no longer has `text` (runs on the worker)."""
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None or doc.source != text:
+            raise Stale(uri)
+
+    def busy(self, uri: str) -> bool:
+        """Whether a publication or an analysis for `uri` is still pending."""
+        task, cached = self._pending.get(uri), self._analyses.get(uri)
+        running = cached is not None and not cached[2].done()
+        return running or (task is not None and not task.done())
 
     def schedule(self, uri: str, delay: float) -> None:
         """(Re)start the countdown to publishing diagnostics for `uri`."""
@@ -325,12 +393,17 @@ class AutooptServer(LanguageServer):
             logger.exception("publishing diagnostics for %s failed", uri)
 
     async def publish(self, uri: str) -> None:
-        """Diagnostics for the document's text, unless it changed or closed meanwhile."""
+        """Diagnostics for the document's version, unless it changed or closed meanwhile."""
         doc = self.workspace.text_documents.get(uri)
         if doc is None:
             return
-        version, analysis = doc.version, await self.analyse(doc)
-        if self.workspace.text_documents.get(uri) is not doc or doc.source != analysis.text:
+        version = doc.version
+        try:
+            analysis = await self.analyse(doc)
+        except Stale:
+            return  # the newer version publishes
+        current = self.workspace.text_documents.get(uri)
+        if current is not doc or doc.version != version or doc.source != analysis.text:
             return
         params = lsp.PublishDiagnosticsParams(uri, diagnostics(analysis, self.encoding), version)
         self.text_document_publish_diagnostics(params)
@@ -339,6 +412,7 @@ class AutooptServer(LanguageServer):
         if (task := self._pending.pop(uri, None)) is not None:
             task.cancel()
         self._analyses.pop(uri, None)
+        self._trackers.pop(uri, None)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
 
     def refresh(self) -> None:
@@ -372,7 +446,7 @@ async def _document(ls: AutooptServer, uri: str) -> tuple[TextDocument, Analysis
     try:
         doc = ls.workspace.get_text_document(uri)
         analysis = await ls.analyse(doc)
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeDecodeError, ValueError, Stale):
         return None
     return (doc, analysis) if doc.source == analysis.text else None
 
@@ -395,7 +469,9 @@ def did_open(ls: AutooptServer, params: lsp.DidOpenTextDocumentParams) -> None:
 
 @SERVER.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: AutooptServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, DEBOUNCE_S)
+    """At once after a pause; debounced while the last edit's work is still pending."""
+    uri = params.text_document.uri
+    ls.schedule(uri, DEBOUNCE_S if ls.busy(uri) else 0)
 
 
 @SERVER.feature(lsp.TEXT_DOCUMENT_DID_SAVE)

@@ -70,6 +70,7 @@ def main():
     for _ in range(10):
         tag = "héllo 😀 wörld"; fast = jax.jit(step)
         u = fast(u)
+        print(tag)  # a host effect: the loop stays eager (AO103 leaves it to AO102)
     return u
 """
 
