@@ -37,7 +37,8 @@ def _python_syntax_error(code: str) -> tuple[int, str] | None:
 
 
 def mentions_jax(code: str) -> bool:
-    """Cheap pre-filter: a module that never names jax has nothing to optimise."""
+    """Cheap pre-filter: a module that never names jax has nothing to optimise, but for
+    the rules that read it anyway (`Rule.reads_without_jax`)."""
     return "jax" in code
 
 
@@ -66,13 +67,13 @@ def check_context(
     `checkpoint()` runs before each rule: an editor raises there to stop work that a
     newer text made stale.
     """
-    if not mentions_jax(ctx.source) or not ctx.imports.uses_jax():
-        return []
-    table = suppressions(ctx.source)
+    code, path = ctx.source, ctx.path
+    rules = [rule for rule in ALL_RULES if settings.enabled(rule.id)]
+    if not mentions_jax(code) or not ctx.imports.uses_jax():
+        rules = [rule for rule in rules if rule.reads_without_jax(code, path)]
+    table = suppressions(code)
     findings = []
-    for rule in ALL_RULES:
-        if not settings.enabled(rule.id):
-            continue
+    for rule in rules:
         checkpoint()
         findings += [
             finding

@@ -4,7 +4,8 @@ Usage:
     python benchmarks/verify_corpus.py [--corpus DIR] [--out FILE] [--only NAME ...]
         [--repeats N] [--rounds N] [--timeout S] [--side-by-side [--sbs-repeats N]]
 
-Every `corpus/*.py` except `*_expert.py` goes through `autoopt.verify.verify_file`.
+Every `corpus/*.py` except `*_expert.py` goes through `autoopt.verify.verify_file`
+(with unsafe fixes for the programs in UNSAFE_ONLY).
 The section written to FILE (one per device, between markers, so CPU and GPU
 runs sit side by side) has the device, the JAX version, one row per program and
 one row per rewrite. With --side-by-side, each program that has a `<name>_expert.py`
@@ -27,6 +28,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from autoopt.config import Settings
 from autoopt.model import AutooptError
 from autoopt.verify import Candidate, VerifyOptions, VerifyReport, verify_candidates, verify_file
 from autoopt.verify.compare import compare_trees
@@ -36,6 +38,9 @@ from autoopt.verify.runner import run_worker
 from autoopt.verify.trees import load_tree
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Programs whose only rewrite is unsafe (AO702), verified with unsafe fixes (as in
+#: tests/test_corpus.py).
+UNSAFE_ONLY = {"shared_gpu_workers"}
 
 
 @dataclass
@@ -69,8 +74,9 @@ class SideBySide:
 
 def verify_program(path: Path, options: VerifyOptions) -> Program:
     start = time.perf_counter()
+    settings = Settings(unsafe_fixes=path.stem in UNSAFE_ONLY)
     try:
-        report = verify_file(path, options=options)
+        report = verify_file(path, settings=settings, options=options)
     except AutooptError as exc:
         report = VerifyReport(str(path), options.entry or "main", error=exc.message)
     print(

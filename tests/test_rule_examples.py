@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import libcst as cst
 import pytest
 
@@ -16,20 +18,27 @@ VALID = [(r, i, c) for r in ALL_RULES for i, c in enumerate(r.VALID)]
 INVALID = [(r, i, c) for r in ALL_RULES for i, c in enumerate(r.INVALID)]
 
 
-def _run(rule: type[Rule], code: str):
-    return optimize_source(code, settings=Settings(select=(rule.id,), unsafe_fixes=True))
+def _run(rule: type[Rule], code: str, case: Valid | Invalid, tmp_path: Path):
+    """The rule on `code`; a case with project files runs as the file `case.path` there."""
+    settings = Settings(select=(rule.id,), unsafe_fixes=True)
+    if not case.files:
+        return optimize_source(code, settings=settings)
+    for name, text in {**case.files, case.path: code}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return optimize_source(code, path=str(tmp_path / case.path), settings=settings)
 
 
 @pytest.mark.parametrize(("rule", "index", "case"), VALID, ids=lambda v: getattr(v, "id", str(v)))
-def test_valid(rule: type[Rule], index: int, case: Valid) -> None:
-    result = _run(rule, case.code)
+def test_valid(rule: type[Rule], index: int, case: Valid, tmp_path: Path) -> None:
+    result = _run(rule, case.code, case, tmp_path)
     assert [f.message for f in result.findings] == [], case.why
     assert result.new_source == case.code
 
 
 @pytest.mark.parametrize(("rule", "index", "case"), INVALID, ids=lambda v: getattr(v, "id", str(v)))
-def test_invalid(rule: type[Rule], index: int, case: Invalid) -> None:
-    result = _run(rule, case.code)
+def test_invalid(rule: type[Rule], index: int, case: Invalid, tmp_path: Path) -> None:
+    result = _run(rule, case.code, case, tmp_path)
     assert result.findings, "the rule did not fire"
     first = result.findings[0]
     assert first.rule == rule.id
@@ -39,7 +48,7 @@ def test_invalid(rule: type[Rule], index: int, case: Invalid) -> None:
     assert case.fix is not Applicability.NONE or case.expected is None
     assert result.new_source == expected
     cst.parse_module(result.new_source)
-    again = _run(rule, result.new_source)
+    again = _run(rule, result.new_source, case, tmp_path)
     assert again.new_source == result.new_source, "the fix is not idempotent"
 
 

@@ -46,6 +46,31 @@ def dependencies(ctx: ModuleContext) -> dict[str, str]:
     return dict(ctx.memo("project_dependencies", dict))
 
 
+def module_files(path: str, module: str) -> list[Path]:
+    """The project files that `import module` in the file `path` may load: the module,
+    or its package's `__init__.py` (none for an installed package or a non-file)."""
+    here = _real_file(path)
+    return [c for c in _candidates(here, module) if c.resolve() != here] if here else []
+
+
+def read_text(ctx: ModuleContext, path: Path) -> str | None:
+    """The text of a project file read without its analysis (a configuration, a module
+    whose imports alone matter), recorded as a dependency of `ctx`; None when unreadable."""
+    try:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    ctx.memo("project_dependencies", dict)[str(path)] = hashlib.sha256(raw).hexdigest()
+    return text
+
+
+def root(path: str) -> Path | None:
+    """The project folder of the file `path`, or None when it is not a file."""
+    here = _real_file(path)
+    return _root(here) if here else None
+
+
 def _module_context(ctx: ModuleContext, module: str) -> ModuleContext | None:
     here = _real_file(ctx.path)
     if here is None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.names import first_jax_import
+from autoopt.analysis.ints import module_constant
+from autoopt.analysis.jax_reach import first_statement_reaching_jax, reaches_jax
+from autoopt.analysis.pytest_config import outermost_conftest, suite_reaches_jax, xdist
 from autoopt.analysis.walk import walk
-from autoopt.model import Applicability, Finding, InsertBefore
+from autoopt.model import Applicability, Finding, InsertAfter, InsertBefore
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples
 
@@ -24,48 +27,75 @@ _SUBPROCESS = (
     "subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
     "subprocess.check_output", "os.system",
 )  # fmt: skip
+_LAUNCH_WORDS = (
+    "multiprocessing",
+    "concurrent.futures",
+    "subprocess",
+    "os.system",
+    "import ray",
+    "from ray",
+)
+_LAUNCHERS = {"multiprocessing", "concurrent", "subprocess", "ray"}
 _LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+_NEW = "exec"  # a launch that starts a new interpreter, never forked
 
 
 @dataclass(frozen=True)
 class _Launch:
-    node: cst.CSTNode
+    node: cst.CSTNode | None  # None: the finding sits on the fix's anchor
     what: str
     workers: int | None  # the number of processes per GPU, when it is a constant
-    fork: bool = False
+    method: str | None = _NEW  # multiprocessing's start method; None: the default
+    where: str = "before `import jax`"
+    env: tuple[tuple[str, str], ...] = ()  # settings the launcher gives the processes
 
 
 class SharedGpuPreallocation(Rule):
     """
     ## What it does
     Finds programs that run JAX in several processes at once on one machine
-    (`multiprocessing.Pool`/`Process`, `ProcessPoolExecutor`, `subprocess` or
-    `os.system` launching a script of the project that imports jax, Ray tasks
-    with a fractional `num_gpus`) without a preallocation setting, and sets
-    `XLA_PYTHON_CLIENT_PREALLOCATE=false` with `os.environ.setdefault` above the
-    first `import jax`, so that a user's own setting still wins. The processes
-    it starts inherit the setting.
+    without a preallocation setting: `multiprocessing.Pool`/`Process`,
+    `ProcessPoolExecutor`, `subprocess` or `os.system` launching a script of the
+    project that imports jax, Ray tasks with a fractional `num_gpus`, and the
+    outermost `conftest.py` of tests that import jax when the project's pytest
+    configuration (`addopts` in `pytest.ini`, `pyproject.toml`, `tox.ini` or
+    `setup.cfg`) asks pytest-xdist for several workers (`-n 4`, `-n auto`). The
+    workers count as using JAX when their module imports jax, directly or
+    through the project's own modules. The fix sets
+    `XLA_PYTHON_CLIENT_PREALLOCATE=false` with `os.environ.setdefault` (so that
+    a user's own setting still wins) above the first statement that imports
+    jax, or in the `conftest.py` before the tests import it; the processes
+    started afterwards inherit it.
 
     ## Why is this bad?
     By default JAX preallocates 75% of the GPU memory when its backend starts,
-    at the first operation. That buys fewer allocations and less fragmentation
-    for one process; on a shared GPU the second process finds only 25% left and
-    fails with out-of-memory at start-up (or processes race for the rest). With
-    preallocation off each process takes what it uses.
+    at the first operation, not at `import jax`. For one process that buys
+    speed: one large allocation up front, no device allocations later, and
+    less fragmentation. On a shared GPU it means the first process holds 75%
+    and every other one gets what is left: a second process fails with
+    out-of-memory as soon as it needs more than that (or processes race for the
+    rest). With preallocation off each process takes what it uses.
 
     ## Fix safety
     Always **unsafe**: it trades speed for sharing. On-demand allocation costs
     allocation overhead, and a process that uses most of the memory may fail
     from fragmentation where a preallocated pool would not. Alternatives: a
     `XLA_PYTHON_CLIENT_MEM_FRACTION` per process (the message suggests about
-    0.9/N when the number of workers N is a constant), or
-    `XLA_PYTHON_CLIENT_ALLOCATOR=platform`, which frees memory as soon as it is
-    unused but is slow. The setting is read when the backend starts, not at
-    import; the fix puts it above the import so that nothing can start the
-    backend first. There is **no fix** when the processes are forked (start
-    method `fork`) after jax was imported: that deadlocks or fails regardless
-    of memory. Programs that set a preallocation setting (also in a launcher's
-    `env=`) or `JAX_PLATFORMS=cpu` are left alone.
+    0.9/N when the number of workers N is a constant), which keeps
+    preallocation but caps each process; or `XLA_PYTHON_CLIENT_ALLOCATOR=platform`,
+    which allocates exactly what is asked and frees it at once, but is slow.
+    The setting is read when the backend starts, so it must be in the
+    environment before the first operation; the fix puts it above the import so
+    that nothing can start the backend first. There is **no fix** when the
+    processes are forked after jax was imported, with the `fork` start method
+    or with no start method set (the default on Linux before Python 3.14):
+    that deadlocks or fails regardless of memory, and the message says to use
+    `spawn` or `forkserver`. Programs that set a preallocation setting (also in
+    a launcher's `env=`, or pytest-env's `env` option) or `JAX_PLATFORMS=cpu`
+    are left alone. A fix in `conftest.py`, like every fix in a test file, is
+    applied only with `--include-tests`.
     """
 
     id = "AO702"
@@ -73,30 +103,36 @@ class SharedGpuPreallocation(Rule):
     summary = "several JAX processes share a GPU with preallocation on"
     severity = "warning"
     goal = "memory"
-    fixes = "sets `XLA_PYTHON_CLIENT_PREALLOCATE=false` above `import jax`"
+    fixes = (
+        "sets `XLA_PYTHON_CLIENT_PREALLOCATE=false` above `import jax`, or in the"
+        " `conftest.py` of tests run by pytest-xdist"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID
 
+    @classmethod
+    def reads_without_jax(cls, code: str, path: str) -> bool:
+        """A launcher whose workers reach jax through project modules, or a conftest.py."""
+        return Path(path).name == "conftest.py" or any(word in code for word in _LAUNCH_WORDS)
+
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
-        if _configured(ctx):
-            return
-        launch = next(_launches(ctx), None)
-        if launch is None:
-            return
+        launch = next(_launches(ctx), None) if _imports_launcher(ctx) else None
+        launch = launch or _xdist_workers(ctx)
         body = list(ctx.module.body)
-        first_import = first_jax_import(body)
+        if launch is None or not body or _configured(ctx, launch.env):
+            return
+        first_import = first_statement_reaching_jax(ctx)
+        anchor = body[first_import] if first_import is not None else _first_code(body)
+        node = launch.node or anchor or body[-1]
         message = f"{launch.what} run JAX in several processes with GPU preallocation on"
-        if launch.fork and first_import is not None:
-            message += (
-                "; no fix: they are forked after `import jax`, which deadlocks or fails"
-                " regardless of memory (use the `spawn` or `forkserver` start method)"
-            )
-            yield self.finding(ctx, launch.node, message, Applicability.NONE)
+        if launch.method in ("fork", None) and first_import is not None:
+            message += _FORKED if launch.method else _DEFAULT_FORK
+            yield self.finding(ctx, node, message, Applicability.NONE)
             return
         message += (
             ": the first one takes 75% of the GPU memory and the next fail with"
-            f" out-of-memory; set {PREALLOCATE}=false before `import jax`"
+            f" out-of-memory; set {PREALLOCATE}=false {launch.where}"
         )
         if launch.workers and launch.workers > 1:
             fraction = 0.9 / launch.workers
@@ -105,12 +141,24 @@ class SharedGpuPreallocation(Rule):
                 f" (0.9/{launch.workers}) per process"
             )
         message += "; unsafe: allocating on demand costs time and may fragment memory"
-        anchor = body[first_import] if first_import is not None else _first_code(body)
         lines = [] if _os_imported_before(body, anchor) else [_line("import os")]
         lines.append(_line(f'os.environ.setdefault("{PREALLOCATE}", "false")'))
-        title = f"Set {PREALLOCATE}=false above `import jax`"
-        edits = [InsertBefore(anchor, tuple(lines))]
-        yield self.finding(ctx, launch.node, message, Applicability.UNSAFE, edits, title=title)
+        title = f"Set {PREALLOCATE}=false {launch.where}"
+        new = tuple(lines)
+        edits = [InsertBefore(anchor, new) if anchor else InsertAfter(body[-1], new)]
+        yield self.finding(ctx, node, message, Applicability.UNSAFE, edits, title=title)
+
+
+_FORKED = (
+    "; no fix: they are forked after `import jax`, which deadlocks or fails"
+    " regardless of memory (use the `spawn` or `forkserver` start method)"
+)
+_DEFAULT_FORK = (
+    "; no fix: no start method is set, and on Linux before Python 3.14 the default is"
+    " `fork`: forking after `import jax` deadlocks or fails regardless of memory (start"
+    ' them with `multiprocessing.get_context("spawn")` or `"forkserver"`, then set'
+    f" {PREALLOCATE}=false before `import jax`)"
+)
 
 
 def _line(code: str) -> cst.SimpleStatementLine:
@@ -119,54 +167,64 @@ def _line(code: str) -> cst.SimpleStatementLine:
     return stmt
 
 
-def _first_code(body) -> cst.BaseStatement:
-    """The first statement that is not the docstring or a `__future__` import."""
+def _first_code(body: list[cst.BaseStatement]) -> cst.BaseStatement | None:
+    """The first statement that is not the docstring, a `__future__` import or
+    `import os` (None: there is none)."""
     for index, stmt in enumerate(body):
         small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
         if index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString):
             continue
         if isinstance(small, cst.ImportFrom) and _dotted_module(small) == "__future__":
             continue
-        return stmt
-    return body[-1]
+        if not _imports_os(stmt):
+            return stmt
+    return None
 
 
 def _dotted_module(node: cst.ImportFrom) -> str:
     return cst.Module([]).code_for_node(node.module) if node.module else ""
 
 
-def _os_imported_before(body, anchor) -> bool:
+def _os_imported_before(body: list[cst.BaseStatement], anchor: cst.BaseStatement | None) -> bool:
     for stmt in body:
         if stmt is anchor:
             return False
-        if isinstance(stmt, cst.SimpleStatementLine) and any(
-            isinstance(s, cst.Import)
-            and any(
-                a.asname is None and cst.Module([]).code_for_node(a.name) == "os" for a in s.names
-            )
-            for s in stmt.body
-        ):
+        if _imports_os(stmt):
             return True
     return False
+
+
+def _imports_os(stmt: cst.BaseStatement) -> bool:
+    """Whether the statement is a plain `import os` (among others)."""
+    return isinstance(stmt, cst.SimpleStatementLine) and any(
+        isinstance(s, cst.Import)
+        and any(a.asname is None and cst.Module([]).code_for_node(a.name) == "os" for a in s.names)
+        for s in stmt.body
+    )
 
 
 # --- what the program already sets ---------------------------------------------------------
 
 
-def _configured(ctx: ModuleContext) -> bool:
-    """Whether the program sets a preallocation setting, or runs JAX on the CPU only."""
-    for key, value in _environment_writes(ctx):
-        value = (value or "").lower()
-        if key in _SHARING or (key == "XLA_PYTHON_CLIENT_ALLOCATOR" and value == "platform"):
-            return True
-        if key == "JAX_PLATFORMS" and value == "cpu":
-            return True
+def _configured(ctx: ModuleContext, given: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the program (or its launcher, `given`) sets a preallocation setting, or
+    runs JAX on the CPU only."""
+    if any(_shares(key, value) for key, value in (*given, *_environment_writes(ctx))):
+        return True
     for call in (n for n in walk(ctx.module) if isinstance(n, cst.Call)):
         if ctx.qualify(call.func) == "jax.config.update" and [
             _string(a.value) for a in call.args
         ] == ["jax_platforms", "cpu"]:
             return True
     return False
+
+
+def _shares(key: str, value: str | None) -> bool:
+    """Whether setting `key` to `value` lets processes share a GPU (or avoids it)."""
+    value = (value or "").lower()
+    if key in _SHARING or (key == "XLA_PYTHON_CLIENT_ALLOCATOR" and value == "platform"):
+        return True
+    return key == "JAX_PLATFORMS" and value == "cpu"
 
 
 def _environment_writes(ctx: ModuleContext) -> Iterator[tuple[str, str | None]]:
@@ -208,41 +266,72 @@ def _string(node: cst.BaseExpression) -> str | None:
 
 def _launches(ctx: ModuleContext) -> Iterator[_Launch]:
     """Places that start several JAX processes at once."""
-    in_loop = {id(n) for loop in walk(ctx.module) if isinstance(loop, _LOOPS) for n in walk(loop)}
-    jax_here = any(q.split(".")[0] == "jax" for q in ctx.imports.bindings.values())
-    workers_use_jax = jax_here  # spawned workers import this module again
-    fork = _forks(ctx)
-    contexts = _contexts(ctx)
+    nodes = list(walk(ctx.module))
+    calls = {n: ctx.qualify(n.func) or "" for n in nodes if isinstance(n, cst.Call)}
+    looped: Callable[[], set[int]] = cache(lambda: _in_loops(nodes))
+    uses_jax: Callable[[], bool] = cache(lambda: reaches_jax(ctx))  # spawn imports it again
+    default = next(
+        (_method(c) for c, q in calls.items() if q == "multiprocessing.set_start_method"), None
+    )
+    contexts = _contexts(ctx, nodes)
     processes = []
-    for call in (n for n in walk(ctx.module) if isinstance(n, cst.Call)):
-        qual, forked = _launcher(ctx, call, contexts)
-        forked = forked or fork
+    for call, named in calls.items():
+        qual, method = _launcher(ctx, call, named, contexts)
+        method = method or default
         if qual in ("multiprocessing.Pool", "multiprocessing.pool.Pool", _EXECUTOR):
-            count = _count(call, "processes" if qual != _EXECUTOR else "max_workers")
-            if workers_use_jax and count != 1:
+            count = _count(ctx, call, "processes" if qual != _EXECUTOR else "max_workers")
+            if count != 1 and uses_jax():
                 name = qual.rpartition(".")[2]
-                yield _Launch(call, f"the `{name}` workers", count, forked)
-        elif qual == "multiprocessing.Process" and workers_use_jax:
-            processes.append((call, id(call) in in_loop, forked))
+                yield _Launch(call, f"the `{name}` workers", count, method)
+        elif qual == "multiprocessing.Process" and uses_jax():
+            processes.append((call, id(call) in looped(), method))
         elif qual in _SUBPROCESS and _launches_jax_script(ctx, call):
-            if (jax_here or id(call) in in_loop) and not _env_sets(ctx, call):
-                yield _Launch(call, "the launched script and this program", None)
+            if id(call) in looped() or uses_jax():
+                yield _Launch(
+                    call, "the launched script and this program", None, env=_env(ctx, call)
+                )
         elif qual == "ray.remote" or (
             isinstance(call.func, cst.Attribute) and call.func.attr.value == "options"
         ):
             share = _fraction(call)
-            if share is not None and jax_here:
+            if share is not None and uses_jax():
                 workers = round(1 / share) if (1 / share).is_integer() else None
                 yield _Launch(call, f"Ray tasks with num_gpus={share:g}", workers)
-    if len(processes) > 1 or any(looped for _, looped, _ in processes):
-        call, _, forked = processes[0]
-        yield _Launch(call, "the `Process` workers", None, forked)
+    if len(processes) > 1 or any(inside for _, inside, _ in processes):
+        call, _, method = processes[0]
+        yield _Launch(call, "the `Process` workers", None, method)
 
 
-def _contexts(ctx: ModuleContext) -> dict[str, str | None]:
+def _xdist_workers(ctx: ModuleContext) -> _Launch | None:
+    """pytest-xdist workers, when `ctx` is the outermost conftest.py of tests that import
+    jax and the project's pytest configuration asks for several."""
+    if not outermost_conftest(ctx):
+        return None
+    workers = xdist(ctx)
+    if workers is None or not suite_reaches_jax(ctx):
+        return None
+    what = f"the pytest-xdist workers (`{workers.option}` in {workers.config.name})"
+    where = "in conftest.py, before the tests import jax"
+    return _Launch(None, what, workers.workers, where=where, env=workers.env)
+
+
+def _imports_launcher(ctx: ModuleContext) -> bool:
+    """Whether the module imports something that starts processes (a cheap first test)."""
+    for qual in ctx.imports.bindings.values():
+        if qual.split(".")[0] in _LAUNCHERS or qual == "os.system":
+            return True
+    return "os" in ctx.imports.bindings.values() and "system(" in ctx.source
+
+
+def _in_loops(nodes: list[cst.CSTNode]) -> set[int]:
+    """The ids of the nodes inside a loop or comprehension."""
+    return {id(n) for loop in nodes if isinstance(loop, _LOOPS) for n in walk(loop)}
+
+
+def _contexts(ctx: ModuleContext, nodes: list[cst.CSTNode]) -> dict[str, str | None]:
     """Names bound to `multiprocessing.get_context(method)`, with the method."""
     found: dict[str, str | None] = {}
-    for node in walk(ctx.module):
+    for node in nodes:
         if isinstance(node, cst.Assign) and len(node.targets) == 1:
             target, value = node.targets[0].target, node.value
             if (
@@ -259,44 +348,37 @@ def _method(call: cst.Call) -> str | None:
 
 
 def _launcher(
-    ctx: ModuleContext, call: cst.Call, contexts: dict[str, str | None]
-) -> tuple[str, bool]:
-    """What `call` starts (`multiprocessing.get_context("fork").Pool` -> Pool, forked)."""
+    ctx: ModuleContext, call: cst.Call, qual: str, contexts: dict[str, str | None]
+) -> tuple[str, str | None]:
+    """What `call` starts and with which start method, when it names one
+    (`multiprocessing.get_context("fork").Pool` -> Pool, fork)."""
     func = call.func
     if isinstance(func, cst.Attribute):
         inner = func.value
         if isinstance(inner, cst.Call) and ctx.qualify(inner.func) == _CONTEXT:
-            return f"multiprocessing.{func.attr.value}", _method(inner) == "fork"
+            return f"multiprocessing.{func.attr.value}", _method(inner)
         if isinstance(inner, cst.Name) and inner.value in contexts:
-            return f"multiprocessing.{func.attr.value}", contexts[inner.value] == "fork"
-    qual = ctx.qualify(func) or ""
+            return f"multiprocessing.{func.attr.value}", contexts[inner.value]
     if qual == _EXECUTOR:
         context = next(
             (a.value for a in call.args if a.keyword and a.keyword.value == "mp_context"), None
         )
         if isinstance(context, cst.Call) and ctx.qualify(context.func) == _CONTEXT:
-            return qual, _method(context) == "fork"
+            return qual, _method(context)
         if isinstance(context, cst.Name) and context.value in contexts:
-            return qual, contexts[context.value] == "fork"
-    return qual, False
+            return qual, contexts[context.value]
+    return qual, None
 
 
-def _forks(ctx: ModuleContext) -> bool:
-    """Whether the program sets the `fork` start method for all processes."""
-    return any(
-        isinstance(n, cst.Call)
-        and ctx.qualify(n.func) == "multiprocessing.set_start_method"
-        and n.args
-        and _string(n.args[0].value) == "fork"
-        for n in walk(ctx.module)
-    )
-
-
-def _count(call: cst.Call, keyword: str) -> int | None:
-    """The number of workers when it is a literal; None when unknown or the default."""
+def _count(ctx: ModuleContext, call: cst.Call, keyword: str) -> int | None:
+    """The number of workers when it is a literal or an integer module constant; None
+    when unknown or the default."""
     for index, arg in enumerate(call.args):
         if (arg.keyword is None and index == 0) or (arg.keyword and arg.keyword.value == keyword):
-            return int(arg.value.value) if isinstance(arg.value, cst.Integer) else None
+            value = arg.value
+            if isinstance(value, cst.Name):
+                value = module_constant(ctx, value.value) or value
+            return value.evaluated_value if isinstance(value, cst.Integer) else None
     return None
 
 
@@ -309,36 +391,26 @@ def _fraction(call: cst.Call) -> float | None:
     return None
 
 
-def _imports_jax(ctx: ModuleContext) -> bool:
-    return any(q.split(".")[0] == "jax" for q in ctx.imports.bindings.values())
-
-
 def _launches_jax_script(ctx: ModuleContext, call: cst.Call) -> bool:
-    """Whether the command runs a Python script of the project that imports jax."""
+    """Whether the command runs a Python script of the project that imports jax
+    (directly or through project modules)."""
     here = Path(ctx.path)
     if here.suffix != ".py" or not here.is_file():
         return False
     for node in walk(call.args[0].value) if call.args else ():
-        text = _string(node) if isinstance(node, cst.SimpleString) else None
+        text = node.value if isinstance(node, cst.FormattedStringText) else None
+        text = _string(node) if isinstance(node, cst.SimpleString) else text
         for word in (text or "").split():
-            if word.endswith(".py"):
-                script = (here.parent / word).resolve()
-                if script.is_file() and script != here.resolve() and _file_imports_jax(script):
-                    return True
+            script = (here.parent / word).resolve()
+            mine = script == here.resolve()
+            if word.endswith(".py") and script.is_file() and not mine and reaches_jax(ctx, script):
+                return True
     return False
 
 
-def _file_imports_jax(path: Path) -> bool:
-    try:
-        module = cst.parse_module(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, cst.ParserSyntaxError):
-        return False
-    return _imports_jax(ModuleContext(str(path), module.code, module))
-
-
-def _env_sets(ctx: ModuleContext, call: cst.Call) -> bool:
-    """Whether the launcher's `env=` sets a preallocation setting (also through a name
-    assigned a dict)."""
+def _env(ctx: ModuleContext, call: cst.Call) -> tuple[tuple[str, str], ...]:
+    """The string settings of the launcher's `env=` dict (also through a name assigned
+    a dict)."""
     for arg in call.args:
         if arg.keyword and arg.keyword.value == "env":
             sources: list[cst.CSTNode] = [arg.value]
@@ -352,7 +424,5 @@ def _env_sets(ctx: ModuleContext, call: cst.Call) -> bool:
                         for t in n.targets
                     )
                 ]
-            for key, value in (item for node in sources for item in _dict_items(node)):
-                if key in _SHARING or (key == "JAX_PLATFORMS" and (value or "").lower() == "cpu"):
-                    return True
-    return False
+            return tuple((k, v or "") for node in sources for k, v in _dict_items(node))
+    return ()

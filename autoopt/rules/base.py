@@ -13,8 +13,8 @@ with the given fix applicability and, where the fix applies, exactly the
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 import libcst as cst
@@ -32,6 +32,10 @@ class Valid:
 
     code: str
     why: str = ""
+    #: Other files of the project around the case (relative path -> text): the case is
+    #: then the file `path` among them, written out and analysed where it lies.
+    files: Mapping[str, str] = field(default_factory=dict)
+    path: str = "main.py"
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,8 @@ class Invalid:
     fix: Applicability = Applicability.SAFE
     message: str = ""  # a fragment the finding's message must contain
     doc: bool = False  # the one case the rule's documentation shows as its example
+    files: Mapping[str, str] = field(default_factory=dict)  # as in `Valid`
+    path: str = "main.py"
 
 
 class Rule:
@@ -61,6 +67,12 @@ class Rule:
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         raise NotImplementedError
+
+    @classmethod
+    def reads_without_jax(cls, code: str, path: str) -> bool:
+        """Whether a module that imports no jax itself may still hold a finding (a cheap
+        test of the text); the pipeline skips such modules for every other rule."""
+        return False
 
     @classmethod
     def findings(cls, ctx: ModuleContext) -> list[Finding]:

@@ -6,6 +6,25 @@ The one INVALID case flagged `doc=True` is the example its documentation shows.
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
 
+#: A project module that imports jax: the examples with project files import it.
+_MODEL = "import jax.numpy as jnp\n\ndef train(seed):\n    return jnp.ones(3) * seed\n"
+#: A test that reaches jax only through the project's package.
+_TESTS = {
+    "mypkg/__init__.py": "",
+    "mypkg/model.py": _MODEL,
+    "tests/test_model.py": "from mypkg.model import train\n\ndef test_train():\n    train(0)\n",
+}
+_SETTING = 'os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")'
+_CONFTEST = """
+\"\"\"Fixtures shared by the tests.\"\"\"
+import pytest
+
+
+@pytest.fixture
+def seed():
+    return 0
+"""
+
 VALID = (
     Valid(
         """
@@ -142,6 +161,70 @@ def work(i):
 """,
         "each Ray task has a GPU of its own",
     ),
+    Valid(
+        _CONFTEST,
+        "pytest-env sets the setting for the tests",
+        files={
+            "pyproject.toml": (
+                "[tool.pytest.ini_options]\n"
+                'addopts = "-n 4"\n'
+                'env = ["D:XLA_PYTHON_CLIENT_PREALLOCATE=false"]\n'
+            ),
+            "tests/test_model.py": "import jax\n",
+        },
+        path="tests/conftest.py",
+    ),
+    Valid(
+        _CONFTEST,
+        "the tests never import jax",
+        files={
+            "pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-n 4"\n',
+            "tests/test_io.py": "import json\n\ndef test_dump():\n    json.dumps(1)\n",
+        },
+        path="tests/conftest.py",
+    ),
+    Valid(
+        _CONFTEST,
+        "pytest runs the tests in one process (no -n)",
+        files={"pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-v"\n', **_TESTS},
+        path="tests/conftest.py",
+    ),
+    Valid(
+        _CONFTEST,
+        "an inner conftest.py: the outer one, loaded first, carries the finding",
+        files={
+            "setup.cfg": "[tool:pytest]\naddopts = -n 2\n",
+            "tests/conftest.py": "",
+            "tests/unit/test_model.py": "import jax\n",
+        },
+        path="tests/unit/conftest.py",
+    ),
+    Valid(
+        """
+import multiprocessing
+from model import train
+
+if __name__ == "__main__":
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(train, range(2))
+""",
+        "the workers' project module uses NumPy, not jax",
+        files={
+            "pyproject.toml": "",
+            "model.py": "import numpy as np\n\ndef train(s):\n    np.ones(3)\n",
+        },
+    ),
+    Valid(
+        """
+import subprocess
+import sys
+
+for seed in range(2):
+    subprocess.run([sys.executable, "train.py", str(seed)])
+""",
+        "the launched script does not import jax",
+        files={"pyproject.toml": "", "train.py": "import numpy\n"},
+    ),
 )
 
 INVALID = (
@@ -153,8 +236,10 @@ import jax
 def work(i):
     return jax.numpy.ones(3) * i
 
-with multiprocessing.Pool(4) as pool:
-    pool.map(work, range(4))
+if __name__ == "__main__":
+    multiprocessing.set_start_method("spawn")
+    with multiprocessing.Pool(4) as pool:
+        pool.map(work, range(4))
 """,
         """
 import multiprocessing
@@ -165,27 +250,38 @@ import jax
 def work(i):
     return jax.numpy.ones(3) * i
 
-with multiprocessing.Pool(4) as pool:
-    pool.map(work, range(4))
+if __name__ == "__main__":
+    multiprocessing.set_start_method("spawn")
+    with multiprocessing.Pool(4) as pool:
+        pool.map(work, range(4))
 """,
         fix=Applicability.UNSAFE,
-        message="XLA_PYTHON_CLIENT_MEM_FRACTION of about 0.23 (0.9/4)",
+        message=(
+            "the `Pool` workers run JAX in several processes with GPU preallocation on: the"
+            " first one takes 75% of the GPU memory and the next fail with out-of-memory; set"
+            " XLA_PYTHON_CLIENT_PREALLOCATE=false before `import jax`, or"
+            " XLA_PYTHON_CLIENT_MEM_FRACTION of about 0.23 (0.9/4) per process; unsafe:"
+            " allocating on demand costs time and may fragment memory"
+        ),
         doc=True,
     ),
     Invalid(
         """
 import os
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 import jax.numpy as jnp
 
 def work(i):
     return float(jnp.ones(3).sum())
 
-with ProcessPoolExecutor(max_workers=2) as pool:
+spawn = multiprocessing.get_context("spawn")
+with ProcessPoolExecutor(max_workers=2, mp_context=spawn) as pool:
     list(pool.map(work, range(2)))
 """,
         """
 import os
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax.numpy as jnp
@@ -193,7 +289,8 @@ import jax.numpy as jnp
 def work(i):
     return float(jnp.ones(3).sum())
 
-with ProcessPoolExecutor(max_workers=2) as pool:
+spawn = multiprocessing.get_context("spawn")
+with ProcessPoolExecutor(max_workers=2, mp_context=spawn) as pool:
     list(pool.map(work, range(2)))
 """,
         fix=Applicability.UNSAFE,
@@ -211,6 +308,7 @@ def train(seed):
     return jnp.ones(3) * seed
 
 if __name__ == "__main__":
+    mp.set_start_method("forkserver")
     workers = [mp.Process(target=train, args=(s,)) for s in range(2)]
 """,
         """
@@ -226,6 +324,7 @@ def train(seed):
     return jnp.ones(3) * seed
 
 if __name__ == "__main__":
+    mp.set_start_method("forkserver")
     workers = [mp.Process(target=train, args=(s,)) for s in range(2)]
 """,
         fix=Applicability.UNSAFE,
@@ -262,11 +361,13 @@ pool = ctx.Pool()
 import multiprocessing
 import jax
 
+WORKERS = 3
+
 def work(i):
     return jax.numpy.ones(3)
 
-with multiprocessing.get_context("spawn").Pool(3) as pool:
-    pool.map(work, range(3))
+with multiprocessing.get_context("spawn").Pool(WORKERS) as pool:
+    pool.map(work, range(WORKERS))
 """,
         """
 import multiprocessing
@@ -274,11 +375,13 @@ import os
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax
 
+WORKERS = 3
+
 def work(i):
     return jax.numpy.ones(3)
 
-with multiprocessing.get_context("spawn").Pool(3) as pool:
-    pool.map(work, range(3))
+with multiprocessing.get_context("spawn").Pool(WORKERS) as pool:
+    pool.map(work, range(WORKERS))
 """,
         fix=Applicability.UNSAFE,
         message="about 0.30 (0.9/3)",
@@ -318,21 +421,28 @@ for i in range(2):
     Process(target=work, args=(i,)).start()
 os.environ["OMP_NUM_THREADS"] = "1"
 """,
+        fix=Applicability.NONE,
+        message=(
+            "the `Process` workers run JAX in several processes with GPU preallocation on;"
+            " no fix: no start method is set, and on Linux before Python 3.14 the default is"
+            " `fork`: forking after `import jax` deadlocks or fails regardless of memory"
+            ' (start them with `multiprocessing.get_context("spawn")` or `"forkserver"`,'
+            " then set XLA_PYTHON_CLIENT_PREALLOCATE=false before `import jax`)"
+        ),
+    ),
+    Invalid(
         """
-import os
-os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+import multiprocessing
 import jax
-from multiprocessing import Process
 
 def work(i):
-    return jax.numpy.ones(3)
+    return jax.numpy.ones(3) * i
 
-for i in range(2):
-    Process(target=work, args=(i,)).start()
-os.environ["OMP_NUM_THREADS"] = "1"
+with multiprocessing.Pool(4) as pool:
+    pool.map(work, range(4))
 """,
-        fix=Applicability.UNSAFE,
-        message="unsafe: allocating on demand",
+        fix=Applicability.NONE,
+        message="on Linux before Python 3.14 the default is `fork`",
     ),
     Invalid(
         """
@@ -363,5 +473,130 @@ with ProcessPoolExecutor(2) as pool:
 """,
         fix=Applicability.NONE,
         message="deadlocks or fails regardless of memory",
+    ),
+    Invalid(
+        """
+import multiprocessing
+from model import train
+
+if __name__ == "__main__":
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(train, range(2))
+""",
+        """
+import multiprocessing
+import os
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+from model import train
+
+if __name__ == "__main__":
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(train, range(2))
+""",
+        fix=Applicability.UNSAFE,
+        message="the `Pool` workers run JAX in several processes",
+        files={"pyproject.toml": "", "model.py": _MODEL},
+    ),
+    Invalid(
+        """
+import subprocess
+import sys
+
+for seed in range(2):
+    subprocess.Popen([sys.executable, "train.py", str(seed)])
+""",
+        """
+import os
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+import subprocess
+import sys
+
+for seed in range(2):
+    subprocess.Popen([sys.executable, "train.py", str(seed)])
+""",
+        fix=Applicability.UNSAFE,
+        message="the launched script and this program run JAX in several processes",
+        files={
+            "pyproject.toml": "",
+            "train.py": "import sys\nfrom model import train\n\ntrain(int(sys.argv[1]))\n",
+            "model.py": _MODEL,
+        },
+    ),
+    Invalid(
+        """
+import os
+
+for seed in range(2):
+    os.system(f"python train.py {seed} &")
+""",
+        """
+import os
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+for seed in range(2):
+    os.system(f"python train.py {seed} &")
+""",
+        fix=Applicability.UNSAFE,
+        message="set XLA_PYTHON_CLIENT_PREALLOCATE=false before `import jax`",
+        files={"pyproject.toml": "", "train.py": "import jax\n"},
+    ),
+    Invalid(
+        _CONFTEST,
+        """
+\"\"\"Fixtures shared by the tests.\"\"\"
+import os
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+import pytest
+
+
+@pytest.fixture
+def seed():
+    return 0
+""",
+        fix=Applicability.UNSAFE,
+        message=(
+            "the pytest-xdist workers (`-n 4` in pyproject.toml) run JAX in several processes"
+            " with GPU preallocation on: the first one takes 75% of the GPU memory and the"
+            " next fail with out-of-memory; set XLA_PYTHON_CLIENT_PREALLOCATE=false in"
+            " conftest.py, before the tests import jax, or XLA_PYTHON_CLIENT_MEM_FRACTION of"
+            " about 0.23 (0.9/4) per process; unsafe: allocating on demand costs time and may"
+            " fragment memory"
+        ),
+        files={
+            "pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-n 4 -q"\n',
+            "tests/test_model.py": "import jax.numpy as jnp\n\ndef test_ones():\n    jnp.ones(2)\n",
+        },
+        path="tests/conftest.py",
+    ),
+    Invalid(
+        """
+import os
+import jax
+
+jax.config.update("jax_enable_x64", True)
+""",
+        """
+import os
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+import jax
+
+jax.config.update("jax_enable_x64", True)
+""",
+        fix=Applicability.UNSAFE,
+        message="the pytest-xdist workers (`-n auto` in pytest.ini)",
+        files={
+            "pyproject.toml": "",
+            "pytest.ini": "[pytest]\naddopts = -n auto --dist loadscope\n",
+            **_TESTS,
+        },
+        path="tests/conftest.py",
+    ),
+    Invalid(
+        "import pytest\n",
+        f"import os\n{_SETTING}\nimport pytest\n",
+        fix=Applicability.UNSAFE,
+        message="the pytest-xdist workers (`--numprocesses=2` in setup.cfg)",
+        files={"setup.cfg": "[tool:pytest]\naddopts = --numprocesses=2\n", **_TESTS},
+        path="tests/conftest.py",
     ),
 )
