@@ -20,21 +20,16 @@ from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples
 
 PREALLOCATE = "XLA_PYTHON_CLIENT_PREALLOCATE"
 _SHARING = (PREALLOCATE, "XLA_PYTHON_CLIENT_MEM_FRACTION")
-_POOLS = ("multiprocessing.Pool", "multiprocessing.pool.Pool", "multiprocessing.Process")
 _EXECUTOR = "concurrent.futures.ProcessPoolExecutor"
+_POOLS = ("multiprocessing.Pool", "multiprocessing.pool.Pool", _EXECUTOR)
 _CONTEXT = "multiprocessing.get_context"
 _SUBPROCESS = (
     "subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
     "subprocess.check_output", "os.system",
 )  # fmt: skip
-_LAUNCH_WORDS = (
-    "multiprocessing",
-    "concurrent.futures",
-    "subprocess",
-    "os.system",
-    "import ray",
-    "from ray",
-)
+_LAUNCH_WORDS = (  # in the text of a module that may start processes
+    "multiprocessing", "concurrent.futures", "subprocess", "os.system", "import ray", "from ray",
+)  # fmt: skip
 _LAUNCHERS = {"multiprocessing", "concurrent", "subprocess", "ray"}
 _LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
@@ -278,7 +273,7 @@ def _launches(ctx: ModuleContext) -> Iterator[_Launch]:
     for call, named in calls.items():
         qual, method = _launcher(ctx, call, named, contexts)
         method = method or default
-        if qual in ("multiprocessing.Pool", "multiprocessing.pool.Pool", _EXECUTOR):
+        if qual in _POOLS:
             count = _count(ctx, call, "processes" if qual != _EXECUTOR else "max_workers")
             if count != 1 and uses_jax():
                 name = qual.rpartition(".")[2]
