@@ -10,6 +10,7 @@ from `x.shape`, `x.ndim`, `x.dtype`, `x.size` and `len(x)` stay concrete.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -21,6 +22,7 @@ from autoopt.analysis.jax_api import SHAPE_ARGS
 from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.kinds import Kind
 from autoopt.analysis.values import model
+from autoopt.analysis.walk import children, walk
 
 _CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 _CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
@@ -35,33 +37,28 @@ _VALUE_METHODS = jax_api.SHAPE_METHODS | {"astype", "view"}
 def dynamic_names(node: cst.CSTNode) -> set[str]:
     """Names whose runtime *value* the expression depends on (shape reads excluded)."""
     found: set[str] = set()
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            if attr.attr.value in _CONCRETE_ATTRS:
-                return False
-            attr.value.visit(self)
-            return False
-
-        def visit_Call(self, call: cst.Call) -> bool:
-            return not (isinstance(call.func, cst.Name) and call.func.value in _CONCRETE_CALLS)
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
-            return False
-
-        def visit_Comparison(self, comp: cst.Comparison) -> bool:
-            is_identity = all(isinstance(t.operator, cst.Is | cst.IsNot) for t in comp.comparisons)
-            return not is_identity
-
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-    node.visit(Visitor())
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, cst.Name):
+            found.add(current.value)
+        elif isinstance(current, cst.Attribute):
+            if current.attr.value not in _CONCRETE_ATTRS:
+                todo.append(current.value)
+        elif isinstance(current, cst.Arg):
+            todo.append(current.value)
+        elif not _value_free(current):
+            todo.extend(children(current))
     return found
+
+
+def _value_free(node: cst.CSTNode) -> bool:
+    """`len(x)`, `type(x)`, `x is None`, a lambda: no value of the names they mention."""
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value in _CONCRETE_CALLS
+    if isinstance(node, cst.Comparison):
+        return all(isinstance(t.operator, cst.Is | cst.IsNot) for t in node.comparisons)
+    return isinstance(node, cst.Lambda)
 
 
 @dataclass
@@ -205,20 +202,15 @@ def _option_positions(qual: str, call: cst.Call) -> list[tuple[cst.CSTNode, str]
 
 
 def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
-    out: list[tuple[cst.CSTNode, str]] = []
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Slice(self, sl: cst.Slice) -> None:
-            for part in (sl.lower, sl.upper, sl.step):
-                if part is not None:
-                    out.append((part, "a slice bound"))
-
-        def visit_FunctionDef(self, fd: cst.FunctionDef) -> bool:
-            return False
-
-    if not isinstance(node, cst.FunctionDef):
-        node.visit(Visitor())
-    return out
+    if isinstance(node, cst.FunctionDef):
+        return []
+    return [
+        (part, "a slice bound")
+        for inner in _in_source_order(node)
+        if isinstance(inner, cst.Slice)
+        for part in (inner.lower, inner.upper, inner.step)
+        if part is not None
+    ]
 
 
 def _index_positions(ctx: ModuleContext, stmt: Stmt) -> list[tuple[cst.CSTNode, str]]:
@@ -238,59 +230,93 @@ def _index_positions(ctx: ModuleContext, stmt: Stmt) -> list[tuple[cst.CSTNode, 
 
 
 def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+    if isinstance(node, cst.FunctionDef | cst.If | cst.While):
+        return []
     out: list[tuple[cst.CSTNode, str]] = []
-
-    class Visitor(cst.CSTVisitor):
-        def visit_IfExp(self, exp: cst.IfExp) -> None:
-            out.append((exp.test, "a conditional expression"))
-
-        def visit_BooleanOperation(self, op: cst.BooleanOperation) -> None:
-            out.append((op.left, f"`{'and' if isinstance(op.operator, cst.And) else 'or'}`"))
-
-        def visit_FunctionDef(self, fd: cst.FunctionDef) -> bool:
-            return False
-
-    if not isinstance(node, cst.FunctionDef | cst.If | cst.While):
-        node.visit(Visitor())
+    for inner in _in_source_order(node):
+        if isinstance(inner, cst.IfExp):
+            out.append((inner.test, "a conditional expression"))
+        elif isinstance(inner, cst.BooleanOperation):
+            word = "and" if isinstance(inner.operator, cst.And) else "or"
+            out.append((inner.left, f"`{word}`"))
     return out
+
+
+# Fields in source order, for the nodes whose dataclass lists them in another order.
+_SOURCE_ORDER: dict[type, tuple[str, ...]] = {
+    cst.Arg: ("keyword", "value"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.MatchCase: ("pattern", "guard", "body"),
+    cst.Parameters: (
+        "posonly_params", "posonly_ind", "params", "star_arg", "kwonly_params", "star_kwarg",
+    ),
+    cst.TypeAlias: ("name", "type_parameters", "value"),
+}  # fmt: skip
+
+
+def _in_source_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`node` and the nodes under it in source order, nested functions left out."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        if current is node or not isinstance(current, cst.FunctionDef):
+            todo.extend(reversed(list(_source_children(current))))
+
+
+def _source_children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    order = _SOURCE_ORDER.get(type(node))
+    if order is None:
+        yield from children(node)
+        return
+    for name in order:
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple | list) else (value,):
+            if isinstance(item, cst.CSTNode):
+                yield item
 
 
 def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[str]:
     """Parameters the body treats as arrays: attributes, indexing, array operators."""
-    arrays: set[str] = set()
     params = set(fn.params)
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Attribute(self, attr: cst.Attribute) -> None:
-            if isinstance(attr.value, cst.Name) and attr.value.value in params:
-                arrays.add(attr.value.value)
-
-        def visit_Subscript(self, sub: cst.Subscript) -> None:
-            if isinstance(sub.value, cst.Name) and sub.value.value in params:
-                arrays.add(sub.value.value)
-
-        def visit_BinaryOperation(self, op: cst.BinaryOperation) -> None:
-            if isinstance(op.operator, cst.MatrixMultiply):
-                for side in (op.left, op.right):
-                    if isinstance(side, cst.Name) and side.value in params:
-                        arrays.add(side.value)
-
-        def visit_Call(self, call: cst.Call) -> None:
-            qual = ctx.qualify(call.func) or ""
-            if qual.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")) and qual not in SHAPE_ARGS:
-                data = jax_api.OPTION_POSITIONS.get(qual.removeprefix("jax.numpy."))
-                positional = [a for a in call.args if a.keyword is None]
-                for arg in positional[:data] + [a for a in call.args if a.keyword is not None]:
-                    if arg.keyword is not None and arg.keyword.value in jax_api.PYTHON_KEYWORDS:
-                        continue
-                    if isinstance(arg.value, cst.Name) and arg.value.value in params:
-                        arrays.add(arg.value.value)
-
-        def visit_FunctionDef(self, fd: cst.FunctionDef) -> bool:
-            return False
-
-    for stmt in stmts:
-        if not isinstance(stmt.node, cst.FunctionDef):
-            stmt.node.visit(Visitor())
+    arrays = {
+        name
+        for stmt in stmts
+        if not isinstance(stmt.node, cst.FunctionDef)
+        for node in walk(stmt.node, lambda n: isinstance(n, cst.FunctionDef))
+        for name in _array_uses(ctx, node)
+        if name in params
+    }
     values = model(ctx)
     return arrays | {p for p in params if values.parameter(fn, p).is_arrays}
+
+
+def _array_uses(ctx: ModuleContext, node: cst.CSTNode) -> list[str]:
+    """Names `node` uses as arrays: `x.attr`, `x[i]`, `x @ y`, array data of a JAX call."""
+    if isinstance(node, cst.Attribute | cst.Subscript):
+        sides = [node.value]
+    elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):
+        sides = [node.left, node.right]
+    elif isinstance(node, cst.Call):
+        sides = _array_data(ctx, node)
+    else:
+        return []
+    return [side.value for side in sides if isinstance(side, cst.Name)]
+
+
+def _array_data(ctx: ModuleContext, call: cst.Call) -> list[cst.BaseExpression]:
+    """The arguments of a jax.numpy, lax or nn call that are array data, not options."""
+    qual = ctx.qualify(call.func) or ""
+    if not qual.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")) or qual in SHAPE_ARGS:
+        return []
+    data = jax_api.OPTION_POSITIONS.get(qual.removeprefix("jax.numpy."))
+    positional = [a for a in call.args if a.keyword is None]
+    return [
+        arg.value
+        for arg in positional[:data] + [a for a in call.args if a.keyword is not None]
+        if arg.keyword is None or arg.keyword.value not in jax_api.PYTHON_KEYWORDS
+    ]
