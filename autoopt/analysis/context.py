@@ -20,8 +20,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from autoopt.analysis.blocks import Blocks, collect_blocks
 from autoopt.analysis.graph import Function, ModuleGraph
-from autoopt.analysis.names import ImportMap, collect_imports
-from autoopt.analysis.walk import module_nodes
+from autoopt.analysis.names import Import, ImportMap, collect_imports, statement_imports
+from autoopt.analysis.walk import walk
 from autoopt.model import RequireImport, Span
 
 T = TypeVar("T")
@@ -67,6 +67,7 @@ class ModuleContext:
     statements: StatementMemo | None = None
     _positions: dict[cst.CSTNode, Span] = field(default_factory=dict, repr=False)
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+    _qualified: dict[cst.CSTNode, str | None] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.statements is None or self.statements.layout != layout_of(self.module):
@@ -108,7 +109,7 @@ class ModuleContext:
     # -- the module ---------------------------------------------------------------------
     @cached_property
     def imports(self) -> ImportMap:
-        return collect_imports(self.module)
+        return collect_imports(self.module, lambda stmt: self.per_statement(_imports, stmt))
 
     @cached_property
     def graph(self) -> ModuleGraph:
@@ -122,8 +123,10 @@ class ModuleContext:
         return self.module.with_changes(body=(), header=(), footer=())
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
-        """`jnp.zeros` -> "jax.numpy.zeros" through this module's imports."""
-        return self.imports.qualify(node)
+        """`jnp.zeros` -> "jax.numpy.zeros" through this module's imports (once per node)."""
+        if node not in self._qualified:
+            self._qualified[node] = self.imports.qualify(node)
+        return self._qualified[node]
 
     def is_jax(self, node: cst.BaseExpression, *names: str) -> bool:
         """Whether `node` names one of `names` (qualified, e.g. "jax.jit")."""
@@ -151,7 +154,7 @@ class ModuleContext:
         before it.
         """
         if node not in self._positions:
-            index = self._owners[node]
+            index = self._owner(node)
             offset = self._offsets[index]
             relative = self.per_statement(_positions_in, self.module.body[index])
             for inner, (line, column, end_line, end_column) in relative.items():
@@ -163,15 +166,13 @@ class ModuleContext:
         known = self.line_offsets
         return known if known is not None else line_offsets(self.module, self.source)
 
-    @cached_property
-    def _owners(self) -> dict[cst.CSTNode, int]:
-        """Every node -> the index of the top-level statement that holds it."""
-        body, owners, index = self.module.body, {}, -1
-        for inner in module_nodes(self.module)[1:]:  # each statement's nodes follow it
-            if index + 1 < len(body) and inner is body[index + 1]:
-                index += 1
-            owners[inner] = index
-        return owners
+    def _owner(self, node: cst.CSTNode) -> int:
+        """The index of the top-level statement that holds `node`."""
+        key = id(node)
+        for index, stmt in enumerate(self.module.body):
+            if key in self.per_statement(_node_ids, stmt):
+                return index
+        raise KeyError(node)
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
@@ -180,6 +181,15 @@ class ModuleContext:
 def module_blocks(ctx: ModuleContext) -> Blocks:
     """The statement blocks of the module (analysis/blocks.py), once per module."""
     return collect_blocks(ctx.module)
+
+
+def _imports(stmt: cst.BaseStatement, layout: cst.Module) -> list[Import]:
+    return statement_imports(stmt)
+
+
+def _node_ids(stmt: cst.BaseStatement, layout: cst.Module) -> frozenset[int]:
+    """The ids of the statement's nodes (alive while the statement is)."""
+    return frozenset(id(node) for node in walk(stmt))
 
 
 def _facts(stmt: cst.BaseStatement, layout: cst.Module, imports: Hashable) -> dict:

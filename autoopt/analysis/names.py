@@ -8,7 +8,7 @@ module's import statements answer: `import jax.numpy as jnp` binds `jnp` to
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -122,15 +122,35 @@ def _binds(imp: cst.Import | cst.ImportFrom) -> list[tuple[str, str, bool]]:
     ]
 
 
-def collect_imports(module: cst.Module) -> ImportMap:
+#: An import statement: its line, the statement, whether it binds a module-level name.
+Import = tuple[cst.SimpleStatementLine, cst.Import | cst.ImportFrom, bool]
+
+
+def collect_imports(
+    module: cst.Module, imports_in: Callable[[cst.BaseStatement], list[Import]] | None = None
+) -> ImportMap:
     """Every `import`/`from ... import` anywhere in the module, in source order; those
-    outside functions and classes also bind module-level names."""
+    outside functions and classes also bind module-level names. `imports_in` may give
+    a top-level statement's imports from where they were kept."""
     imports = ImportMap()
-    for line, module_level in _simple_lines(module, True):
-        for small in line.body:
-            if isinstance(small, cst.Import | cst.ImportFrom):
-                imports.add(line, small, module_level)
+    for stmt in module.body:
+        for line, small, module_level in (imports_in or statement_imports)(stmt):
+            imports.add(line, small, module_level)
     return imports
+
+
+def statement_imports(stmt: cst.BaseStatement) -> list[Import]:
+    """The imports in one top-level statement, in source order."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        lines = [(stmt, True)]
+    else:
+        lines = list(_simple_lines(stmt, not isinstance(stmt, cst.FunctionDef | cst.ClassDef)))
+    return [
+        (line, small, module_level)
+        for line, module_level in lines
+        for small in line.body
+        if isinstance(small, cst.Import | cst.ImportFrom)
+    ]
 
 
 def _simple_lines(
