@@ -67,7 +67,8 @@ class ModuleContext:
     statements: StatementMemo | None = None
     _positions: dict[cst.CSTNode, Span] = field(default_factory=dict, repr=False)
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
-    _qualified: dict[cst.CSTNode, str | None] = field(default_factory=dict, repr=False)
+    # id(node) -> (node, its qualified name): the node is kept, so its id stays its own
+    _qualified: dict[int, tuple[cst.CSTNode, str | None]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.statements is None or self.statements.layout != layout_of(self.module):
@@ -124,9 +125,10 @@ class ModuleContext:
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """`jnp.zeros` -> "jax.numpy.zeros" through this module's imports (once per node)."""
-        if node not in self._qualified:
-            self._qualified[node] = self.imports.qualify(node)
-        return self._qualified[node]
+        known = self._qualified.get(id(node))
+        if known is None:
+            known = self._qualified[id(node)] = (node, self.imports.qualify(node))
+        return known[1]
 
     def is_jax(self, node: cst.BaseExpression, *names: str) -> bool:
         """Whether `node` names one of `names` (qualified, e.g. "jax.jit")."""
@@ -169,10 +171,14 @@ class ModuleContext:
     def _owner(self, node: cst.CSTNode) -> int:
         """The index of the top-level statement that holds `node`."""
         key = id(node)
-        for index, stmt in enumerate(self.module.body):
-            if key in self.per_statement(_node_ids, stmt):
+        for index, ids in enumerate(self._node_ids):
+            if key in ids:
                 return index
         raise KeyError(node)
+
+    @cached_property
+    def _node_ids(self) -> list[frozenset[int]]:
+        return [self.per_statement(_node_ids, stmt) for stmt in self.module.body]
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)

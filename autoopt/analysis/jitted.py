@@ -144,18 +144,25 @@ def _direct_calls(ctx: ModuleContext) -> dict[str, list[tuple[Stmt, cst.Call]]]:
 def escapes(ctx: ModuleContext, name: str, importable: bool = True) -> str | None:
     """How `name` reaches code autoopt cannot see, or None when only called here
     (`importable`: a module-level name, which other modules may import)."""
-    if name in _dunder_all(ctx):
+    if name in ctx.per_module(_dunder_all):
         return f"`{name}` is exported in `__all__`"
-    for stmt in ctx.graph.stmts:
-        if name not in stmt.uses:
-            continue
+    for stmt in ctx.per_module(_readers).get(name, ()):
         reads = [n for e in own_exprs(stmt) for n in read_names(e) if n.value == name]
         called = {id(c.func) for c in stmt.calls}
         if any(id(n) not in called for n in reads):
             return f"`{name}` is used as a value at line {ctx.span(stmt.node).line}"
-    if importable and not name.startswith("_") and not _is_script(ctx):
+    if importable and not name.startswith("_") and not ctx.per_module(_is_script):
         return f"`{name}` is public and the module may be imported"
     return None
+
+
+def _readers(ctx: ModuleContext) -> dict[str, list[Stmt]]:
+    """Name -> the statements that read it, in source order."""
+    readers: dict[str, list[Stmt]] = {}
+    for stmt in ctx.graph.stmts:
+        for name in stmt.uses:
+            readers.setdefault(name, []).append(stmt)
+    return readers
 
 
 def _dunder_all(ctx: ModuleContext) -> set[str]:
