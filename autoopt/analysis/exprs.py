@@ -33,23 +33,25 @@ MUTATING_METHODS = frozenset(
 )
 
 
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+# LibCST's node classes below have no subclasses: an exact type test answers isinstance,
+# without the cost of an isinstance check against their abstract base classes.
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 
 
 def _reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst.Name]) -> None:
     """Append the Name nodes `node` reads, minus names bound by lambdas/comprehensions."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         if node.value not in bound:
             out.append(node)
-    elif isinstance(node, (cst.Attribute, cst.Arg)):
+    elif type(node) is cst.Attribute or type(node) is cst.Arg:
         _reads(node.value, bound, out)
-    elif isinstance(node, cst.Lambda):
+    elif type(node) is cst.Lambda:
         for param in _all_params(node.params):
             if param.default is not None:
                 _reads(param.default, bound, out)
         inner = bound | {p.name.value for p in _all_params(node.params)}
         _reads(node.body, inner, out)
-    elif isinstance(node, _COMPREHENSIONS):
+    elif type(node) in _COMPREHENSIONS:
         _comprehension_reads(node, bound, out)
     else:
         for child in children(node):
@@ -155,8 +157,11 @@ def mutating_call_target(call: cst.Call) -> str | None:
     return base_name(func.value)
 
 
+_NESTED_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
+
 def _is_nested_scope(node: cst.CSTNode) -> bool:
-    return isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef)
+    return type(node) in _NESTED_SCOPES
 
 
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:

@@ -42,12 +42,25 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The code-bearing children of `node`, in source order."""
     for name in child_fields(node):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        if is_node(value):
             yield value
         elif isinstance(value, tuple | list):
             for item in value:
-                if isinstance(item, cst.CSTNode):
+                if is_node(item):
                     yield item
+
+
+_IS_NODE: dict[type, bool] = {}
+
+
+def is_node(value: object) -> bool:
+    """`isinstance(value, cst.CSTNode)`, answered per type from a table: an isinstance
+    check against LibCST's abstract base class costs several times a dict lookup."""
+    kind = type(value)
+    known = _IS_NODE.get(kind)
+    if known is None:
+        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return known
 
 
 def walk(
