@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -128,9 +129,9 @@ class Function:
         `params`; `*args`, keyword-only parameters and `**kwargs` follow them there."""
         return positional_names(self.node.params)
 
-    @property
+    @cached_property
     def is_generator(self) -> bool:
-        """Whether the body yields (nested functions aside)."""
+        """Whether the body yields (nested functions aside); walked once."""
         nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
         body = walk(self.node.body, lambda n: isinstance(n, nested))
         return any(isinstance(node, cst.Yield) for node in body)

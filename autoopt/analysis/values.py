@@ -364,7 +364,7 @@ class ValueModel:
         return self._scope_value(stmt, name)
 
     def _module_defs(self, name: str) -> list[Stmt]:
-        return [s for s in self.ctx.graph.scope_stmts(MODULE) if name in s.defs]
+        return self.ctx.per_module(_module_binders).get(name, [])
 
     def _unbound(self, name: str) -> Value:
         return CALLABLE if _is_builtin(self.ctx, name) else UNKNOWN
@@ -488,6 +488,15 @@ class ValueModel:
                 return UNKNOWN
             values.append(self.value_of(ret, tup.elements[index].value))
         return join_all(values)
+
+
+def _module_binders(ctx: ModuleContext) -> dict[str, list[Stmt]]:
+    """Name -> the module-level statements that bind it, in source order."""
+    binders: dict[str, list[Stmt]] = {}
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        for name in stmt.defs:
+            binders.setdefault(name, []).append(stmt)
+    return binders
 
 
 def _comprehension_source(stmt: Stmt, name: str) -> cst.BaseExpression | None:
