@@ -65,6 +65,7 @@ class ModuleContext:
     module: cst.Module
     line_offsets: list[int] | None = None
     statements: StatementMemo | None = None
+    rules: frozenset[str] | None = None  # the enabled rule ids (None: all)
     _positions: dict[cst.CSTNode, Span] = field(default_factory=dict, repr=False)
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
     # id(node) -> (node, its qualified name): the node is kept, so its id stays its own
@@ -100,12 +101,6 @@ class ModuleContext:
         if key not in results:
             results[key] = analysis(stmt, self.layout, *args)
         return results[key]
-
-    def memo(self, key: str, compute: Callable[[], T]) -> T:
-        """`compute()` once per module under a name: state that is not an analysis."""
-        if key not in self._memo:
-            self._memo[key] = compute()
-        return self._memo[key]
 
     # -- the module ---------------------------------------------------------------------
     @cached_property

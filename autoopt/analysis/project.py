@@ -43,7 +43,12 @@ def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Func
 
 def dependencies(ctx: ModuleContext) -> dict[str, str]:
     """The project files this module's analysis read, with a digest of their bytes."""
-    return dict(ctx.memo("project_dependencies", dict))
+    return dict(ctx.per_module(_read_files))
+
+
+def _read_files(ctx: ModuleContext) -> dict[str, str]:
+    """Where the files read are recorded (path -> digest) as the analysis reads them."""
+    return {}
 
 
 def module_files(path: str, module: str) -> list[Path]:
@@ -61,7 +66,7 @@ def read_text(ctx: ModuleContext, path: Path) -> str | None:
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    ctx.memo("project_dependencies", dict)[str(path)] = hashlib.sha256(raw).hexdigest()
+    ctx.per_module(_read_files)[str(path)] = hashlib.sha256(raw).hexdigest()
     return text
 
 
@@ -81,7 +86,7 @@ def _module_context(ctx: ModuleContext, module: str) -> ModuleContext | None:
         loaded = _load(candidate)
         if loaded is not None:
             context, digest = loaded
-            ctx.memo("project_dependencies", dict)[str(candidate)] = digest
+            ctx.per_module(_read_files)[str(candidate)] = digest
             return context
     return None
 

@@ -58,14 +58,6 @@ def test_qualify_is_jax_and_code() -> None:
     assert ctx.graph is ctx.graph  # built once
 
 
-def test_memo_computes_once() -> None:
-    ctx = context(SOURCE)
-    calls: list[int] = []
-    assert ctx.memo("key", lambda: calls.append(1) or 5) == 5
-    assert ctx.memo("key", lambda: calls.append(1) or 6) == 5
-    assert calls == [1]
-
-
 def test_per_module_is_keyed_by_the_analysis_and_its_arguments() -> None:
     ctx = fresh(SOURCE)
     calls: list[tuple] = []
