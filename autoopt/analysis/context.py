@@ -38,17 +38,20 @@ def layout_of(module: cst.Module) -> Layout:
 
 @dataclass
 class StatementMemo:
-    """Results of statement analyses, keyed by (analysis, statement node)."""
+    """Results of statement analyses, keyed by (analysis, statement node, arguments),
+    and the keys this version asked for."""
 
     layout: Layout
     results: dict[tuple[Callable, cst.BaseStatement, tuple], Any] = field(default_factory=dict)
+    asked: set[tuple[Callable, cst.BaseStatement, tuple]] = field(default_factory=set)
 
     def carried_to(self, module: cst.Module) -> StatementMemo:
-        """The results still valid for `module`: its statements that are the same nodes."""
+        """The results still valid for `module` (its statements that are the same nodes)
+        that this version asked for: what a statement no longer needs is dropped."""
         if layout_of(module) != self.layout:
             return StatementMemo(layout_of(module))
         kept = {id(stmt) for stmt in module.body}
-        results = {key: value for key, value in self.results.items() if id(key[1]) in kept}
+        results = {key: self.results[key] for key in self.asked if id(key[1]) in kept}
         return StatementMemo(self.layout, results)
 
 
@@ -98,6 +101,7 @@ class ModuleContext:
         assert self.statements is not None
         results = self.statements.results
         key = (analysis, stmt, args)
+        self.statements.asked.add(key)
         if key not in results:
             results[key] = analysis(stmt, self.layout, *args)
         return results[key]

@@ -110,6 +110,10 @@ def test_statement_facts_carry_to_a_module_that_keeps_the_statement() -> None:
     after = ModuleContext("<test>", edited.code, edited, statements=carried)
     after.per_statement(code, kept)
     assert calls == [kept, changed]  # not computed again
+    assert after.statements is not None
+    again = after.statements.carried_to(edited)
+    assert list(again.results) == [(code, kept, ())]
+    assert again.carried_to(edited).results == {}  # a version that did not ask drops it
     tabs = cst.parse_module(edited.code.replace("    ", "\t"))
     assert ctx.statements.carried_to(tabs).results == {}  # another indent: nothing carries
 
