@@ -1,0 +1,126 @@
+"""Start-up: `autoopt check` of one small file, whole process, against `import libcst`.
+
+Usage: python benchmarks/startup.py [--file PATH] [--repeat N] [--json]
+
+Each round runs, in turn, `python -c "import libcst"`, `autoopt --version`,
+`autoopt check --no-cache FILE` (start-up and analysis) and `autoopt check FILE`
+answered from a warm result cache, each a fresh process; the rounds interleave
+them so that load from other processes falls on all alike. Reported: the median
+wall and CPU (user + sys) seconds of each and its ratio to the `import libcst`
+baseline (target: check at most 2x). FILE defaults to corpus/heat_diffusion.py
+(50 lines), copied into a temporary folder. autoopt runs from this work tree
+(`python -m autoopt`), with bytecode cached as an installed package has it: a
+first, untimed run of each command compiles it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_FILE = ROOT / "corpus" / "heat_diffusion.py"
+BASELINE = "import libcst"
+
+
+def commands(file: Path) -> dict[str, list[str]]:
+    """What is timed, by label; the first is the baseline."""
+    autoopt = [sys.executable, "-m", "autoopt"]
+    return {
+        BASELINE: [sys.executable, "-c", "import libcst"],
+        "autoopt --version": [*autoopt, "--version"],
+        "check, no cache": [*autoopt, "check", "--no-cache", "--no-progress", str(file)],
+        "check, warm cache": [*autoopt, "check", "--no-progress", str(file)],
+    }
+
+
+def environment(folder: Path) -> dict[str, str]:
+    """This work tree first on the path; bytecode written to a private cache."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+    env["AUTOOPT_CACHE_DIR"] = str(folder / "cache")
+    return env
+
+
+def timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of `command`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr.decode()}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(file: Path, repeat: int) -> dict[str, dict[str, list[float]]]:
+    """Every command's wall and CPU seconds per round, the rounds interleaved."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        copy = folder / file.name
+        shutil.copyfile(file, copy)
+        env, runs = environment(folder), commands(copy)
+        for command in runs.values():  # compiles bytecode, fills the result cache
+            timed(command, env, folder)
+        samples: dict[str, dict[str, list[float]]] = {k: {"wall": [], "cpu": []} for k in runs}
+        for _ in range(repeat):
+            for label, command in runs.items():
+                wall, cpu = timed(command, env, folder)
+                samples[label]["wall"].append(wall)
+                samples[label]["cpu"].append(cpu)
+    return samples
+
+
+def summarise(samples: dict[str, dict[str, list[float]]]) -> list[dict[str, object]]:
+    """Median wall and CPU seconds of each command and their ratios to the baseline."""
+    base = {kind: statistics.median(samples[BASELINE][kind]) for kind in ("wall", "cpu")}
+    rows = []
+    for label, kinds in samples.items():
+        wall, cpu = statistics.median(kinds["wall"]), statistics.median(kinds["cpu"])
+        rows.append(
+            {
+                "command": label,
+                "wall_s": wall,
+                "cpu_s": cpu,
+                "wall_ratio": wall / base["wall"],
+                "cpu_ratio": cpu / base["cpu"],
+            }
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", type=Path, default=DEFAULT_FILE)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows = summarise(measure(args.file.resolve(), args.repeat))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    lines = args.file.read_text(encoding="utf-8").count("\n")
+    print(f"{args.file.name} ({lines} lines), median of {args.repeat} interleaved rounds")
+    print(f"{'command':<20}{'wall s':>9}{'CPU s':>9}{'wall ratio':>12}{'CPU ratio':>11}")
+    for row in rows:
+        print(
+            f"{row['command']:<20}{row['wall_s']:>9.3f}{row['cpu_s']:>9.3f}"
+            f"{row['wall_ratio']:>11.2f}x{row['cpu_ratio']:>10.2f}x"
+        )
+    print("target: check at most 2x the baseline")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
