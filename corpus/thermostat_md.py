@@ -8,12 +8,12 @@ half kicks, a drift with wrap-around, the temperature and the thermostat rescale
 import jax.numpy as jnp
 import numpy as np
 
-N_ATOMS = 64
-BOX = 6.0
+N_ATOMS = 27
+BOX = 4.5
 DT = 0.004
-TARGET_T = 0.8
+TARGET_T = 0.05
 TAU = 0.1
-N_STEPS = 300
+N_STEPS = 700
 
 
 def minimum_image(delta):
