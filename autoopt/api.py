@@ -72,6 +72,7 @@ def check_context(
     if not mentions_jax(code) or not ctx.imports.uses_jax():
         rules = [rule for rule in rules if rule.reads_without_jax(code, path)]
     table = suppressions(code)
+    ctx.rules = frozenset(rule.id for rule in rules)  # a rule may defer to another
     findings = []
     for rule in rules:
         checkpoint()

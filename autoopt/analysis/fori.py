@@ -18,6 +18,8 @@ from autoopt.analysis.carry import unstable_carry
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
+from autoopt.analysis.kinds import Kind
+from autoopt.analysis.values import model
 
 
 @dataclass(frozen=True)
@@ -208,13 +210,18 @@ def _arithmetic(expr: cst.BaseExpression) -> bool:
 def index_doubts(
     ctx: ModuleContext, node: cst.For, body: list[Stmt], index: str, tracer: str = "fori_loop"
 ) -> list[str]:
-    """Indexing with the (now traced) loop index clamps where Python would raise."""
+    """Indexing with the (now traced) loop index clamps where a NumPy array or a list
+    would raise. A JAX array clamps an out-of-range index the same way eagerly and traced
+    (JAX's documented out-of-bounds semantics), so only other bases are in doubt."""
     counted = _counted(node)
+    values = model(ctx)
     derived = _derived(body, index)  # `x[j]` with `j = i + 1` indexes with it too
     doubts = []
     for stmt in body:
         for sub in _subscripts(stmt.node):
             if not _reads_index(sub, derived) or _is_at(sub):
+                continue
+            if values.value_of(stmt, sub.value).kind is Kind.ARRAY:
                 continue
             first = sub.slice[0].slice
             proven = (
@@ -227,7 +234,8 @@ def index_doubts(
             if not proven:
                 doubts.append(
                     f"`{ctx.code(sub)}` indexes with the loop index, which {tracer} traces: "
-                    "an out-of-range index would clamp instead of raising"
+                    "an out-of-range index would clamp where this value, not proven a JAX "
+                    "array, may raise"
                 )
     return doubts
 

@@ -147,7 +147,29 @@ def _bare_call_impurity(
         return None
     if name in ctx.graph.classes:
         return None  # constructing a (data)class defined here, e.g. a NamedTuple state
+    transformed = transformed_function(ctx, name)
+    if transformed is not None:
+        if _key(ctx, transformed) in seen:
+            return None
+        inner = impurities(ctx, transformed, seen)
+        return f"calls `{name}`, which {inner[0]}" if inner else None
     return f"calls `{name}`, code autoopt cannot see"
+
+
+def transformed_function(ctx: ModuleContext, name: str) -> Function | None:
+    """The module function behind a module-level name bound once to JAX transforms of
+    it: `loss_and_grad = jax.jit(jax.value_and_grad(loss))`."""
+    defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
+    if len(defs) != 1 or not isinstance(defs[0].node, cst.Assign):
+        return None
+    value = defs[0].node.value
+    while isinstance(value, cst.Call) and ctx.qualify(value.func) in jax_api.TRACING_TRANSFORMS:
+        if not value.args or value.args[0].keyword is not None:
+            return None
+        value = value.args[0].value
+    if not isinstance(value, cst.Name) or value is defs[0].node.value:
+        return None
+    return ctx.graph.resolve_function(value.value, MODULE)
 
 
 def _bound_to_transform(ctx: ModuleContext, fn: Function, name: str) -> bool:

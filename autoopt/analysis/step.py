@@ -1,15 +1,17 @@
-"""Can the body of an eager loop become one compiled step function?
+"""Can the device work of an eager loop become one compiled step function?
 
-`for t in range(n): <plain assignments>` (or `for batch in batches:`) in code
-that runs eagerly: the body moves into a module-level function, called once per
-iteration with the loop variable, the names the loop carries and the other names
-it reads from its scope, and returning the names that a later iteration or the
-code after the loop reads. Whether that function may be jitted (and donate its
-carry) is the jit plan's question, asked on the program with the step extracted
-(`rules/ao103_compiled_loop_step.py`); this module only finds the loops and
-their names.
+In a `for name in ...:` or `while ...:` loop of code that runs eagerly, the
+leading lines of the body that are plain assignments to names and
+`xs.append(value)` calls move into a module-level function. The loop calls it
+once per iteration with the loop variable, the names the loop carries and the
+other names the lines read from their scope; it returns the names that the rest
+of the body (printing, logging, a `break`), a later iteration or the code after
+the loop read, and the values to append, which the loop then appends. Whether
+that function may be jitted (and donate its carry) is the jit plan's question,
+asked on the program with the step extracted (`rules/loop_owner.py`); this
+module only finds the loops and their names.
 
-Names the body reads that its scope does not bind (module functions, imports,
+Names the step reads that its scope does not bind (module functions, imports,
 constants of the module, builtins) stay global references in the step; a loop
 at module level passes the names the module binds to values instead, since the
 loop may rebind them.
@@ -23,20 +25,35 @@ import libcst as cst
 
 from autoopt.analysis import execution
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.exprs import calls_in, read_names
 from autoopt.analysis.fori import counted_for, index_doubts
 from autoopt.analysis.graph import MODULE, Loop, Stmt
 
-_MIN_STATEMENTS = 2  # one call alone is AO101's to jit
+_MIN_STATEMENTS = 2  # one call alone is AO101's to jit (and what a step leaves)
+
+
+@dataclass(frozen=True)
+class Append:
+    """`name.append(value)` in the step's lines; `returned` is the step's own name for
+    the value when the value is a name the step binds last before it (else the rewrite
+    returns it under a new name)."""
+
+    node: cst.Expr
+    name: str
+    returned: str | None
 
 
 @dataclass(frozen=True)
 class StepPlan:
-    """The loop, its variable, and the names the step function takes and returns."""
+    """The loop, the body lines that become the step, and the names it takes and
+    returns."""
 
     loop: Loop
-    index: str
+    index: str | None  # the loop variable of a `for`; None for a `while`
+    lines: tuple[cst.SimpleStatementLine, ...]  # the leading body lines the step runs
     params: tuple[str, ...]  # the loop variable (if read), carried names, other inputs
-    returns: tuple[str, ...]  # names a later iteration or the code after the loop reads
+    returns: tuple[str, ...]  # names the rest of the loop, a later iteration or later code read
+    appends: tuple[Append, ...]  # the `xs.append(value)` lines, in order
     doubts: tuple[str, ...]  # what the loop variable's tracing may change
 
 
@@ -53,47 +70,139 @@ def _step_plans(ctx: ModuleContext) -> list[StepPlan]:
 def step_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
     """The extraction plan, or None when the loop does not fit."""
     node = loop.node
-    if not _simple_for(node) or not execution.runs_eagerly(ctx, loop.scope):
+    if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
         return None
-    lines = node.body.body  # type: ignore[union-attr]
-    if sum(len(line.body) for line in lines) < _MIN_STATEMENTS:  # type: ignore[attr-defined]
+    lines = _device_lines(ctx, node)
+    if sum(_computes(small) for line in lines for small in line.body) < _MIN_STATEMENTS:
         return None
-    index = node.target.value  # type: ignore[union-attr]
+    index = node.target.value if isinstance(node, cst.For) else None  # type: ignore[union-attr]
     body = ctx.graph.loop_stmts(loop.id)
+    moved = {id(small) for line in lines for small in line.body}
+    step = [s for s in body if id(s.node) in moved]
     if any(index in s.defs for s in body) or _declared(ctx, loop, body):
         return None
-    exposed = _exposed(body)
-    returns = _returns(ctx, loop, body, exposed)
-    if not returns or not _bound_before(ctx, loop, [n for n in returns if n in exposed]):
+    appends = _appends(lines)
+    lists = {a.name for a in appends}
+    if any(_reads_list(s, lists) for s in step) or any(s.defs & lists for s in step):
         return None
-    inputs = [n for n in exposed if n != index and n not in returns and _passed(ctx, loop, n)]
+    exposed = [n for n in _exposed(step) if n not in lists]
+    returns = _returns(ctx, loop, step, exposed)
+    appends = tuple(_named(a, step) for a in appends)
+    returns += [a.returned for a in appends if a.returned and a.returned not in returns]
     carried = [n for n in returns if n in exposed]
+    if not carried or not _bound_before(ctx, loop, carried):
+        return None  # iterations that carry nothing are per-item work: AO501's vmap
+    inputs = [n for n in exposed if n != index and n not in returns and _passed(ctx, loop, n)]
     params = ([index] if index in exposed else []) + carried + inputs
     counted = counted_for(node) is not None
-    doubts = index_doubts(ctx, node, body, index, "the jitted step") if counted else []  # type: ignore[arg-type]
-    return StepPlan(loop, index, tuple(params), tuple(returns), tuple(doubts))
-
-
-def _simple_for(node: cst.For | cst.While) -> bool:
-    """`for name in ...:` over a body of plain assignments to names, no `else`."""
-    if not isinstance(node, cst.For) or node.orelse is not None or node.asynchronous:
-        return False
-    if not isinstance(node.target, cst.Name):
-        return False
-    return all(
-        isinstance(line, cst.SimpleStatementLine)
-        and all(isinstance(s, cst.Assign) and _names_only(s) for s in line.body)
-        for line in node.body.body
+    traced = "the jitted step"
+    doubts = index_doubts(ctx, node, step, index, traced) if counted else []  # type: ignore[arg-type]
+    return StepPlan(
+        loop, index, tuple(lines), tuple(params), tuple(returns), appends, tuple(doubts)
     )
 
 
-def _names_only(assign: cst.Assign) -> bool:
+def _plain_loop(node: cst.For | cst.While) -> bool:
+    """`for name in ...:` or `while ...:` with no `else`."""
+    if node.orelse is not None:
+        return False
+    if isinstance(node, cst.While):
+        return True
+    return node.asynchronous is None and isinstance(node.target, cst.Name)
+
+
+def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.SimpleStatementLine]:
+    """The leading lines of the body made of plain assignments to names and
+    `xs.append(value)` calls, up to the first that converts a value for the host: the
+    part a step can run. The lines after them (printing, logging, `float(loss)`, a
+    `break`) stay in the loop, where the other rules may still fix them."""
+    lines = []
+    for line in node.body.body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            break
+        if not all(_assigns_names(s) or _append(s) is not None for s in line.body):
+            break
+        if any(_host_conversion(ctx, call) for call in calls_in(line)):
+            break
+        lines.append(line)
+    return lines
+
+
+def _host_conversion(ctx: ModuleContext, call: cst.Call) -> bool:
+    """`float(x)`, `x.item()`, `np.asarray(x)`, `jax.device_get(x)` and the like."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value in _CONVERSIONS
+    if isinstance(func, cst.Attribute) and func.attr.value in _CONVERSION_METHODS:
+        return True
+    qual = ctx.qualify(func) or ""
+    return qual.startswith("numpy.") or qual == "jax.device_get"
+
+
+_CONVERSIONS = frozenset({"float", "int", "bool", "complex", "print", "str", "repr"})
+_CONVERSION_METHODS = frozenset({"item", "tolist", "block_until_ready"})
+
+
+def _assigns_names(small: cst.BaseSmallStatement) -> bool:
     def plain(target: cst.BaseExpression) -> bool:
         if isinstance(target, cst.Tuple | cst.List):
             return all(plain(e.value) for e in target.elements)
         return isinstance(target, cst.Name)
 
-    return all(plain(t.target) for t in assign.targets)
+    return isinstance(small, cst.Assign) and all(plain(t.target) for t in small.targets)
+
+
+def _append(small: cst.BaseSmallStatement) -> str | None:
+    """The list `xs` of a line `xs.append(value)`."""
+    if not isinstance(small, cst.Expr) or not isinstance(small.value, cst.Call):
+        return None
+    call = small.value
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "append"):
+        return None
+    if not isinstance(func.value, cst.Name) or len(call.args) != 1:
+        return None
+    arg = call.args[0]
+    return func.value.value if arg.keyword is None and not arg.star else None
+
+
+def _computes(small: cst.BaseSmallStatement) -> bool:
+    """An assignment, or an append of more than a name (the lines a step already
+    returns to are one call and appends of names)."""
+    if isinstance(small, cst.Assign):
+        return True
+    return not isinstance(small.value.args[0].value, cst.Name)  # type: ignore[attr-defined]
+
+
+def _appends(lines: list[cst.SimpleStatementLine]) -> tuple[Append, ...]:
+    found = []
+    for line in lines:
+        for small in line.body:
+            name = _append(small)
+            if name is not None:
+                found.append(Append(small, name, None))  # type: ignore[arg-type]
+    return tuple(found)
+
+
+def _named(append: Append, step: list[Stmt]) -> Append:
+    """The append with its value's own name, when the step binds that name before the
+    append and not after it."""
+    value = append.node.value.args[0].value  # type: ignore[attr-defined]
+    if not isinstance(value, cst.Name):
+        return append
+    at = next(i for i, s in enumerate(step) if s.node is append.node)
+    before = any(value.value in s.defs for s in step[:at])
+    after = any(value.value in s.defs for s in step[at + 1 :])
+    return Append(append.node, append.name, value.value) if before and not after else append
+
+
+def _reads_list(stmt: Stmt, lists: set[str]) -> bool:
+    """A statement of the step reads a collected list other than to append to it."""
+    node = stmt.node
+    if isinstance(node, cst.Expr) and _append(node) is not None:
+        value = node.value.args[0].value  # type: ignore[attr-defined]
+        return any(n.value in lists for n in read_names(value))
+    return bool(stmt.uses & lists)
 
 
 def _declared(ctx: ModuleContext, loop: Loop, body: list[Stmt]) -> bool:
@@ -117,8 +226,9 @@ def _exposed(body: list[Stmt]) -> list[str]:
 
 
 def _returns(ctx: ModuleContext, loop: Loop, body: list[Stmt], exposed: list[str]) -> list[str]:
-    """Names the body binds that the next iteration reads (exposed) or that any other
-    statement of the scope reads, in first-write order."""
+    """Names the step binds that the next iteration reads (exposed) or that any other
+    statement of the scope reads (the rest of the loop, code after it), in first-write
+    order."""
     inside = {s.id for s in body}
     outside = [s for s in ctx.graph.scope_stmts(loop.scope) if s.id not in inside]
     written = dict.fromkeys(n for s in body for n in sorted(s.defs))
@@ -143,18 +253,30 @@ def _bound_before(ctx: ModuleContext, loop: Loop, carried: list[str]) -> bool:
 def _passed(ctx: ModuleContext, loop: Loop, name: str) -> bool:
     """Whether the step receives `name` as an argument rather than reading it globally:
     the loop's function (or one enclosing it) binds it, or a module-level loop reads a
-    name the module binds to a value (not a `def`, `class` or import)."""
+    name the module binds to a value more than once, in a loop, or not before the loop
+    on every path (a value bound once before the loop is a global the step reads, and
+    the jit plan checks that nothing changes it)."""
     graph = ctx.graph
     scope = loop.scope
     if scope == MODULE:
         defs = [s for s in graph.scope_stmts(MODULE) if name in s.defs]
-        return any(not isinstance(s.node, _DECLARATIONS) for s in defs)
+        values = [s for s in defs if not isinstance(s.node, _DECLARATIONS)]
+        return (
+            len(defs) > 1
+            or any(s.loops for s in values)
+            or (bool(values) and not _before(ctx, loop, values[0]))
+        )
     while scope != MODULE:
         fn = graph.functions[scope]
         if name in fn.params or any(name in s.defs for s in graph.scope_stmts(scope)):
             return True
         scope = fn.scope
     return False
+
+
+def _before(ctx: ModuleContext, loop: Loop, definition: Stmt) -> bool:
+    """`definition` runs before the loop on every path."""
+    return ctx.graph.dominates(definition, ctx.graph.stmts[loop.header])
 
 
 _DECLARATIONS = (cst.FunctionDef, cst.ClassDef, cst.Import, cst.ImportFrom)

@@ -63,6 +63,7 @@ def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summar
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         masks, doubts = _index_checks(ctx, stmt, facts.traced)
         result.handoffs += _handoffs(ctx, stmt, facts.traced) + masks
+        result.handoffs += _callee_handoffs(ctx, stmt, facts.traced, seen | {fn.qualname})
         result.doubts += doubts
     frozen, doubts = frozen_reads(ctx, fn, seen | {_key(ctx, fn)})
     result.impurities += frozen
@@ -105,6 +106,50 @@ def _module_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Function |
     if isinstance(call.func, cst.Name):
         return ctx.graph.resolve_function(call.func.value, stmt.scope)
     return None
+
+
+def _callee_handoffs(
+    ctx: ModuleContext, stmt: Stmt, traced: set[str], seen: frozenset[str]
+) -> list[str]:
+    """A traced value passed to a module function that would hand it to the host, branch
+    on it, or need it as a Python value (a shape, a `range` bound)."""
+    found = []
+    for call in stmt.calls:
+        callee = _module_callee(ctx, stmt, call)
+        if callee is None or callee.qualname in seen:
+            continue
+        passed = _traced_params(callee, call, traced)
+        if not passed:
+            continue
+        facts = tracing.analyse(ctx, callee)
+        inner = _summarise(ctx, callee, seen).handoffs
+        static = sorted(p for p in passed if p in facts.static)
+        where = f"passes a traced value to `{callee.name}`"
+        if static:
+            found.append(f"{where}, which needs `{static[0]}` as a Python value")
+        elif facts.traced_control:
+            found.append(f"{where}, where {facts.traced_control[0]}")
+        elif inner:
+            found.append(f"{where}, which {inner[0]}")
+    return found
+
+
+def _traced_params(callee: Function, call: cst.Call, traced: set[str]) -> set[str]:
+    """The callee's parameters that receive a traced value at this call (every one, when
+    an argument is unpacked with `*` or `**`)."""
+    passed = set()
+    for position, arg in enumerate(call.args):
+        if not _reads(arg.value, traced):
+            continue
+        if arg.star:
+            return set(callee.params)
+        if arg.keyword is not None:
+            passed.add(arg.keyword.value)
+        elif position < len(callee.positional):
+            passed.add(callee.positional[position])
+        else:
+            return set(callee.params)
+    return passed
 
 
 def _handoffs(ctx: ModuleContext, stmt: Stmt, traced: set[str]) -> list[str]:

@@ -64,6 +64,7 @@ _SAME_ATTRS = frozenset({"T", "mT", "real", "imag", "at"})  # `x.at[i]` indexes 
 _ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray"})
 _PYTREE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
 _PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
+_ABS_KINDS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR)
 _SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "round", "complex", "isinstance"})
 _STRING_BUILTINS = frozenset({"str", "repr", "format"})
 
@@ -224,6 +225,8 @@ class ValueModel:
             return BOTTOM
         if values and all(v.is_arrays for v in values) and not isinstance(expr, cst.Set):
             return PYTREE
+        if any(v.kind is Kind.UNKNOWN for v in values) and not isinstance(expr, cst.Set):
+            return UNKNOWN  # a pytree of arrays or not: its parts decide
         hashable = isinstance(expr, cst.Tuple) and all(v.constant for v in values)
         if isinstance(expr, cst.Tuple) and all(v.kind is Kind.SCALAR for v in values):
             return Value(Kind.SHAPE, hashable)
@@ -240,7 +243,7 @@ class ValueModel:
             return self._project_call(qual) or call_value(qual, call)
         func = call.func
         if isinstance(func, cst.Name):
-            return self._named_call(stmt, func.value)
+            return self._named_call(stmt, func.value, call)
         if isinstance(func, cst.Attribute):
             return self._method_call(stmt, call, func)
         if isinstance(func, cst.Call):
@@ -257,7 +260,7 @@ class ValueModel:
         returned = model(other).returns(fn)
         return PYTREE if _compiled(other, fn) and not returned.is_arrays else returned
 
-    def _named_call(self, stmt: Stmt, name: str) -> Value:
+    def _named_call(self, stmt: Stmt, name: str, call: cst.Call | None = None) -> Value:
         graph = self.ctx.graph
         fn = graph.resolve_function(name, stmt.scope)
         if fn is not None and not self._rebound(stmt, name, fn):
@@ -273,6 +276,9 @@ class ValueModel:
         if callee.kind is Kind.CALLABLE and callee.detail == "class":
             return OBJECT
         if not graph.reaching_defs(stmt, name) and _is_builtin(self.ctx, name):
+            if name == "abs" and call is not None and len(call.args) == 1:
+                inner = self.value_of(stmt, call.args[0].value)  # `__abs__` keeps the kind
+                return Value(inner.kind) if inner.kind in _ABS_KINDS else UNKNOWN
             if name in _SCALAR_BUILTINS:
                 return SCALAR
             if name in _STRING_BUILTINS:
@@ -344,7 +350,10 @@ class ValueModel:
             return self._scope_value(stmt, name)  # asked about a name the statement does not read
         if not defs:
             return self._unbound(name)
-        return join_all([self.defined(d, name) for d in defs])
+        values = [self.defined(d, name) for d in defs]
+        if fn is not None and name in fn.params and not any(graph.dominates(d, stmt) for d in defs):
+            values.append(self.parameter(fn, name))  # no definition on some path: the argument
+        return join_all(values)
 
     def _scope_value(self, stmt: Stmt, name: str) -> Value:
         """Every value the module binds to `name` (constant only when bound once)."""

@@ -21,7 +21,7 @@ rule then decorates the step as that plan and the donation analysis say.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -34,49 +34,85 @@ from autoopt.rewrite.helpers import parse_function, spaced, top_statement
 from autoopt.rewrite.jit import fresh_name
 
 
-def step_name(ctx: ModuleContext, plan: StepPlan, taken: Sequence[str] = ()) -> str:
-    """`_<function>_step` (`_step` at module level), private and not bound anywhere in
-    the module."""
+@dataclass(frozen=True)
+class StepNames:
+    """The step function's name and, per appended value, the name it is returned as."""
+
+    function: str
+    items: tuple[str, ...]
+
+    def returned(self, plan: StepPlan) -> str:
+        return ", ".join((*plan.returns, *self.items))
+
+
+def step_names(ctx: ModuleContext, plan: StepPlan) -> StepNames:
+    """`_<function>_step` (`_step` at module level) and `<list>_item`: private, and not
+    bound anywhere in the module."""
     scope = plan.loop.scope.rsplit(".", 1)[-1]
-    return fresh_name(ctx, "_step" if plan.loop.scope == MODULE else f"_{scope}_step", taken)
+    function = fresh_name(ctx, "_step" if plan.loop.scope == MODULE else f"_{scope}_step")
+    taken = [function]
+    for append in plan.appends:
+        if append.returned is None:
+            taken.append(fresh_name(ctx, f"{append.name}_item", taken))
+    return StepNames(function, tuple(taken[1:]))
 
 
-def step_function(ctx: ModuleContext, plan: StepPlan, name: str) -> cst.FunctionDef:
-    """`def name(params): <body>; return <names>`, spaced for its place."""
-    returned = ", ".join(plan.returns)
-    template = parse_function(f"def {name}({', '.join(plan.params)}):\n    return {returned}\n")
-    loop = plan.loop.node
-    lines = list(loop.body.body)  # type: ignore[union-attr]
+def _appended(plan: StepPlan, names: StepNames) -> list[tuple[cst.Expr, str, str]]:
+    """Each append line, its list, and the name the step returns its value as."""
+    fresh = iter(names.items)
+    return [(a.node, a.name, a.returned or next(fresh)) for a in plan.appends]
+
+
+def step_function(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> cst.FunctionDef:
+    """`def name(params): <lines>; return <names>`, spaced for its place; an appended
+    value is bound to its item name instead."""
+    header = f"def {names.function}({', '.join(plan.params)}):\n"
+    template = parse_function(f"{header}    return {names.returned(plan)}\n")
+    items = {id(node): item for node, _, item in _appended(plan, names)}
+    lines = [bound for line in plan.lines if (bound := _bind_items(line, items)).body]
     block = template.body.with_changes(body=[*lines, *template.body.body])
     return spaced(ctx, template.with_changes(body=block), _anchor(ctx, plan))
 
 
-def step_call(plan: StepPlan, name: str) -> cst.SimpleStatementLine:
-    """`outs = name(params)`, the loop's new body."""
-    call = f"{', '.join(plan.returns)} = {name}({', '.join(plan.params)})\n"
-    line = cst.parse_statement(call)
-    assert isinstance(line, cst.SimpleStatementLine)
-    return line
-
-
 def step_edits(
-    ctx: ModuleContext, plan: StepPlan, definition: cst.FunctionDef, name: str
+    ctx: ModuleContext, plan: StepPlan, definition: cst.FunctionDef, names: StepNames
 ) -> list[Edit]:
-    """Put `definition` above the loop's top-level statement; the loop calls it."""
-    call = step_call(plan, name)
-    loop = plan.loop.node
+    """Put `definition` above the loop's top-level statement; the loop calls it, appends
+    what it returns, and runs the rest of its body as before."""
+    call = f"{names.returned(plan)} = {names.function}({', '.join(plan.params)})"
+    appends = [f"{name}.append({item})" for _, name, item in _appended(plan, names)]
+    new = [cst.parse_statement(f"{line}\n") for line in (call, *appends)]
+    moved = len(plan.lines)
 
     def transform(node: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(node, cst.For)
-        return node.with_changes(body=node.body.with_changes(body=[call]))
+        assert isinstance(node, cst.For | cst.While)
+        rest = list(node.body.body[moved:])
+        return node.with_changes(body=node.body.with_changes(body=[*new, *rest]))
 
-    return [InsertBefore(_anchor(ctx, plan), (definition,)), Replace(loop, transform)]
+    return [InsertBefore(_anchor(ctx, plan), (definition,)), Replace(plan.loop.node, transform)]
 
 
-def extracted(ctx: ModuleContext, plan: StepPlan, name: str) -> str:
+def extracted(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> str:
     """The module's code with the step extracted and undecorated."""
-    edits = step_edits(ctx, plan, step_function(ctx, plan, name), name)
+    edits = step_edits(ctx, plan, step_function(ctx, plan, names), names)
     return apply_edits(ctx.module, edits).code
+
+
+def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.SimpleStatementLine:
+    """`xs.append(value)` becomes `xs_item = value` (same line, same comment), and goes
+    when `value` is the name the step returns already."""
+    body = []
+    for small in line.body:
+        item = items.get(id(small))
+        if item is None:
+            body.append(small)
+            continue
+        value = small.value.args[0].value  # type: ignore[attr-defined]
+        if isinstance(value, cst.Name) and value.value == item:
+            continue
+        target = cst.AssignTarget(cst.Name(item))
+        body.append(cst.Assign([target], value, semicolon=small.semicolon))  # type: ignore[attr-defined]
+    return line.with_changes(body=body)
 
 
 def _anchor(ctx: ModuleContext, plan: StepPlan) -> cst.CSTNode:

@@ -16,8 +16,8 @@ from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
-from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao102_jit_in_loop as examples
+from autoopt.rules.loop_owner import step_owned
 
 _TRANSFORMS = ("jax.jit", "jax.pmap")
 

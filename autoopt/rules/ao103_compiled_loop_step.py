@@ -43,11 +43,16 @@ class CompiledLoopStep(Rule):
     returns arrays, and every argument is a JAX array, a pytree of arrays, a
     Python number used only as data, or a hashable constant made static; the
     loop variable and the carried names are never needed static (that would
-    recompile every iteration); every array indexed by the (now traced) loop
-    variable of `for i in range(...)` is the one the loop ranges over, since
-    a traced out-of-range index clamps where Python raises. The body must be
-    plain assignments to names; names it carries must be bound before the
-    loop. A carried array that provably grows (`concatenate`, `append`,
+    recompile every iteration); every value indexed by the (now traced) loop
+    variable of `for i in range(...)` is a JAX array (which clamps an
+    out-of-range index the same way eagerly and traced) or the array the loop
+    ranges over (a NumPy array or a list would raise where a traced index
+    clamps). The step is the leading lines of the body that are plain
+    assignments to names or `xs.append(value)`; the lines after them
+    (printing, logging, a `break` on a returned value) stay in the loop and
+    read what the step returns, and the loop appends the values the step
+    returns. Names it carries must be bound before the loop, and a loop that
+    carries nothing is per-item work, left to AO501. A carried array that provably grows (`concatenate`, `append`,
     `stack`, `pad` of itself) is left to AO402: the step would compile again
     for every new shape. Other changes of a carry's shape or dtype keep the
     results (jit compiles again for them, unlike `lax.fori_loop`, which
@@ -59,7 +64,7 @@ class CompiledLoopStep(Rule):
 
     One owner per loop (`rules/loop_owner.py`): a loop that AO401 runs as
     `lax.fori_loop` is not a step; in a loop that is a proven step, AO102,
-    AO301, AO302, AO401, AO402 and AO501 do not fix the statements the step
+    AO301, AO302, AO401 and AO402 do not fix the statements the step
     compiles.
     """
 
@@ -86,15 +91,16 @@ class CompiledLoopStep(Rule):
         if verdict.doubts:
             message = f"{where}; not compiled as one step: {verdict.doubts[0]}"
             return self.finding(ctx, loop, message, Applicability.NONE)
-        donate = safe_donations(verdict.extracted, verdict.name)
+        name = verdict.names.function
+        donate = safe_donations(verdict.extracted, name)
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
-        definition = step_function(ctx, plan, verdict.name)
+        definition = step_function(ctx, plan, verdict.names)
         definition = add_decorator(ctx, decorator)(definition)
         assert isinstance(definition, cst.FunctionDef)
         donated = f", donating {_listed(donate)}" if donate else ""
-        message = f"{where}: compile it as one jitted step, `{verdict.name}`{donated}"
-        edits = [*step_edits(ctx, plan, definition, verdict.name), *imports]
-        title = f"Compile the loop body as {verdict.name}"
+        message = f"{where}: compile it as one jitted step, `{name}`{donated}"
+        edits = [*step_edits(ctx, plan, definition, verdict.names), *imports]
+        title = f"Compile the loop body as {name}"
         return self.finding(ctx, loop, message, Applicability.SAFE, edits, title=title)
 
 

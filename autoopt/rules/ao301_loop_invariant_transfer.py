@@ -17,8 +17,8 @@ from autoopt.analysis.walk import walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.jit import claim_name
 from autoopt.rules.base import Rule
-from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao301_loop_invariant_transfer as examples
+from autoopt.rules.loop_owner import step_owned
 
 _TRANSFERS = ("jax.numpy.asarray", "jax.numpy.array", "jax.device_put")
 _SAFE = Applicability.SAFE

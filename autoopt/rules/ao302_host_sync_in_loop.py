@@ -30,8 +30,8 @@ from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
 from autoopt.rewrite.replay import replay_edits
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Rule
-from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao302_host_sync_in_loop as examples
+from autoopt.rules.loop_owner import step_owned
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 

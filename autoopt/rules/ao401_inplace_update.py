@@ -24,8 +24,8 @@ from autoopt.rewrite.helpers import (
 )
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
-from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao401_inplace_update as examples
+from autoopt.rules.loop_owner import step_owned
 
 _OPS = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max"})
 #: Constructors that always return a fresh buffer, safe to donate.
@@ -81,9 +81,11 @@ class InplaceUpdate(Rule):
     dtype provably stay the same from one iteration to the next (a Python loop
     may broadcast or promote it, where `fori_loop` would raise), names local
     to an iteration are not read after it, the index is not read after the
-    loop; and every array indexed by the (now traced) loop index is the one
-    the loop ranges over (`range(xs.shape[0])` with `xs[i]`), since a traced
-    out-of-range index clamps where Python raises. Results agree to float
+    loop; and every value indexed by the (now traced) loop index is a JAX
+    array (which clamps an out-of-range index the same way eagerly and
+    traced) or the one the loop ranges over (`range(xs.shape[0])` with
+    `xs[i]`): a NumPy array or a list would raise where a traced index
+    clamps. Results agree to float
     rounding (jit fuses operations). Otherwise autoopt uses the helper.
 
     Inside the helper the update is the same `.at[...]` operation, with the

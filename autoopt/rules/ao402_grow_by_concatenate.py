@@ -28,8 +28,8 @@ from autoopt.rewrite.helpers import donating_helper, rows_update, top_statement
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
-from autoopt.rules.loop_owner import step_owned
 from autoopt.rules.examples import ao402_grow_by_concatenate as examples
+from autoopt.rules.loop_owner import step_owned
 
 _JOINS = ("jax.numpy.concatenate", "jax.numpy.vstack", "jax.numpy.hstack")
 _APPEND = "jax.numpy.append"
@@ -103,6 +103,10 @@ class GrowByConcatenate(Rule):
     when a piece's other dimensions differ (`dynamic_update_slice` would
     accept smaller ones and write part of a row). The values are copied, so
     they are bit-identical.
+
+    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
+    one step, this rule leaves the statements to it; the step's jit
+    compiles them already.
     """
 
     id = "AO402"

@@ -10,10 +10,12 @@ smallest edit:
    appends, so it never competes with 3);
 3. AO103's compiled step: the loop body, extracted, is proven jittable.
 
-A loop owned by 1 or 3 gets no per-statement fix inside it (AO102's hoist,
-AO301's transfer, AO302's list form, AO401's helper, AO402, AO501): the owner
-compiles those statements already. AO101 and AO201 still apply to the functions
-the loop calls; under an outer `jit` they compose (an inner `jit` is inlined).
+A loop owned by 1, and the statements that 3 moves into its step, get no
+per-statement fix (AO102's hoist, AO301's transfer, AO302's list form, AO401's
+helper, AO402): the owner compiles them already. The lines after a step (a
+`float(loss)` collected, a print) stay in the loop and keep those fixes. AO101
+and AO201 still apply to the functions the loop calls; under an outer `jit` they
+compose (an inner `jit` is inlined).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from autoopt.analysis.fori import fori_plan
 from autoopt.analysis.graph import Stmt
 from autoopt.analysis.jit_plan import eager_loop_sites, jit_plan
 from autoopt.analysis.step import StepPlan, step_plans
-from autoopt.rewrite.step import extracted, step_name
+from autoopt.analysis.suppress import is_suppressed, suppressions
+from autoopt.rewrite.step import StepNames, extracted, step_names
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ class StepVerdict:
     compiled."""
 
     plan: StepPlan
-    name: str
+    names: StepNames
     extracted: ModuleContext
     static: tuple[str, ...] = ()
     problem: str = ""
@@ -68,16 +71,36 @@ def fori_owned(ctx: ModuleContext, loop_id: int) -> bool:
 
 
 def step_owned(ctx: ModuleContext, stmt: Stmt) -> bool:
-    """Whether a loop around `stmt` is AO103's proven step (no other fix inside)."""
-    owned = {v.plan.loop.id for v in step_verdicts(ctx) if v.proven}
-    return bool(owned & set(stmt.loops))
+    """Whether `stmt` moves into AO103's proven step (no other fix for it), with AO103
+    enabled and not suppressed on the loop. The lines after the step stay in the loop
+    and keep the other rules' fixes."""
+    if not stmt.loops or (ctx.rules is not None and "AO103" not in ctx.rules):
+        return False
+    return id(stmt.node) in ctx.per_module(_moved)
+
+
+def _moved(ctx: ModuleContext) -> frozenset[int]:
+    """The statements of every proven, unsuppressed step, by identity."""
+    table = suppressions(ctx.source)
+    return frozenset(
+        id(small)
+        for verdict in step_verdicts(ctx)
+        if verdict.proven and not _suppressed(ctx, verdict.plan.loop.node, table)
+        for line in verdict.plan.lines
+        for small in line.body
+    )
+
+
+def _suppressed(ctx: ModuleContext, loop: cst.CSTNode, table: dict[int, frozenset[str]]) -> bool:
+    span = ctx.span(loop)
+    return is_suppressed("AO103", range(span.line, span.end_line + 1), table)
 
 
 def _verdict(ctx: ModuleContext, plan: StepPlan) -> StepVerdict:
-    name = step_name(ctx, plan)
-    code = extracted(ctx, plan, name)
+    names = step_names(ctx, plan)
+    code = extracted(ctx, plan, names)
     other = ModuleContext(path=ctx.path, source=code, module=cst.parse_module(code))
-    fn = other.graph.functions[name]
+    fn = other.graph.functions[names.function]
     jit = jit_plan(other, fn, eager_loop_sites(other, fn))
     static = tuple(p for p in fn.params if p in jit.static)
     varying = [p for p in static if p == plan.index or p in plan.returns]
@@ -85,7 +108,7 @@ def _verdict(ctx: ModuleContext, plan: StepPlan) -> StepVerdict:
     if varying and not problem:
         problem = f"`{varying[0]}` changes every iteration and would have to be static"
     doubts = (*plan.doubts, *jit.doubts)
-    return StepVerdict(plan, name, other, static, problem, doubts)
+    return StepVerdict(plan, names, other, static, problem, doubts)
 
 
 def _growth(ctx: ModuleContext, plan: StepPlan) -> str:

@@ -23,8 +23,9 @@ y = f(jnp.ones((4, 3)))
 """
 CLAMPS = (
     "`{}` indexes with the loop index, which fori_loop traces: "
-    "an out-of-range index would clamp instead of raising"
+    "an out-of-range index would clamp where this value, not proven a JAX array, may raise"
 )
+HOST = "y = f(np.ones((4, 3)))"  # a NumPy `x` raises on an out-of-range row
 NOT_ARRAY = "cannot prove the loop-carried `acc` is an array of fixed shape"
 
 
@@ -45,6 +46,11 @@ def test_the_plan_names_function_index_bounds_and_carry() -> None:
 def edit(old: str, new: str, code: str = BASE) -> str:
     assert old in code
     return code.replace(old, new)
+
+
+def host(code: str) -> str:
+    """`code` calling `f` with a NumPy array."""
+    return edit("y = f(jnp.ones((4, 3)))", HOST, code)
 
 
 def body(new: str, code: str = BASE) -> str:
@@ -94,10 +100,17 @@ y = f(data)
     ("code", "doubts"),
     [
         pytest.param(
-            edit("range(x.shape[0])", "range(3)"), [CLAMPS.format("x[i]")], id="not-x-length"
+            edit("range(x.shape[0])", "range(3)", host(BASE)),
+            [CLAMPS.format("x[i]")],
+            id="not-x-length",
         ),
         pytest.param(
-            body("acc = acc.at[i].set(x[i - 1])"), [CLAMPS.format("x[i - 1]")], id="shifted-index"
+            body("acc = acc.at[i].set(x[i - 1])", host(BASE)),
+            [CLAMPS.format("x[i - 1]")],
+            id="shifted-index",
+        ),
+        pytest.param(  # JAX clamps a Python index as it clamps a traced one
+            body("acc = acc.at[i].set(x[i - 1])"), [], id="jax-array-clamps-alike"
         ),
         pytest.param(UNKNOWN_CARRY, [NOT_ARRAY], id="unknown-carry"),  # `data` is unknown
         pytest.param(
@@ -109,12 +122,12 @@ y = f(data)
             edit("f(data)", "f(jnp.ones((4, 3)))", UNKNOWN_CARRY), [], id="array-at-every-call"
         ),
         pytest.param(
-            body("j = i + 1\nacc = acc.at[i].set(x[j])"),
+            body("j = i + 1\nacc = acc.at[i].set(x[j])", host(BASE)),
             [CLAMPS.format("x[j]")],
             id="derived-index",
         ),
         pytest.param(
-            body("j = i\nk = j * 2\nacc = acc.at[k].set(x[j])"),
+            body("j = i\nk = j * 2\nacc = acc.at[k].set(x[j])", host(BASE)),
             [CLAMPS.format("x[j]")],
             id="derived-twice",
         ),

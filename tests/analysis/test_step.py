@@ -64,10 +64,13 @@ def test_loops_that_are_not_steps(body: str) -> None:
     assert step_plan(ctx, ctx.graph.loops[0]) is None
 
 
-def test_module_loop_passes_module_values_and_reads_functions_globally() -> None:
+def test_module_loop_passes_rebound_values_and_reads_the_rest_globally() -> None:
+    """`rate` is bound twice (passed); `scale`, bound once before the loop, and the
+    function `lap` are read globally (the jit plan checks nothing changes them)."""
     code = (
         "def lap(u):\n    return jnp.roll(u, 1) - u\n\n"
-        "u = jnp.ones(8)\nrate = 0.1\nfor _ in range(5):\n    du = lap(u)\n    u = u + rate * du\n"
+        "u = jnp.ones(8)\nscale = 2.0\nrate = 0.1\nrate = rate / scale\n"
+        "for _ in range(5):\n    du = lap(u)\n    u = u + rate * scale * du\n"
     )
     ctx = context(code, HEADER)
     plan = step_plan(ctx, ctx.graph.loops[0])
@@ -75,15 +78,20 @@ def test_module_loop_passes_module_values_and_reads_functions_globally() -> None
     assert (plan.params, plan.returns) == (("u", "rate"), ("u",))
 
 
-def test_traced_index_doubt_names_the_subscript() -> None:
-    ctx = _loop_ctx(
-        "h = jnp.zeros(3)\nfor t in range(n):\n    y = x[t] @ w\n    h = h + y\nreturn h"
+def test_traced_index_doubt_names_a_subscript_of_a_value_not_proven_jax() -> None:
+    """A NumPy `x` raises on an out-of-range row where the traced index clamps; a JAX
+    `w` clamps the same way eagerly and traced."""
+    code = (
+        "def run(x, w, n):\n    h = jnp.zeros(3)\n    for t in range(n):\n"
+        "        y = x[t] @ w[t]\n        h = h + y\n    return h\n\n\n"
+        "def main():\n    return run(np.ones((4, 3)), jnp.ones((4, 3, 3)), 4)\n"
     )
+    ctx = context(code, HEADER)
     plan = step_plan(ctx, ctx.graph.loops[0])
     assert plan is not None
     assert plan.doubts == (
         "`x[t]` indexes with the loop index, which the jitted step traces: an out-of-range "
-        "index would clamp instead of raising",
+        "index would clamp where this value, not proven a JAX array, may raise",
     )
 
 

@@ -90,6 +90,7 @@ def step(x):
     return x * 0.5
 
 def main(x):
+    x = jax.device_put(x)
     firsts = []
     for _ in range(3):
         firsts.append(x[0].item())

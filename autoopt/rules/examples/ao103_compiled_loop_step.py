@@ -47,12 +47,16 @@ import jax.numpy as jnp
 
 def run(x):
     for t in range(10):
-        dx = jnp.sin(x)
-        x = x + 0.1 * dx
-        print(t, x.sum())
+        d = jnp.sin(x)
+        print(t, float(d.sum()))
+        x = x + 0.1 * d
     return x
+
+
+def main():
+    return run(jnp.ones(3))
 """,
-        "a print in the body is host work (not plain assignments)",
+        "a print between the device statements leaves one statement to compile",
     ),
     Valid(
         """
@@ -60,14 +64,18 @@ import jax.numpy as jnp
 
 
 def run(x):
-    for _ in range(100):
-        dx = jnp.sin(x)
-        x = x - 0.1 * dx
-        if jnp.abs(dx).max() < 1e-3:
-            break
+    it = 0
+    while it < 10:
+        it += 1
+        d = jnp.sin(x)
+        x = x + 0.1 * d
     return x
+
+
+def main():
+    return run(jnp.ones(3))
 """,
-        "the step's value decides a `break`",
+        "the body starts with host bookkeeping (`it += 1`)",
     ),
     Valid(
         """
@@ -168,6 +176,29 @@ def main():
     return fill(jnp.ones((4, 3)))
 """,
         "AO401 runs this loop as lax.fori_loop (one owner per loop)",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def relax(x):
+    if x.sum() > 0:
+        return x * 0.5
+    return x
+
+
+def run(x):
+    for _ in range(5):
+        y = relax(x)
+        x = x + y
+    return x
+
+
+def main():
+    return run(jnp.ones(3))
+""",
+        "Python control flow on a traced value in a callee",
     ),
     Valid(
         """
@@ -309,17 +340,17 @@ target = jnp.arange(3.0)
 
 
 @functools.partial(jax.jit, donate_argnames=("w",))
-def _step(w, target):
+def _step(w):
     grad = 2 * (w - target)
     w = w - 0.1 * grad
     return w
 
 
 for _ in range(10):
-    w = _step(w, target)
+    w = _step(w)
 print(w)
 """,
-        message="`_step`, donating `w`",
+        message="`_step`",
     ),
     Invalid(
         """
@@ -461,6 +492,139 @@ def main():
 import jax.numpy as jnp
 
 
+def relax(x, tol):
+    for step in range(100):
+        dx = jnp.sin(x)
+        x = x - 0.1 * dx
+        if float(jnp.abs(dx).max()) < tol:
+            break
+    return x
+
+
+def main():
+    return relax(jnp.ones(3), 1e-3)
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def _relax_step(x):
+    dx = jnp.sin(x)
+    x = x - 0.1 * dx
+    return dx, x
+
+
+def relax(x, tol):
+    for step in range(100):
+        dx, x = _relax_step(x)
+        if float(jnp.abs(dx).max()) < tol:
+            break
+    return x
+
+
+def main():
+    return relax(jnp.ones(3), 1e-3)
+""",
+        message="`_relax_step`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+
+def train(w, x, y, steps):
+    losses = []
+    for step in range(steps):
+        err = x @ w - y
+        loss = jnp.mean(err**2)
+        w = w - 0.01 * x.T @ err
+        losses.append(loss)
+        if step % 10 == 0:
+            print(step, float(loss))
+    return w, losses
+
+
+def main():
+    return train(jnp.zeros(3), jnp.ones((8, 3)), jnp.ones(8), 30)
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def _train_step(w, x, y):
+    err = x @ w - y
+    loss = jnp.mean(err**2)
+    w = w - 0.01 * x.T @ err
+    return loss, w
+
+
+def train(w, x, y, steps):
+    losses = []
+    for step in range(steps):
+        loss, w = _train_step(w, x, y)
+        losses.append(loss)
+        if step % 10 == 0:
+            print(step, float(loss))
+    return w, losses
+
+
+def main():
+    return train(jnp.zeros(3), jnp.ones((8, 3)), jnp.ones(8), 30)
+""",
+        message="`_train_step`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+
+def solve(x):
+    it = 0
+    while it < 20:
+        grad = 2 * x - 1.0
+        x = x - 0.1 * grad
+        it += 1
+    return x
+
+
+def main():
+    return solve(jnp.zeros(3))
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def _solve_step(x):
+    grad = 2 * x - 1.0
+    x = x - 0.1 * grad
+    return x
+
+
+def solve(x):
+    it = 0
+    while it < 20:
+        x = _solve_step(x)
+        it += 1
+    return x
+
+
+def main():
+    return solve(jnp.zeros(3))
+""",
+        message="`_solve_step`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+
 def run(x, n):
     acc = jnp.zeros(3)
     for t in range(n):
@@ -470,10 +634,10 @@ def run(x, n):
 
 
 def main():
-    return run(jnp.ones((4, 3)), 4)
+    return run(np.ones((4, 3)), 4)
 """,
         fix=_NONE,
-        message="out-of-range index would clamp",
+        message="not proven a JAX array, may raise",
     ),
     Invalid(
         """
@@ -494,29 +658,5 @@ def main():
 """,
         fix=_NONE,
         message="receives a NumPy array",
-    ),
-    Invalid(
-        """
-import jax.numpy as jnp
-
-
-def relax(x):
-    if x.sum() > 0:
-        return x * 0.5
-    return x
-
-
-def run(x):
-    for _ in range(5):
-        y = relax(x)
-        x = x + y
-    return x
-
-
-def main():
-    return run(jnp.ones(3))
-""",
-        fix=_NONE,
-        message="not compiled as one step",
     ),
 )

@@ -428,6 +428,7 @@ def step(x):
     return x * 0.5
 
 def main(x):
+    x = jax.device_put(x)
     for t in range(10):
         print(float(x[0]))
         x = step(x)
@@ -445,6 +446,7 @@ def step(x, v):
     return x + v, v * 0.9
 
 def main(x, v):
+    x, v = jax.device_put((x, v))
     snapshots = []
     for t in range(10):
         snapshots.append(float(x[0]))
