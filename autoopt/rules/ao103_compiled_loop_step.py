@@ -52,11 +52,12 @@ class CompiledLoopStep(Rule):
     (printing, logging, a `break` on a returned value) stay in the loop and
     read what the step returns, and the loop appends the values the step
     returns. Names it carries must be bound before the loop, and a loop that
-    carries nothing is per-item work, left to AO501. A carried array that provably grows (`concatenate`, `append`,
-    `stack`, `pad` of itself) is left to AO402: the step would compile again
-    for every new shape. Other changes of a carry's shape or dtype keep the
-    results (jit compiles again for them, unlike `lax.fori_loop`, which
-    raises), so they are not a premise; verification measures their cost.
+    carries nothing is per-item work, left to AO501. A carried array that
+    provably grows (`concatenate`, `append`, `stack`, `pad` of itself) is left
+    to AO402: the step would compile again for every new shape. Other changes
+    of a carry's shape or dtype keep the results (jit compiles again for them,
+    unlike `lax.fori_loop`, which raises), so they are not a premise;
+    verification measures their cost.
     Donation follows AO201's proof. Results agree to float rounding (jit
     fuses operations). Where a premise is not proven the finding names it and
     offers **no fix**: the loop then keeps the per-statement fixes of the other
