@@ -80,8 +80,10 @@ def test_a_proven_step_owns_its_loop() -> None:
 
 def test_an_unproven_step_leaves_the_per_statement_fixes() -> None:
     """`xs` is a NumPy array: the step would receive it converted (float64 to float32)."""
-    source = STEPS[0].replace("jnp.arange(12.0)", "np.arange(12.0)").replace(
-        "import jax.numpy as jnp", "import jax.numpy as jnp\nimport numpy as np"
+    source = (
+        STEPS[0]
+        .replace("jnp.arange(12.0)", "np.arange(12.0)")
+        .replace("import jax.numpy as jnp", "import jax.numpy as jnp\nimport numpy as np")
     )
     _, findings = check_source(source)
     rules = {f.rule: f.fix.value for f in findings}
