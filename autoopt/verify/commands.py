@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def _progress(console: Console, show: bool, total: int) -> Iterator[tuple[Progress, Callable]]:
+def _progress(
+    console: Console, show: bool, total: int
+) -> Iterator[tuple[Progress, Callable[[], None]]]:
     """A bar of files verified with the current step beside it, or nothing: (say, advance)."""
     if not show:
         yield (lambda _: None), (lambda: None)
