@@ -62,9 +62,10 @@ def change(version: int, line: int, text: str) -> lsp.DidChangeTextDocumentParam
 
 
 @pytest.mark.asyncio
-async def test_three_quick_edits_publish_only_the_last_version() -> None:
+async def test_three_quick_edits_publish_only_the_last_version(tmp_path) -> None:
     client = Recorder()
-    await client.start_io(sys.executable, "-m", "autoopt.frontends.lsp")
+    log = tmp_path / "server.log"  # pygls pipes stderr and never reads it: a long log blocks
+    await client.start_io("sh", "-c", f'exec "{sys.executable}" -m autoopt.frontends.lsp 2>"{log}"')
     try:
         await client.initialize_async(
             lsp.InitializeParams(lsp.ClientCapabilities(), initialization_options={})
