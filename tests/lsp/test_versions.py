@@ -26,9 +26,7 @@ def run_{i}(u):
         u = step_{i}(u)
     return u
 """
-MAIN = "\n\ndef main():\n    u = jnp.zeros(64)\n" + "".join(
-    f"    u = run_{i}(u)\n" for i in range(40)
-)
+MAIN = "\n\ndef main():\n" + "".join(f"    run_{i}(jnp.zeros(64))\n" for i in range(40))
 TEXT = "import jax.numpy as jnp\n" + "".join(BLOCK.format(i=i) for i in range(40)) + MAIN
 
 
