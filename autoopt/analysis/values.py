@@ -58,6 +58,7 @@ from autoopt.analysis.project import project_function
 
 _ROUNDS = 3
 _BUDGET = 200_000
+_DEPTH = 48  # values being solved at once (each takes several Python frames)
 _ITERATED = (Kind.ARRAY, Kind.HOST_ARRAY)  # iterating over axis 0 gives the same kind
 _ARRAY_ATTRS = {"shape": Value(Kind.SHAPE), "ndim": SCALAR, "size": SCALAR}
 _SAME_ATTRS = frozenset({"T", "mT", "real", "imag", "at"})  # `x.at[i]` indexes like `x`
@@ -94,6 +95,8 @@ class ValueModel:
         if key in self._active:
             self._hits.add(key)
             return self._guess.get(key, BOTTOM)
+        if len(self._active) >= _DEPTH:
+            return UNKNOWN  # a chain of calls too long to follow: claim nothing
         self._active.append(key)
         value = compute()
         for _ in range(_ROUNDS):

@@ -184,3 +184,23 @@ def test_a_namedtuple_of_arrays_is_a_pytree_and_a_plain_class_an_object() -> Non
     )
     plain = value_at_end("class Opt:\n    pass\no = Opt()", "o")
     assert (state.kind, plain.kind) == (Kind.PYTREE, Kind.OBJECT)
+
+
+def test_a_long_chain_of_calls_is_analysed_not_refused() -> None:
+    """`u = run_i(u)` 150 times, each `run_i` a loop: the model stops following the
+    chain past a depth (claiming nothing there) instead of exhausting Python's stack."""
+    from autoopt.api import check_source
+
+    parts = ["import jax.numpy as jnp\n"]
+    for i in range(150):
+        parts.append(
+            f"def step_{i}(u):\n    return u * 0.5 + 1.0\n\n"
+            f"def run_{i}(u):\n    for _ in range(3):\n        u = step_{i}(u)\n    return u\n"
+        )
+    calls = "".join(f"    u = run_{i}(u)\n" for i in range(150))
+    parts.append(f"def main():\n    u = jnp.ones(3)\n{calls}    return u\n")
+    _, findings = check_source("\n".join(parts))
+    assert {f.rule for f in findings} == {"AO101", "AO201"}
+    assert next(f.message for f in findings if f.rule == "AO101") == (
+        "`step_0` is called in a loop without `jax.jit`: add `@jax.jit`"
+    )
