@@ -92,10 +92,11 @@ def step_edits(
     return [InsertBefore(_anchor(ctx, plan), (definition,)), Replace(plan.loop.node, transform)]
 
 
-def extracted(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> str:
-    """The module's code with the step extracted and undecorated."""
+def extracted(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> cst.Module:
+    """The module with the step extracted and undecorated (its other statements are the
+    original's nodes)."""
     edits = step_edits(ctx, plan, step_function(ctx, plan, names), names)
-    return apply_edits(ctx.module, edits).code
+    return apply_edits(ctx.module, edits)
 
 
 def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.SimpleStatementLine:
