@@ -29,6 +29,8 @@ from autoopt.analysis.kinds import (
 
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod"})  # of a float array: a float
 CONSTRUCTORS = frozenset({"jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty"})
+#: Conversions to an array that keep the element type when no dtype is given.
+CONVERSIONS = frozenset({"numpy.array", "numpy.asarray", "jax.numpy.array", "jax.numpy.asarray"})
 
 
 def attribute_value(qual: str) -> Value:
@@ -73,6 +75,28 @@ def call_value(qual: str, call: cst.Call) -> Value:
             return HOST
         return Value(Kind.HOST_ARRAY, detail=_element_type(last))
     return UNKNOWN
+
+
+def converted(qual: str, call: cst.Call, source: Value) -> Value:
+    """`np.array([3, 17])`, `jnp.asarray(ids)` with one argument (no dtype): integer
+    literals give ints, and a converted array keeps its element type."""
+    made = call_value(qual, call)
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return made
+    element = "int" if _int_literals(call.args[0].value) else None
+    if source.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+        element = source.detail
+    return Value(made.kind, detail=element) if element else made
+
+
+def _int_literals(expr: cst.BaseExpression) -> bool:
+    """A non-empty list or tuple of integer literals (negated or nested included)."""
+    if isinstance(expr, cst.List | cst.Tuple):
+        items = [e.value for e in expr.elements if not isinstance(e, cst.StarredElement)]
+        return bool(items) and len(items) == len(expr.elements) and all(map(_int_literals, items))
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        return isinstance(expr.expression, cst.Integer)
+    return isinstance(expr, cst.Integer)
 
 
 def sliced_shape(shape: tuple[int, ...] | None, expr: cst.Subscript) -> tuple[int, ...] | None:

@@ -23,6 +23,7 @@ from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit, only_called
 from autoopt.analysis.exprs import bound_names, is_at_update
+from autoopt.analysis.fields import ARRAY_ANNOTATIONS, PytreeClass, field_arguments, pytree_classes
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.kinds import (
@@ -45,11 +46,13 @@ from autoopt.analysis.kinds import (
 )
 from autoopt.analysis.library import (
     CONSTRUCTORS,
+    CONVERSIONS,
     REDUCTIONS,
     arange,
     attribute_value,
     call_value,
     constructed,
+    converted,
     reshaped,
     sliced_shape,
 )
@@ -62,7 +65,6 @@ _DEPTH = 48  # values being solved at once (each takes several Python frames)
 _ITERATED = (Kind.ARRAY, Kind.HOST_ARRAY)  # iterating over axis 0 gives the same kind
 _ARRAY_ATTRS = {"shape": Value(Kind.SHAPE), "ndim": SCALAR, "size": SCALAR}
 _SAME_ATTRS = frozenset({"T", "mT", "real", "imag", "at"})  # `x.at[i]` indexes like `x`
-_ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray"})
 _PYTREE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
 _PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 _ABS_KINDS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR)
@@ -153,6 +155,8 @@ class ValueModel:
             return attribute_value(qual)
         base = self.value_of(stmt, expr.value)
         attr = expr.attr.value
+        if base.kind is Kind.BOTTOM:
+            return BOTTOM  # not known until the cycle's first estimate
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             if attr == "shape" and base.shape is not None:
                 return Value(Kind.SHAPE, shape=base.shape)
@@ -162,6 +166,9 @@ class ValueModel:
                 return Value(Kind.DTYPE)
             return Value(base.kind) if attr in _SAME_ATTRS else UNKNOWN
         if base.kind is Kind.PYTREE:
+            cls = _instance_class(self.ctx, base)
+            if cls is not None and attr in cls.arrays:
+                return ARRAY  # the constructor was shown to give it a JAX array
             return PYTREE  # a field of a pytree of arrays is a pytree of arrays
         return UNKNOWN
 
@@ -240,6 +247,8 @@ class ValueModel:
         qual = self.ctx.qualify(call.func)
         if qual in CONSTRUCTORS and call.args and call.args[0].keyword is None:
             return constructed(call, self.value_of(stmt, call.args[0].value))
+        if qual in CONVERSIONS and call.args:
+            return converted(qual, call, self.value_of(stmt, call.args[0].value))
         if qual == "jax.numpy.arange" and len(call.args) == 1:
             return arange(call.args[0].value)
         if qual is not None:
@@ -275,7 +284,8 @@ class ValueModel:
         if callee.kind is Kind.CALLABLE and callee.detail == "arrays":
             return PYTREE
         if callee.kind is Kind.CALLABLE and callee.detail == "pytree-class":
-            return PYTREE
+            cls = pytree_classes(self.ctx).get(name)
+            return self._instance(stmt, cls, call, None) if cls and call else PYTREE
         if callee.kind is Kind.CALLABLE and callee.detail == "class":
             return OBJECT
         if not graph.reaching_defs(stmt, name) and _is_builtin(self.ctx, name):
@@ -308,11 +318,29 @@ class ValueModel:
             return Value(base.kind, detail="bool" if method in ("any", "all") else None)
         if base.kind is Kind.OBJECT and base.detail == "numpy-rng":
             return HOST  # a NumPy Generator's draws
+        cls = _instance_class(self.ctx, base)
+        if cls is not None and method == cls.replace and all(a.keyword for a in call.args):
+            return self._instance(stmt, cls, call, base)
         if base.kind is Kind.PYTREE and method == "_replace":
             return PYTREE
         if base.kind is Kind.STRING:
             return Value(Kind.STRING)
         return UNKNOWN
+
+    def _instance(
+        self, stmt: Stmt, cls: PytreeClass, call: cst.Call, copied: Value | None
+    ) -> Value:
+        """An instance of `cls` (`class:<name>`) where every array-annotated field gets a
+        JAX array from `call`, or keeps one from `copied`; a pytree otherwise."""
+        given = field_arguments(cls, call)
+        if given is None or (copied is None and not cls.arrays <= given.keys()):
+            return PYTREE
+        values = [self.value_of(stmt, given[f]) for f in cls.arrays if f in given]
+        if any(v.kind is Kind.BOTTOM for v in values):
+            return BOTTOM
+        if all(v.kind is Kind.ARRAY for v in values):
+            return Value(Kind.PYTREE, detail=f"class:{cls.name}")
+        return PYTREE
 
     def returns(self, fn: Function) -> Value:
         """The join of what every `return` of `fn` gives (None when it falls off the end)."""
@@ -538,6 +566,13 @@ def _compiled(ctx: ModuleContext, fn: Function) -> bool:
     return any(is_jit(ctx, d.decorator) for d in fn.node.decorators)
 
 
+def _instance_class(ctx: ModuleContext, value: Value) -> PytreeClass | None:
+    """The module class a `class:<name>` pytree is an instance of."""
+    if value.kind is not Kind.PYTREE or not (value.detail or "").startswith("class:"):
+        return None
+    return pytree_classes(ctx).get((value.detail or "")[len("class:") :])
+
+
 def _class_detail(ctx: ModuleContext, node: cst.ClassDef) -> str:
     """ "pytree-class" for a NamedTuple or a registered dataclass, else "class"."""
     for base in node.bases:
@@ -570,7 +605,7 @@ def _annotation(ctx: ModuleContext, fn: Function, name: str) -> Value | None:
     for param in _all_params(fn):
         if param.name.value == name and param.annotation is not None:
             qual = ctx.qualify(param.annotation.annotation)
-            return ARRAY if qual in _ARRAY_ANNOTATIONS else None
+            return ARRAY if qual in ARRAY_ANNOTATIONS else None
     return None
 
 

@@ -204,3 +204,101 @@ def test_a_long_chain_of_calls_is_analysed_not_refused() -> None:
     assert next(f.message for f in findings if f.rule == "AO101") == (
         "`step_0` is called in a loop without `jax.jit`: add `@jax.jit`"
     )
+
+
+NT = "from typing import NamedTuple\nclass S(NamedTuple):\n    w: jnp.ndarray\n    n: int\n"
+FLAX = "from flax import struct\n@struct.dataclass\nclass S:\n    w: jax.Array\n"
+INSTANCE = Value(Kind.PYTREE, detail="class:S")
+PYTREE = Value(Kind.PYTREE)
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "expected"),
+    [
+        # an immutable pytree class whose array fields were given JAX arrays
+        (NT + "s = S(jnp.ones(3), 2)", "s", INSTANCE),
+        (NT + "s = S(jnp.ones(3), 2)\nv = s.w", "v", Value(Kind.ARRAY)),
+        (NT + "s = S(n=2, w=jnp.ones(3))\nv = s.w + 1.0", "v", Value(Kind.ARRAY)),
+        (NT + "s = S(jnp.ones(3), 2)\nt = s._replace(n=3)\nv = t.w", "v", Value(Kind.ARRAY)),
+        (NT + "s = S(jnp.ones(3), 2)\nt = s._replace(w=jnp.zeros(3))", "t", INSTANCE),
+        (FLAX + "s = S(w=jnp.ones(3))\nv = s.w", "v", Value(Kind.ARRAY)),
+        (FLAX + "s = S(jnp.ones(3))\nt = s.replace(w=s.w * 2.0)", "t", INSTANCE),
+        (
+            NT + "def f(s):\n    return S(s.w * 0.5, s.n)\ns = S(jnp.ones(3), 1)\n"
+            "for _ in range(3):\n    s = f(s)",
+            "s",
+            INSTANCE,
+        ),
+        # not concluded: a field annotated with something else
+        (NT + "s = S(jnp.ones(3), 2)\nv = s.n", "v", PYTREE),
+        # a field given a NumPy array, or not known to be given a JAX array
+        (NT + "s = S(np.ones(3), 2)\nv = s.w", "v", PYTREE),
+        (NT + "s = S(jnp.ones(3), 2)\nt = s._replace(w=np.ones(3))\nv = t.w", "v", PYTREE),
+        (NT + "s = S(g(), 2)", "s", PYTREE),
+        (NT + "s = S(*parts)", "s", PYTREE),
+        # an array field left to its default
+        (
+            "from typing import NamedTuple\nclass S(NamedTuple):\n    w: jax.Array = 0\n"
+            "s = S()\nv = s.w",
+            "v",
+            PYTREE,
+        ),
+        # a string annotation is not read
+        (
+            "from typing import NamedTuple\nclass S(NamedTuple):\n    w: 'jax.Array'\n"
+            "v = S(jnp.ones(3)).w",
+            "v",
+            PYTREE,
+        ),
+        # the class rebound, or its name a parameter somewhere
+        (NT + "s = S(jnp.ones(3), 2)\nS = make()\nv = s.w", "v", PYTREE),
+        (NT + "def g(S):\n    return S\ns = S(jnp.ones(3), 2)\nv = s.w", "v", PYTREE),
+        # a method shadowing a field, or taking over attribute access
+        (NT + "    def w(self):\n        return 0\nv = S(jnp.ones(3), 2).w", "v", PYTREE),
+        (
+            FLAX + "    def __post_init__(self):\n        pass\nv = S(jnp.ones(3)).w",
+            "v",
+            PYTREE,
+        ),
+        # not an immutable pytree: a plain or mutable dataclass, a plain class
+        (
+            "from dataclasses import dataclass\n@dataclass\nclass S:\n    w: jax.Array\n"
+            "v = S(jnp.ones(3)).w",
+            "v",
+            Value(Kind.UNKNOWN),
+        ),
+        (
+            "import chex\n@chex.dataclass\nclass S:\n    w: jax.Array\nv = S(w=jnp.ones(3)).w",
+            "v",
+            PYTREE,
+        ),
+        ("class S:\n    w: jax.Array\nv = S(jnp.ones(3)).w", "v", Value(Kind.UNKNOWN)),
+    ],
+)
+def test_fields_of_a_module_pytree_class(body: str, name: str, expected: Value) -> None:
+    assert value_at_end(body, name) == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("x = np.array([3, 17, 42])", Value(Kind.HOST_ARRAY, detail="int")),
+        ("x = np.array([[1, -2], [3, 4]])", Value(Kind.HOST_ARRAY, detail="int")),
+        ("x = jnp.array((0, 7))", Value(Kind.ARRAY, detail="int")),
+        ("s = np.array([3, 17])\nx = jnp.asarray(s)", Value(Kind.ARRAY, detail="int")),
+        ("x = jnp.asarray(jnp.argsort(jnp.ones(3)))", Value(Kind.ARRAY, detail="int")),
+        ("x = jnp.asarray(jnp.ones(3) > 0)", Value(Kind.ARRAY, detail="bool")),
+        # not concluded: a float or bool among the literals, an empty or starred list
+        ("x = np.array([1, 2.0])", Value(Kind.HOST_ARRAY)),
+        ("x = np.array([True, False])", Value(Kind.HOST_ARRAY)),
+        ("x = np.array([])", Value(Kind.HOST_ARRAY)),
+        ("x = np.array([*parts, 1])", Value(Kind.HOST_ARRAY)),
+        # a dtype given, or a source of unknown element type
+        ("x = np.array([1, 2], dtype=np.float32)", Value(Kind.HOST_ARRAY)),
+        ("s = np.array([3, 17])\nx = jnp.asarray(s, jnp.float32)", Value(Kind.ARRAY)),
+        ("x = jnp.asarray(np.ones(3))", Value(Kind.ARRAY)),
+        ("x = jnp.asarray(load())", Value(Kind.ARRAY)),
+    ],
+)
+def test_conversions_keep_the_element_type(body: str, expected: Value) -> None:
+    assert value_at_end(body, "x") == expected
