@@ -473,6 +473,8 @@ class ValueModel:
         return combine(before, self.value_of(stmt, node.value), modulo)
 
     def _iterated(self, stmt: Stmt, node: cst.For, name: str) -> Value:
+        if isinstance(node.target, cst.Tuple | cst.List) and isinstance(node.iter, cst.Name):
+            return self._unpacked_item(stmt, node.target, node.iter.value, name)
         if not isinstance(node.target, cst.Name):
             return UNKNOWN
         it = node.iter
@@ -480,6 +482,28 @@ class ValueModel:
             return SCALAR if _is_builtin(self.ctx, "range") else UNKNOWN
         source = self.value_of(stmt, it)
         return Value(source.kind) if source.kind in _ITERATED else UNKNOWN
+
+    def _unpacked_item(
+        self, stmt: Stmt, target: cst.Tuple | cst.List, items: str, name: str
+    ) -> Value:
+        """`for a, b in pairs` over a list of tuple literals that only `for` loops read:
+        `name` gets the join of its element of every tuple."""
+        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        defs = self.ctx.graph.reaching_defs(stmt, items)
+        built = _built_list(defs[0], items) if len(defs) == 1 else None
+        if built is None or name not in names or not _only_iterated(self.ctx, items, defs[0]):
+            return UNKNOWN
+        if any(isinstance(e, cst.StarredElement) for e in target.elements):
+            return UNKNOWN
+        index, values = names.index(name), []
+        for item in built:
+            if not isinstance(item, cst.Tuple) or len(item.elements) != len(names):
+                return UNKNOWN
+            if any(isinstance(e, cst.StarredElement) for e in item.elements):
+                return UNKNOWN
+            values.append(self.value_of(defs[0], item.elements[index].value))
+        joined = join_all(values)  # one item per iteration: never one constant
+        return Value(joined.kind, False, joined.detail, joined.shape, joined.dtype)
 
     def _assigned(
         self, stmt: Stmt, target: cst.BaseExpression, value: cst.BaseExpression, name: str
@@ -537,6 +561,37 @@ def _module_binders(ctx: ModuleContext) -> dict[str, list[Stmt]]:
         for name in stmt.defs:
             binders.setdefault(name, []).append(stmt)
     return binders
+
+
+def _built_list(stmt: Stmt, name: str) -> list[cst.BaseExpression] | None:
+    """The items of `name = [...]` or `name = [... for ...]` (the element, once)."""
+    node = stmt.node
+    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+        return None
+    target, value = node.targets[0].target, node.value
+    if not (isinstance(target, cst.Name) and target.value == name):
+        return None
+    if isinstance(value, cst.ListComp):
+        return [value.elt]
+    if isinstance(value, cst.List) and value.elements:
+        if any(isinstance(e, cst.StarredElement) for e in value.elements):
+            return None
+        return [e.value for e in value.elements]
+    return None
+
+
+def _only_iterated(ctx: ModuleContext, name: str, binder: Stmt) -> bool:
+    """No statement anywhere reads `name` except `for ... in name` loops (nothing can
+    change, alias or hand out the list), and nothing else binds it."""
+    for stmt in ctx.graph.stmts:
+        if name in stmt.defs and stmt is not binder:
+            return False
+        if name in stmt.uses or name in stmt.mutates:
+            node = stmt.node
+            iterated = isinstance(node, cst.For) and isinstance(node.iter, cst.Name)
+            if not iterated or node.iter.value != name:  # type: ignore[union-attr]
+                return False
+    return True
 
 
 def _comprehension_source(stmt: Stmt, name: str) -> cst.BaseExpression | None:

@@ -302,3 +302,47 @@ def test_fields_of_a_module_pytree_class(body: str, name: str, expected: Value) 
 )
 def test_conversions_keep_the_element_type(body: str, expected: Value) -> None:
     assert value_at_end(body, "x") == expected
+
+
+LOOP = "\nfor a, b in pairs:\n    pass"
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "expected"),
+    [
+        (
+            "xs = jnp.ones((8, 3))\npairs = [(xs[i : i + 2], xs[i]) for i in range(0, 8, 2)]"
+            + LOOP,
+            "a",
+            Value(Kind.ARRAY),
+        ),
+        (
+            "pairs = [(jnp.ones(3), 1), (jnp.zeros(3), 2)]" + LOOP,
+            "a",
+            Value(Kind.ARRAY, shape=(3,), dtype="float"),
+        ),
+        # each item in turn: a number, but not one constant
+        ("pairs = [(jnp.ones(3), 1), (jnp.zeros(3), 2)]" + LOOP, "b", Value(Kind.SCALAR)),
+        ("pairs = [(jnp.ones(3), 1), (np.zeros(3), 2)]" + LOOP, "a", Value(Kind.UNKNOWN)),
+        # not concluded: the list changed, handed out, read or rebound elsewhere
+        ("pairs = [(jnp.ones(3), 1)]\npairs.append(load())" + LOOP, "a", Value(Kind.UNKNOWN)),
+        ("pairs = [(jnp.ones(3), 1)]\nfill(pairs)" + LOOP, "a", Value(Kind.UNKNOWN)),
+        ("pairs = [(jnp.ones(3), 1)]\nfirst = pairs[0]" + LOOP, "a", Value(Kind.UNKNOWN)),
+        ("pairs = [(jnp.ones(3), 1)]\nalias = pairs" + LOOP, "a", Value(Kind.UNKNOWN)),
+        (
+            "pairs = [(jnp.ones(3), 1)]\nif flag:\n    pairs = load()" + LOOP,
+            "a",
+            Value(Kind.UNKNOWN),
+        ),
+        # items that are not tuple literals of the target's length, or a starred target
+        ("pairs = [make(i) for i in range(3)]" + LOOP, "a", Value(Kind.UNKNOWN)),
+        ("pairs = [(jnp.ones(3), 1, 2)]" + LOOP, "a", Value(Kind.UNKNOWN)),
+        ("pairs = [(jnp.ones(3), *rest)]" + LOOP, "a", Value(Kind.UNKNOWN)),
+        ("pairs = [(jnp.ones(3), 1)]\nfor a, *b in pairs:\n    pass", "a", Value(Kind.UNKNOWN)),
+        ("pairs = ((jnp.ones(3), 1) for i in range(3))" + LOOP, "a", Value(Kind.UNKNOWN)),
+    ],
+)
+def test_unpacking_the_items_of_a_list_only_loops_read(
+    body: str, name: str, expected: Value
+) -> None:
+    assert value_at_end(body, name) == expected
