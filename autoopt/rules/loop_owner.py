@@ -20,7 +20,7 @@ compose (an inner `jit` is inlined).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -45,7 +45,7 @@ class StepVerdict:
     extracted: ModuleContext
     static: tuple[str, ...] = ()
     problem: str = ""
-    doubts: tuple[str, ...] = field(default=())
+    doubts: tuple[str, ...] = ()
 
     @property
     def proven(self) -> bool:
