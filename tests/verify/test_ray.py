@@ -248,7 +248,8 @@ def test_ctrl_c_changes_no_file_and_leaves_no_task_running(cluster, tmp_path) ->
     assert eventually(mark.exists, 120), run.communicate()[0]
     time.sleep(0.2)  # the mark is written: the program is running on the cluster
     run.send_signal(signal.SIGINT)
-    output = run.communicate(timeout=60)[0].decode()
+    # Ray's own shutdown can take a minute on a loaded 2-core CI machine (seen once)
+    output = run.communicate(timeout=240)[0].decode()
     assert run.returncode == 130, output
     assert program.read_bytes() == before
     assert eventually(lambda: not alive(int(mark.read_text())))
