@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -411,8 +410,4 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
-        # every write is atomic and done or not begun; exit handlers (Ray's disconnect,
-        # which can wait minutes after an interrupt) have nothing left to save
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(130)
+        sys.exit(130)

@@ -12,7 +12,6 @@ executor kills its actors (and with them the fork servers and the programs they 
 
 from __future__ import annotations
 
-import threading
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +30,6 @@ from autoopt.verify.jobs import (
 from autoopt.verify.pipeline import Progress
 
 RETRIES = 2  # restarts of a dead slot, and retries of the job it was running
-_SHUTDOWN_SECONDS = 15  # how long closing waits for Ray to disconnect
 PACKAGE = Path(__file__).resolve().parents[1]  # autoopt/, shipped to the cluster's workers
 INSTALL = "pip install 'autoopt[ray]'"
 
@@ -156,9 +154,5 @@ class RayExecutor:
             self.ray.kill(actor, no_restart=True)
         self.actors = []
         if self.started and self.ray.is_initialized():
-            # Ray's shutdown can wait minutes on a loaded machine after an interrupt; the
-            # slots are gone already, so give it a bounded time and go on
-            stopping = threading.Thread(target=self.ray.shutdown, daemon=True)
-            stopping.start()
-            stopping.join(_SHUTDOWN_SECONDS)
+            self.ray.shutdown()
             self.started = False
