@@ -21,6 +21,7 @@ rule then decorates the step as that plan and the donation analysis say.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import libcst as cst
@@ -45,16 +46,16 @@ class StepNames:
         return ", ".join((*plan.returns, *self.items))
 
 
-def step_names(ctx: ModuleContext, plan: StepPlan) -> StepNames:
-    """`_<function>_step` (`_step` at module level) and `<list>_item`: private, and not
-    bound anywhere in the module."""
+def step_names(ctx: ModuleContext, plan: StepPlan, taken: Collection[str] = ()) -> StepNames:
+    """`_<function>_step` (`_step` at module level) and `<list>_item`: private, bound
+    nowhere in the module and not among `taken` (the names of other steps of the run)."""
     scope = plan.loop.scope.rsplit(".", 1)[-1]
-    function = fresh_name(ctx, "_step" if plan.loop.scope == MODULE else f"_{scope}_step")
-    taken = [function]
+    base = "_step" if plan.loop.scope == MODULE else f"_{scope}_step"
+    names = [fresh_name(ctx, base, taken)]
     for append in plan.appends:
         if append.returned is None:
-            taken.append(fresh_name(ctx, f"{append.name}_item", taken))
-    return StepNames(function, tuple(taken[1:]))
+            names.append(fresh_name(ctx, f"{append.name}_item", [*taken, *names]))
+    return StepNames(names[0], tuple(names[1:]))
 
 
 def _appended(plan: StepPlan, names: StepNames) -> list[tuple[cst.Expr, str, str]]:

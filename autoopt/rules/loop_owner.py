@@ -58,7 +58,14 @@ def step_verdicts(ctx: ModuleContext) -> list[StepVerdict]:
 
 
 def _step_verdicts(ctx: ModuleContext) -> list[StepVerdict]:
-    return [_verdict(ctx, p) for p in step_plans(ctx) if not fori_owned(ctx, p.loop.id)]
+    """One verdict per loop; each step gets a name no other step of the module has (they
+    are all inserted at module level)."""
+    verdicts: list[StepVerdict] = []
+    for plan in step_plans(ctx):
+        if not fori_owned(ctx, plan.loop.id):
+            taken = [n for v in verdicts for n in (v.names.function, *v.names.items)]
+            verdicts.append(_verdict(ctx, plan, step_names(ctx, plan, taken)))
+    return verdicts
 
 
 def fori_owned(ctx: ModuleContext, loop_id: int) -> bool:
@@ -96,8 +103,7 @@ def _suppressed(ctx: ModuleContext, loop: cst.CSTNode, table: dict[int, frozense
     return is_suppressed("AO103", range(span.line, span.end_line + 1), table)
 
 
-def _verdict(ctx: ModuleContext, plan: StepPlan) -> StepVerdict:
-    names = step_names(ctx, plan)
+def _verdict(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> StepVerdict:
     module = extracted(ctx, plan, names)
     # statement facts are functions of the statement alone: the copy shares the original's
     other = ModuleContext(ctx.path, module.code, module, statements=ctx.statements)

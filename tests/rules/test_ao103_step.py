@@ -59,6 +59,33 @@ result = smooth(jnp.arange(8.0), 10)
 ]
 
 
+TWO_LOOPS = """
+import jax.numpy as jnp
+def run(x, y):
+    for _ in range(3):
+        d = jnp.sin(x)
+        x = x + d
+    for _ in range(3):
+        e = jnp.cos(y)
+        y = y * e
+    return x, y
+result = run(jnp.ones(3), jnp.ones(3))
+"""
+
+
+def test_two_steps_of_one_function_get_two_names() -> None:
+    """Both are inserted at module level: one name would make the first loop call the
+    second step."""
+    result = rewrite(TWO_LOOPS, ("AO103",))
+    assert [f.message.rsplit("`", 2)[1] for f in result.findings] == [
+        "_run_step",
+        "_run_step_2",
+    ]
+    assert "x = _run_step(x)" in result.new_source
+    assert "y = _run_step_2(y)" in result.new_source
+    assert_same(run_snippet(TWO_LOOPS), run_snippet(result.new_source))
+
+
 @pytest.mark.parametrize("source", STEPS)
 def test_step_computes_what_the_loop_did(source: str) -> None:
     result = rewrite(source, ("AO103",))
