@@ -3,9 +3,11 @@
 An entry is one file's report, stored under a key of everything that decides it: the
 original text, the text of every candidate rewrite (and of the project modules the file
 imports), the entry, the options (tolerances, thresholds, repeats, budgets), the device
-kind, the jax and jaxlib versions, and autoopt's version and verification code. Only
-decided reports are stored: no error, no timeout or kill (they depend on the machine's
-load), and no "no gain" whose ratio was past the floor but inside the noise. Entries are
+kind, the jax and jaxlib versions, and autoopt's version and verification code. Every
+decision is stored, a noisy `no gain` included (the rewrite was not shown faster on that
+device, which is a rejection); what is not a decision is not: a report whose original
+failed, and a `timeout` or `killed` verdict (the machine's load or the operating system
+may have caused them; a lost Ray worker is an error, never a report). Entries are
 JSON files written atomically under `verify/` in the cache folder (see
 `autoopt.workspace.cache.cache_folder`), so machines that share the folder share them.
 """
@@ -28,7 +30,7 @@ from autoopt.verify.stats import SpeedView
 from autoopt.workspace.cache import prepare
 
 FOLDER = "verify"
-UNSETTLED = frozenset({Verdict.TIMEOUT, Verdict.KILLED})  # the machine's load, not the rewrite
+UNSETTLED = frozenset({Verdict.TIMEOUT, Verdict.KILLED})  # maybe the machine, not the rewrite
 
 
 class VerifyCache:
@@ -79,17 +81,11 @@ class VerifyCache:
 
 
 def decided(report: VerifyReport) -> bool:
-    """Whether every verdict of the report would come out the same on another run."""
+    """Whether every verdict of the report is a decision about the rewrite on its device,
+    not a failure of the machine (a report from the cache is not stored again)."""
     if report.error or report.cached or not report.device:
         return False
-    return not any(_unsettled(row) for row in _rows(report))
-
-
-def _unsettled(row: Row) -> bool:
-    if row.verdict in UNSETTLED:
-        return True
-    views = [view for view in (row.program, row.function) if view]
-    return row.verdict is Verdict.NO_GAIN and any(view.undecided for view in views)
+    return not any(row.verdict in UNSETTLED for row in _rows(report))
 
 
 def key(job: FileJob, where: Environment) -> str:

@@ -53,7 +53,8 @@ def row(verdict: Verdict, program: SpeedView | None = None) -> Row:
 def test_only_decided_reports_are_stored() -> None:
     assert decided(report(row(Verdict.ACCEPTED, view(3.0)), row(Verdict.NOT_EQUIVALENT)))
     assert decided(report(row(Verdict.NO_GAIN, view(1.01))))  # inside the floor: no gain
-    assert not decided(report(row(Verdict.NO_GAIN, view(1.15))))  # past the floor, in the noise
+    assert view(1.15).undecided  # past the floor, in the noise: not shown faster, rejected
+    assert decided(report(row(Verdict.NO_GAIN, view(1.15))))
     assert not decided(report(row(Verdict.TIMEOUT)))
     assert not decided(report(row(Verdict.KILLED)))
     assert not decided(report(row(Verdict.ACCEPTED), error="the original program fails"))
