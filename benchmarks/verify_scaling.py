@@ -3,6 +3,7 @@
 Usage:
     python benchmarks/verify_scaling.py [--corpus DIR] [--only NAME ...] [--rounds N]
         [--scaling-only]
+    python benchmarks/verify_scaling.py --cli-rerun [--corpus DIR]
 
 What `autoopt rewrite corpus/ --verify --executor ray` does, timed in this process:
 1. a local Ray instance with one CPU (one slot), an empty verification cache;
@@ -14,6 +15,12 @@ With `--rounds N`, passes 1 and 2 are repeated N times, alternating which goes f
 ratio is that of their summed wall times. Each pass prints its wall time; the one-slot
 passes also give each job's time (the slot runs one job after another), which the
 cluster estimate in docs/benchmarks.md is built from. Prints a Markdown section.
+
+`--cli-rerun` times the command itself instead: `autoopt rewrite CORPUS --verify` (local
+executor) twice, each in a fresh process, on one empty cache folder (`AUTOOPT_CACHE_DIR`),
+from a snapshot of autoopt taken at the start (edits to the tree during the run change
+neither run); prints both wall times, the files each read from the cache, the load
+average around each run, and their ratio.
 """
 
 from __future__ import annotations
@@ -21,7 +28,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -108,13 +118,66 @@ def markdown(passes: list[Pass], files: int, first: Pass) -> str:
     return "\n".join(out)
 
 
+@dataclass
+class CliRun:
+    """One `autoopt rewrite CORPUS --verify` process: wall time, cached files, load."""
+
+    label: str
+    seconds: float
+    files: int
+    cached: int
+    load: tuple[float, float]  # one-minute load average before and after
+    exit_code: int
+
+
+def cli_run(label: str, corpus: Path, snapshot: Path, cache_dir: Path) -> CliRun:
+    """Run the CLI on `corpus` from `snapshot` with the cache in `cache_dir`; time it."""
+    env = {**os.environ, "AUTOOPT_CACHE_DIR": str(cache_dir), "PYTHONPATH": str(snapshot)}
+    env["COLUMNS"] = "400"  # one line per table title and summary row
+    command = [sys.executable, "-m", "autoopt", "rewrite", str(corpus), "--verify"]
+    before = os.getloadavg()[0]
+    start = time.perf_counter()
+    done = subprocess.run([*command, "--no-progress"], env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    files = done.stderr.count("(entry ")
+    cached = done.stderr.count("cached: verdicts of an earlier run")
+    print(f"  {label}: {seconds:.1f} s, {cached} of {files} files cached", flush=True)
+    return CliRun(label, seconds, files, cached, (before, os.getloadavg()[0]), done.returncode)
+
+
+def cli_rerun(corpus: Path) -> str:
+    """The first and the second `rewrite CORPUS --verify` on one fresh cache, as Markdown."""
+    with tempfile.TemporaryDirectory(prefix="autoopt-rerun-") as folder:
+        snapshot = Path(folder) / "code"
+        shutil.copytree(ROOT / "autoopt", snapshot / "autoopt")
+        runs = [
+            cli_run(label, corpus, snapshot, Path(folder) / "cache")
+            for label in ("first run", "second run")
+        ]
+    out = [
+        "| run | files verified | from the cache | exit | load before -> after | wall time |",
+        "|---|---|---|---|---|---|",
+        *(
+            f"| {r.label} | {r.files} | {r.cached} | {r.exit_code} |"
+            f" {r.load[0]:.2f} -> {r.load[1]:.2f} | {r.seconds:.1f} s |"
+            for r in runs
+        ),
+        f"\nSecond run: {runs[0].seconds / runs[1].seconds:.1f}x faster than the first.",
+    ]
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT / "corpus"))
     parser.add_argument("--only", nargs="*", default=[], help="file stems to verify")
     parser.add_argument("--rounds", type=int, default=1, help="one-slot/two-slot pairs")
     parser.add_argument("--scaling-only", action="store_true", help="no cached passes")
+    parser.add_argument("--cli-rerun", action="store_true", help="the CLI twice, one cache")
     args = parser.parse_args()
+    if args.cli_rerun:
+        print(cli_rerun(Path(args.corpus)))
+        return
     paths = changed_files(Path(args.corpus), args.only)
     print(f"{len(paths)} files with rewrites", flush=True)
     passes = []
