@@ -227,11 +227,15 @@ def _exposed(body: list[Stmt]) -> list[str]:
 
 def _returns(ctx: ModuleContext, loop: Loop, body: list[Stmt], exposed: list[str]) -> list[str]:
     """Names the step binds that the next iteration reads (exposed) or that any other
-    statement of the scope reads (the rest of the loop, code after it), in first-write
-    order."""
-    inside = {s.id for s in body}
-    outside = [s for s in ctx.graph.scope_stmts(loop.scope) if s.id not in inside]
+    statement may read, in first-write order: at module level every name (they are the
+    module's globals, which any function or importer may read), else those read by a
+    statement outside the body in any scope (the rest of the loop, code after it, a
+    nested function reading the enclosing name)."""
     written = dict.fromkeys(n for s in body for n in sorted(s.defs))
+    if loop.scope == MODULE:
+        return list(written)
+    inside = {s.id for s in body}
+    outside = [s for s in ctx.graph.stmts if s.id not in inside]
     return [n for n in written if n in exposed or any(n in s.uses for s in outside)]
 
 

@@ -25,6 +25,12 @@ CASES = [
         ("x",),
         ("d", "x"),
     ),
+    (  # a nested function defined after the loop reads the last iteration's `d`
+        "for _ in range(n):\n    d = jnp.sin(x)\n    x = x + d\n"
+        "def last():\n    return d\nreturn x, last()",
+        ("x",),
+        ("d", "x"),
+    ),
     (  # a name bound only inside one iteration stays in the step
         "for _ in range(n):\n    a = x * 2\n    b = a + w\n    x = b\nreturn x",
         ("x", "w"),
@@ -66,7 +72,9 @@ def test_loops_that_are_not_steps(body: str) -> None:
 
 def test_module_loop_passes_rebound_values_and_reads_the_rest_globally() -> None:
     """`rate` is bound twice (passed); `scale`, bound once before the loop, and the
-    function `lap` are read globally (the jit plan checks nothing changes them)."""
+    function `lap` are read globally (the jit plan checks nothing changes them). Every
+    name the step binds comes back: `du` stays a module global that any function or
+    importer may read."""
     code = (
         "def lap(u):\n    return jnp.roll(u, 1) - u\n\n"
         "u = jnp.ones(8)\nscale = 2.0\nrate = 0.1\nrate = rate / scale\n"
@@ -75,7 +83,7 @@ def test_module_loop_passes_rebound_values_and_reads_the_rest_globally() -> None
     ctx = context(code, HEADER)
     plan = step_plan(ctx, ctx.graph.loops[0])
     assert plan is not None
-    assert (plan.params, plan.returns) == (("u", "rate"), ("u",))
+    assert (plan.params, plan.returns) == (("u", "rate"), ("du", "u"))
 
 
 def test_traced_index_doubt_names_a_subscript_of_a_value_not_proven_jax() -> None:

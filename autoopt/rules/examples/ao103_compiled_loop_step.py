@@ -343,11 +343,11 @@ target = jnp.arange(3.0)
 def _step(w):
     grad = 2 * (w - target)
     w = w - 0.1 * grad
-    return w
+    return grad, w
 
 
 for _ in range(10):
-    w = _step(w)
+    grad, w = _step(w)
 print(w)
 """,
         message="`_step`",
