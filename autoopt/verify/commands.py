@@ -1,4 +1,5 @@
-"""What the CLI's `verify` command and `rewrite --verify` do, kept out of cli.py."""
+"""What the CLI's `verify` command, `rewrite --verify` and `--verify-tests` do, kept out of
+cli.py."""
 
 from __future__ import annotations
 
@@ -24,9 +25,12 @@ from autoopt.verify.jobs import file_job
 from autoopt.verify.pipeline import Progress, VerifyOptions
 from autoopt.verify.render import print_reports, print_summary, write_report
 from autoopt.verify.report import VerifyReport
+from autoopt.workspace.batch import write_verified
 from autoopt.workspace.cache import cache_folder
+from autoopt.workspace.verify_tests import ProjectTests, Verdict
 
 if TYPE_CHECKING:
+    from autoopt.workspace.batch import Batch
     from autoopt.workspace.runner import FileOutcome
 
 
@@ -155,3 +159,13 @@ def verify_outcomes(
     if report_path:
         write_report(ordered, report_path)
     return errors
+
+
+def write_tested(batch: Batch, command: str, timeout: float, settings: Settings) -> Verdict:
+    """`rewrite --write --verify-tests COMMAND`: write the rewrites, keeping only those the
+    project's tests still pass with; each run of the tests is a job for the executor."""
+    executor = make_executor(settings)
+    try:
+        return write_verified(batch, ProjectTests(command, timeout, run=executor.run_tests))
+    finally:
+        executor.close()

@@ -2,7 +2,9 @@
 
 An executor takes file jobs (`autoopt.verify.jobs`) and yields each one's report, or the
 error that stopped it, as it finishes. `verify_jobs` puts the verification cache in front
-of it: a job whose verdicts are stored for a device the executor runs on is not run.
+of it: a job whose verdicts are stored for a device the executor runs on is not run. It
+also runs the test jobs of `--verify-tests` (`autoopt.workspace.verify_tests.TestJob`),
+one at a time, each a run of the project's test command.
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ from autoopt.verify.cache import VerifyCache
 from autoopt.verify.jobs import Environment, FileJob, Outcome, guarded, probe_environment, run_job
 from autoopt.verify.pipeline import Progress
 from autoopt.verify.report import VerifyReport
+from autoopt.workspace.verify_tests import TestJob, run_in_place
 
 
 class Executor(Protocol):
-    """Runs file jobs; `environments` says where (for the cache), `close` lets go."""
+    """Runs file jobs and test jobs; `environments` says where (for the cache), `close`
+    lets go."""
 
     def environments(self, jobs: int) -> list[Environment]: ...
 
     def run(self, jobs: list[FileJob], say: Progress) -> Iterator[tuple[FileJob, Outcome]]: ...
+
+    def run_tests(self, job: TestJob) -> bool: ...
 
     def close(self) -> None: ...
 
@@ -41,6 +47,10 @@ class LocalExecutor:
     def run(self, jobs: list[FileJob], say: Progress) -> Iterator[tuple[FileJob, Outcome]]:
         for job in jobs:
             yield job, guarded(run_job, job, say)
+
+    def run_tests(self, job: TestJob) -> bool:
+        """The test command in its folder here, the job's files written in place first."""
+        return run_in_place(job)
 
     def close(self) -> None:
         """Nothing to let go: the fork server ends with this process."""

@@ -16,7 +16,7 @@ from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, run
 from autoopt.workspace.source_file import write_atomic
 from autoopt.workspace.testfiles import hold_back
-from autoopt.workspace.verify_tests import ProjectTests, Rewritten, Verdict, bisect_on_disk
+from autoopt.workspace.verify_tests import ProjectTests, Rewritten, Verdict, bisect_files, states
 
 
 @dataclass
@@ -95,9 +95,9 @@ def write_verified(batch: Batch, tests: ProjectTests) -> Verdict:
         raise AutooptError(tests.command, "tests fail before rewriting; nothing written")
     write_changes(batch)
     files = [_rewritten(o) for o in batch.written]
-    if not files or tests.passes():
+    if not files or tests.passes(states(files, lambda _: True)):
         return Verdict(kept=files)
-    return bisect_on_disk(files, tests)
+    return bisect_files(files, tests)
 
 
 def _rewritten(outcome: FileOutcome) -> Rewritten:

@@ -1,9 +1,12 @@
 """`--verify-tests CMD`: keep only the rewrites the project's own tests still pass with.
 
 The command runs before the rewrites are written and after. If it passed
-before and fails after, the rewritten files are bisected (each probe writes a
-subset, runs the command) to find the ones that break it; exactly those are
-reverted. Every probe runs the command in a subprocess with a timeout.
+before and fails after, the rewritten files are bisected (each probe runs the
+command with a subset rewritten) to find the ones that break it; exactly those
+are reverted. Every run of the command is a job (`TestJob`): the command, its
+timeout, its folder and the bytes each rewritten file holds for that run. The
+verification executor runs it (`autoopt.verify.executor`): here, in place, with
+the files written first, or on a Ray worker, in a copy of the folder.
 """
 
 from __future__ import annotations
@@ -20,31 +23,70 @@ from autoopt.workspace.source_file import replace_bytes
 
 
 @dataclass
+class TestJob:
+    """One run of `command` in `folder`, once each of `files` (absolute paths under
+    `folder` on this machine) holds the given bytes."""
+
+    __test__ = False  # not a pytest class
+
+    command: str
+    timeout: float
+    folder: Path
+    files: dict[Path, bytes] = field(default_factory=dict)
+
+
+def run_in_place(job: TestJob) -> bool:
+    """Write the job's files where they are (atomically, where they differ), then run."""
+    for path, data in job.files.items():
+        if path.read_bytes() != data:
+            replace_bytes(path, data, str(path))
+    return run_command(job.command, job.timeout, job.folder)
+
+
+def run_in_copy(job: TestJob, tree: Path) -> bool:
+    """Run the job in `tree`, a copy of its folder, with the job's files written into it."""
+    for path, data in job.files.items():
+        target = tree / path.relative_to(job.folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return run_command(job.command, job.timeout, tree)
+
+
+def run_command(command: str, timeout: float, cwd: Path) -> bool:
+    """Whether the shell-free `command` exits 0 in `cwd` within `timeout` seconds."""
+    try:
+        done = subprocess.run(
+            shlex.split(command),
+            cwd=cwd,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=timeout,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    except OSError as exc:
+        raise AutooptError(command, f"cannot run: {exc.strerror or exc}") from None
+    return done.returncode == 0
+
+
+@dataclass
 class ProjectTests:
-    """A shell-free test command with a timeout; `passes()` runs it once."""
+    """A shell-free test command with a timeout; `passes()` runs it once, as a job that
+    `run` takes (in place on this machine, or an executor's `run_tests`)."""
 
     command: str
     timeout: float = 600.0
     cwd: Path | None = None
     runs: int = 0
+    run: Callable[[TestJob], bool] = run_in_place
 
-    def passes(self) -> bool:
+    def passes(self, files: dict[Path, bytes] | None = None) -> bool:
+        """Whether the command passes with `files` (absolute path -> bytes) in place."""
         self.runs += 1
-        try:
-            done = subprocess.run(
-                shlex.split(self.command),
-                cwd=self.cwd,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                timeout=self.timeout,
-                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return False
-        except OSError as exc:
-            raise AutooptError(self.command, f"cannot run: {exc.strerror or exc}") from None
-        return done.returncode == 0
+        folder = (self.cwd or Path.cwd()).resolve()
+        return self.run(TestJob(self.command, self.timeout, folder, files or {}))
 
 
 @dataclass
@@ -68,8 +110,8 @@ class Verdict:
 def culprits(files: Sequence[Rewritten], passes: Callable[[list[Rewritten]], bool]) -> Verdict:
     """Split `files` into kept and reverted, so that `passes(kept)` holds.
 
-    `passes(subset)` puts exactly `subset` in its new state and runs the tests;
-    it must hold for the empty subset. Each culprit costs about log2(n) probes.
+    `passes(subset)` runs the tests with exactly `subset` in its new state; it
+    must hold for the empty subset. Each culprit costs about log2(n) probes.
     """
     kept = list(files)
     reverted: list[Rewritten] = []
@@ -77,8 +119,6 @@ def culprits(files: Sequence[Rewritten], passes: Callable[[list[Rewritten]], boo
         culprit = _one_culprit(kept, passes)
         reverted.append(culprit)
         kept.remove(culprit)
-    if not kept:
-        passes([])
     return Verdict(kept, reverted)
 
 
@@ -96,16 +136,23 @@ def _one_culprit(files: list[Rewritten], passes: Callable[[list[Rewritten]], boo
     return suspects[0]
 
 
-def bisect_on_disk(files: Sequence[Rewritten], tests: ProjectTests) -> Verdict:
-    """`culprits` with probes that write the files and run `tests`."""
+def bisect_files(files: Sequence[Rewritten], tests: ProjectTests) -> Verdict:
+    """`culprits` with probes that run `tests` with a subset rewritten; then each file on
+    disk holds what the verdict says (new if kept, old if reverted)."""
 
     def passes(subset: list[Rewritten]) -> bool:
         chosen = {id(f) for f in subset}
-        for f in files:
-            _put(f, f.new if id(f) in chosen else f.old)
-        return tests.passes()
+        return tests.passes(states(files, lambda f: id(f) in chosen))
 
-    return culprits(files, passes)
+    verdict = culprits(files, passes)
+    for file in files:
+        _put(file, file.new if file in verdict.kept else file.old)
+    return verdict
+
+
+def states(files: Sequence[Rewritten], rewritten: Callable[[Rewritten], bool]) -> dict[Path, bytes]:
+    """Each file's absolute path and its bytes: new where `rewritten(file)`, else old."""
+    return {f.path.resolve(): f.new if rewritten(f) else f.old for f in files}
 
 
 def _put(file: Rewritten, data: bytes) -> None:

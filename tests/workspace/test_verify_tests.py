@@ -7,8 +7,9 @@ import sys
 import pytest
 
 from autoopt.model import Applicability, Finding, Result, Span
+from autoopt.verify.executor import LocalExecutor
 from autoopt.workspace import runner
-from autoopt.workspace.verify_tests import ProjectTests, Rewritten, culprits
+from autoopt.workspace.verify_tests import ProjectTests, Rewritten, TestJob, culprits
 from tests.workspace.conftest import make_tree, snapshot
 
 REPO = {
@@ -67,6 +68,15 @@ def test_needs_write(repo, cli):
 def test_a_command_over_its_timeout_fails():
     assert not ProjectTests(f"{sys.executable} -c 'import time; time.sleep(5)'", 0.3).passes()
     assert ProjectTests(f"{sys.executable} -c pass", 30).passes()
+
+
+def test_the_local_executor_runs_a_test_job_in_place(tmp_path):
+    calc = make_tree(tmp_path, {"calc.py": "X = 1\n"}) / "calc.py"
+    check = f"{sys.executable} -c 'import calc; assert calc.X == 2'"
+    executor = LocalExecutor()
+    assert not executor.run_tests(TestJob(check, 30, tmp_path))
+    assert executor.run_tests(TestJob(check, 30, tmp_path, {calc: b"X = 2\n"}))
+    assert calc.read_text() == "X = 2\n"
 
 
 def _files(n: int) -> list[Rewritten]:
