@@ -18,8 +18,7 @@ from autoopt.report.sarif import sarif_document
 from autoopt.report.summary import print_summary
 from autoopt.rules import ALL_RULES, BY_ID
 from autoopt.workspace import progress
-from autoopt.workspace.batch import Batch, collect, summarise, write_changes, write_verified
-from autoopt.workspace.verify_tests import ProjectTests
+from autoopt.workspace.batch import Batch, collect, summarise, write_changes
 
 app = typer.Typer(
     name="autoopt",
@@ -124,6 +123,16 @@ RayAddress = Annotated[
     str | None,
     typer.Option("--ray-address", help="Join this Ray cluster (e.g. ray://head:10001, auto)."),
 ]
+GpusPerJob = Annotated[
+    float | None,
+    typer.Option(
+        "--gpus-per-job",
+        min=0.0,
+        metavar="N",
+        help="Ray executor: GPUs each verification or test job asks for (0.5 shares one "
+        "GPU between two jobs; `gpus-per-job` in pyproject.toml).",
+    ),
+]
 Rtol = Annotated[float | None, typer.Option("--rtol", help="Relative tolerance for float outputs.")]
 Atol = Annotated[float | None, typer.Option("--atol", help="Absolute tolerance for float outputs.")]
 
@@ -157,13 +166,14 @@ def _settings(
     include_tests: bool = False,
     executor: ExecutorName | None = None,
     ray_address: str | None = None,
+    gpus_per_job: float | None = None,
 ) -> Settings:
     try:
         base = load_settings(Path(paths[0]) if paths else Path.cwd())
     except AutooptError as exc:
         typer.echo(error_line(exc), err=True)
         raise typer.Exit(EXIT_ERROR) from exc
-    return base.merged(
+    settings = base.merged(
         select=parse_codes(select),
         ignore=parse_codes(ignore),
         unsafe_fixes=unsafe or None,
@@ -171,7 +181,16 @@ def _settings(
         include_tests=include_tests or None,
         executor=executor.value if executor else ("ray" if ray_address else None),
         ray_address=ray_address,
+        gpus_per_job=gpus_per_job,
     )
+    if gpus_per_job is not None and settings.executor != "ray":
+        typer.echo(
+            "error: --gpus-per-job needs the ray executor (--executor ray); the local one"
+            " verifies one job at a time with every device of this machine",
+            err=True,
+        )
+        raise typer.Exit(EXIT_ERROR)
+    return settings
 
 
 def _unchecked_budget(batch: Batch, settings: Settings) -> None:
@@ -283,6 +302,7 @@ def rewrite(
     include_tests: IncludeTests = False,
     executor: ExecutorOpt = None,
     ray_address: RayAddress = None,
+    gpus_per_job: GpusPerJob = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -301,6 +321,7 @@ def rewrite(
         include_tests,
         executor,
         ray_address,
+        gpus_per_job,
     )
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
     _named_tests(batch, paths)
@@ -311,7 +332,7 @@ def rewrite(
         show = progress.wanted(no_progress)
         errors = verify_outcomes(batch.outcomes, settings, options, report, show, not no_cache)
         batch.errors.extend(errors)
-    reverted = _write(batch, verify_tests, verify_timeout) if write else []
+    reverted = _write(batch, verify_tests, verify_timeout, settings) if write else []
     if output_format is not Format.text:
         _emit_findings(batch, output_format)
     else:
@@ -329,14 +350,17 @@ def rewrite(
     raise typer.Exit(EXIT_FOUND if reverted or (batch.changed and not write) else EXIT_OK)
 
 
-def _write(batch: Batch, verify_tests: str | None, timeout: float) -> list[str]:
-    """Apply the rewrites; with a test command, revert those that break it."""
+def _write(batch: Batch, verify_tests: str | None, timeout: float, settings: Settings) -> list[str]:
+    """Apply the rewrites; with a test command (run by the executor), revert those that
+    break it."""
     if not verify_tests:
         write_changes(batch)
         typer.echo(f"rewrote {len(batch.written)} file(s)", err=True)
         return []
     try:
-        verdict = write_verified(batch, ProjectTests(verify_tests, timeout))
+        from autoopt.verify.commands import write_tested
+
+        verdict = write_tested(batch, verify_tests, timeout, settings)
     except AutooptError as exc:
         batch.errors.append(exc)
         return []
@@ -362,6 +386,7 @@ def verify(
     memory_budget: MemoryBudget = None,
     executor: ExecutorOpt = None,
     ray_address: RayAddress = None,
+    gpus_per_job: GpusPerJob = None,
 ) -> None:
     """Verify every rewrite of FILE (run, compare, time); FILE is not changed.
 
@@ -370,7 +395,15 @@ def verify(
     from autoopt.verify.commands import options_for, verify_command
 
     settings = _settings(
-        [file], select, ignore, unsafe_fixes, memory_budget, False, executor, ray_address
+        [file],
+        select,
+        ignore,
+        unsafe_fixes,
+        memory_budget,
+        False,
+        executor,
+        ray_address,
+        gpus_per_job,
     )
     options = options_for(entry, timeout, rtol, atol)
     show = progress.wanted(no_progress)

@@ -1,6 +1,7 @@
 """The `ray` executor on a real local Ray instance (two CPUs, so two slots): the same
 verdicts as the local executor, a killed worker retried, a program's own exit a verdict,
-and Ctrl-C leaving nothing changed and nothing running."""
+Ctrl-C leaving nothing changed and nothing running, `--verify-tests` runs as Ray tasks,
+and `--gpus-per-job` asking the cluster for GPUs."""
 
 from __future__ import annotations
 
@@ -23,7 +24,17 @@ from autoopt.config import Settings
 from autoopt.frontends.cli import app
 from autoopt.verify import Candidate, Verdict, VerifyReport
 from autoopt.verify.jobs import FileJob, file_job
-from autoopt.verify.ray_executor import RayExecutor
+from autoopt.verify.ray_executor import (
+    RETRIES,
+    RayExecutor,
+    slot_options,
+    suite_options,
+    tree_files,
+)
+from autoopt.workspace import runner
+from tests.verify.test_cache import CHAIN_LOOP
+from tests.workspace.conftest import make_tree, snapshot
+from tests.workspace.test_verify_tests import PYTEST, REPO, planted
 
 ray = pytest.importorskip("ray")
 
@@ -265,3 +276,53 @@ def test_ctrl_c_changes_no_file_and_leaves_no_task_running(cluster, tmp_path) ->
     assert program.read_bytes() == before
     assert eventually(lambda: not alive(int(mark.read_text())))
     assert eventually(lambda: ray.available_resources().get("CPU") == 2.0)
+
+
+LOG_CWD = "import os\n\nwith open({log!r}, 'a') as log:\n    log.write(os.getcwd() + '\\n')\n"
+
+
+def test_verify_tests_runs_each_test_run_as_a_ray_task(cluster, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(runner, "optimize_source", planted)
+    log = tmp_path / "cwd.log"
+    repo = make_tree(tmp_path / "repo", {**REPO, "tests/conftest.py": LOG_CWD.format(log=str(log))})
+    before = snapshot(repo)
+    monkeypatch.chdir(repo)
+    args = ["rewrite", ".", "--write", "--jobs", "1", "--no-cache", "--executor", "ray"]
+    result = CliRunner().invoke(app, [*args, "--verify-tests", PYTEST])
+    assert result.exit_code == 1, result.output
+    assert "rewrote 2 file(s), reverted 1" in result.output
+    after = snapshot(repo)
+    assert after["calc.py"] == before["calc.py"]
+    assert after["tests/conftest.py"] == before["tests/conftest.py"]
+    assert (repo / "shout.py").read_text().startswith("# optimised\n")
+    folders = log.read_text().split()
+    assert len(folders) >= 3  # before, after, and the bisection's probes
+    assert all("autoopt-tests-" in folder and folder != str(repo) for folder in folders)
+
+
+def test_gpus_per_job_reaches_the_ray_options(cluster, tmp_path) -> None:
+    assert slot_options(0.5) == {
+        "num_cpus": 1,
+        "num_gpus": 0.5,
+        "max_restarts": RETRIES,
+        "max_task_retries": RETRIES,
+    }
+    assert suite_options(0.5) == {"num_cpus": 1, "num_gpus": 0.5, "max_retries": RETRIES}
+    program = tmp_path / "prog.py"
+    program.write_text(CHAIN_LOOP)
+    args = ["verify", str(program), "--executor", "ray", "--gpus-per-job", "0.5", "--no-cache"]
+    result = CliRunner().invoke(app, [*args, "--no-progress"])  # no GPU here: no slot fits
+    assert result.exit_code == 2, result.output
+    assert "no room for a job (1 CPU, 0.5 GPU)" in result.output
+
+
+def test_a_test_job_ships_the_work_tree_less_what_is_ignored(tmp_path) -> None:
+    files = {"a.py": "", "tests/t.py": "", ".venv/lib.py": "", "__pycache__/a.pyc": ""}
+    plain = make_tree(tmp_path / "plain", files)
+    assert tree_files(plain) == ["a.py", "tests/t.py"]
+    repo = make_tree(tmp_path / "repo", {**files, ".gitignore": "data/\n", "data/big.npy": ""})
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "a.py", ".gitignore"], cwd=repo, check=True)
+    shipped = set(tree_files(repo))  # tracked, and untracked that git does not ignore
+    assert {"a.py", ".gitignore", "tests/t.py"} <= shipped
+    assert "data/big.npy" not in shipped
