@@ -16,7 +16,14 @@ from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, run
 from autoopt.workspace.source_file import write_atomic
 from autoopt.workspace.testfiles import hold_back
-from autoopt.workspace.verify_tests import ProjectTests, Rewritten, Verdict, bisect_files, states
+from autoopt.workspace.verify_tests import (
+    ProjectTests,
+    Rewritten,
+    Verdict,
+    bisect_files,
+    restore,
+    states,
+)
 
 
 @dataclass
@@ -89,15 +96,21 @@ def write_changes(batch: Batch) -> None:
 def write_verified(batch: Batch, tests: ProjectTests) -> Verdict:
     """Write the changes, keeping only those `tests` still pass with.
 
-    Raises AutooptError, writing nothing, when the tests fail before any rewrite.
+    Raises AutooptError, writing nothing, when the tests fail before any rewrite; a run
+    of the tests that cannot finish (an error, Ctrl-C) puts every file back as it was.
     """
     if not tests.passes():
         raise AutooptError(tests.command, "tests fail before rewriting; nothing written")
     write_changes(batch)
     files = [_rewritten(o) for o in batch.written]
-    if not files or tests.passes(states(files, lambda _: True)):
-        return Verdict(kept=files)
-    return bisect_files(files, tests)
+    try:
+        if not files or tests.passes(states(files, lambda _: True)):
+            return Verdict(kept=files)
+        return bisect_files(files, tests)
+    except BaseException:  # stopped before a verdict: nothing untested stays written
+        restore(files)
+        batch.written = []
+        raise
 
 
 def _rewritten(outcome: FileOutcome) -> Rewritten:

@@ -155,6 +155,12 @@ def states(files: Sequence[Rewritten], rewritten: Callable[[Rewritten], bool]) -
     return {f.path.resolve(): f.new if rewritten(f) else f.old for f in files}
 
 
+def restore(files: Sequence[Rewritten]) -> None:
+    """Put every file back as it was before this run."""
+    for file in files:
+        _put(file, file.old)
+
+
 def _put(file: Rewritten, data: bytes) -> None:
     if file.path.read_bytes() != data:
         replace_bytes(file.path, data, file.display)

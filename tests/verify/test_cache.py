@@ -187,3 +187,11 @@ def test_the_ray_executor_without_ray_says_how_to_install_it(tmp_path: Path, mon
     rewrite = CliRunner().invoke(app, args)
     assert rewrite.exit_code == 2 and install in rewrite.output
     assert path.read_text() == CHAIN_LOOP
+
+
+def test_gpus_per_job_is_refused_without_the_ray_executor(tmp_path: Path) -> None:
+    path = tmp_path / "prog.py"
+    path.write_text(CHAIN_LOOP)
+    result = CliRunner().invoke(app, ["verify", str(path), "--gpus-per-job", "1", "--no-progress"])
+    assert result.exit_code == 2
+    assert "--gpus-per-job needs the ray executor (--executor ray)" in result.output

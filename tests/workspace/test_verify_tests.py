@@ -6,10 +6,18 @@ import sys
 
 import pytest
 
-from autoopt.model import Applicability, Finding, Result, Span
+from autoopt.config import Settings
+from autoopt.model import Applicability, AutooptError, Finding, Result, Span
 from autoopt.verify.executor import LocalExecutor
 from autoopt.workspace import runner
-from autoopt.workspace.verify_tests import ProjectTests, Rewritten, TestJob, culprits
+from autoopt.workspace.batch import collect, write_verified
+from autoopt.workspace.verify_tests import (
+    ProjectTests,
+    Rewritten,
+    TestJob,
+    culprits,
+    run_in_place,
+)
 from tests.workspace.conftest import make_tree, snapshot
 
 REPO = {
@@ -77,6 +85,22 @@ def test_the_local_executor_runs_a_test_job_in_place(tmp_path):
     assert not executor.run_tests(TestJob(check, 30, tmp_path))
     assert executor.run_tests(TestJob(check, 30, tmp_path, {calc: b"X = 2\n"}))
     assert calc.read_text() == "X = 2\n"
+
+
+def test_tests_that_cannot_finish_leave_every_file_as_it_was(repo):
+    runs: list[TestJob] = []
+
+    def dies_at_the_first_probe(job: TestJob) -> bool:
+        runs.append(job)
+        if len(runs) == 3:  # before, after (calc.py breaks it), then the bisection
+            raise AutooptError(PYTEST, "the worker running the tests died")
+        return run_in_place(job)
+
+    before = snapshot(repo)
+    batch = collect([str(repo)], Settings(), jobs=1, cache=False)
+    with pytest.raises(AutooptError, match="the worker running the tests died"):
+        write_verified(batch, ProjectTests(PYTEST, 60, repo, run=dies_at_the_first_probe))
+    assert snapshot(repo) == before and batch.written == []
 
 
 def _files(n: int) -> list[Rewritten]:
