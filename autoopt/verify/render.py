@@ -168,10 +168,13 @@ def summary_cells(report: VerifyReport) -> list[str]:
 
 
 def print_summary(reports: list[VerifyReport], console: Console | None = None) -> None:
-    """One line per program: how many rewrites were kept and what they bought."""
+    """One line per program: how many rewrites were kept and what they bought, and how
+    many programs' verdicts came from the cache."""
     if not reports:
         return
-    table = Table(title="per program", title_justify="left")
+    cached = sum(report.cached for report in reports)
+    caption = f"{cached} of {len(reports)} from the verification cache" if cached else None
+    table = Table(title="per program", title_justify="left", caption=caption)
     for column in SUMMARY_COLUMNS:
         table.add_column(column, overflow="fold")
     for report in reports:

@@ -165,6 +165,7 @@ def test_a_second_run_skips_every_decided_candidate(tmp_path: Path, fast_cli, mo
     monkeypatch.setattr(jobs, "verify_candidates", never)
     second = rewrite_verify(folder)
     assert "(cached)" in second.output and "cached: verdicts of an earlier run" in second.output
+    assert "1 of 1 from the verification cache" in second.output
     assert "jax.jit" in second.stdout and second.stdout == first.stdout
 
 
