@@ -10,28 +10,29 @@ import libcst as cst
 from autoopt.analysis import arrays, purity, tracing
 from autoopt.analysis.blocks import Blocks
 from autoopt.analysis.context import ModuleContext, module_blocks
-from autoopt.analysis.exprs import read_names
-from autoopt.analysis.graph import Function, Stmt
+from autoopt.analysis.graph import Function
+from autoopt.analysis.jit_plan import eager_loop_sites, jit_plan
+from autoopt.analysis.per_item import (
+    ItemBody,
+    PerItem,
+    counted_array,
+    indexed_by,
+    is_python_list,
+    item_body,
+    per_item,
+    proven_array,
+    range_count,
+    reads,
+    rows,
+    simple,
+)
 from autoopt.model import Applicability, Edit, Finding, Replace, RequireImport
+from autoopt.rewrite.per_item import decorators, extracted, item_edits, item_name, keep_comments
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao501_loop_to_vmap as examples
 
 _STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
-_SIMPLE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
-
-
-@dataclass(frozen=True)
-class _PerExample:
-    """`f(args)` evaluated once per element of `source` (`stack` joins the results)."""
-
-    stack: cst.Call
-    call: cst.Call
-    target: str  # the loop or comprehension variable
-    iter: cst.BaseExpression
-    at: Stmt  # the statement that evaluates `iter`
-    removed: tuple[cst.CSTNode, ...] = ()  # the list initialisation and the loop
-    leading: tuple[cst.EmptyLine, ...] = ()  # comments above what is removed
 
 
 @dataclass(frozen=True)
@@ -48,38 +49,60 @@ class _Plan:
 class LoopToVmap(Rule):
     """
     ## What it does
-    Finds a loop or list comprehension that applies one function to each
-    example of an array and stacks the results, and replaces it with
-    `jax.vmap(f)(xs)` (with `in_axes=None` for the arguments that are the
-    same for every example).
+    Finds a loop or list comprehension that computes one value per example
+    of an array and stacks the results. When the value is one call of a
+    module function, it becomes `jax.vmap(f)(xs)` (with `in_axes=None` for
+    the arguments that are the same for every example). When the body is
+    several statements (assignments of names, then `out.append(value)`), or
+    the element an expression of several calls, the body becomes a function
+    of the example and the loop-invariant names it reads, placed above the
+    loop's function, jitted and vmapped, and the stack becomes one call:
+    `fits = _main_per_item(keys, x, y)`.
 
     ## Why is this bad?
     The loop dispatches one small computation per example and then copies
     every result into a new array; `vmap` runs one batched computation.
     Measured on CPU for 256 examples of a 64x64 matvec+tanh: 35-47x faster
     eagerly, and 8.8x faster under `jit` (the unrolled loop also compiles
-    slower).
+    slower). A body of several calls, jitted as one vmapped function, also
+    fuses the calls and compiles once for every example.
 
     ## Fix safety
-    The fix is **safe** when the loop body is just the per-example call, the
-    function is pure (no print, I/O, host RNG, global or argument writes), it
-    does not branch in Python on the example, it returns one array, and the
-    examples provably come from one array (so they all have the same shape).
-    Results agree to float rounding (measured 3e-7 relative in f32), not
-    bit for bit. It is **unsafe** when autoopt cannot prove the examples come
-    from one array (the fix then stacks them first), that the function
-    returns one array, or that every mapped array has as many rows as the
-    loop runs. There is **no fix** when the iterations depend on each other
-    (a carry), the function is impure, branches on the example, returns a
-    tuple, or the examples are a Python list, whose shapes may differ.
+    The fix is **safe** when every premise is proven: the body only
+    assigns names and appends one value; no iteration reads a name another
+    wrote (no carry), the list is read nowhere but the stack, and no name
+    the body binds is read after the loop; the loop runs once per row of
+    each array it indexes (`for x in xs`, `range(len(xs))`,
+    `range(xs.shape[0])`, or a `range(n)` whose `n` provably built the
+    array, as in `keys = jax.random.split(key, n)`); the examples come from
+    one JAX array (so they all have the same shape); the function, and
+    every function it calls, is pure (no print, I/O, host RNG, global or
+    argument writes, however deep) and does not branch in Python on a
+    traced value; it returns one array; and, for the jitted form, every
+    argument is a JAX array or a Python number. Results agree to float
+    rounding (measured 3e-7 relative in f32), not bit for bit. It is
+    **unsafe** when autoopt cannot prove the examples come from one array
+    (the fix then stacks them first), that the function returns one array,
+    that every mapped array has as many rows as the loop runs, or what an
+    argument of the jitted form receives (a NumPy array becomes a float32
+    device array). The one-call form offers **no fix**, with the premise
+    named, when the function is impure, branches on the example, returns a
+    tuple, or the examples are a Python list, whose shapes may differ; a body
+    of several statements with such a premise refuted (a carry, impurity,
+    a `range` of another length than the array, a `break`, a host RNG draw)
+    is not reported.
+
+    AO501 owns the loops it rewrites: AO103 compiles only loops that carry a
+    name from one iteration to the next, which AO501 never takes (see
+    docs/architecture.md, "One owner per loop").
     """
 
     id = "AO501"
     name = "loop-to-vmap"
-    summary = "a Python loop applying one function per example, then stacking"
+    summary = "a Python loop computing one value per example, then stacking"
     fixes = (
         "replaces a per-example loop or comprehension plus `jnp.stack` with `jax.vmap(f, "
-        "in_axes=...)`"
+        "in_axes=...)`, or a body of several statements with one jitted, vmapped function"
     )
 
     VALID = examples.VALID
@@ -87,23 +110,22 @@ class LoopToVmap(Rule):
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         blocks: Blocks | None = None
+        taken: list[str] = []  # the names of this run's per-item functions
         for stmt in ctx.graph.stmts:
             for call in stmt.calls:
                 if not ctx.is_jax(call.func, *_STACKS):
                     continue
                 blocks = blocks or ctx.per_module(module_blocks)
-                found = _comprehension(ctx, stmt, call) or _loop(ctx, blocks, stmt, call)
-                if found is not None:
-                    finding = self._finding(ctx, found)
-                    if finding is not None:
-                        yield finding
+                found = per_item(ctx, blocks, stmt, call)
+                plan = _plan(ctx, found) if found is not None and not found.lines else None
+                if plan is not None:
+                    yield self._finding(ctx, found, plan)  # type: ignore[arg-type]
+                elif found is not None:
+                    yield from self._body_finding(ctx, found, taken)
 
-    def _finding(self, ctx: ModuleContext, p: _PerExample) -> Finding | None:
-        plan = _plan(ctx, p)
-        if plan is None:
-            return None
+    def _finding(self, ctx: ModuleContext, p: PerItem, plan: _Plan | str) -> Finding:
         if isinstance(plan, str):
-            where = f"`{ctx.code(p.call.func)}` is applied to each example and stacked"
+            where = f"`{ctx.code(p.value.func)}` is applied to each example and stacked"  # type: ignore[attr-defined]
             return self.finding(ctx, p.stack, f"{where}, but {plan}", Applicability.NONE)
         vmap, imports = spell(ctx, "jax.vmap")
         axes = set(plan.axes)
@@ -113,73 +135,83 @@ class LoopToVmap(Rule):
         edits.append(Replace(p.stack, lambda _n: cst.parse_expression(text)))
         edits += [Replace(node, lambda _n: cst.RemovalSentinel.REMOVE) for node in p.removed]
         if p.leading:
-            edits.append(_keep_comments(ctx, p))
+            edits.append(keep_comments(ctx, p))
         message = (
             f"`{plan.fn.name}` is applied to one example at a time and the results "
             f"stacked: use `{text}`, one batched computation"
         )
-        fix = Applicability.UNSAFE if plan.doubt else Applicability.SAFE
-        if plan.doubt:
-            message += f"; {plan.doubt}"
-        return self.finding(
-            ctx, p.stack, message, fix, edits, target=plan.fn.name, title="Use jax.vmap"
+        return self._fix(ctx, p, message, plan.doubt, edits, plan.fn.name)
+
+    def _body_finding(self, ctx: ModuleContext, p: PerItem, taken: list[str]) -> Iterator[Finding]:
+        body = item_body(ctx, p)
+        name = item_name(ctx, p, taken) if body is not None else ""
+        doubts = _body_doubts(ctx, p, body, name) if body is not None else None
+        if body is None or doubts is None:
+            return
+        taken.append(name)
+        args, imports = _stacked(ctx, p, body, doubts)
+        decorated, more = decorators(ctx, body)
+        edits = [*imports, *more, *item_edits(ctx, p, body, name, args, decorated)]
+        message = (
+            f"the body runs once per item of `{ctx.code(body.sources[0])}` and the results "
+            f"are stacked: `{name}(...)`, its jitted `jax.vmap`, computes them in one call"
         )
+        yield self._fix(ctx, p, message, "; ".join(doubts), edits, name)
+
+    def _fix(
+        self, ctx: ModuleContext, p: PerItem, message: str, doubt: str, edits: list, target: str
+    ) -> Finding:
+        fix = Applicability.UNSAFE if doubt else Applicability.SAFE
+        message += f"; {doubt}" if doubt else ""
+        return self.finding(ctx, p.stack, message, fix, edits, target=target, title="Use jax.vmap")
 
 
-def _comprehension(ctx: ModuleContext, stmt: Stmt, stack: cst.Call) -> _PerExample | None:
-    comp = _single_arg(stack)
-    if not isinstance(comp, cst.ListComp) or not isinstance(comp.elt, cst.Call):
+def _body_doubts(ctx: ModuleContext, p: PerItem, body: ItemBody, name: str) -> list[str] | None:
+    """What is not proven about vmapping and jitting the body, asked of the program with
+    the per-item function extracted; None when a premise fails (impure, Python control
+    flow on a traced value, an argument jit cannot take, a tuple returned)."""
+    module = extracted(ctx, p, body, name)
+    other = ModuleContext(ctx.path, module.code, module, statements=ctx.statements)
+    fn = other.graph.functions[name]
+    plan = jit_plan(other, fn, eager_loop_sites(other, fn))
+    if plan.problem or plan.static or _returns_tuple(other, fn):
         return None
-    for_in = comp.for_in
-    if for_in.ifs or for_in.inner_for_in is not None or for_in.asynchronous is not None:
-        return None
-    if not isinstance(for_in.target, cst.Name):
-        return None
-    return _PerExample(stack, comp.elt, for_in.target.value, for_in.iter, stmt)
+    doubts = [*body.doubts, *plan.doubts]
+    if not arrays.returns_one_array(other, fn, frozenset(body.mapped)):
+        doubts.append("cannot prove the body gives one array per item (vmap would stack each leaf)")
+    return doubts
 
 
-def _loop(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, stack: cst.Call) -> _PerExample | None:
-    """`outs = []`, `for x in xs: outs.append(f(...))`, then `... jnp.stack(outs) ...`."""
-    outs = _single_arg(stack)
-    loop = blocks.previous_statement(stmt.anchor)
-    init = blocks.previous_statement(loop) if loop is not None else None
-    if not (isinstance(outs, cst.Name) and isinstance(loop, cst.For) and init is not None):
-        return None
-    name = outs.value
-    if not (
-        _is_empty_list(init, name) and loop.orelse is None and isinstance(loop.target, cst.Name)
-    ):
-        return None
-    body = loop.body.body
-    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine):
-        return None
-    call = _appended(body[0], name)
-    if call is None or not _list_used_once(ctx, stmt, name, {init, body[0], stmt.anchor}):
-        return None
-    leading = (*init.leading_lines, *loop.leading_lines)
-    return _PerExample(
-        stack, call, loop.target.value, loop.iter, ctx.graph.by_node[loop], (init, loop), leading
-    )
+def _stacked(
+    ctx: ModuleContext, p: PerItem, body: ItemBody, doubts: list[str]
+) -> tuple[tuple[str, ...], tuple[RequireImport, ...]]:
+    """The batched call's arguments: an array not proven one JAX array is stacked first."""
+    args = list(body.args)
+    imports: tuple[RequireImport, ...] = ()
+    for index, source in enumerate(body.sources):
+        if not proven_array(ctx, p, source):
+            doubts.insert(
+                0, f"cannot prove `{ctx.code(source)}` is one array, so the fix stacks it first"
+            )
+            stack, imports = spell(ctx, "jax.numpy.stack")
+            args[index] = f"{stack}({args[index]})"
+    return tuple(args), imports
 
 
-def _list_used_once(ctx: ModuleContext, stmt: Stmt, name: str, expected: set[cst.CSTNode]) -> bool:
-    """Only `expected` touch the list, or later statements read what `stmt` rebinds."""
-    touching = [s for s in ctx.graph.scope_stmts(stmt.scope) if name in s.uses | s.defs | s.mutates]
-    upto = [s for s in touching if s.id <= stmt.id]
-    later = len(touching) > len(upto)
-    return (
-        {s.anchor for s in upto} == expected and len(upto) == 3 and (not later or name in stmt.defs)
-    )
+def _returns_tuple(ctx: ModuleContext, fn: Function) -> bool:
+    returns = [s.node for s in ctx.graph.scope_stmts(fn.qualname) if isinstance(s.node, cst.Return)]
+    return any(isinstance(r.value, cst.Tuple | cst.List | cst.Dict) for r in returns)  # type: ignore[attr-defined]
 
 
-def _plan(ctx: ModuleContext, p: _PerExample) -> _Plan | str | None:
+def _plan(ctx: ModuleContext, p: PerItem) -> _Plan | str | None:
     """The vmap call, a reason for no fix, or None when the pattern does not apply."""
-    if not isinstance(p.call.func, cst.Name) or not p.call.args:
+    call = p.value
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or not call.args:
         return None
-    fn = ctx.graph.resolve_function(p.call.func.value, p.at.scope)
+    fn = ctx.graph.resolve_function(call.func.value, p.at.scope)
     if fn is None or fn.is_method:
         return None
-    mapping = _map_args(ctx, p)
+    mapping = _map_args(ctx, p, call)
     if mapping is None:
         return None
     args, axes, source, doubts = mapping
@@ -187,12 +219,12 @@ def _plan(ctx: ModuleContext, p: _PerExample) -> _Plan | str | None:
     problem = _function_problem(ctx, fn, mapped)
     if problem:
         return problem
-    if _is_python_list(ctx, p.at.scope, source):
+    if is_python_list(ctx, p.at.scope, source):
         return (
             f"the examples come from a Python list (`{ctx.code(source)}`), whose shapes may differ"
         )
     imports: tuple[RequireImport, ...] = ()
-    if not _proven_array(ctx, p, source):
+    if not proven_array(ctx, p, source):
         what = ctx.code(source)
         doubts.insert(0, f"cannot prove `{what}` is one array, so the fix stacks it first")
         stack, imports = spell(ctx, "jax.numpy.stack")
@@ -203,28 +235,31 @@ def _plan(ctx: ModuleContext, p: _PerExample) -> _Plan | str | None:
 
 
 def _map_args(
-    ctx: ModuleContext, p: _PerExample
+    ctx: ModuleContext, p: PerItem, call: cst.Call
 ) -> tuple[tuple[str, ...], tuple[int | None, ...], cst.BaseExpression, list[str]] | None:
     """Each argument as (code, axis): the example (0) or the same for all (None); the
     expression the examples come from; doubts about the row counts."""
-    count = _range_count(p.iter)
-    counted = _counted_array(count)
+    count = range_count(p.iter)
+    counted = counted_array(count)
     args: list[str] = []
     axes: list[int | None] = []
     doubts: list[str] = []
     source: cst.BaseExpression | None = counted
-    for arg in p.call.args:
+    for arg in call.args:
         if arg.keyword is not None or arg.star:
             return None
         value = arg.value
         if count is None and isinstance(value, cst.Name) and value.value == p.target:
             source = p.iter
             args.append(ctx.code(p.iter))
-        elif count is not None and _indexed_by(value, p.target):
+        elif count is not None and indexed_by(value, p.target):
             array = value.value  # type: ignore[attr-defined]
             source = source or array
-            args.append(_rows(ctx, array, count, counted, doubts))
-        elif _reads(value, p.target) or not _simple(value):
+            visited = rows(ctx, p, array, count, counted, doubts)
+            if visited is None:
+                return None
+            args.append(visited)
+        elif reads(value, p.target) or not simple(value):
             return None
         else:
             args.append(ctx.code(value))
@@ -234,50 +269,6 @@ def _map_args(
     if source is None or 0 not in axes:
         return None
     return tuple(args), tuple(axes), source, doubts
-
-
-def _rows(
-    ctx: ModuleContext,
-    array: cst.BaseExpression,
-    count: cst.BaseExpression,
-    counted: cst.BaseExpression | None,
-    doubts: list[str],
-) -> str:
-    """The code of the rows of `array` the loop visits, noting what is not proven."""
-    text = ctx.code(array)
-    if counted is None:
-        doubts.append(f"cannot prove `{ctx.code(count)}` is at most the rows of `{text}`")
-        return f"{text}[:{ctx.code(count)}]"
-    if text != ctx.code(counted):
-        doubts.append(f"cannot prove `{text}` has as many rows as `{ctx.code(counted)}`")
-    return text
-
-
-def _range_count(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """`n` for `range(n)`, else None."""
-    count = _single_arg(node) if _is_call_to(node, "range") else None
-    return count if count is not None and (_simple(count) or _is_count(count)) else None
-
-
-def _is_count(node: cst.BaseExpression | None) -> bool:
-    return _is_call_to(node, "len") or _counted_array(node) is not None
-
-
-def _counted_array(count: cst.BaseExpression | None) -> cst.BaseExpression | None:
-    """`xs` for `len(xs)` or `xs.shape[0]`, else None."""
-    if _is_call_to(count, "len"):
-        return _single_arg(count)
-    if (
-        isinstance(count, cst.Subscript)
-        and isinstance(count.value, cst.Attribute)
-        and count.value.attr.value == "shape"
-        and len(count.slice) == 1
-        and isinstance(count.slice[0].slice, cst.Index)
-        and isinstance(count.slice[0].slice.value, cst.Integer)
-        and count.slice[0].slice.value.value == "0"
-    ):
-        return count.value.value
-    return None
 
 
 def _function_problem(ctx: ModuleContext, fn: Function, mapped: frozenset[str]) -> str:
@@ -291,112 +282,6 @@ def _function_problem(ctx: ModuleContext, fn: Function, mapped: frozenset[str]) 
     if facts.traced_control or needs:
         why = facts.traced_control[0] if facts.traced_control else facts.static[needs[0]]
         return f"`{fn.name}` uses the example in Python control flow or shapes ({why})"
-    returns = [s.node for s in ctx.graph.scope_stmts(fn.qualname) if isinstance(s.node, cst.Return)]
-    if any(isinstance(r.value, cst.Tuple | cst.List | cst.Dict) for r in returns):  # type: ignore[attr-defined]
+    if _returns_tuple(ctx, fn):
         return f"`{fn.name}` returns a tuple, which vmap would not stack into one array"
     return ""
-
-
-def _proven_array(ctx: ModuleContext, p: _PerExample, source: cst.BaseExpression) -> bool:
-    """`range(xs.shape[0])`, an annotated parameter, or an array-valued expression."""
-    count = _range_count(p.iter)
-    if count is not None and _counted_array(count) is not None and not _is_call_to(count, "len"):
-        return True
-    base = source.value if isinstance(source, cst.Subscript) else source
-    fn = ctx.graph.functions.get(p.at.scope)
-    if isinstance(base, cst.Name) and fn is not None and arrays.annotated_array(fn, base.value):
-        return True
-    return arrays.is_array(ctx, p.at, source, frozenset())
-
-
-def _is_python_list(ctx: ModuleContext, scope: str, node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.List | cst.ListComp | cst.Tuple):
-        return True
-    if not isinstance(node, cst.Name):
-        return False
-    defs = [s.node for s in ctx.graph.scope_stmts(scope) if node.value in s.defs]
-    return any(
-        isinstance(d, cst.Assign) and isinstance(d.value, cst.List | cst.ListComp | cst.Tuple)
-        for d in defs
-    )
-
-
-def _keep_comments(ctx: ModuleContext, p: _PerExample) -> Replace:
-    anchor = ctx.graph.by_node[_enclosing_small(ctx, p.stack)].anchor
-    return Replace(
-        anchor,
-        lambda n: n.with_changes(leading_lines=[*p.leading, *n.leading_lines]),  # type: ignore[attr-defined]
-    )
-
-
-def _enclosing_small(ctx: ModuleContext, call: cst.Call) -> cst.CSTNode:
-    return next(s.node for s in ctx.graph.stmts if any(c is call for c in s.calls))
-
-
-def _appended(line: cst.SimpleStatementLine, name: str) -> cst.Call | None:
-    """`f(...)` from the line `name.append(f(...))`."""
-    if len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
-        return None
-    call = line.body[0].value
-    if not (
-        isinstance(call, cst.Call)
-        and isinstance(call.func, cst.Attribute)
-        and isinstance(call.func.value, cst.Name)
-        and call.func.value.value == name
-        and call.func.attr.value == "append"
-    ):
-        return None
-    inner = _single_arg(call)
-    return inner if isinstance(inner, cst.Call) else None
-
-
-def _is_empty_list(stmt: cst.BaseStatement, name: str) -> bool:
-    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-        return False
-    node = stmt.body[0]
-    return (
-        isinstance(node, cst.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0].target, cst.Name)
-        and node.targets[0].target.value == name
-        and isinstance(node.value, cst.List)
-        and not node.value.elements
-    )
-
-
-def _single_arg(node: cst.CSTNode | None) -> cst.BaseExpression | None:
-    if isinstance(node, cst.Call) and len(node.args) == 1 and node.args[0].keyword is None:
-        return None if node.args[0].star else node.args[0].value
-    return None
-
-
-def _is_call_to(node: cst.CSTNode | None, name: str) -> bool:
-    return (
-        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
-    )
-
-
-def _indexed_by(node: cst.BaseExpression, index: str) -> bool:
-    """`xs[i]` with `xs` not itself depending on `i`."""
-    if not isinstance(node, cst.Subscript) or len(node.slice) != 1:
-        return False
-    element = node.slice[0].slice
-    return (
-        isinstance(element, cst.Index)
-        and isinstance(element.value, cst.Name)
-        and element.value.value == index
-        and not _reads(node.value, index)
-    )
-
-
-def _simple(node: cst.BaseExpression) -> bool:
-    """No call that could have effects or change between evaluations."""
-    if isinstance(node, cst.Subscript):
-        return _simple(node.value)
-    if isinstance(node, cst.UnaryOperation):
-        return _simple(node.expression)
-    return isinstance(node, _SIMPLE)
-
-
-def _reads(node: cst.CSTNode, name: str) -> bool:
-    return any(n.value == name for n in read_names(node))

@@ -105,6 +105,133 @@ ys = jnp.stack([f(x) for x in xs if x.sum() > 0])
 """,
         "a filtered comprehension",
     ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def noisy(x):
+    print("item", x)
+    return jnp.tanh(x)
+
+def run(key, w: jax.Array, n):
+    keys = jax.random.split(key, n)
+    out = []
+    for k in keys:
+        h = jax.random.normal(k, (3,)) @ w
+        out.append(noisy(h))
+    return jnp.stack(out)
+""",
+        "a body of several statements whose callee prints",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+def f(x, w):
+    return jnp.tanh(x @ w)
+
+def run(xs: jax.Array, w: jax.Array):
+    out = []
+    for x in xs:
+        noise = np.random.normal(size=x.shape)
+        out.append(f(x + noise, w))
+    return jnp.stack(out)
+""",
+        "a host RNG draw in the body",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+calls = 0
+
+def count():
+    global calls
+    calls += 1
+
+def g(x):
+    count()
+    return jnp.sin(x)
+
+def f(x):
+    return g(x) * 2
+
+def run(xs: jax.Array):
+    out = []
+    for x in xs:
+        y = f(x)
+        out.append(jnp.cos(y))
+    return jnp.stack(out)
+""",
+        "a global counter bumped two calls deep",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def run(xs: jax.Array):
+    out = []
+    for x in xs:
+        prev = out[-1] if out else jnp.zeros_like(x)
+        out.append(jnp.tanh(x + prev))
+    return jnp.stack(out)
+""",
+        "the list is read inside the loop",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def run(key, x: jax.Array):
+    keys = jax.random.split(key, 4)
+    out = []
+    for i in range(8):
+        noise = jax.random.normal(keys[i], x.shape)
+        out.append(jnp.tanh(x + noise))
+    return jnp.stack(out)
+""",
+        "the loop runs more times than the array has rows",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def run(xs: jax.Array):
+    out = []
+    for x in xs:
+        y = jnp.tanh(x)
+        if y.sum() > 10:
+            break
+        out.append(y * 2)
+    return jnp.stack(out)
+""",
+        "a `break`",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+def embed(key, table):
+    return jax.random.normal(key, (table.shape[0],)) @ table
+
+def run(keys: jax.Array, table: jax.Array):
+    profile = jnp.zeros(table.shape[1])
+    out = []
+    for k in keys:
+        profile = 0.8 * profile + 0.2 * embed(k, table)
+        out.append(profile)
+    return jnp.stack(out)
+""",
+        "each item reads the profile the previous one wrote",
+    ),
 )
 
 INVALID = (
@@ -345,6 +472,163 @@ def run(xs, w):
 """,
         fix=Applicability.UNSAFE,
         message="cannot prove `N` is at most the rows of `xs`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+N = 64
+
+def resample(key, x, y):
+    idx = jnp.floor(jax.random.uniform(key, x.shape) * x.shape[0]).astype(jnp.int32)
+    return x[idx], y[idx]
+
+def fit(x, y):
+    return jnp.stack([x.mean(), (x * y).mean() / (x * x).mean()])
+
+def bootstrap(x, y):
+    keys = jax.random.split(jax.random.PRNGKey(0), N)
+    fits = []
+    for i in range(N):
+        xb, yb = resample(keys[i], x, y)
+        fits.append(fit(xb, yb))
+    return jnp.stack(fits)
+
+fits = bootstrap(jnp.linspace(0.0, 1.0, 32), jnp.linspace(1.0, 3.0, 32))
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+N = 64
+
+def resample(key, x, y):
+    idx = jnp.floor(jax.random.uniform(key, x.shape) * x.shape[0]).astype(jnp.int32)
+    return x[idx], y[idx]
+
+def fit(x, y):
+    return jnp.stack([x.mean(), (x * y).mean() / (x * x).mean()])
+
+
+@jax.jit
+@functools.partial(jax.vmap, in_axes=(0, None, None))
+def _bootstrap_per_item(key, x, y):
+    xb, yb = resample(key, x, y)
+    return fit(xb, yb)
+
+
+def bootstrap(x, y):
+    keys = jax.random.split(jax.random.PRNGKey(0), N)
+    return _bootstrap_per_item(keys, x, y)
+
+fits = bootstrap(jnp.linspace(0.0, 1.0, 32), jnp.linspace(1.0, 3.0, 32))
+""",
+        message="computes them in one call",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def embed(x, w):
+    return jnp.tanh(w @ x)
+
+def run(xs: jax.Array, w: jax.Array, b: jax.Array):
+    # one row per example
+    out = []
+    for x in xs:
+        h = embed(x, w) + b
+        out.append(h / jnp.linalg.norm(h))
+    return jnp.stack(out)
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+def embed(x, w):
+    return jnp.tanh(w @ x)
+
+
+@jax.jit
+@functools.partial(jax.vmap, in_axes=(0, None, None))
+def _run_per_item(x, w, b):
+    h = embed(x, w) + b
+    return h / jnp.linalg.norm(h)
+
+
+def run(xs: jax.Array, w: jax.Array, b: jax.Array):
+    # one row per example
+    return _run_per_item(xs, w, b)
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+xs = jnp.ones((8, 3))
+ys = jnp.stack([jnp.sum(f(x) ** 2) for x in xs])
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def f(x):
+    return jnp.tanh(x)
+
+xs = jnp.ones((8, 3))
+
+
+@jax.jit
+@jax.vmap
+def _per_item(x):
+    return jnp.sum(f(x) ** 2)
+
+
+ys = _per_item(xs)
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def f(x, w):
+    return jnp.tanh(x @ w)
+
+def run(xs: jax.Array, w: jax.Array, n):
+    outs = []
+    for i in range(n):
+        h = f(xs[i], w)
+        outs.append(h * h)
+    return jnp.stack(outs)
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+def f(x, w):
+    return jnp.tanh(x @ w)
+
+
+@jax.jit
+@functools.partial(jax.vmap, in_axes=(0, None))
+def _run_per_item(x, w):
+    h = f(x, w)
+    return h * h
+
+
+def run(xs: jax.Array, w: jax.Array, n):
+    return _run_per_item(xs[:n], w)
+""",
+        fix=Applicability.UNSAFE,
+        message="cannot prove `n` is at most the rows of `xs`",
     ),
     Invalid(
         """
