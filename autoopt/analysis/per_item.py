@@ -178,69 +178,75 @@ def item_body(ctx: ModuleContext, p: PerItem) -> ItemBody | None:
     what another wrote, a name the body binds is read after the loop, or the items are
     not the rows of arrays (a Python list, an index used as a number, a `range` whose
     length provably differs from the rows)."""
-    mapped = _mapped(ctx, p)
-    if mapped is None:
+    items = _items(ctx, p)
+    if items is None:
         return None
-    params, sources, items, args, doubts = mapped
-    swap = {id(node): name for node, name in items}
-    lines = tuple(line.visit(_Substitute(swap)) for line in p.lines)  # type: ignore[misc]
+    swap = {id(node): name for node, name in items.nodes}
+    lines = tuple(line.visit(_Substitute(swap)) for line in p.lines)
     value = p.value.visit(_Substitute(swap))
-    exposed, bound = _names(lines, value)
+    exposed, bound = _names(lines, value)  # type: ignore[arg-type]
+    params = items.params
     if set(exposed) & bound or bound & set(params) or _read_after(ctx, p, bound | {p.target}):
         return None
     inputs = tuple(n for n in exposed if n not in params and _passed(ctx, p.at, n))
     return ItemBody(
         (*params, *inputs),
-        (*args, *inputs),
-        (*(ctx.code(node) for node, _ in _first(items)), *inputs),
-        sources,
+        (*items.args, *inputs),
+        (*items.per_item, *inputs),
+        items.sources,
         lines,  # type: ignore[arg-type]
         value,  # type: ignore[arg-type]
-        tuple(doubts),
+        tuple(items.doubts),
     )
 
 
-_Mapped = tuple[
-    tuple[str, ...],
-    tuple[cst.BaseExpression, ...],
-    list[tuple[cst.BaseExpression, str]],
-    tuple[str, ...],
-    list[str],
-]
+@dataclass(frozen=True)
+class _Items:
+    """The item parameters, the arrays they are rows of, what the batched call and the
+    loop pass for each, the body's item expressions with their parameter, and the
+    doubts about the rows."""
+
+    params: tuple[str, ...]
+    sources: tuple[cst.BaseExpression, ...]
+    args: tuple[str, ...]
+    per_item: tuple[str, ...]
+    nodes: tuple[tuple[cst.CSTNode, str], ...] = ()
+    doubts: tuple[str, ...] = ()
 
 
-def _mapped(ctx: ModuleContext, p: PerItem) -> _Mapped | None:
-    """The item parameters, the arrays they are rows of, each item expression of the body
-    with its parameter, the batched arguments, and the doubts about the rows."""
+def _items(ctx: ModuleContext, p: PerItem) -> _Items | None:
     count = range_count(p.iter)
     if count is None:
         if not isinstance(p.iter, cst.Name | cst.Attribute | cst.Subscript):
             return None
         if is_python_list(ctx, p.at.scope, p.iter):
             return None
-        item = cst.Name(p.target)
-        return (p.target,), (p.iter,), [(item, p.target)], (ctx.code(p.iter),), []
-    indexed = [n for n in _nodes(p) if isinstance(n, cst.Subscript) and indexed_by(n, p.target)]
-    reads = [n for n in _nodes(p) if isinstance(n, cst.Name) and n.value == p.target]
+        return _Items((p.target,), (p.iter,), (ctx.code(p.iter),), (p.target,))
+    nodes = _nodes(p)
+    indexed = [n for n in nodes if isinstance(n, cst.Subscript) and indexed_by(n, p.target)]
+    reads = [n for n in nodes if isinstance(n, cst.Name) and n.value == p.target]
     if not indexed or len(reads) != len(indexed):
         return None  # the index is used as a number, or not at all
-    taken = {n.value for n in _nodes(p) if isinstance(n, cst.Name)}
+    taken = {n.value for n in nodes if isinstance(n, cst.Name)}
     counted = counted_array(count)
-    params: dict[str, str] = {}
-    sources, args, doubts = [], [], []
+    params: dict[str, str] = {}  # array -> its parameter
+    sources, args, per_item, doubts = [], [], [], []
     for node in indexed:
         array = node.value
         text = ctx.code(array)
         if text in params:
             continue
         params[text] = _item_name(text, taken | set(params.values()))
-        rows_text = rows(ctx, p, array, count, counted, doubts)
-        if rows_text is None:
+        visited = rows(ctx, p, array, count, counted, doubts)
+        if visited is None or is_python_list(ctx, p.at.scope, array):
             return None
         sources.append(array)
-        args.append(rows_text)
-    items = [(node, params[ctx.code(node.value)]) for node in indexed]
-    return tuple(params.values()), tuple(sources), items, tuple(args), doubts
+        args.append(visited)
+        per_item.append(ctx.code(node))
+    swap = tuple((node, params[ctx.code(node.value)]) for node in indexed)
+    return _Items(
+        tuple(params.values()), tuple(sources), tuple(args), tuple(per_item), swap, tuple(doubts)
+    )
 
 
 def _nodes(p: PerItem) -> list[cst.CSTNode]:
@@ -270,14 +276,6 @@ class _Substitute(cst.CSTTransformer):
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
         name = self.swap.get(id(original_node))
         return cst.Name(name) if name is not None else updated_node
-
-
-def _first(items: list[tuple[cst.BaseExpression, str]]) -> list[tuple[cst.BaseExpression, str]]:
-    """One item expression per parameter, in parameter order."""
-    seen: dict[str, cst.BaseExpression] = {}
-    for node, name in items:
-        seen.setdefault(name, node)
-    return [(node, name) for name, node in seen.items()]
 
 
 def _item_name(array: str, taken: set[str]) -> str:
