@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .helpers import assert_same, rewrite, run_snippet
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 VMAPS = [
     """
@@ -147,3 +151,23 @@ def test_ao501_multi_statement_body_matches_loop() -> None:
     assert result.new_source == BOOTSTRAP_VMAPPED
     assert_same(run_snippet(BOOTSTRAP), run_snippet(result.new_source), rtol=1e-5)
     assert rewrite(result.new_source, ("AO501",)).findings == []
+
+
+@pytest.mark.parametrize(
+    ("program", "findings"),
+    [
+        ("neg_chained_items", []),  # each item reads the profile the previous one wrote
+        (
+            "neg_impure_per_example",
+            [
+                "`classify_one` is applied to each example and stacked, but `classify_one` is "
+                "not pure: it writes the global `n_flagged`"
+            ],
+        ),
+    ],
+)
+def test_ao501_corpus_negatives_get_no_fix(program: str, findings: list[str]) -> None:
+    source = (CORPUS / f"{program}.py").read_text()
+    result = rewrite(source, ("AO501",), unsafe=True)
+    assert [f.message for f in result.findings] == findings
+    assert result.new_source == source
