@@ -10,7 +10,7 @@ statements an edit did not touch are the very same node objects there.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -208,11 +208,28 @@ def _positions_in(
 ) -> dict[cst.CSTNode, tuple[int, int, int, int]]:
     """Positions of the statement's nodes, lines counted from the statement's first
     (leading blank lines included), columns 1-based."""
-    wrapper = MetadataWrapper(layout.with_changes(body=[stmt]), unsafe_skip_copy=True)
+    wrapper = _PositionsWrapper(layout.with_changes(body=[stmt]), unsafe_skip_copy=True)
     return {
         inner: (pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
         for inner, pos in wrapper.resolve(PositionProvider).items()
     }
+
+
+class _PositionsWrapper(MetadataWrapper):
+    """A wrapper that skips a visit with no visitors: resolving PositionProvider (code
+    generation, not a visitor) still walks the whole tree once for batched providers,
+    about as costly as the code generation itself."""
+
+    def visit_batched(
+        self,
+        visitors: Iterable[cst.BatchableCSTVisitor],
+        before_visit: Callable[[cst.CSTNode], None] | None = None,
+        after_leave: Callable[[cst.CSTNode], None] | None = None,
+    ) -> cst.CSTNode:
+        visitors = list(visitors)
+        if not visitors:
+            return self.module
+        return super().visit_batched(visitors, before_visit, after_leave)
 
 
 def line_offsets(module: cst.Module, source: str) -> list[int]:

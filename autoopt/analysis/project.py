@@ -32,7 +32,7 @@ def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Func
     module, _, name = qual.rpartition(".")
     if not module:
         return None
-    found = _module_context(ctx, module)
+    found = ctx.per_module(_module_context, module)
     if found is None:
         return None
     fn = found.graph.functions.get(name)
@@ -77,6 +77,8 @@ def root(path: str) -> Path | None:
 
 
 def _module_context(ctx: ModuleContext, module: str) -> ModuleContext | None:
+    """The analysis of the project file `import module` loads (once per module analysed:
+    the lookup stats several candidate files)."""
     here = _real_file(ctx.path)
     if here is None:
         return None

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 import libcst as cst
 
+from autoopt.analysis.walk import children
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.imports import add_imports
 
 
 class _EditApplier(cst.CSTTransformer):
-    """Replaces and inserts around nodes by identity; children are rewritten first."""
+    """Replaces and inserts around nodes by identity; children are rewritten first.
+    Only the nodes that hold a target are rebuilt: the others stay the same objects."""
 
-    def __init__(self, edits: Iterable[Edit]) -> None:
+    def __init__(self, module: cst.Module, edits: Iterable[Edit]) -> None:
         super().__init__()
         self.transforms: dict[cst.CSTNode, list] = defaultdict(list)
         self.before: dict[cst.CSTNode, list[cst.BaseStatement]] = defaultdict(list)
@@ -26,6 +28,11 @@ class _EditApplier(cst.CSTTransformer):
                 _extend_unique(self.before[edit.anchor], edit.statements)
             elif isinstance(edit, InsertAfter):
                 _extend_unique(self.after[edit.anchor], edit.statements)
+        targets = [*self.transforms, *self.before, *self.after]
+        self.holders = _holders(module, targets)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return self.holders is None or id(node) in self.holders
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
         node: cst.CSTNode | cst.RemovalSentinel = updated_node
@@ -45,6 +52,23 @@ class _EditApplier(cst.CSTTransformer):
         return cst.FlattenSentinel([*before, *kept, *after])
 
 
+def _holders(module: cst.Module, targets: Collection[cst.CSTNode]) -> set[int] | None:
+    """The ids of the nodes on the way to each target (the targets included), or None
+    when a target is not among the code-bearing nodes that `walk` reaches."""
+    wanted = {id(target) for target in targets}
+    held: set[int] = set()
+    path: list[int] = []
+    stack: list[tuple[cst.CSTNode, int]] = [(module, 0)]
+    while stack:
+        node, depth = stack.pop()
+        del path[depth:]
+        path.append(id(node))
+        if id(node) in wanted:
+            held.update(path)
+        stack.extend((child, depth + 1) for child in reversed(list(children(node))))
+    return held if wanted <= held else None
+
+
 def _extend_unique(into: list[cst.BaseStatement], stmts: Iterable[cst.BaseStatement]) -> None:
     """Two fixes may move the same statement (e.g. `import os`); insert it once."""
     into.extend(s for s in stmts if all(s is not other for other in into))
@@ -57,6 +81,6 @@ def _with_leading(stmt: cst.BaseStatement, lines) -> cst.BaseStatement:
 def apply_edits(module: cst.Module, edits: Iterable[Edit]) -> cst.Module:
     """The module with every edit applied, and the imports they require added."""
     edits = list(edits)
-    rewritten = module.visit(_EditApplier(edits))
+    rewritten = module.visit(_EditApplier(module, edits))
     required = {e for e in edits if isinstance(e, RequireImport)}
     return add_imports(rewritten, required)

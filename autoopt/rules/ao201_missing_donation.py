@@ -279,8 +279,8 @@ def _site_verdict(
     name = expr.value
     if node.value is not site.call or name not in site.stmt.defs:
         return None
-    line = ctx.span(site.call).line
     if sum(n.value == name for n in read_names(site.call)) > 1:
+        line = ctx.span(site.call).line
         return _NONE, f"`{name}` is passed twice in one call at line {line}"
     repeated = repeated_leaf(ctx, site.stmt, name)
     if repeated is not None:

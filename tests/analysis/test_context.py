@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import libcst as cst
 import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from autoopt.analysis.context import ModuleContext, _offsets_from_ast, _offsets_from_code
 from autoopt.analysis.graph import Function
+from autoopt.analysis.walk import walk
 from autoopt.model import RequireImport, Span
 
 from .helpers import context, stmt
@@ -171,3 +175,27 @@ def test_line_offsets_agree_whether_computed_from_ast_or_from_code() -> None:
     ctx = context(TRICKY)
     assert _offsets_from_ast(ctx.module, ctx.source) == [2, 3, 6, 13]
     assert _offsets_from_code(ctx.module) == [2, 3, 6, 13]
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+#: Tabs, continuation lines, strings over several lines, non-ASCII text, CRLF.
+LAYOUTS = [
+    "if x:\n\ty = (1 +\n\t     2)\n\tz = f(a,\n  b)  # é\n",
+    "s = '''é\nü'''; t = \\\n    s\nclass C:\n    def m(self):  # ß\n        return '日本' + s\n",
+    "def f(x):\r\n    # a comment\r\n\r\n    return [x,\r\n        x]\r\ny = f(1)\r\n",
+    "@dec(\n  1)\nasync def g():\n    async with a as b:\n        await b  # éé\n",
+]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [*LAYOUTS, *(p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.py")))],
+)
+def test_span_of_every_node_is_where_position_provider_puts_it(source: str) -> None:
+    ctx = fresh(source)
+    expected = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
+    for node in walk(ctx.module):
+        if node is not ctx.module:
+            pos = expected[node]
+            want = Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
+            assert ctx.span(node) == want, ctx.code(node)

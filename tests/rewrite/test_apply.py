@@ -140,3 +140,17 @@ def test_required_imports_are_added_once() -> None:
 
 def test_no_edits_give_the_same_code() -> None:
     assert apply_edits(module(), []).code == SOURCE
+
+
+def test_statements_without_an_edit_stay_the_same_objects() -> None:
+    m = module()
+    out = apply_edits(m, [Replace(call_of(m), add_arg("a"))])
+    assert [out.body[i] is m.body[i] for i in range(4)] == [True, True, False, True]
+    assert out.code == SOURCE.replace("f(x)", "f(x, a)")
+
+
+def test_a_target_among_the_formatting_nodes_is_still_edited() -> None:
+    m = module()
+    space = call_of(m).whitespace_before_args
+    out = apply_edits(m, [Replace(space, lambda _n: cst.SimpleWhitespace(" "))])
+    assert out.code == SOURCE.replace("f(x)", "f( x)")
