@@ -65,7 +65,9 @@ class LoopToVmap(Rule):
     Measured on CPU for 256 examples of a 64x64 matvec+tanh: 35-47x faster
     eagerly, and 8.8x faster under `jit` (the unrolled loop also compiles
     slower). A body of several calls, jitted as one vmapped function, also
-    fuses the calls and compiles once for every example.
+    fuses the calls and compiles once for every example: on CPU it makes
+    corpus/bootstrap_per_item.py (400 resample-and-fit replicates) 3.15x
+    faster, more than the hand-written jitted vmap (2.76x).
 
     ## Fix safety
     The fix is **safe** when every premise is proven: the body only
