@@ -28,6 +28,7 @@ from autoopt.analysis.exprs import (
     bound_names,
     calls_in,
     has_comprehension,
+    is_nested_scope,
     mutated_names,
     mutating_call_target,
     param_names,
@@ -132,9 +133,7 @@ class Function:
     @cached_property
     def is_generator(self) -> bool:
         """Whether the body yields (nested functions aside); walked once."""
-        nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
-        body = walk(self.node.body, lambda n: isinstance(n, nested))
-        return any(isinstance(node, cst.Yield) for node in body)
+        return any(type(node) is cst.Yield for node in walk(self.node.body, is_nested_scope))
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import read_names
+from autoopt.analysis.exprs import is_nested_scope, read_names
 from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.walk import walk
 
@@ -121,8 +121,7 @@ def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
 
 def own_nodes(stmt: Stmt) -> list[cst.CSTNode]:
     """The nodes a statement evaluates itself (not nested bodies)."""
-    nested = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
-    return [n for e in own_exprs(stmt) for n in walk(e, lambda n: isinstance(n, nested))]
+    return [n for e in own_exprs(stmt) for n in walk(e, is_nested_scope)]
 
 
 def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:

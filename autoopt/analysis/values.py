@@ -122,17 +122,18 @@ class ValueModel:
     # -- expressions -----------------------------------------------------------------
     def value_of(self, stmt: Stmt, expr: cst.BaseExpression) -> Value:
         """The value of `expr` evaluated at `stmt`."""
-        literal = _literal(expr)
+        kind = type(expr)  # LibCST's node classes have no subclasses: `is` is `isinstance`
+        literal = _LITERALS.get(kind)
         if literal is not None:
             return literal
-        if isinstance(expr, cst.Name):
-            return self.name(stmt, expr.value)
-        if isinstance(expr, cst.Attribute):
-            return self._attribute(stmt, expr)
-        if isinstance(expr, cst.Call):
-            return self._call(stmt, expr)
-        if isinstance(expr, cst.Subscript):
-            return self._subscript(stmt, expr)
+        if kind is cst.Name:
+            return self.name(stmt, expr.value)  # type: ignore[attr-defined]
+        if kind is cst.Attribute:
+            return self._attribute(stmt, expr)  # type: ignore[arg-type]
+        if kind is cst.Call:
+            return self._call(stmt, expr)  # type: ignore[arg-type]
+        if kind is cst.Subscript:
+            return self._subscript(stmt, expr)  # type: ignore[arg-type]
         if isinstance(expr, cst.BinaryOperation):
             return self._binary(stmt, expr)
         if isinstance(expr, cst.Comparison):
@@ -439,11 +440,12 @@ class ValueModel:
     def defined(self, stmt: Stmt, name: str) -> Value:
         """The value `stmt` binds to `name`."""
         node = stmt.node
-        if isinstance(node, cst.FunctionDef):
+        kind = type(node)
+        if kind is cst.FunctionDef:
             return CALLABLE
-        if isinstance(node, cst.ClassDef):
-            return Value(Kind.CALLABLE, detail=_class_detail(self.ctx, node))
-        if isinstance(node, cst.Import | cst.ImportFrom):
+        if kind is cst.ClassDef:
+            return Value(Kind.CALLABLE, detail=_class_detail(self.ctx, node))  # type: ignore[arg-type]
+        if kind is cst.Import or kind is cst.ImportFrom:
             qual = self.ctx.imports.bindings.get(name)
             if qual and project_function(self.ctx, qual):
                 return CALLABLE  # a function of another file of the project
@@ -605,16 +607,16 @@ def _comprehension_source(stmt: Stmt, name: str) -> cst.BaseExpression | None:
     return None
 
 
-def _literal(expr: cst.BaseExpression) -> Value | None:
-    if isinstance(expr, cst.Integer | cst.Float | cst.Imaginary):
-        return CONST_SCALAR
-    if isinstance(expr, cst.SimpleString | cst.ConcatenatedString):
-        return CONST_STRING
-    if isinstance(expr, cst.FormattedString):
-        return Value(Kind.STRING)
-    if isinstance(expr, cst.Ellipsis):
-        return Value(Kind.OBJECT, constant=True)
-    return None
+#: The value of a literal, by its node class.
+_LITERALS: dict[type, Value] = {
+    cst.Integer: CONST_SCALAR,
+    cst.Float: CONST_SCALAR,
+    cst.Imaginary: CONST_SCALAR,
+    cst.SimpleString: CONST_STRING,
+    cst.ConcatenatedString: CONST_STRING,
+    cst.FormattedString: Value(Kind.STRING),
+    cst.Ellipsis: Value(Kind.OBJECT, constant=True),
+}
 
 
 def _compiled(ctx: ModuleContext, fn: Function) -> bool:

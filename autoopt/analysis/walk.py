@@ -40,14 +40,19 @@ def child_fields(node: cst.CSTNode) -> tuple[str, ...]:
 
 def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The code-bearing children of `node`, in source order."""
+    return iter(child_list(node))
+
+
+def child_list(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`children(node)` as a list (walks build it per node: no generator)."""
+    found: list[cst.CSTNode] = []
     for name in child_fields(node):
         value = getattr(node, name)
         if is_node(value):
-            yield value
+            found.append(value)
         elif isinstance(value, tuple | list):
-            for item in value:
-                if is_node(item):
-                    yield item
+            found.extend([item for item in value if is_node(item)])
+    return found
 
 
 _IS_NODE: dict[type, bool] = {}
@@ -106,4 +111,6 @@ def _walk(node: cst.CSTNode, prune: Callable[[cst.CSTNode], bool] | None) -> Ite
         yield current
         if prune is not None and current is not node and prune(current):
             continue
-        stack.extend(reversed(list(children(current))))
+        found = child_list(current)
+        found.reverse()
+        stack.extend(found)
