@@ -33,7 +33,7 @@ _SHAPE_KEEPING = frozenset(
 _GRADS = frozenset({"jax.grad"})
 _TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
 _VALUE_AND_GRADS = frozenset({"jax.value_and_grad"})
-_MAX_DEPTH = 4
+_MAX_DEPTH = 10  # calls and local names followed: helpers that call helpers
 
 
 def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]) -> list[str]:
@@ -42,7 +42,7 @@ def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...])
     classes = _same_type_classes(ctx, body, carry)
     doubts = []
     for name in carry:
-        keeps = _Keeps(ctx, _entry_value(ctx, body, name), scope)
+        keeps = _Keeps(ctx, entry_value(ctx, body, name), scope)
         if not all(keeps.rebinding(s, name, classes[name]) for s in body if name in s.defs):
             doubts.append(f"cannot prove `{name}` keeps its shape and dtype across iterations")
     return doubts
@@ -57,7 +57,7 @@ def _same_type_classes(
     keeps = _Keeps(ctx, UNKNOWN, first.scope)
     same = {name: {name} for name in carry}
     for name in carry:
-        for definition in (d for d in ctx.graph.reaching_defs(first, name) if d.id < first.id):
+        for definition in _entry_defs(ctx, body, name):
             bound = _bound(definition, name)
             for other in carry:
                 other_names = frozenset({other})
@@ -68,12 +68,25 @@ def _same_type_classes(
     return {name: frozenset(members) for name, members in same.items()}
 
 
-def _entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
+def entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
     """The value `name` has when the loop starts: its definitions before the loop."""
-    first = min(body, key=lambda s: s.id)
     values = model(ctx)
-    entry = [d for d in ctx.graph.reaching_defs(first, name) if d.id < first.id]
+    entry = _entry_defs(ctx, body, name)
     return join_all([values.defined(d, name) for d in entry]) if entry else UNKNOWN
+
+
+def _entry_defs(ctx: ModuleContext, body: list[Stmt], name: str) -> list[Stmt]:
+    """The definitions before the loop that reach a read of `name` in its body (the
+    first statement may not read it)."""
+    first = min(s.id for s in body)
+    found = {
+        d.id: d
+        for s in body
+        if name in s.uses
+        for d in ctx.graph.reaching_defs(s, name)
+        if d.id < first
+    }
+    return [found[i] for i in sorted(found)]
 
 
 def _bound(stmt: Stmt, name: str) -> tuple[cst.BaseExpression, int | None] | None:

@@ -79,8 +79,12 @@ def call_value(qual: str, call: cst.Call) -> Value:
 
 def converted(qual: str, call: cst.Call, source: Value) -> Value:
     """`np.array([3, 17])`, `jnp.asarray(ids)` with one argument (no dtype): integer
-    literals give ints, and a converted array keeps its element type."""
+    literals give ints, and a converted array keeps its element type; `jnp.asarray(x,
+    jnp.float32)`, `dtype=jnp.float32`: the written dtype."""
     made = call_value(qual, call)
+    written = [a.value for a in call.args[1:] if a.keyword is None or a.keyword.value == "dtype"]
+    if written and not any(a.star for a in call.args):
+        return Value(made.kind, dtype=_dtype_name(written[0]))
     if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return made
     element = "int" if _int_literals(call.args[0].value) else None

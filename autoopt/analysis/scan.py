@@ -242,13 +242,18 @@ def _carry_arrays(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]) 
 
 
 def _runs(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> bool:
-    """`range(n)` or `range(a, b)` of literals or module constants, at least one step:
-    `scan` traces its body even for zero steps, where the loop would run nothing."""
+    return step_count(ctx, bounds) is not None
+
+
+def step_count(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> int | None:
+    """How often `range(n)` or `range(a, b)` of literals or module constants runs, when
+    at least once (`scan` traces its body even for zero steps, where the loop would run
+    nothing); else None."""
     values = [_literal(ctx, b) for b in bounds]
     if any(v is None for v in values):
-        return False
+        return None
     low, high = (0, *values) if len(values) == 1 else values
-    return low >= 0 and high > low  # type: ignore[operator]
+    return high - low if low >= 0 and high > low else None  # type: ignore[operator]
 
 
 def _literal(ctx: ModuleContext, expr: cst.BaseExpression) -> int | None:

@@ -37,9 +37,11 @@ from autoopt.rewrite.jit import fresh_name
 
 @dataclass(frozen=True)
 class StepNames:
-    """The step function's name and, per appended value, the name it is returned as."""
+    """The step function's name, the name of the whole-loop form's function, and, per
+    appended value, the name it is returned as."""
 
     function: str
+    loop: str
     items: tuple[str, ...]
 
     def returned(self, plan: StepPlan) -> str:
@@ -47,18 +49,20 @@ class StepNames:
 
 
 def step_names(ctx: ModuleContext, plan: StepPlan, taken: Collection[str] = ()) -> StepNames:
-    """`_<function>_step` (`_step` at module level) and `<list>_item`: private, bound
-    nowhere in the module and not among `taken` (the names of other steps of the run)."""
+    """`_<function>_step` (`_step` at module level), `_<function>_loop` and
+    `<list>_item`: private, bound nowhere in the module and not among `taken` (the names
+    of other steps of the run)."""
     scope = plan.loop.scope.rsplit(".", 1)[-1]
-    base = "_step" if plan.loop.scope == MODULE else f"_{scope}_step"
-    names = [fresh_name(ctx, base, taken)]
+    base = "_" if plan.loop.scope == MODULE else f"_{scope}_"
+    names = [fresh_name(ctx, f"{base}step", taken)]
+    names.append(fresh_name(ctx, f"{base}loop", [*taken, *names]))
     for append in plan.appends:
         if append.returned is None:
             names.append(fresh_name(ctx, f"{append.name}_item", [*taken, *names]))
-    return StepNames(names[0], tuple(names[1:]))
+    return StepNames(names[0], names[1], tuple(names[2:]))
 
 
-def _appended(plan: StepPlan, names: StepNames) -> list[tuple[cst.Expr, str, str]]:
+def appended(plan: StepPlan, names: StepNames) -> list[tuple[cst.Expr, str, str]]:
     """Each append line, its list, and the name the step returns its value as."""
     fresh = iter(names.items)
     return [(a.node, a.name, a.returned or next(fresh)) for a in plan.appends]
@@ -69,10 +73,14 @@ def step_function(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> cst.F
     value is bound to its item name instead."""
     header = f"def {names.function}({', '.join(plan.params)}):\n"
     template = parse_function(f"{header}    return {names.returned(plan)}\n")
-    items = {id(node): item for node, _, item in _appended(plan, names)}
-    lines = [bound for line in plan.lines if (bound := _bind_items(line, items)).body]
-    block = template.body.with_changes(body=[*lines, *template.body.body])
-    return spaced(ctx, template.with_changes(body=block), _anchor(ctx, plan))
+    block = template.body.with_changes(body=[*step_lines(plan, names), *template.body.body])
+    return spaced(ctx, template.with_changes(body=block), anchor(ctx, plan))
+
+
+def step_lines(plan: StepPlan, names: StepNames) -> list[cst.SimpleStatementLine]:
+    """The body lines the step runs, each appended value bound to its item name."""
+    items = {id(node): item for node, _, item in appended(plan, names)}
+    return [bound for line in plan.lines if (bound := _bind_items(line, items)).body]
 
 
 def step_edits(
@@ -81,7 +89,7 @@ def step_edits(
     """Put `definition` above the loop's top-level statement; the loop calls it, appends
     what it returns, and runs the rest of its body as before."""
     call = f"{names.returned(plan)} = {names.function}({', '.join(plan.params)})"
-    appends = [f"{name}.append({item})" for _, name, item in _appended(plan, names)]
+    appends = [f"{name}.append({item})" for _, name, item in appended(plan, names)]
     new = [cst.parse_statement(f"{line}\n") for line in (call, *appends)]
     moved = len(plan.lines)
 
@@ -90,7 +98,7 @@ def step_edits(
         rest = list(node.body.body[moved:])
         return node.with_changes(body=node.body.with_changes(body=[*new, *rest]))
 
-    return [InsertBefore(_anchor(ctx, plan), (definition,)), Replace(plan.loop.node, transform)]
+    return [InsertBefore(anchor(ctx, plan), (definition,)), Replace(plan.loop.node, transform)]
 
 
 def extracted(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> cst.Module:
@@ -117,7 +125,7 @@ def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.Sim
     return line.with_changes(body=body)
 
 
-def _anchor(ctx: ModuleContext, plan: StepPlan) -> cst.CSTNode:
+def anchor(ctx: ModuleContext, plan: StepPlan) -> cst.CSTNode:
     """The statement the step goes above: the loop's top-level function (or class), or
     for a loop of module code the outermost loop holding it."""
     header = ctx.graph.stmts[plan.loop.header]

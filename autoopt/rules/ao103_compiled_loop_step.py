@@ -7,9 +7,11 @@ from collections.abc import Iterator
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.whole_loop import WholeLoop, whole_loop
 from autoopt.model import Applicability, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
 from autoopt.rewrite.step import step_edits, step_function
+from autoopt.rewrite.whole_loop import whole_loop_edits
 from autoopt.rules.ao201_missing_donation import safe_donations
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao103_compiled_loop_step as examples
@@ -27,7 +29,11 @@ class CompiledLoopStep(Rule):
     other names it reads; the step returns what the rest of the body, the next
     iteration or the code after the loop reads, and the values the loop then
     appends. Carried arrays are donated where that is proven harmless, so XLA
-    updates them in place.
+    updates them in place. When the step is the whole body of `for _ in
+    range(n)` with `n` known, the whole loop goes onto the device instead: one
+    jitted function runs the step `n` times with `lax.scan`, carrying the
+    carried names and stacking the appended values, which the lists then
+    receive with one `extend` each.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -36,7 +42,9 @@ class CompiledLoopStep(Rule):
     iteration as a single fused XLA program, and a donated carry is updated in
     place instead of copied. Measured on a 2-core CPU, whole programs: a Kalman
     filter 1.35x, an RNN over 200 steps 1.68x faster (91% and 98% of what the
-    hand-written `lax.scan` versions gain).
+    hand-written `lax.scan` versions gain). The scan form also removes the
+    per-iteration dispatch: the Burgers corpus program (700 steps) reaches
+    what its hand-written scan gains (docs/benchmarks.md).
 
     ## Fix safety
     The fix is **safe** only when the extracted step passes every premise of
@@ -62,7 +70,21 @@ class CompiledLoopStep(Rule):
     unlike `lax.fori_loop`, which raises), so they are not a premise;
     verification measures their cost.
     Donation follows AO201's proof. Results agree to float rounding (jit
-    fuses operations). Where a premise is not proven the finding names it and
+    fuses operations).
+
+    The whole-loop (`lax.scan`) form is **safe** only when, besides the
+    step's premises: the step is the loop's whole body; the loop is
+    `for _ in range(...)` in a function, with bounds that are integer
+    literals or module constants and at least one iteration (scan traces its
+    body even for none); the loop variable is read neither in the body nor
+    after the loop; the step returns only what it carries and what the loop
+    appends (a value of the last iteration read after the loop would need
+    returning too); and every carried name provably keeps its shape and dtype
+    (`analysis/carry.py`) and is a floating-point array where the proof adds
+    Python numbers to it (an integer array times `0.5` becomes a float array:
+    a Python loop allows that, `scan` raises). Otherwise the loop keeps the
+    step form. The lists then hold the rows of the stacked values, equal to
+    the values appended before. Where a premise is not proven the finding names it and
     offers **no fix**: the loop then keeps the per-statement fixes of the other
     rules, which a step rewrite would conflict with.
 
@@ -94,6 +116,9 @@ class CompiledLoopStep(Rule):
             return self.finding(ctx, loop, message, Applicability.NONE)
         name = verdict.names.function
         donate = safe_donations(verdict.extracted, name)
+        whole = whole_loop(ctx, plan)
+        if whole is not None:
+            return self._whole_loop(ctx, verdict, whole, [d for d in donate if d in whole.carry])
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
         definition = step_function(ctx, plan, verdict.names)
         definition = add_decorator(ctx, decorator)(definition)
@@ -103,6 +128,24 @@ class CompiledLoopStep(Rule):
         edits = [*step_edits(ctx, plan, definition, verdict.names), *imports]
         title = f"Compile the loop body as {name}"
         return self.finding(ctx, loop, message, Applicability.SAFE, edits, title=title)
+
+    def _whole_loop(
+        self, ctx: ModuleContext, verdict: StepVerdict, whole: WholeLoop, donate: list[str]
+    ) -> Finding:
+        """The whole loop as one jitted `lax.scan` of the step's lines."""
+        name = verdict.names.loop
+        static = [p for p in verdict.static if p in whole.inputs]
+        decorator, imports = jit_decorator(ctx, static, donate)
+        edits = [*whole_loop_edits(ctx, verdict.plan, whole, verdict.names, decorator), *imports]
+        donated = f", donating {_listed(donate)}" if donate else ""
+        message = (
+            "this loop's body runs eagerly, one dispatch per operation: run the whole loop "
+            f"as one jitted `lax.scan`, `{name}`{donated}"
+        )
+        title = f"Run the loop as one jitted lax.scan ({name})"
+        return self.finding(
+            ctx, verdict.plan.loop.node, message, Applicability.SAFE, edits, title=title
+        )
 
 
 def _listed(names: list[str]) -> str:

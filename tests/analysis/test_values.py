@@ -293,9 +293,14 @@ def test_fields_of_a_module_pytree_class(body: str, name: str, expected: Value) 
         ("x = np.array([True, False])", Value(Kind.HOST_ARRAY)),
         ("x = np.array([])", Value(Kind.HOST_ARRAY)),
         ("x = np.array([*parts, 1])", Value(Kind.HOST_ARRAY)),
-        # a dtype given, or a source of unknown element type
-        ("x = np.array([1, 2], dtype=np.float32)", Value(Kind.HOST_ARRAY)),
-        ("s = np.array([3, 17])\nx = jnp.asarray(s, jnp.float32)", Value(Kind.ARRAY)),
+        # a dtype given: that dtype, whatever the source's element type
+        ("x = np.array([1, 2], dtype=np.float32)", Value(Kind.HOST_ARRAY, dtype="float32")),
+        (
+            "s = np.array([3, 17])\nx = jnp.asarray(s, jnp.float32)",
+            Value(Kind.ARRAY, dtype="float32"),
+        ),
+        ("x = jnp.asarray(s, dtype=float)", Value(Kind.ARRAY)),  # a builtin: not a name we know
+        # a source of unknown element type
         ("x = jnp.asarray(np.ones(3))", Value(Kind.ARRAY)),
         ("x = jnp.asarray(load())", Value(Kind.ARRAY)),
     ],

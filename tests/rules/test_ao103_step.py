@@ -120,3 +120,72 @@ def test_an_unproven_step_leaves_the_per_statement_fixes() -> None:
 
 def test_rule_is_registered() -> None:
     assert BY_ID["AO103"].name == "compiled-loop-step"
+
+
+SCANNED = """
+import jax.numpy as jnp
+STEPS = 40
+def lap(u, dx):
+    return (jnp.roll(u, -1) - 2 * u + jnp.roll(u, 1)) / dx**2
+def heat(u0):
+    u = jnp.asarray(u0, dtype=jnp.float32)
+    v = jnp.zeros(8)
+    energy, peaks = [], [jnp.max(u)]
+    for _ in range(STEPS):
+        du = lap(u, 0.5)
+        u = u + 0.01 * du
+        v = 0.9 * v + 1.0
+        energy.append(jnp.sum(u**2))
+        peaks.append(jnp.max(u))
+    return u, v, jnp.stack(energy), peaks
+result = heat(jnp.sin(jnp.arange(8.0)))
+"""
+
+
+def test_whole_loop_runs_as_one_scan_and_computes_what_the_loop_did() -> None:
+    """The lists receive one row per iteration after what they held (`peaks` starts with
+    one value); `v`, carried with the default float dtype, keeps its type too."""
+    result = rewrite(SCANNED, ("AO103",))
+    assert [(f.fix.value, f.message) for f in result.findings] == [
+        (
+            "safe",
+            "this loop's body runs eagerly, one dispatch per operation: run the whole loop as "
+            "one jitted `lax.scan`, `_heat_loop`, donating `v`",
+        )
+    ]
+    assert "    (u, v), (energy_items, peaks_items) = _heat_loop(u, v)\n" in result.new_source
+    assert "        return (u, v), (energy_item, peaks_item)\n" in result.new_source
+    assert "    return jax.lax.scan(body, (u, v), length=STEPS)\n" in result.new_source
+    assert_same(run_snippet(SCANNED), run_snippet(result.new_source))
+
+
+NOT_SCANNED = [
+    # the count is not known statically
+    (SCANNED.replace("range(STEPS)", "range(len(u0))"), "`_heat_step`"),
+    # no iteration at all: scan would still trace its body
+    (
+        SCANNED.replace("STEPS = 40", "STEPS = 0").replace("jnp.stack(energy)", "energy"),
+        "`_heat_step`",
+    ),
+    # a name of the last iteration is read after the loop
+    (SCANNED.replace("return u, v,", "return du, u, v,"), "`_heat_step`"),
+    # the loop variable is read after the loop
+    (SCANNED.replace("for _ in", "for t in").replace("return u, v,", "return t, u, v,"), ""),
+    # an integer carry times a Python float becomes a float: scan would raise
+    (
+        SCANNED.replace("jnp.asarray(u0, dtype=jnp.float32)", "jnp.asarray(u0, dtype=jnp.int32)"),
+        "`_heat_step`",
+    ),
+    # a carry whose dtype the analysis does not know
+    (SCANNED.replace("jnp.asarray(u0, dtype=jnp.float32)", "u0"), "`_heat_step`"),
+]
+
+
+@pytest.mark.parametrize(("source", "step"), NOT_SCANNED)
+def test_loops_that_stay_a_step(source: str, step: str) -> None:
+    """Each premise of the scan form unproven: the loop keeps the step form, which
+    computes what the loop did."""
+    result = rewrite(source, ("AO103",))
+    assert [f.fix.value for f in result.findings] == ["safe"]
+    assert step in result.findings[0].message and "lax.scan" not in result.new_source
+    assert_same(run_snippet(source), run_snippet(result.new_source))

@@ -659,4 +659,61 @@ def main():
         fix=_NONE,
         message="receives a NumPy array",
     ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+N_STEPS = 300
+
+
+def advance(u, dt):
+    return u + dt * (jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1))
+
+
+def simulate(u0):
+    u = jnp.asarray(u0, jnp.float32)
+    energy = []
+    for _ in range(N_STEPS):
+        u = advance(u, 0.1)
+        energy.append(jnp.sum(u**2))  # one value per step
+    return u, jnp.stack(energy)
+
+
+def main():
+    return simulate(jnp.sin(jnp.arange(16.0)))
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+
+N_STEPS = 300
+
+
+def advance(u, dt):
+    return u + dt * (jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1))
+
+
+@jax.jit
+def _simulate_loop(u):
+    def body(u, _):
+        u = advance(u, 0.1)
+        energy_item = jnp.sum(u**2)  # one value per step
+        return u, energy_item
+
+    return jax.lax.scan(body, u, length=N_STEPS)
+
+
+def simulate(u0):
+    u = jnp.asarray(u0, jnp.float32)
+    energy = []
+    u, energy_items = _simulate_loop(u)
+    energy.extend(energy_items)
+    return u, jnp.stack(energy)
+
+
+def main():
+    return simulate(jnp.sin(jnp.arange(16.0)))
+""",
+        message="run the whole loop as one jitted `lax.scan`, `_simulate_loop`",
+    ),
 )

@@ -1,0 +1,100 @@
+"""Run a loop whose whole body is a compiled step as one jitted `lax.scan`
+(plan: analysis/whole_loop.py).
+
+    for _ in range(N_STEPS):
+        u = advance(u, dx)
+        energy.append(jnp.sum(u**2))
+
+becomes
+
+    @functools.partial(jax.jit, donate_argnames=("u",))
+    def _main_loop(u, dx):
+        def body(u, _):
+            u = advance(u, dx)
+            energy_item = jnp.sum(u**2)
+            return u, energy_item
+
+        return jax.lax.scan(body, u, length=N_STEPS)
+
+    u, energy_items = _main_loop(u, dx)
+    energy.extend(energy_items)
+
+The body's lines move unchanged, comments included. The list receives the rows
+of the stacked values, one per iteration, as the loop appended them.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.step import StepPlan
+from autoopt.analysis.whole_loop import WholeLoop
+from autoopt.model import Edit, InsertAfter, InsertBefore, Replace
+from autoopt.rewrite.helpers import parse_function, spaced
+from autoopt.rewrite.jit import fresh_name
+from autoopt.rewrite.spell import spell
+from autoopt.rewrite.step import StepNames, anchor, appended, step_lines
+
+
+def whole_loop_edits(
+    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames, decorator: str
+) -> list[Edit]:
+    """The jitted scan function above the loop's function; the loop replaced by its call
+    and, per list, one `extend` with the stacked values."""
+    scan, imports = spell(ctx, "jax.lax.scan")
+    lists: list[tuple[str, str]] = []
+    for _, name, _ in appended(plan, names):
+        lists.append((name, fresh_name(ctx, f"{name}_items", [i for _, i in lists])))
+    body = _body(ctx, plan, whole, names)
+    run = f"{scan}({body.name.value}, {_grouped(whole.carry)}, length={whole.length})"
+    params = ", ".join((*whole.carry, *whole.inputs))
+    returned = run if lists else f"{run}[0]"
+    template = parse_function(f"@{decorator}\ndef {names.loop}({params}):\n    return {returned}\n")
+    block = template.body.with_changes(body=[body, *template.body.body])
+    definition = spaced(ctx, template.with_changes(body=block), anchor(ctx, plan))
+    target = _pack(whole.carry)
+    if lists:
+        target = f"{_grouped(whole.carry)}, {_grouped(tuple(i for _, i in lists))}"
+    call = cst.parse_statement(f"{target} = {names.loop}({params})\n")
+    extends = tuple(cst.parse_statement(f"{name}.extend({items})\n") for name, items in lists)
+    edits: list[Edit] = [
+        *imports,
+        InsertBefore(anchor(ctx, plan), (definition,)),
+        Replace(plan.loop.node, lambda node: call.with_changes(leading_lines=node.leading_lines)),
+    ]
+    if extends:
+        edits.append(InsertAfter(plan.loop.node, extends))
+    return edits
+
+
+def _body(
+    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames
+) -> cst.FunctionDef:
+    """`def body(carry, index):` unpacking the carry, the step's lines, and the return of
+    the new carry and this iteration's appended values."""
+    single = len(whole.carry) == 1
+    carry = whole.carry[0] if single else "carry"
+    head = "" if single else f"    {', '.join(whole.carry)} = carry\n"
+    items = tuple(item for _, _, item in appended(plan, names))
+    out = (
+        f"{_grouped(whole.carry)}, {_grouped(items)}" if items else f"{_grouped(whole.carry)}, None"
+    )
+    template = parse_function(
+        f"def {fresh_name(ctx, 'body')}({carry}, {plan.index}):\n{head}    return {out}\n"
+    )
+    parsed = list(template.body.body)
+    block = template.body.with_changes(
+        body=[*parsed[:-1], *step_lines(plan, names), parsed[-1]],
+        footer=[cst.EmptyLine(indent=False)],
+    )
+    return template.with_changes(body=block)
+
+
+def _grouped(names: tuple[str, ...]) -> str:
+    """A carry as one target or value: `u`, or `(u, v)`."""
+    return names[0] if len(names) == 1 else f"({', '.join(names)})"
+
+
+def _pack(names: tuple[str, ...]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names)
