@@ -13,7 +13,16 @@ import autoopt
 import autoopt.verify
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("libcst", "autoopt.api", "autoopt.rules", "rich", "networkx", "typer", "pathspec")
+HEAVY = (
+    "libcst",
+    "autoopt.api",
+    "autoopt.rules",
+    "rich",
+    "networkx",
+    "typer",
+    "pathspec",
+    "pydantic",
+)
 PROGRAM = """import jax
 import jax.numpy as jnp
 
@@ -58,16 +67,49 @@ def test_analysis_does_not_load_networkx_rich_or_the_cli() -> None:
     assert loaded_after(code) == ["libcst", "autoopt.api", "autoopt.rules"]
 
 
+def check_statements(file: str, code: int) -> str:
+    """`autoopt check FILE` as the console script runs it, expecting exit `code`."""
+    return (
+        "import sys\n"
+        "from autoopt.frontends.cli import main\n"
+        f"sys.argv = ['autoopt', 'check', '--no-cache', '--no-progress', {file!r}]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exit:\n"
+        f"    assert exit.code == {code}"
+    )
+
+
 def test_check_of_a_clean_file_loads_no_rich_networkx_or_pathspec(tmp_path: Path) -> None:
     (tmp_path / "clean.py").write_text("import jax.numpy as jnp\n\nx = jnp.ones(3)\n")
-    statements = (
-        "from autoopt.frontends.cli import app\n"
-        "try:\n"
-        "    app(['check', '--no-cache', '--no-progress', 'clean.py'])\n"
-        "except SystemExit as exit:\n"
-        "    assert exit.code == 0"
-    )
+    statements = check_statements("clean.py", 0)
     assert loaded_after(statements, tmp_path) == ["libcst", "autoopt.api", "autoopt.rules", "typer"]
+
+
+def test_check_with_fixes_loads_neither_pathspec_nor_pydantic(tmp_path: Path) -> None:
+    """Default test-file patterns need no pathspec; typer below 0.29 parses without pydantic."""
+    (tmp_path / "model.py").write_text(PROGRAM)
+    loaded = loaded_after(check_statements("model.py", 1), tmp_path)
+    assert loaded == ["libcst", "autoopt.api", "autoopt.rules", "rich", "typer"]
+
+
+@pytest.mark.parametrize("command", ["check", "rewrite", "verify", "rules", "explain", "lsp"])
+def test_a_named_command_is_built_alone(command: str) -> None:
+    """Typer builds the options of every command it holds: `autoopt check` holds one."""
+    from typer.main import get_command
+
+    from autoopt.frontends.cli import app_for
+
+    group = get_command(app_for([command, "--help"]))
+    assert list(group.commands) == [command]
+    assert [p.name for p in group.params] == ["version"]
+
+
+@pytest.mark.parametrize("args", [[], ["--help"], ["--version"], ["--help", "check"], ["nope"]])
+def test_anything_else_gets_the_whole_app(args: list[str]) -> None:
+    from autoopt.frontends.cli import app, app_for
+
+    assert app_for(args) is app
 
 
 def test_every_public_name_resolves() -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.main import get_command_name
+from typer.models import CommandInfo
 
 from autoopt._version import __version__
 from autoopt.config import Settings, load_settings, parse_codes, parse_size
@@ -20,12 +22,13 @@ from autoopt.rules import ALL_RULES, BY_ID
 from autoopt.workspace import progress
 from autoopt.workspace.batch import Batch, collect, summarise, write_changes
 
-app = typer.Typer(
-    name="autoopt",
-    help="Find and fix avoidable host work, transfers, copies and memory in JAX programs.",
-    add_completion=False,
-    no_args_is_help=True,
-)
+APP_SETTINGS: dict[str, Any] = {
+    "name": "autoopt",
+    "help": "Find and fix avoidable host work, transfers, copies and memory in JAX programs.",
+    "add_completion": False,
+    "no_args_is_help": True,
+}
+app = typer.Typer(**APP_SETTINGS)
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 
@@ -440,7 +443,28 @@ def lsp() -> None:
 def main() -> None:
     """Console-script entry point."""
     try:
-        app()
+        app_for(sys.argv[1:])()
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """`app` with only the command that `args` start with, else all of it.
+
+    Typer builds every command's options before it runs one; a command named
+    first needs none of the others (options before it, `--help`, no command or
+    an unknown one get the whole app, which lists them all).
+    """
+    named = [c for c in app.registered_commands if args[:1] == [_command_name(c)]]
+    if not named:
+        return app
+    one = typer.Typer(**APP_SETTINGS)
+    one.registered_callback = app.registered_callback
+    one.registered_commands = named
+    return one
+
+
+def _command_name(command: CommandInfo) -> str:
+    """The name typer gives the command."""
+    return command.name or get_command_name(getattr(command.callback, "__name__", ""))

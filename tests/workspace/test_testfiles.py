@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pathspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 
 from autoopt.config import TEST_FILES, Settings, load_settings
 from autoopt.report.summary import Summary, print_summary
 from autoopt.workspace.batch import collect, summarise, write_changes
 from autoopt.workspace.cache import salt
-from autoopt.workspace.testfiles import matcher
+from autoopt.workspace.testfiles import _by_part, _names_one_part, matcher
 from tests.workspace.conftest import fixable, make_tree, snapshot
 
 
@@ -36,6 +39,39 @@ from tests.workspace.conftest import fixable, make_tree, snapshot
 def test_default_patterns(tmp_path: Path, monkeypatch, display: str, is_test: bool) -> None:
     monkeypatch.chdir(tmp_path)
     assert matcher(TEST_FILES, tmp_path)(display) is is_test
+
+
+PART = st.sampled_from(
+    ["tests", "test", "a", "b.py", "test_b.py", "b_test.py", ".c", "conftest.py"]
+)
+GLOB = st.sampled_from(["tests", "test_*.py", "*_test.py", "*.py", "?.py", "b*", ".c", "*", "a?"])
+
+
+@given(
+    st.lists(st.tuples(GLOB, st.booleans()), min_size=1, max_size=4),
+    st.lists(PART, min_size=1, max_size=5),
+    st.booleans(),
+)
+def test_one_part_patterns_match_as_pathspec_does(
+    globs: list[tuple[str, bool]], parts: list[str], absolute: bool
+) -> None:
+    """One-part patterns are matched without pathspec, by the same rules."""
+    patterns = [glob + "/" * folder for glob, folder in globs]
+    path = "/" * absolute + "/".join(parts)
+    assert all(_names_one_part(p) for p in patterns)
+    expected = pathspec.GitIgnoreSpec.from_lines(patterns).match_file(path)
+    assert _by_part(patterns)(path) is expected
+
+
+@pytest.mark.parametrize("pattern", ["src/model.py", "**/tests", "!tests/", "[ab].py", "..", "#x"])
+def test_other_patterns_go_to_pathspec(pattern: str) -> None:
+    assert not _names_one_part(pattern)
+
+
+def test_a_pattern_with_a_slash_inside_is_matched_from_the_root(tmp_path: Path) -> None:
+    is_test = matcher(["pkg/**/gen_*.py"], tmp_path)
+    assert is_test(str(tmp_path / "pkg" / "a" / "gen_x.py"))
+    assert not is_test(str(tmp_path / "src" / "pkg" / "a" / "gen_x.py"))
 
 
 def test_paths_are_matched_below_the_root(tmp_path: Path) -> None:
