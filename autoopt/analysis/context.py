@@ -10,13 +10,13 @@ statements an edit did not touch are the very same node objects there.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from autoopt.analysis.blocks import Blocks, collect_blocks
 from autoopt.analysis.graph import Function, ModuleGraph
@@ -154,13 +154,15 @@ class ModuleContext:
         the one top-level statement that holds the node, offset by the lines
         before it.
         """
-        if node not in self._positions:
+        known = self._positions.get(node)
+        if known is None:
             index = self._owner(node)
             offset = self._offsets[index]
-            relative = self.per_statement(_positions_in, self.module.body[index])
-            for inner, (line, column, end_line, end_column) in relative.items():
-                self._positions[inner] = Span(line + offset, column, end_line + offset, end_column)
-        return self._positions[node]
+            pos = self.per_statement(_positions_in, self.module.body[index])[node]
+            start, end = pos.start, pos.end
+            known = Span(start.line + offset, start.column + 1, end.line + offset, end.column + 1)
+            self._positions[node] = known
+        return known
 
     @cached_property
     def _offsets(self) -> list[int]:
@@ -170,14 +172,10 @@ class ModuleContext:
     def _owner(self, node: cst.CSTNode) -> int:
         """The index of the top-level statement that holds `node`."""
         key = id(node)
-        for index, ids in enumerate(self._node_ids):
-            if key in ids:
+        for index, stmt in enumerate(self.module.body):  # the statements after it: unwalked
+            if key in self.per_statement(_node_ids, stmt):
                 return index
         raise KeyError(node)
-
-    @cached_property
-    def _node_ids(self) -> list[frozenset[int]]:
-        return [self.per_statement(_node_ids, stmt) for stmt in self.module.body]
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
@@ -203,16 +201,11 @@ def _facts(stmt: cst.BaseStatement, layout: cst.Module, imports: Hashable) -> di
     return {}
 
 
-def _positions_in(
-    stmt: cst.BaseStatement, layout: cst.Module
-) -> dict[cst.CSTNode, tuple[int, int, int, int]]:
+def _positions_in(stmt: cst.BaseStatement, layout: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
     """Positions of the statement's nodes, lines counted from the statement's first
-    (leading blank lines included), columns 1-based."""
+    (leading blank lines included), columns 0-based."""
     wrapper = _PositionsWrapper(layout.with_changes(body=[stmt]), unsafe_skip_copy=True)
-    return {
-        inner: (pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
-        for inner, pos in wrapper.resolve(PositionProvider).items()
-    }
+    return wrapper.resolve(PositionProvider)
 
 
 class _PositionsWrapper(MetadataWrapper):

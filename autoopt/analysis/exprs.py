@@ -173,4 +173,10 @@ def calls_in(node: cst.CSTNode) -> list[cst.Call]:
 
 def has_comprehension(node: cst.CSTNode) -> bool:
     """Whether `node` holds a comprehension (its calls then run once per element)."""
-    return any(type(n) is cst.CompFor for n in walk(node, is_nested_scope))
+    return calls_and_comprehension(node)[1]
+
+
+def calls_and_comprehension(node: cst.CSTNode) -> tuple[list[cst.Call], bool]:
+    """`calls_in(node)` and `has_comprehension(node)` in one walk."""
+    nodes = list(walk(node, is_nested_scope))
+    return [n for n in nodes if type(n) is cst.Call], any(type(n) is cst.CompFor for n in nodes)

@@ -26,8 +26,8 @@ import libcst as cst
 from autoopt.analysis.exprs import (
     base_name,
     bound_names,
+    calls_and_comprehension,
     calls_in,
-    has_comprehension,
     is_nested_scope,
     mutated_names,
     mutating_call_target,
@@ -394,7 +394,7 @@ class _Builder:
         return stmt
 
     def _facts(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression]) -> dict:
-        calls = calls_in(node)
+        calls, comprehension = calls_and_comprehension(node)
         defs = {n for t in targets for n in bound_names(t)}
         mutates = {n for t in targets for n in mutated_names(t)}
         mutates |= {m for c in calls if (m := mutating_call_target(c)) and not self._on_module(c)}
@@ -404,7 +404,7 @@ class _Builder:
             "uses": frozenset(n.value for n in read_names(node)),
             "mutates": frozenset(mutates),
             "calls": tuple(calls),
-            "comprehension": has_comprehension(node),
+            "comprehension": comprehension,
         }
 
     def _on_module(self, call: cst.Call) -> bool:

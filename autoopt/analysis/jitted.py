@@ -10,6 +10,7 @@ autoopt cannot see every call, and `escapes` says so.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import libcst as cst
 
@@ -103,7 +104,10 @@ def _bindings(ctx: ModuleContext) -> tuple[dict[str, int], set[str]]:
 
 def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
     """The expressions a statement itself evaluates (a loop header: not its body)."""
-    node = stmt.node
+    return _own_exprs(stmt.node)
+
+
+def _own_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
     if isinstance(node, cst.For):
         return [node.iter]
     if isinstance(node, cst.While | cst.If):
@@ -119,9 +123,15 @@ def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
     return [node]
 
 
-def own_nodes(stmt: Stmt) -> list[cst.CSTNode]:
+def own_nodes(stmt: Stmt) -> tuple[cst.CSTNode, ...]:
     """The nodes a statement evaluates itself (not nested bodies)."""
-    return [n for e in own_exprs(stmt) for n in walk(e, is_nested_scope)]
+    return _own_nodes(stmt.node)
+
+
+@lru_cache(maxsize=4096)
+def _own_nodes(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    """Walked once per statement node (nodes never change), for every analysis asking."""
+    return tuple(n for e in _own_exprs(node) for n in walk(e, is_nested_scope))
 
 
 def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:
