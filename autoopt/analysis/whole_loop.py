@@ -47,10 +47,12 @@ class WholeLoop:
     carry: tuple[str, ...]  # in the step's return order
     inputs: tuple[str, ...]  # the other names the step takes, in its parameter order
     length: str  # the trip count, as source text (`N_STEPS`, `20 - 4`)
+    doubt: str = ""  # the carry premise not proven: the loop stays a step
 
 
 def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
-    """The scan form of a step, or None when a premise is not proven."""
+    """The scan form of a step (with a doubt when only the carry's type is not proven),
+    or None when the loop has another shape."""
     node = plan.loop.node
     counted = counted_for(node)
     if counted is None or plan.loop.scope == MODULE:
@@ -62,10 +64,10 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
         return None
     carry = tuple(n for n in plan.returns if n in plan.params)
     rest = [n for n in plan.returns if n not in carry]
-    if not all(_only_appended(ctx, plan, n) for n in rest) or not _stable(ctx, plan, carry):
+    if not all(_only_appended(ctx, plan, n) for n in rest):
         return None
     inputs = tuple(p for p in plan.params if p not in carry and p != index)
-    return WholeLoop(carry, inputs, _length(ctx, bounds))
+    return WholeLoop(carry, inputs, _length(ctx, bounds), _unstable(ctx, plan, carry))
 
 
 def _index_read(ctx: ModuleContext, plan: StepPlan) -> bool:
@@ -85,16 +87,19 @@ def _only_appended(ctx: ModuleContext, plan: StepPlan, name: str) -> bool:
     return not any(name in s.uses for s in ctx.graph.stmts if s.id not in inside)
 
 
-def _stable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> bool:
-    """Every carried name keeps its type (and is floating unless only `.at[]` updates
-    rebind it)."""
+def _unstable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> str:
+    """Why a carried name may change its type, or "" when every one keeps it (and is
+    floating unless only `.at[]` updates rebind it)."""
     body = ctx.graph.loop_stmts(plan.loop.id)
-    if unstable_carry(ctx, body, carry):
-        return False
-    return all(
-        entry_value(ctx, body, name).dtype in _FLOATING or _at_updates_only(body, name)
-        for name in carry
-    )
+    doubts = unstable_carry(ctx, body, carry)
+    if doubts:
+        return doubts[0]
+    for name in carry:
+        if entry_value(ctx, body, name).dtype not in _FLOATING and not _at_updates_only(body, name):
+            return (
+                f"cannot prove `{name}` is a floating-point array, whose dtype Python numbers keep"
+            )
+    return ""
 
 
 def _at_updates_only(body: list, name: str) -> bool:

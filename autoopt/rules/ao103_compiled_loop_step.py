@@ -70,7 +70,9 @@ class CompiledLoopStep(Rule):
     unlike `lax.fori_loop`, which raises), so they are not a premise;
     verification measures their cost.
     Donation follows AO201's proof. Results agree to float rounding (jit
-    fuses operations).
+    fuses operations). Where a premise of the step is not proven the finding
+    names it and offers **no fix**: the loop then keeps the per-statement
+    fixes of the other rules, which a step rewrite would conflict with.
 
     The whole-loop (`lax.scan`) form is **safe** only when, besides the
     step's premises: the step is the loop's whole body; the loop is
@@ -82,11 +84,10 @@ class CompiledLoopStep(Rule):
     returning too); and every carried name provably keeps its shape and dtype
     (`analysis/carry.py`) and is a floating-point array where the proof adds
     Python numbers to it (an integer array times `0.5` becomes a float array:
-    a Python loop allows that, `scan` raises). Otherwise the loop keeps the
-    step form. The lists then hold the rows of the stacked values, equal to
-    the values appended before. Where a premise is not proven the finding names it and
-    offers **no fix**: the loop then keeps the per-statement fixes of the other
-    rules, which a step rewrite would conflict with.
+    a Python loop allows that, `scan` raises). The lists then hold the rows
+    of the stacked values, equal to the values appended before. Otherwise the
+    loop keeps the step form, and where only the carry premise is missing the
+    message names it.
 
     One owner per loop (`rules/loop_owner.py`): a loop that AO401 runs as
     `lax.fori_loop` is not a step; in a loop that is a proven step, AO102,
@@ -117,7 +118,7 @@ class CompiledLoopStep(Rule):
         name = verdict.names.function
         donate = safe_donations(verdict.extracted, name)
         whole = whole_loop(ctx, plan)
-        if whole is not None:
+        if whole is not None and not whole.doubt:
             return self._whole_loop(ctx, verdict, whole, [d for d in donate if d in whole.carry])
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
         definition = step_function(ctx, plan, verdict.names)
@@ -125,6 +126,8 @@ class CompiledLoopStep(Rule):
         assert isinstance(definition, cst.FunctionDef)
         donated = f", donating {_listed(donate)}" if donate else ""
         message = f"{where}: compile it as one jitted step, `{name}`{donated}"
+        if whole is not None:
+            message += f"; not the whole loop as one `lax.scan`: {whole.doubt}"
         edits = [*step_edits(ctx, plan, definition, verdict.names), *imports]
         title = f"Compile the loop body as {name}"
         return self.finding(ctx, loop, message, Applicability.SAFE, edits, title=title)

@@ -77,7 +77,7 @@ def test_two_steps_of_one_function_get_two_names() -> None:
     """Both are inserted at module level: one name would make the first loop call the
     second step."""
     result = rewrite(TWO_LOOPS, ("AO103",))
-    assert [f.message.rsplit("`", 2)[1] for f in result.findings] == [
+    assert [f.message.split("one jitted step, `")[1].split("`")[0] for f in result.findings] == [
         "_run_step",
         "_run_step_2",
     ]
@@ -189,3 +189,14 @@ def test_loops_that_stay_a_step(source: str, step: str) -> None:
     assert [f.fix.value for f in result.findings] == ["safe"]
     assert step in result.findings[0].message and "lax.scan" not in result.new_source
     assert_same(run_snippet(source), run_snippet(result.new_source))
+
+
+def test_the_step_names_the_scan_premise_it_lacks() -> None:
+    source = SCANNED.replace(
+        "jnp.asarray(u0, dtype=jnp.float32)", "jnp.asarray(u0, dtype=jnp.int32)"
+    )
+    (finding,) = rewrite(source, ("AO103",)).findings
+    assert finding.message.endswith(
+        "; not the whole loop as one `lax.scan`: cannot prove `u` is a floating-point array, "
+        "whose dtype Python numbers keep"
+    )
