@@ -6,6 +6,7 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from autoopt.config import Settings
 from autoopt.model import AutooptError, Finding
@@ -16,14 +17,9 @@ from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, run
 from autoopt.workspace.source_file import write_atomic
 from autoopt.workspace.testfiles import hold_back
-from autoopt.workspace.verify_tests import (
-    ProjectTests,
-    Rewritten,
-    Verdict,
-    bisect_files,
-    restore,
-    states,
-)
+
+if TYPE_CHECKING:  # loaded by write_verified: `check` runs no tests
+    from autoopt.workspace.verify_tests import ProjectTests, Rewritten, Verdict
 
 
 @dataclass
@@ -99,6 +95,8 @@ def write_verified(batch: Batch, tests: ProjectTests) -> Verdict:
     Raises AutooptError, writing nothing, when the tests fail before any rewrite; a run
     of the tests that cannot finish (an error, Ctrl-C) puts every file back as it was.
     """
+    from autoopt.workspace.verify_tests import Verdict, bisect_files, restore, states
+
     if not tests.passes():
         raise AutooptError(tests.command, "tests fail before rewriting; nothing written")
     write_changes(batch)
@@ -114,6 +112,8 @@ def write_verified(batch: Batch, tests: ProjectTests) -> Verdict:
 
 
 def _rewritten(outcome: FileOutcome) -> Rewritten:
+    from autoopt.workspace.verify_tests import Rewritten
+
     assert outcome.source is not None and outcome.result is not None
     new = outcome.source.encode(outcome.result.new_source)
     return Rewritten(outcome.display, outcome.source.path, outcome.source.raw, new)
