@@ -7,11 +7,6 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
 from autoopt.model import AutooptError
 
 # Tests and benchmarks: checked, rewritten only with --include-tests (gitignore-style).
@@ -98,6 +93,11 @@ def find_pyproject(start: Path) -> Path | None:
 
 
 def _read_toml(path: Path) -> dict:
+    """The file's TOML, {} if unreadable; the parser loads only when there is a file."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -11,7 +11,6 @@ configuration file read becomes a dependency of the module that asks.
 
 from __future__ import annotations
 
-import configparser
 import os
 import shlex
 import sys
@@ -22,11 +21,6 @@ from pathlib import Path
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.jax_reach import reaches_jax
 from autoopt.analysis.project import read_text, root
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 Options = tuple[Path, list[str], tuple[tuple[str, str], ...]]
 
@@ -89,8 +83,16 @@ def pytest_options(
 
 
 def _section(text: str, name: str, section: str) -> dict | None:
-    """The pytest options of one configuration file, or None when it has none."""
+    """The pytest options of one configuration file, or None when it has none.
+
+    The parsers load here: most files analysed have no pytest configuration to read.
+    """
     if name == "pyproject.toml":
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
+
         try:
             tool = tomllib.loads(text).get("tool", {}).get("pytest")
         except tomllib.TOMLDecodeError:
@@ -99,6 +101,8 @@ def _section(text: str, name: str, section: str) -> dict | None:
             return None
         options = tool.get("ini_options", tool)
         return options if isinstance(options, dict) else None
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text)
