@@ -104,7 +104,8 @@ class HostSyncInLoop(Rule):
     may round floats differently.
 
     One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
-    one step, this rule leaves the statements to it; a loop this rule runs as
+    one step, or that a safe AO501 fix replaces with one `vmap`, this rule
+    leaves the statements to it; a loop this rule runs as
     `lax.scan` collects values, which an AO103 step never does.
     """
 

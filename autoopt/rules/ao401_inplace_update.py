@@ -132,7 +132,8 @@ class InplaceUpdate(Rule):
     a loop AO401 runs as `fori_loop` for an `.at` update, it is left to jit.
 
     One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
-    one step, this rule leaves the statements to it; a loop this rule runs as
+    one step, or that a safe AO501 fix replaces with one `vmap`, this rule
+    leaves the statements to it; a loop this rule runs as
     `lax.fori_loop` is never an AO103 step.
     """
 

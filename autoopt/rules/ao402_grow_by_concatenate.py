@@ -105,7 +105,8 @@ class GrowByConcatenate(Rule):
     they are bit-identical.
 
     One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
-    one step, this rule leaves the statements to it; the step's jit
+    one step, or that a safe AO501 fix replaces with one `vmap`, this rule
+    leaves the statements to it; the step's jit
     compiles them already.
     """
 

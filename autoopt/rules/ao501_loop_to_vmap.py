@@ -95,7 +95,9 @@ class LoopToVmap(Rule):
     is not reported.
 
     AO501 owns the loops it rewrites: AO103 compiles only loops that carry a
-    name from one iteration to the next, which AO501 never takes (see
+    name from one iteration to the next, which AO501 never takes, and in a
+    loop that a safe fix of this rule replaces, AO102, AO301, AO302, AO401
+    and AO402 fix nothing (their edits would be left behind unused; see
     docs/architecture.md, "One owner per loop").
     """
 

@@ -8,11 +8,14 @@ smallest edit:
    inside (a proven fori plan for a loop that holds an `.at` update);
 2. AO302's `lax.scan` form: a loop that collects converted values (its body
    appends, so it never competes with 3);
-3. AO103's compiled step: the loop body, extracted, is proven jittable.
+3. AO103's compiled step: the loop body, extracted, is proven jittable;
+4. AO501's jitted `vmap` of a per-item loop (it carries nothing, so it never
+   competes with 3): the loop goes, replaced by one batched call.
 
-A loop owned by 1, and the statements that 3 moves into its step, get no
-per-statement fix (AO102's hoist, AO301's transfer, AO302's list form, AO401's
-helper, AO402): the owner compiles them already. The lines after a step (a
+A loop owned by 1, the statements that 3 moves into its step and the loops that
+a safe fix of 4 replaces get no per-statement fix (AO102's hoist, AO301's
+transfer, AO302's list form, AO401's helper, AO402): the owner compiles them
+already, or they would be left behind unused. The lines after a step (a
 `float(loss)` collected, a print) stay in the loop and keep those fixes. AO101
 and AO201 still apply to the functions the loop calls; under an outer `jit` they
 compose (an inner `jit` is inlined).
@@ -31,7 +34,9 @@ from autoopt.analysis.graph import Stmt
 from autoopt.analysis.jit_plan import eager_loop_sites, jit_plan
 from autoopt.analysis.step import StepPlan, step_plans
 from autoopt.analysis.suppress import is_suppressed, suppressions
+from autoopt.model import Applicability, Replace
 from autoopt.rewrite.step import StepNames, extracted, step_names
+from autoopt.rules.ao501_loop_to_vmap import LoopToVmap
 
 
 @dataclass(frozen=True)
@@ -78,12 +83,19 @@ def fori_owned(ctx: ModuleContext, loop_id: int) -> bool:
 
 
 def step_owned(ctx: ModuleContext, stmt: Stmt) -> bool:
-    """Whether `stmt` moves into AO103's proven step (no other fix for it), with AO103
-    enabled and not suppressed on the loop. The lines after the step stay in the loop
-    and keep the other rules' fixes."""
-    if not stmt.loops or (ctx.rules is not None and "AO103" not in ctx.rules):
+    """Whether a whole-loop owner takes `stmt` (no other fix for it): it moves into
+    AO103's proven step, or its loop goes for AO501's safe vmap, with that rule enabled
+    and not suppressed there. The lines after a step stay in the loop and keep the
+    other rules' fixes."""
+    if not stmt.loops:
         return False
-    return id(stmt.node) in ctx.per_module(_moved)
+    if _enabled(ctx, "AO103") and id(stmt.node) in ctx.per_module(_moved):
+        return True
+    return _enabled(ctx, "AO501") and bool(set(stmt.loops) & ctx.per_module(_vmapped))
+
+
+def _enabled(ctx: ModuleContext, rule: str) -> bool:
+    return ctx.rules is None or rule in ctx.rules
 
 
 def _moved(ctx: ModuleContext) -> frozenset[int]:
@@ -96,6 +108,20 @@ def _moved(ctx: ModuleContext) -> frozenset[int]:
         for line in verdict.plan.lines
         for small in line.body
     )
+
+
+def _vmapped(ctx: ModuleContext) -> frozenset[int]:
+    """The loops, by id, that a safe, unsuppressed AO501 fix removes."""
+    table = suppressions(ctx.source)
+    removed = {
+        id(edit.target)
+        for finding in LoopToVmap.findings(ctx)
+        if finding.fix is Applicability.SAFE
+        and not is_suppressed("AO501", range(finding.span.line, finding.span.end_line + 1), table)
+        for edit in finding.edits
+        if isinstance(edit, Replace) and isinstance(edit.target, cst.For)
+    }
+    return frozenset(loop.id for loop in ctx.graph.loops.values() if id(loop.node) in removed)
 
 
 def _suppressed(ctx: ModuleContext, loop: cst.CSTNode, table: dict[int, frozenset[str]]) -> bool:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from autoopt.api import check_source, optimize_source
+
 from .helpers import assert_same, rewrite, run_snippet
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
@@ -171,3 +173,31 @@ def test_ao501_corpus_negatives_get_no_fix(program: str, findings: list[str]) ->
     result = rewrite(source, ("AO501",), unsafe=True)
     assert [f.message for f in result.findings] == findings
     assert result.new_source == source
+
+
+PER_ITEM_WITH_UPDATE = """
+import jax
+import jax.numpy as jnp
+N = 16
+def embed(key):
+    return jnp.tanh(jax.random.normal(key, (4,)))
+def main():
+    keys = jax.random.split(jax.random.PRNGKey(0), N)
+    out = []
+    for i in range(N):
+        e = embed(keys[i])
+        e = e.at[0].set(1.0)
+        out.append(e * 2.0)
+    return jnp.stack(out)
+result = main()
+"""
+
+
+def test_a_vmapped_loop_owns_its_statements() -> None:
+    """AO401 would move the `.at` update into a donating helper, which the vmap fix
+    leaves unused: a loop that AO501 replaces gets no per-statement fix."""
+    _, findings = check_source(PER_ITEM_WITH_UPDATE)
+    assert sorted((f.rule, f.fix.value) for f in findings) == [("AO101", "safe"), ("AO501", "safe")]
+    result = optimize_source(PER_ITEM_WITH_UPDATE)
+    assert "set_at" not in result.new_source and "_main_per_item(keys)" in result.new_source
+    assert_same(run_snippet(PER_ITEM_WITH_UPDATE), run_snippet(result.new_source))
