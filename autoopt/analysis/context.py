@@ -180,6 +180,14 @@ class ModuleContext:
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
+    def derived(self, module: cst.Module) -> ModuleContext:
+        """The context of `module`, this module with top-level statements edited, added
+        or removed: it shares the statement facts, and takes the text of the statements
+        it kept from this source (generating the whole module's code costs about a parse)."""
+        spliced = _spliced(self, module)
+        source, offsets = spliced if spliced is not None else (module.code, None)
+        return ModuleContext(self.path, source, module, offsets, self.statements)
+
 
 def module_blocks(ctx: ModuleContext) -> Blocks:
     """The statement blocks of the module (analysis/blocks.py), once per module."""
@@ -223,6 +231,40 @@ class _PositionsWrapper(MetadataWrapper):
         if not visitors:
             return self.module
         return super().visit_batched(visitors, before_visit, after_leave)
+
+
+def _spliced(ctx: ModuleContext, module: cst.Module) -> tuple[str, list[int]] | None:
+    """`module.code` and its line offsets, or None when the header, the footer or the
+    line breaks differ from `ctx`'s (or are carriage returns, counted differently)."""
+    old = ctx.module
+    same = all(
+        len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+        for a, b in ((module.header, old.header), (module.footer, old.footer))
+    )
+    if not same or layout_of(module) != layout_of(old) or not old.has_trailing_newline:
+        return None
+    if "\r" in ctx.source:  # line offsets from code count "\n" only
+        return None
+    lines = [f"{line}\n" for line in ctx.source.split("\n")[:-1]]  # ends with a newline
+    starts = ctx._offsets
+    ends = [*starts[1:], len(lines) - len(old.footer)]
+    kept = {
+        id(stmt): (stmt, start, end)
+        for stmt, start, end in zip(old.body, starts, ends, strict=True)
+    }
+    texts, offsets, line = [], [], len(old.header)
+    for stmt in module.body:
+        found = kept.get(id(stmt))
+        if found is not None and found[0] is stmt:
+            text = "".join(lines[found[1] : found[2]])
+        else:
+            text = module.code_for_node(stmt)
+        offsets.append(line)
+        texts.append(text)
+        line += text.count("\n")
+    header = "".join(lines[: len(old.header)])
+    footer = "".join(lines[len(lines) - len(old.footer) :])
+    return header + "".join(texts) + footer, offsets
 
 
 def line_offsets(module: cst.Module, source: str) -> list[int]:

@@ -175,7 +175,7 @@ def _body_doubts(ctx: ModuleContext, p: PerItem, body: ItemBody, name: str) -> l
     the per-item function extracted; None when a premise fails (impure, Python control
     flow on a traced value, an argument jit cannot take, a tuple returned)."""
     module = extracted(ctx, p, body, name)
-    other = ModuleContext(ctx.path, module.code, module, statements=ctx.statements)
+    other = ctx.derived(module)
     fn = other.graph.functions[name]
     plan = jit_plan(other, fn, eager_loop_sites(other, fn))
     if plan.problem or plan.static or _returns_tuple(other, fn):

@@ -131,8 +131,7 @@ def _suppressed(ctx: ModuleContext, loop: cst.CSTNode, table: dict[int, frozense
 
 def _verdict(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> StepVerdict:
     module = extracted(ctx, plan, names)
-    # statement facts are functions of the statement alone: the copy shares the original's
-    other = ModuleContext(ctx.path, module.code, module, statements=ctx.statements)
+    other = ctx.derived(module)
     fn = other.graph.functions[names.function]
     jit = jit_plan(other, fn, eager_loop_sites(other, fn))
     static = tuple(p for p in fn.params if p in jit.static)

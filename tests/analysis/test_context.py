@@ -187,15 +187,31 @@ LAYOUTS = [
 ]
 
 
-@pytest.mark.parametrize(
-    "source",
-    [*LAYOUTS, *(p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.py")))],
-)
-def test_span_of_every_node_is_where_position_provider_puts_it(source: str) -> None:
-    ctx = fresh(source)
+SOURCES = {f"layout{i}": code for i, code in enumerate(LAYOUTS)} | {
+    p.name: p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.py"))
+}
+
+
+@pytest.mark.parametrize("name", SOURCES)
+def test_span_of_every_node_is_where_position_provider_puts_it(name: str) -> None:
+    ctx = fresh(SOURCES[name])
     expected = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
     for node in walk(ctx.module):
         if node is not ctx.module:
             pos = expected[node]
             want = Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
             assert ctx.span(node) == want, ctx.code(node)
+
+
+@pytest.mark.parametrize("name", [*SOURCES, "no trailing newline"])
+def test_a_derived_context_has_the_code_and_offsets_of_its_module(name: str) -> None:
+    ctx = fresh(SOURCES.get(name, "x = 1"))
+    body = list(ctx.module.body)
+    for index in {0, len(body) // 2, len(body) - 1}:  # an insertion and an edit
+        added = cst.parse_statement("def _added(a):\n    return a\n")
+        edited = [*body[:index], added, body[index].with_changes(), *body[index + 1 :]]
+        module = ctx.module.with_changes(body=edited)
+        derived = ctx.derived(module)
+        assert derived.source == module.code
+        assert derived._offsets == _offsets_from_code(module)
+        assert derived.statements is ctx.statements
