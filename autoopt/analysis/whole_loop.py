@@ -18,6 +18,11 @@ premises to the step's own:
   numbers to it (an integer array times `0.5` becomes a float array, which a
   Python loop allows and `scan` rejects). Values the step appends then have one
   shape and dtype in every iteration, so they stack.
+
+A list that starts empty just before the loop and is read afterwards only as
+`jnp.stack(xs)` (or `jnp.array(xs)`, `jnp.asarray(xs)`) can take the stacked
+values themselves: stacking the rows again would give the same array, after
+compiling a concatenation of `n` operands.
 """
 
 from __future__ import annotations
@@ -28,11 +33,14 @@ import libcst as cst
 
 from autoopt.analysis.carry import entry_value, unstable_carry
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import is_at_update
+from autoopt.analysis.exprs import is_at_update, read_names
 from autoopt.analysis.fori import counted_for
-from autoopt.analysis.graph import MODULE
+from autoopt.analysis.graph import MODULE, Stmt
+from autoopt.analysis.kinds import Kind
 from autoopt.analysis.scan import step_count
 from autoopt.analysis.step import StepPlan
+from autoopt.analysis.values import model
+from autoopt.analysis.walk import walk
 
 _FLOATING = frozenset(
     {"float", "float16", "bfloat16", "float32", "float64", "single", "double", "half",
@@ -48,6 +56,8 @@ class WholeLoop:
     inputs: tuple[str, ...]  # the other names the step takes, in its parameter order
     length: str  # the trip count, as source text (`N_STEPS`, `20 - 4`)
     doubt: str = ""  # the carry premise not proven: the loop stays a step
+    # lists read only through `jnp.stack(xs)` after the loop, with those calls
+    stacked: tuple[tuple[str, tuple[cst.Call, ...]], ...] = ()
 
 
 def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
@@ -64,10 +74,16 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
         return None
     carry = tuple(n for n in plan.returns if n in plan.params)
     rest = [n for n in plan.returns if n not in carry]
-    if not all(_only_appended(ctx, plan, n) for n in rest):
+    if not all(_only_appended(ctx, plan, n) for n in rest) or not _one_array_each(ctx, plan):
         return None
     inputs = tuple(p for p in plan.params if p not in carry and p != index)
-    return WholeLoop(carry, inputs, _length(ctx, bounds), _unstable(ctx, plan, carry))
+    stacked = tuple(
+        (name, calls)
+        for name in dict.fromkeys(a.name for a in plan.appends)
+        if (calls := _stacked_only(ctx, plan, name)) is not None
+    )
+    doubt = _unstable(ctx, plan, carry)
+    return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked)
 
 
 def _index_read(ctx: ModuleContext, plan: StepPlan) -> bool:
@@ -77,6 +93,20 @@ def _index_read(ctx: ModuleContext, plan: StepPlan) -> bool:
         return True
     inside = {s.id for s in ctx.graph.loop_stmts(plan.loop.id)}
     return any(plan.index in s.uses for s in ctx.graph.stmts if s.id not in inside)
+
+
+def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
+    """Each list receives one JAX array per iteration: scan stacks a tuple leaf by leaf,
+    and two appends to one list would come back as two blocks, not interleaved."""
+    names = [a.name for a in plan.appends]
+    if len(set(names)) != len(names):
+        return False
+    values = model(ctx)
+    stmts = {id(s.node): s for s in ctx.graph.loop_stmts(plan.loop.id)}
+    return all(
+        values.value_of(stmts[id(a.node)], a.node.value.args[0].value).kind is Kind.ARRAY  # type: ignore[attr-defined]
+        for a in plan.appends
+    )
 
 
 def _only_appended(ctx: ModuleContext, plan: StepPlan, name: str) -> bool:
@@ -112,3 +142,72 @@ def _length(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> str:
     if len(bounds) == 1:
         return ctx.code(bounds[0])
     return f"{ctx.code(bounds[1])} - {ctx.code(bounds[0])}"
+
+
+def _stacked_only(ctx: ModuleContext, plan: StepPlan, name: str) -> tuple[cst.Call, ...] | None:
+    """The `jnp.stack(name)` calls that are all the code after the loop does with the
+    list, when it starts as `[]` just before the loop (None otherwise)."""
+    graph = ctx.graph
+    inside = {s.id for s in graph.loop_stmts(plan.loop.id)}
+    appends = [s for s in graph.loop_stmts(plan.loop.id) if name in s.uses]
+    starts = {d.id for s in appends for d in graph.reaching_defs(s, name)}
+    if len(starts) != 1:
+        return None
+    start = graph.stmts[starts.pop()]
+    header = graph.stmts[plan.loop.header]
+    if not (_empty_list(start, name) and graph.dominates(start, header)):
+        return None
+    readers = [s for s in graph.stmts if name in s.uses and s.id not in inside]
+    calls: list[cst.Call] = []
+    for reader in readers:
+        found = _stack_calls(ctx, reader, name)
+        if reader.id < header.id or found is None:
+            return None
+        if [d.id for d in graph.reaching_defs(reader, name)] != [start.id]:
+            return None
+        calls += found
+    return tuple(calls)
+
+
+def _empty_list(stmt: Stmt, name: str) -> bool:
+    """`name = []`, or `name` bound to `[]` in `a, name = [], []`."""
+    node = stmt.node
+    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+        return False
+    target, value = node.targets[0].target, node.value
+    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple):
+        if len(target.elements) != len(value.elements):
+            return False
+        pairs = zip(target.elements, value.elements, strict=True)
+        return any(_is(t.value, name) and _is_empty(v.value) for t, v in pairs)
+    return _is(target, name) and _is_empty(value)
+
+
+def _stack_calls(ctx: ModuleContext, stmt: Stmt, name: str) -> list[cst.Call] | None:
+    """Every read of `name` in a simple statement is the one argument of a stack call."""
+    if isinstance(stmt.node, _COMPOUND):
+        return None
+    calls = [
+        node
+        for node in walk(stmt.node)
+        if isinstance(node, cst.Call)
+        and ctx.is_jax(node.func, *_STACKS)
+        and len(node.args) == 1
+        and node.args[0].keyword is None
+        and not node.args[0].star
+        and _is(node.args[0].value, name)
+    ]
+    reads = [n for n in read_names(stmt.node) if n.value == name]
+    return calls if len(reads) == len(calls) else None
+
+
+def _is(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _is_empty(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.List) and not node.elements
+
+
+_STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
+_COMPOUND = (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.FunctionDef, cst.ClassDef)

@@ -20,7 +20,9 @@ becomes
     energy.extend(energy_items)
 
 The body's lines move unchanged, comments included. The list receives the rows
-of the stacked values, one per iteration, as the loop appended them.
+of the stacked values, one per iteration, as the loop appended them; a list that
+starts empty before the loop and is only stacked after it takes the stacked
+values instead (`energy = ...`, and `jnp.stack(energy)` becomes `energy`).
 """
 
 from __future__ import annotations
@@ -43,9 +45,11 @@ def whole_loop_edits(
     """The jitted scan function above the loop's function; the loop replaced by its call
     and, per list, one `extend` with the stacked values."""
     scan, imports = spell(ctx, "jax.lax.scan")
+    stacked = dict(whole.stacked)
     lists: list[tuple[str, str]] = []
     for _, name, _ in appended(plan, names):
-        lists.append((name, fresh_name(ctx, f"{name}_items", [i for _, i in lists])))
+        taken = [i for _, i in lists]
+        lists.append((name, name if name in stacked else fresh_name(ctx, f"{name}_items", taken)))
     body = _body(ctx, plan, whole, names)
     run = f"{scan}({body.name.value}, {_grouped(whole.carry)}, length={whole.length})"
     params = ", ".join((*whole.carry, *whole.inputs))
@@ -57,11 +61,18 @@ def whole_loop_edits(
     if lists:
         target = f"{_grouped(whole.carry)}, {_grouped(tuple(i for _, i in lists))}"
     call = cst.parse_statement(f"{target} = {names.loop}({params})\n")
-    extends = tuple(cst.parse_statement(f"{name}.extend({items})\n") for name, items in lists)
+    extends = tuple(
+        cst.parse_statement(f"{name}.extend({items})\n") for name, items in lists if name != items
+    )
     edits: list[Edit] = [
         *imports,
         InsertBefore(anchor(ctx, plan), (definition,)),
         Replace(plan.loop.node, lambda node: call.with_changes(leading_lines=node.leading_lines)),
+        *(
+            Replace(c, lambda _, n=name: cst.Name(n))
+            for name, calls in whole.stacked
+            for c in calls
+        ),
     ]
     if extends:
         edits.append(InsertAfter(plan.loop.node, extends))

@@ -81,11 +81,16 @@ class CompiledLoopStep(Rule):
     body even for none); the loop variable is read neither in the body nor
     after the loop; the step returns only what it carries and what the loop
     appends (a value of the last iteration read after the loop would need
-    returning too); and every carried name provably keeps its shape and dtype
+    returning too); each list receives one JAX array per iteration (scan
+    stacks a tuple leaf by leaf, and two appends to one list would come back
+    as two blocks); and every carried name provably keeps its shape and dtype
     (`analysis/carry.py`) and is a floating-point array where the proof adds
     Python numbers to it (an integer array times `0.5` becomes a float array:
     a Python loop allows that, `scan` raises). The lists then hold the rows
-    of the stacked values, equal to the values appended before. Otherwise the
+    of the stacked values, equal to the values appended before; a list that
+    starts empty just before the loop and is read after it only as
+    `jnp.stack(xs)` (or `jnp.array`, `jnp.asarray`) takes the stacked array
+    itself, the same array those calls built. Otherwise the
     loop keeps the step form, and where only the carry premise is missing the
     message names it.
 

@@ -143,8 +143,9 @@ result = heat(jnp.sin(jnp.arange(8.0)))
 
 
 def test_whole_loop_runs_as_one_scan_and_computes_what_the_loop_did() -> None:
-    """The lists receive one row per iteration after what they held (`peaks` starts with
-    one value); `v`, carried with the default float dtype, keeps its type too."""
+    """`energy`, empty before the loop and only stacked after it, takes the stacked
+    values; `peaks`, which starts with one value, receives one row per iteration;
+    `v`, carried with the default float dtype, keeps its type too."""
     result = rewrite(SCANNED, ("AO103",))
     assert [(f.fix.value, f.message) for f in result.findings] == [
         (
@@ -153,13 +154,29 @@ def test_whole_loop_runs_as_one_scan_and_computes_what_the_loop_did() -> None:
             "one jitted `lax.scan`, `_heat_loop`, donating `v`",
         )
     ]
-    assert "    (u, v), (energy_items, peaks_items) = _heat_loop(u, v)\n" in result.new_source
+    assert (
+        "    (u, v), (energy, peaks_items) = _heat_loop(u, v)\n"
+        "    peaks.extend(peaks_items)\n"
+        "    return u, v, energy, peaks\n"
+    ) in result.new_source
     assert "        return (u, v), (energy_item, peaks_item)\n" in result.new_source
     assert "    return jax.lax.scan(body, (u, v), length=STEPS)\n" in result.new_source
     assert_same(run_snippet(SCANNED), run_snippet(result.new_source))
 
 
+def test_a_list_read_otherwise_receives_the_rows() -> None:
+    source = SCANNED.replace("jnp.stack(energy), peaks", "jnp.stack(energy), len(energy), peaks")
+    result = rewrite(source, ("AO103",))
+    assert "    energy.extend(energy_items)\n" in result.new_source
+    assert "jnp.stack(energy), len(energy)" in result.new_source
+    assert_same(run_snippet(source), run_snippet(result.new_source))
+
+
 NOT_SCANNED = [
+    # two values appended to one list per iteration: they must stay interleaved
+    (SCANNED.replace("peaks.append(jnp.max(u))", "energy.append(jnp.max(u))"), "`_heat_step`"),
+    # a tuple appended: scan would stack each leaf
+    (SCANNED.replace("peaks.append(jnp.max(u))", "peaks.append((u, v))"), "`_heat_step`"),
     # the count is not known statically
     (SCANNED.replace("range(STEPS)", "range(len(u0))"), "`_heat_step`"),
     # no iteration at all: scan would still trace its body

@@ -706,9 +706,8 @@ def _simulate_loop(u):
 def simulate(u0):
     u = jnp.asarray(u0, jnp.float32)
     energy = []
-    u, energy_items = _simulate_loop(u)
-    energy.extend(energy_items)
-    return u, jnp.stack(energy)
+    u, energy = _simulate_loop(u)
+    return u, energy
 
 
 def main():
