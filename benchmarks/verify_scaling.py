@@ -18,9 +18,9 @@ cluster estimate in docs/benchmarks.md is built from. Prints a Markdown section.
 
 `--cli-rerun` times the command itself instead: `autoopt rewrite CORPUS --verify` (local
 executor) twice, each in a fresh process, on one empty cache folder (`AUTOOPT_CACHE_DIR`),
-from a snapshot of autoopt taken at the start (edits to the tree during the run change
-neither run); prints both wall times, the files each read from the cache, the load
-average around each run, and their ratio.
+from a snapshot of autoopt, the corpus and `pyproject.toml` taken at the start (edits to
+the tree during the run change neither run); prints both wall times, the files each read
+from the cache, the load average around each run, and their ratio.
 """
 
 from __future__ import annotations
@@ -148,10 +148,12 @@ def cli_run(label: str, corpus: Path, snapshot: Path, cache_dir: Path) -> CliRun
 def cli_rerun(corpus: Path) -> str:
     """The first and the second `rewrite CORPUS --verify` on one fresh cache, as Markdown."""
     with tempfile.TemporaryDirectory(prefix="autoopt-rerun-") as folder:
-        snapshot = Path(folder) / "code"
+        snapshot, project = Path(folder) / "code", Path(folder) / "project"
         shutil.copytree(ROOT / "autoopt", snapshot / "autoopt")
+        shutil.copytree(corpus, project / corpus.name, ignore=shutil.ignore_patterns("__py*"))
+        shutil.copy(ROOT / "pyproject.toml", project)
         runs = [
-            cli_run(label, corpus, snapshot, Path(folder) / "cache")
+            cli_run(label, project / corpus.name, snapshot, Path(folder) / "cache")
             for label in ("first run", "second run")
         ]
     out = [

@@ -2,14 +2,15 @@
 
 An entry is one file's report, stored under a key of everything that decides it: the
 original text, the text of every candidate rewrite (and of the project modules the file
-imports), the entry, the options (tolerances, thresholds, repeats, budgets), the device
-kind, the jax and jaxlib versions, and autoopt's version and verification code. Every
-decision is stored, a noisy `no gain` included (the rewrite was not shown faster on that
-device, which is a rejection); what is not a decision is not: a report whose original
-failed, and a `timeout` or `killed` verdict (the machine's load or the operating system
-may have caused them; a lost Ray worker is an error, never a report). Entries are
-JSON files written atomically under `verify/` in the cache folder (see
-`autoopt.workspace.cache.cache_folder`), so machines that share the folder share them.
+imports, not `pyproject.toml`), the entry, the options (tolerances, thresholds, repeats,
+budgets), the device kind, the jax and jaxlib versions, and autoopt's version and
+verification code. Every decision is stored, a noisy `no gain` included (the rewrite was
+not shown faster on that device, which is a rejection); what is not a decision is not: a
+report whose original failed, and a `timeout` or `killed` verdict (the machine's load or
+the operating system may have caused them; a lost Ray worker is an error, never a
+report). Entries are JSON files written atomically under `verify/` in the cache folder
+(see `autoopt.workspace.cache.cache_folder`), so machines that share the folder share
+them.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from autoopt import __version__
-from autoopt.verify.jobs import Environment, FileJob
+from autoopt.verify.jobs import MARKER, Environment, FileJob
 from autoopt.verify.pipeline import settings_of
 from autoopt.verify.report import MemoryView, Row, Verdict, VerifyReport
 from autoopt.verify.stats import SpeedView
@@ -89,12 +90,14 @@ def decided(report: VerifyReport) -> bool:
 
 
 def key(job: FileJob, where: Environment) -> str:
-    """The digest of everything a job's verdicts depend on."""
+    """The digest of everything a job's verdicts depend on. The project's `pyproject.toml`
+    travels with a job only to mark its root: what it configures is in the candidates and
+    the options, so an edit elsewhere in it (a dependency, a version) keeps the verdicts."""
     data = {
         "autoopt": [__version__, _code_digest()],
         "name": job.name,
         "source": job.source,
-        "modules": job.modules,
+        "modules": {name: text for name, text in job.modules.items() if name != MARKER},
         "candidates": [[c.rule, c.line, c.target, c.source, c.error] for c in job.candidates],
         "options": settings_of(job.options),
         "environment": [where.device, where.jax, where.jaxlib],

@@ -93,6 +93,8 @@ def test_the_key_covers_rewrites_options_modules_and_device(tmp_path: Path) -> N
     rewritten = replace(job.candidates[0], source=job.candidates[0].source + "\n")
     assert cache.get(replace(job, candidates=[rewritten]), CPU) is None
     assert cache.get(replace(job, modules={"helper.py": "X = 1\n"}), CPU) is None
+    edited = {"pyproject.toml": "[project]\ndependencies = ['jax']\n"}  # configures nothing
+    assert cache.get(replace(job, modules=edited), CPU) is not None
 
 
 def test_a_job_carries_the_project_modules_its_file_imports(tmp_path: Path) -> None:
