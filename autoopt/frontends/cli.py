@@ -118,8 +118,8 @@ ExecutorOpt = Annotated[
     ExecutorName | None,
     typer.Option(
         "--executor",
-        help="Where verification runs: local (this machine, the default) or ray (a Ray "
-        "cluster: started here, or joined; pip install 'autoopt[ray]').",
+        help="Where verification and --verify-tests run: local (this machine, the default) "
+        "or ray (a Ray cluster: started here, or joined; pip install 'autoopt[ray]').",
     ),
 ]
 RayAddress = Annotated[
