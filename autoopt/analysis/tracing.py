@@ -22,7 +22,7 @@ from autoopt.analysis.jax_api import SHAPE_ARGS
 from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.kinds import Kind
 from autoopt.analysis.values import model
-from autoopt.analysis.walk import children, walk
+from autoopt.analysis.walk import child_list, is_node, walk
 
 _CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 _CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
@@ -40,25 +40,31 @@ def dynamic_names(node: cst.CSTNode) -> set[str]:
     todo = [node]
     while todo:
         current = todo.pop()
-        if isinstance(current, cst.Name):
-            found.add(current.value)
-        elif isinstance(current, cst.Attribute):
-            if current.attr.value not in _CONCRETE_ATTRS:
-                todo.append(current.value)
-        elif isinstance(current, cst.Arg):
-            todo.append(current.value)
+        kind = type(current)  # by type: LibCST's node classes have no subclasses
+        if kind is cst.Name:
+            found.add(current.value)  # type: ignore[attr-defined]
+        elif kind is cst.Attribute:
+            if current.attr.value not in _CONCRETE_ATTRS:  # type: ignore[attr-defined]
+                todo.append(current.value)  # type: ignore[attr-defined]
+        elif kind is cst.Arg:
+            todo.append(current.value)  # type: ignore[attr-defined]
         elif not _value_free(current):
-            todo.extend(children(current))
+            todo.extend(child_list(current))
     return found
 
 
 def _value_free(node: cst.CSTNode) -> bool:
     """`len(x)`, `type(x)`, `x is None`, a lambda: no value of the names they mention."""
-    if isinstance(node, cst.Call):
-        return isinstance(node.func, cst.Name) and node.func.value in _CONCRETE_CALLS
-    if isinstance(node, cst.Comparison):
-        return all(isinstance(t.operator, cst.Is | cst.IsNot) for t in node.comparisons)
-    return isinstance(node, cst.Lambda)
+    kind = type(node)
+    if kind is cst.Call:
+        func = node.func  # type: ignore[attr-defined]
+        return type(func) is cst.Name and func.value in _CONCRETE_CALLS
+    if kind is cst.Comparison:
+        return all(type(t.operator) in _IDENTITY for t in node.comparisons)  # type: ignore[attr-defined]
+    return kind is cst.Lambda
+
+
+_IDENTITY = frozenset({cst.Is, cst.IsNot})
 
 
 @dataclass
@@ -207,7 +213,7 @@ def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
     return [
         (part, "a slice bound")
         for inner in _in_source_order(node)
-        if isinstance(inner, cst.Slice)
+        if type(inner) is cst.Slice
         for part in (inner.lower, inner.upper, inner.step)
         if part is not None
     ]
@@ -264,20 +270,19 @@ def _in_source_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while todo:
         current = todo.pop()
         yield current
-        if current is node or not isinstance(current, cst.FunctionDef):
-            todo.extend(reversed(list(_source_children(current))))
+        if current is node or type(current) is not cst.FunctionDef:
+            todo.extend(reversed(_source_children(current)))
 
 
-def _source_children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def _source_children(node: cst.CSTNode) -> list[cst.CSTNode]:
     order = _SOURCE_ORDER.get(type(node))
     if order is None:
-        yield from children(node)
-        return
+        return child_list(node)
+    found = []
     for name in order:
         value = getattr(node, name)
-        for item in value if isinstance(value, tuple | list) else (value,):
-            if isinstance(item, cst.CSTNode):
-                yield item
+        found += [i for i in (value if isinstance(value, tuple | list) else (value,)) if is_node(i)]
+    return found
 
 
 def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[str]:
@@ -286,8 +291,8 @@ def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[st
     arrays = {
         name
         for stmt in stmts
-        if not isinstance(stmt.node, cst.FunctionDef)
-        for node in walk(stmt.node, lambda n: isinstance(n, cst.FunctionDef))
+        if type(stmt.node) is not cst.FunctionDef
+        for node in walk(stmt.node, lambda n: type(n) is cst.FunctionDef)
         for name in _array_uses(ctx, node)
         if name in params
     }
@@ -297,15 +302,16 @@ def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[st
 
 def _array_uses(ctx: ModuleContext, node: cst.CSTNode) -> list[str]:
     """Names `node` uses as arrays: `x.attr`, `x[i]`, `x @ y`, array data of a JAX call."""
-    if isinstance(node, cst.Attribute | cst.Subscript):
-        sides = [node.value]
-    elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):
-        sides = [node.left, node.right]
-    elif isinstance(node, cst.Call):
-        sides = _array_data(ctx, node)
+    kind = type(node)
+    if kind is cst.Attribute or kind is cst.Subscript:
+        sides = [node.value]  # type: ignore[attr-defined]
+    elif kind is cst.BinaryOperation and type(node.operator) is cst.MatrixMultiply:  # type: ignore[attr-defined]
+        sides = [node.left, node.right]  # type: ignore[attr-defined]
+    elif kind is cst.Call:
+        sides = _array_data(ctx, node)  # type: ignore[arg-type]
     else:
         return []
-    return [side.value for side in sides if isinstance(side, cst.Name)]
+    return [side.value for side in sides if type(side) is cst.Name]  # type: ignore[attr-defined]
 
 
 def _array_data(ctx: ModuleContext, call: cst.Call) -> list[cst.BaseExpression]:
