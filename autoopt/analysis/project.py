@@ -55,7 +55,9 @@ def module_files(path: str, module: str) -> list[Path]:
     """The project files that `import module` in the file `path` may load: the module,
     or its package's `__init__.py` (none for an installed package or a non-file)."""
     here = _real_file(path)
-    return [c for c in _candidates(here, module) if c.resolve() != here] if here else []
+    return (
+        [c for c in _candidates(here, _root(here), module) if c.resolve() != here] if here else []
+    )
 
 
 def read_text(ctx: ModuleContext, path: Path) -> str | None:
@@ -79,10 +81,11 @@ def root(path: str) -> Path | None:
 def _module_context(ctx: ModuleContext, module: str) -> ModuleContext | None:
     """The analysis of the project file `import module` loads (once per module analysed:
     the lookup stats several candidate files)."""
-    here = _real_file(ctx.path)
-    if here is None:
+    located = ctx.per_module(_located)
+    if located is None:
         return None
-    for candidate in _candidates(here, module):
+    here, root = located
+    for candidate in _candidates(here, root, module):
         if candidate.resolve() == here:
             return None
         loaded = _load(candidate)
@@ -93,14 +96,19 @@ def _module_context(ctx: ModuleContext, module: str) -> ModuleContext | None:
     return None
 
 
+def _located(ctx: ModuleContext) -> tuple[Path, Path] | None:
+    """The module's file, resolved, and its project folder (None when it is no file)."""
+    here = _real_file(ctx.path)
+    return (here, _root(here)) if here else None
+
+
 def _real_file(path: str) -> Path | None:
     candidate = Path(path)
     return candidate.resolve() if candidate.suffix == ".py" and candidate.is_file() else None
 
 
-def _candidates(here: Path, module: str) -> list[Path]:
+def _candidates(here: Path, root: Path, module: str) -> list[Path]:
     parts = module.split(".")
-    root = _root(here)
     bases = [root, root / "src", here.parent]
     found = []
     for base in dict.fromkeys(bases):
