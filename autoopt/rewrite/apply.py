@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable
 
 import libcst as cst
 
-from autoopt.analysis.walk import children
+from autoopt.analysis.walk import child_list
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.imports import add_imports
 
@@ -55,18 +55,19 @@ class _EditApplier(cst.CSTTransformer):
 def _holders(module: cst.Module, targets: Collection[cst.CSTNode]) -> set[int] | None:
     """The ids of the nodes on the way to each target (the targets included), or None
     when a target is not among the code-bearing nodes that `walk` reaches."""
-    wanted = {id(target) for target in targets}
+    left = {id(target) for target in targets}
     held: set[int] = set()
     path: list[int] = []
     stack: list[tuple[cst.CSTNode, int]] = [(module, 0)]
-    while stack:
+    while stack and left:  # the nodes after the last target are not walked
         node, depth = stack.pop()
         del path[depth:]
         path.append(id(node))
-        if id(node) in wanted:
+        if id(node) in left:
+            left.discard(id(node))
             held.update(path)
-        stack.extend((child, depth + 1) for child in reversed(list(children(node))))
-    return held if wanted <= held else None
+        stack.extend((child, depth + 1) for child in reversed(child_list(node)))
+    return None if left else held
 
 
 def _extend_unique(into: list[cst.BaseStatement], stmts: Iterable[cst.BaseStatement]) -> None:
