@@ -76,15 +76,16 @@ def entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
 
 
 def _entry_defs(ctx: ModuleContext, body: list[Stmt], name: str) -> list[Stmt]:
-    """The definitions before the loop that reach a read of `name` in its body (the
-    first statement may not read it)."""
-    first = min(s.id for s in body)
+    """The definitions outside the loop that reach a read of `name` in its body: those
+    before it and, in an enclosing loop, those after it that the next outer iteration
+    brings back (the first statement may not read `name`)."""
+    inside = {s.id for s in body}
     found = {
         d.id: d
         for s in body
         if name in s.uses
         for d in ctx.graph.reaching_defs(s, name)
-        if d.id < first
+        if d.id not in inside
     }
     return [found[i] for i in sorted(found)]
 

@@ -157,6 +157,8 @@ def _stacked_only(ctx: ModuleContext, plan: StepPlan, name: str) -> tuple[cst.Ca
     header = graph.stmts[plan.loop.header]
     if not (_empty_list(start, name) and graph.dominates(start, header)):
         return None
+    if start.loops != header.loops:
+        return None  # an enclosing loop would fill the list once per outer iteration
     readers = [s for s in graph.stmts if name in s.uses and s.id not in inside]
     calls: list[cst.Call] = []
     for reader in readers:

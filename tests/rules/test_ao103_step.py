@@ -217,3 +217,37 @@ def test_the_step_names_the_scan_premise_it_lacks() -> None:
         "; not the whole loop as one `lax.scan`: cannot prove `u` is a floating-point array, "
         "whose dtype Python numbers keep"
     )
+
+
+NESTED = """
+import jax.numpy as jnp
+def run(u0):
+    u = jnp.asarray(u0, dtype=jnp.float32)
+    xs = []
+    for _ in range(3):
+        for _ in range(5):
+            u = jnp.roll(u, 1) * 0.9
+            xs.append(jnp.sum(u))
+        u = jnp.asarray(u + 1.0, dtype=jnp.float32)
+    return u, jnp.stack(xs)
+result = run(jnp.arange(4.0))
+"""
+
+
+def test_a_list_an_enclosing_loop_fills_receives_rows_each_time() -> None:
+    """The inner loop runs three times into one list: each run's stacked values are
+    added to it, not put in its place."""
+    result = rewrite(NESTED, ("AO103",))
+    assert "xs.extend(xs_items)" in result.new_source
+    assert_same(run_snippet(NESTED), run_snippet(result.new_source))
+
+
+def test_a_carry_an_enclosing_loop_changes_is_not_proven() -> None:
+    """The outer loop makes `u` an integer array after the first inner run: the inner
+    loop's entry type is the join of both, not floating."""
+    source = NESTED.replace(
+        "jnp.asarray(u + 1.0, dtype=jnp.float32)", "jnp.round(u).astype(jnp.int32)"
+    )
+    result = rewrite(source, ("AO103",))
+    assert "lax.scan" not in result.new_source
+    assert_same(run_snippet(source), run_snippet(result.new_source))
