@@ -103,7 +103,10 @@ class CompiledLoopStep(Rule):
     id = "AO103"
     name = "compiled-loop-step"
     summary = "Eager loop body doing device work in several statements, one dispatch each"
-    fixes = "moves the loop body into one jitted step function that donates the carried arrays"
+    fixes = (
+        "moves the loop body into one jitted step function that donates the carried arrays, "
+        "or runs a counted loop as one jitted `lax.scan` of it"
+    )
 
     VALID = examples.VALID
     INVALID = examples.INVALID
