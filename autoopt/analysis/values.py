@@ -148,7 +148,19 @@ class ValueModel:
             return self._container(stmt, expr)
         if isinstance(expr, cst.Lambda):
             return CALLABLE
+        if isinstance(expr, cst.ListComp | cst.DictComp):
+            return self._comprehension(stmt, expr)
         return UNKNOWN
+
+    def _comprehension(
+        self, stmt: Stmt, expr: cst.ListComp | cst.DictComp | cst.GeneratorExp
+    ) -> Value:
+        """A list, dict (or, through `tuple(...)`, tuple) built of JAX arrays is a pytree
+        of arrays; anything else built this way is not known."""
+        element = self.value_of(stmt, expr.value if isinstance(expr, cst.DictComp) else expr.elt)
+        if element.kind is Kind.BOTTOM:
+            return BOTTOM
+        return PYTREE if element.is_arrays else UNKNOWN
 
     def _attribute(self, stmt: Stmt, expr: cst.Attribute) -> Value:
         qual = self.ctx.qualify(expr)
@@ -290,6 +302,8 @@ class ValueModel:
         if callee.kind is Kind.CALLABLE and callee.detail == "class":
             return OBJECT
         if not graph.reaching_defs(stmt, name) and _is_builtin(self.ctx, name):
+            if name in ("tuple", "list") and call is not None and _one_comprehension(call):
+                return self._comprehension(stmt, call.args[0].value)  # type: ignore[arg-type]
             if name == "abs" and call is not None and len(call.args) == 1:
                 inner = self.value_of(stmt, call.args[0].value)  # `__abs__` keeps the kind
                 return Value(inner.kind) if inner.kind in _ABS_KINDS else UNKNOWN
@@ -528,6 +542,8 @@ class ValueModel:
         whole = self.value_of(stmt, value)
         if whole.kind in (Kind.PYTREE, Kind.BOTTOM):
             return whole
+        if whole.kind is Kind.ARRAY:  # `key, sub = jax.random.split(key)`: rows of an array
+            return Value(Kind.ARRAY, detail=whole.detail, dtype=whole.dtype)
         return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
 
     def _compiled_call(self, stmt: Stmt, value: cst.BaseExpression) -> bool:
@@ -563,6 +579,16 @@ def _module_binders(ctx: ModuleContext) -> dict[str, list[Stmt]]:
         for name in stmt.defs:
             binders.setdefault(name, []).append(stmt)
     return binders
+
+
+def _one_comprehension(call: cst.Call) -> bool:
+    """`tuple(f(x) for x in xs)` or `list([...])`: one positional comprehension."""
+    return (
+        len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+        and isinstance(call.args[0].value, cst.GeneratorExp | cst.ListComp)
+    )
 
 
 def _built_list(stmt: Stmt, name: str) -> list[cst.BaseExpression] | None:
