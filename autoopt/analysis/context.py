@@ -10,7 +10,8 @@ statements an edit did not touch are the very same node objects there.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable, Iterable, Mapping
+import re
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -21,7 +22,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from autoopt.analysis.blocks import Blocks, collect_blocks
 from autoopt.analysis.graph import Function, ModuleGraph
 from autoopt.analysis.names import Import, ImportMap, collect_imports, statement_imports
-from autoopt.analysis.walk import walk
+from autoopt.analysis.walk import child_list
 from autoopt.model import RequireImport, Span
 
 T = TypeVar("T")
@@ -147,22 +148,75 @@ class ModuleContext:
         return qualname, (RequireImport(head),)
 
     def span(self, node: cst.CSTNode) -> Span:
-        """Where `node` is, 1-based, computed only for the statement that holds it.
+        """Where `node` is, 1-based, as LibCST's PositionProvider puts it.
 
-        LibCST's PositionProvider generates the whole module with position
-        tracking, about a parse's cost; findings are few, so positions come from
-        the one top-level statement that holds the node, offset by the lines
-        before it.
+        PositionProvider generates the whole module with position tracking, about a
+        parse's cost; findings are few, so positions come from the innermost statement
+        that holds the node (`_unit_span`), else from its top-level statement.
         """
         known = self._positions.get(node)
         if known is None:
-            index = self._owner(node)
-            offset = self._offsets[index]
-            pos = self.per_statement(_positions_in, self.module.body[index])[node]
-            start, end = pos.start, pos.end
-            known = Span(start.line + offset, start.column + 1, end.line + offset, end.column + 1)
+            known = self._unit_span(node) or self._top_level_span(node)
             self._positions[node] = known
         return known
+
+    def _top_level_span(self, node: cst.CSTNode) -> Span:
+        """The span from positions in the node's top-level statement, offset by the
+        lines before it."""
+        index = self._owner(node)
+        offset = self._offsets[index]
+        pos = self.per_statement(_positions_in, self.module.body[index])[node]
+        start, end = pos.start, pos.end
+        return Span(start.line + offset, start.column + 1, end.line + offset, end.column + 1)
+
+    def _unit_span(self, node: cst.CSTNode) -> Span | None:
+        """The span from positions in the innermost statement holding `node` (only its
+        header when `node` is there), its line from Python's parser; None when that
+        parser cannot read the top-level statement. A compound statement ends where its
+        last simple statement (or suite) ends."""
+        index = self._owner(node)
+        anchors = self._anchors(index)
+        if anchors is None:
+            return None
+        top = self.module.body[index]
+        stmt, unit, pos = self._unit(top, _chain(self.per_statement(_parents, top), node))
+        shift = self._offsets[index] + anchors[id(_first_statement(stmt))] - pos[unit].start.line
+        start = pos[unit if node is stmt else node].start
+        if node is stmt and unit is not stmt:  # its header only
+            last = self.span(_last_leaf(stmt))
+            return Span(start.line + shift, start.column + 1, last.end_line, last.end_column)
+        end = pos[node].end
+        return Span(start.line + shift, start.column + 1, end.line + shift, end.column + 1)
+
+    def _unit(
+        self, top: cst.BaseStatement, chain: list[cst.CSTNode]
+    ) -> tuple[cst.BaseStatement, cst.BaseStatement, Mapping[cst.CSTNode, CodeRange]]:
+        """The innermost statement in `chain` (top-level statement down to a node), what
+        of it is generated (its header when the node is there) and the positions."""
+        at = max(i for i, part in enumerate(chain) if isinstance(part, cst.BaseStatement))
+        stmt = chain[at]
+        step = chain[at + 1] if at + 1 < len(chain) else None
+        head = not isinstance(step, _CLAUSES) or isinstance(step, cst.SimpleStatementSuite)
+        outer = chain[:at]
+        indents = tuple(p.indent for p in outer if isinstance(p, cst.IndentedBlock | cst.Match))
+        elif_ = bool(outer) and isinstance(outer[-1], cst.If)
+        unit, pos = self.per_statement(_unit_positions, top, stmt, head, indents, elif_)
+        return stmt, unit, pos
+
+    def _anchors(self, index: int) -> dict[int, int] | None:
+        """`_statement_lines` of top-level statement `index`, from its lines of source."""
+        key = ("anchors", index)
+        if key not in self._memo:
+            offsets, lines = self._offsets, self._lines
+            end = offsets[index + 1] if index + 1 < len(offsets) else len(lines)
+            text = "".join(lines[offsets[index] : end])
+            self._memo[key] = self.per_statement(_statement_lines, self.module.body[index], text)
+        return self._memo[key]
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        """The source's lines, each with its line break (as LibCST counts them)."""
+        return _LINE.findall(self.source)
 
     @cached_property
     def _offsets(self) -> list[int]:
@@ -173,7 +227,7 @@ class ModuleContext:
         """The index of the top-level statement that holds `node`."""
         key = id(node)
         for index, stmt in enumerate(self.module.body):  # the statements after it: unwalked
-            if key in self.per_statement(_node_ids, stmt):
+            if key in self.per_statement(_parents, stmt):
                 return index
         raise KeyError(node)
 
@@ -198,9 +252,112 @@ def _imports(stmt: cst.BaseStatement, layout: cst.Module) -> list[Import]:
     return statement_imports(stmt)
 
 
-def _node_ids(stmt: cst.BaseStatement, layout: cst.Module) -> frozenset[int]:
-    """The ids of the statement's nodes (alive while the statement is)."""
-    return frozenset(id(node) for node in walk(stmt))
+def _parents(stmt: cst.BaseStatement, layout: cst.Module) -> dict[int, cst.CSTNode | None]:
+    """id(node) -> its parent, for the statement's nodes (alive while the statement is)."""
+    parents: dict[int, cst.CSTNode | None] = {id(stmt): None}
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:
+        node = stack.pop()
+        for child in child_list(node):
+            parents[id(child)] = node
+            stack.append(child)
+    return parents
+
+
+def _chain(parents: dict[int, cst.CSTNode | None], node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The nodes from the top-level statement down to `node`."""
+    chain: list[cst.CSTNode] = []
+    current: cst.CSTNode | None = node
+    while current is not None:
+        chain.append(current)
+        current = parents[id(current)]
+    return chain[::-1]
+
+
+def _unit_positions(
+    top: cst.BaseStatement,
+    layout: cst.Module,
+    stmt: cst.BaseStatement,
+    head: bool,
+    indents: tuple[str | None, ...],
+    elif_: bool,
+) -> tuple[cst.BaseStatement, Mapping[cst.CSTNode, CodeRange]]:
+    """`stmt` (its header when `head`) and its nodes' positions, generated inside blocks
+    of `indents` (after an `if` when it is an `elif`): columns as in the module."""
+    unit = _header(stmt) if head else stmt
+    tree = unit
+    if elif_:
+        tree = cst.If(cst.Name("_"), cst.IndentedBlock(()), orelse=tree)
+    for indent in reversed(indents):
+        tree = cst.If(cst.Name("_"), cst.IndentedBlock([tree], indent=indent))
+    return unit, _positions_in(tree, layout)
+
+
+def _statement_lines(
+    stmt: cst.BaseStatement, layout: cst.Module, text: str
+) -> dict[int, int] | None:
+    """id(small or compound statement in `stmt`) -> its first line in `text`, the
+    statement's source, from Python's parser (None: it cannot parse `text`)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    found = list(_ast_statements(tree.body))
+    ours = list(_statements(stmt))
+    if len(found) != len(ours):
+        return None
+    return {id(mine): theirs.lineno for mine, theirs in zip(ours, found, strict=True)}
+
+
+#: What follows a compound statement's header: its blocks and further clauses.
+_CLAUSES = (
+    cst.BaseSuite, cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase
+)  # fmt: skip
+_HOLDERS = (cst.BaseStatement, *_CLAUSES)  # what holds statements
+_BREAK = re.compile(r"\r\n?|\n")  # line breaks as Python and LibCST count them
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
+
+
+def _header(stmt: cst.BaseStatement) -> cst.BaseStatement:
+    """A compound statement without its indented body and `else`: its first lines."""
+    changes: dict[str, Any] = {}
+    body = getattr(stmt, "body", None)
+    if isinstance(body, cst.IndentedBlock):
+        changes["body"] = body.with_changes(body=())
+    if getattr(stmt, "orelse", None) is not None:
+        changes["orelse"] = None
+    return stmt.with_changes(**changes) if changes else stmt
+
+
+def _first_statement(stmt: cst.BaseStatement) -> cst.CSTNode:
+    """The small or compound statement whose first line is `stmt`'s."""
+    return stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else stmt
+
+
+def _last_leaf(stmt: cst.BaseStatement) -> cst.CSTNode:
+    """The simple statement line or suite whose end is the compound statement's."""
+    node: cst.CSTNode = stmt
+    while not isinstance(node, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+        node = [c for c in child_list(node) if isinstance(c, _HOLDERS)][-1]
+    return node
+
+
+def _ast_statements(nodes: Iterable[ast.AST]) -> Iterator[ast.stmt]:
+    """The statements in `nodes`, in source order."""
+    for node in nodes:
+        if isinstance(node, ast.stmt):
+            yield node
+        for name in ("body", "handlers", "orelse", "finalbody", "cases"):
+            yield from _ast_statements(getattr(node, name, ()))
+
+
+def _statements(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The small and compound statements in `node`, in source order (as `ast` has them)."""
+    if isinstance(node, cst.BaseSmallStatement | cst.BaseCompoundStatement):
+        yield node
+    if isinstance(node, _HOLDERS):
+        for child in child_list(node):
+            yield from _statements(child)
 
 
 def _facts(stmt: cst.BaseStatement, layout: cst.Module, imports: Hashable) -> dict:
@@ -297,5 +454,5 @@ def _offsets_from_code(module: cst.Module) -> list[int]:
     line = sum(1 for _ in module.header)
     for stmt in module.body:
         offsets.append(line)
-        line += module.code_for_node(stmt).count("\n")
+        line += len(_BREAK.findall(module.code_for_node(stmt)))
     return offsets

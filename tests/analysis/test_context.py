@@ -8,7 +8,12 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from autoopt.analysis.context import ModuleContext, _offsets_from_ast, _offsets_from_code
+from autoopt.analysis.context import (
+    ModuleContext,
+    _offsets_from_ast,
+    _offsets_from_code,
+    _positions_in,
+)
 from autoopt.analysis.graph import Function
 from autoopt.analysis.walk import walk
 from autoopt.model import RequireImport, Span
@@ -178,18 +183,47 @@ def test_line_offsets_agree_whether_computed_from_ast_or_from_code() -> None:
 
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
-#: Tabs, continuation lines, strings over several lines, non-ASCII text, CRLF.
+HAZARDS = Path(__file__).resolve().parents[1] / "hazards" / "programs"
+#: Tabs, continuation lines, strings over several lines, non-ASCII text, CRLF; nested
+#: functions, decorators and comments before statements, every kind of compound
+#: statement and clause, one-line suites, semicolons, no trailing newline.
 LAYOUTS = [
     "if x:\n\ty = (1 +\n\t     2)\n\tz = f(a,\n  b)  # é\n",
     "s = '''é\nü'''; t = \\\n    s\nclass C:\n    def m(self):  # ß\n        return '日本' + s\n",
     "def f(x):\r\n    # a comment\r\n\r\n    return [x,\r\n        x]\r\ny = f(1)\r\n",
     "@dec(\n  1)\nasync def g():\n    async with a as b:\n        await b  # éé\n",
+    "# lead\n\n@dec\n# between\n@dec2(\n    1)\ndef f(a,\n      b):  # c\n    # above\n"
+    "    def g():\n        '''doc\n        é'''\n        return a; b = 1\n    return g\n",
+    "if a:\n    x = 1\n# mid\nelif b:  # t\n    y = 2\n  # odd\nelif (c and\n      d):\n"
+    "    pass\nelse:\n    z = 3\n",
+    "try:\n    a()\nexcept (E,\n        F) as e:\n    b()\nexcept G:\n    pass\nelse:\n"
+    "    c()\nfinally:\n    d()\n",
+    "with open(p) as f, \\\n     g() as h:\n    for i in r:\n        if i: continue\n"
+    "        else: break\n    else:\n        while x: x -= 1\n",
+    "class C(B):\n    @property\n    def p(self): return 1\n    x = [\n        1,\n    ]\n"
+    "    if t: y = 2; z = 3\n",
+    "match v:\n    case [a, b]:\n        f(a)\n    case {'k': c} if c:\n        g()\n"
+    "    case _:\n        pass\n",
+    "def f():\n\tif x:\n\t\treturn '''a\nb'''  # ü\n\telse:\n\t\tpass\nx = 1",
+    "async def f():\n    async for a in b:\n        async with c:\n            await d\n"
+    "    try:\n        pass\n    except* E:\n        pass\n",
+    "x = 1\r\nif x:\r\n    y = (1,\r\n         2)\r\nelse:\r\n    z = 'é'\r\n",
+    "x = 1\rif x:\r    y = 2\r",
+    "def f():\n    if a:\n        pass\n    # in the block\n\n\n# top\ndef g():\n    pass\n"
+    "    # footer\n",
+    "while a:\n    b\nelse:\n    c\nfor i in j: k\nelse: m\n",
+    "s = '日本'; t = '''\n'''; u = 1\nif s: v = '日' ; w = 2\n",
+    "def f(\n    a: int = 1,\n    *,\n    b: str = 'é',\n) -> (\n    int\n):\n    return (\n"
+    "        a\n    )\n",
+    UNPARSED := "def f():\n    return 1  # \x00\nx = 1\n",  # Python's parser refuses NUL
 ]
 
 
-SOURCES = {f"layout{i}": code for i, code in enumerate(LAYOUTS)} | {
-    p.name: p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.py"))
-}
+SOURCES = (
+    {f"layout{i}": code for i, code in enumerate(LAYOUTS)}
+    | {p.name: p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.py"))}
+    | {f"hazard {p.name}": p.read_text(encoding="utf-8") for p in sorted(HAZARDS.glob("*.py"))}
+)
 
 
 @pytest.mark.parametrize("name", SOURCES)
@@ -201,6 +235,17 @@ def test_span_of_every_node_is_where_position_provider_puts_it(name: str) -> Non
             pos = expected[node]
             want = Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
             assert ctx.span(node) == want, ctx.code(node)
+
+
+@pytest.mark.parametrize("name", SOURCES)
+def test_span_generates_only_the_statement_holding_the_node(name: str) -> None:
+    ctx = fresh(SOURCES[name])
+    for node in walk(ctx.module):
+        if node is not ctx.module:
+            ctx.span(node)
+    assert ctx.statements is not None
+    whole = [key[1] for key in ctx.statements.results if key[0] is _positions_in]
+    assert whole == ([ctx.module.body[0]] if SOURCES[name] == UNPARSED else [])
 
 
 @pytest.mark.parametrize("name", [*SOURCES, "no trailing newline"])
