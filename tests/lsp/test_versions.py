@@ -49,6 +49,19 @@ async def until(check, timeout: float = 60.0) -> None:
         await asyncio.sleep(0.01)
 
 
+class _Held:
+    """A writer that keeps what the client sends until `release` writes it in one piece."""
+
+    def __init__(self, writer) -> None:
+        self.writer, self.held = writer, bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.held += data
+
+    def release(self) -> None:
+        self.writer.write(bytes(self.held))
+
+
 def change(version: int, line: int, text: str) -> lsp.DidChangeTextDocumentParams:
     """Replace line `line` with `text` (an incremental change)."""
     edit = lsp.TextDocumentContentChangePartial(
@@ -76,8 +89,14 @@ async def test_three_quick_edits_publish_only_the_last_version(tmp_path) -> None
         lines = TEXT.splitlines(keepends=True)
         target = lines.index("def run_20(u):\n") + 1  # `for _ in range(100):`
         texts = ["    for _ in range(7):\n", "    for _ in range(8):\n", "    if u is not None:\n"]
+        # all three in one write: the server has them before it can finish version 2
+        # (sent one by one, a loaded machine may pause the client between them, and then
+        # version 2 is the newest the server knows and rightly published)
+        held = client.protocol.writer = _Held(client.protocol.writer)
         for version, text in enumerate(texts, start=2):
             client.text_document_did_change(change(version, target, text))
+        client.protocol.writer = held.writer
+        held.release()
         await until(lambda: any(v == 4 for v, _ in client.published))
         await asyncio.sleep(1.0)  # anything still on its way for versions 2 and 3
     finally:
