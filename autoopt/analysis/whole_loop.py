@@ -67,9 +67,9 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     counted = counted_for(node)
     if counted is None or plan.loop.scope == MODULE:
         return None
-    if len(plan.lines) != len(node.body.body) or _index_read(ctx, plan):
-        return None
     index, bounds = counted
+    if len(plan.lines) != len(node.body.body) or _index_read(ctx, plan, index):
+        return None
     if step_count(ctx, bounds) is None:
         return None
     carry = tuple(n for n in plan.returns if n in plan.params)
@@ -86,13 +86,10 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked)
 
 
-def _index_read(ctx: ModuleContext, plan: StepPlan) -> bool:
+def _index_read(ctx: ModuleContext, plan: StepPlan, index: str) -> bool:
     """The loop variable is read by the step, or anywhere outside the loop (it holds the
     last index after a Python loop; the scan binds nothing)."""
-    if plan.index in plan.params:
-        return True
-    inside = {s.id for s in ctx.graph.loop_stmts(plan.loop.id)}
-    return any(plan.index in s.uses for s in ctx.graph.stmts if s.id not in inside)
+    return index in plan.params or bool(_readers_outside(ctx, plan, index))
 
 
 def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
@@ -111,10 +108,13 @@ def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
 
 def _only_appended(ctx: ModuleContext, plan: StepPlan, name: str) -> bool:
     """`name` comes back only to be appended: nothing outside the loop reads it."""
-    if all(a.returned != name for a in plan.appends):
-        return False
+    return any(a.returned == name for a in plan.appends) and not _readers_outside(ctx, plan, name)
+
+
+def _readers_outside(ctx: ModuleContext, plan: StepPlan, name: str) -> list[Stmt]:
+    """The statements outside the loop, in any scope, that read `name`."""
     inside = {s.id for s in ctx.graph.loop_stmts(plan.loop.id)}
-    return not any(name in s.uses for s in ctx.graph.stmts if s.id not in inside)
+    return [s for s in ctx.graph.stmts if name in s.uses and s.id not in inside]
 
 
 def _unstable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> str:
@@ -132,7 +132,7 @@ def _unstable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> str
     return ""
 
 
-def _at_updates_only(body: list, name: str) -> bool:
+def _at_updates_only(body: list[Stmt], name: str) -> bool:
     """Every statement binding `name` is `name = name.at[...].op(...)`."""
     values = [s.value for s in body if name in s.defs]
     return all(isinstance(v, cst.Call) and is_at_update(v.func) for v in values)
@@ -148,7 +148,6 @@ def _stacked_only(ctx: ModuleContext, plan: StepPlan, name: str) -> tuple[cst.Ca
     """The `jnp.stack(name)` calls that are all the code after the loop does with the
     list, when it starts as `[]` just before the loop (None otherwise)."""
     graph = ctx.graph
-    inside = {s.id for s in graph.loop_stmts(plan.loop.id)}
     appends = [s for s in graph.loop_stmts(plan.loop.id) if name in s.uses]
     starts = {d.id for s in appends for d in graph.reaching_defs(s, name)}
     if len(starts) != 1:
@@ -159,9 +158,8 @@ def _stacked_only(ctx: ModuleContext, plan: StepPlan, name: str) -> tuple[cst.Ca
         return None
     if start.loops != header.loops:
         return None  # an enclosing loop would fill the list once per outer iteration
-    readers = [s for s in graph.stmts if name in s.uses and s.id not in inside]
     calls: list[cst.Call] = []
-    for reader in readers:
+    for reader in _readers_outside(ctx, plan, name):
         found = _stack_calls(ctx, reader, name)
         if reader.id < header.id or found is None:
             return None

@@ -2,8 +2,9 @@
 
 Run it with `autoopt lsp` or `python -m autoopt.frontends.lsp`; it speaks LSP over stdio.
 Analysis runs on one worker thread and is cached per document text, so requests are
-answered from the cache while a long file is analysed. An edit is analysed at once when
-nothing is pending for its document; edits that come while work is pending are debounced,
+answered from the cache while a long file is analysed. An edit is analysed after a short
+burst window (the rest of what the client sent with it arrives within it) when nothing is
+pending for its document; edits that come while work is pending are debounced,
 and work a newer text made stale stops at the next rule. Each document keeps its parse:
 after an edit only the statements around the changed text are parsed again
 (`frontends/document.py`); `AUTOOPT_LSP_INCREMENTAL=0` parses the whole text instead.
@@ -44,6 +45,7 @@ SOURCE = "autoopt"
 FIX_ALL = "source.fixAll.autoopt"
 VERIFY_COMMAND = "autoopt.verify"
 DEBOUNCE_S = 0.1
+BURST_S = 0.02  # edits a client sends together arrive within this: one analysis for all
 GC_YOUNG = 20_000  # allocations between collections of the youngest generation
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -471,9 +473,10 @@ def did_open(ls: AutooptServer, params: lsp.DidOpenTextDocumentParams) -> None:
 
 @SERVER.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: AutooptServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    """At once after a pause; debounced while the last edit's work is still pending."""
+    """After the burst window following a pause; debounced while the last edit's work is
+    still pending."""
     uri = params.text_document.uri
-    ls.schedule(uri, DEBOUNCE_S if ls.busy(uri) else 0)
+    ls.schedule(uri, DEBOUNCE_S if ls.busy(uri) else BURST_S)
 
 
 @SERVER.feature(lsp.TEXT_DOCUMENT_DID_SAVE)

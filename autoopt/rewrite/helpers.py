@@ -46,6 +46,11 @@ def spaced(ctx: ModuleContext, definition: cst.FunctionDef, anchor: cst.CSTNode)
     return definition.with_changes(body=body, leading_lines=leading)
 
 
+def grouped(names: tuple[str, ...]) -> str:
+    """Names as one target or value: `u`, or `(u, v)`."""
+    return names[0] if len(names) == 1 else f"({', '.join(names)})"
+
+
 def parse_function(code: str) -> cst.FunctionDef:
     """The function definition `code` holds."""
     definition = cst.parse_statement(code)

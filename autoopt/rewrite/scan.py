@@ -24,7 +24,7 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import bound_names
 from autoopt.analysis.scan import ScanPlan
 from autoopt.model import Edit, InsertBefore, Replace
-from autoopt.rewrite.helpers import spaced, top_statement
+from autoopt.rewrite.helpers import grouped, spaced, top_statement
 from autoopt.rewrite.jit import claim_name, fresh_name, jit_decorator
 from autoopt.rewrite.spell import spell
 
@@ -38,7 +38,7 @@ def scan_edits(ctx: ModuleContext, plan: ScanPlan) -> tuple[list[Edit], str]:
     arange, most = spell(ctx, "jax.numpy.arange")
     body = _body_function(ctx, plan)
     params = ", ".join([*plan.carry, *plan.inputs, steps])
-    run = f"{scan}({body.name.value}, {_pack(plan.carry)}, {steps})"
+    run = f"{scan}({body.name.value}, {grouped(plan.carry)}, {steps})"
     definition = cst.parse_statement(f"@{decorator}\ndef {helper}({params}):\n    return {run}\n")
     block = definition.body.with_changes(  # type: ignore[attr-defined]
         body=[body, *definition.body.body]  # type: ignore[attr-defined]
@@ -66,7 +66,7 @@ def _body_function(ctx: ModuleContext, plan: ScanPlan) -> cst.FunctionDef:
     head = f"    {', '.join(plan.carry)} = {carry}\n" if plan.carry else ""
     template = cst.parse_statement(
         f"def {fresh_name(ctx, 'body')}({carry}, {plan.index}):\n"
-        f"{head}    return {_pack(plan.carry)}, {_pack(tuple(outs))}\n"
+        f"{head}    return {grouped(plan.carry)}, {grouped(tuple(outs))}\n"
     )
     parsed = template.body.body  # type: ignore[attr-defined]
     block = template.body.with_changes(  # type: ignore[attr-defined]
@@ -123,12 +123,8 @@ def _bound(line: cst.BaseStatement) -> set[str]:
 
 
 def _target(plan: ScanPlan) -> str:
-    stacked = _pack(tuple(c.name for c in plan.collects))
+    stacked = grouped(tuple(c.name for c in plan.collects))
     if not plan.carry:
         return stacked
     carry = ", ".join(plan.carry)
     return f"({carry}), {stacked}" if len(plan.carry) > 1 else f"{carry}, {stacked}"
-
-
-def _pack(names: tuple[str, ...]) -> str:
-    return names[0] if len(names) == 1 else f"({', '.join(names)})"

@@ -33,7 +33,7 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.step import StepPlan
 from autoopt.analysis.whole_loop import WholeLoop
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace
-from autoopt.rewrite.helpers import parse_function, spaced
+from autoopt.rewrite.helpers import grouped, parse_function, spaced
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
 from autoopt.rewrite.step import StepNames, anchor, appended, step_lines
@@ -51,15 +51,15 @@ def whole_loop_edits(
         taken = [i for _, i in lists]
         lists.append((name, name if name in stacked else fresh_name(ctx, f"{name}_items", taken)))
     body = _body(ctx, plan, whole, names)
-    run = f"{scan}({body.name.value}, {_grouped(whole.carry)}, length={whole.length})"
+    run = f"{scan}({body.name.value}, {grouped(whole.carry)}, length={whole.length})"
     params = ", ".join((*whole.carry, *whole.inputs))
     returned = run if lists else f"{run}[0]"
     template = parse_function(f"@{decorator}\ndef {names.loop}({params}):\n    return {returned}\n")
     block = template.body.with_changes(body=[body, *template.body.body])
     definition = spaced(ctx, template.with_changes(body=block), anchor(ctx, plan))
-    target = _pack(whole.carry)
+    target = ", ".join(whole.carry)
     if lists:
-        target = f"{_grouped(whole.carry)}, {_grouped(tuple(i for _, i in lists))}"
+        target = f"{grouped(whole.carry)}, {grouped(tuple(i for _, i in lists))}"
     call = cst.parse_statement(f"{target} = {names.loop}({params})\n")
     extends = tuple(
         cst.parse_statement(f"{name}.extend({items})\n") for name, items in lists if name != items
@@ -88,9 +88,7 @@ def _body(
     carry = whole.carry[0] if single else "carry"
     head = "" if single else f"    {', '.join(whole.carry)} = carry\n"
     items = tuple(item for _, _, item in appended(plan, names))
-    out = (
-        f"{_grouped(whole.carry)}, {_grouped(items)}" if items else f"{_grouped(whole.carry)}, None"
-    )
+    out = f"{grouped(whole.carry)}, {grouped(items)}" if items else f"{grouped(whole.carry)}, None"
     template = parse_function(
         f"def {fresh_name(ctx, 'body')}({carry}, {plan.index}):\n{head}    return {out}\n"
     )
@@ -100,12 +98,3 @@ def _body(
         footer=[cst.EmptyLine(indent=False)],
     )
     return template.with_changes(body=block)
-
-
-def _grouped(names: tuple[str, ...]) -> str:
-    """A carry as one target or value: `u`, or `(u, v)`."""
-    return names[0] if len(names) == 1 else f"({', '.join(names)})"
-
-
-def _pack(names: tuple[str, ...]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names)
