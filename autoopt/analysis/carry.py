@@ -7,13 +7,16 @@ back to the name itself: `.at[]` updates of it, arithmetic with Python numbers
 (weakly typed, so they neither promote nor broadcast) or with other values of its
 own type, shape-keeping elementwise functions of it, `jax.grad` with respect to it,
 and module functions whose returned value keeps the type of the parameter it was
-passed as. Anything else is unproven.
+passed as. Where no such relation holds (a matrix product, a reduction broadcast
+back, a NamedTuple's fields), `analysis/carry_types.py` computes the types the carry
+has when the loop starts and after one iteration instead. Anything else is unproven.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from autoopt.analysis.carry_types import CarryTypes, refined
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import base_name, is_at_update
 from autoopt.analysis.graph import Function, Stmt
@@ -37,14 +40,22 @@ _MAX_DEPTH = 10  # calls and local names followed: helpers that call helpers
 
 
 def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]) -> list[str]:
-    """A doubt for each carried name whose type an iteration may change."""
+    """A doubt for each carried name whose type an iteration may change.
+
+    The proofs of the names hold together: each may read the other carried names as
+    having their types at the loop's start, so any doubt is a doubt about them all."""
     scope = body[0].scope
     classes = _same_type_classes(ctx, body, carry)
     doubts = []
+    computed = CarryTypes(ctx, body, carry)
     for name in carry:
+        if computed.proven(name):
+            continue
         keeps = _Keeps(ctx, entry_value(ctx, body, name), scope)
         if not all(keeps.rebinding(s, name, classes[name]) for s in body if name in s.defs):
-            doubts.append(f"cannot prove `{name}` keeps its shape and dtype across iterations")
+            change = computed.change(name)
+            why = f": {change}" if change else ""
+            doubts.append(f"cannot prove `{name}` keeps its shape and dtype across iterations{why}")
     return doubts
 
 
@@ -69,10 +80,15 @@ def _same_type_classes(
 
 
 def entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
-    """The value `name` has when the loop starts: its definitions before the loop."""
+    """The value `name` has when the loop starts: its definitions before the loop; the
+    shape and dtype computed from them (`carry_types`) where the value model has none,
+    and the dtype every leaf of a pytree class instance has."""
     values = model(ctx)
     entry = _entry_defs(ctx, body, name)
-    return join_all([values.defined(d, name) for d in entry]) if entry else UNKNOWN
+    value = join_all([values.defined(d, name) for d in entry]) if entry else UNKNOWN
+    if value.typed or value.kind not in (Kind.ARRAY, Kind.PYTREE):
+        return value
+    return refined(value, CarryTypes(ctx, body, (name,), iterate=False).entry.get(name))
 
 
 def _entry_defs(ctx: ModuleContext, body: list[Stmt], name: str) -> list[Stmt]:

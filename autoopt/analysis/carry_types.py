@@ -1,0 +1,1013 @@
+"""The exact shape and dtype of loop-carried values, computed rather than related.
+
+`analysis/carry.py` proves that a carry keeps its type by relating the value the loop
+rebinds to the carry itself. That cannot see through a matrix product, a reduction
+broadcast back, another carried value or a field of a NamedTuple: whether `mixing @
+state.infectious` keeps the infectious field's type depends on what `mixing` is. This
+module computes types instead: the type each carried name has when the loop starts,
+from its definitions before the loop, and the type one iteration gives it, assuming
+that every carried name starts the iteration with its type at the loop's start. Where
+the two are equal for every carried name, induction proves that each keeps its type in
+every iteration.
+
+The types are computed only from what the code spells out: JAX and NumPy constructors
+with literal or module-constant shapes (`jnp.zeros(N)`, `np.eye(N)`), the draws of a
+NumPy Generator with a `size`, conversions (`jnp.asarray(x, jnp.float32)`),
+`astype`, `reshape`, elementwise arithmetic with broadcasting, matrix products,
+reductions with `axis` and `keepdims`, indexing with `None`, `:` and integers, `.at[]`
+updates, elementwise library functions of floating arrays, pytree classes
+(`typing.NamedTuple`, `flax.struct.dataclass`, fields through construction,
+`_replace` and attribute reads) and module functions of straight-line code. Anything
+else has no type, and nothing is proven from it.
+
+Dtypes are named as JAX gives them in every configuration: "float" is JAX's default
+float (float32, float64 under `JAX_ENABLE_X64`), and so is a float64 array once it
+reaches JAX; "int" likewise. A float32 array combined with a default-float one is a
+default-float array: float64 under x64, where a loop would promote a float32 carry in
+its first iteration (and `lax.scan` raise), so such a carry is never proven to keep
+its dtype.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import libcst as cst
+
+from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.execution import is_jit
+from autoopt.analysis.fields import PytreeClass, field_arguments, pytree_classes
+from autoopt.analysis.graph import MODULE, Function, Stmt
+from autoopt.analysis.ints import module_constant, shadowed
+from autoopt.analysis.kinds import Kind, Value
+
+_DEPTH = 24  # helpers and definitions followed at once
+
+
+@dataclass(frozen=True)
+class Arr:
+    """An array of known shape; its dtype where known; a NumPy array when `host`."""
+
+    shape: tuple[int, ...]
+    dtype: str | None
+    host: bool = False
+
+
+@dataclass(frozen=True)
+class Py:
+    """A Python number (weakly typed in JAX); `value` for a known int."""
+
+    value: int | None = None
+    is_float: bool = False
+
+
+@dataclass(frozen=True)
+class Rec:
+    """An instance of a module pytree class, with the type of each field."""
+
+    cls: str
+    fields: tuple[tuple[str, Type], ...]
+
+
+@dataclass(frozen=True)
+class Tup:
+    items: tuple[Type, ...]
+
+
+@dataclass(frozen=True)
+class Shape:
+    dims: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Rng:
+    """A NumPy Generator (`np.random.default_rng(...)`)."""
+
+
+Type = Arr | Py | Rec | Tup | Shape | Rng | None
+
+DEFAULT_FLOAT = "float"
+_FLOATS = frozenset({"float", "float16", "bfloat16", "float32", "float64"})
+_DTYPES = frozenset(
+    {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+     "float16", "bfloat16", "float32", "float64", "complex64", "complex128"}
+)  # fmt: skip
+_ARITHMETIC = (
+    cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power, cst.Modulo, cst.FloorDivide,
+)  # fmt: skip
+#: Elementwise functions (jax.numpy, numpy, jax.nn) whose result has the type of their
+#: floating first argument when any other arguments are Python numbers.
+_ELEMENTWISE = frozenset(
+    {"sin", "cos", "tan", "tanh", "sinh", "cosh", "exp", "expm1", "log", "log1p", "sqrt",
+     "abs", "absolute", "square", "negative", "sign", "floor", "ceil", "round", "rint",
+     "clip", "relu", "sigmoid", "gelu", "softplus", "silu", "elu", "leaky_relu", "arctan",
+     "arcsin", "arccos", "reciprocal", "cbrt", "nan_to_num", "mod", "remainder", "fmod",
+     "copy", "exp2", "log2", "log10"}
+)  # fmt: skip
+_BINARY = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum"})
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin"})
+_RNG_SIZE = {"random": 0, "standard_normal": 0, "normal": 2, "uniform": 2, "integers": 2}
+_RNG_DTYPE = {"random": "float64", "standard_normal": "float64", "normal": "float64",
+              "uniform": "float64", "integers": None}  # fmt: skip
+#: Methods that neither keep a reference to a NumPy array nor change it in place.
+_READING_METHODS = frozenset({"astype", "reshape", "sum", "mean", "max", "min", "prod", "clip",
+                              "copy", "any", "all"})  # fmt: skip
+_AT_METHODS = frozenset({"set", "add", "multiply", "mul", "divide", "min", "max", "power"})
+
+
+def describe(t: Type) -> str:
+    """`float32[40]`, `the default float[27,3]`, for messages."""
+    if isinstance(t, Arr):
+        dtype = {"float": "default-float", "int": "default-int"}.get(t.dtype or "", t.dtype)
+        return f"{dtype or 'unknown-dtype'}[{','.join(map(str, t.shape))}]"
+    return "an unknown type"
+
+
+class CarryTypes:
+    """The types of one loop's carried names when the loop starts and after one iteration."""
+
+    def __init__(
+        self, ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...], iterate: bool = True
+    ) -> None:
+        self.ctx = ctx
+        self.inside = {s.id for s in body}
+        self.carry = carry
+        self.depth = 0
+        self.entry = {name: self._entry(body, name) for name in carry}
+        self.after = self._iteration(body) if iterate else None
+
+    def proven(self, name: str) -> bool:
+        """One iteration gives `name` the type it starts with, a fully known one."""
+        entry = self.entry.get(name)
+        return _complete(entry) and self.after is not None and self.after.get(name) == entry
+
+    def change(self, name: str) -> str | None:
+        """Where one iteration provably gives (a field of) `name` another known type."""
+        if self.after is None:
+            return None
+        for path, before, after in _leaves(name, self.entry.get(name), self.after.get(name)):
+            if not (isinstance(before, Arr) and isinstance(after, Arr)) or before == after:
+                continue
+            if before.dtype is not None and after.dtype is not None:
+                x64 = _X64 if DEFAULT_FLOAT in (before.dtype, after.dtype) else ""
+                return (
+                    f"`{path}` is {describe(before)} when the loop starts and one "
+                    f"iteration makes it {describe(after)}{x64}"
+                )
+        return None
+
+    # -- the loop --------------------------------------------------------------------
+    def _entry(self, body: list[Stmt], name: str) -> Type:
+        from autoopt.analysis.carry import _entry_defs
+
+        defs = _entry_defs(self.ctx, body, name)
+        return _join([self.defined(d, name) for d in defs]) if defs else None
+
+    def _iteration(self, body: list[Stmt]) -> dict[str, Type] | None:
+        """The carried names' types after one run of a straight-line body."""
+        env: dict[str, Type] = dict(self.entry)
+        for stmt in sorted(body, key=lambda s: s.id):
+            node = stmt.node
+            if isinstance(node, cst.For) and stmt.id == min(self.inside):
+                continue  # the loop's own header
+            if isinstance(node, cst.Expr):
+                continue  # `xs.append(value)`: binds nothing
+            if not isinstance(node, cst.Assign | cst.AugAssign | cst.AnnAssign):
+                return None
+            if not self._bind(stmt, node, env):
+                return None
+        return env
+
+    def _bind(self, stmt: Stmt, node: cst.BaseSmallStatement, env: dict[str, Type]) -> bool:
+        if isinstance(node, cst.AugAssign):
+            if not isinstance(node.target, cst.Name):
+                return False
+            binary = cst.BinaryOperation(node.target, _plain(node.operator), node.value)
+            env[node.target.value] = self.expr(stmt, binary, env)
+            return True
+        value = node.value
+        targets = (
+            [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        )  # type: ignore[union-attr]
+        if value is None or len(targets) != 1:
+            return False
+        target = targets[0]
+        if isinstance(target, cst.Name):
+            env[target.value] = self.expr(stmt, value, env)
+            return True
+        if not isinstance(target, cst.Tuple | cst.List):
+            return False
+        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        if None in names or any(isinstance(e, cst.StarredElement) for e in target.elements):
+            return False
+        whole = self.expr(stmt, value, env)
+        items = whole.items if isinstance(whole, Tup) and len(whole.items) == len(names) else None
+        for i, name in enumerate(names):
+            env[name] = items[i] if items is not None else None  # type: ignore[index]
+        return True
+
+    # -- names -----------------------------------------------------------------------
+    def name(self, stmt: Stmt, name: str, env: dict[str, Type] | None) -> Type:
+        if env is not None and name in env:
+            return env[name]
+        graph = self.ctx.graph
+        defs = graph.reaching_defs(stmt, name)
+        if not defs:
+            return self._free(stmt, name, env)
+        if any(d.id in self.inside for d in defs):
+            return None  # bound in the loop and read before: not a carry we know
+        fn = graph.functions.get(stmt.scope)
+        if fn is not None and name in fn.globals | fn.nonlocals:
+            return None
+        if fn is not None and name in fn.params and not any(graph.dominates(d, stmt) for d in defs):
+            return None  # the argument on a path that binds nothing
+        found = _join([self.defined(d, name) for d in defs])
+        if (
+            isinstance(found, Arr)
+            and found.host
+            and not all(self._host_kept(d, name) for d in defs)
+        ):
+            return None
+        return found
+
+    def _free(self, stmt: Stmt, name: str, env: dict[str, Type] | None) -> Type:
+        """A parameter of the loop's function, or a module constant."""
+        if stmt.scope != MODULE and shadowed(self.ctx, stmt.scope, name):
+            return None
+        literal = module_constant(self.ctx, name)
+        if isinstance(literal, cst.Integer):
+            return Py(int(literal.evaluated_value))
+        if isinstance(literal, cst.Float):
+            return Py(is_float=True)
+        return _scalar_constant(self.ctx, name)
+
+    def defined(self, stmt: Stmt, name: str) -> Type:
+        """The type `stmt` binds to `name`."""
+        node = stmt.node
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            before = cst.BinaryOperation(node.target, _plain(node.operator), node.value)
+            return self.expr(stmt, before, None)
+        if not isinstance(node, cst.Assign | cst.AnnAssign) or node.value is None:
+            return None
+        targets = (
+            [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        )
+        if len(targets) != 1:
+            return None
+        target = targets[0]
+        if isinstance(target, cst.Name):
+            return self.expr(stmt, node.value, None) if target.value == name else None
+        if not isinstance(target, cst.Tuple | cst.List):
+            return None
+        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        if name not in names or any(isinstance(e, cst.StarredElement) for e in target.elements):
+            return None
+        index = names.index(name)
+        value = node.value
+        if isinstance(value, cst.Tuple) and len(value.elements) == len(names):
+            return self.expr(stmt, value.elements[index].value, None)
+        whole = self.expr(stmt, value, None)
+        return (
+            whole.items[index]
+            if isinstance(whole, Tup) and len(whole.items) == len(names)
+            else None
+        )
+
+    def _host_kept(self, definition: Stmt, name: str) -> bool:
+        """The NumPy array `definition` binds keeps its shape and dtype: the statements
+        it reaches change it only by item assignments, never alias it nor hand it to code
+        that could resize it, and no nested function reads the name."""
+        graph = self.ctx.graph
+        nested = definition.scope + "."
+        for stmt in graph.stmts:
+            if name not in stmt.uses | stmt.mutates:
+                continue
+            if stmt.scope != definition.scope and (
+                definition.scope == MODULE or stmt.scope.startswith(nested)
+            ):
+                return False  # another function may reach it
+            if stmt.scope != definition.scope or definition not in graph.reaching_defs(stmt, name):
+                continue
+            if name in stmt.mutates and not _item_assignment(stmt.node, name):
+                return False
+            if _escapes(self.ctx, stmt.node, name):
+                return False
+        return True
+
+    # -- expressions -----------------------------------------------------------------
+    def expr(self, stmt: Stmt, expr: cst.BaseExpression, env: dict[str, Type] | None) -> Type:
+        if self.depth > _DEPTH:
+            return None
+        self.depth += 1
+        try:
+            return self._expr(stmt, expr, env)
+        finally:
+            self.depth -= 1
+
+    def _expr(self, stmt: Stmt, expr: cst.BaseExpression, env: dict[str, Type] | None) -> Type:
+        rec = lambda e: self.expr(stmt, e, env)  # noqa: E731
+        if isinstance(expr, cst.Integer):
+            return Py(int(expr.evaluated_value))
+        if isinstance(expr, cst.Float):
+            return Py(is_float=True)
+        if isinstance(expr, cst.Name):
+            return self.name(stmt, expr.value, env)
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
+            inner = rec(expr.expression)
+            if isinstance(inner, Py) and inner.value is not None:
+                return Py(-inner.value if isinstance(expr.operator, cst.Minus) else inner.value)
+            return inner if isinstance(inner, Arr | Py) else None
+        if isinstance(expr, cst.BinaryOperation):
+            left, right = rec(expr.left), rec(expr.right)
+            if isinstance(expr.operator, cst.MatrixMultiply):
+                return _matmul(left, right)
+            if isinstance(expr.operator, _ARITHMETIC):
+                return _arithmetic(left, right, expr.operator)
+            return None
+        if isinstance(expr, cst.Comparison):
+            sides = [rec(expr.left), *(rec(t.comparator) for t in expr.comparisons)]
+            if len(sides) != 2 or not all(isinstance(s, Arr | Py) for s in sides):
+                return None
+            if isinstance(expr.comparisons[0].operator, cst.Is | cst.IsNot | cst.In | cst.NotIn):
+                return None
+            made = _arithmetic(*sides, cst.Add())  # type: ignore[arg-type]
+            return Arr(made.shape, "bool", made.host) if isinstance(made, Arr) else None
+        if isinstance(expr, cst.Tuple):
+            if any(isinstance(e, cst.StarredElement) for e in expr.elements):
+                return None
+            return Tup(tuple(rec(e.value) for e in expr.elements))
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(rec(expr.value), expr.attr.value)
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(stmt, rec(expr.value), expr, env)
+        if isinstance(expr, cst.Call):
+            return self._call(stmt, expr, env)
+        return None
+
+    def _attribute(self, base: Type, attr: str) -> Type:
+        if isinstance(base, Rec):
+            return dict(base.fields).get(attr)
+        if isinstance(base, Arr):
+            if attr == "shape":
+                return Shape(base.shape)
+            if attr == "T":
+                return Arr(base.shape[::-1], base.dtype, base.host)
+            if attr in ("ndim", "size"):
+                return Py(len(base.shape) if attr == "ndim" else math.prod(base.shape))
+        return None
+
+    def _subscript(
+        self, stmt: Stmt, base: Type, expr: cst.Subscript, env: dict[str, Type] | None
+    ) -> Type:
+        if isinstance(base, Shape):
+            (element,) = expr.slice if len(expr.slice) == 1 else (None,)
+            index = element.slice if element is not None else None
+            at = self.expr(stmt, index.value, env) if isinstance(index, cst.Index) else None
+            if (
+                isinstance(at, Py)
+                and at.value is not None
+                and -len(base.dims) <= at.value < len(base.dims)
+            ):
+                return Py(base.dims[at.value])
+            return None
+        if not isinstance(base, Arr):
+            return None
+        shape = list(base.shape)
+        out: list[int] = []
+        axis = 0
+        elements = [e.slice for e in expr.slice]
+        ellipses = sum(
+            isinstance(e, cst.Index) and isinstance(e.value, cst.Ellipsis) for e in elements
+        )
+        if ellipses > 1:
+            return None
+        consumed = sum(
+            not (
+                isinstance(e, cst.Index)
+                and (_is_none(e.value) or isinstance(e.value, cst.Ellipsis))
+            )
+            for e in elements
+        )
+        if consumed > len(shape):
+            return None
+        for element in elements:
+            if isinstance(element, cst.Slice):
+                if any(b is not None for b in (element.lower, element.upper, element.step)):
+                    return None
+                out.append(shape[axis])
+                axis += 1
+            elif _is_none(element.value):
+                out.append(1)
+            elif isinstance(element.value, cst.Ellipsis):
+                skip = len(shape) - consumed
+                out += shape[axis : axis + skip]
+                axis += skip
+            else:
+                index = self.expr(stmt, element.value, env)
+                integer = isinstance(index, Py) and not index.is_float
+                scalar_int = (
+                    isinstance(index, Arr)
+                    and index.shape == ()
+                    and (index.dtype or "").startswith(("int", "uint"))
+                )
+                if not (integer or scalar_int):
+                    return None
+                axis += 1
+        return Arr((*out, *shape[axis:]), base.dtype, base.host)
+
+    # -- calls -----------------------------------------------------------------------
+    def _call(self, stmt: Stmt, call: cst.Call, env: dict[str, Type] | None) -> Type:
+        if any(a.star for a in call.args):
+            return None
+        args = [self.expr(stmt, a.value, env) for a in call.args if a.keyword is None]
+        kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        func = call.func
+        qual = self.ctx.qualify(func)
+        if qual is not None:
+            return self._library(stmt, qual, call, args, kwargs, env)
+        if isinstance(func, cst.Attribute):
+            at = _at_update(func)
+            if at is not None:
+                base = self.expr(stmt, at, env)
+                return base if isinstance(base, Arr) and not base.host else None
+            base = self.expr(stmt, func.value, env)
+            return self._method(stmt, base, func.attr.value, call, args, kwargs, env)
+        if isinstance(func, cst.Name):
+            cls = pytree_classes(self.ctx).get(func.value)
+            if cls is not None and not self.ctx.graph.reaching_defs(stmt, func.value):
+                return self._instance(stmt, cls, call, None, env)
+            fn = self.ctx.graph.resolve_function(func.value, stmt.scope)
+            if fn is not None and self._only_binding(stmt, fn):
+                return self._function(stmt, fn, call, env)
+        return None
+
+    def _only_binding(self, stmt: Stmt, fn: Function) -> bool:
+        """Nothing but the `def` binds the function's name where `stmt` calls it."""
+        graph = self.ctx.graph
+        name = fn.node.name.value
+        if any(d.id != fn.header for d in graph.reaching_defs(stmt, name)):
+            return False
+        binders = [s for s in graph.scope_stmts(fn.scope) if name in s.defs | s.mutates]
+        rebound = any(name in f.globals | f.nonlocals for f in graph.functions.values())
+        return [s.id for s in binders] == [fn.header] and not rebound
+
+    def _instance(
+        self,
+        stmt: Stmt,
+        cls: PytreeClass,
+        call: cst.Call,
+        copied: Rec | None,
+        env: dict[str, Type] | None,
+    ) -> Type:
+        given = field_arguments(cls, call)
+        if given is None or (copied is None and set(given) != set(cls.fields)):
+            return None
+        old = dict(copied.fields) if copied is not None else {}
+        fields = tuple(
+            (f, self.expr(stmt, given[f], env) if f in given else old.get(f)) for f in cls.fields
+        )
+        return Rec(cls.name, fields)
+
+    def _function(
+        self, stmt: Stmt, fn: Function, call: cst.Call, env: dict[str, Type] | None
+    ) -> Type:
+        """A module function of straight-line code, run on the arguments' types."""
+        node = fn.node
+        if any(not is_jit(self.ctx, d.decorator) for d in node.decorators) or fn.is_method:
+            return None
+        params = node.params
+        if isinstance(params.star_arg, cst.Param) or params.kwonly_params:
+            return None
+        if params.star_kwarg or params.posonly_params:
+            return None
+        names = [p.name.value for p in params.params]
+        local: dict[str, Type] = {}
+        positional = [a for a in call.args if a.keyword is None]
+        if len(positional) > len(names):
+            return None
+        for param, arg in zip(names, positional, strict=False):
+            local[param] = self.expr(stmt, arg.value, env)
+        for arg in call.args:
+            if arg.keyword is not None:
+                if arg.keyword.value not in names or arg.keyword.value in local:
+                    return None
+                local[arg.keyword.value] = self.expr(stmt, arg.value, env)
+        for param in params.params:
+            if param.name.value not in local:
+                if param.default is None:
+                    return None
+                local[param.name.value] = self.expr(
+                    self.ctx.graph.stmts[fn.header], param.default, None
+                )
+        result = self._run(fn, local)
+        if node.decorators and not _all_arrays(result):
+            return None  # a compiled function returns arrays, not Python numbers
+        return result
+
+    def _run(self, fn: Function, env: dict[str, Type]) -> Type:
+        stmts = self.ctx.graph.scope_stmts(fn.qualname)
+        for stmt in stmts:
+            node = stmt.node
+            if stmt.loops or stmt.block != stmts[0].block:
+                return None  # not straight-line code
+            if isinstance(node, cst.Return):
+                return self.expr(stmt, node.value, env) if node.value is not None else None
+            if isinstance(node, cst.Expr) and isinstance(
+                node.value, cst.SimpleString | cst.ConcatenatedString
+            ):
+                continue  # the docstring
+            if not isinstance(node, cst.Assign | cst.AugAssign | cst.AnnAssign):
+                return None
+            if not self._bind(stmt, node, env):
+                return None
+        return None
+
+    def _library(
+        self,
+        stmt: Stmt,
+        qual: str,
+        call: cst.Call,
+        args: list[Type],
+        kwargs: dict[str, cst.BaseExpression],
+        env: dict[str, Type] | None,
+    ) -> Type:
+        module, _, last = qual.rpartition(".")
+        host = module == "numpy"
+        if qual == "numpy.random.default_rng":
+            return Rng()
+        if module not in ("jax.numpy", "numpy", "jax.nn"):
+            return None
+        dtype_arg = kwargs.get("dtype")
+        if last in ("zeros", "ones", "empty") and module != "jax.nn":
+            if len(args) > 2 or set(kwargs) - {"dtype", "shape"}:
+                return None
+            shape_expr = kwargs.get("shape") or (call.args[0].value if call.args else None)
+            shape = self._shape(stmt, shape_expr, env) if shape_expr is not None else None
+            written = call.args[1].value if len(args) == 2 else dtype_arg
+            return self._made(shape, written, host)
+        if last == "eye" and module != "jax.nn":
+            if len(args) != 1 or set(kwargs) - {"dtype"}:
+                return None
+            size = args[0]
+            if not (isinstance(size, Py) and size.value is not None and size.value >= 0):
+                return None
+            return self._made((size.value, size.value), dtype_arg, host)
+        if last in ("asarray", "array") and module != "jax.nn":
+            if not args or len(args) > 2 or set(kwargs) - {"dtype"}:
+                return None
+            source = args[0]
+            written = call.args[1].value if len(args) == 2 else dtype_arg
+            if not isinstance(source, Arr):
+                return None
+            if written is not None:
+                dtype = _dtype(self.ctx, written)
+                return (
+                    Arr(source.shape, _on_device(dtype) if not host else dtype, host)
+                    if dtype
+                    else None
+                )
+            if host:
+                return source if source.host else None
+            return Arr(source.shape, _on_device(source.dtype), False)
+        if last in ("zeros_like", "ones_like", "empty_like") and len(args) == 1 and not kwargs:
+            source = args[0]
+            return (
+                Arr(source.shape, source.dtype if host == source.host else None, host)
+                if isinstance(source, Arr)
+                else None
+            )
+        if last in _ELEMENTWISE and args and not kwargs:
+            first = args[0]
+            floating = isinstance(first, Arr) and first.host == host and first.dtype in _FLOATS
+            return first if floating and all(isinstance(a, Py) for a in args[1:]) else None
+        if last in _BINARY and len(args) == 2 and not kwargs:
+            made = _arithmetic(args[0], args[1], cst.Add())
+            return made if isinstance(made, Arr) and made.host == host else None
+        if last in _REDUCTIONS and len(args) == 1:
+            return _reduced(self, stmt, args[0], kwargs, env, host)
+        if last in ("matmul", "dot") and len(args) == 2 and not kwargs:
+            made = _matmul(args[0], args[1])
+            return made if isinstance(made, Arr) and made.host == host else None
+        return None
+
+    def _made(
+        self, shape: tuple[int, ...] | None, written: cst.BaseExpression | None, host: bool
+    ) -> Type:
+        if shape is None:
+            return None
+        if written is None:
+            return Arr(shape, "float64" if host else DEFAULT_FLOAT, host)
+        dtype = _dtype(self.ctx, written)
+        if dtype is None:
+            return None
+        return Arr(shape, dtype if host else _on_device(dtype), host)
+
+    def _method(
+        self,
+        stmt: Stmt,
+        base: Type,
+        method: str,
+        call: cst.Call,
+        args: list[Type],
+        kwargs: dict[str, cst.BaseExpression],
+        env: dict[str, Type] | None,
+    ) -> Type:
+        if isinstance(base, Rng):
+            return self._draw(stmt, method, call, env)
+        if isinstance(base, Rec):
+            cls = pytree_classes(self.ctx).get(base.cls)
+            if cls is not None and method == cls.replace and not args:
+                return self._instance(stmt, cls, call, base, env)
+            return None
+        if not isinstance(base, Arr):
+            return None
+        if method == "astype" and len(call.args) == 1 and call.args[0].keyword is None:
+            dtype = _dtype(self.ctx, call.args[0].value)
+            if dtype is None:
+                return None
+            return Arr(base.shape, dtype if base.host else _on_device(dtype), base.host)
+        if method == "reshape" and call.args and not kwargs:
+            dims = self._shape(stmt, call.args[0].value, env) if len(call.args) == 1 else None
+            if len(call.args) > 1:
+                values = [a for a in args]
+                dims = tuple(v.value for v in values if isinstance(v, Py) and v.value is not None)  # type: ignore[misc]
+                if len(dims) != len(values):
+                    return None
+            return _reshaped(base, dims)
+        if method in _REDUCTIONS and not args:
+            return _reduced(self, stmt, base, kwargs, env, base.host)
+        if method == "clip" and all(isinstance(a, Py) for a in args) and not kwargs:
+            return base if base.dtype in _FLOATS else None
+        if method == "copy" and not call.args:
+            return base
+        return None
+
+    def _draw(self, stmt: Stmt, method: str, call: cst.Call, env: dict[str, Type] | None) -> Type:
+        """`rng.normal(size=(n, 3))`, `rng.integers(lo, hi, size=n)`: scalar parameters."""
+        if method not in _RNG_SIZE:
+            return None
+        at = _RNG_SIZE[method]
+        positional = [a.value for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        size = keywords.pop("size", positional[at] if len(positional) > at else None)
+        rest = positional[:at] + [v for k, v in keywords.items() if k != "dtype"]
+        if size is None or len(positional) > at + 1 or "dtype" in keywords:
+            return None
+        if not all(isinstance(self.expr(stmt, r, env), Py) for r in rest):
+            return None  # an array parameter broadcasts with the size
+        shape = self._shape(stmt, size, env)
+        return Arr(shape, _RNG_DTYPE[method], True) if shape is not None else None
+
+    def _shape(
+        self, stmt: Stmt, expr: cst.BaseExpression, env: dict[str, Type] | None
+    ) -> tuple[int, ...] | None:
+        if isinstance(expr, cst.Tuple | cst.List):
+            if any(isinstance(e, cst.StarredElement) for e in expr.elements):
+                return None
+            dims = [self.expr(stmt, e.value, env) for e in expr.elements]
+            if all(isinstance(d, Py) and d.value is not None and d.value >= 0 for d in dims):
+                return tuple(d.value for d in dims)  # type: ignore[union-attr,misc]
+            return None
+        found = self.expr(stmt, expr, env)
+        if isinstance(found, Shape):
+            return found.dims
+        if isinstance(found, Py) and found.value is not None and found.value >= 0:
+            return (found.value,)
+        return None
+
+
+_X64 = " (float64 under JAX_ENABLE_X64, so a Python loop promotes it and `lax.scan` raises)"
+
+
+def refined(value: Value, computed: Type) -> Value:
+    """A value model's array or pytree `value` with the shape and dtype computed for it:
+    a pytree class instance gets the dtype all its leaves have."""
+    if value.kind is Kind.ARRAY and _complete(computed):
+        shape, dtype = computed.shape, computed.dtype  # type: ignore[union-attr]
+        return Value(Kind.ARRAY, value.constant, value.detail, shape, dtype)
+    if value.kind is Kind.PYTREE and isinstance(computed, Rec) and _complete(computed):
+        dtypes = {f.dtype for _, f in computed.fields if isinstance(f, Arr)}
+        if len(dtypes) == 1 and all(isinstance(f, Arr) for _, f in computed.fields):
+            return Value(Kind.PYTREE, value.constant, value.detail, dtype=dtypes.pop())
+    return value
+
+
+def _leaves(path: str, before: Type, after: Type) -> list[tuple[str, Type, Type]]:
+    if isinstance(before, Rec) and isinstance(after, Rec) and before.cls == after.cls:
+        out = []
+        for (field, b), (_, a) in zip(before.fields, after.fields, strict=True):
+            out += _leaves(f"{path}.{field}", b, a)
+        return out
+    return [(path, before, after)]
+
+
+def _complete(t: Type) -> bool:
+    """A JAX array (or a pytree of them) of known shape and dtype."""
+    if isinstance(t, Arr):
+        return t.dtype is not None and not t.host
+    if isinstance(t, Rec):
+        return bool(t.fields) and all(_complete(f) for _, f in t.fields)
+    return False
+
+
+def _all_arrays(t: Type) -> bool:
+    if isinstance(t, Tup):
+        return all(_all_arrays(i) for i in t.items)
+    if isinstance(t, Rec):
+        return all(_all_arrays(f) for _, f in t.fields)
+    return isinstance(t, Arr) and not t.host
+
+
+def _join(types: list[Type]) -> Type:
+    first = types[0] if types else None
+    return first if all(t == first for t in types) else None
+
+
+def _plain(operator: cst.BaseAugOp) -> cst.BaseBinaryOp:
+    names = {
+        cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract,
+        cst.MultiplyAssign: cst.Multiply, cst.DivideAssign: cst.Divide,
+        cst.PowerAssign: cst.Power, cst.ModuloAssign: cst.Modulo,
+        cst.FloorDivideAssign: cst.FloorDivide, cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+    }  # fmt: skip
+    made = names.get(type(operator))
+    return made() if made is not None else cst.BitOr()
+
+
+def _is_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
+
+
+def _at_update(func: cst.Attribute) -> cst.BaseExpression | None:
+    """The array `x` of `x.at[...].set` (and the other `.at` updates)."""
+    target = func.value
+    if func.attr.value not in _AT_METHODS or not isinstance(target, cst.Subscript):
+        return None
+    at = target.value
+    if isinstance(at, cst.Attribute) and at.attr.value == "at":
+        return at.value
+    return None
+
+
+def _dtype(ctx: ModuleContext, expr: cst.BaseExpression) -> str | None:
+    """`jnp.float32`, `np.float32`, `"float32"` -> "float32"."""
+    if isinstance(expr, cst.SimpleString):
+        name = expr.evaluated_value
+    else:
+        module, _, name = (ctx.qualify(expr) or "").rpartition(".")
+        if module not in ("jax.numpy", "numpy"):
+            return None
+    return name if isinstance(name, str) and name in _DTYPES else None
+
+
+def _on_device(dtype: str | None) -> str | None:
+    """What a dtype becomes in JAX: float64 and int64 only under x64."""
+    return {"float64": DEFAULT_FLOAT, "int64": "int"}.get(dtype or "", dtype)
+
+
+def _promote(a: str | None, b: str | None, host: bool) -> str | None:
+    """The dtype of combining two arrays (NumPy's rules for two NumPy arrays)."""
+    if a is None or b is None:
+        return None
+    if a == b:
+        return a
+    if "bool" in (a, b):
+        return b if a == "bool" else a
+    if host:
+        return "float64" if {a, b} <= {"float32", "float64"} else None
+    return DEFAULT_FLOAT if {a, b} == {"float32", DEFAULT_FLOAT} else None
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    rank = max(len(a), len(b))
+    a, b = (1,) * (rank - len(a)) + a, (1,) * (rank - len(b)) + b
+    out = []
+    for x, y in zip(a, b, strict=True):
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def _arithmetic(left: Type, right: Type, operator: cst.BaseBinaryOp) -> Type:
+    """Elementwise `left <op> right`: broadcast shapes; Python numbers keep the dtype of
+    a floating array (weak typing)."""
+    if isinstance(left, Py) and isinstance(right, Py):
+        if (
+            left.value is not None
+            and right.value is not None
+            and isinstance(operator, cst.Add | cst.Subtract | cst.Multiply | cst.FloorDivide)
+        ):
+            if isinstance(operator, cst.FloorDivide) and right.value == 0:
+                return Py()
+            ops = {cst.Add: int.__add__, cst.Subtract: int.__sub__, cst.Multiply: int.__mul__,
+                   cst.FloorDivide: int.__floordiv__}  # fmt: skip
+            return Py(ops[type(operator)](left.value, right.value))
+        return Py(is_float=left.is_float or right.is_float or isinstance(operator, cst.Divide))
+    if isinstance(left, Py) or isinstance(right, Py):
+        array = right if isinstance(left, Py) else left
+        if not isinstance(array, Arr) or array.dtype not in _FLOATS:
+            return None  # an integer array may become a float one
+        return array
+    if not (isinstance(left, Arr) and isinstance(right, Arr)):
+        return None
+    shape = _broadcast(left.shape, right.shape)
+    host = left.host and right.host
+    if shape is None:
+        return None
+    dtypes = [
+        d if host or not arr.host else _on_device(d)
+        for arr, d in ((left, left.dtype), (right, right.dtype))
+    ]
+    dtype = _promote(dtypes[0], dtypes[1], host)
+    if (
+        isinstance(operator, cst.Divide | cst.Power | cst.FloorDivide | cst.Modulo)
+        and dtype not in _FLOATS
+    ):
+        dtype = None
+    return Arr(shape, dtype, host)
+
+
+def _matmul(left: Type, right: Type) -> Type:
+    """`a @ b` of vectors and matrices whose inner sizes agree."""
+    if not (isinstance(left, Arr) and isinstance(right, Arr)):
+        return None
+    a, b = left.shape, right.shape
+    if not (1 <= len(a) <= 2 and 1 <= len(b) <= 2) or a[-1] != b[0]:
+        return None
+    shape = (*a[:-1], *b[1:])
+    host = left.host and right.host
+    dtypes = [
+        d if host or not arr.host else _on_device(d)
+        for arr, d in ((left, left.dtype), (right, right.dtype))
+    ]
+    dtype = _promote(dtypes[0], dtypes[1], host)
+    return Arr(shape, dtype if dtype in _FLOATS else None, host)
+
+
+def _reduced(
+    types: CarryTypes,
+    stmt: Stmt,
+    base: Type,
+    kwargs: dict[str, cst.BaseExpression],
+    env: dict[str, Type] | None,
+    host: bool,
+) -> Type:
+    """`x.sum(axis=1, keepdims=True)`, `jnp.mean(x, axis=0)` of a floating array."""
+    if not isinstance(base, Arr) or base.host != host or base.dtype not in _FLOATS:
+        return None
+    if set(kwargs) - {"axis", "keepdims"}:
+        return None
+    keep = kwargs.get("keepdims")
+    if keep is not None and not (isinstance(keep, cst.Name) and keep.value in ("True", "False")):
+        return None
+    keepdims = isinstance(keep, cst.Name) and keep.value == "True"
+    rank = len(base.shape)
+    if "axis" not in kwargs:
+        axes = set(range(rank))
+    else:
+        axis_expr = kwargs["axis"]
+        items = axis_expr.elements if isinstance(axis_expr, cst.Tuple) else None
+        values = (
+            [types.expr(stmt, e.value, env) for e in items]
+            if items is not None
+            else [types.expr(stmt, axis_expr, env)]
+        )
+        if not all(
+            isinstance(v, Py) and v.value is not None and -rank <= v.value < rank for v in values
+        ):
+            return None
+        axes = {v.value % rank for v in values}  # type: ignore[union-attr,operator]
+        if len(axes) != len(values):
+            return None
+    shape = tuple(
+        1 if i in axes else n for i, n in enumerate(base.shape) if keepdims or i not in axes
+    )
+    return Arr(shape, base.dtype, host)
+
+
+def _reshaped(base: Arr, dims: tuple[int, ...] | None) -> Type:
+    if dims is None:
+        return None
+    dims = tuple(dims)
+    total = math.prod(base.shape)
+    if dims.count(-1) == 1:
+        known = math.prod(d for d in dims if d != -1)
+        if known <= 0 or total % known:
+            return None
+        dims = tuple(total // known if d == -1 else d for d in dims)
+    if any(d < 0 for d in dims) or math.prod(dims) != total:
+        return None
+    return Arr(dims, base.dtype, base.host)
+
+
+def _scalar_constant(ctx: ModuleContext, name: str) -> Type:
+    """`BETA, GAMMA = 0.45, 1 / 7.0` at module level, bound nowhere else: Python floats."""
+    graph = ctx.graph
+    defs = [s for s in graph.stmts if name in s.defs | s.mutates]
+    if len(defs) != 1 or defs[0].scope != MODULE:
+        return None
+    if any(name in fn.globals for fn in graph.functions.values()):
+        return None
+    node = defs[0].node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+        return None
+    target, value = node.targets[0].target, node.value
+    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple):
+        pairs = [
+            (t.value, v.value)
+            for t, v in zip(target.elements, value.elements, strict=False)
+            if isinstance(t.value, cst.Name) and t.value.value == name
+        ]
+        if len(target.elements) == len(value.elements) and len(pairs) == 1:
+            value = pairs[0][1]
+        else:
+            return None
+    return Py(is_float=True) if _number_literal(value) else None
+
+
+def _number_literal(expr: cst.BaseExpression) -> bool:
+    """A number written with literals and arithmetic (`1 / 5.2`, `-0.5`)."""
+    if isinstance(expr, cst.Integer | cst.Float):
+        return True
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
+        return _number_literal(expr.expression)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(
+        expr.operator, cst.Add | cst.Subtract | cst.Multiply | cst.Divide
+    ):
+        return _number_literal(expr.left) and _number_literal(expr.right)
+    return False
+
+
+def _item_assignment(node: cst.CSTNode, name: str) -> bool:
+    """`name[...] = value` or `name[...] += value`: NumPy writes the items in place."""
+    if isinstance(node, cst.Assign):
+        targets = [t.target for t in node.targets]
+    elif isinstance(node, cst.AugAssign):
+        targets = [node.target]
+    else:
+        return False
+    return all(
+        isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name
+        for t in targets
+    )
+
+
+def _escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:
+    """Whether `node` lets the array `name` reach code that could resize it: anything but
+    arithmetic, indexing, reading methods and arguments of NumPy or JAX functions."""
+    if isinstance(node, cst.Name):
+        return node.value == name  # a bare read anywhere else: an alias or an argument
+    if isinstance(node, cst.Call):
+        func = node.func
+        qual = ctx.qualify(func) or ""
+        library = qual.startswith(("numpy.", "jax.")) and not qual.endswith("resize")
+        parts: list[cst.CSTNode] = []
+        if isinstance(func, cst.Attribute) and _is_name(func.value, name):
+            if func.attr.value not in _READING_METHODS:
+                return True
+        else:
+            parts.append(func)
+        for arg in node.args:
+            if library and _is_name(arg.value, name):
+                continue
+            parts.append(arg.value)
+        return any(_escapes(ctx, p, name) for p in parts)
+    if isinstance(node, cst.BinaryOperation):
+        return any(_is_name_or_escapes(ctx, side, name) for side in (node.left, node.right))
+    if isinstance(node, cst.Comparison):
+        sides = [node.left, *(t.comparator for t in node.comparisons)]
+        return any(_is_name_or_escapes(ctx, side, name) for side in sides)
+    if isinstance(node, cst.UnaryOperation):
+        return _is_name_or_escapes(ctx, node.expression, name)
+    if isinstance(node, cst.Subscript):
+        return _is_name_or_escapes(ctx, node.value, name) or any(
+            _escapes(ctx, e, name) for e in node.slice
+        )
+    if isinstance(node, cst.Attribute):
+        return not _is_name(node.value, name) and _escapes(ctx, node.value, name)
+    if isinstance(node, cst.Assign | cst.AugAssign):
+        targets = (
+            [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        )
+        for target in targets:
+            if _item_target(target, name):
+                if any(_escapes(ctx, e, name) for e in target.slice):  # type: ignore[attr-defined]
+                    return True
+            elif not isinstance(target, cst.Name) and _escapes(ctx, target, name):
+                return True
+        return _escapes(ctx, node.value, name)
+    return any(_escapes(ctx, child, name) for child in node.children)
+
+
+def _item_target(target: cst.BaseExpression, name: str) -> bool:
+    return isinstance(target, cst.Subscript) and _is_name(target.value, name)
+
+
+def _is_name(node: cst.CSTNode, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _is_name_or_escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:
+    return False if _is_name(node, name) else _escapes(ctx, node, name)

@@ -1,0 +1,227 @@
+"""Computed carry types: a carried name keeps its type when one iteration gives it the
+shape and dtype it starts with (matrix products, reductions, fields of NamedTuples,
+arrays built on the host), and never where a shape or dtype may change."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.carry import entry_value, unstable_carry
+from autoopt.analysis.carry_types import Arr, CarryTypes, Rec
+
+from .helpers import HEADER, context
+
+CLASSES = """
+from typing import NamedTuple
+
+class State(NamedTuple):
+    s: jnp.ndarray
+    i: jnp.ndarray
+
+def infect(state, mixing):
+    lam = 0.3 * (mixing @ state.i) / (mixing @ jnp.ones(4, jnp.float32))
+    new = lam * state.s * 0.1
+    return State(s=state.s - new, i=state.i + new - 0.1 * state.i), new
+
+def pair_sum(pos):
+    delta = pos[:, None, :] - pos[None, :, :]
+    return jnp.sum(delta**2 * delta, axis=1)
+
+"""
+
+
+def loop_of(setup: str, body: str):
+    lines = "".join(f"        {line}\n" for line in body.split("\n"))
+    code = CLASSES + "def run(xs):\n" + setup + "    for _ in range(4):\n" + lines
+    ctx = context(code, HEADER)
+    loop = ctx.graph.loops[0]
+    return ctx, ctx.graph.loop_stmts(loop.id)
+
+
+def doubts(setup: str, body: str, carry: tuple[str, ...]) -> list[str]:
+    ctx, stmts = loop_of(setup, body)
+    return unstable_carry(ctx, stmts, carry)
+
+
+def unproven(name: str, change: str = "") -> str:
+    why = f": {change}" if change else ""
+    return f"cannot prove `{name}` keeps its shape and dtype across iterations{why}"
+
+
+X64 = " (float64 under JAX_ENABLE_X64, so a Python loop promotes it and `lax.scan` raises)"
+MIXING = (
+    "    rng = np.random.default_rng(0)\n"
+    "    mixing = jnp.asarray(np.eye(4) + 0.1 * rng.random((4, 4)), dtype=jnp.float32)\n"
+)
+SEEDED = "    seeded = np.zeros(4, np.float32)\n    seeded[0] = 1.0\n"
+
+
+@pytest.mark.parametrize(
+    ("setup", "body", "carry"),
+    [
+        # a NamedTuple through a helper: square float32 matrix products of its fields
+        (
+            MIXING + SEEDED + "    state = State(s=jnp.ones(4, jnp.float32) - jnp.asarray(seeded),"
+            " i=jnp.asarray(seeded))\n",
+            "state, new = infect(state, mixing)\nxs.append(new)",
+            ("state",),
+        ),
+        # `_replace` of one field with a value of its type
+        (
+            "    state = State(jnp.zeros(3), jnp.ones(3))\n",
+            "state = state._replace(i=jnp.tanh(state.i) + state.s)\nxs.append(state.i)",
+            ("state",),
+        ),
+        # a reduction with keepdims broadcast back
+        (
+            "    x = jnp.ones((4, 3), jnp.float32)\n",
+            "x = x - x.mean(axis=1, keepdims=True)\nx = x * 0.5",
+            ("x",),
+        ),
+        # a reduction along axis 0 broadcasts against the trailing axes
+        ("    x = jnp.ones((4, 3))\n", "x = x - jnp.mean(x, axis=0)\nx = x + 1.0", ("x",)),
+        # pairwise differences summed back to the positions' shape
+        (
+            "    pos = jnp.zeros((5, 3), jnp.float32)\n",
+            "force = pair_sum(pos)\npos = pos + 0.01 * force",
+            ("pos",),
+        ),
+        # a matrix drawn on the host, shape from a module constant
+        (
+            "    rng = np.random.default_rng(1)\n"
+            "    w = jnp.asarray(rng.normal(size=(4, 4)), jnp.float32)\n"
+            "    h = jnp.zeros(4, jnp.float32)\n",
+            "h = jnp.tanh(w @ h + 1.0)\nxs.append(h)",
+            ("h",),
+        ),
+        # two carries read by each other, of one known type
+        (
+            "    a = jnp.zeros((2, 3))\n    b = jnp.ones((2, 3))\n",
+            "a = a + b.T.T\nb = b * a",
+            ("a", "b"),
+        ),
+    ],
+)
+def test_proven(setup: str, body: str, carry: tuple[str, ...]) -> None:
+    assert doubts(setup, body, carry) == []
+
+
+@pytest.mark.parametrize(
+    ("setup", "body", "carry", "found"),
+    [
+        # a non-square matrix: the carry's length changes
+        (
+            "    m = jnp.ones((3, 4), jnp.float32)\n    h = jnp.ones(4, jnp.float32)\n",
+            "h = jnp.tanh(m @ h)\nxs.append(h)",
+            ("h",),
+            [
+                unproven(
+                    "h",
+                    "`h` is float32[4] when the loop starts and one iteration makes it float32[3]",
+                )
+            ],
+        ),
+        # the matrix changes in the loop: no type is known for it
+        (
+            "    m = jnp.eye(4)\n    h = jnp.ones(4)\n",
+            "h = m @ h\nm = jnp.kron(m, m)",
+            ("h", "m"),
+            [unproven("m")],
+        ),
+        # a matrix of unknown shape (a parameter)
+        ("    h = jnp.ones(4)\n", "h = xs @ h\nh = h * 2.0", ("h",), [unproven("h")]),
+        # a broadcast that grows the carry
+        (
+            "    x = jnp.zeros(3, jnp.float32)\n    table = jnp.ones((2, 3), jnp.float32)\n",
+            "x = x + table\nx = x * 0.5",
+            ("x",),
+            [
+                unproven(
+                    "x",
+                    "`x` is float32[3] when the loop starts and one iteration makes it "
+                    "float32[2,3]",
+                )
+            ],
+        ),
+        # a float32 carry times a float64 NumPy array: float64 under x64
+        (
+            "    x = jnp.ones(3, jnp.float32)\n    w = np.ones(3)\n",
+            "x = x * w\nx = x + 1.0",
+            ("x",),
+            [
+                unproven(
+                    "x",
+                    "`x` is float32[3] when the loop starts and one iteration makes it "
+                    "default-float[3]" + X64,
+                )
+            ],
+        ),
+        # a float32 field fed by a default-float one (the SEIR corpus program)
+        (
+            MIXING + SEEDED + "    state = State(s=jnp.zeros(4), i=jnp.asarray(seeded))\n",
+            "state, new = infect(state, mixing)\nxs.append(new)",
+            ("state",),
+            [
+                unproven(
+                    "state",
+                    "`state.i` is float32[4] when the loop starts and one iteration "
+                    "makes it default-float[4]" + X64,
+                )
+            ],
+        ),
+        # an integer carry plus a float array
+        (
+            "    n = jnp.zeros(3, jnp.int32)\n    f = jnp.ones(3, jnp.float32)\n",
+            "n = n + f\nxs.append(n)",
+            ("n",),
+            [unproven("n")],
+        ),
+        # an integer NamedTuple field stepped by a Python number: not computed
+        (
+            "    state = State(jnp.zeros(3, jnp.int32), jnp.ones(3))\n",
+            "state = State(state.s + 1, state.i * 0.5)\nxs.append(state.i)",
+            ("state",),
+            [unproven("state")],
+        ),
+        # a host array handed to unseen code, which may resize it
+        (
+            "    w = np.ones(3, np.float32)\n    prepare(w)\n    x = jnp.ones(3, jnp.float32)\n",
+            "x = x * jnp.asarray(w)\nx = x + 1.0",
+            ("x",),
+            [unproven("x")],
+        ),
+        # a host array resized in place
+        (
+            "    w = np.ones(3, np.float32)\n    w.resize(6, refcheck=False)\n"
+            "    x = jnp.ones(3, jnp.float32)\n",
+            "x = x * jnp.asarray(w)\nx = x + 1.0",
+            ("x",),
+            [unproven("x")],
+        ),
+    ],
+)
+def test_not_proven(setup: str, body: str, carry: tuple[str, ...], found: list[str]) -> None:
+    assert doubts(setup, body, carry) == found
+
+
+def test_types_at_the_loop_start() -> None:
+    ctx, stmts = loop_of(
+        MIXING + SEEDED + "    state = State(s=jnp.zeros(4), i=jnp.asarray(seeded))\n",
+        "state, new = infect(state, mixing)\nxs.append(new)",
+    )
+    types = CarryTypes(ctx, stmts, ("state",))
+    assert types.entry["state"] == Rec(
+        "State", (("s", Arr((4,), "float")), ("i", Arr((4,), "float32")))
+    )
+    assert not types.proven("state")
+
+
+def test_entry_value_gives_a_namedtuple_its_leaves_dtype() -> None:
+    """AO103's scan form asks that a carry be floating: a NamedTuple whose every leaf has
+    one known floating dtype is."""
+    ctx, stmts = loop_of(
+        "    state = State(jnp.zeros(3, jnp.float32), jnp.ones(3, jnp.float32))\n",
+        "state = State(state.s + 1.0, state.i * 0.5)\nxs.append(state.i)",
+    )
+    assert entry_value(ctx, stmts, "state").dtype == "float32"
+    assert unstable_carry(ctx, stmts, ("state",)) == []
