@@ -150,19 +150,34 @@ def _direct_calls(ctx: ModuleContext) -> dict[str, list[tuple[Stmt, cst.Call]]]:
     return calls
 
 
-def escapes(ctx: ModuleContext, name: str, importable: bool = True) -> str | None:
+def escapes(
+    ctx: ModuleContext, name: str, importable: bool = True, through: frozenset[str] = frozenset()
+) -> str | None:
     """How `name` reaches code autoopt cannot see, or None when only called here
-    (`importable`: a module-level name, which other modules may import)."""
+    (`importable`: a module-level name, which other modules may import; `through`:
+    transforms whose immediate call counts as a call, `jax.grad(name)(...)`)."""
     if name in ctx.per_module(_dunder_all):
         return f"`{name}` is exported in `__all__`"
     for stmt in ctx.per_module(_readers).get(name, ()):
         reads = [n for e in own_exprs(stmt) for n in read_names(e) if n.value == name]
         called = {id(c.func) for c in stmt.calls}
+        called |= {id(f.args[0].value) for c in stmt.calls if (f := _through(ctx, c, through))}
         if any(id(n) not in called for n in reads):
             return f"`{name}` is used as a value at line {ctx.span(stmt.node).line}"
     if importable and not name.startswith("_") and not ctx.per_module(_is_script):
         return f"`{name}` is public and the module may be imported"
     return None
+
+
+def _through(ctx: ModuleContext, call: cst.Call, transforms: frozenset[str]) -> cst.Call | None:
+    """`T(f)` when `call` is `T(f)(...)` for a transform `T` in `transforms`."""
+    func = call.func
+    if not transforms or not isinstance(func, cst.Call) or len(func.args) != 1:
+        return None
+    arg = func.args[0]
+    if arg.keyword is not None or arg.star:
+        return None
+    return func if ctx.qualify(func.func) in transforms else None
 
 
 def _readers(ctx: ModuleContext) -> dict[str, list[Stmt]]:

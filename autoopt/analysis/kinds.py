@@ -46,6 +46,12 @@ class Value:
         return self.kind in (Kind.ARRAY, Kind.PYTREE)
 
     @property
+    def container(self) -> str | None:
+        """ "tuple", "list" or "dict" for a pytree of that container whose every element
+        (a dict: every value, under string keys) is a JAX array; None otherwise."""
+        return self.detail if self.kind is Kind.PYTREE and self.detail in CONTAINERS else None
+
+    @property
     def is_static_kind(self) -> bool:
         """A kind jit can only take as a static (hashable, Python-level) argument."""
         return self.kind in (Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE) or (
@@ -75,6 +81,11 @@ class Value:
         return self.kind is Kind.ARRAY and self.shape is not None and self.dtype is not None
 
 
+#: The containers a pytree's `detail` may name (`Value.container`); the first two can be
+#: changed in place, so the value model keeps them only for names nothing may change.
+CONTAINERS = frozenset({"tuple", "list", "dict"})
+MUTABLE_CONTAINERS = frozenset({"list", "dict"})
+
 UNKNOWN = Value(Kind.UNKNOWN)
 BOTTOM = Value(Kind.BOTTOM)
 ARRAY = Value(Kind.ARRAY)
@@ -86,6 +97,13 @@ CALLABLE = Value(Kind.CALLABLE)
 CONST_SCALAR = Value(Kind.SCALAR, constant=True)
 CONST_STRING = Value(Kind.STRING, constant=True)
 NONE = Value(Kind.NONE, constant=True)
+STRING = Value(Kind.STRING)
+
+
+def arrays_in(container: str) -> Value:
+    """A tuple, list or dict (string keys) whose every element is a JAX array."""
+    return Value(Kind.PYTREE, detail=container)
+
 
 #: A JAX array combined by an operator with these gives a JAX array (or raises).
 _ARRAY_OPERANDS = {Kind.ARRAY, Kind.SCALAR, Kind.HOST_ARRAY, Kind.UNKNOWN}

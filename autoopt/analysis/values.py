@@ -24,8 +24,8 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit, only_called
 from autoopt.analysis.exprs import bound_names, is_at_update
 from autoopt.analysis.fields import ARRAY_ANNOTATIONS, PytreeClass, field_arguments, pytree_classes
-from autoopt.analysis.graph import MODULE, Function, Stmt
-from autoopt.analysis.jitted import own_nodes
+from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
+from autoopt.analysis.jitted import escapes, own_nodes
 from autoopt.analysis.kinds import (
     ARRAY,
     BOTTOM,
@@ -33,13 +33,16 @@ from autoopt.analysis.kinds import (
     CONST_SCALAR,
     CONST_STRING,
     HOST,
+    MUTABLE_CONTAINERS,
     NONE,
     OBJECT,
     PYTREE,
     SCALAR,
+    STRING,
     UNKNOWN,
     Kind,
     Value,
+    arrays_in,
     combine,
     join_all,
     typed_arithmetic,
@@ -56,6 +59,7 @@ from autoopt.analysis.library import (
     reshaped,
     sliced_shape,
 )
+from autoopt.analysis.mutable import changed_names
 from autoopt.analysis.names import dotted
 from autoopt.analysis.project import project_function
 
@@ -148,19 +152,35 @@ class ValueModel:
             return self._container(stmt, expr)
         if isinstance(expr, cst.Lambda):
             return CALLABLE
-        if isinstance(expr, cst.ListComp | cst.DictComp):
-            return self._comprehension(stmt, expr)
+        if isinstance(expr, cst.ListComp):
+            return self._comprehension(stmt, expr, "list")
+        if isinstance(expr, cst.DictComp):
+            return self._comprehension(stmt, expr, "dict")
         return UNKNOWN
 
     def _comprehension(
-        self, stmt: Stmt, expr: cst.ListComp | cst.DictComp | cst.GeneratorExp
+        self, stmt: Stmt, expr: cst.ListComp | cst.DictComp | cst.GeneratorExp, container: str
     ) -> Value:
         """A list, dict (or, through `tuple(...)`, tuple) built of JAX arrays is a pytree
-        of arrays; anything else built this way is not known."""
+        of arrays, that container of arrays where every element is one (a dict's keys
+        strings); anything else built this way is not known."""
         element = self.value_of(stmt, expr.value if isinstance(expr, cst.DictComp) else expr.elt)
         if element.kind is Kind.BOTTOM:
             return BOTTOM
-        return PYTREE if element.is_arrays else UNKNOWN
+        if not element.is_arrays:
+            return UNKNOWN
+        if element.kind is not Kind.ARRAY:
+            return PYTREE
+        if isinstance(expr, cst.DictComp):
+            return self._keyed(self.value_of(stmt, expr.key))
+        return arrays_in(container)
+
+    @staticmethod
+    def _keyed(key: Value) -> Value:
+        """A dict of JAX arrays under `key`: a dict of arrays for string keys."""
+        if key.kind is Kind.BOTTOM:
+            return BOTTOM
+        return arrays_in("dict") if key.kind is Kind.STRING else PYTREE
 
     def _attribute(self, stmt: Stmt, expr: cst.Attribute) -> Value:
         qual = self.ctx.qualify(expr)
@@ -187,12 +207,14 @@ class ValueModel:
 
     def _subscript(self, stmt: Stmt, expr: cst.Subscript) -> Value:
         base = self.value_of(stmt, expr.value)
+        if base.kind is Kind.BOTTOM:
+            return BOTTOM  # not known until the cycle's first estimate
         if base.typed:
             return self._row(stmt, base, expr)
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             return Value(base.kind)
         if base.kind is Kind.PYTREE:
-            return PYTREE
+            return _element(base, expr)
         if base.kind is Kind.SHAPE:
             sliced = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
             return Value(Kind.SHAPE, shape=sliced_shape(base.shape, expr)) if sliced else SCALAR
@@ -247,13 +269,25 @@ class ValueModel:
         if any(v.kind is Kind.BOTTOM for v in values):
             return BOTTOM
         if values and all(v.is_arrays for v in values) and not isinstance(expr, cst.Set):
-            return PYTREE
+            return self._literal_pytree(stmt, expr, values)
         if any(v.kind is Kind.UNKNOWN for v in values) and not isinstance(expr, cst.Set):
             return UNKNOWN  # a pytree of arrays or not: its parts decide
         hashable = isinstance(expr, cst.Tuple) and all(v.constant for v in values)
         if isinstance(expr, cst.Tuple) and all(v.kind is Kind.SCALAR for v in values):
             return Value(Kind.SHAPE, hashable)
         return Value(Kind.CONTAINER, hashable)
+
+    def _literal_pytree(
+        self, stmt: Stmt, expr: cst.Tuple | cst.List | cst.Dict, values: list[Value]
+    ) -> Value:
+        """A literal of arrays and pytrees: the container of arrays where every element
+        is a JAX array (every key of a dict a string)."""
+        if not all(v.kind is Kind.ARRAY for v in values):
+            return PYTREE
+        if isinstance(expr, cst.Dict):
+            keys = [self.value_of(stmt, e.key) for e in expr.elements]  # type: ignore[union-attr]
+            return self._keyed(join_all(keys))
+        return arrays_in("tuple" if isinstance(expr, cst.Tuple) else "list")
 
     # -- calls -----------------------------------------------------------------------
     def _call(self, stmt: Stmt, call: cst.Call) -> Value:
@@ -273,6 +307,10 @@ class ValueModel:
             return self._method_call(stmt, call, func)
         if isinstance(func, cst.Call):
             inner = self.ctx.qualify(func.func) or ""
+            if inner == "jax.grad" and _plain_grad(func, call):
+                first = self.value_of(stmt, call.args[0].value)
+                if first.kind is Kind.BOTTOM or first.container is not None:
+                    return first  # the gradient has its argument's structure
             return PYTREE if inner in jax_api.TRACING_TRANSFORMS else UNKNOWN
         return UNKNOWN
 
@@ -302,8 +340,8 @@ class ValueModel:
         if callee.kind is Kind.CALLABLE and callee.detail == "class":
             return OBJECT
         if not graph.reaching_defs(stmt, name) and _is_builtin(self.ctx, name):
-            if name in ("tuple", "list") and call is not None and _one_comprehension(call):
-                return self._comprehension(stmt, call.args[0].value)  # type: ignore[arg-type]
+            if name in ("tuple", "list", "dict") and call is not None:
+                return self._rebuilt(stmt, name, call)
             if name == "abs" and call is not None and len(call.args) == 1:
                 inner = self.value_of(stmt, call.args[0].value)  # `__abs__` keeps the kind
                 return Value(inner.kind) if inner.kind in _ABS_KINDS else UNKNOWN
@@ -312,6 +350,106 @@ class ValueModel:
             if name in _STRING_BUILTINS:
                 return Value(Kind.STRING)
         return UNKNOWN
+
+    def _rebuilt(self, stmt: Stmt, name: str, call: cst.Call) -> Value:
+        """`tuple(...)`, `list(...)`, `dict(...)` of arrays: that container of arrays."""
+        if any(a.star for a in call.args):
+            return UNKNOWN
+        if name != "dict" and _one_comprehension(call):
+            return self._comprehension(stmt, call.args[0].value, name)  # type: ignore[arg-type]
+        if any(a.keyword is not None for a in call.args):
+            if name != "dict" or not all(a.keyword is not None for a in call.args):
+                return UNKNOWN
+            values = join_all([self.value_of(stmt, a.value) for a in call.args])
+            return values if values.kind is Kind.BOTTOM else self._keyed_arrays(STRING, values)
+        if len(call.args) != 1:
+            return UNKNOWN
+        source = call.args[0].value
+        if name != "dict":
+            item = self._item(stmt, source)
+            if item.kind is Kind.BOTTOM:
+                return BOTTOM
+            return arrays_in(name) if item.kind is Kind.ARRAY else UNKNOWN
+        pairs = self._pairs(stmt, source)
+        if pairs is not None:
+            return self._keyed_arrays(*pairs)
+        whole = self.value_of(stmt, source)
+        return whole if whole.kind is Kind.BOTTOM or whole.container == "dict" else UNKNOWN
+
+    def _keyed_arrays(self, key: Value, value: Value) -> Value:
+        if value.kind is Kind.BOTTOM:
+            return BOTTOM
+        return self._keyed(key) if value.kind is Kind.ARRAY else UNKNOWN
+
+    def _pairs(self, stmt: Stmt, source: cst.BaseExpression) -> tuple[Value, Value] | None:
+        """The key and value of the pairs `dict(source)` reads from a generator of
+        `(key, value)` literals or an iterator of pairs (`zip`, `.items()`)."""
+        if isinstance(source, cst.GeneratorExp | cst.ListComp):
+            elt = source.elt
+            if not isinstance(elt, cst.Tuple) or len(elt.elements) != 2:
+                return None
+            if any(isinstance(e, cst.StarredElement) for e in elt.elements):
+                return None
+            key, value = (self.value_of(stmt, e.value) for e in elt.elements)
+            return key, value
+        parts = self._item_parts(stmt, source, 2)
+        return (parts[0], parts[1]) if parts is not None else None
+
+    # -- iteration ---------------------------------------------------------------------
+    def _item(self, stmt: Stmt, it: cst.BaseExpression) -> Value:
+        """What iterating over `it` gives each time: the rows of an array, the elements of
+        a tuple or list of arrays, the (string) keys of a dict of arrays, its values or
+        keys through `.values()`/`.keys()`, numbers from `range`; unknown otherwise."""
+        if type(it) is cst.Call:
+            special = self._iterator_call(stmt, it)  # type: ignore[arg-type]
+            if special is not None:
+                return special[0]
+        source = self.value_of(stmt, it)
+        if source.kind in _ITERATED or source.kind is Kind.BOTTOM:
+            return Value(source.kind)
+        container = source.container
+        if container is None:
+            return UNKNOWN
+        return STRING if container == "dict" else ARRAY
+
+    def _item_parts(self, stmt: Stmt, it: cst.BaseExpression, count: int) -> list[Value] | None:
+        """The parts of each item of `zip(a, b)`, `enumerate(a)` or `d.items()` unpacked
+        into `count` names, or None where they are not known."""
+        if type(it) is not cst.Call:
+            return None
+        special = self._iterator_call(stmt, it)  # type: ignore[arg-type]
+        if special is None or special[1] is None or len(special[1]) != count:
+            return None
+        return special[1]
+
+    def _iterator_call(self, stmt: Stmt, call: cst.Call) -> tuple[Value, list[Value] | None] | None:
+        """(item, its parts) of the builtin iterators and dict views the model knows."""
+        func = call.func
+        if any(a.star for a in call.args):
+            return None
+        positional = [a.value for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+        if isinstance(func, cst.Name) and _is_builtin(self.ctx, func.value):
+            if func.value == "range":
+                return SCALAR, None
+            if func.value == "zip" and positional and keywords <= {"strict"}:
+                return UNKNOWN, [self._item(stmt, p) for p in positional]
+            if func.value == "enumerate" and len(positional) == 1 and keywords <= {"start"}:
+                return UNKNOWN, [SCALAR, self._item(stmt, positional[0])]
+            return None
+        if not isinstance(func, cst.Attribute) or call.args:
+            return None
+        view = func.attr.value
+        if view not in ("keys", "values", "items"):
+            return None
+        base = self.value_of(stmt, func.value)
+        if base.kind is Kind.BOTTOM:
+            return BOTTOM, [BOTTOM, BOTTOM] if view == "items" else None
+        if base.container != "dict":
+            return None
+        if view == "items":
+            return UNKNOWN, [STRING, ARRAY]
+        return (STRING if view == "keys" else ARRAY), None
 
     def _rebound(self, stmt: Stmt, name: str, fn: Function) -> bool:
         """Whether `name` may hold something else than the `def` at this call."""
@@ -374,17 +512,34 @@ class ValueModel:
     # -- names -----------------------------------------------------------------------
     def name(self, stmt: Stmt, name: str) -> Value:
         """The value `name` holds when `stmt` reads it."""
-        return self._solve(("name", stmt.id, name), lambda: self._resolve(stmt, name))
+        return self._solve(
+            ("name", stmt.id, name), lambda: self._unchanged(name, self._resolve(stmt, name))
+        )
+
+    def _unchanged(self, name: str, value: Value) -> Value:
+        """A list or dict of arrays only through a name whose object nothing may change
+        (`analysis/mutable.py`): one the module changes in place is unknown (it may hold
+        anything now), one handed to code autoopt cannot see a pytree of arrays, as before
+        the model knew containers."""
+        if value.kind is not Kind.PYTREE or value.detail == "tuple":
+            return value
+        if (value.detail or "").startswith("class:"):
+            return value
+        changed = self.ctx.per_module(changed_names)
+        if name in changed.mutated:
+            return UNKNOWN
+        if value.detail in MUTABLE_CONTAINERS and name in changed.escaping:
+            return PYTREE
+        return value
 
     def _resolve(self, stmt: Stmt, name: str) -> Value:
         if name in ("True", "False"):
             return CONST_SCALAR
         if name == "None":
             return NONE
-        comprehension = _comprehension_source(stmt, name)
-        if comprehension is not None:
-            source = self.value_of(stmt, comprehension)
-            return Value(source.kind) if source.kind in _ITERATED else UNKNOWN
+        bindings = _comprehension_bindings(stmt, name)
+        if bindings:
+            return join_all([self._bound_item(stmt, *b) for b in bindings])
         graph = self.ctx.graph
         defs = graph.reaching_defs(stmt, name)
         fn = graph.functions.get(stmt.scope)
@@ -400,6 +555,14 @@ class ValueModel:
         if fn is not None and name in fn.params and not any(graph.dominates(d, stmt) for d in defs):
             values.append(self.parameter(fn, name))  # no definition on some path: the argument
         return join_all(values)
+
+    def _bound_item(self, stmt: Stmt, it: cst.BaseExpression, index: int, count: int) -> Value:
+        """What a comprehension binds from `it` to a name (the `index`-th of `count`
+        names unpacked from each item; -1: the whole item)."""
+        if index < 0:
+            return self._item(stmt, it)
+        parts = self._item_parts(stmt, it, count)
+        return parts[index] if parts is not None else UNKNOWN
 
     def _scope_value(self, stmt: Stmt, name: str) -> Value:
         """Every value the module binds to `name` (constant only when bound once)."""
@@ -434,9 +597,9 @@ class ValueModel:
         annotated = _annotation(self.ctx, fn, name)
         if annotated is not None:
             return annotated
-        if fn.is_method or not only_called(self.ctx, fn):
+        sites = _binding_calls(self.ctx, fn)
+        if fn.is_method or sites is None:
             return UNKNOWN
-        sites = self.ctx.graph.call_sites(fn)
         index = fn.params.index(name)
         default = parameter_default(fn, name)
         values = []
@@ -491,13 +654,12 @@ class ValueModel:
     def _iterated(self, stmt: Stmt, node: cst.For, name: str) -> Value:
         if isinstance(node.target, cst.Tuple | cst.List) and isinstance(node.iter, cst.Name):
             return self._unpacked_item(stmt, node.target, node.iter.value, name)
+        if isinstance(node.target, cst.Tuple | cst.List):
+            index, count = _unpacked_index(node.target, name)
+            return self._bound_item(stmt, node.iter, index, count) if index >= 0 else UNKNOWN
         if not isinstance(node.target, cst.Name):
             return UNKNOWN
-        it = node.iter
-        if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range":
-            return SCALAR if _is_builtin(self.ctx, "range") else UNKNOWN
-        source = self.value_of(stmt, it)
-        return Value(source.kind) if source.kind in _ITERATED else UNKNOWN
+        return self._item(stmt, node.iter)
 
     def _unpacked_item(
         self, stmt: Stmt, target: cst.Tuple | cst.List, items: str, name: str
@@ -540,8 +702,12 @@ class ValueModel:
         if unpacked.kind is Kind.BOTTOM and not self._compiled_call(stmt, value):
             return unpacked  # not known yet: the cycle's next round decides
         whole = self.value_of(stmt, value)
-        if whole.kind in (Kind.PYTREE, Kind.BOTTOM):
+        if whole.kind is Kind.BOTTOM:
             return whole
+        if whole.container is not None:  # a tuple or list gives arrays, a dict its keys
+            return STRING if whole.container == "dict" else ARRAY
+        if whole.kind is Kind.PYTREE:
+            return PYTREE  # a part of a pytree of arrays
         if whole.kind is Kind.ARRAY:  # `key, sub = jax.random.split(key)`: rows of an array
             return Value(Kind.ARRAY, detail=whole.detail, dtype=whole.dtype)
         return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
@@ -570,6 +736,41 @@ class ValueModel:
                 return UNKNOWN
             values.append(self.value_of(ret, tup.elements[index].value))
         return join_all(values)
+
+
+#: Transforms whose immediate call `T(f)(a, b)` calls `f` with those arguments, traced
+#: (`jax.grad` and `jax.value_and_grad` differentiate the first one, keeping its structure).
+_PASSING_TRANSFORMS = frozenset(
+    {"jax.grad", "jax.value_and_grad", "jax.jit", "jax.checkpoint", "jax.remat"}
+)
+
+
+def _binding_calls(ctx: ModuleContext, fn: Function) -> list[CallSite] | None:
+    """The calls that bind `fn`'s parameters: its direct calls, and `jax.grad(fn)(...)`
+    and the like; None when it may be called in another way or from elsewhere."""
+    direct = ctx.graph.call_sites(fn)
+    if only_called(ctx, fn):
+        return direct
+    if escapes(ctx, fn.name, fn.scope == MODULE, _PASSING_TRANSFORMS) is not None:
+        return None
+    transformed = [
+        CallSite(stmt, call, fn)
+        for stmt in ctx.graph.references(fn.name)
+        for call in stmt.calls
+        if _passes_to(ctx, call, fn)
+    ]
+    return direct + transformed
+
+
+def _passes_to(ctx: ModuleContext, call: cst.Call, fn: Function) -> bool:
+    """`call` is `T(fn)(...)` for one of the passing transforms, `fn` resolved by name."""
+    func = call.func
+    if not isinstance(func, cst.Call) or len(func.args) != 1:
+        return False
+    arg = func.args[0]
+    if arg.keyword is not None or arg.star or not isinstance(arg.value, cst.Name):
+        return False
+    return arg.value.value == fn.name and ctx.qualify(func.func) in _PASSING_TRANSFORMS
 
 
 def _module_binders(ctx: ModuleContext) -> dict[str, list[Stmt]]:
@@ -622,15 +823,52 @@ def _only_iterated(ctx: ModuleContext, name: str, binder: Stmt) -> bool:
     return True
 
 
-def _comprehension_source(stmt: Stmt, name: str) -> cst.BaseExpression | None:
-    """The iterable a comprehension in `stmt` binds `name` from (`for k in keys`)."""
+def _comprehension_bindings(stmt: Stmt, name: str) -> list[tuple[cst.BaseExpression, int, int]]:
+    """Every iterable a comprehension in `stmt` binds `name` from (`for k in keys`: index
+    -1; `for a, b in pairs`: its index among the `count` names)."""
     if not stmt.comprehension:
-        return None
+        return []
+    found = []
     for node in own_nodes(stmt):
         target = node.target if isinstance(node, cst.CompFor) else None
         if isinstance(target, cst.Name) and target.value == name:
-            return node.iter
-    return None
+            found.append((node.iter, -1, 1))  # type: ignore[union-attr]
+        elif isinstance(target, cst.Tuple | cst.List) and name in _target_names(target):
+            index, count = _unpacked_index(target, name)
+            found.append((node.iter, index, count))  # type: ignore[union-attr]
+    return found
+
+
+def _unpacked_index(target: cst.Tuple | cst.List, name: str) -> tuple[int, int]:
+    """`name`'s index among the plain names a tuple target unpacks, and their count (-1
+    where it is nested or a starred target is there)."""
+    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+    if name not in names or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        return -1, len(names)
+    return names.index(name), len(names)
+
+
+def _element(base: Value, expr: cst.Subscript) -> Value:
+    """`t[i]` of a tuple or list of arrays and `d[key]` of a dict of arrays are arrays (or
+    raise), `t[i:j]` the same container; any other part of a pytree is a pytree."""
+    container = base.container
+    if container is None or len(expr.slice) != 1:
+        return PYTREE
+    index = expr.slice[0].slice
+    if isinstance(index, cst.Index) and index.star is None:
+        return ARRAY
+    if isinstance(index, cst.Slice) and container != "dict":
+        return base
+    return PYTREE
+
+
+def _plain_grad(transform: cst.Call, call: cst.Call) -> bool:
+    """`jax.grad(f)(a, ...)`: the gradient with respect to the first argument, nothing
+    else asked (no `argnums`, `has_aux`)."""
+    args = transform.args
+    if len(args) != 1 or args[0].keyword is not None or args[0].star:
+        return False
+    return bool(call.args) and call.args[0].keyword is None and not call.args[0].star
 
 
 #: The value of a literal, by its node class.

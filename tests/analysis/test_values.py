@@ -34,7 +34,7 @@ def value_at_end(body: str, name: str) -> Value:
         ("x = jnp.ones((2, 3))\nt = x.dtype", "t", Kind.DTYPE, False, None),
         ("shape = (2, 3)", "shape", Kind.SHAPE, True, None),
         ("p = {'w': jnp.ones(3), 'b': jnp.zeros(3)}", "p", Kind.PYTREE, False, None),
-        ("p = (jnp.ones(3), jnp.zeros(3))", "p", Kind.PYTREE, False, None),
+        ("p = (jnp.ones(3), jnp.zeros(3))", "p", Kind.PYTREE, False, "tuple"),
         ("cfg = {'lr': 0.1}", "cfg", Kind.CONTAINER, False, None),
         # rows of a JAX array unpacked, and comprehensions of JAX arrays
         ("k = jax.random.PRNGKey(0)\nk, sub = jax.random.split(k)", "sub", Kind.ARRAY, False, None),
@@ -43,7 +43,7 @@ def value_at_end(body: str, name: str) -> Value:
             "t",
             Kind.PYTREE,
             False,
-            None,
+            "tuple",
         ),
         ("ps = load()\nt = [jnp.zeros(3) for _ in ps]", "t", Kind.PYTREE, False, None),
         ("ps = load()\nt = {k: jnp.zeros(3) for k in ps}", "t", Kind.PYTREE, False, None),
@@ -152,7 +152,7 @@ for _ in range(200):
     )
     row = Value(Kind.ARRAY, shape=(16,), dtype="float")
     assert params == {"x": row, "v": row}
-    assert returns == Value(Kind.PYTREE)
+    assert returns == Value(Kind.PYTREE, detail="tuple")
 
 
 @pytest.mark.parametrize(
