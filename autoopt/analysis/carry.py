@@ -6,10 +6,17 @@ that becomes float32 after one step). The proof follows the value the loop rebin
 back to the name itself: `.at[]` updates of it, arithmetic with Python numbers
 (weakly typed, so they neither promote nor broadcast) or with other values of its
 own type, shape-keeping elementwise functions of it, `jax.grad` with respect to it,
-and module functions whose returned value keeps the type of the parameter it was
-passed as. Where no such relation holds (a matrix product, a reduction broadcast
-back, a NamedTuple's fields), `analysis/carry_types.py` computes the types the carry
-has when the loop starts and after one iteration instead. Anything else is unproven.
+module functions whose returned value keeps the type of the parameter it was
+passed as, and `+`, `-`, `*` with a JAX array the carried value was already combined
+with that way before the loop (`u = u0 * mask`, then `u = f(u) * mask` in it:
+broadcasting shapes and promoting dtypes are joins, so combining with the same array
+again changes neither). Where no such relation holds (a matrix product, a reduction
+broadcast back, a NamedTuple's fields), `analysis/carry_types.py` computes the types
+the carry has when the loop starts and after one iteration instead. Anything else is
+unproven.
+
+`typed_like` asks the same question of a name the body binds without carrying it
+(a temporary): which carried name's shape and dtype it provably has.
 """
 
 from __future__ import annotations
@@ -37,6 +44,9 @@ _GRADS = frozenset({"jax.grad"})
 _TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
 _VALUE_AND_GRADS = frozenset({"jax.value_and_grad"})
 _MAX_DEPTH = 10  # calls and local names followed: helpers that call helpers
+#: Operators whose result type is the join of their operands' (broadcast shape, promoted
+#: dtype): combining a value with the same array twice gives the type of doing it once.
+_JOINS = (cst.Add, cst.Subtract, cst.Multiply)
 
 
 def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...]) -> list[str]:
@@ -51,12 +61,30 @@ def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...])
     for name in carry:
         if computed.proven(name):
             continue
-        keeps = _Keeps(ctx, entry_value(ctx, body, name), scope)
+        keeps = _Keeps(ctx, entry_value(ctx, body, name), scope, body)
         if not all(keeps.rebinding(s, name, classes[name]) for s in body if name in s.defs):
             change = computed.change(name)
             why = f": {change}" if change else ""
             doubts.append(f"cannot prove `{name}` keeps its shape and dtype across iterations{why}")
     return doubts
+
+
+def typed_like(
+    ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...], name: str
+) -> str | None:
+    """A carried name whose shape and dtype `name`, bound in the loop's body and not
+    carried, provably has after every iteration; None where none is proven. Only
+    meaningful for a carry `unstable_carry` proves stable (the proof reads every carried
+    name in the body as having its type at the loop's start)."""
+    defs = [s for s in body if name in s.defs]
+    if not defs:
+        return None
+    classes = _same_type_classes(ctx, body, carry)
+    for other in carry:
+        keeps = _Keeps(ctx, entry_value(ctx, body, other), body[0].scope, body)
+        if all(keeps.rebinding(s, name, classes[other]) for s in defs):
+            return other
+    return None
 
 
 def _same_type_classes(
@@ -130,9 +158,12 @@ def _bound(stmt: Stmt, name: str) -> tuple[cst.BaseExpression, int | None] | Non
 class _Keeps:
     """Whether an expression has the shape and dtype that `name` has at its statement."""
 
-    def __init__(self, ctx: ModuleContext, entry: Value, loop_scope: str) -> None:
+    def __init__(
+        self, ctx: ModuleContext, entry: Value, loop_scope: str, body: list[Stmt] | None = None
+    ) -> None:
         self.ctx = ctx
         self.loop_scope = loop_scope  # where `name` is the carry itself
+        self.body = body  # the loop's statements (None: no combination before it is known)
         self.values = model(ctx)
         self.entry = entry  # the carried value's type when the loop starts
         self.lambda_params: frozenset[str] = frozenset()  # inside a `tree_map` lambda
@@ -169,7 +200,11 @@ class _Keeps:
             typed = [s for s in sides if self.values.value_of(stmt, s).kind is not Kind.SCALAR]
             keeping = [s for s in typed if self.expr(stmt, s, None, names, depth)]
             others = [s for s in typed if s not in keeping]
-            return bool(keeping) and all(self._same_as(stmt, s, names) for s in others)
+            joins = isinstance(expr.operator, _JOINS)
+            return bool(keeping) and all(
+                self._same_as(stmt, s, names) or (joins and self._absorbed(stmt, s, names))
+                for s in others
+            )
         if isinstance(expr, cst.Call):
             return self._call(stmt, expr, None, names, depth)
         return False
@@ -212,6 +247,50 @@ class _Keeps:
         tail = mine.shape[len(mine.shape) - len(other.shape) :] if other.shape else ()
         return len(other.shape) <= len(mine.shape) and all(
             o in (1, m) for o, m in zip(other.shape, tail, strict=True)
+        )
+
+    def _absorbed(self, stmt: Stmt, expr: cst.BaseExpression, names: frozenset[str]) -> bool:
+        """`expr` is a JAX array, read in the loop's own body and bound once before the
+        loop, that the value of one of `names` was combined with by `+`, `-` or `*` on
+        every path into the loop (`u = jnp.asarray(u0) * mask`, possibly through plain
+        copies `v = u`): the carried type is already the join with its type."""
+        if self.body is None or not isinstance(expr, cst.Name):
+            return False
+        if self.values.value_of(stmt, expr).kind is not Kind.ARRAY:
+            return False
+        sources = self.ctx.graph.reaching_defs(stmt, expr.value)
+        inside = {s.id for s in self.body}
+        if stmt.id not in inside or len(sources) != 1 or sources[0].id in inside:
+            return False
+        for name in names:
+            entry = _entry_defs(self.ctx, self.body, name)
+            if entry and all(self._combined(d, name, expr.value, sources[0], 0) for d in entry):
+                return True
+        return False
+
+    def _combined(self, stmt: Stmt, name: str, other: str, source: Stmt, depth: int) -> bool:
+        """`stmt` binds `name` to a value combined with `other` (bound by `source`) by
+        `+`, `-` or `*`, or to a name that is such a value wherever it comes from."""
+        node = stmt.node
+        bound = _bound(stmt, name)
+        if depth > _MAX_DEPTH or not isinstance(node, cst.Assign) or bound is None:
+            return False
+        value, index = bound
+        if index is not None:
+            return False
+        graph = self.ctx.graph
+        if isinstance(value, cst.Name):
+            defs = graph.reaching_defs(stmt, value.value)
+            return bool(defs) and all(
+                self._combined(d, value.value, other, source, depth + 1) for d in defs
+            )
+        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _JOINS)):
+            return False
+        return any(
+            isinstance(side, cst.Name)
+            and side.value == other
+            and [d.id for d in graph.reaching_defs(stmt, other)] == [source.id]
+            for side in (value.left, value.right)
         )
 
     def _local(self, stmt: Stmt, local: str, names: frozenset[str], depth: int) -> bool:

@@ -10,34 +10,46 @@ premises to the step's own:
 - the loop runs a known number of times, at least once (`range` of integer
   literals or module constants: `scan` traces its body even for zero steps), and
   its variable is read neither by the step nor after the loop;
-- the step returns only what it carries (a name of the last iteration read
-  after the loop would have to come back from the scan too), and the loop is in
-  a function (a module-level loop leaves its names as module globals);
+- in a function, the step returns only what it carries (a name of the last
+  iteration read after the loop would have to come back from the scan too);
 - every carried name keeps its shape and dtype from one iteration to the next
   (analysis/carry.py) and is a floating-point array where the proof adds Python
   numbers to it (an integer array times `0.5` becomes a float array, which a
   Python loop allows and `scan` rejects). Values the step appends then have one
   shape and dtype in every iteration, so they stack.
 
+A loop of module code leaves every name its body binds as a module global, which
+an importer or a function may read: the last iteration's values, and the loop
+variable holding the last index. The scan carries each such name (a temporary,
+`lap`) too, from a placeholder of the shape and dtype of a carried name that the
+proof shows it has (`jnp.zeros_like(u)`, overwritten in the first of at least one
+iteration, since the body is straight-line code binding it every time), and the
+loop variable gets its last value (`_ = N_STEPS - 1`) after the call. Where no
+carried name's type is proven for a temporary, the loop stays a step and says so.
+Its lists keep being lists of the values appended, one row each.
+
 A list that starts empty just before the loop and is read afterwards only as
 `jnp.stack(xs)` (or `jnp.array(xs)`, `jnp.asarray(xs)`) can take the stacked
 values themselves: stacking the rows again would give the same array, after
-compiling a concatenation of `n` operands.
+compiling a concatenation of `n` operands. At module level the list still receives
+the rows (it is a global) and only those calls take the stacked values.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.carry import entry_value, unstable_carry
+from autoopt.analysis.carry import entry_value, typed_like, unstable_carry
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update, read_names
 from autoopt.analysis.fori import counted_for
 from autoopt.analysis.graph import MODULE, Stmt
 from autoopt.analysis.kinds import Kind
 from autoopt.analysis.scan import step_count
+from autoopt.analysis.shapes import dtype_name
 from autoopt.analysis.step import StepPlan
 from autoopt.analysis.values import model
 from autoopt.analysis.walk import walk
@@ -55,26 +67,39 @@ class WholeLoop:
     carry: tuple[str, ...]  # in the step's return order
     inputs: tuple[str, ...]  # the other names the step takes, in its parameter order
     length: str  # the trip count, as source text (`N_STEPS`, `20 - 4`)
-    doubt: str = ""  # the carry premise not proven: the loop stays a step
+    doubt: str = ""  # the premise not proven: the loop stays a step
     # lists read only through `jnp.stack(xs)` after the loop, with those calls
     stacked: tuple[tuple[str, tuple[cst.Call, ...]], ...] = ()
+    # a module-level loop's temporaries, carried for their last value, each with the
+    # carried name whose shape and dtype it has (its placeholder is `zeros_like` of it)
+    last: tuple[tuple[str, str], ...] = ()
+    index_last: str | None = None  # a module-level loop variable's last value, as source
+
+    @property
+    def module(self) -> bool:
+        """A loop of module code: its names are globals, its lists keep their rows."""
+        return self.index_last is not None
 
 
 def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
-    """The scan form of a step (with a doubt when only the carry's type is not proven),
-    or None when the loop has another shape."""
+    """The scan form of a step (with a doubt when only the carry's type, a read of the
+    loop variable after the loop or, at module level, a temporary's type stands in its
+    way), or None when the loop has another shape."""
     node = plan.loop.node
     counted = counted_for(node)
-    if counted is None or plan.loop.scope == MODULE:
+    if counted is None:
         return None
     index, bounds = counted
-    if len(plan.lines) != len(node.body.body) or _index_read(ctx, plan, index):
+    if len(plan.lines) != len(node.body.body) or index in plan.params:
         return None
     if step_count(ctx, bounds) is None:
         return None
+    module = plan.loop.scope == MODULE
     carry = tuple(n for n in plan.returns if n in plan.params)
     rest = [n for n in plan.returns if n not in carry]
-    if not all(_only_appended(ctx, plan, n) for n in rest) or not _one_array_each(ctx, plan):
+    if not module and not all(_only_appended(ctx, plan, n) for n in rest):
+        return None
+    if not _one_array_each(ctx, plan):
         return None
     inputs = tuple(p for p in plan.params if p not in carry and p != index)
     stacked = tuple(
@@ -82,14 +107,25 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
         for name in dict.fromkeys(a.name for a in plan.appends)
         if (calls := _stacked_only(ctx, plan, name)) is not None
     )
-    doubt = _unstable(ctx, plan, carry)
-    return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked)
-
-
-def _index_read(ctx: ModuleContext, plan: StepPlan, index: str) -> bool:
-    """The loop variable is read by the step, or anywhere outside the loop (it holds the
-    last index after a Python loop; the scan binds nothing)."""
-    return index in plan.params or bool(_readers_outside(ctx, plan, index))
+    # the loop variable holds the last index after a Python loop; the scan binds nothing
+    doubt = f"the loop variable `{index}` is read outside the loop (`lax.scan` binds none)"
+    if not _readers_outside(ctx, plan, index):
+        doubt = _unstable(ctx, plan, carry)
+    if not module:
+        return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked)
+    last: list[tuple[str, str]] = []
+    body = ctx.graph.loop_stmts(plan.loop.id)
+    for name in rest if not doubt else ():
+        like = typed_like(ctx, body, carry, name)
+        if like is None:
+            doubt = (
+                f"cannot prove `{name}` has the shape and dtype of a carried name (the scan "
+                "would carry it to leave its last value as a module global)"
+            )
+            break
+        last.append((name, like))
+    last_index = _last_index(ctx, bounds)
+    return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked, tuple(last), last_index)
 
 
 def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
@@ -125,7 +161,9 @@ def _unstable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> str
     if doubts:
         return doubts[0]
     for name in carry:
-        if entry_value(ctx, body, name).dtype not in _FLOATING and not _at_updates_only(body, name):
+        if _at_updates_only(body, name) or entry_value(ctx, body, name).dtype in _FLOATING:
+            continue
+        if not _inexact_entry(ctx, body, name):
             return (
                 f"cannot prove `{name}` is a floating-point array, whose dtype Python numbers keep"
             )
@@ -136,6 +174,102 @@ def _at_updates_only(body: list[Stmt], name: str) -> bool:
     """Every statement binding `name` is `name = name.at[...].op(...)`."""
     values = [s.value for s in body if name in s.defs]
     return all(isinstance(v, cst.Call) and is_at_update(v.func) for v in values)
+
+
+def _inexact_entry(ctx: ModuleContext, body: list[Stmt], name: str) -> bool:
+    """`name` is a JAX array when the loop starts, and every definition of it that
+    reaches the loop binds a floating-point (or complex) value, by `_inexact`."""
+    if entry_value(ctx, body, name).kind is not Kind.ARRAY:
+        return False
+    inside = {s.id for s in body}
+    entry = {
+        d.id: d
+        for s in body
+        if name in s.uses
+        for d in ctx.graph.reaching_defs(s, name)
+        if d.id not in inside
+    }
+    return bool(entry) and all(_inexact_bound(ctx, d, name, 0) for d in entry.values())
+
+
+def _inexact_bound(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> bool:
+    node = stmt.node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+        return False
+    target = node.targets[0].target
+    if not (isinstance(target, cst.Name) and target.value == name):
+        return False
+    return _inexact(ctx, stmt, node.value, depth)
+
+
+def _inexact(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression, depth: int) -> bool:
+    """`expr`, evaluated at `stmt`, is a floating-point or complex value: the value model
+    says so, or it is a float literal, `x.astype(float dtype)`, a NumPy or JAX
+    constructor with a floating dtype (`np.zeros(shape, np.float32)`, `jnp.ones(shape)`),
+    a conversion (`jnp.asarray(x)`) of such a value or to such a dtype, a function that
+    always gives one (`np.exp`), a true division, or `+`, `-`, `*` with such a value
+    (promotion never leaves the inexact types), possibly through names bound to them."""
+    if depth > _INEXACT_DEPTH:
+        return False
+    rec = lambda e: _inexact(ctx, stmt, e, depth + 1)  # noqa: E731
+    if isinstance(expr, cst.Float | cst.Imaginary):
+        return True
+    if isinstance(expr, cst.Name):
+        defs = ctx.graph.reaching_defs(stmt, expr.value)
+        if defs and all(_inexact_bound(ctx, d, expr.value, depth + 1) for d in defs):
+            return True
+    elif isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
+        return rec(expr.expression)
+    elif isinstance(expr, cst.BinaryOperation):
+        if isinstance(expr.operator, cst.Divide):
+            return True
+        if isinstance(expr.operator, cst.Add | cst.Subtract | cst.Multiply):
+            return rec(expr.left) or rec(expr.right)
+    elif isinstance(expr, cst.Call) and _inexact_call(ctx, stmt, expr, rec):
+        return True
+    value = model(ctx).value_of(stmt, expr)
+    return value.kind is Kind.ARRAY and value.dtype in _FLOATING
+
+
+def _inexact_call(
+    ctx: ModuleContext, stmt: Stmt, call: cst.Call, rec: Callable[[cst.BaseExpression], bool]
+) -> bool:
+    args = [a.value for a in call.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if len(args) + len(keywords) != len(call.args):
+        return False
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "astype":
+        dtype = args[0] if len(args) == 1 else keywords.get("dtype")
+        base = model(ctx).value_of(stmt, func.value).kind
+        return dtype is not None and _inexact_dtype(ctx, dtype) and base in _ARRAYS
+    module, _, last = (ctx.qualify(func) or "").rpartition(".")
+    if module not in ("numpy", "jax.numpy"):
+        return False
+    if last in _ALWAYS_INEXACT:
+        return not keywords
+    at = _DTYPE_AT.get(last)
+    if at is None:
+        return False
+    dtype = keywords.get("dtype", args[at] if len(args) > at else None)
+    if dtype is not None:
+        return _inexact_dtype(ctx, dtype)
+    if last in ("zeros", "ones", "empty"):
+        return True  # the default float
+    at = 1 if last == "full" else 0  # the fill value, or the array converted or copied
+    return len(args) > at and rec(args[at])
+
+
+def _inexact_dtype(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    return dtype_name(ctx, expr) in _FLOATING
+
+
+def _last_index(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> str:
+    """The loop variable's value after `range(...)` ran at least once: its stop less one."""
+    stop = bounds[-1]
+    if isinstance(stop, cst.Integer):
+        return str(int(stop.evaluated_value) - 1)
+    return f"{ctx.code(stop)} - 1"
 
 
 def _length(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> str:
@@ -210,4 +344,15 @@ def _is_empty(node: cst.BaseExpression) -> bool:
 
 
 _STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
+_INEXACT_DEPTH = 8  # names and operands followed
+_ARRAYS = (Kind.ARRAY, Kind.HOST_ARRAY)
+#: NumPy and jax.numpy functions whose result is floating (or complex) for any input.
+_ALWAYS_INEXACT = frozenset(
+    {"exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "sinh",
+     "cosh", "tanh", "arcsin", "arccos", "arctan", "sqrt", "cbrt"}
+)  # fmt: skip
+#: Constructors and conversions -> the position of their `dtype`; without one the
+#: result is the default float (zeros, ones, empty) or has the dtype of the source.
+_DTYPE_AT = {"zeros": 1, "ones": 1, "empty": 1, "full": 2, "asarray": 1, "array": 1,
+             "zeros_like": 1, "ones_like": 1, "empty_like": 1, "full_like": 2}  # fmt: skip
 _COMPOUND = (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.FunctionDef, cst.ClassDef)

@@ -23,6 +23,14 @@ The body's lines move unchanged, comments included. The list receives the rows
 of the stacked values, one per iteration, as the loop appended them; a list that
 starts empty before the loop and is only stacked after it takes the stacked
 values instead (`energy = ...`, and `jnp.stack(energy)` becomes `energy`).
+
+A loop of module code leaves its names as globals, so the scan carries its
+temporaries too, from placeholders of their proven type, the loop variable gets its
+last value, and a list keeps its rows (only the stack calls take the stacked values):
+
+    (u, lap), energy_items = _loop(u)   # scan(body, (u, jnp.zeros_like(u)), ...)
+    energy.extend(energy_items[i] for i in range(N_STEPS))
+    _ = N_STEPS - 1
 """
 
 from __future__ import annotations
@@ -49,34 +57,51 @@ def whole_loop_edits(
     lists: list[tuple[str, str]] = []
     for _, name, _ in appended(plan, names):
         taken = [i for _, i in lists]
-        lists.append((name, name if name in stacked else fresh_name(ctx, f"{name}_items", taken)))
+        own = name in stacked and not whole.module  # a global list keeps its rows
+        lists.append((name, name if own else fresh_name(ctx, f"{name}_items", taken)))
     body = _body(ctx, plan, whole, names)
-    run = f"{scan}({body.name.value}, {grouped(whole.carry)}, length={whole.length})"
+    carried = (*whole.carry, *(name for name, _ in whole.last))
+    init = whole.carry
+    if whole.last:
+        zeros_like, more = spell(ctx, "jax.numpy.zeros_like")
+        imports = (*imports, *more)
+        init = (*init, *(f"{zeros_like}({like})" for _, like in whole.last))
+    run = f"{scan}({body.name.value}, {grouped(init)}, length={whole.length})"
     params = ", ".join((*whole.carry, *whole.inputs))
     returned = run if lists else f"{run}[0]"
     template = parse_function(f"@{decorator}\ndef {names.loop}({params}):\n    return {returned}\n")
     block = template.body.with_changes(body=[body, *template.body.body])
     definition = spaced(ctx, template.with_changes(body=block), anchor(ctx, plan))
-    target = ", ".join(whole.carry)
+    target = ", ".join(carried)
     if lists:
-        target = f"{grouped(whole.carry)}, {grouped(tuple(i for _, i in lists))}"
+        target = f"{grouped(carried)}, {grouped(tuple(i for _, i in lists))}"
     call = cst.parse_statement(f"{target} = {names.loop}({params})\n")
-    extends = tuple(
-        cst.parse_statement(f"{name}.extend({items})\n") for name, items in lists if name != items
-    )
+    after = [_extend(name, items, whole) for name, items in lists if name != items]
+    if whole.index_last is not None:
+        after.append(f"{plan.index} = {whole.index_last}")
+    items_of = dict(lists)
     edits: list[Edit] = [
         *imports,
         InsertBefore(anchor(ctx, plan), (definition,)),
         Replace(plan.loop.node, lambda node: call.with_changes(leading_lines=node.leading_lines)),
         *(
-            Replace(c, lambda _, n=name: cst.Name(n))
+            Replace(c, lambda _, n=items_of[name]: cst.Name(n))
             for name, calls in whole.stacked
             for c in calls
         ),
     ]
-    if extends:
-        edits.append(InsertAfter(plan.loop.node, extends))
+    if after:
+        lines = tuple(cst.parse_statement(f"{line}\n") for line in after)
+        edits.append(InsertAfter(plan.loop.node, lines))
     return edits
+
+
+def _extend(name: str, items: str, whole: WholeLoop) -> str:
+    """`xs.extend(xs_items)`; at module level indexed row by row (iterating an array
+    compiles a slice per row, about a second for a few hundred; an index compiles one)."""
+    if not whole.module:
+        return f"{name}.extend({items})"
+    return f"{name}.extend({items}[i] for i in range({whole.length}))"
 
 
 def _body(
@@ -84,11 +109,12 @@ def _body(
 ) -> cst.FunctionDef:
     """`def body(carry, index):` unpacking the carry, the step's lines, and the return of
     the new carry and this iteration's appended values."""
-    single = len(whole.carry) == 1
-    carry = whole.carry[0] if single else "carry"
-    head = "" if single else f"    {', '.join(whole.carry)} = carry\n"
+    carried = (*whole.carry, *(name for name, _ in whole.last))
+    single = len(carried) == 1
+    carry = carried[0] if single else "carry"
+    head = "" if single else f"    {', '.join(carried)} = carry\n"
     items = tuple(item for _, _, item in appended(plan, names))
-    out = f"{grouped(whole.carry)}, {grouped(items)}" if items else f"{grouped(whole.carry)}, None"
+    out = f"{grouped(carried)}, {grouped(items)}" if items else f"{grouped(carried)}, None"
     template = parse_function(
         f"def {fresh_name(ctx, 'body')}({carry}, {plan.index}):\n{head}    return {out}\n"
     )

@@ -76,10 +76,10 @@ class CompiledLoopStep(Rule):
 
     The whole-loop (`lax.scan`) form is **safe** only when, besides the
     step's premises: the step is the loop's whole body; the loop is
-    `for _ in range(...)` in a function, with bounds that are integer
-    literals or module constants and at least one iteration (scan traces its
-    body even for none); the loop variable is read neither in the body nor
-    after the loop; the step returns only what it carries and what the loop
+    `for _ in range(...)` with bounds that are integer literals or module
+    constants and at least one iteration (scan traces its body even for
+    none); the loop variable is read neither in the body nor after the loop;
+    in a function, the step returns only what it carries and what the loop
     appends (a value of the last iteration read after the loop would need
     returning too); each list receives one JAX array per iteration (scan
     stacks a tuple leaf by leaf, and two appends to one list would come back
@@ -90,8 +90,19 @@ class CompiledLoopStep(Rule):
     of the stacked values, equal to the values appended before; a list that
     starts empty just before the loop and is read after it only as
     `jnp.stack(xs)` (or `jnp.array`, `jnp.asarray`) takes the stacked array
-    itself, the same array those calls built. Otherwise the
-    loop keeps the step form, and where only the carry premise is missing the
+    itself, the same array those calls built.
+    A loop of module code leaves every name its body binds as a module
+    global that an importer or a function may read. There the scan also
+    carries each name the body binds without carrying it (a temporary such
+    as `lap`), from `jnp.zeros_like(u)` of a carried `u` whose shape and
+    dtype the same proof shows the temporary has after every iteration (the
+    body binds it in every iteration and there is at least one, so the
+    placeholder is never what is left); the loop variable gets its last
+    value after the call (`_ = N_STEPS - 1`); and a list keeps being a list
+    of the values appended (it receives the rows; only the stack calls after
+    the loop take the stacked array). Every module global the loop leaves
+    then has the value it had. Otherwise the loop keeps the step form, and
+    where only the carry premise is missing (or a temporary's type) the
     message names it.
 
     One owner per loop (`rules/loop_owner.py`): a loop that AO401 runs as
@@ -153,6 +164,9 @@ class CompiledLoopStep(Rule):
             "this loop's body runs eagerly, one dispatch per operation: run the whole loop "
             f"as one jitted `lax.scan`, `{name}`{donated}"
         )
+        if whole.last:
+            temps = _listed([n for n, _ in whole.last])
+            message += f"; it carries {temps} too, for the last values the loop leaves as globals"
         title = f"Run the loop as one jitted lax.scan ({name})"
         return self.finding(
             ctx, verdict.plan.loop.node, message, Applicability.SAFE, edits, title=title

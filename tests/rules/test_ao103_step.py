@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import types
+
+import jax
 import pytest
 
 from autoopt.api import check_source
@@ -251,3 +254,154 @@ def test_a_carry_an_enclosing_loop_changes_is_not_proven() -> None:
     result = rewrite(source, ("AO103",))
     assert "lax.scan" not in result.new_source
     assert_same(run_snippet(source), run_snippet(result.new_source))
+
+
+SCRIPT = """
+import jax.numpy as jnp
+import numpy as np
+
+N_STEPS = 40
+interior = np.zeros((8, 8), np.float32)
+interior[1:-1, 1:-1] = 1.0
+mask = jnp.asarray(interior)
+blur = jnp.eye(8, dtype=jnp.float32) * 0.5
+u_prev = jnp.asarray(np.linspace(0.0, 1.0, 64).reshape(8, 8).astype(np.float32)) * mask
+u = u_prev
+probe = []
+for _ in range(N_STEPS):
+    lap = jnp.roll(u, 1, axis=0) + jnp.roll(u, -1, axis=1) - 2.0 * u
+    u_next = (2.0 * u - u_prev + 0.2 * lap) * mask
+    u_prev, u = u, u_next
+    probe.append(u[3, 4])
+
+signal = jnp.stack(probe)
+
+
+def report():
+    return lap, u_next
+"""
+
+
+def module_globals(source: str) -> dict[str, object]:
+    """Run `source` as a module; the values it leaves as globals (not modules, functions
+    or classes)."""
+    namespace: dict[str, object] = {"__name__": "script"}
+    exec(compile(source, "<script>", "exec"), namespace)
+    skip = (types.ModuleType, types.FunctionType, type)
+    values = {
+        k: v for k, v in namespace.items() if not k.startswith("__") and not isinstance(v, skip)
+    }
+    return jax.block_until_ready(values)
+
+
+def assert_same_globals(before: dict[str, object], after: dict[str, object]) -> None:
+    """Every global the original leaves has the same value after the rewrite: same type
+    (a list stays a list), same shapes, dtypes and values (new helper names may be
+    added)."""
+    assert set(before) <= set(after), set(before) - set(after)
+    for name, value in before.items():
+        assert type(after[name]) is type(value), (name, type(value), type(after[name]))
+        if isinstance(value, list):
+            assert len(after[name]) == len(value), name  # type: ignore[arg-type]
+        assert_same(value, after[name])
+
+
+def test_module_loop_runs_as_one_scan_and_leaves_every_global() -> None:
+    """The temporaries `lap` and `u_next` are carried from placeholders of `u`'s type;
+    `_` gets its last value; `probe` stays a list of the appended values, and only
+    `jnp.stack(probe)` takes the stacked array."""
+    result = rewrite(SCRIPT, ("AO103",))
+    assert [(f.fix.value, f.message) for f in result.findings] == [
+        (
+            "safe",
+            "this loop's body runs eagerly, one dispatch per operation: run the whole loop as "
+            "one jitted `lax.scan`, `_loop`; it carries `lap`, `u_next` too, for the last "
+            "values the loop leaves as globals",
+        )
+    ]
+    assert (
+        "    return jax.lax.scan(body, (u, u_prev, jnp.zeros_like(u), jnp.zeros_like(u)), "
+        "length=N_STEPS)\n"
+        "\n"
+        "\n"
+        "(u, u_prev, lap, u_next), probe_items = _loop(u, u_prev)\n"
+        "probe.extend(probe_items[i] for i in range(N_STEPS))\n"
+        "_ = N_STEPS - 1\n"
+        "\n"
+        "signal = probe_items\n"
+    ) in result.new_source
+    assert_same_globals(module_globals(SCRIPT), module_globals(result.new_source))
+
+
+MODULE_NOT_SCANNED = [
+    # a temporary whose type is not proven a carried name's (a matrix product)
+    (
+        SCRIPT.replace("    probe.append", "    flux = blur @ u\n    probe.append"),
+        "cannot prove `flux` has the shape and dtype of a carried name",
+    ),
+    # a temporary of another shape, read by a function after the loop
+    (
+        SCRIPT.replace(
+            "    probe.append", "    peak = jnp.max(jnp.abs(u))\n    probe.append"
+        ).replace("return lap, u_next", "return lap, u_next, peak"),
+        "cannot prove `peak` has the shape and dtype of a carried name",
+    ),
+    # no iteration at all: the temporaries stay unbound, scan would trace its body
+    (SCRIPT.replace("N_STEPS = 40", "N_STEPS = 0").replace("jnp.stack(probe)", "len(probe)"), ""),
+    # the loop variable is read after the loop
+    (
+        SCRIPT.replace("for _ in", "for step in").replace(
+            "signal = jnp.stack(probe)", "signal = jnp.stack(probe)\nlast_step = step"
+        ),
+        "the loop variable `step` is read outside the loop",
+    ),
+    # ... or by a function
+    (
+        SCRIPT.replace("for _ in", "for step in").replace("return lap,", "return step, lap,"),
+        "the loop variable `step` is read outside the loop",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "why"), MODULE_NOT_SCANNED)
+def test_module_loops_that_stay_a_step(source: str, why: str) -> None:
+    """A premise of the module-level scan unproven: the loop keeps the step form, says
+    which premise, and leaves every global as the loop did."""
+    result = rewrite(source, ("AO103",))
+    assert [f.fix.value for f in result.findings] == ["safe"]
+    assert "`_step`" in result.findings[0].message and why in result.findings[0].message
+    assert "lax.scan" not in result.new_source
+    assert_same_globals(module_globals(source), module_globals(result.new_source))
+
+
+CARRY_NOT_PROVEN = [
+    # the loop multiplies by `rows`, which broadcasts `u` to another shape: only the
+    # array `u` was combined with before the loop is absorbed
+    (
+        SCRIPT.replace(
+            "blur = jnp.eye(8, dtype=jnp.float32) * 0.5",
+            "blur = jnp.eye(8, dtype=jnp.float32) * 0.5\nrows = jnp.ones((3, 8, 8))",
+        ).replace(") * mask\n    u_prev, u", ") * rows\n    u_prev, u"),
+        "cannot prove `u` keeps its shape and dtype",
+    ),
+    # `mask` is rebound between the entry's combination and the loop
+    (
+        SCRIPT.replace("u = u_prev\n", "u = u_prev\nmask = jnp.ones((3, 8, 8))\n"),
+        "cannot prove `u` keeps its shape and dtype",
+    ),
+    # an integer mask: `u` is an integer array, which `2.0 * u` makes a float array
+    (
+        SCRIPT.replace("np.zeros((8, 8), np.float32)", "np.zeros((8, 8), np.int32)")
+        .replace("interior[1:-1, 1:-1] = 1.0", "interior[1:-1, 1:-1] = 1")
+        .replace(".astype(np.float32)", ".astype(np.int32)"),
+        "cannot prove `u` is a floating-point array",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "why"), CARRY_NOT_PROVEN)
+def test_module_loops_whose_carry_is_not_proven_stay_a_step(source: str, why: str) -> None:
+    result = rewrite(source, ("AO103",))
+    assert "lax.scan" not in result.new_source
+    assert why in result.findings[0].message
+    assert_same_globals(module_globals(source), module_globals(result.new_source))

@@ -340,17 +340,127 @@ target = jnp.arange(3.0)
 
 
 @functools.partial(jax.jit, donate_argnames=("w",))
+def _loop(w):
+    def body(carry, _):
+        w, grad = carry
+        grad = 2 * (w - target)
+        w = w - 0.1 * grad
+        return (w, grad), None
+
+    return jax.lax.scan(body, (w, jnp.zeros_like(w)), length=10)[0]
+
+
+w, grad = _loop(w)
+_ = 9
+print(w)
+""",
+        message="it carries `grad` too, for the last values the loop leaves as globals",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+w = jnp.ones(3)
+target = jnp.arange(3.0)
+for _ in range(10):
+    grad = 2 * (w - target)
+    loss = jnp.sum(grad**2)
+    w = w - 0.1 * grad
+print(w, loss)
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+import functools
+
+w = jnp.ones(3)
+target = jnp.arange(3.0)
+
+
+@functools.partial(jax.jit, donate_argnames=("w",))
 def _step(w):
     grad = 2 * (w - target)
+    loss = jnp.sum(grad**2)
     w = w - 0.1 * grad
-    return grad, w
+    return grad, loss, w
 
 
 for _ in range(10):
-    grad, w = _step(w)
-print(w)
+    grad, loss, w = _step(w)
+print(w, loss)
 """,
-        message="`_step`",
+        message="cannot prove `loss` has the shape and dtype of a carried name",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+GRID = 16
+N_STEPS = 50
+PROBE = (5, 4)
+
+interior = np.zeros((GRID, GRID), np.float32)
+interior[1:-1, 1:-1] = 1.0
+mask = jnp.asarray(interior)
+bump = np.exp(-np.arange(GRID * GRID).reshape(GRID, GRID) / 40.0).astype(np.float32)
+u_prev = jnp.asarray(bump) * mask
+u = u_prev
+probe = []
+for _ in range(N_STEPS):
+    lap = jnp.roll(u, 1, axis=0) + jnp.roll(u, -1, axis=0) - 2.0 * u
+    u_next = (2.0 * u - u_prev + 0.25 * lap) * mask
+    u_prev, u = u, u_next
+    probe.append(u[PROBE])
+
+signal = jnp.stack(probe)
+
+
+def main():
+    return u, signal
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+GRID = 16
+N_STEPS = 50
+PROBE = (5, 4)
+
+interior = np.zeros((GRID, GRID), np.float32)
+interior[1:-1, 1:-1] = 1.0
+mask = jnp.asarray(interior)
+bump = np.exp(-np.arange(GRID * GRID).reshape(GRID, GRID) / 40.0).astype(np.float32)
+u_prev = jnp.asarray(bump) * mask
+u = u_prev
+probe = []
+
+
+@jax.jit
+def _loop(u, u_prev):
+    def body(carry, _):
+        u, u_prev, lap, u_next = carry
+        lap = jnp.roll(u, 1, axis=0) + jnp.roll(u, -1, axis=0) - 2.0 * u
+        u_next = (2.0 * u - u_prev + 0.25 * lap) * mask
+        u_prev, u = u, u_next
+        probe_item = u[PROBE]
+        return (u, u_prev, lap, u_next), probe_item
+
+    return jax.lax.scan(body, (u, u_prev, jnp.zeros_like(u), jnp.zeros_like(u)), length=N_STEPS)
+
+
+(u, u_prev, lap, u_next), probe_items = _loop(u, u_prev)
+probe.extend(probe_items[i] for i in range(N_STEPS))
+_ = N_STEPS - 1
+
+signal = probe_items
+
+
+def main():
+    return u, signal
+""",
+        message="run the whole loop as one jitted `lax.scan`, `_loop`; it carries `lap`, `u_next`",
     ),
     Invalid(
         """
