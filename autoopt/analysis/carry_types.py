@@ -31,6 +31,7 @@ its dtype.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass
 
 import libcst as cst
@@ -39,7 +40,7 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.execution import is_jit
 from autoopt.analysis.fields import PytreeClass, field_arguments, pytree_classes
 from autoopt.analysis.graph import MODULE, Function, Stmt
-from autoopt.analysis.ints import module_constant, shadowed
+from autoopt.analysis.ints import builtin, module_constant, shadowed
 from autoopt.analysis.kinds import Kind, Value
 
 _DEPTH = 24  # helpers and definitions followed at once
@@ -56,10 +57,19 @@ class Arr:
 
 @dataclass(frozen=True)
 class Py:
-    """A Python number (weakly typed in JAX); `value` for a known int."""
+    """A Python number (weakly typed in JAX); `value` for a known int, `number` for a
+    known float (folded as Python computes it, from literals and module constants)."""
 
     value: int | None = None
     is_float: bool = False
+    number: float | None = None
+
+
+@dataclass(frozen=True)
+class Lst:
+    """A list literal, or one repeated (`[x] * 3`), of known length."""
+
+    items: tuple[Type, ...]
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,7 @@ class Rng:
     """A NumPy Generator (`np.random.default_rng(...)`)."""
 
 
-Type = Arr | Py | Rec | Tup | Shape | Rng | None
+Type = Arr | Py | Rec | Tup | Lst | Shape | Rng | None
 
 DEFAULT_FLOAT = "float"
 _FLOATS = frozenset({"float", "float16", "bfloat16", "float32", "float64"})
@@ -105,6 +115,8 @@ _ELEMENTWISE = frozenset(
      "arcsin", "arccos", "reciprocal", "cbrt", "nan_to_num", "mod", "remainder", "fmod",
      "copy", "exp2", "log2", "log10"}
 )  # fmt: skip
+#: Narrow NumPy floats, and the Python numbers below which NumPy 1 keeps them.
+_NARROW = {"float16": 65504.0, "float32": 3.4e38}
 _BINARY = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum"})
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin"})
 _RNG_SIZE = {"random": 0, "standard_normal": 0, "normal": 2, "uniform": 2, "integers": 2}
@@ -113,6 +125,11 @@ _RNG_DTYPE = {"random": "float64", "standard_normal": "float64", "normal": "floa
 #: Methods that neither keep a reference to a NumPy array nor change it in place.
 _READING_METHODS = frozenset({"astype", "reshape", "sum", "mean", "max", "min", "prod", "clip",
                               "copy", "any", "all"})  # fmt: skip
+#: NumPy functions whose result may be their argument itself, or that resize it.
+_MAY_RETURN_ITSELF = frozenset(
+    {"asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "array", "require",
+     "resize"}
+)  # fmt: skip
 _AT_METHODS = frozenset({"set", "add", "multiply", "mul", "divide", "min", "max", "power"})
 
 
@@ -134,6 +151,7 @@ class CarryTypes:
         self.inside = {s.id for s in body}
         self.carry = carry
         self.depth = 0
+        self._defined: dict[tuple[int, str], Type] = {}  # definitions outside any helper
         self.entry = {name: self._entry(body, name) for name in carry}
         self.after = self._iteration(body) if iterate else None
 
@@ -223,13 +241,9 @@ class CarryTypes:
         if fn is not None and name in fn.params and not any(graph.dominates(d, stmt) for d in defs):
             return None  # the argument on a path that binds nothing
         found = _join([self.defined(d, name) for d in defs])
-        if (
-            isinstance(found, Arr)
-            and found.host
-            and not all(self._host_kept(d, name) for d in defs)
-        ):
-            return None
-        return found
+        if isinstance(found, Arr) and found.host:
+            return found if all(self._host_kept(d, name) for d in defs) else None
+        return None if _holds_host(found) else found  # a NumPy array reachable another way
 
     def _free(self, stmt: Stmt, name: str, env: dict[str, Type] | None) -> Type:
         """A parameter of the loop's function, or a module constant."""
@@ -239,11 +253,18 @@ class CarryTypes:
         if isinstance(literal, cst.Integer):
             return Py(int(literal.evaluated_value))
         if isinstance(literal, cst.Float):
-            return Py(is_float=True)
+            return Py(is_float=True, number=float(literal.evaluated_value))
         return _scalar_constant(self.ctx, name)
 
     def defined(self, stmt: Stmt, name: str) -> Type:
         """The type `stmt` binds to `name`."""
+        key = (stmt.id, name)
+        if key not in self._defined:
+            self._defined[key] = None  # a definition that reaches itself: no type
+            self._defined[key] = self._compute_defined(stmt, name)
+        return self._defined[key]
+
+    def _compute_defined(self, stmt: Stmt, name: str) -> Type:
         node = stmt.node
         if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
             before = cst.BinaryOperation(node.target, _plain(node.operator), node.value)
@@ -310,18 +331,22 @@ class CarryTypes:
         if isinstance(expr, cst.Integer):
             return Py(int(expr.evaluated_value))
         if isinstance(expr, cst.Float):
-            return Py(is_float=True)
+            return Py(is_float=True, number=float(expr.evaluated_value))
         if isinstance(expr, cst.Name):
             return self.name(stmt, expr.value, env)
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
             inner = rec(expr.expression)
-            if isinstance(inner, Py) and inner.value is not None:
-                return Py(-inner.value if isinstance(expr.operator, cst.Minus) else inner.value)
+            if isinstance(inner, Py) and isinstance(expr.operator, cst.Minus):
+                number = None if inner.number is None else -inner.number
+                return Py(None if inner.value is None else -inner.value, inner.is_float, number)
             return inner if isinstance(inner, Arr | Py) else None
         if isinstance(expr, cst.BinaryOperation):
             left, right = rec(expr.left), rec(expr.right)
             if isinstance(expr.operator, cst.MatrixMultiply):
                 return _matmul(left, right)
+            if isinstance(expr.operator, cst.Multiply) and isinstance(left, Lst):
+                times = right.value if isinstance(right, Py) else None
+                return Lst(left.items * times) if times is not None and times >= 0 else None
             if isinstance(expr.operator, _ARITHMETIC):
                 return _arithmetic(left, right, expr.operator)
             return None
@@ -333,10 +358,11 @@ class CarryTypes:
                 return None
             made = _arithmetic(*sides, cst.Add())  # type: ignore[arg-type]
             return Arr(made.shape, "bool", made.host) if isinstance(made, Arr) else None
-        if isinstance(expr, cst.Tuple):
+        if isinstance(expr, cst.Tuple | cst.List):
             if any(isinstance(e, cst.StarredElement) for e in expr.elements):
                 return None
-            return Tup(tuple(rec(e.value) for e in expr.elements))
+            items = tuple(rec(e.value) for e in expr.elements)
+            return Tup(items) if isinstance(expr, cst.Tuple) else Lst(items)
         if isinstance(expr, cst.Attribute):
             return self._attribute(rec(expr.value), expr.attr.value)
         if isinstance(expr, cst.Subscript):
@@ -418,6 +444,8 @@ class CarryTypes:
 
     # -- calls -----------------------------------------------------------------------
     def _call(self, stmt: Stmt, call: cst.Call, env: dict[str, Type] | None) -> Type:
+        if self.ctx.qualify(call.func) == "numpy.meshgrid":
+            return self._meshgrid(stmt, call, env)
         if any(a.star for a in call.args):
             return None
         args = [self.expr(stmt, a.value, env) for a in call.args if a.keyword is None]
@@ -440,7 +468,37 @@ class CarryTypes:
             fn = self.ctx.graph.resolve_function(func.value, stmt.scope)
             if fn is not None and self._only_binding(stmt, fn):
                 return self._function(stmt, fn, call, env)
+            if func.value == "round" and builtin(self.ctx, "round") and len(args) == 1:
+                return _rounded(args[0]) if not kwargs else None
         return None
+
+    def _meshgrid(self, stmt: Stmt, call: cst.Call, env: dict[str, Type] | None) -> Type:
+        """`np.meshgrid(*[np.arange(n)] * 3, indexing="ij")` of 1-d arrays."""
+        grids: list[Type] = []
+        indexing = "xy"
+        for arg in call.args:
+            if arg.keyword is not None:
+                value = arg.value
+                if arg.keyword.value != "indexing" or not isinstance(value, cst.SimpleString):
+                    return None
+                indexing = str(value.evaluated_value)
+            elif arg.star == "*":
+                unpacked = self.expr(stmt, arg.value, env)
+                if not isinstance(unpacked, Lst | Tup):
+                    return None
+                grids += unpacked.items
+            elif not arg.star:
+                grids.append(self.expr(stmt, arg.value, env))
+            else:
+                return None
+        if indexing not in ("xy", "ij") or not grids:
+            return None
+        if not all(isinstance(g, Arr) and g.host and len(g.shape) == 1 for g in grids):
+            return None
+        shape = [g.shape[0] for g in grids]  # type: ignore[union-attr]
+        if indexing == "xy" and len(shape) > 1:
+            shape[0], shape[1] = shape[1], shape[0]
+        return Lst(tuple(Arr(tuple(shape), g.dtype, True) for g in grids))  # type: ignore[union-attr]
 
     def _only_binding(self, stmt: Stmt, fn: Function) -> bool:
         """Nothing but the `def` binds the function's name where `stmt` calls it."""
@@ -569,7 +627,7 @@ class CarryTypes:
                 )
             if host:
                 return source if source.host else None
-            return Arr(source.shape, _on_device(source.dtype), False)
+            return Arr(source.shape, _from_host(source.dtype) if source.host else source.dtype)
         if last in ("zeros_like", "ones_like", "empty_like") and len(args) == 1 and not kwargs:
             source = args[0]
             return (
@@ -577,6 +635,17 @@ class CarryTypes:
                 if isinstance(source, Arr)
                 else None
             )
+        if last == "arange" and host and len(args) == 1 and not kwargs:
+            stop = args[0]
+            if isinstance(stop, Py) and stop.value is not None and not stop.is_float:
+                return Arr((max(stop.value, 0),), "int", True)
+            return None
+        if last == "stack" and 1 <= len(args) <= 2 and set(kwargs) <= {"axis"}:
+            axis = args[1] if len(args) == 2 else self._axis(stmt, kwargs, env)
+            return _stacked(args[0], axis, host)
+        if last in _ELEMENTWISE and host and args and isinstance(args[0], Py) and not kwargs:
+            scalar = all(isinstance(a, Py) for a in args)
+            return Arr((), "float64", True) if scalar else None  # a NumPy float64 scalar
         if last in _ELEMENTWISE and args and not kwargs:
             first = args[0]
             floating = isinstance(first, Arr) and first.host == host and first.dtype in _FLOATS
@@ -590,6 +659,11 @@ class CarryTypes:
             made = _matmul(args[0], args[1])
             return made if isinstance(made, Arr) and made.host == host else None
         return None
+
+    def _axis(
+        self, stmt: Stmt, kwargs: dict[str, cst.BaseExpression], env: dict[str, Type] | None
+    ) -> Type:
+        return self.expr(stmt, kwargs["axis"], env) if "axis" in kwargs else Py(0)
 
     def _made(
         self, shape: tuple[int, ...] | None, written: cst.BaseExpression | None, host: bool
@@ -654,8 +728,10 @@ class CarryTypes:
         rest = positional[:at] + [v for k, v in keywords.items() if k != "dtype"]
         if size is None or len(positional) > at + 1 or "dtype" in keywords:
             return None
-        if not all(isinstance(self.expr(stmt, r, env), Py) for r in rest):
-            return None  # an array parameter broadcasts with the size
+        for param in rest:
+            given = self.expr(stmt, param, env)
+            if not (isinstance(given, Py) or (isinstance(given, Arr) and given.shape == ())):
+                return None  # an array parameter broadcasts with the size
         shape = self._shape(stmt, size, env)
         return Arr(shape, _RNG_DTYPE[method], True) if shape is not None else None
 
@@ -700,6 +776,17 @@ def _leaves(path: str, before: Type, after: Type) -> list[tuple[str, Type, Type]
             out += _leaves(f"{path}.{field}", b, a)
         return out
     return [(path, before, after)]
+
+
+def _holds_host(t: Type) -> bool:
+    """A NumPy array, or a container or pytree holding one."""
+    if isinstance(t, Arr):
+        return t.host
+    if isinstance(t, Tup | Lst):
+        return any(_holds_host(i) for i in t.items)
+    if isinstance(t, Rec):
+        return any(_holds_host(f) for _, f in t.fields)
+    return False
 
 
 def _complete(t: Type) -> bool:
@@ -761,6 +848,12 @@ def _dtype(ctx: ModuleContext, expr: cst.BaseExpression) -> str | None:
     return name if isinstance(name, str) and name in _DTYPES else None
 
 
+def _from_host(dtype: str | None) -> str | None:
+    """What a NumPy array's dtype becomes in JAX ("int", NumPy's default integer, is
+    int32 on some platforms: not known)."""
+    return None if dtype == "int" else _on_device(dtype)
+
+
 def _on_device(dtype: str | None) -> str | None:
     """What a dtype becomes in JAX: float64 and int64 only under x64."""
     return {"float64": DEFAULT_FLOAT, "int64": "int"}.get(dtype or "", dtype)
@@ -790,26 +883,26 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None
     return tuple(out)
 
 
-def _arithmetic(left: Type, right: Type, operator: cst.BaseBinaryOp) -> Type:
+def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
     """Elementwise `left <op> right`: broadcast shapes; Python numbers keep the dtype of
     a floating array (weak typing)."""
     if isinstance(left, Py) and isinstance(right, Py):
-        if (
-            left.value is not None
-            and right.value is not None
-            and isinstance(operator, cst.Add | cst.Subtract | cst.Multiply | cst.FloorDivide)
-        ):
-            if isinstance(operator, cst.FloorDivide) and right.value == 0:
-                return Py()
-            ops = {cst.Add: int.__add__, cst.Subtract: int.__sub__, cst.Multiply: int.__mul__,
-                   cst.FloorDivide: int.__floordiv__}  # fmt: skip
-            return Py(ops[type(operator)](left.value, right.value))
-        return Py(is_float=left.is_float or right.is_float or isinstance(operator, cst.Divide))
+        return _folded(left, right, op)
     if isinstance(left, Py) or isinstance(right, Py):
-        array = right if isinstance(left, Py) else left
-        if not isinstance(array, Arr) or array.dtype not in _FLOATS:
-            return None  # an integer array may become a float one
-        return array
+        array, scalar = (right, left) if isinstance(left, Py) else (left, right)
+        if not isinstance(array, Arr) or not isinstance(scalar, Py):
+            return None
+        if array.dtype in _FLOATS and not (array.host and array.dtype in _NARROW):
+            return array
+        if array.dtype in _FLOATS:
+            # NumPy 1's value-based casting widens a narrow float array for a large number
+            known = scalar.value if scalar.value is not None else scalar.number
+            return array if known is not None and abs(known) < _NARROW[array.dtype] else None
+        if array.host and array.dtype == "int" and not isinstance(op, cst.Power):
+            # NumPy: an integer array with a Python float, or divided, is float64
+            floating = scalar.is_float or isinstance(op, cst.Divide)
+            return Arr(array.shape, "float64" if floating else "int", True)
+        return None  # a JAX integer array may become a float one
     if not (isinstance(left, Arr) and isinstance(right, Arr)):
         return None
     shape = _broadcast(left.shape, right.shape)
@@ -817,16 +910,71 @@ def _arithmetic(left: Type, right: Type, operator: cst.BaseBinaryOp) -> Type:
     if shape is None:
         return None
     dtypes = [
-        d if host or not arr.host else _on_device(d)
+        d if host or not arr.host else _from_host(d)
         for arr, d in ((left, left.dtype), (right, right.dtype))
     ]
     dtype = _promote(dtypes[0], dtypes[1], host)
     if (
-        isinstance(operator, cst.Divide | cst.Power | cst.FloorDivide | cst.Modulo)
+        isinstance(op, cst.Divide | cst.Power | cst.FloorDivide | cst.Modulo)
         and dtype not in _FLOATS
     ):
         dtype = None
     return Arr(shape, dtype, host)
+
+
+def _folded(left: Py, right: Py, op: cst.BaseBinaryOp) -> Type:
+    """Two Python numbers: the number Python computes where both are known."""
+    known = [p.value if p.value is not None else p.number for p in (left, right)]
+    is_float = left.is_float or right.is_float or isinstance(op, cst.Divide)
+    if None in known:
+        if isinstance(op, cst.Power):
+            return None  # a negative base to a fractional power is a complex number
+        return Py(is_float=is_float)
+    ops = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
+           cst.Divide: operator.truediv, cst.Power: operator.pow,
+           cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod}  # fmt: skip
+    try:
+        result = ops[type(op)](known[0], known[1])
+    except (ArithmeticError, ValueError):
+        return None
+    if isinstance(result, bool):
+        return None
+    if isinstance(result, int):
+        return Py(result)
+    if isinstance(result, float) and math.isfinite(result):
+        return Py(is_float=True, number=result)
+    return None  # complex, infinite or NaN
+
+
+def _rounded(number: Type) -> Type:
+    """`round(x)` of a known float far enough from a half that the last bit of `x`
+    (a platform's `pow`) cannot change it."""
+    if not isinstance(number, Py):
+        return None
+    if number.value is not None and not number.is_float:
+        return number
+    x = number.number
+    if x is None:
+        return Py()
+    if abs(x - math.floor(x) - 0.5) < 1e-9 * max(1.0, abs(x)):
+        return None
+    return Py(round(x))
+
+
+def _stacked(items: Type, axis: Type, host: bool) -> Type:
+    """`np.stack(arrays, axis)` of arrays of one shape and dtype."""
+    if not isinstance(items, Lst | Tup) or not items.items or not isinstance(axis, Py):
+        return None
+    first = items.items[0]
+    if not all(isinstance(a, Arr) and a.host == host and a == first for a in items.items):
+        return None
+    assert isinstance(first, Arr)
+    rank = len(first.shape) + 1
+    if axis.value is None or axis.is_float or not -rank <= axis.value < rank:
+        return None
+    at = axis.value % rank
+    shape = (*first.shape[:at], len(items.items), *first.shape[at:])
+    return Arr(shape, first.dtype, host)
 
 
 def _matmul(left: Type, right: Type) -> Type:
@@ -839,7 +987,7 @@ def _matmul(left: Type, right: Type) -> Type:
     shape = (*a[:-1], *b[1:])
     host = left.host and right.host
     dtypes = [
-        d if host or not arr.host else _on_device(d)
+        d if host or not arr.host else _from_host(d)
         for arr, d in ((left, left.dtype), (right, right.dtype))
     ]
     dtype = _promote(dtypes[0], dtypes[1], host)
@@ -962,7 +1110,13 @@ def _escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:
     if isinstance(node, cst.Call):
         func = node.func
         qual = ctx.qualify(func) or ""
-        library = qual.startswith(("numpy.", "jax.")) and not qual.endswith("resize")
+        # NumPy and JAX functions neither keep nor resize an argument, except those that
+        # may hand back the array itself (which the caller may then resize)
+        module, _, last = qual.rpartition(".")
+        itself = (module == "numpy" and last in _MAY_RETURN_ITSELF) or last == "resize"
+        library = qual.startswith(("numpy.", "jax.")) and not itself
+        if any(a.keyword is not None and a.keyword.value == "copy" for a in node.args):
+            return True  # `a.astype(t, copy=False)` may be `a` itself
         parts: list[cst.CSTNode] = []
         if isinstance(func, cst.Attribute) and _is_name(func.value, name):
             if func.attr.value not in _READING_METHODS:

@@ -190,6 +190,21 @@ def test_proven(setup: str, body: str, carry: tuple[str, ...]) -> None:
             ("x",),
             [unproven("x")],
         ),
+        # a host array aliased by `np.asarray` (the same object), then resized
+        (
+            "    w = np.ones(3, np.float32)\n    v = np.asarray(w)\n    v.resize(6)\n"
+            "    x = jnp.ones(3, jnp.float32)\n",
+            "x = x * jnp.asarray(w)\nx = x + 1.0",
+            ("x",),
+            [unproven("x")],
+        ),
+        (
+            "    w = np.ones(3, np.float32)\n    v = w.astype(np.float32, copy=False)\n"
+            "    x = jnp.ones(3, jnp.float32)\n",
+            "x = x * jnp.asarray(w)\nx = x + 1.0",
+            ("x",),
+            [unproven("x")],
+        ),
         # a host array resized in place
         (
             "    w = np.ones(3, np.float32)\n    w.resize(6, refcheck=False)\n"
@@ -202,6 +217,53 @@ def test_proven(setup: str, body: str, carry: tuple[str, ...]) -> None:
 )
 def test_not_proven(setup: str, body: str, carry: tuple[str, ...], found: list[str]) -> None:
     assert doubts(setup, body, carry) == found
+
+
+LATTICE = """
+N_ATOMS = 27
+
+def forces(pos):
+    delta = pos[:, None, :] - pos[None, :, :]
+    r2 = jnp.sum(delta**2, axis=-1) + jnp.eye(pos.shape[0], dtype=jnp.float32)
+    return jnp.sum((1.0 / r2**3)[:, :, None] * delta, axis=1)
+
+def run():
+    rng = np.random.default_rng(0)
+    side = round(N_ATOMS ** (1 / 3))
+    grid = np.stack(np.meshgrid(*[np.arange(side)] * 3, indexing="ij"), -1).reshape(-1, 3)
+    pos = jnp.asarray((grid + 0.5) * 1.5 + 0.05 * rng.normal(size=grid.shape), jnp.float32)
+    vel = jnp.asarray(rng.normal(scale=np.sqrt(0.05), size=(N_ATOMS, 3)), jnp.float32)
+    vel = vel - vel.mean(axis=0)
+    force = forces(pos)
+    for _ in range(5):
+        vel = vel + 0.002 * force
+        pos = pos + 0.004 * vel
+        force = forces(pos)
+"""
+
+
+def test_positions_built_on_the_host_and_pairwise_forces() -> None:
+    """`round(27 ** (1 / 3))` is folded as Python computes it, the grid's shape follows
+    `meshgrid`, `stack` and `reshape(-1, 3)`, and the pairwise differences summed over
+    one axis have the positions' shape."""
+    ctx = context(LATTICE, HEADER)
+    stmts = ctx.graph.loop_stmts(ctx.graph.loops[0].id)
+    types = CarryTypes(ctx, stmts, ("vel", "pos", "force"))
+    assert types.entry == {name: Arr((27, 3), "float32") for name in ("vel", "pos", "force")}
+    assert unstable_carry(ctx, stmts, ("vel", "pos", "force")) == []
+
+
+def test_pairwise_forces_with_a_default_float_identity() -> None:
+    """The thermostat corpus program: `jnp.eye(n)` is the default float, so the forces
+    are float64 under x64 and promote the float32 velocities."""
+    source = LATTICE.replace(", dtype=jnp.float32)", ")")
+    ctx = context(source, HEADER)
+    stmts = ctx.graph.loop_stmts(ctx.graph.loops[0].id)
+    assert unstable_carry(ctx, stmts, ("vel", "pos", "force"))[0] == unproven(
+        "vel",
+        "`vel` is float32[27,3] when the loop starts and one iteration makes it "
+        "default-float[27,3]" + X64,
+    )
 
 
 def test_types_at_the_loop_start() -> None:

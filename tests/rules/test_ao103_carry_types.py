@@ -95,3 +95,64 @@ def test_loops_that_stay_a_step(source: str, why: str) -> None:
     assert finding.fix.value == "safe" and "`_run_step`" in finding.message
     assert why in finding.message and "lax.scan(" not in result.new_source
     assert_same(run_snippet(source), run_snippet(result.new_source))
+
+
+THERMOSTAT = """
+import jax.numpy as jnp
+import numpy as np
+N_ATOMS = 27
+BOX = 4.5
+DT = 0.004
+N_STEPS = 20
+def minimum_image(delta):
+    return delta - BOX * jnp.round(delta / BOX)
+def pair_forces(pos):
+    delta = minimum_image(pos[:, None, :] - pos[None, :, :])
+    r2 = jnp.sum(delta**2, axis=-1) + jnp.eye(pos.shape[0], dtype=jnp.float32)
+    inv6 = 1.0 / (r2**3 + 0.5)
+    magnitude = 24.0 * inv6 * (2.0 * inv6 - 1.0) / r2 * (1.0 - jnp.eye(N_ATOMS, dtype=jnp.float32))
+    return jnp.sum(magnitude[:, :, None] * delta, axis=1)
+def run():
+    rng = np.random.default_rng(0)
+    side = round(N_ATOMS ** (1 / 3))
+    grid = np.stack(np.meshgrid(*[np.arange(side)] * 3, indexing="ij"), -1).reshape(-1, 3)
+    pos = jnp.asarray((grid + 0.5) * BOX / side + 0.05 * rng.normal(size=grid.shape), jnp.float32)
+    vel = jnp.asarray(rng.normal(scale=np.sqrt(0.05), size=(N_ATOMS, 3)), jnp.float32)
+    vel = vel - vel.mean(axis=0)
+    force = pair_forces(pos)
+    temperatures = []
+    for _ in range(N_STEPS):
+        vel = vel + 0.5 * DT * force
+        pos = jnp.mod(pos + DT * vel, BOX)
+        force = pair_forces(pos)
+        vel = vel + 0.5 * DT * force
+        temp = jnp.sum(vel**2) / (3 * vel.shape[0])
+        vel = vel * jnp.sqrt(1.0 + DT / 0.1 * (0.05 / temp - 1.0))
+        temperatures.append(temp)
+    return pos, vel, jnp.stack(temperatures)
+result = run()
+"""
+
+
+def test_positions_from_a_host_grid_run_as_one_scan() -> None:
+    """The thermostat corpus program with float32 identity matrices: the positions'
+    shape is computed through `meshgrid`, the forces' through the pairwise differences."""
+    result = rewrite(THERMOSTAT, ("AO103",))
+    (finding,) = result.findings
+    assert finding.fix.value == "safe" and "one jitted `lax.scan`, `_run_loop`" in finding.message
+    assert "    return jax.lax.scan(body, (vel, pos, force), length=N_STEPS)\n" in (
+        result.new_source
+    )
+    assert_same(run_snippet(THERMOSTAT), run_snippet(result.new_source))
+
+
+def test_the_corpus_thermostat_stays_a_step() -> None:
+    """`jnp.eye(n)` without a dtype is float64 under x64: the float32 velocities would be
+    promoted in the first step."""
+    source = THERMOSTAT.replace(", dtype=jnp.float32)", ")")
+    (finding,) = rewrite(source, ("AO103",)).findings
+    assert finding.message.endswith(
+        "cannot prove `vel` keeps its shape and dtype across iterations: `vel` is "
+        "float32[27,3] when the loop starts and one iteration makes it default-float[27,3] "
+        "(float64 under JAX_ENABLE_X64, so a Python loop promotes it and `lax.scan` raises)"
+    )
