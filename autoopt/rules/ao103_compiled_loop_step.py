@@ -84,9 +84,14 @@ class CompiledLoopStep(Rule):
     returning too); each list receives one JAX array per iteration (scan
     stacks a tuple leaf by leaf, and two appends to one list would come back
     as two blocks); and every carried name provably keeps its shape and dtype
-    (`analysis/carry.py`) and is a floating-point array where the proof adds
-    Python numbers to it (an integer array times `0.5` becomes a float array:
-    a Python loop allows that, `scan` raises). The lists then hold the rows
+    (`analysis/carry.py`: related to itself, or computed from what the code
+    spells out, through matrix products, reductions, NamedTuple fields and
+    arrays built on the host, `analysis/carry_types.py`) and is a
+    floating-point array where the proof adds Python numbers to it (an
+    integer array times `0.5` becomes a float array: a Python loop allows
+    that, `scan` raises). A float32 value combined with a default-float one
+    (`jnp.zeros(n)`, `jnp.eye(n)`, a float64 NumPy array) is float64 under
+    `JAX_ENABLE_X64`, so such a carry is never proven. The lists then hold the rows
     of the stacked values, equal to the values appended before; a list that
     starts empty just before the loop and is read after it only as
     `jnp.stack(xs)` (or `jnp.array`, `jnp.asarray`) takes the stacked array
