@@ -197,8 +197,9 @@ def reads_module_state(ctx: ModuleContext, fn: Function) -> list[str]:
 
 def changed_module_names(ctx: ModuleContext) -> set[str]:
     """Module-level names something may change after they are first bound: bound twice
-    at module level, written through `global`, mutated (`a[i] = v`, `a.append(v)`), or
-    handed to a call that writes into it (`np.copyto(a, ...)`, `out=a`)."""
+    at module level or in a module-level loop (every iteration binds it again, the loop
+    variable included), written through `global`, mutated (`a[i] = v`, `a.append(v)`),
+    or handed to a call that writes into it (`np.copyto(a, ...)`, `out=a`)."""
     return ctx.per_module(_changed_module_names)
 
 
@@ -207,7 +208,10 @@ def _changed_module_names(ctx: ModuleContext) -> set[str]:
     counts: dict[str, int] = {}
     for stmt in graph.scope_stmts(MODULE):
         for name in stmt.defs:
-            counts[name] = counts.get(name, 0) + 1
+            counts[name] = counts.get(name, 0) + (2 if stmt.loops else 1)
+    for loop in graph.loops.values():
+        if loop.scope == MODULE and isinstance(loop.node, cst.For):
+            counts.update(dict.fromkeys(graph.stmts[loop.header].defs, 2))
     changed = {n for n, count in counts.items() if count > 1}
     for stmt in graph.stmts:
         fn = graph.functions.get(stmt.scope)

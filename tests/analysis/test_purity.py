@@ -154,6 +154,20 @@ def test_changed_module_names_and_the_functions_reading_them() -> None:
     assert reads_module_state(ctx, ctx.graph.functions["g"]) == []
 
 
+def test_a_name_a_module_level_loop_binds_is_changed() -> None:
+    """Every iteration binds it again: the body's names and the loop variable (a
+    function reading them under jit would see the first value it traced)."""
+    source = """
+u = jnp.ones(3)
+for lr in (0.1, 0.01):
+    lap = u * 2
+    u = u - lr * lap
+done = u
+"""
+    ctx = context(source, HEADER)
+    assert changed_module_names(ctx) == {"lap", "lr", "u"}
+
+
 def test_a_parameter_or_local_is_not_module_state() -> None:
     ctx = context(STATE + "\ndef h(B):\n    C = 1\n    return B + C\n", HEADER)
     assert reads_module_state(ctx, ctx.graph.functions["h"]) == []

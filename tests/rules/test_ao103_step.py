@@ -7,7 +7,7 @@ import types
 import jax
 import pytest
 
-from autoopt.api import check_source
+from autoopt.api import check_source, optimize_source
 from autoopt.rules import BY_ID
 
 from .helpers import assert_same, rewrite, run_snippet
@@ -405,3 +405,18 @@ def test_module_loops_whose_carry_is_not_proven_stay_a_step(source: str, why: st
     assert "lax.scan" not in result.new_source
     assert why in result.findings[0].message
     assert_same_globals(module_globals(source), module_globals(result.new_source))
+
+
+def test_a_function_reading_what_the_body_binds_keeps_the_loop_eager() -> None:
+    """`damping` reads the global `lap` the same iteration bound: inside a step or a scan
+    `lap` is local, and the function would read the previous (or no) value; jitting
+    `damping` would freeze the first. No fix may move the body or jit the function."""
+    source = SCRIPT.replace(
+        "for _ in range",
+        "def damping(v):\n    return v * lap\n\n\nfor _ in range",
+    ).replace("u_prev, u = u, u_next", "u_prev, u = u, u_next - 0.01 * damping(u)")
+    result = optimize_source(source)
+    assert [(f.rule, f.fix.value) for f in result.findings if f.rule in ("AO101", "AO103")] == [
+        ("AO101", "none")
+    ]
+    assert result.new_source == source
