@@ -291,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     options = replace(
         VerifyOptions(), repeats=args.repeats, rounds=args.rounds, timeout=args.timeout
     )
-    paths = sorted(p for p in args.corpus.glob("*.py") if not p.stem.endswith("_expert"))
+    corpus = args.corpus.resolve()  # the versions run with the corpus as their directory
+    paths = sorted(p for p in corpus.glob("*.py") if not p.stem.endswith("_expert"))
     if args.only:
         paths = [p for p in paths if p.stem in args.only]
     start = time.perf_counter()

@@ -116,6 +116,8 @@ class _Uses:
 
     def run(self, stmt: Stmt) -> None:
         self.stmt = stmt
+        if isinstance(stmt.node, cst.FunctionDef):
+            self._walk(stmt.node.params, set())  # a default is kept by the function
         for root in own_exprs(stmt):
             if type(root) is cst.Name:
                 if not isinstance(stmt.node, _TESTED):

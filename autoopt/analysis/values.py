@@ -556,11 +556,16 @@ class ValueModel:
             values.append(self.parameter(fn, name))  # no definition on some path: the argument
         return join_all(values)
 
-    def _bound_item(self, stmt: Stmt, it: cst.BaseExpression, index: int, count: int) -> Value:
-        """What a comprehension binds from `it` to a name (the `index`-th of `count`
-        names unpacked from each item; -1: the whole item)."""
-        if index < 0:
+    def _bound_item(
+        self, stmt: Stmt, it: cst.BaseExpression, index: int | None, count: int
+    ) -> Value:
+        """What a loop or comprehension binds from `it` to a name: the whole item (index
+        None) or the `index`-th of `count` names unpacked from each (negative: nested or
+        starred, not known)."""
+        if index is None:
             return self._item(stmt, it)
+        if index < 0:
+            return UNKNOWN
         parts = self._item_parts(stmt, it, count)
         return parts[index] if parts is not None else UNKNOWN
 
@@ -655,8 +660,7 @@ class ValueModel:
         if isinstance(node.target, cst.Tuple | cst.List) and isinstance(node.iter, cst.Name):
             return self._unpacked_item(stmt, node.target, node.iter.value, name)
         if isinstance(node.target, cst.Tuple | cst.List):
-            index, count = _unpacked_index(node.target, name)
-            return self._bound_item(stmt, node.iter, index, count) if index >= 0 else UNKNOWN
+            return self._bound_item(stmt, node.iter, *_unpacked_index(node.target, name))
         if not isinstance(node.target, cst.Name):
             return UNKNOWN
         return self._item(stmt, node.iter)
@@ -823,16 +827,18 @@ def _only_iterated(ctx: ModuleContext, name: str, binder: Stmt) -> bool:
     return True
 
 
-def _comprehension_bindings(stmt: Stmt, name: str) -> list[tuple[cst.BaseExpression, int, int]]:
+def _comprehension_bindings(
+    stmt: Stmt, name: str
+) -> list[tuple[cst.BaseExpression, int | None, int]]:
     """Every iterable a comprehension in `stmt` binds `name` from (`for k in keys`: index
-    -1; `for a, b in pairs`: its index among the `count` names)."""
+    None; `for a, b in pairs`: its index among the `count` names)."""
     if not stmt.comprehension:
         return []
     found = []
     for node in own_nodes(stmt):
         target = node.target if isinstance(node, cst.CompFor) else None
         if isinstance(target, cst.Name) and target.value == name:
-            found.append((node.iter, -1, 1))  # type: ignore[union-attr]
+            found.append((node.iter, None, 1))  # type: ignore[union-attr]
         elif isinstance(target, cst.Tuple | cst.List) and name in _target_names(target):
             index, count = _unpacked_index(target, name)
             found.append((node.iter, index, count))  # type: ignore[union-attr]

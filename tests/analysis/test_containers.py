@@ -131,6 +131,9 @@ def test_containers_of_arrays(body: str, name: str, expected: Value) -> None:
         ("t = (a, b)\nn = load()\nu = tuple(s for x, s in zip(t, n))", "u", UNKNOWN),
         # keys autoopt cannot see: a pytree of arrays (as before), not a dict of arrays
         ("t = (a, b)\nn = load()\nu = {s: x for x, s in zip(t, n)}", "u", PYTREE),
+        # a nested target is not followed
+        ("t = (a, b)\nu = [x for i, (x, y) in enumerate(zip(t, t))]", "u", UNKNOWN),
+        ("t = (a, b)\nfor i, (x, y) in enumerate(zip(t, t)):\n    pass", "x", UNKNOWN),
         # iterating a dict gives strings: a tuple of them is not a pytree of arrays
         ("d = {'u': a}\nu = tuple(k for k in d)", "u", UNKNOWN),
         ("d = {'u': a}\nu = list(d)", "u", UNKNOWN),
@@ -202,6 +205,7 @@ for _ in range(3):
         ("def f(xs):\n    return xs[0]\nl = [a]\nf(l)", set(), set()),
         ("d = {'u': a}\nx = jnp.stack(list(d.values()))", set(), set()),
         ("d = {'u': a}\npair = (d, 1)", set(), {"d"}),
+        ("l = [a]\ndef f(xs=l):\n    return xs", set(), {"l", "xs"}),
     ],
 )
 def test_names_changed_or_handed_out(body: str, mutated: set[str], escaping: set[str]) -> None:
