@@ -44,6 +44,8 @@ from autoopt.analysis.ints import builtin, module_constant, shadowed
 from autoopt.analysis.kinds import Kind, Value
 
 _DEPTH = 24  # helpers and definitions followed at once
+_MAX_ITEMS = 64  # items of a repeated list literal followed
+_MAX_FOLDED = 1024  # base and exponent of a power computed
 
 
 @dataclass(frozen=True)
@@ -346,7 +348,9 @@ class CarryTypes:
                 return _matmul(left, right)
             if isinstance(expr.operator, cst.Multiply) and isinstance(left, Lst):
                 times = right.value if isinstance(right, Py) else None
-                return Lst(left.items * times) if times is not None and times >= 0 else None
+                if times is None or not 0 <= times <= _MAX_ITEMS:
+                    return None
+                return Lst(left.items * times)
             if isinstance(expr.operator, _ARITHMETIC):
                 return _arithmetic(left, right, expr.operator)
             return None
@@ -933,6 +937,8 @@ def _folded(left: Py, right: Py, op: cst.BaseBinaryOp) -> Type:
     ops = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
            cst.Divide: operator.truediv, cst.Power: operator.pow,
            cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod}  # fmt: skip
+    if isinstance(op, cst.Power) and max(abs(known[0]), abs(known[1])) > _MAX_FOLDED:  # type: ignore[arg-type]
+        return Py(is_float=is_float)  # not folded: a huge power takes long to compute
     try:
         result = ops[type(op)](known[0], known[1])
     except (ArithmeticError, ValueError):

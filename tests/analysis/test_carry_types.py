@@ -94,6 +94,12 @@ SEEDED = "    seeded = np.zeros(4, np.float32)\n    seeded[0] = 1.0\n"
             "h = jnp.tanh(w @ h + 1.0)\nxs.append(h)",
             ("h",),
         ),
+        # Python numbers folded: `round` away from a half, a float32 NumPy array scaled
+        (
+            "    x = jnp.zeros((round(7 / 3), 3))\n    w = np.ones(3, np.float32) * 2.0\n",
+            "x = x - x.mean(axis=1, keepdims=True)\nx = x * jnp.asarray(w)",
+            ("x",),
+        ),
         # two carries read by each other, of one known type
         (
             "    a = jnp.zeros((2, 3))\n    b = jnp.ones((2, 3))\n",
@@ -202,6 +208,27 @@ def test_proven(setup: str, body: str, carry: tuple[str, ...]) -> None:
             "    w = np.ones(3, np.float32)\n    v = w.astype(np.float32, copy=False)\n"
             "    x = jnp.ones(3, jnp.float32)\n",
             "x = x * jnp.asarray(w)\nx = x + 1.0",
+            ("x",),
+            [unproven("x")],
+        ),
+        # `round` of a number at a half: the last bit of a platform's arithmetic decides
+        (
+            "    x = jnp.zeros((round(5 / 2), 3))\n",
+            "x = x - x.mean(axis=1, keepdims=True)\nx = x * 0.5",
+            ("x",),
+            [unproven("x")],
+        ),
+        # a float32 NumPy array times a number beyond float32 (NumPy 1 widens it)
+        (
+            "    w = np.ones(3, np.float32) * 1e39\n    x = jnp.ones(3, jnp.float32)\n",
+            "x = x * jnp.asarray(w)\nx = x + 1.0",
+            ("x",),
+            [unproven("x")],
+        ),
+        # a power too large to compute is not folded
+        (
+            "    x = jnp.zeros((10 ** 10 ** 9, 3))\n",
+            "x = x - x.mean(axis=1, keepdims=True)\nx = x * 0.5",
             ("x",),
             [unproven("x")],
         ),
