@@ -182,7 +182,17 @@ class CarryTypes:
         from autoopt.analysis.carry import _entry_defs
 
         defs = _entry_defs(self.ctx, body, name)
-        return _join([self.defined(d, name) for d in defs]) if defs else None
+        if not defs or _rebound_elsewhere(self.ctx, name):
+            return None
+        graph = self.ctx.graph
+        first = min(body, key=lambda s: s.id)
+        fn = graph.functions.get(first.scope)
+        if fn is not None and name in fn.params:
+            loop = [i for i in first.loops if all(i in s.loops for s in body)][-1]
+            header = graph.stmts[graph.loops[loop].header]
+            if not any(graph.dominates(d, header) for d in defs):
+                return None  # the argument on a path that binds nothing before the loop
+        return _join([self.defined(d, name) for d in defs])
 
     def _iteration(self, body: list[Stmt]) -> dict[str, Type] | None:
         """The carried names' types after one run of a straight-line body."""
@@ -238,8 +248,8 @@ class CarryTypes:
         if any(d.id in self.inside for d in defs):
             return None  # bound in the loop and read before: not a carry we know
         fn = graph.functions.get(stmt.scope)
-        if fn is not None and name in fn.globals | fn.nonlocals:
-            return None
+        if _rebound_elsewhere(self.ctx, name):
+            return None  # a function may rebind it with `global` or `nonlocal`
         if fn is not None and name in fn.params and not any(graph.dominates(d, stmt) for d in defs):
             return None  # the argument on a path that binds nothing
         found = _join([self.defined(d, name) for d in defs])
@@ -780,6 +790,11 @@ def _leaves(path: str, before: Type, after: Type) -> list[tuple[str, Type, Type]
             out += _leaves(f"{path}.{field}", b, a)
         return out
     return [(path, before, after)]
+
+
+def _rebound_elsewhere(ctx: ModuleContext, name: str) -> bool:
+    """Some function declares `name` `global` or `nonlocal`, and may rebind it."""
+    return any(name in f.globals | f.nonlocals for f in ctx.graph.functions.values())
 
 
 def _holds_host(t: Type) -> bool:

@@ -293,6 +293,45 @@ def test_pairwise_forces_with_a_default_float_identity() -> None:
     )
 
 
+def test_a_carry_that_may_still_be_the_argument() -> None:
+    """`x` is bound before the loop on one path only: on the other it is the argument,
+    of a type nothing shows."""
+    code = """
+def run(x, flag):
+    if flag:
+        x = jnp.zeros(3)
+    m = jnp.ones((3, 3))
+    for _ in range(4):
+        x = m @ x
+        x = x * 0.5
+"""
+    ctx = context(code, HEADER)
+    stmts = ctx.graph.loop_stmts(ctx.graph.loops[0].id)
+    assert unstable_carry(ctx, stmts, ("x",)) == [unproven("x")]
+    bound = context(code.replace("    if flag:\n        x", "    x"), HEADER)
+    assert unstable_carry(bound, bound.graph.loop_stmts(bound.graph.loops[0].id), ("x",)) == []
+
+
+def test_a_matrix_a_nested_function_rebinds() -> None:
+    code = """
+def run():
+    m = jnp.ones((3, 3))
+    x = jnp.zeros(3)
+
+    def grow():
+        nonlocal m
+        m = jnp.ones((4, 3))
+
+    for _ in range(4):
+        x = m @ x
+        x = x * 0.5
+    grow()
+"""
+    ctx = context(code, HEADER)
+    stmts = ctx.graph.loop_stmts(ctx.graph.loops[0].id)
+    assert unstable_carry(ctx, stmts, ("x",)) == [unproven("x")]
+
+
 def test_types_at_the_loop_start() -> None:
     ctx, stmts = loop_of(
         MIXING + SEEDED + "    state = State(s=jnp.zeros(4), i=jnp.asarray(seeded))\n",
