@@ -17,8 +17,12 @@ NumPy Generator with a `size`, conversions (`jnp.asarray(x, jnp.float32)`),
 reductions with `axis` and `keepdims`, indexing with `None`, `:` and integers, `.at[]`
 updates, elementwise library functions of floating arrays, pytree classes
 (`typing.NamedTuple`, `flax.struct.dataclass`, fields through construction,
-`_replace` and attribute reads) and module functions of straight-line code. Anything
-else has no type, and nothing is proven from it.
+`_replace` and attribute reads), module functions of straight-line code, and the
+host code that builds arrays: Python numbers folded as Python computes them
+(`round(N ** (1 / 3))`, only away from a half), `np.arange`, `np.meshgrid`, `np.stack`.
+A NumPy array has a type only where nothing can resize it (item assignments only, no
+alias, no unseen code it is handed to). Anything else has no type, and nothing is
+proven from it.
 
 Dtypes are named as JAX gives them in every configuration: "float" is JAX's default
 float (float32, float64 under `JAX_ENABLE_X64`), and so is a float64 array once it
@@ -658,14 +662,17 @@ class CarryTypes:
             axis = args[1] if len(args) == 2 else self._axis(stmt, kwargs, env)
             return _stacked(args[0], axis, host)
         if last in _ELEMENTWISE and host and args and isinstance(args[0], Py) and not kwargs:
-            scalar = all(isinstance(a, Py) for a in args)
-            return Arr((), "float64", True) if scalar else None  # a NumPy float64 scalar
+            floats = all(isinstance(a, Py) and a.is_float for a in args)
+            return Arr((), "float64", True) if floats else None  # a NumPy float64 scalar
         if last in _ELEMENTWISE and args and not kwargs:
             first = args[0]
             floating = isinstance(first, Arr) and first.host == host and first.dtype in _FLOATS
-            return first if floating and all(isinstance(a, Py) for a in args[1:]) else None
+            scalars = args[1:]
+            if floating and all(isinstance(a, Py) for a in scalars):
+                return first if _scalars_keep(first, scalars) else None  # type: ignore[arg-type]
+            return None
         if last in _BINARY and len(args) == 2 and not kwargs:
-            made = _arithmetic(args[0], args[1], cst.Add())
+            made = _arithmetic(args[0], args[1], cst.Divide() if last == "divide" else cst.Add())
             return made if isinstance(made, Arr) and made.host == host else None
         if last in _REDUCTIONS and len(args) == 1:
             return _reduced(self, stmt, args[0], kwargs, env, host)
@@ -726,7 +733,8 @@ class CarryTypes:
         if method in _REDUCTIONS and not args:
             return _reduced(self, stmt, base, kwargs, env, base.host)
         if method == "clip" and all(isinstance(a, Py) for a in args) and not kwargs:
-            return base if base.dtype in _FLOATS else None
+            floating = base.dtype in _FLOATS and _scalars_keep(base, args)  # type: ignore[arg-type]
+            return base if floating else None
         if method == "copy" and not call.args:
             return base
         return None
@@ -911,12 +919,8 @@ def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
         array, scalar = (right, left) if isinstance(left, Py) else (left, right)
         if not isinstance(array, Arr) or not isinstance(scalar, Py):
             return None
-        if array.dtype in _FLOATS and not (array.host and array.dtype in _NARROW):
-            return array
         if array.dtype in _FLOATS:
-            # NumPy 1's value-based casting widens a narrow float array for a large number
-            known = scalar.value if scalar.value is not None else scalar.number
-            return array if known is not None and abs(known) < _NARROW[array.dtype] else None
+            return array if _scalars_keep(array, [scalar]) else None
         if array.host and array.dtype == "int" and not isinstance(op, cst.Power):
             # NumPy: an integer array with a Python float, or divided, is float64
             floating = scalar.is_float or isinstance(op, cst.Divide)
@@ -939,6 +943,16 @@ def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
     ):
         dtype = None
     return Arr(shape, dtype, host)
+
+
+def _scalars_keep(array: Arr, scalars: list[Py]) -> bool:
+    """Python numbers keep a floating array's dtype: always in JAX (weak typing) and in
+    NumPy 2; NumPy 1's value-based casting widens a narrow float array for a number
+    beyond its range, so there each number must be known and small."""
+    if not (array.host and array.dtype in _NARROW):
+        return True
+    known = [p.value if p.value is not None else p.number for p in scalars]
+    return all(k is not None and abs(k) < _NARROW[array.dtype] for k in known)  # type: ignore[arg-type]
 
 
 def _folded(left: Py, right: Py, op: cst.BaseBinaryOp) -> Type:
@@ -975,8 +989,8 @@ def _rounded(number: Type) -> Type:
     if number.value is not None and not number.is_float:
         return number
     x = number.number
-    if x is None:
-        return Py()
+    if x is None or not math.isfinite(x):
+        return Py() if x is None else None
     if abs(x - math.floor(x) - 0.5) < 1e-9 * max(1.0, abs(x)):
         return None
     return Py(round(x))
