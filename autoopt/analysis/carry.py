@@ -53,7 +53,12 @@ def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...])
     """A doubt for each carried name whose type an iteration may change.
 
     The proofs of the names hold together: each may read the other carried names as
-    having their types at the loop's start, so any doubt is a doubt about them all."""
+    having their types at the loop's start, so any doubt is a doubt about them all.
+    A module that binds names with `:=` gets no proof: the dataflow graph does not see
+    those bindings (any `:=` in the text counts)."""
+    if ":=" in ctx.source:
+        why = "the module binds names with `:=`, which the analysis does not follow"
+        return [f"cannot prove `{n}` keeps its shape and dtype: {why}" for n in carry]
     scope = body[0].scope
     classes = _same_type_classes(ctx, body, carry)
     doubts = []

@@ -332,6 +332,23 @@ def run():
     assert unstable_carry(ctx, stmts, ("x",)) == [unproven("x")]
 
 
+def test_a_module_with_assignment_expressions_gets_no_proof() -> None:
+    """The dataflow graph does not see what `:=` binds: `x` looks rebound only by
+    `x * 0.5`, while the walrus broadcasts it to (2, 3)."""
+    code = """
+def run():
+    x = jnp.zeros(3)
+    for _ in range(3):
+        y = jnp.sum(x := x + jnp.ones((2, 3)))
+        x = x * 0.5
+"""
+    ctx = context(code, HEADER)
+    assert unstable_carry(ctx, ctx.graph.loop_stmts(ctx.graph.loops[0].id), ("x",)) == [
+        "cannot prove `x` keeps its shape and dtype: the module binds names with `:=`, "
+        "which the analysis does not follow"
+    ]
+
+
 def test_types_at_the_loop_start() -> None:
     ctx, stmts = loop_of(
         MIXING + SEEDED + "    state = State(s=jnp.zeros(4), i=jnp.asarray(seeded))\n",
