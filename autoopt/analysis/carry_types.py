@@ -181,6 +181,26 @@ class CarryTypes:
                 )
         return None
 
+    def changes_in_both_modes(self, name: str) -> bool:
+        """One iteration provably gives (a field of) `name` another type with x64 off and
+        on alike: another shape, or dtypes that differ in both (not float32 against the
+        default float, which only x64 tells apart)."""
+        if self.after is None:
+            return False
+        for _, before, after in _leaves(name, self.entry.get(name), self.after.get(name)):
+            if not (isinstance(before, Arr) and isinstance(after, Arr)):
+                continue
+            if before.shape != after.shape:
+                return True
+            if before.dtype is not None and after.dtype is not None:
+                modes = [
+                    (_in_mode(before.dtype, x64), _in_mode(after.dtype, x64))
+                    for x64 in (False, True)
+                ]
+                if all(b != a for b, a in modes):
+                    return True
+        return False
+
     # -- the loop --------------------------------------------------------------------
     def _entry(self, body: list[Stmt], name: str) -> Type:
         from autoopt.analysis.carry import _entry_defs
@@ -1200,3 +1220,13 @@ def _is_name(node: cst.CSTNode, name: str) -> bool:
 
 def _is_name_or_escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:
     return False if _is_name(node, name) else _escapes(ctx, node, name)
+
+
+def _in_mode(dtype: str, x64: bool) -> str:
+    """The dtype a JAX array of `dtype` has with x64 off or on."""
+    dtype = _on_device(dtype) or dtype
+    if dtype == DEFAULT_FLOAT:
+        return "float64" if x64 else "float32"
+    if dtype == "int":
+        return "int64" if x64 else "int32"
+    return dtype

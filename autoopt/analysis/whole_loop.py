@@ -28,6 +28,12 @@ loop variable gets its last value (`_ = N_STEPS - 1`) after the call. Where no
 carried name's type is proven for a temporary, the loop stays a step and says so.
 Its lists keep being lists of the values appended, one row each.
 
+Where the carry's type is the only premise missing, and no iteration provably
+changes it with x64 off and on alike (a float32 carry that meets the default float
+changes only under x64; one that broadcasts to another shape, always), the loop can
+still run as a scan, guarded: the rewrite checks the step's types on the starting
+carry when the loop starts, and runs the steps where they differ (`guarded`).
+
 A list that starts empty just before the loop and is read afterwards only as
 `jnp.stack(xs)` (or `jnp.array(xs)`, `jnp.asarray(xs)`) can take the stacked
 values themselves: stacking the rows again would give the same array, after
@@ -43,6 +49,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.carry import entry_value, typed_like, unstable_carry
+from autoopt.analysis.carry_types import CarryTypes
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update, read_names
 from autoopt.analysis.fori import counted_for
@@ -74,6 +81,9 @@ class WholeLoop:
     # carried name whose shape and dtype it has (its placeholder is `zeros_like` of it)
     last: tuple[tuple[str, str], ...] = ()
     index_last: str | None = None  # a module-level loop variable's last value, as source
+    # the doubt is only the carry's type, and no iteration provably changes it: a guard
+    # can check it when the loop starts (`guarded_loop_edits`)
+    guarded: bool = False
 
     @property
     def module(self) -> bool:
@@ -109,10 +119,13 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     )
     # the loop variable holds the last index after a Python loop; the scan binds nothing
     doubt = f"the loop variable `{index}` is read outside the loop (`lax.scan` binds none)"
+    guarded = False
     if not _readers_outside(ctx, plan, index):
         doubt = _unstable(ctx, plan, carry)
+        guarded = bool(doubt) and _checkable(ctx, plan, carry)
     if not module:
-        return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked)
+        return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked, guarded=guarded)
+    guarded = guarded and not rest  # a temporary's last value would need its type proven
     last: list[tuple[str, str]] = []
     body = ctx.graph.loop_stmts(plan.loop.id)
     for name in rest if not doubt else ():
@@ -125,7 +138,9 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
             break
         last.append((name, like))
     last_index = _last_index(ctx, bounds)
-    return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked, tuple(last), last_index)
+    return WholeLoop(
+        carry, inputs, _length(ctx, bounds), doubt, stacked, tuple(last), last_index, guarded
+    )
 
 
 def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
@@ -168,6 +183,17 @@ def _unstable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> str
                 f"cannot prove `{name}` is a floating-point array, whose dtype Python numbers keep"
             )
     return ""
+
+
+def _checkable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> bool:
+    """Whether a guard may check the carry's type when the loop starts instead: no
+    iteration provably changes it with x64 off and on alike (the guard would always
+    fail), and the module binds no names with `:=` (which the dataflow graph does not
+    see, nor then what the step carries)."""
+    if ":=" in ctx.source:
+        return False
+    computed = CarryTypes(ctx, ctx.graph.loop_stmts(plan.loop.id), carry)
+    return not any(computed.changes_in_both_modes(name) for name in carry)
 
 
 def _at_updates_only(body: list[Stmt], name: str) -> bool:

@@ -37,21 +37,23 @@ from autoopt.rewrite.jit import fresh_name
 
 @dataclass(frozen=True)
 class StepNames:
-    """The step function's name, the name of the whole-loop form's function, and, per
-    appended value, the name it is returned as."""
+    """The step function's name, the name of the whole-loop form's function, per
+    appended value the name it is returned as, and the name of the jitted scan a guarded
+    whole loop runs (rewrite/whole_loop.py)."""
 
     function: str
     loop: str
     items: tuple[str, ...]
+    scan: str
 
     def returned(self, plan: StepPlan) -> str:
         return ", ".join((*plan.returns, *self.items))
 
 
 def step_names(ctx: ModuleContext, plan: StepPlan, taken: Collection[str] = ()) -> StepNames:
-    """`_<function>_step` (`_step` at module level), `_<function>_loop` and
-    `<list>_item`: private, bound nowhere in the module and not among `taken` (the names
-    of other steps of the run)."""
+    """`_<function>_step` (`_step` at module level), `_<function>_loop`,
+    `<list>_item` and `_<function>_scan`: private, bound nowhere in the module and not
+    among `taken` (the names of other steps of the run)."""
     scope = plan.loop.scope.rsplit(".", 1)[-1]
     base = "_" if plan.loop.scope == MODULE else f"_{scope}_"
     names = [fresh_name(ctx, f"{base}step", taken)]
@@ -59,7 +61,8 @@ def step_names(ctx: ModuleContext, plan: StepPlan, taken: Collection[str] = ()) 
     for append in plan.appends:
         if append.returned is None:
             names.append(fresh_name(ctx, f"{append.name}_item", [*taken, *names]))
-    return StepNames(names[0], names[1], tuple(names[2:]))
+    scan = fresh_name(ctx, f"{base}scan", [*taken, *names])
+    return StepNames(names[0], names[1], tuple(names[2:]), scan)
 
 
 def appended(plan: StepPlan, names: StepNames) -> list[tuple[cst.Expr, str, str]]:
@@ -88,17 +91,21 @@ def step_edits(
 ) -> list[Edit]:
     """Put `definition` above the loop's top-level statement; the loop calls it, appends
     what it returns, and runs the rest of its body as before."""
+    return [
+        InsertBefore(anchor(ctx, plan), (definition,)),
+        Replace(plan.loop.node, lambda node: calling_loop(plan, names, node)),
+    ]
+
+
+def calling_loop(plan: StepPlan, names: StepNames, node: cst.CSTNode) -> cst.For | cst.While:
+    """The loop `node` calling the step instead of running its lines, then appending
+    what it returns and running the rest of its body as before."""
+    assert isinstance(node, cst.For | cst.While)
     call = f"{names.returned(plan)} = {names.function}({', '.join(plan.params)})"
     appends = [f"{name}.append({item})" for _, name, item in appended(plan, names)]
     new = [cst.parse_statement(f"{line}\n") for line in (call, *appends)]
-    moved = len(plan.lines)
-
-    def transform(node: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(node, cst.For | cst.While)
-        rest = list(node.body.body[moved:])
-        return node.with_changes(body=node.body.with_changes(body=[*new, *rest]))
-
-    return [InsertBefore(anchor(ctx, plan), (definition,)), Replace(plan.loop.node, transform)]
+    rest = list(node.body.body[len(plan.lines) :])
+    return node.with_changes(body=node.body.with_changes(body=[*new, *rest]))
 
 
 def extracted(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> cst.Module:

@@ -31,6 +31,27 @@ last value, and a list keeps its rows (only the stack calls take the stacked val
     (u, lap), energy_items = _loop(u)   # scan(body, (u, jnp.zeros_like(u)), ...)
     energy.extend(energy_items[i] for i in range(N_STEPS))
     _ = N_STEPS - 1
+
+Where only the carry's type is not proven (`WholeLoop.guarded`), the jitted step stays,
+the scan calls it, and the loop's function checks the types when the loop starts:
+
+    def _main_loop(u, dx):
+        # (a docstring: why the check)
+        def types(tree):
+            leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+            return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
+
+        if types(jax.eval_shape(_main_step, u, dx)[0]) == types(u):
+            return _main_scan(u, dx)
+        energy = []
+        for _ in range(N_STEPS):
+            u, energy_item = _main_step(u, dx)
+            energy.append(energy_item)
+        return u, jnp.stack(energy)
+
+A pure step given the carry's types returns them again, so when the first step keeps
+them every step does, and the scan (which needs exactly that, weak types included:
+it would retrace a weakly typed carry promoted) runs the steps the loop would run.
 """
 
 from __future__ import annotations
@@ -40,11 +61,11 @@ import libcst as cst
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.step import StepPlan
 from autoopt.analysis.whole_loop import WholeLoop
-from autoopt.model import Edit, InsertAfter, InsertBefore, Replace
+from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.helpers import grouped, parse_function, spaced
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
-from autoopt.rewrite.step import StepNames, anchor, appended, step_lines
+from autoopt.rewrite.step import StepNames, anchor, appended, calling_loop, step_lines
 
 
 def whole_loop_edits(
@@ -52,15 +73,90 @@ def whole_loop_edits(
 ) -> list[Edit]:
     """The jitted scan function above the loop's function; the loop replaced by its call
     and, per list, one `extend` with the stacked values."""
-    scan, imports = spell(ctx, "jax.lax.scan")
     stacked = dict(whole.stacked)
+    lists = _lists(ctx, plan, whole, names, stacked)
+    definition, imports = _scan_function(
+        ctx, plan, whole, names.loop, decorator, _body(ctx, plan, whole, names), lists
+    )
+    return _edits(ctx, plan, whole, names.loop, (definition,), imports, lists, stacked)
+
+
+def guarded_loop_edits(
+    ctx: ModuleContext,
+    plan: StepPlan,
+    whole: WholeLoop,
+    names: StepNames,
+    step: cst.FunctionDef,
+    decorator: str,
+) -> list[Edit] | None:
+    """The jitted step (`step`), the jitted scan of it and, called where the loop was,
+    the function that runs the scan when the step keeps the carry's types and the loop
+    of steps otherwise (None where a list's name is also a parameter)."""
+    params = (*whole.carry, *whole.inputs)
+    if any(a.name in params for a in plan.appends):
+        return None
+    stacked = {} if whole.module else dict(whole.stacked)  # a global list keeps its rows
+    stacks = {name: {ctx.qualify(c.func) for c in calls} for name, calls in stacked.items()}
+    stacked = {name: calls for name, calls in stacked.items() if len(stacks[name]) == 1}
+    stack_of = {name: spell(ctx, stacks[name].pop() or "") for name in stacked}
+    lists = _lists(ctx, plan, whole, names, stacked)
+    call = f"{names.returned(plan)} = {names.function}({', '.join(plan.params)})"
+    body = _body(ctx, plan, whole, names, [cst.parse_statement(f"{call}\n")])
+    scan, imports = _scan_function(ctx, plan, whole, names.scan, decorator, body, lists)
+    check, more = _check(ctx, plan, whole)
+    returned = [f"{stack_of[n][0]}({n})" if n == items else n for n, items in lists]
+    ret = ", ".join(whole.carry)
+    if lists:
+        ret = f"{grouped(whole.carry)}, {grouped(tuple(returned))}"
+    doc = (
+        f'    """One jitted `lax.scan` of `{names.function}` when the step returns the carry '
+        "with the\n    types it takes, as `lax.scan` needs (then every step does); else the "
+        'loop of steps."""\n'
+    )
+    template = parse_function(
+        f"def {names.loop}({', '.join(params)}):\n{doc}{check}"
+        f"    if {_kept(ctx, plan, whole, names)}:\n"
+        f"        return {names.scan}({', '.join(params)})\n"
+        + "".join(f"    {name} = []\n" for name, _ in lists)
+        + f"    return {ret}\n"
+    )
+    steps = _steps(plan, names)
+    lines = list(template.body.body)
+    block = template.body.with_changes(body=[*lines[:-1], steps, lines[-1]])
+    guard = spaced(ctx, template.with_changes(body=block), anchor(ctx, plan))
+    scan, guard = (d.with_changes(leading_lines=[]) for d in (scan, guard))  # the step's
+    imports = (*imports, *more, *(i for _, spelled in stack_of.values() for i in spelled))
+    return _edits(ctx, plan, whole, names.loop, (step, scan, guard), imports, lists, stacked)
+
+
+def _lists(
+    ctx: ModuleContext,
+    plan: StepPlan,
+    whole: WholeLoop,
+    names: StepNames,
+    stacked: dict[str, tuple[cst.Call, ...]],
+) -> list[tuple[str, str]]:
+    """Each list and the name its stacked values come back as: its own where the list
+    takes them (`stacked`, in a function), else `<list>_items`."""
     lists: list[tuple[str, str]] = []
     for _, name, _ in appended(plan, names):
         taken = [i for _, i in lists]
         own = name in stacked and not whole.module  # a global list keeps its rows
         lists.append((name, name if own else fresh_name(ctx, f"{name}_items", taken)))
-    body = _body(ctx, plan, whole, names)
-    carried = (*whole.carry, *(name for name, _ in whole.last))
+    return lists
+
+
+def _scan_function(
+    ctx: ModuleContext,
+    plan: StepPlan,
+    whole: WholeLoop,
+    name: str,
+    decorator: str,
+    body: cst.FunctionDef,
+    lists: list[tuple[str, str]],
+) -> tuple[cst.FunctionDef, tuple[RequireImport, ...]]:
+    """`@jit def name(carry, inputs): def body(...): ...; return lax.scan(body, ...)`."""
+    scan, imports = spell(ctx, "jax.lax.scan")
     init = whole.carry
     if whole.last:
         zeros_like, more = spell(ctx, "jax.numpy.zeros_like")
@@ -69,24 +165,41 @@ def whole_loop_edits(
     run = f"{scan}({body.name.value}, {grouped(init)}, length={whole.length})"
     params = ", ".join((*whole.carry, *whole.inputs))
     returned = run if lists else f"{run}[0]"
-    template = parse_function(f"@{decorator}\ndef {names.loop}({params}):\n    return {returned}\n")
+    template = parse_function(f"@{decorator}\ndef {name}({params}):\n    return {returned}\n")
     block = template.body.with_changes(body=[body, *template.body.body])
-    definition = spaced(ctx, template.with_changes(body=block), anchor(ctx, plan))
+    return spaced(ctx, template.with_changes(body=block), anchor(ctx, plan)), imports
+
+
+def _edits(
+    ctx: ModuleContext,
+    plan: StepPlan,
+    whole: WholeLoop,
+    function: str,
+    definitions: tuple[cst.FunctionDef, ...],
+    imports: tuple[RequireImport, ...],
+    lists: list[tuple[str, str]],
+    stacked: dict[str, tuple[cst.Call, ...]],
+) -> list[Edit]:
+    """`definitions` above the loop's function; the loop replaced by the call of
+    `function`, the `stacked` calls by the stacked values and, per list that does not
+    take them itself, one `extend`."""
+    carried = (*whole.carry, *(name for name, _ in whole.last))
+    params = ", ".join((*whole.carry, *whole.inputs))
     target = ", ".join(carried)
     if lists:
         target = f"{grouped(carried)}, {grouped(tuple(i for _, i in lists))}"
-    call = cst.parse_statement(f"{target} = {names.loop}({params})\n")
+    call = cst.parse_statement(f"{target} = {function}({params})\n")
     after = [_extend(name, items, whole) for name, items in lists if name != items]
     if whole.index_last is not None:
         after.append(f"{plan.index} = {whole.index_last}")
     items_of = dict(lists)
     edits: list[Edit] = [
         *imports,
-        InsertBefore(anchor(ctx, plan), (definition,)),
+        InsertBefore(anchor(ctx, plan), definitions),
         Replace(plan.loop.node, lambda node: call.with_changes(leading_lines=node.leading_lines)),
         *(
             Replace(c, lambda _, n=items_of[name]: cst.Name(n))
-            for name, calls in whole.stacked
+            for name, calls in stacked.items()
             for c in calls
         ),
     ]
@@ -105,10 +218,14 @@ def _extend(name: str, items: str, whole: WholeLoop) -> str:
 
 
 def _body(
-    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames
+    ctx: ModuleContext,
+    plan: StepPlan,
+    whole: WholeLoop,
+    names: StepNames,
+    lines: list[cst.SimpleStatementLine] | None = None,
 ) -> cst.FunctionDef:
-    """`def body(carry, index):` unpacking the carry, the step's lines, and the return of
-    the new carry and this iteration's appended values."""
+    """`def body(carry, index):` unpacking the carry, the step's lines (or `lines`), and
+    the return of the new carry and this iteration's appended values."""
     carried = (*whole.carry, *(name for name, _ in whole.last))
     single = len(carried) == 1
     carry = carried[0] if single else "carry"
@@ -120,7 +237,56 @@ def _body(
     )
     parsed = list(template.body.body)
     block = template.body.with_changes(
-        body=[*parsed[:-1], *step_lines(plan, names), parsed[-1]],
+        body=[*parsed[:-1], *(lines or step_lines(plan, names)), parsed[-1]],
         footer=[cst.EmptyLine(indent=False)],
     )
     return template.with_changes(body=block)
+
+
+def _check(
+    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop
+) -> tuple[str, tuple[RequireImport, ...]]:
+    """The nested `def types(tree)`: a pytree's structure and each leaf's shape, dtype
+    and weak type (`jax.eval_shape` of the identity gives them for arrays and Python
+    numbers alike)."""
+    flatten, imports = spell(ctx, "jax.tree_util.tree_flatten")
+    eval_shape, more = spell(ctx, "jax.eval_shape")
+    name = _types_name(plan, whole)
+    code = (
+        f"\n    def {name}(tree):\n"
+        f"        leaves, structure = {flatten}({eval_shape}(lambda x: x, tree))\n"
+        "        return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]\n\n"
+    )
+    return code, (*imports, *more)
+
+
+def _types_name(plan: StepPlan, whole: WholeLoop) -> str:
+    """`types`, or `_types` where the guard's parameters or lists use that name."""
+    name = "types"
+    while name in (*whole.carry, *whole.inputs, *(a.name for a in plan.appends)):
+        name = f"_{name}"
+    return name
+
+
+def _kept(ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames) -> str:
+    """`types(eval_shape(step, ...)[0]) == types(state)`: the first step returns the
+    carry with the types it takes."""
+    eval_shape, _ = spell(ctx, "jax.eval_shape")
+    returned = (*plan.returns, *names.items)
+    out = f"{eval_shape}({names.function}, {', '.join(plan.params)})"
+    at = [returned.index(n) for n in whole.carry]
+    if at == list(range(len(returned))):
+        new = out  # the step returns the carry alone
+    elif len(at) == 1:
+        new = f"{out}[{at[0]}]"
+    elif at == list(range(len(at))):
+        new = f"{out}[:{len(at)}]"
+    else:
+        new = f"({', '.join(f'{out}[{i}]' for i in at)})"
+    name = _types_name(plan, whole)
+    return f"{name}({new}) == {name}({grouped(whole.carry)})"
+
+
+def _steps(plan: StepPlan, names: StepNames) -> cst.BaseCompoundStatement:
+    """The loop itself, calling the step (the step form), for the guard's other path."""
+    return calling_loop(plan, names, plan.loop.node).with_changes(leading_lines=[])

@@ -11,7 +11,7 @@ from autoopt.analysis.whole_loop import WholeLoop, whole_loop
 from autoopt.model import Applicability, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
 from autoopt.rewrite.step import step_edits, step_function
-from autoopt.rewrite.whole_loop import whole_loop_edits
+from autoopt.rewrite.whole_loop import guarded_loop_edits, whole_loop_edits
 from autoopt.rules.ao201_missing_donation import safe_donations
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao103_compiled_loop_step as examples
@@ -106,9 +106,26 @@ class CompiledLoopStep(Rule):
     value after the call (`_ = N_STEPS - 1`); and a list keeps being a list
     of the values appended (it receives the rows; only the stack calls after
     the loop take the stacked array). Every module global the loop leaves
-    then has the value it had. Otherwise the loop keeps the step form, and
-    where only the carry premise is missing (or a temporary's type) the
-    message names it.
+    then has the value it had.
+
+    Where the carry's type is the one premise not proven, and no iteration
+    provably changes it (with x64 off and on alike), the fix is still **safe**
+    as a guarded whole loop: the step stays a jitted function, a jitted
+    `lax.scan` calls it, and the function called where the loop was checks,
+    with `jax.eval_shape` of the step on the starting carry, that the step
+    returns the carry's pytree structure, shapes, dtypes and weak types. Then
+    it runs the scan: a pure step given the same types returns the same types,
+    so every iteration would have (weak types count too: `lax.scan` accepts a
+    weakly typed carry that comes back strong and runs every step with the
+    weak one, where the loop ran only the first). Otherwise (a float32 carry
+    meeting a default-float value under `JAX_ENABLE_X64`, an integer carry
+    times `0.5`, a shape that changes) it runs the loop of jitted steps, as the
+    step form does; each time the loop starts, it checks again. The message
+    names the guard and the premise it checks. A step with static arguments, a
+    module loop that leaves temporaries, or a module that binds names with
+    `:=` keeps the step form. Otherwise the loop keeps the step form, and where
+    only the carry premise is missing (or a temporary's type) the message
+    names it.
 
     One owner per loop (`rules/loop_owner.py`): a loop that AO401 runs as
     `lax.fori_loop` is not a step; in a loop that is a proven step, AO102,
@@ -144,6 +161,10 @@ class CompiledLoopStep(Rule):
         whole = whole_loop(ctx, plan)
         if whole is not None and not whole.doubt:
             return self._whole_loop(ctx, verdict, whole, [d for d in donate if d in whole.carry])
+        if whole is not None and whole.guarded and not verdict.static:
+            guarded = self._guarded(ctx, verdict, whole, donate)
+            if guarded is not None:
+                return guarded
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
         definition = step_function(ctx, plan, verdict.names)
         definition = add_decorator(ctx, decorator)(definition)
@@ -155,6 +176,32 @@ class CompiledLoopStep(Rule):
         edits = [*step_edits(ctx, plan, definition, verdict.names), *imports]
         title = f"Compile the loop body as {name}"
         return self.finding(ctx, loop, message, Applicability.SAFE, edits, title=title)
+
+    def _guarded(
+        self, ctx: ModuleContext, verdict: StepVerdict, whole: WholeLoop, donate: list[str]
+    ) -> Finding | None:
+        """The jitted step, the jitted `lax.scan` of it, and a function that runs the scan
+        when the step keeps the carry's types (checked when the loop starts), else the
+        loop of steps: where the carry's type is the one premise not proven."""
+        plan, names = verdict.plan, verdict.names
+        decorator, imports = jit_decorator(ctx, (), donate)
+        step = add_decorator(ctx, decorator)(step_function(ctx, plan, names))
+        assert isinstance(step, cst.FunctionDef)
+        decorator, more = jit_decorator(ctx, (), [d for d in donate if d in whole.carry])
+        edits = guarded_loop_edits(ctx, plan, whole, names, step, decorator)
+        if edits is None:
+            return None
+        donated = f", donating {_listed(donate)}" if donate else ""
+        message = (
+            "this loop's body runs eagerly, one dispatch per operation: run the whole loop "
+            "as one jitted `lax.scan` when the carry keeps its types (checked when the loop "
+            f"starts: `{names.loop}` runs `{names.scan}`, else `{names.function}` once per "
+            f"iteration){donated}; statically, {whole.doubt}"
+        )
+        title = f"Run the loop as one jitted lax.scan when its carry keeps its types ({names.loop})"
+        return self.finding(
+            ctx, plan.loop.node, message, Applicability.SAFE, [*edits, *imports, *more], title=title
+        )
 
     def _whole_loop(
         self, ctx: ModuleContext, verdict: StepVerdict, whole: WholeLoop, donate: list[str]

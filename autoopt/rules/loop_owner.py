@@ -68,7 +68,11 @@ def _step_verdicts(ctx: ModuleContext) -> list[StepVerdict]:
     verdicts: list[StepVerdict] = []
     for plan in step_plans(ctx):
         if not fori_owned(ctx, plan.loop.id):
-            taken = [n for v in verdicts for n in (v.names.function, v.names.loop, *v.names.items)]
+            taken = [
+                n
+                for v in verdicts
+                for n in (v.names.function, v.names.loop, v.names.scan, *v.names.items)
+            ]
             verdicts.append(_verdict(ctx, plan, step_names(ctx, plan, taken)))
     return verdicts
 

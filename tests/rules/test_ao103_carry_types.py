@@ -66,7 +66,7 @@ def test_a_namedtuple_through_square_matrix_products_runs_as_one_scan() -> None:
     assert_same(run_snippet(SEIR), run_snippet(result.new_source))
 
 
-STAYS_A_STEP = [
+CHECKED = [
     # the corpus program's default-float compartment feeds a float32 one: float64 under x64
     (
         SEIR.replace("jnp.zeros(N_TOWNS, jnp.float32)", "jnp.zeros(N_TOWNS)"),
@@ -88,12 +88,15 @@ STAYS_A_STEP = [
 ]
 
 
-@pytest.mark.parametrize(("source", "why"), STAYS_A_STEP)
-def test_loops_that_stay_a_step(source: str, why: str) -> None:
+@pytest.mark.parametrize(("source", "why"), CHECKED)
+def test_carries_checked_when_the_loop_starts(source: str, why: str) -> None:
+    """The carry's type not proven (and not proven to change): the scan runs when the
+    first step keeps it, else the loop of steps (tests/rules/test_ao103_guarded.py)."""
     result = rewrite(source, ("AO103",))
     (finding,) = result.findings
-    assert finding.fix.value == "safe" and "`_run_step`" in finding.message
-    assert why in finding.message and "lax.scan(" not in result.new_source
+    assert finding.fix.value == "safe"
+    assert "(checked when the loop starts: `_run_loop` runs `_run_scan`" in finding.message
+    assert why in finding.message and "lax.scan(" in result.new_source
     assert_same(run_snippet(source), run_snippet(result.new_source))
 
 
@@ -146,7 +149,7 @@ def test_positions_from_a_host_grid_run_as_one_scan() -> None:
     assert_same(run_snippet(THERMOSTAT), run_snippet(result.new_source))
 
 
-def test_the_corpus_thermostat_stays_a_step() -> None:
+def test_the_corpus_thermostat_checks_its_carry_when_the_loop_starts() -> None:
     """`jnp.eye(n)` without a dtype is float64 under x64: the float32 velocities would be
     promoted in the first step."""
     source = THERMOSTAT.replace(", dtype=jnp.float32)", ")")

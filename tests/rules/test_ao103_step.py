@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import types
 
 import jax
@@ -80,12 +81,10 @@ def test_two_steps_of_one_function_get_two_names() -> None:
     """Both are inserted at module level: one name would make the first loop call the
     second step."""
     result = rewrite(TWO_LOOPS, ("AO103",))
-    assert [f.message.split("one jitted step, `")[1].split("`")[0] for f in result.findings] == [
-        "_run_step",
-        "_run_step_2",
-    ]
-    assert "x = _run_step(x)" in result.new_source
-    assert "y = _run_step_2(y)" in result.new_source
+    steps = [re.findall(r"`(_run_step(?:_2)?)`", f.message) for f in result.findings]
+    assert steps == [["_run_step"], ["_run_step_2"]]
+    assert "        x = _run_step(x)\n" in result.new_source
+    assert "        y = _run_step_2(y)\n" in result.new_source
     assert_same(run_snippet(TWO_LOOPS), run_snippet(result.new_source))
 
 
@@ -191,13 +190,7 @@ NOT_SCANNED = [
     (SCANNED.replace("return u, v,", "return du, u, v,"), "`_heat_step`"),
     # the loop variable is read after the loop
     (SCANNED.replace("for _ in", "for t in").replace("return u, v,", "return t, u, v,"), ""),
-    # an integer carry times a Python float becomes a float: scan would raise
-    (
-        SCANNED.replace("jnp.asarray(u0, dtype=jnp.float32)", "jnp.asarray(u0, dtype=jnp.int32)"),
-        "`_heat_step`",
-    ),
-    # a carry whose dtype the analysis does not know
-    (SCANNED.replace("jnp.asarray(u0, dtype=jnp.float32)", "u0"), "`_heat_step`"),
+    # (a carry of an unproven type: tests/rules/test_ao103_guarded.py)
 ]
 
 
@@ -212,13 +205,11 @@ def test_loops_that_stay_a_step(source: str, step: str) -> None:
 
 
 def test_the_step_names_the_scan_premise_it_lacks() -> None:
-    source = SCANNED.replace(
-        "jnp.asarray(u0, dtype=jnp.float32)", "jnp.asarray(u0, dtype=jnp.int32)"
-    )
+    source = SCANNED.replace("for _ in", "for t in").replace("return u, v,", "return t, u, v,")
     (finding,) = rewrite(source, ("AO103",)).findings
     assert finding.message.endswith(
-        "; not the whole loop as one `lax.scan`: cannot prove `u` is a floating-point array, "
-        "whose dtype Python numbers keep"
+        "; not the whole loop as one `lax.scan`: the loop variable `t` is read outside the "
+        "loop (`lax.scan` binds none)"
     )
 
 
@@ -245,14 +236,15 @@ def test_a_list_an_enclosing_loop_fills_receives_rows_each_time() -> None:
     assert_same(run_snippet(NESTED), run_snippet(result.new_source))
 
 
-def test_a_carry_an_enclosing_loop_changes_is_not_proven() -> None:
+def test_a_carry_an_enclosing_loop_changes_is_checked_each_time() -> None:
     """The outer loop makes `u` an integer array after the first inner run: the inner
-    loop's entry type is the join of both, not floating."""
+    loop's entry type is the join of both, not floating, so the guard checks it each
+    time the inner loop starts (a scan the first time, steps after)."""
     source = NESTED.replace(
         "jnp.asarray(u + 1.0, dtype=jnp.float32)", "jnp.round(u).astype(jnp.int32)"
     )
     result = rewrite(source, ("AO103",))
-    assert "lax.scan" not in result.new_source
+    assert "        u, xs_items = _run_loop(u)\n" in result.new_source
     assert_same(run_snippet(source), run_snippet(result.new_source))
 
 

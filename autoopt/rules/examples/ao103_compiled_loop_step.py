@@ -825,4 +825,89 @@ def main():
 """,
         message="run the whole loop as one jitted `lax.scan`, `_simulate_loop`",
     ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+N_STEPS = 200
+
+
+def relax(u, source):
+    return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1)) + 0.1 * source
+
+
+def simulate(u0):
+    u = jnp.asarray(u0, jnp.float32)
+    source = jnp.linspace(0.0, 1.0, u.shape[0])  # the default float: float64 under x64
+    residuals = []
+    for _ in range(N_STEPS):
+        u = relax(u, source)
+        residuals.append(jnp.max(jnp.abs(u)))
+    return u, jnp.stack(residuals)
+
+
+def main():
+    return simulate(jnp.zeros(16))
+""",
+        expected='''
+import jax
+import jax.numpy as jnp
+
+N_STEPS = 200
+
+
+def relax(u, source):
+    return 0.5 * (jnp.roll(u, 1) + jnp.roll(u, -1)) + 0.1 * source
+
+
+@jax.jit
+def _simulate_step(u, source):
+    u = relax(u, source)
+    residuals_item = jnp.max(jnp.abs(u))
+    return u, residuals_item
+
+
+@jax.jit
+def _simulate_scan(u, source):
+    def body(u, _):
+        u, residuals_item = _simulate_step(u, source)
+        return u, residuals_item
+
+    return jax.lax.scan(body, u, length=N_STEPS)
+
+
+def _simulate_loop(u, source):
+    """One jitted `lax.scan` of `_simulate_step` when the step returns the carry with the
+    types it takes, as `lax.scan` needs (then every step does); else the loop of steps."""
+
+    def types(tree):
+        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
+
+    if types(jax.eval_shape(_simulate_step, u, source)[0]) == types(u):
+        return _simulate_scan(u, source)
+    residuals = []
+    for _ in range(N_STEPS):
+        u, residuals_item = _simulate_step(u, source)
+        residuals.append(residuals_item)
+    return u, jnp.stack(residuals)
+
+
+def simulate(u0):
+    u = jnp.asarray(u0, jnp.float32)
+    source = jnp.linspace(0.0, 1.0, u.shape[0])  # the default float: float64 under x64
+    residuals = []
+    u, residuals = _simulate_loop(u, source)
+    return u, residuals
+
+
+def main():
+    return simulate(jnp.zeros(16))
+''',
+        message=(
+            "run the whole loop as one jitted `lax.scan` when the carry keeps its types (checked "
+            "when the loop starts: `_simulate_loop` runs `_simulate_scan`, else `_simulate_step` "
+            "once per iteration)"
+        ),
+    ),
 )

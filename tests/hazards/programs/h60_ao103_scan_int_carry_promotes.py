@@ -1,6 +1,7 @@
 """A histogram of counts decayed by half every step, kept as an integer array that
 the first `* 0.5` turns into floats. Trap for AO103's whole-loop form: a Python loop
-lets the carry's dtype change, `lax.scan` raises; the loop must stay a step."""
+lets the carry's dtype change, `lax.scan` raises; the loop must stay a step (or a
+guarded scan that sees the change and runs the steps)."""
 
 import jax.numpy as jnp
 

@@ -2,7 +2,8 @@
 starts as `jnp.zeros` (the default float, float64 here) and feeds the float32 infectious
 field, which a Python loop promotes to float64 in its first step. Trap for AO103's
 whole-loop form with computed carry types: the matrix products and fields keep their
-shapes, but `lax.scan` would raise on the dtype; the loop must stay a step."""
+shapes, but `lax.scan` would raise on the dtype; the loop must stay a step (or a
+guarded scan that sees the promotion and runs the steps)."""
 
 from typing import NamedTuple
 
