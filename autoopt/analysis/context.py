@@ -204,13 +204,19 @@ class ModuleContext:
         return stmt, unit, pos
 
     def _anchors(self, index: int) -> dict[int, int] | None:
-        """`_statement_lines` of top-level statement `index`, from its lines of source."""
+        """`_statement_lines` of top-level statement `index`: from the module's `ast`
+        where this context parsed it for the offsets, else from the statement's lines of
+        source (kept with the statement across an editor's versions)."""
         key = ("anchors", index)
         if key not in self._memo:
-            offsets, lines = self._offsets, self._lines
-            end = offsets[index + 1] if index + 1 < len(offsets) else len(lines)
-            text = "".join(lines[offsets[index] : end])
-            self._memo[key] = self.per_statement(_statement_lines, self.module.body[index], text)
+            offsets, stmt, groups = self._offsets, self.module.body[index], self._ast_groups
+            if groups is not None:
+                anchors = _lines_of(stmt, groups[index])
+            else:
+                end = offsets[index + 1] if index + 1 < len(offsets) else len(self._lines)
+                text = "".join(self._lines[offsets[index] : end])
+                anchors = self.per_statement(_statement_lines, stmt, text)
+            self._memo[key] = anchors
         return self._memo[key]
 
     @cached_property
@@ -220,8 +226,21 @@ class ModuleContext:
 
     @cached_property
     def _offsets(self) -> list[int]:
-        known = self.line_offsets
-        return known if known is not None else line_offsets(self.module, self.source)
+        if self.line_offsets is not None:
+            return self.line_offsets
+        groups = self._ast_groups
+        return _offsets_from_code(self.module) if groups is None else _group_offsets(groups)
+
+    @cached_property
+    def _ast_groups(self) -> list[AstGroup] | None:
+        """`_parse_groups` of the source, when no offsets were given (an editor's are)."""
+        return None if self.line_offsets is not None else _parse_groups(self.module, self.source)
+
+    def ancestors(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        """The nodes from the module down to `node`, itself included (KeyError when it
+        is not a code-bearing node of the module's statements)."""
+        top = self.module.body[self._owner(node)]
+        return [self.module, *_chain(self.per_statement(_parents, top), node)]
 
     def _owner(self, node: cst.CSTNode) -> int:
         """The index of the top-level statement that holds `node`."""
@@ -302,11 +321,18 @@ def _statement_lines(
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    found = list(_ast_statements(tree.body))
+    return _lines_of(stmt, (tree.body, 0))
+
+
+def _lines_of(stmt: cst.BaseStatement, group: AstGroup) -> dict[int, int] | None:
+    """`_statement_lines` from the statement's `ast` statements, found `group[1]` lines
+    into the text they were parsed from."""
+    nodes, before = group
+    found = list(_ast_statements(nodes))
     ours = list(_statements(stmt))
     if len(found) != len(ours):
         return None
-    return {id(mine): theirs.lineno for mine, theirs in zip(ours, found, strict=True)}
+    return {id(mine): theirs.lineno - before for mine, theirs in zip(ours, found, strict=True)}
 
 
 #: What follows a compound statement's header: its blocks and further clauses.
@@ -424,19 +450,20 @@ def _spliced(ctx: ModuleContext, module: cst.Module) -> tuple[str, list[int]] | 
     return header + "".join(texts) + footer, offsets
 
 
-def line_offsets(module: cst.Module, source: str) -> list[int]:
-    """Lines before each top-level statement (its leading blank lines included)."""
-    return _offsets_from_ast(module, source) or _offsets_from_code(module)
+#: A top-level statement in Python's `ast`: its statements (several where semicolons
+#: separate them) and the lines before it (its leading blank lines included).
+AstGroup = tuple[list[ast.stmt], int]
 
 
-def _offsets_from_ast(module: cst.Module, source: str) -> list[int] | None:
-    """Offsets from Python's own parser (fast); None when it cannot parse the source."""
+def _parse_groups(module: cst.Module, source: str) -> list[AstGroup] | None:
+    """Python's `ast` statements of each top-level statement of `module` and the lines
+    before it, from one parse of the source (fast); None when `ast` cannot parse it."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return None
     starts = iter(tree.body)
-    offsets = []
+    groups = []
     for stmt in module.body:
         count = len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
         nodes = [next(starts, None) for _ in range(count)]
@@ -445,8 +472,12 @@ def _offsets_from_ast(module: cst.Module, source: str) -> list[int] | None:
             return None
         decorators = getattr(first, "decorator_list", [])
         line = min([first.lineno, *(d.lineno for d in decorators)])
-        offsets.append(line - 1 - len(stmt.leading_lines))
-    return offsets
+        groups.append((nodes, line - 1 - len(stmt.leading_lines)))
+    return groups
+
+
+def _group_offsets(groups: list[AstGroup]) -> list[int]:
+    return [before for _, before in groups]
 
 
 def _offsets_from_code(module: cst.Module) -> list[int]:

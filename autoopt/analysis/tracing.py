@@ -22,7 +22,7 @@ from autoopt.analysis.jax_api import SHAPE_ARGS
 from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.kinds import Kind
 from autoopt.analysis.values import model
-from autoopt.analysis.walk import child_list, is_node, walk
+from autoopt.analysis.walk import child_list, fields_extractor, walk
 
 _CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 _CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
@@ -262,6 +262,7 @@ _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     ),
     cst.TypeAlias: ("name", "type_parameters", "value"),
 }  # fmt: skip
+_IN_ORDER = {kind: fields_extractor(order) for kind, order in _SOURCE_ORDER.items()}
 
 
 def _in_source_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -275,14 +276,8 @@ def _in_source_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 
 def _source_children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    order = _SOURCE_ORDER.get(type(node))
-    if order is None:
-        return child_list(node)
-    found = []
-    for name in order:
-        value = getattr(node, name)
-        found += [i for i in (value if isinstance(value, tuple | list) else (value,)) if is_node(i)]
-    return found
+    extract = _IN_ORDER.get(type(node))
+    return child_list(node) if extract is None else extract(node)
 
 
 def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[str]:

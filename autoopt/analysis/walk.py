@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
@@ -45,27 +46,51 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 def child_list(node: cst.CSTNode) -> list[cst.CSTNode]:
     """`children(node)` as a list (walks build it per node: no generator)."""
-    found: list[cst.CSTNode] = []
-    for name in child_fields(node):
-        value = getattr(node, name)
-        if is_node(value):
-            found.append(value)
-        elif isinstance(value, tuple | list):
-            found.extend([item for item in value if is_node(item)])
-    return found
+    extract = _EXTRACTORS.get(type(node))
+    if extract is None:
+        extract = _EXTRACTORS[type(node)] = fields_extractor(child_fields(node))
+    return extract(node)
 
 
-_IS_NODE: dict[type, bool] = {}
+class _NodeTypes(dict[type, bool]):
+    """type -> whether it is a LibCST node class, filled in on first sight: a lookup
+    costs less than an isinstance check against LibCST's abstract base class."""
+
+    def __missing__(self, kind: type) -> bool:
+        known = self[kind] = issubclass(kind, cst.CSTNode)
+        return known
+
+
+_EXTRACTORS: dict[type, Callable[[cst.CSTNode], list[cst.CSTNode]]] = {}
+_IS_NODE = _NodeTypes()
+
+
+def fields_extractor(names: tuple[str, ...]) -> Callable[[cst.CSTNode], list[cst.CSTNode]]:
+    """A function giving the nodes held in the fields `names` of a node, in that order.
+
+    Walks call it for every node, so it is generated once per node type with the
+    fields spelled out (as `dataclasses` generates `__init__`): about twice as fast as
+    a loop over the field names with `getattr`.
+    """
+    lines = ["def extract(node):", "    found = []"]
+    for name in names:
+        lines += [
+            f"    value = node.{name}",
+            "    kind = type(value)",
+            "    if kind is tuple or kind is list:",
+            "        found += [item for item in value if is_node_type[type(item)]]",
+            "    elif is_node_type[kind]:",
+            "        found.append(value)",
+        ]
+    lines.append("    return found")
+    namespace: dict[str, Any] = {"is_node_type": _IS_NODE}
+    exec("\n".join(lines), namespace)  # the names are LibCST dataclass fields
+    return namespace["extract"]
 
 
 def is_node(value: object) -> bool:
-    """`isinstance(value, cst.CSTNode)`, answered per type from a table: an isinstance
-    check against LibCST's abstract base class costs several times a dict lookup."""
-    kind = type(value)
-    known = _IS_NODE.get(kind)
-    if known is None:
-        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
-    return known
+    """`isinstance(value, cst.CSTNode)`, answered per type from a table."""
+    return _IS_NODE[type(value)]
 
 
 def walk(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 import libcst as cst
 
@@ -11,12 +12,15 @@ from autoopt.analysis.walk import child_list
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.imports import add_imports
 
+#: The nodes from the module down to a node (KeyError for a node it does not hold).
+Ancestors = Callable[[cst.CSTNode], list[cst.CSTNode]] | None
+
 
 class _EditApplier(cst.CSTTransformer):
     """Replaces and inserts around nodes by identity; children are rewritten first.
     Only the nodes that hold a target are rebuilt: the others stay the same objects."""
 
-    def __init__(self, module: cst.Module, edits: Iterable[Edit]) -> None:
+    def __init__(self, module: cst.Module, edits: Iterable[Edit], ancestors: Ancestors) -> None:
         super().__init__()
         self.transforms: dict[cst.CSTNode, list] = defaultdict(list)
         self.before: dict[cst.CSTNode, list[cst.BaseStatement]] = defaultdict(list)
@@ -29,7 +33,7 @@ class _EditApplier(cst.CSTTransformer):
             elif isinstance(edit, InsertAfter):
                 _extend_unique(self.after[edit.anchor], edit.statements)
         targets = [*self.transforms, *self.before, *self.after]
-        self.holders = _holders(module, targets)
+        self.holders = _holders(module, targets, ancestors)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return self.holders is None or id(node) in self.holders
@@ -52,9 +56,15 @@ class _EditApplier(cst.CSTTransformer):
         return cst.FlattenSentinel([*before, *kept, *after])
 
 
-def _holders(module: cst.Module, targets: Collection[cst.CSTNode]) -> set[int] | None:
+def _holders(
+    module: cst.Module, targets: Collection[cst.CSTNode], ancestors: Ancestors
+) -> set[int] | None:
     """The ids of the nodes on the way to each target (the targets included), or None
-    when a target is not among the code-bearing nodes that `walk` reaches."""
+    when a target is not among the code-bearing nodes that `walk` reaches. Where the
+    analysis knows each node's `ancestors`, the module is not walked."""
+    if ancestors is not None:
+        with contextlib.suppress(KeyError):
+            return {id(node) for target in targets for node in ancestors(target)}
     left = {id(target) for target in targets}
     held: set[int] = set()
     path: list[int] = []
@@ -79,9 +89,12 @@ def _with_leading(stmt: cst.BaseStatement, lines) -> cst.BaseStatement:
     return stmt.with_changes(leading_lines=[*lines, *stmt.leading_lines])
 
 
-def apply_edits(module: cst.Module, edits: Iterable[Edit]) -> cst.Module:
-    """The module with every edit applied, and the imports they require added."""
+def apply_edits(
+    module: cst.Module, edits: Iterable[Edit], ancestors: Ancestors = None
+) -> cst.Module:
+    """The module with every edit applied, and the imports they require added
+    (`ancestors`: `ModuleContext.ancestors` of this module, when there is one)."""
     edits = list(edits)
-    rewritten = module.visit(_EditApplier(module, edits))
+    rewritten = module.visit(_EditApplier(module, edits, ancestors))
     required = {e for e in edits if isinstance(e, RequireImport)}
     return add_imports(rewritten, required)

@@ -102,7 +102,7 @@ def extracted(ctx: ModuleContext, p: PerItem, body: ItemBody, name: str) -> cst.
         )
     else:
         edits.append(Replace(p.value, lambda _n: cst.parse_expression(call)))
-    return apply_edits(ctx.module, edits)
+    return apply_edits(ctx.module, edits, ctx.ancestors)
 
 
 def keep_comments(ctx: ModuleContext, p: PerItem) -> Replace:

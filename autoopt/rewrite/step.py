@@ -112,7 +112,7 @@ def extracted(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> cst.Modul
     """The module with the step extracted and undecorated (its other statements are the
     original's nodes)."""
     edits = step_edits(ctx, plan, step_function(ctx, plan, names), names)
-    return apply_edits(ctx.module, edits)
+    return apply_edits(ctx.module, edits, ctx.ancestors)
 
 
 def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.SimpleStatementLine:

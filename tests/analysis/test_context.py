@@ -10,9 +10,11 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from autoopt.analysis.context import (
     ModuleContext,
-    _offsets_from_ast,
+    _group_offsets,
     _offsets_from_code,
+    _parse_groups,
     _positions_in,
+    _statement_lines,
 )
 from autoopt.analysis.graph import Function
 from autoopt.analysis.walk import walk
@@ -178,8 +180,22 @@ def test_span_of_statements_after_multi_line_ones_and_decorators() -> None:
 
 def test_line_offsets_agree_whether_computed_from_ast_or_from_code() -> None:
     ctx = context(TRICKY)
-    assert _offsets_from_ast(ctx.module, ctx.source) == [2, 3, 6, 13]
+    groups = _parse_groups(ctx.module, ctx.source)
+    assert groups is not None
+    assert _group_offsets(groups) == [2, 3, 6, 13]
     assert _offsets_from_code(ctx.module) == [2, 3, 6, 13]
+
+
+def test_statement_lines_from_the_module_parse_equal_those_of_each_statement() -> None:
+    for source in (TRICKY, *(p.read_text() for p in sorted(CORPUS.glob("*.py")))):
+        ctx = context(source)
+        for index, top in enumerate(ctx.module.body):
+            start = ctx._offsets[index]
+            end = ctx._offsets[index + 1] if index + 1 < len(ctx._offsets) else None
+            text = "".join(ctx._lines[start:end])
+            from_statement = _statement_lines(top, ctx.layout, text)
+            assert from_statement is not None
+            assert ctx._anchors(index) == from_statement
 
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"

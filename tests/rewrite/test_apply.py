@@ -6,6 +6,7 @@ import textwrap
 
 import libcst as cst
 
+from autoopt.analysis.context import ModuleContext
 from autoopt.model import InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.apply import apply_edits
 
@@ -153,4 +154,21 @@ def test_a_target_among_the_formatting_nodes_is_still_edited() -> None:
     m = module()
     space = call_of(m).whitespace_before_args
     out = apply_edits(m, [Replace(space, lambda _n: cst.SimpleWhitespace(" "))])
+    assert out.code == SOURCE.replace("f(x)", "f( x)")
+
+
+def test_the_analysis_ancestors_lead_to_the_same_edit_as_a_walk() -> None:
+    m = module()
+    ctx = ModuleContext("<test>", SOURCE, m)
+    edits = [Replace(call_of(m), add_arg("a")), InsertBefore(line(m, 3), (line(m, 1),))]
+    with_ancestors = apply_edits(m, edits, ctx.ancestors)
+    assert with_ancestors.code == apply_edits(m, edits).code
+    assert with_ancestors.body[1] is m.body[1]
+
+
+def test_a_target_the_analysis_does_not_hold_falls_back_to_a_walk() -> None:
+    m = module()
+    ctx = ModuleContext("<test>", SOURCE, m)
+    space = call_of(m).whitespace_before_args
+    out = apply_edits(m, [Replace(space, lambda _n: cst.SimpleWhitespace(" "))], ctx.ancestors)
     assert out.code == SOURCE.replace("f(x)", "f( x)")
