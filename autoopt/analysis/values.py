@@ -89,36 +89,56 @@ class ValueModel:
         self._done: dict[tuple, Value] = {}
         self._guess: dict[tuple, Value] = {}
         self._active: list[tuple] = []
+        self._active_set: set[tuple] = set()
         self._hits: set[tuple] = set()  # active keys read before they were known
+        # key -> (value, epoch, the active keys it read): a value computed from the
+        # guesses of this epoch, valid while they hold
+        self._tentative: dict[tuple, tuple[Value, int, frozenset[tuple]]] = {}
+        self._epoch = 0  # bumped whenever a guess changes
         self._steps = 0
 
     # -- the fixpoint ------------------------------------------------------------------
     def _solve(self, key: tuple, compute: Callable[[], Value]) -> Value:
         """`compute()` for `key`, solving cycles (a loop-carried name, a recursive
-        function) by iterating from "no value yet" until the value stops changing."""
+        function) by iterating from "no value yet" until the value stops changing.
+
+        A value that read a guess is not final, but it holds while the guesses do: it
+        is kept for the epoch (nested cycles would otherwise compute it again for every
+        read, exponentially in their depth)."""
         if key in self._done:
             return self._done[key]
-        if key in self._active:
+        if key in self._active_set:
             self._hits.add(key)
             return self._guess.get(key, BOTTOM)
+        kept = self._tentative.get(key)
+        if kept is not None and kept[1] == self._epoch and kept[2] <= self._active_set:
+            self._hits |= kept[2]
+            return kept[0]
         if len(self._active) >= _DEPTH:
             return UNKNOWN  # a chain of calls too long to follow: claim nothing
         self._active.append(key)
+        self._active_set.add(key)
         value = compute()
         for _ in range(_ROUNDS):
             if key not in self._hits or value == self._guess.get(key, BOTTOM):
                 break
             self._guess[key] = value
+            self._epoch += 1
             self._hits.discard(key)
             value = compute()
         self._active.pop()
+        self._active_set.discard(key)
         self._hits.discard(key)
-        self._guess.pop(key, None)
+        if self._guess.pop(key, None) is not None:
+            self._epoch += 1
         self._steps += 1
         if self._steps > _BUDGET:
             value = UNKNOWN  # a module too tangled to solve: claim nothing
-        if not self._hits & set(self._active):
+        read = self._hits & self._active_set
+        if not read:
             self._done[key] = value
+        else:
+            self._tentative[key] = (value, self._epoch, frozenset(read))
         if not self._active and value.kind is Kind.BOTTOM:
             return UNKNOWN
         return value
