@@ -22,7 +22,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from autoopt.analysis.blocks import Blocks, collect_blocks
 from autoopt.analysis.graph import Function, ModuleGraph
 from autoopt.analysis.names import Import, ImportMap, collect_imports, statement_imports
-from autoopt.analysis.walk import child_list
+from autoopt.analysis.walk import child_list, statement_nodes
 from autoopt.model import RequireImport, Span
 
 T = TypeVar("T")
@@ -244,11 +244,17 @@ class ModuleContext:
 
     def _owner(self, node: cst.CSTNode) -> int:
         """The index of the top-level statement that holds `node`."""
-        key = id(node)
-        for index, stmt in enumerate(self.module.body):  # the statements after it: unwalked
-            if key in self.per_statement(_parents, stmt):
-                return index
-        raise KeyError(node)
+        return self._owners[id(node)]
+
+    @cached_property
+    def _owners(self) -> dict[int, int]:
+        """id(node) -> the index of the top-level statement holding it (the walk of the
+        module is there already: rules walk it)."""
+        return {
+            id(node): index
+            for index, nodes in enumerate(statement_nodes(self.module))
+            for node in nodes
+        }
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)

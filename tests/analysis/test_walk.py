@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.walk import _walk, child_fields, children, module_nodes, walk
+from autoopt.analysis.walk import (
+    _walk,
+    child_fields,
+    child_list,
+    children,
+    module_nodes,
+    statement_nodes,
+    walk,
+)
 
 
 def kinds(nodes) -> list[str]:
@@ -52,3 +60,26 @@ def test_a_module_walk_reuses_the_statements_of_the_module_walked_last() -> None
     kept = nodes.index(old.body[1])
     assert nodes[kept:] == first[first.index(old.body[1]) :]  # the kept statement's nodes
     assert kinds(walk(new)) == kinds(nodes)
+
+
+def test_statement_nodes_split_the_module_walk_by_top_level_statement() -> None:
+    module = cst.parse_module("import jax\n\ndef f(x):\n    return x + 1\n\ny = f(2)\n")
+    parts = statement_nodes(module)
+    assert [part[0] for part in parts] == list(module.body)
+    assert [n for part in parts for n in part] == module_nodes(module)[1:]
+    assert parts[1] == list(_walk(module.body[1], None))
+
+
+def test_child_lists_match_the_dataclass_fields_that_hold_nodes() -> None:
+    code = (
+        "@d\nasync def f(a, /, b=1, *c, d: int, **e) -> T:\n"
+        "    x[1:2, ...] = [i async for i in y if i]\n"
+        "    return (lambda *, k: k)(k=1)\n"
+    )
+    for node in walk(cst.parse_module(code)):
+        expected = []
+        for name in child_fields(node):
+            value = getattr(node, name)
+            items = value if isinstance(value, tuple | list) else (value,)
+            expected += [item for item in items if isinstance(item, cst.CSTNode)]
+        assert child_list(node) == expected
