@@ -261,11 +261,23 @@ class ModuleContext:
 
     def derived(self, module: cst.Module) -> ModuleContext:
         """The context of `module`, this module with top-level statements edited, added
-        or removed: it shares the statement facts, and takes the text of the statements
-        it kept from this source (generating the whole module's code costs about a parse)."""
-        spliced = _spliced(self, module)
-        source, offsets = spliced if spliced is not None else (module.code, None)
-        return ModuleContext(self.path, source, module, offsets, self.statements)
+        or removed: it shares the statement facts. Its `source` and `line_offsets` are
+        made when first asked for (an analysis of an extracted program seldom does), from
+        the text of the statements it kept from this source (generating the whole
+        module's code costs about a parse)."""
+        other = ModuleContext(self.path, "", module, None, self.statements)
+        del other.source, other.line_offsets  # `__getattr__` makes them
+        other.__dict__["_text"] = lambda: _spliced(self, module) or (module.code, None)
+        return other
+
+    def __getattr__(self, name: str) -> Any:
+        """The `source` and `line_offsets` of a derived context, on first use."""
+        make = self.__dict__.get("_text")
+        if make is None or name not in ("source", "line_offsets"):
+            raise AttributeError(name)
+        del self.__dict__["_text"]
+        self.source, self.line_offsets = make()
+        return self.__dict__[name]
 
 
 def module_blocks(ctx: ModuleContext) -> Blocks:

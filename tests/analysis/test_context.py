@@ -276,3 +276,16 @@ def test_a_derived_context_has_the_code_and_offsets_of_its_module(name: str) -> 
         assert derived.source == module.code
         assert derived._offsets == _offsets_from_code(module)
         assert derived.statements is ctx.statements
+
+
+def test_a_derived_context_makes_its_text_only_when_asked() -> None:
+    ctx = fresh(SOURCE)
+    module = ctx.module.with_changes(body=[*ctx.module.body, cst.parse_statement("z = 2\n")])
+    derived = ctx.derived(module)
+    assert "source" not in vars(derived)
+    assert derived.graph.scope_stmts("<module>")[-1].defs == {"z"}  # analyses need no text
+    assert "source" not in vars(derived)
+    assert derived.source == module.code
+    assert derived._offsets == _offsets_from_code(module)
+    with pytest.raises(AttributeError):
+        _ = derived.no_such_attribute
