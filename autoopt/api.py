@@ -56,7 +56,9 @@ def _analyse(
     """The findings, and the other project files the analysis read (see `Result`)."""
     module = parse(code, path)
     ctx = ModuleContext(path=path, source=code, module=module)
-    return module, check_context(ctx, settings), dependencies(ctx)
+    findings, read = check_context(ctx, settings), dependencies(ctx)
+    ctx.release()
+    return module, findings, read
 
 
 def check_context(

@@ -74,10 +74,24 @@ class ModuleContext:
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
     # id(node) -> (node, its qualified name): the node is kept, so its id stays its own
     _qualified: dict[int, tuple[cst.CSTNode, str | None]] = field(default_factory=dict, repr=False)
+    _derived: list[ModuleContext] = field(default_factory=list, repr=False)  # to release
 
     def __post_init__(self) -> None:
         if self.statements is None or self.statements.layout != layout_of(self.module):
             self.statements = StatementMemo(layout_of(self.module))
+
+    def release(self) -> None:
+        """Drop every analysis result. Analyses refer back to their context (a value
+        model keeps it), so a context left alone is freed only by a garbage
+        collection that must first traverse its whole syntax tree; released, it is
+        freed as soon as the last reference to it goes."""
+        for other in self._derived:
+            other.release()
+        self._derived.clear()
+        self._memo.clear()
+        self._positions.clear()
+        self._qualified.clear()
+        self.__dict__.pop("graph", None)
 
     # -- memoised analyses -------------------------------------------------------------
     def per_module(self, analysis: Callable[..., T], *args: Hashable) -> T:
@@ -268,6 +282,7 @@ class ModuleContext:
         other = ModuleContext(self.path, "", module, None, self.statements)
         del other.source, other.line_offsets  # `__getattr__` makes them
         other.__dict__["_text"] = lambda: _spliced(self, module) or (module.code, None)
+        self._derived.append(other)
         return other
 
     def __getattr__(self, name: str) -> Any:

@@ -289,3 +289,32 @@ def test_a_derived_context_makes_its_text_only_when_asked() -> None:
     assert derived._offsets == _offsets_from_code(module)
     with pytest.raises(AttributeError):
         _ = derived.no_such_attribute
+
+
+def test_check_source_leaves_no_context_for_the_garbage_collector() -> None:
+    # analyses refer back to their context; released, every context (the derived ones
+    # of extracted programs too) is freed by reference counting alone
+    import gc
+    import weakref
+
+    from autoopt.api import check_source
+
+    made: list[weakref.ref] = []
+    original = ModuleContext.__post_init__
+
+    def remember(self: ModuleContext) -> None:
+        made.append(weakref.ref(self))
+        original(self)
+
+    code = (CORPUS / "fhn_ring_rk4.py").read_text()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(ModuleContext, "__post_init__", remember)
+            check_source(code, path="fhn_ring_rk4.py")
+        assert len(made) > 1  # the module's context and a derived one at least
+        assert [ref() for ref in made] == [None] * len(made)
+    finally:
+        if was_enabled:
+            gc.enable()
