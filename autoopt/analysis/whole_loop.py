@@ -4,8 +4,10 @@ AO103 extracts the leading lines of an eager loop's body into a step function
 (analysis/step.py). When those lines are the whole body and the loop is
 `for i in range(n)` with `n` known, the loop itself can move onto the device:
 `lax.scan` runs the step `n` times in one compiled program, carrying the names
-the step carries and stacking the values the loop appends. This adds three
-premises to the step's own:
+the step carries and stacking the values the loop appends. A counted `while` loop
+(`i = 0; while i < N: <step>; i += 1`, `N` known, nothing else touching `i`) runs as
+one too: its step is the body without the increment, and the rewrite sets `i` to the
+value the loop leaves (`_counted_while`). This adds three premises to the step's own:
 
 - the loop runs a known number of times, at least once (`range` of integer
   literals or module constants: `scan` traces its body even for zero steps), and
@@ -54,6 +56,7 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update, read_names
 from autoopt.analysis.fori import counted_for
 from autoopt.analysis.graph import MODULE, Stmt
+from autoopt.analysis.ints import module_constant
 from autoopt.analysis.kinds import Kind
 from autoopt.analysis.scan import step_count
 from autoopt.analysis.shapes import dtype_name
@@ -84,11 +87,15 @@ class WholeLoop:
     # the doubt is only the carry's type, and no iteration provably changes it: a guard
     # can check it when the loop starts (`guarded_loop_edits`)
     guarded: bool = False
+    # a counted `while`: its counter, its start and the value the loop leaves it, as source
+    # (empty where nothing reads it after the loop)
+    counter: tuple[str, str, str] | None = None
+    in_module: bool = False  # a loop of module code
 
     @property
     def module(self) -> bool:
         """A loop of module code: its names are globals, its lists keep their rows."""
-        return self.index_last is not None
+        return self.in_module
 
 
 def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
@@ -96,14 +103,29 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     loop variable after the loop or, at module level, a temporary's type stands in its
     way), or None when the loop has another shape."""
     node = plan.loop.node
-    counted = counted_for(node)
-    if counted is None:
-        return None
-    index, bounds = counted
-    if len(plan.lines) != len(node.body.body) or index in plan.params:
-        return None
-    if step_count(ctx, bounds) is None:
-        return None
+    counter: tuple[str, str, str] | None = None
+    premise = ""
+    if isinstance(node, cst.While):
+        counted_while = _counted_while(ctx, plan)
+        if counted_while is None:
+            return None
+        index = None
+        if isinstance(counted_while, str):
+            premise, length = counted_while, ""
+        else:
+            counter, length = counted_while[:3], counted_while[3]
+            if plan.loop.scope != MODULE and not _readers_outside(ctx, plan, counter[0]):
+                counter = (*counter[:2], "")  # nothing reads what the loop leaves it
+    else:
+        counted = counted_for(node)
+        if counted is None:
+            return None
+        index, bounds = counted
+        if len(plan.lines) != len(node.body.body) or index in plan.params:
+            return None
+        if step_count(ctx, bounds) is None:
+            return None
+        length = _length(ctx, bounds)
     module = plan.loop.scope == MODULE
     carry = tuple(n for n in plan.returns if n in plan.params)
     rest = [n for n in plan.returns if n not in carry]
@@ -120,14 +142,16 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     # the loop variable holds the last index after a Python loop; the scan binds nothing
     doubt = f"the loop variable `{index}` is read outside the loop (`lax.scan` binds none)"
     guarded = False
-    if not _readers_outside(ctx, plan, index):
+    if premise:
+        doubt = premise
+    elif index is None or not _readers_outside(ctx, plan, index):
         doubt = _unstable(ctx, plan, carry)
         guarded = bool(doubt) and _checkable(ctx, plan, carry)
     if not module:
-        return WholeLoop(carry, inputs, _length(ctx, bounds), doubt, stacked, guarded=guarded)
+        return WholeLoop(carry, inputs, length, doubt, stacked, guarded=guarded, counter=counter)
     guarded = guarded and not rest  # a temporary's last value would need its type proven
     last: list[tuple[str, str]] = []
-    body = ctx.graph.loop_stmts(plan.loop.id)
+    body = _steps(ctx, plan)
     for name in rest if not doubt else ():
         like = typed_like(ctx, body, carry, name)
         if like is None:
@@ -137,10 +161,120 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
             )
             break
         last.append((name, like))
-    last_index = _last_index(ctx, bounds)
+    last_index = _last_index(ctx, bounds) if index is not None else None
     return WholeLoop(
-        carry, inputs, _length(ctx, bounds), doubt, stacked, tuple(last), last_index, guarded
+        carry, inputs, length, doubt, stacked, tuple(last), last_index, guarded, counter, True
     )
+
+
+def _counted_while(ctx: ModuleContext, plan: StepPlan) -> tuple[str, str, str, str] | str | None:
+    """A `while counter < BOUND:` loop whose body is the step then `counter += 1`: the
+    counter, its start and the value the loop leaves it (as source), and the trip count;
+    the premise not proven where the loop looks like one (a comparison of a name the body
+    rebinds with `+=`); None where it does not, or the step is not the rest of the body."""
+    node = plan.loop.node
+    assert isinstance(node, cst.While)
+    test = node.test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return None
+    left, op, right = test.left, test.comparisons[0].operator, test.comparisons[0].comparator
+    lines = node.body.body
+    increments = {
+        small.target.value
+        for line in lines
+        if isinstance(line, cst.SimpleStatementLine)
+        for small in line.body
+        if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name)
+    }
+    names = [e.value for e in (left, right) if isinstance(e, cst.Name) and e.value in increments]
+    if not names:
+        return None
+    counter = names[0]
+    last = lines[-1]
+    if not (
+        isinstance(last, cst.SimpleStatementLine)
+        and len(last.body) == 1
+        and isinstance(last.body[0], cst.AugAssign)
+        and _is(last.body[0].target, counter)
+        and isinstance(last.body[0].operator, cst.AddAssign)
+        and isinstance(last.body[0].value, cst.Integer)
+        and last.body[0].value.evaluated_value == 1
+    ):
+        return f"the loop's last statement is not `{counter} += 1`, its only change of `{counter}`"
+    if len(plan.lines) != len(lines) - 1:
+        return None
+    if _is(left, counter) and isinstance(op, cst.LessThan | cst.LessThanEqual):
+        bound, inclusive = right, isinstance(op, cst.LessThanEqual)
+    elif _is(right, counter) and isinstance(op, cst.GreaterThan | cst.GreaterThanEqual):
+        bound, inclusive = left, isinstance(op, cst.GreaterThanEqual)
+    else:
+        return f"the condition is not `{counter} < BOUND` (or `<=`, or `BOUND > {counter}`)"
+    if _int_value(ctx, bound) is None:
+        return "the loop's bound is not an integer literal or module constant"
+    graph = ctx.graph
+    body = graph.loop_stmts(plan.loop.id)
+    header = graph.stmts[plan.loop.header]
+    step = [s for s in body if s.id != header.id and s.node is not last.body[0]]
+    if any(counter in s.uses | s.defs | s.mutates for s in step):
+        return f"the body reads or rebinds the counter `{counter}` (the scan runs it without)"
+    inside = {s.id for s in body}
+    if any(
+        counter in s.uses | s.defs | s.mutates
+        for s in graph.stmts
+        if s.scope != plan.loop.scope and s.id not in inside
+    ) or any(counter in f.globals | f.nonlocals for f in graph.functions.values()):
+        return f"a function reads or binds the counter `{counter}`, which the scan would not update"
+    starts = [d for d in graph.reaching_defs(header, counter) if d.id not in inside]
+    start = _start(ctx, starts[0], counter) if len(starts) == 1 else None
+    if start is None or not graph.dominates(starts[0], header):
+        return (
+            f"`{counter}` is not bound once before the loop to an integer literal or module "
+            "constant"
+        )
+    low, high = _int_value(ctx, start), _int_value(ctx, bound)
+    assert low is not None and high is not None
+    if high + inclusive - low < 1:
+        return "the loop runs no iteration (`lax.scan` traces its body even for none)"
+    stop = f"{ctx.code(bound)} + 1" if inclusive else ctx.code(bound)
+    if isinstance(bound, cst.Integer):
+        stop = str(high + inclusive)
+    shift = inclusive - low
+    if isinstance(bound, cst.Integer) and isinstance(start, cst.Integer):
+        length = str(high + shift)
+    elif isinstance(start, cst.Integer):  # `N + 1`, `N`, `N - 2`
+        sign = "+" if shift > 0 else "-"
+        length = ctx.code(bound) + (f" {sign} {abs(shift)}" if shift else "")
+    else:
+        length = f"{stop} - {ctx.code(start)}"
+    final = stop
+    return counter, ctx.code(start), final, length
+
+
+def _start(ctx: ModuleContext, stmt: Stmt, counter: str) -> cst.BaseExpression | None:
+    """The integer literal or module constant of `counter = START`."""
+    node = stmt.node
+    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+        return None
+    if not _is(node.targets[0].target, counter):
+        return None
+    return node.value if _int_value(ctx, node.value) is not None else None
+
+
+def _int_value(ctx: ModuleContext, expr: cst.BaseExpression) -> int | None:
+    """The value of an integer literal or integer module constant."""
+    if isinstance(expr, cst.Name):
+        expr = module_constant(ctx, expr.value) or expr
+    return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
+
+
+def _steps(ctx: ModuleContext, plan: StepPlan) -> list[Stmt]:
+    """The loop's statements the carry proofs read: a `while` loop's step lines only (its
+    test and the counter's increment bind no carried name)."""
+    body = ctx.graph.loop_stmts(plan.loop.id)
+    if not isinstance(plan.loop.node, cst.While):
+        return body
+    moved = {id(small) for line in plan.lines for small in line.body}
+    return [s for s in body if id(s.node) in moved]
 
 
 def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
@@ -171,7 +305,7 @@ def _readers_outside(ctx: ModuleContext, plan: StepPlan, name: str) -> list[Stmt
 def _unstable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> str:
     """Why a carried name may change its type, or "" when every one keeps it (and is
     floating unless only `.at[]` updates rebind it)."""
-    body = ctx.graph.loop_stmts(plan.loop.id)
+    body = _steps(ctx, plan)
     doubts = unstable_carry(ctx, body, carry)
     if doubts:
         return doubts[0]
@@ -192,7 +326,7 @@ def _checkable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> bo
     see, nor then what the step carries)."""
     if ":=" in ctx.source:
         return False
-    computed = CarryTypes(ctx, ctx.graph.loop_stmts(plan.loop.id), carry)
+    computed = CarryTypes(ctx, _steps(ctx, plan), carry)
     return not any(computed.changes_in_both_modes(name) for name in carry)
 
 
@@ -316,7 +450,7 @@ def _stacked_only(ctx: ModuleContext, plan: StepPlan, name: str) -> tuple[cst.Ca
     header = graph.stmts[plan.loop.header]
     if not (_empty_list(start, name) and graph.dominates(start, header)):
         return None
-    if start.loops != header.loops:
+    if start.loops != tuple(i for i in header.loops if i != plan.loop.id):  # a `while` test
         return None  # an enclosing loop would fill the list once per outer iteration
     calls: list[cst.Call] = []
     for reader in _readers_outside(ctx, plan, name):

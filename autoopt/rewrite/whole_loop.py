@@ -118,6 +118,7 @@ def guarded_loop_edits(
         f"    if {_kept(ctx, plan, whole, names)}:\n"
         f"        return {names.scan}({', '.join(params)})\n"
         + "".join(f"    {name} = []\n" for name, _ in lists)
+        + (f"    {whole.counter[0]} = {whole.counter[1]}\n" if whole.counter else "")
         + f"    return {ret}\n"
     )
     steps = _steps(plan, names)
@@ -192,6 +193,8 @@ def _edits(
     after = [_extend(name, items, whole) for name, items in lists if name != items]
     if whole.index_last is not None:
         after.append(f"{plan.index} = {whole.index_last}")
+    if whole.counter is not None and whole.counter[2]:  # what a counted `while` leaves
+        after.append(f"{whole.counter[0]} = {whole.counter[2]}")
     items_of = dict(lists)
     edits: list[Edit] = [
         *imports,
@@ -233,7 +236,7 @@ def _body(
     items = tuple(item for _, _, item in appended(plan, names))
     out = f"{grouped(carried)}, {grouped(items)}" if items else f"{grouped(carried)}, None"
     template = parse_function(
-        f"def {fresh_name(ctx, 'body')}({carry}, {plan.index}):\n{head}    return {out}\n"
+        f"def {fresh_name(ctx, 'body')}({carry}, {_index(plan)}):\n{head}    return {out}\n"
     )
     parsed = list(template.body.body)
     block = template.body.with_changes(
@@ -241,6 +244,17 @@ def _body(
         footer=[cst.EmptyLine(indent=False)],
     )
     return template.with_changes(body=block)
+
+
+def _index(plan: StepPlan) -> str:
+    """The scan body's index parameter: the loop variable, or `_` for a counted `while`
+    (a fresh name where the step reads `_`)."""
+    if plan.index is not None:
+        return plan.index
+    name = "_"
+    while name in plan.params:
+        name = f"_{name}"
+    return name
 
 
 def _check(
@@ -263,7 +277,8 @@ def _check(
 def _types_name(plan: StepPlan, whole: WholeLoop) -> str:
     """`types`, or `_types` where the guard's parameters or lists use that name."""
     name = "types"
-    while name in (*whole.carry, *whole.inputs, *(a.name for a in plan.appends)):
+    counter = (whole.counter[0],) if whole.counter else ()
+    while name in (*whole.carry, *whole.inputs, *(a.name for a in plan.appends), *counter):
         name = f"_{name}"
     return name
 

@@ -30,10 +30,12 @@ class CompiledLoopStep(Rule):
     iteration or the code after the loop reads, and the values the loop then
     appends. Carried arrays are donated where that is proven harmless, so XLA
     updates them in place. When the step is the whole body of `for _ in
-    range(n)` with `n` known, the whole loop goes onto the device instead: one
+    range(n)` with `n` known, or of a counted `while` (`i = 0; while i < N:
+    ...; i += 1`), the whole loop goes onto the device instead: one
     jitted function runs the step `n` times with `lax.scan`, carrying the
     carried names and stacking the appended values, which the lists then
-    receive with one `extend` each.
+    receive with one `extend` each (a `while` loop's counter is then set to
+    the value the loop leaves, `i = N`).
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -79,6 +81,13 @@ class CompiledLoopStep(Rule):
     `for _ in range(...)` with bounds that are integer literals or module
     constants and at least one iteration (scan traces its body even for
     none); the loop variable is read neither in the body nor after the loop;
+    or the loop is a counted `while`: its condition is `i < N`, `i <= N` or
+    `N > i` with `N` an integer literal or module constant, `i` is bound to
+    one (the only definition of `i` reaching the loop from before it), the
+    body's last statement is `i += 1` and nothing else in the body, nor any
+    function, reads or binds `i`, and it runs at least once (the step is
+    then the body without the increment, and `i` is set after the scan to
+    what the loop leaves: `N`, or `N + 1` for `<=`);
     in a function, the step returns only what it carries and what the loop
     appends (a value of the last iteration read after the loop would need
     returning too); each list receives one JAX array per iteration (scan

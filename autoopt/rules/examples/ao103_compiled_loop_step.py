@@ -704,7 +704,7 @@ def solve(x):
 def main():
     return solve(jnp.zeros(3))
 """,
-        expected="""
+        expected='''
 import jax
 import jax.numpy as jnp
 
@@ -716,7 +716,25 @@ def _solve_step(x):
     return x
 
 
-def solve(x):
+@jax.jit
+def _solve_scan(x):
+    def body(x, _):
+        x = _solve_step(x)
+        return x, None
+
+    return jax.lax.scan(body, x, length=20)[0]
+
+
+def _solve_loop(x):
+    """One jitted `lax.scan` of `_solve_step` when the step returns the carry with the
+    types it takes, as `lax.scan` needs (then every step does); else the loop of steps."""
+
+    def types(tree):
+        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
+
+    if types(jax.eval_shape(_solve_step, x)) == types(x):
+        return _solve_scan(x)
     it = 0
     while it < 20:
         x = _solve_step(x)
@@ -724,10 +742,16 @@ def solve(x):
     return x
 
 
+def solve(x):
+    it = 0
+    x = _solve_loop(x)
+    return x
+
+
 def main():
     return solve(jnp.zeros(3))
-""",
-        message="`_solve_step`",
+''',
+        message="`_solve_scan`",
     ),
     Invalid(
         """
@@ -909,5 +933,98 @@ def main():
             "when the loop starts: `_simulate_loop` runs `_simulate_scan`, else `_simulate_step` "
             "once per iteration)"
         ),
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+N_ITERS = 20
+
+
+def main():
+    a = jnp.ones((5, 4), jnp.float32)
+    b = jnp.ones((5, 3), jnp.float32)
+    x = jnp.zeros((4, 3), jnp.float32)
+    iteration = 0
+    while iteration < N_ITERS:
+        gradient = a.T @ (a @ x - b)
+        x = x - 0.01 * gradient
+        iteration += 1
+    return x, iteration
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+import functools
+
+N_ITERS = 20
+
+
+@functools.partial(jax.jit, donate_argnames=("x",))
+def _main_loop(x, a, b):
+    def body(x, _):
+        gradient = a.T @ (a @ x - b)
+        x = x - 0.01 * gradient
+        return x, None
+
+    return jax.lax.scan(body, x, length=N_ITERS)[0]
+
+
+def main():
+    a = jnp.ones((5, 4), jnp.float32)
+    b = jnp.ones((5, 3), jnp.float32)
+    x = jnp.zeros((4, 3), jnp.float32)
+    iteration = 0
+    x = _main_loop(x, a, b)
+    iteration = N_ITERS
+    return x, iteration
+""",
+        message="run the whole loop as one jitted `lax.scan`, `_main_loop`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+N_ITERS = 20
+
+
+def main():
+    a = jnp.ones((5, 4), jnp.float32)
+    b = jnp.ones((5, 3), jnp.float32)
+    x = jnp.zeros((4, 3), jnp.float32)
+    iteration = 0
+    while iteration < N_ITERS:
+        gradient = a.T @ (a @ x - b)
+        x = x - 0.01 * gradient
+        iteration += 2
+    return x, iteration
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+import functools
+
+N_ITERS = 20
+
+
+@functools.partial(jax.jit, donate_argnames=("x",))
+def _main_step(x, a, b):
+    gradient = a.T @ (a @ x - b)
+    x = x - 0.01 * gradient
+    return x
+
+
+def main():
+    a = jnp.ones((5, 4), jnp.float32)
+    b = jnp.ones((5, 3), jnp.float32)
+    x = jnp.zeros((4, 3), jnp.float32)
+    iteration = 0
+    while iteration < N_ITERS:
+        x = _main_step(x, a, b)
+        iteration += 2
+    return x, iteration
+""",
+        message="not the whole loop as one `lax.scan`: the loop's last statement is not "
+        "`iteration += 1`",
     ),
 )
