@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.carry_types import CarryTypes, refined
+from autoopt.analysis.carry_types import CarryTypes, entry_defs, refined
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import base_name, is_at_update
 from autoopt.analysis.graph import Function, Stmt
@@ -101,7 +101,7 @@ def _same_type_classes(
     keeps = _Keeps(ctx, UNKNOWN, first.scope)
     same = {name: {name} for name in carry}
     for name in carry:
-        for definition in _entry_defs(ctx, body, name):
+        for definition in entry_defs(ctx, body, name):
             bound = _bound(definition, name)
             for other in carry:
                 other_names = frozenset({other})
@@ -117,26 +117,11 @@ def entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
     shape and dtype computed from them (`carry_types`) where the value model has none,
     and the dtype every leaf of a pytree class instance has."""
     values = model(ctx)
-    entry = _entry_defs(ctx, body, name)
+    entry = entry_defs(ctx, body, name)
     value = join_all([values.defined(d, name) for d in entry]) if entry else UNKNOWN
     if value.typed or value.kind not in (Kind.ARRAY, Kind.PYTREE):
         return value
     return refined(value, CarryTypes(ctx, body, (name,), iterate=False).entry.get(name))
-
-
-def _entry_defs(ctx: ModuleContext, body: list[Stmt], name: str) -> list[Stmt]:
-    """The definitions outside the loop that reach a read of `name` in its body: those
-    before it and, in an enclosing loop, those after it that the next outer iteration
-    brings back (the first statement may not read `name`)."""
-    inside = {s.id for s in body}
-    found = {
-        d.id: d
-        for s in body
-        if name in s.uses
-        for d in ctx.graph.reaching_defs(s, name)
-        if d.id not in inside
-    }
-    return [found[i] for i in sorted(found)]
 
 
 def _bound(stmt: Stmt, name: str) -> tuple[cst.BaseExpression, int | None] | None:
@@ -268,7 +253,7 @@ class _Keeps:
         if stmt.id not in inside or len(sources) != 1 or sources[0].id in inside:
             return False
         for name in names:
-            entry = _entry_defs(self.ctx, self.body, name)
+            entry = entry_defs(self.ctx, self.body, name)
             if entry and all(self._combined(d, name, expr.value, sources[0], 0) for d in entry):
                 return True
         return False

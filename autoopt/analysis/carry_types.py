@@ -203,9 +203,7 @@ class CarryTypes:
 
     # -- the loop --------------------------------------------------------------------
     def _entry(self, body: list[Stmt], name: str) -> Type:
-        from autoopt.analysis.carry import _entry_defs
-
-        defs = _entry_defs(self.ctx, body, name)
+        defs = entry_defs(self.ctx, body, name)
         if not defs or _rebound_elsewhere(self.ctx, name):
             return None
         graph = self.ctx.graph
@@ -1230,3 +1228,18 @@ def _in_mode(dtype: str, x64: bool) -> str:
     if dtype == "int":
         return "int64" if x64 else "int32"
     return dtype
+
+
+def entry_defs(ctx: ModuleContext, body: list[Stmt], name: str) -> list[Stmt]:
+    """The definitions outside the loop that reach a read of `name` in its body: those
+    before it and, in an enclosing loop, those after it that the next outer iteration
+    brings back (the first statement may not read `name`)."""
+    inside = {s.id for s in body}
+    found = {
+        d.id: d
+        for s in body
+        if name in s.uses
+        for d in ctx.graph.reaching_defs(s, name)
+        if d.id not in inside
+    }
+    return [found[i] for i in sorted(found)]
