@@ -46,6 +46,7 @@ from autoopt.analysis.fields import PytreeClass, field_arguments, pytree_classes
 from autoopt.analysis.graph import MODULE, Function, Stmt
 from autoopt.analysis.ints import builtin, module_constant, shadowed
 from autoopt.analysis.kinds import Kind, Value
+from autoopt.analysis.shapes import dtype_name
 
 _DEPTH = 24  # helpers and definitions followed at once
 _MAX_ITEMS = 64  # items of a repeated list literal followed
@@ -105,10 +106,6 @@ Type = Arr | Py | Rec | Tup | Lst | Shape | Rng | None
 
 DEFAULT_FLOAT = "float"
 _FLOATS = frozenset({"float", "float16", "bfloat16", "float32", "float64"})
-_DTYPES = frozenset(
-    {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-     "float16", "bfloat16", "float32", "float64", "complex64", "complex128"}
-)  # fmt: skip
 _ARITHMETIC = (
     cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power, cst.Modulo, cst.FloorDivide,
 )  # fmt: skip
@@ -655,7 +652,7 @@ class CarryTypes:
             if not isinstance(source, Arr):
                 return None
             if written is not None:
-                dtype = _dtype(self.ctx, written)
+                dtype = dtype_name(self.ctx, written)
                 return (
                     Arr(source.shape, _on_device(dtype) if not host else dtype, host)
                     if dtype
@@ -711,7 +708,7 @@ class CarryTypes:
             return None
         if written is None:
             return Arr(shape, "float64" if host else DEFAULT_FLOAT, host)
-        dtype = _dtype(self.ctx, written)
+        dtype = dtype_name(self.ctx, written)
         if dtype is None:
             return None
         return Arr(shape, dtype if host else _on_device(dtype), host)
@@ -736,7 +733,7 @@ class CarryTypes:
         if not isinstance(base, Arr):
             return None
         if method == "astype" and len(call.args) == 1 and call.args[0].keyword is None:
-            dtype = _dtype(self.ctx, call.args[0].value)
+            dtype = dtype_name(self.ctx, call.args[0].value)
             if dtype is None:
                 return None
             return Arr(base.shape, dtype if base.host else _on_device(dtype), base.host)
@@ -880,17 +877,6 @@ def _at_update(func: cst.Attribute) -> cst.BaseExpression | None:
     if isinstance(at, cst.Attribute) and at.attr.value == "at":
         return at.value
     return None
-
-
-def _dtype(ctx: ModuleContext, expr: cst.BaseExpression) -> str | None:
-    """`jnp.float32`, `np.float32`, `"float32"` -> "float32"."""
-    if isinstance(expr, cst.SimpleString):
-        name = expr.evaluated_value
-    else:
-        module, _, name = (ctx.qualify(expr) or "").rpartition(".")
-        if module not in ("jax.numpy", "numpy"):
-            return None
-    return name if isinstance(name, str) and name in _DTYPES else None
 
 
 def _from_host(dtype: str | None) -> str | None:
