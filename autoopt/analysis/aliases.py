@@ -135,26 +135,26 @@ class Sharing:
     def shares(self, expr: cst.BaseExpression) -> Shares:
         """The names `expr`'s value may hold."""
         out = Shares()
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             if expr.value not in ("True", "False", "None") and expr.value not in self.ignored:
                 out.strong.add(expr.value)
-        elif isinstance(expr, cst.Attribute | cst.Subscript):
+        elif type(expr) in (cst.Attribute, cst.Subscript):
             root = expr
-            while isinstance(root, cst.Attribute | cst.Subscript):
+            while type(root) in (cst.Attribute, cst.Subscript):
                 root = root.value
             out.add(self.shares(root))
-        elif isinstance(expr, cst.Tuple | cst.List | cst.Set | cst.Dict):
+        elif type(expr) in (cst.Tuple, cst.List, cst.Set, cst.Dict):
             for element in expr.elements:
                 out.add(self.shares(element.value))
-        elif isinstance(expr, cst.IfExp):
+        elif type(expr) is cst.IfExp:
             out.add(self.shares(expr.body))
             out.add(self.shares(expr.orelse))
-        elif isinstance(expr, cst.BooleanOperation):
+        elif type(expr) is cst.BooleanOperation:
             out.add(self.shares(expr.left))
             out.add(self.shares(expr.right))
-        elif isinstance(expr, cst.Call):
+        elif type(expr) is cst.Call:
             out = self._call(expr)
-        elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _JOINING):
+        elif type(expr) is cst.BinaryOperation and isinstance(expr.operator, _JOINING):
             out.add(self.shares(expr.left), weak=True)  # `[a] + b`, `[a] * 2`, `d | e`
             out.add(self.shares(expr.right), weak=True)
         elif isinstance(expr, _READS_ALL):
@@ -179,17 +179,17 @@ class Sharing:
 
     def _link_stmt(self, stmt: Stmt) -> None:
         node = stmt.node
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             targets = [t.target for t in node.targets]
             self._link_targets(targets, node.value)
             if len(targets) > 1:  # `p = avg = init()`: both names hold one object
                 together = {n for t in targets for n in bound_names(t)}
                 self._link(together, Shares(strong=together))
-        elif isinstance(node, cst.AugAssign | cst.AnnAssign) and node.value is not None:
+        elif type(node) in (cst.AugAssign, cst.AnnAssign) and node.value is not None:
             self._link_targets([node.target], node.value)
-        elif isinstance(node, cst.For):
+        elif type(node) is cst.For:
             self._link(bound_names(node.target), self.shares(node.iter))
-        elif isinstance(node, cst.With):
+        elif type(node) is cst.With:
             for item in node.items:
                 if item.asname is not None:
                     self._link(bound_names(item.asname.name), self.shares(item.item))
@@ -204,13 +204,13 @@ class Sharing:
                 shares = self.shares(sub_value)
                 bound = set(bound_names(sub_target))
                 root = base_name(sub_target)
-                if root is not None and not isinstance(sub_target, cst.Name):
+                if root is not None and type(sub_target) is not cst.Name:
                     bound.add(root)  # `d[k] = v`, `obj.field = v`
                 self._link(bound, shares)
 
     def _link_mutation(self, call: cst.Call) -> None:
         func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
+        if type(func) is cst.Attribute and func.attr.value in MUTATING_METHODS:
             root = base_name(func.value)
             if root is not None:
                 shares = Shares()
@@ -228,7 +228,7 @@ class Sharing:
         if not args.names() or self._keeps_nothing(call):
             return
         func = call.func
-        holder = base_name(func.value) if isinstance(func, cst.Attribute) else None
+        holder = base_name(func.value) if type(func) is cst.Attribute else None
         if holder is not None and holder not in self.ignored:
             self._link({holder}, Shares(weak=args.names()))
         else:
@@ -245,7 +245,7 @@ class Sharing:
         if name in jax_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             if func.attr.value in MUTATING_METHODS and not qual:
                 return True  # linked by `_link_mutation`
             if self.at is not None:
@@ -260,19 +260,19 @@ class Sharing:
 
     def _call(self, call: cst.Call) -> Shares:
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
-        last = call.func.attr.value if isinstance(call.func, cst.Attribute) else qual
+        last = call.func.attr.value if type(call.func) is cst.Attribute else qual
         args = Shares()
         for arg in call.args:
             args.add(self.shares(arg.value))
         if _is_fresh(qual, last, call) or qual in self.jitted or self._host_copy(qual, call):
             return Shares()
-        if isinstance(call.func, cst.Call) and is_jit(self.ctx, call.func.func):
+        if type(call.func) is cst.Call and is_jit(self.ctx, call.func.func):
             return Shares()  # `jax.jit(f)(x)`: compiled outputs are new buffers
         if qual in _TREE_MAPS and call.args:
             return self._tree_map(call, args)
         if last[:1].isupper() or last in ("replace", "_replace", "copy"):
             receiver = (
-                self.shares(call.func.value) if isinstance(call.func, cst.Attribute) else Shares()
+                self.shares(call.func.value) if type(call.func) is cst.Attribute else Shares()
             )
             receiver.add(args)
             return receiver  # a constructor or a shallow copy holds what it is given
@@ -281,7 +281,7 @@ class Sharing:
             return self._module_call(fn, call)
         out = Shares()
         out.add(args, weak=True)
-        if isinstance(call.func, cst.Attribute):
+        if type(call.func) is cst.Attribute:
             out.add(self.shares(call.func.value), weak=True)
         return out
 
@@ -297,7 +297,7 @@ class Sharing:
         if _is_fresh(qual, qual.rsplit(".", 1)[-1], None):
             return Shares()
         out = Shares()
-        if isinstance(func, cst.Lambda):
+        if type(func) is cst.Lambda:
             body = self.shares(func.body)
             params = {p.name.value for p in func.params.params}
             if not body.names() & params:
@@ -312,7 +312,7 @@ class Sharing:
         inner = scope_sharing(self.ctx, fn.qualname, self.depth + 1)
         returned = Shares()
         for stmt in self.ctx.graph.scope_stmts(fn.qualname):
-            if isinstance(stmt.node, cst.Return) and stmt.node.value is not None:
+            if type(stmt.node) is cst.Return and stmt.node.value is not None:
                 returned.add(inner.shares(stmt.node.value))
         strong = inner.component(returned.strong, weak=False)
         weak = inner.component(returned.names(), weak=True) - strong
@@ -329,7 +329,7 @@ class Sharing:
             return Shares() if name in local else Shares(strong={name})
         params = fn.node.params
         variadic = {
-            p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)
+            p.name.value for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param
         }
         if name not in variadic:
             expr = CallSite(self.at, call, fn).argument(fn.params.index(name), name)  # type: ignore[arg-type]
@@ -350,7 +350,7 @@ def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
     module = qual.rsplit(".", 1)[0]
     if module in ("jax.numpy", "numpy") and last in _FRESH_ARRAY:
         return not _copy_false(call)
-    is_method = call is not None and isinstance(call.func, cst.Attribute)
+    is_method = call is not None and type(call.func) is cst.Attribute
     return is_method and module not in ("jax.numpy", "numpy") and last in _FRESH_METHODS
 
 
@@ -363,14 +363,14 @@ def _constants(ctx: ModuleContext) -> set[str]:
     return {
         name
         for name, stmts in binders.items()
-        if all(isinstance(s.node, cst.Assign) and _literal(s.node.value) for s in stmts)
+        if all(type(s.node) is cst.Assign and _literal(s.node.value) for s in stmts)
     }
 
 
 def _literal(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Tuple):
+    if type(expr) is cst.Tuple:
         return all(_literal(e.value) for e in expr.elements)
-    if isinstance(expr, cst.UnaryOperation | cst.BinaryOperation):
+    if type(expr) in (cst.UnaryOperation, cst.BinaryOperation):
         parts = [getattr(expr, a, None) for a in ("expression", "left", "right")]
         return all(_literal(p) for p in parts if p is not None)
     return isinstance(expr, cst.BaseNumber | cst.BaseString)
@@ -387,11 +387,11 @@ def _pairs(
 ) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
     """`a, b = x, y` pairs `a` with `x` and `b` with `y`; otherwise the whole."""
     if (
-        isinstance(target, cst.Tuple | cst.List)
-        and isinstance(value, cst.Tuple | cst.List)
+        type(target) in (cst.Tuple, cst.List)
+        and type(value) in (cst.Tuple, cst.List)
         and len(target.elements) == len(value.elements)
-        and not any(isinstance(e, cst.StarredElement) for e in target.elements)
-        and not any(isinstance(e, cst.StarredElement) for e in value.elements)
+        and not any(type(e) is cst.StarredElement for e in target.elements)
+        and not any(type(e) is cst.StarredElement for e in value.elements)
     ):
         return [
             pair
@@ -433,7 +433,7 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
 
 def _bound_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
     node = stmt.node
-    if isinstance(node, cst.Assign) and all(isinstance(t.target, cst.Name) for t in node.targets):
+    if type(node) is cst.Assign and all(type(t.target) is cst.Name for t in node.targets):
         return node.value  # `s = value`, or `s = t = value`
     return None
 
@@ -461,20 +461,20 @@ class _Leaves:
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
         if depth > _LEAF_DEPTH:
             return None
-        if isinstance(expr, cst.Tuple | cst.List):
+        if type(expr) in (cst.Tuple, cst.List):
             return self._all([e.value for e in expr.elements], depth)
-        if isinstance(expr, cst.Dict):
-            values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+        if type(expr) is cst.Dict:
+            values = [e.value for e in expr.elements if type(e) is cst.DictElement]
             return self._all(values, depth) if len(values) == len(expr.elements) else None
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             if self._filled_with_names(expr.value):
                 return None  # a container filled in place: its leaves are not tracked
             strong = self.sharing.component({expr.value}, weak=False)
             weak = self.sharing.component({expr.value}, weak=True)
             return [frozenset(strong)] if strong == weak else None
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             return self._call(expr, depth)
-        if isinstance(expr, cst.BinaryOperation | cst.UnaryOperation) and self._array(expr):
+        if type(expr) in (cst.BinaryOperation, cst.UnaryOperation) and self._array(expr):
             return [frozenset()]  # arithmetic on arrays makes a new buffer
         shares = self.sharing.shares(expr)
         return [frozenset(shares.names())] if not shares.weak else None
@@ -489,7 +489,7 @@ class _Leaves:
             if name not in stmt.mutates:
                 continue
             node = stmt.node
-            stored = [node.value] if isinstance(node, cst.Assign) else []
+            stored = [node.value] if type(node) is cst.Assign else []
             stored += [
                 a.value for c in stmt.calls if mutating_call_target(c) == name for a in c.args
             ]
@@ -518,7 +518,7 @@ class _Leaves:
         returns = [
             s
             for s in self.ctx.graph.scope_stmts(fn.qualname)
-            if isinstance(s.node, cst.Return) and s.node.value is not None
+            if type(s.node) is cst.Return and s.node.value is not None
         ]
         if len(returns) != 1:
             return None

@@ -50,19 +50,19 @@ def is_array(
     if depth > _DEPTH:
         return False
     rec = lambda e: is_array(ctx, at, e, known, depth + 1, assumed)  # noqa: E731
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value in assumed or _name_is_array(ctx, at, expr.value, known, depth, assumed)
-    if isinstance(expr, cst.BinaryOperation):
+    if type(expr) is cst.BinaryOperation:
         return rec(expr.left) or rec(expr.right)
-    if isinstance(expr, cst.UnaryOperation):
+    if type(expr) is cst.UnaryOperation:
         return rec(expr.expression)
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         return rec(expr.value)
-    if isinstance(expr, cst.Attribute):
+    if type(expr) is cst.Attribute:
         return expr.attr.value in _ARRAY_ATTRS and rec(expr.value)
-    if isinstance(expr, cst.IfExp):
+    if type(expr) is cst.IfExp:
         return rec(expr.body) and rec(expr.orelse)
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         return _call_is_array(ctx, at, expr, known, depth, assumed)
     return False
 
@@ -91,18 +91,18 @@ def _name_is_array(
 
 def _assigned_value(node: cst.CSTNode, name: str) -> cst.BaseExpression | None:
     """What `name = value` (or `a, name = x, value`) assigns to `name`."""
-    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+    if type(node) is not cst.Assign or len(node.targets) != 1:
         return None
     target, value = node.targets[0].target, node.value
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return value if target.value == name else None
-    if not (isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple)):
+    if not (type(target) is cst.Tuple and type(value) is cst.Tuple):
         return None
     if len(target.elements) != len(value.elements):
         return None
     for t, v in zip(target.elements, value.elements, strict=True):
-        if isinstance(t.value, cst.Name) and t.value.value == name:
-            return None if isinstance(v, cst.StarredElement) else v.value
+        if type(t.value) is cst.Name and t.value.value == name:
+            return None if type(v) is cst.StarredElement else v.value
     return None
 
 
@@ -125,9 +125,9 @@ def _call_is_array(
     if is_at_update(func):  # `x.at[i].set(v)`: an array like `x`
         receiver = func.value.value.value  # type: ignore[attr-defined]
         return is_array(ctx, at, receiver, known, depth + 1, assumed)
-    if isinstance(func, cst.Attribute) and func.attr.value in _ARRAY_METHODS:
+    if type(func) is cst.Attribute and func.attr.value in _ARRAY_METHODS:
         return is_array(ctx, at, func.value, known, depth + 1, assumed)
-    if isinstance(func, cst.Name) and not qual and depth < _DEPTH:
+    if type(func) is cst.Name and not qual and depth < _DEPTH:
         target = ctx.graph.resolve_function(func.value, at.scope)
         if target is not None and not target.node.decorators:
             params = _array_params(ctx, at, target, call, known)
@@ -152,7 +152,7 @@ def returns_one_array(
     ctx: ModuleContext, fn: Function, known: frozenset[str], depth: int = 0
 ) -> bool:
     """Every `return` of `fn` gives one array (`known`: parameters that are arrays)."""
-    returns = [s for s in ctx.graph.scope_stmts(fn.qualname) if isinstance(s.node, cst.Return)]
+    returns = [s for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
     return bool(returns) and all(
         r.node.value is not None and is_array(ctx, r, r.node.value, known, depth)  # type: ignore[attr-defined]
         for r in returns

@@ -58,14 +58,14 @@ def _record(blocks: Blocks, body: Sequence[cst.BaseStatement], tries: int) -> No
 
 def _descend(blocks: Blocks, node: cst.CSTNode, tries: int) -> None:
     """Record the blocks under a statement; a function body starts outside any `try`."""
-    if isinstance(node, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+    if type(node) in (cst.SimpleStatementLine, cst.SimpleStatementSuite):
         return
-    if isinstance(node, cst.IndentedBlock):
+    if type(node) is cst.IndentedBlock:
         _record(blocks, node.body, tries)
         return
-    if isinstance(node, cst.FunctionDef):
+    if type(node) is cst.FunctionDef:
         tries = 0
-    elif isinstance(node, cst.Try):
+    elif type(node) is cst.Try:
         tries += 1
     for name in _SUITE_FIELDS:
         value = getattr(node, name, None)

@@ -23,7 +23,7 @@ def classify(
     ctx: ModuleContext, site: CallSite, expr: cst.BaseExpression, depth: int = 0
 ) -> ArgKind:
     """How the value of `expr` behaves as a (static) argument at this call site."""
-    if isinstance(expr, cst.List | cst.Dict | cst.Set | cst.ListComp | cst.DictComp):
+    if type(expr) in (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp):
         return ArgKind.UNHASHABLE
     names = dynamic_names(expr)
     written = set()
@@ -33,21 +33,21 @@ def classify(
         return ArgKind.VARYING
     if _is_literal(expr):
         return ArgKind.CONSTANT
-    if isinstance(expr, cst.Call) and (ctx.qualify(expr.func) or "").startswith("jax."):
+    if type(expr) is cst.Call and (ctx.qualify(expr.func) or "").startswith("jax."):
         return ArgKind.ARRAY
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return _kind_of_name(ctx, site.stmt, expr.value, depth)
     return ArgKind.UNKNOWN
 
 
 def _is_literal(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Integer | cst.Float | cst.Imaginary | cst.SimpleString):
+    if type(expr) in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString):
         return True
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value in ("True", "False", "None")
-    if isinstance(expr, cst.UnaryOperation):
+    if type(expr) is cst.UnaryOperation:
         return _is_literal(expr.expression)
-    if isinstance(expr, cst.Tuple):
+    if type(expr) is cst.Tuple:
         return all(_is_literal(e.value) for e in expr.elements)
     return False
 
@@ -84,12 +84,12 @@ def _kind_of_parameter(ctx: ModuleContext, fn: Function, name: str, depth: int) 
 
 def _kind_of_def(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
     node = stmt.node
-    if isinstance(node, cst.Assign) and len(node.targets) == 1:
+    if type(node) is cst.Assign and len(node.targets) == 1:
         value = node.value
         if _is_literal(value):
             return ArgKind.CONSTANT
-        if isinstance(value, cst.List | cst.Dict | cst.Set):
+        if type(value) in (cst.List, cst.Dict, cst.Set):
             return ArgKind.UNHASHABLE
-        if isinstance(value, cst.Call) and (ctx.qualify(value.func) or "").startswith("jax."):
+        if type(value) is cst.Call and (ctx.qualify(value.func) or "").startswith("jax."):
             return ArgKind.ARRAY
     return ArgKind.UNKNOWN

@@ -127,19 +127,19 @@ def entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
 def _bound(stmt: Stmt, name: str) -> tuple[cst.BaseExpression, int | None] | None:
     """The value `stmt` binds to `name`, and its element index for `a, b = value`."""
     node = stmt.node
-    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+    if type(node) is cst.AugAssign and type(node.target) is cst.Name:
         return cst.BinaryOperation(node.target, cst.Add(), node.value), None
-    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+    if not (type(node) is cst.Assign and len(node.targets) == 1):
         return None
     target = node.targets[0].target
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return (node.value, None) if target.value == name else None
-    if isinstance(target, cst.Tuple | cst.List):
-        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+    if type(target) in (cst.Tuple, cst.List):
+        names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
         if name in names:
             index = names.index(name)
             value = node.value
-            if isinstance(value, cst.Tuple) and len(value.elements) == len(names):
+            if type(value) is cst.Tuple and len(value.elements) == len(names):
                 return value.elements[index].value, None
             return value, index
     return None
@@ -176,16 +176,16 @@ class _Keeps:
         if index is None and depth == 0 and self._same_as_entry(stmt, expr):
             return True
         if index is not None:
-            return isinstance(expr, cst.Call) and self._call(stmt, expr, index, names, depth)
-        if isinstance(expr, cst.Name) and expr.value in names:
+            return type(expr) is cst.Call and self._call(stmt, expr, index, names, depth)
+        if type(expr) is cst.Name and expr.value in names:
             return expr.value in self.lambda_params or self._unchanged(
                 stmt, expr.value, names, depth
             )
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return self._local(stmt, expr.value, names, depth)
-        if isinstance(expr, cst.UnaryOperation):
+        if type(expr) is cst.UnaryOperation:
             return self.expr(stmt, expr.expression, None, names, depth)
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             sides = [expr.left, expr.right]
             typed = [s for s in sides if self.values.value_of(stmt, s).kind is not Kind.SCALAR]
             keeping = [s for s in typed if self.expr(stmt, s, None, names, depth)]
@@ -195,7 +195,7 @@ class _Keeps:
                 self._same_as(stmt, s, names) or (joins and self._absorbed(stmt, s, names))
                 for s in others
             )
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             return self._call(stmt, expr, None, names, depth)
         return False
 
@@ -244,7 +244,7 @@ class _Keeps:
         loop, that the value of one of `names` was combined with by `+`, `-` or `*` on
         every path into the loop (`u = jnp.asarray(u0) * mask`, possibly through plain
         copies `v = u`): the carried type is already the join with its type."""
-        if self.body is None or not isinstance(expr, cst.Name):
+        if self.body is None or type(expr) is not cst.Name:
             return False
         if self.values.value_of(stmt, expr).kind is not Kind.ARRAY:
             return False
@@ -263,21 +263,21 @@ class _Keeps:
         `+`, `-` or `*`, or to a name that is such a value wherever it comes from."""
         node = stmt.node
         bound = _bound(stmt, name)
-        if depth > _MAX_DEPTH or not isinstance(node, cst.Assign) or bound is None:
+        if depth > _MAX_DEPTH or type(node) is not cst.Assign or bound is None:
             return False
         value, index = bound
         if index is not None:
             return False
         graph = self.ctx.graph
-        if isinstance(value, cst.Name):
+        if type(value) is cst.Name:
             defs = graph.reaching_defs(stmt, value.value)
             return bool(defs) and all(
                 self._combined(d, value.value, other, source, depth + 1) for d in defs
             )
-        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _JOINS)):
+        if not (type(value) is cst.BinaryOperation and isinstance(value.operator, _JOINS)):
             return False
         return any(
-            isinstance(side, cst.Name)
+            type(side) is cst.Name
             and side.value == other
             and [d.id for d in graph.reaching_defs(stmt, other)] == [source.id]
             for side in (value.left, value.right)
@@ -297,7 +297,7 @@ class _Keeps:
         if is_at_update(call.func):
             return index is None and base_name(call.func) in names
         args = [a.value for a in call.args if a.keyword is None and not a.star]
-        if isinstance(call.func, cst.Call):
+        if type(call.func) is cst.Call:
             return self._gradient(stmt, call.func, args, index, names, depth)
         qual = self.ctx.qualify(call.func) or ""
         if qual in _TREE_MAPS and index is None:
@@ -306,7 +306,7 @@ class _Keeps:
             return self._shape_keeping(stmt, qual, args) and self.expr(
                 stmt, args[0], None, names, depth
             )
-        if isinstance(call.func, cst.Name):
+        if type(call.func) is cst.Name:
             fn = self.ctx.graph.resolve_function(call.func.value, stmt.scope)
             return fn is not None and self._function(stmt, fn, args, index, names, depth)
         return False
@@ -327,7 +327,7 @@ class _Keeps:
         qual = self.ctx.qualify(func) or ""
         if qual.startswith(("jax.numpy.", "jax.nn.")):
             return len(args) == 2 and qual.rsplit(".", 1)[-1] in _SHAPE_KEEPING
-        if not isinstance(func, cst.Lambda):
+        if type(func) is not cst.Lambda:
             return False
         params = frozenset(p.name.value for p in func.params.params)
         outer, self.lambda_params = self.lambda_params, params
@@ -374,11 +374,11 @@ class _Keeps:
     def _returned(self, ret: Stmt, params: frozenset[str], index: int | None, depth: int) -> bool:
         value = ret.node.value  # type: ignore[attr-defined]
         if index is not None:
-            if not isinstance(value, cst.Tuple) or index >= len(value.elements):
+            if type(value) is not cst.Tuple or index >= len(value.elements):
                 return False
             value = value.elements[index].value
         return self.expr(ret, value, None, params, depth + 1)
 
 
 def _returns(stmt: Stmt) -> bool:
-    return isinstance(stmt.node, cst.Return) and stmt.node.value is not None
+    return type(stmt.node) is cst.Return and stmt.node.value is not None

@@ -218,37 +218,35 @@ class CarryTypes:
         env: dict[str, Type] = dict(self.entry)
         for stmt in sorted(body, key=lambda s: s.id):
             node = stmt.node
-            if isinstance(node, cst.For) and stmt.id == min(self.inside):
+            if type(node) is cst.For and stmt.id == min(self.inside):
                 continue  # the loop's own header
-            if isinstance(node, cst.Expr):
+            if type(node) is cst.Expr:
                 continue  # `xs.append(value)`: binds nothing
-            if not isinstance(node, cst.Assign | cst.AugAssign | cst.AnnAssign):
+            if type(node) not in (cst.Assign, cst.AugAssign, cst.AnnAssign):
                 return None
             if not self._bind(stmt, node, env):
                 return None
         return env
 
     def _bind(self, stmt: Stmt, node: cst.BaseSmallStatement, env: dict[str, Type]) -> bool:
-        if isinstance(node, cst.AugAssign):
-            if not isinstance(node.target, cst.Name):
+        if type(node) is cst.AugAssign:
+            if type(node.target) is not cst.Name:
                 return False
             binary = cst.BinaryOperation(node.target, _plain(node.operator), node.value)
             env[node.target.value] = self.expr(stmt, binary, env)
             return True
         value = node.value
-        targets = (
-            [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-        )  # type: ignore[union-attr]
+        targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]  # type: ignore[union-attr]
         if value is None or len(targets) != 1:
             return False
         target = targets[0]
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             env[target.value] = self.expr(stmt, value, env)
             return True
-        if not isinstance(target, cst.Tuple | cst.List):
+        if type(target) not in (cst.Tuple, cst.List):
             return False
-        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
-        if None in names or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
+        if None in names or any(type(e) is cst.StarredElement for e in target.elements):
             return False
         whole = self.expr(stmt, value, env)
         items = whole.items if isinstance(whole, Tup) and len(whole.items) == len(names) else None
@@ -281,9 +279,9 @@ class CarryTypes:
         if stmt.scope != MODULE and shadowed(self.ctx, stmt.scope, name):
             return None
         literal = module_constant(self.ctx, name)
-        if isinstance(literal, cst.Integer):
+        if type(literal) is cst.Integer:
             return Py(int(literal.evaluated_value))
-        if isinstance(literal, cst.Float):
+        if type(literal) is cst.Float:
             return Py(is_float=True, number=float(literal.evaluated_value))
         return _scalar_constant(self.ctx, name)
 
@@ -297,27 +295,25 @@ class CarryTypes:
 
     def _compute_defined(self, stmt: Stmt, name: str) -> Type:
         node = stmt.node
-        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+        if type(node) is cst.AugAssign and type(node.target) is cst.Name:
             before = cst.BinaryOperation(node.target, _plain(node.operator), node.value)
             return self.expr(stmt, before, None)
-        if not isinstance(node, cst.Assign | cst.AnnAssign) or node.value is None:
+        if type(node) not in (cst.Assign, cst.AnnAssign) or node.value is None:
             return None
-        targets = (
-            [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-        )
+        targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
         if len(targets) != 1:
             return None
         target = targets[0]
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             return self.expr(stmt, node.value, None) if target.value == name else None
-        if not isinstance(target, cst.Tuple | cst.List):
+        if type(target) not in (cst.Tuple, cst.List):
             return None
-        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
-        if name not in names or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
+        if name not in names or any(type(e) is cst.StarredElement for e in target.elements):
             return None
         index = names.index(name)
         value = node.value
-        if isinstance(value, cst.Tuple) and len(value.elements) == len(names):
+        if type(value) is cst.Tuple and len(value.elements) == len(names):
             return self.expr(stmt, value.elements[index].value, None)
         whole = self.expr(stmt, value, None)
         return (
@@ -359,23 +355,23 @@ class CarryTypes:
 
     def _expr(self, stmt: Stmt, expr: cst.BaseExpression, env: dict[str, Type] | None) -> Type:
         rec = lambda e: self.expr(stmt, e, env)  # noqa: E731
-        if isinstance(expr, cst.Integer):
+        if type(expr) is cst.Integer:
             return Py(int(expr.evaluated_value))
-        if isinstance(expr, cst.Float):
+        if type(expr) is cst.Float:
             return Py(is_float=True, number=float(expr.evaluated_value))
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return self.name(stmt, expr.value, env)
-        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
+        if type(expr) is cst.UnaryOperation and type(expr.operator) in (cst.Minus, cst.Plus):
             inner = rec(expr.expression)
-            if isinstance(inner, Py) and isinstance(expr.operator, cst.Minus):
+            if isinstance(inner, Py) and type(expr.operator) is cst.Minus:
                 number = None if inner.number is None else -inner.number
                 return Py(None if inner.value is None else -inner.value, inner.is_float, number)
             return inner if isinstance(inner, Arr | Py) else None
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             left, right = rec(expr.left), rec(expr.right)
-            if isinstance(expr.operator, cst.MatrixMultiply):
+            if type(expr.operator) is cst.MatrixMultiply:
                 return _matmul(left, right)
-            if isinstance(expr.operator, cst.Multiply) and isinstance(left, Lst):
+            if type(expr.operator) is cst.Multiply and isinstance(left, Lst):
                 times = right.value if isinstance(right, Py) else None
                 if times is None or not 0 <= times <= _MAX_ITEMS:
                     return None
@@ -383,24 +379,24 @@ class CarryTypes:
             if isinstance(expr.operator, _ARITHMETIC):
                 return _arithmetic(left, right, expr.operator)
             return None
-        if isinstance(expr, cst.Comparison):
+        if type(expr) is cst.Comparison:
             sides = [rec(expr.left), *(rec(t.comparator) for t in expr.comparisons)]
             if len(sides) != 2 or not all(isinstance(s, Arr | Py) for s in sides):
                 return None
-            if isinstance(expr.comparisons[0].operator, cst.Is | cst.IsNot | cst.In | cst.NotIn):
+            if type(expr.comparisons[0].operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn):
                 return None
             made = _arithmetic(*sides, cst.Add())  # type: ignore[arg-type]
             return Arr(made.shape, "bool", made.host) if isinstance(made, Arr) else None
-        if isinstance(expr, cst.Tuple | cst.List):
-            if any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        if type(expr) in (cst.Tuple, cst.List):
+            if any(type(e) is cst.StarredElement for e in expr.elements):
                 return None
             items = tuple(rec(e.value) for e in expr.elements)
-            return Tup(items) if isinstance(expr, cst.Tuple) else Lst(items)
-        if isinstance(expr, cst.Attribute):
+            return Tup(items) if type(expr) is cst.Tuple else Lst(items)
+        if type(expr) is cst.Attribute:
             return self._attribute(rec(expr.value), expr.attr.value)
-        if isinstance(expr, cst.Subscript):
+        if type(expr) is cst.Subscript:
             return self._subscript(stmt, rec(expr.value), expr, env)
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             return self._call(stmt, expr, env)
         return None
 
@@ -422,7 +418,7 @@ class CarryTypes:
         if isinstance(base, Shape):
             (element,) = expr.slice if len(expr.slice) == 1 else (None,)
             index = element.slice if element is not None else None
-            at = self.expr(stmt, index.value, env) if isinstance(index, cst.Index) else None
+            at = self.expr(stmt, index.value, env) if type(index) is cst.Index else None
             if (
                 isinstance(at, Py)
                 and at.value is not None
@@ -436,29 +432,24 @@ class CarryTypes:
         out: list[int] = []
         axis = 0
         elements = [e.slice for e in expr.slice]
-        ellipses = sum(
-            isinstance(e, cst.Index) and isinstance(e.value, cst.Ellipsis) for e in elements
-        )
+        ellipses = sum(type(e) is cst.Index and type(e.value) is cst.Ellipsis for e in elements)
         if ellipses > 1:
             return None
         consumed = sum(
-            not (
-                isinstance(e, cst.Index)
-                and (_is_none(e.value) or isinstance(e.value, cst.Ellipsis))
-            )
+            not (type(e) is cst.Index and (_is_none(e.value) or type(e.value) is cst.Ellipsis))
             for e in elements
         )
         if consumed > len(shape):
             return None
         for element in elements:
-            if isinstance(element, cst.Slice):
+            if type(element) is cst.Slice:
                 if any(b is not None for b in (element.lower, element.upper, element.step)):
                     return None
                 out.append(shape[axis])
                 axis += 1
             elif _is_none(element.value):
                 out.append(1)
-            elif isinstance(element.value, cst.Ellipsis):
+            elif type(element.value) is cst.Ellipsis:
                 skip = len(shape) - consumed
                 out += shape[axis : axis + skip]
                 axis += skip
@@ -487,14 +478,14 @@ class CarryTypes:
         qual = self.ctx.qualify(func)
         if qual is not None:
             return self._library(stmt, qual, call, args, kwargs, env)
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             at = _at_update(func)
             if at is not None:
                 base = self.expr(stmt, at, env)
                 return base if isinstance(base, Arr) and not base.host else None
             base = self.expr(stmt, func.value, env)
             return self._method(stmt, base, func.attr.value, call, args, kwargs, env)
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             cls = pytree_classes(self.ctx).get(func.value)
             if cls is not None and not self.ctx.graph.reaching_defs(stmt, func.value):
                 return self._instance(stmt, cls, call, None, env)
@@ -512,7 +503,7 @@ class CarryTypes:
         for arg in call.args:
             if arg.keyword is not None:
                 value = arg.value
-                if arg.keyword.value != "indexing" or not isinstance(value, cst.SimpleString):
+                if arg.keyword.value != "indexing" or type(value) is not cst.SimpleString:
                     return None
                 indexing = str(value.evaluated_value)
             elif arg.star == "*":
@@ -568,7 +559,7 @@ class CarryTypes:
         if any(not is_jit(self.ctx, d.decorator) for d in node.decorators) or fn.is_method:
             return None
         params = node.params
-        if isinstance(params.star_arg, cst.Param) or params.kwonly_params:
+        if type(params.star_arg) is cst.Param or params.kwonly_params:
             return None
         if params.star_kwarg or params.posonly_params:
             return None
@@ -602,13 +593,14 @@ class CarryTypes:
             node = stmt.node
             if stmt.loops or stmt.block != stmts[0].block:
                 return None  # not straight-line code
-            if isinstance(node, cst.Return):
+            if type(node) is cst.Return:
                 return self.expr(stmt, node.value, env) if node.value is not None else None
-            if isinstance(node, cst.Expr) and isinstance(
-                node.value, cst.SimpleString | cst.ConcatenatedString
+            if type(node) is cst.Expr and type(node.value) in (
+                cst.SimpleString,
+                cst.ConcatenatedString,
             ):
                 continue  # the docstring
-            if not isinstance(node, cst.Assign | cst.AugAssign | cst.AnnAssign):
+            if type(node) not in (cst.Assign, cst.AugAssign, cst.AnnAssign):
                 return None
             if not self._bind(stmt, node, env):
                 return None
@@ -775,8 +767,8 @@ class CarryTypes:
     def _shape(
         self, stmt: Stmt, expr: cst.BaseExpression, env: dict[str, Type] | None
     ) -> tuple[int, ...] | None:
-        if isinstance(expr, cst.Tuple | cst.List):
-            if any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        if type(expr) in (cst.Tuple, cst.List):
+            if any(type(e) is cst.StarredElement for e in expr.elements):
                 return None
             dims = [self.expr(stmt, e.value, env) for e in expr.elements]
             if all(isinstance(d, Py) and d.value is not None and d.value >= 0 for d in dims):
@@ -865,16 +857,16 @@ def _plain(operator: cst.BaseAugOp) -> cst.BaseBinaryOp:
 
 
 def _is_none(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
+    return type(expr) is cst.Name and expr.value == "None"
 
 
 def _at_update(func: cst.Attribute) -> cst.BaseExpression | None:
     """The array `x` of `x.at[...].set` (and the other `.at` updates)."""
     target = func.value
-    if func.attr.value not in _AT_METHODS or not isinstance(target, cst.Subscript):
+    if func.attr.value not in _AT_METHODS or type(target) is not cst.Subscript:
         return None
     at = target.value
-    if isinstance(at, cst.Attribute) and at.attr.value == "at":
+    if type(at) is cst.Attribute and at.attr.value == "at":
         return at.value
     return None
 
@@ -925,9 +917,9 @@ def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
             return None
         if array.dtype in _FLOATS:
             return array if _scalars_keep(array, [scalar]) else None
-        if array.host and array.dtype == "int" and not isinstance(op, cst.Power):
+        if array.host and array.dtype == "int" and type(op) is not cst.Power:
             # NumPy: an integer array with a Python float, or divided, is float64
-            floating = scalar.is_float or isinstance(op, cst.Divide)
+            floating = scalar.is_float or type(op) is cst.Divide
             return Arr(array.shape, "float64" if floating else "int", True)
         return None  # a JAX integer array may become a float one
     if not (isinstance(left, Arr) and isinstance(right, Arr)):
@@ -941,10 +933,7 @@ def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
         for arr, d in ((left, left.dtype), (right, right.dtype))
     ]
     dtype = _promote(dtypes[0], dtypes[1], host)
-    if (
-        isinstance(op, cst.Divide | cst.Power | cst.FloorDivide | cst.Modulo)
-        and dtype not in _FLOATS
-    ):
+    if type(op) in (cst.Divide, cst.Power, cst.FloorDivide, cst.Modulo) and dtype not in _FLOATS:
         dtype = None
     return Arr(shape, dtype, host)
 
@@ -962,15 +951,15 @@ def _scalars_keep(array: Arr, scalars: list[Py]) -> bool:
 def _folded(left: Py, right: Py, op: cst.BaseBinaryOp) -> Type:
     """Two Python numbers: the number Python computes where both are known."""
     known = [p.value if p.value is not None else p.number for p in (left, right)]
-    is_float = left.is_float or right.is_float or isinstance(op, cst.Divide)
+    is_float = left.is_float or right.is_float or type(op) is cst.Divide
     if None in known:
-        if isinstance(op, cst.Power):
+        if type(op) is cst.Power:
             return None  # a negative base to a fractional power is a complex number
         return Py(is_float=is_float)
     ops = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
            cst.Divide: operator.truediv, cst.Power: operator.pow,
            cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod}  # fmt: skip
-    if isinstance(op, cst.Power) and max(abs(known[0]), abs(known[1])) > _MAX_FOLDED:  # type: ignore[arg-type]
+    if type(op) is cst.Power and max(abs(known[0]), abs(known[1])) > _MAX_FOLDED:  # type: ignore[arg-type]
         return Py(is_float=is_float)  # not folded: a huge power takes long to compute
     try:
         result = ops[type(op)](known[0], known[1])
@@ -1047,15 +1036,15 @@ def _reduced(
     if set(kwargs) - {"axis", "keepdims"}:
         return None
     keep = kwargs.get("keepdims")
-    if keep is not None and not (isinstance(keep, cst.Name) and keep.value in ("True", "False")):
+    if keep is not None and not (type(keep) is cst.Name and keep.value in ("True", "False")):
         return None
-    keepdims = isinstance(keep, cst.Name) and keep.value == "True"
+    keepdims = type(keep) is cst.Name and keep.value == "True"
     rank = len(base.shape)
     if "axis" not in kwargs:
         axes = set(range(rank))
     else:
         axis_expr = kwargs["axis"]
-        items = axis_expr.elements if isinstance(axis_expr, cst.Tuple) else None
+        items = axis_expr.elements if type(axis_expr) is cst.Tuple else None
         values = (
             [types.expr(stmt, e.value, env) for e in items]
             if items is not None
@@ -1098,14 +1087,14 @@ def _scalar_constant(ctx: ModuleContext, name: str) -> Type:
     if any(name in fn.globals for fn in graph.functions.values()):
         return None
     node = defs[0].node
-    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+    if not (type(node) is cst.Assign and len(node.targets) == 1):
         return None
     target, value = node.targets[0].target, node.value
-    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple):
+    if type(target) is cst.Tuple and type(value) is cst.Tuple:
         pairs = [
             (t.value, v.value)
             for t, v in zip(target.elements, value.elements, strict=False)
-            if isinstance(t.value, cst.Name) and t.value.value == name
+            if type(t.value) is cst.Name and t.value.value == name
         ]
         if len(target.elements) == len(value.elements) and len(pairs) == 1:
             value = pairs[0][1]
@@ -1116,12 +1105,15 @@ def _scalar_constant(ctx: ModuleContext, name: str) -> Type:
 
 def _number_literal(expr: cst.BaseExpression) -> bool:
     """A number written with literals and arithmetic (`1 / 5.2`, `-0.5`)."""
-    if isinstance(expr, cst.Integer | cst.Float):
+    if type(expr) in (cst.Integer, cst.Float):
         return True
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
+    if type(expr) is cst.UnaryOperation and type(expr.operator) in (cst.Minus, cst.Plus):
         return _number_literal(expr.expression)
-    if isinstance(expr, cst.BinaryOperation) and isinstance(
-        expr.operator, cst.Add | cst.Subtract | cst.Multiply | cst.Divide
+    if type(expr) is cst.BinaryOperation and type(expr.operator) in (
+        cst.Add,
+        cst.Subtract,
+        cst.Multiply,
+        cst.Divide,
     ):
         return _number_literal(expr.left) and _number_literal(expr.right)
     return False
@@ -1129,14 +1121,14 @@ def _number_literal(expr: cst.BaseExpression) -> bool:
 
 def _item_assignment(node: cst.CSTNode, name: str) -> bool:
     """`name[...] = value` or `name[...] += value`: NumPy writes the items in place."""
-    if isinstance(node, cst.Assign):
+    if type(node) is cst.Assign:
         targets = [t.target for t in node.targets]
-    elif isinstance(node, cst.AugAssign):
+    elif type(node) is cst.AugAssign:
         targets = [node.target]
     else:
         return False
     return all(
-        isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value == name
+        type(t) is cst.Subscript and type(t.value) is cst.Name and t.value.value == name
         for t in targets
     )
 
@@ -1144,9 +1136,9 @@ def _item_assignment(node: cst.CSTNode, name: str) -> bool:
 def _escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:
     """Whether `node` lets the array `name` reach code that could resize it: anything but
     arithmetic, indexing, reading methods and arguments of NumPy or JAX functions."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value == name  # a bare read anywhere else: an alias or an argument
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         func = node.func
         qual = ctx.qualify(func) or ""
         # NumPy and JAX functions neither keep nor resize an argument, except those that
@@ -1157,7 +1149,7 @@ def _escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:
         if any(a.keyword is not None and a.keyword.value == "copy" for a in node.args):
             return True  # `a.astype(t, copy=False)` may be `a` itself
         parts: list[cst.CSTNode] = []
-        if isinstance(func, cst.Attribute) and _is_name(func.value, name):
+        if type(func) is cst.Attribute and _is_name(func.value, name):
             if func.attr.value not in _READING_METHODS:
                 return True
         else:
@@ -1167,39 +1159,37 @@ def _escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:
                 continue
             parts.append(arg.value)
         return any(_escapes(ctx, p, name) for p in parts)
-    if isinstance(node, cst.BinaryOperation):
+    if type(node) is cst.BinaryOperation:
         return any(_is_name_or_escapes(ctx, side, name) for side in (node.left, node.right))
-    if isinstance(node, cst.Comparison):
+    if type(node) is cst.Comparison:
         sides = [node.left, *(t.comparator for t in node.comparisons)]
         return any(_is_name_or_escapes(ctx, side, name) for side in sides)
-    if isinstance(node, cst.UnaryOperation):
+    if type(node) is cst.UnaryOperation:
         return _is_name_or_escapes(ctx, node.expression, name)
-    if isinstance(node, cst.Subscript):
+    if type(node) is cst.Subscript:
         return _is_name_or_escapes(ctx, node.value, name) or any(
             _escapes(ctx, e, name) for e in node.slice
         )
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         return not _is_name(node.value, name) and _escapes(ctx, node.value, name)
-    if isinstance(node, cst.Assign | cst.AugAssign):
-        targets = (
-            [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-        )
+    if type(node) in (cst.Assign, cst.AugAssign):
+        targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
         for target in targets:
             if _item_target(target, name):
                 if any(_escapes(ctx, e, name) for e in target.slice):  # type: ignore[attr-defined]
                     return True
-            elif not isinstance(target, cst.Name) and _escapes(ctx, target, name):
+            elif type(target) is not cst.Name and _escapes(ctx, target, name):
                 return True
         return _escapes(ctx, node.value, name)
     return any(_escapes(ctx, child, name) for child in node.children)
 
 
 def _item_target(target: cst.BaseExpression, name: str) -> bool:
-    return isinstance(target, cst.Subscript) and _is_name(target.value, name)
+    return type(target) is cst.Subscript and _is_name(target.value, name)
 
 
 def _is_name(node: cst.CSTNode, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+    return type(node) is cst.Name and node.value == name
 
 
 def _is_name_or_escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:

@@ -48,11 +48,11 @@ class Sync:
 def find_sync(ctx: ModuleContext, call: cst.Call) -> Sync | None:
     """The conversion `call` is, or None (whether its value is on the device aside)."""
     func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value in _METHODS and not call.args:
+    if type(func) is cst.Attribute and func.attr.value in _METHODS and not call.args:
         if ctx.qualify(func) is None:
             return Sync(call, func.value, func.attr.value)
         return None
-    qual = ctx.qualify(func) or (func.value if isinstance(func, cst.Name) else "")
+    qual = ctx.qualify(func) or (func.value if type(func) is cst.Name else "")
     if qual not in _FUNCTIONS or not call.args:
         return None
     if call.args[0].keyword is not None or call.args[0].star:
@@ -73,21 +73,21 @@ def device_syncs(ctx: ModuleContext, places: Placement, stmt: Stmt) -> Iterator[
 def collector(stmt: Stmt, sync: Sync) -> tuple[str, str] | None:
     """("append" | "sum", the list or accumulator name) when the sync is only collected."""
     node = stmt.node
-    if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+    if type(node) is cst.Expr and type(node.value) is cst.Call:
         call = node.value
         func = call.func
         if (
-            isinstance(func, cst.Attribute)
+            type(func) is cst.Attribute
             and func.attr.value == "append"
-            and isinstance(func.value, cst.Name)
+            and type(func.value) is cst.Name
             and len(call.args) == 1
             and call.args[0].value is sync.call
         ):
             return "append", func.value.value
     if (
-        isinstance(node, cst.AugAssign)
-        and isinstance(node.operator, cst.AddAssign)
-        and isinstance(node.target, cst.Name)
+        type(node) is cst.AugAssign
+        and type(node.operator) is cst.AddAssign
+        and type(node.target) is cst.Name
         and node.value is sync.call
         and sync.kind in SCALAR
     ):
@@ -100,15 +100,15 @@ def host_use(ctx: ModuleContext, stmt: Stmt, sync: Sync) -> str | None:
     step); None: not worth a report."""
     loop = ctx.graph.loops[stmt.loops[-1]]
     every_step = stmt.block == ctx.graph.stmts[_first_body_stmt(ctx, loop)].block
-    if isinstance(stmt.node, cst.If | cst.While):
+    if type(stmt.node) in (cst.If, cst.While):
         return _CONTROL
     if _inside_print(stmt.node, sync.call):
         return PRINTED if every_step else None
     node = stmt.node
-    if isinstance(node, cst.Assign) and node.value is sync.call:
+    if type(node) is cst.Assign and node.value is sync.call:
         names = {n.value for t in node.targets for n in read_names(t.target)}
         for other in ctx.graph.loop_stmts(loop.id):
-            if names & other.uses and isinstance(other.node, cst.If | cst.While):
+            if names & other.uses and type(other.node) in (cst.If, cst.While):
                 return _CONTROL
         return "the host value is used inside the loop" if every_step else None
     return None
@@ -120,8 +120,8 @@ def _first_body_stmt(ctx: ModuleContext, loop: Loop) -> int:
 
 def _inside_print(node: cst.CSTNode, call: cst.Call) -> bool:
     return any(
-        isinstance(printed, cst.Call)
-        and isinstance(printed.func, cst.Name)
+        type(printed) is cst.Call
+        and type(printed.func) is cst.Name
         and printed.func.value == "print"
         and any(inner is call for inner in walk(printed))
         for printed in walk(node)
@@ -222,7 +222,7 @@ def loop_scan(
 
 
 def _exits_early(loop: Loop) -> bool:
-    return any(isinstance(n, cst.Return | cst.Yield) for n in walk(loop.node.body))
+    return any(type(n) in (cst.Return, cst.Yield) for n in walk(loop.node.body))
 
 
 def donation_problem(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) -> str | None:
@@ -257,18 +257,18 @@ def _collected(ctx: ModuleContext, stmt: Stmt, kind: str) -> tuple[str, str] | N
 
 def _sets_start(node: cst.CSTNode, name: str, how: str) -> bool:
     """`name = []` (or `a, name = 0, []`) for a list, `name = 0.0` for a sum."""
-    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+    if type(node) is not cst.Assign or len(node.targets) != 1:
         return False
     target, value = node.targets[0].target, node.value
-    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple):
+    if type(target) is cst.Tuple and type(value) is cst.Tuple:
         if len(target.elements) != len(value.elements):
             return False
         pairs = [(t.value, v.value) for t, v in zip(target.elements, value.elements, strict=True)]
     else:
         pairs = [(target, value)]
     for t, v in pairs:
-        if isinstance(t, cst.Name) and t.value == name:
+        if type(t) is cst.Name and t.value == name:
             if how == "append":
-                return isinstance(v, cst.List) and not v.elements
-            return isinstance(v, cst.Integer | cst.Float)
+                return type(v) is cst.List and not v.elements
+            return type(v) in (cst.Integer, cst.Float)
     return False

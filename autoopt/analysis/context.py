@@ -210,10 +210,10 @@ class ModuleContext:
         at = max(i for i, part in enumerate(chain) if isinstance(part, cst.BaseStatement))
         stmt = chain[at]
         step = chain[at + 1] if at + 1 < len(chain) else None
-        head = not isinstance(step, _CLAUSES) or isinstance(step, cst.SimpleStatementSuite)
+        head = not isinstance(step, _CLAUSES) or type(step) is cst.SimpleStatementSuite
         outer = chain[:at]
-        indents = tuple(p.indent for p in outer if isinstance(p, cst.IndentedBlock | cst.Match))
-        elif_ = bool(outer) and isinstance(outer[-1], cst.If)
+        indents = tuple(p.indent for p in outer if type(p) in (cst.IndentedBlock, cst.Match))
+        elif_ = bool(outer) and type(outer[-1]) is cst.If
         unit, pos = self.per_statement(_unit_positions, top, stmt, head, indents, elif_)
         return stmt, unit, pos
 
@@ -381,7 +381,7 @@ def _header(stmt: cst.BaseStatement) -> cst.BaseStatement:
     """A compound statement without its indented body and `else`: its first lines."""
     changes: dict[str, Any] = {}
     body = getattr(stmt, "body", None)
-    if isinstance(body, cst.IndentedBlock):
+    if type(body) is cst.IndentedBlock:
         changes["body"] = body.with_changes(body=())
     if getattr(stmt, "orelse", None) is not None:
         changes["orelse"] = None
@@ -390,13 +390,13 @@ def _header(stmt: cst.BaseStatement) -> cst.BaseStatement:
 
 def _first_statement(stmt: cst.BaseStatement) -> cst.CSTNode:
     """The small or compound statement whose first line is `stmt`'s."""
-    return stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else stmt
+    return stmt.body[0] if type(stmt) is cst.SimpleStatementLine else stmt
 
 
 def _last_leaf(stmt: cst.BaseStatement) -> cst.CSTNode:
     """The simple statement line or suite whose end is the compound statement's."""
     node: cst.CSTNode = stmt
-    while not isinstance(node, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+    while type(node) not in (cst.SimpleStatementLine, cst.SimpleStatementSuite):
         node = [c for c in child_list(node) if isinstance(c, _HOLDERS)][-1]
     return node
 
@@ -498,7 +498,7 @@ def _parse_groups(module: cst.Module, source: str) -> list[AstGroup] | None:
     starts = iter(tree.body)
     groups = []
     for stmt in module.body:
-        count = len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+        count = len(stmt.body) if type(stmt) is cst.SimpleStatementLine else 1
         nodes = [next(starts, None) for _ in range(count)]
         first = nodes[0]
         if first is None:

@@ -40,7 +40,7 @@ def modes(ctx: ModuleContext) -> Modes:
 def transform_of(ctx: ModuleContext, expr: cst.BaseExpression) -> str | None:
     """The tracing transform a decorator or callee spells, unwrapping `partial(...)` and
     `jit(...)`-with-options forms; None when it is not one."""
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         qual = ctx.qualify(expr.func) or ""
         if qual == "functools.partial" and expr.args:
             return transform_of(ctx, expr.args[0].value)
@@ -117,5 +117,5 @@ def _handed_to_transforms(ctx: ModuleContext) -> set[str]:
             if transform_of(ctx, call.func) is None:
                 continue
             for arg in call.args:
-                names |= {n.value for n in walk(arg.value) if isinstance(n, cst.Name)}
+                names |= {n.value for n in walk(arg.value) if type(n) is cst.Name}
     return names

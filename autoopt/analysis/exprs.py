@@ -67,7 +67,7 @@ def _comprehension_reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst
         for cond in for_in.ifs:
             _reads(cond.test, inner, out)
         for_in = for_in.inner_for_in
-    parts = (node.key, node.value) if isinstance(node, cst.DictComp) else (node.elt,)  # type: ignore[attr-defined]
+    parts = (node.key, node.value) if type(node) is cst.DictComp else (node.elt,)  # type: ignore[attr-defined]
     for part in parts:
         _reads(part, inner, out)
 
@@ -76,7 +76,7 @@ def _all_params(params: cst.Parameters) -> Iterator[cst.Param]:
     yield from params.posonly_params
     yield from params.params
     yield from params.kwonly_params
-    if isinstance(params.star_arg, cst.Param):
+    if type(params.star_arg) is cst.Param:
         yield params.star_arg
     if params.star_kwarg is not None:
         yield params.star_kwarg
@@ -91,7 +91,7 @@ def param_names(params: cst.Parameters) -> list[str]:
     """Every parameter name, in order (positional, *args, keyword-only, **kwargs): the
     index of a positional one is its position in a call, and only theirs are."""
     names = positional_names(params)
-    if isinstance(params.star_arg, cst.Param):
+    if type(params.star_arg) is cst.Param:
         names.append(params.star_arg.name.value)
     names += [p.name.value for p in params.kwonly_params]
     if params.star_kwarg is not None:
@@ -108,41 +108,41 @@ def read_names(node: cst.CSTNode) -> list[cst.Name]:
 
 def bound_names(target: cst.BaseExpression) -> Iterator[str]:
     """Names bound by an assignment target (`a`, `a, (b, *c)`), not subscripts."""
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         yield target.value
-    elif isinstance(target, cst.Tuple | cst.List):
+    elif type(target) in (cst.Tuple, cst.List):
         for element in target.elements:
             yield from bound_names(element.value)
-    elif isinstance(target, cst.StarredElement):
+    elif type(target) is cst.StarredElement:
         yield from bound_names(target.value)
 
 
 def base_name(node: cst.BaseExpression) -> str | None:
     """The variable at the root of `a.b[c].d`, or None."""
-    while isinstance(node, cst.Attribute | cst.Subscript):
+    while type(node) in (cst.Attribute, cst.Subscript):
         node = node.value
-    return node.value if isinstance(node, cst.Name) else None
+    return node.value if type(node) is cst.Name else None
 
 
 def mutated_names(target: cst.BaseExpression) -> Iterator[str]:
     """Variables whose object an assignment target changes (`a[i] = .`, `a.x = .`)."""
-    if isinstance(target, cst.Attribute | cst.Subscript):
+    if type(target) in (cst.Attribute, cst.Subscript):
         name = base_name(target)
         if name is not None:
             yield name
-    elif isinstance(target, cst.Tuple | cst.List):
+    elif type(target) in (cst.Tuple, cst.List):
         for element in target.elements:
             yield from mutated_names(element.value)
-    elif isinstance(target, cst.StarredElement):
+    elif type(target) is cst.StarredElement:
         yield from mutated_names(target.value)
 
 
 def is_at_update(func: cst.BaseExpression) -> bool:
     """`x.at[i].set` / `.add` / ...: JAX's functional update, not a mutation."""
     return (
-        isinstance(func, cst.Attribute)
-        and isinstance(func.value, cst.Subscript)
-        and isinstance(func.value.value, cst.Attribute)
+        type(func) is cst.Attribute
+        and type(func.value) is cst.Subscript
+        and type(func.value.value) is cst.Attribute
         and func.value.value.attr.value == "at"
     )
 
@@ -150,7 +150,7 @@ def is_at_update(func: cst.BaseExpression) -> bool:
 def mutating_call_target(call: cst.Call) -> str | None:
     """`lst.append(x)` -> "lst"; None for calls that do not mutate their receiver."""
     func = call.func
-    if not isinstance(func, cst.Attribute) or func.attr.value not in MUTATING_METHODS:
+    if type(func) is not cst.Attribute or func.attr.value not in MUTATING_METHODS:
         return None
     if is_at_update(func):
         return None

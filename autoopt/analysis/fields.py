@@ -44,7 +44,7 @@ def _pytree_classes(ctx: ModuleContext) -> dict[str, PytreeClass]:
     out = {}
     for stmt in ctx.graph.scope_stmts(MODULE):
         node = stmt.node
-        if isinstance(node, cst.ClassDef) and _bound_once(ctx, node.name.value):
+        if type(node) is cst.ClassDef and _bound_once(ctx, node.name.value):
             found = _describe(ctx, node)
             if found is not None:
                 out[found.name] = found
@@ -67,17 +67,17 @@ def _describe(ctx: ModuleContext, node: cst.ClassDef) -> PytreeClass | None:
     arrays: set[str] = set()
     methods: set[str] = set()
     for line in node.body.body:
-        if isinstance(line, cst.FunctionDef):
+        if type(line) is cst.FunctionDef:
             methods.add(line.name.value)
             continue
-        if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        if type(line) is not cst.SimpleStatementLine or len(line.body) != 1:
             return None
         small = line.body[0]
-        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+        if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
             fields.append(small.target.value)
             if ctx.qualify(small.annotation.annotation) in ARRAY_ANNOTATIONS:
                 arrays.add(small.target.value)
-        elif not isinstance(small, cst.Pass | cst.Expr):
+        elif type(small) not in (cst.Pass, cst.Expr):
             return None  # class attributes, assignments: not followed
     if methods & (set(fields) | _TAKEN_OVER):
         return None
@@ -98,7 +98,7 @@ def _replace_method(ctx: ModuleContext, node: cst.ClassDef) -> str | None:
 
 
 def _decorator_name(ctx: ModuleContext, expr: cst.BaseExpression) -> str:
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         return ""  # `@struct.dataclass(frozen=False)` and the like: not followed
     return ctx.qualify(expr) or ""
 

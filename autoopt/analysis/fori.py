@@ -63,13 +63,13 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
 
 def counted_for(node: cst.For | cst.While) -> tuple[str, tuple[cst.BaseExpression, ...]] | None:
     """The index and the `range` arguments of `for i in range(a[, b]):` with no `else`."""
-    if not isinstance(node, cst.For) or node.orelse is not None or node.asynchronous:
+    if type(node) is not cst.For or node.orelse is not None or node.asynchronous:
         return None
     target, it = node.target, node.iter
     if not (
-        isinstance(target, cst.Name)
-        and isinstance(it, cst.Call)
-        and isinstance(it.func, cst.Name)
+        type(target) is cst.Name
+        and type(it) is cst.Call
+        and type(it.func) is cst.Name
         and it.func.value == "range"
         and 1 <= len(it.args) <= 2
         and all(a.keyword is None and not a.star for a in it.args)
@@ -82,17 +82,17 @@ def _assignments_only(node: cst.For | cst.While) -> bool:
     """A loop body of plain assignments."""
     lines = node.body.body
     return all(
-        isinstance(line, cst.SimpleStatementLine)
-        and all(isinstance(s, cst.Assign) and _plain_targets(s) for s in line.body)
+        type(line) is cst.SimpleStatementLine
+        and all(type(s) is cst.Assign and _plain_targets(s) for s in line.body)
         for line in lines
     )
 
 
 def _plain_targets(assign: cst.Assign) -> bool:
     def plain(t: cst.BaseExpression) -> bool:
-        if isinstance(t, cst.Tuple | cst.List):
+        if type(t) in (cst.Tuple, cst.List):
             return all(plain(e.value) for e in t.elements)
-        return isinstance(t, cst.Name)
+        return type(t) is cst.Name
 
     return all(plain(t.target) for t in assign.targets)
 
@@ -114,10 +114,10 @@ def _returns_arrays(ctx: ModuleContext, fn: Function) -> bool:
     into arrays)."""
     known = _array_params(ctx, fn)
     for stmt in ctx.graph.scope_stmts(fn.qualname):
-        if not isinstance(stmt.node, cst.Return):
+        if type(stmt.node) is not cst.Return:
             continue
         value = stmt.node.value
-        parts = [e.value for e in value.elements] if isinstance(value, cst.Tuple) else [value]
+        parts = [e.value for e in value.elements] if type(value) is cst.Tuple else [value]
         if not all(p is not None and arrays.is_array(ctx, stmt, p, known) for p in parts):
             return False
     return True
@@ -178,7 +178,7 @@ def _index_traceable(body: list[Stmt], index: str) -> bool:
             allowed |= {id(n) for n in read_names(value)}
         for sub in _subscripts(stmt.node):
             for element in sub.slice:
-                if isinstance(element.slice, cst.Index) and _arithmetic(element.slice.value):
+                if type(element.slice) is cst.Index and _arithmetic(element.slice.value):
                     allowed |= {id(n) for n in read_names(element.slice.value)}
     # the statements are plain assignments to names: only their values read anything
     reads = (n for stmt in body for n in read_names(stmt.node.value))  # type: ignore[attr-defined]
@@ -197,11 +197,11 @@ def _derived(body: list[Stmt], index: str) -> set[str]:
 
 def _arithmetic(expr: cst.BaseExpression) -> bool:
     """Names and integers joined by `+ - * // %` and unary minus."""
-    if isinstance(expr, cst.Name | cst.Integer):
+    if type(expr) in (cst.Name, cst.Integer):
         return True
-    if isinstance(expr, cst.UnaryOperation):
-        return isinstance(expr.operator, cst.Minus) and _arithmetic(expr.expression)
-    if isinstance(expr, cst.BinaryOperation):
+    if type(expr) is cst.UnaryOperation:
+        return type(expr.operator) is cst.Minus and _arithmetic(expr.expression)
+    if type(expr) is cst.BinaryOperation:
         ops = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
         return isinstance(expr.operator, ops) and _arithmetic(expr.left) and _arithmetic(expr.right)
     return False
@@ -227,8 +227,8 @@ def index_doubts(
             proven = (
                 counted is not None
                 and ctx.code(sub.value) == counted
-                and isinstance(first, cst.Index)
-                and isinstance(first.value, cst.Name)
+                and type(first) is cst.Index
+                and type(first.value) is cst.Name
                 and first.value.value == index
             )
             if not proven:
@@ -257,18 +257,14 @@ def _counted(node: cst.For) -> str | None:
     """`xs` for `range([k, ]xs.shape[0])` or `range([k, ]len(xs))` (`k` a literal
     integer, so never negative), else None."""
     args = node.iter.args  # type: ignore[attr-defined]
-    if len(args) == 2 and not isinstance(args[0].value, cst.Integer):
+    if len(args) == 2 and type(args[0].value) is not cst.Integer:
         return None
     count = args[-1].value
-    if (
-        isinstance(count, cst.Call)
-        and isinstance(count.func, cst.Name)
-        and count.func.value == "len"
-    ):
+    if type(count) is cst.Call and type(count.func) is cst.Name and count.func.value == "len":
         return cst.Module([]).code_for_node(count.args[0].value) if len(count.args) == 1 else None
     if (
-        isinstance(count, cst.Subscript)
-        and isinstance(count.value, cst.Attribute)
+        type(count) is cst.Subscript
+        and type(count.value) is cst.Attribute
         and count.value.attr.value == "shape"
         and cst.Module([]).code_for_node(count.slice[0]) == "0"
     ):
@@ -293,4 +289,4 @@ def _reads_index(sub: cst.Subscript, derived: set[str]) -> bool:
 
 def _is_at(sub: cst.Subscript) -> bool:
     """`x.at[...]`: out-of-range updates are dropped the same way traced or not."""
-    return isinstance(sub.value, cst.Attribute) and sub.value.attr.value == "at"
+    return type(sub.value) is cst.Attribute and sub.value.attr.value == "at"

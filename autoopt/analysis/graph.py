@@ -68,19 +68,19 @@ class Stmt:
     def alone(self) -> bool:
         """The only statement of its own line (not `a = 1; b = 2`, not `for ...: a = 1`)."""
         anchor = self.anchor
-        return isinstance(anchor, cst.SimpleStatementLine) and len(anchor.body) == 1
+        return type(anchor) is cst.SimpleStatementLine and len(anchor.body) == 1
 
     @property
     def assign(self) -> cst.Assign | None:
         """The statement as a `targets = value` assignment, or None."""
-        return self.node if isinstance(self.node, cst.Assign) else None
+        return self.node if type(self.node) is cst.Assign else None
 
     @property
     def value(self) -> cst.BaseExpression | None:
         """The expression an assignment (plain, augmented or annotated) or an expression
         statement evaluates, or None."""
         node = self.node
-        if isinstance(node, cst.Assign | cst.AugAssign | cst.AnnAssign | cst.Expr):
+        if type(node) in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr):
             return node.value
         return None
 
@@ -91,8 +91,8 @@ class Stmt:
         if (
             node is not None
             and len(node.targets) == 1
-            and isinstance(node.targets[0].target, cst.Name)
-            and isinstance(node.value, cst.Call)
+            and type(node.targets[0].target) is cst.Name
+            and type(node.value) is cst.Call
             and self.alone
         ):
             return node.targets[0].target.value, node.value
@@ -259,7 +259,7 @@ class ModuleGraph:
         for i in self._callers.get(function.qualname, ()):
             stmt = self.stmts[i]
             for call in stmt.calls:
-                if isinstance(call.func, cst.Name) and call.func.value == function.name:
+                if type(call.func) is cst.Name and call.func.value == function.name:
                     sites.append(CallSite(stmt, call, function))
         return sites
 
@@ -328,7 +328,7 @@ class ModuleGraph:
     def _link_calls(self) -> None:
         for stmt in self.stmts:
             for call in stmt.calls:
-                if isinstance(call.func, cst.Name):
+                if type(call.func) is cst.Name:
                     target = self.resolve_function(call.func.value, stmt.scope)
                     if target is not None:
                         self._callers.setdefault(target.qualname, {})[stmt.id] = None
@@ -411,7 +411,7 @@ class _Builder:
         """`jnp.add(x, 1)`, `lax.sort(x)`: a function of an imported module, not a method
         that changes the object it is called on."""
         func = call.func
-        return isinstance(func, cst.Attribute) and self.g.imports.is_module(func.value)
+        return type(func) is cst.Attribute and self.g.imports.is_module(func.value)
 
     def _nested(self, body: cst.BaseSuite) -> None:
         """A compound statement's body: a new block for dominance."""
@@ -421,10 +421,10 @@ class _Builder:
         self.block.pop()
 
     def _suite(self, body: cst.BaseSuite, anchor: cst.BaseStatement | None = None) -> None:
-        if isinstance(body, cst.IndentedBlock):
+        if type(body) is cst.IndentedBlock:
             self._body(body.body)
         else:  # `if x: a = 1` on one line: the compound statement is the anchor
-            assert isinstance(body, cst.SimpleStatementSuite)
+            assert type(body) is cst.SimpleStatementSuite
             for small in body.body:
                 self._add(small, anchor or self._current_anchor, **self._small_facts(small))
 
@@ -443,36 +443,36 @@ class _Builder:
     def _small_facts(self, small: cst.BaseSmallStatement) -> dict:
         """The facts of a small statement; kept in the store unless they are `global`
         or `nonlocal`, which write the enclosing function's."""
-        if isinstance(small, cst.Global | cst.Nonlocal):
+        if type(small) in (cst.Global, cst.Nonlocal):
             return self._compute_small_facts(small)
         if small not in self._known:
             self._known[small] = self._compute_small_facts(small)
         return self._known[small]
 
     def _compute_small_facts(self, small: cst.BaseSmallStatement) -> dict:
-        if isinstance(small, cst.Assign):
+        if type(small) is cst.Assign:
             targets = [t.target for t in small.targets]
             facts = self._facts(small.value, targets)
             facts["uses"] |= frozenset(_subscript_reads(targets))
             return facts
-        if isinstance(small, cst.AnnAssign) and small.value is None:
+        if type(small) is cst.AnnAssign and small.value is None:
             # `y: int` only declares: it binds nothing; `self.y: int` evaluates `self`
             return {"uses": frozenset(_subscript_reads([small.target]))}
-        if isinstance(small, cst.AnnAssign | cst.AugAssign):
+        if type(small) in (cst.AnnAssign, cst.AugAssign):
             assert small.value is not None
             facts = self._facts(small.value, [small.target])
-            if isinstance(small, cst.AugAssign):
+            if type(small) is cst.AugAssign:
                 facts["uses"] |= frozenset(n.value for n in read_names(small.target))
             return facts
-        if isinstance(small, cst.Global | cst.Nonlocal):
+        if type(small) in (cst.Global, cst.Nonlocal):
             names = {n.name.value for n in small.names}
             if self.scope in self.g.functions:
                 fn = self.g.functions[self.scope]
-                (fn.globals if isinstance(small, cst.Global) else fn.nonlocals).update(names)
+                (fn.globals if type(small) is cst.Global else fn.nonlocals).update(names)
             return {}
-        if isinstance(small, cst.Import | cst.ImportFrom):
+        if type(small) in (cst.Import, cst.ImportFrom):
             return {"defs": frozenset(_import_binds(small))}
-        if isinstance(small, cst.Del):
+        if type(small) is cst.Del:
             return {"mutates": frozenset(mutated_names(small.target))}
         return self._facts(small, [])
 
@@ -535,7 +535,7 @@ class _Builder:
         self._add(node, node, **self._facts(node.test, []))
         self._nested(node.body)
         orelse = node.orelse
-        if isinstance(orelse, cst.If):
+        if type(orelse) is cst.If:
             self._block_ids += 1
             self.block.append(self._block_ids)
             self._If(orelse)
@@ -579,20 +579,20 @@ def _subscript_reads(targets: list[cst.BaseExpression]) -> set[str]:
     """`a[i] = v` reads `a` and `i` as well as writing into `a`."""
     reads: set[str] = set()
     for target in targets:
-        if isinstance(target, cst.Subscript | cst.Attribute):
+        if type(target) in (cst.Subscript, cst.Attribute):
             reads |= {n.value for n in read_names(target)}
     return reads
 
 
 def _import_binds(node: cst.Import | cst.ImportFrom) -> Iterator[str]:
-    if isinstance(node.names, cst.ImportStar):
+    if type(node.names) is cst.ImportStar:
         return
     for alias in node.names:
         if alias.asname is not None:
             yield alias.asname.name.value  # type: ignore[union-attr]
         else:
             name = alias.name
-            while isinstance(name, cst.Attribute):
+            while type(name) is cst.Attribute:
                 name = name.value
             yield name.value  # type: ignore[union-attr]
 

@@ -24,7 +24,7 @@ def render_graph(graph: ModuleGraph) -> str:
     lines.append("loops:")
     for loop_id in sorted(graph.loops):
         loop = graph.loops[loop_id]
-        kind = "for" if isinstance(loop.node, cst.For) else "while"
+        kind = "for" if type(loop.node) is cst.For else "while"
         body = [f"s{s.id}" for s in graph.loop_stmts(loop_id)]
         lines.append(
             f"  L{loop.id} {kind} in {loop.scope} header=s{loop.header}"

@@ -15,13 +15,13 @@ INT_OPS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 def is_int(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
     """Built from integer literals, integer module constants and `range` loop variables
     with integer operators."""
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         return True
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
         return is_int(ctx, stmt, node.expression)
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, INT_OPS):
+    if type(node) is cst.BinaryOperation and isinstance(node.operator, INT_OPS):
         return is_int(ctx, stmt, node.left) and is_int(ctx, stmt, node.right)
-    if not isinstance(node, cst.Name):
+    if type(node) is not cst.Name:
         return False
     return range_loop(ctx, stmt, node.value) is not None or int_constant(ctx, stmt, node.value)
 
@@ -31,7 +31,7 @@ def int_constant(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
     shadowed where `stmt` reads it)."""
     if shadowed(ctx, stmt.scope, name):
         return False
-    return isinstance(module_constant(ctx, name), cst.Integer)
+    return type(module_constant(ctx, name)) is cst.Integer
 
 
 def shadowed(ctx: ModuleContext, scope: str, name: str) -> bool:
@@ -61,7 +61,7 @@ def module_constant(ctx: ModuleContext, name: str) -> cst.BaseExpression | None:
         return None
     node = defs[0].node
     literal = (cst.Integer, cst.Float, cst.SimpleString)
-    if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, literal):
+    if type(node) is cst.Assign and len(node.targets) == 1 and isinstance(node.value, literal):
         return node.value
     return None
 
@@ -72,11 +72,11 @@ def range_loop(ctx: ModuleContext, stmt: Stmt, name: str) -> Loop | None:
         loop = ctx.graph.loops[loop_id]
         node = loop.node
         if (
-            isinstance(node, cst.For)
-            and isinstance(node.target, cst.Name)
+            type(node) is cst.For
+            and type(node.target) is cst.Name
             and node.target.value == name
-            and isinstance(node.iter, cst.Call)
-            and isinstance(node.iter.func, cst.Name)
+            and type(node.iter) is cst.Call
+            and type(node.iter.func) is cst.Name
             and node.iter.func.value == "range"
             and builtin(ctx, "range")
         ):

@@ -96,9 +96,9 @@ def _seen(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     if name in jax_api.PURE_BUILTINS or name in {j.name for j in jitted_callables(ctx)}:
         return True
     func = call.func
-    if isinstance(func, cst.Call) and is_jit(ctx, func.func):
+    if type(func) is cst.Call and is_jit(ctx, func.func):
         return True  # a compiled call: pure array code
-    if isinstance(func, cst.Attribute) and not qual:
+    if type(func) is cst.Attribute and not qual:
         return model(ctx).value_of(stmt, func.value).kind in _KNOWN_RECEIVERS
     fn = ctx.graph.resolve_function(name, stmt.scope) if name and "." not in name else None
     if fn is not None:
@@ -112,7 +112,7 @@ def _mutated_in(ctx: ModuleContext, loop: Loop) -> set[str]:
     changed: set[str] = set()
     for stmt in ctx.graph.loop_stmts(loop.id):
         changed |= stmt.mutates
-        if isinstance(stmt.node, cst.AugAssign):
+        if type(stmt.node) is cst.AugAssign:
             changed |= stmt.defs
     return changed
 
@@ -121,7 +121,7 @@ def _call_may_write(
     ctx: ModuleContext, stmt: Stmt, call: cst.Call, held: set[str], sharing: Sharing
 ) -> str | None:
     func = call.func
-    receiver = base_name(func.value) if isinstance(func, cst.Attribute) else None
+    receiver = base_name(func.value) if type(func) is cst.Attribute else None
     if receiver in held and func.attr.value not in READ_ONLY_METHODS:  # type: ignore[union-attr]
         return f"`{ctx.code(call)}` may change `{receiver}` in place"
     passed = {n for a in call.args for n in sharing.shares(a.value).names()} & held

@@ -62,13 +62,13 @@ def first_statement_reaching_jax(ctx: ModuleContext) -> int | None:
     """The index of the first top-level statement that imports jax, directly or
     through a project module."""
     for index, stmt in enumerate(ctx.module.body):
-        if isinstance(stmt, cst.SimpleStatementLine) and _line_reaches_jax(ctx, stmt):
+        if type(stmt) is cst.SimpleStatementLine and _line_reaches_jax(ctx, stmt):
             return index
     return None
 
 
 def _line_reaches_jax(ctx: ModuleContext, line: cst.SimpleStatementLine) -> bool:
-    if not any(isinstance(small, cst.Import | cst.ImportFrom) for small in line.body):
+    if not any(type(small) in (cst.Import, cst.ImportFrom) for small in line.body):
         return False
     found = _summary("", ctx.module.code_for_node(line).strip())
     if found is None:

@@ -98,7 +98,7 @@ def _jitted_elsewhere(ctx: ModuleContext) -> set[str]:
         for call in stmt.calls:
             if execution.is_jit(ctx, call.func) and call.args:
                 first = call.args[0].value
-                if isinstance(first, cst.Name):
+                if type(first) is cst.Name:
                     names.add(first.value)
     return names
 
@@ -182,7 +182,7 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
 def _check_static(ctx: ModuleContext, plan: JitPlan) -> None:
     """Every static argument must be one hashable constant at every call site."""
     fn = plan.fn
-    if isinstance(fn.node.params.star_arg, cst.Param):
+    if type(fn.node.params.star_arg) is cst.Param:
         plan.problem = "its static arguments follow `*args`"
         return
     if execution.runs_traced(ctx, fn):
@@ -230,13 +230,11 @@ def escapes_to_pickling(ctx: ModuleContext, fn: Function) -> bool:
     """Whether `fn` is handed to pickling or multiprocessing (it must stay a plain `def`)."""
     for stmt in ctx.graph.references(fn.name):
         for call in stmt.calls:
-            passed = any(
-                isinstance(a.value, cst.Name) and a.value.value == fn.name for a in call.args
-            )
+            passed = any(type(a.value) is cst.Name and a.value.value == fn.name for a in call.args)
             if not passed:
                 continue
             qual = ctx.qualify(call.func) or ""
-            method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+            method = call.func.attr.value if type(call.func) is cst.Attribute else ""
             if qual.startswith(_PICKLING) or method in _PICKLING_METHODS:
                 return True
     return False

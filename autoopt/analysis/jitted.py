@@ -34,7 +34,7 @@ def jit_options(ctx: ModuleContext, expr: cst.BaseExpression) -> dict | None:
     """The keyword options of a jit spelling (`{}` for bare `jax.jit`), else None."""
     if ctx.is_jax(expr, "jax.jit"):
         return {}
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         return None
     if ctx.is_jax(expr.func, "jax.jit") and all(a.keyword is not None for a in expr.args):
         return _keywords(expr)
@@ -72,17 +72,15 @@ def _jitted_callables(ctx: ModuleContext) -> list[Jitted]:
 def _wrapper(ctx: ModuleContext, stmt: Stmt) -> Jitted | None:
     """`name = jax.jit(func, ...)`; `function` is set when `func` is a plain module function."""
     node = stmt.node
-    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+    if not (type(node) is cst.Assign and len(node.targets) == 1):
         return None
     target, call = node.targets[0].target, node.value
-    if not (isinstance(target, cst.Name) and isinstance(call, cst.Call)):
+    if not (type(target) is cst.Name and type(call) is cst.Call):
         return None
     if not (ctx.is_jax(call.func, "jax.jit") and call.args and call.args[0].keyword is None):
         return None
     first = call.args[0].value
-    fn = (
-        ctx.graph.resolve_function(first.value, stmt.scope) if isinstance(first, cst.Name) else None
-    )
+    fn = ctx.graph.resolve_function(first.value, stmt.scope) if type(first) is cst.Name else None
     if fn is not None and (fn.node.decorators or fn.is_method):
         fn = None
     return Jitted(target.value, fn, _keywords(call), call)
@@ -108,17 +106,17 @@ def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
 
 
 def _own_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
-    if isinstance(node, cst.For):
+    if type(node) is cst.For:
         return [node.iter]
-    if isinstance(node, cst.While | cst.If):
+    if type(node) in (cst.While, cst.If):
         return [node.test]
-    if isinstance(node, cst.FunctionDef):
+    if type(node) is cst.FunctionDef:
         return [d.decorator for d in node.decorators]
-    if isinstance(node, cst.With):
+    if type(node) is cst.With:
         return [item.item for item in node.items]
-    if isinstance(node, cst.Match):
+    if type(node) is cst.Match:
         return [node.subject]
-    if isinstance(node, cst.ClassDef):
+    if type(node) is cst.ClassDef:
         return []
     return [node]
 
@@ -145,7 +143,7 @@ def _direct_calls(ctx: ModuleContext) -> dict[str, list[tuple[Stmt, cst.Call]]]:
     for stmt in ctx.graph.stmts:
         for call in stmt.calls:
             func = call.func
-            if isinstance(func, cst.Name) and func.value in stmt.uses:
+            if type(func) is cst.Name and func.value in stmt.uses:
                 calls.setdefault(func.value, []).append((stmt, call))
     return calls
 
@@ -172,7 +170,7 @@ def escapes(
 def _through(ctx: ModuleContext, call: cst.Call, transforms: frozenset[str]) -> cst.Call | None:
     """`T(f)` when `call` is `T(f)(...)` for a transform `T` in `transforms`."""
     func = call.func
-    if not transforms or not isinstance(func, cst.Call) or len(func.args) != 1:
+    if not transforms or type(func) is not cst.Call or len(func.args) != 1:
         return None
     arg = func.args[0]
     if arg.keyword is not None or arg.star:
@@ -192,13 +190,13 @@ def _readers(ctx: ModuleContext) -> dict[str, list[Stmt]]:
 def _dunder_all(ctx: ModuleContext) -> set[str]:
     names: set[str] = set()
     for stmt in ctx.graph.scope_stmts(MODULE):
-        if "__all__" in stmt.defs and isinstance(stmt.node, cst.Assign | cst.AugAssign):
+        if "__all__" in stmt.defs and type(stmt.node) in (cst.Assign, cst.AugAssign):
             value = stmt.node.value
-            if isinstance(value, cst.List | cst.Tuple):
+            if type(value) in (cst.List, cst.Tuple):
                 names |= {
                     e.value.evaluated_value
                     for e in value.elements
-                    if isinstance(e.value, cst.SimpleString)
+                    if type(e.value) is cst.SimpleString
                 }
     return names
 
@@ -209,7 +207,7 @@ def _is_script(ctx: ModuleContext) -> bool:
     if "main" in ctx.graph.functions:
         return True
     for stmt in ctx.graph.scope_stmts(MODULE):
-        if isinstance(stmt.node, cst.If) and "__name__" in stmt.uses:
+        if type(stmt.node) is cst.If and "__name__" in stmt.uses:
             return True
         if stmt.loops or stmt.comprehension or _calls_own_function(ctx, stmt):
             return True
@@ -218,6 +216,6 @@ def _is_script(ctx: ModuleContext) -> bool:
 
 def _calls_own_function(ctx: ModuleContext, stmt: Stmt) -> bool:
     return any(
-        isinstance(c.func, cst.Name) and ctx.graph.resolve_function(c.func.value, MODULE)
+        type(c.func) is cst.Name and ctx.graph.resolve_function(c.func.value, MODULE)
         for c in stmt.calls
     )

@@ -95,19 +95,19 @@ def converted(qual: str, call: cst.Call, source: Value) -> Value:
 
 def _int_literals(expr: cst.BaseExpression) -> bool:
     """A non-empty list or tuple of integer literals (negated or nested included)."""
-    if isinstance(expr, cst.List | cst.Tuple):
-        items = [e.value for e in expr.elements if not isinstance(e, cst.StarredElement)]
+    if type(expr) in (cst.List, cst.Tuple):
+        items = [e.value for e in expr.elements if type(e) is not cst.StarredElement]
         return bool(items) and len(items) == len(expr.elements) and all(map(_int_literals, items))
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        return isinstance(expr.expression, cst.Integer)
-    return isinstance(expr, cst.Integer)
+    if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus:
+        return type(expr.expression) is cst.Integer
+    return type(expr) is cst.Integer
 
 
 def sliced_shape(shape: tuple[int, ...] | None, expr: cst.Subscript) -> tuple[int, ...] | None:
     """`shape[1:]` of a known shape, for literal bounds."""
     (element,) = expr.slice if len(expr.slice) == 1 else (None,)
     part = element.slice if element is not None else None
-    if shape is None or not isinstance(part, cst.Slice) or part.step is not None:
+    if shape is None or type(part) is not cst.Slice or part.step is not None:
         return None
     bounds = [_int(b) for b in (part.lower, part.upper)]
     if any(b is False for b in bounds):
@@ -119,10 +119,10 @@ def _int(expr: cst.BaseExpression | None) -> int | bool | None:
     """A literal integer bound, None for an absent one, False for anything else."""
     if expr is None:
         return None
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return int(expr.value)
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.expression, cst.Integer):
-        return -int(expr.expression.value) if isinstance(expr.operator, cst.Minus) else False
+    if type(expr) is cst.UnaryOperation and type(expr.expression) is cst.Integer:
+        return -int(expr.expression.value) if type(expr.operator) is cst.Minus else False
     return False
 
 
@@ -139,9 +139,9 @@ def constructed(call: cst.Call, shape_value: Value) -> Value:
 
 def arange(stop: cst.BaseExpression) -> Value:
     """`jnp.arange(24.0)`: 24 default floats; `jnp.arange(5)`: 5 default ints."""
-    if isinstance(stop, cst.Integer):
+    if type(stop) is cst.Integer:
         return Value(Kind.ARRAY, detail="int", shape=(int(stop.value),), dtype="int")
-    if isinstance(stop, cst.Float) and float(stop.value).is_integer():
+    if type(stop) is cst.Float and float(stop.value).is_integer():
         return Value(Kind.ARRAY, shape=(int(float(stop.value)),), dtype="float")
     return ARRAY  # `jnp.arange(n)`: ints or floats, as `n` is
 
@@ -150,7 +150,7 @@ def reshaped(base: Value, call: cst.Call) -> Value:
     """`x.reshape(8, 3)` / `x.reshape((8, 3))` of a known shape with as many elements."""
     args = [a.value for a in call.args if a.keyword is None and not a.star]
     shape = _literal_shape(args[0]) if len(args) == 1 else _literal_shape(cst.Tuple([]))
-    if len(args) > 1 and all(isinstance(a, cst.Integer) for a in args):
+    if len(args) > 1 and all(type(a) is cst.Integer for a in args):
         shape = tuple(int(a.value) for a in args)  # type: ignore[attr-defined]
     if shape is None or base.shape is None or math.prod(shape) != math.prod(base.shape):
         return ARRAY
@@ -158,15 +158,15 @@ def reshaped(base: Value, call: cst.Call) -> Value:
 
 
 def _literal_shape(expr: cst.BaseExpression) -> tuple[int, ...] | None:
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return (int(expr.value),)
-    if isinstance(expr, cst.Tuple) and all(isinstance(e.value, cst.Integer) for e in expr.elements):
+    if type(expr) is cst.Tuple and all(type(e.value) is cst.Integer for e in expr.elements):
         return tuple(int(e.value.value) for e in expr.elements)  # type: ignore[attr-defined]
     return None
 
 
 def _dtype_name(expr: cst.BaseExpression) -> str | None:
-    last = expr.attr.value if isinstance(expr, cst.Attribute) else None
+    last = expr.attr.value if type(expr) is cst.Attribute else None
     return last if last in jax_api.DTYPE_NAMES else None
 
 

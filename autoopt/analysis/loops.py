@@ -58,19 +58,19 @@ def reads_only_shape(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
     or `name.shape` (`.ndim`, `.dtype`, `.size`): a Python value that keeps no reference
     to the array."""
     node = stmt.node
-    part = node.iter if isinstance(node, cst.For) else node
+    part = node.iter if type(node) is cst.For else node
     if isinstance(part, cst.BaseCompoundStatement):
         return False
     builtin_len = ints.builtin(ctx, "len")
     shape_reads: set[int] = set()
     for inner in walk(part):
-        if isinstance(inner, cst.Attribute) and inner.attr.value in _SHAPE_ATTRS:
+        if type(inner) is cst.Attribute and inner.attr.value in _SHAPE_ATTRS:
             shape_reads.add(id(inner.value))
-        elif builtin_len and isinstance(inner, cst.Call) and _is_name(inner.func, "len"):
+        elif builtin_len and type(inner) is cst.Call and _is_name(inner.func, "len"):
             shape_reads.update(id(a.value) for a in inner.args)
     reads = [n for n in read_names(part) if n.value == name]
     return all(id(n) in shape_reads for n in reads)
 
 
 def _is_name(node: cst.BaseExpression, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+    return type(node) is cst.Name and node.value == name

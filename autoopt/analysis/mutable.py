@@ -116,7 +116,7 @@ class _Uses:
 
     def run(self, stmt: Stmt) -> None:
         self.stmt = stmt
-        if isinstance(stmt.node, cst.FunctionDef):
+        if type(stmt.node) is cst.FunctionDef:
             self._walk(stmt.node.params, set())  # a default is kept by the function
         for root in own_exprs(stmt):
             if type(root) is cst.Name:
@@ -137,7 +137,7 @@ class _Uses:
                 continue
             for site in graph.call_sites(fn):
                 node = site.stmt.node
-                if not isinstance(node, cst.Assign) or node.value is not site.call:
+                if type(node) is not cst.Assign or node.value is not site.call:
                     self.escaping.add(name)
                     continue
                 targets = [n for t in node.targets for n in _receivers(t.target, index)]
@@ -178,25 +178,25 @@ class _Uses:
 
     def _classify(self, name: cst.Name, parent: cst.CSTNode) -> None:
         value = name.value
-        if isinstance(parent, cst.Return):
+        if type(parent) is cst.Return:
             self._returns(name)
             return
-        if isinstance(parent, cst.Attribute):
+        if type(parent) is cst.Attribute:
             if parent.attr.value not in _READ_METHODS:
                 self.escaping.add(value)
             return
         if isinstance(parent, (cst.Subscript, cst.CompFor, *_HARMLESS_PARENTS)):
             return  # read, indexed, iterated (`in a`), compared, returned
-        if isinstance(parent, cst.Assign):
+        if type(parent) is cst.Assign:
             targets = [t.target for t in parent.targets]
             if all(type(t) is cst.Name for t in targets):
                 self.aliases.extend((value, t.value) for t in targets)  # type: ignore[attr-defined]
-            elif not all(isinstance(t, cst.Tuple | cst.List) for t in targets):
+            elif not all(type(t) in (cst.Tuple, cst.List) for t in targets):
                 self.escaping.add(value)
             return  # `x, y = a` unpacks its elements, never keeps it
-        if isinstance(parent, cst.AugAssign) and parent.value is name:
+        if type(parent) is cst.AugAssign and parent.value is name:
             return  # `n += a` reads it as an operand
-        if isinstance(parent, cst.AugAssign):
+        if type(parent) is cst.AugAssign:
             self.extended.add(value)  # `a += [x]` extends a list in place
             return
         self.escaping.add(value)  # kept in another object, starred, `a or b`, ...
@@ -209,7 +209,7 @@ class _Uses:
         qual = self.ctx.qualify(call.func)
         if qual is not None and qual.startswith(("jax.", "numpy.")):
             return
-        if isinstance(call.func, cst.Call) and _jax_function(self.ctx, call.func.func):
+        if type(call.func) is cst.Call and _jax_function(self.ctx, call.func.func):
             return  # `jax.grad(f)(a)`: the transform hands `f` new containers of tracers
         func = call.func
         if type(func) is not cst.Name:
@@ -236,9 +236,9 @@ def _jax_function(ctx: ModuleContext, func: cst.BaseExpression) -> bool:
 def _receivers(target: cst.BaseExpression, index: int) -> list[str]:
     """The names a call's result bound to `target` may hold the returned name in: the
     `index`-th of a tuple target (a tuple returned), else every name it binds."""
-    if index >= 0 and isinstance(target, cst.Tuple | cst.List):
+    if index >= 0 and type(target) in (cst.Tuple, cst.List):
         elements = target.elements
-        plain = not any(isinstance(e, cst.StarredElement) for e in elements)
+        plain = not any(type(e) is cst.StarredElement for e in elements)
         if plain and index < len(elements):
             return list(bound_names(elements[index].value))
     return list(bound_names(target))
@@ -258,13 +258,13 @@ def _parameter(
 def _not_reads(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The names under `node` that are not reads of a variable: binding targets,
     attribute names and parameter names."""
-    if isinstance(node, cst.AssignTarget | cst.CompFor | cst.NamedExpr):
+    if type(node) in (cst.AssignTarget, cst.CompFor, cst.NamedExpr):
         return _bound(node.target)
-    if isinstance(node, cst.AnnAssign):
+    if type(node) is cst.AnnAssign:
         return [*_bound(node.target), node.annotation]
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         return [node.attr]
-    if isinstance(node, cst.Param | cst.AsName):
+    if type(node) in (cst.Param, cst.AsName):
         return [node.name]
     return []
 
@@ -273,8 +273,8 @@ def _bound(target: cst.CSTNode) -> list[cst.CSTNode]:
     """The name nodes a binding target binds (a subscript or attribute target is a read)."""
     if type(target) is cst.Name:
         return [target]
-    if isinstance(target, cst.Tuple | cst.List):
+    if type(target) in (cst.Tuple, cst.List):
         return [target, *(n for e in target.elements for n in _bound(e))]
-    if isinstance(target, cst.Element | cst.StarredElement):
+    if type(target) in (cst.Element, cst.StarredElement):
         return _bound(target.value)
     return []

@@ -19,9 +19,9 @@ from autoopt.analysis.walk import children
 
 def dotted(node: cst.BaseExpression) -> str | None:
     """`a.b.c` as a string for a Name/Attribute chain, else None."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         head = dotted(node.value)
         return f"{head}.{node.attr.value}" if head else None
     return None
@@ -56,7 +56,7 @@ class ImportMap:
     ) -> None:
         self.import_nodes.append(stmt)
         targets = (self.bindings, self.module_bindings) if module_level else (self.bindings,)
-        if isinstance(imp, cst.Import):
+        if type(imp) is cst.Import:
             self.modules.update(local for local, _, _ in _binds(imp))
         for local, full, weak in _binds(imp):
             for bindings in targets:
@@ -82,7 +82,7 @@ class ImportMap:
         qual = self.qualify(node)
         if qual in MODULES:
             return True
-        imported = isinstance(node, cst.Name) and node.value in self.modules
+        imported = type(node) is cst.Name and node.value in self.modules
         return imported and qual is not None and qual.startswith(("jax.", "numpy."))
 
     def alias_for(self, module: str) -> str | None:
@@ -99,7 +99,7 @@ class ImportMap:
 def _binds(imp: cst.Import | cst.ImportFrom) -> list[tuple[str, str, bool]]:
     """(local name, qualified name, weak) for each name an import binds; a weak one
     (`import jax.numpy` binding `jax`) does not replace an earlier binding."""
-    if isinstance(imp, cst.Import):
+    if type(imp) is cst.Import:
         binds = []
         for alias in imp.names:
             full = _module_name(alias.name)
@@ -109,7 +109,7 @@ def _binds(imp: cst.Import | cst.ImportFrom) -> list[tuple[str, str, bool]]:
                 head = full.split(".")[0]
                 binds.append((head, head, True))
         return binds
-    if imp.relative or imp.module is None or isinstance(imp.names, cst.ImportStar):
+    if imp.relative or imp.module is None or type(imp.names) is cst.ImportStar:
         return []
     base = _module_name(imp.module)
     return [
@@ -141,15 +141,15 @@ def collect_imports(
 
 def statement_imports(stmt: cst.BaseStatement) -> list[Import]:
     """The imports in one top-level statement, in source order."""
-    if isinstance(stmt, cst.SimpleStatementLine):
+    if type(stmt) is cst.SimpleStatementLine:
         lines = [(stmt, True)]
     else:
-        lines = list(_simple_lines(stmt, not isinstance(stmt, cst.FunctionDef | cst.ClassDef)))
+        lines = list(_simple_lines(stmt, type(stmt) not in (cst.FunctionDef, cst.ClassDef)))
     return [
         (line, small, module_level)
         for line, module_level in lines
         for small in line.body
-        if isinstance(small, cst.Import | cst.ImportFrom)
+        if type(small) in (cst.Import, cst.ImportFrom)
     ]
 
 
@@ -159,10 +159,10 @@ def _simple_lines(
     """Every simple statement line under `node` (not inside expressions), in source
     order, with whether it runs in the module's own scope."""
     for child in children(node):
-        if isinstance(child, cst.SimpleStatementLine):
+        if type(child) is cst.SimpleStatementLine:
             yield child, module_level
         elif not isinstance(child, cst.BaseExpression):
-            nested = isinstance(child, cst.FunctionDef | cst.ClassDef)
+            nested = type(child) in (cst.FunctionDef, cst.ClassDef)
             yield from _simple_lines(child, module_level and not nested)
 
 
@@ -172,14 +172,14 @@ def first_jax_import(body: Sequence[cst.BaseStatement]) -> int | None:
 
 
 def _imports_jax(stmt: cst.BaseStatement) -> bool:
-    if not isinstance(stmt, cst.SimpleStatementLine):
+    if type(stmt) is not cst.SimpleStatementLine:
         return False
     for small in stmt.body:
-        if isinstance(small, cst.Import) and any(
+        if type(small) is cst.Import and any(
             (dotted(a.name) or "").split(".")[0] == "jax" for a in small.names
         ):
             return True
-        module = small.module if isinstance(small, cst.ImportFrom) else None
+        module = small.module if type(small) is cst.ImportFrom else None
         if module is not None and (dotted(module) or "").split(".")[0] == "jax":
             return True
     return False

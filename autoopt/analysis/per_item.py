@@ -82,12 +82,12 @@ def per_item(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, stack: cst.Call) ->
 
 def _comprehension(stmt: Stmt, stack: cst.Call) -> PerItem | None:
     comp = single_arg(stack)
-    if not isinstance(comp, cst.ListComp):
+    if type(comp) is not cst.ListComp:
         return None
     for_in = comp.for_in
     if for_in.ifs or for_in.inner_for_in is not None or for_in.asynchronous is not None:
         return None
-    if not isinstance(for_in.target, cst.Name):
+    if type(for_in.target) is not cst.Name:
         return None
     return PerItem(stack, comp.elt, for_in.target.value, for_in.iter, stmt)
 
@@ -98,15 +98,13 @@ def _loop(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, stack: cst.Call) -> Pe
     outs = single_arg(stack)
     loop = blocks.previous_statement(stmt.anchor)
     init = blocks.previous_statement(loop) if loop is not None else None
-    if not (isinstance(outs, cst.Name) and isinstance(loop, cst.For) and init is not None):
+    if not (type(outs) is cst.Name and type(loop) is cst.For and init is not None):
         return None
     name = outs.value
-    if not (
-        _is_empty_list(init, name) and loop.orelse is None and isinstance(loop.target, cst.Name)
-    ):
+    if not (_is_empty_list(init, name) and loop.orelse is None and type(loop.target) is cst.Name):
         return None
     *lines, last = loop.body.body
-    if not all(isinstance(line, cst.SimpleStatementLine) for line in loop.body.body):
+    if not all(type(line) is cst.SimpleStatementLine for line in loop.body.body):
         return None
     value = _appended(last, name)  # type: ignore[arg-type]
     if value is None or not all(_assigns_names(line) for line in lines):  # type: ignore[arg-type]
@@ -122,15 +120,15 @@ def _loop(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, stack: cst.Call) -> Pe
 def _assigns_names(line: cst.SimpleStatementLine) -> bool:
     """Assignments to names or tuples of names, nothing else."""
     return all(
-        isinstance(small, cst.Assign) and all(_plain_target(t.target) for t in small.targets)
+        type(small) is cst.Assign and all(_plain_target(t.target) for t in small.targets)
         for small in line.body
     )
 
 
 def _plain_target(target: cst.BaseExpression) -> bool:
-    if isinstance(target, cst.Tuple | cst.List):
+    if type(target) in (cst.Tuple, cst.List):
         return all(_plain_target(e.value) for e in target.elements)
-    return isinstance(target, cst.Name)
+    return type(target) is cst.Name
 
 
 def _list_used_once(ctx: ModuleContext, stmt: Stmt, name: str, expected: set[cst.CSTNode]) -> bool:
@@ -145,13 +143,13 @@ def _list_used_once(ctx: ModuleContext, stmt: Stmt, name: str, expected: set[cst
 
 def _appended(line: cst.SimpleStatementLine, name: str) -> cst.BaseExpression | None:
     """`value` from the line `name.append(value)`."""
-    if len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
+    if len(line.body) != 1 or type(line.body[0]) is not cst.Expr:
         return None
     call = line.body[0].value
     if not (
-        isinstance(call, cst.Call)
-        and isinstance(call.func, cst.Attribute)
-        and isinstance(call.func.value, cst.Name)
+        type(call) is cst.Call
+        and type(call.func) is cst.Attribute
+        and type(call.func.value) is cst.Name
         and call.func.value.value == name
         and call.func.attr.value == "append"
     ):
@@ -161,13 +159,13 @@ def _appended(line: cst.SimpleStatementLine, name: str) -> cst.BaseExpression | 
 
 def _is_empty_list(stmt: cst.BaseStatement, name: str) -> bool:
     return (
-        isinstance(stmt, cst.SimpleStatementLine)
+        type(stmt) is cst.SimpleStatementLine
         and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Assign)
+        and type(stmt.body[0]) is cst.Assign
         and len(stmt.body[0].targets) == 1
-        and isinstance(stmt.body[0].targets[0].target, cst.Name)
+        and type(stmt.body[0].targets[0].target) is cst.Name
         and stmt.body[0].targets[0].target.value == name
-        and isinstance(stmt.body[0].value, cst.List)
+        and type(stmt.body[0].value) is cst.List
         and not stmt.body[0].value.elements
     )
 
@@ -217,17 +215,17 @@ class _Items:
 def _items(ctx: ModuleContext, p: PerItem) -> _Items | None:
     count = range_count(p.iter)
     if count is None:
-        if not isinstance(p.iter, cst.Name | cst.Attribute | cst.Subscript):
+        if type(p.iter) not in (cst.Name, cst.Attribute, cst.Subscript):
             return None
         if is_python_list(ctx, p.at.scope, p.iter):
             return None
         return _Items((p.target,), (p.iter,), (ctx.code(p.iter),), (p.target,))
     nodes = _nodes(p)
-    indexed = [n for n in nodes if isinstance(n, cst.Subscript) and indexed_by(n, p.target)]
-    reads = [n for n in nodes if isinstance(n, cst.Name) and n.value == p.target]
+    indexed = [n for n in nodes if type(n) is cst.Subscript and indexed_by(n, p.target)]
+    reads = [n for n in nodes if type(n) is cst.Name and n.value == p.target]
     if not indexed or len(reads) != len(indexed):
         return None  # the index is used as a number, or not at all
-    taken = {n.value for n in nodes if isinstance(n, cst.Name)}
+    taken = {n.value for n in nodes if type(n) is cst.Name}
     counted = counted_array(count)
     params: dict[str, str] = {}  # array -> its parameter
     sources, args, per_item, doubts = [], [], [], []
@@ -299,7 +297,7 @@ def _names(
     bound: set[str] = set()
     for line in lines:
         for small in line.body:
-            assert isinstance(small, cst.Assign)
+            assert type(small) is cst.Assign
             for name in read_names(small.value):
                 if name.value not in bound:
                     exposed.setdefault(name.value)
@@ -370,13 +368,13 @@ def same_rows(
     is a name bound once before `at` to `jax.random.split(key, n)`, `jnp.arange(n)` or
     `jnp.zeros((n, ...))` (and the like), and `n` is `count`: the same integer, or the
     same names, bound once in their scope."""
-    if not isinstance(array, cst.Name):
+    if type(array) is not cst.Name:
         return None
     reaching = ctx.graph.reaching_defs(at, array.value)
     if len(reaching) != 1 or not ctx.graph.dominates(reaching[0], at):
         return None
     value = assigned_value(reaching[0], array.value)
-    made = _leading_dim(ctx, value) if isinstance(value, cst.Call) else None
+    made = _leading_dim(ctx, value) if type(value) is cst.Call else None
     if made is None:
         return None
     numbers = _int_value(ctx, reaching[0], made), _int_value(ctx, at, count)
@@ -403,15 +401,15 @@ def _leading_dim(ctx: ModuleContext, call: cst.Call) -> cst.BaseExpression | Non
     if qual not in _SHAPED or not args:
         return None
     shape = args[0]
-    if isinstance(shape, cst.Tuple) and shape.elements:
+    if type(shape) is cst.Tuple and shape.elements:
         first = shape.elements[0]
-        return None if isinstance(first, cst.StarredElement) else first.value
-    return shape if isinstance(shape, cst.Integer | cst.Name) else None
+        return None if type(first) is cst.StarredElement else first.value
+    return shape if type(shape) in (cst.Integer, cst.Name) else None
 
 
 def _int_value(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> int | None:
     """A literal integer, or a module constant bound once to one."""
-    if isinstance(expr, cst.Name) and int_constant(ctx, at, expr.value):
+    if type(expr) is cst.Name and int_constant(ctx, at, expr.value):
         expr = module_constant(ctx, expr.value)  # type: ignore[assignment]
     return int_literal(expr)
 
@@ -444,12 +442,12 @@ def counted_array(count: cst.BaseExpression | None) -> cst.BaseExpression | None
     if is_call_to(count, "len"):
         return single_arg(count)
     if (
-        isinstance(count, cst.Subscript)
-        and isinstance(count.value, cst.Attribute)
+        type(count) is cst.Subscript
+        and type(count.value) is cst.Attribute
         and count.value.attr.value == "shape"
         and len(count.slice) == 1
-        and isinstance(count.slice[0].slice, cst.Index)
-        and isinstance(count.slice[0].slice.value, cst.Integer)
+        and type(count.slice[0].slice) is cst.Index
+        and type(count.slice[0].slice.value) is cst.Integer
         and count.slice[0].slice.value.value == "0"
     ):
         return count.value.value
@@ -461,9 +459,9 @@ def proven_array(ctx: ModuleContext, p: PerItem, source: cst.BaseExpression) -> 
     count = range_count(p.iter)
     if count is not None and counted_array(count) is not None and not is_call_to(count, "len"):
         return True
-    base = source.value if isinstance(source, cst.Subscript) else source
+    base = source.value if type(source) is cst.Subscript else source
     fn = ctx.graph.functions.get(p.at.scope)
-    if isinstance(base, cst.Name) and fn is not None and arrays.annotated_array(fn, base.value):
+    if type(base) is cst.Name and fn is not None and arrays.annotated_array(fn, base.value):
         return True
     return arrays.is_array(ctx, reader(ctx, p, source), source, frozenset())
 
@@ -484,37 +482,34 @@ def _loop_id(ctx: ModuleContext, p: PerItem) -> int:
 
 
 def is_python_list(ctx: ModuleContext, scope: str, node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.List | cst.ListComp | cst.Tuple):
+    if type(node) in (cst.List, cst.ListComp, cst.Tuple):
         return True
-    if not isinstance(node, cst.Name):
+    if type(node) is not cst.Name:
         return False
     defs = [s.node for s in ctx.graph.scope_stmts(scope) if node.value in s.defs]
     return any(
-        isinstance(d, cst.Assign) and isinstance(d.value, cst.List | cst.ListComp | cst.Tuple)
-        for d in defs
+        type(d) is cst.Assign and type(d.value) in (cst.List, cst.ListComp, cst.Tuple) for d in defs
     )
 
 
 def single_arg(node: cst.CSTNode | None) -> cst.BaseExpression | None:
-    if isinstance(node, cst.Call) and len(node.args) == 1 and node.args[0].keyword is None:
+    if type(node) is cst.Call and len(node.args) == 1 and node.args[0].keyword is None:
         return None if node.args[0].star else node.args[0].value
     return None
 
 
 def is_call_to(node: cst.CSTNode | None, name: str) -> bool:
-    return (
-        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
-    )
+    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == name
 
 
 def indexed_by(node: cst.BaseExpression, index: str) -> bool:
     """`xs[i]` with `xs` not itself depending on `i`."""
-    if not isinstance(node, cst.Subscript) or len(node.slice) != 1:
+    if type(node) is not cst.Subscript or len(node.slice) != 1:
         return False
     element = node.slice[0].slice
     return (
-        isinstance(element, cst.Index)
-        and isinstance(element.value, cst.Name)
+        type(element) is cst.Index
+        and type(element.value) is cst.Name
         and element.value.value == index
         and not reads(node.value, index)
     )
@@ -522,9 +517,9 @@ def indexed_by(node: cst.BaseExpression, index: str) -> bool:
 
 def simple(node: cst.BaseExpression) -> bool:
     """No call that could have effects or change between evaluations."""
-    if isinstance(node, cst.Subscript):
+    if type(node) is cst.Subscript:
         return simple(node.value)
-    if isinstance(node, cst.UnaryOperation):
+    if type(node) is cst.UnaryOperation:
         return simple(node.expression)
     return isinstance(node, _SIMPLE)
 

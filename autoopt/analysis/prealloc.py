@@ -72,11 +72,11 @@ def _counted(ctx: ModuleContext, loop: Loop) -> tuple[str, cst.Call] | str:
     """(the iteration's number as code, the `range(...)` call) of a loop that runs
     `len(range(...))` times, or why it may not."""
     node = loop.node
-    if not (isinstance(node, cst.For) and not node.asynchronous and is_range(ctx, node.iter)):
+    if not (type(node) is cst.For and not node.asynchronous and is_range(ctx, node.iter)):
         return "the trip count is not known: not `for i in range(...)`"
     args = node.iter.args  # type: ignore[attr-defined]
     if not (
-        isinstance(node.target, cst.Name)
+        type(node.target) is cst.Name
         and 1 <= len(args) <= 2
         and all(a.keyword is None and not a.star and _plain(ctx, a.value) for a in args)
         and stable_in_loop(ctx, loop.id, node.target.value)
@@ -98,17 +98,17 @@ def _every_iteration(loop: Loop, stmt: Stmt) -> bool:
     indented block, nor in a one-line `if c: ...` (whose anchor is the `if`)."""
     anchor = stmt.anchor
     body = loop.node.body.body
-    return isinstance(anchor, cst.SimpleStatementLine) and any(anchor is line for line in body)
+    return type(anchor) is cst.SimpleStatementLine and any(anchor is line for line in body)
 
 
 def _exit(loop: cst.For) -> str | None:
     """`return`, `break` or `continue` that can end an iteration of `loop` early."""
     for inner in walk(loop.body, lambda n: isinstance(n, _SCOPES)):
-        if isinstance(inner, cst.Return):
+        if type(inner) is cst.Return:
             return "return"
     for inner in walk(loop.body, lambda n: isinstance(n, (*_SCOPES, cst.For, cst.While))):
-        if isinstance(inner, cst.Break | cst.Continue):
-            return "break" if isinstance(inner, cst.Break) else "continue"
+        if type(inner) in (cst.Break, cst.Continue):
+            return "break" if type(inner) is cst.Break else "continue"
     return None
 
 
@@ -138,20 +138,20 @@ def _stacks_as_rows(join: str, start: Facts, step: Facts) -> bool:
 def _plain(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
     """Reads only (names, literals, attributes, indexing, arithmetic, `len(x)`): safe
     to evaluate once more just before the loop."""
-    if isinstance(expr, cst.Name | cst.Integer):
+    if type(expr) in (cst.Name, cst.Integer):
         return True
-    if isinstance(expr, cst.Attribute):
+    if type(expr) is cst.Attribute:
         return _plain(ctx, expr.value)
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         return _plain(ctx, expr.value) and all(
-            isinstance(e.slice, cst.Index) and _plain(ctx, e.slice.value) for e in expr.slice
+            type(e.slice) is cst.Index and _plain(ctx, e.slice.value) for e in expr.slice
         )
-    if isinstance(expr, cst.BinaryOperation):
+    if type(expr) is cst.BinaryOperation:
         return _plain(ctx, expr.left) and _plain(ctx, expr.right)
-    if isinstance(expr, cst.UnaryOperation):
+    if type(expr) is cst.UnaryOperation:
         return _plain(ctx, expr.expression)
     return (
-        isinstance(expr, cst.Call)
+        type(expr) is cst.Call
         and is_builtin(ctx, expr.func, "len")
         and len(expr.args) == 1
         and _plain(ctx, expr.args[0].value)
@@ -163,7 +163,7 @@ def _minus(ctx: ModuleContext, loop: Loop, index: str, offset: cst.BaseExpressio
     value = int_literal(offset)
     if value is not None:
         return index if value == 0 else f"{index} {'-' if value > 0 else '+'} {abs(value)}"
-    name = offset.value if isinstance(offset, cst.Name) else index
+    name = offset.value if type(offset) is cst.Name else index
     if name != index and stable_in_loop(ctx, loop.id, name):
         return f"{index} - {name}"
     return None

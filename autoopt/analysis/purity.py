@@ -160,14 +160,14 @@ def transformed_function(ctx: ModuleContext, name: str) -> Function | None:
     """The module function behind a module-level name bound once to JAX transforms of
     it: `loss_and_grad = jax.jit(jax.value_and_grad(loss))`."""
     defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
-    if len(defs) != 1 or not isinstance(defs[0].node, cst.Assign):
+    if len(defs) != 1 or type(defs[0].node) is not cst.Assign:
         return None
     value = defs[0].node.value
-    while isinstance(value, cst.Call) and ctx.qualify(value.func) in jax_api.TRACING_TRANSFORMS:
+    while type(value) is cst.Call and ctx.qualify(value.func) in jax_api.TRACING_TRANSFORMS:
         if not value.args or value.args[0].keyword is not None:
             return None
         value = value.args[0].value
-    if not isinstance(value, cst.Name) or value is defs[0].node.value:
+    if type(value) is not cst.Name or value is defs[0].node.value:
         return None
     return ctx.graph.resolve_function(value.value, MODULE)
 
@@ -175,13 +175,13 @@ def transformed_function(ctx: ModuleContext, name: str) -> Function | None:
 def _bound_to_transform(ctx: ModuleContext, fn: Function, name: str) -> bool:
     """`g = jax.grad(loss)` or `f = lambda x: ...` inside the function."""
     for stmt in ctx.graph.scope_stmts(fn.qualname):
-        if name in stmt.defs and isinstance(stmt.node, cst.Assign):
+        if name in stmt.defs and type(stmt.node) is cst.Assign:
             value = stmt.node.value
-            if isinstance(value, cst.Lambda):
+            if type(value) is cst.Lambda:
                 return True
-            if isinstance(value, cst.Call) and (ctx.qualify(value.func) or "").startswith("jax."):
+            if type(value) is cst.Call and (ctx.qualify(value.func) or "").startswith("jax."):
                 return True
-        if name in stmt.defs and isinstance(stmt.node, cst.FunctionDef):
+        if name in stmt.defs and type(stmt.node) is cst.FunctionDef:
             nested = ctx.graph.functions.get(f"{fn.qualname}.{name}")
             return nested is not None and not impurities(ctx, nested)
     return False
@@ -210,7 +210,7 @@ def _changed_module_names(ctx: ModuleContext) -> set[str]:
         for name in stmt.defs:
             counts[name] = counts.get(name, 0) + (2 if stmt.loops else 1)
     for loop in graph.loops.values():
-        if loop.scope == MODULE and isinstance(loop.node, cst.For):
+        if loop.scope == MODULE and type(loop.node) is cst.For:
             counts.update(dict.fromkeys(graph.stmts[loop.header].defs, 2))
     changed = {n for n, count in counts.items() if count > 1}
     for stmt in graph.stmts:

@@ -38,7 +38,7 @@ def replay_problem(ctx: ModuleContext, stmt: Stmt, loop: Loop, printed: list[Pri
     prints = [n for n in walk(loop.node.body) if _is_print(n)]
     if len(prints) > 1:
         return "the loop prints other lines too, whose order would change"
-    if any(isinstance(n, cst.Return | cst.Yield) for n in walk(loop.node.body)):
+    if any(type(n) in (cst.Return, cst.Yield) for n in walk(loop.node.body)):
         return "the loop can `return` or `yield` before the lines are printed"
     for name in sorted(snapshots(call, printed)):
         if not (range_loop(ctx, stmt, name) or _module_constant(ctx, name)):
@@ -49,17 +49,13 @@ def replay_problem(ctx: ModuleContext, stmt: Stmt, loop: Loop, printed: list[Pri
 def print_call(stmt: Stmt) -> cst.Call | None:
     """The `print(...)` call that `stmt` is, alone on its line, or None."""
     value = stmt.value
-    if isinstance(stmt.node, cst.Expr) and isinstance(value, cst.Call) and _is_print(value):
+    if type(stmt.node) is cst.Expr and type(value) is cst.Call and _is_print(value):
         return value if stmt.alone else None
     return None
 
 
 def _is_print(node: cst.CSTNode) -> bool:
-    return (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Name)
-        and node.func.value == "print"
-    )
+    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "print"
 
 
 def snapshots(call: cst.Call, printed: list[Printed]) -> set[str]:

@@ -74,7 +74,7 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
     exprs += [(c.stmt, c.value) for c in placed]
     if not all(terms.allowed_at(s, e) for s, e in exprs):
         return None
-    carry = loop_carry(ctx, loop, [s for s in body if not isinstance(s.node, cst.If)], index)
+    carry = loop_carry(ctx, loop, [s for s in body if type(s.node) is not cst.If], index)
     if carry is None or not _carry_arrays(ctx, body, carry):
         return None
     if unstable_carry(ctx, body, carry):
@@ -104,9 +104,9 @@ def _placed(ctx: ModuleContext, node: cst.For, collects: list[Collect]) -> list[
 def _guards(line: cst.BaseStatement, stmt: Stmt) -> bool:
     """`if <test>:` whose whole body is the line of `stmt`, with no `else`."""
     return (
-        isinstance(line, cst.If)
+        type(line) is cst.If
         and line.orelse is None
-        and isinstance(line.body, cst.IndentedBlock)
+        and type(line.body) is cst.IndentedBlock
         and len(line.body.body) == 1
         and line.body.body[0] is stmt.anchor
     )
@@ -120,7 +120,7 @@ def _owns_collect(stmt: Stmt, placed: list[Collect]) -> bool:
 def _index_condition(ctx: ModuleContext, stmt: Stmt, test: cst.BaseExpression) -> bool:
     """A comparison of integer arithmetic on `range` indices, literals and module
     constants (evaluated again after the loop, to pick the kept steps)."""
-    if isinstance(test, cst.Comparison):
+    if type(test) is cst.Comparison:
         sides = [test.left, *(c.comparator for c in test.comparisons)]
         return all(ints.is_int(ctx, stmt, e) for e in sides)
     return False
@@ -133,15 +133,15 @@ def _nested_loop(ctx: ModuleContext, loop: Loop) -> bool:
 def _rebinding(stmt: Stmt) -> bool:
     """A lone `name = ...` or `a, b = ...` line."""
     node = stmt.node
-    if not isinstance(node, cst.Assign) or not stmt.alone:
+    if type(node) is not cst.Assign or not stmt.alone:
         return False
     return all(_plain(t.target) for t in node.targets)
 
 
 def _plain(target: cst.BaseExpression) -> bool:
-    if isinstance(target, cst.Tuple | cst.List):
+    if type(target) in (cst.Tuple, cst.List):
         return all(_plain(e.value) for e in target.elements)
-    return isinstance(target, cst.Name)
+    return type(target) is cst.Name
 
 
 class _Terms:
@@ -166,17 +166,17 @@ class _Terms:
         return self.allowed(expr)
 
     def allowed(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Integer | cst.Float):
+        if type(expr) in (cst.Integer, cst.Float):
             return True
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return self._name(expr.value)
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             return self.allowed(expr.left) and self.allowed(expr.right)
-        if isinstance(expr, cst.UnaryOperation):
+        if type(expr) is cst.UnaryOperation:
             return self.allowed(expr.expression)
-        if isinstance(expr, cst.Subscript):
+        if type(expr) is cst.Subscript:
             return self._row(expr)
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             return self._call(expr)
         return False
 
@@ -190,17 +190,17 @@ class _Terms:
 
     def _module_constant(self, name: str) -> bool:
         """A module name bound once to a number: the helper reads the same value."""
-        return isinstance(module_constant(self.ctx, name), cst.Integer | cst.Float)
+        return type(module_constant(self.ctx, name)) in (cst.Integer, cst.Float)
 
     def _row(self, sub: cst.Subscript) -> bool:
         """`xs[i]`: a row of a JAX array the loop does not change."""
-        if len(sub.slice) != 1 or not isinstance(sub.slice[0].slice, cst.Index):
+        if len(sub.slice) != 1 or type(sub.slice[0].slice) is not cst.Index:
             return False
         at = sub.slice[0].slice.value
         array = sub.value
-        if not (isinstance(at, cst.Name) and at.value == self.index):
+        if not (type(at) is cst.Name and at.value == self.index):
             return False
-        if not isinstance(array, cst.Name) or array.value not in self.locals:
+        if type(array) is not cst.Name or array.value not in self.locals:
             return False
         if array.value in self.written:
             return False
@@ -211,11 +211,11 @@ class _Terms:
 
     def _call(self, call: cst.Call) -> bool:
         func = call.func
-        known = isinstance(func, cst.Name) and func.value in self.jitted
+        known = type(func) is cst.Name and func.value in self.jitted
         if not known:
             qual = self.ctx.qualify(func)
             known = qual is not None and qual.startswith(_TRACEABLE) and qual not in _TRANSFERS
-            if isinstance(func, cst.Name) and func.value in self.locals:
+            if type(func) is cst.Name and func.value in self.locals:
                 known = False
         if not known or any(a.star for a in call.args):
             return False
@@ -258,6 +258,6 @@ def step_count(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> in
 
 def _literal(ctx: ModuleContext, expr: cst.BaseExpression) -> int | None:
     """The value of an integer literal or integer module constant."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         expr = module_constant(ctx, expr.value) or expr
-    return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
+    return int(expr.evaluated_value) if type(expr) is cst.Integer else None

@@ -52,22 +52,22 @@ def array_facts(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression, depth: i
     if depth > _DEPTH:
         return _UNKNOWN
     rec = lambda e: array_facts(ctx, at, e, depth + 1)  # noqa: E731
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return _name_facts(ctx, at, expr.value, depth)
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         return _new_axis(rec(expr.value), expr.slice)
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+    if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus:
         return rec(expr.expression)
-    if isinstance(expr, cst.BinaryOperation):
+    if type(expr) is cst.BinaryOperation:
         return _with_scalar(ctx, at, expr, rec)
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         return _call_facts(ctx, expr, rec)
     return _UNKNOWN
 
 
 def dtype_name(ctx: ModuleContext, expr: cst.BaseExpression) -> str | None:
     """`jnp.float32`, `np.float32` or `"float32"` -> "float32"; None if not a known dtype."""
-    if isinstance(expr, cst.SimpleString):
+    if type(expr) is cst.SimpleString:
         name = expr.evaluated_value
     else:
         module, _, name = (ctx.qualify(expr) or "").rpartition(".")
@@ -93,9 +93,9 @@ def assigned_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
     """`value` when `stmt` is `name = value`."""
     node = stmt.node
     if (
-        isinstance(node, cst.Assign)
+        type(node) is cst.Assign
         and len(node.targets) == 1
-        and isinstance(node.targets[0].target, cst.Name)
+        and type(node.targets[0].target) is cst.Name
         and node.targets[0].target.value == name
     ):
         return node.value
@@ -113,13 +113,13 @@ def _new_axis(base: Facts, index: Sequence[cst.SubscriptElement]) -> Facts:
 
 def _index_kind(element: cst.BaseSlice) -> str | None:
     """ "new" for `None`, "all" for `:` and `...`; None for an index that selects."""
-    if isinstance(element, cst.Slice):
+    if type(element) is cst.Slice:
         bounds = (element.lower, element.upper, element.step)
         return "all" if all(b is None for b in bounds) else None
     value = element.value  # type: ignore[attr-defined]
-    if isinstance(value, cst.Name) and value.value == "None":
+    if type(value) is cst.Name and value.value == "None":
         return "new"
-    return "all" if isinstance(value, cst.Ellipsis) else None
+    return "all" if type(value) is cst.Ellipsis else None
 
 
 def _with_scalar(
@@ -134,7 +134,7 @@ def _with_scalar(
         if scalar is None:
             continue
         facts = rec(array)
-        inexact = scalar == "float" or isinstance(expr.operator, cst.Divide)
+        inexact = scalar == "float" or type(expr.operator) is cst.Divide
         keeps = facts.dtype in _INEXACT if inexact else facts.dtype not in (None, "bool")
         return facts if keeps else replace(facts, dtype=None)
     return _UNKNOWN
@@ -142,13 +142,13 @@ def _with_scalar(
 
 def _python_scalar(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> str | None:
     """ "int" or "float" for a literal or a `range` loop variable (a Python int)."""
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+    if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus:
         return _python_scalar(ctx, at, expr.expression)
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return "int"
-    if isinstance(expr, cst.Float):
+    if type(expr) is cst.Float:
         return "float"
-    if isinstance(expr, cst.Name) and _range_variable(ctx, at, expr.value):
+    if type(expr) is cst.Name and _range_variable(ctx, at, expr.value):
         return "int"
     return None
 
@@ -158,20 +158,20 @@ def _range_variable(ctx: ModuleContext, at: Stmt, name: str) -> bool:
     graph = ctx.graph
     for loop_id in at.loops:
         node = graph.loops[loop_id].node
-        target = node.target if isinstance(node, cst.For) else None
-        if isinstance(target, cst.Name) and target.value == name:
+        target = node.target if type(node) is cst.For else None
+        if type(target) is cst.Name and target.value == name:
             return is_range(ctx, node.iter) and stable_in_loop(ctx, loop_id, name)  # type: ignore[union-attr]
     return False
 
 
 def is_range(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
     """A call of the builtin `range`."""
-    return isinstance(expr, cst.Call) and is_builtin(ctx, expr.func, "range")
+    return type(expr) is cst.Call and is_builtin(ctx, expr.func, "range")
 
 
 def is_builtin(ctx: ModuleContext, expr: cst.BaseExpression, name: str) -> bool:
     """`expr` is the bare name `name`, and that is Python's builtin."""
-    return isinstance(expr, cst.Name) and expr.value == name and builtin(ctx, name)
+    return type(expr) is cst.Name and expr.value == name and builtin(ctx, name)
 
 
 def stable_in_loop(ctx: ModuleContext, loop_id: int, name: str) -> bool:
@@ -194,7 +194,7 @@ def _call_facts(ctx: ModuleContext, call: cst.Call, rec: Callable[..., Facts]) -
     if qual == "jax.numpy.reshape" and len(args) == 2:
         return _reshaped(rec(args[0]), args[1:])
     func = call.func
-    if qual or not isinstance(func, cst.Attribute) or len(args) != len(call.args):
+    if qual or type(func) is not cst.Attribute or len(args) != len(call.args):
         return _UNKNOWN
     base = rec(func.value)
     if base.dtype is None:  # not proven a JAX array: its methods could do anything
@@ -244,18 +244,18 @@ def _reshaped(base: Facts, shape: Sequence[cst.BaseExpression]) -> Facts:
 
 def _dims(shape: cst.BaseExpression) -> list[cst.BaseExpression] | None:
     """The elements of a literal shape: `(k, w)`, `[k, w]`, or one integer."""
-    if isinstance(shape, cst.Integer):
+    if type(shape) is cst.Integer:
         return [shape]
-    if not isinstance(shape, cst.Tuple | cst.List):
+    if type(shape) not in (cst.Tuple, cst.List):
         return None
-    if any(isinstance(e, cst.StarredElement) for e in shape.elements):
+    if any(type(e) is cst.StarredElement for e in shape.elements):
         return None
     return [e.value for e in shape.elements]
 
 
 def int_literal(expr: cst.BaseExpression) -> int | None:
     """The value of a (possibly negated) integer literal, else None."""
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+    if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus:
         value = int_literal(expr.expression)
         return None if value is None else -value
-    return int(expr.value, 0) if isinstance(expr, cst.Integer) else None
+    return int(expr.value, 0) if type(expr) is cst.Integer else None

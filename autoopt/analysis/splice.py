@@ -72,7 +72,7 @@ def start_in_range(ctx: ModuleContext, s: Splice) -> bool:
     `for start in range([a, ]n - c)` (literals `a >= 0`, `c >= rows - 1`) that writes `x`
     only by this splice, where `n` is `len(x)`, `x.shape[0]` or the first dimension `x`
     was created with (`jnp.zeros((n, 3))`)."""
-    if not isinstance(s.start, cst.Name):
+    if type(s.start) is not cst.Name:
         return False
     loop = ints.range_loop(ctx, s.stmt, s.start.value)
     if loop is None or not loops.only_writer(ctx, loop, s.name, s.stmt):
@@ -91,8 +91,8 @@ def strongly_typed(ctx: ModuleContext, stmt: Stmt) -> bool:
     """`stmt` assigns a jax.numpy constructor that never gives a weakly typed array (one
     in `_STRONG`, or any with an explicit `dtype=`)."""
     node = stmt.node
-    call = node.value if isinstance(node, cst.Assign) else None
-    if not isinstance(call, cst.Call):
+    call = node.value if type(node) is cst.Assign else None
+    if type(call) is not cst.Call:
         return False
     qual = ctx.qualify(call.func) or ""
     typed = any(_keyword(a, "dtype") and not _is_none(a.value) for a in call.args)
@@ -103,19 +103,19 @@ def rows_of(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression, depth: int
     """The length along axis 0 of `expr` evaluated at `stmt`, when literals prove it."""
     if depth > _DEPTH:
         return None
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         return 1 if _new_axis_first(ctx, expr) else None
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         return _constructed_rows(ctx, expr)
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
+    if type(expr) is cst.UnaryOperation and type(expr.operator) in (cst.Minus, cst.Plus):
         return rows_of(ctx, stmt, expr.expression, depth + 1)
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ELEMENTWISE):
+    if type(expr) is cst.BinaryOperation and isinstance(expr.operator, _ELEMENTWISE):
         if _scalar(ctx, stmt, expr.right):
             return rows_of(ctx, stmt, expr.left, depth + 1)
         if _scalar(ctx, stmt, expr.left):
             return rows_of(ctx, stmt, expr.right, depth + 1)
         return None
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return _name_rows(ctx, stmt, expr.value, depth)
     return None
 
@@ -125,7 +125,7 @@ def _pieces(ctx: ModuleContext, call: cst.Call) -> list[cst.BaseExpression] | No
     if not ctx.is_jax(call.func, "jax.numpy.concatenate") or not call.args:
         return None
     first, rest = call.args[0], call.args[1:]
-    if first.keyword is not None or first.star or not isinstance(first.value, cst.List | cst.Tuple):
+    if first.keyword is not None or first.star or type(first.value) not in (cst.List, cst.Tuple):
         return None
     if len(rest) > 1 or any(
         a.star or (a.keyword is not None and not _keyword(a, "axis")) or _literal(a.value) != 0
@@ -133,7 +133,7 @@ def _pieces(ctx: ModuleContext, call: cst.Call) -> list[cst.BaseExpression] | No
     ):
         return None
     elements = first.value.elements
-    if len(elements) != 3 or any(isinstance(e, cst.StarredElement) for e in elements):
+    if len(elements) != 3 or any(type(e) is cst.StarredElement for e in elements):
         return None
     return [e.value for e in elements]
 
@@ -150,7 +150,7 @@ def _tail_start(node: cst.BaseExpression, name: str) -> tuple[cst.BaseExpression
     """`(i, k)` for `name[i + k:]` (or `name[k + i:]`), `k` a positive literal."""
     part = _one_slice(node, name)
     lower = part.lower if part is not None and part.upper is None else None
-    if not (isinstance(lower, cst.BinaryOperation) and isinstance(lower.operator, cst.Add)):
+    if not (type(lower) is cst.BinaryOperation and type(lower.operator) is cst.Add):
         return None
     for start, k in ((lower.left, lower.right), (lower.right, lower.left)):
         rows = _literal(k)
@@ -162,11 +162,11 @@ def _tail_start(node: cst.BaseExpression, name: str) -> tuple[cst.BaseExpression
 def _one_slice(node: cst.BaseExpression, name: str) -> cst.Slice | None:
     """The slice of `name[a:b]` (one axis, no step)."""
     if not (
-        isinstance(node, cst.Subscript)
-        and isinstance(node.value, cst.Name)
+        type(node) is cst.Subscript
+        and type(node.value) is cst.Name
         and node.value.value == name
         and len(node.slice) == 1
-        and isinstance(node.slice[0].slice, cst.Slice)
+        and type(node.slice[0].slice) is cst.Slice
         and node.slice[0].slice.step is None
     ):
         return None
@@ -198,7 +198,7 @@ def _new_axis_first(ctx: ModuleContext, sub: cst.Subscript) -> bool:
         return False
     for element in rest:
         part = element.slice
-        ellipsis = isinstance(part, cst.Index) and isinstance(part.value, cst.Ellipsis)
+        ellipsis = type(part) is cst.Index and type(part.value) is cst.Ellipsis
         if not (_full_slice(part) or ellipsis or _new_axis(ctx, part)):
             return False
     return True
@@ -206,13 +206,13 @@ def _new_axis_first(ctx: ModuleContext, sub: cst.Subscript) -> bool:
 
 def _full_slice(part: cst.BaseSlice) -> bool:
     """`:`, every row."""
-    if not isinstance(part, cst.Slice):
+    if type(part) is not cst.Slice:
         return False
     return part.lower is None and part.upper is None and part.step is None
 
 
 def _new_axis(ctx: ModuleContext, part: cst.BaseSlice) -> bool:
-    if not isinstance(part, cst.Index) or part.star is not None:
+    if type(part) is not cst.Index or part.star is not None:
         return False
     return _is_none(part.value) or ctx.qualify(part.value) in _NEW_AXIS
 
@@ -232,17 +232,17 @@ def _constructed_rows(ctx: ModuleContext, call: cst.Call) -> int | None:
     if func in _SHAPED:
         dim = _first_dim(first.value)
         return None if dim is None else _literal(dim)
-    if func in _LISTED and len(call.args) <= 2 and isinstance(first.value, cst.List | cst.Tuple):
+    if func in _LISTED and len(call.args) <= 2 and type(first.value) in (cst.List, cst.Tuple):
         elements = first.value.elements
-        return None if any(isinstance(e, cst.StarredElement) for e in elements) else len(elements)
+        return None if any(type(e) is cst.StarredElement for e in elements) else len(elements)
     return None
 
 
 def _scalar(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
     """A Python number: broadcasting it keeps the other operand's shape."""
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
         node = node.expression
-    return isinstance(node, cst.Float) or ints.is_int(ctx, stmt, node)
+    return type(node) is cst.Float or ints.is_int(ctx, stmt, node)
 
 
 def _name_rows(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> int | None:
@@ -259,9 +259,9 @@ def _name_rows(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> int | N
     for d in defs:
         node = d.node
         if not (
-            isinstance(node, cst.Assign)
+            type(node) is cst.Assign
             and len(node.targets) == 1
-            and isinstance(node.targets[0].target, cst.Name)
+            and type(node.targets[0].target) is cst.Name
         ):
             return None
         found.add(rows_of(ctx, d, node.value, depth + 1))
@@ -270,11 +270,11 @@ def _name_rows(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> int | N
 
 def _offset(node: cst.BaseExpression) -> tuple[cst.BaseExpression, int]:
     """`(n, d - c)` for `n - c + d` (literals `c`, `d`), `(node, 0)` for anything else."""
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add | cst.Subtract):
+    if type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Subtract):
         step = _literal(node.right)
         if step is not None:
             base, offset = _offset(node.left)
-            return base, offset + (step if isinstance(node.operator, cst.Add) else -step)
+            return base, offset + (step if type(node.operator) is cst.Add else -step)
     return node, 0
 
 
@@ -286,7 +286,7 @@ def _length(ctx: ModuleContext, s: Splice, loop: Loop, n: cst.BaseExpression) ->
         return True
     entry = loops.entry_def(ctx, loop, s.name, s.stmt)
     call = entry.value if entry is not None else None
-    if not isinstance(call, cst.Call) or not call.args or call.args[0].keyword is not None:
+    if type(call) is not cst.Call or not call.args or call.args[0].keyword is not None:
         return False
     module, _, func = (ctx.qualify(call.func) or "").rpartition(".")
     if module not in ("jax.numpy", "numpy") or func not in _SHAPED:
@@ -297,20 +297,20 @@ def _length(ctx: ModuleContext, s: Splice, loop: Loop, n: cst.BaseExpression) ->
 
 def _first_dim(shape: cst.BaseExpression) -> cst.BaseExpression | None:
     """`n` in a shape `(n, ...)`, `[n, ...]` or `n`; None for `()` or `(*dims, ...)`."""
-    if not isinstance(shape, cst.Tuple | cst.List):
+    if type(shape) not in (cst.Tuple, cst.List):
         return shape
     first = shape.elements[0] if shape.elements else None
-    return None if first is None or isinstance(first, cst.StarredElement) else first.value
+    return None if first is None or type(first) is cst.StarredElement else first.value
 
 
 def _unchanging(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
     """Integer literals, integer module constants and parameters the function never
     rebinds, with integer operators: the same value wherever it is evaluated."""
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         return True
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, ints.INT_OPS):
+    if type(node) is cst.BinaryOperation and isinstance(node.operator, ints.INT_OPS):
         return _unchanging(ctx, stmt, node.left) and _unchanging(ctx, stmt, node.right)
-    if not isinstance(node, cst.Name):
+    if type(node) is not cst.Name:
         return False
     name, fn = node.value, ctx.graph.functions.get(stmt.scope)
     if fn is None or name not in fn.params:
@@ -320,7 +320,7 @@ def _unchanging(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> boo
 
 
 def _literal(node: cst.BaseExpression) -> int | None:
-    return node.evaluated_value if isinstance(node, cst.Integer) else None
+    return node.evaluated_value if type(node) is cst.Integer else None
 
 
 def _keyword(arg: cst.Arg, name: str) -> bool:
@@ -328,4 +328,4 @@ def _keyword(arg: cst.Arg, name: str) -> bool:
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
+    return type(node) is cst.Name and node.value == "None"

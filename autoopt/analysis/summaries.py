@@ -103,7 +103,7 @@ def _project_arrays(ctx: ModuleContext, qual: str) -> bool:
 
 
 def _module_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Function | None:
-    if isinstance(call.func, cst.Name):
+    if type(call.func) is cst.Name:
         return ctx.graph.resolve_function(call.func.value, stmt.scope)
     return None
 
@@ -156,9 +156,9 @@ def _handoffs(ctx: ModuleContext, stmt: Stmt, traced: set[str]) -> list[str]:
     """Where this statement would hand a traced value to Python or NumPy."""
     found = []
     for node in own_nodes(stmt):
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             found += _call_handoff(ctx, node, traced)
-        elif isinstance(node, cst.FormattedString) and _reads(node, traced):
+        elif type(node) is cst.FormattedString and _reads(node, traced):
             found.append("formats a traced value as text")
     return found
 
@@ -169,7 +169,7 @@ def _call_handoff(ctx: ModuleContext, call: cst.Call, traced: set[str]) -> list[
     touched = sorted({n for a in args for n in _reads(a, traced)})
     if qual.startswith("numpy.") and touched:
         return [f"hands the traced `{touched[0]}` to NumPy (`{qual}`)"]
-    name = call.func.value if isinstance(call.func, cst.Name) else ""
+    name = call.func.value if type(call.func) is cst.Name else ""
     if name == "isinstance" and args and _reads(args[0], traced):
         return [f"tests `isinstance` on the traced `{ctx.code(args[0])}`"]
     if name in ("str", "repr", "format") and touched:
@@ -188,18 +188,18 @@ def _index_checks(ctx: ModuleContext, stmt: Stmt, traced: set[str]) -> tuple[lis
     values = model(ctx)
     masks, doubts = [], []
     for node in own_nodes(stmt):
-        if not isinstance(node, cst.Subscript) or not _reads(node.value, traced):
+        if type(node) is not cst.Subscript or not _reads(node.value, traced):
             continue
         for element in node.slice:
             index = element.slice
-            if not isinstance(index, cst.Index):
+            if type(index) is not cst.Index:
                 continue
             value = values.value_of(stmt, index.value)
             code = ctx.code(index.value)
             array = value.kind in (Kind.ARRAY, Kind.HOST_ARRAY)
-            if not (array or isinstance(index.value, cst.Comparison)) or value.detail == "int":
+            if not (array or type(index.value) is cst.Comparison) or value.detail == "int":
                 continue
-            traced_test = isinstance(index.value, cst.Comparison) and _reads(index.value, traced)
+            traced_test = type(index.value) is cst.Comparison and _reads(index.value, traced)
             if value.detail == "bool" or traced_test:
                 masks.append(f"indexes with the boolean mask `{code}` (a data-dependent shape)")
             else:

@@ -129,9 +129,9 @@ def _dependencies(stmts: list[Stmt]) -> dict[str, set[str]]:
 
 def _value_of(stmt: Stmt) -> cst.CSTNode | None:
     node = stmt.node
-    if isinstance(node, cst.Assign | cst.AnnAssign | cst.AugAssign):
+    if type(node) in (cst.Assign, cst.AnnAssign, cst.AugAssign):
         return node.value
-    if isinstance(node, cst.For):
+    if type(node) is cst.For:
         return node.iter
     return None
 
@@ -152,11 +152,11 @@ def _concrete_positions(ctx: ModuleContext, stmts: list[Stmt]) -> list[tuple[cst
     positions: list[tuple[cst.CSTNode, str]] = []
     for stmt in stmts:
         node = stmt.node
-        if isinstance(node, cst.If):
+        if type(node) is cst.If:
             positions.append((node.test, "an `if` condition"))
-        elif isinstance(node, cst.While):
+        elif type(node) is cst.While:
             positions.append((node.test, "a `while` condition"))
-        elif isinstance(node, cst.Assert):
+        elif type(node) is cst.Assert:
             positions.append((node.test, "an `assert`"))
         for call in stmt.calls:
             positions.extend(_call_positions(ctx, call))
@@ -168,16 +168,16 @@ def _concrete_positions(ctx: ModuleContext, stmts: list[Stmt]) -> list[tuple[cst
 
 def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
     func = call.func
-    if isinstance(func, cst.Name) and func.value in _FORCING_BUILTINS:
+    if type(func) is cst.Name and func.value in _FORCING_BUILTINS:
         return [(arg.value, f"`{func.value}()`") for arg in call.args]
-    if isinstance(func, cst.Attribute) and func.attr.value in _FORCING_METHODS:
+    if type(func) is cst.Attribute and func.attr.value in _FORCING_METHODS:
         return [(func.value, f"`.{func.attr.value}()`")]
     keywords = [
         (a.value, f"`{a.keyword.value}=`")
         for a in call.args
         if a.keyword is not None and a.keyword.value in jax_api.PYTHON_KEYWORDS
     ]
-    if isinstance(func, cst.Attribute) and func.attr.value in _VALUE_METHODS:
+    if type(func) is cst.Attribute and func.attr.value in _VALUE_METHODS:
         return [(arg.value, f"the argument of `.{func.attr.value}()`") for arg in call.args]
     qual = ctx.qualify(func)
     if qual is not None and qual.startswith("jax.numpy.") and qual not in SHAPE_ARGS:
@@ -208,7 +208,7 @@ def _option_positions(qual: str, call: cst.Call) -> list[tuple[cst.CSTNode, str]
 
 
 def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
-    if isinstance(node, cst.FunctionDef):
+    if type(node) is cst.FunctionDef:
         return []
     return [
         (part, "a slice bound")
@@ -225,25 +225,25 @@ def _index_positions(ctx: ModuleContext, stmt: Stmt) -> list[tuple[cst.CSTNode, 
     values = model(ctx)
     out: list[tuple[cst.CSTNode, str]] = []
     for node in own_nodes(stmt):
-        if not isinstance(node, cst.Subscript):
+        if type(node) is not cst.Subscript:
             continue
         if values.value_of(stmt, node.value).kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             continue
         for element in node.slice:
-            if isinstance(element.slice, cst.Index):
+            if type(element.slice) is cst.Index:
                 out.append((element.slice.value, f"an index into `{ctx.code(node.value)}`"))
     return out
 
 
 def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
-    if isinstance(node, cst.FunctionDef | cst.If | cst.While):
+    if type(node) in (cst.FunctionDef, cst.If, cst.While):
         return []
     out: list[tuple[cst.CSTNode, str]] = []
     for inner in _in_source_order(node):
-        if isinstance(inner, cst.IfExp):
+        if type(inner) is cst.IfExp:
             out.append((inner.test, "a conditional expression"))
-        elif isinstance(inner, cst.BooleanOperation):
-            word = "and" if isinstance(inner.operator, cst.And) else "or"
+        elif type(inner) is cst.BooleanOperation:
+            word = "and" if type(inner.operator) is cst.And else "or"
             out.append((inner.left, f"`{word}`"))
     return out
 

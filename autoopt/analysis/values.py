@@ -158,23 +158,23 @@ class ValueModel:
             return self._call(stmt, expr)  # type: ignore[arg-type]
         if kind is cst.Subscript:
             return self._subscript(stmt, expr)  # type: ignore[arg-type]
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             return self._binary(stmt, expr)
-        if isinstance(expr, cst.Comparison):
+        if type(expr) is cst.Comparison:
             return self._comparison(stmt, expr)
-        if isinstance(expr, cst.UnaryOperation):
-            if isinstance(expr.operator, cst.Not):
+        if type(expr) is cst.UnaryOperation:
+            if type(expr.operator) is cst.Not:
                 return SCALAR
             return self.value_of(stmt, expr.expression)
-        if isinstance(expr, cst.IfExp):
+        if type(expr) is cst.IfExp:
             return self.value_of(stmt, expr.body).join(self.value_of(stmt, expr.orelse))
-        if isinstance(expr, cst.Tuple | cst.List | cst.Set | cst.Dict):
+        if type(expr) in (cst.Tuple, cst.List, cst.Set, cst.Dict):
             return self._container(stmt, expr)
-        if isinstance(expr, cst.Lambda):
+        if type(expr) is cst.Lambda:
             return CALLABLE
-        if isinstance(expr, cst.ListComp):
+        if type(expr) is cst.ListComp:
             return self._comprehension(stmt, expr, "list")
-        if isinstance(expr, cst.DictComp):
+        if type(expr) is cst.DictComp:
             return self._comprehension(stmt, expr, "dict")
         return UNKNOWN
 
@@ -184,14 +184,14 @@ class ValueModel:
         """A list, dict (or, through `tuple(...)`, tuple) built of JAX arrays is a pytree
         of arrays, that container of arrays where every element is one (a dict's keys
         strings); anything else built this way is not known."""
-        element = self.value_of(stmt, expr.value if isinstance(expr, cst.DictComp) else expr.elt)
+        element = self.value_of(stmt, expr.value if type(expr) is cst.DictComp else expr.elt)
         if element.kind is Kind.BOTTOM:
             return BOTTOM
         if not element.is_arrays:
             return UNKNOWN
         if element.kind is not Kind.ARRAY:
             return PYTREE
-        if isinstance(expr, cst.DictComp):
+        if type(expr) is cst.DictComp:
             return self._keyed(self.value_of(stmt, expr.key))
         return arrays_in(container)
 
@@ -236,7 +236,7 @@ class ValueModel:
         if base.kind is Kind.PYTREE:
             return _element(base, expr)
         if base.kind is Kind.SHAPE:
-            sliced = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+            sliced = any(type(e.slice) is cst.Slice for e in expr.slice)
             return Value(Kind.SHAPE, shape=sliced_shape(base.shape, expr)) if sliced else SCALAR
         if base.kind is Kind.STRING:
             return Value(Kind.STRING)
@@ -246,7 +246,7 @@ class ValueModel:
         """`x[i]`, `x[i, j]` with integer indexes: the shape loses those axes."""
         indexes = [e.slice for e in expr.slice]
         assert base.shape is not None
-        if not all(isinstance(i, cst.Index) for i in indexes) or len(indexes) > len(base.shape):
+        if not all(type(i) is cst.Index for i in indexes) or len(indexes) > len(base.shape):
             return ARRAY
         kinds = [self.value_of(stmt, i.value) for i in indexes]  # type: ignore[attr-defined]
         if any(k.kind is not Kind.SCALAR for k in kinds):
@@ -255,15 +255,14 @@ class ValueModel:
 
     def _binary(self, stmt: Stmt, expr: cst.BinaryOperation) -> Value:
         left, right = self.value_of(stmt, expr.left), self.value_of(stmt, expr.right)
-        combined = combine(left, right, isinstance(expr.operator, cst.Modulo))
-        if combined.kind is Kind.ARRAY and not isinstance(expr.operator, cst.MatrixMultiply):
+        combined = combine(left, right, type(expr.operator) is cst.Modulo)
+        if combined.kind is Kind.ARRAY and type(expr.operator) is not cst.MatrixMultiply:
             return typed_arithmetic(combined, left, right)
         return combined
 
     def _comparison(self, stmt: Stmt, expr: cst.Comparison) -> Value:
         if any(
-            isinstance(t.operator, cst.Is | cst.IsNot | cst.In | cst.NotIn)
-            for t in expr.comparisons
+            type(t.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for t in expr.comparisons
         ):
             return SCALAR
         sides = [expr.left, *(t.comparator for t in expr.comparisons)]
@@ -277,23 +276,23 @@ class ValueModel:
         return SCALAR if kinds <= {Kind.SCALAR, Kind.STRING, Kind.NONE} else UNKNOWN
 
     def _container(self, stmt: Stmt, expr: cst.Tuple | cst.List | cst.Set | cst.Dict) -> Value:
-        if isinstance(expr, cst.Dict):
-            parts = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+        if type(expr) is cst.Dict:
+            parts = [e.value for e in expr.elements if type(e) is cst.DictElement]
             if len(parts) != len(expr.elements):
                 return UNKNOWN
         else:
-            if any(isinstance(e, cst.StarredElement) for e in expr.elements):
+            if any(type(e) is cst.StarredElement for e in expr.elements):
                 return UNKNOWN
             parts = [e.value for e in expr.elements]
         values = [self.value_of(stmt, p) for p in parts]
         if any(v.kind is Kind.BOTTOM for v in values):
             return BOTTOM
-        if values and all(v.is_arrays for v in values) and not isinstance(expr, cst.Set):
+        if values and all(v.is_arrays for v in values) and type(expr) is not cst.Set:
             return self._literal_pytree(stmt, expr, values)
-        if any(v.kind is Kind.UNKNOWN for v in values) and not isinstance(expr, cst.Set):
+        if any(v.kind is Kind.UNKNOWN for v in values) and type(expr) is not cst.Set:
             return UNKNOWN  # a pytree of arrays or not: its parts decide
-        hashable = isinstance(expr, cst.Tuple) and all(v.constant for v in values)
-        if isinstance(expr, cst.Tuple) and all(v.kind is Kind.SCALAR for v in values):
+        hashable = type(expr) is cst.Tuple and all(v.constant for v in values)
+        if type(expr) is cst.Tuple and all(v.kind is Kind.SCALAR for v in values):
             return Value(Kind.SHAPE, hashable)
         return Value(Kind.CONTAINER, hashable)
 
@@ -304,10 +303,10 @@ class ValueModel:
         is a JAX array (every key of a dict a string)."""
         if not all(v.kind is Kind.ARRAY for v in values):
             return PYTREE
-        if isinstance(expr, cst.Dict):
+        if type(expr) is cst.Dict:
             keys = [self.value_of(stmt, e.key) for e in expr.elements]  # type: ignore[union-attr]
             return self._keyed(join_all(keys))
-        return arrays_in("tuple" if isinstance(expr, cst.Tuple) else "list")
+        return arrays_in("tuple" if type(expr) is cst.Tuple else "list")
 
     # -- calls -----------------------------------------------------------------------
     def _call(self, stmt: Stmt, call: cst.Call) -> Value:
@@ -321,11 +320,11 @@ class ValueModel:
         if qual is not None:
             return self._project_call(qual) or call_value(qual, call)
         func = call.func
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             return self._named_call(stmt, func.value, call)
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             return self._method_call(stmt, call, func)
-        if isinstance(func, cst.Call):
+        if type(func) is cst.Call:
             inner = self.ctx.qualify(func.func) or ""
             if inner == "jax.grad" and _plain_grad(func, call):
                 first = self.value_of(stmt, call.args[0].value)
@@ -404,11 +403,11 @@ class ValueModel:
     def _pairs(self, stmt: Stmt, source: cst.BaseExpression) -> tuple[Value, Value] | None:
         """The key and value of the pairs `dict(source)` reads from a generator of
         `(key, value)` literals or an iterator of pairs (`zip`, `.items()`)."""
-        if isinstance(source, cst.GeneratorExp | cst.ListComp):
+        if type(source) in (cst.GeneratorExp, cst.ListComp):
             elt = source.elt
-            if not isinstance(elt, cst.Tuple) or len(elt.elements) != 2:
+            if type(elt) is not cst.Tuple or len(elt.elements) != 2:
                 return None
-            if any(isinstance(e, cst.StarredElement) for e in elt.elements):
+            if any(type(e) is cst.StarredElement for e in elt.elements):
                 return None
             key, value = (self.value_of(stmt, e.value) for e in elt.elements)
             return key, value
@@ -449,7 +448,7 @@ class ValueModel:
             return None
         positional = [a.value for a in call.args if a.keyword is None]
         keywords = {a.keyword.value for a in call.args if a.keyword is not None}
-        if isinstance(func, cst.Name) and _is_builtin(self.ctx, func.value):
+        if type(func) is cst.Name and _is_builtin(self.ctx, func.value):
             if func.value == "range":
                 return SCALAR, None
             if func.value == "zip" and positional and keywords <= {"strict"}:
@@ -457,7 +456,7 @@ class ValueModel:
             if func.value == "enumerate" and len(positional) == 1 and keywords <= {"start"}:
                 return UNKNOWN, [SCALAR, self._item(stmt, positional[0])]
             return None
-        if not isinstance(func, cst.Attribute) or call.args:
+        if type(func) is not cst.Attribute or call.args:
             return None
         view = func.attr.value
         if view not in ("keys", "values", "items"):
@@ -524,7 +523,7 @@ class ValueModel:
             return OBJECT
         values = []
         for stmt in self.ctx.graph.scope_stmts(fn.qualname):
-            if isinstance(stmt.node, cst.Return):
+            if type(stmt.node) is cst.Return:
                 value = stmt.node.value
                 values.append(NONE if value is None else self.value_of(stmt, value))
         return join_all(values) if values else NONE
@@ -652,13 +651,13 @@ class ValueModel:
             if qual and project_function(self.ctx, qual):
                 return CALLABLE  # a function of another file of the project
             return attribute_value(qual) if qual else UNKNOWN
-        if isinstance(node, cst.For):
+        if type(node) is cst.For:
             return self._iterated(stmt, node, name)
-        if isinstance(node, cst.AugAssign):
+        if type(node) is cst.AugAssign:
             return self._augmented(stmt, node)
-        if isinstance(node, cst.Assign | cst.AnnAssign) and node.value is not None:
+        if type(node) in (cst.Assign, cst.AnnAssign) and node.value is not None:
             targets = (
-                [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
             )
             return join_all(
                 [
@@ -670,18 +669,18 @@ class ValueModel:
         return UNKNOWN
 
     def _augmented(self, stmt: Stmt, node: cst.AugAssign) -> Value:
-        if not isinstance(node.target, cst.Name):
+        if type(node.target) is not cst.Name:
             return UNKNOWN
         before = self.name(stmt, node.target.value)
-        modulo = isinstance(node.operator, cst.ModuloAssign)
+        modulo = type(node.operator) is cst.ModuloAssign
         return combine(before, self.value_of(stmt, node.value), modulo)
 
     def _iterated(self, stmt: Stmt, node: cst.For, name: str) -> Value:
-        if isinstance(node.target, cst.Tuple | cst.List) and isinstance(node.iter, cst.Name):
+        if type(node.target) in (cst.Tuple, cst.List) and type(node.iter) is cst.Name:
             return self._unpacked_item(stmt, node.target, node.iter.value, name)
-        if isinstance(node.target, cst.Tuple | cst.List):
+        if type(node.target) in (cst.Tuple, cst.List):
             return self._bound_item(stmt, node.iter, *_unpacked_index(node.target, name))
-        if not isinstance(node.target, cst.Name):
+        if type(node.target) is not cst.Name:
             return UNKNOWN
         return self._item(stmt, node.iter)
 
@@ -690,18 +689,18 @@ class ValueModel:
     ) -> Value:
         """`for a, b in pairs` over a list of tuple literals that only `for` loops read:
         `name` gets the join of its element of every tuple."""
-        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
         defs = self.ctx.graph.reaching_defs(stmt, items)
         built = _built_list(defs[0], items) if len(defs) == 1 else None
         if built is None or name not in names or not _only_iterated(self.ctx, items, defs[0]):
             return UNKNOWN
-        if any(isinstance(e, cst.StarredElement) for e in target.elements):
+        if any(type(e) is cst.StarredElement for e in target.elements):
             return UNKNOWN
         index, values = names.index(name), []
         for item in built:
-            if not isinstance(item, cst.Tuple) or len(item.elements) != len(names):
+            if type(item) is not cst.Tuple or len(item.elements) != len(names):
                 return UNKNOWN
-            if any(isinstance(e, cst.StarredElement) for e in item.elements):
+            if any(type(e) is cst.StarredElement for e in item.elements):
                 return UNKNOWN
             values.append(self.value_of(defs[0], item.elements[index].value))
         joined = join_all(values)  # one item per iteration: never one constant
@@ -710,15 +709,15 @@ class ValueModel:
     def _assigned(
         self, stmt: Stmt, target: cst.BaseExpression, value: cst.BaseExpression, name: str
     ) -> Value:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             return self.value_of(stmt, value)
-        if not isinstance(target, cst.Tuple | cst.List):
+        if type(target) not in (cst.Tuple, cst.List):
             return UNKNOWN
-        names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+        names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
         index = names.index(name) if name in names else -1
-        if index < 0 or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        if index < 0 or any(type(e) is cst.StarredElement for e in target.elements):
             return UNKNOWN
-        if isinstance(value, cst.Tuple | cst.List) and len(value.elements) == len(names):
+        if type(value) in (cst.Tuple, cst.List) and len(value.elements) == len(names):
             return self.value_of(stmt, value.elements[index].value)
         unpacked = self._unpacked_return(stmt, value, index, len(names))
         if unpacked.kind not in (Kind.UNKNOWN, Kind.BOTTOM):
@@ -737,7 +736,7 @@ class ValueModel:
         return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
 
     def _compiled_call(self, stmt: Stmt, value: cst.BaseExpression) -> bool:
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        if not (type(value) is cst.Call and type(value.func) is cst.Name):
             return False
         fn = self.ctx.graph.resolve_function(value.func.value, stmt.scope)
         return fn is not None and _compiled(self.ctx, fn)
@@ -746,17 +745,17 @@ class ValueModel:
         self, stmt: Stmt, value: cst.BaseExpression, index: int, count: int
     ) -> Value:
         """`a, b = f(...)` for a module function whose every return is a tuple literal."""
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        if not (type(value) is cst.Call and type(value.func) is cst.Name):
             return UNKNOWN
         fn = self.ctx.graph.resolve_function(value.func.value, stmt.scope)
         if fn is None:
             return UNKNOWN
         values = []
         for ret in self.ctx.graph.scope_stmts(fn.qualname):
-            if not isinstance(ret.node, cst.Return):
+            if type(ret.node) is not cst.Return:
                 continue
             tup = ret.node.value
-            if not isinstance(tup, cst.Tuple) or len(tup.elements) != count:
+            if type(tup) is not cst.Tuple or len(tup.elements) != count:
                 return UNKNOWN
             values.append(self.value_of(ret, tup.elements[index].value))
         return join_all(values)
@@ -789,10 +788,10 @@ def _binding_calls(ctx: ModuleContext, fn: Function) -> list[CallSite] | None:
 def _passes_to(ctx: ModuleContext, call: cst.Call, fn: Function) -> bool:
     """`call` is `T(fn)(...)` for one of the passing transforms, `fn` resolved by name."""
     func = call.func
-    if not isinstance(func, cst.Call) or len(func.args) != 1:
+    if type(func) is not cst.Call or len(func.args) != 1:
         return False
     arg = func.args[0]
-    if arg.keyword is not None or arg.star or not isinstance(arg.value, cst.Name):
+    if arg.keyword is not None or arg.star or type(arg.value) is not cst.Name:
         return False
     return arg.value.value == fn.name and ctx.qualify(func.func) in _PASSING_TRANSFORMS
 
@@ -812,22 +811,22 @@ def _one_comprehension(call: cst.Call) -> bool:
         len(call.args) == 1
         and call.args[0].keyword is None
         and not call.args[0].star
-        and isinstance(call.args[0].value, cst.GeneratorExp | cst.ListComp)
+        and type(call.args[0].value) in (cst.GeneratorExp, cst.ListComp)
     )
 
 
 def _built_list(stmt: Stmt, name: str) -> list[cst.BaseExpression] | None:
     """The items of `name = [...]` or `name = [... for ...]` (the element, once)."""
     node = stmt.node
-    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+    if type(node) is not cst.Assign or len(node.targets) != 1:
         return None
     target, value = node.targets[0].target, node.value
-    if not (isinstance(target, cst.Name) and target.value == name):
+    if not (type(target) is cst.Name and target.value == name):
         return None
-    if isinstance(value, cst.ListComp):
+    if type(value) is cst.ListComp:
         return [value.elt]
-    if isinstance(value, cst.List) and value.elements:
-        if any(isinstance(e, cst.StarredElement) for e in value.elements):
+    if type(value) is cst.List and value.elements:
+        if any(type(e) is cst.StarredElement for e in value.elements):
             return None
         return [e.value for e in value.elements]
     return None
@@ -841,7 +840,7 @@ def _only_iterated(ctx: ModuleContext, name: str, binder: Stmt) -> bool:
             return False
         if name in stmt.uses or name in stmt.mutates:
             node = stmt.node
-            iterated = isinstance(node, cst.For) and isinstance(node.iter, cst.Name)
+            iterated = type(node) is cst.For and type(node.iter) is cst.Name
             if not iterated or node.iter.value != name:  # type: ignore[union-attr]
                 return False
     return True
@@ -856,10 +855,10 @@ def _comprehension_bindings(
         return []
     found = []
     for node in own_nodes(stmt):
-        target = node.target if isinstance(node, cst.CompFor) else None
-        if isinstance(target, cst.Name) and target.value == name:
+        target = node.target if type(node) is cst.CompFor else None
+        if type(target) is cst.Name and target.value == name:
             found.append((node.iter, None, 1))  # type: ignore[union-attr]
-        elif isinstance(target, cst.Tuple | cst.List) and name in _target_names(target):
+        elif type(target) in (cst.Tuple, cst.List) and name in _target_names(target):
             index, count = _unpacked_index(target, name)
             found.append((node.iter, index, count))  # type: ignore[union-attr]
     return found
@@ -868,8 +867,8 @@ def _comprehension_bindings(
 def _unpacked_index(target: cst.Tuple | cst.List, name: str) -> tuple[int, int]:
     """`name`'s index among the plain names a tuple target unpacks, and their count (-1
     where it is nested or a starred target is there)."""
-    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
-    if name not in names or any(isinstance(e, cst.StarredElement) for e in target.elements):
+    names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
+    if name not in names or any(type(e) is cst.StarredElement for e in target.elements):
         return -1, len(names)
     return names.index(name), len(names)
 
@@ -881,9 +880,9 @@ def _element(base: Value, expr: cst.Subscript) -> Value:
     if container is None or len(expr.slice) != 1:
         return PYTREE
     index = expr.slice[0].slice
-    if isinstance(index, cst.Index) and index.star is None:
+    if type(index) is cst.Index and index.star is None:
         return ARRAY
-    if isinstance(index, cst.Slice) and container != "dict":
+    if type(index) is cst.Slice and container != "dict":
         return base
     return PYTREE
 
@@ -928,7 +927,7 @@ def _class_detail(ctx: ModuleContext, node: cst.ClassDef) -> str:
             return "pytree-class"
     for decorator in node.decorators:
         expr = decorator.decorator
-        name = ctx.qualify(expr.func if isinstance(expr, cst.Call) else expr) or ""
+        name = ctx.qualify(expr.func if type(expr) is cst.Call else expr) or ""
         if name.endswith(_PYTREE_DECORATORS):
             return "pytree-class"
     return "class"

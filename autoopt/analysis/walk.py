@@ -97,7 +97,7 @@ def walk(
     node: cst.CSTNode, prune: Callable[[cst.CSTNode], bool] | None = None
 ) -> Iterator[cst.CSTNode]:
     """Every node under `node` (itself first), preorder; `prune(n)` skips n's children."""
-    if prune is None and isinstance(node, cst.Module):
+    if prune is None and type(node) is cst.Module:
         return iter(module_nodes(node))
     return _walk(node, prune)
 

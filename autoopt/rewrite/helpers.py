@@ -32,14 +32,14 @@ def top_statement(ctx: ModuleContext, stmt: Stmt) -> cst.CSTNode:
 
 def _class_node(ctx: ModuleContext, qualname: str) -> cst.CSTNode:
     top = qualname.split(".")[0]
-    return next(s for s in ctx.module.body if isinstance(s, cst.ClassDef) and s.name.value == top)
+    return next(s for s in ctx.module.body if type(s) is cst.ClassDef and s.name.value == top)
 
 
 def spaced(ctx: ModuleContext, definition: cst.FunctionDef, anchor: cst.CSTNode) -> cst.FunctionDef:
     """Blank lines around the helper: two at module level (PEP 8), one in a block; a
     blank line holds no whitespace."""
     lines = 2 if any(anchor is s for s in ctx.module.body) else 1
-    above = sum(isinstance(line, cst.EmptyLine) for line in getattr(anchor, "leading_lines", ()))
+    above = sum(type(line) is cst.EmptyLine for line in getattr(anchor, "leading_lines", ()))
     blank = cst.EmptyLine(indent=False)  # empty, not the block's indentation
     body = definition.body.with_changes(footer=[blank] * lines)
     leading = [blank] * max(0, lines - above) if above or ctx.module.body[0] is not anchor else []
@@ -54,7 +54,7 @@ def grouped(names: tuple[str, ...]) -> str:
 def parse_function(code: str) -> cst.FunctionDef:
     """The function definition `code` holds."""
     definition = cst.parse_statement(code)
-    assert isinstance(definition, cst.FunctionDef)
+    assert type(definition) is cst.FunctionDef
     return definition
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import libcst as cst
 
 from autoopt.analysis.walk import (
@@ -83,3 +85,19 @@ def test_child_lists_match_the_dataclass_fields_that_hold_nodes() -> None:
             items = value if isinstance(value, tuple | list) else (value,)
             expected += [item for item in items if isinstance(item, cst.CSTNode)]
         assert child_list(node) == expected
+
+
+def test_concrete_node_classes_have_no_subclasses() -> None:
+    """The analysis tests a concrete node's class by identity (`type(n) is cst.Name`):
+    LibCST's `isinstance` goes through `ABCMeta`, several times slower. That is exact
+    only while no concrete node class has a subclass; a LibCST upgrade that adds one
+    must fail here."""
+    subclassed = {
+        name: [sub.__name__ for sub in kind.__subclasses__()]
+        for name in dir(cst)
+        if inspect.isclass(kind := getattr(cst, name))
+        and issubclass(kind, cst.CSTNode)
+        and not inspect.isabstract(kind)
+        and kind.__subclasses__()
+    }
+    assert subclassed == {}
