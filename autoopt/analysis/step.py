@@ -11,6 +11,13 @@ that function may be jitted (and donate its carry) is the jit plan's question,
 asked on the program with the step extracted (`rules/loop_owner.py`); this
 module only finds the loops and their names.
 
+A `for` loop over `range(...)` whose body ends with `if <condition>:` blocks that only
+append (`if it % 10 == 0: norms.append(jnp.sqrt(rs))`) also gets a kept plan
+(`StepPlan.kept`): those appends move into the step as if unconditional, for the
+whole-loop form alone, which then keeps the rows of the steps where the condition
+holds (analysis/whole_loop.py judges the condition). Its `narrow` plan, without
+them, is the step form's.
+
 Names the step reads that its scope does not bind (module functions, imports,
 constants of the module, builtins) stay global references in the step; a loop
 at module level passes the names the module binds to values instead, since the
@@ -19,7 +26,7 @@ loop may rebind them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -41,6 +48,7 @@ class Append:
     node: cst.Expr
     name: str
     returned: str | None
+    kept: cst.If | None = None  # the `if` whose condition keeps the value (kept plans)
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,8 @@ class StepPlan:
     returns: tuple[str, ...]  # names the rest of the loop, a later iteration or later code read
     appends: tuple[Append, ...]  # the `xs.append(value)` lines, in order
     doubts: tuple[str, ...]  # what the loop variable's tracing may change
+    kept: tuple[cst.If, ...] = ()  # the `if`s ending the body, whose appends the step runs
+    narrow: StepPlan | None = None  # a kept plan's own plan without them, if any
 
 
 def step_plans(ctx: ModuleContext) -> list[StepPlan]:
@@ -63,7 +73,7 @@ def step_plans(ctx: ModuleContext) -> list[StepPlan]:
 
 
 def _step_plans(ctx: ModuleContext) -> list[StepPlan]:
-    found = (step_plan(ctx, loop) for loop in ctx.graph.loops.values())
+    found = (kept_plan(ctx, loop) or step_plan(ctx, loop) for loop in ctx.graph.loops.values())
     return [plan for plan in found if plan is not None]
 
 
@@ -72,7 +82,52 @@ def step_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
     node = loop.node
     if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
         return None
+    return _plan(ctx, loop, _device_lines(ctx, node))
+
+
+def kept_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
+    """The plan whose step also runs the appends of the `if` blocks ending the body of
+    `for i in range(...)` (each only appends, with no `else`; the step's lines and they
+    are the whole body), with the plan without them as `narrow`; None where there are
+    none, or the loop does not fit."""
+    node = loop.node
+    if not isinstance(node, cst.For) or counted_for(node) is None:
+        return None
+    if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
+        return None
     lines = _device_lines(ctx, node)
+    kept = node.body.body[len(lines) :]
+    if not kept or not all(_appends_only(ctx, block) for block in kept):
+        return None
+    inner = [line for block in kept for line in block.body.body]  # type: ignore[union-attr]
+    plan = _plan(ctx, loop, [*lines, *inner], tuple(kept))  # type: ignore[arg-type]
+    if plan is None:
+        return None
+    return replace(plan, kept=tuple(kept), narrow=step_plan(ctx, loop))  # type: ignore[arg-type]
+
+
+def _appends_only(ctx: ModuleContext, block: cst.BaseStatement) -> bool:
+    """`if <test>:` with no `else` whose lines are `xs.append(value)` calls, none of them
+    converting a value for the host."""
+    if not isinstance(block, cst.If) or block.orelse is not None:
+        return False
+    lines = block.body.body
+    return all(
+        isinstance(line, cst.SimpleStatementLine)
+        and all(_append(small) is not None for small in line.body)
+        and not any(_host_conversion(ctx, call) for call in calls_in(line))
+        for line in lines
+    )
+
+
+def _plan(
+    ctx: ModuleContext,
+    loop: Loop,
+    lines: list[cst.SimpleStatementLine],
+    kept: tuple[cst.If, ...] = (),
+) -> StepPlan | None:
+    """The plan of a step running `lines` (those inside the `kept` blocks included)."""
+    node = loop.node
     if sum(_computes(small) for line in lines for small in line.body) < _MIN_STATEMENTS:
         return None
     index = node.target.value if isinstance(node, cst.For) else None  # type: ignore[union-attr]
@@ -81,7 +136,7 @@ def step_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
     step = [s for s in body if id(s.node) in moved]
     if any(index in s.defs for s in body) or _declared(ctx, loop, body):
         return None
-    appends = _appends(lines)
+    appends = _appends(lines, kept)
     lists = {a.name for a in appends}
     if any(_reads_list(s, lists) for s in step) or any(s.defs & lists for s in step):
         return None
@@ -174,13 +229,15 @@ def _computes(small: cst.BaseSmallStatement) -> bool:
     return not isinstance(small.value.args[0].value, cst.Name)  # type: ignore[attr-defined]
 
 
-def _appends(lines: list[cst.SimpleStatementLine]) -> tuple[Append, ...]:
+def _appends(lines: list[cst.SimpleStatementLine], kept: tuple[cst.If, ...]) -> tuple[Append, ...]:
+    """The step's appends, each with the `kept` block it stands in (if any)."""
+    blocks = {id(line): block for block in kept for line in block.body.body}
     found = []
     for line in lines:
         for small in line.body:
             name = _append(small)
             if name is not None:
-                found.append(Append(small, name, None))  # type: ignore[arg-type]
+                found.append(Append(small, name, None, blocks.get(id(line))))  # type: ignore[arg-type]
     return tuple(found)
 
 
@@ -193,7 +250,7 @@ def _named(append: Append, step: list[Stmt]) -> Append:
     at = next(i for i, s in enumerate(step) if s.node is append.node)
     before = any(value.value in s.defs for s in step[:at])
     after = any(value.value in s.defs for s in step[at + 1 :])
-    return Append(append.node, append.name, value.value) if before and not after else append
+    return replace(append, returned=value.value) if before and not after else append
 
 
 def _reads_list(stmt: Stmt, lists: set[str]) -> bool:

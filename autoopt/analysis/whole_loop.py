@@ -36,6 +36,13 @@ changes only under x64; one that broadcasts to another shape, always), the loop 
 still run as a scan, guarded: the rewrite checks the step's types on the starting
 carry when the loop starts, and runs the steps where they differ (`guarded`).
 
+A `for` loop over `range(...)` whose body ends with `if` blocks that only append (a
+kept plan, analysis/step.py) runs as a scan of the step with those appends made
+unconditional, when each condition reads only the loop variable and Python numbers the
+loop does not rebind, through operators and pure builtins (`_kept_test`): the rewrite
+evaluates it again over the same range after the loop and gives the list the rows of
+the steps where it holds. Such a list never takes the stacked values.
+
 A list that starts empty just before the loop and is read afterwards only as
 `jnp.stack(xs)` (or `jnp.array(xs)`, `jnp.asarray(xs)`) can take the stacked
 values themselves: stacking the rows again would give the same array, after
@@ -57,6 +64,7 @@ from autoopt.analysis.exprs import is_at_update, read_names
 from autoopt.analysis.fori import counted_for
 from autoopt.analysis.graph import MODULE, Stmt
 from autoopt.analysis.ints import module_constant
+from autoopt.analysis.invariance import variant_reason
 from autoopt.analysis.kinds import Kind
 from autoopt.analysis.scan import step_count
 from autoopt.analysis.shapes import dtype_name
@@ -121,9 +129,9 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
         if counted is None:
             return None
         index, bounds = counted
-        if len(plan.lines) != len(node.body.body) or index in plan.params:
-            return None
-        if step_count(ctx, bounds) is None:
+        if not (plan.kept or len(plan.lines) == len(node.body.body)) or index in plan.params:
+            return None  # the step is not the whole body (a kept plan's always is)
+        if step_count(ctx, bounds) is None or not all(_kept_test(ctx, plan, k) for k in plan.kept):
             return None
         length = _length(ctx, bounds)
     module = plan.loop.scope == MODULE
@@ -136,7 +144,7 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     inputs = tuple(p for p in plan.params if p not in carry and p != index)
     stacked = tuple(
         (name, calls)
-        for name in dict.fromkeys(a.name for a in plan.appends)
+        for name in dict.fromkeys(a.name for a in plan.appends if a.kept is None)
         if (calls := _stacked_only(ctx, plan, name)) is not None
     )
     # the loop variable holds the last index after a Python loop; the scan binds nothing
@@ -146,7 +154,8 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
         doubt = premise
     elif index is None or not _readers_outside(ctx, plan, index):
         doubt = _unstable(ctx, plan, carry)
-        guarded = bool(doubt) and _checkable(ctx, plan, carry)
+        lists = {a.name for a in plan.appends}
+        guarded = bool(doubt) and not lists & set(plan.params) and _checkable(ctx, plan, carry)
     if not module:
         return WholeLoop(carry, inputs, length, doubt, stacked, guarded=guarded, counter=counter)
     guarded = guarded and not rest  # a temporary's last value would need its type proven
@@ -165,6 +174,39 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     return WholeLoop(
         carry, inputs, length, doubt, stacked, tuple(last), last_index, guarded, counter, True
     )
+
+
+def scan_form(whole: WholeLoop | None, static: tuple[str, ...]) -> bool:
+    """Whether AO103 runs the loop as one scan (guarded or not) rather than as steps."""
+    return whole is not None and (not whole.doubt or (whole.guarded and not static))
+
+
+def _kept_test(ctx: ModuleContext, plan: StepPlan, block: cst.If) -> bool:
+    """The condition of a kept block reads only the loop variable and Python numbers
+    that stay the same in the loop, through operators, comparisons and pure builtins:
+    the rewrite evaluates it again over the same range after the loop."""
+    stmt = next(s for s in ctx.graph.loop_stmts(plan.loop.id) if s.node is block)
+    if not all(_plain_test(ctx, node) for node in walk(block.test)):
+        return False
+    called = {n.func.value for n in walk(block.test) if isinstance(n, cst.Call)}  # type: ignore[attr-defined]
+    names = {n.value for n in read_names(block.test)} - called - {plan.index}
+    values = model(ctx)
+    if any(values.value_of(stmt, cst.Name(n)).kind is not Kind.SCALAR for n in names):
+        return False
+    return variant_reason(ctx, plan.loop, names) is None
+
+
+def _plain_test(ctx: ModuleContext, node: cst.CSTNode) -> bool:
+    """A node of a condition without effects: names, numbers, operators, comparisons
+    and calls of the pure builtins (that the module does not rebind)."""
+    if isinstance(node, cst.Call):
+        func = node.func
+        return (
+            isinstance(func, cst.Name)
+            and func.value in _PURE_BUILTINS
+            and not any(func.value in s.defs for s in ctx.graph.stmts)
+        )
+    return not isinstance(node, _EFFECTS)
 
 
 def _counted_while(ctx: ModuleContext, plan: StepPlan) -> tuple[str, str, str, str] | str | None:
@@ -503,6 +545,12 @@ def _is_empty(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.List) and not node.elements
 
 
+_PURE_BUILTINS = frozenset({"abs", "min", "max", "round", "int", "bool"})
+#: nodes of a condition that may run code or read something other than a name
+_EFFECTS = (
+    cst.Attribute, cst.Subscript, cst.Lambda, cst.NamedExpr, cst.Await, cst.Yield,
+    cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FormattedString,
+)  # fmt: skip
 _STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
 _INEXACT_DEPTH = 8  # names and operands followed
 _ARRAYS = (Kind.ARRAY, Kind.HOST_ARRAY)

@@ -104,7 +104,7 @@ def calling_loop(plan: StepPlan, names: StepNames, node: cst.CSTNode) -> cst.For
     call = f"{names.returned(plan)} = {names.function}({', '.join(plan.params)})"
     appends = [f"{name}.append({item})" for _, name, item in appended(plan, names)]
     new = [cst.parse_statement(f"{line}\n") for line in (call, *appends)]
-    rest = list(node.body.body[len(plan.lines) :])
+    rest = [] if plan.kept else list(node.body.body[len(plan.lines) :])  # `if`s: the step's
     return node.with_changes(body=node.body.with_changes(body=[*new, *rest]))
 
 

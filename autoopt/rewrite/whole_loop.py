@@ -24,6 +24,12 @@ of the stacked values, one per iteration, as the loop appended them; a list that
 starts empty before the loop and is only stacked after it takes the stacked
 values instead (`energy = ...`, and `jnp.stack(energy)` becomes `energy`).
 
+A value appended under a condition on the loop variable alone (`if it % 10 == 0:
+norms.append(jnp.sqrt(rs))`) is stacked every step, and the list receives the rows of
+the steps where the condition holds, by the same condition over the same range:
+
+    norms.extend(norms_items[i] for i, it in enumerate(range(ITERS)) if it % 10 == 0)
+
 A loop of module code leaves its names as globals, so the scan carries its
 temporaries too, from placeholders of their proven type, the loop variable gets its
 last value, and a list keeps its rows (only the stack calls take the stacked values):
@@ -88,13 +94,11 @@ def guarded_loop_edits(
     names: StepNames,
     step: cst.FunctionDef,
     decorator: str,
-) -> list[Edit] | None:
+) -> list[Edit]:
     """The jitted step (`step`), the jitted scan of it and, called where the loop was,
     the function that runs the scan when the step keeps the carry's types and the loop
-    of steps otherwise (None where a list's name is also a parameter)."""
+    of steps otherwise (which appends a kept value every step too, as the scan does)."""
     params = (*whole.carry, *whole.inputs)
-    if any(a.name in params for a in plan.appends):
-        return None
     stacked = {} if whole.module else dict(whole.stacked)  # a global list keeps its rows
     stacks = {name: {ctx.qualify(c.func) for c in calls} for name, calls in stacked.items()}
     stacked = {name: calls for name, calls in stacked.items() if len(stacks[name]) == 1}
@@ -190,7 +194,12 @@ def _edits(
     if lists:
         target = f"{grouped(carried)}, {grouped(tuple(i for _, i in lists))}"
     call = cst.parse_statement(f"{target} = {function}({params})\n")
-    after = [_extend(name, items, whole) for name, items in lists if name != items]
+    kept = {a.name: a.kept for a in plan.appends if a.kept is not None}
+    after = [
+        _extend(ctx, plan, name, items, whole, kept.get(name))
+        for name, items in lists
+        if name != items
+    ]
     if whole.index_last is not None:
         after.append(f"{plan.index} = {whole.index_last}")
     if whole.counter is not None and whole.counter[2]:  # what a counted `while` leaves
@@ -212,9 +221,25 @@ def _edits(
     return edits
 
 
-def _extend(name: str, items: str, whole: WholeLoop) -> str:
+def _extend(
+    ctx: ModuleContext,
+    plan: StepPlan,
+    name: str,
+    items: str,
+    whole: WholeLoop,
+    kept: cst.If | None,
+) -> str:
     """`xs.extend(xs_items)`; at module level indexed row by row (iterating an array
-    compiles a slice per row, about a second for a few hundred; an index compiles one)."""
+    compiles a slice per row, about a second for a few hundred; an index compiles one);
+    for a value kept under a condition, the rows of the steps where it holds, by the
+    same condition over the same range (`xs_items[i] for i, t in enumerate(range(n)) if
+    t % 10 == 0`: row `i` is the `i`-th step, whatever the range starts at)."""
+    if kept is not None:
+        loop = plan.loop.node
+        assert isinstance(loop, cst.For)
+        row = fresh_name(ctx, "i", [items])
+        steps = f"enumerate({ctx.code(loop.iter)}) if {ctx.code(kept.test)}"
+        return f"{name}.extend({items}[{row}] for {row}, {plan.index} in {steps})"
     if not whole.module:
         return f"{name}.extend({items})"
     return f"{name}.extend({items}[i] for i in range({whole.length}))"

@@ -35,7 +35,10 @@ class CompiledLoopStep(Rule):
     jitted function runs the step `n` times with `lax.scan`, carrying the
     carried names and stacking the appended values, which the lists then
     receive with one `extend` each (a `while` loop's counter is then set to
-    the value the loop leaves, `i = N`).
+    the value the loop leaves, `i = N`). A `for` loop whose body ends with
+    `if i % k == 0: xs.append(value)` runs as one scan too: the scan emits
+    the value every step, and the list receives the rows of the steps where
+    the condition holds.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -117,6 +120,29 @@ class CompiledLoopStep(Rule):
     the loop take the stacked array). Every module global the loop leaves
     then has the value it had.
 
+    A loop over `range(...)` whose body ends with `if` blocks that only append
+    (`if it % RECORD_EVERY == 0: norms.append(jnp.sqrt(rs))`, no `else`)
+    takes the whole-loop form as if those appends ran every step: the step
+    computes each such value, the scan stacks it, and after the loop the
+    list receives the rows of the steps where the condition holds, by the
+    same condition over the same range (`norms.extend(norms_items[i] for i,
+    it in enumerate(range(ITERS)) if it % RECORD_EVERY == 0)`), so it ends
+    with the values, in the order, the loop appended. This is **safe** only when,
+    besides every premise above for that step (the value a JAX array the jit
+    plan proves pure, not read from the loop variable, one per list a step),
+    the condition reads only the loop variable and Python numbers that
+    nothing in the loop rebinds, through operators, comparisons and the
+    builtins `abs`, `min`, `max`, `round`, `int` and `bool` (no other call,
+    attribute or subscript: it has no effect and gives the same answer after
+    the loop), and no other line reads the list. Such a list always receives
+    rows (a `jnp.stack(xs)` after the loop stays). The scan holds every
+    step's value until the rows are picked (`n` where the loop kept `n / k`;
+    verification measures the memory). In the guarded form the
+    loop of steps appends every step's value too, so both of its paths
+    return one row per step. Otherwise the loop keeps what it had: the step
+    form of the lines before the `if` blocks, or, with fewer than two, no
+    fix.
+
     Where the carry's type is the one premise not proven, and no iteration
     provably changes it (with x64 off and on alike), the fix is still **safe**
     as a guarded whole loop: the step stays a jitted function, a jitted
@@ -171,9 +197,7 @@ class CompiledLoopStep(Rule):
         if whole is not None and not whole.doubt:
             return self._whole_loop(ctx, verdict, whole, [d for d in donate if d in whole.carry])
         if whole is not None and whole.guarded and not verdict.static:
-            guarded = self._guarded(ctx, verdict, whole, donate)
-            if guarded is not None:
-                return guarded
+            return self._guarded(ctx, verdict, whole, donate)
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
         definition = step_function(ctx, plan, verdict.names)
         definition = add_decorator(ctx, decorator)(definition)
@@ -188,7 +212,7 @@ class CompiledLoopStep(Rule):
 
     def _guarded(
         self, ctx: ModuleContext, verdict: StepVerdict, whole: WholeLoop, donate: list[str]
-    ) -> Finding | None:
+    ) -> Finding:
         """The jitted step, the jitted `lax.scan` of it, and a function that runs the scan
         when the step keeps the carry's types (checked when the loop starts), else the
         loop of steps: where the carry's type is the one premise not proven."""
@@ -198,8 +222,6 @@ class CompiledLoopStep(Rule):
         assert isinstance(step, cst.FunctionDef)
         decorator, more = jit_decorator(ctx, (), [d for d in donate if d in whole.carry])
         edits = guarded_loop_edits(ctx, plan, whole, names, step, decorator)
-        if edits is None:
-            return None
         donated = f", donating {_listed(donate)}" if donate else ""
         message = (
             "this loop's body runs eagerly, one dispatch per operation: run the whole loop "

@@ -34,6 +34,7 @@ from autoopt.analysis.graph import Stmt
 from autoopt.analysis.jit_plan import eager_loop_sites, jit_plan
 from autoopt.analysis.step import StepPlan, step_plans
 from autoopt.analysis.suppress import is_suppressed, suppressions
+from autoopt.analysis.whole_loop import scan_form, whole_loop
 from autoopt.model import Applicability, Replace
 from autoopt.rewrite.step import StepNames, extracted, step_names
 from autoopt.rules.ao501_loop_to_vmap import LoopToVmap
@@ -73,8 +74,20 @@ def _step_verdicts(ctx: ModuleContext) -> list[StepVerdict]:
                 for v in verdicts
                 for n in (v.names.function, v.names.loop, v.names.scan, *v.names.items)
             ]
-            verdicts.append(_verdict(ctx, plan, step_names(ctx, plan, taken)))
+            verdict = _kept_verdict(ctx, plan, taken)
+            if verdict is not None:
+                verdicts.append(verdict)
     return verdicts
+
+
+def _kept_verdict(ctx: ModuleContext, plan: StepPlan, taken: list[str]) -> StepVerdict | None:
+    """The verdict of a plan; for a kept plan (`StepPlan.kept`), only where the loop then
+    runs as one scan, else that of the plan without the kept appends (if any)."""
+    verdict = _verdict(ctx, plan, step_names(ctx, plan, taken))
+    if not plan.kept or (verdict.proven and scan_form(whole_loop(ctx, plan), verdict.static)):
+        return verdict
+    narrow = plan.narrow
+    return None if narrow is None else _verdict(ctx, narrow, step_names(ctx, narrow, taken))
 
 
 def fori_owned(ctx: ModuleContext, loop_id: int) -> bool:
