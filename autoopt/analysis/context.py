@@ -20,7 +20,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from autoopt.analysis.blocks import Blocks, collect_blocks
-from autoopt.analysis.graph import Function, ModuleGraph
+from autoopt.analysis.graph import MODULE, Function, ModuleGraph
 from autoopt.analysis.names import Import, ImportMap, collect_imports, statement_imports
 from autoopt.analysis.walk import child_list, statement_nodes
 from autoopt.model import RequireImport, Span
@@ -75,6 +75,7 @@ class ModuleContext:
     # id(node) -> (node, its qualified name): the node is kept, so its id stays its own
     _qualified: dict[int, tuple[cst.CSTNode, str | None]] = field(default_factory=dict, repr=False)
     _derived: list[ModuleContext] = field(default_factory=list, repr=False)  # to release
+    _origin: ModuleContext | None = field(default=None, repr=False)  # a derived one's
 
     def __post_init__(self) -> None:
         if self.statements is None or self.statements.layout != layout_of(self.module):
@@ -105,8 +106,28 @@ class ModuleContext:
         """`analysis(ctx, fn)`, computed once per module and function."""
         key = (analysis, fn.qualname)
         if key not in self._memo:
-            self._memo[key] = analysis(self, fn)
+            origin = self.origin_of(fn)
+            self._memo[key] = (
+                analysis(self, fn)
+                if origin is None
+                else origin[0].per_function(analysis, origin[1])
+            )
         return self._memo[key]
+
+    def origin_of(self, fn: Function) -> tuple[ModuleContext, Function] | None:
+        """For a derived context, the module-level `fn` of the module it was derived from
+        when it is the same function (the very node), else None.
+
+        A derived module is its origin with code moved into a new function (a loop's
+        step, a per-item body) that the old place calls: it computes the same values, so
+        whatever the origin's analysis proves of a function it did not edit (what it
+        returns, what its parameters receive, how it traces) holds here too, and is not
+        computed again."""
+        origin = self._origin
+        if origin is None or fn.scope != MODULE:
+            return None
+        same = origin.graph.functions.get(fn.qualname)
+        return (origin, same) if same is not None and same.node is fn.node else None
 
     def per_statement(
         self, analysis: StatementAnalysis[T], stmt: cst.BaseStatement, *args: Hashable
@@ -280,6 +301,7 @@ class ModuleContext:
         the text of the statements it kept from this source (generating the whole
         module's code costs about a parse)."""
         other = ModuleContext(self.path, "", module, None, self.statements)
+        other._origin = self
         del other.source, other.line_offsets  # `__getattr__` makes them
         other.__dict__["_text"] = lambda: _spliced(self, module) or (module.code, None)
         self._derived.append(other)

@@ -516,6 +516,9 @@ class ValueModel:
 
     def returns(self, fn: Function) -> Value:
         """The join of what every `return` of `fn` gives (None when it falls off the end)."""
+        origin = self.ctx.origin_of(fn)
+        if origin is not None:
+            return model(origin[0]).returns(origin[1])
         return self._solve(("returns", fn.qualname), lambda: self._compute_returns(fn))
 
     def _compute_returns(self, fn: Function) -> Value:
@@ -613,6 +616,9 @@ class ValueModel:
 
     def parameter(self, fn: Function, name: str) -> Value:
         """The join of the arguments `fn` receives for `name` at every call site."""
+        origin = self.ctx.origin_of(fn)
+        if origin is not None:
+            return model(origin[0]).parameter(origin[1], name)
         return self._solve(
             ("parameter", fn.qualname, name), lambda: self._compute_parameter(fn, name)
         )

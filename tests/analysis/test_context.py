@@ -291,6 +291,43 @@ def test_a_derived_context_makes_its_text_only_when_asked() -> None:
         _ = derived.no_such_attribute
 
 
+ORIGIN = """
+import jax.numpy as jnp
+
+def helper(x):
+    return jnp.sin(x)
+
+def main(x):
+    for _ in range(3):
+        x = helper(x)
+    return x
+"""
+
+
+def test_a_derived_context_takes_unedited_functions_from_its_origin() -> None:
+    from autoopt.analysis import tracing
+    from autoopt.analysis.values import model
+
+    ctx = fresh(ORIGIN)
+    helper, main = ctx.module.body[1], ctx.module.body[2]
+    step = cst.parse_statement("def _step(x):\n    return helper(x)\n")
+    module = ctx.module.with_changes(body=[ctx.module.body[0], helper, step, main.deep_clone()])
+    derived = ctx.derived(module)
+    functions = derived.graph.functions
+    assert derived.origin_of(functions["helper"]) == (ctx, ctx.graph.functions["helper"])
+    assert derived.origin_of(functions["main"]) is None  # a new node: analysed here
+    assert derived.origin_of(functions["_step"]) is None
+    assert ctx.origin_of(ctx.graph.functions["helper"]) is None  # not derived
+    facts = tracing.analyse(derived, functions["helper"])
+    assert facts is tracing.analyse(ctx, ctx.graph.functions["helper"])
+    assert model(derived).returns(functions["helper"]) == model(ctx).returns(
+        ctx.graph.functions["helper"]
+    )
+    assert tracing.analyse(derived, functions["main"]) is not tracing.analyse(
+        ctx, ctx.graph.functions["main"]
+    )
+
+
 def test_check_source_leaves_no_context_for_the_garbage_collector() -> None:
     # analyses refer back to their context; released, every context (the derived ones
     # of extracted programs too) is freed by reference counting alone
