@@ -151,3 +151,33 @@ def main(x):
     result = optimize_source(code, settings=Settings(unsafe_fixes=True))
     assert {f.rule for f in result.findings} == {"AO201", "AO302"}
     cst.parse_module(result.new_source)  # whatever was fixed is still valid Python
+
+
+def test_the_cycle_collector_is_paused_only_while_a_module_is_analysed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    from autoopt import api
+
+    seen: list[bool] = []
+    parse = api.parse
+
+    def watched(text: str, path: str = "<string>") -> cst.Module:
+        seen.append(gc.isenabled())
+        return parse(text, path)
+
+    monkeypatch.setattr(api, "parse", watched)
+    code = STEP.format(comment="")
+    try:
+        assert gc.isenabled()
+        check_source(code)
+        assert gc.isenabled() and seen == [False]
+        with pytest.raises(AutooptError):
+            check_source("def (:\n")
+        assert gc.isenabled()  # restored after an error too
+        gc.disable()  # a caller that paused it keeps it paused
+        check_source(code)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

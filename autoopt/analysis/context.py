@@ -114,6 +114,11 @@ class ModuleContext:
             )
         return self._memo[key]
 
+    @property
+    def origin(self) -> ModuleContext | None:
+        """The context this one was derived from (`derived`); None for a parsed module."""
+        return self._origin
+
     def origin_of(self, fn: Function) -> tuple[ModuleContext, Function] | None:
         """For a derived context, the module-level `fn` of the module it was derived from
         when it is the same function (the very node), else None.

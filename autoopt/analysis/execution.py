@@ -20,7 +20,7 @@ import libcst as cst
 from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import MODULE, Function
-from autoopt.analysis.jitted import escapes
+from autoopt.analysis.jitted import is_escaping
 from autoopt.analysis.walk import walk
 
 
@@ -74,7 +74,7 @@ def only_called(ctx: ModuleContext, fn: Function) -> bool:
 
 
 def _only_called(ctx: ModuleContext, fn: Function) -> bool:
-    return escapes(ctx, fn.name, fn.scope == MODULE) is None
+    return not is_escaping(ctx, fn.name, fn.scope == MODULE)
 
 
 def _modes(ctx: ModuleContext) -> Modes:

@@ -9,6 +9,7 @@ autoopt cannot see every call, and `escapes` says so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -154,16 +155,33 @@ def escapes(
     """How `name` reaches code autoopt cannot see, or None when only called here
     (`importable`: a module-level name, which other modules may import; `through`:
     transforms whose immediate call counts as a call, `jax.grad(name)(...)`)."""
+    reason = _escape(ctx, name, importable, through)
+    return None if reason is None else reason()
+
+
+def is_escaping(
+    ctx: ModuleContext, name: str, importable: bool = True, through: frozenset[str] = frozenset()
+) -> bool:
+    """Whether `escapes` finds a way out, without placing it (positions cost a
+    code generation of the statement)."""
+    return _escape(ctx, name, importable, through) is not None
+
+
+def _escape(
+    ctx: ModuleContext, name: str, importable: bool, through: frozenset[str]
+) -> Callable[[], str] | None:
+    """`escapes`'s reason, made only when asked for."""
     if name in ctx.per_module(_dunder_all):
-        return f"`{name}` is exported in `__all__`"
+        return lambda: f"`{name}` is exported in `__all__`"
     for stmt in ctx.per_module(_readers).get(name, ()):
         reads = [n for e in own_exprs(stmt) for n in read_names(e) if n.value == name]
         called = {id(c.func) for c in stmt.calls}
         called |= {id(f.args[0].value) for c in stmt.calls if (f := _through(ctx, c, through))}
         if any(id(n) not in called for n in reads):
-            return f"`{name}` is used as a value at line {ctx.span(stmt.node).line}"
+            node = stmt.node
+            return lambda: f"`{name}` is used as a value at line {ctx.span(node).line}"
     if importable and not name.startswith("_") and not ctx.per_module(_is_script):
-        return f"`{name}` is public and the module may be imported"
+        return lambda: f"`{name}` is public and the module may be imported"
     return None
 
 

@@ -32,7 +32,7 @@ def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Func
     module, _, name = qual.rpartition(".")
     if not module:
         return None
-    found = ctx.per_module(_module_context, module)
+    found = (ctx.origin or ctx).per_module(_module_context, module)  # one file, one lookup
     if found is None:
         return None
     fn = found.graph.functions.get(name)
@@ -68,7 +68,7 @@ def read_text(ctx: ModuleContext, path: Path) -> str | None:
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    ctx.per_module(_read_files)[str(path)] = hashlib.sha256(raw).hexdigest()
+    (ctx.origin or ctx).per_module(_read_files)[str(path)] = hashlib.sha256(raw).hexdigest()
     return text
 
 

@@ -25,7 +25,7 @@ from autoopt.analysis.execution import is_jit, only_called
 from autoopt.analysis.exprs import bound_names, is_at_update
 from autoopt.analysis.fields import ARRAY_ANNOTATIONS, PytreeClass, field_arguments, pytree_classes
 from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
-from autoopt.analysis.jitted import escapes, own_nodes
+from autoopt.analysis.jitted import is_escaping, own_nodes
 from autoopt.analysis.kinds import (
     ARRAY,
     BOTTOM,
@@ -780,7 +780,7 @@ def _binding_calls(ctx: ModuleContext, fn: Function) -> list[CallSite] | None:
     direct = ctx.graph.call_sites(fn)
     if only_called(ctx, fn):
         return direct
-    if escapes(ctx, fn.name, fn.scope == MODULE, _PASSING_TRANSFORMS) is not None:
+    if is_escaping(ctx, fn.name, fn.scope == MODULE, _PASSING_TRANSFORMS):
         return None
     transformed = [
         CallSite(stmt, call, fn)

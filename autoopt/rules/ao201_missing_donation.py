@@ -12,7 +12,13 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import MODULE, CallSite, Function
 from autoopt.analysis.jit_plan import plans
-from autoopt.analysis.jitted import call_sites, escapes, jit_options, jitted_callables
+from autoopt.analysis.jitted import (
+    call_sites,
+    escapes,
+    is_escaping,
+    jit_options,
+    jitted_callables,
+)
 from autoopt.model import Applicability, Edit, Finding, Replace
 from autoopt.rewrite.jit import (
     add_decorator,
@@ -128,7 +134,7 @@ def safe_donations(ctx: ModuleContext, name: str) -> list[str]:
     """The parameters of the jitted function `name` (or one AO101 jits) whose donation
     is proven harmless at every call, when the function's own jit is proven too."""
     for target in _targets(ctx):
-        if target.name == name and target.fix is _SAFE and not escapes(ctx, name):
+        if target.name == name and target.fix is _SAFE and not is_escaping(ctx, name):
             donate, _ = _verdicts(ctx, target)
             return [param for param, fix, _ in donate if fix is _SAFE]
     return []
