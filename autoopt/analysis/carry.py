@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.carry_types import CarryTypes, entry_defs, refined
+from autoopt.analysis.carry_types import carry_types, entry_defs, refined
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import base_name, is_at_update
 from autoopt.analysis.graph import Function, Stmt
@@ -62,7 +62,7 @@ def unstable_carry(ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...])
     scope = body[0].scope
     classes = _same_type_classes(ctx, body, carry)
     doubts = []
-    computed = CarryTypes(ctx, body, carry)
+    computed = carry_types(ctx, body, carry)
     for name in carry:
         if computed.proven(name):
             continue
@@ -121,7 +121,7 @@ def entry_value(ctx: ModuleContext, body: list[Stmt], name: str) -> Value:
     value = join_all([values.defined(d, name) for d in entry]) if entry else UNKNOWN
     if value.typed or value.kind not in (Kind.ARRAY, Kind.PYTREE):
         return value
-    return refined(value, CarryTypes(ctx, body, (name,), iterate=False).entry.get(name))
+    return refined(value, carry_types(ctx, body, (name,), iterate=False).entry.get(name))
 
 
 def _bound(stmt: Stmt, name: str) -> tuple[cst.BaseExpression, int | None] | None:

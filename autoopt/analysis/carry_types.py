@@ -144,6 +144,20 @@ def describe(t: Type) -> str:
     return "an unknown type"
 
 
+def carry_types(
+    ctx: ModuleContext, body: list[Stmt], carry: tuple[str, ...], iterate: bool = True
+) -> CarryTypes:
+    """`CarryTypes(ctx, body, carry, iterate)`, once per module: AO103 asks about the same
+    loop's carry for its proof, its guard and its messages."""
+    return ctx.per_module(_carry_types, tuple(s.id for s in body), carry, iterate)
+
+
+def _carry_types(
+    ctx: ModuleContext, ids: tuple[int, ...], carry: tuple[str, ...], iterate: bool
+) -> CarryTypes:
+    return CarryTypes(ctx, [ctx.graph.stmts[i] for i in ids], carry, iterate)
+
+
 class CarryTypes:
     """The types of one loop's carried names when the loop starts and after one iteration."""
 

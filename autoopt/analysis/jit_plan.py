@@ -60,12 +60,13 @@ def plans(ctx: ModuleContext) -> list[JitPlan]:
 
 
 def _plans(ctx: ModuleContext) -> list[JitPlan]:
-    found = []
-    for fn in ctx.graph.functions.values():
-        sites = eager_loop_sites(ctx, fn)
-        if sites and is_candidate(ctx, fn):
-            found.append(jit_plan(ctx, fn, sites))
-    return found
+    return [plan for fn in ctx.graph.functions.values() if (plan := candidate_plan(ctx, fn))]
+
+
+def candidate_plan(ctx: ModuleContext, fn: Function) -> JitPlan | None:
+    """`fn`'s plan in `plans`, or None when it is not a candidate called in eager loops."""
+    sites = eager_loop_sites(ctx, fn)
+    return jit_plan(ctx, fn, sites) if sites and is_candidate(ctx, fn) else None
 
 
 def eager_loop_sites(ctx: ModuleContext, fn: Function) -> list[CallSite]:

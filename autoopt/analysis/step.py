@@ -91,7 +91,7 @@ def kept_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
     are the whole body), with the plan without them as `narrow`; None where there are
     none, or the loop does not fit."""
     node = loop.node
-    if not isinstance(node, cst.For) or counted_for(node) is None:
+    if type(node) is not cst.For or counted_for(node) is None:
         return None
     if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
         return None
@@ -109,11 +109,11 @@ def kept_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
 def _appends_only(ctx: ModuleContext, block: cst.BaseStatement) -> bool:
     """`if <test>:` with no `else` whose lines are `xs.append(value)` calls, none of them
     converting a value for the host."""
-    if not isinstance(block, cst.If) or block.orelse is not None:
+    if type(block) is not cst.If or block.orelse is not None:
         return False
     lines = block.body.body
     return all(
-        isinstance(line, cst.SimpleStatementLine)
+        type(line) is cst.SimpleStatementLine
         and all(_append(small) is not None for small in line.body)
         and not any(_host_conversion(ctx, call) for call in calls_in(line))
         for line in lines
@@ -130,7 +130,7 @@ def _plan(
     node = loop.node
     if sum(_computes(small) for line in lines for small in line.body) < _MIN_STATEMENTS:
         return None
-    index = node.target.value if isinstance(node, cst.For) else None  # type: ignore[union-attr]
+    index = node.target.value if type(node) is cst.For else None  # type: ignore[union-attr]
     body = ctx.graph.loop_stmts(loop.id)
     moved = {id(small) for line in lines for small in line.body}
     step = [s for s in body if id(s.node) in moved]
@@ -161,9 +161,9 @@ def _plain_loop(node: cst.For | cst.While) -> bool:
     """`for name in ...:` or `while ...:` with no `else`."""
     if node.orelse is not None:
         return False
-    if isinstance(node, cst.While):
+    if type(node) is cst.While:
         return True
-    return node.asynchronous is None and isinstance(node.target, cst.Name)
+    return node.asynchronous is None and type(node.target) is cst.Name
 
 
 def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.SimpleStatementLine]:
@@ -173,7 +173,7 @@ def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.Sim
     `break`) stay in the loop, where the other rules may still fix them."""
     lines = []
     for line in node.body.body:
-        if not isinstance(line, cst.SimpleStatementLine):
+        if type(line) is not cst.SimpleStatementLine:
             break
         if not all(_assigns_names(s) or _append(s) is not None for s in line.body):
             break
@@ -186,9 +186,9 @@ def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.Sim
 def _host_conversion(ctx: ModuleContext, call: cst.Call) -> bool:
     """`float(x)`, `x.item()`, `np.asarray(x)`, `jax.device_get(x)` and the like."""
     func = call.func
-    if isinstance(func, cst.Name):
+    if type(func) is cst.Name:
         return func.value in _CONVERSIONS
-    if isinstance(func, cst.Attribute) and func.attr.value in _CONVERSION_METHODS:
+    if type(func) is cst.Attribute and func.attr.value in _CONVERSION_METHODS:
         return True
     qual = ctx.qualify(func) or ""
     return qual.startswith("numpy.") or qual == "jax.device_get"
@@ -200,22 +200,22 @@ _CONVERSION_METHODS = frozenset({"item", "tolist", "block_until_ready"})
 
 def _assigns_names(small: cst.BaseSmallStatement) -> bool:
     def plain(target: cst.BaseExpression) -> bool:
-        if isinstance(target, cst.Tuple | cst.List):
+        if type(target) in (cst.Tuple, cst.List):
             return all(plain(e.value) for e in target.elements)
-        return isinstance(target, cst.Name)
+        return type(target) is cst.Name
 
-    return isinstance(small, cst.Assign) and all(plain(t.target) for t in small.targets)
+    return type(small) is cst.Assign and all(plain(t.target) for t in small.targets)
 
 
 def _append(small: cst.BaseSmallStatement) -> str | None:
     """The list `xs` of a line `xs.append(value)`."""
-    if not isinstance(small, cst.Expr) or not isinstance(small.value, cst.Call):
+    if type(small) is not cst.Expr or type(small.value) is not cst.Call:
         return None
     call = small.value
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value == "append"):
+    if not (type(func) is cst.Attribute and func.attr.value == "append"):
         return None
-    if not isinstance(func.value, cst.Name) or len(call.args) != 1:
+    if type(func.value) is not cst.Name or len(call.args) != 1:
         return None
     arg = call.args[0]
     return func.value.value if arg.keyword is None and not arg.star else None
@@ -224,9 +224,9 @@ def _append(small: cst.BaseSmallStatement) -> str | None:
 def _computes(small: cst.BaseSmallStatement) -> bool:
     """An assignment, or an append of more than a name (the lines a step already
     returns to are one call and appends of names)."""
-    if isinstance(small, cst.Assign):
+    if type(small) is cst.Assign:
         return True
-    return not isinstance(small.value.args[0].value, cst.Name)  # type: ignore[attr-defined]
+    return type(small.value.args[0].value) is not cst.Name  # type: ignore[attr-defined]
 
 
 def _appends(lines: list[cst.SimpleStatementLine], kept: tuple[cst.If, ...]) -> tuple[Append, ...]:
@@ -245,7 +245,7 @@ def _named(append: Append, step: list[Stmt]) -> Append:
     """The append with its value's own name, when the step binds that name before the
     append and not after it."""
     value = append.node.value.args[0].value  # type: ignore[attr-defined]
-    if not isinstance(value, cst.Name):
+    if type(value) is not cst.Name:
         return append
     at = next(i for i, s in enumerate(step) if s.node is append.node)
     before = any(value.value in s.defs for s in step[:at])
@@ -256,7 +256,7 @@ def _named(append: Append, step: list[Stmt]) -> Append:
 def _reads_list(stmt: Stmt, lists: set[str]) -> bool:
     """A statement of the step reads a collected list other than to append to it."""
     node = stmt.node
-    if isinstance(node, cst.Expr) and _append(node) is not None:
+    if type(node) is cst.Expr and _append(node) is not None:
         value = node.value.args[0].value  # type: ignore[attr-defined]
         return any(n.value in lists for n in read_names(value))
     return bool(stmt.uses & lists)

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.carry import entry_value, typed_like, unstable_carry
-from autoopt.analysis.carry_types import CarryTypes
+from autoopt.analysis.carry_types import carry_types
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update, read_names
 from autoopt.analysis.fori import counted_for
@@ -113,7 +113,7 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     node = plan.loop.node
     counter: tuple[str, str, str] | None = None
     premise = ""
-    if isinstance(node, cst.While):
+    if type(node) is cst.While:
         counted_while = _counted_while(ctx, plan)
         if counted_while is None:
             return None
@@ -188,7 +188,7 @@ def _kept_test(ctx: ModuleContext, plan: StepPlan, block: cst.If) -> bool:
     stmt = next(s for s in ctx.graph.loop_stmts(plan.loop.id) if s.node is block)
     if not all(_plain_test(ctx, node) for node in walk(block.test)):
         return False
-    called = {n.func.value for n in walk(block.test) if isinstance(n, cst.Call)}  # type: ignore[attr-defined]
+    called = {n.func.value for n in walk(block.test) if type(n) is cst.Call}  # type: ignore[attr-defined]
     names = {n.value for n in read_names(block.test)} - called - {plan.index}
     values = model(ctx)
     if any(values.value_of(stmt, cst.Name(n)).kind is not Kind.SCALAR for n in names):
@@ -199,10 +199,10 @@ def _kept_test(ctx: ModuleContext, plan: StepPlan, block: cst.If) -> bool:
 def _plain_test(ctx: ModuleContext, node: cst.CSTNode) -> bool:
     """A node of a condition without effects: names, numbers, operators, comparisons
     and calls of the pure builtins (that the module does not rebind)."""
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         func = node.func
         return (
-            isinstance(func, cst.Name)
+            type(func) is cst.Name
             and func.value in _PURE_BUILTINS
             and not any(func.value in s.defs for s in ctx.graph.stmts)
         )
@@ -215,40 +215,40 @@ def _counted_while(ctx: ModuleContext, plan: StepPlan) -> tuple[str, str, str, s
     the premise not proven where the loop looks like one (a comparison of a name the body
     rebinds with `+=`); None where it does not, or the step is not the rest of the body."""
     node = plan.loop.node
-    assert isinstance(node, cst.While)
+    assert type(node) is cst.While
     test = node.test
-    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+    if not (type(test) is cst.Comparison and len(test.comparisons) == 1):
         return None
     left, op, right = test.left, test.comparisons[0].operator, test.comparisons[0].comparator
     lines = node.body.body
     increments = {
         small.target.value
         for line in lines
-        if isinstance(line, cst.SimpleStatementLine)
+        if type(line) is cst.SimpleStatementLine
         for small in line.body
-        if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name)
+        if type(small) is cst.AugAssign and type(small.target) is cst.Name
     }
-    names = [e.value for e in (left, right) if isinstance(e, cst.Name) and e.value in increments]
+    names = [e.value for e in (left, right) if type(e) is cst.Name and e.value in increments]
     if not names:
         return None
     counter = names[0]
     last = lines[-1]
     if not (
-        isinstance(last, cst.SimpleStatementLine)
+        type(last) is cst.SimpleStatementLine
         and len(last.body) == 1
-        and isinstance(last.body[0], cst.AugAssign)
+        and type(last.body[0]) is cst.AugAssign
         and _is(last.body[0].target, counter)
-        and isinstance(last.body[0].operator, cst.AddAssign)
-        and isinstance(last.body[0].value, cst.Integer)
+        and type(last.body[0].operator) is cst.AddAssign
+        and type(last.body[0].value) is cst.Integer
         and last.body[0].value.evaluated_value == 1
     ):
         return f"the loop's last statement is not `{counter} += 1`, its only change of `{counter}`"
     if len(plan.lines) != len(lines) - 1:
         return None
-    if _is(left, counter) and isinstance(op, cst.LessThan | cst.LessThanEqual):
-        bound, inclusive = right, isinstance(op, cst.LessThanEqual)
-    elif _is(right, counter) and isinstance(op, cst.GreaterThan | cst.GreaterThanEqual):
-        bound, inclusive = left, isinstance(op, cst.GreaterThanEqual)
+    if _is(left, counter) and type(op) in (cst.LessThan, cst.LessThanEqual):
+        bound, inclusive = right, type(op) is cst.LessThanEqual
+    elif _is(right, counter) and type(op) in (cst.GreaterThan, cst.GreaterThanEqual):
+        bound, inclusive = left, type(op) is cst.GreaterThanEqual
     else:
         return f"the condition is not `{counter} < BOUND` (or `<=`, or `BOUND > {counter}`)"
     if _int_value(ctx, bound) is None:
@@ -278,12 +278,12 @@ def _counted_while(ctx: ModuleContext, plan: StepPlan) -> tuple[str, str, str, s
     if high + inclusive - low < 1:
         return "the loop runs no iteration (`lax.scan` traces its body even for none)"
     stop = f"{ctx.code(bound)} + 1" if inclusive else ctx.code(bound)
-    if isinstance(bound, cst.Integer):
+    if type(bound) is cst.Integer:
         stop = str(high + inclusive)
     shift = inclusive - low
-    if isinstance(bound, cst.Integer) and isinstance(start, cst.Integer):
+    if type(bound) is cst.Integer and type(start) is cst.Integer:
         length = str(high + shift)
-    elif isinstance(start, cst.Integer):  # `N + 1`, `N`, `N - 2`
+    elif type(start) is cst.Integer:  # `N + 1`, `N`, `N - 2`
         sign = "+" if shift > 0 else "-"
         length = ctx.code(bound) + (f" {sign} {abs(shift)}" if shift else "")
     else:
@@ -295,7 +295,7 @@ def _counted_while(ctx: ModuleContext, plan: StepPlan) -> tuple[str, str, str, s
 def _start(ctx: ModuleContext, stmt: Stmt, counter: str) -> cst.BaseExpression | None:
     """The integer literal or module constant of `counter = START`."""
     node = stmt.node
-    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+    if not (type(node) is cst.Assign and len(node.targets) == 1):
         return None
     if not _is(node.targets[0].target, counter):
         return None
@@ -304,16 +304,16 @@ def _start(ctx: ModuleContext, stmt: Stmt, counter: str) -> cst.BaseExpression |
 
 def _int_value(ctx: ModuleContext, expr: cst.BaseExpression) -> int | None:
     """The value of an integer literal or integer module constant."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         expr = module_constant(ctx, expr.value) or expr
-    return int(expr.evaluated_value) if isinstance(expr, cst.Integer) else None
+    return int(expr.evaluated_value) if type(expr) is cst.Integer else None
 
 
 def _steps(ctx: ModuleContext, plan: StepPlan) -> list[Stmt]:
     """The loop's statements the carry proofs read: a `while` loop's step lines only (its
     test and the counter's increment bind no carried name)."""
     body = ctx.graph.loop_stmts(plan.loop.id)
-    if not isinstance(plan.loop.node, cst.While):
+    if type(plan.loop.node) is not cst.While:
         return body
     moved = {id(small) for line in plan.lines for small in line.body}
     return [s for s in body if id(s.node) in moved]
@@ -368,14 +368,14 @@ def _checkable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> bo
     see, nor then what the step carries)."""
     if ":=" in ctx.source:
         return False
-    computed = CarryTypes(ctx, _steps(ctx, plan), carry)
+    computed = carry_types(ctx, _steps(ctx, plan), carry)
     return not any(computed.changes_in_both_modes(name) for name in carry)
 
 
 def _at_updates_only(body: list[Stmt], name: str) -> bool:
     """Every statement binding `name` is `name = name.at[...].op(...)`."""
     values = [s.value for s in body if name in s.defs]
-    return all(isinstance(v, cst.Call) and is_at_update(v.func) for v in values)
+    return all(type(v) is cst.Call and is_at_update(v.func) for v in values)
 
 
 def _inexact_entry(ctx: ModuleContext, body: list[Stmt], name: str) -> bool:
@@ -396,10 +396,10 @@ def _inexact_entry(ctx: ModuleContext, body: list[Stmt], name: str) -> bool:
 
 def _inexact_bound(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> bool:
     node = stmt.node
-    if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+    if not (type(node) is cst.Assign and len(node.targets) == 1):
         return False
     target = node.targets[0].target
-    if not (isinstance(target, cst.Name) and target.value == name):
+    if not (type(target) is cst.Name and target.value == name):
         return False
     return _inexact(ctx, stmt, node.value, depth)
 
@@ -414,20 +414,20 @@ def _inexact(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression, depth: in
     if depth > _INEXACT_DEPTH:
         return False
     rec = lambda e: _inexact(ctx, stmt, e, depth + 1)  # noqa: E731
-    if isinstance(expr, cst.Float | cst.Imaginary):
+    if type(expr) in (cst.Float, cst.Imaginary):
         return True
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         defs = ctx.graph.reaching_defs(stmt, expr.value)
         if defs and all(_inexact_bound(ctx, d, expr.value, depth + 1) for d in defs):
             return True
-    elif isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
+    elif type(expr) is cst.UnaryOperation and type(expr.operator) in (cst.Minus, cst.Plus):
         return rec(expr.expression)
-    elif isinstance(expr, cst.BinaryOperation):
-        if isinstance(expr.operator, cst.Divide):
+    elif type(expr) is cst.BinaryOperation:
+        if type(expr.operator) is cst.Divide:
             return True
-        if isinstance(expr.operator, cst.Add | cst.Subtract | cst.Multiply):
+        if type(expr.operator) in (cst.Add, cst.Subtract, cst.Multiply):
             return rec(expr.left) or rec(expr.right)
-    elif isinstance(expr, cst.Call) and _inexact_call(ctx, stmt, expr, rec):
+    elif type(expr) is cst.Call and _inexact_call(ctx, stmt, expr, rec):
         return True
     value = model(ctx).value_of(stmt, expr)
     return value.kind is Kind.ARRAY and value.dtype in _FLOATING
@@ -441,7 +441,7 @@ def _inexact_call(
     if len(args) + len(keywords) != len(call.args):
         return False
     func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value == "astype":
+    if type(func) is cst.Attribute and func.attr.value == "astype":
         dtype = args[0] if len(args) == 1 else keywords.get("dtype")
         base = model(ctx).value_of(stmt, func.value).kind
         return dtype is not None and _inexact_dtype(ctx, dtype) and base in _ARRAYS
@@ -469,7 +469,7 @@ def _inexact_dtype(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
 def _last_index(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> str:
     """The loop variable's value after `range(...)` ran at least once: its stop less one."""
     stop = bounds[-1]
-    if isinstance(stop, cst.Integer):
+    if type(stop) is cst.Integer:
         return str(int(stop.evaluated_value) - 1)
     return f"{ctx.code(stop)} - 1"
 
@@ -508,10 +508,10 @@ def _stacked_only(ctx: ModuleContext, plan: StepPlan, name: str) -> tuple[cst.Ca
 def _empty_list(stmt: Stmt, name: str) -> bool:
     """`name = []`, or `name` bound to `[]` in `a, name = [], []`."""
     node = stmt.node
-    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+    if type(node) is not cst.Assign or len(node.targets) != 1:
         return False
     target, value = node.targets[0].target, node.value
-    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple):
+    if type(target) is cst.Tuple and type(value) is cst.Tuple:
         if len(target.elements) != len(value.elements):
             return False
         pairs = zip(target.elements, value.elements, strict=True)
@@ -526,7 +526,7 @@ def _stack_calls(ctx: ModuleContext, stmt: Stmt, name: str) -> list[cst.Call] | 
     calls = [
         node
         for node in walk(stmt.node)
-        if isinstance(node, cst.Call)
+        if type(node) is cst.Call
         and ctx.is_jax(node.func, *_STACKS)
         and len(node.args) == 1
         and node.args[0].keyword is None
@@ -538,11 +538,11 @@ def _stack_calls(ctx: ModuleContext, stmt: Stmt, name: str) -> list[cst.Call] | 
 
 
 def _is(node: cst.BaseExpression, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+    return type(node) is cst.Name and node.value == name
 
 
 def _is_empty(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.List) and not node.elements
+    return type(node) is cst.List and not node.elements
 
 
 _PURE_BUILTINS = frozenset({"abs", "min", "max", "round", "int", "bool"})

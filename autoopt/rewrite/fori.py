@@ -66,7 +66,7 @@ def _body_function(ctx: ModuleContext, plan: ForiPlan) -> cst.FunctionDef:
     block = template.body.with_changes(
         body=[unpack, *loop.body.body, ret], footer=[cst.EmptyLine(indent=False)]
     )
-    spaced = any(isinstance(line, cst.EmptyLine) for line in loop.leading_lines)
+    spaced = any(type(line) is cst.EmptyLine for line in loop.leading_lines)
     return template.with_changes(
         body=block, leading_lines=[] if spaced else [cst.EmptyLine(indent=False)]
     )

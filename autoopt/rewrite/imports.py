@@ -55,20 +55,20 @@ def _first_use(body: list[cst.BaseStatement], name: str, index: int) -> int | No
 
 
 def _top_imports(stmt: cst.BaseStatement) -> list[cst.Import | cst.ImportFrom]:
-    if not isinstance(stmt, cst.SimpleStatementLine):
+    if type(stmt) is not cst.SimpleStatementLine:
         return []
-    return [s for s in stmt.body if isinstance(s, cst.Import | cst.ImportFrom)]
+    return [s for s in stmt.body if type(s) in (cst.Import, cst.ImportFrom)]
 
 
 def _imports_package(imp: cst.Import | cst.ImportFrom, package: str) -> bool:
-    if isinstance(imp, cst.ImportFrom):
+    if type(imp) is cst.ImportFrom:
         return imp.module is not None and (dotted(imp.module) or "").split(".")[0] == package
     return any((dotted(a.name) or "").split(".")[0] == package for a in imp.names)
 
 
 def _is_future(stmt: cst.BaseStatement) -> bool:
     return any(
-        isinstance(i, cst.ImportFrom) and dotted(i.module or cst.Name("_")) == "__future__"
+        type(i) is cst.ImportFrom and dotted(i.module or cst.Name("_")) == "__future__"
         for i in _top_imports(stmt)
     )
 
@@ -90,8 +90,8 @@ def _insert_index(body: list[cst.BaseStatement], package: str) -> int:
 
 def _is_docstring(stmt: cst.BaseStatement) -> bool:
     return (
-        isinstance(stmt, cst.SimpleStatementLine)
+        type(stmt) is cst.SimpleStatementLine
         and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+        and type(stmt.body[0]) is cst.Expr
+        and type(stmt.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
     )

@@ -53,7 +53,7 @@ def add_decorator(ctx: ModuleContext, text: str):
     unless another fix of the same run already jitted it."""
 
     def transform(node: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(node, cst.FunctionDef)
+        assert type(node) is cst.FunctionDef
         if any(is_jit_decorator(ctx, d.decorator) for d in node.decorators):
             return node
         decorator = cst.Decorator(decorator=cst.parse_expression(text))
@@ -66,7 +66,7 @@ def is_jit_decorator(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
     """`@jax.jit`, `@jax.jit(...)` or `@functools.partial(jax.jit, ...)`, in any spelling."""
     if is_spelling(ctx, expr, "jax.jit"):
         return True
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         return False
     if is_spelling(ctx, expr.func, "jax.jit"):
         return True
@@ -103,13 +103,13 @@ def is_spelling(ctx: ModuleContext, expr: cst.BaseExpression, qualname: str) -> 
 def literal_names(expr: cst.BaseExpression) -> list[str] | None:
     """The names a literal `donate_argnames` value lists (`"a"`, `("a", "b")`, `["a"]`), or
     None when the value is not such a literal (a variable, a call, an f-string)."""
-    if isinstance(expr, cst.SimpleString):
+    if type(expr) is cst.SimpleString:
         return [str(expr.evaluated_value)]
-    if not isinstance(expr, cst.Tuple | cst.List):
+    if type(expr) not in (cst.Tuple, cst.List):
         return None
     names = []
     for element in expr.elements:
-        if not isinstance(element, cst.Element) or not isinstance(element.value, cst.SimpleString):
+        if type(element) is not cst.Element or type(element.value) is not cst.SimpleString:
             return None
         names.append(str(element.value.evaluated_value))
     return names
@@ -118,7 +118,7 @@ def literal_names(expr: cst.BaseExpression) -> list[str] | None:
 def can_add_donation(expr: cst.BaseExpression) -> bool:
     """Whether `with_donation` can add names to this jit spelling: its `donate_argnames`,
     if any, is a literal, and no `**options` may already hold one."""
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         return True
     for arg in expr.args:
         if arg.star == "**":
@@ -134,7 +134,7 @@ def with_donation(ctx: ModuleContext, expr: cst.BaseExpression, names: Sequence[
     back unchanged when `can_add_donation` says no: a caller checks it first."""
     if not can_add_donation(expr):
         return expr, ()
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         partial, imports = ctx.ref("functools.partial")
         text = f"{partial}({ctx.code(expr)}, donate_argnames={_tuple(names)})"
         return cst.parse_expression(text), imports

@@ -94,7 +94,7 @@ def extracted(ctx: ModuleContext, p: PerItem, body: ItemBody, name: str) -> cst.
     edits: list[Edit] = [InsertBefore(_anchor(ctx, p), (item_function(ctx, p, body, name),))]
     if p.removed:
         loop = p.removed[-1]
-        assert isinstance(loop, cst.For)
+        assert type(loop) is cst.For
         line = loop.body.body[-1]
         appended = cst.parse_statement(f"{ctx.code(line.body[0].value.func)}({call})\n")  # type: ignore[attr-defined]
         edits.append(

@@ -86,7 +86,7 @@ def _lines(plan: ScanPlan, outs: list[str]) -> list[cst.BaseStatement]:
             lines.append(line)
             continue
         c, out = collected[id(line)]
-        if not (isinstance(c.value, cst.Name) and c.value.value == out):
+        if not (type(c.value) is cst.Name and c.value.value == out):
             assign = cst.Assign([cst.AssignTarget(cst.Name(out))], c.value)
             lines.append(c.stmt.anchor.with_changes(body=[assign], leading_lines=()))
     return lines
@@ -99,10 +99,8 @@ def _returned(ctx: ModuleContext, plan: ScanPlan) -> list[str]:
     outs, taken = [], set[str]()
     for c in plan.collects:
         later = body[body.index(c.line) + 1 :]
-        rebound = isinstance(c.value, cst.Name) and any(
-            c.value.value in _bound(line) for line in later
-        )
-        if isinstance(c.value, cst.Name) and not rebound and c.value.value not in outs:
+        rebound = type(c.value) is cst.Name and any(c.value.value in _bound(line) for line in later)
+        if type(c.value) is cst.Name and not rebound and c.value.value not in outs:
             outs.append(c.value.value)
         else:
             outs.append(claim_name(ctx, "collected", taken))
@@ -111,12 +109,12 @@ def _returned(ctx: ModuleContext, plan: ScanPlan) -> list[str]:
 
 def _bound(line: cst.BaseStatement) -> set[str]:
     """Names a plain line assigns (the loop body holds no other kind that binds)."""
-    if not isinstance(line, cst.SimpleStatementLine):
+    if type(line) is not cst.SimpleStatementLine:
         return set()
     return {
         name
         for small in line.body
-        if isinstance(small, cst.Assign)
+        if type(small) is cst.Assign
         for t in small.targets
         for name in bound_names(t.target)
     }

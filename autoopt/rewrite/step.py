@@ -100,7 +100,7 @@ def step_edits(
 def calling_loop(plan: StepPlan, names: StepNames, node: cst.CSTNode) -> cst.For | cst.While:
     """The loop `node` calling the step instead of running its lines, then appending
     what it returns and running the rest of its body as before."""
-    assert isinstance(node, cst.For | cst.While)
+    assert type(node) in (cst.For, cst.While)
     call = f"{names.returned(plan)} = {names.function}({', '.join(plan.params)})"
     appends = [f"{name}.append({item})" for _, name, item in appended(plan, names)]
     new = [cst.parse_statement(f"{line}\n") for line in (call, *appends)]
@@ -125,7 +125,7 @@ def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.Sim
             body.append(small)
             continue
         value = small.value.args[0].value  # type: ignore[attr-defined]
-        if isinstance(value, cst.Name) and value.value == item:
+        if type(value) is cst.Name and value.value == item:
             continue
         target = cst.AssignTarget(cst.Name(item))
         body.append(cst.Assign([target], value, semicolon=small.semicolon))  # type: ignore[attr-defined]

@@ -236,7 +236,7 @@ def _extend(
     t % 10 == 0`: row `i` is the `i`-th step, whatever the range starts at)."""
     if kept is not None:
         loop = plan.loop.node
-        assert isinstance(loop, cst.For)
+        assert type(loop) is cst.For
         row = fresh_name(ctx, "i", [items])
         steps = f"enumerate({ctx.code(loop.iter)}) if {ctx.code(kept.test)}"
         return f"{name}.extend({items}[{row}] for {row}, {plan.index} in {steps})"

@@ -111,7 +111,7 @@ def _state_doubt(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> str:
     object's attribute or a `partial` argument would be frozen at its first value."""
     values = model(ctx)
     for node in walk(call.args[0].value if call.args else call):
-        if isinstance(node, cst.Attribute) and ctx.qualify(node) is None:
+        if type(node) is cst.Attribute and ctx.qualify(node) is None:
             base = values.value_of(stmt, node.value)
             if base.kind not in (Kind.MODULE, Kind.ARRAY, Kind.PYTREE):
                 return (
@@ -125,13 +125,13 @@ def _functions_defined_in(ctx: ModuleContext, stmt: Stmt, loop: Loop) -> set[str
     return {
         name
         for s in ctx.graph.scope_stmts(stmt.scope)
-        if isinstance(s.node, cst.FunctionDef) and loop.id in s.loops
+        if type(s.node) is cst.FunctionDef and loop.id in s.loops
         for name in s.defs
     }
 
 
 def _has_lambda(node: cst.CSTNode) -> bool:
-    return any(isinstance(n, cst.Lambda) for n in walk(node))
+    return any(type(n) is cst.Lambda for n in walk(node))
 
 
 def _outermost_invariant(ctx: ModuleContext, stmt: Stmt, reads: set[str]) -> Loop:
@@ -147,10 +147,10 @@ def _outermost_invariant(ctx: ModuleContext, stmt: Stmt, reads: set[str]) -> Loo
 def _hoist(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> list[Edit]:
     node = stmt.node
     is_whole_assignment = (
-        isinstance(node, cst.Assign)
+        type(node) is cst.Assign
         and node.value is call
         and len(node.targets) == 1
-        and isinstance(node.targets[0].target, cst.Name)
+        and type(node.targets[0].target) is cst.Name
         and stmt.alone
         and sum(stmt.anchor is s.anchor for s in ctx.graph.stmts) == 1
         and _movable_binding(ctx, stmt, node.targets[0].target.value, loop)
@@ -162,9 +162,7 @@ def _hoist(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> list[E
             InsertBefore(loop.node, (moved,)),
         ]
     first = call.args[0].value if call.args else call
-    base = (
-        first.attr.value if isinstance(first, cst.Attribute) else getattr(first, "value", "jitted")
-    )
+    base = first.attr.value if type(first) is cst.Attribute else getattr(first, "value", "jitted")
     name = fresh_name(ctx, f"{base}_jit" if isinstance(base, str) else "jitted")
     assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)])
     return [InsertBefore(loop.node, (assign,)), Replace(call, lambda _n: cst.Name(name))]

@@ -201,7 +201,7 @@ class CompiledLoopStep(Rule):
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
         definition = step_function(ctx, plan, verdict.names)
         definition = add_decorator(ctx, decorator)(definition)
-        assert isinstance(definition, cst.FunctionDef)
+        assert type(definition) is cst.FunctionDef
         donated = f", donating {_listed(donate)}" if donate else ""
         message = f"{where}: compile it as one jitted step, `{name}`{donated}"
         if whole is not None:
@@ -219,7 +219,7 @@ class CompiledLoopStep(Rule):
         plan, names = verdict.plan, verdict.names
         decorator, imports = jit_decorator(ctx, (), donate)
         step = add_decorator(ctx, decorator)(step_function(ctx, plan, names))
-        assert isinstance(step, cst.FunctionDef)
+        assert type(step) is cst.FunctionDef
         decorator, more = jit_decorator(ctx, (), [d for d in donate if d in whole.carry])
         edits = guarded_loop_edits(ctx, plan, whole, names, step, decorator)
         donated = f", donating {_listed(donate)}" if donate else ""

@@ -11,7 +11,7 @@ from autoopt.analysis.aliases import RETAINED, Sharing, repeated_leaf
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import MODULE, CallSite, Function
-from autoopt.analysis.jit_plan import plans
+from autoopt.analysis.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.jitted import (
     call_sites,
     escapes,
@@ -133,8 +133,8 @@ class MissingDonation(Rule):
 def safe_donations(ctx: ModuleContext, name: str) -> list[str]:
     """The parameters of the jitted function `name` (or one AO101 jits) whose donation
     is proven harmless at every call, when the function's own jit is proven too."""
-    for target in _targets(ctx):
-        if target.name == name and target.fix is _SAFE and not is_escaping(ctx, name):
+    for target in _targets(ctx, name):
+        if target.fix is _SAFE and not is_escaping(ctx, name):
             donate, _ = _verdicts(ctx, target)
             return [param for param, fix, _ in donate if fix is _SAFE]
     return []
@@ -179,7 +179,7 @@ class _Target:
 
     @property
     def is_decorated(self) -> bool:
-        return isinstance(self.carrier, cst.FunctionDef)
+        return type(self.carrier) is cst.FunctionDef
 
     def candidates(self) -> Iterator[tuple[int, str]]:
         """(position, name) of the parameters that may be donated by name."""
@@ -202,7 +202,7 @@ class _Target:
         ao101 = self.ao101.transform if self.ao101 else None
 
         def transform(node: cst.CSTNode) -> cst.CSTNode:
-            assert isinstance(node, cst.FunctionDef)
+            assert type(node) is cst.FunctionDef
             if ao101 is not None and _jit_decorator(ctx, node) is None:
                 node = ao101(node)  # type: ignore[assignment]
             decorators = list(node.decorators)  # type: ignore[attr-defined]
@@ -221,7 +221,7 @@ def _jit_decorator(ctx: ModuleContext, node: cst.FunctionDef) -> int | None:
         expr = decorator.decorator
         if is_spelling(ctx, expr, "jax.jit"):
             return i
-        if isinstance(expr, cst.Call) and expr.args:
+        if type(expr) is cst.Call and expr.args:
             head = expr.args[0].value
             jit = is_spelling(ctx, expr.func, "jax.jit")
             partial = is_spelling(ctx, expr.func, "functools.partial")
@@ -230,21 +230,22 @@ def _jit_decorator(ctx: ModuleContext, node: cst.FunctionDef) -> int | None:
     return None
 
 
-def _targets(ctx: ModuleContext) -> Iterator[_Target]:
+def _targets(ctx: ModuleContext, name: str | None = None) -> Iterator[_Target]:
+    """Every jitted function and AO101 plan that may donate (only those called `name`)."""
     for jitted in jitted_callables(ctx):
         fn = jitted.function
         if fn is None or "donate_argnums" in jitted.options:
             continue
+        if name is not None and jitted.name != name:
+            continue
         spelling = (
-            jitted.carrier.decorator
-            if isinstance(jitted.carrier, cst.Decorator)
-            else jitted.carrier
+            jitted.carrier.decorator if type(jitted.carrier) is cst.Decorator else jitted.carrier
         )
         if spelling is None or not can_add_donation(spelling):
             continue  # `donate_argnames=NAMES` or `**options`: what it donates is not known
-        carrier = fn.node if isinstance(jitted.carrier, cst.Decorator) else jitted.carrier
+        carrier = fn.node if type(jitted.carrier) is cst.Decorator else jitted.carrier
         yield _Target(jitted.name, fn, jitted.options, carrier)  # type: ignore[arg-type]
-    for plan in plans(ctx):
+    for plan in plans(ctx) if name is None else _named_plans(ctx, name):
         fn = plan.fn
         if plan.fix is _NONE or plan.wrap_at_loops or fn.scope != MODULE:
             continue
@@ -254,23 +255,28 @@ def _targets(ctx: ModuleContext) -> Iterator[_Target]:
         yield _Target(fn.name, fn, options, fn.node, edit, plan.fix, imports)
 
 
+def _named_plans(ctx: ModuleContext, name: str) -> list[JitPlan]:
+    """The plan `plans(ctx)` has for the module function `name` (not the others')."""
+    fn = ctx.graph.functions.get(name)
+    plan = None if fn is None else candidate_plan(ctx, fn)
+    return [] if plan is None else [plan]
+
+
 def _literal_names(expr: cst.BaseExpression | None) -> set[str]:
-    if isinstance(expr, cst.SimpleString):
+    if type(expr) is cst.SimpleString:
         return {str(expr.evaluated_value)}
-    if isinstance(expr, cst.Tuple | cst.List):
+    if type(expr) in (cst.Tuple, cst.List):
         return {
-            str(e.value.evaluated_value)
-            for e in expr.elements
-            if isinstance(e.value, cst.SimpleString)
+            str(e.value.evaluated_value) for e in expr.elements if type(e.value) is cst.SimpleString
         }
     return set()
 
 
 def _literal_ints(expr: cst.BaseExpression | None) -> set[int]:
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return {int(expr.value)}
-    if isinstance(expr, cst.Tuple | cst.List):
-        return {int(e.value.value) for e in expr.elements if isinstance(e.value, cst.Integer)}
+    if type(expr) in (cst.Tuple, cst.List):
+        return {int(e.value.value) for e in expr.elements if type(e.value) is cst.Integer}
     return set()
 
 
@@ -280,7 +286,7 @@ def _site_verdict(
     """Whether the argument for `param` is dead after this call (None: not replaced)."""
     expr = site.argument(index, param)
     node = site.stmt.node
-    if not isinstance(expr, cst.Name) or not isinstance(node, cst.Assign):
+    if type(expr) is not cst.Name or type(node) is not cst.Assign:
         return None
     name = expr.value
     if node.value is not site.call or name not in site.stmt.defs:

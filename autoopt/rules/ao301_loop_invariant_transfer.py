@@ -140,10 +140,10 @@ def _candidates(
             source = call.args[0].value
             if all(id(n) in readable for n in read_names(source)):
                 yield call, source
-        elif isinstance(call.func, cst.Name) and call.func.value in jitted:
+        elif type(call.func) is cst.Name and call.func.value in jitted:
             for arg in call.args:
                 value = arg.value
-                named = isinstance(value, cst.Name) and not arg.star and id(value) in readable
+                named = type(value) is cst.Name and not arg.star and id(value) in readable
                 if named and places.place_of(stmt, value) is Place.HOST:
                     yield value, value
 
@@ -160,24 +160,22 @@ def _module_names(ctx: ModuleContext) -> set[str]:
 def _enclosing_with(loop: Loop, expr: cst.CSTNode) -> cst.With | None:
     """A `with` block inside the loop that holds `expr` (hoisting would leave it)."""
     for node in walk(loop.node.body):
-        if isinstance(node, cst.With) and any(n is expr for n in walk(node.body)):
+        if type(node) is cst.With and any(n is expr for n in walk(node.body)):
             return node
     return None
 
 
 def _is_compound(stmt: Stmt) -> bool:
-    return isinstance(stmt.node, cst.For | cst.While | cst.If | cst.With | cst.FunctionDef)
+    return type(stmt.node) in (cst.For, cst.While, cst.If, cst.With, cst.FunctionDef)
 
 
 def _plain(expr: cst.BaseExpression) -> bool:
     """A name, or attributes and subscripts of one (no calls)."""
-    while isinstance(expr, cst.Attribute | cst.Subscript):
-        if isinstance(expr, cst.Subscript) and any(
-            isinstance(n, cst.Call) for n in _walk(expr.slice)
-        ):
+    while type(expr) in (cst.Attribute, cst.Subscript):
+        if type(expr) is cst.Subscript and any(type(n) is cst.Call for n in _walk(expr.slice)):
             return False
         expr = expr.value
-    return isinstance(expr, cst.Name)
+    return type(expr) is cst.Name
 
 
 def _walk(nodes) -> list[cst.CSTNode]:
@@ -236,7 +234,7 @@ def _hoisted_text(
 ) -> tuple[str, tuple[RequireImport, ...]]:
     """`jax.device_put(x)` for a NumPy array, else the transfer exactly as written."""
     device_put, imports = ctx.ref("jax.device_put")
-    simple = isinstance(expr, cst.Call) and len(expr.args) == 1 and expr.args[0].keyword is None
+    simple = type(expr) is cst.Call and len(expr.args) == 1 and expr.args[0].keyword is None
     if expr is source or (simple and places.place_of(stmt, source) is Place.HOST):
         return f"{device_put}({ctx.code(source)})", imports
     return ctx.code(expr), ()
@@ -255,7 +253,7 @@ def _donation_risk(
                     "and could delete the one shared array"
                 )
     node = stmt.node
-    if isinstance(node, cst.Assign) and node.value is expr:
+    if type(node) is cst.Assign and node.value is expr:
         names = {n for t in node.targets for n in bound_names(t.target)}
         for other in ctx.graph.loop_stmts(loop.id):
             if other is not stmt and names & other.defs & other.uses and other.calls:

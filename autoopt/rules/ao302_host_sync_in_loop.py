@@ -208,7 +208,7 @@ class HostSyncInLoop(Rule):
         printed = [
             Printed(s.call, s.value, lambda element, s=s: redo(ctx, s, element))
             for call in walk(stmt.node)
-            if isinstance(call, cst.Call)
+            if type(call) is cst.Call
             and (s := find_sync(ctx, call)) is not None
             and places.place_of(stmt, s.value) is Place.DEVICE
         ]
@@ -228,4 +228,4 @@ class HostSyncInLoop(Rule):
 
 
 def _is_compound_body(stmt: Stmt) -> bool:
-    return isinstance(stmt.node, cst.For | cst.With | cst.FunctionDef | cst.ClassDef)
+    return type(stmt.node) in (cst.For, cst.With, cst.FunctionDef, cst.ClassDef)

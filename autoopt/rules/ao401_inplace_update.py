@@ -184,7 +184,7 @@ class InplaceUpdate(Rule):
 
     def _finding(self, ctx: ModuleContext, u: _Update) -> Finding:
         where = _where(u)
-        slices = [e for e in u.index if isinstance(e.slice, cst.Slice)]
+        slices = [e for e in u.index if type(e.slice) is cst.Slice]
         if slices and not _simple_slice(u):
             why = "a stepped slice" if _stepped(u) else "a multi-axis slice"
             return self.finding(
@@ -202,7 +202,7 @@ class InplaceUpdate(Rule):
 
     def _splice_finding(self, ctx: ModuleContext, s: Splice) -> Finding:
         call = s.stmt.value
-        assert isinstance(call, cst.Call)
+        assert type(call) is cst.Call
         func = ctx.code(call.func)
         where = (
             f"`{s.name} = {func}([{s.name}[:...], ..., {s.name}[...:]])` in a Python loop "
@@ -261,12 +261,12 @@ def _update(stmt: Stmt) -> _Update | None:
     name, call = assigned
     func = call.func
     if not (
-        isinstance(func, cst.Attribute)
+        type(func) is cst.Attribute
         and func.attr.value in _OPS
-        and isinstance(func.value, cst.Subscript)
-        and isinstance(func.value.value, cst.Attribute)
+        and type(func.value) is cst.Subscript
+        and type(func.value.value) is cst.Attribute
         and func.value.value.attr.value == "at"
-        and isinstance(func.value.value.value, cst.Name)
+        and type(func.value.value.value) is cst.Name
         and func.value.value.value.value == name
     ):
         return None
@@ -316,7 +316,7 @@ def _index_fix(ctx: ModuleContext, u: _Update) -> tuple[list[Edit], str]:
 def _slice_fix(ctx: ModuleContext, u: _Update) -> tuple[list[Edit], str]:
     helper = fresh_name(ctx, f"{u.name}_update_slice")
     lower = u.index[0].slice
-    assert isinstance(lower, cst.Slice) and lower.lower is not None
+    assert type(lower) is cst.Slice and lower.lower is not None
     call = f"{helper}({u.name}, {ctx.code(lower.lower)}, {ctx.code(u.value)})"
     return _helper_edits(ctx, u.stmt, helper, slice_update(ctx), call), helper
 
@@ -338,7 +338,7 @@ def _helper_edits(
 
 def _indices(u: _Update) -> list[cst.BaseExpression]:
     """The index expressions of the elements that are not slices."""
-    return [e.slice.value for e in u.index if isinstance(e.slice, cst.Index)]
+    return [e.slice.value for e in u.index if type(e.slice) is cst.Index]
 
 
 def _donation_doubts(
@@ -373,7 +373,7 @@ def _fresh(ctx: ModuleContext, stmt: Stmt) -> bool:
     if node is None or len(node.targets) != 1:
         return False
     value = node.value
-    qual = (ctx.qualify(value.func) if isinstance(value, cst.Call) else None) or ""
+    qual = (ctx.qualify(value.func) if type(value) is cst.Call else None) or ""
     return qual.startswith("jax.numpy.") and qual.rsplit(".", 1)[1] in _FRESH
 
 
@@ -381,18 +381,18 @@ def _simple_slice(u: _Update) -> bool:
     element = u.index[0].slice if len(u.index) == 1 else None
     return (
         u.op == "set"
-        and isinstance(element, cst.Slice)
+        and type(element) is cst.Slice
         and element.lower is not None
         and element.step is None
     )
 
 
 def _stepped(u: _Update) -> bool:
-    return any(isinstance(e.slice, cst.Slice) and e.slice.step is not None for e in u.index)
+    return any(type(e.slice) is cst.Slice and e.slice.step is not None for e in u.index)
 
 
 def _bare(node: cst.BaseExpression, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+    return type(node) is cst.Name and node.value == name
 
 
 def _jitted_functions(ctx: ModuleContext) -> set[str]:
@@ -406,7 +406,7 @@ def _jitted_functions(ctx: ModuleContext) -> set[str]:
         for call in stmt.calls:
             if ctx.is_jax(call.func, "jax.jit") and call.args:
                 first = call.args[0].value
-                if isinstance(first, cst.Name):
+                if type(first) is cst.Name:
                     target = ctx.graph.resolve_function(first.value, stmt.scope)
                     names |= {target.qualname} if target else set()
     return names

@@ -134,7 +134,7 @@ class GrowByConcatenate(Rule):
     def _finding(self, ctx: ModuleContext, blocks: Blocks, stmt: Stmt, g: _Growth) -> Finding:
         loop = ctx.graph.loops[stmt.loops[-1]]
         node = stmt.value
-        assert isinstance(node, cst.Call)
+        assert type(node) is cst.Call
         where = (
             f"`{g.acc}` grows by `{ctx.code(node.func)}` on every iteration of the loop at "
             f"line {ctx.span(loop.node).line}: each step copies the whole array (quadratic) and, "
@@ -186,10 +186,10 @@ def _join_growth(ctx: ModuleContext, acc: str, call: cst.Call) -> _Growth | None
     if not call.args or call.args[0].keyword is not None:
         return None
     seq = call.args[0].value
-    if not isinstance(seq, cst.List | cst.Tuple) or len(seq.elements) < 2:
+    if type(seq) not in (cst.List, cst.Tuple) or len(seq.elements) < 2:
         return None
     first, *rest = seq.elements
-    if not _is_name(first.value, acc) or any(isinstance(e, cst.StarredElement) for e in rest):
+    if not _is_name(first.value, acc) or any(type(e) is cst.StarredElement for e in rest):
         return None
     others = "".join(f", {ctx.code(a.with_changes(comma=_NO_COMMA))}" for a in call.args[1:])
     join = f"{ctx.code(call.func)}({{}}{others})"
@@ -270,7 +270,7 @@ def _deferred_read(ctx: ModuleContext, scope: str, acc: str) -> bool:
     """A lambda or generator expression of the scope reads `acc`: called in the loop,
     it would see the value the rewrite no longer keeps up to date."""
     return any(
-        isinstance(node, cst.Lambda | cst.GeneratorExp)
+        type(node) in (cst.Lambda, cst.GeneratorExp)
         and any(n.value == acc for n in read_names(node))
         for s in ctx.graph.scope_stmts(scope)
         if acc in s.uses
@@ -340,4 +340,4 @@ def _helper_definition(
 
 
 def _is_name(node: cst.BaseExpression, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+    return type(node) is cst.Name and node.value == name

@@ -203,14 +203,14 @@ def _stacked(
 
 
 def _returns_tuple(ctx: ModuleContext, fn: Function) -> bool:
-    returns = [s.node for s in ctx.graph.scope_stmts(fn.qualname) if isinstance(s.node, cst.Return)]
-    return any(isinstance(r.value, cst.Tuple | cst.List | cst.Dict) for r in returns)  # type: ignore[attr-defined]
+    returns = [s.node for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
+    return any(type(r.value) in (cst.Tuple, cst.List, cst.Dict) for r in returns)  # type: ignore[attr-defined]
 
 
 def _plan(ctx: ModuleContext, p: PerItem) -> _Plan | str | None:
     """The vmap call, a reason for no fix, or None when the pattern does not apply."""
     call = p.value
-    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or not call.args:
+    if type(call) is not cst.Call or type(call.func) is not cst.Name or not call.args:
         return None
     fn = ctx.graph.resolve_function(call.func.value, p.at.scope)
     if fn is None or fn.is_method:
@@ -253,7 +253,7 @@ def _map_args(
         if arg.keyword is not None or arg.star:
             return None
         value = arg.value
-        if count is None and isinstance(value, cst.Name) and value.value == p.target:
+        if count is None and type(value) is cst.Name and value.value == p.target:
             source = p.iter
             args.append(ctx.code(p.iter))
         elif count is not None and indexed_by(value, p.target):

@@ -181,7 +181,7 @@ def _differentiated(ctx: ModuleContext) -> list[Function]:
         for call in stmt.calls:
             if ctx.is_jax(call.func, *_REVERSE) and call.args:
                 first = call.args[0].value
-                if isinstance(first, cst.Name):
+                if type(first) is cst.Name:
                     fn = ctx.graph.resolve_function(first.value, stmt.scope)
                     todo += [fn] if fn else []
     return list(_reachable(ctx, todo).values())
@@ -199,7 +199,7 @@ def _reachable(
             continue
         seen[fn.qualname] = fn
         for stmt in ctx.graph.scope_stmts(fn.qualname):
-            names = [c.func.value for c in stmt.calls if isinstance(c.func, cst.Name)]
+            names = [c.func.value for c in stmt.calls if type(c.func) is cst.Name]
             for name in [*names, *(stmt.uses if referenced else ())]:
                 callee = ctx.graph.resolve_function(name, fn.qualname)
                 todo += [callee] if callee else []
@@ -238,7 +238,7 @@ def _compiled_roots(ctx: ModuleContext, jitted: Jitted) -> list[Function] | None
         return None
     if jitted.function is not None:
         return [jitted.function]
-    if not isinstance(jitted.carrier, cst.Call) or not jitted.carrier.args:
+    if type(jitted.carrier) is not cst.Call or not jitted.carrier.args:
         return None
     names = read_names(jitted.carrier.args[0].value)
     found = [ctx.graph.resolve_function(n.value, MODULE) for n in names]
@@ -247,7 +247,7 @@ def _compiled_roots(ctx: ModuleContext, jitted: Jitted) -> list[Function] | None
 
 def _layer(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> Function | None:
     """The module function `expr` names, unless it is already checkpointed."""
-    if not isinstance(expr, cst.Name):
+    if type(expr) is not cst.Name:
         return None
     fn = ctx.graph.resolve_function(expr.value, stmt.scope)
     if fn is None or fn.is_method:
@@ -258,18 +258,18 @@ def _layer(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> Function
 
 
 def _decorator_callee(node: cst.BaseExpression) -> cst.BaseExpression:
-    return node.func if isinstance(node, cst.Call) else node
+    return node.func if type(node) is cst.Call else node
 
 
 def _feeds_itself(stmt: Stmt, call: cst.Call, loop: Loop) -> bool:
     """`h = layer(p, h)`: the call is the whole value, takes its own target as an
     argument, and another argument comes from the loop variable (the layer's weights)."""
     node = stmt.node
-    if not isinstance(node, cst.Assign) or node.value is not call or len(node.targets) != 1:
+    if type(node) is not cst.Assign or node.value is not call or len(node.targets) != 1:
         return False
     targets = set(bound_names(node.targets[0].target))
-    per_layer = set(bound_names(loop.node.target)) if isinstance(loop.node, cst.For) else set()
-    carried = any(isinstance(a.value, cst.Name) and a.value.value in targets for a in call.args)
+    per_layer = set(bound_names(loop.node.target)) if type(loop.node) is cst.For else set()
+    carried = any(type(a.value) is cst.Name and a.value.value in targets for a in call.args)
     weights = any(n.value in per_layer for a in call.args for n in read_names(a.value))
     return carried and weights
 
@@ -277,14 +277,14 @@ def _feeds_itself(stmt: Stmt, call: cst.Call, loop: Loop) -> bool:
 def _shallow(loop: Loop) -> bool:
     """A loop over fewer than MIN_LAYERS layers, when the count is written out."""
     node = loop.node
-    if not isinstance(node, cst.For):
+    if type(node) is not cst.For:
         return False
     it = node.iter
-    if isinstance(it, cst.Tuple | cst.List):
+    if type(it) in (cst.Tuple, cst.List):
         return len(it.elements) < MIN_LAYERS
-    if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range":
+    if type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range":
         bounds = [a.value for a in it.args]
-        if len(bounds) == 1 and isinstance(bounds[0], cst.Integer):
+        if len(bounds) == 1 and type(bounds[0]) is cst.Integer:
             return int(bounds[0].value) < MIN_LAYERS
     return False
 

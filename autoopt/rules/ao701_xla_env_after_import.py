@@ -127,7 +127,7 @@ def _effect_doubt(ctx: ModuleContext, body, setting: _Setting, first_import: int
 
 def _reads_environment(stmt: cst.BaseStatement) -> bool:
     return any(
-        isinstance(n, cst.Attribute) and n.attr.value in ("environ", "getenv") for n in walk(stmt)
+        type(n) is cst.Attribute and n.attr.value in ("environ", "getenv") for n in walk(stmt)
     )
 
 
@@ -151,12 +151,12 @@ def _first_jax_use(ctx: ModuleContext, body, after: int) -> int | None:
     a call to anything but the os module, or an import of another library."""
     for index in range(after + 1, len(body)):
         stmt = body[index]
-        if not isinstance(stmt, cst.SimpleStatementLine) or _settings_in(ctx, stmt):
+        if type(stmt) is not cst.SimpleStatementLine or _settings_in(ctx, stmt):
             continue
         for small in stmt.body:
-            if isinstance(small, cst.Import | cst.ImportFrom):
+            if type(small) in (cst.Import, cst.ImportFrom):
                 continue
-            for call in (n for n in walk(small) if isinstance(n, cst.Call)):
+            for call in (n for n in walk(small) if type(n) is cst.Call):
                 qual = ctx.qualify(call.func) or ""  # type: ignore[arg-type]
                 if not qual.startswith("os."):
                     return index
@@ -165,7 +165,7 @@ def _first_jax_use(ctx: ModuleContext, body, after: int) -> int | None:
 
 def _settings(ctx: ModuleContext, body) -> Iterator[_Setting]:
     for index, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             keys = _settings_in(ctx, stmt)
             if keys:
                 yield _Setting(index, stmt, keys)
@@ -179,9 +179,9 @@ def _settings_in(ctx: ModuleContext, stmt: cst.SimpleStatementLine) -> tuple[str
 
 
 def _keys_set(ctx: ModuleContext, small: cst.BaseSmallStatement) -> list[str]:
-    if isinstance(small, cst.Assign):
+    if type(small) is cst.Assign:
         return [k for t in small.targets if (k := _environ_key(ctx, t.target))]
-    if not isinstance(small, cst.Expr) or not isinstance(small.value, cst.Call):
+    if type(small) is not cst.Expr or type(small.value) is not cst.Call:
         return []
     call = small.value
     qual = ctx.qualify(call.func)
@@ -190,26 +190,26 @@ def _keys_set(ctx: ModuleContext, small: cst.BaseSmallStatement) -> list[str]:
     if qual == "os.environ.update":
         keys = [a.keyword.value for a in call.args if a.keyword is not None]
         for arg in call.args:
-            if isinstance(arg.value, cst.Dict):
+            if type(arg.value) is cst.Dict:
                 keys += [
                     k
                     for e in arg.value.elements
-                    if isinstance(e, cst.DictElement) and (k := _string(e.key))
+                    if type(e) is cst.DictElement and (k := _string(e.key))
                 ]
         return keys
     return []
 
 
 def _environ_key(ctx: ModuleContext, target: cst.BaseExpression) -> str | None:
-    if isinstance(target, cst.Subscript) and ctx.qualify(target.value) == "os.environ":
+    if type(target) is cst.Subscript and ctx.qualify(target.value) == "os.environ":
         index = target.slice[0].slice
-        if isinstance(index, cst.Index):
+        if type(index) is cst.Index:
             return _string(index.value)
     return None
 
 
 def _string(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
+    if type(node) is cst.SimpleString:
         value = node.evaluated_value
         return value if isinstance(value, str) else None
     return None
@@ -241,8 +241,8 @@ def _os_import_to_move(
 ) -> list[cst.SimpleStatementLine]:
     """`import os` when it comes after the jax import (it must move up too)."""
     for index, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and any(
-            isinstance(s, cst.Import)
+        if type(stmt) is cst.SimpleStatementLine and any(
+            type(s) is cst.Import
             and any(dotted(a.name) == "os" and a.asname is None for a in s.names)
             for s in stmt.body
         ):

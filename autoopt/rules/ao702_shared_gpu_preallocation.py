@@ -158,7 +158,7 @@ _DEFAULT_FORK = (
 
 def _line(code: str) -> cst.SimpleStatementLine:
     stmt = cst.parse_statement(code)
-    assert isinstance(stmt, cst.SimpleStatementLine)
+    assert type(stmt) is cst.SimpleStatementLine
     return stmt
 
 
@@ -166,10 +166,10 @@ def _first_code(body: list[cst.BaseStatement]) -> cst.BaseStatement | None:
     """The first statement that is not the docstring, a `__future__` import or
     `import os` (None: there is none)."""
     for index, stmt in enumerate(body):
-        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
-        if index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString):
+        small = stmt.body[0] if type(stmt) is cst.SimpleStatementLine else None
+        if index == 0 and type(small) is cst.Expr and type(small.value) is cst.SimpleString:
             continue
-        if isinstance(small, cst.ImportFrom) and _dotted_module(small) == "__future__":
+        if type(small) is cst.ImportFrom and _dotted_module(small) == "__future__":
             continue
         if not _imports_os(stmt):
             return stmt
@@ -191,8 +191,8 @@ def _os_imported_before(body: list[cst.BaseStatement], anchor: cst.BaseStatement
 
 def _imports_os(stmt: cst.BaseStatement) -> bool:
     """Whether the statement is a plain `import os` (among others)."""
-    return isinstance(stmt, cst.SimpleStatementLine) and any(
-        isinstance(s, cst.Import)
+    return type(stmt) is cst.SimpleStatementLine and any(
+        type(s) is cst.Import
         and any(a.asname is None and cst.Module([]).code_for_node(a.name) == "os" for a in s.names)
         for s in stmt.body
     )
@@ -206,7 +206,7 @@ def _configured(ctx: ModuleContext, given: tuple[tuple[str, str], ...]) -> bool:
     runs JAX on the CPU only."""
     if any(_shares(key, value) for key, value in (*given, *_environment_writes(ctx))):
         return True
-    for call in (n for n in walk(ctx.module) if isinstance(n, cst.Call)):
+    for call in (n for n in walk(ctx.module) if type(n) is cst.Call):
         if ctx.qualify(call.func) == "jax.config.update" and [
             _string(a.value) for a in call.args
         ] == ["jax_platforms", "cpu"]:
@@ -224,14 +224,14 @@ def _shares(key: str, value: str | None) -> bool:
 
 def _environment_writes(ctx: ModuleContext) -> Iterator[tuple[str, str | None]]:
     for node in walk(ctx.module):
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             for target in node.targets:
                 t = target.target
-                if isinstance(t, cst.Subscript) and ctx.qualify(t.value) == "os.environ":
+                if type(t) is cst.Subscript and ctx.qualify(t.value) == "os.environ":
                     index = t.slice[0].slice
-                    if isinstance(index, cst.Index) and (key := _string(index.value)):
+                    if type(index) is cst.Index and (key := _string(index.value)):
                         yield key, _string(node.value)
-        elif isinstance(node, cst.Call):
+        elif type(node) is cst.Call:
             qual = ctx.qualify(node.func)
             if qual in ("os.environ.setdefault", "os.putenv") and len(node.args) == 2:
                 if key := _string(node.args[0].value):
@@ -243,14 +243,14 @@ def _environment_writes(ctx: ModuleContext) -> Iterator[tuple[str, str | None]]:
 def _dict_items(node: cst.CSTNode) -> Iterator[tuple[str, str | None]]:
     """Keys and values of dict displays and `dict(...)` keywords inside `node`."""
     for sub in walk(node):
-        if isinstance(sub, cst.DictElement) and (key := _string(sub.key)):
+        if type(sub) is cst.DictElement and (key := _string(sub.key)):
             yield key, _string(sub.value)
-        elif isinstance(sub, cst.Arg) and sub.keyword is not None:
+        elif type(sub) is cst.Arg and sub.keyword is not None:
             yield sub.keyword.value, _string(sub.value)
 
 
 def _string(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
+    if type(node) is cst.SimpleString:
         value = node.evaluated_value
         return value if isinstance(value, str) else None
     return None
@@ -262,7 +262,7 @@ def _string(node: cst.BaseExpression) -> str | None:
 def _launches(ctx: ModuleContext) -> Iterator[_Launch]:
     """Places that start several JAX processes at once."""
     nodes = list(walk(ctx.module))
-    calls = {n: ctx.qualify(n.func) or "" for n in nodes if isinstance(n, cst.Call)}
+    calls = {n: ctx.qualify(n.func) or "" for n in nodes if type(n) is cst.Call}
     looped: Callable[[], set[int]] = cache(lambda: _in_loops(nodes))
     uses_jax: Callable[[], bool] = cache(lambda: reaches_jax(ctx))  # spawn imports it again
     default = next(
@@ -286,7 +286,7 @@ def _launches(ctx: ModuleContext) -> Iterator[_Launch]:
                     call, "the launched script and this program", None, env=_env(ctx, call)
                 )
         elif qual == "ray.remote" or (
-            isinstance(call.func, cst.Attribute) and call.func.attr.value == "options"
+            type(call.func) is cst.Attribute and call.func.attr.value == "options"
         ):
             share = _fraction(call)
             if share is not None and uses_jax():
@@ -327,11 +327,11 @@ def _contexts(ctx: ModuleContext, nodes: list[cst.CSTNode]) -> dict[str, str | N
     """Names bound to `multiprocessing.get_context(method)`, with the method."""
     found: dict[str, str | None] = {}
     for node in nodes:
-        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+        if type(node) is cst.Assign and len(node.targets) == 1:
             target, value = node.targets[0].target, node.value
             if (
-                isinstance(target, cst.Name)
-                and isinstance(value, cst.Call)
+                type(target) is cst.Name
+                and type(value) is cst.Call
                 and ctx.qualify(value.func) == _CONTEXT
             ):
                 found[target.value] = _method(value)
@@ -348,19 +348,19 @@ def _launcher(
     """What `call` starts and with which start method, when it names one
     (`multiprocessing.get_context("fork").Pool` -> Pool, fork)."""
     func = call.func
-    if isinstance(func, cst.Attribute):
+    if type(func) is cst.Attribute:
         inner = func.value
-        if isinstance(inner, cst.Call) and ctx.qualify(inner.func) == _CONTEXT:
+        if type(inner) is cst.Call and ctx.qualify(inner.func) == _CONTEXT:
             return f"multiprocessing.{func.attr.value}", _method(inner)
-        if isinstance(inner, cst.Name) and inner.value in contexts:
+        if type(inner) is cst.Name and inner.value in contexts:
             return f"multiprocessing.{func.attr.value}", contexts[inner.value]
     if qual == _EXECUTOR:
         context = next(
             (a.value for a in call.args if a.keyword and a.keyword.value == "mp_context"), None
         )
-        if isinstance(context, cst.Call) and ctx.qualify(context.func) == _CONTEXT:
+        if type(context) is cst.Call and ctx.qualify(context.func) == _CONTEXT:
             return qual, _method(context)
-        if isinstance(context, cst.Name) and context.value in contexts:
+        if type(context) is cst.Name and context.value in contexts:
             return qual, contexts[context.value]
     return qual, None
 
@@ -371,16 +371,16 @@ def _count(ctx: ModuleContext, call: cst.Call, keyword: str) -> int | None:
     for index, arg in enumerate(call.args):
         if (arg.keyword is None and index == 0) or (arg.keyword and arg.keyword.value == keyword):
             value = arg.value
-            if isinstance(value, cst.Name):
+            if type(value) is cst.Name:
                 value = module_constant(ctx, value.value) or value
-            return value.evaluated_value if isinstance(value, cst.Integer) else None
+            return value.evaluated_value if type(value) is cst.Integer else None
     return None
 
 
 def _fraction(call: cst.Call) -> float | None:
     """`num_gpus=0.5`: the share of a GPU each task gets, when below one."""
     for arg in call.args:
-        if arg.keyword and arg.keyword.value == "num_gpus" and isinstance(arg.value, cst.Float):
+        if arg.keyword and arg.keyword.value == "num_gpus" and type(arg.value) is cst.Float:
             value = float(arg.value.value)
             return value if 0 < value < 1 else None
     return None
@@ -393,8 +393,8 @@ def _launches_jax_script(ctx: ModuleContext, call: cst.Call) -> bool:
     if here.suffix != ".py" or not here.is_file():
         return False
     for node in walk(call.args[0].value) if call.args else ():
-        text = node.value if isinstance(node, cst.FormattedStringText) else None
-        text = _string(node) if isinstance(node, cst.SimpleString) else text
+        text = node.value if type(node) is cst.FormattedStringText else None
+        text = _string(node) if type(node) is cst.SimpleString else text
         for word in (text or "").split():
             script = (here.parent / word).resolve()
             mine = script == here.resolve()
@@ -409,13 +409,13 @@ def _env(ctx: ModuleContext, call: cst.Call) -> tuple[tuple[str, str], ...]:
     for arg in call.args:
         if arg.keyword and arg.keyword.value == "env":
             sources: list[cst.CSTNode] = [arg.value]
-            if isinstance(arg.value, cst.Name):
+            if type(arg.value) is cst.Name:
                 sources += [
                     n.value
                     for n in walk(ctx.module)
-                    if isinstance(n, cst.Assign)
+                    if type(n) is cst.Assign
                     and any(
-                        isinstance(t.target, cst.Name) and t.target.value == arg.value.value
+                        type(t.target) is cst.Name and t.target.value == arg.value.value
                         for t in n.targets
                     )
                 ]

@@ -136,7 +136,7 @@ def _vmapped(ctx: ModuleContext) -> frozenset[int]:
         if finding.fix is Applicability.SAFE
         and not is_suppressed("AO501", range(finding.span.line, finding.span.end_line + 1), table)
         for edit in finding.edits
-        if isinstance(edit, Replace) and isinstance(edit.target, cst.For)
+        if isinstance(edit, Replace) and type(edit.target) is cst.For
     }
     return frozenset(loop.id for loop in ctx.graph.loops.values() if id(loop.node) in removed)
 
@@ -165,7 +165,7 @@ def _growth(ctx: ModuleContext, plan: StepPlan) -> str:
     would compile again for every new shape."""
     for stmt in ctx.graph.loop_stmts(plan.loop.id):
         value = stmt.value
-        if not isinstance(value, cst.Call) or (ctx.qualify(value.func) or "") not in _GROWING:
+        if type(value) is not cst.Call or (ctx.qualify(value.func) or "") not in _GROWING:
             continue
         grown = stmt.defs & {n.value for n in read_names(value)} & set(plan.returns)
         if grown:
@@ -181,4 +181,4 @@ _GROWING = frozenset(
 
 def _at_update(stmt: Stmt) -> bool:
     value = stmt.value
-    return isinstance(value, cst.Call) and is_at_update(value.func)
+    return type(value) is cst.Call and is_at_update(value.func)
