@@ -58,7 +58,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.carry import entry_value, typed_like, unstable_carry
-from autoopt.analysis.carry_types import carry_types
+from autoopt.analysis.carry_types import carry_types, entry_defs
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update, read_names
 from autoopt.analysis.fori import counted_for
@@ -383,15 +383,8 @@ def _inexact_entry(ctx: ModuleContext, body: list[Stmt], name: str) -> bool:
     reaches the loop binds a floating-point (or complex) value, by `_inexact`."""
     if entry_value(ctx, body, name).kind is not Kind.ARRAY:
         return False
-    inside = {s.id for s in body}
-    entry = {
-        d.id: d
-        for s in body
-        if name in s.uses
-        for d in ctx.graph.reaching_defs(s, name)
-        if d.id not in inside
-    }
-    return bool(entry) and all(_inexact_bound(ctx, d, name, 0) for d in entry.values())
+    entry = entry_defs(ctx, body, name)
+    return bool(entry) and all(_inexact_bound(ctx, d, name, 0) for d in entry)
 
 
 def _inexact_bound(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> bool:
