@@ -47,8 +47,11 @@ the scan calls it, and the loop's function checks the types when the loop starts
             leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
             return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
-        if types(jax.eval_shape(_main_step, u, dx)[0]) == types(u):
+        first = jax.eval_shape(_main_step, u, dx)[0]
+        if types(first) == types(u):
             return _main_scan(u, dx)
+        if types(jax.eval_shape(_main_step, first, dx)[0]) == types(first):
+            return _main_scan(u, dx, peel=True)
         energy = []
         for _ in range(N_STEPS):
             u, energy_item = _main_step(u, dx)
@@ -57,10 +60,19 @@ the scan calls it, and the loop's function checks the types when the loop starts
 
 A pure step given the carry's types returns them again, so when the first step keeps
 them every step does, and the scan (which needs exactly that, weak types included:
-it would retrace a weakly typed carry promoted) runs the steps the loop would run.
+it would enter a weakly typed carry promoted, which can change the first step's
+numbers) runs the steps the loop would run. Where only the second step keeps them (a
+weakly typed start that comes back strong), `_main_scan(..., peel=True)` (`peel` is
+static) runs the first step apart, on the carry as it starts, then scans the others:
+
+    u, first = body(u, 0)  # the first step, on the starting types
+    u, rest = jax.lax.scan(body, u, length=N_STEPS - 1)
+    return u, jnp.concatenate([first[None], rest])
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import libcst as cst
 
@@ -69,7 +81,7 @@ from autoopt.analysis.step import StepPlan
 from autoopt.analysis.whole_loop import WholeLoop
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.helpers import grouped, parse_function, spaced
-from autoopt.rewrite.jit import fresh_name
+from autoopt.rewrite.jit import fresh_name, jit_decorator
 from autoopt.rewrite.spell import spell
 from autoopt.rewrite.step import StepNames, anchor, appended, calling_loop, step_lines
 
@@ -93,12 +105,16 @@ def guarded_loop_edits(
     whole: WholeLoop,
     names: StepNames,
     step: cst.FunctionDef,
-    decorator: str,
+    donate: list[str],
 ) -> list[Edit]:
-    """The jitted step (`step`), the jitted scan of it and, called where the loop was,
-    the function that runs the scan when the step keeps the carry's types and the loop
-    of steps otherwise (which appends a kept value every step too, as the scan does)."""
+    """The jitted step (`step`), the jitted scan of it (donating `donate`) and, called
+    where the loop was, the function that runs the scan when the step keeps the carry's
+    types from its first step or its second, and the loop of steps otherwise (which
+    appends a kept value every step too, as the scan does)."""
+    assert not whole.last  # a module loop's temporaries: never guarded
     params = (*whole.carry, *whole.inputs)
+    taken = (names.function, names.loop, names.scan, *names.items)
+    peel, first = (fresh_name(ctx, base, taken) for base in ("peel", "first"))
     stacked = {} if whole.module else dict(whole.stacked)  # a global list keeps its rows
     stacks = {name: {ctx.qualify(c.func) for c in calls} for name, calls in stacked.items()}
     stacked = {name: calls for name, calls in stacked.items() if len(stacks[name]) == 1}
@@ -106,7 +122,9 @@ def guarded_loop_edits(
     lists = _lists(ctx, plan, whole, names, stacked)
     call = f"{names.returned(plan)} = {names.function}({', '.join(plan.params)})"
     body = _body(ctx, plan, whole, names, [cst.parse_statement(f"{call}\n")])
-    scan, imports = _scan_function(ctx, plan, whole, names.scan, decorator, body, lists)
+    decorator, imports = jit_decorator(ctx, (peel,), [d for d in donate if d in whole.carry])
+    scan, more = _scan_function(ctx, plan, whole, names.scan, decorator, body, lists, peel)
+    imports = (*imports, *more)
     check, more = _check(ctx, plan, whole)
     returned = [f"{stack_of[n][0]}({n})" if n == items else n for n, items in lists]
     ret = ", ".join(whole.carry)
@@ -114,13 +132,19 @@ def guarded_loop_edits(
         ret = f"{grouped(whole.carry)}, {grouped(tuple(returned))}"
     doc = (
         f'    """One jitted `lax.scan` of `{names.function}` when the step returns the carry '
-        "with the\n    types it takes, as `lax.scan` needs (then every step does); else the "
-        'loop of steps."""\n'
+        "with the\n    types it takes, as `lax.scan` needs (then every step does), from the "
+        "first step on or\n    (a weakly typed start) from the second; else the loop of "
+        'steps."""\n'
     )
+    types = _types_name(plan, whole)
+    carry = grouped(whole.carry)
     template = parse_function(
         f"def {names.loop}({', '.join(params)}):\n{doc}{check}"
-        f"    if {_kept(ctx, plan, whole, names)}:\n"
+        f"    {first} = {_first_types(ctx, plan, whole, names)}\n"
+        f"    if {types}({first}) == {types}({carry}):\n"
         f"        return {names.scan}({', '.join(params)})\n"
+        f"    if {types}({_second_types(ctx, plan, whole, names, first)}) == {types}({first}):\n"
+        f"        return {names.scan}({', '.join(params)}, {peel}=True)\n"
         + "".join(f"    {name} = []\n" for name, _ in lists)
         + (f"    {whole.counter[0]} = {whole.counter[1]}\n" if whole.counter else "")
         + f"    return {ret}\n"
@@ -132,6 +156,40 @@ def guarded_loop_edits(
     scan, guard = (d.with_changes(leading_lines=[]) for d in (scan, guard))  # the step's
     imports = (*imports, *more, *(i for _, spelled in stack_of.values() for i in spelled))
     return _edits(ctx, plan, whole, names.loop, (step, scan, guard), imports, lists, stacked)
+
+
+def _peeled(
+    ctx: ModuleContext,
+    whole: WholeLoop,
+    body: str,
+    lists: list[tuple[str, str]],
+    peel: str,
+) -> tuple[str, tuple[RequireImport, ...]]:
+    """`if not peel: return <scan>`, then the first step apart, on the carry the loop
+    starts with (weak types and all: inside `jit` they stay), and the scan of the other
+    steps from what it returns, its values stacked after the first step's."""
+    scan, imports = spell(ctx, "jax.lax.scan")
+    carry = grouped(whole.carry)
+    length = whole.length if whole.length.replace("_", "").isalnum() else f"({whole.length})"
+    rest = f"{scan}({body}, {carry}, length={length} - 1)"
+    if not lists:
+        return (
+            f"    {carry} = {body}({carry}, 0)[0]  # the first step, on the starting types\n"
+            f"    return {rest}[0]\n",
+            imports,
+        )
+    concatenate, more = spell(ctx, "jax.numpy.concatenate")
+    first, after = (fresh_name(ctx, base, (peel,)) for base in ("first", "rest"))
+    if len(lists) == 1:  # one array a step
+        stacked = f"{concatenate}([{first}[None], {after}])"
+    else:
+        stacked = f"tuple({concatenate}([a[None], b]) for a, b in zip({first}, {after}))"
+    code = (
+        f"    {carry}, {first} = {body}({carry}, 0)  # the first step, on the starting types\n"
+        f"    {carry}, {after} = {rest}\n"
+        f"    return {carry}, {stacked}\n"
+    )
+    return code, (*imports, *more)
 
 
 def _lists(
@@ -159,8 +217,10 @@ def _scan_function(
     decorator: str,
     body: cst.FunctionDef,
     lists: list[tuple[str, str]],
+    peel: str | None = None,
 ) -> tuple[cst.FunctionDef, tuple[RequireImport, ...]]:
-    """`@jit def name(carry, inputs): def body(...): ...; return lax.scan(body, ...)`."""
+    """`@jit def name(carry, inputs): def body(...): ...; return lax.scan(body, ...)`;
+    with a `peel` flag (static), its first step apart where the flag is set (`_peeled`)."""
     scan, imports = spell(ctx, "jax.lax.scan")
     init = whole.carry
     if whole.last:
@@ -169,8 +229,13 @@ def _scan_function(
         init = (*init, *(f"{zeros_like}({like})" for _, like in whole.last))
     run = f"{scan}({body.name.value}, {grouped(init)}, length={whole.length})"
     params = ", ".join((*whole.carry, *whole.inputs))
-    returned = run if lists else f"{run}[0]"
-    template = parse_function(f"@{decorator}\ndef {name}({params}):\n    return {returned}\n")
+    returned = f"    return {run if lists else f'{run}[0]'}\n"
+    if peel is not None:
+        params = f"{params}, {peel}=False"
+        peeled, more = _peeled(ctx, whole, body.name.value, lists, peel)
+        returned = f"    if not {peel}:\n    {returned}{peeled}"
+        imports = (*imports, *more)
+    template = parse_function(f"@{decorator}\ndef {name}({params}):\n{returned}")
     block = template.body.with_changes(body=[body, *template.body.body])
     return spaced(ctx, template.with_changes(body=block), anchor(ctx, plan)), imports
 
@@ -308,23 +373,31 @@ def _types_name(plan: StepPlan, whole: WholeLoop) -> str:
     return name
 
 
-def _kept(ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames) -> str:
-    """`types(eval_shape(step, ...)[0]) == types(state)`: the first step returns the
-    carry with the types it takes."""
+def _first_types(ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames) -> str:
+    """`eval_shape(step, ...)[0]`: the carry's types after the first step (a tuple of
+    them for a carry of several names)."""
     eval_shape, _ = spell(ctx, "jax.eval_shape")
     returned = (*plan.returns, *names.items)
     out = f"{eval_shape}({names.function}, {', '.join(plan.params)})"
     at = [returned.index(n) for n in whole.carry]
     if at == list(range(len(returned))):
-        new = out  # the step returns the carry alone
-    elif len(at) == 1:
-        new = f"{out}[{at[0]}]"
-    elif at == list(range(len(at))):
-        new = f"{out}[:{len(at)}]"
-    else:
-        new = f"({', '.join(f'{out}[{i}]' for i in at)})"
-    name = _types_name(plan, whole)
-    return f"{name}({new}) == {name}({grouped(whole.carry)})"
+        return out  # the step returns the carry alone
+    if len(at) == 1:
+        return f"{out}[{at[0]}]"
+    if at == list(range(len(at))):
+        return f"{out}[:{len(at)}]"
+    return f"({', '.join(f'{out}[{i}]' for i in at)})"
+
+
+def _second_types(
+    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames, first: str
+) -> str:
+    """`_first_types` of the step given the carry's types after the first step (the
+    step takes the carry first, in its order)."""
+    carry, params = whole.carry, plan.params
+    assert params[: len(carry)] == carry
+    given = (first if len(carry) == 1 else f"*{first}", *params[len(carry) :])
+    return _first_types(ctx, replace(plan, params=given), whole, names)
 
 
 def _steps(plan: StepPlan, names: StepNames) -> cst.BaseCompoundStatement:

@@ -150,9 +150,15 @@ class CompiledLoopStep(Rule):
     with `jax.eval_shape` of the step on the starting carry, that the step
     returns the carry's pytree structure, shapes, dtypes and weak types. Then
     it runs the scan: a pure step given the same types returns the same types,
-    so every iteration would have (weak types count too: `lax.scan` accepts a
-    weakly typed carry that comes back strong and runs every step with the
-    weak one, where the loop ran only the first). Otherwise (a float32 carry
+    so every iteration would have. Weak types count too: a carry that starts
+    weakly typed (`jnp.full(n, 0.5)`, a Python number) and comes back strong
+    would enter `lax.scan` promoted, and its first step can then compute other
+    numbers (a weak integer meeting an int8 array wraps; a strong one does
+    not). Where the first step changes only such types and the second keeps
+    them (`eval_shape` of the step on the first step's types), the scan runs
+    the first step apart, on the carry as the loop starts with it (inside
+    `jit`, weak types stay), then the other steps, and stacks the first
+    step's values before theirs. Otherwise (a float32 carry
     meeting a default-float value under `JAX_ENABLE_X64`, an integer carry
     times `0.5`, a shape that changes) it runs the loop of jitted steps, as the
     step form does; each time the loop starts, it checks again. The message
@@ -220,8 +226,7 @@ class CompiledLoopStep(Rule):
         decorator, imports = jit_decorator(ctx, (), donate)
         step = add_decorator(ctx, decorator)(step_function(ctx, plan, names))
         assert type(step) is cst.FunctionDef
-        decorator, more = jit_decorator(ctx, (), [d for d in donate if d in whole.carry])
-        edits = guarded_loop_edits(ctx, plan, whole, names, step, decorator)
+        edits = guarded_loop_edits(ctx, plan, whole, names, step, donate)
         donated = f", donating {_listed(donate)}" if donate else ""
         message = (
             "this loop's body runs eagerly, one dispatch per operation: run the whole loop "
@@ -231,7 +236,7 @@ class CompiledLoopStep(Rule):
         )
         title = f"Run the loop as one jitted lax.scan when its carry keeps its types ({names.loop})"
         return self.finding(
-            ctx, plan.loop.node, message, Applicability.SAFE, [*edits, *imports, *more], title=title
+            ctx, plan.loop.node, message, Applicability.SAFE, [*edits, *imports], title=title
         )
 
     def _whole_loop(

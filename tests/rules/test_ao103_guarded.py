@@ -1,6 +1,7 @@
 """AO103's guarded whole-loop form: where the carry's type is the one premise of the
 scan form not proven, the loop's function checks it when the loop starts (`eval_shape`
-of the step on the starting carry) and runs the jitted `lax.scan`, or else the loop of
+of the step on the starting carry) and runs the jitted `lax.scan`, its first step apart
+where only the second step keeps the types (a weakly typed start), or else the loop of
 jitted steps. Results equal the original's with x64 off (the scan) and on (the steps)."""
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jax
+import jax.numpy as jnp
+import numpy as np
 import pytest
 
 from .helpers import assert_same, rewrite, run_snippet
@@ -101,25 +105,33 @@ def _main_step(state, mixing, pop):
     return state, incidence_item
 
 
-@functools.partial(jax.jit, donate_argnames=("state",))
-def _main_scan(state, mixing, pop):
+@functools.partial(jax.jit, static_argnames=("peel",), donate_argnames=("state",))
+def _main_scan(state, mixing, pop, peel=False):
     def body(state, _):
         state, incidence_item = _main_step(state, mixing, pop)
         return state, incidence_item
 
-    return jax.lax.scan(body, state, length=N_STEPS)
+    if not peel:
+        return jax.lax.scan(body, state, length=N_STEPS)
+    state, first = body(state, 0)  # the first step, on the starting types
+    state, rest = jax.lax.scan(body, state, length=N_STEPS - 1)
+    return state, jnp.concatenate([first[None], rest])
 
 
 def _main_loop(state, mixing, pop):
     """One jitted `lax.scan` of `_main_step` when the step returns the carry with the
-    types it takes, as `lax.scan` needs (then every step does); else the loop of steps."""
+    types it takes, as `lax.scan` needs (then every step does), from the first step on or
+    (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
         leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
-    if types(jax.eval_shape(_main_step, state, mixing, pop)[0]) == types(state):
+    first = jax.eval_shape(_main_step, state, mixing, pop)[0]
+    if types(first) == types(state):
         return _main_scan(state, mixing, pop)
+    if types(jax.eval_shape(_main_step, first, mixing, pop)[0]) == types(first):
+        return _main_scan(state, mixing, pop, peel=True)
     incidence = []
     for _ in range(N_STEPS):
         state, incidence_item = _main_step(state, mixing, pop)
@@ -144,8 +156,9 @@ def main():
     return tuple(state), incidence
 '''
 
-#: Runs `main()` of the program at argv[1] (with `_main_scan` counted, where there is
-#: one) and pickles its result, as NumPy, and the count to argv[2].
+#: Runs `main()` of the program at argv[1] (with the calls of `_main_scan` recorded,
+#: where there is one: whether each ran its first step apart) and pickles its result, as
+#: NumPy, and the record to argv[2].
 RUNNER = """
 import importlib.util, pickle, sys
 import jax, numpy as np
@@ -155,16 +168,16 @@ spec.loader.exec_module(module)
 scans = []
 if hasattr(module, "_main_scan"):
     scan = module._main_scan
-    module._main_scan = lambda *args: scans.append(1) or scan(*args)
+    module._main_scan = lambda *args, **kw: scans.append(kw.get("peel", False)) or scan(*args, **kw)
 result = jax.tree.map(np.asarray, module.main())
 with open(sys.argv[2], "wb") as f:
-    pickle.dump((result, len(scans)), f)
+    pickle.dump((result, scans), f)
 """
 
 
-def run_program(tmp_path: Path, name: str, source: str, x64: bool) -> tuple[object, int]:
+def run_program(tmp_path: Path, name: str, source: str, x64: bool) -> tuple[object, list[bool]]:
     """`main()` of `source` in a fresh interpreter, with or without JAX_ENABLE_X64, and
-    how often it ran the scan."""
+    its calls of the scan (`peel` of each)."""
     program, out = tmp_path / f"{name}.py", tmp_path / f"{name}.pkl"
     program.write_text(source)
     runner = tmp_path / "runner.py"
@@ -193,13 +206,14 @@ def test_the_seir_loop_checks_its_carry_when_it_starts() -> None:
     assert rewrite(result.new_source, ("AO103",)).new_source == SEIR_GUARDED
 
 
-@pytest.mark.parametrize(("x64", "scans"), [(False, 1), (True, 0)])
+@pytest.mark.parametrize(("x64", "scans"), [(False, [False]), (True, [])])
 def test_the_guard_runs_the_scan_or_the_steps_and_both_equal_the_loop(
-    tmp_path: Path, x64: bool, scans: int
+    tmp_path: Path, x64: bool, scans: list[bool]
 ) -> None:
     """x64 off: every compartment is float32, the scan runs. x64 on: `exposed` is float64
-    and promotes the float32 ones in the first step; the guard sees it and runs the
-    steps, as the Python loop did (the scan would raise)."""
+    and promotes `infectious` in the first step and `susceptible` in the second (the scan
+    would raise); the guard sees that neither the first step nor the second keeps the
+    types and runs the steps, as the Python loop did."""
     before, _ = run_program(tmp_path, "original", SEIR, x64)
     after, ran = run_program(tmp_path, "rewritten", SEIR_GUARDED, x64)
     assert ran == scans
@@ -239,7 +253,7 @@ def test_a_carry_that_changes_its_shape_takes_the_steps(tmp_path: Path) -> None:
     for x64 in (False, True):
         before, _ = run_program(tmp_path, "original", CHAIKIN, x64)
         after, ran = run_program(tmp_path, "rewritten", result.new_source, x64)
-        assert ran == 0
+        assert ran == []
         assert_same(before, after)
 
 
@@ -252,23 +266,64 @@ N_STEPS = 5
 def main():
     u = jnp.linspace(0.0, 1.0, 4)
     t = jnp.asarray(0.0)
+    totals, peaks = [], []
     for _ in range(N_STEPS):
         u = jnp.sin(u) * 1.5
         t = t + jnp.sum(u)
-    return u, t
+        totals.append(t)
+        peaks.append(jnp.max(u))
+    return u, t, jnp.stack(totals), jnp.stack(peaks)
 """
 
 
-def test_a_weakly_typed_carry_that_comes_back_strong_takes_the_steps(tmp_path: Path) -> None:
-    """`t` starts weakly typed (from a Python float) and comes back a float32 array:
-    `lax.scan` would accept it as the same type but run every step with the weak one; the
-    guard compares weak types too."""
+def test_a_weakly_typed_carry_that_comes_back_strong_runs_its_first_step_apart(
+    tmp_path: Path,
+) -> None:
+    """`t` starts weakly typed (from a Python float) and comes back a float32 array: the
+    guard compares weak types too, so the scan does not start from it; the second step
+    keeps the types, so the scan runs the first step apart, then the others."""
     result = rewrite(WEAK, ("AO103",))
     assert "(checked when the loop starts" in result.findings[0].message
+    assert (
+        "    return (u, t), tuple(jnp.concatenate([a[None], b]) for a, b in zip(first, rest))\n"
+        in result.new_source
+    )
     before, _ = run_program(tmp_path, "original", WEAK, False)
     after, ran = run_program(tmp_path, "rewritten", result.new_source, False)
-    assert ran == 0
+    assert ran == [True]
     assert_same(before, after)
+
+
+WRAPS = """
+import jax.numpy as jnp
+
+N_STEPS = 4
+
+
+def main():
+    bump = jnp.asarray([100, 120, 7], dtype=jnp.int8)
+    c = jnp.full(3, 50)  # weakly typed: it meets the int8 bump as int8, and wraps
+    for _ in range(N_STEPS):
+        c = (c + bump).astype(jnp.int32)
+        c = c * 3
+    return c
+"""
+
+
+def test_the_first_step_apart_takes_the_weak_carry_as_the_loop_did(tmp_path: Path) -> None:
+    """A scan started from the weak carry would promote it to a strong int32 (no wrap in
+    the first step); the first step apart keeps the loop's numbers exactly."""
+    result = rewrite(WRAPS, ("AO103",))
+    assert "c = body(c, 0)[0]  # the first step, on the starting types\n" in result.new_source
+    before, _ = run_program(tmp_path, "original", WRAPS, False)
+    after, ran = run_program(tmp_path, "rewritten", result.new_source, False)
+    assert ran == [True]
+    np.testing.assert_array_equal(before, after)
+    bump = jnp.asarray([100, 120, 7], dtype=jnp.int8)
+    naive = jax.lax.scan(
+        lambda c, _: ((c + bump).astype(jnp.int32) * 3, None), jnp.full(3, 50), length=4
+    )[0]
+    assert not np.array_equal(before, np.asarray(naive))
 
 
 MODULE = """

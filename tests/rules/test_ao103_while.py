@@ -129,10 +129,12 @@ GUARDED = NNLS.replace(
 )
 
 
-@pytest.mark.parametrize(("x64", "scans"), [(False, 1), (True, 0)])
-def test_the_guarded_form_of_a_counted_while(tmp_path: Path, x64: bool, scans: int) -> None:
-    """A float32 carry meets default-float data: the guard runs the scan with x64 off and
-    the while loop of steps (its counter started again inside the guard) with x64 on."""
+@pytest.mark.parametrize(("x64", "scans"), [(False, [False]), (True, [True])])
+def test_the_guarded_form_of_a_counted_while(tmp_path: Path, x64: bool, scans: list[bool]) -> None:
+    """A float32 carry meets default-float data: the guard runs the scan with x64 off;
+    with x64 on the first step makes the carry float64 and the second keeps it, so the
+    scan runs its first step apart (the while loop of steps, its counter started again
+    inside the guard, is written too)."""
     result = rewrite(GUARDED, ("AO103",))
     assert "(checked when the loop starts" in result.findings[0].message
     assert "    iteration = 0\n    while iteration < MAX_ITERS:\n" in result.new_source

@@ -806,6 +806,7 @@ def main():
         expected='''
 import jax
 import jax.numpy as jnp
+import functools
 
 
 @jax.jit
@@ -815,25 +816,32 @@ def _solve_step(x):
     return x
 
 
-@jax.jit
-def _solve_scan(x):
+@functools.partial(jax.jit, static_argnames=("peel",))
+def _solve_scan(x, peel=False):
     def body(x, _):
         x = _solve_step(x)
         return x, None
 
-    return jax.lax.scan(body, x, length=20)[0]
+    if not peel:
+        return jax.lax.scan(body, x, length=20)[0]
+    x = body(x, 0)[0]  # the first step, on the starting types
+    return jax.lax.scan(body, x, length=20 - 1)[0]
 
 
 def _solve_loop(x):
     """One jitted `lax.scan` of `_solve_step` when the step returns the carry with the
-    types it takes, as `lax.scan` needs (then every step does); else the loop of steps."""
+    types it takes, as `lax.scan` needs (then every step does), from the first step on or
+    (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
         leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
-    if types(jax.eval_shape(_solve_step, x)) == types(x):
+    first = jax.eval_shape(_solve_step, x)
+    if types(first) == types(x):
         return _solve_scan(x)
+    if types(jax.eval_shape(_solve_step, first)) == types(first):
+        return _solve_scan(x, peel=True)
     it = 0
     while it < 20:
         x = _solve_step(x)
@@ -975,6 +983,7 @@ def main():
         expected='''
 import jax
 import jax.numpy as jnp
+import functools
 
 N_STEPS = 200
 
@@ -990,25 +999,33 @@ def _simulate_step(u, source):
     return u, residuals_item
 
 
-@jax.jit
-def _simulate_scan(u, source):
+@functools.partial(jax.jit, static_argnames=("peel",))
+def _simulate_scan(u, source, peel=False):
     def body(u, _):
         u, residuals_item = _simulate_step(u, source)
         return u, residuals_item
 
-    return jax.lax.scan(body, u, length=N_STEPS)
+    if not peel:
+        return jax.lax.scan(body, u, length=N_STEPS)
+    u, first = body(u, 0)  # the first step, on the starting types
+    u, rest = jax.lax.scan(body, u, length=N_STEPS - 1)
+    return u, jnp.concatenate([first[None], rest])
 
 
 def _simulate_loop(u, source):
     """One jitted `lax.scan` of `_simulate_step` when the step returns the carry with the
-    types it takes, as `lax.scan` needs (then every step does); else the loop of steps."""
+    types it takes, as `lax.scan` needs (then every step does), from the first step on or
+    (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
         leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
-    if types(jax.eval_shape(_simulate_step, u, source)[0]) == types(u):
+    first = jax.eval_shape(_simulate_step, u, source)[0]
+    if types(first) == types(u):
         return _simulate_scan(u, source)
+    if types(jax.eval_shape(_simulate_step, first, source)[0]) == types(first):
+        return _simulate_scan(u, source, peel=True)
     residuals = []
     for _ in range(N_STEPS):
         u, residuals_item = _simulate_step(u, source)
@@ -1153,26 +1170,34 @@ def _main_step(p, r, rs, x):
     return p, r, rs, x, norms_item
 
 
-@functools.partial(jax.jit, donate_argnames=("rs", "x"))
-def _main_scan(p, r, rs, x):
+@functools.partial(jax.jit, static_argnames=("peel",), donate_argnames=("rs", "x"))
+def _main_scan(p, r, rs, x, peel=False):
     def body(carry, it):
         p, r, rs, x = carry
         p, r, rs, x, norms_item = _main_step(p, r, rs, x)
         return (p, r, rs, x), norms_item
 
-    return jax.lax.scan(body, (p, r, rs, x), length=ITERS)
+    if not peel:
+        return jax.lax.scan(body, (p, r, rs, x), length=ITERS)
+    (p, r, rs, x), first = body((p, r, rs, x), 0)  # the first step, on the starting types
+    (p, r, rs, x), rest = jax.lax.scan(body, (p, r, rs, x), length=ITERS - 1)
+    return (p, r, rs, x), jnp.concatenate([first[None], rest])
 
 
 def _main_loop(p, r, rs, x):
     """One jitted `lax.scan` of `_main_step` when the step returns the carry with the
-    types it takes, as `lax.scan` needs (then every step does); else the loop of steps."""
+    types it takes, as `lax.scan` needs (then every step does), from the first step on or
+    (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
         leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
-    if types(jax.eval_shape(_main_step, p, r, rs, x)[:4]) == types((p, r, rs, x)):
+    first = jax.eval_shape(_main_step, p, r, rs, x)[:4]
+    if types(first) == types((p, r, rs, x)):
         return _main_scan(p, r, rs, x)
+    if types(jax.eval_shape(_main_step, *first)[:4]) == types(first):
+        return _main_scan(p, r, rs, x, peel=True)
     norms = []
     for it in range(ITERS):
         p, r, rs, x, norms_item = _main_step(p, r, rs, x)
