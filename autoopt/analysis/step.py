@@ -18,6 +18,10 @@ whole-loop form alone, which then keeps the rows of the steps where the conditio
 holds (analysis/whole_loop.py judges the condition). Its `narrow` plan, without
 them, is the step form's.
 
+A plan of one computing statement (one call; appends of names do not count) is
+marked `StepPlan.single`: its step form would be AO101's jit of the call alone, so
+rules/loop_owner.py keeps it only where the whole loop runs as one scan.
+
 Names the step reads that its scope does not bind (module functions, imports,
 constants of the module, builtins) stay global references in the step; a loop
 at module level passes the names the module binds to values instead, since the
@@ -65,6 +69,9 @@ class StepPlan:
     doubts: tuple[str, ...]  # what the loop variable's tracing may change
     kept: tuple[cst.If, ...] = ()  # the `if`s ending the body, whose appends the step runs
     narrow: StepPlan | None = None  # a kept plan's own plan without them, if any
+    # fewer than `_MIN_STATEMENTS` computing statements (one call): a step of it is only
+    # AO101's jit of the callee, so the plan stands only where the loop runs as one scan
+    single: bool = False
 
 
 def step_plans(ctx: ModuleContext) -> list[StepPlan]:
@@ -128,7 +135,8 @@ def _plan(
 ) -> StepPlan | None:
     """The plan of a step running `lines` (those inside the `kept` blocks included)."""
     node = loop.node
-    if sum(_computes(small) for line in lines for small in line.body) < _MIN_STATEMENTS:
+    computing = sum(_computes(small) for line in lines for small in line.body)
+    if not computing:
         return None
     index = node.target.value if type(node) is cst.For else None  # type: ignore[union-attr]
     body = ctx.graph.loop_stmts(loop.id)
@@ -152,9 +160,9 @@ def _plan(
     counted = counted_for(node) is not None
     traced = "the jitted step"
     doubts = index_doubts(ctx, node, step, index, traced) if counted else []  # type: ignore[arg-type]
-    return StepPlan(
-        loop, index, tuple(lines), tuple(params), tuple(returns), appends, tuple(doubts)
-    )
+    single = computing < _MIN_STATEMENTS
+    names = (tuple(params), tuple(returns))
+    return StepPlan(loop, index, tuple(lines), *names, appends, tuple(doubts), single=single)
 
 
 def _plain_loop(node: cst.For | cst.While) -> bool:

@@ -38,7 +38,11 @@ class CompiledLoopStep(Rule):
     the value the loop leaves, `i = N`). A `for` loop whose body ends with
     `if i % k == 0: xs.append(value)` runs as one scan too: the scan emits
     the value every step, and the list receives the rows of the steps where
-    the condition holds.
+    the condition holds. A loop whose step would be one call (its body one
+    assignment from a call, with appends of names: `rank, change =
+    sweep(rank, ...)`, `changes.append(change)`) is taken only in the
+    whole-loop form: as a step it would only be AO101's jit of the call, but
+    as one scan it leaves no dispatch per iteration.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -167,6 +171,16 @@ class CompiledLoopStep(Rule):
     `:=` keeps the step form. Otherwise the loop keeps the step form, and where
     only the carry premise is missing (or a temporary's type) the message
     names it.
+
+    A loop of one computing statement (one call; appends of names do not
+    count) gets a fix only where the step is proven and the loop then runs as
+    one scan, plain or guarded, by every premise above; its step form would be
+    only AO101's jit of the call. Everywhere else (a host statement or a
+    `break` after the call, a loop of unknown count, two appends to one list,
+    a step not proven) AO103 reports nothing for it and the loop keeps AO101's
+    jit and AO201's donation of the function it calls. The guarded form's own
+    loop of steps, run only where the step changes the carry's types, is not
+    taken again.
 
     One owner per loop (`rules/loop_owner.py`): a loop that AO401 runs as
     `lax.fori_loop` is not a step; in a loop that is a proven step, AO102,

@@ -8,7 +8,8 @@ smallest edit:
    inside (a proven fori plan for a loop that holds an `.at` update);
 2. AO302's `lax.scan` form: a loop that collects converted values (its body
    appends, so it never competes with 3);
-3. AO103's compiled step: the loop body, extracted, is proven jittable;
+3. AO103's compiled step: the loop body, extracted, is proven jittable (a body of
+   one call only where the whole loop then runs as one scan);
 4. AO501's jitted `vmap` of a per-item loop (it carries nothing, so it never
    competes with 3): the loop goes, replaced by one batched call.
 
@@ -28,9 +29,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import is_at_update, read_names
+from autoopt.analysis.exprs import calls_in, is_at_update, read_names
 from autoopt.analysis.fori import fori_plan
-from autoopt.analysis.graph import Stmt
+from autoopt.analysis.graph import MODULE, Stmt
 from autoopt.analysis.jit_plan import eager_loop_sites, jit_plan
 from autoopt.analysis.step import StepPlan, step_plans
 from autoopt.analysis.suppress import is_suppressed, suppressions
@@ -83,11 +84,68 @@ def _step_verdicts(ctx: ModuleContext) -> list[StepVerdict]:
 def _kept_verdict(ctx: ModuleContext, plan: StepPlan, taken: list[str]) -> StepVerdict | None:
     """The verdict of a plan; for a kept plan (`StepPlan.kept`), only where the loop then
     runs as one scan, else that of the plan without the kept appends (if any)."""
-    verdict = _verdict(ctx, plan, step_names(ctx, plan, taken))
-    if not plan.kept or (verdict.proven and scan_form(whole_loop(ctx, plan), verdict.static)):
+    verdict = _plan_verdict(ctx, plan, taken)
+    if verdict is not None and (not plan.kept or _scan(ctx, verdict)):
         return verdict
     narrow = plan.narrow
-    return None if narrow is None else _verdict(ctx, narrow, step_names(ctx, narrow, taken))
+    return None if not plan.kept or narrow is None else _plan_verdict(ctx, narrow, taken)
+
+
+def _plan_verdict(ctx: ModuleContext, plan: StepPlan, taken: list[str]) -> StepVerdict | None:
+    """The verdict of a plan; for one of a single computing statement (`StepPlan.single`),
+    only where it is proven and the loop then runs as one scan, else None: its step form
+    would only be AO101's jit of the one call, so the loop keeps AO101's and AO201's
+    fixes (and no AO103 finding)."""
+    if plan.single and (not scan_form(whole_loop(ctx, plan), ()) or _declined(ctx, plan)):
+        return None  # no scan form with any static arguments: spare the extraction
+    verdict = _verdict(ctx, plan, step_names(ctx, plan, taken))
+    return None if plan.single and not _scan(ctx, verdict) else verdict
+
+
+def _declined(ctx: ModuleContext, plan: StepPlan) -> bool:
+    """The loop is the other path of a guard on the types of what it calls: an earlier
+    statement of its function is `if <test>: ... return ...` whose test calls
+    `jax.eval_shape(f, ...)` of a function `f` the loop's statement calls. That is the
+    guarded form's loop of steps (rewrite/whole_loop.py), which runs only where the step
+    changes the carry's types: a scan of it was declined already."""
+    if plan.loop.scope == MODULE:
+        return False
+    called = {
+        call.func.value
+        for line in plan.lines
+        for call in calls_in(line)
+        if type(call.func) is cst.Name
+    }
+    for stmt in ctx.graph.functions[plan.loop.scope].node.body.body:
+        if stmt is plan.loop.node:
+            return False
+        if type(stmt) is cst.If and _returns(stmt) and _checks(ctx, stmt.test, called):
+            return True
+    return False
+
+
+def _returns(block: cst.If) -> bool:
+    """The `if` block ends with a `return` (`if ...: return x` on one line included)."""
+    last = block.body.body[-1] if block.body.body else None
+    if type(last) is cst.SimpleStatementLine:
+        last = last.body[-1]
+    return type(last) is cst.Return
+
+
+def _checks(ctx: ModuleContext, test: cst.BaseExpression, called: set[str]) -> bool:
+    """`test` calls `jax.eval_shape(f, ...)` of one of the `called` functions."""
+    return any(
+        ctx.qualify(call.func) == "jax.eval_shape"
+        and call.args
+        and type(call.args[0].value) is cst.Name
+        and call.args[0].value.value in called  # type: ignore[attr-defined]
+        for call in calls_in(test)
+    )
+
+
+def _scan(ctx: ModuleContext, verdict: StepVerdict) -> bool:
+    """The verdict is proven and AO103 runs its loop as one scan (guarded or not)."""
+    return verdict.proven and scan_form(whole_loop(ctx, verdict.plan), verdict.static)
 
 
 def fori_owned(ctx: ModuleContext, loop_id: int) -> bool:

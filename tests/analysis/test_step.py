@@ -57,7 +57,6 @@ def test_params_and_returns(body: str, params: tuple, returns: tuple) -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        "for _ in range(n):\n    x = jnp.sin(x)\nreturn x",  # one statement: AO101's
         "for _ in range(n):\n    d = jnp.sin(x)\n    print(d)\nreturn x",  # host work
         "for t in range(n):\n    d = jnp.sin(x)\n    t = t + 1\nreturn x",  # rebinds the index
         "for _ in range(n):\n    d = jnp.sin(x)\n    x = x + d\nelse:\n    pass\nreturn x",
@@ -68,6 +67,19 @@ def test_params_and_returns(body: str, params: tuple, returns: tuple) -> None:
 def test_loops_that_are_not_steps(body: str) -> None:
     ctx = _loop_ctx(body)
     assert step_plan(ctx, ctx.graph.loops[0]) is None
+
+
+def test_one_computing_statement_is_a_single_plan() -> None:
+    """One call (appends of names add nothing): marked `single`, which AO103 takes only
+    as one scan (rules/loop_owner.py); its step form would be AO101's jit of the call."""
+    body = "xs = []\nfor _ in range(n):\n    x = jnp.sin(x)\n    xs.append(x)\nreturn x, xs"
+    ctx = _loop_ctx(body)
+    plan = step_plan(ctx, ctx.graph.loops[0])
+    assert plan is not None and plan.single
+    assert (plan.params, plan.returns) == (("x",), ("x",))
+    ctx = _loop_ctx("for _ in range(n):\n    d = jnp.sin(x)\n    x = x + d\nreturn x")
+    plan = step_plan(ctx, ctx.graph.loops[0])
+    assert plan is not None and not plan.single
 
 
 def test_module_loop_passes_rebound_values_and_reads_the_rest_globally() -> None:

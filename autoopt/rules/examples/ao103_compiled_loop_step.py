@@ -71,7 +71,49 @@ def run(x):
         x = step(x)
     return x
 """,
-        "one statement: AO101 jits the function it calls",
+        "one call whose step is not proven (nothing shows what `x` receives): a loop of "
+        "one call is taken only as a proven scan, else AO101 jits the function it calls",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+
+def step(x, w):
+    return jnp.tanh(w @ x)
+
+
+def run(x, w, n):
+    for _ in range(n):
+        x = step(x, w)
+    return x
+
+
+def main():
+    return run(jnp.ones(4), jnp.eye(4), 10)
+""",
+        "one call in a loop of unknown count: no scan, and a step of one call would only "
+        "be AO101's jit of it",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+N_STEPS = 10
+
+
+def step(x, w):
+    return jnp.tanh(w @ x)
+
+
+def main():
+    x, w = jnp.ones(4), jnp.eye(4)
+    for _ in range(N_STEPS):
+        x = step(x, w)
+        print(x[0])
+    return x
+""",
+        "one call and a print: the step is not the whole body, so no scan",
     ),
     Valid(
         """
@@ -1322,5 +1364,54 @@ def main():
     return u, jnp.stack(snaps), du
 """,
         message="run the whole loop as one jitted `lax.scan`, `_loop`",
+    ),
+    Invalid(  # one call: taken because the whole loop then runs as one scan
+        """
+import jax.numpy as jnp
+
+N_STEPS = 60
+
+
+def relax(u, w):
+    return jnp.tanh(w @ u)
+
+
+def main():
+    u = jnp.ones(16, dtype=jnp.float32)
+    w = jnp.eye(16, dtype=jnp.float32) * 0.5
+    rows = []
+    for _ in range(N_STEPS):
+        u = relax(u, w)
+        rows.append(u)
+    return u, jnp.stack(rows)
+""",
+        expected="""
+import jax
+import jax.numpy as jnp
+
+N_STEPS = 60
+
+
+def relax(u, w):
+    return jnp.tanh(w @ u)
+
+
+@jax.jit
+def _main_loop(u, w):
+    def body(u, _):
+        u = relax(u, w)
+        return u, u
+
+    return jax.lax.scan(body, u, length=N_STEPS)
+
+
+def main():
+    u = jnp.ones(16, dtype=jnp.float32)
+    w = jnp.eye(16, dtype=jnp.float32) * 0.5
+    rows = []
+    u, rows = _main_loop(u, w)
+    return u, rows
+""",
+        message="run the whole loop as one jitted `lax.scan`, `_main_loop`",
     ),
 )
