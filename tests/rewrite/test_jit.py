@@ -261,7 +261,19 @@ def test_a_partial_imported_in_a_function_is_not_used_at_module_level() -> None:
         'functools.partial(jax.jit, donate_argnames=("x",))',
         (FUNCTOOLS,),
     )
-    new = optimize_source(PARTIAL_IN_A_FUNCTION).new_source  # AO101 jits `step`, AO201 donates
+    # AO101 jits `step`, AO201 donates, AO103 runs the loop of one call as one scan
+    new = optimize_source(PARTIAL_IN_A_FUNCTION).new_source
+    scan = (
+        '@functools.partial(jax.jit, donate_argnames=("x",))\n'
+        "def _main_loop(x):\n"
+        "    def body(x, _):\n"
+        "        x = step(x, 3)\n"
+        "        return x, None\n\n"
+        "    return jax.lax.scan(body, x, length=10)[0]\n\n\n"
+        "def main():\n"
+    )
     assert new == PARTIAL_IN_A_FUNCTION.replace(
         "import jax.numpy as jnp\n", "import jax.numpy as jnp\nimport functools\n"
-    ).replace("def step", '@functools.partial(jax.jit, donate_argnames=("x",))\ndef step')
+    ).replace("def step", '@functools.partial(jax.jit, donate_argnames=("x",))\ndef step').replace(
+        "def main():\n", scan
+    ).replace("    for _ in range(10):\n        x = step(x, 3)\n", "    x = _main_loop(x)\n")
