@@ -180,6 +180,23 @@ def main():
 """
 )
 
+#: one call in a loop of module code (the guard's function holds the loop of steps)
+MODULE = (
+    HEAD
+    + """
+
+u = jnp.linspace(0.0, 1.0, 16, dtype=jnp.float32)
+rows = []
+for _ in range(N_STEPS):
+    u = relax(u, 0.1)
+    rows.append(u)
+
+
+def main():
+    return u, jnp.stack(rows), rows
+"""
+)
+
 _JIT = "AO101 safe `relax` is called in a loop without `jax.jit`: add `@jax.jit`"
 _DONATE = (
     "AO201 safe `u` is dead after every call of `relax` and replaced by its output: donate "
@@ -239,13 +256,17 @@ def test_the_guarded_loop_of_steps_is_not_taken_again() -> None:
     [
         (KEPT, _GUARDED.format("")),
         (WHILE, _GUARDED.format(", donating `u`")),
+        (MODULE, _GUARDED.format("").replace("_main_", "_")),
     ],
-    ids=["kept", "while"],
+    ids=["kept", "while", "module"],
 )
-def test_one_call_kept_and_while_loops_become_scans(source: str, message: str) -> None:
+def test_one_call_kept_while_and_module_loops_become_scans(source: str, message: str) -> None:
+    """Each is the guarded scan; rewriting it again changes nothing (its loop of steps
+    is not taken again)."""
     result = _rewrite(source)
     assert message in _findings(result)
     assert "jax.lax.scan(" in result.new_source
+    assert _rewrite(result.new_source).new_source == result.new_source
     assert_same(_main(source), _main(result.new_source))
 
 
