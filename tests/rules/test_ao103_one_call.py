@@ -116,25 +116,33 @@ def _main_step(u):
     return u, e
 
 
-@functools.partial(jax.jit, donate_argnames=("u",))
-def _main_scan(u):
+@functools.partial(jax.jit, static_argnames=("peel",), donate_argnames=("u",))
+def _main_scan(u, peel=False):
     def body(u, _):
         u, e = _main_step(u)
         return u, e
 
-    return jax.lax.scan(body, u, length=N_STEPS)
+    if not peel:
+        return jax.lax.scan(body, u, length=N_STEPS)
+    u, first = body(u, 0)  # the first step, on the starting types
+    u, rest = jax.lax.scan(body, u, length=N_STEPS - 1)
+    return u, jnp.concatenate([first[None], rest])
 
 
 def _main_loop(u):
     """One jitted `lax.scan` of `_main_step` when the step returns the carry with the
-    types it takes, as `lax.scan` needs (then every step does); else the loop of steps."""
+    types it takes, as `lax.scan` needs (then every step does), from the first step on or
+    (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
         leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
-    if types(jax.eval_shape(_main_step, u)[0]) == types(u):
+    first = jax.eval_shape(_main_step, u)[0]
+    if types(first) == types(u):
         return _main_scan(u)
+    if types(jax.eval_shape(_main_step, first)[0]) == types(first):
+        return _main_scan(u, peel=True)
     energy = []
     for _ in range(N_STEPS):
         u, e = _main_step(u)
