@@ -725,6 +725,8 @@ class ValueModel:
             return UNKNOWN
         if type(value) in (cst.Tuple, cst.List) and len(value.elements) == len(names):
             return self.value_of(stmt, value.elements[index].value)
+        if len(names) == 2 and self._value_and_grad(value):
+            return self._differentiated(stmt, value, index)
         unpacked = self._unpacked_return(stmt, value, index, len(names))
         if unpacked.kind not in (Kind.UNKNOWN, Kind.BOTTOM):
             return unpacked
@@ -740,6 +742,37 @@ class ValueModel:
         if whole.kind is Kind.ARRAY:  # `key, sub = jax.random.split(key)`: rows of an array
             return Value(Kind.ARRAY, detail=whole.detail, dtype=whole.dtype)
         return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
+
+    def _value_and_grad(self, value: cst.BaseExpression) -> bool:
+        """`jax.value_and_grad(f)(a, ...)` of a function `f` named, nothing else asked."""
+        if not (type(value) is cst.Call and type(value.func) is cst.Call):
+            return False
+        transform = value.func
+        return (
+            self.ctx.qualify(transform.func) == "jax.value_and_grad"
+            and _plain_grad(transform, value)
+            and type(transform.args[0].value) is cst.Name
+        )
+
+    def _differentiated(self, stmt: Stmt, value: cst.Call, index: int) -> Value:
+        """Part `index` of `jax.value_and_grad(f)(w, ...)`: the value is an array where
+        `f` returns one (a constant Python number comes back as it is), the gradient has
+        `w`'s structure."""
+        if index == 1:
+            first = self.value_of(stmt, value.args[0].value)
+            return first if first.kind is Kind.BOTTOM or first.container is not None else PYTREE
+        name = value.func.args[0].value.value  # type: ignore[attr-defined]
+        fn = self.ctx.graph.resolve_function(name, stmt.scope)
+        if fn is None:
+            return UNKNOWN
+        returned = self.returns(fn)
+        return (
+            ARRAY
+            if returned.kind is Kind.ARRAY
+            else returned
+            if returned.kind is Kind.BOTTOM
+            else UNKNOWN
+        )
 
     def _compiled_call(self, stmt: Stmt, value: cst.BaseExpression) -> bool:
         if not (type(value) is cst.Call and type(value.func) is cst.Name):

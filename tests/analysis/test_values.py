@@ -88,6 +88,53 @@ def test_loop_carried_names_join_every_definition(body: str, kind: Kind) -> None
     assert value_at_end(body, "x" if "x" in body else "n").kind is kind
 
 
+_LOSS = "def loss(w, x):\n    return jnp.sum((x @ w) ** 2)\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "kind", "detail"),
+    [
+        # the value of `value_and_grad`: what the function returns, where it is an array
+        (
+            _LOSS + "w = jnp.ones(3)\nv, g = jax.value_and_grad(loss)(w, jnp.ones((2, 3)))",
+            "v",
+            Kind.ARRAY,
+            None,
+        ),
+        # a constant Python number comes back as it is, not as an array
+        (
+            "def one(w):\n    return 1.0\nv, g = jax.value_and_grad(one)(jnp.ones(3))",
+            "v",
+            Kind.UNKNOWN,
+            None,
+        ),
+        # the gradient has the structure of the first argument
+        (
+            _LOSS + "w = (jnp.ones(3), jnp.ones(3))\nv, g = jax.value_and_grad(loss)(w, 1.0)",
+            "g",
+            Kind.PYTREE,
+            "tuple",
+        ),
+        (
+            _LOSS + "v, g = jax.value_and_grad(loss)(jnp.ones(3), jnp.ones((2, 3)))",
+            "g",
+            Kind.PYTREE,
+            None,
+        ),
+        # anything else asked of it (`has_aux`): not known
+        (
+            _LOSS + "v, g = jax.value_and_grad(loss, has_aux=True)(jnp.ones(3), 1.0)",
+            "v",
+            Kind.PYTREE,
+            None,
+        ),
+    ],
+)
+def test_the_parts_of_value_and_grad(body: str, name: str, kind: Kind, detail: str | None) -> None:
+    found = value_at_end(body, name)
+    assert (found.kind, found.detail) == (kind, detail)
+
+
 def function_values(code: str, fn_name: str) -> tuple[dict[str, Value], Value]:
     code = HEADER + code
     ctx = ModuleContext("<t>", code, cst.parse_module(code))
