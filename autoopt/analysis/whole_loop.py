@@ -11,7 +11,9 @@ value the loop leaves (`_counted_while`). This adds three premises to the step's
 
 - the loop runs a known number of times, at least once (`range` of integer
   literals or module constants: `scan` traces its body even for zero steps), and
-  its variable is read neither by the step nor after the loop;
+  its variable is not read after the loop, and by the step (in a function) only to
+  pick rows of JAX arrays (`xs[i]`: the scan runs over `jnp.arange` of the range,
+  `_rows_only`);
 - in a function, the step returns only what it carries (a name of the last
   iteration read after the loop would have to come back from the scan too);
 - every carried name keeps its shape and dtype from one iteration to the next
@@ -99,6 +101,9 @@ class WholeLoop:
     # (empty where nothing reads it after the loop)
     counter: tuple[str, str, str] | None = None
     in_module: bool = False  # a loop of module code
+    # the `range` arguments, as source, where the step reads the loop variable (only to
+    # pick rows of JAX arrays, `_rows_only`): the scan runs over `jnp.arange` of them
+    rows: tuple[str, ...] | None = None
 
     @property
     def module(self) -> bool:
@@ -129,8 +134,10 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
         if counted is None:
             return None
         index, bounds = counted
-        if not (plan.kept or len(plan.lines) == len(node.body.body)) or index in plan.params:
+        if not (plan.kept or len(plan.lines) == len(node.body.body)):
             return None  # the step is not the whole body (a kept plan's always is)
+        if index in plan.params and not _rows_only(ctx, plan, index):
+            return None
         if step_count(ctx, bounds) is None or not all(_kept_test(ctx, plan, k) for k in plan.kept):
             return None
         length = _length(ctx, bounds)
@@ -156,8 +163,13 @@ def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
         doubt = _unstable(ctx, plan, carry)
         lists = {a.name for a in plan.appends}
         guarded = bool(doubt) and not lists & set(plan.params) and _checkable(ctx, plan, carry)
+    rows = None
+    if index is not None and index in plan.params:
+        rows = tuple(ctx.code(b) for b in bounds)
     if not module:
-        return WholeLoop(carry, inputs, length, doubt, stacked, guarded=guarded, counter=counter)
+        return WholeLoop(
+            carry, inputs, length, doubt, stacked, guarded=guarded, counter=counter, rows=rows
+        )
     guarded = guarded and not rest  # a temporary's last value would need its type proven
     last: list[tuple[str, str]] = []
     body = _steps(ctx, plan)
@@ -333,15 +345,55 @@ def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
     )
 
 
+def _rows_only(ctx: ModuleContext, plan: StepPlan, index: str) -> bool:
+    """In a function, the step reads the loop variable only as the one index of
+    subscripts of JAX arrays (`xs[i]`), with no doubt about them: those pick the same row
+    for a Python int and a traced one (a JAX array clamps an index out of range alike),
+    so a scan over `jnp.arange` of the range runs the same steps. Anything else
+    (arithmetic, a call) could see the index's type: the loop keeps the step form."""
+    if plan.loop.scope == MODULE or plan.doubts:
+        return False
+    values = model(ctx)
+    stmts = {id(s.node): s for s in ctx.graph.loop_stmts(plan.loop.id)}
+    rows = reads = 0
+    for line in plan.lines:
+        for small in line.body:
+            stmt = stmts[id(small)]
+            reads += sum(n.value == index for n in read_names(small))
+            rows += sum(
+                _row(node, index) and values.value_of(stmt, node.value).kind is Kind.ARRAY  # type: ignore[attr-defined]
+                for node in walk(small)
+                if type(node) is cst.Subscript
+            )
+    return rows == reads
+
+
+def _row(sub: cst.Subscript, index: str) -> bool:
+    """`xs[index]`: one element, the name alone."""
+    if len(sub.slice) != 1:
+        return False
+    element = sub.slice[0].slice
+    return type(element) is cst.Index and _is(element.value, index)
+
+
 def _only_appended(ctx: ModuleContext, plan: StepPlan, name: str) -> bool:
     """`name` comes back only to be appended: nothing outside the loop reads it."""
     return any(a.returned == name for a in plan.appends) and not _readers_outside(ctx, plan, name)
 
 
 def _readers_outside(ctx: ModuleContext, plan: StepPlan, name: str) -> list[Stmt]:
-    """The statements outside the loop, in any scope, that read `name`."""
+    """The statements outside the loop that read `name` and may see the loop's: in its
+    function and the functions nested in it, or in any scope for a loop of module code
+    (another function's `name` is its own)."""
     inside = {s.id for s in ctx.graph.loop_stmts(plan.loop.id)}
-    return [s for s in ctx.graph.stmts if name in s.uses and s.id not in inside]
+    owner = plan.loop.scope
+    return [
+        s
+        for s in ctx.graph.stmts
+        if name in s.uses
+        and s.id not in inside
+        and (owner == MODULE or s.scope == owner or s.scope.startswith(f"{owner}."))
+    ]
 
 
 def _unstable(ctx: ModuleContext, plan: StepPlan, carry: tuple[str, ...]) -> str:

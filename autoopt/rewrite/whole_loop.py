@@ -19,7 +19,8 @@ becomes
     u, energy_items = _main_loop(u, dx)
     energy.extend(energy_items)
 
-The body's lines move unchanged, comments included. The list receives the rows
+The body's lines move unchanged, comments included. A step that picks rows with the
+loop variable (`xs[i]`) scans over its values: `jax.lax.scan(body, u, xs=jnp.arange(N))`. The list receives the rows
 of the stacked values, one per iteration, as the loop appended them; a list that
 starts empty before the loop and is only stacked after it takes the stacked
 values instead (`energy = ...`, and `jnp.stack(energy)` becomes `energy`).
@@ -71,8 +72,6 @@ static) runs the first step apart, on the carry as it starts, then scans the oth
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import libcst as cst
 
@@ -170,26 +169,66 @@ def _peeled(
     steps from what it returns, its values stacked after the first step's."""
     scan, imports = spell(ctx, "jax.lax.scan")
     carry = grouped(whole.carry)
-    length = whole.length if whole.length.replace("_", "").isalnum() else f"({whole.length})"
-    rest = f"{scan}({body}, {carry}, length={length} - 1)"
+    steps, more = _trips_after_first(ctx, whole)
+    imports = (*imports, *more)
+    rest = f"{scan}({body}, {carry}, {steps})"
+    start = _start(whole)
     if not lists:
         return (
-            f"    {carry} = {body}({carry}, 0)[0]  # the first step, on the starting types\n"
+            f"    {carry} = {body}({carry}, {start})[0]  # the first step, on the starting types\n"
             f"    return {rest}[0]\n",
             imports,
         )
     concatenate, more = spell(ctx, "jax.numpy.concatenate")
+    imports = (*imports, *more)
     first, after = (fresh_name(ctx, base, (peel,)) for base in ("first", "rest"))
     if len(lists) == 1:  # one array a step
         stacked = f"{concatenate}([{first}[None], {after}])"
     else:
         stacked = f"tuple({concatenate}([a[None], b]) for a, b in zip({first}, {after}))"
     code = (
-        f"    {carry}, {first} = {body}({carry}, 0)  # the first step, on the starting types\n"
+        f"    {carry}, {first} = {body}({carry}, {start})"
+        "  # the first step, on the starting types\n"
         f"    {carry}, {after} = {rest}\n"
         f"    return {carry}, {stacked}\n"
     )
-    return code, (*imports, *more)
+    return code, imports
+
+
+def _trips(ctx: ModuleContext, whole: WholeLoop) -> tuple[str, tuple[RequireImport, ...]]:
+    """The scan's `length=N`, or `xs=jnp.arange(...)` of the range where the step reads
+    the loop variable (to pick rows: `WholeLoop.rows`)."""
+    if whole.rows is None:
+        return f"length={whole.length}", ()
+    arange, imports = spell(ctx, "jax.numpy.arange")
+    return f"xs={arange}({', '.join(whole.rows)})", imports
+
+
+def _trips_after_first(
+    ctx: ModuleContext, whole: WholeLoop
+) -> tuple[str, tuple[RequireImport, ...]]:
+    """`_trips` without the first: `length=N - 1`, or `xs=jnp.arange(start + 1, stop)`."""
+    if whole.rows is None:
+        length = whole.length
+        return f"length={length if _plain(length) else f'({length})'} - 1", ()
+    arange, imports = spell(ctx, "jax.numpy.arange")
+    start = _start(whole)
+    after = (
+        str(int(start) + 1)
+        if start.isdigit()
+        else f"{start if _plain(start) else f'({start})'} + 1"
+    )
+    return f"xs={arange}({after}, {whole.rows[-1]})", imports
+
+
+def _start(whole: WholeLoop) -> str:
+    """The loop variable of the first step, as source (`0` where the step reads none)."""
+    return whole.rows[0] if whole.rows is not None and len(whole.rows) == 2 else "0"
+
+
+def _plain(source: str) -> bool:
+    """A name or a number: no parentheses needed around it in `source - 1`."""
+    return source.replace("_", "").isalnum()
 
 
 def _lists(
@@ -227,7 +266,9 @@ def _scan_function(
         zeros_like, more = spell(ctx, "jax.numpy.zeros_like")
         imports = (*imports, *more)
         init = (*init, *(f"{zeros_like}({like})" for _, like in whole.last))
-    run = f"{scan}({body.name.value}, {grouped(init)}, length={whole.length})"
+    steps, more = _trips(ctx, whole)
+    imports = (*imports, *more)
+    run = f"{scan}({body.name.value}, {grouped(init)}, {steps})"
     params = ", ".join((*whole.carry, *whole.inputs))
     returned = f"    return {run if lists else f'{run}[0]'}\n"
     if peel is not None:
@@ -376,9 +417,34 @@ def _types_name(plan: StepPlan, whole: WholeLoop) -> str:
 def _first_types(ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames) -> str:
     """`eval_shape(step, ...)[0]`: the carry's types after the first step (a tuple of
     them for a carry of several names)."""
+    return _types_after(ctx, plan, whole, names, None)
+
+
+def _second_types(
+    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames, first: str
+) -> str:
+    """`_first_types` of the step given the carry's types after the first step."""
+    return _types_after(ctx, plan, whole, names, first)
+
+
+def _types_after(
+    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames, carry: str | None
+) -> str:
+    """`eval_shape(step, ...)` with the carry's part of what it returns: given the loop
+    variable's first value (where the step reads it) and the carried names, or the
+    parts of `carry` in their place (`*first` where the step takes them together)."""
     eval_shape, _ = spell(ctx, "jax.eval_shape")
+    given = {plan.index: _start(whole)} if plan.index is not None else {}
+    parts = [carry] if len(whole.carry) == 1 else [f"{carry}[{i}]" for i in range(len(whole.carry))]
+    if carry is not None:
+        given.update(zip(whole.carry, parts, strict=True))
+    args = [given.get(p, p) for p in plan.params]
+    if carry is not None and len(parts) > 1 and parts[0] in args:
+        at = args.index(parts[0])
+        if args[at : at + len(parts)] == parts:
+            args[at : at + len(parts)] = [f"*{carry}"]
     returned = (*plan.returns, *names.items)
-    out = f"{eval_shape}({names.function}, {', '.join(plan.params)})"
+    out = f"{eval_shape}({names.function}, {', '.join(args)})"
     at = [returned.index(n) for n in whole.carry]
     if at == list(range(len(returned))):
         return out  # the step returns the carry alone
@@ -387,17 +453,6 @@ def _first_types(ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: St
     if at == list(range(len(at))):
         return f"{out}[:{len(at)}]"
     return f"({', '.join(f'{out}[{i}]' for i in at)})"
-
-
-def _second_types(
-    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames, first: str
-) -> str:
-    """`_first_types` of the step given the carry's types after the first step (the
-    step takes the carry first, in its order)."""
-    carry, params = whole.carry, plan.params
-    assert params[: len(carry)] == carry
-    given = (first if len(carry) == 1 else f"*{first}", *params[len(carry) :])
-    return _first_types(ctx, replace(plan, params=given), whole, names)
 
 
 def _steps(plan: StepPlan, names: StepNames) -> cst.BaseCompoundStatement:

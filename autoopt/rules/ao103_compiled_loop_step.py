@@ -87,7 +87,11 @@ class CompiledLoopStep(Rule):
     step's premises: the step is the loop's whole body; the loop is
     `for _ in range(...)` with bounds that are integer literals or module
     constants and at least one iteration (scan traces its body even for
-    none); the loop variable is read neither in the body nor after the loop;
+    none); the loop variable is not read after the loop, and in the body (of
+    a function) only as the one index of subscripts of JAX arrays that the
+    step's premises accept (`xs[i]`, `ys[i]`: the scan then runs over
+    `jnp.arange` of the range, and each step picks the row the loop picked;
+    any other use could see a traced index's type);
     or the loop is a counted `while`: its condition is `i < N`, `i <= N` or
     `N > i` with `N` an integer literal or module constant, `i` is bound to
     one (the only definition of `i` reaching the loop from before it), the
@@ -96,8 +100,9 @@ class CompiledLoopStep(Rule):
     then the body without the increment, and `i` is set after the scan to
     what the loop leaves: `N`, or `N + 1` for `<=`);
     in a function, the step returns only what it carries and what the loop
-    appends (a value of the last iteration read after the loop would need
-    returning too); each list receives one JAX array per iteration (scan
+    appends (a value of the last iteration read after the loop, in the
+    function or a function nested in it, would need returning too; another
+    function's name of the same spelling is its own); each list receives one JAX array per iteration (scan
     stacks a tuple leaf by leaf, and two appends to one list would come back
     as two blocks); and every carried name provably keeps its shape and dtype
     (`analysis/carry.py`: related to itself, or computed from what the code
