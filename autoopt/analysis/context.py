@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import repeat
 from typing import Any, TypeVar
 
 import libcst as cst
@@ -290,11 +291,10 @@ class ModuleContext:
     def _owners(self) -> dict[int, int]:
         """id(node) -> the index of the top-level statement holding it (the walk of the
         module is there already: rules walk it)."""
-        return {
-            id(node): index
-            for index, nodes in enumerate(statement_nodes(self.module))
-            for node in nodes
-        }
+        owners: dict[int, int] = {}
+        for index, nodes in enumerate(statement_nodes(self.module)):
+            owners.update(zip(map(id, nodes), repeat(index)))
+        return owners
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)

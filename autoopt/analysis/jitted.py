@@ -16,9 +16,8 @@ from functools import lru_cache
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import is_nested_scope, read_names
+from autoopt.analysis.exprs import read_names, scope_nodes
 from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
-from autoopt.analysis.walk import walk
 
 
 @dataclass(frozen=True)
@@ -130,7 +129,7 @@ def own_nodes(stmt: Stmt) -> tuple[cst.CSTNode, ...]:
 @lru_cache(maxsize=4096)
 def _own_nodes(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     """Walked once per statement node (nodes never change), for every analysis asking."""
-    return tuple(n for e in _own_exprs(node) for n in walk(e, is_nested_scope))
+    return tuple(n for e in _own_exprs(node) for n in scope_nodes(e))
 
 
 def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:

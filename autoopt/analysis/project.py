@@ -15,6 +15,7 @@ digest of its bytes, so that cached results are dropped when it changes.
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import libcst as cst
@@ -108,22 +109,26 @@ def _real_file(path: str) -> Path | None:
 
 
 def _candidates(here: Path, root: Path, module: str) -> list[Path]:
+    """The files `module` may be, that exist (tested on strings: most do not, and a
+    `Path` per name costs more than the `stat`)."""
     parts = module.split(".")
-    bases = [root, root / "src", here.parent]
+    bases = [str(root), os.path.join(root, "src"), str(here.parent)]
     found = []
     for base in dict.fromkeys(bases):
-        for path in (
-            base.joinpath(*parts).with_suffix(".py"),
-            base.joinpath(*parts, "__init__.py"),
-        ):
-            if path.is_file() and _inside(path, root) and "site-packages" not in path.parts:
+        stem = os.path.join(base, *parts)
+        for name in (f"{stem}.py", os.path.join(stem, "__init__.py")):
+            if not os.path.isfile(name):
+                continue
+            path = Path(name)
+            if _inside(path, root) and "site-packages" not in path.parts:
                 found.append(path)
     return found
 
 
 def _root(here: Path) -> Path:
     for folder in here.parents:
-        if any((folder / marker).exists() for marker in _MARKERS):
+        name = str(folder)
+        if any(os.path.exists(os.path.join(name, marker)) for marker in _MARKERS):
             return folder
     return here.parent
 

@@ -97,4 +97,4 @@ def apply_edits(
     edits = list(edits)
     rewritten = module.visit(_EditApplier(module, edits, ancestors))
     required = {e for e in edits if isinstance(e, RequireImport)}
-    return add_imports(rewritten, required)
+    return add_imports(rewritten, required) if required else rewritten
