@@ -157,7 +157,31 @@ class ModuleContext:
     def graph(self) -> ModuleGraph:
         imports = self.imports
         key = (frozenset(imports.bindings.items()), frozenset(imports.modules))
-        return ModuleGraph(self.module, imports, lambda stmt: self.per_statement(_facts, stmt, key))
+        return ModuleGraph(self.module, imports, lambda stmt: self._facts_of(stmt, key))
+
+    def _facts_of(self, stmt: cst.BaseStatement, imports: Hashable) -> dict:
+        """The graph's facts of the small statements in `stmt` (`_facts`). A statement a
+        derived module edited starts with what its origin knew of the small statements
+        in the statements it replaced: an edit moves them, the very nodes, and their
+        facts read nothing else."""
+        facts = self.per_statement(_facts, stmt, imports)
+        if not facts and self._origin is not None:
+            facts.update(self._replaced_facts(imports))
+        return facts
+
+    def _replaced_facts(self, imports: Hashable) -> dict:
+        """The origin's facts of the statements this derived module does not keep."""
+        key = ("replaced facts", imports)
+        if key not in self._memo:
+            assert self._origin is not None and self.statements is not None
+            kept = {id(stmt) for stmt in self.module.body}
+            results = self.statements.results
+            replaced: dict = {}
+            for stmt in self._origin.module.body:
+                if id(stmt) not in kept:
+                    replaced.update(results.get((_facts, stmt, (imports,)), {}))
+            self._memo[key] = replaced
+        return self._memo[key]
 
     @cached_property
     def layout(self) -> cst.Module:
