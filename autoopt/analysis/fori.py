@@ -20,6 +20,7 @@ from autoopt.analysis.exprs import read_names
 from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.kinds import Kind
 from autoopt.analysis.values import model
+from autoopt.analysis.walk import child_list
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ def _index_traceable(body: list[Stmt], index: str) -> bool:
         value = stmt.node.value  # type: ignore[attr-defined]
         if _arithmetic(value):
             allowed |= {id(n) for n in read_names(value)}
-        for sub in _subscripts(stmt.node):
+        for sub in _subscripts(stmt.node, derived):
             for element in sub.slice:
                 if type(element.slice) is cst.Index and _arithmetic(element.slice.value):
                     allowed |= {id(n) for n in read_names(element.slice.value)}
@@ -218,7 +219,7 @@ def index_doubts(
     derived = _derived(body, index)  # `x[j]` with `j = i + 1` indexes with it too
     doubts = []
     for stmt in body:
-        for sub in _subscripts(stmt.node):
+        for sub in _subscripts(stmt.node, derived):
             if not _reads_index(sub, derived) or _is_at(sub):
                 continue
             if values.value_of(stmt, sub.value).kind is Kind.ARRAY:
@@ -272,7 +273,11 @@ def _counted(node: cst.For) -> str | None:
     return None
 
 
-def _subscripts(node: cst.CSTNode) -> list[cst.Subscript]:
+def _subscripts(node: cst.CSTNode, names: set[str]) -> list[cst.Subscript]:
+    """The subscripts in `node`, in LibCST's visiting order, where a name in `names`
+    occurs in it (otherwise none that reads one, all the callers look at)."""
+    if not _names_in(node, names):
+        return []
     found: list[cst.Subscript] = []
 
     class Visitor(cst.CSTVisitor):
@@ -281,6 +286,20 @@ def _subscripts(node: cst.CSTNode) -> list[cst.Subscript]:
 
     node.visit(Visitor())
     return found
+
+
+def _names_in(node: cst.CSTNode, names: set[str]) -> bool:
+    """Whether a name in `names` occurs anywhere in `node`: a walk, far cheaper than
+    LibCST's visit, that also enters the `*args` and `**kwargs` `walk` skips."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if type(current) is cst.Name and current.value in names:
+            return True
+        stack += child_list(current)
+        if type(current) is cst.Parameters:
+            stack += [p for p in (current.star_arg, current.star_kwarg) if type(p) is cst.Param]
+    return False
 
 
 def _reads_index(sub: cst.Subscript, derived: set[str]) -> bool:
