@@ -82,7 +82,7 @@ from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImpor
 from autoopt.rewrite.helpers import grouped, parse_function, spaced
 from autoopt.rewrite.jit import fresh_name, jit_decorator
 from autoopt.rewrite.spell import spell
-from autoopt.rewrite.step import StepNames, anchor, appended, calling_loop, step_lines
+from autoopt.rewrite.step import StepNames, anchor, appended, calling_loop, step_call, step_lines
 
 
 def whole_loop_edits(
@@ -119,8 +119,7 @@ def guarded_loop_edits(
     stacked = {name: calls for name, calls in stacked.items() if len(stacks[name]) == 1}
     stack_of = {name: spell(ctx, stacks[name].pop() or "") for name in stacked}
     lists = _lists(ctx, plan, whole, names, stacked)
-    call = f"{names.returned(plan)} = {names.function}({', '.join(plan.params)})"
-    body = _body(ctx, plan, whole, names, [cst.parse_statement(f"{call}\n")])
+    body = _body(ctx, plan, whole, names, [step_call(plan, names)])
     decorator, imports = jit_decorator(ctx, (peel,), [d for d in donate if d in whole.carry])
     scan, more = _scan_function(ctx, plan, whole, names.scan, decorator, body, lists, peel)
     imports = (*imports, *more)

@@ -10,7 +10,7 @@ from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.whole_loop import WholeLoop, whole_loop
 from autoopt.model import Applicability, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
-from autoopt.rewrite.step import step_edits, step_function
+from autoopt.rewrite.step import step_edits
 from autoopt.rewrite.whole_loop import guarded_loop_edits, whole_loop_edits
 from autoopt.rules.ao201_missing_donation import safe_donations
 from autoopt.rules.base import Rule
@@ -224,8 +224,7 @@ class CompiledLoopStep(Rule):
         if whole is not None and whole.guarded and not verdict.static:
             return self._guarded(ctx, verdict, whole, donate)
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
-        definition = step_function(ctx, plan, verdict.names)
-        definition = add_decorator(ctx, decorator)(definition)
+        definition = add_decorator(ctx, decorator)(verdict.definition)
         assert type(definition) is cst.FunctionDef
         donated = f", donating {_listed(donate)}" if donate else ""
         message = f"{where}: compile it as one jitted step, `{name}`{donated}"
@@ -243,7 +242,7 @@ class CompiledLoopStep(Rule):
         loop of steps: where the carry's type is the one premise not proven."""
         plan, names = verdict.plan, verdict.names
         decorator, imports = jit_decorator(ctx, (), donate)
-        step = add_decorator(ctx, decorator)(step_function(ctx, plan, names))
+        step = add_decorator(ctx, decorator)(verdict.definition)
         assert type(step) is cst.FunctionDef
         edits = guarded_loop_edits(ctx, plan, whole, names, step, donate)
         donated = f", donating {_listed(donate)}" if donate else ""

@@ -37,18 +37,19 @@ from autoopt.analysis.step import StepPlan, step_plans
 from autoopt.analysis.suppress import is_suppressed, suppressions
 from autoopt.analysis.whole_loop import scan_form, whole_loop
 from autoopt.model import Applicability, Replace
-from autoopt.rewrite.step import StepNames, extracted, step_names
+from autoopt.rewrite.step import StepNames, extracted, step_function, step_names
 from autoopt.rules.ao501_loop_to_vmap import LoopToVmap
 
 
 @dataclass(frozen=True)
 class StepVerdict:
-    """AO103's judgement of one loop: the step's name, the program with it extracted,
-    its static arguments, and why it cannot (`problem`) or may not (`doubts`) be
-    compiled."""
+    """AO103's judgement of one loop: the step's name, the step (undecorated), the
+    program with it extracted, its static arguments, and why it cannot (`problem`) or
+    may not (`doubts`) be compiled."""
 
     plan: StepPlan
     names: StepNames
+    definition: cst.FunctionDef
     extracted: ModuleContext
     static: tuple[str, ...] = ()
     problem: str = ""
@@ -205,8 +206,8 @@ def _suppressed(ctx: ModuleContext, loop: cst.CSTNode, table: dict[int, frozense
 
 
 def _verdict(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> StepVerdict:
-    module = extracted(ctx, plan, names)
-    other = ctx.derived(module)
+    definition = step_function(ctx, plan, names)
+    other = ctx.derived(extracted(ctx, plan, names, definition))
     fn = other.graph.functions[names.function]
     jit = jit_plan(other, fn, eager_loop_sites(other, fn))
     static = tuple(p for p in fn.params if p in jit.static)
@@ -215,7 +216,7 @@ def _verdict(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> StepVerdic
     if varying and not problem:
         problem = f"`{varying[0]}` changes every iteration and would have to be static"
     doubts = (*plan.doubts, *jit.doubts)
-    return StepVerdict(plan, names, other, static, problem, doubts)
+    return StepVerdict(plan, names, definition, other, static, problem, doubts)
 
 
 def _growth(ctx: ModuleContext, plan: StepPlan) -> str:
