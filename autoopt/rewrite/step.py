@@ -31,7 +31,7 @@ from autoopt.analysis.graph import MODULE
 from autoopt.analysis.step import StepPlan
 from autoopt.model import Edit, InsertBefore, Replace
 from autoopt.rewrite.apply import apply_edits
-from autoopt.rewrite.helpers import parse_function, spaced, top_statement
+from autoopt.rewrite.helpers import spaced, top_statement
 from autoopt.rewrite.jit import fresh_name
 
 
@@ -73,11 +73,12 @@ def appended(plan: StepPlan, names: StepNames) -> list[tuple[cst.Expr, str, str]
 
 def step_function(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> cst.FunctionDef:
     """`def name(params): <lines>; return <names>`, spaced for its place; an appended
-    value is bound to its item name instead."""
-    header = f"def {names.function}({', '.join(plan.params)}):\n"
-    template = parse_function(f"{header}    return {names.returned(plan)}\n")
-    block = template.body.with_changes(body=[*step_lines(plan, names), *template.body.body])
-    return spaced(ctx, template.with_changes(body=block), anchor(ctx, plan))
+    value is bound to its item name instead. Built, not parsed (the same code)."""
+    params = cst.Parameters([cst.Param(cst.Name(p)) for p in plan.params])
+    returned = cst.SimpleStatementLine([cst.Return(_names((*plan.returns, *names.items)))])
+    body = cst.IndentedBlock([*step_lines(plan, names), returned])
+    definition = cst.FunctionDef(cst.Name(names.function), params, body)
+    return spaced(ctx, definition, anchor(ctx, plan))
 
 
 def step_lines(plan: StepPlan, names: StepNames) -> list[cst.SimpleStatementLine]:
@@ -124,9 +125,13 @@ def _call_line(
     call = cst.Call(func, [cst.Arg(cst.Name(a)) for a in args])
     if not targets:
         return cst.SimpleStatementLine([cst.Expr(call)])
-    names = [cst.Name(t) for t in targets]
-    target = names[0] if len(names) == 1 else cst.Tuple([cst.Element(n) for n in names], [], [])
-    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], call)])
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(_names(targets))], call)])
+
+
+def _names(names: Sequence[str]) -> cst.BaseExpression:
+    """`a`, or `a, b` (a tuple without parentheses)."""
+    nodes = [cst.Name(n) for n in names]
+    return nodes[0] if len(nodes) == 1 else cst.Tuple([cst.Element(n) for n in nodes], [], [])
 
 
 def extracted(
