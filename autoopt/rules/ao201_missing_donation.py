@@ -250,9 +250,14 @@ def _targets(ctx: ModuleContext, name: str | None = None) -> Iterator[_Target]:
         if plan.fix is _NONE or plan.wrap_at_loops or fn.scope != MODULE:
             continue
         text, imports = jit_decorator(ctx, list(plan.static))
-        options = jit_options(ctx, cst.parse_expression(text)) or {}
+        options = ctx.per_module(_decorator_options, text)
         edit = Replace(fn.node, add_decorator(ctx, text))
         yield _Target(fn.name, fn, options, fn.node, edit, plan.fix, imports)
+
+
+def _decorator_options(ctx: ModuleContext, text: str) -> dict[str, cst.BaseExpression]:
+    """The options of the jit decorator `text` AO101 writes (parsed once per module)."""
+    return jit_options(ctx, cst.parse_expression(text)) or {}
 
 
 def _named_plans(ctx: ModuleContext, name: str) -> list[JitPlan]:
