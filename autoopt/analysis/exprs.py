@@ -160,15 +160,11 @@ def mutating_call_target(call: cst.Call) -> str | None:
 _NESTED_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
 
 
-def is_nested_scope(node: cst.CSTNode) -> bool:
-    """A definition or lambda (by type: `isinstance` on LibCST's abstract node classes is
-    several times slower, and its concrete classes have no subclasses)."""
-    return type(node) in _NESTED_SCOPES
-
-
 def scope_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """`walk(node, is_nested_scope)` as a list: every statement of the graph is walked
-    so, and a loop with the test inline costs less than a generator calling it."""
+    """`node` and every node under it, preorder, not descending into nested definitions
+    and lambdas (by type: `isinstance` on LibCST's abstract node classes is several times
+    slower, and its concrete classes have no subclasses). A list built in one loop: the
+    graph walks every statement so."""
     found = [node]
     stack = child_list(node)
     stack.reverse()

@@ -28,12 +28,12 @@ from autoopt.analysis.exprs import (
     bound_names,
     calls_and_comprehension,
     calls_in,
-    is_nested_scope,
     mutated_names,
     mutating_call_target,
     param_names,
     positional_names,
     read_names,
+    scope_nodes,
 )
 from autoopt.analysis.jax_api import MUTATING_NUMPY
 from autoopt.analysis.names import ImportMap, collect_imports
@@ -133,7 +133,7 @@ class Function:
     @cached_property
     def is_generator(self) -> bool:
         """Whether the body yields (nested functions aside); walked once."""
-        return any(type(node) is cst.Yield for node in walk(self.node.body, is_nested_scope))
+        return any(type(node) is cst.Yield for node in scope_nodes(self.node.body))
 
 
 @dataclass

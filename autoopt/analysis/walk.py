@@ -122,7 +122,7 @@ def module_nodes(module: cst.Module) -> list[cst.CSTNode]:
     parts = {}
     for stmt in module.body:
         old = last.parts.get(id(stmt)) if last is not None else None
-        part = last.nodes[old[1] : old[2]] if old and old[0] is stmt else list(_walk(stmt, None))
+        part = last.nodes[old[1] : old[2]] if old and old[0] is stmt else _preorder(stmt)
         parts[id(stmt)] = (stmt, len(nodes), len(nodes) + len(part))
         nodes.extend(part)
     _last = _Walked(module, nodes, parts)
@@ -135,6 +135,19 @@ def statement_nodes(module: cst.Module) -> list[list[cst.CSTNode]]:
     assert _last is not None and _last.module is module
     parts = _last.parts
     return [nodes[start:end] for _, start, end in (parts[id(stmt)] for stmt in module.body)]
+
+
+def _preorder(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`walk(node)` as a list, built without a generator."""
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        inner = child_list(current)
+        inner.reverse()
+        stack += inner
+    return found
 
 
 def _walk(node: cst.CSTNode, prune: Callable[[cst.CSTNode], bool] | None) -> Iterator[cst.CSTNode]:
