@@ -20,10 +20,10 @@ becomes
     energy.extend(energy_items)
 
 The body's lines move unchanged, comments included. A step that picks rows with the
-loop variable (`xs[i]`) scans over its values: `jax.lax.scan(body, u, xs=jnp.arange(N))`. The list receives the rows
-of the stacked values, one per iteration, as the loop appended them; a list that
-starts empty before the loop and is only stacked after it takes the stacked
-values instead (`energy = ...`, and `jnp.stack(energy)` becomes `energy`).
+loop variable (`xs[i]`) scans over its values: `jax.lax.scan(body, u, xs=jnp.arange(N))`.
+The list receives the rows of the stacked values, one per iteration, as the loop
+appended them; a list that starts empty before the loop and is only stacked after it
+takes the stacked values instead (`energy = ...`, and `jnp.stack(energy)` becomes `energy`).
 
 A value appended under a condition on the loop variable alone (`if it % 10 == 0:
 norms.append(jnp.sqrt(rs))`) is stacked every step, and the list receives the rows of

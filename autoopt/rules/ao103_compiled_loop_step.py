@@ -102,9 +102,9 @@ class CompiledLoopStep(Rule):
     in a function, the step returns only what it carries and what the loop
     appends (a value of the last iteration read after the loop, in the
     function or a function nested in it, would need returning too; another
-    function's name of the same spelling is its own); each list receives one JAX array per iteration (scan
-    stacks a tuple leaf by leaf, and two appends to one list would come back
-    as two blocks); and every carried name provably keeps its shape and dtype
+    function's name of the same spelling is its own); each list receives
+    one JAX array per iteration (scan stacks a tuple leaf by leaf, and two
+    appends to one list would come back as two blocks); and every carried name provably keeps its shape and dtype
     (`analysis/carry.py`: related to itself, or computed from what the code
     spells out, through matrix products, reductions, NamedTuple fields and
     arrays built on the host, `analysis/carry_types.py`) and is a
