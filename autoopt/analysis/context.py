@@ -165,7 +165,8 @@ class ModuleContext:
         in the statements it replaced: an edit moves them, the very nodes, and their
         facts read nothing else."""
         facts = self.per_statement(_facts, stmt, imports)
-        if not facts and self._origin is not None:
+        origin = self._origin
+        if not facts and origin is not None and all(stmt is not s for s in origin.module.body):
             facts.update(self._replaced_facts(imports))
         return facts
 
