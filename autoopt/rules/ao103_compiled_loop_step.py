@@ -102,12 +102,13 @@ class CompiledLoopStep(Rule):
     in a function, the step returns only what it carries and what the loop
     appends (a value of the last iteration read after the loop, in the
     function or a function nested in it, would need returning too; another
-    function's name of the same spelling is its own); each list receives
-    one JAX array per iteration (scan stacks a tuple leaf by leaf, and two
+    function's name of the same spelling is its own); each list receives one
+    JAX array per iteration (scan stacks a tuple leaf by leaf, and two
     appends to one list would come back as two blocks); and every carried
-    name provably keeps its shape and dtype (`analysis/carry.py`: related to itself, or computed from what the code
-    spells out, through matrix products, reductions, NamedTuple fields and
-    arrays built on the host, `analysis/carry_types.py`) and is a
+    name provably keeps its shape and dtype (`analysis/carry.py`: related to
+    itself, or computed from what the code spells out, through matrix
+    products, reductions, NamedTuple fields and arrays built on the host,
+    `analysis/carry_types.py`) and is a
     floating-point array where the proof adds Python numbers to it (an
     integer array times `0.5` becomes a float array: a Python loop allows
     that, `scan` raises). A float32 value combined with a default-float one
