@@ -114,7 +114,19 @@ class WholeLoop:
 def whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     """The scan form of a step (with a doubt when only the carry's type, a read of the
     loop variable after the loop or, at module level, a temporary's type stands in its
-    way), or None when the loop has another shape."""
+    way), or None when the loop has another shape. Once per plan: the owner of the loop
+    asks, then AO103's fix."""
+    known = ctx.per_module(_known)  # by id: each entry holds its plan, so ids stay its own
+    if id(plan) not in known:
+        known[id(plan)] = (plan, _whole_loop(ctx, plan))
+    return known[id(plan)][1]
+
+
+def _known(ctx: ModuleContext) -> dict[int, tuple[StepPlan, WholeLoop | None]]:
+    return {}
+
+
+def _whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     node = plan.loop.node
     counter: tuple[str, str, str] | None = None
     premise = ""
