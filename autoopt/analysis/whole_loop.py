@@ -367,25 +367,31 @@ def _rows_only(ctx: ModuleContext, plan: StepPlan, index: str) -> bool:
         return False
     values = model(ctx)
     stmts = {id(s.node): s for s in ctx.graph.loop_stmts(plan.loop.id)}
-    rows = reads = 0
     for line in plan.lines:
         for small in line.body:
             stmt = stmts[id(small)]
-            reads += sum(n.value == index for n in read_names(small))
-            rows += sum(
-                _row(node, index) and values.value_of(stmt, node.value).kind is Kind.ARRAY  # type: ignore[attr-defined]
+            reads = {id(n) for n in read_names(small) if n.value == index}
+            rows = {
+                id(name)
                 for node in walk(small)
                 if type(node) is cst.Subscript
-            )
-    return rows == reads
+                and (name := _row(node)) is not None
+                and id(name) in reads
+                and values.value_of(stmt, node.value).kind is Kind.ARRAY
+            }
+            if rows != reads:
+                return False
+    return True
 
 
-def _row(sub: cst.Subscript, index: str) -> bool:
-    """`xs[index]`: one element, the name alone."""
+def _row(sub: cst.Subscript) -> cst.Name | None:
+    """The name of `xs[name]` (one element, the name alone), else None."""
     if len(sub.slice) != 1:
-        return False
+        return None
     element = sub.slice[0].slice
-    return type(element) is cst.Index and _is(element.value, index)
+    if type(element) is not cst.Index or type(element.value) is not cst.Name:
+        return None
+    return element.value
 
 
 def _only_appended(ctx: ModuleContext, plan: StepPlan, name: str) -> bool:

@@ -99,6 +99,8 @@ def test_a_weak_start_over_a_shifted_range_runs_its_first_row_apart() -> None:
     [
         # the index enters arithmetic: a traced index is not a Python int there
         ("sgd(w, xs[i], ys[i])", "sgd(w, xs[i] * i, ys[i])"),
+        # a comprehension's own `i` picks rows; the loop's enters arithmetic
+        ("sgd(w, xs[i], ys[i])", "sgd(w, xs[i] * i, jnp.stack([ys[i] for i in range(8)])[0])"),
         # rows of a NumPy array: traced, an index out of range would clamp, not raise
         (
             "xs = jnp.asarray(rng.normal(size=(N_STEPS, 8, 3)), dtype=jnp.float32)",
