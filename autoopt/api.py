@@ -47,7 +47,8 @@ def mentions_jax(code: str) -> bool:
 def check_source(
     code: str, *, path: str = "<string>", settings: Settings | None = None
 ) -> tuple[cst.Module, list[Finding]]:
-    """Every finding of the enabled rules, in source order, suppressions applied."""
+    """Every finding of the enabled rules, in source order, suppressions applied (a fix's
+    edits are written when first read: rules/deferred.py)."""
     module, findings, _ = _analyse(code, path, settings or Settings())
     return module, findings
 
@@ -73,13 +74,19 @@ def _collector_paused() -> Iterator[None]:
 
 @_collector_paused()
 def _analyse(
-    code: str, path: str, settings: Settings
+    code: str, path: str, settings: Settings, written: Callable[[Finding], bool] = lambda f: False
 ) -> tuple[cst.Module, list[Finding], dict[str, str]]:
-    """The findings, and the other project files the analysis read (see `Result`)."""
+    """The findings, and the other project files the analysis read (see `Result`); the
+    fixes of the findings `written` selects are written before the analysis is released
+    (a fix is otherwise written when first read: rules/deferred.py)."""
     module = parse(code, path)
     ctx = ModuleContext(path=path, source=code, module=module)
     try:
-        return module, check_context(ctx, settings), dependencies(ctx)
+        findings = check_context(ctx, settings)
+        for finding in findings:
+            if written(finding):
+                finding.edits = tuple(finding.edits)
+        return module, findings, dependencies(ctx)
     finally:
         ctx.release()
 
@@ -141,7 +148,7 @@ def optimize_source(
 ) -> Result:
     """Findings for `code` and the code with every applicable fix applied."""
     settings = settings or Settings()
-    module, findings, read = _analyse(code, path, settings)
+    module, findings, read = _analyse(code, path, settings, lambda f: applicable(f, settings))
     applied = [f for f in findings if applicable(f, settings)]
     return Result(path, code, findings, render(module, applied, path), applied, read)
 
@@ -153,5 +160,9 @@ def apply_fixes(code: str, findings: Iterable[Finding], *, path: str = "<string>
     analysed again and the matching fresh findings are applied.
     """
     wanted = {(f.rule, f.span) for f in findings}
-    module, fresh = check_source(code, path=path)
-    return render(module, [f for f in fresh if (f.rule, f.span) in wanted and f.fixable], path)
+
+    def chosen(finding: Finding) -> bool:
+        return (finding.rule, finding.span) in wanted and finding.fixable
+
+    module, fresh, _ = _analyse(code, path, Settings(), chosen)
+    return render(module, [f for f in fresh if chosen(f)], path)

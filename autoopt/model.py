@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -74,7 +74,7 @@ class Finding:
     message: str
     span: Span
     fix: Applicability
-    edits: tuple[Edit, ...] = ()
+    edits: Sequence[Edit] = ()  # a tuple, or edits written when first read (`DeferredEdits`)
     # The function the verifier replays and measures: the one the fix changes, or (AO601)
     # a module-level jitted function whose computation reaches it.
     target: str | None = None

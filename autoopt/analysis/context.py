@@ -77,6 +77,7 @@ class ModuleContext:
     _qualified: dict[int, tuple[cst.CSTNode, str | None]] = field(default_factory=dict, repr=False)
     _derived: list[ModuleContext] = field(default_factory=list, repr=False)  # to release
     _origin: ModuleContext | None = field(default=None, repr=False)  # a derived one's
+    released: bool = field(default=False, init=False, repr=False)  # by `release()`
 
     def __post_init__(self) -> None:
         if self.statements is None or self.statements.layout != layout_of(self.module):
@@ -94,6 +95,7 @@ class ModuleContext:
         self._positions.clear()
         self._qualified.clear()
         self.__dict__.pop("graph", None)
+        self.released = True
 
     # -- memoised analyses -------------------------------------------------------------
     def per_module(self, analysis: Callable[..., T], *args: Hashable) -> T:

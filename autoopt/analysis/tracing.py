@@ -10,7 +10,7 @@ from `x.shape`, `x.ndim`, `x.dtype`, `x.size` and `len(x)` stay concrete.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -83,21 +83,31 @@ def analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
 
 def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
     stmts = ctx.graph.scope_stmts(fn.qualname)
-    needs_value = _concrete_positions(ctx, stmts)  # expression -> why
     deps = _dependencies(stmts)
+    reach = _propagate(set(fn.params), stmts)  # every name a parameter's value reaches
+
+    def sources(expr: cst.CSTNode) -> set[str]:
+        """The names `expr`'s value comes from, where a parameter's value reaches it."""
+        names = _closure(dynamic_names(expr), deps)
+        return names if names & reach else set()
+
+    needs_value = [  # the names each position's value comes from, and why
+        (names, why)
+        for expr, why in _concrete_positions(ctx, stmts, sources)
+        if (names := sources(expr))
+    ]
     facts = TraceFacts()
-    array_params = _array_params(ctx, fn, stmts)
+    arrays = _ArrayParams(ctx, fn, stmts)
     for param in fn.params:
-        for expr, why in needs_value:
-            if param in _closure(dynamic_names(expr), deps):
-                if param in array_params:
+        for names, why in needs_value:
+            if param in names:
+                if arrays.has(param):
                     facts.traced_control.append(f"{why} depends on the array argument `{param}`")
                 else:
                     facts.static.setdefault(param, why)
                 break
     facts.traced = _propagate(set(fn.params) - set(facts.static), stmts)
-    for expr, why in needs_value:
-        names = _closure(dynamic_names(expr), deps)
+    for names, why in needs_value:
         if names & facts.traced - set(fn.params):
             facts.traced_control.append(f"{why} depends on a traced value")
     facts.traced_control = list(dict.fromkeys(facts.traced_control))
@@ -147,8 +157,11 @@ def _propagate(traced: set[str], stmts: list[Stmt]) -> set[str]:
     return traced
 
 
-def _concrete_positions(ctx: ModuleContext, stmts: list[Stmt]) -> list[tuple[cst.CSTNode, str]]:
-    """Expressions whose value Python must know, each with a human reason."""
+def _concrete_positions(
+    ctx: ModuleContext, stmts: list[Stmt], sources: Callable[[cst.CSTNode], set[str]]
+) -> list[tuple[cst.CSTNode, str]]:
+    """Expressions whose value Python must know, each with a human reason (indexes only
+    where a parameter's value reaches them: `sources`)."""
     positions: list[tuple[cst.CSTNode, str]] = []
     for stmt in stmts:
         node = stmt.node
@@ -161,7 +174,7 @@ def _concrete_positions(ctx: ModuleContext, stmts: list[Stmt]) -> list[tuple[cst
         for call in stmt.calls:
             positions.extend(_call_positions(ctx, call))
         positions.extend(_slice_positions(node))
-        positions.extend(_index_positions(ctx, stmt))
+        positions.extend(_index_positions(ctx, stmt, sources))
         positions.extend(_ternary_positions(node))
     return positions
 
@@ -219,19 +232,25 @@ def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
     ]
 
 
-def _index_positions(ctx: ModuleContext, stmt: Stmt) -> list[tuple[cst.CSTNode, str]]:
+def _index_positions(
+    ctx: ModuleContext, stmt: Stmt, sources: Callable[[cst.CSTNode], set[str]]
+) -> list[tuple[cst.CSTNode, str]]:
     """Indexes into Python values (`shape[axis]`, `layers[i]`, `cfg[key]`): only an
-    array can be indexed with a traced value."""
+    array can be indexed with a traced value. Indexes that no parameter's value reaches
+    are left out before the indexed value's kind is asked for."""
     values = model(ctx)
     out: list[tuple[cst.CSTNode, str]] = []
     for node in own_nodes(stmt):
         if type(node) is not cst.Subscript:
             continue
-        if values.value_of(stmt, node.value).kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+        indexes = [
+            element.slice.value
+            for element in node.slice
+            if type(element.slice) is cst.Index and sources(element.slice.value)
+        ]
+        if not indexes or values.value_of(stmt, node.value).kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             continue
-        for element in node.slice:
-            if type(element.slice) is cst.Index:
-                out.append((element.slice.value, f"an index into `{ctx.code(node.value)}`"))
+        out += [(index, f"an index into `{ctx.code(node.value)}`") for index in indexes]
     return out
 
 
@@ -280,19 +299,24 @@ def _source_children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return child_list(node) if extract is None else extract(node)
 
 
-def _array_params(ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> set[str]:
-    """Parameters the body treats as arrays: attributes, indexing, array operators."""
-    params = set(fn.params)
-    arrays = {
-        name
-        for stmt in stmts
-        if type(stmt.node) is not cst.FunctionDef
-        for node in walk(stmt.node, lambda n: type(n) is cst.FunctionDef)
-        for name in _array_uses(ctx, node)
-        if name in params
-    }
-    values = model(ctx)
-    return arrays | {p for p in params if values.parameter(fn, p).is_arrays}
+class _ArrayParams:
+    """Parameters the body treats as arrays (attributes, indexing, array operators) or
+    that receive arrays, asked for one at a time (a value model's answer is costly)."""
+
+    def __init__(self, ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> None:
+        self.ctx, self.fn, self.stmts = ctx, fn, stmts
+        self._used: set[str] | None = None
+
+    def has(self, param: str) -> bool:
+        if self._used is None:
+            self._used = {
+                name
+                for stmt in self.stmts
+                if type(stmt.node) is not cst.FunctionDef
+                for node in walk(stmt.node, lambda n: type(n) is cst.FunctionDef)
+                for name in _array_uses(self.ctx, node)
+            }
+        return param in self._used or model(self.ctx).parameter(self.fn, param).is_arrays
 
 
 def _array_uses(ctx: ModuleContext, node: cst.CSTNode) -> list[str]:

@@ -72,6 +72,10 @@ _SAME_ATTRS = frozenset({"T", "mT", "real", "imag", "at"})  # `x.at[i]` indexes 
 _PYTREE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
 _PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 _ABS_KINDS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR)
+#: How many answers, in any module's model, depended on the state of a fixpoint (a
+#: guess, a tentative value, a depth or budget limit): an expression's value computed
+#: while this count did not move is final, and is remembered.
+_provisional = [0]
 _SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "round", "complex", "isinstance"})
 _STRING_BUILTINS = frozenset({"str", "repr", "format"})
 
@@ -96,6 +100,8 @@ class ValueModel:
         self._tentative: dict[tuple, tuple[Value, int, frozenset[tuple]]] = {}
         self._epoch = 0  # bumped whenever a guess changes
         self._steps = 0
+        # (stmt id, id(expr)) -> expr, its final value (the node kept: its id stays its own)
+        self._exprs: dict[tuple[int, int], tuple[cst.BaseExpression, Value]] = {}
 
     # -- the fixpoint ------------------------------------------------------------------
     def _solve(self, key: tuple, compute: Callable[[], Value]) -> Value:
@@ -109,12 +115,15 @@ class ValueModel:
             return self._done[key]
         if key in self._active_set:
             self._hits.add(key)
+            _provisional[0] += 1
             return self._guess.get(key, BOTTOM)
         kept = self._tentative.get(key)
         if kept is not None and kept[1] == self._epoch and kept[2] <= self._active_set:
             self._hits |= kept[2]
+            _provisional[0] += 1
             return kept[0]
         if len(self._active) >= _DEPTH:
+            _provisional[0] += 1
             return UNKNOWN  # a chain of calls too long to follow: claim nothing
         self._active.append(key)
         self._active_set.add(key)
@@ -133,6 +142,7 @@ class ValueModel:
             self._epoch += 1
         self._steps += 1
         if self._steps > _BUDGET:
+            _provisional[0] += 1
             value = UNKNOWN  # a module too tangled to solve: claim nothing
         read = self._hits & self._active_set
         if not read:
@@ -140,18 +150,33 @@ class ValueModel:
         else:
             self._tentative[key] = (value, self._epoch, frozenset(read))
         if not self._active and value.kind is Kind.BOTTOM:
+            _provisional[0] += 1
             return UNKNOWN
         return value
 
     # -- expressions -----------------------------------------------------------------
     def value_of(self, stmt: Stmt, expr: cst.BaseExpression) -> Value:
-        """The value of `expr` evaluated at `stmt`."""
+        """The value of `expr` evaluated at `stmt`, computed once where it is final (a
+        name's is remembered by `name`)."""
         kind = type(expr)  # LibCST's node classes have no subclasses: `is` is `isinstance`
         literal = _LITERALS.get(kind)
         if literal is not None:
             return literal
         if kind is cst.Name:
             return self.name(stmt, expr.value)  # type: ignore[attr-defined]
+        key = (stmt.id, id(expr))
+        known = self._exprs.get(key)
+        if known is not None and known[0] is expr:
+            return known[1]
+        before = _provisional[0]
+        value = self._expression(stmt, expr)
+        if _provisional[0] == before:
+            self._exprs[key] = (expr, value)
+        return value
+
+    def _expression(self, stmt: Stmt, expr: cst.BaseExpression) -> Value:
+        """`value_of` a compound expression."""
+        kind = type(expr)
         if kind is cst.Attribute:
             return self._attribute(stmt, expr)  # type: ignore[arg-type]
         if kind is cst.Call:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.whole_loop import WholeLoop, whole_loop
-from autoopt.model import Applicability, Finding
+from autoopt.model import Applicability, Edit, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
 from autoopt.rewrite.step import step_edits
 from autoopt.rewrite.whole_loop import guarded_loop_edits, whole_loop_edits
 from autoopt.rules.ao201_missing_donation import safe_donations
 from autoopt.rules.base import Rule
+from autoopt.rules.deferred import DeferredEdits
 from autoopt.rules.examples import ao103_compiled_loop_step as examples
 from autoopt.rules.loop_owner import StepVerdict, step_verdicts
 
@@ -225,13 +226,11 @@ class CompiledLoopStep(Rule):
         if whole is not None and whole.guarded and not verdict.static:
             return self._guarded(ctx, verdict, whole, donate)
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
-        definition = add_decorator(ctx, decorator)(verdict.definition)
-        assert type(definition) is cst.FunctionDef
         donated = f", donating {_listed(donate)}" if donate else ""
         message = f"{where}: compile it as one jitted step, `{name}`{donated}"
         if whole is not None:
             message += f"; not the whole loop as one `lax.scan`: {whole.doubt}"
-        edits = [*step_edits(ctx, plan, definition, verdict.names), *imports]
+        edits = DeferredEdits(ctx, lambda: _step_edits(ctx, verdict, decorator, imports))
         title = f"Compile the loop body as {name}"
         return self.finding(ctx, loop, message, Applicability.SAFE, edits, title=title)
 
@@ -243,9 +242,11 @@ class CompiledLoopStep(Rule):
         loop of steps: where the carry's type is the one premise not proven."""
         plan, names = verdict.plan, verdict.names
         decorator, imports = jit_decorator(ctx, (), donate)
-        step = add_decorator(ctx, decorator)(verdict.definition)
-        assert type(step) is cst.FunctionDef
-        edits = guarded_loop_edits(ctx, plan, whole, names, step, donate)
+
+        def edits() -> list[Edit]:
+            step = _decorated(ctx, verdict, decorator)
+            return [*guarded_loop_edits(ctx, plan, whole, names, step, donate), *imports]
+
         donated = f", donating {_listed(donate)}" if donate else ""
         message = (
             "this loop's body runs eagerly, one dispatch per operation: run the whole loop "
@@ -255,7 +256,7 @@ class CompiledLoopStep(Rule):
         )
         title = f"Run the loop as one jitted lax.scan when its carry keeps its types ({names.loop})"
         return self.finding(
-            ctx, plan.loop.node, message, Applicability.SAFE, [*edits, *imports], title=title
+            ctx, plan.loop.node, message, Applicability.SAFE, DeferredEdits(ctx, edits), title=title
         )
 
     def _whole_loop(
@@ -265,7 +266,10 @@ class CompiledLoopStep(Rule):
         name = verdict.names.loop
         static = [p for p in verdict.static if p in whole.inputs]
         decorator, imports = jit_decorator(ctx, static, donate)
-        edits = [*whole_loop_edits(ctx, verdict.plan, whole, verdict.names, decorator), *imports]
+        plan, names = verdict.plan, verdict.names
+        edits = DeferredEdits(
+            ctx, lambda: [*whole_loop_edits(ctx, plan, whole, names, decorator), *imports]
+        )
         donated = f", donating {_listed(donate)}" if donate else ""
         message = (
             "this loop's body runs eagerly, one dispatch per operation: run the whole loop "
@@ -278,6 +282,21 @@ class CompiledLoopStep(Rule):
         return self.finding(
             ctx, verdict.plan.loop.node, message, Applicability.SAFE, edits, title=title
         )
+
+
+def _decorated(ctx: ModuleContext, verdict: StepVerdict, decorator: str) -> cst.FunctionDef:
+    """The verdict's step function under `decorator`."""
+    step = add_decorator(ctx, decorator)(verdict.definition)
+    assert type(step) is cst.FunctionDef
+    return step
+
+
+def _step_edits(
+    ctx: ModuleContext, verdict: StepVerdict, decorator: str, imports: Sequence[Edit]
+) -> list[Edit]:
+    """The loop body moved into the decorated step function, called in the loop."""
+    step = _decorated(ctx, verdict, decorator)
+    return [*step_edits(ctx, verdict.plan, step, verdict.names), *imports]
 
 
 def _listed(names: list[str]) -> str:

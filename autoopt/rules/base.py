@@ -21,6 +21,7 @@ import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
 from autoopt.model import Applicability, Edit, Finding
+from autoopt.rules.deferred import DeferredEdits
 
 Severity = Literal["warning", "information"]  # how an editor shows the finding
 Goal = Literal["speed", "memory"]  # what verification measures the rewrite by
@@ -96,13 +97,16 @@ class Rule:
     ) -> Finding:
         if not edits:
             fix = Applicability.NONE
+        span = ctx.span(node)
+        if isinstance(edits, DeferredEdits):
+            edits = edits.of(type(self).findings, span)
         return Finding(
             rule=self.id,
             name=self.name,
             message=message,
-            span=ctx.span(node),
+            span=span,
             fix=fix,
-            edits=tuple(edits),
+            edits=edits if isinstance(edits, DeferredEdits) else tuple(edits),
             target=target,
             title=title,
             path=ctx.path,
