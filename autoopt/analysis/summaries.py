@@ -60,17 +60,24 @@ def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summar
         for n in purity.reads_module_state(ctx, fn)
     ]
     result = Summary(fn, model(ctx).returns(fn), _computes_on_arrays(ctx, fn, seen), impure)
+    result.handoffs = _traced_handoffs(ctx, fn, seen)
     for stmt in ctx.graph.scope_stmts(fn.qualname):
-        masks, doubts = _index_checks(ctx, stmt, facts.traced)
-        result.handoffs += _handoffs(ctx, stmt, facts.traced) + masks
-        result.handoffs += _callee_handoffs(ctx, stmt, facts.traced, seen | {fn.qualname})
-        result.doubts += doubts
+        result.doubts += _index_checks(ctx, stmt, facts.traced)[1]
     frozen, doubts = frozen_reads(ctx, fn, seen | {_key(ctx, fn)})
     result.impurities += frozen
     result.doubts += doubts
-    result.handoffs = list(dict.fromkeys(result.handoffs))
     result.doubts = list(dict.fromkeys(result.doubts))
     return result
+
+
+def _traced_handoffs(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> list[str]:
+    """`Summary.handoffs` of `fn`, through the module functions it calls but `seen`."""
+    traced = tracing.analyse(ctx, fn).traced
+    found = []
+    for stmt in ctx.graph.scope_stmts(fn.qualname):
+        found += _handoffs(ctx, stmt, traced) + _index_checks(ctx, stmt, traced)[0]
+        found += _callee_handoffs(ctx, stmt, traced, seen | {fn.qualname})
+    return list(dict.fromkeys(found))
 
 
 def _computes_on_arrays(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> bool:
@@ -122,7 +129,7 @@ def _callee_handoffs(
         if not passed:
             continue
         facts = tracing.analyse(ctx, callee)
-        inner = _summarise(ctx, callee, seen).handoffs
+        inner = _traced_handoffs(ctx, callee, seen)
         static = sorted(p for p in passed if p in facts.static)
         where = f"passes a traced value to `{callee.name}`"
         if static:
