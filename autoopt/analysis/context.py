@@ -14,7 +14,6 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import repeat
 from typing import Any, TypeVar
 
 import libcst as cst
@@ -23,7 +22,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from autoopt.analysis.blocks import Blocks, collect_blocks
 from autoopt.analysis.graph import MODULE, Function, ModuleGraph
 from autoopt.analysis.names import Import, ImportMap, collect_imports, statement_imports
-from autoopt.analysis.walk import child_list, statement_nodes
+from autoopt.analysis.walk import child_list
 from autoopt.model import RequireImport, Span
 
 T = TypeVar("T")
@@ -311,17 +310,13 @@ class ModuleContext:
         return [self.module, *_chain(self.per_statement(_parents, top), node)]
 
     def _owner(self, node: cst.CSTNode) -> int:
-        """The index of the top-level statement that holds `node`."""
-        return self._owners[id(node)]
-
-    @cached_property
-    def _owners(self) -> dict[int, int]:
-        """id(node) -> the index of the top-level statement holding it (the walk of the
-        module is there already: rules walk it)."""
-        owners: dict[int, int] = {}
-        for index, nodes in enumerate(statement_nodes(self.module)):
-            owners.update(zip(map(id, nodes), repeat(index)))
-        return owners
+        """The index of the top-level statement that holds `node` (KeyError when none):
+        the first whose `_parents` has it, the map its span and ancestors read anyway."""
+        key = id(node)
+        for index, stmt in enumerate(self.module.body):
+            if key in self.per_statement(_parents, stmt):
+                return index
+        raise KeyError(node)
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)

@@ -129,14 +129,6 @@ def module_nodes(module: cst.Module) -> list[cst.CSTNode]:
     return nodes
 
 
-def statement_nodes(module: cst.Module) -> list[list[cst.CSTNode]]:
-    """`walk(stmt)` as a list for each top-level statement, from `module_nodes`."""
-    nodes = module_nodes(module)
-    assert _last is not None and _last.module is module
-    parts = _last.parts
-    return [nodes[start:end] for _, start, end in (parts[id(stmt)] for stmt in module.body)]
-
-
 def _preorder(node: cst.CSTNode) -> list[cst.CSTNode]:
     """`walk(node)` as a list, built without a generator."""
     found = []

@@ -12,7 +12,6 @@ from autoopt.analysis.walk import (
     child_list,
     children,
     module_nodes,
-    statement_nodes,
     walk,
 )
 
@@ -62,14 +61,6 @@ def test_a_module_walk_reuses_the_statements_of_the_module_walked_last() -> None
     kept = nodes.index(old.body[1])
     assert nodes[kept:] == first[first.index(old.body[1]) :]  # the kept statement's nodes
     assert kinds(walk(new)) == kinds(nodes)
-
-
-def test_statement_nodes_split_the_module_walk_by_top_level_statement() -> None:
-    module = cst.parse_module("import jax\n\ndef f(x):\n    return x + 1\n\ny = f(2)\n")
-    parts = statement_nodes(module)
-    assert [part[0] for part in parts] == list(module.body)
-    assert [n for part in parts for n in part] == module_nodes(module)[1:]
-    assert parts[1] == list(_walk(module.body[1], None))
 
 
 def test_child_lists_match_the_dataclass_fields_that_hold_nodes() -> None:
