@@ -411,7 +411,7 @@ def _lines_of(stmt: cst.BaseStatement, group: AstGroup) -> dict[int, int] | None
     into the text they were parsed from."""
     nodes, before = group
     found = list(_ast_statements(nodes))
-    ours = list(_statements(stmt))
+    ours = _statements(stmt)
     if len(found) != len(ours):
         return None
     return {id(mine): theirs.lineno - before for mine, theirs in zip(ours, found, strict=True)}
@@ -459,13 +459,34 @@ def _ast_statements(nodes: Iterable[ast.AST]) -> Iterator[ast.stmt]:
             yield from _ast_statements(getattr(node, name, ()))
 
 
-def _statements(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def _statements(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The small and compound statements in `node`, in source order (as `ast` has them)."""
-    if isinstance(node, cst.BaseSmallStatement | cst.BaseCompoundStatement):
-        yield node
-    if isinstance(node, _HOLDERS):
-        for child in child_list(node):
-            yield from _statements(child)
+    found: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        statement, holder = _KINDS[type(current)]
+        if statement:
+            found.append(current)
+        if holder:
+            inner = child_list(current)
+            inner.reverse()
+            stack += inner
+    return found
+
+
+class _Kinds(dict[type, tuple[bool, bool]]):
+    """type -> (whether a small or compound statement, whether it holds statements),
+    filled in on first sight: a lookup costs less than isinstance checks against
+    LibCST's abstract classes."""
+
+    def __missing__(self, kind: type) -> tuple[bool, bool]:
+        statement = issubclass(kind, cst.BaseSmallStatement | cst.BaseCompoundStatement)
+        known = self[kind] = (statement, issubclass(kind, _HOLDERS))
+        return known
+
+
+_KINDS = _Kinds()
 
 
 def _facts(stmt: cst.BaseStatement, layout: cst.Module, imports: Hashable) -> dict:
