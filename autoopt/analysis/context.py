@@ -311,12 +311,47 @@ class ModuleContext:
 
     def _owner(self, node: cst.CSTNode) -> int:
         """The index of the top-level statement that holds `node` (KeyError when none):
-        the first whose `_parents` has it, the map its span and ancestors read anyway."""
-        key = id(node)
-        for index, stmt in enumerate(self.module.body):
+        the first whose `_parents` has it, the map its span and ancestors read anyway,
+        looked at first where `_owner_guess` puts it."""
+        key, body = id(node), self.module.body
+        guess = self._owner_guess(node)
+        if guess is not None and key in self.per_statement(_parents, body[guess]):
+            return guess
+        for index, stmt in enumerate(body):
             if key in self.per_statement(_parents, stmt):
                 return index
         raise KeyError(node)
+
+    def _owner_guess(self, node: cst.CSTNode) -> int | None:
+        """Where `node` is found without a walk: the top-level function or class it names,
+        else the top-level statement the dataflow graph (when built) places it in (a
+        small or compound statement, or a line of them): the statement itself at module
+        level, else the function or class its scope starts with."""
+        indexes, names = self._top_level
+        if type(node) is cst.Name:
+            index = names.get(node.value)
+            named = index is not None and getattr(self.module.body[index], "name", None) is node
+            return index if named else None
+        graph = self.__dict__.get("graph")
+        if type(node) is cst.SimpleStatementLine and node.body:
+            node = node.body[0]
+        found = graph.by_node.get(node) if graph is not None else None
+        if found is None:
+            return None
+        if found.scope == MODULE:
+            return indexes.get(id(found.anchor))
+        return names.get(found.scope.partition(".")[0])
+
+    @cached_property
+    def _top_level(self) -> tuple[dict[int, int], dict[str, int]]:
+        """id(statement) and the name of a function or class -> its top-level index."""
+        body = self.module.body
+        names = {
+            stmt.name.value: index
+            for index, stmt in enumerate(body)
+            if type(stmt) in (cst.FunctionDef, cst.ClassDef)
+        }
+        return {id(stmt): index for index, stmt in enumerate(body)}, names
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)

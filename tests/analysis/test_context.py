@@ -253,6 +253,27 @@ def test_span_of_every_node_is_where_position_provider_puts_it(name: str) -> Non
             assert ctx.span(node) == want, ctx.code(node)
 
 
+def test_span_where_the_graph_and_names_point_at_another_statement() -> None:
+    ctx = fresh(
+        "def f():\n    a = g(1)\n\nclass C:\n    def m(self):\n        return 2\n\n"
+        "def f():\n    b = 3\nif x:\n    def f():\n        c = 4\n"
+    )
+    assert ctx.graph.stmts  # built: its statements' scopes are looked at first
+    expected = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
+    for node in walk(ctx.module):
+        if node is not ctx.module:
+            pos = expected[node]
+            want = Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
+            assert ctx.span(node) == want, ctx.code(node)
+            assert ctx.ancestors(node)[:2] == expected_top(ctx, node)
+
+
+def expected_top(ctx: ModuleContext, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The module and the top-level statement that holds `node`."""
+    tops = [stmt for stmt in ctx.module.body if any(n is node for n in walk(stmt))]
+    return [ctx.module, *tops]
+
+
 @pytest.mark.parametrize("name", SOURCES)
 def test_span_generates_only_the_statement_holding_the_node(name: str) -> None:
     ctx = fresh(SOURCES[name])
