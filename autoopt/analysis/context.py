@@ -20,7 +20,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from autoopt.analysis.blocks import Blocks, collect_blocks
-from autoopt.analysis.graph import MODULE, Function, ModuleGraph
+from autoopt.analysis.graph import MODULE, Function, ModuleGraph, Stmt
 from autoopt.analysis.names import Import, ImportMap, collect_imports, statement_imports
 from autoopt.analysis.walk import child_list
 from autoopt.model import RequireImport, Span
@@ -324,23 +324,32 @@ class ModuleContext:
 
     def _owner_guess(self, node: cst.CSTNode) -> int | None:
         """Where `node` is found without a walk: the top-level function or class it names,
-        else the top-level statement the dataflow graph (when built) places it in (a
-        small or compound statement, or a line of them): the statement itself at module
-        level, else the function or class its scope starts with."""
+        else where its `_graph_statement` is: that statement at module level, else the
+        top-level function or class its scope starts with."""
         indexes, names = self._top_level
         if type(node) is cst.Name:
             index = names.get(node.value)
             named = index is not None and getattr(self.module.body[index], "name", None) is node
             return index if named else None
-        graph = self.__dict__.get("graph")
-        if type(node) is cst.SimpleStatementLine and node.body:
-            node = node.body[0]
-        found = graph.by_node.get(node) if graph is not None else None
+        found = self._graph_statement(node)
         if found is None:
             return None
         if found.scope == MODULE:
             return indexes.get(id(found.anchor))
         return names.get(found.scope.partition(".")[0])
+
+    def _graph_statement(self, node: cst.CSTNode) -> Stmt | None:
+        """The dataflow graph's statement (when the graph is built) that is `node`, the
+        first of a line `node` is, or makes the call `node` is."""
+        graph = self.__dict__.get("graph")
+        if graph is None:
+            return None
+        if type(node) is cst.SimpleStatementLine and node.body:
+            node = node.body[0]
+        found = graph.by_node.get(node)
+        if found is None and type(node) is cst.Call:
+            found = self.per_module(_call_statements).get(id(node))
+        return found
 
     @cached_property
     def _top_level(self) -> tuple[dict[int, int], dict[str, int]]:
@@ -382,6 +391,11 @@ class ModuleContext:
 def module_blocks(ctx: ModuleContext) -> Blocks:
     """The statement blocks of the module (analysis/blocks.py), once per module."""
     return collect_blocks(ctx.module)
+
+
+def _call_statements(ctx: ModuleContext) -> dict[int, Stmt]:
+    """id(call) -> the graph's statement that makes it."""
+    return {id(call): stmt for stmt in ctx.graph.stmts for call in stmt.calls}
 
 
 def _imports(stmt: cst.BaseStatement, layout: cst.Module) -> list[Import]:
