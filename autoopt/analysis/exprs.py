@@ -192,3 +192,20 @@ def calls_and_comprehension(node: cst.CSTNode) -> tuple[list[cst.Call], bool]:
     """`calls_in(node)` and `has_comprehension(node)` in one walk."""
     nodes = scope_nodes(node)
     return [n for n in nodes if type(n) is cst.Call], any(type(n) is cst.CompFor for n in nodes)
+
+
+def evaluated_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The expressions a statement node evaluates itself (a loop header: not its body)."""
+    if type(node) is cst.For:
+        return [node.iter]
+    if type(node) in (cst.While, cst.If):
+        return [node.test]
+    if type(node) is cst.FunctionDef:
+        return [d.decorator for d in node.decorators]
+    if type(node) is cst.With:
+        return [item.item for item in node.items]
+    if type(node) is cst.Match:
+        return [node.subject]
+    if type(node) is cst.ClassDef:
+        return []
+    return [node]

@@ -28,6 +28,7 @@ from autoopt.analysis.exprs import (
     bound_names,
     calls_and_comprehension,
     calls_in,
+    evaluated_exprs,
     mutated_names,
     mutating_call_target,
     param_names,
@@ -63,6 +64,11 @@ class Stmt:
     mutates: frozenset[str] = frozenset()
     calls: tuple[cst.Call, ...] = ()
     comprehension: bool = False  # a call here runs once per element of a comprehension
+
+    @cached_property
+    def own_nodes(self) -> tuple[cst.CSTNode, ...]:
+        """The nodes the statement evaluates itself (not nested bodies), walked once."""
+        return tuple(n for e in evaluated_exprs(self.node) for n in scope_nodes(e))
 
     @property
     def alone(self) -> bool:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import libcst as cst
 
 from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import read_names, scope_nodes
+from autoopt.analysis.exprs import evaluated_exprs, read_names
 from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
 
 
@@ -102,34 +101,7 @@ def _bindings(ctx: ModuleContext) -> tuple[dict[str, int], set[str]]:
 
 def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
     """The expressions a statement itself evaluates (a loop header: not its body)."""
-    return _own_exprs(stmt.node)
-
-
-def _own_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
-    if type(node) is cst.For:
-        return [node.iter]
-    if type(node) in (cst.While, cst.If):
-        return [node.test]
-    if type(node) is cst.FunctionDef:
-        return [d.decorator for d in node.decorators]
-    if type(node) is cst.With:
-        return [item.item for item in node.items]
-    if type(node) is cst.Match:
-        return [node.subject]
-    if type(node) is cst.ClassDef:
-        return []
-    return [node]
-
-
-def own_nodes(stmt: Stmt) -> tuple[cst.CSTNode, ...]:
-    """The nodes a statement evaluates itself (not nested bodies)."""
-    return _own_nodes(stmt.node)
-
-
-@lru_cache(maxsize=4096)
-def _own_nodes(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
-    """Walked once per statement node (nodes never change), for every analysis asking."""
-    return tuple(n for e in _own_exprs(node) for n in scope_nodes(e))
+    return evaluated_exprs(stmt.node)
 
 
 def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:

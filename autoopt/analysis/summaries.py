@@ -20,7 +20,6 @@ from autoopt.analysis import jax_api, purity, tracing
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.exprs import is_at_update
 from autoopt.analysis.graph import MODULE, Function, Stmt
-from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.kinds import Kind, Value
 from autoopt.analysis.project import project_function
 from autoopt.analysis.values import model
@@ -162,7 +161,7 @@ def _traced_params(callee: Function, call: cst.Call, traced: set[str]) -> set[st
 def _handoffs(ctx: ModuleContext, stmt: Stmt, traced: set[str]) -> list[str]:
     """Where this statement would hand a traced value to Python or NumPy."""
     found = []
-    for node in own_nodes(stmt):
+    for node in stmt.own_nodes:
         if type(node) is cst.Call:
             found += _call_handoff(ctx, node, traced)
         elif type(node) is cst.FormattedString and _reads(node, traced):
@@ -194,7 +193,7 @@ def _index_checks(ctx: ModuleContext, stmt: Stmt, traced: set[str]) -> tuple[lis
     shape) or with an array whose element type is unproven: (handoffs, doubts)."""
     values = model(ctx)
     masks, doubts = [], []
-    for node in own_nodes(stmt):
+    for node in stmt.own_nodes:
         if type(node) is not cst.Subscript or not _reads(node.value, traced):
             continue
         for element in node.slice:

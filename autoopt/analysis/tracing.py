@@ -19,7 +19,6 @@ from autoopt.analysis import jax_api
 from autoopt.analysis.context import ModuleContext
 from autoopt.analysis.graph import Function, Stmt
 from autoopt.analysis.jax_api import SHAPE_ARGS
-from autoopt.analysis.jitted import own_nodes
 from autoopt.analysis.kinds import Kind
 from autoopt.analysis.values import model
 from autoopt.analysis.walk import child_list, fields_extractor, walk
@@ -240,7 +239,7 @@ def _index_positions(
     are left out before the indexed value's kind is asked for."""
     values = model(ctx)
     out: list[tuple[cst.CSTNode, str]] = []
-    for node in own_nodes(stmt):
+    for node in stmt.own_nodes:
         if type(node) is not cst.Subscript:
             continue
         indexes = [

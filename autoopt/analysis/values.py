@@ -25,7 +25,7 @@ from autoopt.analysis.execution import is_jit, only_called
 from autoopt.analysis.exprs import bound_names, is_at_update
 from autoopt.analysis.fields import ARRAY_ANNOTATIONS, PytreeClass, field_arguments, pytree_classes
 from autoopt.analysis.graph import MODULE, CallSite, Function, Stmt
-from autoopt.analysis.jitted import is_escaping, own_nodes
+from autoopt.analysis.jitted import is_escaping
 from autoopt.analysis.kinds import (
     ARRAY,
     BOTTOM,
@@ -918,7 +918,7 @@ def _comprehension_bindings(
     if not stmt.comprehension:
         return []
     found = []
-    for node in own_nodes(stmt):
+    for node in stmt.own_nodes:
         target = node.target if type(node) is cst.CompFor else None
         if type(target) is cst.Name and target.value == name:
             found.append((node.iter, None, 1))  # type: ignore[union-attr]
