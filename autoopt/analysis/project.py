@@ -86,6 +86,8 @@ def _module_context(ctx: ModuleContext, module: str) -> ModuleContext | None:
     if located is None:
         return None
     here, root = located
+    if module.partition(".")[0] not in ctx.per_module(_first_names):
+        return None  # no file or folder of that name where `_candidates` looks
     for candidate in _candidates(here, root, module):
         if candidate.resolve() == here:
             return None
@@ -108,13 +110,32 @@ def _real_file(path: str) -> Path | None:
     return candidate.resolve() if candidate.suffix == ".py" and candidate.is_file() else None
 
 
+def _first_names(ctx: ModuleContext) -> frozenset[str]:
+    """The names a module `_candidates` finds may start with: the folders and the stems
+    of the `.py` files in the folders it looks in (one listing each, where most modules
+    a file imports are not there: `jax`, `numpy`)."""
+    located = ctx.per_module(_located)
+    names: set[str] = set()
+    for base in _bases(*located) if located else ():
+        try:
+            names.update(e.removesuffix(".py") for e in os.listdir(base))
+        except OSError:
+            continue
+    return frozenset(names)
+
+
+def _bases(here: Path, root: Path) -> list[str]:
+    """The folders a module name is looked up from: the project's, its `src/`, the
+    importing file's."""
+    return list(dict.fromkeys([str(root), os.path.join(root, "src"), str(here.parent)]))
+
+
 def _candidates(here: Path, root: Path, module: str) -> list[Path]:
     """The files `module` may be, that exist (tested on strings: most do not, and a
     `Path` per name costs more than the `stat`)."""
     parts = module.split(".")
-    bases = [str(root), os.path.join(root, "src"), str(here.parent)]
     found = []
-    for base in dict.fromkeys(bases):
+    for base in _bases(here, root):
         stem = os.path.join(base, *parts)
         for name in (f"{stem}.py", os.path.join(stem, "__init__.py")):
             if not os.path.isfile(name):
