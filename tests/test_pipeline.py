@@ -181,3 +181,20 @@ def test_the_cycle_collector_is_paused_only_while_a_module_is_analysed(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_analysing_many_modules_keeps_none_of_their_trees() -> None:
+    import gc
+
+    def program(i: int) -> str:
+        return STEP.format(comment="").replace("step", f"step{i}") + f"v{i} = [u[0] * {i}]\n"
+
+    check_source(program(0))  # caches that fill once per process
+    gc.collect()
+    before = len(gc.get_objects())
+    for i in range(1, 41):
+        module, findings = check_source(program(i))
+        assert [f.rule for f in findings] == ["AO101", "AO201"]
+        del module, findings
+    gc.collect()
+    assert len(gc.get_objects()) - before < 200  # a tree of each would be thousands
