@@ -138,10 +138,10 @@ def guarded_loop_edits(
     carry = grouped(whole.carry)
     template = parse_function(
         f"def {names.loop}({', '.join(params)}):\n{doc}{check}"
-        f"    {first} = {_first_types(ctx, plan, whole, names)}\n"
+        f"    {first} = {_types_after(ctx, plan, whole, names, None)}\n"
         f"    if {types}({first}) == {types}({carry}):\n"
         f"        return {names.scan}({', '.join(params)})\n"
-        f"    if {types}({_second_types(ctx, plan, whole, names, first)}) == {types}({first}):\n"
+        f"    if {types}({_types_after(ctx, plan, whole, names, first)}) == {types}({first}):\n"
         f"        return {names.scan}({', '.join(params)}, {peel}=True)\n"
         + "".join(f"    {name} = []\n" for name, _ in lists)
         + (f"    {whole.counter[0]} = {whole.counter[1]}\n" if whole.counter else "")
@@ -411,19 +411,6 @@ def _types_name(plan: StepPlan, whole: WholeLoop) -> str:
     while name in (*whole.carry, *whole.inputs, *(a.name for a in plan.appends), *counter):
         name = f"_{name}"
     return name
-
-
-def _first_types(ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames) -> str:
-    """`eval_shape(step, ...)[0]`: the carry's types after the first step (a tuple of
-    them for a carry of several names)."""
-    return _types_after(ctx, plan, whole, names, None)
-
-
-def _second_types(
-    ctx: ModuleContext, plan: StepPlan, whole: WholeLoop, names: StepNames, first: str
-) -> str:
-    """`_first_types` of the step given the carry's types after the first step."""
-    return _types_after(ctx, plan, whole, names, first)
 
 
 def _types_after(
