@@ -311,7 +311,7 @@ def _alias_verdict(
 ) -> tuple[Applicability, str]:
     graph = ctx.graph
     stmt = site.stmt
-    sharing = Sharing(ctx, stmt.scope, skip=stmt)
+    sharing = ctx.per_module(_sharing_around, stmt.scope, stmt.id)
     strong = sharing.component({name}, weak=False) - {name}
     weak = sharing.component({name}, weak=True) - strong - {name}
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
@@ -334,6 +334,12 @@ def _alias_verdict(
     if keeper is not None:
         return _UNSAFE, f"`{name}` is handed to `{keeper}`, which may keep it"
     return _caller_value(ctx, site, name, strong | weak)
+
+
+def _sharing_around(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:
+    """The may-share relation of `scope` without the statement `stmt_id` (the call whose
+    arguments are judged), once for every parameter it passes."""
+    return Sharing(ctx, scope, skip=ctx.graph.stmts[stmt_id])
 
 
 def _outside_reader(ctx: ModuleContext, scope: str, names: set[str]) -> str | None:
