@@ -245,12 +245,8 @@ SOURCES = (
 @pytest.mark.parametrize("name", SOURCES)
 def test_span_of_every_node_is_where_position_provider_puts_it(name: str) -> None:
     ctx = fresh(SOURCES[name])
-    expected = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
-    for node in walk(ctx.module):
-        if node is not ctx.module:
-            pos = expected[node]
-            want = Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
-            assert ctx.span(node) == want, ctx.code(node)
+    for node, want in provider_spans(ctx):
+        assert ctx.span(node) == want, ctx.code(node)
 
 
 def test_span_where_the_graph_and_names_point_at_another_statement() -> None:
@@ -259,13 +255,20 @@ def test_span_where_the_graph_and_names_point_at_another_statement() -> None:
         "def f():\n    b = 3\nif x:\n    def f():\n        c = 4\n"
     )
     assert ctx.graph.stmts  # built: its statements' scopes are looked at first
+    for node, want in provider_spans(ctx):
+        assert ctx.span(node) == want, ctx.code(node)
+        assert ctx.ancestors(node)[:2] == expected_top(ctx, node)
+
+
+def provider_spans(ctx: ModuleContext) -> list[tuple[cst.CSTNode, Span]]:
+    """Every node of the module but the module, with its span as PositionProvider has it."""
     expected = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
-    for node in walk(ctx.module):
-        if node is not ctx.module:
-            pos = expected[node]
-            want = Span(pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
-            assert ctx.span(node) == want, ctx.code(node)
-            assert ctx.ancestors(node)[:2] == expected_top(ctx, node)
+    return [
+        (node, Span(p.start.line, p.start.column + 1, p.end.line, p.end.column + 1))
+        for node in walk(ctx.module)
+        if node is not ctx.module
+        for p in [expected[node]]
+    ]
 
 
 def expected_top(ctx: ModuleContext, node: cst.CSTNode) -> list[cst.CSTNode]:
