@@ -242,11 +242,9 @@ class CompiledLoopStep(Rule):
         loop of steps: where the carry's type is the one premise not proven."""
         plan, names = verdict.plan, verdict.names
         decorator, imports = jit_decorator(ctx, (), donate)
-
-        def edits() -> list[Edit]:
-            step = _decorated(ctx, verdict, decorator)
-            return [*guarded_loop_edits(ctx, plan, whole, names, step, donate), *imports]
-
+        edits = DeferredEdits(
+            ctx, lambda: _guarded_edits(ctx, verdict, whole, decorator, donate, imports)
+        )
         donated = f", donating {_listed(donate)}" if donate else ""
         message = (
             "this loop's body runs eagerly, one dispatch per operation: run the whole loop "
@@ -255,9 +253,7 @@ class CompiledLoopStep(Rule):
             f"iteration){donated}; statically, {whole.doubt}"
         )
         title = f"Run the loop as one jitted lax.scan when its carry keeps its types ({names.loop})"
-        return self.finding(
-            ctx, plan.loop.node, message, Applicability.SAFE, DeferredEdits(ctx, edits), title=title
-        )
+        return self.finding(ctx, plan.loop.node, message, Applicability.SAFE, edits, title=title)
 
     def _whole_loop(
         self, ctx: ModuleContext, verdict: StepVerdict, whole: WholeLoop, donate: list[str]
@@ -297,6 +293,20 @@ def _step_edits(
     """The loop body moved into the decorated step function, called in the loop."""
     step = _decorated(ctx, verdict, decorator)
     return [*step_edits(ctx, verdict.plan, step, verdict.names), *imports]
+
+
+def _guarded_edits(
+    ctx: ModuleContext,
+    verdict: StepVerdict,
+    whole: WholeLoop,
+    decorator: str,
+    donate: list[str],
+    imports: Sequence[Edit],
+) -> list[Edit]:
+    """The decorated step, the scan of it and the guard that picks one per run."""
+    step = _decorated(ctx, verdict, decorator)
+    plan, names = verdict.plan, verdict.names
+    return [*guarded_loop_edits(ctx, plan, whole, names, step, donate), *imports]
 
 
 def _listed(names: list[str]) -> str:

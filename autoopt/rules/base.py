@@ -99,14 +99,16 @@ class Rule:
             fix = Applicability.NONE
         span = ctx.span(node)
         if isinstance(edits, DeferredEdits):
-            edits = edits.of(type(self).findings, span)
+            edits.of(type(self).findings, span)
+        else:
+            edits = tuple(edits)
         return Finding(
             rule=self.id,
             name=self.name,
             message=message,
             span=span,
             fix=fix,
-            edits=edits if isinstance(edits, DeferredEdits) else tuple(edits),
+            edits=edits,
             target=target,
             title=title,
             path=ctx.path,

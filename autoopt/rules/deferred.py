@@ -30,11 +30,10 @@ class DeferredEdits(Sequence[Edit]):
         self._edits: tuple[Edit, ...] | None = None
         self._origin: tuple[Findings, Span] | None = None
 
-    def of(self, findings: Findings, span: Span) -> DeferredEdits:
+    def of(self, findings: Findings, span: Span) -> None:
         """Mark these as the edits of the finding at `span` among `findings(ctx)`: what
         a fresh analysis looks up once `ctx` is released."""
         self._origin = (findings, span)
-        return self
 
     @property
     def written(self) -> bool:
