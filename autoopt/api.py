@@ -9,9 +9,9 @@ from collections.abc import Callable, Iterable, Iterator
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.project import dependencies
-from autoopt.analysis.suppress import is_suppressed, suppressions
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.project import dependencies
+from autoopt.analysis.core.suppress import is_suppressed, suppressions
 from autoopt.config import Settings
 from autoopt.model import Applicability, AutooptError, Finding, Result
 from autoopt.rewrite.apply import apply_edits

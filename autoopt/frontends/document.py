@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt import api
-from autoopt.analysis.walk import walk
+from autoopt.analysis.core.walk import walk
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 

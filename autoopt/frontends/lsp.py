@@ -35,7 +35,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
 from autoopt import __version__, api
-from autoopt.analysis.context import ModuleContext, StatementMemo
+from autoopt.analysis.core.context import ModuleContext, StatementMemo
 from autoopt.config import Settings, load_settings, parse_codes
 from autoopt.frontends.document import Parsed, parse_whole, reparse
 from autoopt.model import Applicability, AutooptError, Finding, Span

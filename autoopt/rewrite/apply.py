@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Iterable
 
 import libcst as cst
 
-from autoopt.analysis.walk import child_list
+from autoopt.analysis.core.walk import child_list
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.imports import add_imports
 

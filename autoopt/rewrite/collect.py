@@ -1,5 +1,5 @@
 """Keep collected host conversions on the device, convert once after the loop (plan:
-analysis/collect.py).
+analysis/plans/collect.py).
 
     losses = []
     for batch in batches:
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.collect import CollectPlan, Sync
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.scan import Collect, ScanPlan
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.plans.collect import CollectPlan, Sync
+from autoopt.analysis.plans.scan import Collect, ScanPlan
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.jit import claim_name, fresh_name
 

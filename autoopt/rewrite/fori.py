@@ -1,5 +1,5 @@
 """Run a loop of in-place updates as `lax.fori_loop` inside `@jax.jit` (plan:
-analysis/fori.py).
+analysis/plans/fori.py).
 
     def f(x):
         acc = jnp.zeros((4, 3))
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.fori import ForiPlan
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.plans.fori import ForiPlan
 from autoopt.model import Edit, InsertBefore, Replace
 from autoopt.rewrite.helpers import parse_function
 from autoopt.rewrite.jit import add_decorator, fresh_name, jit_decorator

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import MODULE, Stmt
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.model import RequireImport
 from autoopt.rewrite.jit import jit_decorator
 from autoopt.rewrite.spell import spell

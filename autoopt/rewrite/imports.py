@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from autoopt.analysis.exprs import read_names
-from autoopt.analysis.names import collect_imports, dotted
+from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.names import collect_imports, dotted
 from autoopt.model import RequireImport
 
 

@@ -6,8 +6,8 @@ from collections.abc import Collection, Sequence
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.names import dotted
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.names import dotted
 from autoopt.model import RequireImport
 
 

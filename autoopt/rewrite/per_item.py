@@ -1,4 +1,4 @@
-"""Vmap a per-item body as one compiled function (plan: analysis/per_item.py).
+"""Vmap a per-item body as one compiled function (plan: analysis/plans/per_item.py).
 
     fits = []
     for i in range(N):
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import MODULE
-from autoopt.analysis.per_item import ItemBody, PerItem
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.plans.per_item import ItemBody, PerItem
 from autoopt.model import Edit, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.helpers import parse_function, spaced, top_statement

@@ -14,17 +14,17 @@ becomes
         print(f"step {t_printed}: {value.item():.4f}")
 
 The same text, printed when the loop ends rather than as it runs (AO302's unsafe fix;
-premises: analysis/replay.py).
+premises: analysis/plans/replay.py).
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import read_names
-from autoopt.analysis.graph import Loop, Stmt
-from autoopt.analysis.replay import Printed, constants, print_call, snapshots
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.graph import Loop, Stmt
+from autoopt.analysis.plans.replay import Printed, constants, print_call, snapshots
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace
 from autoopt.rewrite.jit import claim_name
 

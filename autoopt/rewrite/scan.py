@@ -1,4 +1,4 @@
-"""Rewrite a collecting loop as one jitted `lax.scan` (plan: analysis/scan.py).
+"""Rewrite a collecting loop as one jitted `lax.scan` (plan: analysis/plans/scan.py).
 
 The loop body moves, unchanged, into a module-level helper that scans over the
 loop's indices:
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import bound_names
-from autoopt.analysis.scan import ScanPlan
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import bound_names
+from autoopt.analysis.plans.scan import ScanPlan
 from autoopt.model import Edit, InsertBefore, Replace
 from autoopt.rewrite.helpers import grouped, spaced, top_statement
 from autoopt.rewrite.jit import claim_name, fresh_name, jit_decorator

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.core.context import ModuleContext
 from autoopt.model import RequireImport
 
 

@@ -1,4 +1,4 @@
-"""Extract an eager loop's body into a step function (plan: analysis/step.py).
+"""Extract an eager loop's body into a step function (plan: analysis/plans/step.py).
 
     for t in range(n):
         h = cell(params, h, xs[t])
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import MODULE
-from autoopt.analysis.step import StepPlan
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.plans.step import StepPlan
 from autoopt.model import Edit, InsertBefore, Replace
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.helpers import spaced, top_statement

@@ -1,5 +1,5 @@
 """Run a loop whose whole body is a compiled step as one jitted `lax.scan`
-(plan: analysis/whole_loop.py).
+(plan: analysis/plans/whole_loop.py).
 
     for _ in range(N_STEPS):
         u = advance(u, dx)
@@ -75,9 +75,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.step import StepPlan
-from autoopt.analysis.whole_loop import WholeLoop
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.plans.step import StepPlan
+from autoopt.analysis.plans.whole_loop import WholeLoop
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.helpers import grouped, parse_function, spaced
 from autoopt.rewrite.jit import fresh_name, jit_decorator

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import CallSite, Function
-from autoopt.analysis.jit_plan import JitPlan, plans
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import CallSite, Function
+from autoopt.analysis.facts.jit_plan import JitPlan, plans
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import add_decorator, fresh_name, jit_call, jit_decorator
 from autoopt.rules.base import Rule

@@ -6,13 +6,13 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import read_names
-from autoopt.analysis.graph import Loop, Stmt
-from autoopt.analysis.invariance import variant_reason
-from autoopt.analysis.kinds import Kind
-from autoopt.analysis.values import model
-from autoopt.analysis.walk import walk
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.graph import Loop, Stmt
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts.invariance import variant_reason
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule

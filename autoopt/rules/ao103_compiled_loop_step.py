@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.whole_loop import WholeLoop, whole_loop
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
 from autoopt.model import Applicability, Edit, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
 from autoopt.rewrite.step import step_edits
@@ -106,10 +106,10 @@ class CompiledLoopStep(Rule):
     function's name of the same spelling is its own); each list receives one
     JAX array per iteration (scan stacks a tuple leaf by leaf, and two
     appends to one list would come back as two blocks); and every carried
-    name provably keeps its shape and dtype (`analysis/carry.py`: related to
+    name provably keeps its shape and dtype (`analysis/plans/carry.py`: related to
     itself, or computed from what the code spells out, through matrix
     products, reductions, NamedTuple fields and arrays built on the host,
-    `analysis/carry_types.py`) and is a
+    `analysis/plans/carry_types.py`) and is a
     floating-point array where the proof adds Python numbers to it (an
     integer array times `0.5` becomes a float array: a Python loop allows
     that, `scan` raises). A float32 value combined with a default-float one

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.aliases import RETAINED, Sharing, repeated_leaf
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import read_names
-from autoopt.analysis.graph import MODULE, CallSite, Function
-from autoopt.analysis.jit_plan import JitPlan, candidate_plan, plans
-from autoopt.analysis.jitted import (
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.graph import MODULE, CallSite, Function
+from autoopt.analysis.facts.aliases import RETAINED, Sharing, repeated_leaf
+from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
+from autoopt.analysis.facts.jitted import (
     call_sites,
     escapes,
     is_escaping,

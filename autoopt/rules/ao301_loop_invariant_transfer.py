@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import bound_names, read_names
-from autoopt.analysis.graph import MODULE, Loop, Stmt
-from autoopt.analysis.invariance import variant_reason
-from autoopt.analysis.jitted import Jitted, jitted_callables
-from autoopt.analysis.placement import Place, Placement
-from autoopt.analysis.walk import walk
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import bound_names, read_names
+from autoopt.analysis.core.graph import MODULE, Loop, Stmt
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts.invariance import variant_reason
+from autoopt.analysis.facts.jitted import Jitted, jitted_callables
+from autoopt.analysis.values.placement import Place, Placement
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.jit import claim_name
 from autoopt.rules.base import Rule

@@ -6,7 +6,11 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.collect import (
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import Stmt
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts.jitted import jitted_callables
+from autoopt.analysis.plans.collect import (
     PRINTED,
     SCALAR,
     CollectPlan,
@@ -18,13 +22,9 @@ from autoopt.analysis.collect import (
     host_use,
     loop_scan,
 )
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import Stmt
-from autoopt.analysis.jitted import jitted_callables
-from autoopt.analysis.placement import Place, Placement
-from autoopt.analysis.replay import Printed, replay_problem
-from autoopt.analysis.scan import ScanPlan
-from autoopt.analysis.walk import walk
+from autoopt.analysis.plans.replay import Printed, replay_problem
+from autoopt.analysis.plans.scan import ScanPlan
+from autoopt.analysis.values.placement import Place, Placement
 from autoopt.model import Applicability, Finding, InsertAfter
 from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
 from autoopt.rewrite.replay import replay_edits
@@ -96,7 +96,7 @@ class HostSyncInLoop(Rule):
     a Python one, out-of-range rows included: JAX clamps both; NumPy rows are
     left alone, NumPy raises); the index is used for nothing else; every
     carried name is rebound to JAX arrays whose shape and dtype provably stay
-    the same from step to step (`analysis/carry.py`: `.at[]` updates, weakly
+    the same from step to step (`analysis/plans/carry.py`: `.at[]` updates, weakly
     typed arithmetic, `jax.grad` with respect to it, helpers that return such
     a value, or known equal shapes and dtypes; a Python loop may broadcast or
     promote its carry, where scan would raise); and no name of the last step is

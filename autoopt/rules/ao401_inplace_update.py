@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis import ints, loops
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.fori import ForiPlan, fori_plan
-from autoopt.analysis.graph import MODULE, Stmt
-from autoopt.analysis.splice import Splice, find_splice, start_in_range, strongly_typed
+from autoopt.analysis.core import loop_vars as loops
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.plans.fori import ForiPlan, fori_plan
+from autoopt.analysis.plans.splice import Splice, find_splice, start_in_range, strongly_typed
+from autoopt.analysis.values import ints
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.fori import fori_edits
 from autoopt.rewrite.helpers import (

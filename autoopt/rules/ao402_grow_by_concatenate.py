@@ -7,14 +7,14 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis import loops
-from autoopt.analysis.blocks import Blocks
-from autoopt.analysis.context import ModuleContext, module_blocks
-from autoopt.analysis.exprs import read_names
-from autoopt.analysis.graph import Loop, Stmt
-from autoopt.analysis.prealloc import Prealloc, prealloc
-from autoopt.analysis.shapes import int_literal
-from autoopt.analysis.walk import walk
+from autoopt.analysis.core import loop_vars as loops
+from autoopt.analysis.core.blocks import Blocks
+from autoopt.analysis.core.context import ModuleContext, module_blocks
+from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.graph import Loop, Stmt
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.plans.prealloc import Prealloc, prealloc
+from autoopt.analysis.values.shapes import int_literal
 from autoopt.model import (
     Applicability,
     Edit,

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis import arrays, purity, tracing
-from autoopt.analysis.blocks import Blocks
-from autoopt.analysis.context import ModuleContext, module_blocks
-from autoopt.analysis.graph import Function
-from autoopt.analysis.jit_plan import eager_loop_sites, jit_plan
-from autoopt.analysis.per_item import (
+from autoopt.analysis.core.blocks import Blocks
+from autoopt.analysis.core.context import ModuleContext, module_blocks
+from autoopt.analysis.core.graph import Function
+from autoopt.analysis.facts import purity, tracing
+from autoopt.analysis.facts.jit_plan import eager_loop_sites, jit_plan
+from autoopt.analysis.plans.per_item import (
     ItemBody,
     PerItem,
     counted_array,
@@ -26,6 +26,7 @@ from autoopt.analysis.per_item import (
     rows,
     simple,
 )
+from autoopt.analysis.values import arrays
 from autoopt.model import Applicability, Edit, Finding, Replace, RequireImport
 from autoopt.rewrite.per_item import decorators, extracted, item_edits, item_name, keep_comments
 from autoopt.rewrite.spell import spell

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis import purity, tracing
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import bound_names, calls_in, read_names
-from autoopt.analysis.graph import MODULE, Function, Loop, Stmt
-from autoopt.analysis.jitted import Jitted, jitted_callables
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
+from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
+from autoopt.analysis.facts import purity, tracing
+from autoopt.analysis.facts.jitted import Jitted, jitted_callables
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.ints import module_constant
-from autoopt.analysis.jax_reach import first_statement_reaching_jax, reaches_jax
-from autoopt.analysis.pytest_config import outermost_conftest, suite_reaches_jax, xdist
-from autoopt.analysis.walk import walk
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts.jax_reach import first_statement_reaching_jax, reaches_jax
+from autoopt.analysis.facts.pytest_config import outermost_conftest, suite_reaches_jax, xdist
+from autoopt.analysis.values.ints import module_constant
 from autoopt.model import Applicability, Finding, InsertAfter, InsertBefore
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples

@@ -19,7 +19,7 @@ from typing import ClassVar, Literal
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.core.context import ModuleContext
 from autoopt.model import Applicability, Edit, Finding
 from autoopt.rules.deferred import DeferredEdits
 

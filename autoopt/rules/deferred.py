@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import overload
 
-from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.core.context import ModuleContext
 from autoopt.model import Edit, Finding, Span
 
 Findings = Callable[[ModuleContext], list[Finding]]

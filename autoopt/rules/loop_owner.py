@@ -28,14 +28,14 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.exprs import calls_in, is_at_update, read_names
-from autoopt.analysis.fori import fori_plan
-from autoopt.analysis.graph import MODULE, Stmt
-from autoopt.analysis.jit_plan import eager_loop_sites, jit_plan
-from autoopt.analysis.step import StepPlan, step_plans
-from autoopt.analysis.suppress import is_suppressed, suppressions
-from autoopt.analysis.whole_loop import scan_form, whole_loop
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import calls_in, is_at_update, read_names
+from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.core.suppress import is_suppressed, suppressions
+from autoopt.analysis.facts.jit_plan import eager_loop_sites, jit_plan
+from autoopt.analysis.plans.fori import fori_plan
+from autoopt.analysis.plans.step import StepPlan, step_plans
+from autoopt.analysis.plans.whole_loop import scan_form, whole_loop
 from autoopt.model import Applicability, Replace
 from autoopt.rewrite.step import StepNames, extracted, step_function, step_names
 from autoopt.rules.ao501_loop_to_vmap import LoopToVmap

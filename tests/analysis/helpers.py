@@ -7,8 +7,8 @@ from functools import lru_cache
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.graph import Function, Loop, Stmt
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import Function, Loop, Stmt
 
 HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
 

@@ -1,16 +1,16 @@
 """The value model's containers of arrays: a tuple, list or dict (string keys) whose every
 element is a JAX array (`Value.container`), where they come from, what reading them gives,
-and where the model must not claim one (`analysis/mutable.py` for lists and dicts)."""
+and where the model must not claim one (`analysis/values/mutable.py` for lists and dicts)."""
 
 from __future__ import annotations
 
 import libcst as cst
 import pytest
 
-from autoopt.analysis.context import ModuleContext
-from autoopt.analysis.kinds import Kind, Value
-from autoopt.analysis.mutable import changed_names
-from autoopt.analysis.values import model
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.values.lattice import Kind, Value
+from autoopt.analysis.values.model import model
+from autoopt.analysis.values.mutable import changed_names
 
 HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
 ARRAYS = "a = jnp.ones(3)\nb = jnp.zeros(3)\n"

@@ -6,7 +6,7 @@ import textwrap
 
 import libcst as cst
 
-from autoopt.analysis.context import ModuleContext
+from autoopt.analysis.core.context import ModuleContext
 from autoopt.model import InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.apply import apply_edits
 

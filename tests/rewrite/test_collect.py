@@ -1,12 +1,12 @@
 """Collected host conversions kept on the device, converted after the loop (plan:
-analysis/collect.py)."""
+analysis/plans/collect.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.collect import collect_plan, find_sync, loop_scan
-from autoopt.analysis.placement import Placement
+from autoopt.analysis.plans.collect import collect_plan, find_sync, loop_scan
+from autoopt.analysis.values.placement import Placement
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.collect import collect_edits, picked
 

@@ -1,10 +1,10 @@
-"""The `lax.fori_loop` a loop of in-place updates becomes (plan: analysis/fori.py)."""
+"""The `lax.fori_loop` a loop of in-place updates becomes (plan: analysis/plans/fori.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.fori import fori_plan
+from autoopt.analysis.plans.fori import fori_plan
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.fori import fori_edits
 

@@ -7,8 +7,8 @@ import textwrap
 import libcst as cst
 import pytest
 
-from autoopt.analysis.replay import Printed, replay_problem
-from autoopt.analysis.walk import walk
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.plans.replay import Printed, replay_problem
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.replay import replay_edits
 

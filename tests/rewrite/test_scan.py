@@ -1,8 +1,8 @@
-"""The jitted `lax.scan` helper a collecting loop becomes (plan: analysis/scan.py)."""
+"""The jitted `lax.scan` helper a collecting loop becomes (plan: analysis/plans/scan.py)."""
 
 from __future__ import annotations
 
-from autoopt.analysis.scan import Collect, scan_plan
+from autoopt.analysis.plans.scan import Collect, scan_plan
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.scan import scan_edits
 

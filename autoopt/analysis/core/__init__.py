@@ -1,0 +1,4 @@
+"""The foundation every analysis stands on: walking LibCST trees, the names a module
+imports, expressions and statement blocks, the dataflow graph, the module context that
+caches analyses per module, positions of nodes, suppression comments, and lookups of
+other files of the same project."""

@@ -1,0 +1,211 @@
+"""Small, pure questions about one expression: which names it reads, binds or mutates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from autoopt.analysis.core.walk import child_list
+
+#: Methods that change the object they are called on (lists, dicts, sets, numpy arrays).
+MUTATING_METHODS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "popitem",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "sort",
+        "reverse",
+        "add",
+        "discard",
+        "fill",
+        "resize",
+        "put",
+        "itemset",
+        "__setitem__",
+    }
+)
+
+
+# LibCST's node classes below have no subclasses: an exact type test answers isinstance,
+# without the cost of an isinstance check against their abstract base classes.
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+
+
+def _reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst.Name]) -> None:
+    """Append the Name nodes `node` reads, minus names bound by lambdas/comprehensions."""
+    if type(node) is cst.Name:
+        if node.value not in bound:
+            out.append(node)
+    elif type(node) is cst.Attribute or type(node) is cst.Arg:
+        _reads(node.value, bound, out)
+    elif type(node) is cst.Lambda:
+        for param in _all_params(node.params):
+            if param.default is not None:
+                _reads(param.default, bound, out)
+        inner = bound | {p.name.value for p in _all_params(node.params)}
+        _reads(node.body, inner, out)
+    elif type(node) in _COMPREHENSIONS:
+        _comprehension_reads(node, bound, out)
+    else:
+        for child in child_list(node):
+            _reads(child, bound, out)
+
+
+def _comprehension_reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst.Name]) -> None:
+    for_in: cst.CompFor | None = node.for_in  # type: ignore[attr-defined]
+    inner = bound
+    while for_in is not None:
+        _reads(for_in.iter, inner, out)
+        inner = inner | set(bound_names(for_in.target))
+        for cond in for_in.ifs:
+            _reads(cond.test, inner, out)
+        for_in = for_in.inner_for_in
+    parts = (node.key, node.value) if type(node) is cst.DictComp else (node.elt,)  # type: ignore[attr-defined]
+    for part in parts:
+        _reads(part, inner, out)
+
+
+def _all_params(params: cst.Parameters) -> Iterator[cst.Param]:
+    yield from params.posonly_params
+    yield from params.params
+    yield from params.kwonly_params
+    if type(params.star_arg) is cst.Param:
+        yield params.star_arg
+    if params.star_kwarg is not None:
+        yield params.star_kwarg
+
+
+def positional_names(params: cst.Parameters) -> list[str]:
+    """The parameters a call may pass by position, in order (positional-only first)."""
+    return [p.name.value for p in (*params.posonly_params, *params.params)]
+
+
+def param_names(params: cst.Parameters) -> list[str]:
+    """Every parameter name, in order (positional, *args, keyword-only, **kwargs): the
+    index of a positional one is its position in a call, and only theirs are."""
+    names = positional_names(params)
+    if type(params.star_arg) is cst.Param:
+        names.append(params.star_arg.name.value)
+    names += [p.name.value for p in params.kwonly_params]
+    if params.star_kwarg is not None:
+        names.append(params.star_kwarg.name.value)
+    return names
+
+
+def read_names(node: cst.CSTNode) -> list[cst.Name]:
+    """Name nodes read by `node` (attribute names and keyword names excluded)."""
+    out: list[cst.Name] = []
+    _reads(node, frozenset(), out)
+    return out
+
+
+def bound_names(target: cst.BaseExpression) -> Iterator[str]:
+    """Names bound by an assignment target (`a`, `a, (b, *c)`), not subscripts."""
+    if type(target) is cst.Name:
+        yield target.value
+    elif type(target) in (cst.Tuple, cst.List):
+        for element in target.elements:
+            yield from bound_names(element.value)
+    elif type(target) is cst.StarredElement:
+        yield from bound_names(target.value)
+
+
+def base_name(node: cst.BaseExpression) -> str | None:
+    """The variable at the root of `a.b[c].d`, or None."""
+    while type(node) in (cst.Attribute, cst.Subscript):
+        node = node.value
+    return node.value if type(node) is cst.Name else None
+
+
+def mutated_names(target: cst.BaseExpression) -> Iterator[str]:
+    """Variables whose object an assignment target changes (`a[i] = .`, `a.x = .`)."""
+    if type(target) in (cst.Attribute, cst.Subscript):
+        name = base_name(target)
+        if name is not None:
+            yield name
+    elif type(target) in (cst.Tuple, cst.List):
+        for element in target.elements:
+            yield from mutated_names(element.value)
+    elif type(target) is cst.StarredElement:
+        yield from mutated_names(target.value)
+
+
+def is_at_update(func: cst.BaseExpression) -> bool:
+    """`x.at[i].set` / `.add` / ...: JAX's functional update, not a mutation."""
+    return (
+        type(func) is cst.Attribute
+        and type(func.value) is cst.Subscript
+        and type(func.value.value) is cst.Attribute
+        and func.value.value.attr.value == "at"
+    )
+
+
+def mutating_call_target(call: cst.Call) -> str | None:
+    """`lst.append(x)` -> "lst"; None for calls that do not mutate their receiver."""
+    func = call.func
+    if type(func) is not cst.Attribute or func.attr.value not in MUTATING_METHODS:
+        return None
+    if is_at_update(func):
+        return None
+    return base_name(func.value)
+
+
+_NESTED_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
+
+def scope_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node` and every node under it, preorder, not descending into nested definitions
+    and lambdas (by type: `isinstance` on LibCST's abstract node classes is several times
+    slower, and its concrete classes have no subclasses). A list built in one loop: the
+    graph walks every statement so."""
+    found = [node]
+    stack = child_list(node)
+    stack.reverse()
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        if type(current) not in _NESTED_SCOPES:
+            inner = child_list(current)
+            inner.reverse()
+            stack += inner
+    return found
+
+
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    """Every call inside `node`, outermost first, not descending into nested defs."""
+    return [n for n in scope_nodes(node) if type(n) is cst.Call]
+
+
+def has_comprehension(node: cst.CSTNode) -> bool:
+    """Whether `node` holds a comprehension (its calls then run once per element)."""
+    return calls_and_comprehension(node)[1]
+
+
+def calls_and_comprehension(node: cst.CSTNode) -> tuple[list[cst.Call], bool]:
+    """`calls_in(node)` and `has_comprehension(node)` in one walk."""
+    nodes = scope_nodes(node)
+    return [n for n in nodes if type(n) is cst.Call], any(type(n) is cst.CompFor for n in nodes)
+
+
+def evaluated_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The expressions a statement node evaluates itself (a loop header: not its body)."""
+    if type(node) is cst.For:
+        return [node.iter]
+    if type(node) in (cst.While, cst.If):
+        return [node.test]
+    if type(node) is cst.FunctionDef:
+        return [d.decorator for d in node.decorators]
+    if type(node) is cst.With:
+        return [item.item for item in node.items]
+    if type(node) is cst.Match:
+        return [node.subject]
+    if type(node) is cst.ClassDef:
+        return []
+    return [node]

@@ -1,0 +1,241 @@
+"""Can a function called in an eager loop be compiled with `jax.jit`, and how?
+
+The plan states every premise of the rewrite and which one failed, so the rule
+only turns it into a finding. A fix is safe only when each premise is proven
+on the value model (`analysis/values/model.py`, `analysis/facts/summaries.py`):
+
+- some call runs eagerly, in a loop of the program (`analysis/facts/execution.py`);
+- the function is pure and reads no outside state that jit would freeze;
+- no traced value reaches Python control flow, NumPy or text;
+- it returns arrays (or a pytree of them);
+- every argument at every call site is a JAX array, a pytree of arrays, a Python
+  number used only as data, or a hashable constant made static.
+
+A premise that fails outright is the `problem` (no fix); one autoopt cannot
+prove is a `doubt` (the fix is unsafe).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import CallSite, Function
+from autoopt.analysis.facts import execution, tracing
+from autoopt.analysis.facts.callsites import ArgKind, classify
+from autoopt.analysis.facts.summaries import summary
+from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
+from autoopt.analysis.values.model import model, parameter_default
+from autoopt.model import Applicability
+
+_REFUSED = (Kind.OBJECT, Kind.MODULE, Kind.CONTAINER)
+#: Calls that hand a function to code that pickles it or runs it elsewhere.
+_PICKLING = ("pickle.", "cloudpickle.", "multiprocessing.", "concurrent.futures.", "ray.")
+_PICKLING_METHODS = frozenset({"map", "imap", "starmap", "submit", "apply_async", "remote"})
+
+
+@dataclass
+class JitPlan:
+    """How to jit `fn`: its static arguments, or why not, or what is unproven."""
+
+    fn: Function
+    sites: list[CallSite]
+    static: dict[str, str] = field(default_factory=dict)  # parameter -> why it is static
+    wrap_at_loops: bool = False  # pickled elsewhere: keep `def` plain, jit at the loops
+    problem: str = ""
+    doubts: list[str] = field(default_factory=list)
+
+    @property
+    def fix(self) -> Applicability:
+        if self.problem:
+            return Applicability.NONE
+        return Applicability.UNSAFE if self.doubts else Applicability.SAFE
+
+
+def plans(ctx: ModuleContext) -> list[JitPlan]:
+    """A plan for every candidate function with calls repeated in eager loops, once."""
+    return ctx.per_module(_plans)
+
+
+def _plans(ctx: ModuleContext) -> list[JitPlan]:
+    return [plan for fn in ctx.graph.functions.values() if (plan := candidate_plan(ctx, fn))]
+
+
+def candidate_plan(ctx: ModuleContext, fn: Function) -> JitPlan | None:
+    """`fn`'s plan in `plans`, or None when it is not a candidate called in eager loops."""
+    sites = eager_loop_sites(ctx, fn)
+    return jit_plan(ctx, fn, sites) if sites and is_candidate(ctx, fn) else None
+
+
+def eager_loop_sites(ctx: ModuleContext, fn: Function) -> list[CallSite]:
+    """Calls of `fn` repeated by a loop or comprehension in code that runs eagerly."""
+    return [
+        site
+        for site in ctx.graph.call_sites(fn)
+        if site.in_loop and execution.runs_eagerly(ctx, site.stmt.scope)
+    ]
+
+
+def is_candidate(ctx: ModuleContext, fn: Function) -> bool:
+    """A plain module function, not compiled elsewhere, that computes on JAX arrays."""
+    node = fn.node
+    if fn.is_method or node.asynchronous is not None or node.decorators:
+        return False
+    if fn.name in jitted_elsewhere(ctx) or fn.is_generator:
+        return False
+    return summary(ctx, fn).array_function
+
+
+def jitted_elsewhere(ctx: ModuleContext) -> set[str]:
+    """Names handed to a jit spelling anywhere in the module (`fast = jax.jit(step)`)."""
+    return ctx.per_module(_jitted_elsewhere)
+
+
+def _jitted_elsewhere(ctx: ModuleContext) -> set[str]:
+    names = set()
+    for stmt in ctx.graph.stmts:
+        for call in stmt.calls:
+            if execution.is_jit(ctx, call.func) and call.args:
+                first = call.args[0].value
+                if type(first) is cst.Name:
+                    names.add(first.value)
+    return names
+
+
+def jit_plan(ctx: ModuleContext, fn: Function, sites: list[CallSite]) -> JitPlan:
+    """The plan for jitting `fn`, with the first failed premise or every doubt."""
+    plan = JitPlan(fn, sites, wrap_at_loops=escapes_to_pickling(ctx, fn))
+    facts = tracing.analyse(ctx, fn)
+    info = summary(ctx, fn)
+    if info.impurities:
+        plan.problem = f"it is not pure: it {info.impurities[0]}"
+    elif facts.traced_control:
+        plan.problem = f"{facts.traced_control[0]}; use lax.cond/jnp.where"
+    else:
+        plan.problem = _return_problem(info.returns, plan)
+    if not plan.problem and info.handoffs:
+        plan.problem = f"it {info.handoffs[0]}, which fails under jit"
+    if plan.problem:
+        return plan
+    for param in fn.params:
+        _plan_parameter(ctx, plan, param, facts)
+        if plan.problem:
+            return plan
+    plan.doubts += info.doubts
+    if plan.static:
+        _check_static(ctx, plan)
+    return plan
+
+
+def _return_problem(returns: Value, plan: JitPlan) -> str:
+    if returns.is_arrays:
+        return ""
+    if returns.kind is Kind.UNKNOWN:
+        plan.doubts.append("cannot prove it returns arrays")
+        return ""
+    return f"it returns {returns.kind.value}, not an array"
+
+
+def _received(ctx: ModuleContext, plan: JitPlan, param: str) -> Value:
+    """What `param` receives from the calls the rewrite compiles: every call for a
+    decorator, only the loop's calls when the loop gets its own jitted wrapper."""
+    values = model(ctx)
+    if not plan.wrap_at_loops:
+        return values.parameter(plan.fn, param)
+    index = plan.fn.params.index(param)
+    received = []
+    for site in plan.sites:
+        expr = site.argument(index, param)
+        received.append(UNKNOWN if expr is None else values.value_of(site.stmt, expr))
+    return join_all(received)
+
+
+def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> None:
+    value = _received(ctx, plan, param)
+    if param in facts.static:
+        if value.is_arrays:
+            plan.problem = f"`{param}` is needed as a Python value but receives an array"
+        else:
+            plan.static[param] = facts.static[param]
+    elif value.is_arrays or value.kind is Kind.SCALAR:
+        return
+    elif value.is_static_kind:
+        plan.static[param] = f"it receives {value.kind.value}"
+    elif value.kind is Kind.HOST_ARRAY:
+        plan.doubts.append(
+            f"`{param}` receives a NumPy array, which jit turns into a device array "
+            "(float64 becomes float32)"
+        )
+    elif value.kind is Kind.CALLABLE:
+        plan.static[param] = "it receives a function"
+        plan.doubts.append(f"`{param}` receives a function, which jit keeps as a static value")
+    elif value.kind in _REFUSED:
+        plan.problem = (
+            f"`{param}` receives {value.kind.value}, which jit can neither trace nor keep "
+            "as a constant without freezing its state"
+        )
+    else:
+        plan.doubts.append(f"cannot prove what `{param}` receives")
+
+
+def _check_static(ctx: ModuleContext, plan: JitPlan) -> None:
+    """Every static argument must be one hashable constant at every call site."""
+    fn = plan.fn
+    if type(fn.node.params.star_arg) is cst.Param:
+        plan.problem = "its static arguments follow `*args`"
+        return
+    if execution.runs_traced(ctx, fn):
+        plan.doubts.append("it is also called from traced code, where a static argument fails")
+    for name in plan.static:
+        index = fn.params.index(name)
+        for site in ctx.graph.call_sites(fn):
+            expr = site.argument(index, name)
+            kind = _default_kind(ctx, fn, name) if expr is None else classify(ctx, site, expr)
+            problem = _static_kind_problem(ctx, name, expr, kind)
+            if problem:
+                plan.problem = problem
+                return
+            if kind is ArgKind.UNKNOWN:
+                plan.doubts.append(
+                    f"cannot prove every call passes a hashable constant for `{name}`"
+                )
+
+
+def _default_kind(ctx: ModuleContext, fn: Function, name: str) -> ArgKind:
+    """A parameter left to its default: constant when the default is a hashable constant."""
+    default = parameter_default(fn, name)
+    if default is None:
+        return ArgKind.UNKNOWN
+    value = model(ctx).value_of(ctx.graph.stmts[fn.header], default)
+    return ArgKind.CONSTANT if value.constant else ArgKind.UNKNOWN
+
+
+def _static_kind_problem(
+    ctx: ModuleContext, name: str, expr: cst.BaseExpression | None, kind: ArgKind
+) -> str:
+    if kind is ArgKind.VARYING and expr is not None:
+        return (
+            f"`{name}` must be static and changes on every iteration "
+            f"(`{ctx.code(expr)}`): jit would recompile on every call"
+        )
+    if kind is ArgKind.UNHASHABLE:
+        return f"`{name}` must be static and receives an unhashable value; pass a tuple"
+    if kind is ArgKind.ARRAY:
+        return f"`{name}` is needed as a Python value but receives an array"
+    return ""
+
+
+def escapes_to_pickling(ctx: ModuleContext, fn: Function) -> bool:
+    """Whether `fn` is handed to pickling or multiprocessing (it must stay a plain `def`)."""
+    for stmt in ctx.graph.references(fn.name):
+        for call in stmt.calls:
+            passed = any(type(a.value) is cst.Name and a.value.value == fn.name for a in call.args)
+            if not passed:
+                continue
+            qual = ctx.qualify(call.func) or ""
+            method = call.func.attr.value if type(call.func) is cst.Attribute else ""
+            if qual.startswith(_PICKLING) or method in _PICKLING_METHODS:
+                return True
+    return False

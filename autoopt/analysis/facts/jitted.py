@@ -1,0 +1,210 @@
+"""Which callables of a module are compiled with `jax.jit`, and with which options.
+
+Three spellings are recognised: a decorator (`@jax.jit`, `@jax.jit(...)`,
+`@functools.partial(jax.jit, ...)`) and a wrapper bound to a name
+(`step = jax.jit(_step, ...)`). Call sites are the direct calls of the bound
+name; any other reference (passed as a value, returned, wrapped again) means
+autoopt cannot see every call, and `escapes` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import evaluated_exprs, read_names
+from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
+
+
+@dataclass(frozen=True)
+class Jitted:
+    """A compiled callable: the name call sites use and the function it compiles."""
+
+    name: str
+    function: Function | None  # None for a lambda or another transform's output
+    options: dict[str, cst.BaseExpression]
+    carrier: cst.CSTNode | None  # the decorator or `jax.jit(...)` call holding the options
+
+
+def jit_options(ctx: ModuleContext, expr: cst.BaseExpression) -> dict | None:
+    """The keyword options of a jit spelling (`{}` for bare `jax.jit`), else None."""
+    if ctx.is_jax(expr, "jax.jit"):
+        return {}
+    if type(expr) is not cst.Call:
+        return None
+    if ctx.is_jax(expr.func, "jax.jit") and all(a.keyword is not None for a in expr.args):
+        return _keywords(expr)
+    first = expr.args[0] if expr.args else None
+    if ctx.is_jax(expr.func, "functools.partial") and first and first.keyword is None:
+        return _keywords(expr) if ctx.is_jax(first.value, "jax.jit") else None
+    return None
+
+
+def _keywords(call: cst.Call) -> dict[str, cst.BaseExpression]:
+    return {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+
+
+def jitted_callables(ctx: ModuleContext) -> list[Jitted]:
+    """Every decorated or wrapped jitted function whose name is bound exactly once."""
+    return ctx.per_module(_jitted_callables)
+
+
+def _jitted_callables(ctx: ModuleContext) -> list[Jitted]:
+    found = []
+    for fn in ctx.graph.functions.values():
+        if len(fn.node.decorators) != 1 or fn.is_method:
+            continue
+        decorator = fn.node.decorators[0]
+        options = jit_options(ctx, decorator.decorator)
+        if options is not None and _bound_once(ctx, fn.name):
+            found.append(Jitted(fn.name, fn, options, decorator))
+    for stmt in ctx.graph.stmts:
+        wrapped = _wrapper(ctx, stmt)
+        if wrapped is not None and _bound_once(ctx, wrapped.name):
+            found.append(wrapped)
+    return found
+
+
+def _wrapper(ctx: ModuleContext, stmt: Stmt) -> Jitted | None:
+    """`name = jax.jit(func, ...)`; `function` is set when `func` is a plain module function."""
+    node = stmt.node
+    if not (type(node) is cst.Assign and len(node.targets) == 1):
+        return None
+    target, call = node.targets[0].target, node.value
+    if not (type(target) is cst.Name and type(call) is cst.Call):
+        return None
+    if not (ctx.is_jax(call.func, "jax.jit") and call.args and call.args[0].keyword is None):
+        return None
+    first = call.args[0].value
+    fn = ctx.graph.resolve_function(first.value, stmt.scope) if type(first) is cst.Name else None
+    if fn is not None and (fn.node.decorators or fn.is_method):
+        fn = None
+    return Jitted(target.value, fn, _keywords(call), call)
+
+
+def _bound_once(ctx: ModuleContext, name: str) -> bool:
+    binders, params = ctx.per_module(_bindings)
+    return binders.get(name) == 1 and name not in params
+
+
+def _bindings(ctx: ModuleContext) -> tuple[dict[str, int], set[str]]:
+    """How many statements bind each name, and every parameter name."""
+    binders: dict[str, int] = {}
+    for stmt in ctx.graph.stmts:
+        for name in stmt.defs:
+            binders[name] = binders.get(name, 0) + 1
+    return binders, {p for f in ctx.graph.functions.values() for p in f.params}
+
+
+def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
+    """The expressions a statement itself evaluates (a loop header: not its body)."""
+    return evaluated_exprs(stmt.node)
+
+
+def call_sites(ctx: ModuleContext, name: str) -> list[CallSite]:
+    """The direct calls `name(...)` anywhere in the module."""
+    return [CallSite(stmt, call) for stmt, call in ctx.per_module(_direct_calls).get(name, [])]
+
+
+def _direct_calls(ctx: ModuleContext) -> dict[str, list[tuple[Stmt, cst.Call]]]:
+    """Name -> the calls `name(...)`, in source order."""
+    calls: dict[str, list[tuple[Stmt, cst.Call]]] = {}
+    for stmt in ctx.graph.stmts:
+        for call in stmt.calls:
+            func = call.func
+            if type(func) is cst.Name and func.value in stmt.uses:
+                calls.setdefault(func.value, []).append((stmt, call))
+    return calls
+
+
+def escapes(
+    ctx: ModuleContext, name: str, importable: bool = True, through: frozenset[str] = frozenset()
+) -> str | None:
+    """How `name` reaches code autoopt cannot see, or None when only called here
+    (`importable`: a module-level name, which other modules may import; `through`:
+    transforms whose immediate call counts as a call, `jax.grad(name)(...)`)."""
+    reason = _escape(ctx, name, importable, through)
+    return None if reason is None else reason()
+
+
+def is_escaping(
+    ctx: ModuleContext, name: str, importable: bool = True, through: frozenset[str] = frozenset()
+) -> bool:
+    """Whether `escapes` finds a way out, without placing it (positions cost a
+    code generation of the statement)."""
+    return _escape(ctx, name, importable, through) is not None
+
+
+def _escape(
+    ctx: ModuleContext, name: str, importable: bool, through: frozenset[str]
+) -> Callable[[], str] | None:
+    """`escapes`'s reason, made only when asked for."""
+    if name in ctx.per_module(_dunder_all):
+        return lambda: f"`{name}` is exported in `__all__`"
+    for stmt in ctx.per_module(_readers).get(name, ()):
+        reads = [n for e in own_exprs(stmt) for n in read_names(e) if n.value == name]
+        called = {id(c.func) for c in stmt.calls}
+        called |= {id(f.args[0].value) for c in stmt.calls if (f := _through(ctx, c, through))}
+        if any(id(n) not in called for n in reads):
+            node = stmt.node
+            return lambda: f"`{name}` is used as a value at line {ctx.span(node).line}"
+    if importable and not name.startswith("_") and not ctx.per_module(_is_script):
+        return lambda: f"`{name}` is public and the module may be imported"
+    return None
+
+
+def _through(ctx: ModuleContext, call: cst.Call, transforms: frozenset[str]) -> cst.Call | None:
+    """`T(f)` when `call` is `T(f)(...)` for a transform `T` in `transforms`."""
+    func = call.func
+    if not transforms or type(func) is not cst.Call or len(func.args) != 1:
+        return None
+    arg = func.args[0]
+    if arg.keyword is not None or arg.star:
+        return None
+    return func if ctx.qualify(func.func) in transforms else None
+
+
+def _readers(ctx: ModuleContext) -> dict[str, list[Stmt]]:
+    """Name -> the statements that read it, in source order."""
+    readers: dict[str, list[Stmt]] = {}
+    for stmt in ctx.graph.stmts:
+        for name in stmt.uses:
+            readers.setdefault(name, []).append(stmt)
+    return readers
+
+
+def _dunder_all(ctx: ModuleContext) -> set[str]:
+    names: set[str] = set()
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        if "__all__" in stmt.defs and type(stmt.node) in (cst.Assign, cst.AugAssign):
+            value = stmt.node.value
+            if type(value) in (cst.List, cst.Tuple):
+                names |= {
+                    e.value.evaluated_value
+                    for e in value.elements
+                    if type(e.value) is cst.SimpleString
+                }
+    return names
+
+
+def _is_script(ctx: ModuleContext) -> bool:
+    """A program rather than a library: a `__main__` guard, `main()`, or top-level work
+    (a loop, or a call of one of its own functions)."""
+    if "main" in ctx.graph.functions:
+        return True
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        if type(stmt.node) is cst.If and "__name__" in stmt.uses:
+            return True
+        if stmt.loops or stmt.comprehension or _calls_own_function(ctx, stmt):
+            return True
+    return False
+
+
+def _calls_own_function(ctx: ModuleContext, stmt: Stmt) -> bool:
+    return any(
+        type(c.func) is cst.Name and ctx.graph.resolve_function(c.func.value, MODULE)
+        for c in stmt.calls
+    )

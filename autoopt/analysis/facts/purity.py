@@ -1,0 +1,219 @@
+"""Purity: would tracing a function once and replaying it keep what it does?
+
+`jax.jit` runs the Python body once, at trace time. Anything that is not a pure
+array computation (printing, I/O, logging, writing globals, mutating arguments
+or closed-over containers, host random numbers, reading `self` or calling code
+autoopt cannot see) would happen once and then be frozen or skipped.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE, Function, Stmt
+from autoopt.analysis.core.names import dotted
+from autoopt.analysis.core.project import project_function
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
+
+_METHOD_SAFE_KINDS = (
+    Kind.ARRAY, Kind.HOST_ARRAY, Kind.PYTREE, Kind.CONTAINER, Kind.STRING, Kind.SHAPE,
+)  # fmt: skip
+
+
+def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozenset()) -> list[str]:
+    """Why `fn` is not pure, one reason each; empty when autoopt proves it pure (once per
+    function; a call inside a cycle of callees, `_seen`, is answered afresh)."""
+    if not _seen:
+        return ctx.per_function(_impurities, fn)
+    return _impurities(ctx, fn, _seen)
+
+
+def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozenset()) -> list[str]:
+    graph = ctx.graph
+    seen = outer | {_key(ctx, fn)}
+    local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
+    reasons: list[str] = []
+    for name in sorted(fn.globals | fn.nonlocals):
+        if any(name in s.defs | s.mutates for s in graph.scope_stmts(fn.qualname)):
+            reasons.append(f"writes the global `{name}`")
+    for stmt in graph.scope_stmts(fn.qualname):
+        for name in sorted(stmt.mutates):
+            if name in fn.params:
+                reasons.append(f"mutates its argument `{name}`")
+            elif name not in local or name in fn.globals:
+                reasons.append(f"mutates `{name}`, which lives outside the function")
+        if fn.is_method and "self" in stmt.uses:
+            reasons.append("reads `self` state, which jit would freeze at trace time")
+        for call in stmt.calls:
+            reason = _call_impurity(ctx, fn, stmt, call, local, seen)
+            if reason:
+                reasons.append(reason)
+    return list(dict.fromkeys(reasons))
+
+
+def _call_impurity(
+    ctx: ModuleContext,
+    fn: Function,
+    stmt: Stmt,
+    call: cst.Call,
+    local: set[str],
+    seen: frozenset[str],
+) -> str | None:
+    name = dotted(call.func)
+    qual = ctx.qualify(call.func)
+    if qual is not None:
+        project = _project_impurity(ctx, qual, seen)
+        return _qualified_impurity(qual) if project is None else project or None
+    if name is None:
+        return None  # a call on a computed value, e.g. `x.at[i].set(v)` or `f(a)(b)`
+    head = name.split(".")[0]
+    if name in jax_api.IO_BUILTINS:
+        return (
+            f"{jax_api.IO_BUILTINS[name]} (`{name}` runs once, at trace time; use jax.debug.print)"
+        )
+    if "." not in name:
+        return _bare_call_impurity(ctx, fn, name, local, seen)
+    if head in local:
+        return _method_impurity(ctx, stmt, name, head)
+    if head in {"logger", "log", "logging"}:
+        return f"logs (`{name}`)"
+    return f"calls `{name}`, code autoopt cannot see"
+
+
+def _key(ctx: ModuleContext, fn: Function) -> str:
+    """A function's identity across the files of a project."""
+    return f"{ctx.path}::{fn.qualname}"
+
+
+def _project_impurity(ctx: ModuleContext, qual: str, seen: frozenset[str]) -> str | None:
+    """For a function of another project file: why it is impure, or "" when it is pure
+    (None: not such a function)."""
+    found = project_function(ctx, qual)
+    if found is None:
+        return None
+    other, callee = found
+    if _key(other, callee) in seen:
+        return ""
+    inner = impurities(other, callee, seen) + [
+        f"reads `{n}`, which its module changes" for n in reads_module_state(other, callee)
+    ]
+    return f"calls `{qual}`, which {inner[0]}" if inner else ""
+
+
+def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> str | None:
+    """A method of a parameter or local: pure only on arrays and Python containers."""
+    kind = model(ctx).name(stmt, head).kind
+    if kind in _METHOD_SAFE_KINDS or kind is Kind.UNKNOWN:
+        return None  # unknown values come from calls or arguments judged elsewhere
+    return f"calls `{name}`, a method of `{head}` ({kind.value}), code autoopt cannot see"
+
+
+def _qualified_impurity(qual: str) -> str | None:
+    if qual in jax_api.IMPURE_JAX:
+        return f"{jax_api.IMPURE_JAX[qual]} (`{qual}`)"
+    for prefix, reason in jax_api.IMPURE_MODULES.items():
+        if qual == prefix or qual.startswith(prefix + "."):
+            return f"{reason} (`{qual}`)"
+    if (
+        qual.startswith(jax_api.PURE_PREFIXES)
+        or qual in jax_api.PURE_JAX
+        or qual in ("jax", "numpy")
+    ):
+        return None
+    return f"calls `{qual}`, code autoopt cannot see"
+
+
+def _bare_call_impurity(
+    ctx: ModuleContext, fn: Function, name: str, local: set[str], seen: frozenset[str]
+) -> str | None:
+    target = ctx.graph.resolve_function(name, fn.qualname)
+    if target is not None:
+        if _key(ctx, target) in seen:
+            return None
+        inner = impurities(ctx, target, seen)
+        return f"calls `{name}`, which {inner[0]}" if inner else None
+    if name in fn.params:
+        return f"calls its argument `{name}`, code autoopt cannot see"
+    if name in local:
+        return (
+            None
+            if _bound_to_transform(ctx, fn, name)
+            else f"calls `{name}`, code autoopt cannot see"
+        )
+    if name in jax_api.PURE_BUILTINS:
+        return None
+    if name in ctx.graph.classes:
+        return None  # constructing a (data)class defined here, e.g. a NamedTuple state
+    transformed = transformed_function(ctx, name)
+    if transformed is not None:
+        if _key(ctx, transformed) in seen:
+            return None
+        inner = impurities(ctx, transformed, seen)
+        return f"calls `{name}`, which {inner[0]}" if inner else None
+    return f"calls `{name}`, code autoopt cannot see"
+
+
+def transformed_function(ctx: ModuleContext, name: str) -> Function | None:
+    """The module function behind a module-level name bound once to JAX transforms of
+    it: `loss_and_grad = jax.jit(jax.value_and_grad(loss))`."""
+    defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
+    if len(defs) != 1 or type(defs[0].node) is not cst.Assign:
+        return None
+    value = defs[0].node.value
+    while type(value) is cst.Call and ctx.qualify(value.func) in jax_api.TRACING_TRANSFORMS:
+        if not value.args or value.args[0].keyword is not None:
+            return None
+        value = value.args[0].value
+    if type(value) is not cst.Name or value is defs[0].node.value:
+        return None
+    return ctx.graph.resolve_function(value.value, MODULE)
+
+
+def _bound_to_transform(ctx: ModuleContext, fn: Function, name: str) -> bool:
+    """`g = jax.grad(loss)` or `f = lambda x: ...` inside the function."""
+    for stmt in ctx.graph.scope_stmts(fn.qualname):
+        if name in stmt.defs and type(stmt.node) is cst.Assign:
+            value = stmt.node.value
+            if type(value) is cst.Lambda:
+                return True
+            if type(value) is cst.Call and (ctx.qualify(value.func) or "").startswith("jax."):
+                return True
+        if name in stmt.defs and type(stmt.node) is cst.FunctionDef:
+            nested = ctx.graph.functions.get(f"{fn.qualname}.{name}")
+            return nested is not None and not impurities(ctx, nested)
+    return False
+
+
+def reads_module_state(ctx: ModuleContext, fn: Function) -> list[str]:
+    """Module-level names the function reads that the program rebinds or mutates."""
+    graph = ctx.graph
+    local = {n for s in graph.scope_stmts(fn.qualname) for n in s.defs} | set(fn.params)
+    reads = {n for s in graph.scope_stmts(fn.qualname) for n in s.uses} - local
+    return sorted(reads & changed_module_names(ctx))
+
+
+def changed_module_names(ctx: ModuleContext) -> set[str]:
+    """Module-level names something may change after they are first bound: bound twice
+    at module level or in a module-level loop (every iteration binds it again, the loop
+    variable included), written through `global`, mutated (`a[i] = v`, `a.append(v)`),
+    or handed to a call that writes into it (`np.copyto(a, ...)`, `out=a`)."""
+    return ctx.per_module(_changed_module_names)
+
+
+def _changed_module_names(ctx: ModuleContext) -> set[str]:
+    graph = ctx.graph
+    counts: dict[str, int] = {}
+    for stmt in graph.scope_stmts(MODULE):
+        for name in stmt.defs:
+            counts[name] = counts.get(name, 0) + (2 if stmt.loops else 1)
+    for loop in graph.loops.values():
+        if loop.scope == MODULE and type(loop.node) is cst.For:
+            counts.update(dict.fromkeys(graph.stmts[loop.header].defs, 2))
+    changed = {n for n, count in counts.items() if count > 1}
+    for stmt in graph.stmts:
+        fn = graph.functions.get(stmt.scope)
+        changed |= stmt.mutates | (stmt.defs & fn.globals if fn else set())
+    return changed

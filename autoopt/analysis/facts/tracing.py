@@ -1,0 +1,346 @@
+"""Which values a jitted function would trace, and where Python needs them concrete.
+
+Under `jax.jit` every argument becomes a tracer unless it is static. A tracer
+may flow through array code, but Python control flow (`if`, `while`,
+`range(n)`, `bool()`, `int()`) and shapes (`jnp.zeros(n)`, `x[:n]`) need
+concrete values. Arguments used only there can be made static; arrays used
+there cannot, and the function is then not jittable as written. Values derived
+from `x.shape`, `x.ndim`, `x.dtype`, `x.size` and `len(x)` stay concrete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import Function, Stmt
+from autoopt.analysis.core.walk import child_list, fields_extractor, walk
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays.jax import SHAPE_ARGS
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
+
+_CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
+_CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
+_FORCING_BUILTINS = frozenset(
+    {"bool", "int", "float", "range", "complex", "max", "min", "sorted", "any", "all"}
+)  # compare or convert their arguments in Python
+_FORCING_METHODS = jax_api.TO_PYTHON_METHODS
+#: Array methods whose arguments are Python values (shapes, axes, dtypes).
+_VALUE_METHODS = jax_api.SHAPE_METHODS | {"astype", "view"}
+
+
+def dynamic_names(node: cst.CSTNode) -> set[str]:
+    """Names whose runtime *value* the expression depends on (shape reads excluded)."""
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        kind = type(current)  # by type: LibCST's node classes have no subclasses
+        if kind is cst.Name:
+            found.add(current.value)  # type: ignore[attr-defined]
+        elif kind is cst.Attribute:
+            if current.attr.value not in _CONCRETE_ATTRS:  # type: ignore[attr-defined]
+                todo.append(current.value)  # type: ignore[attr-defined]
+        elif kind is cst.Arg:
+            todo.append(current.value)  # type: ignore[attr-defined]
+        elif not _value_free(current):
+            todo.extend(child_list(current))
+    return found
+
+
+def _value_free(node: cst.CSTNode) -> bool:
+    """`len(x)`, `type(x)`, `x is None`, a lambda: no value of the names they mention."""
+    kind = type(node)
+    if kind is cst.Call:
+        func = node.func  # type: ignore[attr-defined]
+        return type(func) is cst.Name and func.value in _CONCRETE_CALLS
+    if kind is cst.Comparison:
+        return all(type(t.operator) in _IDENTITY for t in node.comparisons)  # type: ignore[attr-defined]
+    return kind is cst.Lambda
+
+
+_IDENTITY = frozenset({cst.Is, cst.IsNot})
+
+
+@dataclass
+class TraceFacts:
+    """What tracing a function would need."""
+
+    static: dict[str, str] = field(default_factory=dict)  # param -> where it needs a value
+    traced_control: list[str] = field(default_factory=list)  # why it cannot be traced
+    traced: set[str] = field(default_factory=set)
+
+
+def analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
+    """Static-argument candidates and traced Python control flow in `fn`, once."""
+    return ctx.per_function(_analyse, fn)
+
+
+def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
+    stmts = ctx.graph.scope_stmts(fn.qualname)
+    deps = _dependencies(stmts)
+    reach = _propagate(set(fn.params), stmts)  # every name a parameter's value reaches
+
+    def sources(expr: cst.CSTNode) -> set[str]:
+        """The names `expr`'s value comes from, where a parameter's value reaches it."""
+        names = _closure(dynamic_names(expr), deps)
+        return names if names & reach else set()
+
+    needs_value = [  # the names each position's value comes from, and why
+        (names, why)
+        for expr, why in _concrete_positions(ctx, stmts, sources)
+        if (names := sources(expr))
+    ]
+    facts = TraceFacts()
+    arrays = _ArrayParams(ctx, fn, stmts)
+    for param in fn.params:
+        for names, why in needs_value:
+            if param in names:
+                if arrays.has(param):
+                    facts.traced_control.append(f"{why} depends on the array argument `{param}`")
+                else:
+                    facts.static.setdefault(param, why)
+                break
+    facts.traced = _propagate(set(fn.params) - set(facts.static), stmts)
+    for names, why in needs_value:
+        if names & facts.traced - set(fn.params):
+            facts.traced_control.append(f"{why} depends on a traced value")
+    facts.traced_control = list(dict.fromkeys(facts.traced_control))
+    return facts
+
+
+def _closure(names: set[str], deps: dict[str, set[str]]) -> set[str]:
+    """`names` plus every name they were computed from, transitively."""
+    seen = set(names)
+    todo = list(names)
+    while todo:
+        for dep in deps.get(todo.pop(), ()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return seen
+
+
+def _dependencies(stmts: list[Stmt]) -> dict[str, set[str]]:
+    deps: dict[str, set[str]] = {}
+    for stmt in stmts:
+        source = _value_of(stmt)
+        if source is None:
+            continue
+        for name in stmt.defs:
+            deps.setdefault(name, set()).update(dynamic_names(source))
+    return deps
+
+
+def _value_of(stmt: Stmt) -> cst.CSTNode | None:
+    node = stmt.node
+    if type(node) in (cst.Assign, cst.AnnAssign, cst.AugAssign):
+        return node.value
+    if type(node) is cst.For:
+        return node.iter
+    return None
+
+
+def _propagate(traced: set[str], stmts: list[Stmt]) -> set[str]:
+    """Forward taint: a name assigned from a traced value is traced (loops: twice)."""
+    traced = set(traced)
+    for _ in range(2):
+        for stmt in stmts:
+            source = _value_of(stmt)
+            if source is not None and dynamic_names(source) & traced:
+                traced |= stmt.defs
+    return traced
+
+
+def _concrete_positions(
+    ctx: ModuleContext, stmts: list[Stmt], sources: Callable[[cst.CSTNode], set[str]]
+) -> list[tuple[cst.CSTNode, str]]:
+    """Expressions whose value Python must know, each with a human reason (indexes only
+    where a parameter's value reaches them: `sources`)."""
+    positions: list[tuple[cst.CSTNode, str]] = []
+    for stmt in stmts:
+        node = stmt.node
+        if type(node) is cst.If:
+            positions.append((node.test, "an `if` condition"))
+        elif type(node) is cst.While:
+            positions.append((node.test, "a `while` condition"))
+        elif type(node) is cst.Assert:
+            positions.append((node.test, "an `assert`"))
+        for call in stmt.calls:
+            positions.extend(_call_positions(ctx, call))
+        positions.extend(_slice_positions(node))
+        positions.extend(_index_positions(ctx, stmt, sources))
+        positions.extend(_ternary_positions(node))
+    return positions
+
+
+def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
+    func = call.func
+    if type(func) is cst.Name and func.value in _FORCING_BUILTINS:
+        return [(arg.value, f"`{func.value}()`") for arg in call.args]
+    if type(func) is cst.Attribute and func.attr.value in _FORCING_METHODS:
+        return [(func.value, f"`.{func.attr.value}()`")]
+    keywords = [
+        (a.value, f"`{a.keyword.value}=`")
+        for a in call.args
+        if a.keyword is not None and a.keyword.value in jax_api.PYTHON_KEYWORDS
+    ]
+    if type(func) is cst.Attribute and func.attr.value in _VALUE_METHODS:
+        return [(arg.value, f"the argument of `.{func.attr.value}()`") for arg in call.args]
+    qual = ctx.qualify(func)
+    if qual is not None and qual.startswith("jax.numpy.") and qual not in SHAPE_ARGS:
+        return keywords + _option_positions(qual, call)
+    if qual is None or qual not in SHAPE_ARGS:
+        return keywords
+    indexes, names = SHAPE_ARGS[qual]
+    short = qual.replace("jax.numpy.", "jnp.").replace("jax.random.", "random.")
+    out = []
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for i in indexes:
+        if i < len(positional):
+            out.append((positional[i].value, f"the shape in `{short}`"))
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in names:
+            out.append((arg.value, f"the shape in `{short}`"))
+    return out + [k for k in keywords if k[0] not in {o[0] for o in out}]
+
+
+def _option_positions(qual: str, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
+    """Positional axes and options of jax.numpy functions: `jnp.sum(x, 1)`, `jnp.take(x, i, 0)`."""
+    start = jax_api.OPTION_POSITIONS.get(qual.removeprefix("jax.numpy."))
+    if start is None:
+        return []
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    short = qual.replace("jax.numpy.", "jnp.")
+    return [(a.value, f"an option of `{short}`") for a in positional[start:]]
+
+
+def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+    if type(node) is cst.FunctionDef:
+        return []
+    return [
+        (part, "a slice bound")
+        for inner in _in_source_order(node)
+        if type(inner) is cst.Slice
+        for part in (inner.lower, inner.upper, inner.step)
+        if part is not None
+    ]
+
+
+def _index_positions(
+    ctx: ModuleContext, stmt: Stmt, sources: Callable[[cst.CSTNode], set[str]]
+) -> list[tuple[cst.CSTNode, str]]:
+    """Indexes into Python values (`shape[axis]`, `layers[i]`, `cfg[key]`): only an
+    array can be indexed with a traced value. Indexes that no parameter's value reaches
+    are left out before the indexed value's kind is asked for."""
+    values = model(ctx)
+    out: list[tuple[cst.CSTNode, str]] = []
+    for node in stmt.own_nodes:
+        if type(node) is not cst.Subscript:
+            continue
+        indexes = [
+            element.slice.value
+            for element in node.slice
+            if type(element.slice) is cst.Index and sources(element.slice.value)
+        ]
+        if not indexes or values.value_of(stmt, node.value).kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+            continue
+        out += [(index, f"an index into `{ctx.code(node.value)}`") for index in indexes]
+    return out
+
+
+def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+    if type(node) in (cst.FunctionDef, cst.If, cst.While):
+        return []
+    out: list[tuple[cst.CSTNode, str]] = []
+    for inner in _in_source_order(node):
+        if type(inner) is cst.IfExp:
+            out.append((inner.test, "a conditional expression"))
+        elif type(inner) is cst.BooleanOperation:
+            word = "and" if type(inner.operator) is cst.And else "or"
+            out.append((inner.left, f"`{word}`"))
+    return out
+
+
+# Fields in source order, for the nodes whose dataclass lists them in another order.
+_SOURCE_ORDER: dict[type, tuple[str, ...]] = {
+    cst.Arg: ("keyword", "value"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.MatchCase: ("pattern", "guard", "body"),
+    cst.Parameters: (
+        "posonly_params", "posonly_ind", "params", "star_arg", "kwonly_params", "star_kwarg",
+    ),
+    cst.TypeAlias: ("name", "type_parameters", "value"),
+}  # fmt: skip
+_IN_ORDER = {kind: fields_extractor(order) for kind, order in _SOURCE_ORDER.items()}
+
+
+def _in_source_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`node` and the nodes under it in source order, nested functions left out."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        if current is node or type(current) is not cst.FunctionDef:
+            todo.extend(reversed(_source_children(current)))
+
+
+def _source_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    extract = _IN_ORDER.get(type(node))
+    return child_list(node) if extract is None else extract(node)
+
+
+class _ArrayParams:
+    """Parameters the body treats as arrays (attributes, indexing, array operators) or
+    that receive arrays, asked for one at a time (a value model's answer is costly)."""
+
+    def __init__(self, ctx: ModuleContext, fn: Function, stmts: list[Stmt]) -> None:
+        self.ctx, self.fn, self.stmts = ctx, fn, stmts
+        self._used: set[str] | None = None
+
+    def has(self, param: str) -> bool:
+        if self._used is None:
+            self._used = {
+                name
+                for stmt in self.stmts
+                if type(stmt.node) is not cst.FunctionDef
+                for node in walk(stmt.node, lambda n: type(n) is cst.FunctionDef)
+                for name in _array_uses(self.ctx, node)
+            }
+        return param in self._used or model(self.ctx).parameter(self.fn, param).is_arrays
+
+
+def _array_uses(ctx: ModuleContext, node: cst.CSTNode) -> list[str]:
+    """Names `node` uses as arrays: `x.attr`, `x[i]`, `x @ y`, array data of a JAX call."""
+    kind = type(node)
+    if kind is cst.Attribute or kind is cst.Subscript:
+        sides = [node.value]  # type: ignore[attr-defined]
+    elif kind is cst.BinaryOperation and type(node.operator) is cst.MatrixMultiply:  # type: ignore[attr-defined]
+        sides = [node.left, node.right]  # type: ignore[attr-defined]
+    elif kind is cst.Call:
+        sides = _array_data(ctx, node)  # type: ignore[arg-type]
+    else:
+        return []
+    return [side.value for side in sides if type(side) is cst.Name]  # type: ignore[attr-defined]
+
+
+def _array_data(ctx: ModuleContext, call: cst.Call) -> list[cst.BaseExpression]:
+    """The arguments of a jax.numpy, lax or nn call that are array data, not options."""
+    qual = ctx.qualify(call.func) or ""
+    if not qual.startswith(("jax.numpy.", "jax.lax.", "jax.nn.")) or qual in SHAPE_ARGS:
+        return []
+    data = jax_api.OPTION_POSITIONS.get(qual.removeprefix("jax.numpy."))
+    positional = [a for a in call.args if a.keyword is None]
+    return [
+        arg.value
+        for arg in positional[:data] + [a for a in call.args if a.keyword is not None]
+        if arg.keyword is None or arg.keyword.value not in jax_api.PYTHON_KEYWORDS
+    ]

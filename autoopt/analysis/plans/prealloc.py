@@ -1,0 +1,175 @@
+"""Can a loop that grows an array by concatenation write into a buffer allocated
+before it, and still end with exactly the array the concatenations built?
+
+Only when the buffer's size and dtype are the result's: the loop runs a known
+number of times (`for i in range(a[, b])` with no `break`, `continue` or
+`return`), the growth runs once on every iteration, the accumulator starts empty
+from a constructor (`jnp.zeros((0, w), dtype)`), and every step appends a known
+number of rows of the accumulator's own dtype (else `jnp.concatenate` would
+promote).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import Loop, Stmt
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.values.shapes import (
+    Facts,
+    array_facts,
+    assigned_value,
+    int_literal,
+    is_builtin,
+    is_range,
+    stable_in_loop,
+)
+
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+@dataclass(frozen=True)
+class Prealloc:
+    """How to size the buffer and where each step writes."""
+
+    size: str  # code: the rows the loop appends, `len(range(n))`
+    start: str  # code: the first row one iteration writes, `i`
+
+
+def prealloc(
+    ctx: ModuleContext, loop: Loop, stmt: Stmt, acc: str, piece: cst.BaseExpression, join: str
+) -> Prealloc | str:
+    """The plan for growth `stmt` (`join` is "concatenate", "vstack" or "hstack"),
+    or why there is none."""
+    counted = _counted(ctx, loop)
+    if isinstance(counted, str):
+        return counted
+    if not _every_iteration(loop, stmt):
+        return f"`{acc}` does not grow on every iteration"
+    start = _empty_start(ctx, loop, stmt, acc)
+    if start is None:
+        return f"`{acc}` is not a fresh empty array of known dtype (`jnp.zeros((0, n), dtype)`)"
+    code = ctx.code(piece)
+    step = array_facts(ctx, stmt, piece)
+    if not step.rows:
+        return f"cannot prove how many rows `{code}` has"
+    if step.dtype is None:
+        return f"cannot prove `{code}` has the dtype of `{acc}` ({start.dtype})"
+    if step.dtype != start.dtype:
+        return f"`{code}` is {step.dtype} and `{acc}` {start.dtype}: concatenation promotes"
+    if not _stacks_as_rows(join, start, step):
+        return f"cannot prove the rank of `{code}`, which `{join}` would change"
+    index, iterable = counted
+    size = f"len({ctx.code(iterable)})"
+    return Prealloc(_times(size, step.rows), _times(index, step.rows, atomic=" " not in index))
+
+
+def _counted(ctx: ModuleContext, loop: Loop) -> tuple[str, cst.Call] | str:
+    """(the iteration's number as code, the `range(...)` call) of a loop that runs
+    `len(range(...))` times, or why it may not."""
+    node = loop.node
+    if not (type(node) is cst.For and not node.asynchronous and is_range(ctx, node.iter)):
+        return "the trip count is not known: not `for i in range(...)`"
+    args = node.iter.args  # type: ignore[attr-defined]
+    if not (
+        type(node.target) is cst.Name
+        and 1 <= len(args) <= 2
+        and all(a.keyword is None and not a.star and _plain(ctx, a.value) for a in args)
+        and stable_in_loop(ctx, loop.id, node.target.value)
+    ):
+        return "the trip count is not known: the `range` arguments or the loop variable may change"
+    index = node.target.value
+    offset = args[0].value if len(args) == 2 else cst.Integer("0")
+    number = _minus(ctx, loop, index, offset)
+    if number is None:
+        return "the loop's start is neither a literal nor a name the loop leaves alone"
+    exit_ = _exit(node)
+    if exit_:
+        return f"the loop has a `{exit_}`, so it may skip growing"
+    return number, cast(cst.Call, node.iter)
+
+
+def _every_iteration(loop: Loop, stmt: Stmt) -> bool:
+    """`stmt` is a line of the loop's own body, not inside a nested statement: not in an
+    indented block, nor in a one-line `if c: ...` (whose anchor is the `if`)."""
+    anchor = stmt.anchor
+    body = loop.node.body.body
+    return type(anchor) is cst.SimpleStatementLine and any(anchor is line for line in body)
+
+
+def _exit(loop: cst.For) -> str | None:
+    """`return`, `break` or `continue` that can end an iteration of `loop` early."""
+    for inner in walk(loop.body, lambda n: isinstance(n, _SCOPES)):
+        if type(inner) is cst.Return:
+            return "return"
+    for inner in walk(loop.body, lambda n: isinstance(n, (*_SCOPES, cst.For, cst.While))):
+        if type(inner) in (cst.Break, cst.Continue):
+            return "break" if type(inner) is cst.Break else "continue"
+    return None
+
+
+def _empty_start(ctx: ModuleContext, loop: Loop, stmt: Stmt, acc: str) -> Facts | None:
+    """The facts of `acc` on entry to the loop when it is an empty array of known rank
+    and dtype, defined once, just for this loop."""
+    graph = ctx.graph
+    header = graph.stmts[loop.header]
+    defs = [d for d in graph.reaching_defs(stmt, acc) if d is not stmt]
+    if len(defs) != 1 or defs[0].loops != loop.loops or not graph.dominates(defs[0], header):
+        return None
+    value = assigned_value(defs[0], acc)
+    facts = array_facts(ctx, defs[0], value) if value is not None else None
+    return facts if facts and facts.rows == 0 and facts.ndim and facts.dtype else None
+
+
+def _stacks_as_rows(join: str, start: Facts, step: Facts) -> bool:
+    """Whether the join is a concatenation along axis 0 for these ranks: `vstack`
+    promotes 1-D arrays to rows, `hstack` joins along axis 1 above 1-D."""
+    if join == "vstack":
+        return start.ndim is not None and start.ndim >= 2 and (step.ndim or 0) >= 2
+    if join == "hstack":
+        return start.ndim == 1 and step.ndim == 1
+    return True
+
+
+def _plain(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    """Reads only (names, literals, attributes, indexing, arithmetic, `len(x)`): safe
+    to evaluate once more just before the loop."""
+    if type(expr) in (cst.Name, cst.Integer):
+        return True
+    if type(expr) is cst.Attribute:
+        return _plain(ctx, expr.value)
+    if type(expr) is cst.Subscript:
+        return _plain(ctx, expr.value) and all(
+            type(e.slice) is cst.Index and _plain(ctx, e.slice.value) for e in expr.slice
+        )
+    if type(expr) is cst.BinaryOperation:
+        return _plain(ctx, expr.left) and _plain(ctx, expr.right)
+    if type(expr) is cst.UnaryOperation:
+        return _plain(ctx, expr.expression)
+    return (
+        type(expr) is cst.Call
+        and is_builtin(ctx, expr.func, "len")
+        and len(expr.args) == 1
+        and _plain(ctx, expr.args[0].value)
+    )
+
+
+def _minus(ctx: ModuleContext, loop: Loop, index: str, offset: cst.BaseExpression) -> str | None:
+    """`i - a`, the iteration's number, for a literal `a` or a name the loop leaves alone."""
+    value = int_literal(offset)
+    if value is not None:
+        return index if value == 0 else f"{index} {'-' if value > 0 else '+'} {abs(value)}"
+    name = offset.value if type(offset) is cst.Name else index
+    if name != index and stable_in_loop(ctx, loop.id, name):
+        return f"{index} - {name}"
+    return None
+
+
+def _times(code: str, rows: int, atomic: bool = True) -> str:
+    if rows == 1:
+        return code
+    return f"{code} * {rows}" if atomic else f"({code}) * {rows}"

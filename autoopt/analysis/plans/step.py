@@ -1,0 +1,351 @@
+"""Can the device work of an eager loop become one compiled step function?
+
+In a `for name in ...:` or `while ...:` loop of code that runs eagerly, the
+leading lines of the body that are plain assignments to names and
+`xs.append(value)` calls move into a module-level function. The loop calls it
+once per iteration with the loop variable, the names the loop carries and the
+other names the lines read from their scope; it returns the names that the rest
+of the body (printing, logging, a `break`), a later iteration or the code after
+the loop read, and the values to append, which the loop then appends. Whether
+that function may be jitted (and donate its carry) is the jit plan's question,
+asked on the program with the step extracted (`rules/loop_owner.py`); this
+module only finds the loops and their names.
+
+A `for` loop over `range(...)` whose body ends with `if <condition>:` blocks that only
+append (`if it % 10 == 0: norms.append(jnp.sqrt(rs))`) also gets a kept plan
+(`StepPlan.kept`): those appends move into the step as if unconditional, for the
+whole-loop form alone, which then keeps the rows of the steps where the condition
+holds (analysis/plans/whole_loop.py judges the condition). Its `narrow` plan, without
+them, is the step form's.
+
+A plan of one computing statement (one call; appends of names do not count) is
+marked `StepPlan.single`: its step form would be AO101's jit of the call alone, so
+rules/loop_owner.py keeps it only where the whole loop runs as one scan.
+
+Names the step reads that its scope does not bind (module functions, imports,
+constants of the module, builtins) stay global references in the step; a loop
+at module level passes the names the module binds to values instead, since the
+loop may rebind them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import calls_in, read_names
+from autoopt.analysis.core.graph import MODULE, Loop, Stmt
+from autoopt.analysis.facts import execution
+from autoopt.analysis.plans.fori import counted_for, index_doubts
+
+_MIN_STATEMENTS = 2  # one call alone is AO101's to jit (and what a step leaves)
+
+
+@dataclass(frozen=True)
+class Append:
+    """`name.append(value)` in the step's lines; `returned` is the step's own name for
+    the value when the value is a name the step binds last before it (else the rewrite
+    returns it under a new name)."""
+
+    node: cst.Expr
+    name: str
+    returned: str | None
+    kept: cst.If | None = None  # the `if` whose condition keeps the value (kept plans)
+
+
+@dataclass(frozen=True)
+class StepPlan:
+    """The loop, the body lines that become the step, and the names it takes and
+    returns."""
+
+    loop: Loop
+    index: str | None  # the loop variable of a `for`; None for a `while`
+    lines: tuple[cst.SimpleStatementLine, ...]  # the leading body lines the step runs
+    params: tuple[str, ...]  # the loop variable (if read), carried names, other inputs
+    returns: tuple[str, ...]  # names the rest of the loop, a later iteration or later code read
+    appends: tuple[Append, ...]  # the `xs.append(value)` lines, in order
+    doubts: tuple[str, ...]  # what the loop variable's tracing may change
+    kept: tuple[cst.If, ...] = ()  # the `if`s ending the body, whose appends the step runs
+    narrow: StepPlan | None = None  # a kept plan's own plan without them, if any
+    # fewer than `_MIN_STATEMENTS` computing statements (one call): a step of it is only
+    # AO101's jit of the callee, so the plan stands only where the loop runs as one scan
+    single: bool = False
+
+
+def step_plans(ctx: ModuleContext) -> list[StepPlan]:
+    """A plan for every eager loop whose body can be extracted, in source order."""
+    return ctx.per_module(_step_plans)
+
+
+def _step_plans(ctx: ModuleContext) -> list[StepPlan]:
+    found = (kept_plan(ctx, loop) or step_plan(ctx, loop) for loop in ctx.graph.loops.values())
+    return [plan for plan in found if plan is not None]
+
+
+def step_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
+    """The extraction plan, or None when the loop does not fit."""
+    node = loop.node
+    if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
+        return None
+    return _plan(ctx, loop, _device_lines(ctx, node))
+
+
+def kept_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
+    """The plan whose step also runs the appends of the `if` blocks ending the body of
+    `for i in range(...)` (each only appends, with no `else`; the step's lines and they
+    are the whole body), with the plan without them as `narrow`; None where there are
+    none, or the loop does not fit."""
+    node = loop.node
+    if type(node) is not cst.For or counted_for(node) is None:
+        return None
+    if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
+        return None
+    lines = _device_lines(ctx, node)
+    kept = node.body.body[len(lines) :]
+    if not kept or not all(_appends_only(ctx, block) for block in kept):
+        return None
+    inner = [line for block in kept for line in block.body.body]  # type: ignore[union-attr]
+    plan = _plan(ctx, loop, [*lines, *inner], tuple(kept))  # type: ignore[arg-type]
+    if plan is None:
+        return None
+    return replace(plan, kept=tuple(kept), narrow=step_plan(ctx, loop))  # type: ignore[arg-type]
+
+
+def _appends_only(ctx: ModuleContext, block: cst.BaseStatement) -> bool:
+    """`if <test>:` with no `else` whose lines are `xs.append(value)` calls, none of them
+    converting a value for the host."""
+    if type(block) is not cst.If or block.orelse is not None:
+        return False
+    lines = block.body.body
+    return all(
+        type(line) is cst.SimpleStatementLine
+        and all(_append(small) is not None for small in line.body)
+        and not any(_host_conversion(ctx, call) for call in calls_in(line))
+        for line in lines
+    )
+
+
+def _plan(
+    ctx: ModuleContext,
+    loop: Loop,
+    lines: list[cst.SimpleStatementLine],
+    kept: tuple[cst.If, ...] = (),
+) -> StepPlan | None:
+    """The plan of a step running `lines` (those inside the `kept` blocks included)."""
+    node = loop.node
+    computing = sum(_computes(small) for line in lines for small in line.body)
+    if not computing:
+        return None
+    index = node.target.value if type(node) is cst.For else None  # type: ignore[union-attr]
+    body = ctx.graph.loop_stmts(loop.id)
+    moved = {id(small) for line in lines for small in line.body}
+    step = [s for s in body if id(s.node) in moved]
+    if any(index in s.defs for s in body) or _declared(ctx, loop, body):
+        return None
+    appends = _appends(lines, kept)
+    lists = {a.name for a in appends}
+    if any(_reads_list(s, lists) for s in step) or any(s.defs & lists for s in step):
+        return None
+    exposed = [n for n in _exposed(step) if n not in lists]
+    returns = _returns(ctx, loop, step, exposed)
+    appends = tuple(_named(a, step) for a in appends)
+    returns += [a.returned for a in appends if a.returned and a.returned not in returns]
+    carried = [n for n in returns if n in exposed]
+    if not carried or not _bound_before(ctx, loop, carried):
+        return None  # iterations that carry nothing are per-item work: AO501's vmap
+    inputs = [n for n in exposed if n != index and n not in returns and _passed(ctx, loop, n)]
+    params = ([index] if index in exposed else []) + carried + inputs
+    counted = counted_for(node) is not None
+    traced = "the jitted step"
+    doubts = index_doubts(ctx, node, step, index, traced) if counted else []  # type: ignore[arg-type]
+    single = computing < _MIN_STATEMENTS
+    names = (tuple(params), tuple(returns))
+    return StepPlan(loop, index, tuple(lines), *names, appends, tuple(doubts), single=single)
+
+
+def _plain_loop(node: cst.For | cst.While) -> bool:
+    """`for name in ...:` or `while ...:` with no `else`."""
+    if node.orelse is not None:
+        return False
+    if type(node) is cst.While:
+        return True
+    return node.asynchronous is None and type(node.target) is cst.Name
+
+
+def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.SimpleStatementLine]:
+    """The leading lines of the body made of plain assignments to names and
+    `xs.append(value)` calls, up to the first that converts a value for the host: the
+    part a step can run. The lines after them (printing, logging, `float(loss)`, a
+    `break`) stay in the loop, where the other rules may still fix them."""
+    lines = []
+    for line in node.body.body:
+        if type(line) is not cst.SimpleStatementLine:
+            break
+        if not all(_assigns_names(s) or _append(s) is not None for s in line.body):
+            break
+        if any(_host_conversion(ctx, call) for call in calls_in(line)):
+            break
+        lines.append(line)
+    return lines
+
+
+def _host_conversion(ctx: ModuleContext, call: cst.Call) -> bool:
+    """`float(x)`, `x.item()`, `np.asarray(x)`, `jax.device_get(x)` and the like."""
+    func = call.func
+    if type(func) is cst.Name:
+        return func.value in _CONVERSIONS
+    if type(func) is cst.Attribute and func.attr.value in _CONVERSION_METHODS:
+        return True
+    qual = ctx.qualify(func) or ""
+    return qual.startswith("numpy.") or qual == "jax.device_get"
+
+
+_CONVERSIONS = frozenset({"float", "int", "bool", "complex", "print", "str", "repr"})
+_CONVERSION_METHODS = frozenset({"item", "tolist", "block_until_ready"})
+
+
+def _assigns_names(small: cst.BaseSmallStatement) -> bool:
+    def plain(target: cst.BaseExpression) -> bool:
+        if type(target) in (cst.Tuple, cst.List):
+            return all(plain(e.value) for e in target.elements)
+        return type(target) is cst.Name
+
+    return type(small) is cst.Assign and all(plain(t.target) for t in small.targets)
+
+
+def _append(small: cst.BaseSmallStatement) -> str | None:
+    """The list `xs` of a line `xs.append(value)`."""
+    if type(small) is not cst.Expr or type(small.value) is not cst.Call:
+        return None
+    call = small.value
+    func = call.func
+    if not (type(func) is cst.Attribute and func.attr.value == "append"):
+        return None
+    if type(func.value) is not cst.Name or len(call.args) != 1:
+        return None
+    arg = call.args[0]
+    return func.value.value if arg.keyword is None and not arg.star else None
+
+
+def _computes(small: cst.BaseSmallStatement) -> bool:
+    """An assignment, or an append of more than a name (the lines a step already
+    returns to are one call and appends of names)."""
+    if type(small) is cst.Assign:
+        return True
+    return type(small.value.args[0].value) is not cst.Name  # type: ignore[attr-defined]
+
+
+def _appends(lines: list[cst.SimpleStatementLine], kept: tuple[cst.If, ...]) -> tuple[Append, ...]:
+    """The step's appends, each with the `kept` block it stands in (if any)."""
+    blocks = {id(line): block for block in kept for line in block.body.body}
+    found = []
+    for line in lines:
+        for small in line.body:
+            name = _append(small)
+            if name is not None:
+                found.append(Append(small, name, None, blocks.get(id(line))))  # type: ignore[arg-type]
+    return tuple(found)
+
+
+def _named(append: Append, step: list[Stmt]) -> Append:
+    """The append with its value's own name, when the step binds that name before the
+    append and not after it."""
+    value = append.node.value.args[0].value  # type: ignore[attr-defined]
+    if type(value) is not cst.Name:
+        return append
+    at = next(i for i, s in enumerate(step) if s.node is append.node)
+    before = any(value.value in s.defs for s in step[:at])
+    after = any(value.value in s.defs for s in step[at + 1 :])
+    return replace(append, returned=value.value) if before and not after else append
+
+
+def _reads_list(stmt: Stmt, lists: set[str]) -> bool:
+    """A statement of the step reads a collected list other than to append to it."""
+    node = stmt.node
+    if type(node) is cst.Expr and _append(node) is not None:
+        value = node.value.args[0].value  # type: ignore[attr-defined]
+        return any(n.value in lists for n in read_names(value))
+    return bool(stmt.uses & lists)
+
+
+def _declared(ctx: ModuleContext, loop: Loop, body: list[Stmt]) -> bool:
+    """The body binds a name its function declares `global` or `nonlocal`: inside the
+    step it would become a local."""
+    fn = ctx.graph.functions.get(loop.scope)
+    declared = (fn.globals | fn.nonlocals) if fn is not None else set()
+    return any(s.defs & declared for s in body)
+
+
+def _exposed(body: list[Stmt]) -> list[str]:
+    """Names read before the body binds them, in first-read order (the body is straight
+    line code, so statement order is execution order)."""
+    bound: set[str] = set()
+    exposed: dict[str, None] = {}
+    for stmt in body:
+        for name in sorted(stmt.uses - bound):
+            exposed.setdefault(name)
+        bound |= stmt.defs
+    return list(exposed)
+
+
+def _returns(ctx: ModuleContext, loop: Loop, body: list[Stmt], exposed: list[str]) -> list[str]:
+    """Names the step binds that the next iteration reads (exposed) or that any other
+    statement may read, in first-write order: at module level every name (they are the
+    module's globals, which any function or importer may read), else those read by a
+    statement outside the body in any scope (the rest of the loop, code after it, a
+    nested function reading the enclosing name)."""
+    written = dict.fromkeys(n for s in body for n in sorted(s.defs))
+    if loop.scope == MODULE:
+        return list(written)
+    inside = {s.id for s in body}
+    outside = [s for s in ctx.graph.stmts if s.id not in inside]
+    return [n for n in written if n in exposed or any(n in s.uses for s in outside)]
+
+
+def _bound_before(ctx: ModuleContext, loop: Loop, carried: list[str]) -> bool:
+    """Every carried name is bound on every path to the loop (else the first call would
+    read an unbound name where the original's first iteration did too, but later)."""
+    graph = ctx.graph
+    header = graph.stmts[loop.header]
+    for name in carried:
+        before = [s for s in graph.scope_stmts(loop.scope) if name in s.defs and s.id < header.id]
+        fn = graph.functions.get(loop.scope)
+        if not any(graph.dominates(s, header) for s in before) and not (
+            fn is not None and name in fn.params and not before
+        ):
+            return False
+    return True
+
+
+def _passed(ctx: ModuleContext, loop: Loop, name: str) -> bool:
+    """Whether the step receives `name` as an argument rather than reading it globally:
+    the loop's function (or one enclosing it) binds it, or a module-level loop reads a
+    name the module binds to a value more than once, in a loop, or not before the loop
+    on every path (a value bound once before the loop is a global the step reads, and
+    the jit plan checks that nothing changes it)."""
+    graph = ctx.graph
+    scope = loop.scope
+    if scope == MODULE:
+        defs = [s for s in graph.scope_stmts(MODULE) if name in s.defs]
+        values = [s for s in defs if not isinstance(s.node, _DECLARATIONS)]
+        return (
+            len(defs) > 1
+            or any(s.loops for s in values)
+            or (bool(values) and not _before(ctx, loop, values[0]))
+        )
+    while scope != MODULE:
+        fn = graph.functions[scope]
+        if name in fn.params or any(name in s.defs for s in graph.scope_stmts(scope)):
+            return True
+        scope = fn.scope
+    return False
+
+
+def _before(ctx: ModuleContext, loop: Loop, definition: Stmt) -> bool:
+    """`definition` runs before the loop on every path."""
+    return ctx.graph.dominates(definition, ctx.graph.stmts[loop.header])
+
+
+_DECLARATIONS = (cst.FunctionDef, cst.ClassDef, cst.Import, cst.ImportFrom)

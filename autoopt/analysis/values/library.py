@@ -1,0 +1,178 @@
+"""What JAX, NumPy and Python library calls and attributes give, on the value lattice.
+
+`attribute_value(qual)` for a module attribute read without a call (`jnp.float32`,
+`np.pi`), `call_value(qual, call, shape)` for a call of an imported function, and
+`method_value(base, method, call)` for the methods of arrays whose type is known.
+Shapes and dtypes are kept only where the call spells them out: `jnp.zeros((4, 3))`,
+`jnp.arange(5)`, `x.reshape(8, 3)`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import libcst as cst
+
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.values.lattice import (
+    ARRAY,
+    CALLABLE,
+    CONST_SCALAR,
+    HOST,
+    NONE,
+    PYTREE,
+    SCALAR,
+    UNKNOWN,
+    Kind,
+    Value,
+)
+
+REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod"})  # of a float array: a float
+CONSTRUCTORS = frozenset({"jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty"})
+#: Conversions to an array that keep the element type when no dtype is given.
+CONVERSIONS = frozenset({"numpy.array", "numpy.asarray", "jax.numpy.array", "jax.numpy.asarray"})
+
+
+def attribute_value(qual: str) -> Value:
+    """A module attribute read without a call: `jnp.float32`, `np.pi`, `jax.numpy`."""
+    last = qual.rsplit(".", 1)[-1]
+    if last in jax_api.DTYPE_NAMES:
+        return Value(Kind.DTYPE, constant=True)
+    if last in jax_api.SCALAR_CONSTANTS and qual.startswith(("numpy.", "math.", "jax.numpy.")):
+        return CONST_SCALAR
+    if last == "newaxis":
+        return NONE
+    if "." not in qual or qual in ("jax.numpy", "jax.lax", "jax.random", "jax.nn", "numpy.random"):
+        return Value(Kind.MODULE, constant=True)
+    if qual in jax_api.TRACING_TRANSFORMS or qual.startswith(jax_api.PURE_PREFIXES):
+        return CALLABLE
+    return UNKNOWN
+
+
+def call_value(qual: str, call: cst.Call) -> Value:
+    """The value of a call to an imported function."""
+    last = qual.rsplit(".", 1)[-1]
+    if qual in jax_api.JAX_PYTHON_INTS or qual.startswith("math."):
+        return SCALAR
+    if qual == "jax.device_get":
+        return HOST  # a NumPy array (or a pytree of them)
+    if qual in ("jax.numpy.shape",):
+        return Value(Kind.SHAPE)
+    if qual in ("jax.numpy.ndim", "jax.numpy.size"):
+        return SCALAR
+    if qual in ("jax.numpy.dtype", "jax.numpy.result_type", "numpy.dtype"):
+        return Value(Kind.DTYPE)
+    if qual in jax_api.TRACING_TRANSFORMS:
+        return Value(Kind.CALLABLE, detail="arrays")
+    if qual in ("jax.tree_util.tree_map", "jax.tree.map", "jax.device_put"):
+        return PYTREE
+    if qual.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")):
+        return Value(Kind.ARRAY, detail=_element_type(last))
+    if qual in ("numpy.random.default_rng", "numpy.random.Generator", "numpy.random.RandomState"):
+        return Value(Kind.OBJECT, detail="numpy-rng")
+    if qual.startswith("numpy."):
+        if last in jax_api.DTYPE_NAMES:
+            return HOST
+        return Value(Kind.HOST_ARRAY, detail=_element_type(last))
+    return UNKNOWN
+
+
+def converted(qual: str, call: cst.Call, source: Value) -> Value:
+    """`np.array([3, 17])`, `jnp.asarray(ids)` with one argument (no dtype): integer
+    literals give ints, and a converted array keeps its element type; `jnp.asarray(x,
+    jnp.float32)`, `dtype=jnp.float32`: the written dtype."""
+    made = call_value(qual, call)
+    written = [a.value for a in call.args[1:] if a.keyword is None or a.keyword.value == "dtype"]
+    if written and not any(a.star for a in call.args):
+        return Value(made.kind, dtype=_dtype_name(written[0]))
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return made
+    element = "int" if _int_literals(call.args[0].value) else None
+    if source.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
+        element = source.detail
+    return Value(made.kind, detail=element) if element else made
+
+
+def _int_literals(expr: cst.BaseExpression) -> bool:
+    """A non-empty list or tuple of integer literals (negated or nested included)."""
+    if type(expr) in (cst.List, cst.Tuple):
+        items = [e.value for e in expr.elements if type(e) is not cst.StarredElement]
+        return bool(items) and len(items) == len(expr.elements) and all(map(_int_literals, items))
+    if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus:
+        return type(expr.expression) is cst.Integer
+    return type(expr) is cst.Integer
+
+
+def sliced_shape(shape: tuple[int, ...] | None, expr: cst.Subscript) -> tuple[int, ...] | None:
+    """`shape[1:]` of a known shape, for literal bounds."""
+    (element,) = expr.slice if len(expr.slice) == 1 else (None,)
+    part = element.slice if element is not None else None
+    if shape is None or type(part) is not cst.Slice or part.step is not None:
+        return None
+    bounds = [_int(b) for b in (part.lower, part.upper)]
+    if any(b is False for b in bounds):
+        return None
+    return shape[bounds[0] : bounds[1]]  # type: ignore[misc]
+
+
+def _int(expr: cst.BaseExpression | None) -> int | bool | None:
+    """A literal integer bound, None for an absent one, False for anything else."""
+    if expr is None:
+        return None
+    if type(expr) is cst.Integer:
+        return int(expr.value)
+    if type(expr) is cst.UnaryOperation and type(expr.expression) is cst.Integer:
+        return -int(expr.expression.value) if type(expr.operator) is cst.Minus else False
+    return False
+
+
+def constructed(call: cst.Call, shape_value: Value) -> Value:
+    """`jnp.zeros((4, 3))`, `jnp.ones(3, jnp.float32)`: a literal shape and the dtype, the
+    written one or "float", JAX's default float (float32, or float64 under x64: the same
+    for every array built this way in one run)."""
+    args = [a for a in call.args if not a.star]
+    shape = _literal_shape(args[0].value) or shape_value.shape
+    dtypes = [a.value for a in args[1:] if a.keyword is None or a.keyword.value == "dtype"]
+    dtype = _dtype_name(dtypes[0]) if dtypes else "float"
+    return Value(Kind.ARRAY, shape=shape, dtype=dtype)
+
+
+def arange(stop: cst.BaseExpression) -> Value:
+    """`jnp.arange(24.0)`: 24 default floats; `jnp.arange(5)`: 5 default ints."""
+    if type(stop) is cst.Integer:
+        return Value(Kind.ARRAY, detail="int", shape=(int(stop.value),), dtype="int")
+    if type(stop) is cst.Float and float(stop.value).is_integer():
+        return Value(Kind.ARRAY, shape=(int(float(stop.value)),), dtype="float")
+    return ARRAY  # `jnp.arange(n)`: ints or floats, as `n` is
+
+
+def reshaped(base: Value, call: cst.Call) -> Value:
+    """`x.reshape(8, 3)` / `x.reshape((8, 3))` of a known shape with as many elements."""
+    args = [a.value for a in call.args if a.keyword is None and not a.star]
+    shape = _literal_shape(args[0]) if len(args) == 1 else _literal_shape(cst.Tuple([]))
+    if len(args) > 1 and all(type(a) is cst.Integer for a in args):
+        shape = tuple(int(a.value) for a in args)  # type: ignore[attr-defined]
+    if shape is None or base.shape is None or math.prod(shape) != math.prod(base.shape):
+        return ARRAY
+    return Value(Kind.ARRAY, shape=shape, dtype=base.dtype)
+
+
+def _literal_shape(expr: cst.BaseExpression) -> tuple[int, ...] | None:
+    if type(expr) is cst.Integer:
+        return (int(expr.value),)
+    if type(expr) is cst.Tuple and all(type(e.value) is cst.Integer for e in expr.elements):
+        return tuple(int(e.value.value) for e in expr.elements)  # type: ignore[attr-defined]
+    return None
+
+
+def _dtype_name(expr: cst.BaseExpression) -> str | None:
+    last = expr.attr.value if type(expr) is cst.Attribute else None
+    return last if last in jax_api.DTYPE_NAMES else None
+
+
+def _element_type(last: str) -> str | None:
+    if last in jax_api.BOOL_RESULTS:
+        return "bool"
+    if last in jax_api.INT_RESULTS:
+        return "int"
+    return None

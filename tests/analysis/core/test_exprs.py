@@ -1,0 +1,118 @@
+"""Names an expression reads, binds or mutates."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from autoopt.analysis.core.exprs import (
+    base_name,
+    bound_names,
+    calls_in,
+    has_comprehension,
+    is_at_update,
+    mutated_names,
+    mutating_call_target,
+    param_names,
+    positional_names,
+    read_names,
+)
+
+E = cst.parse_expression
+
+
+@pytest.mark.parametrize(
+    ("code", "names"),
+    [
+        ("f(a, k=b).attr", ["f", "a", "b"]),  # not the keyword, not the attribute
+        ("lambda x, y=d: x + y + z", ["d", "z"]),  # the default is read, params are bound
+        ("[x * w for x in xs if x > t]", ["xs", "t", "w"]),
+        ("{k: v for k, v in items}", ["items"]),
+        ("[a for a in b for c in a if c]", ["b"]),
+        ("a[i:j, ::s]", ["a", "i", "j", "s"]),
+        ("f(*args, **kw)", ["f", "args", "kw"]),
+        ("x if c else y", ["c", "x", "y"]),
+    ],
+)
+def test_read_names(code: str, names: list[str]) -> None:
+    assert [n.value for n in read_names(E(code))] == names
+
+
+@pytest.mark.parametrize(
+    ("target", "bound", "mutated"),
+    [
+        ("a", ["a"], []),
+        ("a, (b, *c)", ["a", "b", "c"], []),
+        ("[d, e]", ["d", "e"], []),
+        ("a[i]", [], ["a"]),
+        ("a.b.c", [], ["a"]),
+        ("(a[0], b.x, c)", ["c"], ["a", "b"]),
+        ("f().x", [], []),
+    ],
+)
+def test_bound_and_mutated_names(target: str, bound: list[str], mutated: list[str]) -> None:
+    assert list(bound_names(E(target))) == bound
+    assert list(mutated_names(E(target))) == mutated
+
+
+@pytest.mark.parametrize(("code", "base"), [("a.b[c].d", "a"), ("f().b", None), ("a", "a")])
+def test_base_name(code: str, base: str | None) -> None:
+    assert base_name(E(code)) == base
+
+
+@pytest.mark.parametrize(
+    ("call", "target"),
+    [
+        ("lst.append(x)", "lst"),
+        ("a.b.sort()", "a"),
+        ("obj.data.fill(0)", "obj"),
+        ("d.setdefault(k, [])", "d"),
+        ("x.at[i].set(v)", None),  # JAX's functional update
+        ("x.at[i].add(v)", None),
+        ("d.get(k)", None),
+        ("f(x)", None),
+        ("f().append(1)", None),
+    ],
+)
+def test_mutating_call_target(call: str, target: str | None) -> None:
+    assert mutating_call_target(E(call)) == target
+
+
+@pytest.mark.parametrize(
+    ("func", "at"), [("x.at[i].set", True), ("x.at.set", False), ("x[i].set", False)]
+)
+def test_is_at_update(func: str, at: bool) -> None:
+    assert is_at_update(E(func)) is at
+
+
+def test_calls_in_stops_at_nested_scopes() -> None:
+    module = cst.Module([])
+    calls = calls_in(cst.parse_statement("y = f(g(x), lambda: h(1), [k(i) for i in r])\n"))
+    assert [module.code_for_node(c) for c in calls] == [
+        "f(g(x), lambda: h(1), [k(i) for i in r])",
+        "g(x)",
+        "k(i)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "has"),
+    [("[f(i) for i in r]", True), ("f(lambda: [i for i in r])", False), ("f(x)", False)],
+)
+def test_has_comprehension(code: str, has: bool) -> None:
+    assert has_comprehension(E(code)) is has
+
+
+@pytest.mark.parametrize(
+    ("code", "names", "positional"),
+    [
+        ("def f(a, /, b, *, c, d=1, **kw):", ["a", "b", "c", "d", "kw"], ["a", "b"]),
+        ("def f(a, /, b, *args, c, d=1, **kw):", ["a", "b", "args", "c", "d", "kw"], ["a", "b"]),
+        ("def f(a, *rest, scale=None):", ["a", "rest", "scale"], ["a"]),  # `*rest` first
+        ("def f(*, k):", ["k"], []),
+    ],
+)
+def test_param_names_list_every_kind_in_order(code: str, names, positional) -> None:
+    fn = cst.parse_statement(code + "\n    pass\n")
+    assert param_names(fn.params) == names
+    assert positional_names(fn.params) == positional

@@ -1,0 +1,115 @@
+"""Whether names keep their values across the iterations of a loop."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.facts.invariance import variant_reason
+
+from ..helpers import HEADER, context
+
+FUNCTIONS = """
+def fill(buf):
+    buf[0] = 1
+
+def pure(buf):
+    return buf * 2
+
+@jax.jit
+def step(v):
+    return v
+
+"""
+
+
+def reason(setup: str, body: str, name: str = "x") -> str | None:
+    """`variant_reason` for the loop `for i in range(3): <body>` after `setup`."""
+    lines = "".join(f"    {line}\n" for line in body.split("\n"))
+    ctx = context(FUNCTIONS + setup + "for i in range(3):\n" + lines, HEADER)
+    return variant_reason(ctx, ctx.graph.loops[0], {name})
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        # invariant
+        ("y = x.mean()", None),
+        ("print(x)", None),
+        ("z = len(x)", None),
+        ("z = np.sum(x)", None),
+        ("z = jnp.sum(x)", None),
+        ("z = pure(x)", None),  # a module function that does not mutate its argument
+        ("z = step(x)", None),  # jitted
+        ("y = x + 1", None),
+        # written in the loop
+        ("x = x + 1", "`x` changes inside the loop"),
+        ("x += 1", "`x` changes inside the loop"),
+        ("x[i] = 0", "`x` changes inside the loop"),
+        ("alias[0] = 1", "`alias` changes inside the loop"),  # shares x's buffer
+        ("h = x\nh.sort()", "`h` changes inside the loop"),
+        # method calls that may write into it
+        ("x.update_stats()", "`x.update_stats()` may change `x` in place"),
+        ("alias.update_stats()", "`alias.update_stats()` may change `alias` in place"),
+        # calls it is passed to
+        ("rng.shuffle(x)", "`rng.shuffle(x)` may change `rng` in place"),  # rng may keep x
+        # in-place NumPy writes: the graph records them as mutations of `x`
+        ("np.random.shuffle(x)", "`x` changes inside the loop"),
+        ("np.copyto(x, y)", "`x` changes inside the loop"),
+        ("np.add(y, 1, out=x)", "`x` changes inside the loop"),
+        ("fill(x)", "the loop passes `x` to `fill`, which may change it"),
+        ("z = mystery(x)", "the loop passes `x` to `mystery`, which may change it"),
+    ],
+)
+def test_variant_reason(body: str, why: str | None) -> None:
+    assert reason("x = np.zeros(3)\nalias = x\n", body) == why
+
+
+GLOBAL_WRITER = """
+x = np.zeros(3)
+
+WRITER
+
+def run(n):
+    for i in range(n):
+        y = jnp.asarray(x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("writer", "why"),
+    [
+        ("def reset():\n    global x\n    x = np.zeros(3)", "`reset` changes `x`"),
+        ("def touch():\n    x[0] = 1", "`touch` changes `x`"),
+        ("def grow():\n    x.resize(4)", "`grow` changes `x`"),
+        ("def local():\n    x = np.ones(3)", None),  # its own `x`
+        ("def read():\n    return x.sum()", None),
+    ],
+)
+def test_a_function_that_changes_the_global(writer: str, why: str | None) -> None:
+    """Any function of the module may run during the loop (the loop calls none here)."""
+    ctx = context(GLOBAL_WRITER.replace("WRITER", writer), HEADER)
+    assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) == why
+
+
+def test_globals_nothing_writes_are_invariant_in_a_function_loop() -> None:
+    ctx = context(
+        "x = np.zeros(3)\n\ndef run(n):\n    for i in range(n):\n        y = jnp.asarray(x)\n",
+        HEADER,
+    )
+    assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) is None
+
+
+def test_a_parameter_or_local_is_not_a_global_another_function_writes() -> None:
+    writer = "def reset():\n    global x\n    x = np.zeros(3)"
+    code = GLOBAL_WRITER.replace("def run(n):", "def run(n, x):").replace("WRITER", writer)
+    ctx = context(code, HEADER)
+    assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) is None
+
+
+def test_an_alias_made_at_module_level_is_followed_into_a_function_loop() -> None:
+    code = (
+        "x = np.zeros(3)\nalias = x\n\ndef run():\n    for i in range(3):\n"
+        "        alias[0] = i\n        y = jnp.asarray(x)\n"
+    )
+    ctx = context(code, HEADER)
+    assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) == "`alias` changes inside the loop"

@@ -1,0 +1,161 @@
+"""Jitted callables, their options, their call sites, and how they escape."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from autoopt.analysis.facts.jitted import (
+    call_sites,
+    escapes,
+    jit_options,
+    jitted_callables,
+    own_exprs,
+)
+
+from ..helpers import HEADER, context, expr
+
+IMPORTS = HEADER + "import functools\nfrom functools import partial\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "options"),
+    [
+        ("jax.jit", {}),
+        ("jax.jit()", {}),
+        ("jax.jit(static_argnames=('n',))", {"static_argnames": "('n',)"}),
+        ("functools.partial(jax.jit, donate_argnums=0)", {"donate_argnums": "0"}),
+        ("partial(jax.jit, static_argnums=(1,))", {"static_argnums": "(1,)"}),
+        ("jax.jit(f)", None),  # a wrapper, not a decorator spelling
+        ("jax.vmap", None),
+        ("partial(jax.vmap, in_axes=0)", None),
+        ("functools.partial(f, 1)", None),
+    ],
+)
+def test_jit_options(code: str, options: dict[str, str] | None) -> None:
+    ctx = context("", IMPORTS)
+    found = jit_options(ctx, expr(code))
+    assert (None if found is None else {k: ctx.code(v) for k, v in found.items()}) == options
+
+
+SOURCE = """
+@jax.jit
+def a(x):
+    return x
+
+@partial(jax.jit, static_argnames=("n",))
+def b(x, n):
+    return x
+
+@jax.jit
+@other
+def c(x):
+    return x
+
+def _d(x):
+    return x
+
+d = jax.jit(_d, donate_argnums=0)
+e = jax.jit(lambda x: x)
+
+@jax.jit
+def twice(x):
+    return x
+twice = 3
+
+class K:
+    @jax.jit
+    def m(self, x):
+        return x
+
+def g(y):
+    return y
+
+def run():
+    f = a
+    h = jax.jit(g)
+    return a(1) + d(2), h(3), [_d(i) for i in range(3)]
+
+__all__ = ["b"]
+"""
+
+
+def test_jitted_callables() -> None:
+    ctx = context(SOURCE, IMPORTS)
+
+    def carrier(j) -> str:
+        node = j.carrier.decorator if isinstance(j.carrier, cst.Decorator) else j.carrier
+        return ctx.code(node)
+
+    found = [
+        (
+            j.name,
+            j.function and j.function.qualname,
+            {k: ctx.code(v) for k, v in j.options.items()},
+            carrier(j),
+        )
+        for j in jitted_callables(ctx)
+    ]
+    # not `c` (a second decorator), `twice` (bound twice) or `K.m` (a method)
+    assert found == [
+        ("a", "a", {}, "jax.jit"),
+        ("b", "b", {"static_argnames": '("n",)'}, 'partial(jax.jit, static_argnames=("n",))'),
+        ("d", "_d", {"donate_argnums": "0"}, "jax.jit(_d, donate_argnums=0)"),
+        ("e", None, {}, "jax.jit(lambda x: x)"),
+        ("h", "g", {}, "jax.jit(g)"),
+    ]
+    assert jitted_callables(ctx) is jitted_callables(ctx)  # memoised
+
+
+@pytest.mark.parametrize(
+    ("name", "reason", "calls"),
+    [
+        ("a", "`a` is used as a value at line 39", ["a(1)"]),
+        ("b", "`b` is exported in `__all__`", []),
+        ("d", "`d` is public and the module may be imported", ["d(2)"]),
+        ("_d", "`_d` is used as a value at line 22", ["_d(i)"]),
+        ("g", "`g` is used as a value at line 40", []),
+    ],
+)
+def test_escapes_and_call_sites(name: str, reason: str, calls: list[str]) -> None:
+    ctx = context(SOURCE, IMPORTS)
+    assert escapes(ctx, name) == reason
+    assert [ctx.code(site.call) for site in call_sites(ctx, name)] == calls
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'if __name__ == "__main__":\n    run()\n',
+        "def main():\n    run()\n",
+        "for i in range(2):\n    run()\n",
+        "results = [run() for i in range(2)]\n",
+    ],
+)
+def test_a_public_name_of_a_script_does_not_escape(script: str) -> None:
+    ctx = context(SOURCE + script, IMPORTS)
+    assert escapes(ctx, "d") is None
+    assert escapes(ctx, "b") == "`b` is exported in `__all__`"
+
+
+def test_a_local_name_is_not_importable() -> None:
+    ctx = context(SOURCE, IMPORTS)
+    assert escapes(ctx, "d", importable=False) is None
+
+
+@pytest.mark.parametrize(
+    ("code", "exprs"),
+    [
+        ("for i in f(xs):\n    g(i)", ["f(xs)"]),
+        ("while f(x):\n    g(x)", ["f(x)"]),
+        ("if f(x):\n    g(x)", ["f(x)"]),
+        ("@dec(1)\ndef f(x):\n    g(x)", ["dec(1)"]),
+        ("with f(x) as y, g(z):\n    h(y)", ["f(x)", "g(z)"]),
+        ("match f(x):\n    case 1:\n        pass", ["f(x)"]),
+        ("class C(Base):\n    pass", []),
+        ("y = f(x)", ["y = f(x)"]),
+    ],
+)
+def test_own_exprs_leave_out_the_body(code: str, exprs: list[str]) -> None:
+    ctx = context(code)
+    assert [ctx.code(e) for e in own_exprs(ctx.graph.stmts[0])] == exprs

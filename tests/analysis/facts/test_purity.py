@@ -1,0 +1,173 @@
+"""Purity: what tracing a function once would freeze or skip, one reason each."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.facts.purity import changed_module_names, impurities, reads_module_state
+
+from ..helpers import HEADER, context
+
+IMPORTS = HEADER + (
+    "import time\nimport random\nimport logging\nimport os\nimport functools\n"
+    "logger = logging.getLogger()\n"
+)
+MODULE = """
+CACHE = []
+COUNT = 0
+
+class State:
+    pass
+
+def pure(v):
+    return v * 2
+
+def dirty(v):
+    print(v)
+    return v
+
+def rec(v):
+    return rec(v)
+
+def f(x, cb):
+    BODY
+"""
+AT_TRACE = "runs once, at trace time; use jax.debug.print"
+
+
+@pytest.mark.parametrize(
+    ("body", "reasons"),
+    [
+        # pure
+        ("return jnp.sin(x)", []),
+        ("return x.at[0].set(1)", []),  # functional update
+        ("y = jnp.ones(3)\n    return y.sum() + x", []),  # a method of a JAX array
+        ("return f(x)(x)", []),  # a call of a computed value
+        ("jax.debug.print('{}', x)\n    return x", []),
+        ("return pure(x)", []),  # a pure module function
+        ("return rec(x)", []),  # recursion is not a reason
+        ("g = jax.grad(pure)\n    return g(x)", []),
+        ("g = lambda v: v\n    return g(x)", []),
+        ("def inner(v):\n        return v * 2\n    return inner(x)", []),
+        ("return State(x)", []),  # a class of the module
+        ("return len(x) + abs(x)", []),
+        ("return functools.partial(pure, x)", []),
+        ("return jnp.add(x, 1)", []),  # a function of `jnp`, not a method changing it
+        ("return jax.lax.add(x, 1) + np.add(1, 2)", []),
+        # side effects
+        ("print(x)\n    return x", [f"prints (`print` {AT_TRACE})"]),
+        ("open('f')\n    return x", [f"opens a file (`open` {AT_TRACE})"]),
+        ("input()\n    return x", [f"reads input (`input` {AT_TRACE})"]),
+        ("logging.info('x')\n    return x", ["logs (`logging.info`)"]),
+        ("logger.info('x')\n    return x", ["logs (`logger.info`)"]),
+        ("time.time()\n    return x", ["reads the clock (`time.time`)"]),
+        ("os.getcwd()\n    return x", ["calls the operating system (`os.getcwd`)"]),
+        ("return jax.device_get(x)", ["copies to the host (`jax.device_get`)"]),
+        ("jax.debug.breakpoint()\n    return x", ["stops (`jax.debug.breakpoint`)"]),
+        (
+            "np.copyto(x, 0)\n    return x",
+            ["mutates its argument `x`", "writes into an array in place (`numpy.copyto`)"],
+        ),  # the name once
+        # host randomness
+        (
+            "return np.random.normal(size=3)",
+            ["draws host random numbers with numpy.random (`numpy.random.normal`)"],
+        ),
+        (
+            "return random.random()",
+            ["draws host random numbers with the random module (`random.random`)"],
+        ),
+        # writes
+        ("x[0] = 1\n    return x", ["mutates its argument `x`"]),
+        ("global COUNT\n    COUNT = COUNT + 1\n    return x", ["writes the global `COUNT`"]),
+        ("global COUNT\n    COUNT += 1\n    return x", ["writes the global `COUNT`"]),
+        # code autoopt cannot see
+        ("return helper(x)", ["calls `helper`, code autoopt cannot see"]),
+        ("return cb(x)", ["calls its argument `cb`, code autoopt cannot see"]),
+        ("return other.method(x)", ["calls `other.method`, code autoopt cannot see"]),
+        ("return jax._src.core.foo(x)", ["calls `jax._src.core.foo`, code autoopt cannot see"]),
+        # through module functions
+        ("return dirty(x)", [f"calls `dirty`, which prints (`print` {AT_TRACE})"]),
+        (
+            "def inner(v):\n        print(v)\n    return inner(x)",
+            [f"calls `inner`, which prints (`print` {AT_TRACE})"],
+        ),
+    ],
+)
+def test_impurities(body: str, reasons: list[str]) -> None:
+    ctx = context(MODULE.replace("BODY", body), IMPORTS)
+    assert impurities(ctx, ctx.graph.functions["f"]) == reasons
+
+
+def test_a_mutated_outer_container_is_a_reason() -> None:
+    ctx = context(MODULE.replace("BODY", "CACHE.append(x)\n    return x"), IMPORTS)
+    reasons = impurities(ctx, ctx.graph.functions["f"])
+    assert reasons[0] == "mutates `CACHE`, which lives outside the function"
+
+
+def test_methods_reading_self_are_impure() -> None:
+    code = (
+        "class M:\n    def apply(self, x):\n        return x * self.w\n\n"
+        "    def same(self, x):\n        return x\n"
+    )
+    ctx = context(code, IMPORTS)
+    assert impurities(ctx, ctx.graph.functions["M.apply"]) == [
+        "reads `self` state, which jit would freeze at trace time"
+    ]
+    assert impurities(ctx, ctx.graph.functions["M.same"]) == []
+
+
+STATE = """
+A = jnp.ones(3)
+B = jnp.ones(3)
+B = B * 2
+C = []
+C.append(1)
+D = np.zeros(3)
+np.copyto(D, A)
+E = np.zeros(3)
+np.multiply(A, 2, out=E)
+F = 1
+G = 2
+H = np.zeros(3)
+H[0] = 1
+
+def setg():
+    global G
+    G = 3
+
+def f(x):
+    y = x * A + B + F + G
+    z = C[0] + D + E + H
+    return y, z
+
+def g(x):
+    return x * A
+"""
+
+
+def test_changed_module_names_and_the_functions_reading_them() -> None:
+    ctx = context(STATE, HEADER)
+    # bound twice, mutated, written by np.copyto / out=, rebound through `global`
+    assert changed_module_names(ctx) == {"B", "C", "D", "E", "G", "H"}
+    assert reads_module_state(ctx, ctx.graph.functions["f"]) == ["B", "C", "D", "E", "G", "H"]
+    assert reads_module_state(ctx, ctx.graph.functions["g"]) == []
+
+
+def test_a_name_a_module_level_loop_binds_is_changed() -> None:
+    """Every iteration binds it again: the body's names and the loop variable (a
+    function reading them under jit would see the first value it traced)."""
+    source = """
+u = jnp.ones(3)
+for lr in (0.1, 0.01):
+    lap = u * 2
+    u = u - lr * lap
+done = u
+"""
+    ctx = context(source, HEADER)
+    assert changed_module_names(ctx) == {"lap", "lr", "u"}
+
+
+def test_a_parameter_or_local_is_not_module_state() -> None:
+    ctx = context(STATE + "\ndef h(B):\n    C = 1\n    return B + C\n", HEADER)
+    assert reads_module_state(ctx, ctx.graph.functions["h"]) == []

@@ -1,0 +1,57 @@
+"""What tracing a function needs: static arguments, and Python control flow on traced values."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.facts import tracing
+
+from ..helpers import HEADER, context
+
+
+def facts(code: str) -> tracing.TraceFacts:
+    ctx = context(code, HEADER)
+    return tracing.analyse(ctx, ctx.graph.functions["f"])
+
+
+@pytest.mark.parametrize(
+    ("code", "static"),
+    [
+        ("def f(x, n):\n    return jnp.zeros(n) + x\n", {"n": "the shape in `jnp.zeros`"}),
+        ("def f(x, n):\n    return x[:n]\n", {"n": "a slice bound"}),
+        ("def f(x, k):\n    return jnp.sum(x, axis=k)\n", {"k": "`axis=`"}),
+        ("def f(x, k):\n    return jnp.sum(x, k)\n", {"k": "an option of `jnp.sum`"}),
+        ("def f(x, k):\n    return x.reshape(k, -1)\n", {"k": "the argument of `.reshape()`"}),
+        ("def f(x, d):\n    return x.astype(d)\n", {"d": "the argument of `.astype()`"}),
+        ("def f(x, s):\n    return x * 2 if s == 'a' else x\n", {"s": "a conditional expression"}),
+        (
+            "def f(x, n):\n    for _ in range(n):\n        x = x * 2\n    return x\n",
+            {"n": "`range()`"},
+        ),
+        ("def f(x, i):\n    return x.shape[i]\n", {"i": "an index into `x.shape`"}),
+        ("def f(x, a):\n    return x * 2.0 + a\n", {}),  # `a` may be traced
+        ("def f(x):\n    return jnp.roll(x, 1)\n", {}),
+    ],
+)
+def test_static_needs(code: str, static: dict[str, str]) -> None:
+    assert facts(code).static == static
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("def f(x):\n    if x.sum() > 0:\n        return x\n    return -x\n", "an `if` condition"),
+        ("def f(x):\n    return float(x)\n", "`float()`"),
+        ("def f(x, r):\n    return x / max(jnp.linalg.norm(x), r)\n", "`max()`"),
+        ("def f(x):\n    return x.item()\n", "`.item()`"),
+        ("def f(x):\n    while x.sum() > 1:\n        x = x / 2\n    return x\n", "a `while`"),
+    ],
+)
+def test_traced_control_flow(code: str, why: str) -> None:
+    reasons = facts(code + "y = f(jnp.ones(3))\n").traced_control
+    assert reasons and reasons[0].startswith(why)
+
+
+def test_shape_reads_stay_concrete() -> None:
+    code = "def f(x):\n    if x.shape[0] > 2:\n        return x\n    return jnp.zeros(len(x))\n"
+    assert (facts(code).static, facts(code).traced_control) == ({}, [])

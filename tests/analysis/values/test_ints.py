@@ -1,0 +1,129 @@
+"""Provable Python integers: literals, integer module constants, `range` indices."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.values.ints import builtin, int_constant, is_int, module_constant, range_loop
+
+from ..helpers import HEADER, context, expr, stmt
+
+SOURCE = """
+N = 8
+F = 0.5
+S = "x"
+R = 3
+R = 4
+G = 2
+M = jnp.ones(2)
+L = 5
+L.append(1)
+
+def bump():
+    global G
+    G = 5
+
+def f(n, xs):
+    K = 1
+    for i in range(n):
+        for j in range(K):
+            probe(i, j, n, N, K)
+    for k in range(3):
+        k = k + 1
+        probe(k)
+    for e in xs:
+        probe(e)
+
+probe(N)
+"""
+
+
+@pytest.mark.parametrize(
+    ("code", "integer"),
+    [
+        ("3", True),
+        ("-3", True),
+        ("i", True),
+        ("j", True),
+        ("i + 2 * j", True),
+        ("i % 2 - N // 3", True),
+        ("-i", True),
+        ("N", True),
+        ("i / 2", False),  # true division gives a float
+        ("i ** 2", False),
+        ("+i", False),
+        ("n", False),  # a parameter
+        ("K", False),  # a local, not a module constant
+        ("F", False),
+        ("G", False),  # rebound through `global`
+        ("len(x)", False),
+    ],
+)
+def test_is_int(code: str, integer: bool) -> None:
+    ctx = context(SOURCE, HEADER)
+    assert is_int(ctx, stmt(ctx, "probe(i, j"), expr(code)) is integer
+
+
+@pytest.mark.parametrize(
+    ("name", "literal"),
+    [
+        ("N", "8"),
+        ("F", "0.5"),
+        ("S", '"x"'),
+        ("R", None),  # bound twice
+        ("G", None),  # rebound by a function
+        ("M", None),  # not a literal
+        ("L", None),  # mutated
+        ("Z", None),  # not bound
+    ],
+)
+def test_module_constant(name: str, literal: str | None) -> None:
+    ctx = context(SOURCE, HEADER)
+    value = module_constant(ctx, name)
+    assert (None if value is None else ctx.code(value)) == literal
+
+
+def test_int_constant_needs_an_integer_the_scope_does_not_shadow() -> None:
+    ctx = context(SOURCE, HEADER)
+    inside = stmt(ctx, "probe(i, j")
+    assert int_constant(ctx, inside, "N")
+    assert int_constant(ctx, stmt(ctx, "probe(N)", MODULE), "N")
+    assert not int_constant(ctx, inside, "F")
+    shadowed = context("N = 8\n\ndef f():\n    N = 2\n    probe(N)\n")
+    assert not int_constant(shadowed, stmt(shadowed, "probe(N)"), "N")
+
+
+@pytest.mark.parametrize(
+    ("code", "constant"),
+    [
+        ("def f(v, N):\n    probe(v, N)\n", False),  # a parameter named like the constant
+        ("def f(v, *, N=2):\n    probe(v, N)\n", False),
+        ("def f(v, N):\n    def g():\n        probe(v, N)\n", False),  # the outer parameter
+        ("def f(v):\n    N = 2\n    def g():\n        probe(v, N)\n", False),  # outer local
+        ("def f(v, n):\n    probe(v, N)\n", True),
+    ],
+)
+def test_int_constant_is_not_a_name_an_enclosing_function_binds(code: str, constant: bool) -> None:
+    ctx = context("N = 8\n\n" + code, HEADER)
+    assert int_constant(ctx, stmt(ctx, "probe("), "N") is constant
+
+
+def test_range_loop() -> None:
+    ctx = context(SOURCE, HEADER)
+    inside = stmt(ctx, "probe(i, j")
+    assert range_loop(ctx, inside, "i") is ctx.graph.loops[0]
+    assert range_loop(ctx, inside, "j") is ctx.graph.loops[1]
+    assert range_loop(ctx, inside, "n") is None
+    assert range_loop(ctx, stmt(ctx, "probe(k)"), "k") is None  # the body rebinds it
+    assert range_loop(ctx, stmt(ctx, "probe(e)"), "e") is None  # not a range
+    hidden = context("range = my_range\nfor i in range(3):\n    probe(i)\n")
+    assert range_loop(hidden, stmt(hidden, "probe(i)"), "i") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "is_builtin"),
+    [("range", True), ("len", True), ("jnp", False), ("n", False), ("K", False)],
+)
+def test_builtin(name: str, is_builtin: bool) -> None:
+    assert builtin(context(SOURCE, HEADER), name) is is_builtin

@@ -1,0 +1,52 @@
+"""What library calls and attributes give on the value lattice."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value
+from autoopt.analysis.values.library import arange, attribute_value, call_value, reshaped
+
+
+@pytest.mark.parametrize(
+    ("qual", "value"),
+    [
+        ("jax.numpy.float32", Value(Kind.DTYPE, constant=True)),
+        ("numpy.pi", Value(Kind.SCALAR, constant=True)),
+        ("jax.numpy", Value(Kind.MODULE, constant=True)),
+        ("jax.numpy.newaxis", Value(Kind.NONE, constant=True)),
+        ("jax.grad", Value(Kind.CALLABLE)),
+        ("mylib.thing", UNKNOWN),
+    ],
+)
+def test_attribute_value(qual: str, value: Value) -> None:
+    assert attribute_value(qual) == value
+
+
+@pytest.mark.parametrize(
+    ("qual", "kind", "detail"),
+    [
+        ("jax.numpy.sin", Kind.ARRAY, None),
+        ("jax.numpy.argmax", Kind.ARRAY, "int"),
+        ("jax.numpy.isnan", Kind.ARRAY, "bool"),
+        ("numpy.sin", Kind.HOST_ARRAY, None),
+        ("numpy.random.default_rng", Kind.OBJECT, "numpy-rng"),
+        ("jax.device_count", Kind.SCALAR, None),
+        ("jax.jit", Kind.CALLABLE, "arrays"),
+        ("jax.tree_util.tree_map", Kind.PYTREE, None),
+        ("requests.get", Kind.UNKNOWN, None),
+    ],
+)
+def test_call_value(qual: str, kind: Kind, detail: str | None) -> None:
+    value = call_value(qual, cst.parse_expression("f(x)"))  # type: ignore[arg-type]
+    assert (value.kind, value.detail) == (kind, detail)
+
+
+def test_arange_and_reshape_keep_known_shapes() -> None:
+    floats = arange(cst.parse_expression("24.0"))
+    assert (floats.shape, floats.dtype) == ((24,), "float")
+    call = cst.parse_expression("x.reshape(8, 3)")
+    assert reshaped(floats, call).shape == (8, 3)  # type: ignore[arg-type]
+    bad = cst.parse_expression("x.reshape(5, 5)")
+    assert reshaped(floats, bad).shape is None  # type: ignore[arg-type]
