@@ -8,15 +8,15 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from autoopt.analysis.core.context import (
-    ModuleContext,
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import Function
+from autoopt.analysis.core.positions import (
     _group_offsets,
     _offsets_from_code,
     _parse_groups,
     _positions_in,
     _statement_lines,
 )
-from autoopt.analysis.core.graph import Function
 from autoopt.analysis.core.walk import walk
 from autoopt.model import RequireImport, Span
 
@@ -190,12 +190,14 @@ def test_statement_lines_from_the_module_parse_equal_those_of_each_statement() -
     for source in (TRICKY, *(p.read_text() for p in sorted(CORPUS.glob("*.py")))):
         ctx = context(source)
         for index, top in enumerate(ctx.module.body):
-            start = ctx._offsets[index]
-            end = ctx._offsets[index + 1] if index + 1 < len(ctx._offsets) else None
-            text = "".join(ctx._lines[start:end])
+            start = ctx.positions.offsets[index]
+            end = (
+                ctx.positions.offsets[index + 1] if index + 1 < len(ctx.positions.offsets) else None
+            )
+            text = "".join(ctx.positions.lines[start:end])
             from_statement = _statement_lines(top, ctx.layout, text)
             assert from_statement is not None
-            assert ctx._anchors(index) == from_statement
+            assert ctx.positions.anchors(index) == from_statement
 
 
 CORPUS = Path(__file__).resolve().parents[3] / "corpus"
@@ -298,7 +300,7 @@ def test_a_derived_context_has_the_code_and_offsets_of_its_module(name: str) -> 
         module = ctx.module.with_changes(body=edited)
         derived = ctx.derived(module)
         assert derived.source == module.code
-        assert derived._offsets == _offsets_from_code(module)
+        assert derived.positions.offsets == _offsets_from_code(module)
         assert derived.statements is ctx.statements
 
 
@@ -310,7 +312,7 @@ def test_a_derived_context_makes_its_text_only_when_asked() -> None:
     assert derived.graph.scope_stmts("<module>")[-1].defs == {"z"}  # analyses need no text
     assert "source" not in vars(derived)
     assert derived.source == module.code
-    assert derived._offsets == _offsets_from_code(module)
+    assert derived.positions.offsets == _offsets_from_code(module)
     with pytest.raises(AttributeError):
         _ = derived.no_such_attribute
 
