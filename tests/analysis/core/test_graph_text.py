@@ -7,7 +7,6 @@ and review the diff of `tests/analysis/core/snapshots/`.
 
 from __future__ import annotations
 
-import os
 import textwrap
 from pathlib import Path
 
@@ -16,9 +15,9 @@ import pytest
 
 from autoopt.analysis.core.graph import ModuleGraph
 from autoopt.analysis.core.graph_text import render_graph
+from tests.snapshots import assert_snapshot
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-UPDATE = os.environ.get("AUTOOPT_UPDATE_SNAPSHOTS") == "1"
 
 FIXTURES = {
     "training_loop": '''
@@ -118,15 +117,7 @@ def render(name: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))
 def test_graph_snapshot(name: str) -> None:
-    path = SNAPSHOTS / f"{name}.txt"
-    text = render(name)
-    if UPDATE:
-        path.write_text(text)
-    assert path.exists(), f"no snapshot {path}: run with AUTOOPT_UPDATE_SNAPSHOTS=1"
-    assert text == path.read_text(), (
-        f"the graph of {name} changed; if intended, run with AUTOOPT_UPDATE_SNAPSHOTS=1"
-        " and review the diff"
-    )
+    assert_snapshot(SNAPSHOTS / f"{name}.txt", render(name), f"the graph of {name}")
 
 
 def test_render_graph_lists_each_section_in_a_stable_order() -> None:
