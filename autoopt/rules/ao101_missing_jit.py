@@ -25,6 +25,8 @@ class MissingJit(Rule):
     `@jax.jit`. Arguments the body needs as Python values (shapes such as
     `jnp.zeros(n)`, `range(n)`, `if` conditions, slice bounds, `axis=`) and
     arguments that are strings, dtypes or shape tuples become `static_argnames`.
+    A function handed to pickling or multiprocessing keeps its plain definition
+    and is wrapped at the loop instead.
 
     ## Why is this bad?
     Without `jit`, JAX dispatches every operation on its own, from Python, one
@@ -33,31 +35,20 @@ class MissingJit(Rule):
     small elementwise operations 13-24x.
 
     ## Fix safety
-    The rule fires only for calls from code that provably runs eagerly: the
-    module body, the program's `main()`, and functions they call. A loop inside
-    a jitted function, a `lax.scan` body, or a library function nothing here
-    calls already runs traced (or may), and is left alone.
+    **Safe** only when every premise of the jit plan is proven, **unsafe** when one
+    cannot be proven, **no fix** (the finding says why) when one is refuted; which
+    failure is which is listed in `analysis/facts/jit_plan.py`. Results agree with
+    the original within float tolerance: XLA fuses and reorders float operations.
 
-    The fix is **safe** only when autoopt proves every premise on its value
-    model: the function is pure (no `print`, I/O, logging, global or argument
-    mutation, host random numbers, methods of host objects, calls to code it
-    cannot see, through every helper it calls); it reads no outside state that
-    jit would freeze (a global or closure that the program rebinds or mutates,
-    `np.copyto` included); no traced value reaches Python control flow
-    (`if`, `max()`, `int()`), NumPy, `isinstance`, text, a boolean mask or a
-    data-dependent shape; it returns arrays; and every argument at every call
-    site is a JAX array, a pytree of arrays, a Python number used only as data,
-    or a hashable constant made static. It is **unsafe** when a premise cannot
-    be proven: an argument of unknown kind or a NumPy array (jit converts it, and
-    float64 becomes float32), a host object read from outside, an index that may
-    be a boolean mask, a static argument not shown constant. There is **no fix**
-    (the finding explains why) when the function is impure, branches in Python
-    on an array, returns a Python value, receives a host object or a config
-    dict, or a static argument changes on every call (it would compile again on
-    every call). A function handed to pickling or multiprocessing keeps its
-    plain definition and is wrapped at the loop instead. Results agree with the
-    original within float tolerance: XLA fuses and reorders float operations, so
-    jitted code is not bit-identical.
+    - a call runs eagerly, in a loop of the program: `analysis/facts/execution.py`
+    - the function is pure, through every helper it calls: `analysis/facts/purity.py`
+    - it reads no outside state jit would freeze: `analysis/facts/summaries.py`
+    - no traced value reaches Python control flow, NumPy, text, a mask or a shape:
+      `analysis/facts/summaries.py`, `analysis/facts/tracing.py`
+    - it returns arrays: `analysis/facts/summaries.py`
+    - every argument at every call site is an array, a pytree of arrays, a number used
+      as data or a hashable constant made static: `analysis/values/model.py`,
+      `analysis/facts/callsites.py`, `analysis/facts/tracing.py`
     """
 
     id = "AO101"

@@ -35,21 +35,19 @@ class JitInLoop(Rule):
     loop pays only the dispatch.
 
     ## Fix safety
-    The fix is **safe** when nothing the `jax.jit(...)` call reads (the function
-    and the options) changes during the loop, neither in the loop nor in a
-    function it calls (`global model_fn` rebound by a helper): the hoisted
-    expression then evaluates to the same thing on every iteration, and building
-    a jit wrapper has no side effects. It is **unsafe** when the jitted callable
-    reads an object's state (a bound method `obj.step`, `partial(f, dt=obj.dt)`):
-    built once, jit traces it once and freezes that state. There is **no fix**
-    when the jitted function is defined in the loop, changes during it, or its
-    options change per iteration: define it once outside the loop and pass the
-    changing values as arguments.
+    **Safe** when the hoisted expression evaluates to the same thing on every
+    iteration (building a jit wrapper has no side effects); **unsafe** when the
+    jitted callable reads an object's state (a bound method `obj.step`,
+    `partial(f, dt=obj.dt)`), which jit traces once and freezes; **no fix** when
+    the function is defined in the loop, changes during it, or its options change
+    per iteration: define it once outside the loop and pass the changing values as
+    arguments.
 
-    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
-    one step, or that a safe AO501 fix replaces with one `vmap`, this rule
-    leaves the statements to it; the step's jit
-    compiles them already.
+    - nothing `jax.jit(...)` reads (the function, the options) changes in the loop,
+      nor in a function it calls: `analysis/facts/invariance.py`
+    - the callable is a module function, not an object's state: `analysis/values/model.py`
+    - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
+      theirs: `rules/loop_owner.py`
     """
 
     id = "AO102"

@@ -41,7 +41,10 @@ class MissingDonation(Rule):
     because the call's output replaces it (`state = step(state, batch)`,
     `params, opt = update(params, opt, grads)`), and donates that input with
     `donate_argnames`, merged into the existing `jax.jit` options. Functions
-    that AO101 jits in the same run are included.
+    that AO101 jits in the same run are included: AO201's finding sits on the
+    same name and runs after AO101, so its edit merges the donation into AO101's
+    decorator, or adds that decorator itself when AO101's fix is not applied,
+    never with weaker safety than AO101's.
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new
@@ -52,28 +55,24 @@ class MissingDonation(Rule):
 
     ## Fix safety
     A donated buffer is deleted by the call, so the fix is **safe** only when
-    autoopt proves nothing reads it afterwards: at every call site the argument
-    is a plain name that the call's result rebinds; the same buffer is not
-    passed twice (`f(x, x)`, or another argument that may hold it); no other
-    name or container that may hold its buffers (`best = state`,
-    `p = avg = init()`, `State(p, p)`, `history.append(state["w"])`) is read
-    after the call, in the next iteration or after the loop; no nested
-    function or other function reads it; and the function cannot be called
-    from code autoopt does not see. The output reuses the buffer because the
-    call's result replaces the argument. The fix is **unsafe** when the
-    function is public in a library module, exported or used as a value, when
-    the first call would donate a parameter of the calling function (the
-    caller's array) or a value that lives outside it (a closure, a global),
-    when the value is handed to code that may keep it (`monitor.observe(w)`, a
-    helper that appends it to a global list), when the leaves of a donated
-    pytree cannot be shown to be distinct buffers, or when an alias can only be
-    ruled out for code autoopt cannot see. There is **no fix** when a proven
-    alias is read later, the same buffer is passed twice, or one buffer fills
-    two leaves of the donated value (`State(params=p, ema=p)`: XLA refuses to
-    donate it twice). Functions AO101 jits in the same run get the
-    donation merged into AO101's decorator: AO201's finding sits on the same
-    name and runs after AO101, and when AO101's fix is not applied AO201's
-    edit adds that decorator itself, never with weaker safety than AO101's.
+    autoopt proves nothing reads it afterwards; **unsafe** when an alias or a
+    caller can only be ruled out for code autoopt cannot see (a public function of
+    a library module, the caller's own parameter, a closure or a global, a value
+    handed to code that may keep it, pytree leaves not shown distinct); **no fix**
+    when a proven alias is read later, the same buffer is passed twice, or one
+    buffer fills two leaves of the donated value (XLA refuses to donate it twice).
+
+    - every call site passes a plain name that the call's result rebinds:
+      `analysis/facts/jitted.py` (the call sites), `analysis/core/graph.py` (liveness)
+    - the function cannot be called from code autoopt does not see:
+      `analysis/facts/jitted.py` (`escapes`)
+    - no other name or container that may hold the buffer is read after the call,
+      and no code it is handed to keeps it: `analysis/facts/aliases.py`
+    - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
+      (`repeated_leaf`)
+    - no nested or other function reads it, and the first call donates no array of
+      the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`
+    - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
     """
 
     id = "AO201"

@@ -32,7 +32,10 @@ class LoopInvariantTransfer(Rule):
     not change in the loop: `jnp.asarray(x)`, `jnp.array(x)`, `jax.device_put(x)`,
     and NumPy arrays passed straight into a jitted function. It moves the
     transfer before the loop, once, under a fresh name (`x_dev`), and uses that
-    name in the loop.
+    name in the loop. `jnp.asarray(x)` and `jnp.array(x)` of a NumPy array become
+    `jax.device_put(x)` (the same dtype and values); any other form, such as
+    `jnp.asarray(x, dtype=jnp.float16)` or a value autoopt cannot place, is
+    hoisted exactly as written.
 
     ## Why is this bad?
     JAX copies host data to the device on every call: it is never zero-copy.
@@ -41,23 +44,19 @@ class LoopInvariantTransfer(Rule):
     40 KB argument, 4x for 4 MB and 21x for 40 MB once the copy is made once.
 
     ## Fix safety
-    The fix is **safe** when every name the transfer reads is loop-invariant:
-    nothing in the loop rebinds or mutates it, nor any name that may share its
-    object (a view, a list holding it), and the loop passes it to no code that
-    may change it in place (`rng.shuffle(x)`, `np.copyto`, `out=x`, code autoopt
-    cannot see). `jnp.asarray(x)` and `jnp.array(x)` of a NumPy array become
-    `jax.device_put(x)` (the same dtype and values); any other form, such as
-    `jnp.asarray(x, dtype=jnp.float16)` or a value autoopt cannot place, is
-    hoisted exactly as written. The fix is **unsafe** when the hoisted array
-    could be donated (the loop calls a function with buffer donation, or the
-    value is replaced by a call's output each iteration): one shared array
-    would then be deleted by the first call. Data that changes per iteration
-    is never hoisted and not reported.
+    **Safe** when every name the transfer reads is loop-invariant; **unsafe** when
+    the hoisted array could be donated (the loop calls a function with buffer
+    donation, or the value is replaced by a call's output each iteration): one
+    shared array would then be deleted by the first call. Data that changes per
+    iteration is never hoisted and not reported.
 
-    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
-    one step, or that a safe AO501 fix replaces with one `vmap`, this rule
-    leaves the statements to it; the step's jit
-    compiles them already.
+    - every name the transfer reads stays the same in the loop, aliases and code
+      that may change it in place included: `analysis/facts/invariance.py`
+    - the data lives on the host (NumPy) or is a transfer: `analysis/values/placement.py`
+    - no call in the loop donates the hoisted array: `analysis/facts/jitted.py`
+      (the jit options)
+    - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
+      theirs: `rules/loop_owner.py`
     """
 
     id = "AO301"

@@ -65,48 +65,25 @@ class HostSyncInLoop(Rule):
     ## Fix safety
     After the rewrite the list holds the same Python values as before, made by
     the same conversion, and a sum adds the same floats in the same order. The
-    fix is **safe** for scalar conversions (`float`, `.item()`) when the list
-    (or the sum) starts empty (zero) just before the loop, nothing else reads or
-    changes it until the loop ends, the loop cannot `return` or `yield` out
-    before the conversion, and the kept value cannot be donated by a later call
-    in the loop. It is **unsafe** for conversions of whole arrays (`np.asarray`,
-    `.tolist()`, `jax.device_get`): the arrays then stay in device memory until
-    the loop ends. There is **no fix** when the host value is used for control
-    flow, printed, or used otherwise inside the loop: the sync is then needed
-    where it is, or the program's output would change.
+    list form is **safe** for scalar conversions (`float`, `.item()`) and
+    **unsafe** for whole arrays (`np.asarray`, `.tolist()`, `jax.device_get`: they
+    stay in device memory until the loop ends). Printing after the loop is
+    **unsafe**: the text is the same, but it appears when the loop ends, and not at
+    all if the loop raises. There is **no fix** when the host value steers the loop
+    or is used otherwise in it. The scan form is **safe** under the list form's
+    premises and its own; like adding `jit`, it may round floats differently.
 
-    Printing after the loop is **unsafe**: the text is the same (the loop index
-    and module constants the print reads are recorded with the values, each
-    conversion is redone on the fetched value), but the lines appear when the
-    loop ends rather than as it runs, and not at all if the loop raises. There
-    is no fix when the print reads other names, when the loop prints anything
-    else, or when it can `return` first.
-
-    The scan form is **safe** under the same conditions, and only when: every
-    conversion in the loop is a scalar one (`float`, `.item()`: stacking whole
-    arrays every step would cost device memory) appended to its own list,
-    directly or under an `if` on the index alone (`if t % 10 == 0:`: the value
-    is then stacked every step and the kept steps picked after the loop); the
-    loop runs `range` of
-    literal or module-constant bounds, at least once (scan traces its body
-    even for zero steps); every other line rebinds names to calls of
-    module-level jitted functions without static arguments or of `jax.numpy`
-    / `jax.lax` / `jax.nn` functions, on names, numbers and rows `xs[i]` of
-    JAX arrays the loop does not change (a traced index reads the same row as
-    a Python one, out-of-range rows included: JAX clamps both; NumPy rows are
-    left alone, NumPy raises); the index is used for nothing else; every
-    carried name is rebound to JAX arrays whose shape and dtype provably stay
-    the same from step to step (`analysis/plans/carry.py`: `.at[]` updates, weakly
-    typed arithmetic, `jax.grad` with respect to it, helpers that return such
-    a value, or known equal shapes and dtypes; a Python loop may broadcast or
-    promote its carry, where scan would raise); and no name of the last step is
-    read after the loop. Otherwise the list form is used. Like adding `jit`, it
-    may round floats differently.
-
-    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
-    one step, or that a safe AO501 fix replaces with one `vmap`, this rule
-    leaves the statements to it; a loop this rule runs as
-    `lax.scan` collects values, which an AO103 step never does.
+    - the value converted is a device array: `analysis/values/placement.py`
+    - the list (or sum) starts empty just before the loop, nothing else reads or
+      changes it, the loop cannot leave first, no later call donates the kept value:
+      `analysis/plans/collect.py`
+    - a print reads only device values, the loop index and module constants:
+      `analysis/plans/replay.py`
+    - the loop is counted and its lines are calls of jitted or JAX functions on rows
+      of unchanged JAX arrays: `analysis/plans/scan.py`, `analysis/facts/jitted.py`
+    - each carry keeps its shape and dtype: `analysis/plans/carry.py`
+    - one owner per loop (a loop AO302 scans collects values, which an AO103 step
+      never does): `rules/loop_owner.py`
     """
 
     id = "AO302"

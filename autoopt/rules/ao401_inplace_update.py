@@ -59,7 +59,9 @@ class InplaceUpdate(Rule):
     helper that donates `x`, so XLA writes into the existing buffer. It does
     the same for a splice, `x = jnp.concatenate([x[:i], v, x[i + k:]])`, which
     replaces rows `i` to `i + k - 1`: the helper writes `v` there with
-    `lax.dynamic_update_slice_in_dim`.
+    `lax.dynamic_update_slice_in_dim`. A splice is never run as `fori_loop` (its
+    slices need static bounds); in a loop AO401 runs as `fori_loop` for an `.at`
+    update, it is left to jit.
 
     ## Why is this bad?
     Outside `jit`, every `.at[].set` copies the whole array: a loop of `K`
@@ -73,69 +75,31 @@ class InplaceUpdate(Rule):
     0.19 ms.
 
     ## Fix safety
-    The `fori_loop` rewrite is **safe** only when everything is proven: the
-    function is module-level, undecorated, pure (no print, I/O, host RNG,
-    global writes), has no Python control flow on traced values and needs no
-    argument as a Python value, returns arrays; the loop is `for i in
-    range(a[, b])` over plain assignments; every name it carries is an array
-    defined before the loop (call sites prove array arguments) whose shape and
-    dtype provably stay the same from one iteration to the next (a Python loop
-    may broadcast or promote it, where `fori_loop` would raise), names local
-    to an iteration are not read after it, the index is not read after the
-    loop; and every value indexed by the (now traced) loop index is a JAX
-    array (which clamps an out-of-range index the same way eagerly and
-    traced) or the one the loop ranges over (`range(xs.shape[0])` with
-    `xs[i]`): a NumPy array or a list would raise where a traced index
-    clamps. Results agree to float
-    rounding (jit fuses operations). Otherwise autoopt uses the helper.
+    The `fori_loop` form is **safe** only when its plan is proven (results agree
+    to float rounding); otherwise autoopt uses the helper. Inside the helper the
+    update is the same `.at[...]` operation, so values are bit-identical; it is
+    **safe** when the index is built from integers and donating is proven harmless,
+    **unsafe** when the index may be a mask, the array may be shared, or the update
+    is a slice (`dynamic_update_slice` clamps a start out of range, where the
+    slice drops the update or fails). A splice's fix is **safe** when its premises
+    are proven and **unsafe**, naming what is not, otherwise. A win is not
+    guaranteed on every backend (XLA:CPU has regressed on small dynamic updates),
+    so keep the rewrite only when verification measures one. There is **no fix**
+    inside a jitted function (the update is already in place) or for stepped or
+    multi-axis slices.
 
-    Inside the helper the update is the same `.at[...]` operation, with the
-    same index semantics (negative indices, out-of-range updates dropped), so
-    the values are bit-identical. The helper is **safe** when the index is
-    built from integers (`range` loop variables, integer module constants,
-    literals, `+ - * // %`) and donating is proven harmless: the array was
-    created fresh in the same scope (e.g. `jnp.zeros`), nothing else reads
-    it before or during the loop (`len(x)` and `x.shape` aside: they keep no
-    reference), and this update is its only write in the loop. It is
-    **unsafe** when the index may be an array mask, when the array may be
-    shared (a parameter, an alias, a value read elsewhere: donation deletes
-    it), and for a slice `x.at[a:b].set(v)`, rewritten with
-    `lax.dynamic_update_slice_in_dim`: that operation *clamps* a start index
-    that is out of range (the update lands on the last rows) where the slice
-    drops the update or fails, and it does not broadcast `v`; autoopt cannot
-    prove `a` in range. A win is not guaranteed on every backend (XLA:CPU has
-    regressed on small dynamic updates, and some GPUs prefer scatter), so
-    keep the rewrite only when verification measures one. There is **no
-    fix** inside a jitted function (the update is already in place) or for
-    stepped or multi-axis slices.
-
-    A splice is the update only when `v` has exactly `k` rows and `0 <= i <=
-    len(x) - k`; otherwise the concatenate changes the size of `x` (a
-    negative `i` counts from the end) where `dynamic_update_slice` keeps it
-    and clamps `i`. autoopt leaves alone a splice whose value provably has
-    another length, one on an axis other than 0 or with `dtype=`, and one
-    whose start calls a function (the two slices evaluate it twice). The
-    helper promotes both to the dtype the concatenate gives
-    (`jnp.result_type`), so values and dtypes are identical (when that
-    changes the dtype of `x`, the first call cannot reuse its buffer). The
-    fix is **safe** when donating is proven harmless as above, `v`'s rows
-    are proven by literals (`v[None]`, `jnp.zeros((k, 3))`, a list literal,
-    through names and arithmetic with Python numbers), `i` is the variable of
-    an enclosing `for i in range([a, ]n - c)` (literals `a >= 0`, `c >= k -
-    1`) where `n` is `len(x)`, `x.shape[0]` or the first dimension `x` was
-    created with, and `x` is not weakly typed (made by `jnp.zeros`, `ones`,
-    `empty`, `eye`, `identity`, `arange`, `linspace`, or with `dtype=`): the
-    concatenate of weak arrays stays weak, the helper's result does not.
-    Otherwise it is **unsafe**, and the message names what is not proven.
-    One difference remains: where `v`'s other dimensions are smaller than
-    `x`'s, the concatenate raises and the helper writes the smaller block.
-    A splice is never run as `fori_loop` (its slices need static bounds); in
-    a loop AO401 runs as `fori_loop` for an `.at` update, it is left to jit.
-
-    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
-    one step, or that a safe AO501 fix replaces with one `vmap`, this rule
-    leaves the statements to it; a loop this rule runs as
-    `lax.fori_loop` is never an AO103 step.
+    - the function is module-level, undecorated, pure, traceable whole and returns
+      arrays; the loop is counted over plain assignments: `analysis/plans/fori.py`
+    - every carry is an array defined before the loop that keeps its shape and
+      dtype: `analysis/plans/carry.py`
+    - rows indexed by the traced loop index clamp as before: `analysis/plans/fori.py`
+    - the index is built from integers: `analysis/values/ints.py`
+    - the array is fresh, read by nothing else before or in the loop, and this
+      update is its only write: `analysis/core/loop_vars.py`
+    - a splice is an update in place (`v` has `k` rows, `0 <= i <= len(x) - k`,
+      `x` strongly typed): `analysis/plans/splice.py`
+    - one owner per loop (a loop AO401 runs as `lax.fori_loop` is never an AO103
+      step): `rules/loop_owner.py`
     """
 
     id = "AO401"

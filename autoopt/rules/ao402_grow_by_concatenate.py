@@ -76,38 +76,21 @@ class GrowByConcatenate(Rule):
     ## Fix safety
     Joining once gives the same array as joining step by step: same values,
     shape and dtype (type promotion is associative), and an empty loop leaves
-    the initial value. The fix is **safe** when the growth statement is the
-    only write of the accumulator in the loop, nothing else in the loop (nor
-    a function or lambda) reads it, and the loop has no `else` and sits in no
-    `try` (an exception would leave the accumulator un-joined). It is
-    **unsafe** for `jnp.append` without `axis`, which flattens: the rewrite
-    flattens the initial value too, which differs when the loop never runs
-    and the initial value is not 1-D. There is **no fix** when the loop reads
-    the accumulator (then every intermediate value is needed).
+    the initial value. The list form is **safe** when its premises below hold,
+    **unsafe** for `jnp.append` without `axis` (it flattens: the rewrite flattens
+    the initial value too, which differs when the loop never runs and the initial
+    value is not 1-D), and offers **no fix** when the loop reads the accumulator.
+    Preallocation is taken only where all its premises are proven, else the list
+    form, with the premise named; its values are copied, so they are bit-identical.
 
-    Preallocation needs more, all proven, or autoopt uses the list and says
-    which premise failed: the loop is `for i in range(a[, b])` whose arguments
-    are plain reads (evaluated once more, just before the loop), with no
-    `break`, `continue` or `return` and the loop variable (and a named `a`)
-    never rebound; the growth statement stands directly in the loop body; the
-    one definition of the accumulator that reaches the loop is a `jnp.zeros`/
-    `ones`/`empty`/`full` with a literal leading `0` and a known dtype (the
-    buffer takes its other dimensions and dtype from it, so an empty loop ends
-    with an equal array); each piece has a proven row count (`x[None]`,
-    `jnp.expand_dims(x, 0)`, `x.reshape(k, ...)`, a constructor with a literal
-    shape, or one of these combined with a Python scalar) and provably the
-    accumulator's dtype, so `concatenate` would not have promoted; and for
-    `vstack`/`hstack` the proven ranks make the join a row concatenation. The
-    buffer is new and only the accumulator holds it, so donating it deletes
-    nothing else. The helper raises `TypeError` where `concatenate` would,
-    when a piece's other dimensions differ (`dynamic_update_slice` would
-    accept smaller ones and write part of a row). The values are copied, so
-    they are bit-identical.
-
-    One owner per loop (docs/architecture.md): in a loop that AO103 compiles as
-    one step, or that a safe AO501 fix replaces with one `vmap`, this rule
-    leaves the statements to it; the step's jit
-    compiles them already.
+    - the growth is the accumulator's only write in the loop, nothing else (nor a
+      function or lambda) reads it: `analysis/core/loop_vars.py`
+    - the loop has no `else` and sits in no `try`: `analysis/core/blocks.py`
+    - the loop's count, the empty start, each piece's rows and dtype, and the ranks
+      of `vstack`/`hstack` are proven: `analysis/plans/prealloc.py`,
+      `analysis/values/shapes.py`
+    - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
+      theirs: `rules/loop_owner.py`
     """
 
     id = "AO402"

@@ -71,35 +71,27 @@ class LoopToVmap(Rule):
     faster, more than the hand-written jitted vmap (2.76x).
 
     ## Fix safety
-    The fix is **safe** when every premise is proven: the body only
-    assigns names and appends one value; no iteration reads a name another
-    wrote (no carry), the list is read nowhere but the stack, and no name
-    the body binds is read after the loop; the loop runs once per row of
-    each array it indexes (`for x in xs`, `range(len(xs))`,
-    `range(xs.shape[0])`, or a `range(n)` whose `n` provably built the
-    array, as in `keys = jax.random.split(key, n)`); the examples come from
-    one JAX array (so they all have the same shape); the function, and
-    every function it calls, is pure (no print, I/O, host RNG, global or
-    argument writes, however deep) and does not branch in Python on a
-    traced value; it returns one array; and, for the jitted form, every
-    argument is a JAX array or a Python number. Results agree to float
-    rounding (measured 3e-7 relative in f32), not bit for bit. It is
-    **unsafe** when autoopt cannot prove the examples come from one array
-    (the fix then stacks them first), that the function returns one array,
-    that every mapped array has as many rows as the loop runs, or what an
-    argument of the jitted form receives (a NumPy array becomes a float32
-    device array). The one-call form offers **no fix**, with the premise
-    named, when the function is impure, branches on the example, returns a
-    tuple, or the examples are a Python list, whose shapes may differ; a body
-    of several statements with such a premise refuted (a carry, impurity,
-    a `range` of another length than the array, a `break`, a host RNG draw)
-    is not reported.
+    **Safe** when every premise below is proven; results agree to float rounding
+    (measured 3e-7 relative in f32), not bit for bit. **Unsafe** when autoopt cannot
+    prove the examples come from one array (the fix then stacks them first), that
+    the function returns one array, that every mapped array has as many rows as
+    the loop runs, or what an argument of the jitted form receives (a NumPy array
+    becomes a float32 device array). The one-call form offers **no fix**, with the
+    premise named, when one is refuted; a body of several statements with a
+    premise refuted is not reported.
 
-    AO501 owns the loops it rewrites: AO103 compiles only loops that carry a
-    name from one iteration to the next, which AO501 never takes, and in a
-    loop that a safe fix of this rule replaces, AO102, AO301, AO302, AO401
-    and AO402 fix nothing (their edits would be left behind unused; see
-    docs/architecture.md, "One owner per loop").
+    - the body assigns names and appends one value, carries nothing, and the list
+      is read only by the stack: `analysis/plans/per_item.py`
+    - the loop runs once per row of each array it indexes: `analysis/plans/per_item.py`
+    - the examples come from one JAX array: `analysis/plans/per_item.py`,
+      `analysis/values/model.py`
+    - the function is pure and does not branch in Python on a traced value:
+      `analysis/facts/purity.py`, `analysis/facts/tracing.py`
+    - it returns one array: `analysis/values/arrays.py`
+    - the jitted form's premises, asked of the program with the body extracted:
+      `analysis/facts/jit_plan.py`
+    - one owner per loop (AO501 takes only loops that carry nothing, which AO103
+      never takes): `rules/loop_owner.py`
     """
 
     id = "AO501"

@@ -37,7 +37,8 @@ class RematCandidate(Rule):
     It wraps the layer in `jax.checkpoint` with an explicit policy,
     `jax.checkpoint_policies.dots_with_no_batch_dims_saveable`: matmul
     results are kept, everything elementwise is recomputed on the backward
-    pass.
+    pass. A Python loop of fewer than 4 layers is not reported (a shallow model
+    saves too little to pay for recomputing).
 
     ## Why is this bad?
     Reverse-mode differentiation keeps every intermediate of every layer
@@ -57,31 +58,31 @@ class RematCandidate(Rule):
     ## Fix safety
     Checkpointing never changes values (measured: bit-identical gradients);
     it trades time for memory. The fix is **safe** for the pure body of a
-    `lax.scan`. It is **unsafe** for a layer applied in a Python loop: values
-    stay the same, but on CPU the memory saving is optimized away, and on any
-    device the trade is worth it only when activations dominate memory. A
-    Python loop of fewer than 4 layers is not reported (a shallow model saves
-    too little to pay for recomputing). There is **no fix** when the layer is
-    impure (its effects would run again on recomputation) or needs a Python
-    value for an argument (checkpoint traces every argument).
+    `lax.scan`; **unsafe** for a layer applied in a Python loop (values stay the
+    same, but on CPU the memory saving is optimized away, and on any device the
+    trade is worth it only when activations dominate memory); **no fix** when a
+    premise below is refuted.
 
-    ## Verification and memory budget
+    - the layer is pure (its effects would run again on recomputation):
+      `analysis/facts/purity.py`
+    - it needs no Python value for an argument (checkpoint traces every argument):
+      `analysis/facts/tracing.py`
+    - the layer runs under a reverse-mode transform, directly or through the
+      functions it calls: `analysis/core/graph.py` (calls)
+    - a jitted function reaches the layer, for verification to compile:
+      `analysis/facts/jitted.py`
+
     Verification keeps the fix only when it measures a drop in compiled temp
     memory (`memory_analysis().temp_size_in_bytes`; the device peak where no
     compiled figure exists) with equal outputs, never on peak RSS alone. It
     compiles a module-level jitted function whose computation reaches the
-    rewritten layer (e.g. `grad_step = jax.jit(jax.value_and_grad(loss))`),
-    on the arguments of its first calls, before and after the rewrite, and
-    reports temp memory before and after and the time ratio. With no such
-    jitted function (an eager `jax.grad`), nothing is compiled and the fix is
-    not kept.
-
-    `--memory-budget SIZE` (or `memory-budget = "64MiB"` in `[tool.autoopt]`)
-    asks for checkpointing only above a size: a rewrite whose measured temp
-    memory before is below the budget is dropped, "below memory budget". The
-    size of activations cannot be known from the source in general, so the
-    budget is enforced by verification only; `autoopt check` and `rewrite`
-    without `--verify` list the finding and note that it was not checked.
+    rewritten layer (e.g. `grad_step = jax.jit(jax.value_and_grad(loss))`), on
+    the arguments of its first calls, before and after the rewrite; with no such
+    function (an eager `jax.grad`), the fix is not kept. `--memory-budget SIZE`
+    (or `memory-budget = "64MiB"` in `[tool.autoopt]`) drops a rewrite whose
+    measured temp memory before is below the budget, "below memory budget"; the
+    size of activations cannot be known from the source, so `autoopt check` and
+    `rewrite` without `--verify` list the finding and note that it was not checked.
     """
 
     id = "AO601"

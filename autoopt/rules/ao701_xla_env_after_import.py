@@ -62,15 +62,18 @@ class XlaEnvAfterImport(Rule):
     ## Fix safety
     Moving the setting above the import makes it take effect. That is **safe**
     for the allocator settings (`XLA_PYTHON_CLIENT_*`: memory, not results) and
-    for logging and cache settings, when no statement between the import and the
-    setting reads the environment or starts the backend. It is **unsafe** for
-    settings that change what is computed: `JAX_ENABLE_X64` turns float32 into
-    float64, `XLA_FLAGS` may change numerics or the device count, `JAX_PLATFORMS`
-    the device; and when a statement before the setting (reading `os.environ`,
-    `jax.device_count()`) would see it after the move. The message says which case
-    it was (ignored, or working only by luck). There is **no fix** when the value
-    is computed from names defined after the import, or when the setting shares
-    its line with other statements.
+    for logging and cache settings; **unsafe** for settings that change what is
+    computed (`JAX_ENABLE_X64` turns float32 into float64, `XLA_FLAGS` may change
+    numerics or the device count, `JAX_PLATFORMS` the device) and when a statement
+    before the setting would see it after the move. The message says which case it
+    was (ignored, or working only by luck). There is **no fix** when the value is
+    computed from names defined after the import, or when the setting shares its
+    line with other statements.
+
+    - the first statement that imports jax: `analysis/core/names.py`
+    - no statement between the import and the setting reads the environment
+      (`os.environ`) or starts the backend (`jax.device_count()`), and the value
+      reads no name bound after the import: `analysis/core/exprs.py` (names read)
     """
 
     id = "AO701"

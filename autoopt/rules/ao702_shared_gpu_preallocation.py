@@ -55,14 +55,14 @@ class SharedGpuPreallocation(Rule):
     `ProcessPoolExecutor`, `subprocess` or `os.system` launching a script of the
     project that imports jax, Ray tasks with a fractional `num_gpus`, and the
     outermost `conftest.py` of tests that import jax when the project's pytest
-    configuration (`addopts` in `pytest.ini`, `pyproject.toml`, `tox.ini` or
-    `setup.cfg`) asks pytest-xdist for several workers (`-n 4`, `-n auto`). The
-    workers count as using JAX when their module imports jax, directly or
-    through the project's own modules. The fix sets
-    `XLA_PYTHON_CLIENT_PREALLOCATE=false` with `os.environ.setdefault` (so that
-    a user's own setting still wins) above the first statement that imports
-    jax, or in the `conftest.py` before the tests import it; the processes
-    started afterwards inherit it.
+    configuration asks pytest-xdist for several workers (`-n 4`, `-n auto`). The
+    fix sets `XLA_PYTHON_CLIENT_PREALLOCATE=false` with `os.environ.setdefault`
+    (so that a user's own setting still wins) above the first statement that
+    imports jax, or in the `conftest.py` before the tests import it; the
+    processes started afterwards inherit it. Programs that set a preallocation
+    setting (also in a launcher's `env=`, or pytest-env's `env` option) or
+    `JAX_PLATFORMS=cpu` are left alone. A fix in `conftest.py`, like every fix in a
+    test file, is applied only with `--include-tests`.
 
     ## Why is this bad?
     By default JAX preallocates 75% of the GPU memory when its backend starts,
@@ -81,16 +81,18 @@ class SharedGpuPreallocation(Rule):
     0.9/N when the number of workers N is a constant), which keeps
     preallocation but caps each process; or `XLA_PYTHON_CLIENT_ALLOCATOR=platform`,
     which allocates exactly what is asked and frees it at once, but is slow.
-    The setting is read when the backend starts, so it must be in the
-    environment before the first operation; the fix puts it above the import so
-    that nothing can start the backend first. There is **no fix** when the
-    processes are forked after jax was imported, with the `fork` start method
-    or with no start method set (the default on Linux before Python 3.14):
-    that deadlocks or fails regardless of memory, and the message says to use
-    `spawn` or `forkserver`. Programs that set a preallocation setting (also in
-    a launcher's `env=`, or pytest-env's `env` option) or `JAX_PLATFORMS=cpu`
-    are left alone. A fix in `conftest.py`, like every fix in a test file, is
-    applied only with `--include-tests`.
+    There is **no fix** when the processes are forked after jax was imported, with
+    the `fork` start method or with no start method set (the default on Linux
+    before Python 3.14): that deadlocks or fails regardless of memory, and the
+    message says to use `spawn` or `forkserver`.
+
+    - the workers use JAX, directly or through the project's modules:
+      `analysis/facts/jax_reach.py`
+    - the tests run in several processes, and pytest-env sets nothing:
+      `analysis/facts/pytest_config.py`
+    - the setting goes above the first statement that imports jax, so nothing can
+      start the backend first: `analysis/facts/jax_reach.py`
+    - the number of workers, for the suggested fraction: `analysis/values/ints.py`
     """
 
     id = "AO702"

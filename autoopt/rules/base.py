@@ -2,9 +2,11 @@
 
 A rule reads a `ModuleContext` and yields `Finding`s; it never mutates the tree.
 Its docstring is its documentation (What it does / Why is this bad? / Fix
-safety); `doc()` adds the `## Example` section, generated from the one INVALID
-case flagged `doc=True`, and is shown by `autoopt explain` and rendered to
-docs/rules/. Its examples live in `autoopt/rules/examples/<module>.py`: `VALID`
+safety, the last naming the analysis modules that prove each premise); `doc()`
+adds the `## Example` section, generated from the one INVALID case flagged
+`doc=True`, and is shown by `autoopt explain` and rendered to docs/rules/
+(`autoopt/report/rule_docs.py` checks the sections). Its examples live in
+`autoopt/rules/examples/<module>.py` (or a package of that name): `VALID`
 cases must produce no finding of the rule; `INVALID` cases must produce one,
 with the given fix applicability and, where the fix applies, exactly the
 `expected` code. tests/test_rule_examples.py runs them all.

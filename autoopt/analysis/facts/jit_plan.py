@@ -13,6 +13,14 @@ on the value model (`analysis/values/model.py`, `analysis/facts/summaries.py`):
 
 A premise that fails outright is the `problem` (no fix); one autoopt cannot
 prove is a `doubt` (the fix is unsafe).
+
+Doubts (unsafe): an argument of unknown kind or a NumPy array (jit converts it, and
+float64 becomes float32), a host object read from outside, an index that may be a
+boolean mask, a static argument not shown constant. Problems (no fix): the function is
+impure, branches in Python on an array, returns a Python value, receives a host object
+or a config dict, or a static argument changes on every call (it would compile again on
+every call). A function handed to pickling or multiprocessing keeps its plain definition
+and is jitted at the loops instead (`wrap_at_loops`).
 """
 
 from __future__ import annotations

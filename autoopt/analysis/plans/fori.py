@@ -5,6 +5,13 @@ The loop must be the body of a module function that jit can trace as a whole
 Python value), with a body of plain assignments. Names the loop writes and
 that are defined before it become the carry; names it only uses inside one
 iteration stay local to the body function.
+
+The function must be module-level and undecorated and return arrays; every carried name
+an array defined before the loop (call sites prove array arguments) whose shape and
+dtype provably stay the same (analysis/plans/carry.py: a Python loop may broadcast or
+promote it, where `fori_loop` raises); names local to an iteration are not read after
+it, and the index is not read after the loop. Every value indexed by the (now traced)
+index must be a JAX array or the one the loop ranges over (`index_doubts`).
 """
 
 from __future__ import annotations

@@ -19,6 +19,12 @@ wrote, that the loop runs once per row of each array it indexes, and what the
 function takes. Whether the function may be vmapped and jitted is asked of the
 program with it extracted (`rewrite/per_item.py`), by the same jit plan and
 return-value proof that judge hand-written functions.
+
+The loop runs once per row of each array it indexes when it is `for x in xs`,
+`range(len(xs))`, `range(xs.shape[0])`, or a `range(n)` whose `n` provably built the
+array (`keys = jax.random.split(key, n)`); no name the body binds may be read after the
+loop, and the examples must come from one JAX array, so that they share one shape (a
+Python list's may differ).
 """
 
 from __future__ import annotations

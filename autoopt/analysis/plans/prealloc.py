@@ -7,6 +7,15 @@ number of times (`for i in range(a[, b])` with no `break`, `continue` or
 from a constructor (`jnp.zeros((0, w), dtype)`), and every step appends a known
 number of rows of the accumulator's own dtype (else `jnp.concatenate` would
 promote).
+
+The `range` arguments must be plain reads (evaluated once more, just before the loop),
+the loop variable (and a named start) never rebound, and the growth statement stand
+directly in the loop body. A piece's rows are proven by `x[None]`, `jnp.expand_dims(x,
+0)`, `x.reshape(k, ...)`, a constructor with a literal shape, or one of these combined
+with a Python scalar; for `vstack`/`hstack` the proven ranks must make the join a row
+concatenation. The buffer is new and only the accumulator holds it, so donating it
+deletes nothing else; the row writer raises `TypeError` where `concatenate` would, when
+a piece's other dimensions differ.
 """
 
 from __future__ import annotations

@@ -7,6 +7,15 @@ iteration to the list being collected. Then the whole loop is one compiled
 program scanning over the indices: names it rebinds that are defined before it
 are the carry, and the appended values come back stacked. A traced index reads
 the same row as a Python one, out-of-range rows included: JAX clamps both.
+
+AO302 takes this form only when every conversion in the loop is a scalar one (`float`,
+`.item()`: stacking whole arrays every step would cost device memory) appended to its
+own list, directly or under an `if` on the index alone (`if t % 10 == 0:`: the value is
+stacked every step and the kept steps picked after the loop); the `range` has literal or
+module-constant bounds and runs at least once (scan traces its body even for zero
+steps); the jitted functions take no static arguments; the index is used for nothing
+else; every carried name keeps its shape and dtype (analysis/plans/carry.py); and no
+name of the last step is read after the loop.
 """
 
 from __future__ import annotations

@@ -6,6 +6,17 @@ the size of `x` (a negative `i` even counts from the end), while the update keep
 it and clamps `i`. Row counts are proven from literals (`v[None]`, `jnp.zeros((k,
 3))`, a list literal); the start range from an enclosing `for i in range(...)`
 whose stop is the length of `x`.
+
+The start is proven in range when `i` is the variable of an enclosing `for i in
+range([a, ]n - c)` (literals `a >= 0`, `c >= k - 1`) where `n` is `len(x)`, `x.shape[0]`
+or the first dimension `x` was created with. A splice whose value provably has another
+length, one on an axis other than 0 or with `dtype=`, and one whose start calls a
+function (the two slices evaluate it twice) is not an update. `x` must not be weakly
+typed (`strongly_typed`: made by `jnp.zeros`, `ones`, `empty`, `eye`, `identity`,
+`arange`, `linspace`, or with `dtype=`): the concatenate of weak arrays stays weak, the
+update's result does not. The helper promotes both to the dtype the concatenate gives
+(`jnp.result_type`); one difference remains: where `v`'s other dimensions are smaller
+than `x`'s, the concatenate raises and the update writes the smaller block.
 """
 
 from __future__ import annotations

@@ -22,6 +22,12 @@ A plan of one computing statement (one call; appends of names do not count) is
 marked `StepPlan.single`: its step form would be AO101's jit of the call alone, so
 rules/loop_owner.py keeps it only where the whole loop runs as one scan.
 
+The names a step carries must be bound before the loop; a loop that carries nothing is
+per-item work, left to AO501's vmap. A carry that changes shape or dtype keeps the
+results of the step form (jit compiles again for each new type, unlike `lax.scan`), so
+only the whole-loop form asks that it keeps them; one that provably grows every
+iteration is AO402's (rules/loop_owner.py: the step would compile every time).
+
 Names the step reads that its scope does not bind (module functions, imports,
 constants of the module, builtins) stay global references in the step; a loop
 at module level passes the names the module binds to values instead, since the

@@ -50,6 +50,32 @@ A list that starts empty just before the loop and is read afterwards only as
 values themselves: stacking the rows again would give the same array, after
 compiling a concatenation of `n` operands. At module level the list still receives
 the rows (it is a global) and only those calls take the stacked values.
+
+A counted `while` has the condition `i < N`, `i <= N` or `N > i` with `N` an integer
+literal or module constant, `i` bound to one (the only definition of `i` reaching the
+loop), `i += 1` as the body's last statement, nothing else in the body nor any function
+reading or binding `i`, and at least one iteration; `i` is then set to what the loop
+leaves, `N`, or `N + 1` for `<=`.
+
+The guarded form checks, with `jax.eval_shape` of the step on the starting carry, the
+carry's pytree structure, shapes, dtypes and weak types: a pure step given the same
+types returns the same types, so every iteration would have. Weak types count: a carry
+that starts weakly typed (`jnp.full(n, 0.5)`, a Python number) and comes back strong
+would enter `lax.scan` promoted, and its first step could compute other numbers (a weak
+integer meeting an int8 array wraps; a strong one does not). Where the first step
+changes only such types and the second keeps them, the scan runs the first step apart,
+on the carry as the loop starts with it, then the others. Otherwise it runs the loop of
+jitted steps, checking again each time the loop starts; that loop is never taken again.
+A step with static arguments, a module loop that leaves temporaries, or a module that
+binds names with `:=` keeps the step form. A step of one computing statement
+(`StepPlan.single`) is taken only as one scan, plain or guarded.
+
+A kept append's condition may read only the loop variable and Python numbers nothing in
+the loop rebinds, through operators, comparisons and the builtins `abs`, `min`, `max`,
+`round`, `int` and `bool` (no other call, attribute or subscript), and no other line
+may read the list. The scan then holds every step's value until the rows are picked (`n`
+where the loop kept `n / k`; verification measures the memory), and in the guarded form
+the loop of steps appends every step's value too, so both paths give one row a step.
 """
 
 from __future__ import annotations

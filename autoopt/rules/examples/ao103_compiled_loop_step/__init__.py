@@ -1,0 +1,45 @@
+"""AO103 compiled-loop-step: the cases tests/test_rule_examples.py runs, one module per
+rewrite form.
+
+`VALID` and `INVALID` keep the order the cases were written in, which the tests' ids
+follow. The one INVALID case flagged `doc=True` (`donated_step.RNN_CELL`) is the example
+its documentation shows.
+"""
+
+from autoopt.rules.base import Invalid, Valid
+from autoopt.rules.examples.ao103_compiled_loop_step import (
+    donated_step,
+    guarded,
+    kept,
+    no_fix,
+    one_call,
+    step,
+    valid,
+    while_loop,
+    whole_loop_scan,
+)
+
+VALID: tuple[Valid, ...] = (*valid.VALID, *kept.VALID)
+INVALID: tuple[Invalid, ...] = (
+    donated_step.RNN_CELL,
+    step.DIFFUSE,
+    whole_loop_scan.MODULE_DESCENT,
+    donated_step.MODULE_UNTYPED_TEMPORARY,
+    kept.MODULE_WAVE_PROBE,
+    donated_step.CENTER,
+    step.SIMULATE,
+    step.SMOOTH,
+    step.RELAX,
+    step.TRAIN,
+    guarded.COUNTED_WHILE_GUARDED,
+    no_fix.NUMPY_ROWS,
+    no_fix.NUMPY_ARGUMENT,
+    whole_loop_scan.STACKED_ENERGY,
+    guarded.DEFAULT_FLOAT_SOURCE,
+    while_loop.COUNTED_WHILE,
+    while_loop.WHILE_STEP_OF_TWO,
+    kept.GUARDED_CG,
+    kept.SNAPSHOTS,
+    kept.MODULE_FROM_TWO,
+    one_call.ONE_CALL_SCAN,
+)
