@@ -46,11 +46,13 @@ class Value:
 
     @property
     def shape(self) -> tuple[int, ...] | None:
+        """`array.shape`, None where no type is known."""
         array = self.array
         return None if array is None else array.shape
 
     @property
     def dtype(self) -> str | None:
+        """`array.dtype`, None where no type is known."""
         array = self.array
         return None if array is None else array.dtype
 
