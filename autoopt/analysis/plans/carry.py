@@ -204,15 +204,7 @@ class _Keeps:
         rows of a `(n, 3)` array of the same dtype."""
         value = self.values.value_of(stmt, expr)
         entry = self.entry
-        return (
-            value.typed
-            and entry.typed
-            and (value.shape, value.dtype)
-            == (
-                entry.shape,
-                entry.dtype,
-            )
-        )
+        return value.typed and entry.typed and value.array == entry.array
 
     def _unchanged(self, stmt: Stmt, name: str, names: frozenset[str], depth: int) -> bool:
         """`name` read here holds the carry (in the loop) or the parameter it was passed

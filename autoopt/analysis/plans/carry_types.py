@@ -24,12 +24,13 @@ A NumPy array has a type only where nothing can resize it (item assignments only
 alias, no unseen code it is handed to). Anything else has no type, and nothing is
 proven from it.
 
-Dtypes are named as JAX gives them in every configuration: "float" is JAX's default
-float (float32, float64 under `JAX_ENABLE_X64`), and so is a float64 array once it
-reaches JAX; "int" likewise. A float32 array combined with a default-float one is a
-default-float array: float64 under x64, where a loop would promote a float32 carry in
-its first iteration (and `lax.scan` raise), so such a carry is never proven to keep
-its dtype.
+An array's type is the shared `ArrayType` (`analysis/values/array_type.py`), with its
+full shape. Dtypes are named as JAX gives them in every configuration: `DEFAULT_FLOAT`
+is JAX's default float (float32, float64 under `JAX_ENABLE_X64`), and so is a float64
+array once it reaches JAX; `DEFAULT_INT` likewise. A float32 array combined with a
+default-float one is a default-float array: float64 under x64, where a loop would
+promote a float32 carry in its first iteration (and `lax.scan` raise), so such a
+carry is never proven to keep its dtype.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.facts.execution import is_jit
+from autoopt.analysis.values.array_type import DEFAULT_FLOAT, DEFAULT_INT, ArrayType
 from autoopt.analysis.values.fields import PytreeClass, field_arguments, pytree_classes
 from autoopt.analysis.values.ints import builtin, module_constant, shadowed
 from autoopt.analysis.values.lattice import Kind, Value
@@ -54,16 +56,7 @@ _MAX_FOLDED = 1024  # base and exponent of a power computed
 
 
 @dataclass(frozen=True)
-class Arr:
-    """An array of known shape; its dtype where known; a NumPy array when `host`."""
-
-    shape: tuple[int, ...]
-    dtype: str | None
-    host: bool = False
-
-
-@dataclass(frozen=True)
-class Py:
+class PythonNumber:
     """A Python number (weakly typed in JAX); `value` for a known int, `number` for a
     known float (folded as Python computes it, from literals and module constants)."""
 
@@ -73,14 +66,14 @@ class Py:
 
 
 @dataclass(frozen=True)
-class Lst:
+class ListType:
     """A list literal, or one repeated (`[x] * 3`), of known length."""
 
     items: tuple[Type, ...]
 
 
 @dataclass(frozen=True)
-class Rec:
+class PytreeInstance:
     """An instance of a module pytree class, with the type of each field."""
 
     cls: str
@@ -88,23 +81,36 @@ class Rec:
 
 
 @dataclass(frozen=True)
-class Tup:
+class TupleType:
+    """A tuple of known length."""
+
     items: tuple[Type, ...]
 
 
 @dataclass(frozen=True)
-class Shape:
+class ShapeTuple:
+    """The shape of an array of known shape (`x.shape`)."""
+
     dims: tuple[int, ...]
 
 
 @dataclass(frozen=True)
-class Rng:
+class NumpyGenerator:
     """A NumPy Generator (`np.random.default_rng(...)`)."""
 
 
-Type = Arr | Py | Rec | Tup | Lst | Shape | Rng | None
+#: An array here always has its full `shape` (and `rows`, `ndim` None).
+Type = (
+    ArrayType
+    | PythonNumber
+    | PytreeInstance
+    | TupleType
+    | ListType
+    | ShapeTuple
+    | NumpyGenerator
+    | None
+)
 
-DEFAULT_FLOAT = "float"
 _FLOATS = frozenset({"float", "float16", "bfloat16", "float32", "float64"})
 _ARITHMETIC = (
     cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power, cst.Modulo, cst.FloorDivide,
@@ -134,14 +140,6 @@ _MAY_RETURN_ITSELF = frozenset(
      "resize"}
 )  # fmt: skip
 _AT_METHODS = frozenset({"set", "add", "multiply", "mul", "divide", "min", "max", "power"})
-
-
-def describe(t: Type) -> str:
-    """`float32[40]`, `the default float[27,3]`, for messages."""
-    if isinstance(t, Arr):
-        dtype = {"float": "default-float", "int": "default-int"}.get(t.dtype or "", t.dtype)
-        return f"{dtype or 'unknown-dtype'}[{','.join(map(str, t.shape))}]"
-    return "an unknown type"
 
 
 def carry_types(
@@ -182,13 +180,16 @@ class CarryTypes:
         if self.after is None:
             return None
         for path, before, after in _leaves(name, self.entry.get(name), self.after.get(name)):
-            if not (isinstance(before, Arr) and isinstance(after, Arr)) or before == after:
+            if (
+                not (isinstance(before, ArrayType) and isinstance(after, ArrayType))
+                or before == after
+            ):
                 continue
             if before.dtype is not None and after.dtype is not None:
                 x64 = _X64 if DEFAULT_FLOAT in (before.dtype, after.dtype) else ""
                 return (
-                    f"`{path}` is {describe(before)} when the loop starts and one "
-                    f"iteration makes it {describe(after)}{x64}"
+                    f"`{path}` is {before.describe()} when the loop starts and one "
+                    f"iteration makes it {after.describe()}{x64}"
                 )
         return None
 
@@ -199,7 +200,7 @@ class CarryTypes:
         if self.after is None:
             return False
         for _, before, after in _leaves(name, self.entry.get(name), self.after.get(name)):
-            if not (isinstance(before, Arr) and isinstance(after, Arr)):
+            if not (isinstance(before, ArrayType) and isinstance(after, ArrayType)):
                 continue
             if before.shape != after.shape:
                 return True
@@ -263,7 +264,9 @@ class CarryTypes:
         if None in names or any(type(e) is cst.StarredElement for e in target.elements):
             return False
         whole = self.expr(stmt, value, env)
-        items = whole.items if isinstance(whole, Tup) and len(whole.items) == len(names) else None
+        items = (
+            whole.items if isinstance(whole, TupleType) and len(whole.items) == len(names) else None
+        )
         for i, name in enumerate(names):
             env[name] = items[i] if items is not None else None  # type: ignore[index]
         return True
@@ -284,7 +287,7 @@ class CarryTypes:
         if fn is not None and name in fn.params and not any(graph.dominates(d, stmt) for d in defs):
             return None  # the argument on a path that binds nothing
         found = _join([self.defined(d, name) for d in defs])
-        if isinstance(found, Arr) and found.host:
+        if isinstance(found, ArrayType) and found.host:
             return found if all(self._host_kept(d, name) for d in defs) else None
         return None if _holds_host(found) else found  # a NumPy array reachable another way
 
@@ -294,9 +297,9 @@ class CarryTypes:
             return None
         literal = module_constant(self.ctx, name)
         if type(literal) is cst.Integer:
-            return Py(int(literal.evaluated_value))
+            return PythonNumber(int(literal.evaluated_value))
         if type(literal) is cst.Float:
-            return Py(is_float=True, number=float(literal.evaluated_value))
+            return PythonNumber(is_float=True, number=float(literal.evaluated_value))
         return _scalar_constant(self.ctx, name)
 
     def defined(self, stmt: Stmt, name: str) -> Type:
@@ -332,7 +335,7 @@ class CarryTypes:
         whole = self.expr(stmt, value, None)
         return (
             whole.items[index]
-            if isinstance(whole, Tup) and len(whole.items) == len(names)
+            if isinstance(whole, TupleType) and len(whole.items) == len(names)
             else None
         )
 
@@ -370,42 +373,44 @@ class CarryTypes:
     def _expr(self, stmt: Stmt, expr: cst.BaseExpression, env: dict[str, Type] | None) -> Type:
         rec = lambda e: self.expr(stmt, e, env)  # noqa: E731
         if type(expr) is cst.Integer:
-            return Py(int(expr.evaluated_value))
+            return PythonNumber(int(expr.evaluated_value))
         if type(expr) is cst.Float:
-            return Py(is_float=True, number=float(expr.evaluated_value))
+            return PythonNumber(is_float=True, number=float(expr.evaluated_value))
         if type(expr) is cst.Name:
             return self.name(stmt, expr.value, env)
         if type(expr) is cst.UnaryOperation and type(expr.operator) in (cst.Minus, cst.Plus):
             inner = rec(expr.expression)
-            if isinstance(inner, Py) and type(expr.operator) is cst.Minus:
+            if isinstance(inner, PythonNumber) and type(expr.operator) is cst.Minus:
                 number = None if inner.number is None else -inner.number
-                return Py(None if inner.value is None else -inner.value, inner.is_float, number)
-            return inner if isinstance(inner, Arr | Py) else None
+                return PythonNumber(
+                    None if inner.value is None else -inner.value, inner.is_float, number
+                )
+            return inner if isinstance(inner, ArrayType | PythonNumber) else None
         if type(expr) is cst.BinaryOperation:
             left, right = rec(expr.left), rec(expr.right)
             if type(expr.operator) is cst.MatrixMultiply:
                 return _matmul(left, right)
-            if type(expr.operator) is cst.Multiply and isinstance(left, Lst):
-                times = right.value if isinstance(right, Py) else None
+            if type(expr.operator) is cst.Multiply and isinstance(left, ListType):
+                times = right.value if isinstance(right, PythonNumber) else None
                 if times is None or not 0 <= times <= _MAX_ITEMS:
                     return None
-                return Lst(left.items * times)
+                return ListType(left.items * times)
             if isinstance(expr.operator, _ARITHMETIC):
                 return _arithmetic(left, right, expr.operator)
             return None
         if type(expr) is cst.Comparison:
             sides = [rec(expr.left), *(rec(t.comparator) for t in expr.comparisons)]
-            if len(sides) != 2 or not all(isinstance(s, Arr | Py) for s in sides):
+            if len(sides) != 2 or not all(isinstance(s, ArrayType | PythonNumber) for s in sides):
                 return None
             if type(expr.comparisons[0].operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn):
                 return None
             made = _arithmetic(*sides, cst.Add())  # type: ignore[arg-type]
-            return Arr(made.shape, "bool", made.host) if isinstance(made, Arr) else None
+            return ArrayType(made.shape, "bool", made.host) if isinstance(made, ArrayType) else None
         if type(expr) in (cst.Tuple, cst.List):
             if any(type(e) is cst.StarredElement for e in expr.elements):
                 return None
             items = tuple(rec(e.value) for e in expr.elements)
-            return Tup(items) if type(expr) is cst.Tuple else Lst(items)
+            return TupleType(items) if type(expr) is cst.Tuple else ListType(items)
         if type(expr) is cst.Attribute:
             return self._attribute(rec(expr.value), expr.attr.value)
         if type(expr) is cst.Subscript:
@@ -415,32 +420,32 @@ class CarryTypes:
         return None
 
     def _attribute(self, base: Type, attr: str) -> Type:
-        if isinstance(base, Rec):
+        if isinstance(base, PytreeInstance):
             return dict(base.fields).get(attr)
-        if isinstance(base, Arr):
+        if isinstance(base, ArrayType):
             if attr == "shape":
-                return Shape(base.shape)
+                return ShapeTuple(base.shape)
             if attr == "T":
-                return Arr(base.shape[::-1], base.dtype, base.host)
+                return ArrayType(base.shape[::-1], base.dtype, base.host)
             if attr in ("ndim", "size"):
-                return Py(len(base.shape) if attr == "ndim" else math.prod(base.shape))
+                return PythonNumber(len(base.shape) if attr == "ndim" else math.prod(base.shape))
         return None
 
     def _subscript(
         self, stmt: Stmt, base: Type, expr: cst.Subscript, env: dict[str, Type] | None
     ) -> Type:
-        if isinstance(base, Shape):
+        if isinstance(base, ShapeTuple):
             (element,) = expr.slice if len(expr.slice) == 1 else (None,)
             index = element.slice if element is not None else None
             at = self.expr(stmt, index.value, env) if type(index) is cst.Index else None
             if (
-                isinstance(at, Py)
+                isinstance(at, PythonNumber)
                 and at.value is not None
                 and -len(base.dims) <= at.value < len(base.dims)
             ):
-                return Py(base.dims[at.value])
+                return PythonNumber(base.dims[at.value])
             return None
-        if not isinstance(base, Arr):
+        if not isinstance(base, ArrayType):
             return None
         shape = list(base.shape)
         out: list[int] = []
@@ -469,16 +474,16 @@ class CarryTypes:
                 axis += skip
             else:
                 index = self.expr(stmt, element.value, env)
-                integer = isinstance(index, Py) and not index.is_float
+                integer = isinstance(index, PythonNumber) and not index.is_float
                 scalar_int = (
-                    isinstance(index, Arr)
+                    isinstance(index, ArrayType)
                     and index.shape == ()
                     and (index.dtype or "").startswith(("int", "uint"))
                 )
                 if not (integer or scalar_int):
                     return None
                 axis += 1
-        return Arr((*out, *shape[axis:]), base.dtype, base.host)
+        return ArrayType((*out, *shape[axis:]), base.dtype, base.host)
 
     # -- calls -----------------------------------------------------------------------
     def _call(self, stmt: Stmt, call: cst.Call, env: dict[str, Type] | None) -> Type:
@@ -496,7 +501,7 @@ class CarryTypes:
             at = _at_update(func)
             if at is not None:
                 base = self.expr(stmt, at, env)
-                return base if isinstance(base, Arr) and not base.host else None
+                return base if isinstance(base, ArrayType) and not base.host else None
             base = self.expr(stmt, func.value, env)
             return self._method(stmt, base, func.attr.value, call, args, kwargs, env)
         if type(func) is cst.Name:
@@ -522,7 +527,7 @@ class CarryTypes:
                 indexing = str(value.evaluated_value)
             elif arg.star == "*":
                 unpacked = self.expr(stmt, arg.value, env)
-                if not isinstance(unpacked, Lst | Tup):
+                if not isinstance(unpacked, ListType | TupleType):
                     return None
                 grids += unpacked.items
             elif not arg.star:
@@ -531,12 +536,12 @@ class CarryTypes:
                 return None
         if indexing not in ("xy", "ij") or not grids:
             return None
-        if not all(isinstance(g, Arr) and g.host and len(g.shape) == 1 for g in grids):
+        if not all(isinstance(g, ArrayType) and g.host and len(g.shape) == 1 for g in grids):
             return None
         shape = [g.shape[0] for g in grids]  # type: ignore[union-attr]
         if indexing == "xy" and len(shape) > 1:
             shape[0], shape[1] = shape[1], shape[0]
-        return Lst(tuple(Arr(tuple(shape), g.dtype, True) for g in grids))  # type: ignore[union-attr]
+        return ListType(tuple(ArrayType(tuple(shape), g.dtype, True) for g in grids))  # type: ignore[union-attr]
 
     def _only_binding(self, stmt: Stmt, fn: Function) -> bool:
         """Nothing but the `def` binds the function's name where `stmt` calls it."""
@@ -553,7 +558,7 @@ class CarryTypes:
         stmt: Stmt,
         cls: PytreeClass,
         call: cst.Call,
-        copied: Rec | None,
+        copied: PytreeInstance | None,
         env: dict[str, Type] | None,
     ) -> Type:
         given = field_arguments(cls, call)
@@ -563,7 +568,7 @@ class CarryTypes:
         fields = tuple(
             (f, self.expr(stmt, given[f], env) if f in given else old.get(f)) for f in cls.fields
         )
-        return Rec(cls.name, fields)
+        return PytreeInstance(cls.name, fields)
 
     def _function(
         self, stmt: Stmt, fn: Function, call: cst.Call, env: dict[str, Type] | None
@@ -632,7 +637,7 @@ class CarryTypes:
         module, _, last = qual.rpartition(".")
         host = module == "numpy"
         if qual == "numpy.random.default_rng":
-            return Rng()
+            return NumpyGenerator()
         if module not in ("jax.numpy", "numpy", "jax.nn"):
             return None
         dtype_arg = kwargs.get("dtype")
@@ -647,7 +652,7 @@ class CarryTypes:
             if len(args) != 1 or set(kwargs) - {"dtype"}:
                 return None
             size = args[0]
-            if not (isinstance(size, Py) and size.value is not None and size.value >= 0):
+            if not (isinstance(size, PythonNumber) and size.value is not None and size.value >= 0):
                 return None
             return self._made((size.value, size.value), dtype_arg, host)
         if last in ("asarray", "array") and module != "jax.nn":
@@ -655,57 +660,67 @@ class CarryTypes:
                 return None
             source = args[0]
             written = call.args[1].value if len(args) == 2 else dtype_arg
-            if not isinstance(source, Arr):
+            if not isinstance(source, ArrayType):
                 return None
             if written is not None:
                 dtype = dtype_name(self.ctx, written)
                 return (
-                    Arr(source.shape, _on_device(dtype) if not host else dtype, host)
+                    ArrayType(source.shape, _on_device(dtype) if not host else dtype, host)
                     if dtype
                     else None
                 )
             if host:
                 return source if source.host else None
-            return Arr(source.shape, _from_host(source.dtype) if source.host else source.dtype)
+            return ArrayType(
+                source.shape, _from_host(source.dtype) if source.host else source.dtype
+            )
         if last in ("zeros_like", "ones_like", "empty_like") and len(args) == 1 and not kwargs:
             source = args[0]
             return (
-                Arr(source.shape, source.dtype if host == source.host else None, host)
-                if isinstance(source, Arr)
+                ArrayType(source.shape, source.dtype if host == source.host else None, host)
+                if isinstance(source, ArrayType)
                 else None
             )
         if last == "arange" and host and len(args) == 1 and not kwargs:
             stop = args[0]
-            if isinstance(stop, Py) and stop.value is not None and not stop.is_float:
-                return Arr((max(stop.value, 0),), "int", True)
+            if isinstance(stop, PythonNumber) and stop.value is not None and not stop.is_float:
+                return ArrayType((max(stop.value, 0),), DEFAULT_INT, True)
             return None
         if last == "stack" and 1 <= len(args) <= 2 and set(kwargs) <= {"axis"}:
             axis = args[1] if len(args) == 2 else self._axis(stmt, kwargs, env)
             return _stacked(args[0], axis, host)
-        if last in _ELEMENTWISE and host and args and isinstance(args[0], Py) and not kwargs:
-            floats = all(isinstance(a, Py) and a.is_float for a in args)
-            return Arr((), "float64", True) if floats else None  # a NumPy float64 scalar
+        if (
+            last in _ELEMENTWISE
+            and host
+            and args
+            and isinstance(args[0], PythonNumber)
+            and not kwargs
+        ):
+            floats = all(isinstance(a, PythonNumber) and a.is_float for a in args)
+            return ArrayType((), "float64", True) if floats else None  # a NumPy float64 scalar
         if last in _ELEMENTWISE and args and not kwargs:
             first = args[0]
-            floating = isinstance(first, Arr) and first.host == host and first.dtype in _FLOATS
+            floating = (
+                isinstance(first, ArrayType) and first.host == host and first.dtype in _FLOATS
+            )
             scalars = args[1:]
-            if floating and all(isinstance(a, Py) for a in scalars):
+            if floating and all(isinstance(a, PythonNumber) for a in scalars):
                 return first if _scalars_keep(first, scalars) else None  # type: ignore[arg-type]
             return None
         if last in _BINARY and len(args) == 2 and not kwargs:
             made = _arithmetic(args[0], args[1], cst.Divide() if last == "divide" else cst.Add())
-            return made if isinstance(made, Arr) and made.host == host else None
+            return made if isinstance(made, ArrayType) and made.host == host else None
         if last in _REDUCTIONS and len(args) == 1:
             return _reduced(self, stmt, args[0], kwargs, env, host)
         if last in ("matmul", "dot") and len(args) == 2 and not kwargs:
             made = _matmul(args[0], args[1])
-            return made if isinstance(made, Arr) and made.host == host else None
+            return made if isinstance(made, ArrayType) and made.host == host else None
         return None
 
     def _axis(
         self, stmt: Stmt, kwargs: dict[str, cst.BaseExpression], env: dict[str, Type] | None
     ) -> Type:
-        return self.expr(stmt, kwargs["axis"], env) if "axis" in kwargs else Py(0)
+        return self.expr(stmt, kwargs["axis"], env) if "axis" in kwargs else PythonNumber(0)
 
     def _made(
         self, shape: tuple[int, ...] | None, written: cst.BaseExpression | None, host: bool
@@ -713,11 +728,11 @@ class CarryTypes:
         if shape is None:
             return None
         if written is None:
-            return Arr(shape, "float64" if host else DEFAULT_FLOAT, host)
+            return ArrayType(shape, "float64" if host else DEFAULT_FLOAT, host)
         dtype = dtype_name(self.ctx, written)
         if dtype is None:
             return None
-        return Arr(shape, dtype if host else _on_device(dtype), host)
+        return ArrayType(shape, dtype if host else _on_device(dtype), host)
 
     def _method(
         self,
@@ -729,31 +744,33 @@ class CarryTypes:
         kwargs: dict[str, cst.BaseExpression],
         env: dict[str, Type] | None,
     ) -> Type:
-        if isinstance(base, Rng):
+        if isinstance(base, NumpyGenerator):
             return self._draw(stmt, method, call, env)
-        if isinstance(base, Rec):
+        if isinstance(base, PytreeInstance):
             cls = pytree_classes(self.ctx).get(base.cls)
             if cls is not None and method == cls.replace and not args:
                 return self._instance(stmt, cls, call, base, env)
             return None
-        if not isinstance(base, Arr):
+        if not isinstance(base, ArrayType):
             return None
         if method == "astype" and len(call.args) == 1 and call.args[0].keyword is None:
             dtype = dtype_name(self.ctx, call.args[0].value)
             if dtype is None:
                 return None
-            return Arr(base.shape, dtype if base.host else _on_device(dtype), base.host)
+            return ArrayType(base.shape, dtype if base.host else _on_device(dtype), base.host)
         if method == "reshape" and call.args and not kwargs:
             dims = self._shape(stmt, call.args[0].value, env) if len(call.args) == 1 else None
             if len(call.args) > 1:
                 values = [a for a in args]
-                dims = tuple(v.value for v in values if isinstance(v, Py) and v.value is not None)  # type: ignore[misc]
+                dims = tuple(
+                    v.value for v in values if isinstance(v, PythonNumber) and v.value is not None
+                )  # type: ignore[misc]
                 if len(dims) != len(values):
                     return None
             return _reshaped(base, dims)
         if method in _REDUCTIONS and not args:
             return _reduced(self, stmt, base, kwargs, env, base.host)
-        if method == "clip" and all(isinstance(a, Py) for a in args) and not kwargs:
+        if method == "clip" and all(isinstance(a, PythonNumber) for a in args) and not kwargs:
             floating = base.dtype in _FLOATS and _scalars_keep(base, args)  # type: ignore[arg-type]
             return base if floating else None
         if method == "copy" and not call.args:
@@ -773,10 +790,13 @@ class CarryTypes:
             return None
         for param in rest:
             given = self.expr(stmt, param, env)
-            if not (isinstance(given, Py) or (isinstance(given, Arr) and given.shape == ())):
+            if not (
+                isinstance(given, PythonNumber)
+                or (isinstance(given, ArrayType) and given.shape == ())
+            ):
                 return None  # an array parameter broadcasts with the size
         shape = self._shape(stmt, size, env)
-        return Arr(shape, _RNG_DTYPE[method], True) if shape is not None else None
+        return ArrayType(shape, _RNG_DTYPE[method], True) if shape is not None else None
 
     def _shape(
         self, stmt: Stmt, expr: cst.BaseExpression, env: dict[str, Type] | None
@@ -785,13 +805,15 @@ class CarryTypes:
             if any(type(e) is cst.StarredElement for e in expr.elements):
                 return None
             dims = [self.expr(stmt, e.value, env) for e in expr.elements]
-            if all(isinstance(d, Py) and d.value is not None and d.value >= 0 for d in dims):
+            if all(
+                isinstance(d, PythonNumber) and d.value is not None and d.value >= 0 for d in dims
+            ):
                 return tuple(d.value for d in dims)  # type: ignore[union-attr,misc]
             return None
         found = self.expr(stmt, expr, env)
-        if isinstance(found, Shape):
+        if isinstance(found, ShapeTuple):
             return found.dims
-        if isinstance(found, Py) and found.value is not None and found.value >= 0:
+        if isinstance(found, PythonNumber) and found.value is not None and found.value >= 0:
             return (found.value,)
         return None
 
@@ -803,17 +825,21 @@ def refined(value: Value, computed: Type) -> Value:
     """A value model's array or pytree `value` with the shape and dtype computed for it:
     a pytree class instance gets the dtype all its leaves have."""
     if value.kind is Kind.ARRAY and _complete(computed):
-        shape, dtype = computed.shape, computed.dtype  # type: ignore[union-attr]
-        return Value(Kind.ARRAY, value.constant, value.detail, shape, dtype)
-    if value.kind is Kind.PYTREE and isinstance(computed, Rec) and _complete(computed):
-        dtypes = {f.dtype for _, f in computed.fields if isinstance(f, Arr)}
-        if len(dtypes) == 1 and all(isinstance(f, Arr) for _, f in computed.fields):
-            return Value(Kind.PYTREE, value.constant, value.detail, dtype=dtypes.pop())
+        return Value(Kind.ARRAY, value.constant, value.detail, computed)  # type: ignore[arg-type]
+    if value.kind is Kind.PYTREE and isinstance(computed, PytreeInstance) and _complete(computed):
+        dtypes = {f.dtype for _, f in computed.fields if isinstance(f, ArrayType)}
+        if len(dtypes) == 1 and all(isinstance(f, ArrayType) for _, f in computed.fields):
+            leaves = ArrayType(dtype=dtypes.pop())
+            return Value(Kind.PYTREE, value.constant, value.detail, leaves)
     return value
 
 
 def _leaves(path: str, before: Type, after: Type) -> list[tuple[str, Type, Type]]:
-    if isinstance(before, Rec) and isinstance(after, Rec) and before.cls == after.cls:
+    if (
+        isinstance(before, PytreeInstance)
+        and isinstance(after, PytreeInstance)
+        and before.cls == after.cls
+    ):
         out = []
         for (field, b), (_, a) in zip(before.fields, after.fields, strict=True):
             out += _leaves(f"{path}.{field}", b, a)
@@ -828,30 +854,30 @@ def _rebound_elsewhere(ctx: ModuleContext, name: str) -> bool:
 
 def _holds_host(t: Type) -> bool:
     """A NumPy array, or a container or pytree holding one."""
-    if isinstance(t, Arr):
+    if isinstance(t, ArrayType):
         return t.host
-    if isinstance(t, Tup | Lst):
+    if isinstance(t, TupleType | ListType):
         return any(_holds_host(i) for i in t.items)
-    if isinstance(t, Rec):
+    if isinstance(t, PytreeInstance):
         return any(_holds_host(f) for _, f in t.fields)
     return False
 
 
 def _complete(t: Type) -> bool:
     """A JAX array (or a pytree of them) of known shape and dtype."""
-    if isinstance(t, Arr):
+    if isinstance(t, ArrayType):
         return t.dtype is not None and not t.host
-    if isinstance(t, Rec):
+    if isinstance(t, PytreeInstance):
         return bool(t.fields) and all(_complete(f) for _, f in t.fields)
     return False
 
 
 def _all_arrays(t: Type) -> bool:
-    if isinstance(t, Tup):
+    if isinstance(t, TupleType):
         return all(_all_arrays(i) for i in t.items)
-    if isinstance(t, Rec):
+    if isinstance(t, PytreeInstance):
         return all(_all_arrays(f) for _, f in t.fields)
-    return isinstance(t, Arr) and not t.host
+    return isinstance(t, ArrayType) and not t.host
 
 
 def _join(types: list[Type]) -> Type:
@@ -888,12 +914,12 @@ def _at_update(func: cst.Attribute) -> cst.BaseExpression | None:
 def _from_host(dtype: str | None) -> str | None:
     """What a NumPy array's dtype becomes in JAX ("int", NumPy's default integer, is
     int32 on some platforms: not known)."""
-    return None if dtype == "int" else _on_device(dtype)
+    return None if dtype == DEFAULT_INT else _on_device(dtype)
 
 
 def _on_device(dtype: str | None) -> str | None:
     """What a dtype becomes in JAX: float64 and int64 only under x64."""
-    return {"float64": DEFAULT_FLOAT, "int64": "int"}.get(dtype or "", dtype)
+    return {"float64": DEFAULT_FLOAT, "int64": DEFAULT_INT}.get(dtype or "", dtype)
 
 
 def _promote(a: str | None, b: str | None, host: bool) -> str | None:
@@ -923,20 +949,20 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None
 def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
     """Elementwise `left <op> right`: broadcast shapes; Python numbers keep the dtype of
     a floating array (weak typing)."""
-    if isinstance(left, Py) and isinstance(right, Py):
+    if isinstance(left, PythonNumber) and isinstance(right, PythonNumber):
         return _folded(left, right, op)
-    if isinstance(left, Py) or isinstance(right, Py):
-        array, scalar = (right, left) if isinstance(left, Py) else (left, right)
-        if not isinstance(array, Arr) or not isinstance(scalar, Py):
+    if isinstance(left, PythonNumber) or isinstance(right, PythonNumber):
+        array, scalar = (right, left) if isinstance(left, PythonNumber) else (left, right)
+        if not isinstance(array, ArrayType) or not isinstance(scalar, PythonNumber):
             return None
         if array.dtype in _FLOATS:
             return array if _scalars_keep(array, [scalar]) else None
-        if array.host and array.dtype == "int" and type(op) is not cst.Power:
+        if array.host and array.dtype == DEFAULT_INT and type(op) is not cst.Power:
             # NumPy: an integer array with a Python float, or divided, is float64
             floating = scalar.is_float or type(op) is cst.Divide
-            return Arr(array.shape, "float64" if floating else "int", True)
+            return ArrayType(array.shape, "float64" if floating else DEFAULT_INT, True)
         return None  # a JAX integer array may become a float one
-    if not (isinstance(left, Arr) and isinstance(right, Arr)):
+    if not (isinstance(left, ArrayType) and isinstance(right, ArrayType)):
         return None
     shape = _broadcast(left.shape, right.shape)
     host = left.host and right.host
@@ -949,10 +975,10 @@ def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
     dtype = _promote(dtypes[0], dtypes[1], host)
     if type(op) in (cst.Divide, cst.Power, cst.FloorDivide, cst.Modulo) and dtype not in _FLOATS:
         dtype = None
-    return Arr(shape, dtype, host)
+    return ArrayType(shape, dtype, host)
 
 
-def _scalars_keep(array: Arr, scalars: list[Py]) -> bool:
+def _scalars_keep(array: ArrayType, scalars: list[PythonNumber]) -> bool:
     """Python numbers keep a floating array's dtype: always in JAX (weak typing) and in
     NumPy 2; NumPy 1's value-based casting widens a narrow float array for a number
     beyond its range, so there each number must be known and small."""
@@ -962,19 +988,19 @@ def _scalars_keep(array: Arr, scalars: list[Py]) -> bool:
     return all(k is not None and abs(k) < _NARROW[array.dtype] for k in known)  # type: ignore[arg-type]
 
 
-def _folded(left: Py, right: Py, op: cst.BaseBinaryOp) -> Type:
+def _folded(left: PythonNumber, right: PythonNumber, op: cst.BaseBinaryOp) -> Type:
     """Two Python numbers: the number Python computes where both are known."""
     known = [p.value if p.value is not None else p.number for p in (left, right)]
     is_float = left.is_float or right.is_float or type(op) is cst.Divide
     if None in known:
         if type(op) is cst.Power:
             return None  # a negative base to a fractional power is a complex number
-        return Py(is_float=is_float)
+        return PythonNumber(is_float=is_float)
     ops = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
            cst.Divide: operator.truediv, cst.Power: operator.pow,
            cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod}  # fmt: skip
     if type(op) is cst.Power and max(abs(known[0]), abs(known[1])) > _MAX_FOLDED:  # type: ignore[arg-type]
-        return Py(is_float=is_float)  # not folded: a huge power takes long to compute
+        return PythonNumber(is_float=is_float)  # not folded: a huge power takes long to compute
     try:
         result = ops[type(op)](known[0], known[1])
     except (ArithmeticError, ValueError):
@@ -982,46 +1008,50 @@ def _folded(left: Py, right: Py, op: cst.BaseBinaryOp) -> Type:
     if isinstance(result, bool):
         return None
     if isinstance(result, int):
-        return Py(result)
+        return PythonNumber(result)
     if isinstance(result, float) and math.isfinite(result):
-        return Py(is_float=True, number=result)
+        return PythonNumber(is_float=True, number=result)
     return None  # complex, infinite or NaN
 
 
 def _rounded(number: Type) -> Type:
     """`round(x)` of a known float far enough from a half that the last bit of `x`
     (a platform's `pow`) cannot change it."""
-    if not isinstance(number, Py):
+    if not isinstance(number, PythonNumber):
         return None
     if number.value is not None and not number.is_float:
         return number
     x = number.number
     if x is None or not math.isfinite(x):
-        return Py() if x is None else None
+        return PythonNumber() if x is None else None
     if abs(x - math.floor(x) - 0.5) < 1e-9 * max(1.0, abs(x)):
         return None
-    return Py(round(x))
+    return PythonNumber(round(x))
 
 
 def _stacked(items: Type, axis: Type, host: bool) -> Type:
     """`np.stack(arrays, axis)` of arrays of one shape and dtype."""
-    if not isinstance(items, Lst | Tup) or not items.items or not isinstance(axis, Py):
+    if (
+        not isinstance(items, ListType | TupleType)
+        or not items.items
+        or not isinstance(axis, PythonNumber)
+    ):
         return None
     first = items.items[0]
-    if not all(isinstance(a, Arr) and a.host == host and a == first for a in items.items):
+    if not all(isinstance(a, ArrayType) and a.host == host and a == first for a in items.items):
         return None
-    assert isinstance(first, Arr)
+    assert isinstance(first, ArrayType)
     rank = len(first.shape) + 1
     if axis.value is None or axis.is_float or not -rank <= axis.value < rank:
         return None
     at = axis.value % rank
     shape = (*first.shape[:at], len(items.items), *first.shape[at:])
-    return Arr(shape, first.dtype, host)
+    return ArrayType(shape, first.dtype, host)
 
 
 def _matmul(left: Type, right: Type) -> Type:
     """`a @ b` of vectors and matrices whose inner sizes agree."""
-    if not (isinstance(left, Arr) and isinstance(right, Arr)):
+    if not (isinstance(left, ArrayType) and isinstance(right, ArrayType)):
         return None
     a, b = left.shape, right.shape
     if not (1 <= len(a) <= 2 and 1 <= len(b) <= 2) or a[-1] != b[0]:
@@ -1033,7 +1063,7 @@ def _matmul(left: Type, right: Type) -> Type:
         for arr, d in ((left, left.dtype), (right, right.dtype))
     ]
     dtype = _promote(dtypes[0], dtypes[1], host)
-    return Arr(shape, dtype if dtype in _FLOATS else None, host)
+    return ArrayType(shape, dtype if dtype in _FLOATS else None, host)
 
 
 def _reduced(
@@ -1045,7 +1075,7 @@ def _reduced(
     host: bool,
 ) -> Type:
     """`x.sum(axis=1, keepdims=True)`, `jnp.mean(x, axis=0)` of a floating array."""
-    if not isinstance(base, Arr) or base.host != host or base.dtype not in _FLOATS:
+    if not isinstance(base, ArrayType) or base.host != host or base.dtype not in _FLOATS:
         return None
     if set(kwargs) - {"axis", "keepdims"}:
         return None
@@ -1065,7 +1095,8 @@ def _reduced(
             else [types.expr(stmt, axis_expr, env)]
         )
         if not all(
-            isinstance(v, Py) and v.value is not None and -rank <= v.value < rank for v in values
+            isinstance(v, PythonNumber) and v.value is not None and -rank <= v.value < rank
+            for v in values
         ):
             return None
         axes = {v.value % rank for v in values}  # type: ignore[union-attr,operator]
@@ -1074,10 +1105,10 @@ def _reduced(
     shape = tuple(
         1 if i in axes else n for i, n in enumerate(base.shape) if keepdims or i not in axes
     )
-    return Arr(shape, base.dtype, host)
+    return ArrayType(shape, base.dtype, host)
 
 
-def _reshaped(base: Arr, dims: tuple[int, ...] | None) -> Type:
+def _reshaped(base: ArrayType, dims: tuple[int, ...] | None) -> Type:
     if dims is None:
         return None
     dims = tuple(dims)
@@ -1089,7 +1120,7 @@ def _reshaped(base: Arr, dims: tuple[int, ...] | None) -> Type:
         dims = tuple(total // known if d == -1 else d for d in dims)
     if any(d < 0 for d in dims) or math.prod(dims) != total:
         return None
-    return Arr(dims, base.dtype, base.host)
+    return ArrayType(dims, base.dtype, base.host)
 
 
 def _scalar_constant(ctx: ModuleContext, name: str) -> Type:
@@ -1114,7 +1145,7 @@ def _scalar_constant(ctx: ModuleContext, name: str) -> Type:
             value = pairs[0][1]
         else:
             return None
-    return Py(is_float=True) if _number_literal(value) else None
+    return PythonNumber(is_float=True) if _number_literal(value) else None
 
 
 def _number_literal(expr: cst.BaseExpression) -> bool:
@@ -1215,7 +1246,7 @@ def _in_mode(dtype: str, x64: bool) -> str:
     dtype = _on_device(dtype) or dtype
     if dtype == DEFAULT_FLOAT:
         return "float64" if x64 else "float32"
-    if dtype == "int":
+    if dtype == DEFAULT_INT:
         return "int64" if x64 else "int32"
     return dtype
 

@@ -28,8 +28,8 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
+from autoopt.analysis.values.array_type import ArrayType, dtype_text
 from autoopt.analysis.values.shapes import (
-    Facts,
     array_facts,
     assigned_value,
     int_literal,
@@ -67,9 +67,10 @@ def prealloc(
     if not step.rows:
         return f"cannot prove how many rows `{code}` has"
     if step.dtype is None:
-        return f"cannot prove `{code}` has the dtype of `{acc}` ({start.dtype})"
+        return f"cannot prove `{code}` has the dtype of `{acc}` ({dtype_text(start.dtype)})"
     if step.dtype != start.dtype:
-        return f"`{code}` is {step.dtype} and `{acc}` {start.dtype}: concatenation promotes"
+        promoted = f"{dtype_text(step.dtype)} and `{acc}` {dtype_text(start.dtype)}"
+        return f"`{code}` is {promoted}: concatenation promotes"
     if not _stacks_as_rows(join, start, step):
         return f"cannot prove the rank of `{code}`, which `{join}` would change"
     index, iterable = counted
@@ -121,7 +122,7 @@ def _exit(loop: cst.For) -> str | None:
     return None
 
 
-def _empty_start(ctx: ModuleContext, loop: Loop, stmt: Stmt, acc: str) -> Facts | None:
+def _empty_start(ctx: ModuleContext, loop: Loop, stmt: Stmt, acc: str) -> ArrayType | None:
     """The facts of `acc` on entry to the loop when it is an empty array of known rank
     and dtype, defined once, just for this loop."""
     graph = ctx.graph
@@ -134,7 +135,7 @@ def _empty_start(ctx: ModuleContext, loop: Loop, stmt: Stmt, acc: str) -> Facts 
     return facts if facts and facts.rows == 0 and facts.ndim and facts.dtype else None
 
 
-def _stacks_as_rows(join: str, start: Facts, step: Facts) -> bool:
+def _stacks_as_rows(join: str, start: ArrayType, step: ArrayType) -> bool:
     """Whether the join is a concatenation along axis 0 for these ranks: `vstack`
     promotes 1-D arrays to rows, `hstack` joins along axis 1 above 1-D."""
     if join == "vstack":

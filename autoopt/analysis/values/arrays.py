@@ -46,7 +46,12 @@ def is_array(
     assumed: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether `expr`, evaluated at statement `at`, is one array (`known`: names that
-    are on entry; `assumed`: names taken as arrays while their definitions are checked)."""
+    are on entry; `assumed`: names taken as arrays while their definitions are checked).
+
+    This stays syntactic rather than asking the value model (`Value.array`): it answers
+    under an assumption (that the `known` names, a loop's per-item slice or a helper's
+    parameters, are arrays), which the model, a fixpoint of what reaches each name in
+    the module, cannot be asked; and it proves no shape or dtype, so no `ArrayType`."""
     if depth > _DEPTH:
         return False
     rec = lambda e: is_array(ctx, at, e, known, depth + 1, assumed)  # noqa: E731

@@ -1,7 +1,8 @@
 """The lattice of abstract values that the value model (`analysis/values/model.py`) computes.
 
 A `Value` is a `Kind` (what sort of thing it is), whether it is one hashable constant,
-and for arrays what is known of their element type, shape and dtype. `join` is the
+and for arrays what is known of their element type and, as an `ArrayType`
+(`analysis/values/array_type.py`), of their shape and dtype. `join` is the
 value when either of two may flow to one place; `BOTTOM`, "no value yet", is its
 identity, used inside cycles before their first estimate. `combine` is what an
 arithmetic operator gives.
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+
+from autoopt.analysis.values.array_type import ArrayType
 
 
 class Kind(str, Enum):
@@ -37,8 +40,21 @@ class Value:
     kind: Kind
     constant: bool = False  # the same hashable value every time (literals, module constants)
     detail: str | None = None  # arrays: "bool"/"int" element type; callables: "arrays"
-    shape: tuple[int, ...] | None = None  # arrays: the shape, where it is known
-    dtype: str | None = None  # arrays: the dtype, where it is known
+    #: arrays: their type, where any of it is known (None otherwise: see `typed_value`);
+    #: a pytree: the dtype of its leaves; a shape tuple: its dimensions, as `shape`
+    array: ArrayType | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """`array.shape`, None where no type is known."""
+        array = self.array
+        return None if array is None else array.shape
+
+    @property
+    def dtype(self) -> str | None:
+        """`array.dtype`, None where no type is known."""
+        array = self.array
+        return None if array is None else array.dtype
 
     @property
     def is_arrays(self) -> bool:
@@ -66,19 +82,36 @@ class Value:
             if {self.kind, other.kind} == {Kind.ARRAY, Kind.PYTREE}:
                 return PYTREE
             return UNKNOWN
-        same = self.shape == other.shape and self.dtype == other.dtype
         return Value(
             self.kind,
             self.constant and other.constant,
             self.detail if self.detail == other.detail else None,
-            self.shape if same else None,
-            self.dtype if same else None,
+            self.array if self.array == other.array else None,
         )
 
     @property
     def typed(self) -> bool:
         """An array whose shape and dtype are both known."""
-        return self.kind is Kind.ARRAY and self.shape is not None and self.dtype is not None
+        array = self.array
+        return (
+            self.kind is Kind.ARRAY
+            and array is not None
+            and array.shape is not None
+            and array.dtype is not None
+        )
+
+
+def typed_value(
+    kind: Kind,
+    shape: tuple[int, ...] | None = None,
+    dtype: str | None = None,
+    detail: str | None = None,
+) -> Value:
+    """A value of `kind` with this shape and dtype (`array` None when neither is known,
+    so that it equals the value without them)."""
+    if shape is None and dtype is None:
+        return Value(kind, detail=detail)
+    return Value(kind, detail=detail, array=ArrayType(shape, dtype, kind is Kind.HOST_ARRAY))
 
 
 #: The containers a pytree's `detail` may name (`Value.container`); the first two can be
@@ -126,7 +159,7 @@ def typed_arithmetic(combined: Value, left: Value, right: Value) -> Value:
     if not typed or not all(v.typed for v in typed) or len({v.dtype for v in typed}) != 1:
         return combined
     shape = _broadcast([v.shape for v in typed])  # type: ignore[misc]
-    return Value(Kind.ARRAY, shape=shape, dtype=typed[0].dtype) if shape is not None else combined
+    return typed_value(Kind.ARRAY, shape, typed[0].dtype) if shape is not None else combined
 
 
 def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:

@@ -14,6 +14,7 @@ import math
 import libcst as cst
 
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.values.array_type import DEFAULT_FLOAT, DEFAULT_INT
 from autoopt.analysis.values.lattice import (
     ARRAY,
     CALLABLE,
@@ -25,6 +26,7 @@ from autoopt.analysis.values.lattice import (
     UNKNOWN,
     Kind,
     Value,
+    typed_value,
 )
 
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod"})  # of a float array: a float
@@ -84,7 +86,7 @@ def converted(qual: str, call: cst.Call, source: Value) -> Value:
     made = call_value(qual, call)
     written = [a.value for a in call.args[1:] if a.keyword is None or a.keyword.value == "dtype"]
     if written and not any(a.star for a in call.args):
-        return Value(made.kind, dtype=_dtype_name(written[0]))
+        return typed_value(made.kind, dtype=_dtype_name(written[0]))
     if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return made
     element = "int" if _int_literals(call.args[0].value) else None
@@ -128,21 +130,21 @@ def _int(expr: cst.BaseExpression | None) -> int | bool | None:
 
 def constructed(call: cst.Call, shape_value: Value) -> Value:
     """`jnp.zeros((4, 3))`, `jnp.ones(3, jnp.float32)`: a literal shape and the dtype, the
-    written one or "float", JAX's default float (float32, or float64 under x64: the same
+    written one or DEFAULT_FLOAT, JAX's default float (float32, or float64 under x64: the same
     for every array built this way in one run)."""
     args = [a for a in call.args if not a.star]
     shape = _literal_shape(args[0].value) or shape_value.shape
     dtypes = [a.value for a in args[1:] if a.keyword is None or a.keyword.value == "dtype"]
-    dtype = _dtype_name(dtypes[0]) if dtypes else "float"
-    return Value(Kind.ARRAY, shape=shape, dtype=dtype)
+    dtype = _dtype_name(dtypes[0]) if dtypes else DEFAULT_FLOAT
+    return typed_value(Kind.ARRAY, shape, dtype)
 
 
 def arange(stop: cst.BaseExpression) -> Value:
     """`jnp.arange(24.0)`: 24 default floats; `jnp.arange(5)`: 5 default ints."""
     if type(stop) is cst.Integer:
-        return Value(Kind.ARRAY, detail="int", shape=(int(stop.value),), dtype="int")
+        return typed_value(Kind.ARRAY, (int(stop.value),), DEFAULT_INT, detail="int")
     if type(stop) is cst.Float and float(stop.value).is_integer():
-        return Value(Kind.ARRAY, shape=(int(float(stop.value)),), dtype="float")
+        return typed_value(Kind.ARRAY, (int(float(stop.value)),), DEFAULT_FLOAT)
     return ARRAY  # `jnp.arange(n)`: ints or floats, as `n` is
 
 
@@ -154,7 +156,7 @@ def reshaped(base: Value, call: cst.Call) -> Value:
         shape = tuple(int(a.value) for a in args)  # type: ignore[attr-defined]
     if shape is None or base.shape is None or math.prod(shape) != math.prod(base.shape):
         return ARRAY
-    return Value(Kind.ARRAY, shape=shape, dtype=base.dtype)
+    return typed_value(Kind.ARRAY, shape, base.dtype)
 
 
 def _literal_shape(expr: cst.BaseExpression) -> tuple[int, ...] | None:

@@ -27,6 +27,7 @@ from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts.execution import is_jit, only_called
 from autoopt.analysis.facts.jitted import is_escaping
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.values.array_type import DEFAULT_FLOAT
 from autoopt.analysis.values.fields import (
     ARRAY_ANNOTATIONS,
     PytreeClass,
@@ -53,6 +54,7 @@ from autoopt.analysis.values.lattice import (
     combine,
     join_all,
     typed_arithmetic,
+    typed_value,
 )
 from autoopt.analysis.values.library import (
     CONSTRUCTORS,
@@ -242,7 +244,7 @@ class ValueModel:
             return BOTTOM  # not known until the cycle's first estimate
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             if attr == "shape" and base.shape is not None:
-                return Value(Kind.SHAPE, shape=base.shape)
+                return typed_value(Kind.SHAPE, base.shape)
             if attr in _ARRAY_ATTRS:
                 return _ARRAY_ATTRS[attr]
             if attr == "dtype":
@@ -267,7 +269,7 @@ class ValueModel:
             return _element(base, expr)
         if base.kind is Kind.SHAPE:
             sliced = any(type(e.slice) is cst.Slice for e in expr.slice)
-            return Value(Kind.SHAPE, shape=sliced_shape(base.shape, expr)) if sliced else SCALAR
+            return typed_value(Kind.SHAPE, sliced_shape(base.shape, expr)) if sliced else SCALAR
         if base.kind is Kind.STRING:
             return Value(Kind.STRING)
         return UNKNOWN
@@ -281,7 +283,7 @@ class ValueModel:
         kinds = [self.value_of(stmt, i.value) for i in indexes]  # type: ignore[attr-defined]
         if any(k.kind is not Kind.SCALAR for k in kinds):
             return ARRAY
-        return Value(Kind.ARRAY, shape=base.shape[len(indexes) :], dtype=base.dtype)
+        return typed_value(Kind.ARRAY, base.shape[len(indexes) :], base.dtype)
 
     def _binary(self, stmt: Stmt, expr: cst.BinaryOperation) -> Value:
         left, right = self.value_of(stmt, expr.left), self.value_of(stmt, expr.right)
@@ -510,8 +512,8 @@ class ValueModel:
             return ARRAY
         base = self.value_of(stmt, func.value)
         method = func.attr.value
-        if base.typed and method in REDUCTIONS and not call.args and base.dtype == "float":
-            return Value(Kind.ARRAY, shape=(), dtype=base.dtype)
+        if base.typed and method in REDUCTIONS and not call.args and base.dtype == DEFAULT_FLOAT:
+            return typed_value(Kind.ARRAY, (), base.dtype)
         if base.typed and method == "reshape":
             return reshaped(base, call)
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
@@ -740,7 +742,7 @@ class ValueModel:
                 return UNKNOWN
             values.append(self.value_of(defs[0], item.elements[index].value))
         joined = join_all(values)  # one item per iteration: never one constant
-        return Value(joined.kind, False, joined.detail, joined.shape, joined.dtype)
+        return Value(joined.kind, False, joined.detail, joined.array)
 
     def _assigned(
         self, stmt: Stmt, target: cst.BaseExpression, value: cst.BaseExpression, name: str
@@ -770,7 +772,7 @@ class ValueModel:
         if whole.kind is Kind.PYTREE:
             return PYTREE  # a part of a pytree of arrays
         if whole.kind is Kind.ARRAY:  # `key, sub = jax.random.split(key)`: rows of an array
-            return Value(Kind.ARRAY, detail=whole.detail, dtype=whole.dtype)
+            return typed_value(Kind.ARRAY, dtype=whole.dtype, detail=whole.detail)
         return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
 
     def _value_and_grad(self, value: cst.BaseExpression) -> bool:

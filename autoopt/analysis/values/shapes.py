@@ -1,5 +1,6 @@
 """What is provable about an array expression without running it: its length along
-axis 0, its rank and its dtype.
+axis 0, its rank and its dtype, as an `ArrayType` (`analysis/values/array_type.py`)
+whose `rows` and `ndim` are set and `shape` is not.
 
 Writing the rows a loop appends into a preallocated buffer needs all three: how
 many rows each step writes, that the piece is a block of the buffer's rows, and
@@ -12,16 +13,15 @@ arithmetic with Python scalars, and names bound once to such values.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
+from autoopt.analysis.values.array_type import DEFAULT_FLOAT, ArrayType
 from autoopt.analysis.values.ints import builtin
 
-#: The dtype of `jnp.zeros(shape)` without a dtype: float32, or float64 under x64.
-DEFAULT_FLOAT = "the default float"
 _DTYPES = frozenset(
     {
         "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -35,19 +35,12 @@ _SCALAR_OPS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 _DEPTH = 8
 
 
-@dataclass(frozen=True)
-class Facts:
-    """What is proven about one array; None where nothing is."""
-
-    rows: int | None = None  # length along axis 0
-    ndim: int | None = None
-    dtype: str | None = None  # a dtype name ("float32"), or DEFAULT_FLOAT
+_UNKNOWN = ArrayType()
 
 
-_UNKNOWN = Facts()
-
-
-def array_facts(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression, depth: int = 0) -> Facts:
+def array_facts(
+    ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression, depth: int = 0
+) -> ArrayType:
     """What is proven about `expr`, evaluated at statement `at`."""
     if depth > _DEPTH:
         return _UNKNOWN
@@ -77,7 +70,7 @@ def dtype_name(ctx: ModuleContext, expr: cst.BaseExpression) -> str | None:
     return name if isinstance(name, str) and name in _DTYPES else None
 
 
-def _name_facts(ctx: ModuleContext, at: Stmt, name: str, depth: int) -> Facts:
+def _name_facts(ctx: ModuleContext, at: Stmt, name: str, depth: int) -> ArrayType:
     """The facts of the one definition of `name` that reaches `at` on every path."""
     graph = ctx.graph
     reaching = graph.reaching_defs(at, name)
@@ -102,13 +95,13 @@ def assigned_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
     return None
 
 
-def _new_axis(base: Facts, index: Sequence[cst.SubscriptElement]) -> Facts:
+def _new_axis(base: ArrayType, index: Sequence[cst.SubscriptElement]) -> ArrayType:
     """`x[None]`, `x[None, :]`, `x[None, ...]`: one row, one more axis per `None`."""
     kinds = [_index_kind(e.slice) for e in index]
     if not kinds or kinds[0] != "new" or None in kinds:
         return _UNKNOWN
     ndim = None if base.ndim is None else base.ndim + kinds.count("new")
-    return Facts(1, ndim, base.dtype)
+    return ArrayType(dtype=base.dtype, rows=1, ndim=ndim)
 
 
 def _index_kind(element: cst.BaseSlice) -> str | None:
@@ -123,8 +116,8 @@ def _index_kind(element: cst.BaseSlice) -> str | None:
 
 
 def _with_scalar(
-    ctx: ModuleContext, at: Stmt, expr: cst.BinaryOperation, rec: Callable[..., Facts]
-) -> Facts:
+    ctx: ModuleContext, at: Stmt, expr: cst.BinaryOperation, rec: Callable[..., ArrayType]
+) -> ArrayType:
     """An array combined with a Python scalar keeps its shape and (weak typing) its
     dtype: any non-bool dtype with an int, an inexact one with a float or `/`."""
     if not isinstance(expr.operator, _SCALAR_OPS):
@@ -182,7 +175,7 @@ def stable_in_loop(ctx: ModuleContext, loop_id: int, name: str) -> bool:
     return not written and not rebound
 
 
-def _call_facts(ctx: ModuleContext, call: cst.Call, rec: Callable[..., Facts]) -> Facts:
+def _call_facts(ctx: ModuleContext, call: cst.Call, rec: Callable[..., ArrayType]) -> ArrayType:
     qual = ctx.qualify(call.func) or ""
     module, _, name = qual.rpartition(".")
     args = _positional(call)
@@ -190,7 +183,8 @@ def _call_facts(ctx: ModuleContext, call: cst.Call, rec: Callable[..., Facts]) -
         return _constructor(ctx, call, args, _CONSTRUCTORS[name], name != "full")
     if qual == "jax.numpy.expand_dims" and len(args) == 2 and int_literal(args[1]) == 0:
         base = rec(args[0])
-        return Facts(1, None if base.ndim is None else base.ndim + 1, base.dtype)
+        ndim = None if base.ndim is None else base.ndim + 1
+        return ArrayType(dtype=base.dtype, rows=1, ndim=ndim)
     if qual == "jax.numpy.reshape" and len(args) == 2:
         return _reshaped(rec(args[0]), args[1:])
     func = call.func
@@ -218,7 +212,7 @@ def _constructor(
     args: list[cst.BaseExpression],
     dtype_at: int,
     float_default: bool,
-) -> Facts:
+) -> ArrayType:
     """`jnp.zeros((k, w), dtype)` and friends: k rows, rank 2, `dtype`."""
     if any(a.star or (a.keyword and a.keyword.value not in ("shape", "dtype")) for a in call.args):
         return _UNKNOWN
@@ -230,16 +224,17 @@ def _constructor(
     dtype = keywords.get("dtype", args[dtype_at] if len(args) > dtype_at else None)
     default = DEFAULT_FLOAT if float_default else None
     name = default if dtype is None else dtype_name(ctx, dtype)
-    return Facts(int_literal(dims[0]) if dims else None, len(dims), name)
+    return ArrayType(dtype=name, rows=int_literal(dims[0]) if dims else None, ndim=len(dims))
 
 
-def _reshaped(base: Facts, shape: Sequence[cst.BaseExpression]) -> Facts:
+def _reshaped(base: ArrayType, shape: Sequence[cst.BaseExpression]) -> ArrayType:
     """`x.reshape(k, w)`, `x.reshape((k, w))`, `jnp.reshape(x, (k, w))`."""
     dims = _dims(shape[0]) if len(shape) == 1 else list(shape)
     if dims is None:
         return _UNKNOWN
     rows = int_literal(dims[0]) if dims else None
-    return Facts(rows if rows is not None and rows >= 0 else None, len(dims), base.dtype)
+    rows = rows if rows is not None and rows >= 0 else None
+    return ArrayType(dtype=base.dtype, rows=rows, ndim=len(dims))
 
 
 def _dims(shape: cst.BaseExpression) -> list[cst.BaseExpression] | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from autoopt.analysis.plans.carry import entry_value, unstable_carry
-from autoopt.analysis.plans.carry_types import Arr, CarryTypes, Rec
+from autoopt.analysis.plans.carry_types import ArrayType, CarryTypes, PytreeInstance
 
 from ..helpers import HEADER, context
 
@@ -276,7 +276,7 @@ def test_positions_built_on_the_host_and_pairwise_forces() -> None:
     ctx = context(LATTICE, HEADER)
     stmts = ctx.graph.loop_stmts(ctx.graph.loops[0].id)
     types = CarryTypes(ctx, stmts, ("vel", "pos", "force"))
-    assert types.entry == {name: Arr((27, 3), "float32") for name in ("vel", "pos", "force")}
+    assert types.entry == {name: ArrayType((27, 3), "float32") for name in ("vel", "pos", "force")}
     assert unstable_carry(ctx, stmts, ("vel", "pos", "force")) == []
 
 
@@ -355,8 +355,8 @@ def test_types_at_the_loop_start() -> None:
         "state, new = infect(state, mixing)\nxs.append(new)",
     )
     types = CarryTypes(ctx, stmts, ("state",))
-    assert types.entry["state"] == Rec(
-        "State", (("s", Arr((4,), "float")), ("i", Arr((4,), "float32")))
+    assert types.entry["state"] == PytreeInstance(
+        "State", (("s", ArrayType((4,), "float")), ("i", ArrayType((4,), "float32")))
     )
     assert not types.proven("state")
 

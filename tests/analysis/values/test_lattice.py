@@ -16,10 +16,11 @@ from autoopt.analysis.values.lattice import (
     combine,
     join_all,
     typed_arithmetic,
+    typed_value,
 )
 
-ROW = Value(Kind.ARRAY, shape=(3,), dtype="float")
-MATRIX = Value(Kind.ARRAY, shape=(4, 3), dtype="float")
+ROW = typed_value(Kind.ARRAY, (3,), "float")
+MATRIX = typed_value(Kind.ARRAY, (4, 3), "float")
 
 
 @pytest.mark.parametrize(
@@ -58,8 +59,8 @@ def test_combine(left: Value, right: Value, result: Value) -> None:
     [
         (ROW, SCALAR, (3,)),  # a Python number neither broadcasts nor promotes
         (MATRIX, ROW, (4, 3)),
-        (ROW, Value(Kind.ARRAY, shape=(4,), dtype="float"), None),  # does not broadcast
-        (ROW, Value(Kind.ARRAY, shape=(3,), dtype="float32"), None),  # may promote
+        (ROW, typed_value(Kind.ARRAY, (4,), "float"), None),  # does not broadcast
+        (ROW, typed_value(Kind.ARRAY, (3,), "float32"), None),  # may promote
     ],
 )
 def test_typed_arithmetic(left: Value, right: Value, shape: tuple | None) -> None:

@@ -6,7 +6,7 @@ import libcst as cst
 import pytest
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.values.lattice import Kind, Value
+from autoopt.analysis.values.lattice import Kind, Value, typed_value
 from autoopt.analysis.values.model import model
 
 HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
@@ -197,7 +197,7 @@ for _ in range(200):
 """,
         "leapfrog",
     )
-    row = Value(Kind.ARRAY, shape=(16,), dtype="float")
+    row = typed_value(Kind.ARRAY, (16,), "float")
     assert params == {"x": row, "v": row}
     assert returns == Value(Kind.PYTREE, detail="tuple")
 
@@ -357,10 +357,10 @@ def test_fields_of_a_module_pytree_class(body: str, name: str, expected: Value) 
         ("x = np.array([])", Value(Kind.HOST_ARRAY)),
         ("x = np.array([*parts, 1])", Value(Kind.HOST_ARRAY)),
         # a dtype given: that dtype, whatever the source's element type
-        ("x = np.array([1, 2], dtype=np.float32)", Value(Kind.HOST_ARRAY, dtype="float32")),
+        ("x = np.array([1, 2], dtype=np.float32)", typed_value(Kind.HOST_ARRAY, dtype="float32")),
         (
             "s = np.array([3, 17])\nx = jnp.asarray(s, jnp.float32)",
-            Value(Kind.ARRAY, dtype="float32"),
+            typed_value(Kind.ARRAY, dtype="float32"),
         ),
         ("x = jnp.asarray(s, dtype=float)", Value(Kind.ARRAY)),  # a builtin: not a name we know
         # a source of unknown element type
@@ -387,7 +387,7 @@ LOOP = "\nfor a, b in pairs:\n    pass"
         (
             "pairs = [(jnp.ones(3), 1), (jnp.zeros(3), 2)]" + LOOP,
             "a",
-            Value(Kind.ARRAY, shape=(3,), dtype="float"),
+            typed_value(Kind.ARRAY, (3,), "float"),
         ),
         # each item in turn: a number, but not one constant
         ("pairs = [(jnp.ones(3), 1), (jnp.zeros(3), 2)]" + LOOP, "b", Value(Kind.SCALAR)),

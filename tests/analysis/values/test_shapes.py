@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from autoopt.analysis.values.array_type import DEFAULT_FLOAT, ArrayType
 from autoopt.analysis.values.shapes import (
-    DEFAULT_FLOAT,
-    Facts,
     array_facts,
     assigned_value,
     dtype_name,
@@ -30,23 +29,28 @@ if c:
 for i in range(5):
     probe(z, f, e, fl, fl2, b, two, i, x)
 """
-UNKNOWN = Facts()
+UNKNOWN = ArrayType()
 FLOAT = DEFAULT_FLOAT
+
+
+def proven(rows: int | None, ndim: int | None, dtype: str | None) -> ArrayType:
+    """What the shape facts prove: rows and rank, the full shape not."""
+    return ArrayType(dtype=dtype, rows=rows, ndim=ndim)
 
 
 @pytest.mark.parametrize(
     ("code", "facts"),
     [
         # constructors
-        ("z", Facts(4, 2, "int32")),
-        ("f", Facts(2, 2, FLOAT)),
-        ("e", Facts(0, 2, "float16")),
-        ("fl", Facts(3, 1, None)),  # `full` takes the fill value's dtype
-        ("fl2", Facts(3, 1, "float32")),
-        ("b", Facts(2, 1, None)),  # the builtin `bool` is not proven a dtype
-        ("jnp.zeros((n, 3))", Facts(None, 2, FLOAT)),
-        ("jnp.zeros(())", Facts(None, 0, FLOAT)),
-        ("jnp.zeros(shape=(2, 2), dtype=jnp.uint8)", Facts(2, 2, "uint8")),
+        ("z", proven(4, 2, "int32")),
+        ("f", proven(2, 2, FLOAT)),
+        ("e", proven(0, 2, "float16")),
+        ("fl", proven(3, 1, None)),  # `full` takes the fill value's dtype
+        ("fl2", proven(3, 1, "float32")),
+        ("b", proven(2, 1, None)),  # the builtin `bool` is not proven a dtype
+        ("jnp.zeros((n, 3))", proven(None, 2, FLOAT)),
+        ("jnp.zeros(())", proven(None, 0, FLOAT)),
+        ("jnp.zeros(shape=(2, 2), dtype=jnp.uint8)", proven(2, 2, "uint8")),
         ("jnp.zeros((2, 2), order='C')", UNKNOWN),
         ("jnp.zeros(*s)", UNKNOWN),
         ("jnp.zeros(n)", UNKNOWN),
@@ -55,39 +59,39 @@ FLOAT = DEFAULT_FLOAT
         ("two", UNKNOWN),  # not defined on every path
         ("x", UNKNOWN),
         # new leading axes
-        ("z[None]", Facts(1, 3, "int32")),
-        ("z[None, :]", Facts(1, 3, "int32")),
-        ("z[None, ...]", Facts(1, 3, "int32")),
+        ("z[None]", proven(1, 3, "int32")),
+        ("z[None, :]", proven(1, 3, "int32")),
+        ("z[None, ...]", proven(1, 3, "int32")),
         ("z[0]", UNKNOWN),
         ("z[:, None]", UNKNOWN),
         ("z[None, 0]", UNKNOWN),
-        ("jnp.expand_dims(f, 0)", Facts(1, 3, FLOAT)),
-        ("jnp.expand_dims(f, axis=0)", Facts(1, 3, FLOAT)),
+        ("jnp.expand_dims(f, 0)", proven(1, 3, FLOAT)),
+        ("jnp.expand_dims(f, axis=0)", proven(1, 3, FLOAT)),
         ("jnp.expand_dims(f, 1)", UNKNOWN),
         # arithmetic with Python scalars (weak typing)
-        ("-z", Facts(4, 2, "int32")),
-        ("z * 2", Facts(4, 2, "int32")),
-        ("z + i", Facts(4, 2, "int32")),  # a `range` index is a Python int
-        ("z * 2.0", Facts(4, 2, None)),  # an int array times a float promotes
-        ("z / 2", Facts(4, 2, None)),
-        ("f * 2.0", Facts(2, 2, FLOAT)),
-        ("f / 2", Facts(2, 2, FLOAT)),
-        ("b + 1", Facts(2, 1, None)),
+        ("-z", proven(4, 2, "int32")),
+        ("z * 2", proven(4, 2, "int32")),
+        ("z + i", proven(4, 2, "int32")),  # a `range` index is a Python int
+        ("z * 2.0", proven(4, 2, None)),  # an int array times a float promotes
+        ("z / 2", proven(4, 2, None)),
+        ("f * 2.0", proven(2, 2, FLOAT)),
+        ("f / 2", proven(2, 2, FLOAT)),
+        ("b + 1", proven(2, 1, None)),
         ("z + f", UNKNOWN),
         ("z ** 2", UNKNOWN),
         # reshape, astype
-        ("jnp.reshape(f, (3, 2))", Facts(3, 2, FLOAT)),
-        ("f.reshape(6)", Facts(6, 1, FLOAT)),
-        ("f.reshape(1, 6)", Facts(1, 2, FLOAT)),
-        ("f.reshape((-1, 2))", Facts(None, 2, FLOAT)),
-        ("f.astype(jnp.bfloat16)", Facts(2, 2, "bfloat16")),
-        ("f.astype('int8')", Facts(2, 2, "int8")),
-        ("f.astype(x)", Facts(2, 2, None)),
+        ("jnp.reshape(f, (3, 2))", proven(3, 2, FLOAT)),
+        ("f.reshape(6)", proven(6, 1, FLOAT)),
+        ("f.reshape(1, 6)", proven(1, 2, FLOAT)),
+        ("f.reshape((-1, 2))", proven(None, 2, FLOAT)),
+        ("f.astype(jnp.bfloat16)", proven(2, 2, "bfloat16")),
+        ("f.astype('int8')", proven(2, 2, "int8")),
+        ("f.astype(x)", proven(2, 2, None)),
         ("x.reshape(2, 3)", UNKNOWN),  # not proven an array: its methods could do anything
         ("f.sum()", UNKNOWN),
     ],
 )
-def test_array_facts(code: str, facts: Facts) -> None:
+def test_array_facts(code: str, facts: ArrayType) -> None:
     ctx = context(SOURCE, HEADER)
     assert array_facts(ctx, stmt(ctx, "probe("), expr(code)) == facts
 
