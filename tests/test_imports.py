@@ -71,3 +71,42 @@ def test_no_import_cycle_among_autoopt_modules() -> None:
     assert graph.has_edge("autoopt.verify.bench", "autoopt.verify.program")
     assert graph.has_edge("autoopt.verify.worker", "autoopt.verify.bench")  # lazily, and counted
     assert not graph.has_edge("autoopt.verify.bench", "autoopt.verify.worker")
+
+
+RULES = "autoopt.rules.ao"  # a rule module: autoopt/rules/aoNNN_<name>.py
+#: Where a rule reads the analysis: the query surface, and the plans of its rewrite forms
+#: (`autoopt.analysis.plans` and its modules, one entry point: a rule may use several).
+ENTRY_POINTS = {"autoopt.analysis.semantic": "semantic", "autoopt.analysis.plans": "plans"}
+
+
+def entry_point(module: str) -> str:
+    """The analysis entry point an imported analysis module belongs to (itself if none)."""
+    for prefix, name in ENTRY_POINTS.items():
+        if module == prefix or module.startswith(f"{prefix}."):
+            return name
+    return module
+
+
+def test_no_rule_imports_another_rule() -> None:
+    graph = import_graph()
+    rules = [m for m in graph if m.startswith(RULES)]
+    assert len(rules) == 12
+    assert [(m, n) for m in rules for n in graph.successors(m) if n.startswith(RULES)] == []
+
+
+def test_analysis_imports_neither_rules_nor_rewrite() -> None:
+    graph = import_graph()
+    analysis = [m for m in graph if m.startswith("autoopt.analysis")]
+    below = ("autoopt.rules", "autoopt.rewrite")
+    assert [(m, n) for m in analysis for n in graph.successors(m) if n.startswith(below)] == []
+
+
+def test_rules_ask_the_query_surface_and_the_plans() -> None:
+    """A rule imports the analysis through at most two entry points: `semantic` (the
+    questions) and `plans` (its rewrite forms); the rule framework and `rewrite` are
+    not analysis."""
+    graph = import_graph()
+    for rule in (m for m in graph if m.startswith(RULES)):
+        used = {entry_point(n) for n in graph.successors(rule) if n.startswith("autoopt.analysis")}
+        assert used <= set(ENTRY_POINTS.values()), (rule, sorted(used))
+        assert "semantic" in used, rule

@@ -8,35 +8,10 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.names import dotted
+from autoopt.analysis.facts.jitted import can_add_donation, names_tuple, option_text
+from autoopt.analysis.facts.jitted import jit_decorator as jit_decorator
+from autoopt.analysis.facts.jitted import literal_names as literal_names
 from autoopt.model import RequireImport
-
-
-def _tuple(names: Sequence[str]) -> str:
-    inner = ", ".join(f'"{n}"' for n in names)
-    return f"({inner},)" if len(names) == 1 else f"({inner})"
-
-
-def option_text(static: Sequence[str] = (), donate: Sequence[str] = ()) -> str:
-    """`static_argnames=("n",), donate_argnames=("state",)` (empty when none)."""
-    parts = []
-    if static:
-        parts.append(f"static_argnames={_tuple(static)}")
-    if donate:
-        parts.append(f"donate_argnames={_tuple(donate)}")
-    return ", ".join(parts)
-
-
-def jit_decorator(
-    ctx: ModuleContext, static: Sequence[str] = (), donate: Sequence[str] = ()
-) -> tuple[str, tuple[RequireImport, ...]]:
-    """`jax.jit` or `functools.partial(jax.jit, <options>)`, spelled with the
-    module's own aliases, and the imports that spelling needs."""
-    jit, imports = ctx.ref("jax.jit")
-    options = option_text(static, donate)
-    if not options:
-        return jit, imports
-    partial, more = ctx.ref("functools.partial")
-    return f"{partial}({jit}, {options})", imports + more
 
 
 def jit_call(
@@ -100,34 +75,6 @@ def is_spelling(ctx: ModuleContext, expr: cst.BaseExpression, qualname: str) -> 
     return ctx.is_jax(expr, qualname) or dotted(expr) == ctx.ref(qualname)[0]
 
 
-def literal_names(expr: cst.BaseExpression) -> list[str] | None:
-    """The names a literal `donate_argnames` value lists (`"a"`, `("a", "b")`, `["a"]`), or
-    None when the value is not such a literal (a variable, a call, an f-string)."""
-    if type(expr) is cst.SimpleString:
-        return [str(expr.evaluated_value)]
-    if type(expr) not in (cst.Tuple, cst.List):
-        return None
-    names = []
-    for element in expr.elements:
-        if type(element) is not cst.Element or type(element.value) is not cst.SimpleString:
-            return None
-        names.append(str(element.value.evaluated_value))
-    return names
-
-
-def can_add_donation(expr: cst.BaseExpression) -> bool:
-    """Whether `with_donation` can add names to this jit spelling: its `donate_argnames`,
-    if any, is a literal, and no `**options` may already hold one."""
-    if type(expr) is not cst.Call:
-        return True
-    for arg in expr.args:
-        if arg.star == "**":
-            return False
-        if arg.keyword is not None and arg.keyword.value == "donate_argnames":
-            return literal_names(arg.value) is not None
-    return True
-
-
 def with_donation(ctx: ModuleContext, expr: cst.BaseExpression, names: Sequence[str]):
     """A jit spelling (`jax.jit`, `jax.jit(f, ...)`, `functools.partial(jax.jit, ...)`)
     with `names` added to its `donate_argnames`, and the imports that needs. `expr` comes
@@ -136,13 +83,15 @@ def with_donation(ctx: ModuleContext, expr: cst.BaseExpression, names: Sequence[
         return expr, ()
     if type(expr) is not cst.Call:
         partial, imports = ctx.ref("functools.partial")
-        text = f"{partial}({ctx.code(expr)}, donate_argnames={_tuple(names)})"
+        text = f"{partial}({ctx.code(expr)}, donate_argnames={names_tuple(names)})"
         return cst.parse_expression(text), imports
     args = list(expr.args)
     for i, arg in enumerate(args):
         if arg.keyword is not None and arg.keyword.value == "donate_argnames":
             have = literal_names(arg.value) or []
-            merged = cst.parse_expression(_tuple([*have, *(n for n in names if n not in have)]))
+            merged = cst.parse_expression(
+                names_tuple([*have, *(n for n in names if n not in have)])
+            )
             args[i] = arg.with_changes(value=merged)
             return expr.with_changes(args=args), ()
     if args:
@@ -151,7 +100,7 @@ def with_donation(ctx: ModuleContext, expr: cst.BaseExpression, names: Sequence[
         )
     added = cst.Arg(
         keyword=cst.Name("donate_argnames"),
-        value=cst.parse_expression(_tuple(names)),
+        value=cst.parse_expression(names_tuple(names)),
         equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
     )
     return expr.with_changes(args=[*args, added]), ()

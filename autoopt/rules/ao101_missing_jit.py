@@ -6,9 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import CallSite, Function
-from autoopt.analysis.facts.jit_plan import JitPlan, plans
+from autoopt.analysis.semantic import CallSite, Function, JitPlan, ModuleContext, semantic
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import add_decorator, fresh_name, jit_call, jit_decorator
 from autoopt.rules.base import Rule
@@ -60,7 +58,7 @@ class MissingJit(Rule):
     INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
-        for plan in plans(ctx):
+        for plan in semantic(ctx).jit_plans():
             yield self._finding(ctx, plan)
 
     def _finding(self, ctx: ModuleContext, plan: JitPlan) -> Finding:

@@ -6,13 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import read_names
-from autoopt.analysis.core.graph import Loop, Stmt
-from autoopt.analysis.core.walk import walk
-from autoopt.analysis.facts.invariance import variant_reason
-from autoopt.analysis.values.lattice import Kind
-from autoopt.analysis.values.model import model
+from autoopt.analysis.semantic import Kind, Loop, ModuleContext, Stmt, read_names, semantic, walk
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
@@ -85,7 +79,7 @@ class JitInLoop(Rule):
             )
         if variant:
             return None  # a different function on purpose, e.g. `for fn in fns: jax.jit(fn)`
-        changed = variant_reason(ctx, inner, reads - set(ctx.imports.bindings))
+        changed = semantic(ctx).variant_reason(inner, reads - set(ctx.imports.bindings))
         if changed:
             return self._none(ctx, call, f"{where}; {changed}")
         edits = _hoist(ctx, stmt, call, _outermost_invariant(ctx, stmt, reads))
@@ -107,7 +101,7 @@ class JitInLoop(Rule):
 def _state_doubt(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> str:
     """Built once, jit traces the function once: state it reads through `self`, an
     object's attribute or a `partial` argument would be frozen at its first value."""
-    values = model(ctx)
+    values = semantic(ctx)
     for node in walk(call.args[0].value if call.args else call):
         if type(node) is cst.Attribute and ctx.qualify(node) is None:
             base = values.value_of(stmt, node.value)

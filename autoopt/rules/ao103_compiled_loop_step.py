@@ -6,13 +6,12 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
-from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
+from autoopt.analysis.semantic import ModuleContext, semantic
 from autoopt.model import Applicability, Edit, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
 from autoopt.rewrite.step import step_edits
 from autoopt.rewrite.whole_loop import guarded_loop_edits, whole_loop_edits
-from autoopt.rules.ao201_missing_donation import safe_donations
 from autoopt.rules.base import Rule
 from autoopt.rules.deferred import DeferredEdits
 from autoopt.rules.examples import ao103_compiled_loop_step as examples
@@ -100,7 +99,7 @@ class CompiledLoopStep(Rule):
             message = f"{where}; not compiled as one step: {verdict.doubts[0]}"
             return self.finding(ctx, loop, message, Applicability.NONE)
         name = verdict.names.function
-        donate = safe_donations(verdict.extracted, name)
+        donate = semantic(verdict.extracted).safe_donations(name)
         whole = whole_loop(ctx, plan)
         if whole is not None and not whole.doubt:
             return self._whole_loop(ctx, verdict, whole, [d for d in donate if d in whole.carry])

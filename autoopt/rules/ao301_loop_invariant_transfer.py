@@ -7,13 +7,19 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import bound_names, read_names
-from autoopt.analysis.core.graph import MODULE, Loop, Stmt
-from autoopt.analysis.core.walk import walk
-from autoopt.analysis.facts.invariance import variant_reason
-from autoopt.analysis.facts.jitted import Jitted, jitted_callables
-from autoopt.analysis.values.placement import Place, Placement
+from autoopt.analysis.semantic import (
+    MODULE,
+    Jitted,
+    Loop,
+    ModuleContext,
+    Place,
+    Placement,
+    Stmt,
+    bound_names,
+    read_names,
+    semantic,
+    walk,
+)
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.jit import claim_name
 from autoopt.rules.base import Rule
@@ -72,8 +78,8 @@ class LoopInvariantTransfer(Rule):
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         hoists = _Hoists(ctx)
-        places = Placement(ctx)
-        jitted = {j.name: j for j in jitted_callables(ctx)}
+        places = semantic(ctx).placement()
+        jitted = {j.name: j for j in semantic(ctx).jitted_callables()}
         compiled = {j.function.qualname for j in jitted.values() if j.function}
         for stmt in ctx.graph.stmts:
             if not stmt.loops or stmt.scope in compiled or step_owned(ctx, stmt):
@@ -193,9 +199,10 @@ def _walk(nodes) -> list[cst.CSTNode]:
 def _outermost_invariant(ctx: ModuleContext, stmt: Stmt, reads: set[str]) -> Loop | None:
     """The outermost enclosing loop in which `reads` do not change (None: innermost changes)."""
     best = None
+    sem = semantic(ctx)
     for loop_id in reversed(stmt.loops):
         loop = ctx.graph.loops[loop_id]
-        if variant_reason(ctx, loop, reads) is not None or not _defined_before(ctx, loop, reads):
+        if sem.variant_reason(loop, reads) is not None or not _defined_before(ctx, loop, reads):
             break
         best = loop
     return best

@@ -6,10 +6,6 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import Stmt
-from autoopt.analysis.core.walk import walk
-from autoopt.analysis.facts.jitted import jitted_callables
 from autoopt.analysis.plans.collect import (
     PRINTED,
     SCALAR,
@@ -24,7 +20,7 @@ from autoopt.analysis.plans.collect import (
 )
 from autoopt.analysis.plans.replay import Printed, replay_problem
 from autoopt.analysis.plans.scan import ScanPlan
-from autoopt.analysis.values.placement import Place, Placement
+from autoopt.analysis.semantic import ModuleContext, Place, Placement, Stmt, semantic, walk
 from autoopt.model import Applicability, Finding, InsertAfter
 from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
 from autoopt.rewrite.replay import replay_edits
@@ -100,8 +96,8 @@ class HostSyncInLoop(Rule):
     INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
-        places = Placement(ctx)
-        compiled = {j.function.qualname for j in jitted_callables(ctx) if j.function}
+        places = semantic(ctx).placement()
+        compiled = {j.function.qualname for j in semantic(ctx).jitted_callables() if j.function}
         names: set[str] = set()
         for stmt in ctx.graph.stmts:
             if not stmt.loops or stmt.scope in compiled or _is_compound_body(stmt):

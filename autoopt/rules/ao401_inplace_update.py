@@ -7,12 +7,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.core import loop_vars as loops
-from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.plans.fori import ForiPlan, fori_plan
 from autoopt.analysis.plans.splice import Splice, find_splice, start_in_range, strongly_typed
-from autoopt.analysis.values import ints
+from autoopt.analysis.semantic import MODULE, ModuleContext, Stmt, semantic
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.fori import fori_edits
 from autoopt.rewrite.helpers import (
@@ -161,7 +158,7 @@ class InplaceUpdate(Rule):
             doubts.insert(0, _CLAMP)
         else:
             edits, helper = _index_fix(ctx, u)
-            if not all(ints.is_int(ctx, u.stmt, i) for i in _indices(u)):
+            if not all(semantic(ctx).is_int(u.stmt, i) for i in _indices(u)):
                 doubts.insert(0, "cannot prove the index is an integer (a mask cannot be traced)")
         return self._helper_finding(ctx, u.stmt, where, helper, edits, doubts)
 
@@ -261,7 +258,7 @@ def _splice_doubts(ctx: ModuleContext, s: Splice) -> list[str]:
             f"any other length makes the concatenate resize `{s.name}`, not the helper"
         )
     donation = _donation_doubts(ctx, s.stmt, s.name, s.value)
-    entry = loops.entry_def(ctx, ctx.graph.loops[s.stmt.loops[-1]], s.name, s.stmt)
+    entry = semantic(ctx).entry_def(ctx.graph.loops[s.stmt.loops[-1]], s.name, s.stmt)
     if not donation and entry is not None and not strongly_typed(ctx, entry):
         doubts.append(
             f"`{s.name}` may be weakly typed (made without `dtype=`): the concatenate keeps "
@@ -312,22 +309,23 @@ def _donation_doubts(
     """Why donating `name` (updated to `value` at `stmt`) on the first iteration might
     delete a value still in use."""
     graph = ctx.graph
+    sem = semantic(ctx)
     loop = graph.loops[stmt.loops[-1]]
-    if not loops.only_writer(ctx, loop, name, stmt):
+    if not sem.only_writer(loop, name, stmt):
         return [f"`{name}` is also written elsewhere in the loop, so donation is not proven"]
-    if loops.other_readers(ctx, loop, name, stmt) or _bare(value, name):
+    if sem.other_readers(loop, name, stmt) or _bare(value, name):
         return [f"`{name}` is read elsewhere in the loop, where a donated buffer would be gone"]
-    entry = loops.entry_def(ctx, loop, name, stmt)
-    if entry is None or not _fresh(ctx, entry) or loops.rebinds_outside(ctx, stmt.scope, name):
+    entry = sem.entry_def(loop, name, stmt)
+    if entry is None or not _fresh(ctx, entry) or sem.rebinds_outside(stmt.scope, name):
         return [f"`{name}` is not created in this scope by a fresh constructor, so donating "
                 "it may delete an array the caller still uses"]  # fmt: skip
     last = max(s.id for s in graph.loop_stmts(loop.id))
     early = [
         s
         for s in graph.uses_of(entry, name)
-        if s is not stmt and s.id <= last and not loops.reads_only_shape(ctx, s, name)
+        if s is not stmt and s.id <= last and not sem.reads_only_shape(s, name)
     ]
-    if early or loops.function_reading(ctx, stmt.scope, name):
+    if early or sem.function_reading(stmt.scope, name):
         return [f"`{name}` is read before the loop or by another function; donation would "
                 "delete that value"]  # fmt: skip
     return []

@@ -7,14 +7,17 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.core import loop_vars as loops
-from autoopt.analysis.core.blocks import Blocks
-from autoopt.analysis.core.context import ModuleContext, module_blocks
-from autoopt.analysis.core.exprs import read_names
-from autoopt.analysis.core.graph import Loop, Stmt
-from autoopt.analysis.core.walk import walk
 from autoopt.analysis.plans.prealloc import Prealloc, prealloc
-from autoopt.analysis.values.shapes import int_literal
+from autoopt.analysis.semantic import (
+    Blocks,
+    Loop,
+    ModuleContext,
+    Stmt,
+    int_literal,
+    read_names,
+    semantic,
+    walk,
+)
 from autoopt.model import (
     Applicability,
     Edit,
@@ -111,7 +114,7 @@ class GrowByConcatenate(Rule):
             owned = stmt.loops and step_owned(ctx, stmt)
             growth = _growth(ctx, stmt) if stmt.loops and not owned else None
             if growth is not None:
-                blocks = blocks or ctx.per_module(module_blocks)
+                blocks = blocks or semantic(ctx).blocks()
                 yield self._finding(ctx, blocks, stmt, growth)
 
     def _finding(self, ctx: ModuleContext, blocks: Blocks, stmt: Stmt, g: _Growth) -> Finding:
@@ -211,9 +214,10 @@ def _append_growth(ctx: ModuleContext, acc: str, call: cst.Call) -> _Growth | No
 
 def _problem(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, loop: Loop, acc: str) -> str:
     """Why the list form could change the program, or ""."""
-    if not loops.only_writer(ctx, loop, acc, stmt):
+    sem = semantic(ctx)
+    if not sem.only_writer(loop, acc, stmt):
         return f"`{acc}` is also written elsewhere in the loop"
-    readers = loops.other_readers(ctx, loop, acc, stmt)
+    readers = sem.other_readers(loop, acc, stmt)
     value = stmt.value
     assert value is not None
     if sum(n.value == acc for n in read_names(value)) > 1:
@@ -225,9 +229,9 @@ def _problem(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, loop: Loop, acc: st
         return "the loop has an `else` clause"
     if loop.node in blocks.in_try:
         return "the loop is inside a `try`, whose handler could see the un-joined value"
-    if loops.rebinds_outside(ctx, stmt.scope, acc):
+    if sem.rebinds_outside(stmt.scope, acc):
         return f"`{acc}` is declared global or nonlocal"
-    reader = loops.function_reading(ctx, stmt.scope, acc)
+    reader = sem.function_reading(stmt.scope, acc)
     if reader:
         return f"the function `{reader}` reads `{acc}`"
     if _deferred_read(ctx, stmt.scope, acc):

@@ -7,11 +7,6 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.core.blocks import Blocks
-from autoopt.analysis.core.context import ModuleContext, module_blocks
-from autoopt.analysis.core.graph import Function
-from autoopt.analysis.facts import purity, tracing
-from autoopt.analysis.facts.jit_plan import eager_loop_sites, jit_plan
 from autoopt.analysis.plans.per_item import (
     ItemBody,
     PerItem,
@@ -26,7 +21,7 @@ from autoopt.analysis.plans.per_item import (
     rows,
     simple,
 )
-from autoopt.analysis.values import arrays
+from autoopt.analysis.semantic import Blocks, Function, ModuleContext, semantic
 from autoopt.model import Applicability, Edit, Finding, Replace, RequireImport
 from autoopt.rewrite.per_item import decorators, extracted, item_edits, item_name, keep_comments
 from autoopt.rewrite.spell import spell
@@ -112,7 +107,7 @@ class LoopToVmap(Rule):
             for call in stmt.calls:
                 if not ctx.is_jax(call.func, *_STACKS):
                     continue
-                blocks = blocks or ctx.per_module(module_blocks)
+                blocks = blocks or semantic(ctx).blocks()
                 found = per_item(ctx, blocks, stmt, call)
                 plan = _plan(ctx, found) if found is not None and not found.lines else None
                 if plan is not None:
@@ -170,11 +165,12 @@ def _body_doubts(ctx: ModuleContext, p: PerItem, body: ItemBody, name: str) -> l
     module = extracted(ctx, p, body, name)
     other = ctx.derived(module)
     fn = other.graph.functions[name]
-    plan = jit_plan(other, fn, eager_loop_sites(other, fn))
+    asked = semantic(other)
+    plan = asked.jit_plan(fn, asked.eager_loop_sites(fn))
     if plan.problem or plan.static or _returns_tuple(other, fn):
         return None
     doubts = [*body.doubts, *plan.doubts]
-    if not arrays.returns_one_array(other, fn, frozenset(body.mapped)):
+    if not asked.returns_one_array(fn, frozenset(body.mapped)):
         doubts.append("cannot prove the body gives one array per item (vmap would stack each leaf)")
     return doubts
 
@@ -226,7 +222,7 @@ def _plan(ctx: ModuleContext, p: PerItem) -> _Plan | str | None:
         doubts.insert(0, f"cannot prove `{what}` is one array, so the fix stacks it first")
         stack, imports = spell(ctx, "jax.numpy.stack")
         args = tuple(f"{stack}({a})" if ax == 0 else a for a, ax in zip(args, axes, strict=True))
-    if not arrays.returns_one_array(ctx, fn, mapped):
+    if not semantic(ctx).returns_one_array(fn, mapped):
         doubts.append(f"cannot prove `{fn.name}` returns one array (vmap would stack each leaf)")
     return _Plan(fn, args, axes, "; ".join(doubts), imports)
 
@@ -269,12 +265,12 @@ def _map_args(
 
 
 def _function_problem(ctx: ModuleContext, fn: Function, mapped: frozenset[str]) -> str:
-    reasons = purity.impurities(ctx, fn)
+    reasons = semantic(ctx).impurities(fn)
     if reasons:
         return f"`{fn.name}` is not pure: it {reasons[0]}"
     if any(not ctx.is_jax(d.decorator, "jax.jit") for d in fn.node.decorators):
         return f"`{fn.name}` has a decorator autoopt cannot see through (donation included)"
-    facts = tracing.analyse(ctx, fn)
+    facts = semantic(ctx).trace_facts(fn)
     needs = [p for p in mapped if p in facts.static]
     if facts.traced_control or needs:
         why = facts.traced_control[0] if facts.traced_control else facts.static[needs[0]]

@@ -7,11 +7,18 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
-from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
-from autoopt.analysis.facts import purity, tracing
-from autoopt.analysis.facts.jitted import Jitted, jitted_callables
+from autoopt.analysis.semantic import (
+    MODULE,
+    Function,
+    Jitted,
+    Loop,
+    ModuleContext,
+    Stmt,
+    bound_names,
+    calls_in,
+    read_names,
+    semantic,
+)
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
@@ -213,7 +220,7 @@ def _measured_by(ctx: ModuleContext, changed: str) -> str | None:
     the verifier captures its arguments and compiles it before and after the rewrite to
     compare temp memory. None when no such function exists (e.g. eager `jax.grad`)."""
     found = []
-    for jitted in jitted_callables(ctx):
+    for jitted in semantic(ctx).jitted_callables():
         roots = _compiled_roots(ctx, jitted)
         if roots is None:
             continue
@@ -291,10 +298,10 @@ def _shallow(loop: Loop) -> bool:
 
 
 def _problem(ctx: ModuleContext, fn: Function, *, static_ok: bool) -> str:
-    reasons = purity.impurities(ctx, fn)
+    reasons = semantic(ctx).impurities(fn)
     if reasons:
         return f"`{fn.name}` is not pure: it {reasons[0]} (recomputation would repeat it)"
-    facts = tracing.analyse(ctx, fn)
+    facts = semantic(ctx).trace_facts(fn)
     if facts.static and not static_ok:
         param, why = next(iter(facts.static.items()))
         return f"`{fn.name}` needs a Python value for `{param}` ({why}), which checkpoint traces"

@@ -8,10 +8,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import read_names
-from autoopt.analysis.core.names import dotted, first_jax_import
-from autoopt.analysis.core.walk import walk
+from autoopt.analysis.semantic import ModuleContext, dotted, first_jax_import, read_names, walk
 from autoopt.model import Applicability, Finding, InsertBefore, Replace
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao701_xla_env_after_import as examples

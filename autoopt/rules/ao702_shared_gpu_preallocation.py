@@ -9,11 +9,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.walk import walk
-from autoopt.analysis.facts.jax_reach import first_statement_reaching_jax, reaches_jax
-from autoopt.analysis.facts.pytest_config import outermost_conftest, suite_reaches_jax, xdist
-from autoopt.analysis.values.ints import module_constant
+from autoopt.analysis.semantic import ModuleContext, semantic, walk
 from autoopt.model import Applicability, Finding, InsertAfter, InsertBefore
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples
@@ -119,7 +115,7 @@ class SharedGpuPreallocation(Rule):
         body = list(ctx.module.body)
         if launch is None or not body or _configured(ctx, launch.env):
             return
-        first_import = first_statement_reaching_jax(ctx)
+        first_import = semantic(ctx).first_statement_reaching_jax()
         anchor = body[first_import] if first_import is not None else _first_code(body)
         node = launch.node or anchor or body[-1]
         message = f"{launch.what} run JAX in several processes with GPU preallocation on"
@@ -266,7 +262,7 @@ def _launches(ctx: ModuleContext) -> Iterator[_Launch]:
     nodes = list(walk(ctx.module))
     calls = {n: ctx.qualify(n.func) or "" for n in nodes if type(n) is cst.Call}
     looped: Callable[[], set[int]] = cache(lambda: _in_loops(nodes))
-    uses_jax: Callable[[], bool] = cache(lambda: reaches_jax(ctx))  # spawn imports it again
+    uses_jax: Callable[[], bool] = cache(semantic(ctx).reaches_jax)  # spawn imports it again
     default = next(
         (_method(c) for c, q in calls.items() if q == "multiprocessing.set_start_method"), None
     )
@@ -302,10 +298,10 @@ def _launches(ctx: ModuleContext) -> Iterator[_Launch]:
 def _xdist_workers(ctx: ModuleContext) -> _Launch | None:
     """pytest-xdist workers, when `ctx` is the outermost conftest.py of tests that import
     jax and the project's pytest configuration asks for several."""
-    if not outermost_conftest(ctx):
+    if not semantic(ctx).outermost_conftest():
         return None
-    workers = xdist(ctx)
-    if workers is None or not suite_reaches_jax(ctx):
+    workers = semantic(ctx).xdist()
+    if workers is None or not semantic(ctx).suite_reaches_jax():
         return None
     what = f"the pytest-xdist workers (`{workers.option}` in {workers.config.name})"
     where = "in conftest.py, before the tests import jax"
@@ -374,7 +370,7 @@ def _count(ctx: ModuleContext, call: cst.Call, keyword: str) -> int | None:
         if (arg.keyword is None and index == 0) or (arg.keyword and arg.keyword.value == keyword):
             value = arg.value
             if type(value) is cst.Name:
-                value = module_constant(ctx, value.value) or value
+                value = semantic(ctx).module_constant(value.value) or value
             return value.evaluated_value if type(value) is cst.Integer else None
     return None
 
@@ -400,7 +396,8 @@ def _launches_jax_script(ctx: ModuleContext, call: cst.Call) -> bool:
         for word in (text or "").split():
             script = (here.parent / word).resolve()
             mine = script == here.resolve()
-            if word.endswith(".py") and script.is_file() and not mine and reaches_jax(ctx, script):
+            other_script = word.endswith(".py") and script.is_file() and not mine
+            if other_script and semantic(ctx).reaches_jax(script):
                 return True
     return False
 

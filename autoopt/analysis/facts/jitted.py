@@ -4,12 +4,13 @@ Three spellings are recognised: a decorator (`@jax.jit`, `@jax.jit(...)`,
 `@functools.partial(jax.jit, ...)`) and a wrapper bound to a name
 (`step = jax.jit(_step, ...)`). Call sites are the direct calls of the bound
 name; any other reference (passed as a value, returned, wrapped again) means
-autoopt cannot see every call, and `escapes` says so.
+autoopt cannot see every call, and `escapes` says so. `jit_decorator` spells the
+decorator a fix writes here, so that its options are read as written code's are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -17,6 +18,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import evaluated_exprs, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
+from autoopt.model import RequireImport
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,64 @@ def jit_options(ctx: ModuleContext, expr: cst.BaseExpression) -> dict | None:
 
 def _keywords(call: cst.Call) -> dict[str, cst.BaseExpression]:
     return {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+
+
+def names_tuple(names: Sequence[str]) -> str:
+    """`("a",)` or `("a", "b")`: names as a tuple literal."""
+    inner = ", ".join(f'"{n}"' for n in names)
+    return f"({inner},)" if len(names) == 1 else f"({inner})"
+
+
+def option_text(static: Sequence[str] = (), donate: Sequence[str] = ()) -> str:
+    """`static_argnames=("n",), donate_argnames=("state",)` (empty when none)."""
+    parts = []
+    if static:
+        parts.append(f"static_argnames={names_tuple(static)}")
+    if donate:
+        parts.append(f"donate_argnames={names_tuple(donate)}")
+    return ", ".join(parts)
+
+
+def jit_decorator(
+    ctx: ModuleContext, static: Sequence[str] = (), donate: Sequence[str] = ()
+) -> tuple[str, tuple[RequireImport, ...]]:
+    """`jax.jit` or `functools.partial(jax.jit, <options>)`, spelled with the
+    module's own aliases, and the imports that spelling needs."""
+    jit, imports = ctx.ref("jax.jit")
+    options = option_text(static, donate)
+    if not options:
+        return jit, imports
+    partial, more = ctx.ref("functools.partial")
+    return f"{partial}({jit}, {options})", imports + more
+
+
+def literal_names(expr: cst.BaseExpression) -> list[str] | None:
+    """The names a literal `donate_argnames` value lists (`"a"`, `("a", "b")`, `["a"]`), or
+    None when the value is not such a literal (a variable, a call, an f-string)."""
+    if type(expr) is cst.SimpleString:
+        return [str(expr.evaluated_value)]
+    if type(expr) not in (cst.Tuple, cst.List):
+        return None
+    names = []
+    for element in expr.elements:
+        if type(element) is not cst.Element or type(element.value) is not cst.SimpleString:
+            return None
+        names.append(str(element.value.evaluated_value))
+    return names
+
+
+def can_add_donation(expr: cst.BaseExpression) -> bool:
+    """Whether names can be added to this jit spelling's `donate_argnames` (as
+    `rewrite/jit.py`'s `with_donation` does): it is a literal, if any, and no `**options`
+    may already hold one."""
+    if type(expr) is not cst.Call:
+        return True
+    for arg in expr.args:
+        if arg.star == "**":
+            return False
+        if arg.keyword is not None and arg.keyword.value == "donate_argnames":
+            return literal_names(arg.value) is not None
+    return True
 
 
 def jitted_callables(ctx: ModuleContext) -> list[Jitted]:

@@ -1,0 +1,231 @@
+"""The query surface: the questions rules ask of a module's analysis, in one place.
+
+`semantic(ctx)` gives a `Semantic`, whose methods are grouped by topic (values,
+execution and jit, donation, functions, loops, environment) and each delegate to the
+one authority that proves the fact (`values/`, `facts/`, `core/`), memoised there as
+before (`ctx.per_module`, `ctx.per_function`). This module also re-exports the
+vocabulary the questions and answers are written in (the dataflow graph's `Stmt`,
+`Loop`, `Function`, the syntax helpers `walk` and `read_names`, the answers' types),
+so that a rule reads the analysis through this module and, for its rewrite forms,
+`analysis/plans/`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import libcst as cst
+
+from autoopt.analysis.core import loop_vars
+from autoopt.analysis.core.blocks import Blocks
+from autoopt.analysis.core.context import ModuleContext, module_blocks
+from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
+from autoopt.analysis.core.graph import MODULE, CallSite, Function, Loop, Stmt
+from autoopt.analysis.core.names import dotted, first_jax_import
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts import (
+    donation,
+    execution,
+    invariance,
+    jax_reach,
+    jit_plan,
+    jitted,
+    purity,
+    pytest_config,
+    summaries,
+    tracing,
+)
+from autoopt.analysis.facts.donation import Donation, weakest
+from autoopt.analysis.facts.donation import Target as DonationTarget
+from autoopt.analysis.facts.jit_plan import JitPlan
+from autoopt.analysis.facts.jitted import Jitted
+from autoopt.analysis.facts.pytest_config import Xdist
+from autoopt.analysis.facts.summaries import Summary
+from autoopt.analysis.facts.tracing import TraceFacts
+from autoopt.analysis.values import arrays, ints
+from autoopt.analysis.values.lattice import Kind, Value
+from autoopt.analysis.values.model import model
+from autoopt.analysis.values.placement import Place, Placement
+from autoopt.analysis.values.shapes import int_literal
+
+__all__ = [
+    "MODULE",
+    "Blocks",
+    "CallSite",
+    "Donation",
+    "DonationTarget",
+    "Function",
+    "JitPlan",
+    "Jitted",
+    "Kind",
+    "Loop",
+    "ModuleContext",
+    "Place",
+    "Placement",
+    "Semantic",
+    "Stmt",
+    "Summary",
+    "TraceFacts",
+    "Value",
+    "Xdist",
+    "bound_names",
+    "calls_in",
+    "dotted",
+    "first_jax_import",
+    "int_literal",
+    "read_names",
+    "semantic",
+    "walk",
+    "weakest",
+]
+
+
+def semantic(ctx: ModuleContext) -> Semantic:
+    """The query surface of `ctx` (cheap: the answers are memoised by `ctx`)."""
+    return Semantic(ctx)
+
+
+class Semantic:
+    """What the analysis knows about one module, asked as questions."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx: ModuleContext) -> None:
+        self.ctx = ctx
+
+    # -- values -------------------------------------------------------------------------
+    def value_of(self, stmt: Stmt, expr: cst.BaseExpression) -> Value:
+        """The abstract value of `expr` where `stmt` evaluates it (`values/model.py`)."""
+        return model(self.ctx).value_of(stmt, expr)
+
+    def placement(self) -> Placement:
+        """Where values live, host or device (`values/placement.py`)."""
+        return Placement(self.ctx)
+
+    def is_int(self, stmt: Stmt, expr: cst.BaseExpression) -> bool:
+        """Whether `expr` is a Python integer at `stmt` (`values/ints.py`)."""
+        return ints.is_int(self.ctx, stmt, expr)
+
+    def module_constant(self, name: str) -> cst.BaseExpression | None:
+        """The literal a module-level name is bound to once, if nothing rebinds it."""
+        return ints.module_constant(self.ctx, name)
+
+    def returns_one_array(self, fn: Function, known: frozenset[str]) -> bool:
+        """Whether every `return` of `fn` gives one array, `known` parameters being
+        arrays (`values/arrays.py`)."""
+        return arrays.returns_one_array(self.ctx, fn, known)
+
+    # -- execution and jit --------------------------------------------------------------
+    def runs_traced(self, fn: Function) -> bool:
+        """Whether `fn` runs under a transform on some path (`facts/execution.py`)."""
+        return execution.runs_traced(self.ctx, fn)
+
+    def runs_eagerly(self, scope: str) -> bool:
+        """Whether code in `scope` provably runs eagerly on some path (`facts/execution.py`)."""
+        return execution.runs_eagerly(self.ctx, scope)
+
+    def jitted_callables(self) -> list[Jitted]:
+        """The module's jitted functions and wrappers (`facts/jitted.py`)."""
+        return jitted.jitted_callables(self.ctx)
+
+    def escapes(self, name: str) -> str | None:
+        """How `name` reaches code autoopt cannot see, or None (`facts/jitted.py`)."""
+        return jitted.escapes(self.ctx, name)
+
+    def jit_plans(self) -> list[JitPlan]:
+        """AO101's plan for every function it may jit (`facts/jit_plan.py`)."""
+        return jit_plan.plans(self.ctx)
+
+    def eager_loop_sites(self, fn: Function) -> list[CallSite]:
+        """The calls of `fn` from eager loops (`facts/jit_plan.py`)."""
+        return jit_plan.eager_loop_sites(self.ctx, fn)
+
+    def jit_plan(self, fn: Function, sites: list[CallSite]) -> JitPlan:
+        """How to jit `fn`, judged at `sites` (`facts/jit_plan.py`)."""
+        return jit_plan.jit_plan(self.ctx, fn, sites)
+
+    # -- donation -----------------------------------------------------------------------
+    def donation_targets(self) -> Iterator[DonationTarget]:
+        """The jitted functions (and AO101's plans) that may donate (`facts/donation.py`)."""
+        return donation.targets(self.ctx)
+
+    def donation_verdicts(self, target: DonationTarget) -> tuple[list[Donation], list[str]]:
+        """The inputs of `target` that may be donated, and why the others may not."""
+        return donation.verdicts(self.ctx, target)
+
+    def safe_donations(self, name: str) -> list[str]:
+        """The inputs of the jitted function `name` proven safe to donate."""
+        return donation.safe_donations(self.ctx, name)
+
+    # -- functions ----------------------------------------------------------------------
+    def summary(self, fn: Function) -> Summary:
+        """What `fn` computes and touches, through its callees (`facts/summaries.py`)."""
+        return summaries.summary(self.ctx, fn)
+
+    def impurities(self, fn: Function) -> list[str]:
+        """Why `fn` is not pure, one reason each; empty when pure (`facts/purity.py`)."""
+        return purity.impurities(self.ctx, fn)
+
+    def trace_facts(self, fn: Function) -> TraceFacts:
+        """Whether `fn` can be traced: Python control flow on traced values, arguments
+        that must be static (`facts/tracing.py`)."""
+        return tracing.analyse(self.ctx, fn)
+
+    # -- loops --------------------------------------------------------------------------
+    def variant_reason(self, loop: Loop, names: set[str]) -> str | None:
+        """Why `names` may change from one iteration of `loop` to the next, or None when
+        they stay the same (`facts/invariance.py`)."""
+        return invariance.variant_reason(self.ctx, loop, names)
+
+    def only_writer(self, loop: Loop, name: str, stmt: Stmt) -> bool:
+        """Whether `stmt` is the one statement of `loop` that binds or mutates `name`
+        (`core/loop_vars.py`, as the loop questions below)."""
+        return loop_vars.only_writer(self.ctx, loop, name, stmt)
+
+    def other_readers(self, loop: Loop, name: str, stmt: Stmt) -> list[Stmt]:
+        """The statements of `loop` other than `stmt` that read `name`."""
+        return loop_vars.other_readers(self.ctx, loop, name, stmt)
+
+    def entry_def(self, loop: Loop, name: str, stmt: Stmt) -> Stmt | None:
+        """The one other definition of `name` reaching `stmt`, when it runs before `loop`."""
+        return loop_vars.entry_def(self.ctx, loop, name, stmt)
+
+    def rebinds_outside(self, scope: str, name: str) -> bool:
+        """Whether `name` is declared `global`/`nonlocal` in `scope`."""
+        return loop_vars.rebinds_outside(self.ctx, scope, name)
+
+    def function_reading(self, scope: str, name: str) -> str | None:
+        """A function other than `scope` that reads `name` as a free variable, if any."""
+        return loop_vars.function_reading(self.ctx, scope, name)
+
+    def reads_only_shape(self, stmt: Stmt, name: str) -> bool:
+        """Whether `stmt` reads only `len(name)` or `name.shape` (`.ndim`, `.dtype`, `.size`)."""
+        return loop_vars.reads_only_shape(self.ctx, stmt, name)
+
+    def blocks(self) -> Blocks:
+        """The module's statement blocks (`core/blocks.py`)."""
+        return self.ctx.per_module(module_blocks)
+
+    # -- environment --------------------------------------------------------------------
+    def reaches_jax(self, path: str | Path | None = None) -> bool:
+        """Whether the module (or the file `path`) imports jax, also through the
+        project's own modules (`facts/jax_reach.py`)."""
+        return jax_reach.reaches_jax(self.ctx, path)
+
+    def first_statement_reaching_jax(self) -> int | None:
+        """The index of the first top-level statement that imports jax, if any."""
+        return jax_reach.first_statement_reaching_jax(self.ctx)
+
+    def outermost_conftest(self) -> bool:
+        """Whether the module is the outermost `conftest.py` of its test suite."""
+        return pytest_config.outermost_conftest(self.ctx)
+
+    def suite_reaches_jax(self) -> bool:
+        """Whether the module or a test file in its folder imports jax."""
+        return pytest_config.suite_reaches_jax(self.ctx)
+
+    def xdist(self) -> Xdist | None:
+        """The pytest-xdist workers the configuration above the file starts, if several
+        (`facts/pytest_config.py`)."""
+        return pytest_config.xdist(self.ctx)
