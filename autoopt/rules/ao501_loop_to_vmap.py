@@ -12,6 +12,7 @@ from autoopt.analysis.core.context import ModuleContext, module_blocks
 from autoopt.analysis.core.graph import Function
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.jit_plan import eager_loop_sites, jit_plan
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.plans.per_item import (
     ItemBody,
     PerItem,
@@ -32,8 +33,6 @@ from autoopt.rewrite.per_item import decorators, extracted, item_edits, item_nam
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao501_loop_to_vmap as examples
-
-_STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
 
 
 @dataclass(frozen=True)
@@ -118,7 +117,7 @@ class LoopToVmap(Rule):
         taken: list[str] = []  # the names of this run's per-item functions
         for stmt in ctx.graph.stmts:
             for call in stmt.calls:
-                if not ctx.is_jax(call.func, *_STACKS):
+                if not ctx.is_jax(call.func, *jax_api.STACKS):
                     continue
                 blocks = blocks or ctx.per_module(module_blocks)
                 found = per_item(ctx, blocks, stmt, call)
