@@ -315,3 +315,14 @@ FROZEN_DECORATORS = frozenset({"flax.struct.dataclass"})
 REVERSE_MODE = ("jax.grad", "jax.value_and_grad", "jax.vjp", "jax.jacrev")
 #: Spellings of `jax.checkpoint`.
 CHECKPOINTS = ("jax.checkpoint", "jax.remat", "jax.ad_checkpoint.checkpoint")
+
+#: Environment variables (or their prefixes) that JAX and XLA read when jax is imported.
+ENV_PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_", "XLA_FLAGS", "JAX_")
+#: Of those, the settings that change how memory is allocated, never what is computed.
+MEMORY_ENV_PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_")
+#: JAX settings that change logging and caching only.
+HARMLESS_ENV = frozenset(
+    {"JAX_LOG_COMPILES", "JAX_TRACEBACK_FILTERING", "JAX_COMPILATION_CACHE_DIR",
+     "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES",
+     "JAX_EXPLAIN_CACHE_MISSES"}
+)  # fmt: skip

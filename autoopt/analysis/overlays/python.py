@@ -76,3 +76,14 @@ MODULES = frozenset({"math", "operator"})
 PICKLING_PREFIXES = ("pickle.", "cloudpickle.", "multiprocessing.", "concurrent.futures.", "ray.")
 #: Methods of pools, executors and Ray functions that send a function to another process.
 PICKLING_METHODS = frozenset({"map", "imap", "starmap", "submit", "apply_async", "remote"})
+#: Calls that start a pool of worker processes.
+PROCESS_POOLS = (
+    "multiprocessing.Pool", "multiprocessing.pool.Pool", "concurrent.futures.ProcessPoolExecutor",
+)  # fmt: skip
+#: Calls that run a command in a new process.
+COMMAND_CALLS = (
+    "subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
+    "subprocess.check_output", "os.system",
+)  # fmt: skip
+#: Top-level modules whose calls may start processes (Ray's included).
+LAUNCHER_MODULES = frozenset({"multiprocessing", "concurrent", "subprocess", "ray"})

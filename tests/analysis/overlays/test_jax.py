@@ -169,3 +169,9 @@ def test_tree_maps_and_grads() -> None:
     assert all(resolve(q) for q in jax_api.TREE_MAPS | jax_api.GRADS | jax_api.VALUE_AND_GRADS)
     value, grad = jax.value_and_grad(jnp.sum)(X)
     assert value.shape == () and grad.shape == X.shape
+
+
+def test_harmless_settings_are_jax_options() -> None:
+    assert all(hasattr(jax.config, name.lower()) for name in jax_api.HARMLESS_ENV)
+    assert all(name.startswith(jax_api.ENV_PREFIXES) for name in jax_api.HARMLESS_ENV)
+    assert all(p.startswith(jax_api.ENV_PREFIXES) for p in jax_api.MEMORY_ENV_PREFIXES)

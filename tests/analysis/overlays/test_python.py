@@ -53,3 +53,9 @@ def test_pickling_methods() -> None:
     senders = (multiprocessing.pool.Pool, concurrent.futures.Executor)
     local = python_api.PICKLING_METHODS - {"remote"}  # Ray's
     assert all(any(hasattr(s, m) for s in senders) for m in local)
+
+
+def test_process_launchers_exist() -> None:
+    assert all(resolve(q) for q in python_api.PROCESS_POOLS + python_api.COMMAND_CALLS)
+    heads = {q.split(".")[0] for q in python_api.PROCESS_POOLS + python_api.COMMAND_CALLS}
+    assert heads - {"os"} <= python_api.LAUNCHER_MODULES
