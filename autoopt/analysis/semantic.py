@@ -43,6 +43,9 @@ from autoopt.analysis.facts.jitted import Jitted
 from autoopt.analysis.facts.pytest_config import Xdist
 from autoopt.analysis.facts.summaries import Summary
 from autoopt.analysis.facts.tracing import TraceFacts
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import numpy as numpy_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values import arrays, ints
 from autoopt.analysis.values.lattice import Kind, Value
 from autoopt.analysis.values.model import model
@@ -74,6 +77,9 @@ __all__ = [
     "dotted",
     "first_jax_import",
     "int_literal",
+    "jax_api",
+    "numpy_api",
+    "python_api",
     "read_names",
     "semantic",
     "walk",

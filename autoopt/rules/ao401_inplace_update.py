@@ -9,7 +9,7 @@ import libcst as cst
 
 from autoopt.analysis.plans.fori import ForiPlan, fori_plan
 from autoopt.analysis.plans.splice import Splice, find_splice, start_in_range, strongly_typed
-from autoopt.analysis.semantic import MODULE, ModuleContext, Stmt, semantic
+from autoopt.analysis.semantic import MODULE, ModuleContext, Stmt, jax_api, semantic
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.fori import fori_edits
 from autoopt.rewrite.helpers import (
@@ -24,15 +24,6 @@ from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao401_inplace_update as examples
 from autoopt.rules.loop_owner import step_owned
-
-_OPS = frozenset({"set", "add", "multiply", "mul", "divide", "power", "min", "max"})
-#: Constructors that always return a fresh buffer, safe to donate.
-_FRESH = frozenset(
-    {
-        "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
-        "arange", "eye", "identity", "linspace", "array", "copy", "tile", "repeat",
-    }
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -224,7 +215,7 @@ def _update(stmt: Stmt) -> _Update | None:
     func = call.func
     if not (
         type(func) is cst.Attribute
-        and func.attr.value in _OPS
+        and func.attr.value in jax_api.AT_METHODS
         and type(func.value) is cst.Subscript
         and type(func.value.value) is cst.Attribute
         and func.value.value.attr.value == "at"
@@ -337,7 +328,7 @@ def _fresh(ctx: ModuleContext, stmt: Stmt) -> bool:
         return False
     value = node.value
     qual = (ctx.qualify(value.func) if type(value) is cst.Call else None) or ""
-    return qual.startswith("jax.numpy.") and qual.rsplit(".", 1)[1] in _FRESH
+    return qual.startswith("jax.numpy.") and qual.rsplit(".", 1)[1] in jax_api.FRESH_CONSTRUCTORS
 
 
 def _simple_slice(u: _Update) -> bool:

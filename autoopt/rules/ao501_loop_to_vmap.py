@@ -21,14 +21,12 @@ from autoopt.analysis.plans.per_item import (
     rows,
     simple,
 )
-from autoopt.analysis.semantic import Blocks, Function, ModuleContext, semantic
+from autoopt.analysis.semantic import Blocks, Function, ModuleContext, jax_api, semantic
 from autoopt.model import Applicability, Edit, Finding, Replace, RequireImport
 from autoopt.rewrite.per_item import decorators, extracted, item_edits, item_name, keep_comments
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao501_loop_to_vmap as examples
-
-_STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
 
 
 @dataclass(frozen=True)
@@ -105,7 +103,7 @@ class LoopToVmap(Rule):
         taken: list[str] = []  # the names of this run's per-item functions
         for stmt in ctx.graph.stmts:
             for call in stmt.calls:
-                if not ctx.is_jax(call.func, *_STACKS):
+                if not ctx.is_jax(call.func, *jax_api.STACKS):
                     continue
                 blocks = blocks or semantic(ctx).blocks()
                 found = per_item(ctx, blocks, stmt, call)

@@ -16,6 +16,7 @@ from autoopt.analysis.semantic import (
     Stmt,
     bound_names,
     calls_in,
+    jax_api,
     read_names,
     semantic,
 )
@@ -25,8 +26,6 @@ from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao601_remat_candidate as examples
 
-_REVERSE = ("jax.grad", "jax.value_and_grad", "jax.vjp", "jax.jacrev")
-_CHECKPOINT = ("jax.checkpoint", "jax.remat", "jax.ad_checkpoint.checkpoint")
 _SCAN = "jax.lax.scan"
 _POLICY_NAME = "dots_with_no_batch_dims_saveable"
 _POLICY = f"jax.checkpoint_policies.{_POLICY_NAME}"
@@ -187,7 +186,7 @@ def _differentiated(ctx: ModuleContext) -> list[Function]:
     todo: list[Function] = []
     for stmt in ctx.graph.stmts:
         for call in stmt.calls:
-            if ctx.is_jax(call.func, *_REVERSE) and call.args:
+            if ctx.is_jax(call.func, *jax_api.REVERSE_MODE) and call.args:
                 first = call.args[0].value
                 if type(first) is cst.Name:
                     fn = ctx.graph.resolve_function(first.value, stmt.scope)
@@ -226,9 +225,11 @@ def _measured_by(ctx: ModuleContext, changed: str) -> str | None:
             continue
         reached = _reachable(ctx, roots, referenced=True)
         if changed in reached:
-            differentiates = any(ctx.is_jax(c.func, *_REVERSE) for c in calls_in(jitted.carrier))
+            differentiates = any(
+                ctx.is_jax(c.func, *jax_api.REVERSE_MODE) for c in calls_in(jitted.carrier)
+            )
             differentiates = differentiates or any(
-                ctx.is_jax(call.func, *_REVERSE)
+                ctx.is_jax(call.func, *jax_api.REVERSE_MODE)
                 for fn in reached.values()
                 for stmt in ctx.graph.scope_stmts(fn.qualname)
                 for call in stmt.calls
@@ -260,7 +261,9 @@ def _layer(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> Function
     fn = ctx.graph.resolve_function(expr.value, stmt.scope)
     if fn is None or fn.is_method:
         return None
-    if any(ctx.is_jax(_decorator_callee(d.decorator), *_CHECKPOINT) for d in fn.node.decorators):
+    if any(
+        ctx.is_jax(_decorator_callee(d.decorator), *jax_api.CHECKPOINTS) for d in fn.node.decorators
+    ):
         return None
     return fn
 

@@ -8,20 +8,17 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.semantic import ModuleContext, dotted, first_jax_import, read_names, walk
+from autoopt.analysis.semantic import (
+    ModuleContext,
+    dotted,
+    first_jax_import,
+    jax_api,
+    read_names,
+    walk,
+)
 from autoopt.model import Applicability, Finding, InsertBefore, Replace
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao701_xla_env_after_import as examples
-
-_PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_", "XLA_FLAGS", "JAX_")
-#: Settings that change how memory is allocated, never what is computed.
-_MEMORY_ONLY = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_")
-#: JAX settings that change logging and caching only.
-_HARMLESS = frozenset(
-    {"JAX_LOG_COMPILES", "JAX_TRACEBACK_FILTERING", "JAX_COMPILATION_CACHE_DIR",
-     "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES",
-     "JAX_EXPLAIN_CACHE_MISSES"}
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -112,7 +109,11 @@ class XlaEnvAfterImport(Rule):
 
 def _effect_doubt(ctx: ModuleContext, body, setting: _Setting, first_import: int) -> str:
     """Why making the setting take effect may change what the program computes."""
-    changing = [k for k in setting.keys if not k.startswith(_MEMORY_ONLY) and k not in _HARMLESS]
+    changing = [
+        k
+        for k in setting.keys
+        if not k.startswith(jax_api.MEMORY_ENV_PREFIXES) and k not in jax_api.HARMLESS_ENV
+    ]
     if changing:
         return (
             f"once moved, `{changing[0]}` takes effect, which can change results (dtypes, "
@@ -175,7 +176,7 @@ def _settings_in(ctx: ModuleContext, stmt: cst.SimpleStatementLine) -> tuple[str
     keys: list[str] = []
     for small in stmt.body:
         keys.extend(_keys_set(ctx, small))
-    return tuple(k for k in keys if k.startswith(_PREFIXES))
+    return tuple(k for k in keys if k.startswith(jax_api.ENV_PREFIXES))
 
 
 def _keys_set(ctx: ModuleContext, small: cst.BaseSmallStatement) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from autoopt.analysis.semantic import ModuleContext, semantic, walk
+from autoopt.analysis.semantic import ModuleContext, python_api, semantic, walk
 from autoopt.model import Applicability, Finding, InsertAfter, InsertBefore
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples
@@ -17,16 +17,10 @@ from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples
 PREALLOCATE = "XLA_PYTHON_CLIENT_PREALLOCATE"
 _SHARING = (PREALLOCATE, "XLA_PYTHON_CLIENT_MEM_FRACTION")
 _EXECUTOR = "concurrent.futures.ProcessPoolExecutor"
-_POOLS = ("multiprocessing.Pool", "multiprocessing.pool.Pool", _EXECUTOR)
 _CONTEXT = "multiprocessing.get_context"
-_SUBPROCESS = (
-    "subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
-    "subprocess.check_output", "os.system",
-)  # fmt: skip
 _LAUNCH_WORDS = (  # in the text of a module that may start processes
     "multiprocessing", "concurrent.futures", "subprocess", "os.system", "import ray", "from ray",
 )  # fmt: skip
-_LAUNCHERS = {"multiprocessing", "concurrent", "subprocess", "ray"}
 _LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 
@@ -271,14 +265,14 @@ def _launches(ctx: ModuleContext) -> Iterator[_Launch]:
     for call, named in calls.items():
         qual, method = _launcher(ctx, call, named, contexts)
         method = method or default
-        if qual in _POOLS:
+        if qual in python_api.PROCESS_POOLS:
             count = _count(ctx, call, "processes" if qual != _EXECUTOR else "max_workers")
             if count != 1 and uses_jax():
                 name = qual.rpartition(".")[2]
                 yield _Launch(call, f"the `{name}` workers", count, method)
         elif qual == "multiprocessing.Process" and uses_jax():
             processes.append((call, id(call) in looped(), method))
-        elif qual in _SUBPROCESS and _launches_jax_script(ctx, call):
+        elif qual in python_api.COMMAND_CALLS and _launches_jax_script(ctx, call):
             if id(call) in looped() or uses_jax():
                 yield _Launch(
                     call, "the launched script and this program", None, env=_env(ctx, call)
@@ -311,7 +305,7 @@ def _xdist_workers(ctx: ModuleContext) -> _Launch | None:
 def _imports_launcher(ctx: ModuleContext) -> bool:
     """Whether the module imports something that starts processes (a cheap first test)."""
     for qual in ctx.imports.bindings.values():
-        if qual.split(".")[0] in _LAUNCHERS or qual == "os.system":
+        if qual.split(".")[0] in python_api.LAUNCHER_MODULES or qual == "os.system":
             return True
     return "os" in ctx.imports.bindings.values() and "system(" in ctx.source
 

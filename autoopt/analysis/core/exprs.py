@@ -7,30 +7,11 @@ from collections.abc import Iterator
 import libcst as cst
 
 from autoopt.analysis.core.walk import child_list
+from autoopt.analysis.overlays import numpy as numpy_api
+from autoopt.analysis.overlays import python as python_api
 
 #: Methods that change the object they are called on (lists, dicts, sets, numpy arrays).
-MUTATING_METHODS = frozenset(
-    {
-        "append",
-        "extend",
-        "insert",
-        "pop",
-        "popitem",
-        "remove",
-        "clear",
-        "update",
-        "setdefault",
-        "sort",
-        "reverse",
-        "add",
-        "discard",
-        "fill",
-        "resize",
-        "put",
-        "itemset",
-        "__setitem__",
-    }
-)
+MUTATING_METHODS = python_api.MUTATING_METHODS | numpy_api.MUTATING_METHODS
 
 
 # LibCST's node classes below have no subclasses: an exact type test answers isinstance,

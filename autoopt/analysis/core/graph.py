@@ -38,7 +38,7 @@ from autoopt.analysis.core.exprs import (
 )
 from autoopt.analysis.core.names import ImportMap, collect_imports
 from autoopt.analysis.core.walk import walk
-from autoopt.analysis.overlays.jax import MUTATING_NUMPY
+from autoopt.analysis.overlays.numpy import MUTATING_FUNCTIONS
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -576,7 +576,7 @@ def written_arguments(imports: ImportMap, call: cst.Call) -> set[str]:
     call (`np.copyto(a, b)`) and any `out=` argument (`out=buffers["obs"]` writes into
     `buffers`)."""
     targets = [a.value for a in call.args if a.keyword is not None and a.keyword.value == "out"]
-    if imports.qualify(call.func) in MUTATING_NUMPY and call.args:
+    if imports.qualify(call.func) in MUTATING_FUNCTIONS and call.args:
         targets.append(call.args[0].value)
     return {name for t in targets if (name := base_name(t)) is not None}
 

@@ -8,9 +8,8 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
+from autoopt.analysis.overlays.jax import STATIC_ATTRS
 from autoopt.analysis.values import ints
-
-_SHAPE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 
 
 def other_readers(ctx: ModuleContext, loop: Loop, name: str, stmt: Stmt) -> list[Stmt]:
@@ -64,7 +63,7 @@ def reads_only_shape(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
     builtin_len = ints.builtin(ctx, "len")
     shape_reads: set[int] = set()
     for inner in walk(part):
-        if type(inner) is cst.Attribute and inner.attr.value in _SHAPE_ATTRS:
+        if type(inner) is cst.Attribute and inner.attr.value in STATIC_ATTRS:
             shape_reads.add(id(inner.value))
         elif builtin_len and type(inner) is cst.Call and _is_name(inner.func, "len"):
             shape_reads.update(id(a.value) for a in inner.args)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from autoopt.analysis.core.walk import children
-from autoopt.analysis.overlays.jax import MODULES
+from autoopt.analysis.overlays import MODULES
 
 
 def dotted(node: cst.BaseExpression) -> str | None:

@@ -33,28 +33,11 @@ from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.execution import is_jit
 from autoopt.analysis.facts.jitted import jitted_callables
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import numpy as numpy_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
-_FRESH_BUILTINS = frozenset(
-    {"float", "int", "bool", "str", "repr", "len", "round", "format", "hash", "print",
-     "isinstance", "range", "sum", "complex"}
-)  # fmt: skip
-_FRESH_ARRAY = frozenset(
-    {"zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
-     "arange", "linspace", "eye", "identity", "array", "copy", "exp", "log", "sin", "cos",
-     "tanh", "sqrt", "square", "matmul", "dot", "mean", "std", "var", "stack", "sum", "max",
-     "min", "prod", "abs", "where", "maximum", "minimum", "clip", "argmax", "argmin",
-     "logaddexp", "log1p", "expm1"}
-)  # fmt: skip
-_FRESH_METHODS = frozenset(
-    {"item", "tolist", "normal", "uniform", "integers", "random", "standard_normal",
-     "randn", "rand", "randint", "permutation", "exponential", "poisson", "binomial",
-     "mean", "std", "var", "sum", "max", "min", "prod", "argmax", "argmin", "any", "all"}
-)  # fmt: skip
-_TO_HOST = frozenset({"numpy.asarray", "numpy.array", "jax.device_get"})
-_TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
-_DEVICE_COPIES = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
 _MAX_DEPTH = 3
 _LEAF_DEPTH = 8  # nested containers and helper calls followed to find a pytree's leaves
 #: A pseudo-name for "somewhere autoopt cannot see": what unknown code may keep.
@@ -243,7 +226,7 @@ class Sharing:
         name = dotted(call.func) or ""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.jitted:
             return True
-        if name in jax_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
+        if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func
         if type(func) is cst.Attribute:
@@ -269,7 +252,7 @@ class Sharing:
             return Shares()
         if type(call.func) is cst.Call and is_jit(self.ctx, call.func.func):
             return Shares()  # `jax.jit(f)(x)`: compiled outputs are new buffers
-        if qual in _TREE_MAPS and call.args:
+        if qual in jax_api.TREE_MAPS and call.args:
             return self._tree_map(call, args)
         if last[:1].isupper() or last in ("replace", "_replace", "copy"):
             receiver = (
@@ -288,7 +271,7 @@ class Sharing:
 
     def _host_copy(self, qual: str, call: cst.Call) -> bool:
         """`jnp.asarray(a)` / `jax.device_put(a)` of a NumPy array: a new device buffer."""
-        if qual not in _DEVICE_COPIES or not call.args or self.at is None:
+        if qual not in jax_api.DEVICE_COPIES or not call.args or self.at is None:
             return False
         return model(self.ctx).value_of(self.at, call.args[0].value).kind is Kind.HOST_ARRAY
 
@@ -346,13 +329,17 @@ class Sharing:
 
 def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
     """Calls whose result holds no buffer of their arguments."""
-    if qual in _FRESH_BUILTINS or qual in _TO_HOST or qual.startswith(("jax.random.", "jax.nn.")):
+    if (
+        qual in python_api.FRESH_BUILTINS
+        or qual in jax_api.HOST_COPIES
+        or qual.startswith(("jax.random.", "jax.nn."))
+    ):
         return not _copy_false(call)
     module = qual.rsplit(".", 1)[0]
-    if module in ("jax.numpy", "numpy") and last in _FRESH_ARRAY:
+    if module in ("jax.numpy", "numpy") and last in jax_api.FRESH_FUNCTIONS:
         return not _copy_false(call)
     is_method = call is not None and type(call.func) is cst.Attribute
-    return is_method and module not in ("jax.numpy", "numpy") and last in _FRESH_METHODS
+    return is_method and module not in ("jax.numpy", "numpy") and last in numpy_api.FRESH_METHODS
 
 
 def _constants(ctx: ModuleContext) -> set[str]:

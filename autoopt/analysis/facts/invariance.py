@@ -21,19 +21,15 @@ from autoopt.analysis.facts.aliases import Sharing, scope_sharing
 from autoopt.analysis.facts.execution import is_jit
 from autoopt.analysis.facts.jitted import jitted_callables
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import numpy as numpy_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
 #: Methods that read their receiver without changing it.
-READ_ONLY_METHODS = frozenset(
-    {"astype", "reshape", "ravel", "flatten", "copy", "mean", "sum", "std", "var", "min",
-     "max", "transpose", "dot", "item", "tolist", "any", "all", "argmax", "argmin",
-     "squeeze", "clip", "round", "cumsum", "get", "keys", "values", "items", "count",
-     "index", "prod", "swapaxes", "view", "nonzero", "tobytes", "block_until_ready"}
-)  # fmt: skip
+READ_ONLY_METHODS = jax_api.READ_METHODS | python_api.READ_METHODS
 _MUTABLE = (Kind.HOST_ARRAY, Kind.CONTAINER, Kind.OBJECT, Kind.UNKNOWN)
 _KNOWN_RECEIVERS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.CONTAINER, Kind.STRING, Kind.PYTREE)
-_READ_ONLY_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "str", "repr"})
 
 
 def variant_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:
@@ -92,9 +88,9 @@ def _seen(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     methods of arrays and containers: code whose writes autoopt knows."""
     qual = ctx.qualify(call.func) or ""
     name = dotted(call.func) or ""
-    if qual.startswith(("jax.", "numpy.", "math.")) or name in _READ_ONLY_BUILTINS:
+    if qual.startswith(("jax.", "numpy.", "math.")) or name in python_api.READ_ONLY_BUILTINS:
         return True
-    if name in jax_api.PURE_BUILTINS or name in {j.name for j in jitted_callables(ctx)}:
+    if name in python_api.PURE_BUILTINS or name in {j.name for j in jitted_callables(ctx)}:
         return True
     func = call.func
     if type(func) is cst.Call and is_jit(ctx, func.func):
@@ -139,8 +135,8 @@ def _read_only_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     if qual.startswith("jax.") or name in {j.name for j in jitted_callables(ctx)}:
         return True
     if qual.startswith("numpy."):
-        return qual not in jax_api.MUTATING_NUMPY and not qual.startswith("numpy.random.")
-    if name in _READ_ONLY_BUILTINS or name in jax_api.PURE_BUILTINS:
+        return qual not in numpy_api.MUTATING_FUNCTIONS and not qual.startswith("numpy.random.")
+    if name in python_api.READ_ONLY_BUILTINS or name in python_api.PURE_BUILTINS:
         return True
     fn = ctx.graph.resolve_function(name, stmt.scope) if name and "." not in name else None
     return fn is not None and not purity.impurities(ctx, fn)

@@ -34,14 +34,12 @@ from autoopt.analysis.core.graph import CallSite, Function
 from autoopt.analysis.facts import execution, tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
 from autoopt.analysis.facts.summaries import summary
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
 from autoopt.analysis.values.model import model, parameter_default
 from autoopt.model import Applicability
 
 _REFUSED = (Kind.OBJECT, Kind.MODULE, Kind.CONTAINER)
-#: Calls that hand a function to code that pickles it or runs it elsewhere.
-_PICKLING = ("pickle.", "cloudpickle.", "multiprocessing.", "concurrent.futures.", "ray.")
-_PICKLING_METHODS = frozenset({"map", "imap", "starmap", "submit", "apply_async", "remote"})
 
 
 @dataclass
@@ -244,6 +242,9 @@ def escapes_to_pickling(ctx: ModuleContext, fn: Function) -> bool:
                 continue
             qual = ctx.qualify(call.func) or ""
             method = call.func.attr.value if type(call.func) is cst.Attribute else ""
-            if qual.startswith(_PICKLING) or method in _PICKLING_METHODS:
+            if (
+                qual.startswith(python_api.PICKLING_PREFIXES)
+                or method in python_api.PICKLING_METHODS
+            ):
                 return True
     return False

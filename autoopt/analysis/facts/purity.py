@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
@@ -70,9 +72,10 @@ def _call_impurity(
     if name is None:
         return None  # a call on a computed value, e.g. `x.at[i].set(v)` or `f(a)(b)`
     head = name.split(".")[0]
-    if name in jax_api.IO_BUILTINS:
+    if name in python_api.IO_BUILTINS:
         return (
-            f"{jax_api.IO_BUILTINS[name]} (`{name}` runs once, at trace time; use jax.debug.print)"
+            f"{python_api.IO_BUILTINS[name]} (`{name}` runs once, at trace time;"
+            " use jax.debug.print)"
         )
     if "." not in name:
         return _bare_call_impurity(ctx, fn, name, local, seen)
@@ -114,11 +117,11 @@ def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> st
 def _qualified_impurity(qual: str) -> str | None:
     if qual in jax_api.IMPURE_JAX:
         return f"{jax_api.IMPURE_JAX[qual]} (`{qual}`)"
-    for prefix, reason in jax_api.IMPURE_MODULES.items():
+    for prefix, reason in overlays.IMPURE_MODULES.items():
         if qual == prefix or qual.startswith(prefix + "."):
             return f"{reason} (`{qual}`)"
     if (
-        qual.startswith(jax_api.PURE_PREFIXES)
+        qual.startswith(overlays.PURE_PREFIXES)
         or qual in jax_api.PURE_JAX
         or qual in ("jax", "numpy")
     ):
@@ -143,7 +146,7 @@ def _bare_call_impurity(
             if _bound_to_transform(ctx, fn, name)
             else f"calls `{name}`, code autoopt cannot see"
         )
-    if name in jax_api.PURE_BUILTINS:
+    if name in python_api.PURE_BUILTINS:
         return None
     if name in ctx.graph.classes:
         return None  # constructing a (data)class defined here, e.g. a NamedTuple state

@@ -19,18 +19,10 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.core.walk import child_list, fields_extractor, walk
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.overlays.jax import SHAPE_ARGS
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
-
-_CONCRETE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
-_CONCRETE_CALLS = frozenset({"len", "isinstance", "type"})
-_FORCING_BUILTINS = frozenset(
-    {"bool", "int", "float", "range", "complex", "max", "min", "sorted", "any", "all"}
-)  # compare or convert their arguments in Python
-_FORCING_METHODS = jax_api.TO_PYTHON_METHODS
-#: Array methods whose arguments are Python values (shapes, axes, dtypes).
-_VALUE_METHODS = jax_api.SHAPE_METHODS | {"astype", "view"}
 
 
 def dynamic_names(node: cst.CSTNode) -> set[str]:
@@ -43,7 +35,7 @@ def dynamic_names(node: cst.CSTNode) -> set[str]:
         if kind is cst.Name:
             found.add(current.value)  # type: ignore[attr-defined]
         elif kind is cst.Attribute:
-            if current.attr.value not in _CONCRETE_ATTRS:  # type: ignore[attr-defined]
+            if current.attr.value not in jax_api.STATIC_ATTRS:  # type: ignore[attr-defined]
                 todo.append(current.value)  # type: ignore[attr-defined]
         elif kind is cst.Arg:
             todo.append(current.value)  # type: ignore[attr-defined]
@@ -57,7 +49,7 @@ def _value_free(node: cst.CSTNode) -> bool:
     kind = type(node)
     if kind is cst.Call:
         func = node.func  # type: ignore[attr-defined]
-        return type(func) is cst.Name and func.value in _CONCRETE_CALLS
+        return type(func) is cst.Name and func.value in python_api.CONCRETE_BUILTINS
     if kind is cst.Comparison:
         return all(type(t.operator) in _IDENTITY for t in node.comparisons)  # type: ignore[attr-defined]
     return kind is cst.Lambda
@@ -180,16 +172,16 @@ def _concrete_positions(
 
 def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
     func = call.func
-    if type(func) is cst.Name and func.value in _FORCING_BUILTINS:
+    if type(func) is cst.Name and func.value in python_api.FORCING_BUILTINS:
         return [(arg.value, f"`{func.value}()`") for arg in call.args]
-    if type(func) is cst.Attribute and func.attr.value in _FORCING_METHODS:
+    if type(func) is cst.Attribute and func.attr.value in jax_api.TO_PYTHON_METHODS:
         return [(func.value, f"`.{func.attr.value}()`")]
     keywords = [
         (a.value, f"`{a.keyword.value}=`")
         for a in call.args
         if a.keyword is not None and a.keyword.value in jax_api.PYTHON_KEYWORDS
     ]
-    if type(func) is cst.Attribute and func.attr.value in _VALUE_METHODS:
+    if type(func) is cst.Attribute and func.attr.value in jax_api.VALUE_METHODS:
         return [(arg.value, f"the argument of `.{func.attr.value}()`") for arg in call.args]
     qual = ctx.qualify(func)
     if qual is not None and qual.startswith("jax.numpy.") and qual not in SHAPE_ARGS:

@@ -1,8 +1,11 @@
-"""Facts about the JAX, NumPy and Python APIs that the analyses rely on, in one place.
+"""Facts about the JAX API (jax, jax.numpy, jax.lax, jax.nn, jax.random, ...) and the
+libraries built on it (flax, equinox, chex) that the analyses rely on.
 
-Every entry is a qualified name (as `ImportMap.qualify` spells it) or a prefix of
-one. A name missing from these tables is code autoopt cannot vouch for: the
-analyses then treat it as unknown, never as pure or array-valued.
+Every entry is a qualified name (as `ImportMap.qualify` spells it), a prefix of one, or
+the last part of a name (a function of jax.numpy, a method of an array). What jax.numpy
+and NumPy share by name (dtypes, elementwise functions, reductions, constructors) is
+listed here once, for both. A name missing from these tables is code autoopt cannot
+vouch for: the analyses then treat it as unknown, never as pure or array-valued.
 """
 
 from __future__ import annotations
@@ -36,30 +39,13 @@ TRACING_TRANSFORMS = JIT_SPELLINGS | frozenset(
 PURE_PREFIXES = (
     "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.", "jax.tree_util.",
     "jax.tree.", "jax.debug.", "jax.image.", "jax.ops.", "jax.dtypes.",
-    "math.", "functools.partial", "operator.", "numpy.",
 )  # fmt: skip
+#: JAX calls outside those namespaces that are pure.
 PURE_JAX = TRACING_TRANSFORMS | frozenset(
     {"jax.block_until_ready", "jax.device_put", "jax.ShapeDtypeStruct"}
 )
 
-#: Calls that are side effects (I/O, clocks, the OS) or host randomness.
-IMPURE_MODULES = {
-    "numpy.random": "draws host random numbers with numpy.random",
-    "random": "draws host random numbers with the random module",
-    "logging": "logs",
-    "time": "reads the clock",
-    "os": "calls the operating system",
-    "sys": "touches interpreter state",
-    "pickle": "does I/O",
-    "json": "does I/O",
-    "subprocess": "starts processes",
-    "shutil": "touches files",
-    "pathlib": "touches files",
-    "numpy.copyto": "writes into an array in place",  # the reason names the call after it
-    "numpy.save": "does I/O",
-    "numpy.load": "does I/O",
-    "numpy.savez": "does I/O",
-}
+#: JAX calls that are side effects -> what they do.
 IMPURE_JAX = {
     "jax.device_get": "copies to the host",
     "jax.debug.breakpoint": "stops",
@@ -68,37 +54,18 @@ IMPURE_JAX = {
     "jax.experimental.io_callback": "calls back into Python",
 }
 
-#: NumPy calls that write into their first argument.
-MUTATING_NUMPY = frozenset(
-    {"numpy.copyto", "numpy.put", "numpy.place", "numpy.putmask", "numpy.fill_diagonal",
-     "numpy.random.shuffle", "numpy.put_along_axis", "numpy.add.at", "numpy.random.seed"}
-)  # fmt: skip
-
-#: Builtins that compute a value from their arguments and touch nothing else.
-PURE_BUILTINS = frozenset(
-    {
-        "abs", "all", "any", "bool", "complex", "dict", "divmod", "enumerate", "filter",
-        "float", "frozenset", "getattr", "hasattr", "int", "isinstance", "issubclass",
-        "len", "list", "map", "max", "min", "pow", "range", "reversed", "round", "set",
-        "slice", "sorted", "str", "sum", "tuple", "type", "zip",
-    }
-)  # fmt: skip
-IO_BUILTINS = {"print": "prints", "open": "opens a file", "input": "reads input"}
-
-#: Modules of the APIs above, however imported (`import jax.numpy as jnp`, `from jax import
-#: lax`): `lax.add(...)` calls a function of the module, not a method that changes it. A
-#: module autoopt does not know may keep state its functions change (`registry.add(f)`).
+#: JAX's modules: their functions keep no state.
 MODULES = frozenset(
     {
         "jax", "jax.numpy", "jax.lax", "jax.nn", "jax.random", "jax.scipy", "jax.scipy.linalg",
         "jax.scipy.special", "jax.scipy.stats", "jax.tree_util", "jax.tree", "jax.debug",
         "jax.image", "jax.ops", "jax.dtypes", "jax.numpy.linalg", "jax.numpy.fft",
-        "jax.experimental", "jax.sharding", "numpy", "numpy.random", "numpy.linalg",
-        "numpy.fft", "numpy.ma", "math", "operator",
+        "jax.experimental", "jax.sharding",
     }
 )  # fmt: skip
 
-#: Scalar types and dtypes, as the last part of a qualified name (`jnp.float32`).
+#: Scalar types and dtypes, as the last part of a qualified name (`jnp.float32`); `bool`
+#: is left out: it is also the builtin's name.
 DTYPE_NAMES = frozenset(
     {
         "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -132,6 +99,8 @@ SHAPE_ARGS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "jax.random.choice": ((2,), ("shape",)),
     "jax.nn.one_hot": ((1,), ("num_classes",)),
 }
+#: Array methods, and jax.numpy functions called as attributes (`jnp.tile`), whose
+#: arguments after the array are shapes, axes or counts.
 SHAPE_METHODS = frozenset({"reshape", "broadcast_to", "repeat", "tile", "transpose", "swapaxes"})
 
 #: Keywords whose value must be a Python value in any JAX or NumPy call or array method.
@@ -170,12 +139,13 @@ DYNAMIC_SHAPE = frozenset(
      "intersect1d", "setdiff1d", "setxor1d", "trim_zeros"}
 )  # fmt: skip
 
-#: Array-returning functions whose result dtype is known (last part of the name).
+#: Array-returning functions whose result is a bool array (last part of the name).
 BOOL_RESULTS = frozenset(
     {"isnan", "isfinite", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor",
      "greater", "less", "equal", "not_equal", "greater_equal", "less_equal", "isclose",
      "bernoulli", "signbit", "isin", "all", "any"}
 )  # fmt: skip
+#: Array-returning functions whose result is an integer array (last part of the name).
 INT_RESULTS = frozenset(
     {"arange", "argmax", "argmin", "argsort", "searchsorted", "randint", "permutation",
      "digitize", "bincount", "floor_divide", "indices", "tril_indices", "triu_indices",
@@ -188,3 +158,171 @@ TO_PYTHON_METHODS = frozenset({"item", "tolist", "__array__", "__bool__", "__int
 JAX_PYTHON_INTS = frozenset(
     {"jax.device_count", "jax.local_device_count", "jax.process_index", "jax.process_count"}
 )
+
+#: Array methods whose arguments are Python values (shapes, axes, dtypes).
+VALUE_METHODS = SHAPE_METHODS | {"astype", "view"}
+#: Array methods that wait for the device: they hand the value to the host.
+SYNC_METHODS = frozenset({"item", "tolist", "block_until_ready"})
+#: Array attributes that are Python values under tracing too (shape, not data).
+STATIC_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
+#: Array attributes that are arrays.
+ARRAY_ATTRS = frozenset({"T", "real", "imag", "mT"})
+#: Array attributes of the array's own kind: ARRAY_ATTRS, and `x.at`, indexed like `x`.
+SAME_KIND_ATTRS = ARRAY_ATTRS | {"at"}
+#: Array methods that return an array.
+ARRAY_METHODS = frozenset(
+    {
+        "sum", "mean", "max", "min", "prod", "std", "var", "reshape", "ravel", "flatten",
+        "astype", "dot", "squeeze", "transpose", "clip", "cumsum", "cumprod", "round",
+        "conj", "argmax", "argmin", "all", "any",
+    }
+)  # fmt: skip
+#: Array methods that read the array without changing it (with Python's READ_METHODS,
+#: what a method of an array or a container may call and leave it as it was).
+READ_METHODS = frozenset(
+    {"astype", "reshape", "ravel", "flatten", "copy", "mean", "sum", "std", "var", "min",
+     "max", "transpose", "dot", "item", "tolist", "any", "all", "argmax", "argmin",
+     "squeeze", "clip", "round", "cumsum", "prod", "swapaxes", "view", "nonzero", "tobytes",
+     "block_until_ready"}
+)  # fmt: skip
+#: `.at[i]` update methods (`x.at[i].set(v)`).
+AT_METHODS = frozenset({"set", "add", "multiply", "mul", "divide", "min", "max", "power"})
+#: Type annotations that declare a JAX array.
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray"})
+
+#: Floating dtypes, by the name `jnp.dtype(d).name` gives.
+FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
+#: Complex dtypes, by that name.
+COMPLEX_DTYPES = frozenset({"complex64", "complex128"})
+#: Every dtype by that name: unlike DTYPE_NAMES, with `bool` and without NumPy's aliases.
+DTYPES = (
+    frozenset({"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
+    | FLOAT_DTYPES
+    | COMPLEX_DTYPES
+)
+#: NumPy's other names of floating scalar types (`np.single` is float32).
+FLOAT_ALIASES = frozenset({"single", "double", "half"})
+
+#: jax.numpy and NumPy functions that return a tuple or list of arrays.
+MULTI_RESULTS = frozenset(
+    {
+        "divmod", "frexp", "modf", "nonzero", "unique", "unique_all", "unique_counts",
+        "unique_inverse", "histogram", "histogram2d", "histogramdd", "meshgrid", "split",
+        "array_split", "hsplit", "vsplit", "dsplit", "unravel_index", "tril_indices",
+        "triu_indices", "diag_indices", "mask_indices", "broadcast_arrays", "atleast_1d",
+        "atleast_2d", "atleast_3d", "ix_", "gradient", "where", "polyfit", "indices",
+    }
+)  # fmt: skip
+#: jax.numpy.linalg functions that return one array.
+LINALG_ARRAYS = frozenset({"norm", "inv", "det", "solve", "cholesky", "pinv", "matrix_power"})
+#: jax.numpy and NumPy functions whose result holds no buffer of their arguments.
+FRESH_FUNCTIONS = frozenset(
+    {"zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+     "arange", "linspace", "eye", "identity", "array", "copy", "exp", "log", "sin", "cos",
+     "tanh", "sqrt", "square", "matmul", "dot", "mean", "std", "var", "stack", "sum", "max",
+     "min", "prod", "abs", "where", "maximum", "minimum", "clip", "argmax", "argmin",
+     "logaddexp", "log1p", "expm1"}
+)  # fmt: skip
+#: jax.numpy constructors that always return a new buffer (safe to donate): unlike
+#: FRESH_FUNCTIONS, only constructors, and `tile` and `repeat` of any argument.
+FRESH_CONSTRUCTORS = frozenset(
+    {
+        "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+        "arange", "eye", "identity", "linspace", "array", "copy", "tile", "repeat",
+    }
+)  # fmt: skip
+#: Constructors whose first argument is the shape.
+SHAPED_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full"})
+#: Constructors of the default float from a shape: SHAPED_CONSTRUCTORS but `full`, whose
+#: dtype is the fill value's.
+FLOAT_CONSTRUCTORS = frozenset({"jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty"})
+#: Constructors that take the elements as a list.
+LISTED_CONSTRUCTORS = frozenset({"array", "asarray"})
+#: jax.numpy constructors whose result is never weakly typed.
+STRONG_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "eye", "identity", "arange", "linspace"})
+#: Constructors and conversions -> the position of their `dtype`; without one the
+#: result is the default float (zeros, ones, empty) or has the dtype of the source.
+DTYPE_POSITIONS = {"zeros": 1, "ones": 1, "empty": 1, "full": 2, "asarray": 1, "array": 1,
+                   "zeros_like": 1, "ones_like": 1, "empty_like": 1, "full_like": 2}  # fmt: skip
+#: Conversions to an array that keep the element type when no dtype is given.
+CONVERSIONS = frozenset({"numpy.array", "numpy.asarray", "jax.numpy.array", "jax.numpy.asarray"})
+#: Calls that copy an array to the device.
+DEVICE_COPIES = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
+#: Calls that copy an array to the host.
+HOST_COPIES = frozenset({"numpy.asarray", "numpy.array", "jax.device_get"})
+#: Calls that stack a list of arrays into one.
+STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
+#: The `None` of indexing that adds an axis.
+NEW_AXIS = frozenset({"jax.numpy.newaxis", "numpy.newaxis"})
+
+#: Elementwise functions (jax.numpy, numpy, jax.nn) whose result has the type of their
+#: floating first argument when any other arguments are Python numbers.
+ELEMENTWISE = frozenset(
+    {"sin", "cos", "tan", "tanh", "sinh", "cosh", "exp", "expm1", "log", "log1p", "sqrt",
+     "abs", "absolute", "square", "negative", "sign", "floor", "ceil", "round", "rint",
+     "clip", "relu", "sigmoid", "gelu", "softplus", "silu", "elu", "leaky_relu", "arctan",
+     "arcsin", "arccos", "reciprocal", "cbrt", "nan_to_num", "mod", "remainder", "fmod",
+     "copy", "exp2", "log2", "log10"}
+)  # fmt: skip
+#: Functions (jax.numpy, jax.nn) whose result has the shape and dtype of their floating
+#: first argument when the other arguments are Python numbers; read by plans/carry.py,
+#: ELEMENTWISE by plans/carry_types.py: this one also has reorderings, cumulative sums,
+#: softmax and `*_like`, and lacks the modulo ones, `rint`, `exp2`, `log2` and `log10`.
+SHAPE_KEEPING = frozenset(
+    {"sin", "cos", "tan", "tanh", "sinh", "cosh", "exp", "expm1", "log", "log1p", "sqrt",
+     "abs", "absolute", "square", "negative", "sign", "floor", "ceil", "round", "roll",
+     "clip", "relu", "sigmoid", "gelu", "softplus", "silu", "elu", "leaky_relu",
+     "arctan", "arcsin", "arccos", "reciprocal", "cbrt", "fliplr", "flipud", "flip",
+     "nan_to_num", "conj", "softmax", "log_softmax", "cumsum", "zeros_like", "ones_like",
+     "empty_like", "copy"}
+)  # fmt: skip
+#: jax.numpy and NumPy functions whose result is floating (or complex) for any input.
+ALWAYS_INEXACT = frozenset(
+    {"exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "sinh",
+     "cosh", "tanh", "arcsin", "arccos", "arctan", "sqrt", "cbrt"}
+)  # fmt: skip
+#: Elementwise functions of two arrays.
+BINARY = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum"})
+#: Reductions that are also array methods (`x.sum()`): of a float array, a float.
+REDUCTION_METHODS = frozenset({"sum", "mean", "max", "min", "prod"})
+#: Reductions by function name, keeping the input's dtype: REDUCTION_METHODS and the
+#: functions `amax` and `amin`, which arrays have no method of.
+REDUCTIONS = REDUCTION_METHODS | {"amax", "amin"}
+
+#: JAX namespaces whose functions trace like the eager calls they replace.
+TRACEABLE_PREFIXES = (
+    "jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.tree_util.",
+    "jax.tree.",
+)  # fmt: skip
+#: Transforms whose immediate call `T(f)(a, b)` calls `f` with those arguments, traced
+#: (`jax.grad` and `jax.value_and_grad` differentiate the first one, keeping its structure).
+PASSING_TRANSFORMS = frozenset(
+    {"jax.grad", "jax.value_and_grad", "jax.jit", "jax.checkpoint", "jax.remat"}
+)
+#: Transforms that give the gradient alone.
+GRADS = frozenset({"jax.grad"})
+#: Transforms that give the value and the gradient.
+VALUE_AND_GRADS = frozenset({"jax.value_and_grad"})
+#: Functions that map a function over the leaves of pytrees.
+TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
+#: Options of `jax.jit` that only donate arguments.
+DONATION_OPTIONS = frozenset({"donate_argnums", "donate_argnames"})
+#: Decorators that register a class as a pytree, by how their name ends.
+PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
+#: Decorators that make an immutable pytree class of fields (flax).
+FROZEN_DECORATORS = frozenset({"flax.struct.dataclass"})
+#: Transforms that differentiate in reverse mode (they keep the forward pass's residuals).
+REVERSE_MODE = ("jax.grad", "jax.value_and_grad", "jax.vjp", "jax.jacrev")
+#: Spellings of `jax.checkpoint`.
+CHECKPOINTS = ("jax.checkpoint", "jax.remat", "jax.ad_checkpoint.checkpoint")
+
+#: Environment variables (or their prefixes) that JAX and XLA read when jax is imported.
+ENV_PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_", "XLA_FLAGS", "JAX_")
+#: Of those, the settings that change how memory is allocated, never what is computed.
+MEMORY_ENV_PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_")
+#: JAX settings that change logging and caching only.
+HARMLESS_ENV = frozenset(
+    {"JAX_LOG_COMPILES", "JAX_TRACEBACK_FILTERING", "JAX_COMPILATION_CACHE_DIR",
+     "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES",
+     "JAX_EXPLAIN_CACHE_MISSES"}
+)  # fmt: skip

@@ -26,23 +26,11 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import base_name, is_at_update
 from autoopt.analysis.core.graph import Function, Stmt
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.plans.carry_types import carry_types, entry_defs, refined
 from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
 from autoopt.analysis.values.model import model
 
-#: Functions whose result has the shape and dtype of their first argument when the other
-#: arguments are Python numbers (last part of the qualified name, jax.numpy or jax.nn).
-_SHAPE_KEEPING = frozenset(
-    {"sin", "cos", "tan", "tanh", "sinh", "cosh", "exp", "expm1", "log", "log1p", "sqrt",
-     "abs", "absolute", "square", "negative", "sign", "floor", "ceil", "round", "roll",
-     "clip", "relu", "sigmoid", "gelu", "softplus", "silu", "elu", "leaky_relu",
-     "arctan", "arcsin", "arccos", "reciprocal", "cbrt", "fliplr", "flipud", "flip",
-     "nan_to_num", "conj", "softmax", "log_softmax", "cumsum", "zeros_like", "ones_like",
-     "empty_like", "copy"}
-)  # fmt: skip
-_GRADS = frozenset({"jax.grad"})
-_TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
-_VALUE_AND_GRADS = frozenset({"jax.value_and_grad"})
 _MAX_DEPTH = 10  # calls and local names followed: helpers that call helpers
 #: Operators whose result type is the join of their operands' (broadcast shape, promoted
 #: dtype): combining a value with the same array twice gives the type of doing it once.
@@ -292,7 +280,7 @@ class _Keeps:
         if type(call.func) is cst.Call:
             return self._gradient(stmt, call.func, args, index, names, depth)
         qual = self.ctx.qualify(call.func) or ""
-        if qual in _TREE_MAPS and index is None:
+        if qual in jax_api.TREE_MAPS and index is None:
             return self._tree_map(stmt, args, names, depth)
         if qual.startswith(("jax.numpy.", "jax.nn.")) and index is None:
             return self._shape_keeping(stmt, qual, args) and self.expr(
@@ -306,7 +294,7 @@ class _Keeps:
     def _shape_keeping(self, stmt: Stmt, qual: str, args: list[cst.BaseExpression]) -> bool:
         """A shape-keeping function whose other arguments are Python numbers."""
         rest = [a for a in args[1:] if self.values.value_of(stmt, a).kind is not Kind.SCALAR]
-        return qual.rsplit(".", 1)[-1] in _SHAPE_KEEPING and bool(args) and not rest
+        return qual.rsplit(".", 1)[-1] in jax_api.SHAPE_KEEPING and bool(args) and not rest
 
     def _tree_map(
         self, stmt: Stmt, args: list[cst.BaseExpression], names: frozenset[str], depth: int
@@ -318,7 +306,7 @@ class _Keeps:
         func = args[0]
         qual = self.ctx.qualify(func) or ""
         if qual.startswith(("jax.numpy.", "jax.nn.")):
-            return len(args) == 2 and qual.rsplit(".", 1)[-1] in _SHAPE_KEEPING
+            return len(args) == 2 and qual.rsplit(".", 1)[-1] in jax_api.SHAPE_KEEPING
         if type(func) is not cst.Lambda:
             return False
         params = frozenset(p.name.value for p in func.params.params)
@@ -342,7 +330,7 @@ class _Keeps:
         qual = self.ctx.qualify(transform.func) or ""
         if any(a.keyword is not None and a.keyword.value == "argnums" for a in transform.args):
             return False
-        wanted = None if qual in _GRADS else 1 if qual in _VALUE_AND_GRADS else -1
+        wanted = None if qual in jax_api.GRADS else 1 if qual in jax_api.VALUE_AND_GRADS else -1
         return index == wanted and bool(args) and self.expr(stmt, args[0], None, names, depth)
 
     def _function(

@@ -44,6 +44,16 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.facts.execution import is_jit
+from autoopt.analysis.overlays.jax import AT_METHODS as _AT_METHODS
+from autoopt.analysis.overlays.jax import BINARY as _BINARY
+from autoopt.analysis.overlays.jax import ELEMENTWISE as _ELEMENTWISE
+from autoopt.analysis.overlays.jax import FLOAT_DTYPES
+from autoopt.analysis.overlays.jax import REDUCTIONS as _REDUCTIONS
+from autoopt.analysis.overlays.numpy import MAY_RETURN_ITSELF as _MAY_RETURN_ITSELF
+from autoopt.analysis.overlays.numpy import NARROW_FLOATS as _NARROW
+from autoopt.analysis.overlays.numpy import READING_METHODS as _READING_METHODS
+from autoopt.analysis.overlays.numpy import RNG_DTYPE as _RNG_DTYPE
+from autoopt.analysis.overlays.numpy import RNG_SIZE as _RNG_SIZE
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT, DEFAULT_INT, ArrayType
 from autoopt.analysis.values.fields import PytreeClass, field_arguments, pytree_classes
 from autoopt.analysis.values.ints import builtin, module_constant, shadowed
@@ -111,35 +121,10 @@ Type = (
     | None
 )
 
-_FLOATS = frozenset({"float", "float16", "bfloat16", "float32", "float64"})
+_FLOATS = FLOAT_DTYPES | {DEFAULT_FLOAT}
 _ARITHMETIC = (
     cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power, cst.Modulo, cst.FloorDivide,
 )  # fmt: skip
-#: Elementwise functions (jax.numpy, numpy, jax.nn) whose result has the type of their
-#: floating first argument when any other arguments are Python numbers.
-_ELEMENTWISE = frozenset(
-    {"sin", "cos", "tan", "tanh", "sinh", "cosh", "exp", "expm1", "log", "log1p", "sqrt",
-     "abs", "absolute", "square", "negative", "sign", "floor", "ceil", "round", "rint",
-     "clip", "relu", "sigmoid", "gelu", "softplus", "silu", "elu", "leaky_relu", "arctan",
-     "arcsin", "arccos", "reciprocal", "cbrt", "nan_to_num", "mod", "remainder", "fmod",
-     "copy", "exp2", "log2", "log10"}
-)  # fmt: skip
-#: Narrow NumPy floats, and the Python numbers below which NumPy 1 keeps them.
-_NARROW = {"float16": 65504.0, "float32": 3.4e38}
-_BINARY = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum"})
-_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "amax", "amin"})
-_RNG_SIZE = {"random": 0, "standard_normal": 0, "normal": 2, "uniform": 2, "integers": 2}
-_RNG_DTYPE = {"random": "float64", "standard_normal": "float64", "normal": "float64",
-              "uniform": "float64", "integers": None}  # fmt: skip
-#: Methods that neither keep a reference to a NumPy array nor change it in place.
-_READING_METHODS = frozenset({"astype", "reshape", "sum", "mean", "max", "min", "prod", "clip",
-                              "copy", "any", "all"})  # fmt: skip
-#: NumPy functions whose result may be their argument itself, or that resize it.
-_MAY_RETURN_ITSELF = frozenset(
-    {"asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "array", "require",
-     "resize"}
-)  # fmt: skip
-_AT_METHODS = frozenset({"set", "add", "multiply", "mul", "divide", "min", "max", "power"})
 
 
 def carry_types(

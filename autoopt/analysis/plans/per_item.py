@@ -37,13 +37,14 @@ from autoopt.analysis.core.blocks import Blocks
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import bound_names, read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values import arrays
 from autoopt.analysis.values.ints import int_constant, module_constant
 from autoopt.analysis.values.shapes import assigned_value, int_literal
 
 _SIMPLE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
 _DECLARATIONS = (cst.FunctionDef, cst.ClassDef, cst.Import, cst.ImportFrom)
-_SHAPED = frozenset({"jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty", "jax.numpy.full"})
+_SHAPED = frozenset(f"jax.numpy.{name}" for name in jax_api.SHAPED_CONSTRUCTORS)
 
 
 @dataclass(frozen=True)

@@ -27,18 +27,13 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.facts.jitted import jitted_callables
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.plans.carry import unstable_carry
 from autoopt.analysis.plans.fori import LoopPlan, counted_for, loop_carry
 from autoopt.analysis.values import ints
 from autoopt.analysis.values.ints import module_constant
 from autoopt.analysis.values.placement import Place, Placement
 
-_DONATION_ONLY = frozenset({"donate_argnums", "donate_argnames"})
-#: JAX namespaces whose functions trace like the eager calls they replace.
-_TRACEABLE = (
-    "jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.tree_util.",
-    "jax.tree.",
-)  # fmt: skip
 _TRANSFERS = frozenset({"jax.numpy.asarray", "jax.numpy.array"})  # AO301 hoists these
 
 
@@ -162,7 +157,7 @@ class _Terms:
         self.jitted = {
             j.name
             for j in jitted_callables(ctx)
-            if set(j.options) <= _DONATION_ONLY and _bound_at_module(ctx, j.name)
+            if set(j.options) <= jax_api.DONATION_OPTIONS and _bound_at_module(ctx, j.name)
         }
         self.written = ctx.graph.written_in_loop(loop.id)
         self.places = Placement(ctx)
@@ -223,7 +218,11 @@ class _Terms:
         known = type(func) is cst.Name and func.value in self.jitted
         if not known:
             qual = self.ctx.qualify(func)
-            known = qual is not None and qual.startswith(_TRACEABLE) and qual not in _TRANSFERS
+            known = (
+                qual is not None
+                and qual.startswith(jax_api.TRACEABLE_PREFIXES)
+                and qual not in _TRANSFERS
+            )
             if type(func) is cst.Name and func.value in self.locals:
                 known = False
         if not known or any(a.star for a in call.args):

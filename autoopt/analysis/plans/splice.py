@@ -30,13 +30,9 @@ from autoopt.analysis.core import loop_vars as loops
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values import ints
 
-_SHAPED = frozenset({"zeros", "ones", "empty", "full"})
-_LISTED = frozenset({"array", "asarray"})
-#: jax.numpy constructors whose result is never weakly typed.
-_STRONG = frozenset({"zeros", "ones", "empty", "eye", "identity", "arange", "linspace"})
-_NEW_AXIS = frozenset({"jax.numpy.newaxis", "numpy.newaxis"})
 _ELEMENTWISE = (
     cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power,
 )  # fmt: skip
@@ -101,14 +97,16 @@ def start_in_range(ctx: ModuleContext, s: Splice) -> bool:
 
 def strongly_typed(ctx: ModuleContext, stmt: Stmt) -> bool:
     """`stmt` assigns a jax.numpy constructor that never gives a weakly typed array (one
-    in `_STRONG`, or any with an explicit `dtype=`)."""
+    in `jax_api.STRONG_CONSTRUCTORS`, or any with an explicit `dtype=`)."""
     node = stmt.node
     call = node.value if type(node) is cst.Assign else None
     if type(call) is not cst.Call:
         return False
     qual = ctx.qualify(call.func) or ""
     typed = any(_keyword(a, "dtype") and not _is_none(a.value) for a in call.args)
-    return qual.startswith("jax.numpy.") and (qual.rsplit(".", 1)[1] in _STRONG or typed)
+    return qual.startswith("jax.numpy.") and (
+        qual.rsplit(".", 1)[1] in jax_api.STRONG_CONSTRUCTORS or typed
+    )
 
 
 def rows_of(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression, depth: int = 0) -> int | None:
@@ -226,7 +224,7 @@ def _full_slice(part: cst.BaseSlice) -> bool:
 def _new_axis(ctx: ModuleContext, part: cst.BaseSlice) -> bool:
     if type(part) is not cst.Index or part.star is not None:
         return False
-    return _is_none(part.value) or ctx.qualify(part.value) in _NEW_AXIS
+    return _is_none(part.value) or ctx.qualify(part.value) in jax_api.NEW_AXIS
 
 
 def _constructed_rows(ctx: ModuleContext, call: cst.Call) -> int | None:
@@ -241,10 +239,14 @@ def _constructed_rows(ctx: ModuleContext, call: cst.Call) -> int | None:
     first = call.args[0]
     if first.keyword is not None:
         return None
-    if func in _SHAPED:
+    if func in jax_api.SHAPED_CONSTRUCTORS:
         dim = _first_dim(first.value)
         return None if dim is None else _literal(dim)
-    if func in _LISTED and len(call.args) <= 2 and type(first.value) in (cst.List, cst.Tuple):
+    if (
+        func in jax_api.LISTED_CONSTRUCTORS
+        and len(call.args) <= 2
+        and type(first.value) in (cst.List, cst.Tuple)
+    ):
         elements = first.value.elements
         return None if any(type(e) is cst.StarredElement for e in elements) else len(elements)
     return None
@@ -301,7 +303,7 @@ def _length(ctx: ModuleContext, s: Splice, loop: Loop, n: cst.BaseExpression) ->
     if type(call) is not cst.Call or not call.args or call.args[0].keyword is not None:
         return False
     module, _, func = (ctx.qualify(call.func) or "").rpartition(".")
-    if module not in ("jax.numpy", "numpy") or func not in _SHAPED:
+    if module not in ("jax.numpy", "numpy") or func not in jax_api.SHAPED_CONSTRUCTORS:
         return False
     dim = _first_dim(call.args[0].value)
     return dim is not None and _same(ctx, dim, n) and _unchanging(ctx, s.stmt, n)

@@ -44,6 +44,8 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in, read_names
 from autoopt.analysis.core.graph import MODULE, Loop, Stmt
 from autoopt.analysis.facts import execution
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.plans.fori import counted_for, index_doubts
 
 _MIN_STATEMENTS = 2  # one call alone is AO101's to jit (and what a step leaves)
@@ -201,15 +203,11 @@ def _host_conversion(ctx: ModuleContext, call: cst.Call) -> bool:
     """`float(x)`, `x.item()`, `np.asarray(x)`, `jax.device_get(x)` and the like."""
     func = call.func
     if type(func) is cst.Name:
-        return func.value in _CONVERSIONS
-    if type(func) is cst.Attribute and func.attr.value in _CONVERSION_METHODS:
+        return func.value in python_api.HOST_BUILTINS
+    if type(func) is cst.Attribute and func.attr.value in jax_api.SYNC_METHODS:
         return True
     qual = ctx.qualify(func) or ""
     return qual.startswith("numpy.") or qual == "jax.device_get"
-
-
-_CONVERSIONS = frozenset({"float", "int", "bool", "complex", "print", "str", "repr"})
-_CONVERSION_METHODS = frozenset({"item", "tolist", "block_until_ready"})
 
 
 def _assigns_names(small: cst.BaseSmallStatement) -> bool:

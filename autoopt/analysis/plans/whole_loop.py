@@ -90,6 +90,8 @@ from autoopt.analysis.core.exprs import is_at_update, read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.invariance import variant_reason
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.plans.carry import entry_value, typed_like, unstable_carry
 from autoopt.analysis.plans.carry_types import carry_types, entry_defs
 from autoopt.analysis.plans.fori import counted_for
@@ -100,10 +102,8 @@ from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 from autoopt.analysis.values.shapes import dtype_name
 
-_FLOATING = frozenset(
-    {"float", "float16", "bfloat16", "float32", "float64", "single", "double", "half",
-     "complex64", "complex128"}
-)  # fmt: skip
+#: Floating and complex dtypes, by any name; "float" is the value model's default float.
+_FLOATING = jax_api.FLOAT_DTYPES | jax_api.COMPLEX_DTYPES | jax_api.FLOAT_ALIASES | {"float"}
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,7 @@ def _plain_test(ctx: ModuleContext, node: cst.CSTNode) -> bool:
         func = node.func
         return (
             type(func) is cst.Name
-            and func.value in _PURE_BUILTINS
+            and func.value in python_api.NUMERIC_BUILTINS
             and not any(func.value in s.defs for s in ctx.graph.stmts)
         )
     return not isinstance(node, _EFFECTS)
@@ -537,9 +537,9 @@ def _inexact_call(
     module, _, last = (ctx.qualify(func) or "").rpartition(".")
     if module not in ("numpy", "jax.numpy"):
         return False
-    if last in _ALWAYS_INEXACT:
+    if last in jax_api.ALWAYS_INEXACT:
         return not keywords
-    at = _DTYPE_AT.get(last)
+    at = jax_api.DTYPE_POSITIONS.get(last)
     if at is None:
         return False
     dtype = keywords.get("dtype", args[at] if len(args) > at else None)
@@ -616,7 +616,7 @@ def _stack_calls(ctx: ModuleContext, stmt: Stmt, name: str) -> list[cst.Call] | 
         node
         for node in walk(stmt.node)
         if type(node) is cst.Call
-        and ctx.is_jax(node.func, *_STACKS)
+        and ctx.is_jax(node.func, *jax_api.STACKS)
         and len(node.args) == 1
         and node.args[0].keyword is None
         and not node.args[0].star
@@ -634,22 +634,11 @@ def _is_empty(node: cst.BaseExpression) -> bool:
     return type(node) is cst.List and not node.elements
 
 
-_PURE_BUILTINS = frozenset({"abs", "min", "max", "round", "int", "bool"})
 #: nodes of a condition that may run code or read something other than a name
 _EFFECTS = (
     cst.Attribute, cst.Subscript, cst.Lambda, cst.NamedExpr, cst.Await, cst.Yield,
     cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FormattedString,
 )  # fmt: skip
-_STACKS = ("jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray")
 _INEXACT_DEPTH = 8  # names and operands followed
 _ARRAYS = (Kind.ARRAY, Kind.HOST_ARRAY)
-#: NumPy and jax.numpy functions whose result is floating (or complex) for any input.
-_ALWAYS_INEXACT = frozenset(
-    {"exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "sinh",
-     "cosh", "tanh", "arcsin", "arccos", "arctan", "sqrt", "cbrt"}
-)  # fmt: skip
-#: Constructors and conversions -> the position of their `dtype`; without one the
-#: result is the default float (zeros, ones, empty) or has the dtype of the source.
-_DTYPE_AT = {"zeros": 1, "ones": 1, "empty": 1, "full": 2, "asarray": 1, "array": 1,
-             "zeros_like": 1, "ones_like": 1, "empty_like": 1, "full_like": 2}  # fmt: skip
 _COMPOUND = (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.FunctionDef, cst.ClassDef)

@@ -14,26 +14,8 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_at_update
 from autoopt.analysis.core.graph import Function, Stmt
+from autoopt.analysis.overlays import jax as jax_api
 
-#: jax.numpy functions that return a tuple or list of arrays.
-_MULTI = frozenset(
-    {
-        "divmod", "frexp", "modf", "nonzero", "unique", "unique_all", "unique_counts",
-        "unique_inverse", "histogram", "histogram2d", "histogramdd", "meshgrid", "split",
-        "array_split", "hsplit", "vsplit", "dsplit", "unravel_index", "tril_indices",
-        "triu_indices", "diag_indices", "mask_indices", "broadcast_arrays", "atleast_1d",
-        "atleast_2d", "atleast_3d", "ix_", "gradient", "where", "polyfit", "indices",
-    }
-)  # fmt: skip
-_LINALG_ONE = frozenset({"norm", "inv", "det", "solve", "cholesky", "pinv", "matrix_power"})
-_ARRAY_METHODS = frozenset(
-    {
-        "sum", "mean", "max", "min", "prod", "std", "var", "reshape", "ravel", "flatten",
-        "astype", "dot", "squeeze", "transpose", "clip", "cumsum", "cumprod", "round",
-        "conj", "argmax", "argmin", "all", "any",
-    }
-)  # fmt: skip
-_ARRAY_ATTRS = frozenset({"T", "real", "imag", "mT"})
 _DEPTH = 6
 
 
@@ -64,7 +46,7 @@ def is_array(
     if type(expr) is cst.Subscript:
         return rec(expr.value)
     if type(expr) is cst.Attribute:
-        return expr.attr.value in _ARRAY_ATTRS and rec(expr.value)
+        return expr.attr.value in jax_api.ARRAY_ATTRS and rec(expr.value)
     if type(expr) is cst.IfExp:
         return rec(expr.body) and rec(expr.orelse)
     if type(expr) is cst.Call:
@@ -121,16 +103,16 @@ def _call_is_array(
 ) -> bool:
     qual = ctx.qualify(call.func) or ""
     if qual.startswith("jax.numpy.linalg."):
-        return qual.rsplit(".", 1)[1] in _LINALG_ONE
+        return qual.rsplit(".", 1)[1] in jax_api.LINALG_ARRAYS
     if qual.startswith("jax.numpy."):
-        return qual.count(".") == 2 and qual.rsplit(".", 1)[1] not in _MULTI
+        return qual.count(".") == 2 and qual.rsplit(".", 1)[1] not in jax_api.MULTI_RESULTS
     if qual.startswith(("jax.nn.", "jax.random.")):
         return not qual.startswith("jax.nn.initializers")
     func = call.func
     if is_at_update(func):  # `x.at[i].set(v)`: an array like `x`
         receiver = func.value.value.value  # type: ignore[attr-defined]
         return is_array(ctx, at, receiver, known, depth + 1, assumed)
-    if type(func) is cst.Attribute and func.attr.value in _ARRAY_METHODS:
+    if type(func) is cst.Attribute and func.attr.value in jax_api.ARRAY_METHODS:
         return is_array(ctx, at, func.value, known, depth + 1, assumed)
     if type(func) is cst.Name and not qual and depth < _DEPTH:
         target = ctx.graph.resolve_function(func.value, at.scope)

@@ -18,11 +18,8 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.core.names import dotted
-
-ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray"})
-_NAMEDTUPLE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
-_FROZEN_DECORATORS = frozenset({"flax.struct.dataclass"})
-_TAKEN_OVER = frozenset({"__init__", "__new__", "__post_init__", "__getattr__", "__getattribute__"})
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import python as python_api
 
 
 @dataclass(frozen=True)
@@ -75,11 +72,11 @@ def _describe(ctx: ModuleContext, node: cst.ClassDef) -> PytreeClass | None:
         small = line.body[0]
         if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
             fields.append(small.target.value)
-            if ctx.qualify(small.annotation.annotation) in ARRAY_ANNOTATIONS:
+            if ctx.qualify(small.annotation.annotation) in jax_api.ARRAY_ANNOTATIONS:
                 arrays.add(small.target.value)
         elif type(small) not in (cst.Pass, cst.Expr):
             return None  # class attributes, assignments: not followed
-    if methods & (set(fields) | _TAKEN_OVER):
+    if methods & (set(fields) | python_api.TAKEN_OVER):
         return None
     return PytreeClass(node.name.value, tuple(fields), frozenset(arrays), replace)
 
@@ -90,9 +87,9 @@ def _replace_method(ctx: ModuleContext, node: cst.ClassDef) -> str | None:
     decorators = [_decorator_name(ctx, d.decorator) for d in node.decorators]
     if node.keywords:
         return None
-    if bases and all(b in _NAMEDTUPLE_BASES for b in bases) and not decorators:
+    if bases and all(b in python_api.NAMEDTUPLE_BASES for b in bases) and not decorators:
         return "_replace"
-    if not bases and decorators and all(d in _FROZEN_DECORATORS for d in decorators):
+    if not bases and decorators and all(d in jax_api.FROZEN_DECORATORS for d in decorators):
         return "replace"
     return None
 

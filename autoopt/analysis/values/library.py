@@ -13,6 +13,7 @@ import math
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT, DEFAULT_INT
 from autoopt.analysis.values.lattice import (
@@ -29,11 +30,6 @@ from autoopt.analysis.values.lattice import (
     typed_value,
 )
 
-REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod"})  # of a float array: a float
-CONSTRUCTORS = frozenset({"jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty"})
-#: Conversions to an array that keep the element type when no dtype is given.
-CONVERSIONS = frozenset({"numpy.array", "numpy.asarray", "jax.numpy.array", "jax.numpy.asarray"})
-
 
 def attribute_value(qual: str) -> Value:
     """A module attribute read without a call: `jnp.float32`, `np.pi`, `jax.numpy`."""
@@ -46,7 +42,7 @@ def attribute_value(qual: str) -> Value:
         return NONE
     if "." not in qual or qual in ("jax.numpy", "jax.lax", "jax.random", "jax.nn", "numpy.random"):
         return Value(Kind.MODULE, constant=True)
-    if qual in jax_api.TRACING_TRANSFORMS or qual.startswith(jax_api.PURE_PREFIXES):
+    if qual in jax_api.TRACING_TRANSFORMS or qual.startswith(overlays.PURE_PREFIXES):
         return CALLABLE
     return UNKNOWN
 

@@ -27,9 +27,9 @@ from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts.execution import is_jit, only_called
 from autoopt.analysis.facts.jitted import is_escaping
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT
 from autoopt.analysis.values.fields import (
-    ARRAY_ANNOTATIONS,
     PytreeClass,
     field_arguments,
     pytree_classes,
@@ -57,9 +57,6 @@ from autoopt.analysis.values.lattice import (
     typed_value,
 )
 from autoopt.analysis.values.library import (
-    CONSTRUCTORS,
-    CONVERSIONS,
-    REDUCTIONS,
     arange,
     attribute_value,
     call_value,
@@ -75,16 +72,11 @@ _BUDGET = 200_000
 _DEPTH = 48  # values being solved at once (each takes several Python frames)
 _ITERATED = (Kind.ARRAY, Kind.HOST_ARRAY)  # iterating over axis 0 gives the same kind
 _ARRAY_ATTRS = {"shape": Value(Kind.SHAPE), "ndim": SCALAR, "size": SCALAR}
-_SAME_ATTRS = frozenset({"T", "mT", "real", "imag", "at"})  # `x.at[i]` indexes like `x`
-_PYTREE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
-_PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 _ABS_KINDS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR)
 #: How many answers, in any module's model, depended on the state of a fixpoint (a
 #: guess, a tentative value, a depth or budget limit): an expression's value computed
 #: while this count did not move is final, and is remembered.
 _provisional = [0]
-_SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "round", "complex", "isinstance"})
-_STRING_BUILTINS = frozenset({"str", "repr", "format"})
 
 
 def model(ctx: ModuleContext) -> ValueModel:
@@ -249,7 +241,7 @@ class ValueModel:
                 return _ARRAY_ATTRS[attr]
             if attr == "dtype":
                 return Value(Kind.DTYPE)
-            return Value(base.kind) if attr in _SAME_ATTRS else UNKNOWN
+            return Value(base.kind) if attr in jax_api.SAME_KIND_ATTRS else UNKNOWN
         if base.kind is Kind.PYTREE:
             cls = _instance_class(self.ctx, base)
             if cls is not None and attr in cls.arrays:
@@ -343,9 +335,9 @@ class ValueModel:
     # -- calls -----------------------------------------------------------------------
     def _call(self, stmt: Stmt, call: cst.Call) -> Value:
         qual = self.ctx.qualify(call.func)
-        if qual in CONSTRUCTORS and call.args and call.args[0].keyword is None:
+        if qual in jax_api.FLOAT_CONSTRUCTORS and call.args and call.args[0].keyword is None:
             return constructed(call, self.value_of(stmt, call.args[0].value))
-        if qual in CONVERSIONS and call.args:
+        if qual in jax_api.CONVERSIONS and call.args:
             return converted(qual, call, self.value_of(stmt, call.args[0].value))
         if qual == "jax.numpy.arange" and len(call.args) == 1:
             return arange(call.args[0].value)
@@ -396,9 +388,9 @@ class ValueModel:
             if name == "abs" and call is not None and len(call.args) == 1:
                 inner = self.value_of(stmt, call.args[0].value)  # `__abs__` keeps the kind
                 return Value(inner.kind) if inner.kind in _ABS_KINDS else UNKNOWN
-            if name in _SCALAR_BUILTINS:
+            if name in python_api.SCALAR_BUILTINS:
                 return SCALAR
-            if name in _STRING_BUILTINS:
+            if name in python_api.STRING_BUILTINS:
                 return Value(Kind.STRING)
         return UNKNOWN
 
@@ -512,7 +504,12 @@ class ValueModel:
             return ARRAY
         base = self.value_of(stmt, func.value)
         method = func.attr.value
-        if base.typed and method in REDUCTIONS and not call.args and base.dtype == DEFAULT_FLOAT:
+        if (
+            base.typed
+            and method in jax_api.REDUCTION_METHODS
+            and not call.args
+            and base.dtype == DEFAULT_FLOAT
+        ):
             return typed_value(Kind.ARRAY, (), base.dtype)
         if base.typed and method == "reshape":
             return reshaped(base, call)
@@ -832,20 +829,13 @@ class ValueModel:
         return join_all(values)
 
 
-#: Transforms whose immediate call `T(f)(a, b)` calls `f` with those arguments, traced
-#: (`jax.grad` and `jax.value_and_grad` differentiate the first one, keeping its structure).
-_PASSING_TRANSFORMS = frozenset(
-    {"jax.grad", "jax.value_and_grad", "jax.jit", "jax.checkpoint", "jax.remat"}
-)
-
-
 def _binding_calls(ctx: ModuleContext, fn: Function) -> list[CallSite] | None:
     """The calls that bind `fn`'s parameters: its direct calls, and `jax.grad(fn)(...)`
     and the like; None when it may be called in another way or from elsewhere."""
     direct = ctx.graph.call_sites(fn)
     if only_called(ctx, fn):
         return direct
-    if is_escaping(ctx, fn.name, fn.scope == MODULE, _PASSING_TRANSFORMS):
+    if is_escaping(ctx, fn.name, fn.scope == MODULE, jax_api.PASSING_TRANSFORMS):
         return None
     transformed = [
         CallSite(stmt, call, fn)
@@ -864,7 +854,7 @@ def _passes_to(ctx: ModuleContext, call: cst.Call, fn: Function) -> bool:
     arg = func.args[0]
     if arg.keyword is not None or arg.star or type(arg.value) is not cst.Name:
         return False
-    return arg.value.value == fn.name and ctx.qualify(func.func) in _PASSING_TRANSFORMS
+    return arg.value.value == fn.name and ctx.qualify(func.func) in jax_api.PASSING_TRANSFORMS
 
 
 def _module_binders(ctx: ModuleContext) -> dict[str, list[Stmt]]:
@@ -994,12 +984,12 @@ def _class_detail(ctx: ModuleContext, node: cst.ClassDef) -> str:
     """ "pytree-class" for a NamedTuple or a registered dataclass, else "class"."""
     for base in node.bases:
         qual = ctx.qualify(base.value) or dotted(base.value) or ""
-        if qual in _PYTREE_BASES:
+        if qual in python_api.NAMEDTUPLE_BASES:
             return "pytree-class"
     for decorator in node.decorators:
         expr = decorator.decorator
         name = ctx.qualify(expr.func if type(expr) is cst.Call else expr) or ""
-        if name.endswith(_PYTREE_DECORATORS):
+        if name.endswith(jax_api.PYTREE_DECORATORS):
             return "pytree-class"
     return "class"
 
@@ -1007,7 +997,7 @@ def _class_detail(ctx: ModuleContext, node: cst.ClassDef) -> str:
 def _is_builtin(ctx: ModuleContext, name: str) -> bool:
     """`name` is Python's builtin: nothing in the module binds it."""
     return (
-        (name in jax_api.PURE_BUILTINS or name in jax_api.IO_BUILTINS)
+        (name in python_api.PURE_BUILTINS or name in python_api.IO_BUILTINS)
         and not any(name in s.defs for s in ctx.graph.stmts)
         and not any(name in f.params for f in ctx.graph.functions.values())
     )
@@ -1022,7 +1012,7 @@ def _annotation(ctx: ModuleContext, fn: Function, name: str) -> Value | None:
     for param in _all_params(fn):
         if param.name.value == name and param.annotation is not None:
             qual = ctx.qualify(param.annotation.annotation)
-            return ARRAY if qual in ARRAY_ANNOTATIONS else None
+            return ARRAY if qual in jax_api.ARRAY_ANNOTATIONS else None
     return None
 
 

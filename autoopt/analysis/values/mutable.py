@@ -40,9 +40,8 @@ from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.walk import child_list
 from autoopt.analysis.facts.execution import only_called
 from autoopt.analysis.facts.jitted import own_exprs
-from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import python as python_api
 
-_READ_METHODS = frozenset({"keys", "values", "items", "get", "copy", "index", "count"})
 _HARMLESS_PARENTS = (
     cst.Return,
     cst.Expr,
@@ -55,7 +54,6 @@ _HARMLESS_PARENTS = (
     cst.Slice,
 )
 _TESTED = (cst.For, cst.If, cst.While)  # a header that iterates or tests its expression
-_KEEPING_BUILTINS = frozenset({"getattr", "setattr", "vars", "iter"})
 _SCOPES = (cst.FunctionDef, cst.ClassDef)  # their own statements in the graph
 
 
@@ -182,7 +180,7 @@ class _Uses:
             self._returns(name)
             return
         if type(parent) is cst.Attribute:
-            if parent.attr.value not in _READ_METHODS:
+            if parent.attr.value not in python_api.READ_METHODS:
                 self.escaping.add(value)
             return
         if isinstance(parent, (cst.Subscript, cst.CompFor, *_HARMLESS_PARENTS)):
@@ -224,8 +222,8 @@ class _Uses:
             else:
                 self.passed.append((value, param))
             return
-        builtin = func.value in jax_api.PURE_BUILTINS or func.value in jax_api.IO_BUILTINS
-        if not builtin or func.value in self.bound or func.value in _KEEPING_BUILTINS:
+        builtin = func.value in python_api.PURE_BUILTINS or func.value in python_api.IO_BUILTINS
+        if not builtin or func.value in self.bound or func.value in python_api.KEEPING_BUILTINS:
             self.escaping.add(value)
 
 

@@ -19,18 +19,18 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
+from autoopt.analysis.overlays.jax import (
+    COMPLEX_DTYPES,
+    DTYPE_POSITIONS,
+    FLOAT_DTYPES,
+    SHAPED_CONSTRUCTORS,
+)
+from autoopt.analysis.overlays.jax import DTYPES as _DTYPES
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT, ArrayType
 from autoopt.analysis.values.ints import builtin
 
-_DTYPES = frozenset(
-    {
-        "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-        "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-    }
-)  # fmt: skip
-_INEXACT = frozenset({DEFAULT_FLOAT, "float16", "bfloat16", "float32", "float64", "complex64",
-                      "complex128"})  # fmt: skip
-_CONSTRUCTORS = {"zeros": 1, "ones": 1, "empty": 1, "full": 2}  # -> position of `dtype`
+_INEXACT = FLOAT_DTYPES | COMPLEX_DTYPES | {DEFAULT_FLOAT}
+_CONSTRUCTORS = {name: DTYPE_POSITIONS[name] for name in SHAPED_CONSTRUCTORS}  # -> `dtype`
 _SCALAR_OPS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 _DEPTH = 8
 

@@ -1,8 +1,32 @@
-"""The API facts table: internally consistent, and qualified names only."""
+"""The JAX overlay: internally consistent, qualified names only, and its claims checked
+against the installed jax where that is cheap."""
 
 from __future__ import annotations
 
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from autoopt.analysis import overlays
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import numpy as numpy_api
+from tests.analysis.overlays import resolve
+
+#: Spellings of older JAX releases (or of libraries not installed) the tables keep.
+OLD_SPELLINGS = {"jax.pjit", "jax.xla_computation", "jax.numpy.DeviceArray",
+                 "jax.ad_checkpoint.checkpoint"}  # fmt: skip
+X = jnp.ones((2, 3), jnp.float32)
+
+
+def call(f, first):
+    """`f(first)`, or with the Python numbers it needs after it."""
+    for rest in ((), (1,), (0.0, 1.0)):
+        try:
+            return f(first, *rest)
+        except TypeError:
+            continue
+    raise TypeError(f)
 
 
 def test_every_jit_spelling_is_a_tracing_transform() -> None:
@@ -22,8 +46,132 @@ def test_option_positions_follow_the_data() -> None:
 
 
 def test_side_effects_are_never_pure() -> None:
-    impure = set(jax_api.IMPURE_MODULES) | set(jax_api.IMPURE_JAX)
+    impure = set(overlays.IMPURE_MODULES) | set(jax_api.IMPURE_JAX)
     assert not impure & jax_api.PURE_JAX
     assert {f"numpy.{n}" for n in ("copyto", "put", "place", "putmask",
         "fill_diagonal", "put_along_axis")} | {"numpy.random.shuffle", "numpy.add.at",
-        "numpy.random.seed"} >= jax_api.MUTATING_NUMPY  # fmt: skip
+        "numpy.random.seed"} >= numpy_api.MUTATING_FUNCTIONS  # fmt: skip
+
+
+def test_qualified_names_exist() -> None:
+    names = (
+        jax_api.TRACING_TRANSFORMS | jax_api.PURE_JAX | set(jax_api.IMPURE_JAX)
+        | set(jax_api.SHAPE_ARGS) | jax_api.JAX_PYTHON_INTS | jax_api.FLOAT_CONSTRUCTORS
+        | jax_api.CONVERSIONS | jax_api.DEVICE_COPIES | jax_api.HOST_COPIES
+        | set(jax_api.STACKS) | jax_api.NEW_AXIS | jax_api.PASSING_TRANSFORMS | jax_api.GRADS
+        | jax_api.VALUE_AND_GRADS | jax_api.TREE_MAPS | set(jax_api.REVERSE_MODE)
+        | set(jax_api.CHECKPOINTS) | jax_api.ARRAY_ANNOTATIONS | jax_api.MODULES
+    )  # fmt: skip
+    jax_names = {n for n in names if n.startswith("jax.")} - OLD_SPELLINGS
+    assert [n for n in sorted(jax_names) if not resolve(n)] == []
+    prefixes = jax_api.PURE_PREFIXES + jax_api.TRACEABLE_PREFIXES
+    assert all(resolve(p.rstrip(".")) for p in prefixes)
+
+
+def test_jax_numpy_names_exist() -> None:
+    names = (
+        jax_api.FRESH_FUNCTIONS | jax_api.FRESH_CONSTRUCTORS | jax_api.SHAPED_CONSTRUCTORS
+        | jax_api.LISTED_CONSTRUCTORS | jax_api.STRONG_CONSTRUCTORS | set(jax_api.DTYPE_POSITIONS)
+        | jax_api.MULTI_RESULTS | jax_api.ALWAYS_INEXACT | jax_api.BINARY | jax_api.REDUCTIONS
+        | jax_api.DYNAMIC_SHAPE
+    )  # fmt: skip
+    assert [n for n in sorted(names) if not hasattr(jnp, n)] == []
+    # jax.nn's logsumexp is listed, though only jax.numpy names are looked up there
+    options = set(jax_api.OPTION_POSITIONS) - {"logsumexp"}
+    assert [n for n in sorted(options) if not resolve(f"jax.numpy.{n}")] == []
+    assert all(hasattr(jnp.linalg, n) for n in jax_api.LINALG_ARRAYS)
+    results = jax_api.BOOL_RESULTS | jax_api.INT_RESULTS
+    assert all(hasattr(jnp, n) or hasattr(jax.random, n) for n in results)
+
+
+def test_shared_with_numpy() -> None:
+    shared = (jax_api.FRESH_FUNCTIONS | jax_api.MULTI_RESULTS | jax_api.ALWAYS_INEXACT
+              | set(jax_api.DTYPE_POSITIONS) | jax_api.SHAPED_CONSTRUCTORS)  # fmt: skip
+    assert [n for n in sorted(shared) if not hasattr(np, n)] == []
+    assert all(hasattr(np, n) or hasattr(jax.nn, n) for n in jax_api.ELEMENTWISE)
+    assert all(hasattr(np, n) or hasattr(__import__("math"), n) for n in jax_api.SCALAR_CONSTANTS)
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.REDUCTIONS))
+def test_reductions_drop_the_axis_and_keep_the_dtype(name: str) -> None:
+    out = getattr(jnp, name)(X, axis=0)
+    assert out.shape == (3,) and out.dtype == X.dtype
+    host = getattr(np, name)(np.ones((2, 3), np.float32), axis=0)
+    assert host.shape == (3,) and host.dtype == np.float32
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.REDUCTION_METHODS))
+def test_reduction_methods(name: str) -> None:
+    assert getattr(X, name)(axis=0).shape == (3,)
+    assert getattr(X, name)().dtype == X.dtype
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.ELEMENTWISE | jax_api.SHAPE_KEEPING))
+def test_elementwise_keep_shape_and_floating_dtype(name: str) -> None:
+    f = getattr(jnp, name, None) or getattr(jax.nn, name)
+    x = X
+    if name == "cumsum":  # flattens an argument of two axes or more without `axis=`
+        assert call(f, X).shape == (X.size,)
+        x = X[0]
+    out = call(f, x)
+    assert out.shape == x.shape and out.dtype == x.dtype
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.ALWAYS_INEXACT))
+def test_always_inexact(name: str) -> None:
+    assert jnp.issubdtype(getattr(jnp, name)(jnp.arange(3)).dtype, jnp.inexact)
+    assert np.issubdtype(getattr(np, name)(np.arange(1, 3)).dtype, np.inexact)
+
+
+def test_binary_and_multi_results() -> None:
+    assert all(getattr(jnp, n)(X, X).shape == X.shape for n in jax_api.BINARY)
+    assert isinstance(jnp.divmod(X, 2.0), tuple) and isinstance(jnp.split(X, 2), list)
+
+
+def test_dtypes() -> None:
+    assert all(jnp.dtype(n).name == n for n in jax_api.DTYPES)
+    assert all(jnp.issubdtype(jnp.dtype(n), jnp.floating) for n in jax_api.FLOAT_DTYPES)
+    assert all(jnp.issubdtype(jnp.dtype(n), jnp.complexfloating) for n in jax_api.COMPLEX_DTYPES)
+    assert all(np.issubdtype(getattr(np, n), np.floating) for n in jax_api.FLOAT_ALIASES)
+    # NumPy 2 dropped `float_` and `complex_`; `bfloat16` is JAX's alone
+    spelled = [n for n in jax_api.DTYPE_NAMES if hasattr(jnp, n) or hasattr(np, n)]
+    assert set(jax_api.DTYPE_NAMES) - set(spelled) <= {"float_", "complex_"}
+
+
+def test_constructors() -> None:
+    assert all(getattr(jnp, n)((2, 3), *((0.0,) if n == "full" else ())).shape == (2, 3)
+               for n in jax_api.SHAPED_CONSTRUCTORS)  # fmt: skip
+    for qual in jax_api.FLOAT_CONSTRUCTORS:
+        assert getattr(jnp, qual.rsplit(".", 1)[1])(3).dtype == jnp.zeros(3).dtype
+    for name, at in jax_api.DTYPE_POSITIONS.items():
+        first = (2,) if name in jax_api.SHAPED_CONSTRUCTORS else X
+        args = [*[first, 1.0][:at], jnp.int8]
+        assert getattr(jnp, name)(*args).dtype == jnp.int8, name
+    assert not any(call(getattr(jnp, n), 2).weak_type for n in jax_api.STRONG_CONSTRUCTORS)
+
+
+def test_methods_and_attributes() -> None:
+    methods = (jax_api.ARRAY_METHODS | jax_api.READ_METHODS | jax_api.SYNC_METHODS
+               | jax_api.TO_PYTHON_METHODS | jax_api.VALUE_METHODS)  # fmt: skip
+    assert [m for m in sorted(methods) if not (hasattr(X, m) or hasattr(jnp, m))] == []
+    assert all(isinstance(getattr(X, a), jax.Array) for a in jax_api.ARRAY_ATTRS)
+    assert all(hasattr(X.at[0], m) for m in jax_api.AT_METHODS)
+
+    @jax.jit
+    def static(x):
+        assert all(not isinstance(getattr(x, a), jax.core.Tracer) for a in jax_api.STATIC_ATTRS)
+        return x
+
+    static(X)
+
+
+def test_tree_maps_and_grads() -> None:
+    assert all(resolve(q) for q in jax_api.TREE_MAPS | jax_api.GRADS | jax_api.VALUE_AND_GRADS)
+    value, grad = jax.value_and_grad(jnp.sum)(X)
+    assert value.shape == () and grad.shape == X.shape
+
+
+def test_harmless_settings_are_jax_options() -> None:
+    assert all(hasattr(jax.config, name.lower()) for name in jax_api.HARMLESS_ENV)
+    assert all(name.startswith(jax_api.ENV_PREFIXES) for name in jax_api.HARMLESS_ENV)
+    assert all(p.startswith(jax_api.ENV_PREFIXES) for p in jax_api.MEMORY_ENV_PREFIXES)

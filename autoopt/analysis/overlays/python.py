@@ -1,0 +1,89 @@
+"""Facts about Python's builtins and standard library that the analyses rely on.
+
+Builtins are named bare (`len`), other names qualified (`math.`, `pickle.`). A name
+missing from these tables is unknown: never pure, never a Python number.
+"""
+
+from __future__ import annotations
+
+#: Builtins that compute a value from their arguments and touch nothing else.
+PURE_BUILTINS = frozenset(
+    {
+        "abs", "all", "any", "bool", "complex", "dict", "divmod", "enumerate", "filter",
+        "float", "frozenset", "getattr", "hasattr", "int", "isinstance", "issubclass",
+        "len", "list", "map", "max", "min", "pow", "range", "reversed", "round", "set",
+        "slice", "sorted", "str", "sum", "tuple", "type", "zip",
+    }
+)  # fmt: skip
+#: Builtins that do I/O -> what they do.
+IO_BUILTINS = {"print": "prints", "open": "opens a file", "input": "reads input"}
+#: Pure builtins from numbers to numbers (of PURE_BUILTINS, those a loop condition on
+#: counters may call).
+NUMERIC_BUILTINS = frozenset({"abs", "min", "max", "round", "int", "bool"})
+#: Builtins that give a Python number, whatever their arguments.
+SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "round", "complex", "isinstance"})
+#: Builtins that give a string.
+STRING_BUILTINS = frozenset({"str", "repr", "format"})
+#: Builtins whose result is a Python value even of a traced argument (its type or size).
+CONCRETE_BUILTINS = frozenset({"len", "isinstance", "type"})
+#: Builtins that compare or convert their arguments in Python (a traced one fails).
+FORCING_BUILTINS = frozenset(
+    {"bool", "int", "float", "range", "complex", "max", "min", "sorted", "any", "all"}
+)
+#: Builtins whose result holds no object of their arguments.
+FRESH_BUILTINS = frozenset(
+    {"float", "int", "bool", "str", "repr", "len", "round", "format", "hash", "print",
+     "isinstance", "range", "sum", "complex"}
+)  # fmt: skip
+#: Builtins that read their arguments without changing them (print included).
+READ_ONLY_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "str", "repr"})
+#: Builtins that hand an array's value to the host: convert it, or print it.
+HOST_BUILTINS = frozenset({"float", "int", "bool", "complex", "print", "str", "repr"})
+#: Builtins through which their argument may be kept or changed later (attributes,
+#: iterators).
+KEEPING_BUILTINS = frozenset({"getattr", "setattr", "vars", "iter"})
+
+#: Methods that change the list, dict or set they are called on.
+MUTATING_METHODS = frozenset(
+    {"append", "extend", "insert", "pop", "popitem", "remove", "clear", "update",
+     "setdefault", "sort", "reverse", "add", "discard", "__setitem__"}
+)  # fmt: skip
+#: Methods of lists and dicts that read their receiver without changing it.
+READ_METHODS = frozenset({"keys", "values", "items", "get", "copy", "index", "count"})
+#: Methods that take over construction or attribute reads of a class.
+TAKEN_OVER = frozenset({"__init__", "__new__", "__post_init__", "__getattr__", "__getattribute__"})
+#: Base classes that make a class a `NamedTuple` (an immutable pytree).
+NAMEDTUPLE_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
+
+#: Standard modules whose calls are side effects or host randomness -> what they do.
+IMPURE_MODULES = {
+    "random": "draws host random numbers with the random module",
+    "logging": "logs",
+    "time": "reads the clock",
+    "os": "calls the operating system",
+    "sys": "touches interpreter state",
+    "pickle": "does I/O",
+    "json": "does I/O",
+    "subprocess": "starts processes",
+    "shutil": "touches files",
+    "pathlib": "touches files",
+}
+#: Prefixes of calls that compute on their arguments and touch nothing else.
+PURE_PREFIXES = ("math.", "functools.partial", "operator.")
+#: Standard modules whose functions keep no state (`operator.add(...)` calls a function).
+MODULES = frozenset({"math", "operator"})
+#: Calls that pickle a function or run it in another process (cloudpickle and Ray alike).
+PICKLING_PREFIXES = ("pickle.", "cloudpickle.", "multiprocessing.", "concurrent.futures.", "ray.")
+#: Methods of pools, executors and Ray functions that send a function to another process.
+PICKLING_METHODS = frozenset({"map", "imap", "starmap", "submit", "apply_async", "remote"})
+#: Calls that start a pool of worker processes.
+PROCESS_POOLS = (
+    "multiprocessing.Pool", "multiprocessing.pool.Pool", "concurrent.futures.ProcessPoolExecutor",
+)  # fmt: skip
+#: Calls that run a command in a new process.
+COMMAND_CALLS = (
+    "subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
+    "subprocess.check_output", "os.system",
+)  # fmt: skip
+#: Top-level modules whose calls may start processes (Ray's included).
+LAUNCHER_MODULES = frozenset({"multiprocessing", "concurrent", "subprocess", "ray"})
