@@ -110,3 +110,34 @@ def test_rules_ask_the_query_surface_and_the_plans() -> None:
         used = {entry_point(n) for n in graph.successors(rule) if n.startswith("autoopt.analysis")}
         assert used <= set(ENTRY_POINTS.values()), (rule, sorted(used))
         assert "semantic" in used, rule
+
+
+#: The analysis sub-packages, each importing only from itself and those before it.
+LAYERS = ("overlays", "core", "values", "facts", "plans")
+
+
+def test_analysis_packages_import_only_from_the_layers_above() -> None:
+    graph = import_graph()
+    layer = {f"autoopt.analysis.{name}": rank for rank, name in enumerate(LAYERS)}
+
+    def rank(module: str) -> int | None:
+        return next(
+            (r for p, r in layer.items() if module == p or module.startswith(f"{p}.")), None
+        )
+
+    upward = [
+        (m, n)
+        for m in graph
+        for n in graph.successors(m)
+        if (a := rank(m)) is not None and (b := rank(n)) is not None and b > a
+    ]
+    assert upward == []
+    assert graph.has_edge("autoopt.analysis.values.model", "autoopt.analysis.core.execution")
+
+
+def test_analysis_has_no_module_outside_its_packages() -> None:
+    analysis = Path(PACKAGE, "analysis")
+    loose = sorted(p.name for p in analysis.glob("*.py"))
+    assert loose == ["__init__.py", "semantic.py"]
+    for name in LAYERS:
+        assert ast.get_docstring(ast.parse((analysis / name / "__init__.py").read_text())), name

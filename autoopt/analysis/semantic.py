@@ -17,20 +17,20 @@ from pathlib import Path
 
 import libcst as cst
 
-from autoopt.analysis.core import loop_vars
+from autoopt.analysis.core import execution, jitted
 from autoopt.analysis.core.blocks import Blocks
 from autoopt.analysis.core.context import ModuleContext, module_blocks
 from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Loop, Stmt
+from autoopt.analysis.core.jitted import Jitted
 from autoopt.analysis.core.names import dotted, first_jax_import
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import (
     donation,
-    execution,
     invariance,
     jax_reach,
     jit_plan,
-    jitted,
+    loop_vars,
     purity,
     pytest_config,
     summaries,
@@ -39,7 +39,6 @@ from autoopt.analysis.facts import (
 from autoopt.analysis.facts.donation import Donation, weakest
 from autoopt.analysis.facts.donation import Target as DonationTarget
 from autoopt.analysis.facts.jit_plan import JitPlan
-from autoopt.analysis.facts.jitted import Jitted
 from autoopt.analysis.facts.pytest_config import Xdist
 from autoopt.analysis.facts.summaries import Summary
 from autoopt.analysis.facts.tracing import TraceFacts
@@ -124,19 +123,19 @@ class Semantic:
 
     # -- execution and jit --------------------------------------------------------------
     def runs_traced(self, fn: Function) -> bool:
-        """Whether `fn` runs under a transform on some path (`facts/execution.py`)."""
+        """Whether `fn` runs under a transform on some path (`core/execution.py`)."""
         return execution.runs_traced(self.ctx, fn)
 
     def runs_eagerly(self, scope: str) -> bool:
-        """Whether code in `scope` provably runs eagerly on some path (`facts/execution.py`)."""
+        """Whether code in `scope` provably runs eagerly on some path (`core/execution.py`)."""
         return execution.runs_eagerly(self.ctx, scope)
 
     def jitted_callables(self) -> list[Jitted]:
-        """The module's jitted functions and wrappers (`facts/jitted.py`)."""
+        """The module's jitted functions and wrappers (`core/jitted.py`)."""
         return jitted.jitted_callables(self.ctx)
 
     def escapes(self, name: str) -> str | None:
-        """How `name` reaches code autoopt cannot see, or None (`facts/jitted.py`)."""
+        """How `name` reaches code autoopt cannot see, or None (`core/jitted.py`)."""
         return jitted.escapes(self.ctx, name)
 
     def jit_plans(self) -> list[JitPlan]:
@@ -186,7 +185,7 @@ class Semantic:
 
     def only_writer(self, loop: Loop, name: str, stmt: Stmt) -> bool:
         """Whether `stmt` is the one statement of `loop` that binds or mutates `name`
-        (`core/loop_vars.py`, as the loop questions below)."""
+        (`facts/loop_vars.py`, as the loop questions below)."""
         return loop_vars.only_writer(self.ctx, loop, name, stmt)
 
     def other_readers(self, loop: Loop, name: str, stmt: Stmt) -> list[Stmt]:

@@ -7,10 +7,10 @@ from collections.abc import Collection, Sequence
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.jitted import can_add_donation, names_tuple, option_text
+from autoopt.analysis.core.jitted import jit_decorator as jit_decorator
+from autoopt.analysis.core.jitted import literal_names as literal_names
 from autoopt.analysis.core.names import dotted
-from autoopt.analysis.facts.jitted import can_add_donation, names_tuple, option_text
-from autoopt.analysis.facts.jitted import jit_decorator as jit_decorator
-from autoopt.analysis.facts.jitted import literal_names as literal_names
 from autoopt.model import RequireImport
 
 

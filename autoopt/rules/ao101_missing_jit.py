@@ -38,7 +38,7 @@ class MissingJit(Rule):
     failure is which is listed in `analysis/facts/jit_plan.py`. Results agree with
     the original within float tolerance: XLA fuses and reorders float operations.
 
-    - a call runs eagerly, in a loop of the program: `analysis/facts/execution.py`
+    - a call runs eagerly, in a loop of the program: `analysis/core/execution.py`
     - the function is pure, through every helper it calls: `analysis/facts/purity.py`
     - it reads no outside state jit would freeze: `analysis/facts/summaries.py`
     - no traced value reaches Python control flow, NumPy, text, a mask or a shape:

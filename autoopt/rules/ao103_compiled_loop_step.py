@@ -59,7 +59,7 @@ class CompiledLoopStep(Rule):
     rules' per-statement fixes. Results agree to float rounding (jit fuses
     operations).
 
-    - the loop runs eagerly: `analysis/facts/execution.py`
+    - the loop runs eagerly: `analysis/core/execution.py`
     - the leading lines form a step and carry names bound before the loop:
       `analysis/plans/step.py`
     - the step is jittable, asked of the program with the step extracted (AO101's

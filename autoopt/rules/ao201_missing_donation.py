@@ -44,9 +44,9 @@ class MissingDonation(Rule):
     buffer fills two leaves of the donated value (XLA refuses to donate it twice).
 
     - every call site passes a plain name that the call's result rebinds:
-      `analysis/facts/jitted.py` (the call sites), `analysis/core/graph.py` (liveness)
+      `analysis/core/jitted.py` (the call sites), `analysis/core/graph.py` (liveness)
     - the function cannot be called from code autoopt does not see:
-      `analysis/facts/jitted.py` (`escapes`)
+      `analysis/core/jitted.py` (`escapes`)
     - no other name or container that may hold the buffer is read after the call,
       and no code it is handed to keeps it: `analysis/facts/aliases.py`
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`

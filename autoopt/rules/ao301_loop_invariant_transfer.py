@@ -59,7 +59,7 @@ class LoopInvariantTransfer(Rule):
     - every name the transfer reads stays the same in the loop, aliases and code
       that may change it in place included: `analysis/facts/invariance.py`
     - the data lives on the host (NumPy) or is a transfer: `analysis/values/placement.py`
-    - no call in the loop donates the hoisted array: `analysis/facts/jitted.py`
+    - no call in the loop donates the hoisted array: `analysis/core/jitted.py`
       (the jit options)
     - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
       theirs: `rules/loop_owner.py`

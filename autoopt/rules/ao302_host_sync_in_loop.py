@@ -76,7 +76,7 @@ class HostSyncInLoop(Rule):
     - a print reads only device values, the loop index and module constants:
       `analysis/plans/replay.py`
     - the loop is counted and its lines are calls of jitted or JAX functions on rows
-      of unchanged JAX arrays: `analysis/plans/scan.py`, `analysis/facts/jitted.py`
+      of unchanged JAX arrays: `analysis/plans/scan.py`, `analysis/core/jitted.py`
     - each carry keeps its shape and dtype: `analysis/plans/carry.py`
     - one owner per loop (a loop AO302 scans collects values, which an AO103 step
       never does): `rules/loop_owner.py`

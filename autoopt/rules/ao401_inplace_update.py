@@ -83,7 +83,7 @@ class InplaceUpdate(Rule):
     - rows indexed by the traced loop index clamp as before: `analysis/plans/fori.py`
     - the index is built from integers: `analysis/values/ints.py`
     - the array is fresh, read by nothing else before or in the loop, and this
-      update is its only write: `analysis/core/loop_vars.py`
+      update is its only write: `analysis/facts/loop_vars.py`
     - a splice is an update in place (`v` has `k` rows, `0 <= i <= len(x) - k`,
       `x` strongly typed): `analysis/plans/splice.py`
     - one owner per loop (a loop AO401 runs as `lax.fori_loop` is never an AO103

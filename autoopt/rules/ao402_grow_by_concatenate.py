@@ -87,7 +87,7 @@ class GrowByConcatenate(Rule):
     form, with the premise named; its values are copied, so they are bit-identical.
 
     - the growth is the accumulator's only write in the loop, nothing else (nor a
-      function or lambda) reads it: `analysis/core/loop_vars.py`
+      function or lambda) reads it: `analysis/facts/loop_vars.py`
     - the loop has no `else` and sits in no `try`: `analysis/core/blocks.py`
     - the loop's count, the empty start, each piece's rows and dtype, and the ranks
       of `vstack`/`hstack` are proven: `analysis/plans/prealloc.py`,

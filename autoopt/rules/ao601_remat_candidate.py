@@ -76,7 +76,7 @@ class RematCandidate(Rule):
     - the layer runs under a reverse-mode transform, directly or through the
       functions it calls: `analysis/core/graph.py` (calls)
     - a jitted function reaches the layer, for verification to compile:
-      `analysis/facts/jitted.py`
+      `analysis/core/jitted.py`
 
     Verification keeps the fix only when it measures a drop in compiled temp
     memory (`memory_analysis().temp_size_in_bytes`; the device peak where no

@@ -6,7 +6,8 @@ import ast
 import inspect
 
 from autoopt.analysis import semantic as surface
-from autoopt.analysis.facts import donation, execution, jit_plan, jitted, summaries, tracing
+from autoopt.analysis.core import execution, jitted
+from autoopt.analysis.facts import donation, jit_plan, summaries, tracing
 from autoopt.analysis.semantic import Semantic, semantic
 from autoopt.analysis.values.model import model
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.execution import is_jit
 from autoopt.analysis.core.exprs import (
     MUTATING_METHODS,
     base_name,
@@ -28,10 +29,9 @@ from autoopt.analysis.core.exprs import (
     read_names,
 )
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
+from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.facts import purity
-from autoopt.analysis.facts.execution import is_jit
-from autoopt.analysis.facts.jitted import jitted_callables
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api

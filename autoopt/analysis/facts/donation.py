@@ -19,9 +19,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function
-from autoopt.analysis.facts.aliases import RETAINED, Sharing, repeated_leaf
-from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
-from autoopt.analysis.facts.jitted import (
+from autoopt.analysis.core.jitted import (
     call_sites,
     can_add_donation,
     is_escaping,
@@ -29,6 +27,8 @@ from autoopt.analysis.facts.jitted import (
     jit_options,
     jitted_callables,
 )
+from autoopt.analysis.facts.aliases import RETAINED, Sharing, repeated_leaf
+from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.model import Applicability
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE

@@ -12,14 +12,14 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.execution import is_jit
 from autoopt.analysis.core.exprs import base_name
 from autoopt.analysis.core.graph import MODULE, Loop, Stmt
+from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.aliases import Sharing, scope_sharing
-from autoopt.analysis.facts.execution import is_jit
-from autoopt.analysis.facts.jitted import jitted_callables
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api

@@ -4,7 +4,7 @@ The plan states every premise of the rewrite and which one failed, so the rule
 only turns it into a finding. A fix is safe only when each premise is proven
 on the value model (`analysis/values/model.py`, `analysis/facts/summaries.py`):
 
-- some call runs eagerly, in a loop of the program (`analysis/facts/execution.py`);
+- some call runs eagerly, in a loop of the program (`analysis/core/execution.py`);
 - the function is pure and reads no outside state that jit would freeze;
 - no traced value reaches Python control flow, NumPy or text;
 - it returns arrays (or a pytree of them);
@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function
-from autoopt.analysis.facts import execution, tracing
+from autoopt.analysis.facts import tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
 from autoopt.analysis.facts.summaries import summary
 from autoopt.analysis.overlays import python as python_api

@@ -42,8 +42,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.execution import is_jit
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
-from autoopt.analysis.facts.execution import is_jit
 from autoopt.analysis.overlays.jax import AT_METHODS as _AT_METHODS
 from autoopt.analysis.overlays.jax import BINARY as _BINARY
 from autoopt.analysis.overlays.jax import ELEMENTWISE as _ELEMENTWISE

@@ -26,7 +26,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
-from autoopt.analysis.facts.jitted import jitted_callables
+from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.plans.carry import unstable_carry
 from autoopt.analysis.plans.fori import LoopPlan, counted_for, loop_carry

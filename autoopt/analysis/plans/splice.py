@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.core import loop_vars as loops
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts import loop_vars as loops
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values import ints
 

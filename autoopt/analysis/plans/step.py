@@ -40,10 +40,10 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
+from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in, read_names
 from autoopt.analysis.core.graph import MODULE, Loop, Stmt
-from autoopt.analysis.facts import execution
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.plans.fori import counted_for, index_doubts

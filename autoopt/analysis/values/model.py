@@ -20,12 +20,12 @@ from collections.abc import Callable
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.execution import is_jit, only_called
 from autoopt.analysis.core.exprs import bound_names, is_at_update
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
+from autoopt.analysis.core.jitted import is_escaping
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
-from autoopt.analysis.facts.execution import is_jit, only_called
-from autoopt.analysis.facts.jitted import is_escaping
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT

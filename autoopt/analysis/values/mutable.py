@@ -35,11 +35,11 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.execution import only_called
 from autoopt.analysis.core.exprs import bound_names
 from autoopt.analysis.core.graph import Stmt
+from autoopt.analysis.core.jitted import own_exprs
 from autoopt.analysis.core.walk import child_list
-from autoopt.analysis.facts.execution import only_called
-from autoopt.analysis.facts.jitted import own_exprs
 from autoopt.analysis.overlays import python as python_api
 
 _HARMLESS_PARENTS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from autoopt.analysis.facts.jitted import (
+from autoopt.analysis.core.jitted import (
     call_sites,
     escapes,
     jit_options,

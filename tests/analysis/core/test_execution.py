@@ -5,8 +5,8 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
+from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.facts import execution
 
 
 def ctx_of(code: str) -> ModuleContext:

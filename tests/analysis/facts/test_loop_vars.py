@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.core import loop_vars as loops
+from autoopt.analysis.facts import loop_vars as loops
 
 from ..helpers import HEADER, context, stmt
 

@@ -19,8 +19,8 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function
+from autoopt.analysis.core.jitted import is_escaping
 from autoopt.analysis.core.walk import walk
-from autoopt.analysis.facts.jitted import is_escaping
 from autoopt.analysis.overlays import jax as jax_api
 
 
