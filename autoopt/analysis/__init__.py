@@ -1,1 +1,3 @@
-"""Stage 2, graph: imports, the dataflow graph and the facts rules read (never runs user code)."""
+"""Stage 2 of the pipeline: what the code means, never running it. Layered sub-packages
+(`overlays`, `core`, `values`, `facts`, `plans`; docs/architecture.md) and the query
+surface rules ask (`semantic`)."""
