@@ -168,6 +168,11 @@ class Semantic:
         """What `fn` computes and touches, through its callees (`facts/summaries.py`)."""
         return summaries.summary(self.ctx, fn)
 
+    def handoffs_of(self, fn: Function, params: set[str]) -> list[str]:
+        """Where tracing only `params` of `fn` hands a traced value to the host, through
+        its callees (`facts/summaries.py`)."""
+        return summaries.handoffs_of(self.ctx, fn, params)
+
     def impurities(self, fn: Function) -> list[str]:
         """Why `fn` is not pure, one reason each; empty when pure (`facts/purity.py`)."""
         return purity.impurities(self.ctx, fn)

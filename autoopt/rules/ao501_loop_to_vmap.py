@@ -273,6 +273,9 @@ def _function_problem(ctx: ModuleContext, fn: Function, mapped: frozenset[str]) 
     if facts.traced_control or needs:
         why = facts.traced_control[0] if facts.traced_control else facts.static[needs[0]]
         return f"`{fn.name}` uses the example in Python control flow or shapes ({why})"
+    handoffs = semantic(ctx).handoffs_of(fn, set(mapped))
+    if handoffs:
+        return f"`{fn.name}` {handoffs[0]}, which fails under vmap"
     if _returns_tuple(ctx, fn):
         return f"`{fn.name}` returns a tuple, which vmap would not stack into one array"
     return ""

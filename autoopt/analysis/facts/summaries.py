@@ -5,9 +5,17 @@ function compute on JAX arrays (directly, through helpers, operators, `.at[]`
 or array methods); what does it return; what would change if it ran traced
 once and replayed (its impurities, `analysis/facts/purity.py`); where would a traced
 value reach the host (NumPy calls, `isinstance`, text formatting, boolean-mask
-indexing, data-dependent shapes); and which outside state does it read that
+indexing, data-dependent shapes, Python number modules like `math`, a cache
+that hashes its arguments); and which outside state does it read that
 jit would freeze at its first value (closures and globals the program may
 change, host objects, NumPy buffers), through every module function it calls.
+
+Calls are followed into the project functions they run, of this file or another
+(`analysis/core/project.py`), with the arguments that receive a traced value.
+A callee's decorator other than `jax.jit` is a doubt (`functools.lru_cache` a
+handoff), and so is Python integer arithmetic on a traced Python number
+(`tracing.TraceFacts.python_math`: exact eagerly, int32 traced). `handoffs_of`
+answers the same for tracing some parameters only (the ones `vmap` maps).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind, Value
 from autoopt.analysis.values.model import model
 
@@ -60,7 +69,8 @@ def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summar
         for n in purity.reads_module_state(ctx, fn)
     ]
     result = Summary(fn, model(ctx).returns(fn), _computes_on_arrays(ctx, fn, seen), impure)
-    result.handoffs = _traced_handoffs(ctx, fn, seen)
+    result.handoffs, result.doubts = _traced_uses(ctx, fn, seen)
+    result.doubts += _number_doubts(ctx, fn, set(fn.params))
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         result.doubts += _index_checks(ctx, stmt, facts.traced)[1]
     frozen, doubts = frozen_reads(ctx, fn, seen | {_key(ctx, fn)})
@@ -70,14 +80,38 @@ def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summar
     return result
 
 
-def _traced_handoffs(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> list[str]:
-    """`Summary.handoffs` of `fn`, through the module functions it calls but `seen`."""
-    traced = tracing.analyse(ctx, fn).traced
-    found = []
+def handoffs_of(ctx: ModuleContext, fn: Function, params: set[str]) -> list[str]:
+    """Where tracing only `params` of `fn` (`vmap` maps them) hands a traced value to the
+    host, through the project functions it calls: `Summary.handoffs` for those."""
+    return _traced_uses(ctx, fn, frozenset(), tracing.reached(ctx, fn, params))[0]
+
+
+def _traced_uses(
+    ctx: ModuleContext, fn: Function, seen: frozenset[str], traced: set[str] | None = None
+) -> tuple[list[str], list[str]]:
+    """Where `fn`'s traced values (every non-static parameter's, unless `traced` says)
+    would reach the host, and where that is unproven (Python arithmetic on a traced
+    number, a decorator), through the project functions it calls."""
+    traced = tracing.analyse(ctx, fn).traced if traced is None else traced
+    found: list[str] = []
+    doubts: list[str] = []
+    inner = seen | {_key(ctx, fn)}
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         found += _handoffs(ctx, stmt, traced) + _index_checks(ctx, stmt, traced)[0]
-        found += _callee_handoffs(ctx, stmt, traced, seen | {fn.qualname})
-    return list(dict.fromkeys(found))
+        handoffs, unproven = _callee_uses(ctx, stmt, traced, inner)
+        found += handoffs
+        doubts += unproven
+    return list(dict.fromkeys(found)), list(dict.fromkeys(doubts))
+
+
+def _number_doubts(ctx: ModuleContext, fn: Function, params: set[str]) -> list[str]:
+    """Python arithmetic on the traced Python numbers `params` of `fn`."""
+    math = tracing.analyse(ctx, fn).python_math
+    return [
+        f"`{p}` may be a Python int that `{math[p]}` computes on exactly; traced, it is an "
+        "int32 that wraps around"
+        for p in sorted(params & math.keys())
+    ]
 
 
 def _computes_on_arrays(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> bool:
@@ -115,30 +149,53 @@ def _module_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Function |
     return None
 
 
-def _callee_handoffs(
+def _callee_uses(
     ctx: ModuleContext, stmt: Stmt, traced: set[str], seen: frozenset[str]
-) -> list[str]:
-    """A traced value passed to a module function that would hand it to the host, branch
-    on it, or need it as a Python value (a shape, a `range` bound)."""
-    found = []
+) -> tuple[list[str], list[str]]:
+    """A traced value passed to a project function (of this file or another) that would
+    hand it to the host, branch on it, need it as a Python value (a shape, a `range`
+    bound) or hash it (a cache); a decorator autoopt cannot see through is a doubt."""
+    found: list[str] = []
+    doubts: list[str] = []
     for call in stmt.calls:
-        callee = _module_callee(ctx, stmt, call)
-        if callee is None or callee.qualname in seen:
+        target = _callee(ctx, stmt, call)
+        if target is None or _key(*target) in seen:
             continue
+        other, callee = target
         passed = _traced_params(callee, call, traced)
         if not passed:
             continue
-        facts = tracing.analyse(ctx, callee)
-        inner = _traced_handoffs(ctx, callee, seen)
-        static = sorted(p for p in passed if p in facts.static)
         where = f"passes a traced value to `{callee.name}`"
+        wrapper = _unseen_decorator(other, callee)
+        if wrapper in python_api.CACHING_DECORATORS:
+            found.append(
+                f"{where}, which `{wrapper}` caches by its arguments (tracers are unhashable)"
+            )
+            continue
+        if wrapper:
+            doubts.append(f"{where}, whose decorator `{wrapper}` autoopt cannot see through")
+        facts = tracing.analyse(other, callee)
+        inner, inner_doubts = _traced_uses(other, callee, seen)
+        static = sorted(p for p in passed if p in facts.static)
         if static:
             found.append(f"{where}, which needs `{static[0]}` as a Python value")
         elif facts.traced_control:
             found.append(f"{where}, where {facts.traced_control[0]}")
         elif inner:
             found.append(f"{where}, which {inner[0]}")
-    return found
+        doubts += [f"{where}, where {d}" for d in _number_doubts(other, callee, passed)]
+        doubts += [f"{where}, which {d}" for d in inner_doubts]
+    return found, doubts
+
+
+def _unseen_decorator(ctx: ModuleContext, fn: Function) -> str:
+    """The first decorator of `fn` other than `jax.jit` (qualified where known)."""
+    for decorator in fn.node.decorators:
+        node = decorator.decorator
+        func = node.func if type(node) is cst.Call else node
+        if not ctx.is_jax(func, "jax.jit"):
+            return ctx.qualify(func) or ctx.code(func)
+    return ""
 
 
 def _traced_params(callee: Function, call: cst.Call, traced: set[str]) -> set[str]:
@@ -176,6 +233,8 @@ def _call_handoff(ctx: ModuleContext, call: cst.Call, traced: set[str]) -> list[
     touched = sorted({n for a in args for n in _reads(a, traced)})
     if qual.startswith("numpy.") and touched:
         return [f"hands the traced `{touched[0]}` to NumPy (`{qual}`)"]
+    if qual.partition(".")[0] in python_api.HOST_NUMBER_MODULES and touched:
+        return [f"hands the traced `{touched[0]}` to `{qual}`, which needs a Python number"]
     name = call.func.value if type(call.func) is cst.Name else ""
     if name == "isinstance" and args and _reads(args[0], traced):
         return [f"tests `isinstance` on the traced `{ctx.code(args[0])}`"]

@@ -6,6 +6,11 @@ may flow through array code, but Python control flow (`if`, `while`,
 concrete values. Arguments used only there can be made static; arrays used
 there cannot, and the function is then not jittable as written. Values derived
 from `x.shape`, `x.ndim`, `x.dtype`, `x.size` and `len(x)` stay concrete.
+
+A Python number argument becomes a 32-bit tracer: an int that `+ - * ** <<`
+combine before it meets an array (`(step * 9_000_017) % m`) is exact eagerly and
+wraps around traced (`python_math`), unless every call passes a proven float
+(`values/ints.py`), which differs by rounding only.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from autoopt.analysis.core.walk import child_list, fields_extractor, walk
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.overlays.jax import SHAPE_ARGS
+from autoopt.analysis.values import ints
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
@@ -65,6 +71,8 @@ class TraceFacts:
     static: dict[str, str] = field(default_factory=dict)  # param -> where it needs a value
     traced_control: list[str] = field(default_factory=list)  # why it cannot be traced
     traced: set[str] = field(default_factory=set)
+    #: traced parameters receiving Python numbers -> Python arithmetic on them
+    python_math: dict[str, str] = field(default_factory=dict)
 
 
 def analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
@@ -102,7 +110,41 @@ def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
         if names & facts.traced - set(fn.params):
             facts.traced_control.append(f"{why} depends on a traced value")
     facts.traced_control = list(dict.fromkeys(facts.traced_control))
+    facts.python_math = _python_math(ctx, fn, stmts, deps, set(fn.params) - set(facts.static))
     return facts
+
+
+def _python_math(
+    ctx: ModuleContext, fn: Function, stmts: list[Stmt], deps: dict[str, set[str]], params: set[str]
+) -> dict[str, str]:
+    """The traced `params` receiving Python numbers not proven floats that `+ - * ** <<`
+    combine before they meet an array (`(step * 9_000_017) % m`), each with the first such
+    expression: eagerly Python computes it exactly, traced it is an int32 that wraps
+    around. (A float differs by rounding only: float64 eagerly, float32 traced.)"""
+    values = model(ctx)
+    numbers = {
+        p
+        for p in params
+        if values.parameter(fn, p).kind is Kind.SCALAR and not ints.float_parameter(ctx, fn, p)
+    }
+    found: dict[str, str] = {}
+    for stmt in stmts if numbers else ():
+        for node in _in_source_order(stmt.node):
+            if type(node) is not cst.BinaryOperation or type(node.operator) not in _WRAPPING:
+                continue
+            hit = _closure(dynamic_names(node), deps) & numbers - found.keys()
+            if hit and values.value_of(stmt, node).kind not in _ARRAY_KINDS:
+                found.update(dict.fromkeys(hit, ctx.code(node)))
+    return found
+
+
+_ARRAY_KINDS = (Kind.ARRAY, Kind.PYTREE, Kind.HOST_ARRAY)
+_WRAPPING = frozenset({cst.Add, cst.Subtract, cst.Multiply, cst.Power, cst.LeftShift})
+
+
+def reached(ctx: ModuleContext, fn: Function, params: set[str]) -> set[str]:
+    """The names of `fn` that the values of `params` reach."""
+    return _propagate(params, ctx.graph.scope_stmts(fn.qualname))
 
 
 def _closure(names: set[str], deps: dict[str, set[str]]) -> set[str]:

@@ -70,6 +70,11 @@ IMPURE_MODULES = {
 }
 #: Prefixes of calls that compute on their arguments and touch nothing else.
 PURE_PREFIXES = ("math.", "functools.partial", "operator.")
+#: Standard modules whose functions convert their arguments to Python numbers (a traced
+#: value fails there: `math.exp(t)` under jit).
+HOST_NUMBER_MODULES = frozenset({"math", "cmath", "statistics"})
+#: Decorators that cache by their arguments: they hash them (a tracer is unhashable).
+CACHING_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
 #: Standard modules whose functions keep no state (`operator.add(...)` calls a function).
 MODULES = frozenset({"math", "operator"})
 #: Calls that pickle a function or run it in another process (cloudpickle and Ray alike).

@@ -1,13 +1,15 @@
 """Which expressions are provably Python integers: literals, integer module constants,
 `range` loop variables, and integer operators over them (with `range` and `len` the
-builtins, not names the module rebinds)."""
+builtins, not names the module rebinds); and which are provably Python floats (float
+literals and constants, true divisions, `float()`, arithmetic with a float operand, and
+the locals and parameters every binding or call gives one)."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import MODULE, Loop, Stmt
+from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
 
 INT_OPS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 
@@ -93,3 +95,56 @@ def builtin(ctx: ModuleContext, name: str) -> bool:
         and not any(name in s.defs for s in graph.stmts)
         and not any(name in fn.params for fn in graph.functions.values())
     )
+
+
+def is_float(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
+    """Provably a Python float: a float literal or module constant, a true division, an
+    arithmetic operator with a float operand, `float(...)`, a local bound once to one, or a
+    parameter every call of its function (one at least) passes one to."""
+    return _is_float(ctx, stmt, node, frozenset())
+
+
+def _is_float(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression, seen: frozenset) -> bool:
+    kind = type(node)
+    if kind is cst.Float:
+        return True
+    if kind is cst.UnaryOperation and type(node.operator) is cst.Minus:
+        return _is_float(ctx, stmt, node.expression, seen)
+    if kind is cst.BinaryOperation:
+        if type(node.operator) is cst.Divide:
+            return True
+        arith = isinstance(node.operator, INT_OPS) or type(node.operator) is cst.Power
+        return arith and any(_is_float(ctx, stmt, s, seen) for s in (node.left, node.right))
+    if kind is cst.Call:
+        func = node.func
+        return type(func) is cst.Name and func.value == "float" and builtin(ctx, "float")
+    if kind is not cst.Name or (stmt.scope, node.value) in seen:
+        return False
+    return _float_name(ctx, stmt, node.value, seen | {(stmt.scope, node.value)})
+
+
+def float_parameter(ctx: ModuleContext, fn: Function, name: str) -> bool:
+    """Every call of `fn` in its module (one at least) passes a float for `name`."""
+    return _float_parameter(ctx, fn, name, frozenset({(fn.qualname, name)}))
+
+
+def _float_parameter(ctx: ModuleContext, fn: Function, name: str, seen: frozenset) -> bool:
+    index = fn.params.index(name)
+    sites = ctx.graph.call_sites(fn)
+    return bool(sites) and all(
+        (arg := site.argument(index, name)) is not None and _is_float(ctx, site.stmt, arg, seen)
+        for site in sites
+    )
+
+
+def _float_name(ctx: ModuleContext, stmt: Stmt, name: str, seen: frozenset) -> bool:
+    graph = ctx.graph
+    fn = graph.functions.get(stmt.scope)
+    if fn is not None and name in fn.params:
+        return _float_parameter(ctx, fn, name, seen)
+    defs = [s for s in graph.scope_stmts(stmt.scope) if name in s.defs | s.mutates]
+    if not defs and not shadowed(ctx, stmt.scope, name):
+        return type(module_constant(ctx, name)) is cst.Float
+    if len(defs) != 1 or type(defs[0].node) is not cst.Assign or len(defs[0].node.targets) != 1:
+        return False
+    return _is_float(ctx, defs[0], defs[0].node.value, seen)

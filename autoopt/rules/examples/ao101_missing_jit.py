@@ -812,4 +812,91 @@ for _ in range(5):
         fix=_NONE,
         message="`max()` depends on the array argument `g`",
     ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def jitter(x, step):
+    h = (step * 9_000_017 + 12345) % 1_000_003
+    return x + h / 1_000_003
+
+x = jnp.zeros(4)
+for step in range(400):
+    x = jitter(x, step)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def jitter(x, step):
+    h = (step * 9_000_017 + 12345) % 1_000_003
+    return x + h / 1_000_003
+
+x = jnp.zeros(4)
+for step in range(400):
+    x = jitter(x, step)
+""",
+        fix=Applicability.UNSAFE,
+        message="`step` may be a Python int that `(step * 9_000_017 + 12345)` computes on",
+    ),
+    Invalid(
+        """
+import functools
+import jax.numpy as jnp
+
+@functools.cache
+def gain(level):
+    return 1.0 + 0.05 * level
+
+def amplify(x, level):
+    return jnp.tanh(x * gain(level))
+
+x = jnp.ones(4)
+for i in range(8):
+    x = amplify(x, i % 4)
+""",
+        fix=_NONE,
+        message="`functools.cache` caches by its arguments",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import hostmath
+
+def drive(x, t):
+    return x * hostmath.envelope(t)
+
+x = jnp.ones(2)
+for i in range(8):
+    x = drive(x, 0.1 * i)
+""",
+        fix=_NONE,
+        message="hands the traced `t` to `math.exp`, which needs a Python number",
+        files={"hostmath.py": "from math import exp\n\ndef envelope(t):\n    return exp(-t)\n"},
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def step(u, t):
+    return u + (t * 0.5 - 1.0) * u
+
+u = jnp.ones(4)
+for i in range(8):
+    u = step(u, 0.1 * i)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def step(u, t):
+    return u + (t * 0.5 - 1.0) * u
+
+u = jnp.ones(4)
+for i in range(8):
+    u = step(u, 0.1 * i)
+""",
+    ),
 )

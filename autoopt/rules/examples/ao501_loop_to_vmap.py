@@ -682,4 +682,20 @@ ys = jnp.stack([f(x) for x in jnp.ones((4, 2))])
         fix=Applicability.NONE,
         message="returns a tuple",
     ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def positives(sig):
+    return sig[sig > 0]
+
+def pos_mean(sig):
+    return jnp.mean(positives(sig))
+
+sigs = jnp.ones((6, 8))
+means = jnp.stack([pos_mean(s) for s in sigs])
+""",
+        fix=Applicability.NONE,
+        message="`positives`, which indexes with the boolean mask `sig > 0`",
+    ),
 )

@@ -105,3 +105,64 @@ def test_a_closure_over_a_rebound_local_is_an_impurity() -> None:
     assert summarise(code, "train.f").impurities == [
         "reads `lr`, which the enclosing function rebinds (jit would freeze it)"
     ]
+
+
+_CALLER = "for i in range(4):\n    y = f(jnp.ones(3), i)\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "handoff"),
+    [
+        ("import math\ndef f(x, t):\n    return x * math.exp(t)\n", "to `math.exp`"),
+        ("from math import exp as e\ndef f(x, t):\n    return x * e(t)\n", "to `math.exp`"),
+        (
+            "import functools\n@functools.lru_cache(maxsize=None)\ndef g(k):\n    return 2.0 * k\n"
+            "def f(x, t):\n    return x * g(t)\n",
+            "`functools.lru_cache` caches by its arguments",
+        ),
+        (
+            "import math\ndef g(k):\n    return math.sqrt(k)\ndef f(x, t):\n    return x * g(t)\n",
+            "passes a traced value to `g`, which hands the traced `k` to `math.sqrt`",
+        ),
+    ],
+)
+def test_callee_and_host_number_handoffs(code: str, handoff: str) -> None:
+    (found,) = summarise(code + _CALLER).handoffs
+    assert handoff in found
+
+
+@pytest.mark.parametrize(
+    ("code", "doubt"),
+    [
+        ("def f(x, t):\n    return x + (t * 9_000_017) % 7\n", "`t` may be a Python int"),
+        (
+            "def g(k):\n    return k * k\ndef f(x, t):\n    return x + g(t)\n",
+            "passes a traced value to `g`, where `k` may be a Python int",
+        ),
+        (
+            "def deco(fn):\n    return fn\n@deco\ndef g(k):\n    return jnp.sin(k)\n"
+            "def f(x, t):\n    return x + g(t)\n",
+            "whose decorator `deco` autoopt cannot see through",
+        ),
+    ],
+)
+def test_unproven_uses_are_doubts(code: str, doubt: str) -> None:
+    found = summarise(code + _CALLER)
+    assert not found.handoffs and any(doubt in d for d in found.doubts), found.doubts
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def f(x, t):\n    return x * t * 9_000_017\n",  # meets the array first
+        "def f(x, t):\n    return x + t / 3\n",  # a true division cannot wrap
+    ],
+)
+def test_int_math_that_cannot_wrap(code: str) -> None:
+    assert not summarise(code + _CALLER).doubts
+
+
+def test_float_arguments_are_rounding_only() -> None:
+    code = "def f(x, t):\n    return x + t * 3.0\n"
+    code += "for i in range(4):\n    y = f(jnp.ones(3), 0.1 * i)\n"
+    assert not summarise(code).doubts

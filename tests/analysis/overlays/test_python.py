@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import concurrent.futures
+import importlib
 import importlib.util
 import multiprocessing.pool
 
@@ -59,3 +60,39 @@ def test_process_launchers_exist() -> None:
     assert all(resolve(q) for q in python_api.PROCESS_POOLS + python_api.COMMAND_CALLS)
     heads = {q.split(".")[0] for q in python_api.PROCESS_POOLS + python_api.COMMAND_CALLS}
     assert heads - {"os"} <= python_api.LAUNCHER_MODULES
+
+
+class _Tracer:
+    """Stands for a JAX tracer: converting it to a Python number fails."""
+
+    def __float__(self) -> float:
+        raise TypeError("concrete value needed")
+
+    __complex__ = __index__ = __int__ = __float__  # type: ignore[assignment]
+
+    def __hash__(self) -> int:
+        raise TypeError("unhashable")
+
+
+def test_host_number_modules_convert_their_arguments() -> None:
+    calls = {"math": "exp", "cmath": "exp", "statistics": "fmean"}
+    assert set(calls) == python_api.HOST_NUMBER_MODULES
+    for module, name in calls.items():
+        func = getattr(importlib.import_module(module), name)
+        arg = [_Tracer()] if module == "statistics" else _Tracer()
+        try:
+            func(arg)
+        except TypeError:
+            continue
+        raise AssertionError(f"{module}.{name} accepted a value it cannot convert")
+
+
+def test_caching_decorators_hash_their_arguments() -> None:
+    for qual in python_api.CACHING_DECORATORS:
+        module, _, name = qual.rpartition(".")
+        cached = getattr(importlib.import_module(module), name)(lambda k: k)
+        try:
+            cached(_Tracer())
+        except TypeError:
+            continue
+        raise AssertionError(f"{qual} did not hash its argument")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.values import ints
 from autoopt.analysis.values.ints import builtin, int_constant, is_int, module_constant, range_loop
 
 from ..helpers import HEADER, context, expr, stmt
@@ -127,3 +128,20 @@ def test_range_loop() -> None:
 )
 def test_builtin(name: str, is_builtin: bool) -> None:
     assert builtin(context(SOURCE, HEADER), name) is is_builtin
+
+
+@pytest.mark.parametrize(
+    ("code", "proven"),
+    [
+        ("def f(t):\n    return t\ny = f(0.5)\n", True),
+        ("def f(t):\n    return t\ny = f(1 / 3)\nz = f(2.0 * 4)\n", True),
+        ("def f(t):\n    return t\nDT = 0.1\ny = f(DT)\n", True),
+        ("def f(t):\n    return t\ndef g(s):\n    return f(s)\ny = g(float(3))\n", True),
+        ("def f(t):\n    return t\ny = f(0.5)\nz = f(3)\n", False),
+        ("def f(t):\n    return t\n", False),  # no call: nothing proves it
+        ("def f(t):\n    return t\nfor i in range(3):\n    y = f(i)\n", False),
+    ],
+)
+def test_float_parameter(code: str, proven: bool) -> None:
+    ctx = context(code)
+    assert ints.float_parameter(ctx, ctx.graph.functions["f"], "t") is proven
