@@ -120,20 +120,25 @@ def _python_math(
     """The traced `params` receiving Python numbers not proven floats that `+ - * ** <<`
     combine before they meet an array (`(step * 9_000_017) % m`), each with the first such
     expression: eagerly Python computes it exactly, traced it is an int32 that wraps
-    around. (A float differs by rounding only: float64 eagerly, float32 traced.)"""
+    around. (A float differs by rounding only: float64 eagerly, float32 traced.) An
+    expression whose value every call proves within int32 (`ints.bounds`: `t + DELAY`
+    for `t` from `range(300)`) computes the same either way."""
     values = model(ctx)
     numbers = {
         p
         for p in params
         if values.parameter(fn, p).kind is Kind.SCALAR and not ints.float_parameter(ctx, fn, p)
     }
+    known = {p: b for p in numbers if (b := ints.parameter_bounds(ctx, fn, p)) is not None}
     found: dict[str, str] = {}
     for stmt in stmts if numbers else ():
         for node in _in_source_order(stmt.node):
             if type(node) is not cst.BinaryOperation or type(node.operator) not in _WRAPPING:
                 continue
             hit = _closure(dynamic_names(node), deps) & numbers - found.keys()
-            if hit and values.value_of(stmt, node).kind not in _ARRAY_KINDS:
+            if not hit or ints.within(ints.bounds(ctx, stmt, node, known)):
+                continue
+            if values.value_of(stmt, node).kind not in _ARRAY_KINDS:
                 found.update(dict.fromkeys(hit, ctx.code(node)))
     return found
 

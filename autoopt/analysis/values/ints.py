@@ -148,3 +148,101 @@ def _float_name(ctx: ModuleContext, stmt: Stmt, name: str, seen: frozenset) -> b
     if len(defs) != 1 or type(defs[0].node) is not cst.Assign or len(defs[0].node.targets) != 1:
         return False
     return _is_float(ctx, defs[0], defs[0].node.value, seen)
+
+
+Bounds = tuple[int, int]
+#: The values a traced Python int takes: JAX's default int32.
+INT32: Bounds = (-(2**31), 2**31 - 1)
+_BOUNDS_DEPTH = 16  # names and ranges followed at once
+
+
+def bounds(
+    ctx: ModuleContext,
+    stmt: Stmt,
+    node: cst.BaseExpression,
+    known: dict[str, Bounds],
+    depth: int = 0,
+) -> Bounds | None:
+    """The least and greatest value of an integer expression where both are proven: from
+    integer literals, integer module constants, `range` loop variables of bounded ranges
+    and the names in `known`, through `+ - *`, unary minus and `%` by a positive bound;
+    None where one is not."""
+    kind = type(node)
+    if kind is cst.Integer:
+        value = node.evaluated_value
+        return value, value
+    if depth > _BOUNDS_DEPTH:
+        return None
+    if kind is cst.UnaryOperation and type(node.operator) is cst.Minus:
+        inner = bounds(ctx, stmt, node.expression, known, depth + 1)
+        return None if inner is None else (-inner[1], -inner[0])
+    if kind is cst.BinaryOperation:
+        left = bounds(ctx, stmt, node.left, known, depth + 1)
+        right = bounds(ctx, stmt, node.right, known, depth + 1)
+        return None if left is None or right is None else _combined(node, left, right)
+    if kind is not cst.Name:
+        return None
+    name = node.value
+    if name in known:
+        return known[name]
+    constant = module_constant(ctx, name) if not shadowed(ctx, stmt.scope, name) else None
+    if type(constant) is cst.Integer:
+        return constant.evaluated_value, constant.evaluated_value
+    loop = range_loop(ctx, stmt, name)
+    return None if loop is None else _range_bounds(ctx, loop, known, depth + 1)
+
+
+def _combined(node: cst.BinaryOperation, left: Bounds, right: Bounds) -> Bounds | None:
+    op = type(node.operator)
+    if op is cst.Add:
+        return left[0] + right[0], left[1] + right[1]
+    if op is cst.Subtract:
+        return left[0] - right[1], left[1] - right[0]
+    if op is cst.Multiply:
+        products = [a * b for a in left for b in right]
+        return min(products), max(products)
+    if op is cst.Modulo and right[0] > 0:
+        return 0, right[1] - 1
+    return None
+
+
+def _range_bounds(
+    ctx: ModuleContext, loop: Loop, known: dict[str, Bounds], depth: int
+) -> Bounds | None:
+    """The values of a `range(...)` loop variable: from its start (0 by default) to one
+    below its stop, or between start and stop with a step; each argument bounded, none a
+    keyword or starred."""
+    call = loop.node.iter
+    if type(call) is not cst.Call:
+        return None
+    args = call.args
+    if not 1 <= len(args) <= 3 or any(a.keyword is not None or a.star for a in args):
+        return None
+    header = ctx.graph.stmts[loop.header]
+    ends = [bounds(ctx, header, a.value, known, depth) for a in args[:2]]
+    if any(end is None for end in ends):
+        return None
+    start, stop = ((0, 0), ends[0]) if len(ends) == 1 else (ends[0], ends[1])
+    assert start is not None and stop is not None
+    if len(args) == 3:
+        return min(start[0], stop[0]), max(start[1], stop[1])
+    return start[0], max(stop[1] - 1, start[0])
+
+
+def within(found: Bounds | None, limits: Bounds = INT32) -> bool:
+    """Proven to lie within `limits`."""
+    return found is not None and limits[0] <= found[0] and found[1] <= limits[1]
+
+
+def parameter_bounds(ctx: ModuleContext, fn: Function, name: str) -> Bounds | None:
+    """The least and greatest integer every call of `fn` in its module (one at least)
+    passes for `name`, where each call's argument has proven `bounds`."""
+    index = fn.params.index(name)
+    found: list[Bounds] = []
+    for site in ctx.graph.call_sites(fn):
+        arg = site.argument(index, name)
+        one = None if arg is None else bounds(ctx, site.stmt, arg, {})
+        if one is None:
+            return None
+        found.append(one)
+    return (min(b[0] for b in found), max(b[1] for b in found)) if found else None

@@ -842,6 +842,35 @@ for step in range(400):
     ),
     Invalid(
         """
+import jax.numpy as jnp
+
+DELAY = 12
+
+def echo(x, t):
+    return x * (t * 3 + DELAY)
+
+x = jnp.ones(4)
+for t in range(300):
+    x = echo(x, t) / 900.0
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+DELAY = 12
+
+@jax.jit
+def echo(x, t):
+    return x * (t * 3 + DELAY)
+
+x = jnp.ones(4)
+for t in range(300):
+    x = echo(x, t) / 900.0
+""",
+        message="add `@jax.jit`",
+    ),
+    Invalid(
+        """
 import functools
 import jax.numpy as jnp
 

@@ -145,3 +145,42 @@ def test_builtin(name: str, is_builtin: bool) -> None:
 def test_float_parameter(code: str, proven: bool) -> None:
     ctx = context(code)
     assert ints.float_parameter(ctx, ctx.graph.functions["f"], "t") is proven
+
+
+@pytest.mark.parametrize(
+    ("code", "found"),
+    [
+        ("for t in range(300):\n    y = t + D\n", (7, 306)),
+        ("for t in range(2, N):\n    y = t * 3 - 1\n", (5, 20)),
+        ("for t in range(N):\n    y = -t % 5\n", (0, 4)),
+        ("for t in range(N):\n    for j in range(t):\n        y = j + t\n", (0, 13)),
+        ("for t in range(N):\n    y = t ** 2\n", None),  # powers are not bounded
+        ("for t in range(n):\n    y = t + 1\n", None),  # `n` is unknown
+        ("for t in range(N):\n    t = t * 2\n    y = t + 1\n", None),  # the body rebinds `t`
+        ("for t in range(N):\n    y = t + R\n", None),  # `R` is bound twice
+    ],
+)
+def test_bounds(code: str, found: tuple[int, int] | None) -> None:
+    ctx = context(f"D = 7\nN = 8\nR = 1\nR = 2\nn = int(input())\n{code}")
+    target = stmt(ctx, "y =")
+    assert ints.bounds(ctx, target, target.node.value, {}) == found
+
+
+@pytest.mark.parametrize(
+    ("code", "found"),
+    [
+        ("for i in range(100):\n    y = f(i)\n", (0, 99)),
+        ("for i in range(100):\n    y = f(i)\nz = f(-5)\n", (-5, 99)),
+        ("for i in range(100):\n    y = f(i * 1000)\n", (0, 99000)),
+        ("y = f(int(input()))\n", None),
+        ("", None),  # no call: nothing proves it
+    ],
+)
+def test_parameter_bounds(code: str, found: tuple[int, int] | None) -> None:
+    ctx = context(f"def f(t):\n    return t\n{code}")
+    assert ints.parameter_bounds(ctx, ctx.graph.functions["f"], "t") == found
+
+
+def test_within_int32() -> None:
+    assert ints.within((0, 2**31 - 1)) and not ints.within((0, 2**31))
+    assert not ints.within(None) and ints.within((-(2**31), 0))
