@@ -23,9 +23,11 @@ from typing import Any
 
 from autoopt.config import Settings
 from autoopt.model import AutooptError, Finding
+from autoopt.verify.capture import load_output
 from autoopt.verify.compare import TOLERANCES, Comparison, Tolerance, compare_trees
 from autoopt.verify.decide import REMAT, Thresholds, decide, describe
 from autoopt.verify.environment import changes_setup
+from autoopt.verify.printed import OutputDiff, Position, compare_output
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
 from autoopt.verify.runner import WorkerRun, run_worker
 from autoopt.verify.stats import SpeedView, median, pooled_noise, speed_view
@@ -117,6 +119,8 @@ class _Session:
         self.tolerance = Tolerance(options.rtol, options.atol)
         self.baseline = WorkerRun("error", "not run")
         self.reference = FlatTree("", [])
+        self.printed: dict[str, Any] = {}  # what the baseline printed and logged
+        self.volatile: set[Position] = set()  # printed numbers the original's runs disagree on
         self.x64 = False
         self.unstable = ""  # why the original's own runs disagree, if they do
         self.fresh = ""  # why every run starts a fresh interpreter; "" when forked
@@ -154,6 +158,7 @@ class _Session:
         self.baseline = self.run(self.path, capture=capture)
         if self.baseline.ok:
             self.reference = load_tree(self.baseline.out_dir, "outputs")
+            self.printed = load_output(self.baseline.out_dir)
             self.x64 = bool(self.baseline.result.get("x64"))
         return self.baseline
 
@@ -161,6 +166,12 @@ class _Session:
         return compare_trees(
             self.reference, load_tree(run.out_dir, "outputs"), self.tolerance, x64=self.x64
         )
+
+    def compare_printed(self, run: WorkerRun, compared: bool = True) -> OutputDiff:
+        """What `run` printed and logged against the baseline; unless `compared` is
+        false, the volatile numbers are left out."""
+        volatile = self.volatile if compared else set()
+        return compare_output(self.printed, load_output(run.out_dir), self.tolerance, volatile)
 
     def bench(self, pairs: list[dict[str, str]]) -> WorkerRun:
         """Replay captured calls of each pair's target, original against its rewrite."""
@@ -351,6 +362,12 @@ def _check_original(session: _Session, run: WorkerRun) -> bool:
     same = session.compare(run)
     if not same.equal:
         session.unstable = f"the original itself differs run to run: {same.reason}"
+    # Printed numbers that differ (timings, dates) are not compared from now on; other
+    # differences (text, lines) make the original unstable, as different values do.
+    session.volatile |= session.compare_printed(run, compared=False).numbers
+    printed = session.compare_printed(run)
+    if same.equal and not printed.equal:
+        session.unstable = f"the original itself differs run to run: {printed.reason}"
     return True
 
 
@@ -364,9 +381,10 @@ def _check_rewrite(session: _Session, job: _Job, run: WorkerRun, first: bool) ->
     result = session.compare(run)
     job.row.max_abs = max(job.row.max_abs or 0.0, result.max_abs)
     job.row.max_rel = max(job.row.max_rel or 0.0, result.max_rel)
-    if not result.equal:
+    printed = session.compare_printed(run) if result.equal else None
+    if not result.equal or (printed and not printed.equal):
         note = f" ({session.unstable})" if session.unstable else ""
-        job.fail(Verdict.NOT_EQUIVALENT, result.reason + note)
+        job.fail(Verdict.NOT_EQUIVALENT, (printed.reason if printed else result.reason) + note)
         return False
     return True
 

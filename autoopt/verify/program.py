@@ -17,6 +17,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from autoopt.verify.capture import Capture
+
 
 class EntryError(Exception):
     """The entry point named in the spec does not exist in the program."""
@@ -57,13 +59,15 @@ class Loaded:
     """The spec's program as loaded before the worker imported jax, or why it failed.
 
     `start` is when loading began (a run's time counts from there) and `environ`
-    the environment just before.
+    the environment just before; `output` captures what an entry run prints and logs
+    from then on.
     """
 
     start: float
     environ: dict[str, str] = field(default_factory=dict)
     module: ModuleType | None = None
     error: BaseException | None = None
+    output: Capture | None = None
 
     def get(self) -> ModuleType:
         """The module, or the loading failure raised again for the worker to report."""
@@ -74,10 +78,15 @@ class Loaded:
 
 
 def preload(spec: dict[str, Any]) -> Loaded:
-    """Put the spec's search path first and load its program, catching any failure."""
+    """Put the spec's search path first and load its program, catching any failure.
+
+    An entry run ("run" mode) captures the program's output from here on."""
     sys.path[:0] = spec["search_path"]
     environ = dict(os.environ)
     loaded = Loaded(time.perf_counter(), environ)
+    if spec["mode"] == "run":
+        loaded.output = Capture(spec["search_path"])
+        loaded.output.start()
     try:
         loaded.module = load_program(Path(spec["program"]), spec["module"])
     except BaseException as exc:  # raised again, and reported, by the worker

@@ -1,9 +1,9 @@
 """The child process that runs user code: `python -m autoopt.verify.worker SPEC.json`.
 
 The spec (written by `autoopt.verify.runner`) names a mode:
-- "run": load the program, call its entry, save the output pytree; optionally under
-  transfer_guard("log") with host syncs counted, and capturing the arguments of some
-  functions' first calls.
+- "run": load the program, call its entry, save the output pytree and what the program
+  printed and logged (`autoopt.verify.capture`); optionally under transfer_guard("log")
+  with host syncs counted, and capturing the arguments of some functions' first calls.
 - "bench": load the original and the rewritten program and replay captured calls of
   their functions, interleaved (see `autoopt.verify.bench`).
 Loading the program is `autoopt.verify.program`'s; in a fresh interpreter
@@ -28,6 +28,7 @@ from typing import Any
 import jax
 
 from autoopt.verify import probes
+from autoopt.verify.capture import save_output
 from autoopt.verify.program import EntryError, Loaded, environ_changes, preload, resolve_entry
 from autoopt.verify.trees import save_tree
 
@@ -60,15 +61,20 @@ def run_program(
     compiles, compile_s = counter.snapshot()
     with probes.count_host_syncs() if instrument else nullcontext(Counter()) as syncs:
         loaded = loaded or preload(spec)
-        module = loaded.get()
-        entry = resolve_entry(module, spec.get("entry"))
-        capture = spec.get("capture")
-        recorders = install_recorders(module, capture) if capture else {}
-        output = probes.block(entry())
-        done = time.perf_counter()
+        try:
+            module = loaded.get()
+            entry = resolve_entry(module, spec.get("entry"))
+            capture = spec.get("capture")
+            recorders = install_recorders(module, capture) if capture else {}
+            output = probes.block(entry())
+            done = time.perf_counter()
+            jax.effects_barrier()  # every jax.debug.print has printed
+        finally:
+            printed = loaded.output.stop() if loaded.output else None
     jax.config.update("jax_transfer_guard", "allow")
     _unlimit_memory()
     save_tree(probes.flatten(output), Path(spec["out_dir"]), "outputs")
+    save_output(printed, Path(spec["out_dir"]))
     return {
         "total_s": done - loaded.start,
         "compiles": counter.count - compiles,
