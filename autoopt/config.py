@@ -6,6 +6,7 @@ import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from autoopt.model import AutooptError
 
@@ -39,7 +40,7 @@ class Settings:
             return False
         return not any(rule_id.startswith(s) for s in self.ignore)
 
-    def merged(self, **overrides: object) -> Settings:
+    def merged(self, **overrides: Any) -> Settings:
         """A copy with the given fields replaced, skipping those left as None."""
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -134,7 +135,7 @@ def load_settings(start: Path) -> Settings:
     )
 
 
-def _executor_settings(pyproject: Path, table: dict) -> dict[str, object]:
+def _executor_settings(pyproject: Path, table: dict) -> dict[str, Any]:
     """`executor`, `ray-address` and `gpus-per-job`, checked."""
     executor = table.get("executor", "local")
     if executor not in EXECUTORS:

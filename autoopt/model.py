@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any
 
 import libcst as cst
 
@@ -27,7 +28,8 @@ class Span:
     end_column: int
 
 
-NodeTransform = Callable[[cst.CSTNode], cst.CSTNode | cst.RemovalSentinel]
+#: Called with the rewritten node of the target's own class (a `For` for a `For`): Any.
+NodeTransform = Callable[[Any], cst.CSTNode | cst.RemovalSentinel]
 
 
 @dataclass(frozen=True)

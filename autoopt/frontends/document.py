@@ -107,7 +107,9 @@ def _parse_piece(code: str) -> cst.Module | None:
         return None
 
 
-def _leading_lines_moved(piece: cst.Module) -> list[cst.BaseStatement]:
+def _leading_lines_moved(
+    piece: cst.Module,
+) -> list[cst.SimpleStatementLine | cst.BaseCompoundStatement]:
     """The piece's statements, its header lines back above its first statement."""
     body = list(piece.body)
     if piece.header:

@@ -67,7 +67,7 @@ def _driver() -> dict:
 
 def _result(finding: Finding, ids: list[str], fingerprint: str) -> dict:
     span = finding.span
-    result = {
+    result: dict[str, object] = {
         "ruleId": finding.rule,
         "level": _LEVEL.get(finding.fix.value, "warning"),
         "message": {"text": finding.message},

@@ -38,7 +38,7 @@ class _EditApplier(cst.CSTTransformer):
     def on_visit(self, node: cst.CSTNode) -> bool:
         return self.holders is None or id(node) in self.holders
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):
         node: cst.CSTNode | cst.RemovalSentinel = updated_node
         for transform in self.transforms.get(original_node, ()):
             if isinstance(node, cst.RemovalSentinel):
@@ -49,7 +49,7 @@ class _EditApplier(cst.CSTTransformer):
         if not before and not after:
             return node
         kept = [] if isinstance(node, cst.RemovalSentinel) else [node]
-        if before and kept and hasattr(node, "leading_lines"):
+        if before and node is not cst.RemovalSentinel.REMOVE and hasattr(node, "leading_lines"):
             # The blank lines and comments above the anchor now open the inserted block.
             before = [_with_leading(before[0], node.leading_lines), *before[1:]]
             kept = [node.with_changes(leading_lines=())]
@@ -86,7 +86,7 @@ def _extend_unique(into: list[cst.BaseStatement], stmts: Iterable[cst.BaseStatem
 
 
 def _with_leading(stmt: cst.BaseStatement, lines) -> cst.BaseStatement:
-    return stmt.with_changes(leading_lines=[*lines, *stmt.leading_lines])
+    return stmt.with_changes(leading_lines=[*lines, *stmt.leading_lines])  # type: ignore[attr-defined]  # every statement has them
 
 
 def apply_edits(

@@ -90,7 +90,7 @@ def _sum_edits(plan: CollectPlan, names: set[str]) -> tuple[list[Edit], str]:
         f"    {plan.name} += {redo(ctx, plan.sync, element)}\n"
     )
     append = cst.Expr(cst.parse_expression(f"{parts}.append({ctx.code(plan.sync.value)})"))
-    edits = [
+    edits: list[Edit] = [
         InsertBefore(loop.node, (cst.parse_statement(f"{parts} = []\n"),)),
         Replace(plan.stmt.node, lambda _node: append),
         InsertAfter(loop.node, (after,)),

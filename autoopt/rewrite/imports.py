@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
@@ -46,7 +46,7 @@ def add_imports(module: cst.Module, required: Iterable[RequireImport]) -> cst.Mo
     return module.with_changes(body=body)
 
 
-def _first_use(body: list[cst.BaseStatement], name: str, index: int) -> int | None:
+def _first_use(body: Sequence[cst.BaseStatement], name: str, index: int) -> int | None:
     """The first top-level statement before `index` that reads `name`, if any."""
     for position, stmt in enumerate(body[:index]):
         if not _top_imports(stmt) and any(n.value == name for n in read_names(stmt)):
@@ -57,13 +57,13 @@ def _first_use(body: list[cst.BaseStatement], name: str, index: int) -> int | No
 def _top_imports(stmt: cst.BaseStatement) -> list[cst.Import | cst.ImportFrom]:
     if type(stmt) is not cst.SimpleStatementLine:
         return []
-    return [s for s in stmt.body if type(s) in (cst.Import, cst.ImportFrom)]
+    return [s for s in stmt.body if type(s) is cst.Import or type(s) is cst.ImportFrom]
 
 
 def _imports_package(imp: cst.Import | cst.ImportFrom, package: str) -> bool:
     if type(imp) is cst.ImportFrom:
         return imp.module is not None and (dotted(imp.module) or "").split(".")[0] == package
-    return any((dotted(a.name) or "").split(".")[0] == package for a in imp.names)
+    return any((dotted(a.name) or "").split(".")[0] == package for a in imp.names)  # type: ignore[union-attr]  # an Import
 
 
 def _is_future(stmt: cst.BaseStatement) -> bool:
@@ -73,7 +73,7 @@ def _is_future(stmt: cst.BaseStatement) -> bool:
     )
 
 
-def _insert_index(body: list[cst.BaseStatement], package: str) -> int:
+def _insert_index(body: Sequence[cst.BaseStatement], package: str) -> int:
     for index, stmt in enumerate(body):
         if any(_imports_package(i, package) for i in _top_imports(stmt)) and not _is_future(stmt):
             return index

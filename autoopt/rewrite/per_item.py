@@ -96,9 +96,9 @@ def extracted(ctx: ModuleContext, p: PerItem, body: ItemBody, name: str) -> cst.
         loop = p.removed[-1]
         assert type(loop) is cst.For
         line = loop.body.body[-1]
-        appended = cst.parse_statement(f"{ctx.code(line.body[0].value.func)}({call})\n")  # type: ignore[attr-defined]
+        appended = cst.parse_statement(f"{ctx.code(line.body[0].value.func)}({call})\n")  # type: ignore[union-attr]  # the append line
         edits.append(
-            Replace(loop, lambda n: n.with_changes(body=n.body.with_changes(body=[appended])))  # type: ignore[attr-defined]
+            Replace(loop, lambda n: n.with_changes(body=n.body.with_changes(body=[appended])))
         )
     else:
         edits.append(Replace(p.value, lambda _n: cst.parse_expression(call)))
@@ -110,7 +110,7 @@ def keep_comments(ctx: ModuleContext, p: PerItem) -> Replace:
     anchor = _stack_statement(ctx, p).anchor
     return Replace(
         anchor,
-        lambda n: n.with_changes(leading_lines=[*p.leading, *n.leading_lines]),  # type: ignore[attr-defined]
+        lambda n: n.with_changes(leading_lines=[*p.leading, *n.leading_lines]),
     )
 
 

@@ -45,7 +45,7 @@ def replay_edits(
     targets = [*elements.values(), *values]
     unpack = f"({targets[0]},)" if len(targets) == 1 else ", ".join(targets)
     after = cst.parse_statement(
-        f"for {unpack} in {device_get}({lines}):\n    {ctx.code(replayed)}\n"
+        f"for {unpack} in {device_get}({lines}):\n    {ctx.code(replayed)}\n"  # type: ignore[arg-type]  # a Call
     )
     record = f"({recorded[0]},)" if len(recorded) == 1 else f"({', '.join(recorded)})"
     append = cst.parse_expression(f"{lines}.append({record})")

@@ -40,16 +40,15 @@ def scan_edits(ctx: ModuleContext, plan: ScanPlan) -> tuple[list[Edit], str]:
     params = ", ".join([*plan.carry, *plan.inputs, steps])
     run = f"{scan}({body.name.value}, {grouped(plan.carry)}, {steps})"
     definition = cst.parse_statement(f"@{decorator}\ndef {helper}({params}):\n    return {run}\n")
-    block = definition.body.with_changes(  # type: ignore[attr-defined]
-        body=[body, *definition.body.body]  # type: ignore[attr-defined]
-    )
+    assert type(definition) is cst.FunctionDef  # parsed from a `def`
+    block = definition.body.with_changes(body=[body, *definition.body.body])
     anchor = top_statement(ctx, ctx.graph.stmts[plan.loop.header])
-    definition = spaced(ctx, definition.with_changes(body=block), anchor)  # type: ignore[arg-type]
+    definition = spaced(ctx, definition.with_changes(body=block), anchor)
     bounds = ", ".join(ctx.code(b) for b in plan.bounds)
     args = ", ".join([*plan.carry, *plan.inputs, f"{arange}({bounds})"])
     call = f"{helper}({args})" if plan.carry else f"{helper}({args})[1]"
     line = cst.parse_statement(f"{_target(plan)} = {call}\n")
-    edits = [
+    edits: list[Edit] = [
         *imports,
         *more,
         *most,
@@ -68,12 +67,13 @@ def _body_function(ctx: ModuleContext, plan: ScanPlan) -> cst.FunctionDef:
         f"def {fresh_name(ctx, 'body')}({carry}, {plan.index}):\n"
         f"{head}    return {grouped(plan.carry)}, {grouped(tuple(outs))}\n"
     )
-    parsed = template.body.body  # type: ignore[attr-defined]
-    block = template.body.with_changes(  # type: ignore[attr-defined]
+    assert type(template) is cst.FunctionDef  # parsed from a `def`
+    parsed = template.body.body
+    block = template.body.with_changes(
         body=[*parsed[:-1], *_lines(plan, outs), parsed[-1]],
         footer=[cst.EmptyLine(indent=False)],
     )
-    return template.with_changes(body=block)  # type: ignore[return-value]
+    return template.with_changes(body=block)
 
 
 def _lines(plan: ScanPlan, outs: list[str]) -> list[cst.BaseStatement]:
@@ -81,7 +81,7 @@ def _lines(plan: ScanPlan, outs: list[str]) -> list[cst.BaseStatement]:
     or goes when the value is returned by its own name."""
     collected = {id(c.line): (c, out) for c, out in zip(plan.collects, outs, strict=True)}
     lines = []
-    for line in plan.loop.node.body.body:  # type: ignore[attr-defined]
+    for line in plan.loop.node.body.body:
         if id(line) not in collected:
             lines.append(line)
             continue
@@ -89,16 +89,16 @@ def _lines(plan: ScanPlan, outs: list[str]) -> list[cst.BaseStatement]:
         if not (type(c.value) is cst.Name and c.value.value == out):
             assign = cst.Assign([cst.AssignTarget(cst.Name(out))], c.value)
             lines.append(c.stmt.anchor.with_changes(body=[assign], leading_lines=()))
-    return lines
+    return lines  # type: ignore[return-value]  # a loop's block holds statements
 
 
 def _returned(ctx: ModuleContext, plan: ScanPlan) -> list[str]:
     """What `body` returns per step for each collect: the collected name itself when no
     later line rebinds it, else a fresh name bound in its place."""
-    body = list(plan.loop.node.body.body)  # type: ignore[attr-defined]
+    body = list(plan.loop.node.body.body)
     outs, taken = [], set[str]()
     for c in plan.collects:
-        later = body[body.index(c.line) + 1 :]
+        later = body[body.index(c.line) + 1 :]  # type: ignore[arg-type]  # placed: a line
         rebound = type(c.value) is cst.Name and any(c.value.value in _bound(line) for line in later)
         if type(c.value) is cst.Name and not rebound and c.value.value not in outs:
             outs.append(c.value.value)
@@ -107,7 +107,7 @@ def _returned(ctx: ModuleContext, plan: ScanPlan) -> list[str]:
     return outs
 
 
-def _bound(line: cst.BaseStatement) -> set[str]:
+def _bound(line: cst.CSTNode) -> set[str]:
     """Names a plain line assigns (the loop body holds no other kind that binds)."""
     if type(line) is not cst.SimpleStatementLine:
         return set()

@@ -101,7 +101,7 @@ def step_edits(
 def calling_loop(plan: StepPlan, names: StepNames, node: cst.CSTNode) -> cst.For | cst.While:
     """The loop `node` calling the step instead of running its lines, then appending
     what it returns and running the rest of its body as before."""
-    assert type(node) in (cst.For, cst.While)
+    assert type(node) is cst.For or type(node) is cst.While
     appends = [
         _call_line(cst.Attribute(cst.Name(name), cst.Name("append")), [item])
         for _, name, item in appended(plan, names)
@@ -128,7 +128,7 @@ def _call_line(
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(_names(targets))], call)])
 
 
-def _names(names: Sequence[str]) -> cst.BaseExpression:
+def _names(names: Sequence[str]) -> cst.BaseAssignTargetExpression:
     """`a`, or `a, b` (a tuple without parentheses)."""
     nodes = [cst.Name(n) for n in names]
     return nodes[0] if len(nodes) == 1 else cst.Tuple([cst.Element(n) for n in nodes], [], [])
@@ -151,11 +151,11 @@ def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.Sim
         if item is None:
             body.append(small)
             continue
-        value = small.value.args[0].value  # type: ignore[attr-defined]
+        value = small.value.args[0].value  # type: ignore[attr-defined]  # an append call
         if type(value) is cst.Name and value.value == item:
             continue
         target = cst.AssignTarget(cst.Name(item))
-        body.append(cst.Assign([target], value, semicolon=small.semicolon))  # type: ignore[attr-defined]
+        body.append(cst.Assign([target], value, semicolon=small.semicolon))
     return line.with_changes(body=body)
 
 

@@ -315,7 +315,7 @@ def _edits(
         InsertBefore(anchor(ctx, plan), definitions),
         Replace(plan.loop.node, lambda node: call.with_changes(leading_lines=node.leading_lines)),
         *(
-            Replace(c, lambda _, n=items_of[name]: cst.Name(n))
+            Replace(c, lambda _, n=items_of[name]: cst.Name(n))  # type: ignore[misc]  # n: a str
             for name, calls in stacked.items()
             for c in calls
         ),
@@ -423,12 +423,12 @@ def _types_after(
     given = {plan.index: _start(whole)} if plan.index is not None else {}
     parts = [carry] if len(whole.carry) == 1 else [f"{carry}[{i}]" for i in range(len(whole.carry))]
     if carry is not None:
-        given.update(zip(whole.carry, parts, strict=True))
+        given.update(zip(whole.carry, parts, strict=True))  # type: ignore[arg-type]  # carry: a str
     args = [given.get(p, p) for p in plan.params]
     if carry is not None and len(parts) > 1 and parts[0] in args:
-        at = args.index(parts[0])
-        if args[at : at + len(parts)] == parts:
-            args[at : at + len(parts)] = [f"*{carry}"]
+        start = args.index(parts[0])
+        if args[start : start + len(parts)] == parts:
+            args[start : start + len(parts)] = [f"*{carry}"]
     returned = (*plan.returns, *names.items)
     out = f"{eval_shape}({names.function}, {', '.join(args)})"
     at = [returned.index(n) for n in whole.carry]

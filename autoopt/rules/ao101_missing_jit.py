@@ -97,7 +97,7 @@ def _wrap_at_loops(
         anchor = loop.node if loop is not None else site.stmt.anchor
         if anchor not in anchors:
             anchors.append(anchor)
-        edits.append(Replace(site.call.func, lambda _node, n=name: cst.Name(n)))
+        edits.append(Replace(site.call.func, lambda _node, n=name: cst.Name(n)))  # type: ignore[misc]  # a lambda with a default
     for anchor in anchors:
         edits.append(InsertBefore(anchor, (cst.parse_statement(f"{name} = {text}\n"),)))
     return edits

@@ -107,7 +107,7 @@ class LoopInvariantTransfer(Rule):
         line = ctx.span(loop.node).line
         hoisted, imports = _hoisted_text(ctx, places, stmt, expr, source)
         name, edits = hoists.edits(loop, hoisted, ctx.code(source))
-        edits += [*imports, Replace(expr, lambda _node, n=name: cst.Name(n))]
+        edits += [*imports, Replace(expr, lambda _node, n=name: cst.Name(n))]  # type: ignore[misc]  # a lambda with a default
         fix, why = _donation_risk(ctx, stmt, expr, loop, jitted)
         message = (
             f"`{ctx.code(expr)}` copies the same data to the device on every iteration of the "
@@ -122,7 +122,7 @@ class _Hoists:
     """One hoisted statement per loop and expression, shared by the findings that use it."""
 
     ctx: ModuleContext
-    made: dict[tuple[int, str], tuple[str, cst.SimpleStatementLine]] = field(default_factory=dict)
+    made: dict[tuple[int, str], tuple[str, cst.BaseStatement]] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)
 
     def edits(self, loop: Loop, hoisted: str, source: str) -> tuple[str, list[Edit]]:
@@ -176,7 +176,7 @@ def _is_compound(stmt: Stmt) -> bool:
 
 def _plain(expr: cst.BaseExpression) -> bool:
     """A name, or attributes and subscripts of one (no calls)."""
-    while type(expr) in (cst.Attribute, cst.Subscript):
+    while type(expr) is cst.Attribute or type(expr) is cst.Subscript:
         if type(expr) is cst.Subscript and any(type(n) is cst.Call for n in _walk(expr.slice)):
             return False
         expr = expr.value

@@ -179,7 +179,7 @@ class HostSyncInLoop(Rule):
         per print, at its first conversion of a device value."""
         loop = ctx.graph.loops[stmt.loops[-1]]
         printed = [
-            Printed(s.call, s.value, lambda element, s=s: redo(ctx, s, element))
+            Printed(s.call, s.value, lambda element, s=s: redo(ctx, s, element))  # type: ignore[misc]  # a lambda with a default
             for call in walk(stmt.node)
             if type(call) is cst.Call
             and (s := find_sync(ctx, call)) is not None

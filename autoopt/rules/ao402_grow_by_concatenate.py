@@ -172,7 +172,7 @@ def _join_growth(ctx: ModuleContext, acc: str, call: cst.Call) -> _Growth | None
     if not call.args or call.args[0].keyword is not None:
         return None
     seq = call.args[0].value
-    if type(seq) not in (cst.List, cst.Tuple) or len(seq.elements) < 2:
+    if (type(seq) is not cst.List and type(seq) is not cst.Tuple) or len(seq.elements) < 2:
         return None
     first, *rest = seq.elements
     if not _is_name(first.value, acc) or any(type(e) is cst.StarredElement for e in rest):
@@ -288,7 +288,7 @@ def _list_edits(ctx: ModuleContext, stmt: Stmt, loop: Loop, g: _Growth) -> list[
         *g.imports,
         InsertBefore(loop.node, (init,)),
         Replace(anchor, lambda n: cst.parse_statement(grow).with_changes(
-            leading_lines=n.leading_lines)),  # type: ignore[attr-defined]
+            leading_lines=n.leading_lines)),
         InsertAfter(loop.node, (join,)),
     ]  # fmt: skip
 

@@ -109,13 +109,13 @@ class LoopToVmap(Rule):
                 found = per_item(ctx, blocks, stmt, call)
                 plan = _plan(ctx, found) if found is not None and not found.lines else None
                 if plan is not None:
-                    yield self._finding(ctx, found, plan)  # type: ignore[arg-type]
+                    yield self._finding(ctx, found, plan)  # type: ignore[arg-type]  # found: not None
                 elif found is not None:
                     yield from self._body_finding(ctx, found, taken)
 
     def _finding(self, ctx: ModuleContext, p: PerItem, plan: _Plan | str) -> Finding:
         if isinstance(plan, str):
-            where = f"`{ctx.code(p.value.func)}` is applied to each example and stacked"  # type: ignore[attr-defined]
+            where = f"`{ctx.code(p.value.func)}` is applied to each example and stacked"  # type: ignore[attr-defined]  # the stacked value: a call
             return self.finding(ctx, p.stack, f"{where}, but {plan}", Applicability.NONE)
         vmap, imports = spell(ctx, "jax.vmap")
         axes = set(plan.axes)
@@ -191,7 +191,7 @@ def _stacked(
 
 def _returns_tuple(ctx: ModuleContext, fn: Function) -> bool:
     returns = [s.node for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
-    return any(type(r.value) in (cst.Tuple, cst.List, cst.Dict) for r in returns)  # type: ignore[attr-defined]
+    return any(type(r.value) in (cst.Tuple, cst.List, cst.Dict) for r in returns)
 
 
 def _plan(ctx: ModuleContext, p: PerItem) -> _Plan | str | None:
@@ -244,7 +244,7 @@ def _map_args(
             source = p.iter
             args.append(ctx.code(p.iter))
         elif count is not None and indexed_by(value, p.target):
-            array = value.value  # type: ignore[attr-defined]
+            array = value.value  # type: ignore[attr-defined]  # indexed_by: a Subscript
             source = source or array
             visited = rows(ctx, p, array, count, counted, doubts)
             if visited is None:

@@ -98,7 +98,9 @@ class XlaEnvAfterImport(Rule):
         if problem:
             return self.finding(ctx, setting.line, f"{message}; {problem}", Applicability.NONE)
         moved = [*_os_import_to_move(ctx, body, first_import), setting.line]
-        edits = [Replace(stmt, lambda _n: cst.RemovalSentinel.REMOVE) for stmt in moved]
+        edits: list[Replace | InsertBefore] = [
+            Replace(stmt, lambda _n: cst.RemovalSentinel.REMOVE) for stmt in moved
+        ]
         edits.append(InsertBefore(body[first_import], tuple(moved)))
         title = f"Move {keys} above `import jax`"
         doubt = _effect_doubt(ctx, body, setting, first_import)
@@ -158,7 +160,7 @@ def _first_jax_use(ctx: ModuleContext, body, after: int) -> int | None:
             if type(small) in (cst.Import, cst.ImportFrom):
                 continue
             for call in (n for n in walk(small) if type(n) is cst.Call):
-                qual = ctx.qualify(call.func) or ""  # type: ignore[arg-type]
+                qual = ctx.qualify(call.func) or ""
                 if not qual.startswith("os."):
                     return index
     return None

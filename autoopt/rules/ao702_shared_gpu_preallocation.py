@@ -106,7 +106,7 @@ class SharedGpuPreallocation(Rule):
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         launch = next(_launches(ctx), None) if _imports_launcher(ctx) else None
         launch = launch or _xdist_workers(ctx)
-        body = list(ctx.module.body)
+        body: list[cst.BaseStatement] = list(ctx.module.body)
         if launch is None or not body or _configured(ctx, launch.env):
             return
         first_import = semantic(ctx).first_statement_reaching_jax()

@@ -77,4 +77,4 @@ class DeferredEdits(Sequence[Edit]):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and self.resolved() == tuple(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a list

@@ -139,7 +139,7 @@ def _checks(ctx: ModuleContext, test: cst.BaseExpression, called: set[str]) -> b
         ctx.qualify(call.func) == "jax.eval_shape"
         and call.args
         and type(call.args[0].value) is cst.Name
-        and call.args[0].value.value in called  # type: ignore[attr-defined]
+        and call.args[0].value.value in called
         for call in calls_in(test)
     )
 

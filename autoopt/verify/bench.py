@@ -106,7 +106,10 @@ def _measure(
 ) -> dict[str, Any]:
     tol = Tolerance(spec.get("rtol"), spec.get("atol"))
     comparison = compare_trees(
-        probes.flatten(a.output), probes.flatten(b.output), tol, x64=jax.config.jax_enable_x64
+        probes.flatten(a.output),
+        probes.flatten(b.output),
+        tol,
+        x64=jax.config.jax_enable_x64,  # type: ignore[attr-defined]  # a jax flag
     )
     for _ in range(max(spec["warmup"] - 1, 0)):
         _round(a, calls, counter)

@@ -152,7 +152,7 @@ class _Session:
 
     def run_baseline(self, targets: list[str]) -> WorkerRun:
         """The original once, capturing the first calls of the target functions."""
-        capture = {"targets": targets, "dir": str(self.work / "captures")}
+        capture: dict[str, Any] = {"targets": targets, "dir": str(self.work / "captures")}
         capture["max_calls"] = self.options.max_calls
         shutil.rmtree(capture["dir"], ignore_errors=True)  # from a forked run, if any
         self.baseline = self.run(self.path, capture=capture)

@@ -35,7 +35,7 @@ class CompileCounter:
     def __init__(self) -> None:
         self.count = 0
         self.seconds = 0.0
-        jax.monitoring.register_event_duration_secs_listener(self._on_event)
+        jax.monitoring.register_event_duration_secs_listener(self._on_event)  # type: ignore[arg-type]  # **_ takes the metadata
 
     def _on_event(self, event: str, duration: float, **_: Any) -> None:
         if event in COMPILE_STAGES:
@@ -206,7 +206,7 @@ def save_call(stem: Path, args: tuple, kwargs: dict) -> None:
             kinds.append(("object", ""))
             others[i] = leaf
     blob = pickle.dumps((treedef, kinds, others))
-    np.savez(stem.with_suffix(".npz"), **arrays)
+    np.savez(stem.with_suffix(".npz"), **arrays)  # type: ignore[arg-type]  # arrays, not options
     stem.with_suffix(".pkl").write_bytes(blob)
 
 

@@ -300,10 +300,10 @@ def memory_chart(rows: list[Row]) -> str:
         return "<p>No memory measurements.</p>"
     lines, y = [], 10
     for row, label, before, after in measured:
-        top = max(before, after)
+        top = max(before, after)  # type: ignore[type-var]  # both measured
         lines.append(_text(6, y + 14, f"{row.rule} {row.location}"[:40]))
         for value, color, tag in ((before, _BEFORE, "before"), (after, _AFTER, "after")):
-            width = max(value / top * _BAR_W, 1)
+            width = max(value / top * _BAR_W, 1)  # type: ignore[operator]  # both measured
             lines.append(
                 f"<rect x='{_LABEL_W}' y='{y + 3}' width='{width:.1f}'"
                 f" height='{_LINE_H - 6}' fill='{color}'/>"

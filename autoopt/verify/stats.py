@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -101,7 +102,7 @@ def speed_view(
     after: list[float],
     floor: float,
     noise_floor: float = 0.0,
-    **extra: object,
+    **extra: Any,
 ) -> SpeedView:
     """Summarise before/after samples taken interleaved; ratios pair them in run order.
 
@@ -124,5 +125,5 @@ def speed_view(
         floor=floor,
         threshold=max(margin, floor),
         samples=len(before),
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )

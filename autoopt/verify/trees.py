@@ -39,7 +39,7 @@ class FlatTree:
 def save_tree(tree: FlatTree, directory: Path, name: str) -> None:
     """Write `tree` as `<name>.json` and `<name>.npz` under `directory`."""
     arrays = {f"a{i}": leaf.value for i, leaf in enumerate(tree.leaves) if leaf.kind != TEXT}
-    np.savez(directory / f"{name}.npz", **arrays)
+    np.savez(directory / f"{name}.npz", **arrays)  # type: ignore[arg-type]  # arrays, not options
     meta = {
         "structure": tree.structure,
         "leaves": [

@@ -59,7 +59,7 @@ def run_program(
     if instrument:
         jax.config.update("jax_transfer_guard", "log")
     compiles, compile_s = counter.snapshot()
-    with probes.count_host_syncs() if instrument else nullcontext(Counter()) as syncs:
+    with probes.count_host_syncs() if instrument else nullcontext(Counter()) as syncs:  # type: ignore[attr-defined]  # both context managers
         loaded = loaded or preload(spec)
         try:
             module = loaded.get()
@@ -111,7 +111,7 @@ def environment() -> dict[str, Any]:
         "platform": device.platform,
         "jax": jax.__version__,
         "jaxlib": jaxlib.__version__,
-        "x64": bool(jax.config.jax_enable_x64),
+        "x64": bool(jax.config.jax_enable_x64),  # type: ignore[attr-defined]  # a jax flag
         "peak_rss": peak_rss(),
     }
 

@@ -32,9 +32,12 @@ MAX_BYTES = 10 * 1024 * 1024
 class Source(Protocol):
     """What the runner and writer need from a file: its text and how to write it back."""
 
-    path: Path
-    text: str
-    raw: bytes
+    @property
+    def path(self) -> Path: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def raw(self) -> bytes: ...
 
     def encode(self, text: str) -> bytes: ...
 

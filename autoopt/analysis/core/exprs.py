@@ -40,7 +40,7 @@ def _reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst.Name]) -> Non
 
 
 def _comprehension_reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst.Name]) -> None:
-    for_in: cst.CompFor | None = node.for_in  # type: ignore[attr-defined]
+    for_in: cst.CompFor | None = node.for_in  # type: ignore[attr-defined]  # a comprehension
     inner = bound
     while for_in is not None:
         _reads(for_in.iter, inner, out)
@@ -48,7 +48,7 @@ def _comprehension_reads(node: cst.CSTNode, bound: frozenset[str], out: list[cst
         for cond in for_in.ifs:
             _reads(cond.test, inner, out)
         for_in = for_in.inner_for_in
-    parts = (node.key, node.value) if type(node) is cst.DictComp else (node.elt,)  # type: ignore[attr-defined]
+    parts = (node.key, node.value) if type(node) is cst.DictComp else (node.elt,)  # type: ignore[attr-defined]  # not a DictComp: elt
     for part in parts:
         _reads(part, inner, out)
 
@@ -91,7 +91,7 @@ def bound_names(target: cst.BaseExpression) -> Iterator[str]:
     """Names bound by an assignment target (`a`, `a, (b, *c)`), not subscripts."""
     if type(target) is cst.Name:
         yield target.value
-    elif type(target) in (cst.Tuple, cst.List):
+    elif type(target) is cst.Tuple or type(target) is cst.List:
         for element in target.elements:
             yield from bound_names(element.value)
     elif type(target) is cst.StarredElement:
@@ -100,7 +100,7 @@ def bound_names(target: cst.BaseExpression) -> Iterator[str]:
 
 def base_name(node: cst.BaseExpression) -> str | None:
     """The variable at the root of `a.b[c].d`, or None."""
-    while type(node) in (cst.Attribute, cst.Subscript):
+    while type(node) is cst.Attribute or type(node) is cst.Subscript:
         node = node.value
     return node.value if type(node) is cst.Name else None
 
@@ -111,7 +111,7 @@ def mutated_names(target: cst.BaseExpression) -> Iterator[str]:
         name = base_name(target)
         if name is not None:
             yield name
-    elif type(target) in (cst.Tuple, cst.List):
+    elif type(target) is cst.Tuple or type(target) is cst.List:
         for element in target.elements:
             yield from mutated_names(element.value)
     elif type(target) is cst.StarredElement:
@@ -179,7 +179,7 @@ def evaluated_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The expressions a statement node evaluates itself (a loop header: not its body)."""
     if type(node) is cst.For:
         return [node.iter]
-    if type(node) in (cst.While, cst.If):
+    if type(node) is cst.While or type(node) is cst.If:
         return [node.test]
     if type(node) is cst.FunctionDef:
         return [d.decorator for d in node.decorators]

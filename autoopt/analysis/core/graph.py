@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -86,7 +86,12 @@ class Stmt:
         """The expression an assignment (plain, augmented or annotated) or an expression
         statement evaluates, or None."""
         node = self.node
-        if type(node) in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr):
+        if (
+            type(node) is cst.Assign
+            or type(node) is cst.AugAssign
+            or type(node) is cst.AnnAssign
+            or type(node) is cst.Expr
+        ):
             return node.value
         return None
 
@@ -383,7 +388,7 @@ class _Builder:
             self._known = self.g.store(stmt) if self.g.store is not None else {}
             self._body([stmt])
 
-    def _add(self, node: cst.CSTNode, anchor: cst.BaseStatement, **facts: object) -> Stmt:
+    def _add(self, node: cst.CSTNode, anchor: cst.BaseStatement, **facts: Any) -> Stmt:
         stmt = Stmt(
             id=len(self.g.stmts),
             node=node,
@@ -391,7 +396,7 @@ class _Builder:
             scope=self.scope,
             loops=tuple(self.loops),
             block=tuple(self.block),
-            **facts,  # type: ignore[arg-type]
+            **facts,
         )
         self.g.stmts.append(stmt)
         self.g.by_node[node] = stmt
@@ -464,19 +469,19 @@ class _Builder:
         if type(small) is cst.AnnAssign and small.value is None:
             # `y: int` only declares: it binds nothing; `self.y: int` evaluates `self`
             return {"uses": frozenset(_subscript_reads([small.target]))}
-        if type(small) in (cst.AnnAssign, cst.AugAssign):
+        if type(small) is cst.AnnAssign or type(small) is cst.AugAssign:
             assert small.value is not None
             facts = self._facts(small.value, [small.target])
             if type(small) is cst.AugAssign:
                 facts["uses"] |= frozenset(n.value for n in read_names(small.target))
             return facts
-        if type(small) in (cst.Global, cst.Nonlocal):
+        if type(small) is cst.Global or type(small) is cst.Nonlocal:
             names = {n.name.value for n in small.names}
             if self.scope in self.g.functions:
                 fn = self.g.functions[self.scope]
                 (fn.globals if type(small) is cst.Global else fn.nonlocals).update(names)
             return {}
-        if type(small) in (cst.Import, cst.ImportFrom):
+        if type(small) is cst.Import or type(small) is cst.ImportFrom:
             return {"defs": frozenset(_import_binds(small))}
         if type(small) is cst.Del:
             return {"mutates": frozenset(mutated_names(small.target))}
@@ -581,7 +586,7 @@ def written_arguments(imports: ImportMap, call: cst.Call) -> set[str]:
     return {name for t in targets if (name := base_name(t)) is not None}
 
 
-def _subscript_reads(targets: list[cst.BaseExpression]) -> set[str]:
+def _subscript_reads(targets: Sequence[cst.BaseExpression]) -> set[str]:
     """`a[i] = v` reads `a` and `i` as well as writing into `a`."""
     reads: set[str] = set()
     for target in targets:
@@ -593,14 +598,14 @@ def _subscript_reads(targets: list[cst.BaseExpression]) -> set[str]:
 def _import_binds(node: cst.Import | cst.ImportFrom) -> Iterator[str]:
     if type(node.names) is cst.ImportStar:
         return
-    for alias in node.names:
+    for alias in node.names:  # type: ignore[union-attr]  # not ImportStar: returned above
         if alias.asname is not None:
-            yield alias.asname.name.value  # type: ignore[union-attr]
+            yield alias.asname.name.value  # type: ignore[union-attr]  # an import's asname is a Name
         else:
             name = alias.name
             while type(name) is cst.Attribute:
                 name = name.value
-            yield name.value  # type: ignore[union-attr]
+            yield name.value  # type: ignore[misc]  # the root of a dotted name is a Name
 
 
 def _free_names(node: cst.FunctionDef) -> set[str]:

@@ -239,11 +239,13 @@ def _readers(ctx: ModuleContext) -> dict[str, list[Stmt]]:
 def _dunder_all(ctx: ModuleContext) -> set[str]:
     names: set[str] = set()
     for stmt in ctx.graph.scope_stmts(MODULE):
-        if "__all__" in stmt.defs and type(stmt.node) in (cst.Assign, cst.AugAssign):
+        if "__all__" in stmt.defs and (
+            type(stmt.node) is cst.Assign or type(stmt.node) is cst.AugAssign
+        ):
             value = stmt.node.value
-            if type(value) in (cst.List, cst.Tuple):
+            if type(value) is cst.List or type(value) is cst.Tuple:
                 names |= {
-                    e.value.evaluated_value
+                    e.value.evaluated_value  # type: ignore[misc]  # str, or bytes nobody imports
                     for e in value.elements
                     if type(e.value) is cst.SimpleString
                 }

@@ -104,21 +104,26 @@ def _binds(imp: cst.Import | cst.ImportFrom) -> list[tuple[str, str, bool]]:
         for alias in imp.names:
             full = _module_name(alias.name)
             if alias.asname is not None:
-                binds.append((alias.asname.name.value, full, False))  # type: ignore[union-attr]
+                binds.append((alias.asname.name.value, full, False))  # type: ignore[union-attr]  # an import's asname is a Name
             else:
                 head = full.split(".")[0]
                 binds.append((head, head, True))
         return binds
-    if imp.relative or imp.module is None or type(imp.names) is cst.ImportStar:
+    if (
+        type(imp) is not cst.ImportFrom
+        or imp.relative
+        or imp.module is None
+        or type(imp.names) is cst.ImportStar
+    ):
         return []
     base = _module_name(imp.module)
     return [
-        (
-            alias.asname.name.value if alias.asname else alias.name.value,  # type: ignore[union-attr]
+        (  # type: ignore[misc]  # a from-import's alias and asname are Names
+            alias.asname.name.value if alias.asname else alias.name.value,  # type: ignore[union-attr]  # an import's asname is a Name
             f"{base}.{_module_name(alias.name)}",
             False,
         )
-        for alias in imp.names
+        for alias in imp.names  # type: ignore[union-attr]  # not ImportStar: returned above
     ]
 
 
@@ -149,7 +154,7 @@ def statement_imports(stmt: cst.BaseStatement) -> list[Import]:
         (line, small, module_level)
         for line, module_level in lines
         for small in line.body
-        if type(small) in (cst.Import, cst.ImportFrom)
+        if type(small) is cst.Import or type(small) is cst.ImportFrom
     ]
 
 

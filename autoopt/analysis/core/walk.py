@@ -119,10 +119,14 @@ def module_nodes(module: cst.Module) -> list[cst.CSTNode]:
     if last is not None and last.module is module:
         return last.nodes
     nodes: list[cst.CSTNode] = [module]
-    parts = {}
+    parts: dict[int, tuple[cst.BaseStatement, int, int]] = {}
     for stmt in module.body:
         old = last.parts.get(id(stmt)) if last is not None else None
-        part = last.nodes[old[1] : old[2]] if old and old[0] is stmt else _preorder(stmt)
+        part = (
+            last.nodes[old[1] : old[2]]
+            if old and last is not None and old[0] is stmt
+            else _preorder(stmt)
+        )
         parts[id(stmt)] = (stmt, len(nodes), len(nodes) + len(part))
         nodes.extend(part)
     _last = _Walked(module, nodes, parts)

@@ -14,7 +14,7 @@ it rather than delete it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -122,12 +122,17 @@ class Sharing:
         if type(expr) is cst.Name:
             if expr.value not in ("True", "False", "None") and expr.value not in self.ignored:
                 out.strong.add(expr.value)
-        elif type(expr) in (cst.Attribute, cst.Subscript):
-            root = expr
-            while type(root) in (cst.Attribute, cst.Subscript):
+        elif type(expr) is cst.Attribute or type(expr) is cst.Subscript:
+            root: cst.BaseExpression = expr
+            while type(root) is cst.Attribute or type(root) is cst.Subscript:
                 root = root.value
             out.add(self.shares(root))
-        elif type(expr) in (cst.Tuple, cst.List, cst.Set, cst.Dict):
+        elif (
+            type(expr) is cst.Tuple
+            or type(expr) is cst.List
+            or type(expr) is cst.Set
+            or type(expr) is cst.Dict
+        ):
             for element in expr.elements:
                 out.add(self.shares(element.value))
         elif type(expr) is cst.IfExp:
@@ -169,7 +174,9 @@ class Sharing:
             if len(targets) > 1:  # `p = avg = init()`: both names hold one object
                 together = {n for t in targets for n in bound_names(t)}
                 self._link(together, Shares(strong=together))
-        elif type(node) in (cst.AugAssign, cst.AnnAssign) and node.value is not None:
+        elif (
+            type(node) is cst.AugAssign or type(node) is cst.AnnAssign
+        ) and node.value is not None:
             self._link_targets([node.target], node.value)
         elif type(node) is cst.For:
             self._link(bound_names(node.target), self.shares(node.iter))
@@ -181,7 +188,9 @@ class Sharing:
             self._link_mutation(call)
             self._link_retention(call)
 
-    def _link_targets(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
+    def _link_targets(
+        self, targets: Sequence[cst.BaseExpression], value: cst.BaseExpression
+    ) -> None:
         for target in targets:
             pairs = _pairs(target, value)
             for sub_target, sub_value in pairs:
@@ -316,7 +325,7 @@ class Sharing:
             p.name.value for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param
         }
         if name not in variadic:
-            expr = CallSite(self.at, call, fn).argument(fn.params.index(name), name)  # type: ignore[arg-type]
+            expr = CallSite(self.at, call, fn).argument(fn.params.index(name), name)  # type: ignore[arg-type]  # self.at: set per statement read
             if expr is not None:
                 return self.shares(expr)
         if name not in variadic and not any(a.star for a in call.args):
@@ -375,8 +384,8 @@ def _pairs(
 ) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
     """`a, b = x, y` pairs `a` with `x` and `b` with `y`; otherwise the whole."""
     if (
-        type(target) in (cst.Tuple, cst.List)
-        and type(value) in (cst.Tuple, cst.List)
+        (type(target) is cst.Tuple or type(target) is cst.List)
+        and (type(value) is cst.Tuple or type(value) is cst.List)
         and len(target.elements) == len(value.elements)
         and not any(type(e) is cst.StarredElement for e in target.elements)
         and not any(type(e) is cst.StarredElement for e in value.elements)
@@ -449,7 +458,7 @@ class _Leaves:
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
         if depth > _LEAF_DEPTH:
             return None
-        if type(expr) in (cst.Tuple, cst.List):
+        if type(expr) is cst.Tuple or type(expr) is cst.List:
             return self._all([e.value for e in expr.elements], depth)
         if type(expr) is cst.Dict:
             values = [e.value for e in expr.elements if type(e) is cst.DictElement]
@@ -510,7 +519,7 @@ class _Leaves:
         ]
         if len(returns) != 1:
             return None
-        leaves = _Leaves(self.ctx, returns[0]).of(returns[0].node.value, depth + 1)
+        leaves = _Leaves(self.ctx, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
         if leaves is None:
             return None
         return [self._caller_names(fn, call, leaf) for leaf in leaves]

@@ -119,7 +119,7 @@ def _call_may_write(
 ) -> str | None:
     func = call.func
     receiver = base_name(func.value) if type(func) is cst.Attribute else None
-    if receiver in held and func.attr.value not in READ_ONLY_METHODS:  # type: ignore[union-attr]
+    if receiver in held and func.attr.value not in READ_ONLY_METHODS:  # type: ignore[attr-defined]  # receiver: an Attribute
         return f"`{ctx.code(call)}` may change `{receiver}` in place"
     passed = {n for a in call.args for n in sharing.shares(a.value).names()} & held
     if not passed or _read_only_callee(ctx, stmt, call):

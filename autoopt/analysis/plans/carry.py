@@ -122,7 +122,7 @@ def _bound(stmt: Stmt, name: str) -> tuple[cst.BaseExpression, int | None] | Non
     target = node.targets[0].target
     if type(target) is cst.Name:
         return (node.value, None) if target.value == name else None
-    if type(target) in (cst.Tuple, cst.List):
+    if type(target) is cst.Tuple or type(target) is cst.List:
         names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
         if name in names:
             index = names.index(name)
@@ -352,7 +352,7 @@ class _Keeps:
         return all(self._returned(ret, params, index, depth) for ret in returns)
 
     def _returned(self, ret: Stmt, params: frozenset[str], index: int | None, depth: int) -> bool:
-        value = ret.node.value  # type: ignore[attr-defined]
+        value = ret.node.value  # type: ignore[attr-defined]  # a Return
         if index is not None:
             if type(value) is not cst.Tuple or index >= len(value.elements):
                 return False

@@ -66,7 +66,7 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
     carry = loop_carry(ctx, loop, body, index)
     if not carry or not _index_traceable(body, index):
         return None
-    doubts = index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]
+    doubts = index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]  # the loop: a For
     return ForiPlan(fn, loop, index, bounds, carry, tuple(doubts))
 
 
@@ -99,7 +99,7 @@ def _assignments_only(node: cst.For | cst.While) -> bool:
 
 def _plain_targets(assign: cst.Assign) -> bool:
     def plain(t: cst.BaseExpression) -> bool:
-        if type(t) in (cst.Tuple, cst.List):
+        if type(t) is cst.Tuple or type(t) is cst.List:
             return all(plain(e.value) for e in t.elements)
         return type(t) is cst.Name
 
@@ -182,7 +182,7 @@ def _index_traceable(body: list[Stmt], index: str) -> bool:
     derived = _derived(body, index)
     allowed: set[int] = set()
     for stmt in body:
-        value = stmt.node.value  # type: ignore[attr-defined]
+        value = stmt.node.value  # type: ignore[attr-defined]  # plain assignments
         if _arithmetic(value):
             allowed |= {id(n) for n in read_names(value)}
         for sub in _subscripts(stmt.node, derived):
@@ -190,7 +190,7 @@ def _index_traceable(body: list[Stmt], index: str) -> bool:
                 if type(element.slice) is cst.Index and _arithmetic(element.slice.value):
                     allowed |= {id(n) for n in read_names(element.slice.value)}
     # the statements are plain assignments to names: only their values read anything
-    reads = (n for stmt in body for n in read_names(stmt.node.value))  # type: ignore[attr-defined]
+    reads = (n for stmt in body for n in read_names(stmt.node.value))  # type: ignore[attr-defined]  # plain assignments
     return all(id(n) in allowed for n in reads if n.value in derived)
 
 
@@ -198,7 +198,7 @@ def _derived(body: list[Stmt], index: str) -> set[str]:
     """The index and the names computed from it by integer arithmetic (`j = i + 1`)."""
     derived = {index}
     for stmt in body:  # plain assignments, in order
-        value = stmt.node.value  # type: ignore[attr-defined]
+        value = stmt.node.value  # type: ignore[attr-defined]  # plain assignments
         if _arithmetic(value) and derived & {n.value for n in read_names(value)}:
             derived |= stmt.defs
     return derived
@@ -265,7 +265,7 @@ def _carry_doubts(
 def _counted(node: cst.For) -> str | None:
     """`xs` for `range([k, ]xs.shape[0])` or `range([k, ]len(xs))` (`k` a literal
     integer, so never negative), else None."""
-    args = node.iter.args  # type: ignore[attr-defined]
+    args = node.iter.args  # type: ignore[attr-defined]  # a range(...) call
     if len(args) == 2 and type(args[0].value) is not cst.Integer:
         return None
     count = args[-1].value

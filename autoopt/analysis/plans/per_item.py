@@ -113,15 +113,15 @@ def _loop(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, stack: cst.Call) -> Pe
     *lines, last = loop.body.body
     if not all(type(line) is cst.SimpleStatementLine for line in loop.body.body):
         return None
-    value = _appended(last, name)  # type: ignore[arg-type]
-    if value is None or not all(_assigns_names(line) for line in lines):  # type: ignore[arg-type]
+    value = _appended(last, name)  # type: ignore[arg-type]  # all lines checked above
+    if value is None or not all(_assigns_names(line) for line in lines):  # type: ignore[arg-type]  # all lines checked above
         return None
     if not _list_used_once(ctx, stmt, name, {init, last, stmt.anchor}):
         return None
-    leading = (*init.leading_lines, *loop.leading_lines)
+    leading = (*init.leading_lines, *loop.leading_lines)  # type: ignore[attr-defined]  # a line
     at = ctx.graph.by_node[loop]
     target = loop.target.value
-    return PerItem(stack, value, target, loop.iter, at, tuple(lines), (init, loop), leading)  # type: ignore[arg-type]
+    return PerItem(stack, value, target, loop.iter, at, tuple(lines), (init, loop), leading)  # type: ignore[arg-type]  # all lines checked above
 
 
 def _assigns_names(line: cst.SimpleStatementLine) -> bool:
@@ -133,7 +133,7 @@ def _assigns_names(line: cst.SimpleStatementLine) -> bool:
 
 
 def _plain_target(target: cst.BaseExpression) -> bool:
-    if type(target) in (cst.Tuple, cst.List):
+    if type(target) is cst.Tuple or type(target) is cst.List:
         return all(_plain_target(e.value) for e in target.elements)
     return type(target) is cst.Name
 
@@ -189,7 +189,7 @@ def item_body(ctx: ModuleContext, p: PerItem) -> ItemBody | None:
     swap = {id(node): name for node, name in items.nodes}
     lines = tuple(line.visit(_Substitute(swap)) for line in p.lines)
     value = p.value.visit(_Substitute(swap))
-    exposed, bound = _names(lines, value)  # type: ignore[arg-type]
+    exposed, bound = _names(lines, value)  # type: ignore[arg-type]  # visit keeps the classes
     params = items.params
     if set(exposed) & bound or bound & set(params) or _read_after(ctx, p, bound | {p.target}):
         return None
@@ -199,8 +199,8 @@ def item_body(ctx: ModuleContext, p: PerItem) -> ItemBody | None:
         (*items.args, *inputs),
         (*items.per_item, *inputs),
         items.sources,
-        lines,  # type: ignore[arg-type]
-        value,  # type: ignore[arg-type]
+        lines,  # type: ignore[arg-type]  # visit keeps the classes
+        value,  # type: ignore[arg-type]  # visit keeps the classes
         tuple(items.doubts),
     )
 
@@ -235,7 +235,8 @@ def _items(ctx: ModuleContext, p: PerItem) -> _Items | None:
     taken = {n.value for n in nodes if type(n) is cst.Name}
     counted = counted_array(count)
     params: dict[str, str] = {}  # array -> its parameter
-    sources, args, per_item, doubts = [], [], [], []
+    sources, args, per_item = [], [], []
+    doubts: list[str] = []
     for node in indexed:
         array = node.value
         text = ctx.code(array)
@@ -278,7 +279,7 @@ class _Substitute(cst.CSTTransformer):
         super().__init__()
         self.swap = swap
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]  # LibCST's generic signature
         name = self.swap.get(id(original_node))
         return cst.Name(name) if name is not None else updated_node
 
@@ -417,7 +418,7 @@ def _leading_dim(ctx: ModuleContext, call: cst.Call) -> cst.BaseExpression | Non
 def _int_value(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> int | None:
     """A literal integer, or a module constant bound once to one."""
     if type(expr) is cst.Name and int_constant(ctx, at, expr.value):
-        expr = module_constant(ctx, expr.value)  # type: ignore[assignment]
+        expr = module_constant(ctx, expr.value)  # type: ignore[assignment]  # int_constant: bound to one
     return int_literal(expr)
 
 

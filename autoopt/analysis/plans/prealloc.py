@@ -84,7 +84,7 @@ def _counted(ctx: ModuleContext, loop: Loop) -> tuple[str, cst.Call] | str:
     node = loop.node
     if not (type(node) is cst.For and not node.asynchronous and is_range(ctx, node.iter)):
         return "the trip count is not known: not `for i in range(...)`"
-    args = node.iter.args  # type: ignore[attr-defined]
+    args = node.iter.args  # type: ignore[attr-defined]  # is_range: a Call
     if not (
         type(node.target) is cst.Name
         and 1 <= len(args) <= 2

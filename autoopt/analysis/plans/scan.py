@@ -66,7 +66,7 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
     index, bounds = counted
     if not _runs(ctx, bounds):
         return None
-    placed = _placed(ctx, node, collects)
+    placed = _placed(ctx, node, collects)  # type: ignore[arg-type]  # a For: counted_for
     if placed is None:
         return None
     body = ctx.graph.loop_stmts(loop.id)
@@ -74,7 +74,7 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
     if not all(id(s) in owned or _rebinding(s) for s in body):
         return None
     terms = _Terms(ctx, fn, loop, index)
-    exprs = [(s, s.node.value) for s in body if id(s) not in owned]  # type: ignore[attr-defined]
+    exprs = [(s, s.node.value) for s in body if id(s) not in owned]  # type: ignore[attr-defined]  # _rebinding: assignments
     exprs += [(c.stmt, c.value) for c in placed]
     if not all(terms.allowed_at(s, e) for s, e in exprs):
         return None
@@ -93,19 +93,19 @@ def _placed(ctx: ModuleContext, node: cst.For, collects: list[Collect]) -> list[
     with that line alone; None when one sits elsewhere."""
     placed = []
     for c in collects:
-        for line in node.body.body:  # type: ignore[attr-defined]
+        for line in node.body.body:
             if line is c.stmt.anchor:
                 placed.append(Collect(c.stmt, c.name, c.value, None, line))
                 break
-            if _guards(line, c.stmt) and _index_condition(ctx, c.stmt, line.test):  # type: ignore[attr-defined]
-                placed.append(Collect(c.stmt, c.name, c.value, line.test, line))  # type: ignore[attr-defined]
+            if _guards(line, c.stmt) and _index_condition(ctx, c.stmt, line.test):  # type: ignore[union-attr]  # an If
+                placed.append(Collect(c.stmt, c.name, c.value, line.test, line))  # type: ignore[union-attr, arg-type]  # an If
                 break
         else:
             return None
     return placed
 
 
-def _guards(line: cst.BaseStatement, stmt: Stmt) -> bool:
+def _guards(line: cst.BaseStatement | cst.BaseSmallStatement, stmt: Stmt) -> bool:
     """`if <test>:` whose whole body is the line of `stmt`, with no `else`."""
     return (
         type(line) is cst.If
@@ -143,7 +143,7 @@ def _rebinding(stmt: Stmt) -> bool:
 
 
 def _plain(target: cst.BaseExpression) -> bool:
-    if type(target) in (cst.Tuple, cst.List):
+    if type(target) is cst.Tuple or type(target) is cst.List:
         return all(_plain(e.value) for e in target.elements)
     return type(target) is cst.Name
 
@@ -261,7 +261,7 @@ def step_count(ctx: ModuleContext, bounds: tuple[cst.BaseExpression, ...]) -> in
     if any(v is None for v in values):
         return None
     low, high = (0, *values) if len(values) == 1 else values
-    return high - low if low >= 0 and high > low else None  # type: ignore[operator]
+    return high - low if low >= 0 and high > low else None  # type: ignore[operator]  # no None: returned above
 
 
 def _literal(ctx: ModuleContext, expr: cst.BaseExpression) -> int | None:

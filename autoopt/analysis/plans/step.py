@@ -114,14 +114,14 @@ def kept_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
     kept = node.body.body[len(lines) :]
     if not kept or not all(_appends_only(ctx, block) for block in kept):
         return None
-    inner = [line for block in kept for line in block.body.body]  # type: ignore[union-attr]
-    plan = _plan(ctx, loop, [*lines, *inner], tuple(kept))  # type: ignore[arg-type]
+    inner = [line for block in kept for line in block.body.body]  # type: ignore[union-attr]  # _appends_only: Ifs
+    plan = _plan(ctx, loop, [*lines, *inner], tuple(kept))  # type: ignore[arg-type]  # lines of Ifs
     if plan is None:
         return None
-    return replace(plan, kept=tuple(kept), narrow=step_plan(ctx, loop))  # type: ignore[arg-type]
+    return replace(plan, kept=tuple(kept), narrow=step_plan(ctx, loop))  # type: ignore[arg-type]  # _appends_only: Ifs
 
 
-def _appends_only(ctx: ModuleContext, block: cst.BaseStatement) -> bool:
+def _appends_only(ctx: ModuleContext, block: cst.BaseStatement | cst.BaseSmallStatement) -> bool:
     """`if <test>:` with no `else` whose lines are `xs.append(value)` calls, none of them
     converting a value for the host."""
     if type(block) is not cst.If or block.orelse is not None:
@@ -146,7 +146,7 @@ def _plan(
     computing = sum(_computes(small) for line in lines for small in line.body)
     if not computing:
         return None
-    index = node.target.value if type(node) is cst.For else None  # type: ignore[union-attr]
+    index = node.target.value if type(node) is cst.For else None  # type: ignore[attr-defined]  # a Name
     body = ctx.graph.loop_stmts(loop.id)
     moved = {id(small) for line in lines for small in line.body}
     step = [s for s in body if id(s.node) in moved]
@@ -167,7 +167,7 @@ def _plan(
     params = ([index] if index in exposed else []) + carried + inputs
     counted = counted_for(node) is not None
     traced = "the jitted step"
-    doubts = index_doubts(ctx, node, step, index, traced) if counted else []  # type: ignore[arg-type]
+    doubts = index_doubts(ctx, node, step, index, traced) if counted else []  # type: ignore[arg-type]  # counted: a For with an index
     single = computing < _MIN_STATEMENTS
     names = (tuple(params), tuple(returns))
     return StepPlan(loop, index, tuple(lines), *names, appends, tuple(doubts), single=single)
@@ -179,7 +179,7 @@ def _plain_loop(node: cst.For | cst.While) -> bool:
         return False
     if type(node) is cst.While:
         return True
-    return node.asynchronous is None and type(node.target) is cst.Name
+    return node.asynchronous is None and type(node.target) is cst.Name  # type: ignore[union-attr]  # a For
 
 
 def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.SimpleStatementLine]:
@@ -212,7 +212,7 @@ def _host_conversion(ctx: ModuleContext, call: cst.Call) -> bool:
 
 def _assigns_names(small: cst.BaseSmallStatement) -> bool:
     def plain(target: cst.BaseExpression) -> bool:
-        if type(target) in (cst.Tuple, cst.List):
+        if type(target) is cst.Tuple or type(target) is cst.List:
             return all(plain(e.value) for e in target.elements)
         return type(target) is cst.Name
 
@@ -238,7 +238,7 @@ def _computes(small: cst.BaseSmallStatement) -> bool:
     returns to are one call and appends of names)."""
     if type(small) is cst.Assign:
         return True
-    return type(small.value.args[0].value) is not cst.Name  # type: ignore[attr-defined]
+    return type(small.value.args[0].value) is not cst.Name  # type: ignore[attr-defined]  # an append call
 
 
 def _appends(lines: list[cst.SimpleStatementLine], kept: tuple[cst.If, ...]) -> tuple[Append, ...]:
@@ -249,14 +249,14 @@ def _appends(lines: list[cst.SimpleStatementLine], kept: tuple[cst.If, ...]) -> 
         for small in line.body:
             name = _append(small)
             if name is not None:
-                found.append(Append(small, name, None, blocks.get(id(line))))  # type: ignore[arg-type]
+                found.append(Append(small, name, None, blocks.get(id(line))))  # type: ignore[arg-type]  # an append: an Expr
     return tuple(found)
 
 
 def _named(append: Append, step: list[Stmt]) -> Append:
     """The append with its value's own name, when the step binds that name before the
     append and not after it."""
-    value = append.node.value.args[0].value  # type: ignore[attr-defined]
+    value = append.node.value.args[0].value  # type: ignore[attr-defined]  # an append call
     if type(value) is not cst.Name:
         return append
     at = next(i for i, s in enumerate(step) if s.node is append.node)
@@ -269,7 +269,7 @@ def _reads_list(stmt: Stmt, lists: set[str]) -> bool:
     """A statement of the step reads a collected list other than to append to it."""
     node = stmt.node
     if type(node) is cst.Expr and _append(node) is not None:
-        value = node.value.args[0].value  # type: ignore[attr-defined]
+        value = node.value.args[0].value  # type: ignore[attr-defined]  # an append call
         return any(n.value in lists for n in read_names(value))
     return bool(stmt.uses & lists)
 

@@ -238,7 +238,7 @@ def _kept_test(ctx: ModuleContext, plan: StepPlan, block: cst.If) -> bool:
     stmt = next(s for s in ctx.graph.loop_stmts(plan.loop.id) if s.node is block)
     if not all(_plain_test(ctx, node) for node in walk(block.test)):
         return False
-    called = {n.func.value for n in walk(block.test) if type(n) is cst.Call}  # type: ignore[attr-defined]
+    called = {n.func.value for n in walk(block.test) if type(n) is cst.Call}  # type: ignore[attr-defined]  # _plain_test: named calls
     names = {n.value for n in read_names(block.test)} - called - {plan.index}
     values = model(ctx)
     if any(values.value_of(stmt, cst.Name(n)).kind is not Kind.SCALAR for n in names):
@@ -378,7 +378,7 @@ def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
     values = model(ctx)
     stmts = {id(s.node): s for s in ctx.graph.loop_stmts(plan.loop.id)}
     return all(
-        values.value_of(stmts[id(a.node)], a.node.value.args[0].value).kind is Kind.ARRAY  # type: ignore[attr-defined]
+        values.value_of(stmts[id(a.node)], a.node.value.args[0].value).kind is Kind.ARRAY  # type: ignore[attr-defined]  # an append call
         for a in plan.appends
     )
 

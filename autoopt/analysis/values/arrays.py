@@ -110,7 +110,7 @@ def _call_is_array(
         return not qual.startswith("jax.nn.initializers")
     func = call.func
     if is_at_update(func):  # `x.at[i].set(v)`: an array like `x`
-        receiver = func.value.value.value  # type: ignore[attr-defined]
+        receiver = func.value.value.value  # type: ignore[attr-defined]  # is_at_update: x.at[i].set
         return is_array(ctx, at, receiver, known, depth + 1, assumed)
     if type(func) is cst.Attribute and func.attr.value in jax_api.ARRAY_METHODS:
         return is_array(ctx, at, func.value, known, depth + 1, assumed)
@@ -141,7 +141,7 @@ def returns_one_array(
     """Every `return` of `fn` gives one array (`known`: parameters that are arrays)."""
     returns = [s for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
     return bool(returns) and all(
-        r.node.value is not None and is_array(ctx, r, r.node.value, known, depth)  # type: ignore[attr-defined]
+        r.node.value is not None and is_array(ctx, r, r.node.value, known, depth)  # type: ignore[attr-defined]  # a Return
         for r in returns
     )
 

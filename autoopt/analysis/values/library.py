@@ -93,7 +93,7 @@ def converted(qual: str, call: cst.Call, source: Value) -> Value:
 
 def _int_literals(expr: cst.BaseExpression) -> bool:
     """A non-empty list or tuple of integer literals (negated or nested included)."""
-    if type(expr) in (cst.List, cst.Tuple):
+    if type(expr) is cst.List or type(expr) is cst.Tuple:
         items = [e.value for e in expr.elements if type(e) is not cst.StarredElement]
         return bool(items) and len(items) == len(expr.elements) and all(map(_int_literals, items))
     if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus:
@@ -110,7 +110,7 @@ def sliced_shape(shape: tuple[int, ...] | None, expr: cst.Subscript) -> tuple[in
     bounds = [_int(b) for b in (part.lower, part.upper)]
     if any(b is False for b in bounds):
         return None
-    return shape[bounds[0] : bounds[1]]  # type: ignore[misc]
+    return shape[bounds[0] : bounds[1]]
 
 
 def _int(expr: cst.BaseExpression | None) -> int | bool | None:
@@ -149,7 +149,7 @@ def reshaped(base: Value, call: cst.Call) -> Value:
     args = [a.value for a in call.args if a.keyword is None and not a.star]
     shape = _literal_shape(args[0]) if len(args) == 1 else _literal_shape(cst.Tuple([]))
     if len(args) > 1 and all(type(a) is cst.Integer for a in args):
-        shape = tuple(int(a.value) for a in args)  # type: ignore[attr-defined]
+        shape = tuple(int(a.value) for a in args if type(a) is cst.Integer)
     if shape is None or base.shape is None or math.prod(shape) != math.prod(base.shape):
         return ARRAY
     return typed_value(Kind.ARRAY, shape, base.dtype)
@@ -159,7 +159,7 @@ def _literal_shape(expr: cst.BaseExpression) -> tuple[int, ...] | None:
     if type(expr) is cst.Integer:
         return (int(expr.value),)
     if type(expr) is cst.Tuple and all(type(e.value) is cst.Integer for e in expr.elements):
-        return tuple(int(e.value.value) for e in expr.elements)  # type: ignore[attr-defined]
+        return tuple(int(e.value.value) for e in expr.elements if type(e.value) is cst.Integer)
     return None
 
 

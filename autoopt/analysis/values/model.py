@@ -162,7 +162,7 @@ class ValueModel:
         if literal is not None:
             return literal
         if kind is cst.Name:
-            return self.name(stmt, expr.value)  # type: ignore[attr-defined]
+            return self.name(stmt, expr.value)  # type: ignore[attr-defined]  # kind: a Name
         key = (stmt.id, id(expr))
         known = self._exprs.get(key)
         if known is not None and known[0] is expr:
@@ -175,13 +175,12 @@ class ValueModel:
 
     def _expression(self, stmt: Stmt, expr: cst.BaseExpression) -> Value:
         """`value_of` a compound expression."""
-        kind = type(expr)
-        if kind is cst.Attribute:
-            return self._attribute(stmt, expr)  # type: ignore[arg-type]
-        if kind is cst.Call:
-            return self._call(stmt, expr)  # type: ignore[arg-type]
-        if kind is cst.Subscript:
-            return self._subscript(stmt, expr)  # type: ignore[arg-type]
+        if type(expr) is cst.Attribute:
+            return self._attribute(stmt, expr)
+        if type(expr) is cst.Call:
+            return self._call(stmt, expr)
+        if type(expr) is cst.Subscript:
+            return self._subscript(stmt, expr)
         if type(expr) is cst.BinaryOperation:
             return self._binary(stmt, expr)
         if type(expr) is cst.Comparison:
@@ -192,7 +191,12 @@ class ValueModel:
             return self.value_of(stmt, expr.expression)
         if type(expr) is cst.IfExp:
             return self.value_of(stmt, expr.body).join(self.value_of(stmt, expr.orelse))
-        if type(expr) in (cst.Tuple, cst.List, cst.Set, cst.Dict):
+        if (
+            type(expr) is cst.Tuple
+            or type(expr) is cst.List
+            or type(expr) is cst.Set
+            or type(expr) is cst.Dict
+        ):
             return self._container(stmt, expr)
         if type(expr) is cst.Lambda:
             return CALLABLE
@@ -208,7 +212,7 @@ class ValueModel:
         """A list, dict (or, through `tuple(...)`, tuple) built of JAX arrays is a pytree
         of arrays, that container of arrays where every element is one (a dict's keys
         strings); anything else built this way is not known."""
-        element = self.value_of(stmt, expr.value if type(expr) is cst.DictComp else expr.elt)
+        element = self.value_of(stmt, expr.value if type(expr) is cst.DictComp else expr.elt)  # type: ignore[union-attr]  # not a DictComp
         if element.kind is Kind.BOTTOM:
             return BOTTOM
         if not element.is_arrays:
@@ -272,7 +276,7 @@ class ValueModel:
         assert base.shape is not None
         if not all(type(i) is cst.Index for i in indexes) or len(indexes) > len(base.shape):
             return ARRAY
-        kinds = [self.value_of(stmt, i.value) for i in indexes]  # type: ignore[attr-defined]
+        kinds = [self.value_of(stmt, i.value) for i in indexes if type(i) is cst.Index]
         if any(k.kind is not Kind.SCALAR for k in kinds):
             return ARRAY
         return typed_value(Kind.ARRAY, base.shape[len(indexes) :], base.dtype)
@@ -312,7 +316,7 @@ class ValueModel:
         if any(v.kind is Kind.BOTTOM for v in values):
             return BOTTOM
         if values and all(v.is_arrays for v in values) and type(expr) is not cst.Set:
-            return self._literal_pytree(stmt, expr, values)
+            return self._literal_pytree(stmt, expr, values)  # type: ignore[arg-type]  # not a Set
         if any(v.kind is Kind.UNKNOWN for v in values) and type(expr) is not cst.Set:
             return UNKNOWN  # a pytree of arrays or not: its parts decide
         hashable = type(expr) is cst.Tuple and all(v.constant for v in values)
@@ -328,7 +332,7 @@ class ValueModel:
         if not all(v.kind is Kind.ARRAY for v in values):
             return PYTREE
         if type(expr) is cst.Dict:
-            keys = [self.value_of(stmt, e.key) for e in expr.elements]  # type: ignore[union-attr]
+            keys = [self.value_of(stmt, e.key) for e in expr.elements]  # type: ignore[attr-defined]  # no ** here
             return self._keyed(join_all(keys))
         return arrays_in("tuple" if type(expr) is cst.Tuple else "list")
 
@@ -399,7 +403,7 @@ class ValueModel:
         if any(a.star for a in call.args):
             return UNKNOWN
         if name != "dict" and _one_comprehension(call):
-            return self._comprehension(stmt, call.args[0].value, name)  # type: ignore[arg-type]
+            return self._comprehension(stmt, call.args[0].value, name)  # type: ignore[arg-type]  # _one_comprehension
         if any(a.keyword is not None for a in call.args):
             if name != "dict" or not all(a.keyword is not None for a in call.args):
                 return UNKNOWN
@@ -427,7 +431,7 @@ class ValueModel:
     def _pairs(self, stmt: Stmt, source: cst.BaseExpression) -> tuple[Value, Value] | None:
         """The key and value of the pairs `dict(source)` reads from a generator of
         `(key, value)` literals or an iterator of pairs (`zip`, `.items()`)."""
-        if type(source) in (cst.GeneratorExp, cst.ListComp):
+        if type(source) is cst.GeneratorExp or type(source) is cst.ListComp:
             elt = source.elt
             if type(elt) is not cst.Tuple or len(elt.elements) != 2:
                 return None
@@ -444,7 +448,7 @@ class ValueModel:
         a tuple or list of arrays, the (string) keys of a dict of arrays, its values or
         keys through `.values()`/`.keys()`, numbers from `range`; unknown otherwise."""
         if type(it) is cst.Call:
-            special = self._iterator_call(stmt, it)  # type: ignore[arg-type]
+            special = self._iterator_call(stmt, it)
             if special is not None:
                 return special[0]
         source = self.value_of(stmt, it)
@@ -460,7 +464,7 @@ class ValueModel:
         into `count` names, or None where they are not known."""
         if type(it) is not cst.Call:
             return None
-        special = self._iterator_call(stmt, it)  # type: ignore[arg-type]
+        special = self._iterator_call(stmt, it)
         if special is None or special[1] is None or len(special[1]) != count:
             return None
         return special[1]
@@ -679,8 +683,8 @@ class ValueModel:
         kind = type(node)
         if kind is cst.FunctionDef:
             return CALLABLE
-        if kind is cst.ClassDef:
-            return Value(Kind.CALLABLE, detail=_class_detail(self.ctx, node))  # type: ignore[arg-type]
+        if type(node) is cst.ClassDef:
+            return Value(Kind.CALLABLE, detail=_class_detail(self.ctx, node))
         if kind is cst.Import or kind is cst.ImportFrom:
             qual = self.ctx.imports.bindings.get(name)
             if qual and project_function(self.ctx, qual):
@@ -690,9 +694,9 @@ class ValueModel:
             return self._iterated(stmt, node, name)
         if type(node) is cst.AugAssign:
             return self._augmented(stmt, node)
-        if type(node) in (cst.Assign, cst.AnnAssign) and node.value is not None:
+        if (type(node) is cst.Assign or type(node) is cst.AnnAssign) and node.value is not None:
             targets = (
-                [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
+                [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]  # type: ignore[union-attr]  # an AnnAssign
             )
             return join_all(
                 [
@@ -711,9 +715,11 @@ class ValueModel:
         return combine(before, self.value_of(stmt, node.value), modulo)
 
     def _iterated(self, stmt: Stmt, node: cst.For, name: str) -> Value:
-        if type(node.target) in (cst.Tuple, cst.List) and type(node.iter) is cst.Name:
+        if (type(node.target) is cst.Tuple or type(node.target) is cst.List) and type(
+            node.iter
+        ) is cst.Name:
             return self._unpacked_item(stmt, node.target, node.iter.value, name)
-        if type(node.target) in (cst.Tuple, cst.List):
+        if type(node.target) is cst.Tuple or type(node.target) is cst.List:
             return self._bound_item(stmt, node.iter, *_unpacked_index(node.target, name))
         if type(node.target) is not cst.Name:
             return UNKNOWN
@@ -746,16 +752,18 @@ class ValueModel:
     ) -> Value:
         if type(target) is cst.Name:
             return self.value_of(stmt, value)
-        if type(target) not in (cst.Tuple, cst.List):
+        if type(target) is not cst.Tuple and type(target) is not cst.List:
             return UNKNOWN
         names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
         index = names.index(name) if name in names else -1
         if index < 0 or any(type(e) is cst.StarredElement for e in target.elements):
             return UNKNOWN
-        if type(value) in (cst.Tuple, cst.List) and len(value.elements) == len(names):
+        if (type(value) is cst.Tuple or type(value) is cst.List) and len(value.elements) == len(
+            names
+        ):
             return self.value_of(stmt, value.elements[index].value)
         if len(names) == 2 and self._value_and_grad(value):
-            return self._differentiated(stmt, value, index)
+            return self._differentiated(stmt, value, index)  # type: ignore[arg-type]  # a Call
         unpacked = self._unpacked_return(stmt, value, index, len(names))
         if unpacked.kind not in (Kind.UNKNOWN, Kind.BOTTOM):
             return unpacked
@@ -790,7 +798,7 @@ class ValueModel:
         if index == 1:
             first = self.value_of(stmt, value.args[0].value)
             return first if first.kind is Kind.BOTTOM or first.container is not None else PYTREE
-        name = value.func.args[0].value.value  # type: ignore[attr-defined]
+        name = value.func.args[0].value.value  # type: ignore[attr-defined]  # _value_and_grad: grad(f)
         fn = self.ctx.graph.resolve_function(name, stmt.scope)
         if fn is None:
             return UNKNOWN
@@ -902,7 +910,7 @@ def _only_iterated(ctx: ModuleContext, name: str, binder: Stmt) -> bool:
         if name in stmt.uses or name in stmt.mutates:
             node = stmt.node
             iterated = type(node) is cst.For and type(node.iter) is cst.Name
-            if not iterated or node.iter.value != name:  # type: ignore[union-attr]
+            if not iterated or node.iter.value != name:  # type: ignore[attr-defined]  # a For
                 return False
     return True
 
@@ -914,14 +922,16 @@ def _comprehension_bindings(
     None; `for a, b in pairs`: its index among the `count` names)."""
     if not stmt.comprehension:
         return []
-    found = []
+    found: list[tuple[cst.BaseExpression, int | None, int]] = []
     for node in stmt.own_nodes:
         target = node.target if type(node) is cst.CompFor else None
         if type(target) is cst.Name and target.value == name:
-            found.append((node.iter, None, 1))  # type: ignore[union-attr]
-        elif type(target) in (cst.Tuple, cst.List) and name in _target_names(target):
+            found.append((node.iter, None, 1))  # type: ignore[attr-defined]  # a CompFor
+        elif (type(target) is cst.Tuple or type(target) is cst.List) and name in _target_names(
+            target
+        ):
             index, count = _unpacked_index(target, name)
-            found.append((node.iter, index, count))  # type: ignore[union-attr]
+            found.append((node.iter, index, count))  # type: ignore[attr-defined]  # a CompFor
     return found
 
 

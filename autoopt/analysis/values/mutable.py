@@ -144,7 +144,7 @@ class _Uses:
     def _walk(self, node: cst.CSTNode, skipped: set[int]) -> None:
         skipped |= {id(n) for n in _not_reads(node)}
         if type(node) is cst.Return and type(node.value) is cst.Tuple:
-            for i, element in enumerate(node.value.elements):  # type: ignore[union-attr]
+            for i, element in enumerate(node.value.elements):
                 if type(element) is cst.Element and type(element.value) is cst.Name:
                     self._returns(element.value, i)
                 else:
@@ -188,7 +188,7 @@ class _Uses:
         if type(parent) is cst.Assign:
             targets = [t.target for t in parent.targets]
             if all(type(t) is cst.Name for t in targets):
-                self.aliases.extend((value, t.value) for t in targets)  # type: ignore[attr-defined]
+                self.aliases.extend((value, t.value) for t in targets if type(t) is cst.Name)
             elif not all(type(t) in (cst.Tuple, cst.List) for t in targets):
                 self.escaping.add(value)
             return  # `x, y = a` unpacks its elements, never keeps it
@@ -234,7 +234,7 @@ def _jax_function(ctx: ModuleContext, func: cst.BaseExpression) -> bool:
 def _receivers(target: cst.BaseExpression, index: int) -> list[str]:
     """The names a call's result bound to `target` may hold the returned name in: the
     `index`-th of a tuple target (a tuple returned), else every name it binds."""
-    if index >= 0 and type(target) in (cst.Tuple, cst.List):
+    if index >= 0 and (type(target) is cst.Tuple or type(target) is cst.List):
         elements = target.elements
         plain = not any(type(e) is cst.StarredElement for e in elements)
         if plain and index < len(elements):
@@ -256,13 +256,13 @@ def _parameter(
 def _not_reads(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The names under `node` that are not reads of a variable: binding targets,
     attribute names and parameter names."""
-    if type(node) in (cst.AssignTarget, cst.CompFor, cst.NamedExpr):
+    if type(node) is cst.AssignTarget or type(node) is cst.CompFor or type(node) is cst.NamedExpr:
         return _bound(node.target)
     if type(node) is cst.AnnAssign:
         return [*_bound(node.target), node.annotation]
     if type(node) is cst.Attribute:
         return [node.attr]
-    if type(node) in (cst.Param, cst.AsName):
+    if type(node) is cst.Param or type(node) is cst.AsName:
         return [node.name]
     return []
 
@@ -271,8 +271,8 @@ def _bound(target: cst.CSTNode) -> list[cst.CSTNode]:
     """The name nodes a binding target binds (a subscript or attribute target is a read)."""
     if type(target) is cst.Name:
         return [target]
-    if type(target) in (cst.Tuple, cst.List):
+    if type(target) is cst.Tuple or type(target) is cst.List:
         return [target, *(n for e in target.elements for n in _bound(e))]
-    if type(target) in (cst.Element, cst.StarredElement):
+    if type(target) is cst.Element or type(target) is cst.StarredElement:
         return _bound(target.value)
     return []

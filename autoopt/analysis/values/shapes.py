@@ -241,7 +241,7 @@ def _dims(shape: cst.BaseExpression) -> list[cst.BaseExpression] | None:
     """The elements of a literal shape: `(k, w)`, `[k, w]`, or one integer."""
     if type(shape) is cst.Integer:
         return [shape]
-    if type(shape) not in (cst.Tuple, cst.List):
+    if type(shape) is not cst.Tuple and type(shape) is not cst.List:
         return None
     if any(type(e) is cst.StarredElement for e in shape.elements):
         return None

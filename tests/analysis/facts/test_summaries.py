@@ -134,7 +134,7 @@ def test_callee_and_host_number_handoffs(code: str, handoff: str) -> None:
 @pytest.mark.parametrize(
     ("code", "doubt"),
     [
-        ("def f(x, t):\n    return x + (t * 9_000_017) % 7\n", "`t` may be a Python int"),
+        ("def f(x, t):\n    return x + (t * 2_654_435_761) % 7\n", "`t` may be a Python int"),
         (
             "def g(k):\n    return k * k\ndef f(x, t):\n    return x + g(t)\n",
             "passes a traced value to `g`, where `k` may be a Python int",
@@ -156,6 +156,7 @@ def test_unproven_uses_are_doubts(code: str, doubt: str) -> None:
     [
         "def f(x, t):\n    return x * t * 9_000_017\n",  # meets the array first
         "def f(x, t):\n    return x + t / 3\n",  # a true division cannot wrap
+        "def f(x, t):\n    return x + (t * 9_000_017) % 7\n",  # within int32 for t < 4
     ],
 )
 def test_int_math_that_cannot_wrap(code: str) -> None:
