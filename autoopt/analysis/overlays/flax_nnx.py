@@ -27,8 +27,9 @@ TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | SCAN_LIKE 
 #: arguments, in place.
 UPDATES_MODULES = JIT_LIKE
 
-#: jit-like transforms -> their options naming static and donated arguments (jax.jit's).
+#: jit-like transforms -> their options naming static arguments (jax.jit's spelling).
 STATIC_OPTIONS = {"flax.nnx.jit": ("static_argnums", "static_argnames")}
+#: jit-like transforms -> their options naming donated arguments (jax.jit's spelling).
 DONATE_OPTIONS = {"flax.nnx.jit": ("donate_argnums", "donate_argnames")}
 
 #: Calls that compute on their arguments and touch nothing else: `split` and `state`
