@@ -159,6 +159,13 @@ class Semantic:
         """The inputs of `target` that may be donated, and why the others may not."""
         return donation.verdicts(self.ctx, target)
 
+    def donate_mode(
+        self, target: DonationTarget, donate: list[Donation]
+    ) -> tuple[str | None, list[Donation], str]:
+        """The `donate=` mode an `eqx.filter_jit` target may take, the donations it makes,
+        and else what blocks it (`facts/donation.py`)."""
+        return donation.donate_mode(self.ctx, target, donate)
+
     def safe_donations(self, name: str) -> list[str]:
         """The inputs of the jitted function `name` proven safe to donate."""
         return donation.safe_donations(self.ctx, name)

@@ -104,3 +104,21 @@ def with_donation(ctx: ModuleContext, expr: cst.BaseExpression, names: Sequence[
         equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
     )
     return expr.with_changes(args=[*args, added]), ()
+
+
+def with_donate_mode(ctx: ModuleContext, expr: cst.BaseExpression, mode: str) -> cst.BaseExpression:
+    """An `eqx.filter_jit` spelling (bare, called, or in `functools.partial`) with
+    `donate="<mode>"` added; `expr` has no `donate=` yet."""
+    if type(expr) is not cst.Call:
+        return cst.parse_expression(f'{ctx.code(expr)}(donate="{mode}")')
+    args = list(expr.args)
+    if args:
+        args[-1] = args[-1].with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        )
+    added = cst.Arg(
+        keyword=cst.Name("donate"),
+        value=cst.SimpleString(f'"{mode}"'),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+    )
+    return expr.with_changes(args=[*args, added])

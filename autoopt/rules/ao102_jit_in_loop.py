@@ -13,14 +13,16 @@ from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao102_jit_in_loop as examples
 from autoopt.rules.loop_owner import step_owned
 
-_TRANSFORMS = ("jax.jit", "jax.pmap")
+#: The jits whose wrapper is built here: JAX's and the frameworks' (`eqx.filter_jit`,
+#: `nnx.jit`), whose wrappers keep their compilations the same way.
+_TRANSFORMS = ("jax.jit", "jax.pmap", "equinox.filter_jit", "flax.nnx.jit")
 
 
 class JitInLoop(Rule):
     """
     ## What it does
-    Finds `jax.jit(f)` evaluated inside a loop and builds the jitted function
-    once, before the loop.
+    Finds `jax.jit(f)` (or a framework's `eqx.filter_jit(f)`, `nnx.jit(f)`) evaluated
+    inside a loop and builds the jitted function once, before the loop.
 
     ## Why is this bad?
     Every `jax.jit(f)` creates a new wrapper that must look up (and, for a

@@ -8,11 +8,18 @@ import libcst as cst
 
 from autoopt.analysis.semantic import DonationTarget, ModuleContext, semantic, weakest
 from autoopt.model import Applicability, Edit, Finding, NodeTransform, Replace
-from autoopt.rewrite.jit import add_decorator, is_spelling, jit_decorator, with_donation
+from autoopt.rewrite.jit import (
+    add_decorator,
+    is_spelling,
+    jit_decorator,
+    with_donate_mode,
+    with_donation,
+)
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao201_missing_donation as examples
 
 _UNSAFE, _NONE = Applicability.UNSAFE, Applicability.NONE
+_FILTER_JIT = "equinox.filter_jit"
 
 
 class MissingDonation(Rule):
@@ -25,7 +32,10 @@ class MissingDonation(Rule):
     that AO101 jits in the same run are included: AO201's finding sits on the
     same name and runs after AO101, so its edit merges the donation into AO101's
     decorator, or adds that decorator itself when AO101's fix is not applied,
-    never with weaker safety than AO101's.
+    never with weaker safety than AO101's. The frameworks' jits are read in their
+    own spelling: `nnx.jit` takes `donate_argnames`; `eqx.filter_jit` donates by
+    mode, `donate="all"` or `donate="all-except-first"`, written only when every
+    argument it donates is dead or holds no array.
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new
@@ -54,6 +64,8 @@ class MissingDonation(Rule):
     - no nested or other function reads it, and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`
     - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
+    - an `nnx.jit` argument is no module (updated in place), an `eqx.filter_jit` mode
+      donates only dead arguments: `analysis/facts/donation.py`
     """
 
     id = "AO201"
@@ -76,6 +88,8 @@ class MissingDonation(Rule):
 
     def _finding(self, ctx: ModuleContext, target: DonationTarget) -> Finding | None:
         donate, blocked = semantic(ctx).donation_verdicts(target)
+        if donate and target.transform == _FILTER_JIT:
+            return self._mode_fix(ctx, target, donate)
         if donate:
             return self._fix(ctx, target, donate, blocked)
         if blocked:
@@ -109,6 +123,49 @@ class MissingDonation(Rule):
             ctx, _anchor(target), message, fix, edits, target=target.name, title=title
         )
 
+    def _mode_fix(self, ctx, target: DonationTarget, donate) -> Finding:
+        """`eqx.filter_jit` donates by mode: `donate="all"` or `"all-except-first"`."""
+        mode, donated, missing = semantic(ctx).donate_mode(target, donate)
+        names = [p for p, _, _ in donate]
+        listed = ", ".join(f"`{n}`" for n in names)
+        where = (
+            f"{listed} {'is' if len(names) == 1 else 'are'} dead after every call of "
+            f"`{target.name}` and replaced by its output"
+        )
+        if mode is None:
+            message = (
+                f"{where}, but `eqx.filter_jit` donates the arrays of every argument "
+                f'(`donate="all"`) or of all but the first, and {missing}'
+            )
+            return self.finding(ctx, _anchor(target), message, _NONE, target=target.name)
+        fixes = [f for _, f, _ in donated] + [target.fix]
+        notes = [why for _, _, why in donated if why]
+        escape = semantic(ctx).escapes(target.name)
+        if escape:
+            fixes.append(_UNSAFE)
+            notes.append(f"{escape}: callers autoopt cannot see may read the donated input")
+        fix = weakest(fixes)
+        message = f'{where}: donate (`donate="{mode}"`) so XLA reuses the buffers'
+        if fix is _UNSAFE and notes:
+            message += f"; unsafe: {notes[0]}"
+        edits = [Replace(target.carrier, lambda n: _add_mode(ctx, n, mode))]
+        title = f'Donate with donate="{mode}"'
+        return self.finding(
+            ctx, _anchor(target), message, fix, edits, target=target.name, title=title
+        )
+
+
+def _add_mode(ctx: ModuleContext, node: cst.CSTNode, mode: str) -> cst.CSTNode:
+    """The decorated function or the wrapper call, its `eqx.filter_jit` given `mode`."""
+    if type(node) is not cst.FunctionDef:
+        return with_donate_mode(ctx, node, mode)  # type: ignore[arg-type]
+    index = _jit_decorator(ctx, node, _FILTER_JIT)
+    assert index is not None
+    decorators = list(node.decorators)
+    new = with_donate_mode(ctx, decorators[index].decorator, mode)
+    decorators[index] = decorators[index].with_changes(decorator=new)
+    return node.with_changes(decorators=decorators)
+
 
 def _anchor(target: DonationTarget) -> cst.CSTNode:
     """The function's name where it is (or AO101 makes it) decorated, else the wrapper."""
@@ -126,10 +183,10 @@ def _edits(ctx: ModuleContext, target: DonationTarget, names: list[str]) -> list
 
     def transform(node: cst.CSTNode) -> cst.CSTNode:
         assert type(node) is cst.FunctionDef
-        if ao101 is not None and _jit_decorator(ctx, node) is None:
+        if ao101 is not None and _jit_decorator(ctx, node, target.transform) is None:
             node = ao101(node)  # type: ignore[assignment]
         decorators = list(node.decorators)  # type: ignore[attr-defined]
-        index = _jit_decorator(ctx, node)
+        index = _jit_decorator(ctx, node, target.transform)
         assert index is not None
         new, _ = with_donation(ctx, decorators[index].decorator, names)
         decorators[index] = decorators[index].with_changes(decorator=new)
@@ -145,16 +202,17 @@ def _ao101(ctx: ModuleContext, static: list[str]) -> tuple[NodeTransform, tuple[
     return add_decorator(ctx, text), imports
 
 
-def _jit_decorator(ctx: ModuleContext, node: cst.FunctionDef) -> int | None:
-    """The index of the decorator that jits `node`, as written or as AO101 writes it."""
+def _jit_decorator(ctx: ModuleContext, node: cst.FunctionDef, jit: str) -> int | None:
+    """The index of the decorator that jits `node` with `jit` (`jax.jit`, `nnx.jit`,
+    `eqx.filter_jit`), as written or as AO101 writes it."""
     for i, decorator in enumerate(node.decorators):
         expr = decorator.decorator
-        if is_spelling(ctx, expr, "jax.jit"):
+        if is_spelling(ctx, expr, jit):
             return i
-        if type(expr) is cst.Call and expr.args:
-            head = expr.args[0].value
-            jit = is_spelling(ctx, expr.func, "jax.jit")
+        if type(expr) is cst.Call:
+            head = expr.args[0].value if expr.args else None
+            called = is_spelling(ctx, expr.func, jit)
             partial = is_spelling(ctx, expr.func, "functools.partial")
-            if jit or (partial and is_spelling(ctx, head, "jax.jit")):
+            if called or (partial and head is not None and is_spelling(ctx, head, jit)):
                 return i
     return None

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function
 from autoopt.analysis.core.jitted import is_escaping
 from autoopt.analysis.core.walk import walk
-from autoopt.analysis.overlays import jax as jax_api
 
 
 @dataclass(frozen=True)
@@ -44,14 +44,14 @@ def transform_of(ctx: ModuleContext, expr: cst.BaseExpression) -> str | None:
         qual = ctx.qualify(expr.func) or ""
         if qual == "functools.partial" and expr.args:
             return transform_of(ctx, expr.args[0].value)
-        return qual if qual in jax_api.TRACING_TRANSFORMS else None
+        return qual if qual in overlays.TRACING_TRANSFORMS else None
     qual = ctx.qualify(expr) or ""
-    return qual if qual in jax_api.TRACING_TRANSFORMS else None
+    return qual if qual in overlays.TRACING_TRANSFORMS else None
 
 
 def is_jit(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
     """Whether a decorator or callee spells a compiling transform (`jax.jit` and kin)."""
-    return transform_of(ctx, expr) in jax_api.JIT_SPELLINGS
+    return transform_of(ctx, expr) in overlays.JIT_SPELLINGS
 
 
 def decorated_traced(ctx: ModuleContext, fn: Function) -> bool:

@@ -2,10 +2,12 @@
 
 Three spellings are recognised: a decorator (`@jax.jit`, `@jax.jit(...)`,
 `@functools.partial(jax.jit, ...)`) and a wrapper bound to a name
-(`step = jax.jit(_step, ...)`). Call sites are the direct calls of the bound
-name; any other reference (passed as a value, returned, wrapped again) means
-autoopt cannot see every call, and `escapes` says so. `jit_decorator` spells the
-decorator a fix writes here, so that its options are read as written code's are.
+(`step = jax.jit(_step, ...)`); asked for, the frameworks' jits too (`FRAMEWORK_JITS`,
+`@eqx.filter_jit(donate="all")`, `@nnx.jit`), with their options as written. Call
+sites are the direct calls of the bound name; any other reference (passed as a value,
+returned, wrapped again) means autoopt cannot see every call, and `escapes` says so.
+`jit_decorator` spells the decorator a fix writes here, so that its options are read
+as written code's are.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from autoopt.analysis.core.exprs import evaluated_exprs, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.model import RequireImport
 
+#: The frameworks' jits read as jits (their options in their own spelling): equinox's
+#: `donate=` mode, nnx's jax.jit-like `static_*`/`donate_*` options.
+FRAMEWORK_JITS = frozenset({"equinox.filter_jit", "flax.nnx.jit"})
+
 
 @dataclass(frozen=True)
 class Jitted:
@@ -29,19 +35,34 @@ class Jitted:
     function: Function | None  # None for a lambda or another transform's output
     options: dict[str, cst.BaseExpression]
     carrier: cst.CSTNode | None  # the decorator or `jax.jit(...)` call holding the options
+    transform: str = "jax.jit"  # or one of FRAMEWORK_JITS
 
 
-def jit_options(ctx: ModuleContext, expr: cst.BaseExpression) -> dict | None:
-    """The keyword options of a jit spelling (`{}` for bare `jax.jit`), else None."""
-    if ctx.is_jax(expr, "jax.jit"):
+def jit_options(
+    ctx: ModuleContext, expr: cst.BaseExpression, transform: str = "jax.jit"
+) -> dict | None:
+    """The keyword options of a `transform` spelling (`{}` for bare `jax.jit`), else None."""
+    if ctx.is_jax(expr, transform):
         return {}
     if type(expr) is not cst.Call:
         return None
-    if ctx.is_jax(expr.func, "jax.jit") and all(a.keyword is not None for a in expr.args):
+    if ctx.is_jax(expr.func, transform) and all(a.keyword is not None for a in expr.args):
         return _keywords(expr)
     first = expr.args[0] if expr.args else None
     if ctx.is_jax(expr.func, "functools.partial") and first and first.keyword is None:
-        return _keywords(expr) if ctx.is_jax(first.value, "jax.jit") else None
+        return _keywords(expr) if ctx.is_jax(first.value, transform) else None
+    return None
+
+
+def _spelled(
+    ctx: ModuleContext, expr: cst.BaseExpression, frameworks: bool
+) -> tuple[str, dict] | None:
+    """The jit `expr` spells (`jax.jit`, or with `frameworks` one of FRAMEWORK_JITS) and
+    its options, else None."""
+    for transform in ("jax.jit", *(sorted(FRAMEWORK_JITS) if frameworks else ())):
+        options = jit_options(ctx, expr, transform)
+        if options is not None:
+            return transform, options
     return None
 
 
@@ -107,42 +128,47 @@ def can_add_donation(expr: cst.BaseExpression) -> bool:
     return True
 
 
-def jitted_callables(ctx: ModuleContext) -> list[Jitted]:
-    """Every decorated or wrapped jitted function whose name is bound exactly once."""
-    return ctx.per_module(_jitted_callables)
+def jitted_callables(ctx: ModuleContext, frameworks: bool = False) -> list[Jitted]:
+    """Every decorated or wrapped jitted function whose name is bound exactly once
+    (`frameworks`: compiled by one of FRAMEWORK_JITS too)."""
+    return ctx.per_module(_jitted_callables, frameworks)
 
 
-def _jitted_callables(ctx: ModuleContext) -> list[Jitted]:
+def _jitted_callables(ctx: ModuleContext, frameworks: bool) -> list[Jitted]:
     found = []
     for fn in ctx.graph.functions.values():
         if len(fn.node.decorators) != 1 or fn.is_method:
             continue
         decorator = fn.node.decorators[0]
-        options = jit_options(ctx, decorator.decorator)
-        if options is not None and _bound_once(ctx, fn.name):
-            found.append(Jitted(fn.name, fn, options, decorator))
+        spelled = _spelled(ctx, decorator.decorator, frameworks)
+        if spelled is not None and _bound_once(ctx, fn.name):
+            transform, options = spelled
+            found.append(Jitted(fn.name, fn, options, decorator, transform))
     for stmt in ctx.graph.stmts:
-        wrapped = _wrapper(ctx, stmt)
+        wrapped = _wrapper(ctx, stmt, frameworks)
         if wrapped is not None and _bound_once(ctx, wrapped.name):
             found.append(wrapped)
     return found
 
 
-def _wrapper(ctx: ModuleContext, stmt: Stmt) -> Jitted | None:
-    """`name = jax.jit(func, ...)`; `function` is set when `func` is a plain module function."""
+def _wrapper(ctx: ModuleContext, stmt: Stmt, frameworks: bool) -> Jitted | None:
+    """`name = jax.jit(func, ...)` (or a framework's jit); `function` is set when `func` is
+    a plain module function."""
     node = stmt.node
     if not (type(node) is cst.Assign and len(node.targets) == 1):
         return None
     target, call = node.targets[0].target, node.value
     if not (type(target) is cst.Name and type(call) is cst.Call):
         return None
-    if not (ctx.is_jax(call.func, "jax.jit") and call.args and call.args[0].keyword is None):
+    transforms = ("jax.jit", *(FRAMEWORK_JITS if frameworks else ()))
+    transform = next((t for t in transforms if ctx.is_jax(call.func, t)), None)
+    if transform is None or not call.args or call.args[0].keyword is not None:
         return None
     first = call.args[0].value
     fn = ctx.graph.resolve_function(first.value, stmt.scope) if type(first) is cst.Name else None
     if fn is not None and (fn.node.decorators or fn.is_method):
         fn = None
-    return Jitted(target.value, fn, _keywords(call), call)
+    return Jitted(target.value, fn, _keywords(call), call, transform)
 
 
 def _bound_once(ctx: ModuleContext, name: str) -> bool:

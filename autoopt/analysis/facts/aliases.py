@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import is_jit
 from autoopt.analysis.core.exprs import (
@@ -235,6 +236,8 @@ class Sharing:
         name = dotted(call.func) or ""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.jitted:
             return True
+        if qual in overlays.JIT_SPELLINGS:
+            return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, keeps the function only
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func

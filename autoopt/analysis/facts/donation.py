@@ -7,6 +7,13 @@ the same call twice, not an alias (`analysis/facts/aliases.py`), not a nested or
 other function, not the caller that handed it in. Each verdict is a fix
 applicability and the premise that failed, as text. AO201 words these verdicts as
 findings; AO103 asks `safe_donations` of its extracted step.
+
+The frameworks' jits are targets too. `nnx.jit` takes jax.jit's `donate_argnames`, but
+updates a module argument in place: a donation is proven only of an argument proven an
+array (or a pytree of them) at every call, and unsafe otherwise. `eqx.filter_jit`
+donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
+of all but the first (`"all-except-first"`); a mode is offered only when each argument
+it donates may be donated, or holds no array at any call (a number, a string, None).
 """
 
 from __future__ import annotations
@@ -29,6 +36,9 @@ from autoopt.analysis.core.jitted import (
 )
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, repeated_leaf
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
+from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
 from autoopt.model import Applicability
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
@@ -36,6 +46,10 @@ _ORDER = {_SAFE: 0, _UNSAFE: 1, _NONE: 2}
 
 #: A parameter that may be donated, the fix its donation allows and the note on it.
 Donation = tuple[str, Applicability, str]
+#: Values that hold no array: `eqx.filter_jit` has nothing of theirs to donate.
+_NO_ARRAYS = frozenset({Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE})
+#: Values an `nnx.jit` donation is proven of: no module among them.
+_PLAIN_ARRAYS = frozenset({Kind.ARRAY, Kind.PYTREE})
 
 
 def weakest(fixes: Iterable[Applicability]) -> Applicability:
@@ -52,6 +66,7 @@ class Target:
     options: dict[str, cst.BaseExpression]
     carrier: cst.CSTNode  # the decorated FunctionDef or the `jax.jit(...)` call
     plan: JitPlan | None = None  # AO101's plan, when AO101 adds the jit
+    transform: str = "jax.jit"  # the jit: `jax.jit` or one of `jitted.FRAMEWORK_JITS`
 
     @property
     def fix(self) -> Applicability:
@@ -79,9 +94,9 @@ class Target:
 
 def targets(ctx: ModuleContext, name: str | None = None) -> Iterator[Target]:
     """Every jitted function and AO101 plan that may donate (only those called `name`)."""
-    for jitted in jitted_callables(ctx):
+    for jitted in jitted_callables(ctx, frameworks=True):
         fn = jitted.function
-        if fn is None or "donate_argnums" in jitted.options:
+        if fn is None or {"donate_argnums", *eqx_api.DONATE_OPTION.values()} & set(jitted.options):
             continue
         if name is not None and jitted.name != name:
             continue
@@ -91,7 +106,8 @@ def targets(ctx: ModuleContext, name: str | None = None) -> Iterator[Target]:
         if spelling is None or not can_add_donation(spelling):
             continue  # `donate_argnames=NAMES` or `**options`: what it donates is not known
         carrier = fn.node if type(jitted.carrier) is cst.Decorator else jitted.carrier
-        yield Target(jitted.name, fn, jitted.options, carrier)  # type: ignore[arg-type]
+        transform = jitted.transform
+        yield Target(jitted.name, fn, jitted.options, carrier, None, transform)  # type: ignore[arg-type]
     for plan in plans(ctx) if name is None else _named_plans(ctx, name):
         fn = plan.fn
         if plan.fix is _NONE or plan.wrap_at_loops or fn.scope != MODULE:
@@ -105,7 +121,7 @@ def safe_donations(ctx: ModuleContext, name: str) -> list[str]:
     """The parameters of the jitted function `name` (or one AO101 jits) whose donation
     is proven harmless at every call, when the function's own jit is proven too."""
     for target in targets(ctx, name):
-        if target.fix is _SAFE and not is_escaping(ctx, name):
+        if target.transform == "jax.jit" and target.fix is _SAFE and not is_escaping(ctx, name):
             donate, _ = verdicts(ctx, target)
             return [param for param, fix, _ in donate if fix is _SAFE]
     return []
@@ -123,11 +139,60 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
         if any(v is None for v in found):
             continue
         fix, why = max(found, key=lambda v: _ORDER[v[0]])  # type: ignore[index]
+        if fix is _SAFE and target.transform == "flax.nnx.jit":
+            fix, why = _module_premise(ctx, sites, index, param)
         if fix is _NONE:
             blocked.append(why)
         else:
             donate.append((param, fix, why))
     return donate, blocked
+
+
+def _module_premise(
+    ctx: ModuleContext, sites: list[CallSite], index: int, param: str
+) -> tuple[Applicability, str]:
+    """Safe when the argument for `param` is an array or a pytree of them at every call;
+    otherwise it may be an nnx module, which `nnx.jit` updates in place."""
+    if all(_kind(ctx, site, index, param) in _PLAIN_ARRAYS for site in sites):
+        return _SAFE, ""
+    return _UNSAFE, (
+        f"`{param}` may be an nnx module, which `nnx.jit` updates in place: its donation is "
+        "not proven safe"
+    )
+
+
+def _kind(ctx: ModuleContext, site: CallSite, index: int, param: str) -> Kind | None:
+    expr = site.argument(index, param)
+    return None if expr is None else model(ctx).value_of(site.stmt, expr).kind
+
+
+def donate_mode(
+    ctx: ModuleContext, target: Target, donate: list[Donation]
+) -> tuple[str | None, list[Donation], str]:
+    """The `donate=` mode of an `eqx.filter_jit` target that donates only what may be
+    donated (`"all"` before `"all-except-first"`), the donations it makes, and else
+    the argument that blocks both."""
+    fn = target.function
+    params = fn.node.params
+    if type(params.star_arg) is cst.Param or params.star_kwarg is not None or not fn.params:
+        return None, [], f"`{fn.name}` takes `*args` or `**kwargs`"
+    allowed = {param: (param, fix, why) for param, fix, why in donate}
+    sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
+    missing = ""
+    for mode, donated in (("all", fn.params), ("all-except-first", fn.params[1:])):
+        blocking = [
+            p for p in donated if p not in allowed and not _holds_no_array(ctx, sites, fn, p)
+        ]
+        if not blocking:
+            return mode, [allowed[p] for p in donated if p in allowed], ""
+        missing = missing or blocking[0]
+    return None, [], f"`{missing}` is not replaced by the call's output"
+
+
+def _holds_no_array(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
+    """Whether the argument for `param` is a number, a string or None at every call."""
+    index = fn.params.index(param)
+    return bool(sites) and all(_kind(ctx, site, index, param) in _NO_ARRAYS for site in sites)
 
 
 def _decorator_options(ctx: ModuleContext, text: str) -> dict[str, cst.BaseExpression]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import is_jit
 from autoopt.analysis.core.exprs import base_name
@@ -90,6 +91,8 @@ def _seen(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     name = dotted(call.func) or ""
     if qual.startswith(("jax.", "numpy.", "math.")) or name in python_api.READ_ONLY_BUILTINS:
         return True
+    if qual in overlays.JIT_SPELLINGS:
+        return True  # building a framework's jit wrapper writes nothing
     if name in python_api.PURE_BUILTINS or name in {j.name for j in jitted_callables(ctx)}:
         return True
     func = call.func
@@ -134,6 +137,8 @@ def _read_only_callee(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
         return False
     if qual.startswith("jax.") or name in {j.name for j in jitted_callables(ctx)}:
         return True
+    if qual in overlays.JIT_SPELLINGS:
+        return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, wraps `f` without changing it
     if qual.startswith("numpy."):
         return qual not in numpy_api.MUTATING_FUNCTIONS and not qual.startswith("numpy.random.")
     if name in python_api.READ_ONLY_BUILTINS or name in python_api.PURE_BUILTINS:

@@ -122,7 +122,7 @@ def _qualified_impurity(qual: str) -> str | None:
             return f"{reason} (`{qual}`)"
     if (
         qual.startswith(overlays.PURE_PREFIXES)
-        or qual in jax_api.PURE_JAX
+        or qual in overlays.PURE_CALLS
         or qual in ("jax", "numpy")
     ):
         return None
@@ -166,7 +166,7 @@ def transformed_function(ctx: ModuleContext, name: str) -> Function | None:
     if len(defs) != 1 or type(defs[0].node) is not cst.Assign:
         return None
     value = defs[0].node.value
-    while type(value) is cst.Call and ctx.qualify(value.func) in jax_api.TRACING_TRANSFORMS:
+    while type(value) is cst.Call and ctx.qualify(value.func) in overlays.TRACING_TRANSFORMS:
         if not value.args or value.args[0].keyword is not None:
             return None
         value = value.args[0].value

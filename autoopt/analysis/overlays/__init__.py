@@ -1,12 +1,23 @@
 """Library knowledge as data: one module per library, the facts the analysis needs
 about its API (what a call returns, whether it is pure, which transforms it is):
-`jax` (and the libraries built on it), `numpy`, `python` (builtins and the standard
-library). Anything a table does not list is unknown. The analysis never imports these
+`jax`, `numpy`, `python` (builtins and the standard library), and the libraries built
+on jax: `optax`, `flax_linen`, `flax_nnx`, `flax_training`, `equinox`, `haiku`.
+Anything a table does not list is unknown. The analysis never imports these
 libraries. Below, the tables that join every library's."""
 
 from __future__ import annotations
 
-from autoopt.analysis.overlays import jax, numpy, python
+from autoopt.analysis.overlays import (
+    equinox,
+    flax_linen,
+    flax_nnx,
+    flax_training,
+    haiku,
+    jax,
+    numpy,
+    optax,
+    python,
+)
 
 #: Modules however imported (`import jax.numpy as jnp`, `from jax import lax`) whose
 #: functions keep no state: `lax.add(...)` calls a function of the module, not a method
@@ -17,4 +28,30 @@ MODULES = jax.MODULES | numpy.MODULES | python.MODULES
 #: impure calls).
 PURE_PREFIXES = jax.PURE_PREFIXES + python.PURE_PREFIXES + numpy.PURE_PREFIXES
 #: Modules and calls that are side effects or host randomness -> what they do.
-IMPURE_MODULES = {**numpy.IMPURE_CALLS, **python.IMPURE_MODULES}
+IMPURE_MODULES = {
+    **numpy.IMPURE_CALLS,
+    **python.IMPURE_MODULES,
+    "flax.nnx.update": flax_nnx.MUTATING["flax.nnx.update"],
+}
+
+#: Spellings that compile a function, in any library (`jax.jit`, `eqx.filter_jit`, ...).
+JIT_SPELLINGS = jax.JIT_SPELLINGS | equinox.JIT_LIKE | flax_nnx.JIT_LIKE | flax_linen.JIT_LIKE
+#: Transforms, in any library, that trace the functions handed to them.
+TRACING_TRANSFORMS = (
+    jax.TRACING_TRANSFORMS
+    | equinox.TRANSFORMS
+    | flax_nnx.TRANSFORMS
+    | flax_linen.TRANSFORMS
+    | haiku.TRANSFORMS
+)
+#: Qualified calls, outside the pure prefixes, that compute on their arguments and
+#: touch nothing else.
+PURE_CALLS = (
+    jax.PURE_JAX
+    | TRACING_TRANSFORMS
+    | optax.PURE_CALLS
+    | equinox.PURE_CALLS
+    | flax_nnx.PURE_CALLS
+    | flax_training.PURE_CALLS
+    | haiku.PURE_CALLS
+)

@@ -1,5 +1,6 @@
-"""Facts about the JAX API (jax, jax.numpy, jax.lax, jax.nn, jax.random, ...) and the
-libraries built on it (flax, equinox, chex) that the analyses rely on.
+"""Facts about the JAX API (jax, jax.numpy, jax.lax, jax.nn, jax.random, ...) that the
+analyses rely on; the libraries built on it have overlays of their own (`optax`,
+`flax_linen`, `flax_nnx`, `flax_training`, `equinox`, `haiku`), joined in `overlays`.
 
 Every entry is a qualified name (as `ImportMap.qualify` spells it), a prefix of one, or
 the last part of a name (a function of jax.numpy, a method of an array). What jax.numpy
@@ -11,12 +12,7 @@ vouch for: the analyses then treat it as unknown, never as pure or array-valued.
 from __future__ import annotations
 
 #: Spellings that compile a function (decorator, `f = jit(g)`, `partial(jit, ...)`).
-JIT_SPELLINGS = frozenset(
-    {
-        "jax.jit", "jax.pmap", "jax.pjit", "jax.experimental.pjit.pjit",
-        "flax.nnx.jit", "flax.linen.jit", "equinox.filter_jit", "equinox.filter_pmap",
-    }
-)  # fmt: skip
+JIT_SPELLINGS = frozenset({"jax.jit", "jax.pmap", "jax.pjit", "jax.experimental.pjit.pjit"})
 
 #: Transforms that trace the functions handed to them (any argument position).
 TRACING_TRANSFORMS = JIT_SPELLINGS | frozenset(
@@ -28,10 +24,7 @@ TRACING_TRANSFORMS = JIT_SPELLINGS | frozenset(
         "jax.make_jaxpr", "jax.shard_map", "jax.experimental.shard_map.shard_map",
         "jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.cond",
         "jax.lax.switch", "jax.lax.map", "jax.lax.associative_scan", "jax.lax.custom_root",
-        "jax.lax.custom_linear_solve", "jax.checkpoint_policies", "flax.linen.scan",
-        "flax.linen.vmap", "flax.linen.remat", "flax.nnx.scan", "flax.nnx.vmap", "flax.nnx.remat",
-        "flax.nnx.grad", "flax.nnx.value_and_grad", "equinox.filter_grad",
-        "equinox.filter_value_and_grad", "equinox.filter_vmap",
+        "jax.lax.custom_linear_solve", "jax.checkpoint_policies",
     }
 )  # fmt: skip
 

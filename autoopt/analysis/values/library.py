@@ -42,7 +42,7 @@ def attribute_value(qual: str) -> Value:
         return NONE
     if "." not in qual or qual in ("jax.numpy", "jax.lax", "jax.random", "jax.nn", "numpy.random"):
         return Value(Kind.MODULE, constant=True)
-    if qual in jax_api.TRACING_TRANSFORMS or qual.startswith(overlays.PURE_PREFIXES):
+    if qual in overlays.TRACING_TRANSFORMS or qual.startswith(overlays.PURE_PREFIXES):
         return CALLABLE
     return UNKNOWN
 
@@ -60,7 +60,7 @@ def call_value(qual: str, call: cst.Call) -> Value:
         return SCALAR
     if qual in ("jax.numpy.dtype", "jax.numpy.result_type", "numpy.dtype"):
         return Value(Kind.DTYPE)
-    if qual in jax_api.TRACING_TRANSFORMS:
+    if qual in overlays.TRACING_TRANSFORMS:
         return Value(Kind.CALLABLE, detail="arrays")
     if qual in ("jax.tree_util.tree_map", "jax.tree.map", "jax.device_put"):
         return PYTREE

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import is_jit, only_called
 from autoopt.analysis.core.exprs import bound_names, is_at_update
@@ -358,7 +359,7 @@ class ValueModel:
                 first = self.value_of(stmt, call.args[0].value)
                 if first.kind is Kind.BOTTOM or first.container is not None:
                     return first  # the gradient has its argument's structure
-            return PYTREE if inner in jax_api.TRACING_TRANSFORMS else UNKNOWN
+            return PYTREE if inner in overlays.TRACING_TRANSFORMS else UNKNOWN
         return UNKNOWN
 
     def _project_call(self, qual: str) -> Value | None:

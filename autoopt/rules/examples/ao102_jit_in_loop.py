@@ -65,6 +65,20 @@ for t in range(3):
 """,
         "vmap is not jit",
     ),
+    Valid(
+        """
+import jax
+
+class eqx:
+    @staticmethod
+    def filter_jit(f):
+        return f
+
+for t in range(10):
+    x = eqx.filter_jit(dynamics)(x, 0.1)
+""",
+        "`eqx` is a class of the module, not equinox: its `filter_jit` builds no jit",
+    ),
 )
 
 INVALID = (
@@ -300,5 +314,40 @@ for t in range(10):
 """,
         fix=Applicability.NONE,
         message="its lambda captures `t`, which changes inside the loop",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+
+for t in range(10):
+    x = eqx.filter_jit(dynamics)(x, 0.1)
+""",
+        """
+import equinox as eqx
+import jax
+
+dynamics_jit = eqx.filter_jit(dynamics)
+for t in range(10):
+    x = dynamics_jit(x, 0.1)
+""",
+        message="`eqx.filter_jit(dynamics)` is built on every iteration",
+    ),
+    Invalid(
+        """
+import jax
+from flax import nnx
+
+for t in range(10):
+    x = nnx.jit(dynamics)(x, 0.1)
+""",
+        """
+import jax
+from flax import nnx
+
+dynamics_jit = nnx.jit(dynamics)
+for t in range(10):
+    x = dynamics_jit(x, 0.1)
+""",
     ),
 )

@@ -103,6 +103,62 @@ def main(x, y):
 """,
         "a starred call: the parameters cannot be matched to the arguments",
     ),
+    Valid(
+        """
+import jax
+
+class eqx:
+    @staticmethod
+    def filter_jit(f):
+        return f
+
+@eqx.filter_jit
+def step(state):
+    return state * 2
+
+def main():
+    state = jax.numpy.ones(4)
+    for _ in range(3):
+        state = step(state)
+    return state
+""",
+        "`eqx` is a class of the module, not equinox: its `filter_jit` is no jit",
+    ),
+    Valid(
+        """
+import equinox as eqx
+import jax
+
+@eqx.filter_jit(donate="all-except-first")
+def step(table, state):
+    return state + table
+
+def main():
+    table = jax.numpy.arange(4.0)
+    state = jax.numpy.zeros(4)
+    for _ in range(3):
+        state = step(table, state)
+    return state, table
+""",
+        "`eqx.filter_jit` already donates (`donate=`)",
+    ),
+    Valid(
+        """
+import equinox as eqx
+import jax
+
+@eqx.filter_jit
+def step(model, x, n):
+    return model * x * n
+
+def main(xs):
+    model = jax.numpy.ones(4)
+    for x in xs:
+        out = step(model, x, 3)
+    return out
+""",
+        "a filter_jit whose static non-array `n` and `model` are never replaced: nothing to donate",
+    ),
 )
 
 INVALID = (
@@ -441,5 +497,188 @@ def main(threads):
 """,
         fix=_NONE,
         message="nested function",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+
+@eqx.filter_jit
+def step(state, n):
+    return state * n
+
+def main():
+    state = jax.numpy.ones(4)
+    for _ in range(3):
+        state = step(state, 2)
+    return state
+""",
+        """
+import equinox as eqx
+import jax
+
+@eqx.filter_jit(donate="all")
+def step(state, n):
+    return state * n
+
+def main():
+    state = jax.numpy.ones(4)
+    for _ in range(3):
+        state = step(state, 2)
+    return state
+""",
+        message='donate="all"',
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+
+def _step(x, rate):
+    return x * rate
+
+step = eqx.filter_jit(_step)
+
+def main():
+    x = jax.numpy.ones(4)
+    for _ in range(3):
+        x = step(x, 0.5)
+    return x
+""",
+        """
+import equinox as eqx
+import jax
+
+def _step(x, rate):
+    return x * rate
+
+step = eqx.filter_jit(_step, donate="all")
+
+def main():
+    x = jax.numpy.ones(4)
+    for _ in range(3):
+        x = step(x, 0.5)
+    return x
+""",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+
+@eqx.filter_jit
+def step(table, state):
+    return state + table
+
+def main():
+    table = jax.numpy.arange(4.0)
+    state = jax.numpy.zeros(4)
+    for _ in range(3):
+        state = step(table, state)
+    return state, table
+""",
+        """
+import equinox as eqx
+import jax
+
+@eqx.filter_jit(donate="all-except-first")
+def step(table, state):
+    return state + table
+
+def main():
+    table = jax.numpy.arange(4.0)
+    state = jax.numpy.zeros(4)
+    for _ in range(3):
+        state = step(table, state)
+    return state, table
+""",
+        message='donate="all-except-first"',
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main(batches):
+    state = jax.numpy.zeros(4)
+    for batch in batches:
+        state = step(state, batch)
+    return state
+""",
+        None,
+        fix=_NONE,
+        message="`batch` is not replaced",
+    ),
+    Invalid(
+        """
+import jax
+from flax import nnx
+
+@nnx.jit
+def step(state, x):
+    return state + x
+
+def main():
+    state = jax.numpy.zeros(4)
+    x = jax.numpy.ones(4)
+    for _ in range(3):
+        state = step(state, x)
+    return state
+""",
+        """
+import jax
+from flax import nnx
+import functools
+
+@functools.partial(nnx.jit, donate_argnames=("state",))
+def step(state, x):
+    return state + x
+
+def main():
+    state = jax.numpy.zeros(4)
+    x = jax.numpy.ones(4)
+    for _ in range(3):
+        state = step(state, x)
+    return state
+""",
+    ),
+    Invalid(
+        """
+import jax
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model
+
+def main(x):
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    for _ in range(3):
+        model = step(model, x)
+    return model
+""",
+        """
+import jax
+from flax import nnx
+import functools
+
+@functools.partial(nnx.jit, donate_argnames=("model",))
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model
+
+def main(x):
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    for _ in range(3):
+        model = step(model, x)
+    return model
+""",
+        fix=_UNSAFE,
+        message="may be an nnx module",
     ),
 )

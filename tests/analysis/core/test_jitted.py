@@ -5,7 +5,9 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.jitted import (
+    FRAMEWORK_JITS,
     call_sites,
     escapes,
     jit_options,
@@ -159,3 +161,24 @@ def test_a_local_name_is_not_importable() -> None:
 def test_own_exprs_leave_out_the_body(code: str, exprs: list[str]) -> None:
     ctx = context(code)
     assert [ctx.code(e) for e in own_exprs(ctx.graph.stmts[0])] == exprs
+
+
+def test_framework_jits_are_read_when_asked_for() -> None:
+    code = (
+        "import equinox as eqx\nfrom flax import nnx\nimport functools\n"
+        "@eqx.filter_jit(donate='all')\ndef a(x):\n    return x\n"
+        "@functools.partial(nnx.jit, static_argnames=('n',))\ndef b(x, n):\n    return x\n"
+        "def _c(x):\n    return x\nc = eqx.filter_jit(_c)\n"
+    )
+    ctx = context(code)
+    assert jitted_callables(ctx) == []
+    found = {j.name: (j.transform, sorted(j.options)) for j in jitted_callables(ctx, True)}
+    assert found == {
+        "a": ("equinox.filter_jit", ["donate"]),
+        "b": ("flax.nnx.jit", ["static_argnames"]),
+        "c": ("equinox.filter_jit", []),
+    }
+
+
+def test_framework_jits_are_in_the_overlays() -> None:
+    assert FRAMEWORK_JITS <= overlays.JIT_SPELLINGS

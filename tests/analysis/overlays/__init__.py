@@ -20,3 +20,29 @@ def resolve(qual: str) -> bool:
                 continue
             return all((obj := getattr(obj, p, MISSING)) is not MISSING for p in parts[i:])
     return False
+
+
+def leaves_equal(a, b) -> bool:
+    """Whether two pytrees have the same structure and equal array leaves."""
+    import jax
+    import numpy as np
+
+    same = jax.tree.structure(a) == jax.tree.structure(b)
+    return same and all(
+        np.array_equal(x, y) for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b), strict=True)
+    )
+
+
+def pointers(tree) -> set[int]:
+    """The device buffers of a pytree's array leaves."""
+    import jax
+
+    return {x.unsafe_buffer_pointer() for x in jax.tree.leaves(tree) if isinstance(x, jax.Array)}
+
+
+def snapshot(tree):
+    """A host copy of a pytree's array leaves, to check later that nothing changed them."""
+    import jax
+    import numpy as np
+
+    return jax.tree.map(lambda x: np.array(x) if isinstance(x, jax.Array) else x, tree)

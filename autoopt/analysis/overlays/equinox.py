@@ -1,0 +1,55 @@
+"""Facts about equinox that the analyses rely on.
+
+equinox's transforms take any pytree: array leaves are traced (or differentiated,
+batched), every other leaf is static. Qualified names as `ImportMap.qualify` spells them.
+A name missing here is unknown.
+"""
+
+from __future__ import annotations
+
+#: Transforms that compile the function, with jit's semantics for its array leaves and
+#: every non-array leaf static (hashed into the cache key): no `static_argnums` spelling.
+JIT_LIKE = frozenset({"equinox.filter_jit", "equinox.filter_pmap"})
+#: Transforms that give the gradient (of the first argument's floating array leaves).
+GRAD_LIKE = frozenset({"equinox.filter_grad"})
+#: Transforms that give the value and the gradient.
+VALUE_AND_GRAD_LIKE = frozenset({"equinox.filter_value_and_grad"})
+#: Transforms that batch the function over the array leaves.
+VMAP_LIKE = frozenset({"equinox.filter_vmap"})
+#: Transforms that recompute the function's residuals in the backward pass.
+REMAT_LIKE = frozenset({"equinox.filter_checkpoint"})
+#: Every transform that traces the functions handed to it.
+TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | REMAT_LIKE
+
+#: jit-like transforms -> their one donation option, `donate=`, which donates the array
+#: leaves of every argument (`"all"`) or of all but the first (`"all-except-first"`);
+#: `"warn"` and `"warn-except-first"` donate likewise and warn when XLA cannot;
+#: `"none"`, the default, donates nothing.
+DONATE_OPTION = {"equinox.filter_jit": "donate", "equinox.filter_pmap": "donate"}
+#: The values of `donate=` -> whether they donate the first argument; `"none"` is absent.
+DONATE_MODES = {"all": True, "warn": True, "all-except-first": False, "warn-except-first": False}
+
+#: Calls that compute on their arguments and touch nothing else.
+PURE_CALLS = frozenset(
+    {"equinox.apply_updates", "equinox.filter", "equinox.partition", "equinox.combine",
+     "equinox.is_array", "equinox.is_inexact_array", "equinox.tree_at"}
+)  # fmt: skip
+#: Calls -> the argument whose pytree structure the result has (`filter` and
+#: `partition` put None, an empty subtree, in place of the leaves they drop).
+SAME_STRUCTURE: dict[str, tuple[int, ...]] = {
+    "equinox.apply_updates": (0,),
+    "equinox.combine": (0,),
+    "equinox.tree_at": (1,),
+}
+#: Calls whose result may hold the very buffers of an argument -> which and when:
+#: `apply_updates` keeps a leaf of the model whose update is None, `filter` and
+#: `partition` keep the leaves they select, `tree_at` every leaf it does not replace.
+ALIASING = {
+    "equinox.apply_updates": "keeps the leaves of its first argument whose update is None",
+    "equinox.filter": "keeps the selected leaves of its first argument",
+    "equinox.partition": "keeps the leaves of its first argument",
+    "equinox.combine": "keeps the leaves of its arguments",
+    "equinox.tree_at": "keeps the leaves of its second argument it does not replace",
+}
+#: Base classes that make a class an immutable pytree of its fields.
+MODULE_BASES = frozenset({"equinox.Module"})

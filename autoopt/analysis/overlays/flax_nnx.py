@@ -1,0 +1,44 @@
+"""Facts about flax.nnx that the analyses rely on.
+
+nnx modules are mutable Python objects holding their arrays: its transforms split a
+module argument into state, trace that, and write the state the function changed back
+into the module, in place. `nnx.Optimizer.update` changes the model and the optimizer
+in place. Qualified names as `ImportMap.qualify` spells them. A name missing here is
+unknown.
+"""
+
+from __future__ import annotations
+
+#: Transforms that compile the function; module arguments are updated in place.
+JIT_LIKE = frozenset({"flax.nnx.jit"})
+#: Transforms that give the gradient (of the first argument's `nnx.Param` state).
+GRAD_LIKE = frozenset({"flax.nnx.grad"})
+#: Transforms that give the value and the gradient.
+VALUE_AND_GRAD_LIKE = frozenset({"flax.nnx.value_and_grad"})
+#: Transforms that batch the function.
+VMAP_LIKE = frozenset({"flax.nnx.vmap"})
+#: Transforms that run the function as a `lax.scan` body.
+SCAN_LIKE = frozenset({"flax.nnx.scan"})
+#: Transforms that recompute the function's residuals in the backward pass.
+REMAT_LIKE = frozenset({"flax.nnx.remat"})
+#: Every transform that traces the functions handed to it.
+TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
+#: Transforms that write the state the compiled function changed back into its module
+#: arguments, in place.
+UPDATES_MODULES = JIT_LIKE
+
+#: jit-like transforms -> their options naming static arguments (jax.jit's spelling).
+STATIC_OPTIONS = {"flax.nnx.jit": ("static_argnums", "static_argnames")}
+#: jit-like transforms -> their options naming donated arguments (jax.jit's spelling).
+DONATE_OPTIONS = {"flax.nnx.jit": ("donate_argnums", "donate_argnames")}
+
+#: Calls that compute on their arguments and touch nothing else: `split` and `state`
+#: read a module's state, `merge` builds a new module from it.
+PURE_CALLS = frozenset({"flax.nnx.split", "flax.nnx.merge", "flax.nnx.state", "flax.nnx.graphdef"})
+#: Calls and methods that change a module argument (or their receiver) in place -> what.
+MUTATING = {
+    "flax.nnx.update": "writes state into a module in place",
+    "flax.nnx.Optimizer.update": "updates the model's parameters and its own state in place",
+}
+#: Base classes of mutable modules: an instance's arrays change in place.
+MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.Optimizer"})

@@ -1,0 +1,25 @@
+"""Facts about haiku that the analyses rely on.
+
+`hk.transform(f)` gives a `Transformed`, a pair of pure functions: `init(rng, *args)`
+gives the parameters and `apply(params, rng, *args)` the output. Its transforms are
+meant for use inside a transformed function. Qualified names as `ImportMap.qualify`
+spells them; methods by the class that defines them. A name missing here is unknown.
+"""
+
+from __future__ import annotations
+
+#: Transforms that batch the function.
+VMAP_LIKE = frozenset({"haiku.vmap"})
+#: Transforms that run the function as a `lax.scan` body.
+SCAN_LIKE = frozenset({"haiku.scan"})
+#: Transforms that recompute the function's residuals in the backward pass.
+REMAT_LIKE = frozenset({"haiku.remat"})
+#: Every transform that traces the functions handed to it.
+TRANSFORMS = VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
+
+#: Calls that build pure functions from impure ones (they trace nothing themselves).
+PURE_CALLS = frozenset({"haiku.transform", "haiku.transform_with_state", "haiku.without_apply_rng"})
+#: Methods that are pure functions of their arguments.
+PURE_METHODS = frozenset({"haiku.Transformed.init", "haiku.Transformed.apply"})
+#: Methods whose array leaves are new buffers, none of an argument's.
+FRESH_RESULTS = frozenset({"haiku.Transformed.init"})

@@ -1,0 +1,35 @@
+"""Facts about optax that the analyses rely on.
+
+An optimizer is a `GradientTransformation`, a pair of pure functions: `init(params)`
+gives the optimizer state, `update(updates, state, params)` the transformed updates and
+the next state. Qualified names as `ImportMap.qualify` spells them; methods by the class
+that defines them (`optax.GradientTransformation.update`). A name missing here is unknown.
+"""
+
+from __future__ import annotations
+
+#: Constructors of a `GradientTransformation` (they build functions, compute nothing).
+OPTIMIZERS = frozenset(
+    {
+        "optax.sgd", "optax.adam", "optax.adamw", "optax.adagrad", "optax.rmsprop",
+        "optax.lamb", "optax.lion", "optax.chain", "optax.clip_by_global_norm",
+        "optax.scale", "optax.scale_by_adam",
+    }
+)  # fmt: skip
+#: Calls that compute on their arguments and touch nothing else.
+PURE_CALLS = OPTIMIZERS | {"optax.apply_updates"}
+#: Methods of optax's classes that are pure functions of their arguments.
+PURE_METHODS = frozenset(
+    {"optax.GradientTransformation.init", "optax.GradientTransformation.update"}
+)
+#: Calls and methods -> the argument whose pytree structure the result has (a tuple: one
+#: per element of the tuple returned; `optax.apply_updates(params, updates)` is shaped
+#: like `params`, `update(updates, state, params)` gives `(like updates, like state)`).
+SAME_STRUCTURE: dict[str, tuple[int, ...]] = {
+    "optax.apply_updates": (0,),
+    "optax.GradientTransformation.update": (0, 1),
+}
+#: Calls whose array leaves are new buffers, none of an argument's.
+FRESH_RESULTS = frozenset({"optax.apply_updates"})
+#: optax's modules: their functions keep no state.
+MODULES = frozenset({"optax"})

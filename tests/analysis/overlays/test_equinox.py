@@ -1,0 +1,140 @@
+"""The equinox overlay, checked against the installed equinox."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import typing
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import pytest
+
+from autoopt.analysis.overlays import equinox as eqx_api
+from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+
+X = jnp.arange(3.0)
+
+
+class Linear(eqx.Module):
+    weight: jax.Array
+    activation: typing.Callable = jnp.tanh
+
+    def __call__(self, x):
+        return self.activation(self.weight * x)
+
+
+MODEL = Linear(jnp.ones(3))
+
+
+def loss(model, x):
+    return jnp.sum(model(x))
+
+
+def test_names_exist() -> None:
+    names = (eqx_api.TRANSFORMS | eqx_api.PURE_CALLS | set(eqx_api.SAME_STRUCTURE)
+             | set(eqx_api.ALIASING) | eqx_api.MODULE_BASES
+             | set(eqx_api.DONATE_OPTION))  # fmt: skip
+    assert [n for n in sorted(names) if not resolve(n)] == []
+    assert set(eqx_api.DONATE_OPTION) <= eqx_api.JIT_LIKE
+
+
+def test_donate_spellings_are_the_signature_s() -> None:
+    for name, option in eqx_api.DONATE_OPTION.items():
+        parameter = inspect.signature(resolve_object(name)).parameters[option]
+        assert "all" in typing.get_args(parameter.annotation) and parameter.default == "none"
+    filter_jit = inspect.signature(eqx.filter_jit).parameters["donate"]
+    assert set(typing.get_args(filter_jit.annotation)) == set(eqx_api.DONATE_MODES) | {"none"}
+    assert filter_jit.default == "none"
+
+
+def resolve_object(qual: str):
+    assert resolve(qual)
+    return getattr(eqx, qual.rsplit(".", 1)[1])
+
+
+def test_filter_jit_compiles_once_with_non_arrays_static() -> None:
+    traces = []
+
+    @eqx.filter_jit
+    def step(model, x, n):
+        traces.append(n)
+        assert isinstance(x, jax.core.Tracer) and type(n) is int
+        return model(x) * n
+
+    first = step(MODEL, X, 2)
+    assert leaves_equal(first, step(MODEL, X + 1.0, 2) - step(MODEL, X + 1.0, 2) + first)
+    assert traces == [2]
+    step(MODEL, X, 3)  # a new static value: a new trace
+    assert traces == [2, 3]
+
+
+@pytest.mark.parametrize("mode", sorted(eqx_api.DONATE_MODES))
+def test_donate_modes_donate_the_arguments_claimed(mode: str) -> None:
+    step = eqx.filter_jit(lambda a, b: (a + 1.0, b + 1.0), donate=mode)
+    a, b = jnp.ones(3), jnp.ones(3)
+    step(a, b)
+    assert a.is_deleted() is eqx_api.DONATE_MODES[mode]
+    assert b.is_deleted()
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.GRAD_LIKE | eqx_api.VALUE_AND_GRAD_LIKE))
+def test_grads_are_shaped_like_the_first_argument(name: str) -> None:
+    transform = resolve_object(name)
+    grads = transform(loss)(MODEL, X)
+    if name in eqx_api.VALUE_AND_GRAD_LIKE:
+        value, grads = grads
+        assert value.shape == ()
+    assert jax.tree.structure(eqx.filter(grads, eqx.is_array)) == jax.tree.structure(
+        eqx.filter(MODEL, eqx.is_array)
+    )
+
+
+def test_vmap_and_checkpoint_trace() -> None:
+    (vmap,) = eqx_api.VMAP_LIKE
+    (checkpoint,) = eqx_api.REMAT_LIKE
+    batched = resolve_object(vmap)(lambda x: x * 2.0)(jnp.ones((4, 3)))
+    assert batched.shape == (4, 3)
+    assert jnp.allclose(resolve_object(checkpoint)(loss)(MODEL, X), loss(MODEL, X))
+
+
+def test_pure_calls_are_pure_and_keep_structure() -> None:
+    updates = Linear(jnp.full(3, 0.5), None)
+    before = snapshot((MODEL, updates))
+    calls = {
+        "equinox.apply_updates": lambda: eqx.apply_updates(MODEL, updates),
+        "equinox.filter": lambda: eqx.filter(MODEL, eqx.is_array),
+        "equinox.partition": lambda: eqx.partition(MODEL, eqx.is_array),
+        "equinox.combine": lambda: eqx.combine(*eqx.partition(MODEL, eqx.is_array)),
+        "equinox.is_array": lambda: eqx.is_array(X),
+        "equinox.is_inexact_array": lambda: eqx.is_inexact_array(X),
+        "equinox.tree_at": lambda: eqx.tree_at(lambda m: m.weight, MODEL, X),
+    }
+    assert set(calls) == eqx_api.PURE_CALLS
+    for name, run in calls.items():
+        assert leaves_equal(run(), run()), name
+        assert leaves_equal(before, snapshot((MODEL, updates))), name
+    args = {"equinox.apply_updates": (MODEL, updates), "equinox.combine": (MODEL,),
+            "equinox.tree_at": (None, MODEL)}  # fmt: skip
+    for name, (at,) in eqx_api.SAME_STRUCTURE.items():
+        assert jax.tree.structure(calls[name]()) == jax.tree.structure(args[name][at]), name
+
+
+def test_aliasing_calls_may_keep_an_argument_s_buffers() -> None:
+    kept = eqx.apply_updates(MODEL, Linear(None, None))  # an update of None keeps the leaf
+    assert pointers(kept) == pointers(MODEL)
+    assert pointers(eqx.filter(MODEL, eqx.is_array)) == pointers(MODEL)
+    assert pointers(eqx.partition(MODEL, eqx.is_array)[0]) == pointers(MODEL)
+    at = eqx.tree_at(lambda m: m.activation, MODEL, jnp.sin)
+    assert pointers(at) == pointers(MODEL)
+    assert not pointers(eqx.apply_updates(MODEL, Linear(X, None))) & pointers(MODEL)
+
+
+def test_modules_are_immutable_pytrees() -> None:
+    (base,) = eqx_api.MODULE_BASES
+    assert resolve_object(base) is eqx.Module
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        MODEL.weight = X
+    fields = [id(MODEL.weight), id(MODEL.activation)]
+    assert [id(leaf) for leaf in jax.tree.leaves(MODEL)] == fields

@@ -1,0 +1,122 @@
+"""The flax.nnx overlay, checked against the installed flax."""
+
+from __future__ import annotations
+
+import inspect
+
+import jax
+import jax.numpy as jnp
+import optax
+import pytest
+from flax import nnx
+
+from autoopt.analysis.overlays import flax_nnx as nnx_api
+from tests.analysis.overlays import leaves_equal, resolve, snapshot
+
+X = jnp.ones((2, 3))
+
+
+def model() -> nnx.Linear:
+    return nnx.Linear(3, 2, rngs=nnx.Rngs(0))
+
+
+def loss(m, x):
+    return jnp.sum(m(x))
+
+
+def transform(name: str):
+    assert resolve(name)
+    return getattr(nnx, name.rsplit(".", 1)[1])
+
+
+def test_names_exist() -> None:
+    names = (nnx_api.TRANSFORMS | nnx_api.PURE_CALLS | set(nnx_api.MUTATING)
+             | nnx_api.MODULE_BASES | set(nnx_api.STATIC_OPTIONS)
+             | set(nnx_api.DONATE_OPTIONS))  # fmt: skip
+    assert [n for n in sorted(names) if not resolve(n)] == []
+    assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.JIT_LIKE))
+def test_jit_options_are_the_signature_s(name: str) -> None:
+    parameters = inspect.signature(transform(name)).parameters
+    options = (*nnx_api.STATIC_OPTIONS[name], *nnx_api.DONATE_OPTIONS[name])
+    assert all(parameters[o].kind is inspect.Parameter.KEYWORD_ONLY for o in options)
+
+
+def test_jit_updates_module_arguments_in_place() -> None:
+    m = model()
+
+    @nnx.jit
+    def bump(m):
+        m.bias.value = m.bias.value + 1.0
+
+    before = snapshot(nnx.state(m))
+    assert bump(m) is None
+    assert not leaves_equal(before, snapshot(nnx.state(m)))
+    assert jnp.allclose(m.bias.value, 1.0)
+
+
+def test_jit_static_and_donate_options() -> None:
+    @nnx.jit(static_argnames=("n",), donate_argnames=("s",))
+    def step(s, n):
+        return s * n
+
+    s = jnp.ones(3)
+    assert jnp.allclose(step(s, 2), 2.0) and s.is_deleted()
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.GRAD_LIKE | nnx_api.VALUE_AND_GRAD_LIKE))
+def test_grads_are_shaped_like_the_module_s_params(name: str) -> None:
+    m = model()
+    grads = transform(name)(loss)(m, X)
+    if name in nnx_api.VALUE_AND_GRAD_LIKE:
+        value, grads = grads
+        assert value.shape == ()
+    assert jax.tree.structure(grads) == jax.tree.structure(nnx.state(m, nnx.Param))
+
+
+def test_vmap_scan_and_remat_trace() -> None:
+    (vmap,), (scan,), (remat,) = nnx_api.VMAP_LIKE, nnx_api.SCAN_LIKE, nnx_api.REMAT_LIKE
+    assert transform(vmap)(lambda x: x * 2.0)(X).shape == X.shape
+    carry, ys = transform(scan)(lambda c, x: (c + x, c))(jnp.zeros(3), X)
+    assert carry.shape == (3,) and ys.shape == X.shape
+    m = model()
+    assert jnp.allclose(transform(remat)(loss)(m, X), loss(m, X))
+
+
+def test_pure_calls_read_without_changing() -> None:
+    m = model()
+    before = snapshot(nnx.state(m))
+    graphdef, state = nnx.split(m)
+    assert leaves_equal(state, nnx.split(m)[1]) and leaves_equal(state, nnx.state(m))
+    assert nnx.graphdef(m) == graphdef
+    merged = nnx.merge(graphdef, state)
+    assert merged is not m and leaves_equal(nnx.state(merged), before)
+    assert leaves_equal(before, snapshot(nnx.state(m)))
+    assert set(nnx_api.PURE_CALLS) == {"flax.nnx.split", "flax.nnx.merge", "flax.nnx.state",
+                                       "flax.nnx.graphdef"}  # fmt: skip
+
+
+def test_mutating_calls_change_the_module_in_place() -> None:
+    m = model()
+    before = snapshot(nnx.state(m))
+    optimizer = nnx.Optimizer(m, optax.sgd(0.1), wrt=nnx.Param)
+    grads = nnx.grad(loss)(m, X)
+    optimizer.update(m, grads)
+    assert not leaves_equal(before, snapshot(nnx.state(m)))
+    other = model()
+    nnx.update(other, jax.tree.map(jnp.zeros_like, nnx.state(other)))
+    assert jnp.allclose(other.kernel.value, 0.0)
+    assert {"flax.nnx.update", "flax.nnx.Optimizer.update"} == set(nnx_api.MUTATING)
+
+
+def test_modules_and_optimizers_are_mutable() -> None:
+    m = model()
+    optimizer = nnx.Optimizer(m, optax.sgd(0.1), wrt=nnx.Param)
+    assert isinstance(m, nnx.Module) and isinstance(optimizer, nnx.Optimizer)
+    assert {"flax.nnx.Module", "flax.nnx.Optimizer"} == nnx_api.MODULE_BASES
+    m.bias.value = jnp.ones(2)
+    step = int(optimizer.step.value)
+    optimizer.update(m, nnx.grad(loss)(m, X))
+    assert int(optimizer.step.value) == step + 1 and jnp.allclose(m.bias.value, 0.8)

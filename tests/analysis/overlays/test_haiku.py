@@ -1,0 +1,56 @@
+"""The haiku overlay, checked against the installed haiku."""
+
+from __future__ import annotations
+
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import pytest
+
+from autoopt.analysis.overlays import haiku as hk_api
+from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+
+X = jnp.ones((2, 3))
+KEY = jax.random.key(0)
+
+
+def forward(x):
+    return hk.Linear(3)(x)
+
+
+def test_names_exist() -> None:
+    names = hk_api.TRANSFORMS | hk_api.PURE_CALLS | hk_api.PURE_METHODS | hk_api.FRESH_RESULTS
+    assert [n for n in sorted(names) if not resolve(n)] == []
+
+
+def test_transformed_init_and_apply_are_pure_and_init_is_fresh() -> None:
+    model = hk.transform(forward)
+    assert isinstance(model, hk.Transformed)
+    params = model.init(KEY, X)
+    assert leaves_equal(params, model.init(KEY, X)) and not pointers(params) & pointers(X)
+    before = snapshot(params)
+    out = model.apply(params, None, X)
+    assert leaves_equal(out, model.apply(params, None, X))
+    assert leaves_equal(before, snapshot(params))
+    assert hk.without_apply_rng(model).apply(params, X).shape == X.shape
+    with_state = hk.transform_with_state(forward)
+    params, state = with_state.init(KEY, X)
+    assert with_state.apply(params, state, None, X)[0].shape == X.shape
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.TRANSFORMS))
+def test_transforms_trace_inside_a_transformed_function(name: str) -> None:
+    lifted = getattr(hk, name.rsplit(".", 1)[1])
+
+    def inner(x):
+        if name in hk_api.SCAN_LIKE:
+            layer = hk.Linear(3)
+            layer(x[0])  # parameters are made outside the scanned body
+            carry, _ = lifted(lambda c, x: (c + layer(x), c), jnp.zeros(3), x)
+            return carry
+        if name in hk_api.VMAP_LIKE:
+            return lifted(forward, split_rng=False)(x)
+        return lifted(forward)(x)
+
+    model = hk.transform(inner)
+    assert model.apply(model.init(KEY, X), None, X).shape[-1] == 3

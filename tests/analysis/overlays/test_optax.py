@@ -1,0 +1,68 @@
+"""The optax overlay, checked against the installed optax."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import optax
+import pytest
+
+from autoopt.analysis.overlays import optax as optax_api
+from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+
+#: Each listed constructor, built with small options.
+BUILT = {
+    "optax.sgd": lambda: optax.sgd(0.1, momentum=0.9),
+    "optax.adam": lambda: optax.adam(0.1),
+    "optax.adamw": lambda: optax.adamw(0.1),
+    "optax.adagrad": lambda: optax.adagrad(0.1),
+    "optax.rmsprop": lambda: optax.rmsprop(0.1),
+    "optax.lamb": lambda: optax.lamb(0.1),
+    "optax.lion": lambda: optax.lion(0.1),
+    "optax.chain": lambda: optax.chain(optax.clip_by_global_norm(1.0), optax.adam(0.1)),
+    "optax.clip_by_global_norm": lambda: optax.clip_by_global_norm(1.0),
+    "optax.scale": lambda: optax.scale(0.1),
+    "optax.scale_by_adam": optax.scale_by_adam,
+}
+PARAMS = {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}
+GRADS = {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
+
+
+def test_names_exist() -> None:
+    names = (optax_api.PURE_CALLS | optax_api.PURE_METHODS | set(optax_api.SAME_STRUCTURE)
+             | optax_api.FRESH_RESULTS | optax_api.MODULES)  # fmt: skip
+    assert [n for n in sorted(names) if not resolve(n)] == []
+    assert set(BUILT) == optax_api.OPTIMIZERS
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_optimizers_are_pure_gradient_transformations(name: str) -> None:
+    tx = BUILT[name]()
+    assert isinstance(tx, optax.GradientTransformation)
+    before = snapshot((PARAMS, GRADS))
+    state = tx.init(PARAMS)
+    assert leaves_equal(state, tx.init(PARAMS))
+    first, second = tx.update(GRADS, state, PARAMS), tx.update(GRADS, state, PARAMS)
+    assert leaves_equal(first, second)
+    assert leaves_equal(before, snapshot((PARAMS, GRADS)))
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_update_is_shaped_like_updates_and_state(name: str) -> None:
+    tx = BUILT[name]()
+    state = tx.init(PARAMS)
+    out = jax.eval_shape(tx.update, GRADS, state, PARAMS)
+    args = (GRADS, state, PARAMS)
+    like = optax_api.SAME_STRUCTURE["optax.GradientTransformation.update"]
+    assert [jax.tree.structure(o) for o in out] == [jax.tree.structure(args[i]) for i in like]
+
+
+def test_apply_updates_is_pure_fresh_and_shaped_like_params() -> None:
+    before = snapshot((PARAMS, GRADS))
+    out = optax.apply_updates(PARAMS, GRADS)
+    assert leaves_equal(out, optax.apply_updates(PARAMS, GRADS))
+    assert leaves_equal(before, snapshot((PARAMS, GRADS)))
+    (at,) = optax_api.SAME_STRUCTURE["optax.apply_updates"]
+    assert jax.tree.structure(out) == jax.tree.structure((PARAMS, GRADS)[at])
+    assert "optax.apply_updates" in optax_api.FRESH_RESULTS
+    assert not pointers(out) & pointers((PARAMS, GRADS))
