@@ -6,12 +6,14 @@ import ast
 import contextlib
 import gc
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.project import dependencies
 from autoopt.analysis.core.suppress import is_suppressed, suppressions
+from autoopt.analysis.facts.test_functions import reached_test
 from autoopt.config import Settings
 from autoopt.model import Applicability, AutooptError, Finding, Result
 from autoopt.rewrite.apply import apply_edits
@@ -117,7 +119,22 @@ def check_context(
             )
         ]
     findings.sort(key=lambda f: (f.span, f.rule))
+    if settings.test_file:
+        findings = [_outside_tests(ctx, finding, settings) for finding in findings]
     return findings
+
+
+def _outside_tests(ctx: ModuleContext, finding: Finding, settings: Settings) -> Finding:
+    """A test file's finding, its fix dropped where it reaches into a test function's
+    body (analysis/facts/test_functions.py): a rewrite there changes what the test checks."""
+    if not applicable(finding, settings):
+        return finding
+    finding.edits = tuple(finding.edits)
+    test = reached_test(ctx, finding.edits)
+    if test is None:
+        return finding
+    message = f"{finding.message}; not rewritten: inside the test function `{test.name.value}`"
+    return replace(finding, message=message, edits=())
 
 
 def applicable(finding: Finding, settings: Settings) -> bool:

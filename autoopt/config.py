@@ -30,6 +30,9 @@ class Settings:
     # What is written, not what is found: left out of repr, hence of the cache key.
     include_tests: bool = field(default=False, repr=False)
     test_files: tuple[str, ...] = field(default=TEST_FILES, repr=False)
+    # Set per file for a test file (workspace/testfiles.py): fixes reaching into a test
+    # function's body are not applied there (api.check_context). Part of the cache key.
+    test_file: bool = False
     # Where verification runs: not what is found either.
     executor: str = field(default="local", repr=False)
     ray_address: str | None = field(default=None, repr=False)

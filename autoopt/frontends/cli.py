@@ -333,7 +333,9 @@ def rewrite(
 
         options = options_for(entry, timeout)
         show = progress.wanted(no_progress)
-        errors = verify_outcomes(batch.outcomes, settings, options, report, show, not no_cache)
+        errors = verify_outcomes(
+            batch.outcomes, settings, options, report, show, not no_cache, batch.tests
+        )
         batch.errors.extend(errors)
     reverted = _write(batch, verify_tests, verify_timeout, settings) if write else []
     if output_format is not Format.text:

@@ -40,6 +40,7 @@ from autoopt.config import Settings, load_settings, parse_codes
 from autoopt.frontends.document import Parsed, parse_whole, reparse
 from autoopt.model import Applicability, AutooptError, Finding, Span
 from autoopt.rules import BY_ID
+from autoopt.workspace.testfiles import test_files
 
 SOURCE = "autoopt"
 FIX_ALL = "source.fixAll.autoopt"
@@ -346,10 +347,15 @@ class AutooptServer(LanguageServer):
         return self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
 
     def settings_for(self, doc: TextDocument) -> Settings:
-        """pyproject's [tool.autoopt] nearest the document (or the workspace), then the client."""
+        """pyproject's [tool.autoopt] nearest the document (or the workspace), then the
+        client; in a test file (`test-files`), fixes never reach into a test function, as
+        with `rewrite --include-tests`."""
         path = Path(doc.path) if doc.uri.startswith("file:") else None
         start = path.parent if path else Path(self.workspace.root_path or Path.cwd())
-        return self.client_settings.over(load_settings(start))
+        settings = self.client_settings.over(load_settings(start))
+        if path is not None and test_files(settings, [str(path.parent)])(str(path)):
+            settings = settings.merged(test_file=True)  # test functions' bodies keep their code
+        return settings
 
     async def analyse(self, doc: TextDocument) -> Analysis:
         """The analysis of the document's current text: cached, in flight, or started now.

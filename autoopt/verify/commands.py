@@ -63,6 +63,7 @@ def verify_paths(
     *,
     progress: bool = True,
     cache: bool = True,
+    tests: Callable[[str], bool] | None = None,
 ) -> Iterator[tuple[str, VerifyReport | AutooptError]]:
     """Each file's report, or the error that stopped it, as the executor finishes it.
 
@@ -72,7 +73,8 @@ def verify_paths(
     jobs = []
     for path in paths:
         try:
-            jobs.append(file_job(path, settings, options))
+            test_file = tests is not None and tests(path)
+            jobs.append(file_job(path, settings.merged(test_file=test_file or None), options))
         except (AutooptError, OSError) as exc:
             yield path, exc if isinstance(exc, AutooptError) else AutooptError(path, str(exc))
     if not jobs:
@@ -128,6 +130,7 @@ def verify_outcomes(
     report_path: str | None = None,
     progress: bool = True,
     cache: bool = True,
+    tests: Callable[[str], bool] | None = None,
 ) -> list[AutooptError]:
     """`rewrite --verify`: keep only verified rewrites in each changed outcome's result.
 
@@ -139,7 +142,7 @@ def verify_outcomes(
     errors: list[AutooptError] = []
     try:
         for path, outcome in verify_paths(
-            list(changed), settings, options, err, progress=progress, cache=cache
+            list(changed), settings, options, err, progress=progress, cache=cache, tests=tests
         ):
             if isinstance(outcome, AutooptError):
                 errors.append(outcome)

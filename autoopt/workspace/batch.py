@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,7 +16,7 @@ from autoopt.workspace.discover import discover
 from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, run
 from autoopt.workspace.source_file import write_atomic
-from autoopt.workspace.testfiles import hold_back
+from autoopt.workspace.testfiles import hold_back, test_files
 
 if TYPE_CHECKING:  # loaded by write_verified: `check` runs no tests
     from autoopt.workspace.verify_tests import ProjectTests, Rewritten, Verdict
@@ -34,6 +34,7 @@ class Batch:
     started: float = field(default_factory=time.perf_counter)
     written: list[FileOutcome] = field(default_factory=list)
     held_back: list[FileOutcome] = field(default_factory=list)
+    tests: Callable[[str], bool] | None = None  # with --include-tests: is a path a test file
 
     @property
     def findings(self) -> list[Finding]:
@@ -64,17 +65,19 @@ def collect(
     """Discover and analyse every file under `paths`; problems become `errors`.
 
     Test and benchmark files keep their findings but not their rewrites, unless
-    `settings.include_tests`.
+    `settings.include_tests`; then only their test functions' bodies keep their code.
     """
     started = time.perf_counter()
     found = discover(paths, [*settings.exclude, *(exclude or [])])
     store = ResultCache.load(paths, settings) if cache else None
+    tests = test_files(settings, paths) if settings.include_tests else None
     with progress_bar(len(found.files), progress) as advance:
-        outcomes = run(found.files, settings, jobs or os.cpu_count() or 1, store, advance)
+        outcomes = run(found.files, settings, jobs or os.cpu_count() or 1, store, advance, tests)
     if store is not None:
         store.save()
     errors = found.errors + [o.error for o in outcomes if o.error is not None]
-    return Batch(outcomes, errors, started, held_back=hold_back(outcomes, settings, paths))
+    held = hold_back(outcomes, settings, paths)
+    return Batch(outcomes, errors, started, held_back=held, tests=tests)
 
 
 def write_changes(batch: Batch) -> None:

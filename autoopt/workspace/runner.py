@@ -47,8 +47,13 @@ class _Job:
 Progress = Callable[[FileOutcome], None]
 
 
-def settings_for(display: str, settings: Settings) -> Settings:
-    """`settings` with the `per-file-ignores` whose gitignore-style pattern matches."""
+def settings_for(
+    display: str, settings: Settings, tests: Callable[[str], bool] | None = None
+) -> Settings:
+    """`settings` with the `per-file-ignores` whose gitignore-style pattern matches, and
+    `test_file` set where `tests` says `display` is a test file."""
+    if tests is not None and tests(display):
+        settings = settings.merged(test_file=True)
     if not settings.per_file_ignores:
         return settings
     import pathspec
@@ -87,8 +92,10 @@ def run(
     jobs: int = 1,
     cache: result_cache.ResultCache | None = None,
     progress: Progress | None = None,
+    tests: Callable[[str], bool] | None = None,
 ) -> list[FileOutcome]:
-    """Outcomes in the order the files were given; `jobs > 1` uses processes."""
+    """Outcomes in the order the files were given; `jobs > 1` uses processes. The files
+    `tests` names are analysed as test files (`Settings.test_file`)."""
     outcomes: list[FileOutcome | None] = [None] * len(files)
 
     def finish(index: int, outcome: FileOutcome) -> None:
@@ -98,7 +105,7 @@ def run(
 
     pending = []
     for index, (display, path) in enumerate(files):
-        job_or_outcome = _prepare(index, display, path, settings, cache)
+        job_or_outcome = _prepare(index, display, path, settings, cache, tests)
         if isinstance(job_or_outcome, FileOutcome):
             finish(index, job_or_outcome)
         else:
@@ -117,13 +124,14 @@ def _prepare(
     path: Path,
     settings: Settings,
     cache: result_cache.ResultCache | None,
+    tests: Callable[[str], bool] | None = None,
 ) -> _Job | FileOutcome:
     """Read the file and answer from the cache if possible; else a job to run."""
     try:
         source = read_source(path, display)
     except AutooptError as exc:
         return FileOutcome(display, error=exc)
-    file_settings = settings_for(display, settings)
+    file_settings = settings_for(display, settings, tests)
     if cache is None:
         return _Job(index, display, source, file_settings, None)
     key = result_cache.key(file_settings, source.raw)

@@ -65,6 +65,15 @@ def _gitignore(patterns: Sequence[str]) -> Callable[[str], bool]:
     return pathspec.GitIgnoreSpec.from_lines(patterns).match_file
 
 
+def test_files(settings: Settings, paths: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a display path of a run over `paths` is a test or benchmark file.
+
+    With `settings.include_tests` such a file is analysed with `Settings.test_file`:
+    its rewrite leaves the bodies of test functions alone (api.check_context)."""
+    root = project_root(Path(paths[0] if paths else ".")) or Path.cwd()
+    return matcher(settings.test_files, root)
+
+
 def hold_back(
     outcomes: Sequence[FileOutcome], settings: Settings, paths: Sequence[str]
 ) -> list[FileOutcome]:
@@ -75,8 +84,7 @@ def hold_back(
     changed = [o for o in outcomes if o.result and o.result.changed]
     if settings.include_tests or not changed:
         return []
-    root = project_root(Path(paths[0] if paths else ".")) or Path.cwd()
-    is_test = matcher(settings.test_files, root)
+    is_test = test_files(settings, paths)
     held = [o for o in changed if is_test(o.display)]
     for outcome in held:
         assert outcome.result is not None
