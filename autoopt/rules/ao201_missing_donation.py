@@ -185,12 +185,12 @@ def _edits(ctx: ModuleContext, target: DonationTarget, names: list[str]) -> list
         assert type(node) is cst.FunctionDef
         if ao101 is not None and _jit_decorator(ctx, node, target.transform) is None:
             node = ao101(node)  # type: ignore[assignment]
-        decorators = list(node.decorators)  # type: ignore[attr-defined]
+        decorators = list(node.decorators)
         index = _jit_decorator(ctx, node, target.transform)
         assert index is not None
         new, _ = with_donation(ctx, decorators[index].decorator, names)
         decorators[index] = decorators[index].with_changes(decorator=new)
-        return node.with_changes(decorators=decorators)  # type: ignore[attr-defined]
+        return node.with_changes(decorators=decorators)
 
     return [Replace(target.carrier, transform), *imports, *more]
 

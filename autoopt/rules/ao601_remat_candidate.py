@@ -291,7 +291,7 @@ def _shallow(loop: Loop) -> bool:
     if type(node) is not cst.For:
         return False
     it = node.iter
-    if type(it) in (cst.Tuple, cst.List):
+    if type(it) is cst.Tuple or type(it) is cst.List:
         return len(it.elements) < MIN_LAYERS
     if type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range":
         bounds = [a.value for a in it.args]

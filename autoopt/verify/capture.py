@@ -44,7 +44,8 @@ class _Tee:
     """A text stream that records what is written to it and passes it on."""
 
     def __init__(self, stream: Any, capture: Capture) -> None:
-        self._stream, self._capture, self.parts = stream, capture, []
+        self._stream, self._capture = stream, capture
+        self.parts: list[str] = []
 
     def write(self, text: str) -> int:
         if isinstance(text, str) and not self._capture.in_handler():
@@ -91,7 +92,7 @@ class Capture:
             "handle": logging.Handler.handle,
             "showwarning": warnings.showwarning,
         }
-        sys.stdout, sys.stderr = self._out, self._err  # type: ignore[assignment]
+        sys.stdout, sys.stderr = self._out, self._err
         logging.Logger.callHandlers = self._call_handlers(logging.Logger.callHandlers)  # type: ignore[method-assign]
         logging.Handler.handle = self._handle(logging.Handler.handle)  # type: ignore[method-assign]
         warnings.showwarning = self._show_warning(warnings.showwarning, self._saved["stderr"])

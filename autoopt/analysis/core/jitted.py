@@ -34,7 +34,7 @@ class Jitted:
     name: str
     function: Function | None  # None for a lambda or another transform's output
     options: dict[str, cst.BaseExpression]
-    carrier: cst.CSTNode | None  # the decorator or `jax.jit(...)` call holding the options
+    carrier: cst.Decorator | cst.Call  # the decorator or `jax.jit(...)` call holding the options
     transform: str = "jax.jit"  # or one of FRAMEWORK_JITS
 
 
@@ -104,7 +104,7 @@ def literal_names(expr: cst.BaseExpression) -> list[str] | None:
     None when the value is not such a literal (a variable, a call, an f-string)."""
     if type(expr) is cst.SimpleString:
         return [str(expr.evaluated_value)]
-    if type(expr) not in (cst.Tuple, cst.List):
+    if type(expr) is not cst.Tuple and type(expr) is not cst.List:
         return None
     names = []
     for element in expr.elements:

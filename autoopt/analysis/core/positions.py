@@ -15,6 +15,7 @@ import ast
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from functools import cached_property
+from itertools import islice
 from typing import Any, Protocol, TypeVar
 
 import libcst as cst
@@ -133,10 +134,13 @@ class Positions:
         of it is generated (its header when the node is there) and the positions."""
         at = max(i for i, part in enumerate(chain) if isinstance(part, cst.BaseStatement))
         stmt = chain[at]
+        assert isinstance(stmt, cst.BaseStatement)
         step = chain[at + 1] if at + 1 < len(chain) else None
         head = not isinstance(step, _CLAUSES) or type(step) is cst.SimpleStatementSuite
         outer = chain[:at]
-        indents = tuple(p.indent for p in outer if type(p) in (cst.IndentedBlock, cst.Match))
+        indents = tuple(
+            p.indent for p in outer if type(p) is cst.IndentedBlock or type(p) is cst.Match
+        )
         elif_ = bool(outer) and type(outer[-1]) is cst.If
         unit, pos = self._ctx.per_statement(_unit_positions, top, stmt, head, indents, elif_)
         return stmt, unit, pos
@@ -186,7 +190,7 @@ class Positions:
         names = {
             stmt.name.value: index
             for index, stmt in enumerate(body)
-            if type(stmt) in (cst.FunctionDef, cst.ClassDef)
+            if type(stmt) is cst.FunctionDef or type(stmt) is cst.ClassDef
         }
         return {id(stmt): index for index, stmt in enumerate(body)}, names
 
@@ -226,6 +230,7 @@ def _unit_positions(
     unit = _header(stmt) if head else stmt
     tree = unit
     if elif_:
+        assert type(tree) is cst.If  # an elif: the `orelse` of the `if` above it
         tree = cst.If(cst.Name("_"), cst.IndentedBlock(()), orelse=tree)
     for indent in reversed(indents):
         tree = cst.If(cst.Name("_"), cst.IndentedBlock([tree], indent=indent))
@@ -367,10 +372,10 @@ def _parse_groups(module: cst.Module, source: str) -> list[AstGroup] | None:
     groups = []
     for stmt in module.body:
         count = len(stmt.body) if type(stmt) is cst.SimpleStatementLine else 1
-        nodes = [next(starts, None) for _ in range(count)]
-        first = nodes[0]
-        if first is None:
+        nodes = list(islice(starts, count))
+        if len(nodes) < count:
             return None
+        first = nodes[0]
         decorators = getattr(first, "decorator_list", [])
         line = min([first.lineno, *(d.lineno for d in decorators)])
         groups.append((nodes, line - 1 - len(stmt.leading_lines)))

@@ -100,14 +100,18 @@ def targets(ctx: ModuleContext, name: str | None = None) -> Iterator[Target]:
             continue
         if name is not None and jitted.name != name:
             continue
-        spelling = (
-            jitted.carrier.decorator if type(jitted.carrier) is cst.Decorator else jitted.carrier
-        )
-        if spelling is None or not can_add_donation(spelling):
+        jit = jitted.carrier
+        spelling: cst.BaseExpression
+        carrier: cst.CSTNode
+        if type(jit) is cst.Decorator:
+            spelling, carrier = jit.decorator, fn.node
+        elif type(jit) is cst.Call:
+            spelling, carrier = jit, jit
+        else:
+            continue  # never: a jit is a decorator or a `jax.jit(...)` call
+        if not can_add_donation(spelling):
             continue  # `donate_argnames=NAMES` or `**options`: what it donates is not known
-        carrier = fn.node if type(jitted.carrier) is cst.Decorator else jitted.carrier
-        transform = jitted.transform
-        yield Target(jitted.name, fn, jitted.options, carrier, None, transform)  # type: ignore[arg-type]
+        yield Target(jitted.name, fn, jitted.options, carrier, None, jitted.transform)
     for plan in plans(ctx) if name is None else _named_plans(ctx, name):
         fn = plan.fn
         if plan.fix is _NONE or plan.wrap_at_loops or fn.scope != MODULE:
@@ -136,9 +140,10 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
     blocked: list[str] = []
     for index, param in target.candidates() if sites else ():
         found = [_site_verdict(ctx, site, index, param) for site in sites]
-        if any(v is None for v in found):
+        proven = [v for v in found if v is not None]
+        if len(proven) < len(found):
             continue
-        fix, why = max(found, key=lambda v: _ORDER[v[0]])  # type: ignore[index]
+        fix, why = max(proven, key=lambda v: _ORDER[v[0]])
         if fix is _SAFE and target.transform == "flax.nnx.jit":
             fix, why = _module_premise(ctx, sites, index, param)
         if fix is _NONE:
@@ -210,7 +215,7 @@ def _named_plans(ctx: ModuleContext, name: str) -> list[JitPlan]:
 def _literal_names(expr: cst.BaseExpression | None) -> set[str]:
     if type(expr) is cst.SimpleString:
         return {str(expr.evaluated_value)}
-    if type(expr) in (cst.Tuple, cst.List):
+    if type(expr) is cst.Tuple or type(expr) is cst.List:
         return {
             str(e.value.evaluated_value) for e in expr.elements if type(e.value) is cst.SimpleString
         }
@@ -220,7 +225,7 @@ def _literal_names(expr: cst.BaseExpression | None) -> set[str]:
 def _literal_ints(expr: cst.BaseExpression | None) -> set[int]:
     if type(expr) is cst.Integer:
         return {int(expr.value)}
-    if type(expr) in (cst.Tuple, cst.List):
+    if type(expr) is cst.Tuple or type(expr) is cst.List:
         return {int(e.value.value) for e in expr.elements if type(e.value) is cst.Integer}
     return set()
 

@@ -177,7 +177,7 @@ def _dependencies(stmts: list[Stmt]) -> dict[str, set[str]]:
 
 def _value_of(stmt: Stmt) -> cst.CSTNode | None:
     node = stmt.node
-    if type(node) in (cst.Assign, cst.AnnAssign, cst.AugAssign):
+    if type(node) is cst.Assign or type(node) is cst.AnnAssign or type(node) is cst.AugAssign:
         return node.value
     if type(node) is cst.For:
         return node.iter
@@ -223,7 +223,7 @@ def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNod
         return [(arg.value, f"`{func.value}()`") for arg in call.args]
     if type(func) is cst.Attribute and func.attr.value in jax_api.TO_PYTHON_METHODS:
         return [(func.value, f"`.{func.attr.value}()`")]
-    keywords = [
+    keywords: list[tuple[cst.CSTNode, str]] = [
         (a.value, f"`{a.keyword.value}=`")
         for a in call.args
         if a.keyword is not None and a.keyword.value in jax_api.PYTHON_KEYWORDS
@@ -237,7 +237,7 @@ def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNod
         return keywords
     indexes, names = SHAPE_ARGS[qual]
     short = qual.replace("jax.numpy.", "jnp.").replace("jax.random.", "random.")
-    out = []
+    out: list[tuple[cst.CSTNode, str]] = []
     positional = [a for a in call.args if a.keyword is None and not a.star]
     for i in indexes:
         if i < len(positional):
@@ -359,16 +359,15 @@ class _ArrayParams:
 
 def _array_uses(ctx: ModuleContext, node: cst.CSTNode) -> list[str]:
     """Names `node` uses as arrays: `x.attr`, `x[i]`, `x @ y`, array data of a JAX call."""
-    kind = type(node)
-    if kind is cst.Attribute or kind is cst.Subscript:
-        sides = [node.value]  # type: ignore[attr-defined]
-    elif kind is cst.BinaryOperation and type(node.operator) is cst.MatrixMultiply:  # type: ignore[attr-defined]
-        sides = [node.left, node.right]  # type: ignore[attr-defined]
-    elif kind is cst.Call:
-        sides = _array_data(ctx, node)  # type: ignore[arg-type]
+    if type(node) is cst.Attribute or type(node) is cst.Subscript:
+        sides = [node.value]
+    elif type(node) is cst.BinaryOperation and type(node.operator) is cst.MatrixMultiply:
+        sides = [node.left, node.right]
+    elif type(node) is cst.Call:
+        sides = _array_data(ctx, node)
     else:
         return []
-    return [side.value for side in sides if type(side) is cst.Name]  # type: ignore[attr-defined]
+    return [side.value for side in sides if type(side) is cst.Name]
 
 
 def _array_data(ctx: ModuleContext, call: cst.Call) -> list[cst.BaseExpression]:

@@ -222,13 +222,19 @@ class CarryTypes:
                 continue  # the loop's own header
             if type(node) is cst.Expr:
                 continue  # `xs.append(value)`: binds nothing
-            if type(node) not in (cst.Assign, cst.AugAssign, cst.AnnAssign):
+            if (
+                type(node) is not cst.Assign
+                and type(node) is not cst.AugAssign
+                and type(node) is not cst.AnnAssign
+            ):
                 return None
             if not self._bind(stmt, node, env):
                 return None
         return env
 
-    def _bind(self, stmt: Stmt, node: cst.BaseSmallStatement, env: dict[str, Type]) -> bool:
+    def _bind(
+        self, stmt: Stmt, node: cst.Assign | cst.AugAssign | cst.AnnAssign, env: dict[str, Type]
+    ) -> bool:
         if type(node) is cst.AugAssign:
             if type(node.target) is not cst.Name:
                 return False
@@ -236,24 +242,26 @@ class CarryTypes:
             env[node.target.value] = self.expr(stmt, binary, env)
             return True
         value = node.value
-        targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]  # type: ignore[union-attr]
+        targets = _assign_targets(node)
         if value is None or len(targets) != 1:
             return False
         target = targets[0]
         if type(target) is cst.Name:
             env[target.value] = self.expr(stmt, value, env)
             return True
-        if type(target) not in (cst.Tuple, cst.List):
+        if type(target) is not cst.Tuple and type(target) is not cst.List:
             return False
-        names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
-        if None in names or any(type(e) is cst.StarredElement for e in target.elements):
+        names = [e.value.value for e in target.elements if type(e.value) is cst.Name]
+        if len(names) < len(target.elements) or any(
+            type(e) is cst.StarredElement for e in target.elements
+        ):
             return False
         whole = self.expr(stmt, value, env)
         items = (
             whole.items if isinstance(whole, TupleType) and len(whole.items) == len(names) else None
         )
         for i, name in enumerate(names):
-            env[name] = items[i] if items is not None else None  # type: ignore[index]
+            env[name] = items[i] if items is not None else None
         return True
 
     # -- names -----------------------------------------------------------------------
@@ -300,15 +308,15 @@ class CarryTypes:
         if type(node) is cst.AugAssign and type(node.target) is cst.Name:
             before = cst.BinaryOperation(node.target, _plain(node.operator), node.value)
             return self.expr(stmt, before, None)
-        if type(node) not in (cst.Assign, cst.AnnAssign) or node.value is None:
+        if (type(node) is not cst.Assign and type(node) is not cst.AnnAssign) or node.value is None:
             return None
-        targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
+        targets = _assign_targets(node)
         if len(targets) != 1:
             return None
         target = targets[0]
         if type(target) is cst.Name:
             return self.expr(stmt, node.value, None) if target.value == name else None
-        if type(target) not in (cst.Tuple, cst.List):
+        if type(target) is not cst.Tuple and type(target) is not cst.List:
             return None
         names = [e.value.value if type(e.value) is cst.Name else None for e in target.elements]
         if name not in names or any(type(e) is cst.StarredElement for e in target.elements):
@@ -389,9 +397,9 @@ class CarryTypes:
                 return None
             if type(expr.comparisons[0].operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn):
                 return None
-            made = _arithmetic(*sides, cst.Add())  # type: ignore[arg-type]
+            made = _arithmetic(sides[0], sides[1], cst.Add())
             return ArrayType(made.shape, "bool", made.host) if isinstance(made, ArrayType) else None
-        if type(expr) in (cst.Tuple, cst.List):
+        if type(expr) is cst.Tuple or type(expr) is cst.List:
             if any(type(e) is cst.StarredElement for e in expr.elements):
                 return None
             items = tuple(rec(e.value) for e in expr.elements)
@@ -408,21 +416,24 @@ class CarryTypes:
         if isinstance(base, PytreeInstance):
             return dict(base.fields).get(attr)
         if isinstance(base, ArrayType):
+            shape = base.shape
+            if shape is None:
+                return None  # never: a carry's arrays have their whole shape
             if attr == "shape":
-                return ShapeTuple(base.shape)
+                return ShapeTuple(shape)
             if attr == "T":
-                return ArrayType(base.shape[::-1], base.dtype, base.host)
+                return ArrayType(shape[::-1], base.dtype, base.host)
             if attr in ("ndim", "size"):
-                return PythonNumber(len(base.shape) if attr == "ndim" else math.prod(base.shape))
+                return PythonNumber(len(shape) if attr == "ndim" else math.prod(shape))
         return None
 
     def _subscript(
         self, stmt: Stmt, base: Type, expr: cst.Subscript, env: dict[str, Type] | None
     ) -> Type:
         if isinstance(base, ShapeTuple):
-            (element,) = expr.slice if len(expr.slice) == 1 else (None,)
-            index = element.slice if element is not None else None
-            at = self.expr(stmt, index.value, env) if type(index) is cst.Index else None
+            (only,) = expr.slice if len(expr.slice) == 1 else (None,)
+            inner = only.slice if only is not None else None
+            at = self.expr(stmt, inner.value, env) if type(inner) is cst.Index else None
             if (
                 isinstance(at, PythonNumber)
                 and at.value is not None
@@ -430,7 +441,7 @@ class CarryTypes:
             ):
                 return PythonNumber(base.dims[at.value])
             return None
-        if not isinstance(base, ArrayType):
+        if not isinstance(base, ArrayType) or base.shape is None:
             return None
         shape = list(base.shape)
         out: list[int] = []
@@ -451,6 +462,8 @@ class CarryTypes:
                     return None
                 out.append(shape[axis])
                 axis += 1
+            elif type(element) is not cst.Index:
+                return None  # never: a subscript's element is an index or a slice
             elif _is_none(element.value):
                 out.append(1)
             elif type(element.value) is cst.Ellipsis:
@@ -521,12 +534,13 @@ class CarryTypes:
                 return None
         if indexing not in ("xy", "ij") or not grids:
             return None
-        if not all(isinstance(g, ArrayType) and g.host and len(g.shape) == 1 for g in grids):
+        arrays = [g for g in grids if isinstance(g, ArrayType) and g.host]
+        shape = [g.shape[0] for g in arrays if g.shape is not None and len(g.shape) == 1]
+        if len(shape) < len(grids):
             return None
-        shape = [g.shape[0] for g in grids]  # type: ignore[union-attr]
         if indexing == "xy" and len(shape) > 1:
             shape[0], shape[1] = shape[1], shape[0]
-        return ListType(tuple(ArrayType(tuple(shape), g.dtype, True) for g in grids))  # type: ignore[union-attr]
+        return ListType(tuple(ArrayType(tuple(shape), g.dtype, True) for g in arrays))
 
     def _only_binding(self, stmt: Stmt, fn: Function) -> bool:
         """Nothing but the `def` binds the function's name where `stmt` calls it."""
@@ -572,8 +586,8 @@ class CarryTypes:
         positional = [a for a in call.args if a.keyword is None]
         if len(positional) > len(names):
             return None
-        for param, arg in zip(names, positional, strict=False):
-            local[param] = self.expr(stmt, arg.value, env)
+        for name, arg in zip(names, positional, strict=False):
+            local[name] = self.expr(stmt, arg.value, env)
         for arg in call.args:
             if arg.keyword is not None:
                 if arg.keyword.value not in names or arg.keyword.value in local:
@@ -604,7 +618,11 @@ class CarryTypes:
                 cst.ConcatenatedString,
             ):
                 continue  # the docstring
-            if type(node) not in (cst.Assign, cst.AugAssign, cst.AnnAssign):
+            if (
+                type(node) is not cst.Assign
+                and type(node) is not cst.AugAssign
+                and type(node) is not cst.AnnAssign
+            ):
                 return None
             if not self._bind(stmt, node, env):
                 return None
@@ -749,7 +767,7 @@ class CarryTypes:
                 values = [a for a in args]
                 dims = tuple(
                     v.value for v in values if isinstance(v, PythonNumber) and v.value is not None
-                )  # type: ignore[misc]
+                )
                 if len(dims) != len(values):
                     return None
             return _reshaped(base, dims)
@@ -786,7 +804,7 @@ class CarryTypes:
     def _shape(
         self, stmt: Stmt, expr: cst.BaseExpression, env: dict[str, Type] | None
     ) -> tuple[int, ...] | None:
-        if type(expr) in (cst.Tuple, cst.List):
+        if type(expr) is cst.Tuple or type(expr) is cst.List:
             if any(type(e) is cst.StarredElement for e in expr.elements):
                 return None
             dims = [self.expr(stmt, e.value, env) for e in expr.elements]
@@ -871,7 +889,7 @@ def _join(types: list[Type]) -> Type:
 
 
 def _plain(operator: cst.BaseAugOp) -> cst.BaseBinaryOp:
-    names = {
+    names: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
         cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract,
         cst.MultiplyAssign: cst.Multiply, cst.DivideAssign: cst.Divide,
         cst.PowerAssign: cst.Power, cst.ModuloAssign: cst.Modulo,
@@ -949,6 +967,8 @@ def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
         return None  # a JAX integer array may become a float one
     if not (isinstance(left, ArrayType) and isinstance(right, ArrayType)):
         return None
+    if left.shape is None or right.shape is None:
+        return None  # never: a carry's arrays have their whole shape
     shape = _broadcast(left.shape, right.shape)
     host = left.host and right.host
     if shape is None:
@@ -970,7 +990,7 @@ def _scalars_keep(array: ArrayType, scalars: list[PythonNumber]) -> bool:
     if not (array.host and array.dtype in _NARROW):
         return True
     known = [p.value if p.value is not None else p.number for p in scalars]
-    return all(k is not None and abs(k) < _NARROW[array.dtype] for k in known)  # type: ignore[arg-type]
+    return all(k is not None and abs(k) < _NARROW[array.dtype] for k in known)
 
 
 def _folded(left: PythonNumber, right: PythonNumber, op: cst.BaseBinaryOp) -> Type:
@@ -1026,6 +1046,8 @@ def _stacked(items: Type, axis: Type, host: bool) -> Type:
     if not all(isinstance(a, ArrayType) and a.host == host and a == first for a in items.items):
         return None
     assert isinstance(first, ArrayType)
+    if first.shape is None:
+        return None  # never: a carry's arrays have their whole shape
     rank = len(first.shape) + 1
     if axis.value is None or axis.is_float or not -rank <= axis.value < rank:
         return None
@@ -1039,6 +1061,8 @@ def _matmul(left: Type, right: Type) -> Type:
     if not (isinstance(left, ArrayType) and isinstance(right, ArrayType)):
         return None
     a, b = left.shape, right.shape
+    if a is None or b is None:
+        return None  # never: a carry's arrays have their whole shape
     if not (1 <= len(a) <= 2 and 1 <= len(b) <= 2) or a[-1] != b[0]:
         return None
     shape = (*a[:-1], *b[1:])
@@ -1068,6 +1092,8 @@ def _reduced(
     if keep is not None and not (type(keep) is cst.Name and keep.value in ("True", "False")):
         return None
     keepdims = type(keep) is cst.Name and keep.value == "True"
+    if base.shape is None:
+        return None  # never: a carry's arrays have their whole shape
     rank = len(base.shape)
     if "axis" not in kwargs:
         axes = set(range(rank))
@@ -1097,6 +1123,8 @@ def _reshaped(base: ArrayType, dims: tuple[int, ...] | None) -> Type:
     if dims is None:
         return None
     dims = tuple(dims)
+    if base.shape is None:
+        return None  # never: a carry's arrays have their whole shape
     total = math.prod(base.shape)
     if dims.count(-1) == 1:
         known = math.prod(d for d in dims if d != -1)
@@ -1202,16 +1230,24 @@ def _escapes(ctx: ModuleContext, node: cst.CSTNode, name: str) -> bool:
         )
     if type(node) is cst.Attribute:
         return not _is_name(node.value, name) and _escapes(ctx, node.value, name)
-    if type(node) in (cst.Assign, cst.AugAssign):
-        targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
-        for target in targets:
+    if type(node) is cst.Assign or type(node) is cst.AugAssign:
+        for target in _assign_targets(node):
             if _item_target(target, name):
-                if any(_escapes(ctx, e, name) for e in target.slice):  # type: ignore[attr-defined]
+                if any(_escapes(ctx, e, name) for e in target.slice):  # type: ignore[attr-defined]  # a Subscript
                     return True
             elif type(target) is not cst.Name and _escapes(ctx, target, name):
                 return True
         return _escapes(ctx, node.value, name)
     return any(_escapes(ctx, child, name) for child in node.children)
+
+
+def _assign_targets(node: cst.CSTNode) -> list[cst.BaseAssignTargetExpression]:
+    """What an assignment binds (`a = b = value`: both); none for another node."""
+    if type(node) is cst.Assign:
+        return [t.target for t in node.targets]
+    if type(node) is cst.AnnAssign or type(node) is cst.AugAssign:
+        return [node.target]
+    return []
 
 
 def _item_target(target: cst.BaseExpression, name: str) -> bool:

@@ -135,14 +135,19 @@ def _pieces(ctx: ModuleContext, call: cst.Call) -> list[cst.BaseExpression] | No
     if not ctx.is_jax(call.func, "jax.numpy.concatenate") or not call.args:
         return None
     first, rest = call.args[0], call.args[1:]
-    if first.keyword is not None or first.star or type(first.value) not in (cst.List, cst.Tuple):
+    value = first.value
+    if (
+        first.keyword is not None
+        or first.star
+        or (type(value) is not cst.List and type(value) is not cst.Tuple)
+    ):
         return None
     if len(rest) > 1 or any(
         a.star or (a.keyword is not None and not _keyword(a, "axis")) or _literal(a.value) != 0
         for a in rest
     ):
         return None
-    elements = first.value.elements
+    elements = value.elements
     if len(elements) != 3 or any(type(e) is cst.StarredElement for e in elements):
         return None
     return [e.value for e in elements]
@@ -242,12 +247,13 @@ def _constructed_rows(ctx: ModuleContext, call: cst.Call) -> int | None:
     if func in jax_api.SHAPED_CONSTRUCTORS:
         dim = _first_dim(first.value)
         return None if dim is None else _literal(dim)
+    value = first.value
     if (
         func in jax_api.LISTED_CONSTRUCTORS
         and len(call.args) <= 2
-        and type(first.value) in (cst.List, cst.Tuple)
+        and (type(value) is cst.List or type(value) is cst.Tuple)
     ):
-        elements = first.value.elements
+        elements = value.elements
         return None if any(type(e) is cst.StarredElement for e in elements) else len(elements)
     return None
 
@@ -311,7 +317,7 @@ def _length(ctx: ModuleContext, s: Splice, loop: Loop, n: cst.BaseExpression) ->
 
 def _first_dim(shape: cst.BaseExpression) -> cst.BaseExpression | None:
     """`n` in a shape `(n, ...)`, `[n, ...]` or `n`; None for `()` or `(*dims, ...)`."""
-    if type(shape) not in (cst.Tuple, cst.List):
+    if type(shape) is not cst.Tuple and type(shape) is not cst.List:
         return shape
     first = shape.elements[0] if shape.elements else None
     return None if first is None or type(first) is cst.StarredElement else first.value

@@ -105,20 +105,19 @@ def is_float(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
 
 
 def _is_float(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression, seen: frozenset) -> bool:
-    kind = type(node)
-    if kind is cst.Float:
+    if type(node) is cst.Float:
         return True
-    if kind is cst.UnaryOperation and type(node.operator) is cst.Minus:
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
         return _is_float(ctx, stmt, node.expression, seen)
-    if kind is cst.BinaryOperation:
+    if type(node) is cst.BinaryOperation:
         if type(node.operator) is cst.Divide:
             return True
         arith = isinstance(node.operator, INT_OPS) or type(node.operator) is cst.Power
         return arith and any(_is_float(ctx, stmt, s, seen) for s in (node.left, node.right))
-    if kind is cst.Call:
+    if type(node) is cst.Call:
         func = node.func
         return type(func) is cst.Name and func.value == "float" and builtin(ctx, "float")
-    if kind is not cst.Name or (stmt.scope, node.value) in seen:
+    if type(node) is not cst.Name or (stmt.scope, node.value) in seen:
         return False
     return _float_name(ctx, stmt, node.value, seen | {(stmt.scope, node.value)})
 
@@ -167,20 +166,19 @@ def bounds(
     integer literals, integer module constants, `range` loop variables of bounded ranges
     and the names in `known`, through `+ - *`, unary minus and `%` by a positive bound;
     None where one is not."""
-    kind = type(node)
-    if kind is cst.Integer:
+    if type(node) is cst.Integer:
         value = node.evaluated_value
         return value, value
     if depth > _BOUNDS_DEPTH:
         return None
-    if kind is cst.UnaryOperation and type(node.operator) is cst.Minus:
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
         inner = bounds(ctx, stmt, node.expression, known, depth + 1)
         return None if inner is None else (-inner[1], -inner[0])
-    if kind is cst.BinaryOperation:
+    if type(node) is cst.BinaryOperation:
         left = bounds(ctx, stmt, node.left, known, depth + 1)
         right = bounds(ctx, stmt, node.right, known, depth + 1)
         return None if left is None or right is None else _combined(node, left, right)
-    if kind is not cst.Name:
+    if type(node) is not cst.Name:
         return None
     name = node.value
     if name in known:
@@ -212,7 +210,10 @@ def _range_bounds(
     """The values of a `range(...)` loop variable: from its start (0 by default) to one
     below its stop, or between start and stop with a step; each argument bounded, none a
     keyword or starred."""
-    call = loop.node.iter
+    node = loop.node
+    if type(node) is not cst.For:  # `range_loop` finds `for` loops only
+        return None
+    call = node.iter
     if type(call) is not cst.Call:
         return None
     args = call.args
