@@ -2,7 +2,10 @@
 `range` loop variables, and integer operators over them (with `range` and `len` the
 builtins, not names the module rebinds); and which are provably Python floats (float
 literals and constants, true divisions, `float()`, arithmetic with a float operand, and
-the locals and parameters every binding or call gives one)."""
+the locals and parameters every binding or call gives one); and the least and greatest
+value of an integer expression where both are proven (`bounds`: literals, constants,
+`range` loop variables and `while` counters), which tells whether it stays within the
+int32 a traced Python int becomes."""
 
 from __future__ import annotations
 
@@ -187,7 +190,9 @@ def bounds(
     if type(constant) is cst.Integer:
         return constant.evaluated_value, constant.evaluated_value
     loop = range_loop(ctx, stmt, name)
-    return None if loop is None else _range_bounds(ctx, loop, known, depth + 1)
+    if loop is not None:
+        return _range_bounds(ctx, loop, known, depth + 1)
+    return _counter_bounds(ctx, stmt, name, known, depth + 1)
 
 
 def _combined(node: cst.BinaryOperation, left: Bounds, right: Bounds) -> Bounds | None:
@@ -228,6 +233,83 @@ def _range_bounds(
     if len(args) == 3:
         return min(start[0], stop[0]), max(start[1], stop[1])
     return start[0], max(stop[1] - 1, start[0])
+
+
+def _counter_bounds(
+    ctx: ModuleContext, stmt: Stmt, name: str, known: dict[str, Bounds], depth: int
+) -> Bounds | None:
+    """The values of a counter of an enclosing `while name < stop` (or `<=`) loop of a
+    function: bound before the loop only to bounded integers, changed in the loop only by
+    `name += c` with `c` a non-negative literal, each run once an iteration (in no inner
+    loop), rebound by no other function. Inside the loop it lies between its start and the
+    stop plus the steps of one iteration."""
+    graph = ctx.graph
+    if stmt.scope == MODULE or any(
+        name in fn.globals | fn.nonlocals for fn in graph.functions.values()
+    ):
+        return None
+    for loop_id in reversed(stmt.loops):
+        loop = graph.loops[loop_id]
+        stop = _while_stop(loop, name)
+        if stop is None:
+            continue
+        header = graph.stmts[loop.header]
+        steps = _steps(graph.loop_stmts(loop_id), name, loop_id)
+        inside = {s.id for s in graph.loop_stmts(loop_id)}
+        starts = [s for s in graph.scope_stmts(stmt.scope) if name in s.defs and s.id not in inside]
+        limit = bounds(ctx, header, stop, known, depth)
+        if steps is None or limit is None or not starts:
+            return None
+        found = [_start_bounds(ctx, s, name, known, depth) for s in starts]
+        if any(b is None for b in found):
+            return None
+        low = min(b[0] for b in found if b is not None)
+        return low, max(limit[1] + sum(steps), low)
+    return None
+
+
+def _while_stop(loop: Loop, name: str) -> cst.BaseExpression | None:
+    """`stop` of a `while name < stop` or `while name <= stop` loop, else None."""
+    test = loop.node.test if type(loop.node) is cst.While else None
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return None
+    compare = test.comparisons[0]
+    named = type(test.left) is cst.Name and test.left.value == name
+    below = type(compare.operator) is cst.LessThan or type(compare.operator) is cst.LessThanEqual
+    return compare.comparator if named and below else None
+
+
+def _steps(stmts: list[Stmt], name: str, loop_id: int) -> list[int] | None:
+    """The steps of every `name += c` in the loop (`c` a non-negative literal, run by the
+    loop itself, not an inner one), or None where the loop changes `name` another way."""
+    steps = []
+    for s in stmts:
+        if name not in s.defs | s.mutates:
+            continue
+        node = s.node
+        if (
+            s.loops[-1] != loop_id
+            or type(node) is not cst.AugAssign
+            or type(node.operator) is not cst.AddAssign
+            or type(node.target) is not cst.Name
+            or type(node.value) is not cst.Integer
+        ):
+            return None
+        steps.append(node.value.evaluated_value)
+    return steps
+
+
+def _start_bounds(
+    ctx: ModuleContext, stmt: Stmt, name: str, known: dict[str, Bounds], depth: int
+) -> Bounds | None:
+    """The bounds of what `name = value` before the loop binds, else None."""
+    node = stmt.node
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    if type(target) is not cst.Name or target.value != name:
+        return None
+    return bounds(ctx, stmt, node.value, known, depth)
 
 
 def within(found: Bounds | None, limits: Bounds = INT32) -> bool:

@@ -184,3 +184,34 @@ def test_parameter_bounds(code: str, found: tuple[int, int] | None) -> None:
 def test_within_int32() -> None:
     assert ints.within((0, 2**31 - 1)) and not ints.within((0, 2**31))
     assert not ints.within(None) and ints.within((-(2**31), 0))
+
+
+@pytest.mark.parametrize(
+    ("body", "found"),
+    [
+        ("    i = 0\n    while i < N:\n        y = i + 1\n        i += 1\n", (1, 10)),
+        ("    i = 2\n    while i <= N:\n        i += 3\n        y = i\n", (2, 11)),
+        ("    i = 0\n    while i < N:\n        i += 1\n        i += 2\n        y = i\n", (0, 11)),
+        ("    i = 0\n    while i < N:\n        y = i\n        i = i * 2\n", None),  # not a step
+        (
+            "    i = 0\n    while i < N:\n        for j in range(3):\n"
+            "            i += 1\n        y = i\n",
+            None,
+        ),  # stepped by an inner loop: many times an iteration
+        ("    i = n\n    while i < N:\n        y = i\n        i += 1\n", None),  # unknown start
+        ("    i = 0\n    while i < n:\n        y = i\n        i += 1\n", None),  # unknown stop
+        ("    i = 0\n    while N > i:\n        y = i\n        i += 1\n", None),  # not read
+    ],
+)
+def test_while_counter_bounds(body: str, found: tuple[int, int] | None) -> None:
+    ctx = context(f"N = 8\nn = int(input())\ndef f():\n{body}")
+    target = stmt(ctx, "y =")
+    assert ints.bounds(ctx, target, target.node.value, {}) == found
+
+
+def test_a_counter_another_function_rebinds_is_not_bounded() -> None:
+    code = "def f():\n    i = 0\n    def g():\n        nonlocal i\n        i = 10**12\n"
+    code += "    while i < 8:\n        g()\n        y = i\n        i += 1\n"
+    ctx = context(code)
+    target = stmt(ctx, "y =")
+    assert ints.bounds(ctx, target, target.node.value, {}) is None
