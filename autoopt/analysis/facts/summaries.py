@@ -25,7 +25,8 @@ immutable: a JAX array, a Python number, string, None, dtype, shape, callable,
 module, a tuple of arrays or of constants, an instance of the module's immutable
 pytree classes. Any other default (a NumPy buffer, a list or dict, a host object,
 a value autoopt cannot see) is a doubt, and a known change where a name it reads
-is changed in place by the module (`analysis/values/mutable.py`).
+is changed in place by the module (`analysis/values/mutable.py`); so is every
+default of a function the module changes itself (`f.__defaults__ = ...`).
 """
 
 from __future__ import annotations
@@ -283,15 +284,21 @@ def frozen_defaults(ctx: ModuleContext, fn: Function) -> tuple[list[str], list[s
     (changed in place by the module, unproven)."""
     changes, doubts = [], []
     header = ctx.graph.stmts[fn.header]
+    mutated = ctx.per_module(changed_names).mutated
     for name in fn.params:
         default = parameter_default(fn, name)
         if default is None or not _default_read(ctx, fn, name):
             continue
+        what = f"the default of `{name}` (`{ctx.code(default)}`)"
+        if fn.name in mutated:  # `f.__defaults__ = ...`, `f.__kwdefaults__["w"] = ...`
+            changes.append(
+                f"reads {what}, which the module may replace: it changes `{fn.name}` itself "
+                "(jit would freeze it)"
+            )
+            continue
         value = model(ctx).value_of(header, default)
         if _immutable(value):
             continue
-        what = f"the default of `{name}` (`{ctx.code(default)}`)"
-        mutated = ctx.per_module(changed_names).mutated
         if any(n.value in mutated for n in read_names(default)):
             changes.append(f"reads {what}, which the module changes in place (jit would freeze it)")
         else:

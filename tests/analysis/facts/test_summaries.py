@@ -214,3 +214,11 @@ def test_a_closure_is_no_global_for_reflection() -> None:
         "def tune(name):\n    globals()[name] = 1\n"
     )
     assert summarise(code, "outer.f").doubts == []
+
+
+def test_the_defaults_of_a_function_the_module_changes_are_impurities() -> None:
+    code = f"def f(x, w=2.0):\n    return x * w\n{CALLED}f.__defaults__ = (3.0,)\n"
+    assert summarise(code).impurities == [
+        "reads the default of `w` (`2.0`), which the module may replace: it changes `f` itself "
+        "(jit would freeze it)"
+    ]
