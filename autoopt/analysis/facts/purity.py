@@ -214,10 +214,10 @@ def changed_module_names(ctx: ModuleContext) -> set[str]:
     return ctx.per_module(_changed_module_names) | set(rebinding(ctx).names)
 
 
-def change_reason(ctx: ModuleContext, name: str) -> str:
-    """How the program changes the module-level `name`, worded for a finding."""
+def change_reason(ctx: ModuleContext, name: str, module: str = "the module") -> str:
+    """How the program changes the module-level `name` of `module`, for a finding."""
     if name in ctx.per_module(_changed_module_names):
-        return "the module changes"
+        return f"{module} changes"
     return f"may be rebound through {rebinding(ctx).how(name)}"
 
 

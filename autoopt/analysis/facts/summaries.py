@@ -15,7 +15,9 @@ program changes (`analysis/facts/purity.py`, `changed_module_names`: assignments
 the module object or another file's `mod.X = ...`, `analysis/facts/reflection.py`)
 is a known change; where the module's namespace is reached in a way that may
 rebind any global (`setattr(sys.modules[__name__], name, v)`), every global the
-function reads is a doubt.
+function reads is a doubt. A global of another project file read as an attribute
+of its module (`cfg.GAIN`) is judged by that file's analysis alike (its value must
+be immutable too); the attributes of installed modules are not.
 
 A parameter's default is evaluated once, when the `def` runs, and a traced call
 that leaves the parameter to it reads that object as a constant of the trace. A
@@ -32,18 +34,19 @@ default of a function the module changes itself (`f.__defaults__ = ...`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_at_update, read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
-from autoopt.analysis.core.project import project_function
+from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.execution import only_called
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import jax as jax_api
-from autoopt.analysis.values.lattice import Kind, Value
+from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
 from autoopt.analysis.values.model import model, parameter_default
 from autoopt.analysis.values.mutable import changed_names
 
@@ -258,6 +261,9 @@ def frozen_reads(
             doubts += [doubt] if doubt else []
             if anything and not reason and _global(ctx, fn, name):
                 reflected.add((model(ctx).name(stmt, name).kind in _CODE, name))
+        for reason, doubt in _project_globals(ctx, stmt):
+            changes += [reason] if reason else []
+            doubts += [doubt] if doubt else []
         for call in stmt.calls:
             found = _callee(ctx, stmt, call)
             if found is None or _key(*found) in seen:
@@ -355,6 +361,35 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
     if value.kind is Kind.UNKNOWN and not any(name in s.defs for s in ctx.graph.stmts):
         return "", ""  # a builtin or a name bound outside the module: purity judges calls
     return "", f"reads `{name}` ({value.kind.value}) from outside; jit would freeze its value"
+
+
+def _project_globals(ctx: ModuleContext, stmt: Stmt) -> list[tuple[str, str]]:
+    """`(known, doubt)` for each global of another project file the statement reads as
+    an attribute of its module (`cfg.GAIN`): frozen unless that file proves it is never
+    rebound and holds an immutable value (installed modules are not read)."""
+    found = []
+    for node in stmt.own_nodes:
+        if type(node) is not cst.Attribute:
+            continue
+        qual = ctx.qualify(node.value)
+        other = project_module(ctx, qual) if qual else None
+        if other is not None:
+            found.append(_other_global(other, f"`{ctx.code(node)}`", node.attr.value))
+    return [f for f in found if f != ("", "")]
+
+
+def _other_global(other: ModuleContext, code: str, name: str) -> tuple[str, str]:
+    if name in purity.changed_module_names(other):
+        why = purity.change_reason(other, name, f"`{Path(other.path).name}`")
+        return f"reads {code}, which {why} (jit would freeze it)", ""
+    how = rebinding(other).anything
+    if how:
+        return "", f"reads {code}, which may be rebound through {how} (jit would freeze it)"
+    defs = [s for s in other.graph.scope_stmts(MODULE) if name in s.defs]
+    value = join_all([model(other).defined(d, name) for d in defs]) if defs else UNKNOWN
+    if value.kind in _FROZEN_SAFE:
+        return "", ""
+    return "", f"reads {code} ({value.kind.value}) from another module; jit would freeze its value"
 
 
 def _global(ctx: ModuleContext, fn: Function, name: str) -> bool:

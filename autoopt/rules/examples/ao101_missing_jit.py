@@ -1051,4 +1051,26 @@ for _ in range(5):
             "report.py": "import main\n\n\ndef gain():\n    return main.GAIN\n",
         },
     ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import schedule
+
+def control(err):
+    return err - schedule.GAIN * jnp.tanh(err)
+
+err = jnp.ones(3)
+for _ in range(5):
+    err = control(err)
+    schedule.anneal()
+""",
+        fix=_NONE,
+        message="reads `schedule.GAIN`, which `schedule.py` changes",
+        files={
+            "pyproject.toml": "",
+            "schedule.py": (
+                "GAIN = 0.5\n\n\ndef anneal():\n    global GAIN\n    GAIN = GAIN * 0.5\n"
+            ),
+        },
+    ),
 )

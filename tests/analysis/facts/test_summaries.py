@@ -222,3 +222,29 @@ def test_the_defaults_of_a_function_the_module_changes_are_impurities() -> None:
         "reads the default of `w` (`2.0`), which the module may replace: it changes `f` itself "
         "(jit would freeze it)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("cfg", "impurity", "doubt"),
+    [
+        ("GAIN = 0.5\n", "", ""),
+        (
+            "GAIN = 0.5\ndef anneal():\n    global GAIN\n    GAIN = 0.1\n",
+            "which `cfg.py` changes",
+            "",
+        ),
+        ("GAIN = 0.5\ndef anneal():\n    globals()['GAIN'] = 0.1\n", "may be rebound through", ""),
+        ("GAIN = 0.5\ndef tune(k):\n    globals()[k] = 0.1\n", "", "may be rebound through"),
+        ("import numpy as np\nGAIN = np.ones(3)\n", "", "(a NumPy array) from another module"),
+        ("from elsewhere import *\n", "", "(a value autoopt cannot see) from another module"),
+    ],
+)
+def test_a_global_of_another_project_file(tmp_path, cfg: str, impurity: str, doubt: str) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "cfg.py").write_text(cfg)
+    code = HEADER + "import cfg\ndef f(x):\n    return cfg.GAIN * x\n"
+    (tmp_path / "main.py").write_text(code)
+    ctx = ModuleContext(str(tmp_path / "main.py"), code, cst.parse_module(code))
+    info = summary(ctx, ctx.graph.functions["f"])
+    assert impurity in " ".join(info.impurities) and bool(info.impurities) is bool(impurity)
+    assert doubt in " ".join(info.doubts) and bool(info.doubts) is bool(doubt)
