@@ -34,7 +34,6 @@ default of a function the module changes itself (`f.__defaults__ = ...`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import libcst as cst
 
@@ -373,14 +372,15 @@ def _project_globals(ctx: ModuleContext, stmt: Stmt) -> list[tuple[str, str]]:
             continue
         qual = ctx.qualify(node.value)
         other = project_module(ctx, qual) if qual else None
-        if other is not None:
-            found.append(_other_global(other, f"`{ctx.code(node)}`", node.attr.value))
+        name = node.attr.value
+        if other is not None and project_module(ctx, f"{qual}.{name}") is None:  # no submodule
+            found.append(_other_global(other, qual, f"`{ctx.code(node)}`", name))
     return [f for f in found if f != ("", "")]
 
 
-def _other_global(other: ModuleContext, code: str, name: str) -> tuple[str, str]:
+def _other_global(other: ModuleContext, module: str, code: str, name: str) -> tuple[str, str]:
     if name in purity.changed_module_names(other):
-        why = purity.change_reason(other, name, f"`{Path(other.path).name}`")
+        why = purity.change_reason(other, name, f"`{module}`")
         return f"reads {code}, which {why} (jit would freeze it)", ""
     how = rebinding(other).anything
     if how:

@@ -1065,7 +1065,7 @@ for _ in range(5):
     schedule.anneal()
 """,
         fix=_NONE,
-        message="reads `schedule.GAIN`, which `schedule.py` changes",
+        message="reads `schedule.GAIN`, which `schedule` changes",
         files={
             "pyproject.toml": "",
             "schedule.py": (

@@ -230,7 +230,7 @@ def test_the_defaults_of_a_function_the_module_changes_are_impurities() -> None:
         ("GAIN = 0.5\n", "", ""),
         (
             "GAIN = 0.5\ndef anneal():\n    global GAIN\n    GAIN = 0.1\n",
-            "which `cfg.py` changes",
+            "which `cfg` changes",
             "",
         ),
         ("GAIN = 0.5\ndef anneal():\n    globals()['GAIN'] = 0.1\n", "may be rebound through", ""),
@@ -241,8 +241,10 @@ def test_the_defaults_of_a_function_the_module_changes_are_impurities() -> None:
 )
 def test_a_global_of_another_project_file(tmp_path, cfg: str, impurity: str, doubt: str) -> None:
     (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "cfg.py").write_text(cfg)
-    code = HEADER + "import cfg\ndef f(x):\n    return cfg.GAIN * x\n"
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg/__init__.py").write_text(cfg)
+    (tmp_path / "cfg/units.py").write_text("SCALE = 2.0\n")
+    code = HEADER + "import cfg.units\ndef f(x):\n    return cfg.GAIN * cfg.units.SCALE * x\n"
     (tmp_path / "main.py").write_text(code)
     ctx = ModuleContext(str(tmp_path / "main.py"), code, cst.parse_module(code))
     info = summary(ctx, ctx.graph.functions["f"])
