@@ -322,10 +322,13 @@ def _default_read(ctx: ModuleContext, fn: Function, name: str) -> bool:
 
 
 def _immutable(value: Value) -> bool:
-    """A value no code can change in place."""
-    if value.kind in _IMMUTABLE or value.constant or value.container == "tuple":
+    """A value no code can change in place: of an immutable kind, a hashable tuple of
+    constants, a tuple of arrays, an instance of the module's immutable pytree classes."""
+    if value.kind in _IMMUTABLE or (value.kind is Kind.CONTAINER and value.constant):
         return True
-    return value.kind is Kind.PYTREE and (value.detail or "").startswith("class:")
+    return value.container == "tuple" or (
+        value.kind is Kind.PYTREE and (value.detail or "").startswith("class:")
+    )
 
 
 def _callee(
