@@ -127,8 +127,9 @@ def importing_files(ctx: ModuleContext, stem: str, words: frozenset[str]) -> lis
         return []
     here, top = located
     name = re.escape(stem.encode())
-    imports = re.compile(
-        rb"\b(?:import|from)[ \t][^\n]*\b" + name + rb"\b|\bimport[ \t]*\([^)]*\b" + name + rb"\b"
+    imports = re.compile(  # on one line (continued with `\`), or in parentheses
+        rb"\b(?:import|from)[ \t](?:\\\n|[^\n])*?\b" + name + rb"\b"
+        rb"|\bimport[ \t]*\([^)]*\b" + name + rb"\b"
     )
     found = []
     for path in _project_files(str(top)):

@@ -194,6 +194,7 @@ def test_other_files(tmp_path: Path, other: str, names: dict[str, str], anything
         "from pkg import model\nmodel.GAIN = 1\n",
         "import pkg.model\npkg.model.GAIN = 1\n",
         "from pkg import (\n    other,\n    model,\n)\nmodel.GAIN = 1\n",
+        "from pkg import other, \\\n    model\nmodel.GAIN = 1\n",
     ],
 )
 def test_a_package_module(tmp_path: Path, tune: str) -> None:
