@@ -9,7 +9,8 @@ relative to the project, its `src/` folder or the importing file's folder.
 Installed packages are never read: what they do stays unknown.
 
 Each file read is recorded as a dependency of the module that reads it, with a
-digest of its bytes, so that cached results are dropped when it changes.
+digest of its bytes, so that cached results are dropped when it changes; so are the
+files the analyses of those files read.
 
 The other way round, `importing_files` finds the project's files that may import a
 module (an import statement names it: `analysis/facts/reflection.py` reads what they
@@ -61,8 +62,18 @@ def project_module(ctx: ModuleContext, module: str) -> ModuleContext | None:
 
 
 def dependencies(ctx: ModuleContext) -> dict[str, str]:
-    """The project files this module's analysis read, with a digest of their bytes."""
-    return dict(ctx.per_module(_read_files))
+    """The project files this module's analysis read, with a digest of their bytes, and
+    those their analyses read in turn (the files importing a module it reads from)."""
+    found = dict(ctx.per_module(_read_files))
+    todo = list(found)
+    while todo:
+        cached = _CACHE.get(Path(todo.pop()))
+        other = cached[1] if cached is not None else None
+        for path, digest in other.per_module(_read_files).items() if other is not None else ():
+            if path not in found and path != ctx.path:
+                found[path] = digest
+                todo.append(path)
+    return found
 
 
 def _read_files(ctx: ModuleContext) -> dict[str, str]:

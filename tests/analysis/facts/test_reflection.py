@@ -10,6 +10,7 @@ import pytest
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.project import dependencies
 from autoopt.analysis.facts.reflection import Rebinding, rebinding
+from autoopt.analysis.facts.summaries import summary
 from tests.analysis.helpers import context
 
 
@@ -214,3 +215,14 @@ def test_the_files_importing_the_module_are_dependencies(tmp_path: Path) -> None
     ctx = _project(tmp_path, files)
     rebinding(ctx)
     assert set(dependencies(ctx)) == {str(tmp_path / "tune.py")}
+
+
+def test_the_importers_of_a_module_read_from_are_dependencies(tmp_path: Path) -> None:
+    files = {
+        "cfg.py": "GAIN = 0.5\n",
+        "tune.py": "import cfg\n\ncfg.GAIN = 0.1\n",
+        "model.py": "import jax.numpy as jnp\nimport cfg\n\ndef f(x):\n    return cfg.GAIN * x\n",
+    }
+    ctx = _project(tmp_path, files)
+    summary(ctx, ctx.graph.functions["f"])
+    assert set(dependencies(ctx)) == {str(tmp_path / "cfg.py"), str(tmp_path / "tune.py")}
