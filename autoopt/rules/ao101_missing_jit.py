@@ -40,7 +40,9 @@ class MissingJit(Rule):
 
     - a call runs eagerly, in a loop of the program: `analysis/core/execution.py`
     - the function is pure, through every helper it calls: `analysis/facts/purity.py`
-    - it reads no outside state jit would freeze: `analysis/facts/summaries.py`
+    - it reads no outside state jit would freeze (a global nothing rebinds, by
+      reflection either; defaults proven immutable): `analysis/facts/summaries.py`,
+      `analysis/facts/reflection.py`
     - no traced value reaches Python control flow, NumPy, text, a mask or a shape:
       `analysis/facts/summaries.py`, `analysis/facts/tracing.py`
     - it returns arrays: `analysis/facts/summaries.py`

@@ -9,13 +9,23 @@ relative to the project, its `src/` folder or the importing file's folder.
 Installed packages are never read: what they do stays unknown.
 
 Each file read is recorded as a dependency of the module that reads it, with a
-digest of its bytes, so that cached results are dropped when it changes.
+digest of its bytes, so that cached results are dropped when it changes; so are the
+files the analyses of those files read.
+
+The other way round, `importing_files` finds the project's files that may import a
+module (an import statement names it: `analysis/facts/reflection.py` reads what they
+write into it). The listing of the project's folders (hidden folders, `__pycache__`,
+`node_modules`, `site-packages` and `venv` left out) is kept while no folder's time
+changes, each file's text while its size and time stay the same. Only the files that
+may import the module become its dependencies: a cached result does not notice a file
+that starts naming it until the module itself changes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import libcst as cst
@@ -25,6 +35,9 @@ from autoopt.analysis.core.graph import MODULE, Function
 
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _CACHE: dict[Path, tuple[tuple[int, int], ModuleContext | None, str]] = {}
+_TEXTS: dict[str, tuple[tuple[int, int], bytes]] = {}  # path -> its stamp and bytes
+_LISTINGS: dict[str, tuple[dict[str, int], list[str]]] = {}  # root -> folder times, files
+_SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages", "venv"})
 
 
 def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Function] | None:
@@ -33,7 +46,7 @@ def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Func
     module, _, name = qual.rpartition(".")
     if not module:
         return None
-    found = (ctx.origin or ctx).per_module(_module_context, module)  # one file, one lookup
+    found = project_module(ctx, module)  # one file, one lookup
     if found is None:
         return None
     fn = found.graph.functions.get(name)
@@ -42,9 +55,25 @@ def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Func
     return found, fn
 
 
+def project_module(ctx: ModuleContext, module: str) -> ModuleContext | None:
+    """The analysis of the project file `import module` loads (a module, not a package's
+    attribute); None when it is no project file."""
+    return (ctx.origin or ctx).per_module(_module_context, module)
+
+
 def dependencies(ctx: ModuleContext) -> dict[str, str]:
-    """The project files this module's analysis read, with a digest of their bytes."""
-    return dict(ctx.per_module(_read_files))
+    """The project files this module's analysis read, with a digest of their bytes, and
+    those their analyses read in turn (the files importing a module it reads from)."""
+    found = dict(ctx.per_module(_read_files))
+    todo = list(found)
+    while todo:
+        cached = _CACHE.get(Path(todo.pop()))
+        other = cached[1] if cached is not None else None
+        for path, digest in other.per_module(_read_files).items() if other is not None else ():
+            if path not in found and path != ctx.path:
+                found[path] = digest
+                todo.append(path)
+    return found
 
 
 def _read_files(ctx: ModuleContext) -> dict[str, str]:
@@ -77,6 +106,95 @@ def root(path: str) -> Path | None:
     """The project folder of the file `path`, or None when it is not a file."""
     here = _real_file(path)
     return _root(here) if here else None
+
+
+def loads_file(ctx: ModuleContext, module: str, target: Path, level: int = 0) -> bool:
+    """Whether `import module` in `ctx`'s file may load the file `target` (its own file
+    included); with `level` leading dots, `from .. import module`."""
+    located = ctx.per_module(_located)
+    if located is None:
+        return False
+    here, top = located
+    if level:
+        if level > len(here.parents):
+            return False
+        stem = here.parents[level - 1].joinpath(*module.split("."))
+        found = [
+            p for p in (stem.with_name(f"{stem.name}.py"), stem / "__init__.py") if p.is_file()
+        ]
+    elif module.partition(".")[0] in ctx.per_module(_first_names):
+        found = _candidates(here, top, module)
+    else:
+        return False
+    return any(path.resolve() == target for path in found)
+
+
+def importing_files(ctx: ModuleContext, stem: str, words: frozenset[str]) -> list[ModuleContext]:
+    """The analyses of the project's other files that may import a module named `stem`
+    (an import statement names it, or the file holds one of `words` and the name), each
+    recorded as a dependency of `ctx`."""
+    located = ctx.per_module(_located)
+    if located is None:
+        return []
+    here, top = located
+    name = re.escape(stem.encode())
+    imports = re.compile(  # on one line (continued with `\`), or in parentheses
+        rb"\b(?:import|from)[ \t](?:\\\n|[^\n])*?\b" + name + rb"\b"
+        rb"|\bimport[ \t]*\([^)]*\b" + name + rb"\b"
+    )
+    found = []
+    for path in _project_files(str(top)):
+        text = _text(path)
+        if stem.encode() not in text or path == str(here):
+            continue
+        if not imports.search(text) and not any(w.encode() in text for w in words):
+            continue
+        loaded = _load(Path(path))
+        if loaded is not None:
+            (ctx.origin or ctx).per_module(_read_files)[path] = loaded[1]
+            found.append(loaded[0])
+    return found
+
+
+def _project_files(top: str) -> list[str]:
+    """The `.py` files under the project folder, in a stable order (the listing kept
+    while no folder's time changes)."""
+    cached = _LISTINGS.get(top)
+    if cached is not None and all(_mtime(d) == t for d, t in cached[0].items()):
+        return cached[1]
+    folders: dict[str, int] = {}
+    found = []
+    for current, inner, files in os.walk(top):
+        inner[:] = sorted(f for f in inner if f[0] != "." and f not in _SKIPPED_FOLDERS)
+        folders[current] = _mtime(current)
+        found += [os.path.join(current, n) for n in sorted(files) if n.endswith(".py")]
+    _LISTINGS[top] = (folders, found)
+    return found
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
+
+
+def _text(path: str) -> bytes:
+    """The file's bytes (kept while its size and time stay the same)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return b""
+    stamp = (stat.st_size, stat.st_mtime_ns)
+    cached = _TEXTS.get(path)
+    if cached is None or cached[0] != stamp:
+        try:
+            with open(path, "rb") as file:
+                cached = (stamp, file.read())
+        except OSError:
+            cached = (stamp, b"")
+        _TEXTS[path] = cached
+    return cached[1]
 
 
 def _module_context(ctx: ModuleContext, module: str) -> ModuleContext | None:

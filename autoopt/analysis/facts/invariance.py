@@ -4,7 +4,8 @@ A name is loop-invariant when nothing in the loop rebinds or mutates it, nor any
 name that may share its object (a NumPy view, a list holding it), and the loop
 passes it to no code that may change it in place (`rng.shuffle(x)`,
 `np.copyto(x, ...)`, `out=x`, a function of the module that mutates its argument,
-or code autoopt cannot see).
+or code autoopt cannot see). A global is variant where the module's namespace or
+module object may rebind it (`globals()["X"] = ...`: `analysis/facts/reflection.py`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.aliases import Sharing, scope_sharing
+from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -52,7 +54,22 @@ def variant_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | Non
         reason = _global_writer(ctx, loop, names)
         if reason:
             return reason
-    return _unseen_writer(ctx, loop, names)
+    return _reflected(ctx, loop, names) or _unseen_writer(ctx, loop, names)
+
+
+def _reflected(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:
+    """A global among `names` that the module's namespace or module object may rebind."""
+    fn = ctx.graph.functions.get(loop.scope)
+    local: set[str] = set()
+    if fn is not None:
+        bound = {n for s in ctx.graph.scope_stmts(loop.scope) for n in s.defs}
+        local = (set(fn.params) | bound) - fn.globals
+    found = rebinding(ctx)
+    for name in sorted(names - local):
+        how = found.how(name)
+        if how:
+            return f"`{name}` may be rebound through {how}"
+    return None
 
 
 def _unseen_writer(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:

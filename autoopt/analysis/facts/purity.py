@@ -4,6 +4,12 @@
 array computation (printing, I/O, logging, writing globals, mutating arguments
 or closed-over containers, host random numbers, reading `self` or calling code
 autoopt cannot see) would happen once and then be frozen or skipped.
+
+A module-level name the program changes after binding it (`changed_module_names`)
+is one jit would freeze: bound again, written through `global`, mutated, or rebound
+through the module's namespace or module object (`globals()["GAIN"] = ...`,
+`setattr(sys.modules[__name__], "DT", ...)`, `mod.X = ...` in another file of the
+project: `analysis/facts/reflection.py`).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
+from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
@@ -101,7 +108,7 @@ def _project_impurity(ctx: ModuleContext, qual: str, seen: frozenset[str]) -> st
     if _key(other, callee) in seen:
         return ""
     inner = impurities(other, callee, seen) + [
-        f"reads `{n}`, which its module changes" for n in reads_module_state(other, callee)
+        f"reads `{n}`, which {change_reason(other, n)}" for n in reads_module_state(other, callee)
     ]
     return f"calls `{qual}`, which {inner[0]}" if inner else ""
 
@@ -202,8 +209,16 @@ def changed_module_names(ctx: ModuleContext) -> set[str]:
     """Module-level names something may change after they are first bound: bound twice
     at module level or in a module-level loop (every iteration binds it again, the loop
     variable included), written through `global`, mutated (`a[i] = v`, `a.append(v)`),
-    or handed to a call that writes into it (`np.copyto(a, ...)`, `out=a`)."""
-    return ctx.per_module(_changed_module_names)
+    handed to a call that writes into it (`np.copyto(a, ...)`, `out=a`), or rebound by
+    name through the module's namespace or module object (`analysis/facts/reflection.py`)."""
+    return ctx.per_module(_changed_module_names) | set(rebinding(ctx).names)
+
+
+def change_reason(ctx: ModuleContext, name: str, module: str = "the module") -> str:
+    """How the program changes the module-level `name` of `module`, for a finding."""
+    if name in ctx.per_module(_changed_module_names):
+        return f"{module} changes"
+    return f"may be rebound through {rebinding(ctx).how(name)}"
 
 
 def _changed_module_names(ctx: ModuleContext) -> set[str]:

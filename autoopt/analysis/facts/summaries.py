@@ -16,6 +16,27 @@ A callee's decorator other than `jax.jit` is a doubt (`functools.lru_cache` a
 handoff), and so is Python integer arithmetic on a traced Python number
 (`tracing.TraceFacts.python_math`: exact eagerly, int32 traced). `handoffs_of`
 answers the same for tracing some parameters only (the ones `vmap` maps).
+
+A global is a constant of the trace only where nothing rebinds it: a name the
+program changes (`analysis/facts/purity.py`, `changed_module_names`: assignments,
+`global`, in-place changes, and rebinding by name through `globals()`, `setattr` on
+the module object or another file's `mod.X = ...`, `analysis/facts/reflection.py`)
+is a known change; where the module's namespace is reached in a way that may
+rebind any global (`setattr(sys.modules[__name__], name, v)`), every global the
+function reads is a doubt. A global of another project file read as an attribute
+of its module (`cfg.GAIN`) is judged by that file's analysis alike (its value must
+be immutable too); the attributes of installed modules are not.
+
+A parameter's default is evaluated once, when the `def` runs, and a traced call
+that leaves the parameter to it reads that object as a constant of the trace. A
+default that some call may leave alone (a call the module shows without it, or
+any call when the function is used other than by direct calls) must be proven
+immutable: a JAX array, a Python number, string, None, dtype, shape, callable,
+module, a tuple of arrays or of constants, an instance of the module's immutable
+pytree classes. Any other default (a NumPy buffer, a list or dict, a host object,
+a value autoopt cannot see) is a doubt, and a known change where a name it reads
+is changed in place by the module (`analysis/values/mutable.py`); so is every
+default of a function the module changes itself (`f.__defaults__ = ...`).
 """
 
 from __future__ import annotations
@@ -25,19 +46,28 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import is_at_update
+from autoopt.analysis.core.execution import only_called
+from autoopt.analysis.core.exprs import is_at_update, read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
-from autoopt.analysis.core.project import project_function
+from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.facts import purity, tracing
+from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
-from autoopt.analysis.values.lattice import Kind, Value
-from autoopt.analysis.values.model import model
+from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
+from autoopt.analysis.values.model import model, parameter_default
+from autoopt.analysis.values.mutable import changed_names
 
 #: Outside values jit may bake in when nothing rebinds them: immutable ones.
 _FROZEN_SAFE = (
     Kind.ARRAY, Kind.PYTREE, Kind.MODULE, Kind.CALLABLE, Kind.DTYPE, Kind.NONE, Kind.SCALAR,
     Kind.STRING, Kind.SHAPE,
+)  # fmt: skip
+_CODE = (Kind.MODULE, Kind.CALLABLE)  # globals named last in a doubt: modules, functions
+#: Kinds of values nothing can change in place (a default of them is a constant).
+_IMMUTABLE = (
+    Kind.ARRAY, Kind.MODULE, Kind.CALLABLE, Kind.DTYPE, Kind.NONE, Kind.SCALAR, Kind.STRING,
+    Kind.SHAPE,
 )  # fmt: skip
 
 
@@ -65,7 +95,7 @@ def _summary(ctx: ModuleContext, fn: Function) -> Summary:
 def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summary:
     facts = tracing.analyse(ctx, fn)
     impure = purity.impurities(ctx, fn) + [
-        f"reads `{n}`, which the module changes (jit would freeze it)"
+        f"reads `{n}`, which {purity.change_reason(ctx, n)} (jit would freeze it)"
         for n in purity.reads_module_state(ctx, fn)
     ]
     result = Summary(fn, model(ctx).returns(fn), _computes_on_arrays(ctx, fn, seen), impure)
@@ -74,7 +104,7 @@ def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summar
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         result.doubts += _index_checks(ctx, stmt, facts.traced)[1]
     frozen, doubts = frozen_reads(ctx, fn, seen | {_key(ctx, fn)})
-    result.impurities += frozen
+    result.impurities = list(dict.fromkeys(result.impurities + frozen))
     result.doubts += doubts
     result.doubts = list(dict.fromkeys(result.doubts))
     return result
@@ -280,9 +310,16 @@ def frozen_reads(
     (values the program changes, values autoopt cannot prove unchanging)."""
     changes: list[str] = []
     doubts: list[str] = []
+    anything = rebinding(ctx).anything
+    reflected: set[tuple[bool, str]] = set()  # (holds code, name): globals anything rebinds
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         for name in sorted(_free_reads(ctx, fn, stmt)):
             reason, doubt = _frozen(ctx, fn, stmt, name)
+            changes += [reason] if reason else []
+            doubts += [doubt] if doubt else []
+            if anything and not reason and _global(ctx, fn, name):
+                reflected.add((model(ctx).name(stmt, name).kind in _CODE, name))
+        for reason, doubt in _project_globals(ctx, stmt):
             changes += [reason] if reason else []
             doubts += [doubt] if doubt else []
         for call in stmt.calls:
@@ -293,7 +330,64 @@ def frozen_reads(
             inner, inner_doubts = frozen_reads(other, callee, seen | {_key(other, callee)})
             changes += [f"calls `{callee.name}`, which {r}" for r in inner]
             doubts += [f"`{callee.name}` {d}" for d in inner_doubts]
+    default_changes, default_doubts = frozen_defaults(ctx, fn)
+    return default_changes + changes, _reflected(reflected, anything) + default_doubts + doubts
+
+
+def _reflected(names: set[tuple[bool, str]], anything: str) -> list[str]:
+    """The doubt of reading globals that `anything` may rebind, naming data first."""
+    if not names:
+        return []
+    first = min(names)[1]
+    more = ", as may every global it reads" if len(names) > 1 else ""
+    return [f"reads `{first}`, which may be rebound through {anything}{more} (jit would freeze it)"]
+
+
+def frozen_defaults(ctx: ModuleContext, fn: Function) -> tuple[list[str], list[str]]:
+    """The defaults of `fn` a call may leave alone that are not proven immutable:
+    (changed in place by the module, unproven)."""
+    changes, doubts = [], []
+    header = ctx.graph.stmts[fn.header]
+    mutated = ctx.per_module(changed_names).mutated
+    for name in fn.params:
+        default = parameter_default(fn, name)
+        if default is None or not _default_read(ctx, fn, name):
+            continue
+        what = f"the default of `{name}` (`{ctx.code(default)}`)"
+        if fn.name in mutated:  # `f.__defaults__ = ...`, `f.__kwdefaults__["w"] = ...`
+            changes.append(
+                f"reads {what}, which the module may replace: it changes `{fn.name}` itself "
+                "(jit would freeze it)"
+            )
+            continue
+        value = model(ctx).value_of(header, default)
+        if _immutable(value):
+            continue
+        if any(n.value in mutated for n in read_names(default)):
+            changes.append(f"reads {what}, which the module changes in place (jit would freeze it)")
+        else:
+            doubts.append(
+                f"reads {what}, {value.kind.value}: jit would freeze it at its first value"
+            )
     return changes, doubts
+
+
+def _default_read(ctx: ModuleContext, fn: Function, name: str) -> bool:
+    """Whether a call of `fn` may leave `name` to its default."""
+    if not only_called(ctx, fn):
+        return True
+    index = fn.params.index(name)
+    return any(site.argument(index, name) is None for site in ctx.graph.call_sites(fn))
+
+
+def _immutable(value: Value) -> bool:
+    """A value no code can change in place: of an immutable kind, a hashable tuple of
+    constants, a tuple of arrays, an instance of the module's immutable pytree classes."""
+    if value.kind in _IMMUTABLE or (value.kind is Kind.CONTAINER and value.constant):
+        return True
+    return value.container == "tuple" or (
+        value.kind is Kind.PYTREE and (value.detail or "").startswith("class:")
+    )
 
 
 def _callee(
@@ -321,13 +415,58 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
     if fn.scope != MODULE and _rebound_in(ctx, fn.scope, name):
         return f"reads `{name}`, which the enclosing function rebinds (jit would freeze it)", ""
     if fn.scope == MODULE and name in purity.changed_module_names(ctx):
-        return f"reads `{name}`, which the module changes (jit would freeze it)", ""
+        return f"reads `{name}`, which {purity.change_reason(ctx, name)} (jit would freeze it)", ""
     value = model(ctx).name(stmt, name)
     if value.kind in _FROZEN_SAFE:
         return "", ""
     if value.kind is Kind.UNKNOWN and not any(name in s.defs for s in ctx.graph.stmts):
         return "", ""  # a builtin or a name bound outside the module: purity judges calls
     return "", f"reads `{name}` ({value.kind.value}) from outside; jit would freeze its value"
+
+
+def _project_globals(ctx: ModuleContext, stmt: Stmt) -> list[tuple[str, str]]:
+    """`(known, doubt)` for each global of another project file the statement reads as
+    an attribute of its module (`cfg.GAIN`): frozen unless that file proves it is never
+    rebound and holds an immutable value (installed modules are not read)."""
+    found = []
+    for node in stmt.own_nodes:
+        if type(node) is not cst.Attribute:
+            continue
+        qual = ctx.qualify(node.value)
+        if not qual:
+            continue
+        other = project_module(ctx, qual)
+        name = node.attr.value
+        if other is not None and project_module(ctx, f"{qual}.{name}") is None:  # no submodule
+            found.append(_other_global(other, qual, f"`{ctx.code(node)}`", name))
+    return [f for f in found if f != ("", "")]
+
+
+def _other_global(other: ModuleContext, module: str, code: str, name: str) -> tuple[str, str]:
+    if name in purity.changed_module_names(other):
+        why = purity.change_reason(other, name, f"`{module}`")
+        return f"reads {code}, which {why} (jit would freeze it)", ""
+    how = rebinding(other).anything
+    if how:
+        return "", f"reads {code}, which may be rebound through {how} (jit would freeze it)"
+    defs = [s for s in other.graph.scope_stmts(MODULE) if name in s.defs]
+    value = join_all([model(other).defined(d, name) for d in defs]) if defs else UNKNOWN
+    if value.kind in _FROZEN_SAFE:
+        return "", ""
+    return "", f"reads {code} ({value.kind.value}) from another module; jit would freeze its value"
+
+
+def _global(ctx: ModuleContext, fn: Function, name: str) -> bool:
+    """Whether `fn` reads `name` from the module (or the builtins), not from an
+    enclosing function."""
+    scope = ctx.graph.functions.get(fn.scope)
+    while scope is not None:
+        if name in scope.params or any(
+            name in s.defs for s in ctx.graph.scope_stmts(scope.qualname)
+        ):
+            return name in scope.globals
+        scope = ctx.graph.functions.get(scope.scope)
+    return True
 
 
 def _rebound_in(ctx: ModuleContext, scope: str, name: str) -> bool:

@@ -42,6 +42,23 @@ HOST_BUILTINS = frozenset({"float", "int", "bool", "complex", "print", "str", "r
 #: Builtins through which their argument may be kept or changed later (attributes,
 #: iterators).
 KEEPING_BUILTINS = frozenset({"getattr", "setattr", "vars", "iter"})
+#: Builtins that give a module's namespace dict (`vars()` and `locals()` at module level).
+NAMESPACE_BUILTINS = frozenset({"globals", "vars", "locals"})
+#: Builtins that run code given as text, in the calling module's namespace by default.
+CODE_BUILTINS = frozenset({"exec", "eval"})
+#: Calls that give the module named by their first argument (`sys.modules` indexed alike;
+#: `__import__`, of a dotted name, its top-level package).
+MODULE_LOOKUPS = frozenset({"sys.modules.get", "importlib.import_module", "__import__"})
+#: Attributes holding the namespace of the module a function or a frame runs in.
+GLOBALS_ATTRIBUTES = frozenset({"__globals__", "f_globals"})
+#: Builtins that read an object (a module) without keeping or changing it.
+OBJECT_READERS = frozenset(
+    {"hasattr", "isinstance", "id", "type", "dir", "callable", "print", "repr", "str"}
+)
+#: Builtins that read a dict (a namespace) without keeping or changing it.
+DICT_READERS = frozenset(
+    {"len", "dict", "list", "tuple", "set", "frozenset", "sorted", "print", "repr", "str", "id"}
+)
 
 #: Methods that change the list, dict or set they are called on.
 MUTATING_METHODS = frozenset(

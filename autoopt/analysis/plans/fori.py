@@ -6,7 +6,9 @@ Python value), with a body of plain assignments. Names the loop writes and
 that are defined before it become the carry; names it only uses inside one
 iteration stay local to the body function.
 
-The function must be module-level and undecorated and return arrays; every carried name
+The function must be module-level and undecorated and return arrays, and read no
+outside state jit would freeze (`analysis/facts/summaries.py`: a global the program
+rebinds, a default not proven immutable, through its callees too); every carried name
 an array defined before the loop (call sites prove array arguments) whose shape and
 dtype provably stay the same (analysis/plans/carry.py: a Python loop may broadcast or
 promote it, where `fori_loop` raises); names local to an iteration are not read after
@@ -24,7 +26,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.core.walk import child_list
-from autoopt.analysis.facts import purity, tracing
+from autoopt.analysis.facts import purity, summaries, tracing
 from autoopt.analysis.plans.carry import unstable_carry
 from autoopt.analysis.values import arrays
 from autoopt.analysis.values.lattice import Kind
@@ -57,7 +59,8 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
     counted = counted_for(node)
     if fn is None or loop.loops or counted is None or not _assignments_only(node):
         return None
-    if not _jittable(ctx, fn):
+    frozen, frozen_doubts = summaries.frozen_reads(ctx, fn, frozenset())
+    if frozen or not _jittable(ctx, fn):
         return None
     index, bounds = counted
     body = ctx.graph.loop_stmts(loop.id)
@@ -67,6 +70,7 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
     if not carry or not _index_traceable(body, index):
         return None
     doubts = index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]  # the loop: a For
+    doubts += frozen_doubts
     return ForiPlan(fn, loop, index, bounds, carry, tuple(doubts))
 
 

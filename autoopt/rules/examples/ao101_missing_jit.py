@@ -7,6 +7,7 @@ from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
 
 _NONE = Applicability.NONE
+_UNSAFE = Applicability.UNSAFE
 
 VALID = (
     Valid(
@@ -927,5 +928,265 @@ u = jnp.ones(4)
 for i in range(8):
     u = step(u, 0.1 * i)
 """,
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+GAIN = 0.5
+
+def control(err):
+    return err - GAIN * jnp.tanh(err)
+
+def anneal(factor):
+    globals()["GAIN"] = GAIN * factor
+
+err = jnp.ones(3)
+for t in range(20):
+    err = control(err)
+    anneal(0.9)
+""",
+        fix=_NONE,
+        message="reads `GAIN`, which may be rebound through `globals()`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import tuning
+
+GAIN = 0.5
+
+def control(err):
+    return err - GAIN * jnp.tanh(err)
+
+err = jnp.ones(3)
+for _ in range(5):
+    err = control(err)
+    tuning.retune()
+""",
+        fix=_NONE,
+        message="reads `GAIN`, which may be rebound through `main` in `tuning.py`",
+        files={
+            "pyproject.toml": "",
+            "tuning.py": "import main\n\n\ndef retune():\n    main.GAIN = main.GAIN * 0.5\n",
+        },
+    ),
+    Invalid(
+        """
+import sys
+import jax.numpy as jnp
+
+DT = 0.1
+
+def set_param(name, value):
+    setattr(sys.modules[__name__], name, value)
+
+def heat(u):
+    return u + DT * (jnp.roll(u, 1) - 2.0 * u)
+
+u = jnp.ones(8)
+for k in range(10):
+    u = heat(u)
+set_param("DT", 0.4)
+""",
+        """
+import sys
+import jax
+import jax.numpy as jnp
+
+DT = 0.1
+
+def set_param(name, value):
+    setattr(sys.modules[__name__], name, value)
+
+@jax.jit
+def heat(u):
+    return u + DT * (jnp.roll(u, 1) - 2.0 * u)
+
+u = jnp.ones(8)
+for k in range(10):
+    u = heat(u)
+set_param("DT", 0.4)
+""",
+        fix=_UNSAFE,
+        message="reads `DT`, which may be rebound through `sys.modules[__name__]`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+WEIGHTS = np.array([1.0, 2.0, 3.0])
+
+def predict(x, w=WEIGHTS):
+    return jnp.tanh(x * w) + x
+
+x = jnp.ones(3)
+for epoch in range(3):
+    x = predict(x)
+    WEIGHTS[:] *= 0.5
+""",
+        fix=_NONE,
+        message="reads the default of `w` (`WEIGHTS`), which the module changes in place",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+TAPS = np.array([0.25, 0.5, 0.25])
+
+def taps_of(scale, taps=TAPS):
+    return scale * jnp.asarray(taps)
+
+def smooth(signal):
+    return jnp.convolve(signal, taps_of(1.0), mode="same")
+
+signal = jnp.ones(16)
+for _ in range(3):
+    signal = smooth(signal)
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+TAPS = np.array([0.25, 0.5, 0.25])
+
+def taps_of(scale, taps=TAPS):
+    return scale * jnp.asarray(taps)
+
+@jax.jit
+def smooth(signal):
+    return jnp.convolve(signal, taps_of(1.0), mode="same")
+
+signal = jnp.ones(16)
+for _ in range(3):
+    signal = smooth(signal)
+""",
+        fix=_UNSAFE,
+        message="`taps_of` reads the default of `taps` (`TAPS`), a NumPy array",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+DEBUG = False
+
+def control(err):
+    return err - 0.5 * jnp.tanh(err)
+
+if globals().get("DEBUG") or "TRACE" in globals():
+    print(sorted(globals()))
+err = jnp.ones(3)
+for _ in range(5):
+    err = control(err)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+DEBUG = False
+
+@jax.jit
+def control(err):
+    return err - 0.5 * jnp.tanh(err)
+
+if globals().get("DEBUG") or "TRACE" in globals():
+    print(sorted(globals()))
+err = jnp.ones(3)
+for _ in range(5):
+    err = control(err)
+""",
+        message="add `@jax.jit`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+TABLE = np.array([1.0, 2.0, 3.0])
+
+def predict(x, w=TABLE, gain=0.5, axes=(0,), bias=None, offset=jnp.zeros(3)):
+    return jnp.tanh(x * w) * gain + offset
+
+x = jnp.ones(3)
+for _ in range(4):
+    x = predict(x, w=jnp.full(3, 2.0))
+TABLE *= 0.5
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+import functools
+
+TABLE = np.array([1.0, 2.0, 3.0])
+
+@functools.partial(jax.jit, static_argnames=("axes", "bias"))
+def predict(x, w=TABLE, gain=0.5, axes=(0,), bias=None, offset=jnp.zeros(3)):
+    return jnp.tanh(x * w) * gain + offset
+
+x = jnp.ones(3)
+for _ in range(4):
+    x = predict(x, w=jnp.full(3, 2.0))
+TABLE *= 0.5
+""",
+        message="static_argnames",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+GAIN = 0.5
+
+def control(err):
+    return err - GAIN * jnp.tanh(err)
+
+err = jnp.ones(3)
+for _ in range(5):
+    err = control(err)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+GAIN = 0.5
+
+@jax.jit
+def control(err):
+    return err - GAIN * jnp.tanh(err)
+
+err = jnp.ones(3)
+for _ in range(5):
+    err = control(err)
+""",
+        message="add `@jax.jit`",
+        files={
+            "pyproject.toml": "",
+            "report.py": "import main\n\n\ndef gain():\n    return main.GAIN\n",
+        },
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import schedule
+
+def control(err):
+    return err - schedule.GAIN * jnp.tanh(err)
+
+err = jnp.ones(3)
+for _ in range(5):
+    err = control(err)
+    schedule.anneal()
+""",
+        fix=_NONE,
+        message="reads `schedule.GAIN`, which `schedule` changes",
+        files={
+            "pyproject.toml": "",
+            "schedule.py": (
+                "GAIN = 0.5\n\n\ndef anneal():\n    global GAIN\n    GAIN = GAIN * 0.5\n"
+            ),
+        },
     ),
 )

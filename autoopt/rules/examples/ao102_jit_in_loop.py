@@ -350,4 +350,32 @@ for t in range(10):
     x = dynamics_jit(x, 0.1)
 """,
     ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def small(x):
+    return x * 2.0
+
+def big(x):
+    return x * 3.0
+
+model_fn = small
+
+def maybe_grow(step):
+    if step == 2:
+        globals()["model_fn"] = big
+
+def main():
+    out = []
+    for step in range(5):
+        f = jax.jit(model_fn)
+        out.append(f(jnp.ones(3)))
+        maybe_grow(step)
+    return out
+""",
+        fix=Applicability.NONE,
+        message="`model_fn` may be rebound through `globals()`",
+    ),
 )

@@ -129,6 +129,25 @@ for i in range(3):
 """,
         "the NumPy argument is rebound in the loop",
     ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+TABLE = np.ones(4)
+
+def recalibrate(step):
+    globals()["TABLE"] = np.linspace(0.0, 1.0, 4) * step
+
+def main():
+    out = []
+    for step in range(5):
+        recalibrate(step)
+        out.append(jnp.asarray(TABLE))
+    return out
+""",
+        "`recalibrate` rebinds `TABLE` through `globals()`: every iteration transfers a new table",
+    ),
 )
 
 INVALID = (

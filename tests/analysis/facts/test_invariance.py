@@ -113,3 +113,20 @@ def test_an_alias_made_at_module_level_is_followed_into_a_function_loop() -> Non
     )
     ctx = context(code, HEADER)
     assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) == "`alias` changes inside the loop"
+
+
+@pytest.mark.parametrize(
+    ("spelling", "why"),
+    [
+        ('globals()["TABLE"] = np.zeros(3)', "`TABLE` may be rebound through `globals()`"),
+        ("globals()[name] = np.zeros(3)", "`TABLE` may be rebound through `globals()`"),
+        ("setattr(sys.modules[__name__], name, 1)", "`TABLE` may be rebound through `sys.modules"),
+    ],
+)
+def test_a_global_rebound_by_reflection_is_variant(spelling: str, why: str) -> None:
+    code = (
+        f"import sys\nTABLE = np.ones(3)\ndef refresh(name):\n    {spelling}\n"
+        "def main():\n    for i in range(3):\n        refresh('TABLE')\n        y = TABLE * 2\n"
+    )
+    ctx = context(code, HEADER)
+    assert why in (variant_reason(ctx, ctx.graph.loops[0], {"TABLE"}) or "")

@@ -167,3 +167,148 @@ def test_float_arguments_are_rounding_only() -> None:
     code = "def f(x, t):\n    return x + t * 3.0\n"
     code += "for i in range(4):\n    y = f(jnp.ones(3), 0.1 * i)\n"
     assert not summarise(code).doubts
+
+
+CALLED = "for _ in range(3):\n    y = f(jnp.ones(3))\n"
+
+
+@pytest.mark.parametrize(
+    "default",
+    [
+        "0.5",
+        "'mean'",
+        "None",
+        "(0, 1)",
+        "('a', 'b')",
+        "jnp.zeros(3)",
+        "jnp.float32",
+        "jnp.tanh",
+        "(jnp.zeros(3), jnp.ones(3))",
+        "SCALE",  # a module constant: the default keeps the first object anyway
+    ],
+)
+def test_an_immutable_default_is_a_constant(default: str) -> None:
+    code = f"SCALE = 2.0\ndef f(x, w={default}):\n    return x + 1.0\n{CALLED}SCALE = 3.0\n"
+    info = summarise(code)
+    assert (info.impurities, info.doubts) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("default", "doubt"),
+    [
+        ("np.ones(3)", "reads the default of `w` (`np.ones(3)`), a NumPy array: jit would freeze"),
+        ("W", "reads the default of `w` (`W`), a NumPy array"),
+        ("[1.0, 2.0]", "reads the default of `w` (`[1.0, 2.0]`), a Python container"),
+        ("{'a': jnp.ones(3)}", "reads the default of `w` (`{'a': jnp.ones(3)}`), a pytree"),
+        ("CONFIG", "reads the default of `w` (`CONFIG`), a host object"),
+        ("unseen.WEIGHTS", "reads the default of `w` (`unseen.WEIGHTS`), a value autoopt cannot"),
+    ],
+)
+def test_a_default_not_proven_immutable_is_a_doubt(default: str, doubt: str) -> None:
+    code = (
+        "import unseen\nW = np.ones(3)\nclass C:\n    pass\nCONFIG = C()\n"
+        f"def f(x, w={default}):\n    return x + 1.0\n{CALLED}"
+    )
+    info = summarise(code)
+    assert info.impurities == []
+    assert doubt in info.doubts[0]
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["W[:] *= 0.5", "W.fill(0.0)", "np.copyto(W, np.zeros(3))", "b = W\nb *= 0.5", "W[0] = 1.0"],
+)
+def test_a_default_the_module_changes_in_place_is_an_impurity(change: str) -> None:
+    code = f"W = np.ones(3)\ndef f(x, w=W):\n    return x * w\n{CALLED}{change}\n"
+    assert summarise(code).impurities == [
+        "reads the default of `w` (`W`), which the module changes in place (jit would freeze it)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("calls", "read"),
+    [
+        ("y = f(jnp.ones(3), w=jnp.ones(3))\n", False),  # every call passes it
+        ("y = f(jnp.ones(3), jnp.ones(3))\n", False),
+        ("y = f(jnp.ones(3))\n", True),
+        ("y = f(*args)\n", True),
+        ("g = jax.jit(f)\n", True),  # called where autoopt cannot see how
+    ],
+)
+def test_a_default_is_read_where_a_call_may_leave_it(calls: str, read: bool) -> None:
+    code = f"W = np.ones(3)\ndef f(x, w=W):\n    return x + 1.0\n{calls}W[:] = 0.0\n"
+    assert bool(summarise(code).impurities) is read
+
+
+def test_a_default_read_two_calls_down() -> None:
+    code = (
+        "W = np.ones(3)\ndef taps(s, t=W):\n    return s * jnp.asarray(t)\n"
+        "def f(x):\n    return x * taps(1.0)\nnp.multiply(W, 2.0, out=W)\n"
+    )
+    assert summarise(code).impurities == [
+        "calls `taps`, which reads the default of `t` (`W`), which the module changes in place "
+        "(jit would freeze it)"
+    ]
+
+
+def test_a_global_rebound_through_globals_is_an_impurity() -> None:
+    code = "G = 0.5\ndef f(x):\n    return G * x\ndef tune():\n    globals()['G'] = 0.1\n"
+    assert summarise(code).impurities == [
+        "reads `G`, which may be rebound through `globals()` (jit would freeze it)"
+    ]
+
+
+def test_globals_any_reflection_may_rebind_are_one_doubt_naming_data_first() -> None:
+    code = (
+        "import sys\nDT = 0.1\ndef helper(x):\n    return x\n"
+        "def f(u):\n    return helper(jnp.roll(u, 1)) * DT\n"
+        "def set_param(name, value):\n    setattr(sys.modules[__name__], name, value)\n"
+    )
+    assert summarise(code).doubts == [
+        "reads `DT`, which may be rebound through `sys.modules[__name__]`, as may every global "
+        "it reads (jit would freeze it)"
+    ]
+
+
+def test_a_closure_is_no_global_for_reflection() -> None:
+    code = (
+        "def outer(k):\n    def f(x):\n        return k * x\n    return f\n"
+        "def tune(name):\n    globals()[name] = 1\n"
+    )
+    assert summarise(code, "outer.f").doubts == []
+
+
+def test_the_defaults_of_a_function_the_module_changes_are_impurities() -> None:
+    code = f"def f(x, w=2.0):\n    return x * w\n{CALLED}f.__defaults__ = (3.0,)\n"
+    assert summarise(code).impurities == [
+        "reads the default of `w` (`2.0`), which the module may replace: it changes `f` itself "
+        "(jit would freeze it)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cfg", "impurity", "doubt"),
+    [
+        ("GAIN = 0.5\n", "", ""),
+        (
+            "GAIN = 0.5\ndef anneal():\n    global GAIN\n    GAIN = 0.1\n",
+            "which `cfg` changes",
+            "",
+        ),
+        ("GAIN = 0.5\ndef anneal():\n    globals()['GAIN'] = 0.1\n", "may be rebound through", ""),
+        ("GAIN = 0.5\ndef tune(k):\n    globals()[k] = 0.1\n", "", "may be rebound through"),
+        ("import numpy as np\nGAIN = np.ones(3)\n", "", "(a NumPy array) from another module"),
+        ("from elsewhere import *\n", "", "(a value autoopt cannot see) from another module"),
+    ],
+)
+def test_a_global_of_another_project_file(tmp_path, cfg: str, impurity: str, doubt: str) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg/__init__.py").write_text(cfg)
+    (tmp_path / "cfg/units.py").write_text("SCALE = 2.0\n")
+    code = HEADER + "import cfg.units\ndef f(x):\n    return cfg.GAIN * cfg.units.SCALE * x\n"
+    (tmp_path / "main.py").write_text(code)
+    ctx = ModuleContext(str(tmp_path / "main.py"), code, cst.parse_module(code))
+    info = summary(ctx, ctx.graph.functions["f"])
+    assert impurity in " ".join(info.impurities) and bool(info.impurities) is bool(impurity)
+    assert doubt in " ".join(info.doubts) and bool(info.doubts) is bool(doubt)

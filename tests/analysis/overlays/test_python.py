@@ -7,6 +7,7 @@ import concurrent.futures
 import importlib
 import importlib.util
 import multiprocessing.pool
+import sys
 
 from autoopt.analysis.overlays import python as python_api
 from tests.analysis.overlays import resolve
@@ -96,3 +97,38 @@ def test_caching_decorators_hash_their_arguments() -> None:
         except TypeError:
             continue
         raise AssertionError(f"{qual} did not hash its argument")
+
+
+def test_namespace_builtins_give_the_module_namespace() -> None:
+    names = python_api.NAMESPACE_BUILTINS | python_api.CODE_BUILTINS | python_api.OBJECT_READERS
+    assert [n for n in sorted(names | python_api.DICT_READERS) if not hasattr(builtins, n)] == []
+    module = sys.modules[__name__]
+    assert globals() is vars(module) is module.__dict__
+    assert test_namespace_builtins_give_the_module_namespace.__globals__ is globals()
+    assert sys._getframe().f_globals is globals()
+    scope: dict[str, object] = {}
+    exec("x = 1", scope)  # code run in a namespace binds its names there
+    assert scope["x"] == 1
+
+
+def test_module_lookups_give_modules() -> None:
+    for qual in python_api.MODULE_LOOKUPS:
+        func = getattr(builtins, qual) if "." not in qual else None
+        if func is None:
+            head, _, attr = qual.rpartition(".")
+            owner = sys.modules if head == "sys.modules" else importlib.import_module(head)
+            func = getattr(owner, attr)
+        top = __name__.partition(".")[0] if qual == "__import__" else __name__
+        assert func(__name__) is sys.modules[top], qual
+    attributes = {*dir(test_module_lookups_give_modules), *dir(sys._getframe())}
+    assert attributes >= python_api.GLOBALS_ATTRIBUTES
+
+
+def test_readers_leave_a_namespace_as_it_was() -> None:
+    namespace = {"a": 1, "b": [2]}
+    before = dict(namespace)
+    for name in python_api.DICT_READERS:
+        getattr(builtins, name)(namespace)
+    for name in python_api.OBJECT_READERS - {"isinstance", "hasattr"}:
+        getattr(builtins, name)(sys)
+    assert namespace == before

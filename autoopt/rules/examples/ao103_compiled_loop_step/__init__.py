@@ -42,4 +42,5 @@ INVALID: tuple[Invalid, ...] = (
     kept.SNAPSHOTS,
     kept.MODULE_FROM_TWO,
     one_call.ONE_CALL_SCAN,
+    guarded.DEFAULT_JAX_WEIGHTS,
 )

@@ -174,3 +174,78 @@ def main():
         "once per iteration)"
     ),
 )
+
+
+DEFAULT_JAX_WEIGHTS = Invalid(
+    """
+import jax.numpy as jnp
+
+WEIGHTS = jnp.array([1.0, 2.0, 3.0])
+
+
+def predict(x, w=WEIGHTS, scale=0.5, shift=None):
+    return jnp.tanh(x * w) * scale + x
+
+
+def main():
+    x = jnp.array([0.1, 0.2, 0.3])
+    for _ in range(4):
+        x = predict(x)
+    return x
+""",
+    expected='''
+import jax
+import jax.numpy as jnp
+import functools
+
+WEIGHTS = jnp.array([1.0, 2.0, 3.0])
+
+
+def predict(x, w=WEIGHTS, scale=0.5, shift=None):
+    return jnp.tanh(x * w) * scale + x
+
+
+@functools.partial(jax.jit, donate_argnames=("x",))
+def _main_step(x):
+    x = predict(x)
+    return x
+
+
+@functools.partial(jax.jit, static_argnames=("peel",), donate_argnames=("x",))
+def _main_scan(x, peel=False):
+    def body(x, _):
+        x = _main_step(x)
+        return x, None
+
+    if not peel:
+        return jax.lax.scan(body, x, length=4)[0]
+    x = body(x, 0)[0]  # the first step, on the starting types
+    return jax.lax.scan(body, x, length=4 - 1)[0]
+
+
+def _main_loop(x):
+    """One jitted `lax.scan` of `_main_step` when the step returns the carry with the
+    types it takes, as `lax.scan` needs (then every step does), from the first step on or
+    (a weakly typed start) from the second; else the loop of steps."""
+
+    def types(tree):
+        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
+
+    first = jax.eval_shape(_main_step, x)
+    if types(first) == types(x):
+        return _main_scan(x)
+    if types(jax.eval_shape(_main_step, first)) == types(first):
+        return _main_scan(x, peel=True)
+    for _ in range(4):
+        x = _main_step(x)
+    return x
+
+
+def main():
+    x = jnp.array([0.1, 0.2, 0.3])
+    x = _main_loop(x)
+    return x
+''',
+    message="run the whole loop as one jitted `lax.scan`",
+)

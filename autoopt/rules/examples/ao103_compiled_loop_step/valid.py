@@ -254,4 +254,27 @@ def main():
 """,
         "a carried Python counter would come back as an array",
     ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+WEIGHTS = np.array([1.0, 2.0, 3.0])
+
+
+def predict(x, w=WEIGHTS):
+    return jnp.tanh(x * w) + x
+
+
+def main():
+    x = jnp.array([0.1, 0.2, 0.3])
+    for epoch in range(5):
+        for _ in range(4):
+            x = predict(x)
+        WEIGHTS[:] *= 0.5
+    return x
+""",
+        "the step calls `predict`, whose default `w` is a NumPy buffer the module scales in "
+        "place: a compiled step would freeze the weights it traced first",
+    ),
 )
