@@ -26,6 +26,7 @@ from autoopt.analysis.core.names import dotted, first_jax_import
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import (
     donation,
+    effects,
     execution,
     invariance,
     jax_reach,
@@ -172,6 +173,12 @@ class Semantic:
     def impurities(self, fn: Function) -> list[str]:
         """Why `fn` is not pure, one reason each; empty when pure (`facts/purity.py`)."""
         return purity.impurities(self.ctx, fn)
+
+    def traced_effects(self, fn: Function) -> list[str]:
+        """The host effects `fn` performs each time its traced computation runs
+        (`jax.debug.print`, callbacks), through callees; empty when it has none
+        (`facts/effects.py`)."""
+        return effects.traced_effects(self.ctx, fn)
 
     def trace_facts(self, fn: Function) -> TraceFacts:
         """Whether `fn` can be traced: Python control flow on traced values, arguments

@@ -54,6 +54,17 @@ IMPURE_JAX = {
     "jax.experimental.io_callback": "calls back into Python",
 }
 
+#: JAX calls that stage a host effect into the computation they are traced in: it runs
+#: every time the computation runs, so again when `jax.checkpoint` recomputes the body,
+#: and once per example, grouped by statement, under `jax.vmap` -> what it does.
+TRACED_EFFECTS = {
+    "jax.debug.print": "prints from the trace",
+    "jax.debug.callback": "calls back into Python from the trace",
+    "jax.debug.breakpoint": "stops in the debugger from the trace",
+    "jax.pure_callback": "calls back into Python from the trace",
+    "jax.experimental.io_callback": "calls back into Python from the trace",
+}
+
 #: JAX's modules: their functions keep no state.
 MODULES = frozenset(
     {

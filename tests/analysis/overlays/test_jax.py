@@ -175,3 +175,24 @@ def test_harmless_settings_are_jax_options() -> None:
     assert all(hasattr(jax.config, name.lower()) for name in jax_api.HARMLESS_ENV)
     assert all(name.startswith(jax_api.ENV_PREFIXES) for name in jax_api.HARMLESS_ENV)
     assert all(p.startswith(jax_api.ENV_PREFIXES) for p in jax_api.MEMORY_ENV_PREFIXES)
+
+
+def test_traced_effects_exist() -> None:
+    assert [n for n in sorted(jax_api.TRACED_EFFECTS) if not resolve(n)] == []
+    assert set(jax_api.TRACED_EFFECTS) <= {*jax_api.IMPURE_JAX, "jax.debug.print"}
+
+
+def test_a_traced_effect_runs_again_when_checkpoint_recomputes_its_body() -> None:
+    calls: list[int] = []
+
+    def body(x):
+        jax.debug.callback(lambda _v: calls.append(1), x)
+        return jnp.sin(x)
+
+    jax.grad(body)(1.0)
+    jax.effects_barrier()
+    once = len(calls)
+    jax.grad(jax.checkpoint(body))(1.0)
+    jax.effects_barrier()
+    assert (once, len(calls) - once) == (1, 2)
+    assert jax.make_jaxpr(body)(1.0).effects
