@@ -27,6 +27,7 @@ from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import (
     donation,
     effects,
+    environment,
     execution,
     invariance,
     jax_reach,
@@ -221,6 +222,11 @@ class Semantic:
         return self.ctx.per_module(module_blocks)
 
     # -- environment --------------------------------------------------------------------
+    def env_reader(self, stmt: cst.BaseStatement) -> str | None:
+        """Why the top-level statement `stmt` may read the process environment, or None
+        when it provably does not (`facts/environment.py`)."""
+        return environment.env_reader(self.ctx, stmt)
+
     def reaches_jax(self, path: str | Path | None = None) -> bool:
         """Whether the module (or the file `path`) imports jax, also through the
         project's own modules (`facts/jax_reach.py`)."""

@@ -33,13 +33,19 @@ def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Func
     module, _, name = qual.rpartition(".")
     if not module:
         return None
-    found = (ctx.origin or ctx).per_module(_module_context, module)  # one file, one lookup
+    found = project_module(ctx, module)  # one file, one lookup
     if found is None:
         return None
     fn = found.graph.functions.get(name)
     if fn is None or fn.scope != MODULE:
         return None
     return found, fn
+
+
+def project_module(ctx: ModuleContext, module: str) -> ModuleContext | None:
+    """The analysis of the project file `import module` loads (`pkg.mod`); None when it
+    is not one (an installed package, a file autoopt cannot read)."""
+    return (ctx.origin or ctx).per_module(_module_context, module)
 
 
 def dependencies(ctx: ModuleContext) -> dict[str, str]:

@@ -3,6 +3,8 @@ against the installed jax where that is cheap."""
 
 from __future__ import annotations
 
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -171,10 +173,16 @@ def test_tree_maps_and_grads() -> None:
     assert value.shape == () and grad.shape == X.shape
 
 
-def test_harmless_settings_are_jax_options() -> None:
-    assert all(hasattr(jax.config, name.lower()) for name in jax_api.HARMLESS_ENV)
-    assert all(name.startswith(jax_api.ENV_PREFIXES) for name in jax_api.HARMLESS_ENV)
-    assert all(p.startswith(jax_api.ENV_PREFIXES) for p in jax_api.MEMORY_ENV_PREFIXES)
+def test_memory_settings_are_the_gpu_allocator_options() -> None:
+    """jaxlib reads each of them for the options of its GPU client, and no JAX option
+    (`jax.config`) has their name."""
+    from jaxlib import xla_client
+
+    options = inspect.getsource(xla_client.generate_pjrt_gpu_plugin_options)
+    assert all(f"os.getenv('{name}'" in options for name in jax_api.MEMORY_ENV)
+    assert not any(hasattr(jax.config, name.lower()) for name in jax_api.MEMORY_ENV)
+    assert all(name.startswith(jax_api.ENV_PREFIXES) for name in jax_api.MEMORY_ENV)
+    assert {"jax", "jaxlib"} == jax_api.ENV_CONSUMERS
 
 
 def test_traced_effects_exist() -> None:

@@ -6,7 +6,11 @@ import builtins
 import concurrent.futures
 import importlib.util
 import multiprocessing.pool
+import os
+import subprocess
+import sys
 
+from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
 from tests.analysis.overlays import resolve
 
@@ -59,3 +63,35 @@ def test_process_launchers_exist() -> None:
     assert all(resolve(q) for q in python_api.PROCESS_POOLS + python_api.COMMAND_CALLS)
     heads = {q.split(".")[0] for q in python_api.PROCESS_POOLS + python_api.COMMAND_CALLS}
     assert heads - {"os"} <= python_api.LAUNCHER_MODULES
+
+
+#: Run in a fresh interpreter: import the modules with `os.environ` replaced by a
+#: mapping that records the keys read, and print the JAX and XLA ones.
+_SPY = """
+import importlib, os, sys
+read = []
+class Spy(dict):
+    def __getitem__(self, key):
+        read.append(key)
+        return super().__getitem__(key)
+    def get(self, key, default=None):
+        read.append(key)
+        return super().get(key, default)
+    def __contains__(self, key):
+        read.append(key)
+        return super().__contains__(key)
+os.environ = Spy(os.environ)
+for name in sys.argv[1:]:
+    importlib.import_module(name)
+print(sorted({k for k in read if str(k).startswith(("JAX_", "XLA_"))}))
+"""
+
+
+def test_env_blind_modules_read_no_jax_setting_at_import() -> None:
+    modules = sorted(python_api.ENV_BLIND_MODULES | numpy_api.ENV_BLIND_MODULES)
+    env = {**os.environ, "XLA_PYTHON_CLIENT_PREALLOCATE": "false", "JAX_ENABLE_X64": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", _SPY, *modules], capture_output=True, text=True, env=env
+    )
+    assert done.stdout.strip() == "[]", done.stderr
+    assert all(importlib.util.find_spec(m) is not None for m in modules)
