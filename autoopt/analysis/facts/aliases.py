@@ -43,6 +43,7 @@ from autoopt.analysis.core.exprs import (
     MUTATING_METHODS,
     base_name,
     bound_names,
+    is_at_update,
     mutating_call_target,
     read_names,
 )
@@ -326,10 +327,19 @@ class Sharing:
         func = call.func
         if type(func) is cst.Name:
             return func.value not in python_api.PURE_BUILTINS | python_api.FRESH_BUILTINS
+        if is_at_update(func) or self._array_method(func):
+            return False
         root = func
         while type(root) in (cst.Attribute, cst.Subscript):
             root = root.value  # type: ignore[attr-defined]
         return type(root) is not cst.Name or root.value in self.ignored
+
+    def _array_method(self, func: cst.BaseExpression) -> bool:
+        """`x.sum()`, `jnp.zeros(3).reshape(...)`: a method of an array or a string."""
+        if type(func) is not cst.Attribute or self.at is None:
+            return False
+        receiver = model(self.ctx).value_of(self.at, func.value).kind
+        return receiver in (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING)
 
     def _call(self, call: cst.Call) -> Shares:
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""

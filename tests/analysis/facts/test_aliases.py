@@ -269,6 +269,8 @@ STORED = "<kept>is stored in `Run.start`, which keeps a reference to it"
         ("r = closing(a)", "r", {"a"}),  # so does a closure returned
         ("def inner():\n        return a\n    r = inner", "r", {"a"}),
         ("b = jnp.pi", "b", set()),  # a name of JAX holds no buffer
+        ("b = jnp.zeros(3).at[0].set(1.0)", "b", set()),  # JAX's functional update
+        ("b = jnp.zeros(3).reshape(3)", "b", set()),  # a method of an array
     ],
 )
 def test_places_that_keep_a_reference(body: str, name: str, held: set[str]) -> None:

@@ -139,6 +139,7 @@ def closing(p):
         # proven: nothing else holds the buffer
         ("s = make()", SAFE, ""),
         ("s = scaled(jnp.zeros(3))", SAFE, ""),  # kept only in its own local, returns anew
+        ("s = jnp.zeros(3).at[1].set(2.0)", SAFE, ""),  # JAX's methods keep nothing
         # a place that keeps a reference
         ("s = remember(jnp.zeros(3))", UNSAFE, "`s` is stored in `Run.start`, which keeps"),
         ("s = remember_global(jnp.zeros(3))", UNSAFE, "`START` lives outside `main`"),
