@@ -202,11 +202,11 @@ class Sharing:
         qual = self.ctx.qualify(expr) or ""
         return not qual.startswith(("jax.", "numpy.", "math."))
 
-    def _holder(self, root: str, place: cst.BaseExpression) -> str:
+    def _holder(self, root: str | None, place: cst.BaseExpression) -> str:
         """What holds a value stored into `place` (`root.f = v`, `root[k].append(v)`): the
-        name `root`, or where `root` is no variable (a class, a module, a function) a
-        pseudo-name for that place."""
-        if root not in self.ignored:
+        variable `root`, or where it is none (a class, a module, a function, the result
+        of a call) a pseudo-name for that place."""
+        if root is not None and root not in self.ignored:
             return root
         return f"{_KEPT}is stored in `{self.ctx.code(place)}`, which keeps a reference to it"
 
@@ -246,20 +246,21 @@ class Sharing:
             for sub_target, sub_value in pairs:
                 shares = self.shares(sub_value)
                 bound = set(bound_names(sub_target))
-                root = base_name(sub_target)
-                if root is not None and type(sub_target) is not cst.Name:
-                    bound.add(self._holder(root, sub_target))  # `d[k] = v`, `obj.field = v`
+                if type(sub_target) in (cst.Attribute, cst.Subscript):
+                    root = base_name(sub_target)  # `d[k] = v`, `obj.field = v`, `f()[k] = v`
+                    bound.add(self._holder(root, sub_target))
                 self._link(bound, shares)
 
     def _link_mutation(self, call: cst.Call) -> None:
         func = call.func
         if type(func) is cst.Attribute and func.attr.value in MUTATING_METHODS:
             root = base_name(func.value)
-            if root is not None:
-                shares = Shares()
-                for arg in call.args:
-                    shares.add(self.shares(arg.value))
-                self._link({self._holder(root, func.value)}, shares)
+            if root is None and is_at_update(func):
+                return  # `jnp.zeros(3).at[i].add(v)`: a new array, nothing stored
+            shares = Shares()
+            for arg in call.args:
+                shares.add(self.shares(arg.value))
+            self._link({self._holder(root, func.value)}, shares)
 
     def _link_retention(self, call: cst.Call) -> None:
         """Code that may keep what it is given: the receiver of an unknown method keeps

@@ -263,6 +263,16 @@ STORED = "<kept>is stored in `Run.start`, which keeps a reference to it"
         ("Run.start = a", "a", {STORED}),
         ("Run.log.append(a)", "a", {"<kept>is stored in `Run.log`, which keeps a reference to it"}),
         ("b = Run.start", "b", {"<kept>is read from `Run.start`, which holds it too"}),
+        (
+            "registry()['x'] = a",
+            "a",
+            {"<kept>is stored in `registry()['x']`, which keeps a reference to it"},
+        ),
+        (
+            "pool().append(a)",
+            "a",
+            {"<kept>is stored in `pool()`, which keeps a reference to it"},
+        ),
         ("b = remember(a)", "b", {"a", STORED, RETAINED}),  # returned, stored by the callee
         ("b = cached(a)", "b", {"a", kept("cached"), RETAINED}),  # decorated: unseen code
         ("g = stream(a)", "g", {"a"}),  # a generator holds its arguments
