@@ -9,8 +9,10 @@ changes how often, or in which grouping, a traced body runs changes what they do
 in no guaranteed order.
 
 `traced_effects` proves a function has none: no name in it (called, handed to a
-transform or to `functools.partial`, inside a lambda) is one of the JAX calls listed
-in `overlays/jax.py` (`TRACED_EFFECTS`), and none of the functions it names has one,
+transform or to `functools.partial`, inside a lambda, a parameter's default) is one of
+the JAX calls listed in `overlays/jax.py` (`TRACED_EFFECTS`) or a module variable bound
+to an expression naming one (`emit = partial(jax.debug.print, ...)`, `LOG = [...]`),
+and none of the functions it names has one,
 transitively: its nested functions, the module's, and those of other files of the
 project (`analysis/core/project.py`). Calls of code autoopt cannot see are purity's
 concern: a rule that needs "no host effect" asks both.
@@ -22,8 +24,8 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import evaluated_exprs
-from autoopt.analysis.core.graph import Function
-from autoopt.analysis.core.project import project_function
+from autoopt.analysis.core.graph import MODULE, Function
+from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.overlays import jax as jax_api
 
@@ -45,6 +47,10 @@ def _effects(ctx: ModuleContext, fn: Function, seen: frozenset[str] = frozenset(
         if qual in jax_api.TRACED_EFFECTS:
             reasons.append(f"{jax_api.TRACED_EFFECTS[qual]} (`{qual}`)")
             continue
+        bound = _bound_effect(ctx, fn, node, qual)
+        if bound:
+            reasons.append(f"calls `{ctx.code(node)}`, bound to `{bound}`")
+            continue
         found = _function(ctx, fn, node, qual)
         if found is None or _key(*found) in seen:
             continue
@@ -56,14 +62,42 @@ def _effects(ctx: ModuleContext, fn: Function, seen: frozenset[str] = frozenset(
 
 
 def _named(ctx: ModuleContext, fn: Function) -> list[cst.CSTNode]:
-    """Every name and attribute chain the function evaluates, in lambdas too (a nested
-    function counts where it is named)."""
-    found: list[cst.CSTNode] = []
+    """Every name and attribute chain the function evaluates, in lambdas and in the
+    defaults of its parameters too (a nested function counts where it is named)."""
+    exprs: list[cst.CSTNode] = [fn.node.params]
     for stmt in ctx.graph.scope_stmts(fn.qualname):
-        for expr in evaluated_exprs(stmt.node):
-            nodes = [n for n in walk(expr) if type(n) in _NAMES]
-            attrs = {id(n.attr) for n in nodes if type(n) is cst.Attribute}
-            found += [n for n in nodes if id(n) not in attrs]
+        exprs += evaluated_exprs(stmt.node)
+    return [n for expr in exprs for n in _names_in(expr)]
+
+
+def _names_in(expr: cst.CSTNode) -> list[cst.CSTNode]:
+    """The names and attribute chains in `expr`, not the attribute names inside them."""
+    nodes = [n for n in walk(expr) if type(n) in _NAMES]
+    attrs = {id(n.attr) for n in nodes if type(n) is cst.Attribute}  # type: ignore[attr-defined]
+    return [n for n in nodes if id(n) not in attrs]
+
+
+def _bound_effect(ctx: ModuleContext, fn: Function, node: cst.CSTNode, qual: str) -> str | None:
+    """The effect a module-level variable `node` is bound to (`emit = jax.debug.print`,
+    `LOGGERS = [partial(jax.debug.print, ...)]`), of this module or another of the
+    project, when it is no name of `fn`'s own."""
+    if type(node) is cst.Name and not qual:
+        if node.value in _locals(ctx, fn) or ctx.graph.resolve_function(node.value, fn.qualname):
+            return None
+        return ctx.per_module(_effect_bindings).get(node.value)
+    module, _, name = qual.rpartition(".")
+    other = project_module(ctx, module) if module else None
+    return other.per_module(_effect_bindings).get(name) if other is not None else None
+
+
+def _effect_bindings(ctx: ModuleContext) -> dict[str, str]:
+    """Module-level names bound to an expression that names a traced effect -> it."""
+    found: dict[str, str] = {}
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        for expr in evaluated_exprs(stmt.node) if type(stmt.node) is not cst.FunctionDef else ():
+            for name in _names_in(expr):
+                if (ctx.qualify(name) or "") in jax_api.TRACED_EFFECTS:  # type: ignore[arg-type]
+                    found.update(dict.fromkeys(stmt.defs, ctx.code(name)))
     return found
 
 
@@ -72,11 +106,18 @@ def _function(
 ) -> tuple[ModuleContext, Function] | None:
     """The function `node` names: of this module (seen from `fn`), or of another file
     of the project."""
-    if type(node) is cst.Name:
+    if type(node) is cst.Name and not qual:
+        if node.value in _locals(ctx, fn):
+            return None  # a parameter or a local, even of a module function's name
         local = ctx.graph.resolve_function(node.value, fn.qualname)
-        if local is not None:
-            return ctx, local
+        return (ctx, local) if local is not None else None
     return project_function(ctx, qual) if qual else None
+
+
+def _locals(ctx: ModuleContext, fn: Function) -> set[str]:
+    """The names `fn` binds itself, nested functions aside."""
+    own = {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs} | set(fn.params)
+    return own - {n for n in own if f"{fn.qualname}.{n}" in ctx.graph.functions}
 
 
 def _key(ctx: ModuleContext, fn: Function) -> str:

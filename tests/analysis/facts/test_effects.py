@@ -18,6 +18,10 @@ import functools
 from jax.debug import print as dprint
 from jax.experimental import io_callback
 
+emit = functools.partial(jax.debug.print, "{}")
+LOGGERS = [jax.debug.print]
+SCALE = 2.0
+
 def log(v):
     jax.debug.print("{}", v)
     return v
@@ -54,6 +58,10 @@ CALLS_BACK = "calls back into Python from the trace"
         ("return io_callback(quiet, x, x)", [f"{CALLS_BACK} (`jax.experimental.io_callback`)"]),
         ("functools.partial(jax.debug.print, '{}')(x)\n    return x", [PRINTS]),
         ("g = lambda v: jax.debug.print('{}', v)\n    g(x)\n    return x", [PRINTS]),
+        ("return x * SCALE", []),
+        # bound to a module variable, or a parameter's default
+        ("emit(x)\n    return x", ["calls `emit`, bound to `jax.debug.print`"]),
+        ("LOGGERS[0]('{}', x)\n    return x", ["calls `LOGGERS`, bound to `jax.debug.print`"]),
         # through the functions it names
         ("return log(x)", [f"calls `log`, which {PRINTS}"]),
         ("return outer(x)", [f"calls `outer`, which calls `log`, which {PRINTS}"]),
@@ -73,8 +81,16 @@ def test_effects(body: str, reasons: list[str]) -> None:
     assert traced_effects(ctx, ctx.graph.functions["f"]) == reasons
 
 
+def test_a_default_argument_is_named_by_the_function() -> None:
+    code = MODULE.replace("def f(x):\n    BODY", "def f(x, log=jax.debug.print):\n    log(x)")
+    ctx = context(code, HEADER)
+    assert traced_effects(ctx, ctx.graph.functions["f"]) == [PRINTS]
+
+
 TRACE = """\
 import jax
+
+SHOW = [jax.debug.print]
 
 
 def norm_log(h):
@@ -94,7 +110,7 @@ def block(h, w):
 """
 
 
-@pytest.mark.parametrize("call", ["tracelib.norm_log(h)", "norm_log(h)"])
+@pytest.mark.parametrize("call", ["tracelib.norm_log(h)", "norm_log(h)", "tracelib.SHOW[0](h)"])
 def test_effects_in_another_file_of_the_project(tmp_path: Path, call: str) -> None:
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "tracelib.py").write_text(TRACE)
@@ -102,4 +118,7 @@ def test_effects_in_another_file_of_the_project(tmp_path: Path, call: str) -> No
     (tmp_path / "model.py").write_text(source)
     ctx = ModuleContext(str(tmp_path / "model.py"), source, cst.parse_module(source))
     found = traced_effects(ctx, ctx.graph.functions["block"])
-    assert found == [f"calls `{call[:-3]}`, which {PRINTS}"]
+    if "SHOW" in call:
+        assert found == ["calls `tracelib.SHOW`, bound to `jax.debug.print`"]
+    else:
+        assert found == [f"calls `{call[:-3]}`, which {PRINTS}"]
