@@ -6,9 +6,10 @@ may read the environment when it
 
 - names `os.environ`, `os.getenv`, `os.putenv`, `os.unsetenv` (any spelling: an import
   alias, `from os import environ`, an attribute called `environ` or `getenv`);
-- calls anything but JAX, NumPy, `math`, `operator` or a builtin that only computes or
-  prints (`overlays/python.py`): any other call may run code that reads it (a function
-  body runs only where it is called, so a `def` counts by its decorators and defaults);
+- calls anything but JAX, NumPy, `math`, `operator` or a builtin that runs none of the
+  program's code (`overlays/python.py`): any other call may run code that reads it. A
+  function body runs only where it is called, so a `def` counts by its decorators and
+  defaults; a `class` by its decorators, bases and metaclass, whose code runs too;
 - imports a module other than JAX itself, which reads the JAX and XLA settings as they
   intend (`ENV_CONSUMERS`), NumPy or a standard module known to read none of them at
   import (`ENV_BLIND_MODULES` of the overlays): a module of the project is read
@@ -35,7 +36,6 @@ from autoopt.analysis.overlays import python as python_api
 _ENVIRON = frozenset({"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"})
 _BLIND_MODULES = python_api.ENV_BLIND_MODULES | numpy_api.ENV_BLIND_MODULES
 _BLIND_CALLS = ("math", "operator", *numpy_api.ENV_BLIND_MODULES, *jax_api.ENV_CONSUMERS)
-_BLIND_BUILTINS = python_api.PURE_BUILTINS | {"print"}
 
 
 def env_reader(ctx: ModuleContext, stmt: cst.BaseStatement) -> str | None:
@@ -57,7 +57,9 @@ def _reader(ctx: ModuleContext, stmt: cst.CSTNode, seen: frozenset[str]) -> str 
         elif type(node) is cst.ImportFrom:
             found = _from_reader(ctx, node, seen)  # type: ignore[arg-type]
         elif type(node) is cst.Call:
-            found = _call_reader(ctx, node)  # type: ignore[arg-type]
+            found = _call_reader(ctx, node.func)  # type: ignore[attr-defined]
+        elif type(node) in (cst.FunctionDef, cst.ClassDef):
+            found = _first(_call_reader(ctx, e) for e in _applied(node))  # type: ignore[arg-type]
         else:
             continue
         if found:
@@ -90,13 +92,24 @@ def _environ_name(ctx: ModuleContext, node: cst.CSTNode) -> str | None:
     return None
 
 
-def _call_reader(ctx: ModuleContext, call: cst.Call) -> str | None:
-    qual = ctx.qualify(call.func) or ""
+def _call_reader(ctx: ModuleContext, func: cst.BaseExpression) -> str | None:
+    """Why calling `func` may read the environment: it is not JAX, NumPy, `math`,
+    `operator` or a builtin that runs none of the program's code."""
+    qual = ctx.qualify(func) or ""
     if qual.split(".")[0] in _BLIND_CALLS:
         return None
-    if type(call.func) is cst.Name and not qual and call.func.value in _BLIND_BUILTINS:
+    if type(func) is cst.Name and not qual and func.value in python_api.ENV_BLIND_BUILTINS:
         return None
-    return f"calls `{ctx.code(call.func)}`, which may read it"
+    return f"calls `{ctx.code(func)}`, which may read it"
+
+
+def _applied(node: cst.FunctionDef | cst.ClassDef) -> list[cst.BaseExpression]:
+    """What a definition calls when it runs: its decorators (a decorator that is a call
+    is one already) and, for a class, its bases and metaclass (their class machinery)."""
+    applied = [d.decorator for d in node.decorators if type(d.decorator) is not cst.Call]
+    if type(node) is cst.ClassDef:
+        applied += [a.value for a in (*node.bases, *node.keywords)]
+    return applied
 
 
 def _from_reader(ctx: ModuleContext, node: cst.ImportFrom, seen: frozenset[str]) -> str | None:

@@ -52,6 +52,11 @@ MODULES["pkg/conf.py"] = MODULES["envcfg.py"]
         # a call of code that may read it
         ("BUDGET = configure()", "calls `configure`, which may read it"),
         ("os.system('ls')", "calls `os.system`, which may read it"),
+        ("n = len(list(map(configure, [1])))", "calls `map`, which may read it"),  # calls back
+        ("@register\ndef f():\n    pass", "calls `register`, which may read it"),
+        ("@jax.jit\ndef f(x):\n    return x", None),
+        ("class C(Base):\n    pass", "calls `Base`, which may read it"),
+        ("class C:\n    pass", None),
         # an import of a module that reads it at import, or that autoopt cannot see
         ("import envcfg", "imports `envcfg`, whose line 3 reads `os.environ`"),
         ("from envcfg import FRACTION", "imports `envcfg`, whose line 3 reads `os.environ`"),

@@ -20,7 +20,7 @@ def test_builtins_exist() -> None:
         python_api.PURE_BUILTINS | set(python_api.IO_BUILTINS) | python_api.NUMERIC_BUILTINS
         | python_api.SCALAR_BUILTINS | python_api.STRING_BUILTINS | python_api.CONCRETE_BUILTINS
         | python_api.FORCING_BUILTINS | python_api.FRESH_BUILTINS | python_api.READ_ONLY_BUILTINS
-        | python_api.HOST_BUILTINS | python_api.KEEPING_BUILTINS
+        | python_api.HOST_BUILTINS | python_api.KEEPING_BUILTINS | python_api.ENV_BLIND_BUILTINS
     )  # fmt: skip
     assert [n for n in sorted(names) if not hasattr(builtins, n)] == []
     assert python_api.NUMERIC_BUILTINS <= python_api.PURE_BUILTINS
