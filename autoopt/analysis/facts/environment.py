@@ -116,7 +116,8 @@ def _from_reader(ctx: ModuleContext, node: cst.ImportFrom, seen: frozenset[str])
     if node.relative:
         return "imports a module by a relative import, which autoopt does not follow"
     module = dotted(node.module) if node.module is not None else ""
-    names = [] if type(node.names) is cst.ImportStar else [dotted(a.name) for a in node.names]
+    aliases = node.names if type(node.names) is not cst.ImportStar else ()
+    names = [dotted(a.name) for a in aliases]  # type: ignore[union-attr]
     submodules = [f"{module}.{n}" for n in names if project_module(ctx, f"{module}.{n}")]
     return _first(_module_reader(ctx, m, seen) for m in [module or "", *submodules])
 
