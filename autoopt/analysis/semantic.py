@@ -27,6 +27,8 @@ from autoopt.analysis.core.names import dotted, first_jax_import
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import (
     donation,
+    effects,
+    environment,
     invariance,
     jax_reach,
     jit_plan,
@@ -184,6 +186,12 @@ class Semantic:
         """Why `fn` is not pure, one reason each; empty when pure (`facts/purity.py`)."""
         return purity.impurities(self.ctx, fn)
 
+    def traced_effects(self, fn: Function) -> list[str]:
+        """The host effects `fn` performs each time its traced computation runs
+        (`jax.debug.print`, callbacks), through callees; empty when it has none
+        (`facts/effects.py`)."""
+        return effects.traced_effects(self.ctx, fn)
+
     def trace_facts(self, fn: Function) -> TraceFacts:
         """Whether `fn` can be traced: Python control flow on traced values, arguments
         that must be static (`facts/tracing.py`)."""
@@ -225,6 +233,11 @@ class Semantic:
         return self.ctx.per_module(module_blocks)
 
     # -- environment --------------------------------------------------------------------
+    def env_reader(self, stmt: cst.BaseStatement) -> str | None:
+        """Why the top-level statement `stmt` may read the process environment, or None
+        when it provably does not (`facts/environment.py`)."""
+        return environment.env_reader(self.ctx, stmt)
+
     def reaches_jax(self, path: str | Path | None = None) -> bool:
         """Whether the module (or the file `path`) imports jax, also through the
         project's own modules (`facts/jax_reach.py`)."""

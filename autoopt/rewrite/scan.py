@@ -13,10 +13,13 @@ loop's indices:
         return jax.lax.scan(body, params, steps)
 
 and the loop becomes `params, losses = main_loop(params, xs, jnp.arange(n))`:
-the collected values come back stacked in `losses`.
+the collected values come back stacked in `losses`. The helper donates the carries
+`donate` (those the donation analysis proves harmless in the rewritten program).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import libcst as cst
 
@@ -29,11 +32,14 @@ from autoopt.rewrite.jit import claim_name, fresh_name, jit_decorator
 from autoopt.rewrite.spell import spell
 
 
-def scan_edits(ctx: ModuleContext, plan: ScanPlan) -> tuple[list[Edit], str]:
-    """The helper before the enclosing function and the loop replaced by its call, which
-    binds each collected list's name to its stacked values; and the helper's name."""
+def scan_edits(
+    ctx: ModuleContext, plan: ScanPlan, donate: Sequence[str] = ()
+) -> tuple[list[Edit], str]:
+    """The helper (donating `donate`) before the enclosing function and the loop replaced
+    by its call, which binds each collected list's name to its stacked values; and the
+    helper's name."""
     helper, steps = fresh_name(ctx, f"{plan.fn.name}_loop"), fresh_name(ctx, "steps")
-    decorator, imports = jit_decorator(ctx)
+    decorator, imports = jit_decorator(ctx, donate=donate)
     scan, more = spell(ctx, "jax.lax.scan")
     arange, most = spell(ctx, "jax.numpy.arange")
     body = _body_function(ctx, plan)

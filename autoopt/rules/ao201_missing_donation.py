@@ -49,7 +49,9 @@ class MissingDonation(Rule):
     autoopt proves nothing reads it afterwards; **unsafe** when an alias or a
     caller can only be ruled out for code autoopt cannot see (a public function of
     a library module, the caller's own parameter, a closure or a global, a value
-    handed to code that may keep it, pytree leaves not shown distinct); **no fix**
+    handed to code that may keep it, one stored in or read from a class or a module,
+    one returned by code that may keep it too, such as a cache, pytree leaves not
+    shown distinct); **no fix**
     when a proven alias is read later, the same buffer is passed twice, or one
     buffer fills two leaves of the donated value (XLA refuses to donate it twice).
 
@@ -58,7 +60,9 @@ class MissingDonation(Rule):
     - the function cannot be called from code autoopt does not see:
       `analysis/core/jitted.py` (`escapes`)
     - no other name or container that may hold the buffer is read after the call,
-      and no code it is handed to keeps it: `analysis/facts/aliases.py`
+      and no code keeps a reference to it (code it is handed to or that made it, a
+      class or module attribute, a function of any file of the project that stores
+      it): `analysis/facts/aliases.py`
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
       (`repeated_leaf`)
     - no nested or other function reads it, and the first call donates no array of

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
@@ -21,7 +21,8 @@ from autoopt.analysis.plans.collect import (
 from autoopt.analysis.plans.replay import Printed, replay_problem
 from autoopt.analysis.plans.scan import ScanPlan
 from autoopt.analysis.semantic import ModuleContext, Place, Placement, Stmt, semantic, walk
-from autoopt.model import Applicability, Finding, InsertAfter
+from autoopt.model import Applicability, Edit, Finding, InsertAfter
+from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
 from autoopt.rewrite.replay import replay_edits
 from autoopt.rewrite.scan import scan_edits
@@ -78,6 +79,8 @@ class HostSyncInLoop(Rule):
     - the loop is counted and its lines are calls of jitted or JAX functions on rows
       of unchanged JAX arrays: `analysis/plans/scan.py`, `analysis/core/jitted.py`
     - each carry keeps its shape and dtype: `analysis/plans/carry.py`
+    - a carry the scan donates is read nowhere else (AO201's proof, asked of the
+      rewritten program, so that a second run adds nothing): `analysis/facts/donation.py`
     - one owner per loop (a loop AO302 scans collects values, which an AO103 step
       never does): `rules/loop_owner.py`
     """
@@ -151,17 +154,16 @@ class HostSyncInLoop(Rule):
         """The whole loop as one jitted scan: one finding, at the loop's first conversion."""
         if plans[0].sync.call is not sync.call:
             return None
-        edits, helper = scan_edits(ctx, scan)
-        after = []
-        for plan, collect in zip(plans, scan.collects, strict=True):
-            text, imports = conversion(plan, picked(ctx, scan, collect))
-            after.append(cst.parse_statement(text + "\n"))
-            edits.extend(imports)
-        edits.append(InsertAfter(scan.loop.node, tuple(after)))
+        edits, helper = _scan_edits(ctx, scan, plans, ())
+        rewritten = ctx.derived(apply_edits(ctx.module, edits, ctx.ancestors))
+        donate = [d for d in semantic(rewritten).safe_donations(helper) if d in scan.carry]
+        if donate:
+            edits, helper = _scan_edits(ctx, scan, plans, donate)
         others = "".join(f", `{ctx.code(p.sync.call)}`" for p in plans[1:])
+        donated = "".join(f"{', donating' if i == 0 else ','} `{d}`" for i, d in enumerate(donate))
         how = (
-            f"run the loop as one jitted `lax.scan` (`{helper}`), which returns the values "
-            f"of `{ctx.code(sync.call)}`{others} stacked, converted once after it"
+            f"run the loop as one jitted `lax.scan` (`{helper}`{donated}), which returns the "
+            f"values of `{ctx.code(sync.call)}`{others} stacked, converted once after it"
         )
         title = "Run the loop as one jitted lax.scan, transfer once"
         return self.finding(ctx, sync.call, f"{where}: {how}", _SAFE, edits, title=title)
@@ -198,6 +200,20 @@ class HostSyncInLoop(Rule):
         )
         title = "Print the same lines after the loop"
         return self.finding(ctx, sync.call, message, _UNSAFE, edits, title=title)
+
+
+def _scan_edits(
+    ctx: ModuleContext, scan: ScanPlan, plans: list[CollectPlan], donate: Sequence[str]
+) -> tuple[list[Edit], str]:
+    """The loop as the scan helper (donating `donate`) and the conversions after it."""
+    edits, helper = scan_edits(ctx, scan, donate)
+    after = []
+    for plan, collect in zip(plans, scan.collects, strict=True):
+        text, imports = conversion(plan, picked(ctx, scan, collect))
+        after.append(cst.parse_statement(text + "\n"))
+        edits.extend(imports)
+    edits.append(InsertAfter(scan.loop.node, tuple(after)))
+    return edits, helper
 
 
 def _is_compound_body(stmt: Stmt) -> bool:

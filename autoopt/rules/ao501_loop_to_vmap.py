@@ -67,7 +67,8 @@ class LoopToVmap(Rule):
     **Safe** when every premise below is proven; results agree to float rounding
     (measured 3e-7 relative in f32), not bit for bit. **Unsafe** when autoopt cannot
     prove the examples come from one array (the fix then stacks them first), that
-    the function returns one array, that every mapped array has as many rows as
+    the function stages no host effect (`jax.debug.print`) into its trace, that it
+    returns one array, that every mapped array has as many rows as
     the loop runs, or what an argument of the jitted form receives (a NumPy array
     becomes a float32 device array). The one-call form offers **no fix**, with the
     premise named, when one is refuted; a body of several statements with a
@@ -80,6 +81,8 @@ class LoopToVmap(Rule):
       `analysis/values/model.py`
     - the function is pure and does not branch in Python on a traced value:
       `analysis/facts/purity.py`, `analysis/facts/tracing.py`
+    - it stages no host effect into its trace (`jax.debug.print`, callbacks), whose
+      order vmap would change: `analysis/facts/effects.py`
     - it returns one array: `analysis/values/arrays.py`
     - the jitted form's premises, asked of the program with the body extracted:
       `analysis/facts/jit_plan.py`
@@ -170,7 +173,7 @@ def _body_doubts(ctx: ModuleContext, p: PerItem, body: ItemBody, name: str) -> l
     doubts = [*body.doubts, *plan.doubts]
     if not asked.returns_one_array(fn, frozenset(body.mapped)):
         doubts.append("cannot prove the body gives one array per item (vmap would stack each leaf)")
-    return doubts
+    return doubts + _effect_doubts(other, fn)
 
 
 def _stacked(
@@ -222,7 +225,20 @@ def _plan(ctx: ModuleContext, p: PerItem) -> _Plan | str | None:
         args = tuple(f"{stack}({a})" if ax == 0 else a for a, ax in zip(args, axes, strict=True))
     if not semantic(ctx).returns_one_array(fn, mapped):
         doubts.append(f"cannot prove `{fn.name}` returns one array (vmap would stack each leaf)")
+    doubts += _effect_doubts(ctx, fn)
     return _Plan(fn, args, axes, "; ".join(doubts), imports)
+
+
+def _effect_doubts(ctx: ModuleContext, fn: Function) -> list[str]:
+    """A host effect in the trace: vmap runs every example's in one computation, grouped
+    by statement, in no guaranteed order (the one-at-a-time loop runs them in turn)."""
+    effects = semantic(ctx).traced_effects(fn)
+    if not effects:
+        return []
+    return [
+        f"`{fn.name}` {effects[0]}: under vmap every example's effects run in one "
+        "computation, grouped by statement and in no guaranteed order"
+    ]
 
 
 def _map_args(

@@ -64,13 +64,15 @@ class RematCandidate(Rule):
     ## Fix safety
     Checkpointing never changes values (measured: bit-identical gradients);
     it trades time for memory. The fix is **safe** for the pure body of a
-    `lax.scan`; **unsafe** for a layer applied in a Python loop (values stay the
-    same, but on CPU the memory saving is optimized away, and on any device the
-    trade is worth it only when activations dominate memory); **no fix** when a
-    premise below is refuted.
+    `lax.scan` that stages no host effect into its trace; **unsafe** for a layer
+    applied in a Python loop (values stay the same, but on CPU the memory saving is
+    optimized away, and on any device the trade is worth it only when activations
+    dominate memory); **no fix** when a premise below is refuted.
 
     - the layer is pure (its effects would run again on recomputation):
       `analysis/facts/purity.py`
+    - it stages no host effect into its trace (`jax.debug.print`, callbacks: the
+      backward pass would run them again): `analysis/facts/effects.py`
     - it needs no Python value for an argument (checkpoint traces every argument):
       `analysis/facts/tracing.py`
     - the layer runs under a reverse-mode transform, directly or through the
@@ -304,6 +306,9 @@ def _problem(ctx: ModuleContext, fn: Function, *, static_ok: bool) -> str:
     reasons = semantic(ctx).impurities(fn)
     if reasons:
         return f"`{fn.name}` is not pure: it {reasons[0]} (recomputation would repeat it)"
+    effects = semantic(ctx).traced_effects(fn)
+    if effects:
+        return f"`{fn.name}` {effects[0]}, which recomputation would repeat"
     facts = semantic(ctx).trace_facts(fn)
     if facts.static and not static_ok:
         param, why = next(iter(facts.static.items()))

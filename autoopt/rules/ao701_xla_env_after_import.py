@@ -14,6 +14,7 @@ from autoopt.analysis.semantic import (
     first_jax_import,
     jax_api,
     read_names,
+    semantic,
     walk,
 )
 from autoopt.model import Applicability, Finding, InsertBefore, Replace
@@ -54,20 +55,26 @@ class XlaEnvAfterImport(Rule):
     fragmentation and allocation cost. On the CPU backend they have no effect.
 
     ## Fix safety
-    Moving the setting above the import makes it take effect. That is **safe**
-    for the allocator settings (`XLA_PYTHON_CLIENT_*`: memory, not results) and
-    for logging and cache settings; **unsafe** for settings that change what is
-    computed (`JAX_ENABLE_X64` turns float32 into float64, `XLA_FLAGS` may change
-    numerics or the device count, `JAX_PLATFORMS` the device) and when a statement
-    before the setting would see it after the move. The message says which case it
+    Moving the setting above the import makes it take effect. That is **safe** only
+    for the allocator settings (`XLA_PYTHON_CLIENT_PREALLOCATE`,
+    `XLA_PYTHON_CLIENT_MEM_FRACTION`, `XLA_CLIENT_MEM_FRACTION`,
+    `XLA_PYTHON_CLIENT_ALLOCATOR`: memory, not results), and only when no statement it
+    jumps over may read the environment. It is **unsafe** for every other setting, which
+    may change what is computed or printed (`JAX_ENABLE_X64` turns float32 into
+    float64, `JAX_LOG_COMPILES` logs every compilation, `JAX_DEBUG_NANS` raises,
+    `XLA_FLAGS` may change numerics or the device count, `JAX_PLATFORMS` the device),
+    and when a statement it jumps over may read the environment: a read of `os.environ`,
+    a call, an import of anything but JAX, NumPy, the standard library and project
+    modules that provably read none of it at import. The message says which case it
     was (ignored, or working only by luck). There is **no fix** when the value is
     computed from names defined after the import, or when the setting shares its
     line with other statements.
 
     - the first statement that imports jax: `analysis/core/names.py`
-    - no statement between the import and the setting reads the environment
-      (`os.environ`) or starts the backend (`jax.device_count()`), and the value
-      reads no name bound after the import: `analysis/core/exprs.py` (names read)
+    - the setting changes memory use alone (a positive list): `analysis/overlays/jax.py`
+    - no statement it jumps over may read the environment (imports followed into the
+      project's modules): `analysis/facts/environment.py`
+    - the value reads no name bound after the import: `analysis/core/exprs.py` (names read)
     """
 
     id = "AO701"
@@ -110,28 +117,28 @@ class XlaEnvAfterImport(Rule):
 
 
 def _effect_doubt(ctx: ModuleContext, body, setting: _Setting, first_import: int) -> str:
-    """Why making the setting take effect may change what the program computes."""
-    changing = [
-        k
-        for k in setting.keys
-        if not k.startswith(jax_api.MEMORY_ENV_PREFIXES) and k not in jax_api.HARMLESS_ENV
-    ]
+    """Why making the setting take effect, or moving it, may change what the program
+    computes or prints: a setting not known to change memory use alone, or a statement
+    it jumps over that may read the environment."""
+    changing = [k for k in setting.keys if k not in jax_api.MEMORY_ENV]
     if changing:
         return (
-            f"once moved, `{changing[0]}` takes effect, which can change results (dtypes, "
-            "numerics, the device count or platform)"
+            f"once moved, `{changing[0]}` takes effect, which can change what the program "
+            "computes or prints (only the allocator settings are known to change memory "
+            "use alone)"
         )
-    for index in range(first_import + 1, setting.index):
-        if _reads_environment(body[index]):
-            line = ctx.span(body[index]).line
-            return f"line {line} reads the environment before the setting, and after it once moved"
+    for index in range(first_import, setting.index):
+        stmt = body[index]
+        if type(stmt) is cst.SimpleStatementLine and _settings_in(ctx, stmt):
+            continue  # another setting: moved above the import too, in the same order
+        reason = semantic(ctx).env_reader(stmt)
+        if reason:
+            line = ctx.span(stmt).line
+            return (
+                f"line {line} may read the environment before the setting, and after it "
+                f"once moved: it {reason}"
+            )
     return ""
-
-
-def _reads_environment(stmt: cst.BaseStatement) -> bool:
-    return any(
-        type(n) is cst.Attribute and n.attr.value in ("environ", "getenv") for n in walk(stmt)
-    )
 
 
 def _why(ctx: ModuleContext, body, setting: _Setting, first_use: int | None) -> str:

@@ -15,7 +15,9 @@ the one program runs in this interpreter before jax is imported.
 
 Each result is normalised to plain Python and NumPy values that keep what the
 comparison needs: container types and keys, array kind (JAX, NumPy, NumPy scalar,
-Python number), dtype, shape, weak type and the values.
+Python number), dtype, shape, weak type and the values. What the program prints to
+stdout (Python's prints, logging to stdout, `jax.debug.print` once its callbacks have
+run) is recorded with it, in order.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import os
 import pickle
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -56,6 +59,23 @@ def normalise(value: object) -> object:
 
 
 def run_program(folder: Path, name: str) -> dict[str, object]:
+    """`_run_program`, with what it prints to stdout (file descriptor 1) as `stdout`."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with tempfile.TemporaryFile() as out:
+        os.dup2(out.fileno(), 1)
+        try:
+            record = _run_program(folder, name)
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+        out.seek(0)
+        record["stdout"] = out.read().decode("utf-8", errors="replace")
+    return record
+
+
+def _run_program(folder: Path, name: str) -> dict[str, object]:
     """Load `folder/name` as a fresh module, call `main()`, normalise the result."""
     start, cpu = time.perf_counter(), time.process_time()
     try:
@@ -69,6 +89,7 @@ def run_program(folder: Path, name: str) -> dict[str, object]:
         jax = sys.modules.get("jax")
         if jax is not None:
             result = jax.block_until_ready(result)
+            jax.effects_barrier()  # `jax.debug.print` has printed
         value = normalise(result)
     except BaseException as exc:  # report any failure, including SystemExit
         lines = traceback.format_exception_only(type(exc), exc)

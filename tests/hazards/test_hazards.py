@@ -9,7 +9,8 @@ small. For each one this runs, each in a fresh interpreter (`runner.py`):
 
 and compares every leaf of what `main()` returns: container types and keys, array
 kind, dtype and shape exactly, integers and booleans exactly, floats with
-`allclose` (float32: rtol 1e-5, atol 1e-6) and NaN at the same places.
+`allclose` (float32: rtol 1e-5, atol 1e-6) and NaN at the same places; and what the
+program printed to stdout, line by line, in order.
 
 The default rewrite must never crash and never change a result (the acceptance
 criterion), and must be idempotent. The unsafe rewrite may break programs (that is
@@ -51,7 +52,7 @@ from autoopt.config import Settings
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS_DIR = HERE / "programs"
-PROGRAM_RE = re.compile(r"^h\d\d_(ao\d\d\d)_\w+\.py$")
+PROGRAM_RE = re.compile(r"^h\d{2,3}_(ao\d\d\d)_\w+\.py$")
 PROGRAMS = sorted(p.name for p in PROGRAMS_DIR.glob("h*.py") if PROGRAM_RE.match(p.name))
 HELPERS = sorted(
     p.name for p in PROGRAMS_DIR.glob("*.py") if not PROGRAM_RE.match(p.name)
@@ -336,7 +337,20 @@ def outcome(suite: Suite, variant: str, program: str) -> tuple[str, str]:
     if not after["ok"]:
         return "crash", after["error"]
     diff = compare(original["value"], after["value"])
+    diff = diff or compare_stdout(original.get("stdout", ""), after.get("stdout", ""))
     return ("changed", diff) if diff else ("same", "")
+
+
+def compare_stdout(before: str, after: str) -> str | None:
+    """None when the program printed the same lines in the same order; else the first
+    line that differs."""
+    a, b = before.splitlines(), after.splitlines()
+    if a == b:
+        return None
+    pairs = zip(a, b, strict=False)
+    at = next((i for i, (x, y) in enumerate(pairs) if x != y), min(len(a), len(b)))
+    first = [repr(lines[at]) if at < len(lines) else "nothing" for lines in (a, b)]
+    return f"stdout: {len(a)} lines became {len(b)}; line {at + 1}: {first[0]} became {first[1]}"
 
 
 # --------------------------------------------------------------------------- tests
@@ -356,7 +370,7 @@ def suite():
 
 def test_suite_size_and_layout():
     assert len(PROGRAMS) >= 44, len(PROGRAMS)
-    numbers = [name[:3] for name in PROGRAMS]
+    numbers = [name.split("_")[0] for name in PROGRAMS]
     assert len(set(numbers)) == len(numbers), "two programs share a number"
     readme = (HERE / "README.md").read_text()
     for name in PROGRAMS:

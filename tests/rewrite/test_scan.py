@@ -49,13 +49,13 @@ def main():
 """
 
 
-def rewrite(source: str, value: str = "loss") -> tuple[str, str]:
+def rewrite(source: str, value: str = "loss", donate: tuple[str, ...] = ()) -> tuple[str, str]:
     """The helper's name and the rewritten module, collecting `value` into `losses`."""
     ctx = context(source)
     collect = Collect(stmt(ctx, "losses.append("), "losses", expr(value))
     plan = scan_plan(ctx, ctx.graph.loops[0], [collect])
     assert plan is not None
-    edits, helper = scan_edits(ctx, plan)
+    edits, helper = scan_edits(ctx, plan, donate)
     return helper, apply_edits(ctx.module, edits).code
 
 
@@ -134,3 +134,14 @@ def test_the_helper_name_is_fresh() -> None:
         + MAIN.format(call=call)
     )  # fmt: skip
     assert rewrite(source) == ("main_loop_2", expected)
+
+
+def test_the_helper_donates_the_carries_it_is_given() -> None:
+    """Which carries to donate is the donation analysis' answer (the rule asks it)."""
+    call = "params, losses = main_loop(params, xs, jnp.arange(8))"
+    donating = helper(CARRIED).replace(
+        "@jax.jit", '@functools.partial(jax.jit, donate_argnames=("params",))'
+    )
+    head = HEAD.replace("import jax.numpy as jnp\n", "import jax.numpy as jnp\nimport functools\n")
+    expected = head + donating + MAIN.format(call=call)
+    assert rewrite(SOURCE, donate=("params",)) == ("main_loop", expected)

@@ -141,3 +141,36 @@ def test_guard_on_anything_but_the_index_keeps_the_loop() -> None:
     guarded = "        if loss > 0:\n    " + COLLECT
     source = BASE.replace(COLLECT, guarded)
     assert "lax.scan" not in _ao302(source)
+
+
+#: The hostile control program y04: AO201 donates `w` to `step`, AO302 scans the loop.
+DONATED_CARRY = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    loss = jnp.sum(w ** 2)
+    return w * 0.8, loss
+
+
+def main():
+    w = jnp.array([1.0, 0.5])
+    losses = []
+    for _ in range(10):
+        w, loss = step(w)
+        losses.append(float(loss))
+    return w, losses
+
+result = main()
+"""
+
+
+def test_every_rule_reaches_the_fixed_point_in_one_run() -> None:
+    """The scan helper donates the carry the donation analysis proves harmless in the
+    rewritten program, so a second run (AO201 on the helper) changes nothing."""
+    first = optimize_source(DONATED_CARRY).new_source
+    assert '@functools.partial(jax.jit, donate_argnames=("w",))\ndef main_loop' in first
+    assert optimize_source(first).new_source == first
+    assert_same(run_snippet(DONATED_CARRY), run_snippet(first))

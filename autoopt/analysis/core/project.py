@@ -56,8 +56,8 @@ def project_function(ctx: ModuleContext, qual: str) -> tuple[ModuleContext, Func
 
 
 def project_module(ctx: ModuleContext, module: str) -> ModuleContext | None:
-    """The analysis of the project file `import module` loads (a module, not a package's
-    attribute); None when it is no project file."""
+    """The analysis of the project file `import module` loads (`pkg.mod`); None when it
+    is not one (an installed package, a file autoopt cannot read)."""
     return (ctx.origin or ctx).per_module(_module_context, module)
 
 

@@ -9,6 +9,24 @@ concatenate lists). Calls that return new buffers (jitted functions, array
 creation, random draws, conversions to Python or NumPy values) share nothing;
 a NumPy view of a device array pins its buffer, so JAX then refuses to donate
 it rather than delete it.
+
+Code that may keep a reference is a name in the relation too, so that a donated
+buffer it holds is found like an alias: `RETAINED` for what is handed to code autoopt
+cannot see, and a pseudo-name per place (`is stored in `Run.start``) for a value
+
+- stored into, or read from, an attribute or item of a class, a module or a function
+  (`Run.start = p`, `config.best[k] = p`, `p = Run.start`), where no variable holds it;
+- returned by a call autoopt cannot see into (a function of an installed package, a
+  decorated function such as an `lru_cache`, a method of a module or class), which may
+  keep what it returns: only JAX, NumPy, `math`, `functools` and builtins are known
+  not to; a method of a variable is linked to that variable instead.
+
+What a call of a function of the project returns is read from its `return`
+statements, in its own file (`analysis/core/project.py`): the arguments behind its
+parameters, the places it stores them (a global it declares, a class attribute, a
+container of its module: held by that module), and, for a generator or a coroutine,
+every argument (its frame keeps them). A nested function a scope names holds the names
+of that scope it reads (its closure).
 """
 
 from __future__ import annotations
@@ -16,6 +34,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
 
@@ -26,12 +45,14 @@ from autoopt.analysis.core.exprs import (
     MUTATING_METHODS,
     base_name,
     bound_names,
+    is_at_update,
     mutating_call_target,
     read_names,
 )
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
+from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
@@ -43,6 +64,9 @@ _MAX_DEPTH = 3
 _LEAF_DEPTH = 8  # nested containers and helper calls followed to find a pytree's leaves
 #: A pseudo-name for "somewhere autoopt cannot see": what unknown code may keep.
 RETAINED = "<retained>"
+#: The start of a pseudo-name for one place that keeps a reference: the rest of the name
+#: says where, as a clause about the value (`is stored in `Run.start``).
+_KEPT = "<kept>"
 _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
@@ -100,11 +124,15 @@ class Sharing:
 
     # -- queries -------------------------------------------------------------------
     def retained_by(self, names: set[str]) -> str | None:
-        """The code that may keep a reference to one of `names`, if any."""
+        """Where a reference to one of `names` may be kept, as a clause about the value
+        (`is handed to `log`, which may keep it`), if anywhere."""
         for code, kept in sorted(self.retainers.items()):
             if kept & names:
-                return code
-        return None
+                return f"is handed to `{code}`, which may keep it"
+        held = sorted(n for n in names if n.startswith(_KEPT))
+        if held:
+            return held[0][len(_KEPT) :]
+        return "may be kept by code autoopt cannot see" if RETAINED in names else None
 
     def component(self, names: Iterable[str], weak: bool) -> set[str]:
         """Every name reachable from `names` (through weak links too when `weak`)."""
@@ -121,13 +149,17 @@ class Sharing:
         """The names `expr`'s value may hold."""
         out = Shares()
         if type(expr) is cst.Name:
-            if expr.value not in ("True", "False", "None") and expr.value not in self.ignored:
+            if expr.value in self.ignored:
+                out.strong |= self._closed_over(expr.value)
+            elif expr.value not in ("True", "False", "None"):
                 out.strong.add(expr.value)
         elif type(expr) is cst.Attribute or type(expr) is cst.Subscript:
             root: cst.BaseExpression = expr
             while type(root) is cst.Attribute or type(root) is cst.Subscript:
                 root = root.value
             out.add(self.shares(root))
+            if type(root) is cst.Name and self._held_by_root(root.value, expr):
+                out.strong.add(f"{_KEPT}is read from `{self.ctx.code(expr)}`, which holds it too")
         elif (
             type(expr) is cst.Tuple
             or type(expr) is cst.List
@@ -156,6 +188,33 @@ class Sharing:
     # -- construction --------------------------------------------------------------
     def _named(self, names: Iterable[cst.Name]) -> set[str]:
         return {n.value for n in names} - self.ignored
+
+    def _closed_over(self, name: str) -> set[str]:
+        """The names of this scope a nested function `name` reads: its closure holds them."""
+        fn = self.ctx.graph.resolve_function(name, self.scope)
+        if fn is None or fn.scope != self.scope or self.scope == MODULE:
+            return set()
+        stmts = self.ctx.graph.scope_stmts(fn.qualname)
+        free = {n for s in stmts for n in s.uses} | fn.captured
+        free -= {n for s in stmts for n in s.defs} | set(fn.params)
+        here = {n for s in self.ctx.graph.scope_stmts(self.scope) for n in s.defs}
+        return free & (here | set(self.ctx.graph.functions[self.scope].params)) - self.ignored
+
+    def _held_by_root(self, root: str, expr: cst.BaseExpression) -> bool:
+        """`Run.start`, `config.best`, `step.cache[0]`: read from a class, a module or a
+        function, not a variable; a name of JAX, NumPy or `math` holds no buffer."""
+        if root not in self.ignored or root in self.ctx.per_module(_constants):
+            return False
+        qual = self.ctx.qualify(expr) or ""
+        return not qual.startswith(("jax.", "numpy.", "math."))
+
+    def _holder(self, root: str | None, place: cst.BaseExpression) -> str:
+        """What holds a value stored into `place` (`root.f = v`, `root[k].append(v)`): the
+        variable `root`, or where it is none (a class, a module, a function, the result
+        of a call) a pseudo-name for that place."""
+        if root is not None and root not in self.ignored:
+            return root
+        return f"{_KEPT}is stored in `{self.ctx.code(place)}`, which keeps a reference to it"
 
     def _link(self, names: Iterable[str], shares: Shares) -> None:
         names = set(names) - self.ignored
@@ -197,20 +256,21 @@ class Sharing:
             for sub_target, sub_value in pairs:
                 shares = self.shares(sub_value)
                 bound = set(bound_names(sub_target))
-                root = base_name(sub_target)
-                if root is not None and type(sub_target) is not cst.Name:
-                    bound.add(root)  # `d[k] = v`, `obj.field = v`
+                if type(sub_target) in (cst.Attribute, cst.Subscript):
+                    root = base_name(sub_target)  # `d[k] = v`, `obj.field = v`, `f()[k] = v`
+                    bound.add(self._holder(root, sub_target))
                 self._link(bound, shares)
 
     def _link_mutation(self, call: cst.Call) -> None:
         func = call.func
         if type(func) is cst.Attribute and func.attr.value in MUTATING_METHODS:
             root = base_name(func.value)
-            if root is not None:
-                shares = Shares()
-                for arg in call.args:
-                    shares.add(self.shares(arg.value))
-                self._link({root}, shares)
+            if root is None and is_at_update(func):
+                return  # `jnp.zeros(3).at[i].add(v)`: a new array, nothing stored
+            shares = Shares()
+            for arg in call.args:
+                shares.add(self.shares(arg.value))
+            self._link({self._holder(root, func.value)}, shares)
 
     def _link_retention(self, call: cst.Call) -> None:
         """Code that may keep what it is given: the receiver of an unknown method keeps
@@ -251,8 +311,48 @@ class Sharing:
         if name in self.ctx.graph.classes and self.at is not None:
             made = model(self.ctx).value_of(self.at, call.func)
             return made.detail == "pytree-class"  # a NamedTuple holds its fields, nothing else
-        fn = self.ctx.graph.resolve_function(name, self.scope) if name and "." not in name else None
-        return fn is not None and not purity.impurities(self.ctx, fn)
+        found = self.callee(call)
+        if found is None:
+            return False
+        owner, fn = found
+        if owner is not self.ctx and fn.name in _jitted_names(owner):
+            return True
+        return not fn.node.decorators and not purity.impurities(owner, fn)
+
+    def callee(self, call: cst.Call) -> tuple[ModuleContext, Function] | None:
+        """The function a call runs: of this module (by a bare name), or of another file
+        of the project; with the context that analyses it."""
+        name = dotted(call.func) or ""
+        if name and "." not in name:
+            fn = self.ctx.graph.resolve_function(name, self.scope)
+            if fn is not None:
+                return self.ctx, fn
+        qual = self.ctx.qualify(call.func)
+        return project_function(self.ctx, qual) if qual else None
+
+    def _unseen(self, call: cst.Call, qual: str) -> bool:
+        """A call of code autoopt cannot see into, which may keep what it returns: not a
+        function of JAX, NumPy, `math` or `functools`, nor a builtin (the module's own
+        functions and classes are asked before). A method of a variable is linked to its
+        receiver instead, which stands for where the object lives."""
+        if qual.startswith(("jax.", "numpy.", "math.", "functools.")):
+            return False
+        func = call.func
+        if type(func) is cst.Name:
+            return func.value not in python_api.PURE_BUILTINS | python_api.FRESH_BUILTINS
+        if is_at_update(func) or self._array_method(func):
+            return False
+        root = func
+        while type(root) in (cst.Attribute, cst.Subscript):
+            root = root.value  # type: ignore[attr-defined]
+        return type(root) is not cst.Name or root.value in self.ignored
+
+    def _array_method(self, func: cst.BaseExpression) -> bool:
+        """`x.sum()`, `jnp.zeros(3).reshape(...)`: a method of an array or a string."""
+        if type(func) is not cst.Attribute or self.at is None:
+            return False
+        receiver = model(self.ctx).value_of(self.at, func.value).kind
+        return receiver in (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING)
 
     def _call(self, call: cst.Call) -> Shares:
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
@@ -267,19 +367,34 @@ class Sharing:
         if qual in jax_api.TREE_MAPS and call.args:
             return self._tree_map(call, args)
         if last[:1].isupper() or last in ("replace", "_replace", "copy"):
-            receiver = (
-                self.shares(call.func.value) if type(call.func) is cst.Attribute else Shares()
-            )
-            receiver.add(args)
-            return receiver  # a constructor or a shallow copy holds what it is given
-        fn = self.ctx.graph.resolve_function(qual, self.scope) if "." not in qual else None
-        if fn is not None and self.depth < _MAX_DEPTH:
-            return self._module_call(fn, call)
+            return self._constructed(call, qual, last, args)
+        found = self.callee(call)
+        if found is not None and not found[1].node.decorators and self.depth < _MAX_DEPTH:
+            return self._module_call(*found, call)
+        if found is not None and found[1].name in _jitted_names(found[0]):
+            return Shares()  # jitted in another file of the project: new buffers
         out = Shares()
         out.add(args, weak=True)
         if type(call.func) is cst.Attribute:
             out.add(self.shares(call.func.value), weak=True)
+        if found is not None or self._unseen(call, qual):
+            out.weak.add(self._kept_result(call))  # a cache, a global may hold it too
         return out
+
+    def _constructed(self, call: cst.Call, qual: str, last: str, args: Shares) -> Shares:
+        """A constructor or a shallow copy holds what it is given (and a class autoopt
+        cannot see may register the object it makes)."""
+        func = call.func
+        out = self.shares(func.value) if type(func) is cst.Attribute else Shares()
+        out.add(args)
+        unseen_class = last[:1].isupper() and last not in self.ctx.graph.classes
+        if unseen_class and self._unseen(call, qual):
+            out.weak.add(self._kept_result(call))
+        return out
+
+    def _kept_result(self, call: cst.Call) -> str:
+        code = self.ctx.code(call.func)
+        return f"{_KEPT}comes from `{code}`, which may keep a reference to it"
 
     def _host_copy(self, qual: str, call: cst.Call) -> bool:
         """`jnp.asarray(a)` / `jax.device_put(a)` of a NumPy array: a new device buffer."""
@@ -303,26 +418,39 @@ class Sharing:
         out.add(args, weak=True)
         return out
 
-    def _module_call(self, fn: Function, call: cst.Call) -> Shares:
-        """What a call of a module function returns, from its `return` statements."""
-        inner = scope_sharing(self.ctx, fn.qualname, self.depth + 1)
+    def _module_call(self, owner: ModuleContext, fn: Function, call: cst.Call) -> Shares:
+        """What a call of a function of the project (`owner` analyses it) returns, from
+        its `return` statements: a generator or a coroutine holds all its arguments."""
+        inner = scope_sharing(owner, fn.qualname, self.depth + 1)
         returned = Shares()
-        for stmt in self.ctx.graph.scope_stmts(fn.qualname):
+        for stmt in owner.graph.scope_stmts(fn.qualname):
             if type(stmt.node) is cst.Return and stmt.node.value is not None:
                 returned.add(inner.shares(stmt.node.value))
+        if fn.is_generator or fn.node.asynchronous is not None:
+            returned.strong |= set(fn.params)
         strong = inner.component(returned.strong, weak=False)
         weak = inner.component(returned.names(), weak=True) - strong
         out = Shares()
         for names, is_weak in ((strong, False), (weak, True)):
             for name in names:
-                out.add(self.argument(fn, call, name), weak=is_weak)
+                out.add(self.argument(fn, call, name, owner), weak=is_weak)
         return out
 
-    def argument(self, fn: Function, call: cst.Call, name: str) -> Shares:
-        """The caller-side names behind callee name `name` (a parameter or a global)."""
-        local = {n for s in self.ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
+    def argument(
+        self, fn: Function, call: cst.Call, name: str, owner: ModuleContext | None = None
+    ) -> Shares:
+        """The caller-side names behind callee name `name` (a parameter or a global; a
+        global of another file, `owner`, is held there)."""
+        owner = owner or self.ctx
+        local = {n for s in owner.graph.scope_stmts(fn.qualname) for n in s.defs}
+        local -= fn.globals | fn.nonlocals
         if name not in fn.params:
-            return Shares() if name in local else Shares(strong={name})
+            if name in local:
+                return Shares()
+            if owner is not self.ctx and not name.startswith("<"):
+                module = Path(owner.path).stem
+                return Shares(strong={f"{_KEPT}is held by `{module}.{name}` too"})
+            return Shares(strong={name})
         params = fn.node.params
         variadic = {
             p.name.value for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param
@@ -337,6 +465,16 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value))
         return out
+
+
+def _jitted_names(ctx: ModuleContext) -> set[str]:
+    """The jitted callables of a module: their results are new buffers."""
+    return {j.name for j in jitted_callables(ctx)}
+
+
+def is_pseudo(name: str) -> bool:
+    """Whether `name` stands for a place that keeps a reference, not a variable."""
+    return name.startswith("<")
 
 
 def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
@@ -472,6 +610,8 @@ class _Leaves:
             strong = self.sharing.component({expr.value}, weak=False)
             weak = self.sharing.component({expr.value}, weak=True)
             return [frozenset(strong)] if strong == weak else None
+        if type(expr) is cst.Call and self._array(expr):
+            return [frozenset(self.sharing.shares(expr).names())]  # one array: one leaf
         if type(expr) is cst.Call:
             return self._call(expr, depth)
         if type(expr) in (cst.BinaryOperation, cst.UnaryOperation) and self._array(expr):
@@ -512,27 +652,30 @@ class _Leaves:
         last = qual.rsplit(".", 1)[-1]
         if last in self.ctx.graph.classes or last[:1].isupper():
             return self._all([a.value for a in call.args], depth)
-        fn = self.ctx.graph.resolve_function(qual, self.scope) if "." not in qual else None
-        if fn is None:  # new buffers only, or a call autoopt cannot see into
+        found = self.sharing.callee(call)
+        if found is None or found[1].node.decorators:  # new buffers only, or unseen code
             return [frozenset()] if not self.sharing.shares(call).names() else None
+        owner, fn = found
         returns = [
             s
-            for s in self.ctx.graph.scope_stmts(fn.qualname)
+            for s in owner.graph.scope_stmts(fn.qualname)
             if type(s.node) is cst.Return and s.node.value is not None
         ]
         if len(returns) != 1:
             return None
-        leaves = _Leaves(self.ctx, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
+        leaves = _Leaves(owner, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
         if leaves is None:
             return None
-        return [self._caller_names(fn, call, leaf) for leaf in leaves]
+        return [self._caller_names(owner, fn, call, leaf) for leaf in leaves]
 
-    def _caller_names(self, fn: Function, call: cst.Call, leaf: frozenset[str]) -> frozenset[str]:
+    def _caller_names(
+        self, owner: ModuleContext, fn: Function, call: cst.Call, leaf: frozenset[str]
+    ) -> frozenset[str]:
         """Callee names mapped to the caller's: a parameter becomes its argument's names."""
         out: set[str] = set()
         for name in leaf:
             if name in fn.params:
-                out |= self.sharing.argument(fn, call, name).names() | {name}
+                out |= self.sharing.argument(fn, call, name, owner).names() | {name}
             else:
                 out.add(f"{fn.name}.{name}")
         return frozenset(out)

@@ -4,7 +4,9 @@ A target is a jitted function (or one AO101's plan jits) whose options may take
 `donate_argnames`. An input may be donated when, at every call, the argument is a
 plain name the call's result rebinds and nothing reads its buffers afterwards: not
 the same call twice, not an alias (`analysis/facts/aliases.py`), not a nested or
-other function, not the caller that handed it in. Each verdict is a fix
+other function, not the caller that handed it in, and no place that may keep a
+reference (what autoopt cannot see, a class attribute, a module's container, a
+cache: `Sharing.retained_by`). Each verdict is a fix
 applicability and the premise that failed, as text. AO201 words these verdicts as
 findings; AO103 asks `safe_donations` of its extracted step.
 
@@ -34,7 +36,7 @@ from autoopt.analysis.core.jitted import (
     jit_options,
     jitted_callables,
 )
-from autoopt.analysis.facts.aliases import RETAINED, Sharing, repeated_leaf
+from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
@@ -144,8 +146,11 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
         if len(proven) < len(found):
             continue
         fix, why = max(proven, key=lambda v: _ORDER[v[0]])
-        if fix is _SAFE and target.transform == "flax.nnx.jit":
-            fix, why = _module_premise(ctx, sites, index, param)
+        if fix is not _NONE and target.transform == "flax.nnx.jit":
+            # an nnx module updated in place is the first premise to fail, where it fails
+            module_fix, module_why = _module_premise(ctx, sites, index, param)
+            if module_fix is _UNSAFE:
+                fix, why = module_fix, module_why
         if fix is _NONE:
             blocked.append(why)
         else:
@@ -277,7 +282,7 @@ def _alias_verdict(
         return _NONE, reader
     keeper = sharing.retained_by({name} | strong | weak)
     if keeper is not None:
-        return _UNSAFE, f"`{name}` is handed to `{keeper}`, which may keep it"
+        return _UNSAFE, f"`{name}` {keeper}"
     return _caller_value(ctx, site, name, strong | weak)
 
 
@@ -310,7 +315,7 @@ def _caller_value(
     if fn is None:
         return _SAFE, ""
     local = {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
-    outside = sorted(aliases - local - set(fn.params) - {RETAINED})
+    outside = sorted(n for n in aliases - local - set(fn.params) if not is_pseudo(n))
     if outside:
         return _UNSAFE, (
             f"`{outside[0]}` lives outside `{fn.name}` and may be read again after the first "

@@ -47,6 +47,17 @@ IMPURE_JAX = {
     "jax.experimental.io_callback": "calls back into Python",
 }
 
+#: JAX calls that stage a host effect into the computation they are traced in: it runs
+#: every time the computation runs, so again when `jax.checkpoint` recomputes the body,
+#: and once per example, grouped by statement, under `jax.vmap` -> what it does.
+TRACED_EFFECTS = {
+    "jax.debug.print": "prints from the trace",
+    "jax.debug.callback": "calls back into Python from the trace",
+    "jax.debug.breakpoint": "stops in the debugger from the trace",
+    "jax.pure_callback": "calls back into Python from the trace",
+    "jax.experimental.io_callback": "calls back into Python from the trace",
+}
+
 #: JAX's modules: their functions keep no state.
 MODULES = frozenset(
     {
@@ -311,11 +322,13 @@ CHECKPOINTS = ("jax.checkpoint", "jax.remat", "jax.ad_checkpoint.checkpoint")
 
 #: Environment variables (or their prefixes) that JAX and XLA read when jax is imported.
 ENV_PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_", "XLA_FLAGS", "JAX_")
-#: Of those, the settings that change how memory is allocated, never what is computed.
-MEMORY_ENV_PREFIXES = ("XLA_PYTHON_CLIENT_", "XLA_CLIENT_")
-#: JAX settings that change logging and caching only.
-HARMLESS_ENV = frozenset(
-    {"JAX_LOG_COMPILES", "JAX_TRACEBACK_FILTERING", "JAX_COMPILATION_CACHE_DIR",
-     "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES",
-     "JAX_EXPLAIN_CACHE_MISSES"}
+#: Of those, the only settings known to change how much memory is allocated and how,
+#: never what the program computes or prints (jaxlib reads them for the GPU client).
+#: Every other one may: `JAX_LOG_COMPILES` and `JAX_EXPLAIN_CACHE_MISSES` log,
+#: `JAX_DEBUG_NANS` raises, `JAX_ENABLE_X64` and `XLA_FLAGS` change results.
+MEMORY_ENV = frozenset(
+    {"XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_CLIENT_MEM_FRACTION",
+     "XLA_PYTHON_CLIENT_ALLOCATOR"}
 )  # fmt: skip
+#: Top-level packages that read those settings, which is what the settings are for.
+ENV_CONSUMERS = frozenset({"jax", "jaxlib"})

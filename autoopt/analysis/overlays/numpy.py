@@ -25,6 +25,8 @@ IMPURE_CALLS = {
 }
 #: NumPy's functions compute on arrays, except those listed as impure or mutating.
 PURE_PREFIXES = ("numpy.",)
+#: NumPy's packages that read no JAX or XLA setting of the environment when imported.
+ENV_BLIND_MODULES = frozenset({"numpy"})
 #: NumPy's modules: their functions keep no state.
 MODULES = frozenset({"numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.ma"})
 

@@ -107,5 +107,19 @@ COMMAND_CALLS = (
     "subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
     "subprocess.check_output", "os.system",
 )  # fmt: skip
+#: Standard modules that read no JAX or XLA setting of the environment when imported.
+ENV_BLIND_MODULES = frozenset(
+    {"__future__", "abc", "argparse", "collections", "contextlib", "copy", "csv",
+     "dataclasses", "datetime", "enum", "functools", "itertools", "json", "logging", "math",
+     "operator", "os", "pathlib", "pickle", "random", "re", "statistics", "string", "sys",
+     "textwrap", "time", "typing", "warnings"}
+)  # fmt: skip
+#: Builtins that run none of the program's code when called (no callback argument, no
+#: attribute fetched by name) and read no environment.
+ENV_BLIND_BUILTINS = frozenset(
+    {"abs", "bool", "complex", "dict", "divmod", "enumerate", "float", "format", "frozenset",
+     "hash", "int", "isinstance", "issubclass", "len", "list", "pow", "print", "range", "repr",
+     "reversed", "round", "set", "slice", "str", "tuple", "type", "zip"}
+)  # fmt: skip
 #: Top-level modules whose calls may start processes (Ray's included).
 LAUNCHER_MODULES = frozenset({"multiprocessing", "concurrent", "subprocess", "ray"})

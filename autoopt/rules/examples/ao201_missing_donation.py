@@ -8,6 +8,19 @@ from autoopt.rules.base import Invalid, Valid
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
+#: A project module that keeps every array it checkpoints, returning the same buffer.
+_REGISTRY = """\
+import jax
+import jax.numpy as jnp
+
+_SEEN = {}
+
+
+def checkpoint(name: str, value: jax.Array) -> jax.Array:
+    _SEEN[name] = value
+    return jnp.asarray(value)
+"""
+
 VALID = (
     Valid(
         """
@@ -680,5 +693,170 @@ def main(x):
 """,
         fix=_UNSAFE,
         message="may be an nnx module",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+class Run:
+    start = None
+
+def remember(p):
+    Run.start = p
+    return p
+
+@jax.jit
+def step(p):
+    return p * 0.9 + 0.05
+
+def main():
+    p = remember(jnp.arange(4.0))
+    for _ in range(20):
+        p = step(p)
+    return p, Run.start
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+class Run:
+    start = None
+
+def remember(p):
+    Run.start = p
+    return p
+
+@functools.partial(jax.jit, donate_argnames=("p",))
+def step(p):
+    return p * 0.9 + 0.05
+
+def main():
+    p = remember(jnp.arange(4.0))
+    for _ in range(20):
+        p = step(p)
+    return p, Run.start
+""",
+        fix=_UNSAFE,
+        message="unsafe: `p` is stored in `Run.start`, which keeps a reference to it",
+    ),
+    Invalid(
+        """
+import functools
+import jax
+import jax.numpy as jnp
+
+@functools.lru_cache(maxsize=None)
+def initial_params():
+    return jnp.linspace(0.0, 1.0, 8)
+
+@jax.jit
+def step(p):
+    return p * 0.9 + 0.05
+
+def main():
+    p = initial_params()
+    for _ in range(20):
+        p = step(p)
+    return p, initial_params()
+""",
+        """
+import functools
+import jax
+import jax.numpy as jnp
+
+@functools.lru_cache(maxsize=None)
+def initial_params():
+    return jnp.linspace(0.0, 1.0, 8)
+
+@functools.partial(jax.jit, donate_argnames=("p",))
+def step(p):
+    return p * 0.9 + 0.05
+
+def main():
+    p = initial_params()
+    for _ in range(20):
+        p = step(p)
+    return p, initial_params()
+""",
+        fix=_UNSAFE,
+        message="unsafe: `p` comes from `initial_params`, which may keep a reference to it",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import registry
+
+@jax.jit
+def step(p):
+    return p * 0.9 + 0.05
+
+def main():
+    p = registry.checkpoint("init", jnp.zeros(4))
+    for _ in range(20):
+        p = step(p)
+    return p
+""",
+        """
+import jax
+import jax.numpy as jnp
+import registry
+import functools
+
+@functools.partial(jax.jit, donate_argnames=("p",))
+def step(p):
+    return p * 0.9 + 0.05
+
+def main():
+    p = registry.checkpoint("init", jnp.zeros(4))
+    for _ in range(20):
+        p = step(p)
+    return p
+""",
+        fix=_UNSAFE,
+        message="unsafe: `p` is held by `registry._SEEN` too",
+        files={"pyproject.toml": "", "registry.py": _REGISTRY},
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def prepared(p):
+    seen = [p]
+    return p * 1.0 + len(seen)
+
+@jax.jit
+def step(p):
+    return p * 0.9 + 0.05
+
+def main():
+    p = prepared(jnp.zeros(4))
+    for _ in range(20):
+        p = step(p)
+    return p
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+def prepared(p):
+    seen = [p]
+    return p * 1.0 + len(seen)
+
+@functools.partial(jax.jit, donate_argnames=("p",))
+def step(p):
+    return p * 0.9 + 0.05
+
+def main():
+    p = prepared(jnp.zeros(4))
+    for _ in range(20):
+        p = step(p)
+    return p
+""",
+        message="`p` is dead after every call of `step`",
     ),
 )

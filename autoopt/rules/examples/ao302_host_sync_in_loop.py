@@ -498,6 +498,7 @@ def main(data, targets):
 import jax
 import jax.numpy as jnp
 import numpy as np
+import functools
 
 STEPS = 100
 
@@ -508,7 +509,7 @@ def update(w, x, y):
     return w - 0.1 * grad, loss
 
 
-@jax.jit
+@functools.partial(jax.jit, donate_argnames=("w",))
 def main_loop(w, xs, ys, steps):
     def body(carry, i):
         w = carry
@@ -557,6 +558,7 @@ def main():
         """
 import jax
 import jax.numpy as jnp
+import functools
 
 STEPS = 50
 
@@ -571,7 +573,7 @@ def energy(u):
     return jnp.sum(u**2)
 
 
-@jax.jit
+@functools.partial(jax.jit, donate_argnames=("u",))
 def main_loop(u, steps):
     def body(carry, t):
         u = carry
@@ -669,6 +671,7 @@ def main():
         """
 import jax
 import jax.numpy as jnp
+import functools
 
 STEPS = 50
 
@@ -678,7 +681,7 @@ def step(x):
     return x * 0.9 + 0.1 * jnp.sin(x), jnp.sum(x**2)
 
 
-@jax.jit
+@functools.partial(jax.jit, donate_argnames=("x",))
 def main_loop(x, steps):
     def body(carry, t):
         x = carry

@@ -698,4 +698,71 @@ means = jnp.stack([pos_mean(s) for s in sigs])
         fix=Applicability.NONE,
         message="`positives`, which indexes with the boolean mask `sig > 0`",
     ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def score(x):
+    s = jnp.sum(jnp.tanh(x))
+    jax.debug.print("score {s:.4f}", s=s)
+    return s * 2.0
+
+xs = jnp.ones((4, 3))
+scores = jnp.stack([score(x) for x in xs])
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def score(x):
+    s = jnp.sum(jnp.tanh(x))
+    jax.debug.print("score {s:.4f}", s=s)
+    return s * 2.0
+
+xs = jnp.ones((4, 3))
+scores = jax.vmap(score)(xs)
+""",
+        fix=Applicability.UNSAFE,
+        message="`score` prints from the trace (`jax.debug.print`): under vmap every example's",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def trace(h):
+    jax.debug.print("h {}", h.sum())
+    return h
+
+def run(xs: jax.Array, w: jax.Array):
+    out = []
+    for x in xs:
+        h = trace(jnp.tanh(w @ x))
+        out.append(h * 2.0)
+    return jnp.stack(out)
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+def trace(h):
+    jax.debug.print("h {}", h.sum())
+    return h
+
+
+@jax.jit
+@functools.partial(jax.vmap, in_axes=(0, None))
+def _run_per_item(x, w):
+    h = trace(jnp.tanh(w @ x))
+    return h * 2.0
+
+
+def run(xs: jax.Array, w: jax.Array):
+    return _run_per_item(xs, w)
+""",
+        fix=Applicability.UNSAFE,
+        message="calls `trace`, which prints from the trace",
+    ),
 )

@@ -485,4 +485,45 @@ g = jax.grad(loss)(ws, x)
         fix=Applicability.NONE,
         message="needs a Python value",
     ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def block(h, w):
+    h = h + jnp.tanh(h @ w)
+    jax.debug.print("block norm {n:.3f}", n=jnp.linalg.norm(h))
+    return h, None
+
+def loss(ws, x):
+    h, _ = jax.lax.scan(block, x, ws)
+    return jnp.mean(h ** 2)
+
+g = jax.grad(loss)(ws, x)
+""",
+        fix=Applicability.NONE,
+        message="`block` prints from the trace (`jax.debug.print`), which recomputation",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+from jax.debug import print as show
+
+def record(h):
+    show("{}", h.sum())
+    return h
+
+def block(h, w):
+    return record(jnp.tanh(h @ w)), None
+
+def loss(ws, x):
+    h, _ = jax.lax.scan(block, x, ws)
+    return h.sum()
+
+g = jax.grad(loss)(ws, x)
+""",
+        fix=Applicability.NONE,
+        message="calls `record`, which prints from the trace",
+    ),
 )

@@ -170,7 +170,7 @@ import jax
 STARTUP = os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE", "")
 """,
         fix=Applicability.UNSAFE,
-        message="line 4 reads the environment before the setting, and after it once moved",
+        message="line 4 may read the environment before the setting, and after it once moved",
     ),
     Invalid(
         """
@@ -190,5 +190,118 @@ import os as _os; os.environ["JAX_ENABLE_X64"] = "1"
 """,
         fix=Applicability.NONE,
         message="shares its line",
+    ),
+    Invalid(
+        """
+import os
+import jax
+import numpy as np
+import sizing
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".25"
+""",
+        """
+import os
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".25"
+import jax
+import numpy as np
+import sizing
+""",
+        message="move it above the import",
+        files={"pyproject.toml": "", "sizing.py": "import jax.numpy as jnp\n\nBATCH = 8\n"},
+    ),
+    Invalid(
+        """
+import os
+import jax
+import envcfg
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".25"
+""",
+        """
+import os
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".25"
+import jax
+import envcfg
+""",
+        fix=Applicability.UNSAFE,
+        message="line 4 may read the environment before the setting, and after it once moved: "
+        "it imports `envcfg`, whose line 2 reads `os.environ`",
+        files={
+            "pyproject.toml": "",
+            "envcfg.py": 'import os\nFRACTION = os.environ.get("XLA_PYTHON_CLIENT_MEM_FRACTION")\n',
+        },
+    ),
+    Invalid(
+        """
+import os
+import jax
+from settings import *
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+""",
+        """
+import os
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+import jax
+from settings import *
+""",
+        fix=Applicability.UNSAFE,
+        message="it imports `settings`, which autoopt cannot see",
+    ),
+    Invalid(
+        """
+import os
+import jax
+from config import load
+BUDGET = load()
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+""",
+        """
+import os
+os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+import jax
+from config import load
+BUDGET = load()
+""",
+        fix=Applicability.UNSAFE,
+        message="it calls `load`, which may read it",
+        files={"pyproject.toml": "", "config.py": "def load():\n    return 1\n"},
+    ),
+    Invalid(
+        """
+import os
+from os import environ as env
+import jax
+LIMIT = env.get("XLA_PYTHON_CLIENT_MEM_FRACTION")
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".5"
+""",
+        """
+import os
+from os import environ as env
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".5"
+import jax
+LIMIT = env.get("XLA_PYTHON_CLIENT_MEM_FRACTION")
+""",
+        fix=Applicability.UNSAFE,
+        message="it reads `env`",
+    ),
+    Invalid(
+        """
+import logging
+import os
+import sys
+import jax
+os.environ["JAX_LOG_COMPILES"] = "1"
+logging.basicConfig(stream=sys.stdout)
+""",
+        """
+import logging
+import os
+import sys
+os.environ["JAX_LOG_COMPILES"] = "1"
+import jax
+logging.basicConfig(stream=sys.stdout)
+""",
+        fix=Applicability.UNSAFE,
+        message="once moved, `JAX_LOG_COMPILES` takes effect, which can change what the program "
+        "computes or prints",
     ),
 )

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import libcst as cst
 import pytest
 
+from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.facts.aliases import RETAINED, Shares, Sharing, repeated_leaf
 
@@ -14,6 +18,11 @@ def links(table: dict[str, set[str]], name: str) -> list[str]:
     return sorted(table.get(name, ()))
 
 
+def kept(code: str) -> str:
+    """The pseudo-name for what the call of code autoopt cannot see returns."""
+    return f"<kept>comes from `{code}`, which may keep a reference to it"
+
+
 @pytest.mark.parametrize(
     ("code", "name", "strong", "weak"),
     [
@@ -21,9 +30,9 @@ def links(table: dict[str, set[str]], name: str) -> list[str]:
         ("b = a", "b", ["a"], []),
         ("s = (p, q)", "s", ["p", "q"], []),
         ("d = {'w': w}", "d", ["w"], []),
-        ("s = State(p, p)", "s", ["p"], []),  # a constructor holds what it is given
+        ("s = State(p, p)", "s", ["p"], [kept("State")]),  # a constructor holds its arguments
         ("s2 = s._replace(w=w)", "s2", ["s", "w"], []),
-        ("p = avg = init()", "p", ["avg"], []),  # chained assignment: one object
+        ("p = avg = init()", "p", ["avg"], [kept("init")]),  # chained assignment: one object
         ("hist.append(x['w'])", "hist", ["x"], []),  # a mutating method stores its argument
         ("d[k] = v", "d", ["v"], []),
         ("o.f = v", "o", ["v"], []),
@@ -39,13 +48,13 @@ def links(table: dict[str, set[str]], name: str) -> list[str]:
         ("for x in xs:\n    pass", "x", ["xs"], []),
         ("y = jax.tree_util.tree_map(lambda t: t, a)", "y", ["a"], []),
         # weak: autoopt cannot rule it out
-        ("y = mystery(a)", "y", [], ["a"]),
-        ("y = a.view()", "y", [], ["a"]),
+        ("y = mystery(a)", "y", [], [kept("mystery"), "a"]),
+        ("y = a.view()", "y", [], ["a"]),  # a method of a variable: linked to it
         ("c = [a] + b", "c", [], ["a", "b"]),  # list concatenation
         ("y = np.array(a, copy=False)", "y", [], ["a"]),
         ("y = jax.tree.map(lambda t: t * 2, a)", "y", [], ["a"]),
         ("y = jax.tree.map(f, a)", "y", [], ["a", "f"]),
-        ("with ctx(a) as y:\n    pass", "y", [], ["a"]),
+        ("with ctx(a) as y:\n    pass", "y", [], [kept("ctx"), "a"]),
         # fresh: the value holds no buffer of its inputs
         ("y = jnp.exp(a)", "y", [], []),
         ("y = np.array(a)", "y", [], []),
@@ -116,8 +125,8 @@ a9 = pair(*xs)
         ("a2", [], []),
         ("a3", ["a", "b"], []),  # through a local tuple, keyword argument included
         ("a4", ["G"], []),  # returns a global
-        ("a5", [], []),  # returns a value of its own
-        ("a6", [], [RETAINED, "a"]),  # what unknown code made of (and may keep from) it
+        ("a5", [], [kept("make")]),  # returns what code autoopt cannot see made
+        ("a6", [], [kept("helper"), RETAINED, "a"]),  # what unknown code made of (and keeps)
         ("a7", [], []),  # jitted: new buffers
         ("a8", [], []),
         ("a9", ["xs"], []),  # a starred argument may fill any parameter
@@ -132,14 +141,16 @@ def test_module_functions_share_what_they_return(name, strong, weak) -> None:
 def test_components_follow_weak_links_only_when_asked() -> None:
     sharing = Sharing(context(CALLS, HEADER), MODULE)
     assert sharing.component({"a"}, weak=False) == {"a", "a1", "a3", "b"}
-    assert sharing.component({"a"}, weak=True) == {"a", "a1", "a3", "a6", "b", RETAINED}
+    assert sharing.component({"a"}, weak=True) == {
+        "a", "a1", "a3", "a6", "b", RETAINED, kept("helper")
+    }  # fmt: skip
 
 
 def test_shares_of_an_expression_and_a_skipped_statement() -> None:
     ctx = context(CALLS, HEADER)
     sharing = Sharing(ctx, MODULE)
     assert sharing.shares(expr("(a, b.x, c[0], f(d))")) == Shares(
-        strong={"a", "b", "c"}, weak={"d"}
+        strong={"a", "b", "c"}, weak={"d", kept("f")}
     )
     assert sharing.shares(expr("(ident, G, True, jnp)")) == Shares(strong={"G"})
     skipped = Sharing(ctx, MODULE, skip=stmt(ctx, "a1 = ident(a)"))
@@ -164,7 +175,7 @@ def test_shares_add_moves_everything_to_weak_when_asked() -> None:
     ("code", "weak", "retainer"),
     [
         ("monitor.observe(w)", {"monitor": {"w"}, "w": {"monitor"}}, None),  # the receiver
-        ("keep(w)", {RETAINED: {"w"}, "w": {RETAINED}}, "keep"),  # anywhere
+        ("keep(w)", {RETAINED: {"w"}, "w": {RETAINED}}, "is handed to `keep`, which may keep it"),
         ("print(w)", {}, None),
         ("jnp.sum(w)", {}, None),
         ("len(w)", {}, None),
@@ -216,3 +227,98 @@ def test_repeated_leaf(value: str, why: tuple[str, bool] | None) -> None:
     ctx = context(code, HEADER)
     last = ctx.graph.scope_stmts(MODULE)[-1]
     assert repeated_leaf(ctx, last, "s") == why
+
+
+KEEPING = """
+import functools
+
+class Run:
+    start = None
+
+def remember(p):
+    Run.start = p
+    return p
+
+@functools.lru_cache
+def cached(p):
+    return p
+
+def stream(p):
+    yield p
+
+def closing(p):
+    def report():
+        return p
+    return report
+
+def main(a):
+    BODY
+"""
+STORED = "<kept>is stored in `Run.start`, which keeps a reference to it"
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "held"),
+    [
+        ("Run.start = a", "a", {STORED}),
+        ("Run.log.append(a)", "a", {"<kept>is stored in `Run.log`, which keeps a reference to it"}),
+        ("b = Run.start", "b", {"<kept>is read from `Run.start`, which holds it too"}),
+        (
+            "registry()['x'] = a",
+            "a",
+            {"<kept>is stored in `registry()['x']`, which keeps a reference to it"},
+        ),
+        (
+            "pool().append(a)",
+            "a",
+            {"<kept>is stored in `pool()`, which keeps a reference to it"},
+        ),
+        ("b = remember(a)", "b", {"a", STORED, RETAINED}),  # returned, stored by the callee
+        ("b = cached(a)", "b", {"a", kept("cached"), RETAINED}),  # decorated: unseen code
+        ("g = stream(a)", "g", {"a"}),  # a generator holds its arguments
+        ("r = closing(a)", "r", {"a"}),  # so does a closure returned
+        ("def inner():\n        return a\n    r = inner", "r", {"a"}),
+        ("b = jnp.pi", "b", set()),  # a name of JAX holds no buffer
+        ("b = jnp.zeros(3).at[0].set(1.0)", "b", set()),  # JAX's functional update
+        ("b = jnp.zeros(3).reshape(3)", "b", set()),  # a method of an array
+    ],
+)
+def test_places_that_keep_a_reference(body: str, name: str, held: set[str]) -> None:
+    ctx = context(KEEPING.replace("BODY", body), HEADER)
+    sharing = Sharing(ctx, "main")
+    assert sharing.component({name}, weak=True) - {name} == held
+    if any(n.startswith("<kept>") for n in held):
+        assert sharing.retained_by({name} | held)
+
+
+OTHER_FILE = """\
+import jax.numpy as jnp
+
+_SEEN = {}
+
+
+def checkpoint(name, value):
+    _SEEN[name] = value
+    return jnp.asarray(value)
+
+
+def fresh(value):
+    return value * 2.0
+"""
+
+
+def test_a_function_of_another_file_is_read_there(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "registry.py").write_text(OTHER_FILE)
+    source = (
+        "import jax.numpy as jnp\nimport registry\n\n"
+        "a = registry.checkpoint('init', jnp.zeros(3))\nb = registry.fresh(jnp.zeros(3))\n"
+    )
+    (tmp_path / "main.py").write_text(source)
+    ctx = ModuleContext(str(tmp_path / "main.py"), source, cst.parse_module(source))
+    sharing = Sharing(ctx, MODULE)
+    assert sharing.component({"a"}, weak=True) == {"a", "<kept>is held by `registry._SEEN` too"}
+    assert sharing.component({"b"}, weak=True) == {"b"}
+    assert sharing.retained_by({"a", "<kept>is held by `registry._SEEN` too"}) == (
+        "is held by `registry._SEEN` too"
+    )

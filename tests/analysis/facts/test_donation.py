@@ -91,3 +91,69 @@ def test_weakest() -> None:
     assert weakest([SAFE, UNSAFE, SAFE]) is UNSAFE
     assert weakest([UNSAFE, NONE]) is NONE
     assert weakest([SAFE]) is SAFE
+
+
+KEEPERS = """
+import functools
+import mylib
+
+START = None
+
+class Run:
+    start = None
+
+def remember(p):
+    Run.start = p
+    return p
+
+def remember_global(p):
+    global START
+    START = p
+    return p
+
+def scaled(p):
+    kept = [p]
+    return p * 1.0
+
+def make():
+    return jnp.zeros(3)
+
+@functools.lru_cache
+def initial():
+    return jnp.zeros(3)
+
+def stream(p):
+    while True:
+        yield p
+
+def closing(p):
+    def report():
+        return p
+    return report
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "fix", "why"),
+    [
+        # proven: nothing else holds the buffer
+        ("s = make()", SAFE, ""),
+        ("s = scaled(jnp.zeros(3))", SAFE, ""),  # kept only in its own local, returns anew
+        ("s = jnp.zeros(3).at[1].set(2.0)", SAFE, ""),  # JAX's methods keep nothing
+        # a place that keeps a reference
+        ("s = remember(jnp.zeros(3))", UNSAFE, "`s` is stored in `Run.start`, which keeps"),
+        ("s = remember_global(jnp.zeros(3))", UNSAFE, "`START` lives outside `main`"),
+        ("Run.start = jnp.zeros(3)\n    s = Run.start", UNSAFE, "`s` is read from `Run.start`"),
+        ("s = initial()", UNSAFE, "`s` comes from `initial`, which may keep a reference"),
+        ("s = mylib.load()", UNSAFE, "cannot prove the leaves of `s` are distinct buffers"),
+        ("s = jnp.zeros(3)\n    g = stream(s)", NONE, "`g` may hold the buffers of `s`"),
+        ("s = jnp.zeros(3)\n    r = closing(s)", NONE, "`r` may hold the buffers of `s`"),
+    ],
+)
+def test_a_buffer_something_may_keep_is_not_donated(body: str, fix, why: str) -> None:
+    caller = f"def main():\n    {body}\n    s = step(s, 1.0)\n    return s, g, r\n"
+    ctx = context(KEEPERS + STEP + caller, HEADER)
+    (target,) = targets(ctx)
+    donate, blocked = verdicts(ctx, target)
+    found = donate[0][1:] if donate else (NONE, blocked[0])
+    assert found[0] is fix and found[1].startswith(why), found

@@ -3,6 +3,8 @@ against the installed jax where that is cheap."""
 
 from __future__ import annotations
 
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -172,7 +174,34 @@ def test_tree_maps_and_grads() -> None:
     assert value.shape == () and grad.shape == X.shape
 
 
-def test_harmless_settings_are_jax_options() -> None:
-    assert all(hasattr(jax.config, name.lower()) for name in jax_api.HARMLESS_ENV)
-    assert all(name.startswith(jax_api.ENV_PREFIXES) for name in jax_api.HARMLESS_ENV)
-    assert all(p.startswith(jax_api.ENV_PREFIXES) for p in jax_api.MEMORY_ENV_PREFIXES)
+def test_memory_settings_are_the_gpu_allocator_options() -> None:
+    """jaxlib reads each of them for the options of its GPU client, and no JAX option
+    (`jax.config`) has their name."""
+    from jaxlib import xla_client
+
+    options = inspect.getsource(xla_client.generate_pjrt_gpu_plugin_options)
+    assert all(f"os.getenv('{name}'" in options for name in jax_api.MEMORY_ENV)
+    assert not any(hasattr(jax.config, name.lower()) for name in jax_api.MEMORY_ENV)
+    assert all(name.startswith(jax_api.ENV_PREFIXES) for name in jax_api.MEMORY_ENV)
+    assert {"jax", "jaxlib"} == jax_api.ENV_CONSUMERS
+
+
+def test_traced_effects_exist() -> None:
+    assert [n for n in sorted(jax_api.TRACED_EFFECTS) if not resolve(n)] == []
+    assert set(jax_api.TRACED_EFFECTS) <= {*jax_api.IMPURE_JAX, "jax.debug.print"}
+
+
+def test_a_traced_effect_runs_again_when_checkpoint_recomputes_its_body() -> None:
+    calls: list[int] = []
+
+    def body(x):
+        jax.debug.callback(lambda _v: calls.append(1), x)
+        return jnp.sin(x)
+
+    jax.grad(body)(1.0)
+    jax.effects_barrier()
+    once = len(calls)
+    jax.grad(jax.checkpoint(body))(1.0)
+    jax.effects_barrier()
+    assert (once, len(calls) - once) == (1, 2)
+    assert jax.make_jaxpr(body)(1.0).effects

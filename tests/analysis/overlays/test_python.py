@@ -7,8 +7,11 @@ import concurrent.futures
 import importlib
 import importlib.util
 import multiprocessing.pool
+import os
+import subprocess
 import sys
 
+from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
 from tests.analysis.overlays import resolve
 
@@ -18,7 +21,7 @@ def test_builtins_exist() -> None:
         python_api.PURE_BUILTINS | set(python_api.IO_BUILTINS) | python_api.NUMERIC_BUILTINS
         | python_api.SCALAR_BUILTINS | python_api.STRING_BUILTINS | python_api.CONCRETE_BUILTINS
         | python_api.FORCING_BUILTINS | python_api.FRESH_BUILTINS | python_api.READ_ONLY_BUILTINS
-        | python_api.HOST_BUILTINS | python_api.KEEPING_BUILTINS
+        | python_api.HOST_BUILTINS | python_api.KEEPING_BUILTINS | python_api.ENV_BLIND_BUILTINS
     )  # fmt: skip
     assert [n for n in sorted(names) if not hasattr(builtins, n)] == []
     assert python_api.NUMERIC_BUILTINS <= python_api.PURE_BUILTINS
@@ -132,3 +135,35 @@ def test_readers_leave_a_namespace_as_it_was() -> None:
     for name in python_api.OBJECT_READERS - {"isinstance", "hasattr"}:
         getattr(builtins, name)(sys)
     assert namespace == before
+
+
+#: Run in a fresh interpreter: import the modules with `os.environ` replaced by a
+#: mapping that records the keys read, and print the JAX and XLA ones.
+_SPY = """
+import importlib, os, sys
+read = []
+class Spy(dict):
+    def __getitem__(self, key):
+        read.append(key)
+        return super().__getitem__(key)
+    def get(self, key, default=None):
+        read.append(key)
+        return super().get(key, default)
+    def __contains__(self, key):
+        read.append(key)
+        return super().__contains__(key)
+os.environ = Spy(os.environ)
+for name in sys.argv[1:]:
+    importlib.import_module(name)
+print(sorted({k for k in read if str(k).startswith(("JAX_", "XLA_"))}))
+"""
+
+
+def test_env_blind_modules_read_no_jax_setting_at_import() -> None:
+    modules = sorted(python_api.ENV_BLIND_MODULES | numpy_api.ENV_BLIND_MODULES)
+    env = {**os.environ, "XLA_PYTHON_CLIENT_PREALLOCATE": "false", "JAX_ENABLE_X64": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", _SPY, *modules], capture_output=True, text=True, env=env
+    )
+    assert done.stdout.strip() == "[]", done.stderr
+    assert all(importlib.util.find_spec(m) is not None for m in modules)
