@@ -43,6 +43,20 @@ HOST_BUILTINS = frozenset({"float", "int", "bool", "complex", "print", "str", "r
 #: iterators).
 KEEPING_BUILTINS = frozenset({"getattr", "setattr", "vars", "iter"})
 
+#: Builtins that change their first argument (its attributes).
+WRITING_BUILTINS = frozenset({"setattr", "delattr"})
+#: Builtins that call a function they are given (`map(f, xs)`, `sorted(xs, key=f)`).
+CALLING_BUILTINS = frozenset({"map", "filter", "sorted", "min", "max", "iter", "next"})
+#: Builtins that read variables by name, unseen by the dataflow graph.
+INTROSPECTION_BUILTINS = frozenset({"globals", "locals", "vars", "eval", "exec"})
+#: `operator` functions that change their first argument in place.
+WRITING_OPERATORS = frozenset(
+    {"operator.setitem", "operator.delitem", "operator.iadd", "operator.iand",
+     "operator.iconcat", "operator.ifloordiv", "operator.ilshift", "operator.imatmul",
+     "operator.imod", "operator.imul", "operator.ior", "operator.ipow", "operator.irshift",
+     "operator.isub", "operator.itruediv", "operator.ixor"}
+)  # fmt: skip
+
 #: Methods that change the list, dict or set they are called on.
 MUTATING_METHODS = frozenset(
     {"append", "extend", "insert", "pop", "popitem", "remove", "clear", "update",

@@ -7,8 +7,10 @@
 
 keeps `loss` on the device in the list and converts the list once after the loop.
 The list (or a running sum) must start empty (zero) just before the loop, nothing
-else may read or change it until the loop ends, the loop may not `return` or
-`yield` first, and no later call in the loop may donate a kept value. When every
+else may read or change it until the loop ends (no other statement of the loop, no
+alias, and no code that reads it when it runs: a function reading it as a free
+variable, a lambda, introspection; `facts/mutation.py`'s `late_reader`), the loop may
+not `return` or `yield` first, and no later call in the loop may donate a kept value. When every
 conversion of a loop is collected this way and the loop fits `lax.scan`
 (analysis/plans/scan.py), the whole loop becomes one scan.
 """
@@ -25,6 +27,7 @@ from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.aliases import scope_sharing
+from autoopt.analysis.facts.mutation import late_reader
 from autoopt.analysis.plans.scan import Collect, ScanPlan, scan_plan
 from autoopt.analysis.values.placement import Place, Placement
 
@@ -161,6 +164,9 @@ class CollectPlan:
             return f"`{self.name}` is not {what} set just before the loop"
         if _exits_early(loop):
             return "the loop can `return` or `yield` before the values are converted"
+        reader = late_reader(self.ctx, loop, self.name)
+        if reader:
+            return f"{reader} and could run during the loop"
         return donation_problem(self.ctx, loop, self.sync.value) if donation else None
 
     def _only_collected(self, loop: Loop) -> bool:

@@ -623,6 +623,6 @@ def trajectory():
     return log
 """,
         fix=Applicability.NONE,
-        message="reads `row`, which the loop changes in place",
+        message="holds `row`, which may change in place during the loop (`row` changes inside",
     ),
 )
