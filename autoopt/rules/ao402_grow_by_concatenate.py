@@ -85,8 +85,11 @@ class GrowByConcatenate(Rule):
     Preallocation is taken only where all its premises are proven, else the list
     form, with the premise named; its values are copied, so they are bit-identical.
 
-    - the growth is the accumulator's only write in the loop, nothing else (nor a
-      function or lambda) reads it: `analysis/core/loop_vars.py`
+    - the growth is the accumulator's only write in the loop, and no other statement
+      of the loop reads it: `analysis/core/loop_vars.py`
+    - no function the loop may run, lambda or introspection reads the accumulator, and no
+      piece holds a host object (a NumPy row, a list) that may change in place before the
+      join: `analysis/facts/mutation.py`
     - the loop has no `else` and sits in no `try`: `analysis/core/blocks.py`
     - the loop's count, the empty start, each piece's rows and dtype, and the ranks
       of `vstack`/`hstack` are proven: `analysis/plans/prealloc.py`,
