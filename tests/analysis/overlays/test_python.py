@@ -6,6 +6,7 @@ import builtins
 import concurrent.futures
 import importlib.util
 import multiprocessing.pool
+import operator
 
 from autoopt.analysis.overlays import python as python_api
 from tests.analysis.overlays import resolve
@@ -59,3 +60,26 @@ def test_process_launchers_exist() -> None:
     assert all(resolve(q) for q in python_api.PROCESS_POOLS + python_api.COMMAND_CALLS)
     heads = {q.split(".")[0] for q in python_api.PROCESS_POOLS + python_api.COMMAND_CALLS}
     assert heads - {"os"} <= python_api.LAUNCHER_MODULES
+
+
+def test_writing_operators_are_the_in_place_ones() -> None:
+    """Every in-place twin of an `operator` function (`iadd` of `add`, `iand` of `and_`),
+    and `setitem`, `delitem`, is listed."""
+    twins = {n.rstrip("_") for n in dir(operator) if not n.startswith("_")}
+    in_place = {f"operator.i{n}" for n in twins if hasattr(operator, f"i{n}")}
+    assert in_place | {"operator.setitem", "operator.delitem"} == python_api.WRITING_OPERATORS
+    items = [1]
+    operator.iadd(items, [2])
+    assert items == [1, 2]
+
+
+def test_builtins_that_write_call_or_introspect() -> None:
+    names = (
+        python_api.WRITING_BUILTINS | python_api.CALLING_BUILTINS
+        | python_api.INTROSPECTION_BUILTINS
+    )  # fmt: skip
+    assert all(hasattr(builtins, n) for n in names)
+    calls: list[int] = []
+    list(map(calls.append, [1, 2]))
+    sorted([2, 1], key=lambda v: calls.append(v) or v)
+    assert len(calls) == 4
