@@ -6,13 +6,16 @@ AO301's hoists (asked through `facts/invariance.py`), AO302's deferrals
 **Changes** (`change_reason`): every name that may share an object with the names asked
 about (aliases, views, containers holding them, a bound method or closure of them, also
 through module-level aliases; `facts/aliases.py`) must be changed by no statement that runs
-during the loop (the `for` header's calls included: a generator runs on every step), nor
-by a function or callable the loop calls; no function of the module may change a global
-among them in place, nor rebind one asked about (it may run from anywhere); a parameter
-among them counts as the globals its function's call sites hand it (any mutable global,
-where the function may be called from elsewhere); and when the loop calls code autoopt
-cannot see, none of them may be reachable by that code: a global, an object handed to
-unseen code (`RETAINED`), or one that a function used as a value closes over.
+during the loop (the `for` header included: a generator runs on every step), nor by code
+those statements run; a parameter among them counts as the globals its function's call
+sites hand it (any mutable global, where the function may be called from elsewhere). No
+function may change them without being called by the loop either: for a function's loop,
+any function of the module changing a global among them in place (or rebinding one asked
+about); for any loop, a function used as a value or decorated (a callback, a thread's
+target) changing a variable of the loop's scope among them (names resolved lexically,
+`_binding_scope`). When the loop calls code autoopt cannot see, none of them may be
+reachable by that code: a global, an object handed to unseen code (`RETAINED`), one that a
+function used as a value closes over.
 
 **Kept objects** (`kept_objects`): what a value may be, view or hold by reference (for a
 value kept until after the loop): a name, the root of its attributes and subscripts, a
@@ -21,10 +24,10 @@ object (on sequences it holds their elements); a JAX call returns a JAX array.
 
 **Readers** (`late_reader`): a lambda or generator expression of the scope that reads the
 name, code that reads names by introspection (`globals()`, `locals()`, `vars()`, `eval`,
-`exec`), or a function reading it as a free variable (late binding: defined before or after
-the name is bound) that the loop may run: one it calls or hands on, through the module's
-functions; or, when the loop calls code autoopt cannot see, one used as a value, decorated,
-or a method.
+`exec`), or a function reading that variable as a free variable (late binding: defined
+before or after the name is bound) that the loop may run: one it calls or hands on,
+through the module's functions; or, when the loop calls code autoopt cannot see, one used
+as a value, decorated, or a method.
 """
 
 from __future__ import annotations
@@ -43,11 +46,12 @@ from autoopt.analysis.facts.purity import transformed_function
 from autoopt.analysis.facts.writes import (
     HOPS,
     IMMUTABLE,
+    Cause,
     bound_names,
-    call_causes,
     direct_causes,
     holds,
     jitted_function,
+    run_causes,
     writes,
 )
 from autoopt.analysis.overlays import python as python_api
@@ -66,19 +70,19 @@ def change_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None
     sharing = scope_sharing(ctx, loop.scope)
     held = _held(ctx, loop, names, sharing)
     running = _running(ctx, loop)
-    direct = sorted({n for s in running for c in direct_causes(ctx, s) for n in c.names} & held)
+    direct = {n for s in running for c in _direct(ctx, s, sharing) for n in c.names} & held
     if direct:
-        return f"`{direct[0]}` changes inside the loop"
+        return f"`{sorted(direct)[0]}` changes inside the loop"
     unseen, through = "", ""
     for stmt in running:
         sharing.at = stmt
-        for call in stmt.calls:
-            for cause in call_causes(ctx, stmt, call, sharing):
-                hit = sorted(cause.names & held)
-                if hit and not cause.held:
-                    return cause.why.format(name=hit[0])
-                through = through or (cause.why.format(name=hit[0]) if hit else "")
-                unseen = unseen or cause.unseen
+        for cause in run_causes(ctx, stmt, sharing):
+            hit = sorted(cause.names & held - {RETAINED}) or sorted(names & cause.names & held)
+            hit = hit or (sorted(names) if RETAINED in cause.names & held else [])
+            if hit and not cause.held:
+                return cause.why.format(name=hit[0])
+            through = through or (cause.why.format(name=hit[0]) if hit else "")
+            unseen = unseen or cause.unseen
     if through:
         return through
     reason = _global_writer(ctx, loop, names, held)
@@ -88,6 +92,11 @@ def change_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None
     if reached is None:
         return None
     return f"the loop calls `{unseen}`, code autoopt cannot see, which may change `{reached}`"
+
+
+def _direct(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
+    sharing.at = stmt
+    return direct_causes(ctx, stmt, sharing)
 
 
 def kept_objects(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> set[str]:
@@ -141,6 +150,8 @@ def late_reader(ctx: ModuleContext, loop: Loop, name: str) -> str | None:
     for fn in ctx.graph.functions.values():
         if fn.qualname == loop.scope or not _reads_free(ctx, fn, name):
             continue
+        if _binding_scope(ctx, fn, name) != loop.scope:
+            continue  # another variable of that name
         if fn.qualname in runs or (unseen and _loose(ctx, fn)):
             return f"the function `{fn.name}` reads `{name}`"
     return None
@@ -157,7 +168,7 @@ def _reads_free(ctx: ModuleContext, fn: Function, name: str) -> bool:
 def _loose(ctx: ModuleContext, fn: Function) -> bool:
     """Whether code autoopt cannot see may call `fn`: it is used as a value, decorated, or
     a method."""
-    return fn.is_method or bool(fn.node.decorators) or is_escaping(ctx, fn.name, False)
+    return fn.is_method or _escapes(ctx, fn)
 
 
 def _runs_during(ctx: ModuleContext, loop: Loop) -> tuple[set[str], bool]:
@@ -170,8 +181,8 @@ def _runs_during(ctx: ModuleContext, loop: Loop) -> tuple[set[str], bool]:
         stmt = todo.pop()
         sharing = scope_sharing(ctx, stmt.scope)
         sharing.at = stmt
+        unseen = unseen or any(c.unseen for c in run_causes(ctx, stmt, sharing))
         for call in stmt.calls:
-            unseen = unseen or any(c.unseen for c in call_causes(ctx, stmt, call, sharing))
             for fn in _named_functions(ctx, stmt, call):
                 if fn.qualname not in runs:
                     runs.add(fn.qualname)
@@ -237,19 +248,46 @@ def _locals(ctx: ModuleContext, scope: str) -> set[str]:
 
 
 def _global_writer(ctx: ModuleContext, loop: Loop, names: set[str], held: set[str]) -> str | None:
-    """A function of the module that changes a global among `held` in place, or rebinds
-    one of `names`: it may run from anywhere."""
-    if loop.scope == MODULE:
-        return None  # the module's functions run during the loop only if it calls them
-    outside = held - _locals(ctx, loop.scope)
+    """A function of the module that may run during the loop without the loop calling it
+    and changes an object among `held` in place, or rebinds one of `names`: any function,
+    for a global of a function's loop; one used as a value or decorated (a callback, a
+    thread's target), for a name of the loop's own scope."""
+    outside = held - _locals(ctx, loop.scope) if loop.scope != MODULE else set()
     for other in ctx.graph.functions.values():
         done = writes(ctx, other)
         if done is None:  # asked while `other` is being summarised: assume the worst
-            return f"`{other.name}` may change `{sorted(outside)[0]}`" if outside else None
-        changed = sorted(outside & (done.outer | (done.rebinds & names)))
-        if changed:
-            return f"`{other.name}` changes `{changed[0]}`"
+            return f"`{other.name}` may change `{sorted(held)[0]}`"
+        changed = {n: _binding_scope(ctx, other, n) for n in done.outer | (done.rebinds & names)}
+        hit = sorted(n for n in outside if changed.get(n) == MODULE)
+        if not hit and _escapes(ctx, other):
+            hit = sorted(n for n in held if changed.get(n) == loop.scope)
+        if hit:
+            return f"`{other.name}` changes `{hit[0]}`"
     return None
+
+
+def _binding_scope(ctx: ModuleContext, fn: Function, name: str) -> str:
+    """The scope whose variable `name` is, read from `fn` (lexically: the nearest enclosing
+    function that binds it, else the module)."""
+    if name in fn.globals:
+        return MODULE
+    scope = fn.scope
+    while scope != MODULE:
+        outer = ctx.graph.functions.get(scope)
+        if outer is None:
+            return MODULE  # a class body: its names are not seen from its methods
+        if name in outer.globals:
+            return MODULE
+        if name in _locals(ctx, scope):
+            return scope
+        scope = outer.scope
+    return MODULE
+
+
+def _escapes(ctx: ModuleContext, fn: Function) -> bool:
+    """Whether code other than calls by name may run `fn`: it is used as a value or
+    decorated."""
+    return bool(fn.node.decorators) or is_escaping(ctx, fn.name, False)
 
 
 def _param_globals(ctx: ModuleContext, loop: Loop, held: set[str]) -> set[str]:

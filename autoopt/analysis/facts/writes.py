@@ -1,5 +1,5 @@
-"""What code may change in place: per statement and call (`direct_causes`,
-`call_causes`) and per function (`writes`). The layer below `facts/mutation.py`, the
+"""What code may change in place: per statement (`direct_causes`, what it runs:
+`run_causes`) and per function (`writes`). The layer below `facts/mutation.py`, the
 authority on host values changing or being read while a loop runs.
 
 A JAX array never changes in place; a NumPy array, a list, a dict or any other object may.
@@ -7,9 +7,10 @@ Each layer over-approximates, and what it cannot see counts as a change.
 
 **A statement** may change in place the objects of:
 
-- its targets' roots (`a[i] = v`, `a.flat[i] = v`, `a.x = v`, `del a[k]`) and an
-  augmented target that may be mutable (`a += v` extends a list, writes a NumPy array in
-  place; a JAX array or a number is rebound);
+- its targets' roots (`a[i] = v`, `a.flat[i] = v`, `a.x = v`, `del a[k]`; what a computed
+  root may return, `np.asarray(a)[:] = v`) and an augmented target that may be mutable
+  (`a += v` extends a list, writes a NumPy array in place; a JAX array or a number is
+  rebound);
 - the receiver of every method not known to only read it (`a.fill(v)`, `a.sort()`,
   `q.extend(r)`, `obj.step()`), unless it is a JAX array or a string;
 - what a NumPy call writes, by the tables of `overlays/numpy.py` (`core/exprs.py`,
@@ -23,12 +24,18 @@ Each layer over-approximates, and what it cannot see counts as a change.
   changes nothing;
 - what a function of the module or of another file of the project changes: its
   parameters' objects (mapped to the arguments), what the callables it calls hold, and
-  outer names (mapped to this module's imports of them);
+  outer names (mapped to this module's imports of them); a decorator other than a JAX
+  transform or one that keeps the function (`functools.lru_cache`, `staticmethod`)
+  wraps it in code autoopt cannot see;
 - for code autoopt cannot see (an unknown function, a method of an unknown object, a
   callable held in a variable: a bound method `reset = buf.fill`, a lambda, a
   `functools.partial`, also kept in a list and called as `for hook in hooks: hook()`):
   every argument, the objects the callable holds (`holds`: what binds or fills the
-  variable), and whatever that code can reach (the loop's question, `facts/mutation.py`).
+  variable), and whatever that code can reach (the loop's question, `facts/mutation.py`);
+- what a generator or an iterator it iterates holds, and what was handed to code autoopt
+  cannot see (`RETAINED`): its code runs on every step of a `for` header, a comprehension,
+  `list(gen)`, `next(it)`;
+- every variable, by name, for `exec`, `eval`, `globals()`, `locals()`, `vars()`.
 
 Code JAX traces (a jitted function, `jax.grad(f)(x)`, a transform's function) receives
 tracers, never the arguments' objects: of it, only what a module function changes of
@@ -56,12 +63,14 @@ from autoopt.analysis.core.exprs import (
     method_written,
     mutating_call_target,
     numpy_written,
+    scope_nodes,
 )
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, scope_sharing
-from autoopt.analysis.facts.jitted import jitted_callables
+from autoopt.analysis.facts.execution import decorated_traced, transform_of
+from autoopt.analysis.facts.jitted import jitted_callables, own_exprs
 from autoopt.analysis.facts.purity import transformed_function
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
@@ -154,28 +163,53 @@ def _summarise(ctx: ModuleContext, fn: Function) -> Writes:
 
 def causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
     """What `stmt` may change, cause by cause (`sharing` is its scope's, at `stmt`)."""
-    yield from direct_causes(ctx, stmt)
+    yield from direct_causes(ctx, stmt, sharing)
+    yield from run_causes(ctx, stmt, sharing)
+
+
+def run_causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
+    """What the code `stmt` runs may change: its calls, the iterators it iterates."""
+    yield from _iterations(ctx, stmt, sharing)
     for call in stmt.calls:
         yield from _Call(ctx, stmt, call, sharing).causes()
 
 
-def call_causes(
-    ctx: ModuleContext, stmt: Stmt, call: cst.Call, sharing: Sharing
-) -> Iterator[Cause]:
-    """What one call of `stmt` may change, cause by cause."""
-    return _Call(ctx, stmt, call, sharing).causes()
-
-
-def direct_causes(ctx: ModuleContext, stmt: Stmt) -> Iterator[Cause]:
-    """What `stmt` changes itself: its targets' roots, an augmented target, what NumPy
-    writes into (`Stmt.mutates`)."""
+def direct_causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
+    """What `stmt` changes itself: its targets' roots (`a[i] = v`; the objects a computed
+    root may return, `np.asarray(a)[:] = v`), an augmented target, what NumPy writes into
+    (`Stmt.mutates`)."""
     direct = set(stmt.mutates)
     node = stmt.node
     target = node.target if type(node) is cst.AugAssign else None
     if type(target) is cst.Name and model(ctx).value_of(stmt, target).kind not in IMMUTABLE:
         direct.add(target.value)  # `a += v`: a list or a NumPy array, changed in place
+    for root in _computed_roots(_targets(node)):
+        direct |= sharing.shares(root).names() - {RETAINED}
     if direct:
         yield Cause(frozenset(direct), "`{name}` changes inside the loop")
+
+
+def _targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    if type(node) is cst.Assign:
+        return [t.target for t in node.targets]
+    if type(node) in (cst.AugAssign, cst.AnnAssign, cst.Del, cst.For):
+        return [node.target]  # type: ignore[attr-defined]
+    return []
+
+
+def _computed_roots(targets: list[cst.BaseExpression]) -> Iterator[cst.BaseExpression]:
+    """The roots of subscript and attribute targets that are not a name (a call)."""
+    for target in targets:
+        if type(target) in (cst.Tuple, cst.List):
+            yield from _computed_roots([e.value for e in target.elements])  # type: ignore[attr-defined]
+        elif type(target) is cst.StarredElement:
+            yield from _computed_roots([target.value])
+        elif type(target) in (cst.Subscript, cst.Attribute):
+            root = target
+            while type(root) in (cst.Subscript, cst.Attribute):
+                root = root.value  # type: ignore[attr-defined]
+            if type(root) is not cst.Name:
+                yield root
 
 
 class _Call:
@@ -253,6 +287,9 @@ class _Call:
             yield from self._constructor(name)
         elif name in ctx.per_module(bound_names):
             yield from self._unseen([self.call.func])
+        elif name in python_api.INTROSPECTION_BUILTINS:  # `exec("buf[:] = 0")`
+            why = f"`{self.ctx.code(self.call)}` may change `{{name}}` by its name"
+            yield Cause(frozenset(ctx.per_module(bound_names)), why, self.code)
         elif name in python_api.WRITING_BUILTINS:
             yield self._passed(self._positional()[:1], "writes into it")
         elif name in python_api.CALLING_BUILTINS:
@@ -298,10 +335,12 @@ class _Call:
     ) -> Iterator[Cause]:
         """A function's writes, seen from this call (`foreign`: the module of another file;
         `traced`: a jitted function, whose arguments reach it as tracers)."""
+        traced = traced or decorated_traced(ctx, fn)
         done = writes(ctx, fn)
-        if done is None:
-            yield from self._unseen()  # a call back into a function being summarised
-            return
+        if done is None or (not traced and _opaque_decorator(ctx, fn)):
+            yield from self._unseen()  # a call back into it, or into a wrapper
+            if done is None:
+                return
         for param in sorted(done.params) if not traced else ():
             yield self._passed(self._bound(fn, param), "may change it")
         for param in sorted(done.called) if not traced else ():
@@ -368,12 +407,7 @@ class _Call:
             yield Cause(frozenset(held), why, calls=calls, held=True)
 
     def _held_by(self, expr: cst.BaseExpression) -> set[str]:
-        """What calling `expr` may change: the objects the callable holds (a bound
-        method's object, a closure's or a partial's), not the callable itself."""
-        if type(expr) is cst.Name:
-            return holds(self.ctx, self.stmt.scope, expr.value, HOPS)
-        names = self.sharing.shares(expr).names() - {RETAINED}
-        return names | {h for n in names for h in holds(self.ctx, self.stmt.scope, n, HOPS)}
+        return held_by(self.ctx, self.stmt, self.sharing, expr)
 
     def _all(self) -> list[cst.BaseExpression]:
         return [a.value for a in self.call.args]
@@ -387,6 +421,44 @@ class _Call:
             parent, _, last = qual.rpartition(".")
             if qual == module or (parent == module and last in names):
                 yield local
+
+
+def held_by(ctx: ModuleContext, stmt: Stmt, sharing: Sharing, expr: cst.BaseExpression) -> set[str]:
+    """What calling (or iterating) `expr` may change: the objects the callable holds (a
+    bound method's object, a closure's, a partial's, a generator's), not itself."""
+    if type(expr) is cst.Name:
+        return holds(ctx, stmt.scope, expr.value, HOPS)
+    names = sharing.shares(expr).names() - {RETAINED}
+    return names | {h for n in names for h in holds(ctx, stmt.scope, n, HOPS)}
+
+
+def _iterations(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
+    """Iterating a generator or an iterator runs its code, on what it holds and what was
+    handed to code autoopt cannot see (`RETAINED`): a `for` header's, a comprehension's,
+    a builtin's that consumes its argument (`list(gen)`, `next(it)`)."""
+    node = stmt.node
+    iterated = [node.iter] if type(node) is cst.For else []
+    for root in own_exprs(stmt):
+        for inner in scope_nodes(root):
+            if type(inner) is cst.CompFor:
+                iterated.append(inner.iter)
+    for call in stmt.calls:
+        func = call.func
+        if type(func) is cst.Name and func.value in python_api.ITERATING_BUILTINS:
+            iterated += [a.value for a in call.args]
+    values = model(ctx)
+    for expr in iterated:  # a call's own code is its own cause; what it returns is not
+        if type(expr) is cst.Call or type(expr) is cst.GeneratorExp:
+            continue
+        if values.value_of(stmt, expr).kind in (Kind.OBJECT, Kind.UNKNOWN):
+            code = ctx.code(expr)
+            why = (
+                f"the loop iterates `{code}`, which may hold `{{name}}` (a generator or an "
+                "iterator of it) and change it"
+            )
+            held = held_by(ctx, stmt, sharing, expr) | {RETAINED}  # and what it was handed
+            calls = frozenset({expr.value}) if type(expr) is cst.Name else frozenset()
+            yield Cause(frozenset(held), why, calls=calls, held=True)
 
 
 def holds(ctx: ModuleContext, scope: str, name: str, hops: int) -> set[str]:
@@ -430,6 +502,18 @@ def bound_names(ctx: ModuleContext) -> set[str]:
     the builtin)."""
     bound = {n for s in ctx.graph.stmts for n in s.defs}
     return bound | {p for f in ctx.graph.functions.values() for p in f.params}
+
+
+def _opaque_decorator(ctx: ModuleContext, fn: Function) -> bool:
+    """Whether a decorator other than a JAX transform or one that keeps the function's
+    behaviour (`functools.lru_cache`, `staticmethod`) wraps `fn`: calling it runs the
+    wrapper, code autoopt does not summarise."""
+    for decorator in fn.node.decorators:
+        expr = decorator.decorator
+        qual = ctx.qualify(expr.func if type(expr) is cst.Call else expr) or ctx.code(expr)
+        if not transform_of(ctx, expr) and qual not in python_api.TRANSPARENT_DECORATORS:
+            return True
+    return False
 
 
 def _plain_class(ctx: ModuleContext, name: str) -> bool:

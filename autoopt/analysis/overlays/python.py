@@ -47,6 +47,17 @@ KEEPING_BUILTINS = frozenset({"getattr", "setattr", "vars", "iter"})
 WRITING_BUILTINS = frozenset({"setattr", "delattr"})
 #: Builtins that call a function they are given (`map(f, xs)`, `sorted(xs, key=f)`).
 CALLING_BUILTINS = frozenset({"map", "filter", "sorted", "min", "max", "iter", "next"})
+#: Builtins that iterate their arguments (an iterator's or a generator's code runs).
+ITERATING_BUILTINS = frozenset(
+    {"list", "tuple", "set", "frozenset", "dict", "sum", "min", "max", "sorted", "any", "all",
+     "zip", "enumerate", "map", "filter", "reversed", "iter", "next"}
+)  # fmt: skip
+#: Decorators that return a function behaving as the one they are given (a cache of its
+#: results, a method kind).
+TRANSPARENT_DECORATORS = frozenset(
+    {"functools.lru_cache", "functools.cache", "functools.wraps", "staticmethod",
+     "classmethod", "property", "typing.overload", "abc.abstractmethod"}
+)  # fmt: skip
 #: Builtins that read variables by name, unseen by the dataflow graph.
 INTROSPECTION_BUILTINS = frozenset({"globals", "locals", "vars", "eval", "exec"})
 #: `operator` functions that change their first argument in place.

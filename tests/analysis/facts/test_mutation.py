@@ -12,7 +12,7 @@ from autoopt.analysis.facts.mutation import change_reason, kept_objects, late_re
 
 from ..helpers import HEADER, context, loop, stmt
 
-HEADER = HEADER + "import functools\nimport operator\n"
+HEADER = HEADER + "import functools\nimport operator\nimport threading\n"
 
 HELPERS = """
 SRC = np.ones(3)
@@ -133,7 +133,7 @@ def test_unseen_code_reaches_globals_and_escaped_closures_not_locals() -> None:
     ctx = context(local, HEADER)
     assert change_reason(ctx, loop(ctx), {"x"}) is None
     escaped = local.replace(
-        "    for", "    def refill():\n        x[:] = 1.0\n    register(refill)\n    for"
+        "    for", "    def get():\n        return x\n    register(get)\n    for"
     )
     ctx = context(escaped, HEADER)
     assert change_reason(ctx, loop(ctx), {"x"}) == (
@@ -142,6 +142,30 @@ def test_unseen_code_reaches_globals_and_escaped_closures_not_locals() -> None:
     ctx = context("x = np.zeros(3)\nfor t in range(3):\n    tick()\n", HEADER)
     assert change_reason(ctx, loop(ctx), {"x"}) == (
         "the loop calls `tick`, code autoopt cannot see, which may change `x`"
+    )
+
+
+def test_a_writer_used_as_a_value_may_run_at_any_time() -> None:
+    """A thread's target, a callback: it needs no call from the loop."""
+    code = (
+        "def main():\n    x = np.zeros(3)\n    def refill():\n        x[:] = 1.0\n"
+        "    threading.Thread(target=refill).start()\n"
+        "    for t in range(3):\n        y = jnp.asarray(x)\n"
+    )
+    ctx = context(code, HEADER)
+    assert change_reason(ctx, loop(ctx), {"x"}) == "`refill` changes `x`"
+
+
+def test_iterating_a_generator_made_before_the_loop() -> None:
+    code = (
+        "def batches(buf):\n    while True:\n        buf[:] = 1.0\n        yield 0\n\n"
+        "def main():\n    x = np.zeros(3)\n    gen = batches(x)\n"
+        "    for _, _ in zip(range(3), gen):\n        y = jnp.asarray(x)\n"
+    )
+    ctx = context(code, HEADER)
+    assert change_reason(ctx, loop(ctx, 1), {"x"}) == (
+        "the loop iterates `gen`, which may hold `x` (a generator or an iterator of it) and "
+        "change it"
     )
 
 

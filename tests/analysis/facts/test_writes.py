@@ -92,3 +92,24 @@ def test_a_class_with_an_init_that_changes_its_argument() -> None:
     ctx = context(code, HEADER)
     found = writes(ctx, function(ctx, "f"))
     assert found is not None and found.params == {"a"}
+
+
+def test_an_unknown_decorator_wraps_the_function_in_unseen_code() -> None:
+    code = (
+        "@lru\ndef cached(buf):\n    return buf.sum()\n\n"
+        "@functools.lru_cache\ndef plain(n):\n    return n\n\n"
+        "def f(a, n):\n    cached(a)\n    plain(n)\n"
+    )
+    ctx = context(code, HEADER + "import functools\n")
+    found = writes(ctx, function(ctx, "f"))
+    assert found is not None and found.params == {"a"} and found.unseen == "cached"
+
+
+def test_iterating_a_parameter_calls_it() -> None:
+    found = summary("for v in a:\n    pass\nlist(b)")
+    assert found is not None and found.called == {"a", "b"}
+
+
+def test_exec_may_change_any_variable_by_name() -> None:
+    found = summary("exec('a[:] = 0')")
+    assert found is not None and "a" in found.params

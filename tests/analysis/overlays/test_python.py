@@ -76,10 +76,15 @@ def test_writing_operators_are_the_in_place_ones() -> None:
 def test_builtins_that_write_call_or_introspect() -> None:
     names = (
         python_api.WRITING_BUILTINS | python_api.CALLING_BUILTINS
-        | python_api.INTROSPECTION_BUILTINS
+        | python_api.INTROSPECTION_BUILTINS | python_api.ITERATING_BUILTINS
     )  # fmt: skip
     assert all(hasattr(builtins, n) for n in names)
     calls: list[int] = []
     list(map(calls.append, [1, 2]))
     sorted([2, 1], key=lambda v: calls.append(v) or v)
     assert len(calls) == 4
+
+
+def test_transparent_decorators_exist() -> None:
+    for name in python_api.TRANSPARENT_DECORATORS:
+        assert resolve(name) if "." in name else hasattr(builtins, name), name
