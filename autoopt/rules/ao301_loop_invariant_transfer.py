@@ -157,11 +157,12 @@ def _candidates(
 
 
 def _module_names(ctx: ModuleContext) -> set[str]:
-    """Imported modules (`np`, `jnp`): names that hold no data."""
+    """JAX, NumPy and math imports (`np`, `jnp`): names that hold no data (another module's
+    attributes are data its functions may change)."""
     return {
         local
         for local, qual in ctx.imports.bindings.items()
-        if qual.split(".")[0] in ("jax", "numpy", "math") or local == qual
+        if qual.split(".")[0] in ("jax", "numpy", "math")
     }
 
 

@@ -58,8 +58,9 @@ from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
-#: Kinds of values code autoopt cannot see may change, once it can reach them.
-_MUTABLE = (Kind.HOST_ARRAY, Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.UNKNOWN)
+#: Kinds of values code autoopt cannot see may change, once it can reach them (a module's
+#: attributes too).
+_MUTABLE = (Kind.HOST_ARRAY, Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.MODULE, Kind.UNKNOWN)
 #: Kinds that may be a list or tuple, whose arithmetic results hold their elements.
 _SEQUENCES = (Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.UNKNOWN)
 

@@ -236,6 +236,36 @@ def main():
 """,
         "an array method called through its class writes its first argument",
     ),
+    Valid(
+        """
+import jax.numpy as jnp
+import sensors
+
+def main():
+    for t in range(3):
+        sensors.capture()
+        x = jnp.asarray(sensors.FRAME)
+""",
+        "another module's attribute, which a function of that module may refill",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def batches(buf):
+    while True:
+        buf[:] = buf + 1.0
+        yield buf.sum()
+
+def main():
+    x = np.zeros(3)
+    stream = batches(x)
+    for t, _ in zip(range(3), stream):
+        y = jnp.asarray(x)
+""",
+        "iterating a generator runs its code, which refills the buffer it was handed",
+    ),
 )
 
 INVALID = (
