@@ -33,6 +33,7 @@ from autoopt.analysis.facts import (
     jax_reach,
     jit_plan,
     loop_vars,
+    mutation,
     purity,
     pytest_config,
     summaries,
@@ -202,6 +203,22 @@ class Semantic:
         """Why `names` may change from one iteration of `loop` to the next, or None when
         they stay the same (`facts/invariance.py`)."""
         return invariance.variant_reason(self.ctx, loop, names)
+
+    def change_reason(self, loop: Loop, names: set[str]) -> str | None:
+        """Why an object `names` hold may change in place while `loop` runs, or None
+        (`facts/mutation.py`, the authority on host values changing)."""
+        return mutation.change_reason(self.ctx, loop, names)
+
+    def kept_objects(self, stmt: Stmt, expr: cst.BaseExpression) -> set[str]:
+        """The names whose changeable objects the value of `expr` may be or hold
+        (`facts/mutation.py`)."""
+        return mutation.kept_objects(self.ctx, stmt, expr)
+
+    def late_reader(self, loop: Loop, name: str) -> str | None:
+        """Code other than the loop's statements that may read `name` while `loop` runs:
+        a function reading it as a free variable, a lambda, introspection
+        (`facts/mutation.py`)."""
+        return mutation.late_reader(self.ctx, loop, name)
 
     def only_writer(self, loop: Loop, name: str, stmt: Stmt) -> bool:
         """Whether `stmt` is the one statement of `loop` that binds or mutates `name`

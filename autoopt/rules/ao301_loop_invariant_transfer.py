@@ -56,8 +56,11 @@ class LoopInvariantTransfer(Rule):
     shared array would then be deleted by the first call. Data that changes per
     iteration is never hoisted and not reported.
 
-    - every name the transfer reads stays the same in the loop, aliases and code
-      that may change it in place included: `analysis/facts/invariance.py`
+    - every name the transfer reads stays the same in the loop: no statement rebinds it
+      (`analysis/facts/invariance.py`), and nothing that runs during the loop may change
+      its object in place (NumPy's in-place spellings, positional `out` included; aliases,
+      views, bound methods and closures of it; helpers in any file of the project; code
+      autoopt cannot see that may reach it): `analysis/facts/mutation.py`
     - the data lives on the host (NumPy) or is a transfer: `analysis/values/placement.py`
     - no call in the loop donates the hoisted array: `analysis/core/jitted.py`
       (the jit options)
@@ -154,11 +157,12 @@ def _candidates(
 
 
 def _module_names(ctx: ModuleContext) -> set[str]:
-    """Imported modules (`np`, `jnp`): names that hold no data."""
+    """JAX, NumPy and math imports (`np`, `jnp`): names that hold no data (another module's
+    attributes are data its functions may change)."""
     return {
         local
         for local, qual in ctx.imports.bindings.items()
-        if qual.split(".")[0] in ("jax", "numpy", "math") or local == qual
+        if qual.split(".")[0] in ("jax", "numpy", "math")
     }
 
 

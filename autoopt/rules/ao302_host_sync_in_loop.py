@@ -74,6 +74,9 @@ class HostSyncInLoop(Rule):
     - the list (or sum) starts empty just before the loop, nothing else reads or
       changes it, the loop cannot leave first, no later call donates the kept value:
       `analysis/plans/collect.py`
+    - no code that runs during the loop reads the list (or sum) either: a function
+      reading it as a free variable (late binding) that the loop may run, a lambda,
+      introspection: `analysis/facts/mutation.py`
     - a print reads only device values, the loop index and module constants:
       `analysis/plans/replay.py`
     - the loop is counted and its lines are calls of jitted or JAX functions on rows

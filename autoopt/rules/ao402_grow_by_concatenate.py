@@ -16,7 +16,6 @@ from autoopt.analysis.semantic import (
     int_literal,
     read_names,
     semantic,
-    walk,
 )
 from autoopt.model import (
     Applicability,
@@ -88,6 +87,9 @@ class GrowByConcatenate(Rule):
 
     - the growth is the accumulator's only write in the loop, nothing else (nor a
       function or lambda) reads it: `analysis/facts/loop_vars.py`
+    - no function the loop may run, lambda or introspection reads the accumulator, and no
+      piece holds a host object (a NumPy row, a list) that may change in place before the
+      join: `analysis/facts/mutation.py`
     - the loop has no `else` and sits in no `try`: `analysis/core/blocks.py`
     - the loop's count, the empty start, each piece's rows and dtype, and the ranks
       of `vstack`/`hstack` are proven: `analysis/plans/prealloc.py`,
@@ -126,7 +128,7 @@ class GrowByConcatenate(Rule):
             f"line {ctx.span(loop.node).line}: each step copies the whole array (quadratic) and, "
             "outside jit, compiles a new shape"
         )
-        problem = _problem(ctx, blocks, stmt, loop, g.acc) or _mutated_piece(ctx, loop, g)
+        problem = _problem(ctx, blocks, stmt, loop, g.acc) or _mutated_piece(ctx, stmt, loop, g)
         if problem:
             return self.finding(ctx, node, f"{where}; not rewritten: {problem}", Applicability.NONE)
         plan = "" if g.flattens else _plan(ctx, stmt, loop, g)
@@ -231,38 +233,22 @@ def _problem(ctx: ModuleContext, blocks: Blocks, stmt: Stmt, loop: Loop, acc: st
         return "the loop is inside a `try`, whose handler could see the un-joined value"
     if sem.rebinds_outside(stmt.scope, acc):
         return f"`{acc}` is declared global or nonlocal"
-    reader = sem.function_reading(stmt.scope, acc)
-    if reader:
-        return f"the function `{reader}` reads `{acc}`"
-    if _deferred_read(ctx, stmt.scope, acc):
-        return f"a lambda or generator expression reads `{acc}` when it runs"
-    return ""
+    return sem.late_reader(loop, acc) or ""
 
 
-def _mutated_piece(ctx: ModuleContext, loop: Loop, g: _Growth) -> str:
-    """A piece reading a buffer the loop changes in place (`row[:] = ...`): kept in a
-    list, every piece would be the same buffer, holding the last row."""
-    changed = {n for s in ctx.graph.loop_stmts(loop.id) for n in s.mutates}
+def _mutated_piece(ctx: ModuleContext, stmt: Stmt, loop: Loop, g: _Growth) -> str:
+    """A piece that may hold a host object the loop could change in place (`row[:] = ...`):
+    kept in a list until the join, every piece would show its last value."""
+    sem = semantic(ctx)
     for piece in g.pieces:
-        held = sorted({n.value for n in read_names(piece)} & changed)
-        if held:
+        held = sorted(sem.kept_objects(stmt, piece))
+        reason = sem.change_reason(loop, set(held)) if held else None
+        if reason:
             return (
-                f"the piece `{ctx.code(piece)}` reads `{held[0]}`, which the loop changes in "
-                "place, so kept pieces would all show its last value"
+                f"the piece `{ctx.code(piece)}` holds `{held[0]}`, which may change in place "
+                f"during the loop ({reason}), so kept pieces could all show its last value"
             )
     return ""
-
-
-def _deferred_read(ctx: ModuleContext, scope: str, acc: str) -> bool:
-    """A lambda or generator expression of the scope reads `acc`: called in the loop,
-    it would see the value the rewrite no longer keeps up to date."""
-    return any(
-        type(node) in (cst.Lambda, cst.GeneratorExp)
-        and any(n.value == acc for n in read_names(node))
-        for s in ctx.graph.scope_stmts(scope)
-        if acc in s.uses
-        for node in walk(s.node)
-    )
 
 
 def _plan(ctx: ModuleContext, stmt: Stmt, loop: Loop, g: _Growth) -> Prealloc | str:

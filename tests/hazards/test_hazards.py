@@ -52,7 +52,7 @@ from autoopt.config import Settings
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS_DIR = HERE / "programs"
-PROGRAM_RE = re.compile(r"^h\d{2,3}_(ao\d\d\d)_\w+\.py$")
+PROGRAM_RE = re.compile(r"^h\d{2,}_(ao\d\d\d)_\w+\.py$")
 PROGRAMS = sorted(p.name for p in PROGRAMS_DIR.glob("h*.py") if PROGRAM_RE.match(p.name))
 HELPERS = sorted(
     p.name for p in PROGRAMS_DIR.glob("*.py") if not PROGRAM_RE.match(p.name)
@@ -454,7 +454,13 @@ def _report(programs: list[str]) -> None:
     shutil.rmtree(suite.root, ignore_errors=True)
 
 
+def _named(program: str, wanted: str) -> bool:
+    """Whether `wanted` names `program`: `h10` names h10_..., not h100_...; so does a
+    longer start, `h10_ao101`."""
+    return program.split("_", 1)[0] == wanted or program.startswith(f"{wanted}_")
+
+
 if __name__ == "__main__":
     wanted = [a for a in sys.argv[1:] if not a.startswith("-")]
-    chosen = [p for p in PROGRAMS if not wanted or any(p.startswith(w) for w in wanted)]
+    chosen = [p for p in PROGRAMS if not wanted or any(_named(p, w) for w in wanted)]
     _report(chosen)

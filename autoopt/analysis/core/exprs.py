@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
@@ -118,6 +118,18 @@ def mutated_names(target: cst.BaseExpression) -> Iterator[str]:
         yield from mutated_names(target.value)
 
 
+def written_roots(target: cst.BaseExpression) -> Iterator[str]:
+    """The variables whose objects writing into `target` changes: its root, or each
+    element's of a tuple or list of outputs (`out=(q, r)`)."""
+    if type(target) is cst.Tuple or type(target) is cst.List:
+        for element in target.elements:
+            yield from written_roots(element.value)
+        return
+    name = base_name(target)
+    if name is not None:
+        yield name
+
+
 def is_at_update(func: cst.BaseExpression) -> bool:
     """`x.at[i].set` / `.add` / ...: JAX's functional update, not a mutation."""
     return (
@@ -136,6 +148,63 @@ def mutating_call_target(call: cst.Call) -> str | None:
     if is_at_update(func):
         return None
     return base_name(func.value)
+
+
+def numpy_written(qual: str, call: cst.Call) -> list[cst.BaseExpression] | None:
+    """The arguments the NumPy call `qual` (`numpy.multiply`) writes into, by the tables of
+    `overlays/numpy.py`: the `out=` keyword, a ufunc's positional arguments after its
+    inputs, another function's `out` by position, the first argument of an in-place
+    function (`np.copyto`, `np.subtract.at`) or method (`np.ndarray.fill(a, v)`). None
+    where the tables do not reach (a name deeper than a function of OUT_MODULES, an array
+    method they do not list): any of them."""
+    positional = [a.value for a in call.args if a.keyword is None]
+    module, _, name = qual.rpartition(".")
+    head = module.rpartition(".")[2]
+    in_place = name == "at" and head in numpy_api.UFUNC_INPUTS
+    if qual in numpy_api.MUTATING_FUNCTIONS or in_place or _not_copied(qual, call.args):
+        return _out_keyword(call.args) + positional[:1]
+    if module == "numpy.ndarray":  # `np.ndarray.fill(a, v)`: the method, its array first
+        rest = method_written(name, call.args[1:])
+        first = positional[:1] if name in MUTATING_METHODS else []
+        return None if rest is None else first + rest
+    if head in numpy_api.UFUNC_INPUTS and name in numpy_api.UFUNC_METHOD_OUT:
+        return _out_keyword(call.args) + _at(positional, numpy_api.UFUNC_METHOD_OUT[name])
+    if module not in numpy_api.OUT_MODULES:
+        return None
+    if module == "numpy" and name in numpy_api.UFUNC_INPUTS:
+        return _out_keyword(call.args) + positional[numpy_api.UFUNC_INPUTS[name] :]
+    return _out_keyword(call.args) + _at(
+        positional, numpy_api.OUT_POSITIONS.get(qual.removeprefix("numpy."))
+    )
+
+
+def method_written(name: str, args: Sequence[cst.Arg]) -> list[cst.BaseExpression] | None:
+    """The arguments of the array method `name` (receiver aside) it writes into: its `out`,
+    by keyword or position; None for a method NumPy's tables do not list (any of them)."""
+    if name not in numpy_api.ARRAY_METHODS:
+        return None
+    positional = [a.value for a in args if a.keyword is None]
+    return _out_keyword(args) + _at(positional, numpy_api.METHOD_OUT_POSITIONS.get(name))
+
+
+def _not_copied(qual: str, args: Sequence[cst.Arg]) -> bool:
+    """`np.nan_to_num(x, copy=False)`: told, by keyword or position, how to copy (anything
+    but a literal `True` may be false)."""
+    at = numpy_api.COPY_POSITIONS.get(qual)
+    if at is None:
+        return False
+    positional = [a.value for a in args if a.keyword is None]
+    given = [a.value for a in args if a.keyword is not None and a.keyword.value == "copy"]
+    given += _at(positional, at)
+    return any(not (type(v) is cst.Name and v.value == "True") for v in given)
+
+
+def _out_keyword(args: Sequence[cst.Arg]) -> list[cst.BaseExpression]:
+    return [a.value for a in args if a.keyword is not None and a.keyword.value == "out"]
+
+
+def _at(values: list[cst.BaseExpression], index: int | None) -> list[cst.BaseExpression]:
+    return values[index : index + 1] if index is not None else []
 
 
 _NESTED_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})

@@ -24,21 +24,21 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from autoopt.analysis.core.exprs import (
-    base_name,
     bound_names,
     calls_and_comprehension,
     calls_in,
     evaluated_exprs,
     mutated_names,
     mutating_call_target,
+    numpy_written,
     param_names,
     positional_names,
     read_names,
     scope_nodes,
+    written_roots,
 )
 from autoopt.analysis.core.names import ImportMap, collect_imports
 from autoopt.analysis.core.walk import walk
-from autoopt.analysis.overlays.numpy import MUTATING_FUNCTIONS
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -419,10 +419,15 @@ class _Builder:
         }
 
     def _on_module(self, call: cst.Call) -> bool:
-        """`jnp.add(x, 1)`, `lax.sort(x)`: a function of an imported module, not a method
-        that changes the object it is called on."""
+        """`jnp.add(x, 1)`, `lax.sort(x)`, `np.ndarray.fill(a, v)`: a function of an
+        imported module (or of a NumPy class), not a method that changes the object it is
+        called on."""
         func = call.func
-        return type(func) is cst.Attribute and self.g.imports.is_module(func.value)
+        if type(func) is not cst.Attribute:
+            return False
+        imports = self.g.imports
+        qual = imports.qualify(func.value) or ""
+        return imports.is_module(func.value) or qual.startswith("numpy.")
 
     def _nested(self, body: cst.BaseSuite) -> None:
         """A compound statement's body: a new block for dominance."""
@@ -577,13 +582,14 @@ class _Builder:
 
 
 def written_arguments(imports: ImportMap, call: cst.Call) -> set[str]:
-    """Names whose objects a call writes into: the first argument of an in-place NumPy
-    call (`np.copyto(a, b)`) and any `out=` argument (`out=buffers["obs"]` writes into
-    `buffers`)."""
-    targets = [a.value for a in call.args if a.keyword is not None and a.keyword.value == "out"]
-    if imports.qualify(call.func) in MUTATING_FUNCTIONS and call.args:
-        targets.append(call.args[0].value)
-    return {name for t in targets if (name := base_name(t)) is not None}
+    """Names whose objects a call writes into: a NumPy call's outputs and in-place
+    arguments (`np.copyto(a, b)`, `np.multiply(a, b, out)`, `out=buffers["obs"]` writes
+    into `buffers`; `core/exprs.py`'s `numpy_written`) and any `out=` argument."""
+    qual = imports.qualify(call.func) or ""
+    targets = numpy_written(qual, call) if qual.startswith("numpy.") else None
+    if targets is None:
+        targets = [a.value for a in call.args if a.keyword is not None and a.keyword.value == "out"]
+    return {name for t in targets for name in written_roots(t)}
 
 
 def _subscript_reads(targets: Sequence[cst.BaseExpression]) -> set[str]:

@@ -264,6 +264,8 @@ class Sharing:
     def _link_mutation(self, call: cst.Call) -> None:
         func = call.func
         if type(func) is cst.Attribute and func.attr.value in MUTATING_METHODS:
+            if (self.ctx.qualify(func) or "").startswith(("jax.", "numpy.", "math.")):
+                return  # `np.add(a, b)`: a library function named like a method, no store
             root = base_name(func.value)
             if root is None and is_at_update(func):
                 return  # `jnp.zeros(3).at[i].add(v)`: a new array, nothing stored

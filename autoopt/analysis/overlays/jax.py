@@ -309,6 +309,14 @@ GRADS = frozenset({"jax.grad"})
 VALUE_AND_GRADS = frozenset({"jax.value_and_grad"})
 #: Functions that map a function over the leaves of pytrees.
 TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
+#: JAX calls that call a Python function they are given: on the host (callbacks), or
+#: to trace it (transforms, tree maps).
+CALLING = TRACING_TRANSFORMS | TREE_MAPS | frozenset(
+    {"jax.debug.callback", "jax.pure_callback", "jax.experimental.io_callback",
+     "jax.tree_util.tree_reduce", "jax.tree.reduce", "jax.tree_util.Partial",
+     "jax.lax.reduce", "jax.lax.reduce_window", "jax.custom_gradient",
+     "jax.closure_convert", "jax.linear_transpose"}
+)  # fmt: skip
 #: Options of `jax.jit` that only donate arguments.
 DONATION_OPTIONS = frozenset({"donate_argnums", "donate_argnames"})
 #: Decorators that register a class as a pytree, by how their name ends.

@@ -60,6 +60,31 @@ DICT_READERS = frozenset(
     {"len", "dict", "list", "tuple", "set", "frozenset", "sorted", "print", "repr", "str", "id"}
 )
 
+#: Builtins that change their first argument (its attributes).
+WRITING_BUILTINS = frozenset({"setattr", "delattr"})
+#: Builtins that call a function they are given (`map(f, xs)`, `sorted(xs, key=f)`).
+CALLING_BUILTINS = frozenset({"map", "filter", "sorted", "min", "max", "iter", "next"})
+#: Builtins that iterate their arguments (an iterator's or a generator's code runs).
+ITERATING_BUILTINS = frozenset(
+    {"list", "tuple", "set", "frozenset", "dict", "sum", "min", "max", "sorted", "any", "all",
+     "zip", "enumerate", "map", "filter", "reversed", "iter", "next"}
+)  # fmt: skip
+#: Decorators that return a function behaving as the one they are given (a cache of its
+#: results, a method kind).
+TRANSPARENT_DECORATORS = frozenset(
+    {"functools.lru_cache", "functools.cache", "functools.wraps", "staticmethod",
+     "classmethod", "property", "typing.overload", "abc.abstractmethod"}
+)  # fmt: skip
+#: Builtins that read variables by name, unseen by the dataflow graph.
+INTROSPECTION_BUILTINS = frozenset({"globals", "locals", "vars", "eval", "exec"})
+#: `operator` functions that change their first argument in place.
+WRITING_OPERATORS = frozenset(
+    {"operator.setitem", "operator.delitem", "operator.iadd", "operator.iand",
+     "operator.iconcat", "operator.ifloordiv", "operator.ilshift", "operator.imatmul",
+     "operator.imod", "operator.imul", "operator.ior", "operator.ipow", "operator.irshift",
+     "operator.isub", "operator.itruediv", "operator.ixor"}
+)  # fmt: skip
+
 #: Methods that change the list, dict or set they are called on.
 MUTATING_METHODS = frozenset(
     {"append", "extend", "insert", "pop", "popitem", "remove", "clear", "update",

@@ -7,8 +7,10 @@
 
 keeps `loss` on the device in the list and converts the list once after the loop.
 The list (or a running sum) must start empty (zero) just before the loop, nothing
-else may read or change it until the loop ends, the loop may not `return` or
-`yield` first, and no later call in the loop may donate a kept value. When every
+else may read or change it until the loop ends (no other statement of the loop, no
+alias, and no code that reads it when it runs: a function reading it as a free
+variable, a lambda, introspection; `facts/mutation.py`'s `late_reader`), the loop may
+not `return` or `yield` first, and no later call in the loop may donate a kept value. When every
 conversion of a loop is collected this way and the loop fits `lax.scan`
 (analysis/plans/scan.py), the whole loop becomes one scan.
 """
@@ -25,6 +27,7 @@ from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.aliases import scope_sharing
+from autoopt.analysis.facts.mutation import late_reader
 from autoopt.analysis.plans.scan import Collect, ScanPlan, scan_plan
 from autoopt.analysis.values.placement import Place, Placement
 
@@ -156,6 +159,9 @@ class CollectPlan:
         loop = self.loop
         if not self._only_collected(loop):
             return f"`{self.name}` is also used inside the loop"
+        reader = late_reader(self.ctx, loop, self.name)  # the first: it explains the others
+        if reader:
+            return f"{reader} and could run during the loop"
         if self._start(loop) is None:
             what = "an empty list" if self.how == "append" else "a number"
             return f"`{self.name}` is not {what} set just before the loop"

@@ -148,6 +148,143 @@ def main():
 """,
         "`recalibrate` rebinds `TABLE` through `globals()`: every iteration transfers a new table",
     ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+SRC = np.ones((4, 4))
+
+def render(frame, gain):
+    np.multiply(SRC, gain, frame)
+
+def main():
+    frame = np.empty((4, 4))
+    for step in range(3):
+        render(frame, 1.0 + step)
+        img = jnp.array(frame)
+""",
+        "a ufunc's positional argument after its inputs is its `out`: the helper refills it",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def main(src):
+    frame = np.zeros(4)
+    for step in range(3):
+        np.clip(src, 0.0, step, frame)
+        x = jnp.asarray(frame)
+""",
+        "`np.clip`'s fourth positional argument is its `out`",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def main():
+    bias = np.zeros(5)
+    reset = bias.fill
+    for step in range(3):
+        reset(0.1 * step)
+        x = jnp.asarray(bias)
+""",
+        "a bound method taken as a value refills the buffer",
+    ),
+    Valid(
+        """
+import functools
+import jax.numpy as jnp
+import numpy as np
+
+def main(stream):
+    reading = np.zeros(4)
+    hooks = [functools.partial(np.copyto, reading)]
+    for t in range(3):
+        for hook in hooks:
+            hook(stream[t])
+        x = jnp.asarray(reading)
+""",
+        "a partial of `np.copyto` kept in a list refills the buffer",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def push(queue, r):
+    queue += [r]
+
+def main():
+    rewards = [0.0, 1.0]
+    memory = rewards
+    for t in range(3):
+        push(memory, 0.5 * t)
+        r = jnp.asarray(rewards)
+""",
+        "`+=` on a list parameter extends the caller's list, reached through an alias",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+
+def record(log, r):
+    book = log
+    book[len(book):] = [r]
+
+def main():
+    values = [1.0]
+    state = (values, "running")
+    for t in range(3):
+        record(state[0], t)
+        x = jnp.asarray(values)
+""",
+        "a slice assignment on an alias of a parameter extends the list inside a tuple",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def main():
+    buf = np.zeros(3)
+    for t in range(3):
+        np.ndarray.fill(buf, t)
+        x = jnp.asarray(buf)
+""",
+        "an array method called through its class writes its first argument",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import sensors
+
+def main():
+    for t in range(3):
+        sensors.capture()
+        x = jnp.asarray(sensors.FRAME)
+""",
+        "another module's attribute, which a function of that module may refill",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def batches(buf):
+    while True:
+        buf[:] = buf + 1.0
+        yield buf.sum()
+
+def main():
+    x = np.zeros(3)
+    stream = batches(x)
+    for t, _ in zip(range(3), stream):
+        y = jnp.asarray(x)
+""",
+        "iterating a generator runs its code, which refills the buffer it was handed",
+    ),
 )
 
 INVALID = (
@@ -385,5 +522,48 @@ def main(init):
 """,
         fix=_UNSAFE,
         message="replaced by a call's output",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+SRC = np.ones((4, 4))
+
+def render(frame, gain):
+    return np.multiply(SRC, gain) + frame.sum()
+
+def main():
+    frame = np.ones((4, 4))
+    bias = np.zeros(4)
+    reset = SRC.sum
+    total = 0.0
+    for step in range(3):
+        total = total + render(frame, 1.0 + step) + reset()
+        img = jnp.array(frame) + jnp.asarray(bias)
+    return total, img
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+SRC = np.ones((4, 4))
+
+def render(frame, gain):
+    return np.multiply(SRC, gain) + frame.sum()
+
+def main():
+    frame = np.ones((4, 4))
+    bias = np.zeros(4)
+    reset = SRC.sum
+    total = 0.0
+    frame_dev = jax.device_put(frame)
+    bias_dev = jax.device_put(bias)
+    for step in range(3):
+        total = total + render(frame, 1.0 + step) + reset()
+        img = frame_dev + bias_dev
+    return total, img
+""",
     ),
 )

@@ -702,4 +702,136 @@ def main():
 """,
         message="lax.scan",
     ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.8, (w * w).sum()
+
+def main(w):
+    flags = []
+
+    def check():
+        flags.append(isinstance(losses[-1], float))
+
+    losses = []
+    for _ in range(10):
+        w, loss = step(w)
+        losses.append(float(loss))
+        check()
+    return losses, flags
+""",
+        fix=Applicability.NONE,
+        message="the function `check` reads `losses` and could run during the loop",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.9, (w * w).sum()
+
+class Monitor:
+    def __call__(self):
+        return type(history[-1]).__name__
+
+monitor = Monitor()
+w = jax.numpy.ones(2)
+history = []
+for _ in range(5):
+    w, loss = step(w)
+    history.append(float(loss))
+    monitor()
+""",
+        fix=Applicability.NONE,
+        message="the function `__call__` reads `history`",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.9, (w * w).sum()
+
+def main(w):
+    seen = []
+    hooks = []
+    total = 0.0
+
+    def log_total():
+        seen.append(type(total))
+
+    hooks.append(log_total)
+    for _ in range(5):
+        w, loss = step(w)
+        total += float(loss)
+        for hook in hooks:
+            hook()
+    return total, seen
+""",
+        fix=Applicability.NONE,
+        message="the function `log_total` reads `total`",
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.9, (w * w).sum()
+
+def main(w, report):
+    losses = []
+    last = lambda: losses[-1]
+    for _ in range(5):
+        w, loss = step(w)
+        losses.append(float(loss))
+        report(last)
+    return losses
+""",
+        fix=Applicability.NONE,
+        message="a lambda or generator expression reads `losses` when it runs",  # `last`
+    ),
+    Invalid(
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.8, (w * w).sum()
+
+def main(w):
+    def summary():
+        return max(losses)
+
+    losses = []
+    for _ in range(10):
+        w, loss = step(w)
+        losses.append(float(loss))
+    return w, summary()
+""",
+        """
+import jax
+
+@jax.jit
+def step(w):
+    return w * 0.8, (w * w).sum()
+
+def main(w):
+    def summary():
+        return max(losses)
+
+    losses = []
+    for _ in range(10):
+        w, loss = step(w)
+        losses.append(loss)
+    losses = [float(value) for value in jax.device_get(losses)]
+    return w, summary()
+""",
+        message="after the loop",
+    ),
 )

@@ -623,6 +623,60 @@ def trajectory():
     return log
 """,
         fix=Applicability.NONE,
-        message="reads `row`, which the loop changes in place",
+        message="holds `row`, which may change in place during the loop (`row` changes inside",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def write_state(row, t):
+    np.copyto(row, (t, 2 * t, 3 * t))
+
+def trajectory(steps):
+    row = np.zeros(3)
+    log = jnp.zeros((0, 3))
+    for t in steps:
+        write_state(row, t)
+        log = jnp.concatenate([log, row[None]])
+    return log
+""",
+        fix=Applicability.NONE,
+        message="(the loop passes `row` to `write_state`, which may change it)",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def write_state(row, t):
+    np.copyto(row, (t, 2 * t, 3 * t))
+
+def trajectory(steps):
+    row = np.zeros(3)
+    log = jnp.zeros((0, 3))
+    for t in steps:
+        write_state(row, t)
+        log = jnp.concatenate([log, jnp.asarray(row)[None]])
+    return log
+""",
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def write_state(row, t):
+    np.copyto(row, (t, 2 * t, 3 * t))
+
+def trajectory(steps):
+    row = np.zeros(3)
+    log = jnp.zeros((0, 3))
+    log_parts = [log]
+    for t in steps:
+        write_state(row, t)
+        log_parts.append(jnp.asarray(row)[None])
+    log = jnp.concatenate(log_parts)
+    return log
+""",
+        message="collect the pieces in a list",
     ),
 )

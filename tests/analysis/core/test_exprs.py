@@ -11,11 +11,14 @@ from autoopt.analysis.core.exprs import (
     calls_in,
     has_comprehension,
     is_at_update,
+    method_written,
     mutated_names,
     mutating_call_target,
+    numpy_written,
     param_names,
     positional_names,
     read_names,
+    written_roots,
 )
 
 E = cst.parse_expression
@@ -76,6 +79,67 @@ def test_base_name(code: str, base: str | None) -> None:
 )
 def test_mutating_call_target(call: str, target: str | None) -> None:
     assert mutating_call_target(E(call)) == target
+
+
+def _codes(exprs: list[cst.BaseExpression] | None) -> list[str] | None:
+    return None if exprs is None else [cst.Module([]).code_for_node(e) for e in exprs]
+
+
+@pytest.mark.parametrize(
+    ("qual", "call", "written"),
+    [
+        ("numpy.multiply", "f(a, b, out)", ["out"]),  # a ufunc's argument after its inputs
+        ("numpy.multiply", "f(a, b)", []),
+        ("numpy.sqrt", "f(a, out)", ["out"]),
+        ("numpy.divmod", "f(a, b, q, r)", ["q", "r"]),  # two outputs
+        ("numpy.add", "f(a, 1, out=(q,))", ["(q,)"]),
+        ("numpy.clip", "f(a, 0, 1, frame)", ["frame"]),  # `out` after the options
+        ("numpy.clip", "f(a, 0, 1)", []),
+        ("numpy.sum", "f(a, 0, None, buf)", ["buf"]),
+        ("numpy.sum", "f(a, 0)", []),
+        ("numpy.fft.fft", "f(a, None, -1, None, buf)", ["buf"]),
+        ("numpy.copyto", "f(dst, src)", ["dst"]),
+        ("numpy.subtract.at", "f(a, [0], 1)", ["a"]),  # any ufunc's `at`
+        ("numpy.add.reduce", "f(a, 0, None, buf)", ["buf"]),
+        ("numpy.add.reduce", "f(a)", []),
+        ("numpy.ndarray.fill", "f(a, 0.0)", ["a"]),  # the method through its class
+        ("numpy.ndarray.sum", "f(a, 0, None, buf)", ["buf"]),
+        ("numpy.nan_to_num", "f(x, copy=False)", ["x"]),
+        ("numpy.nan_to_num", "f(x, flag)", ["x"]),  # `copy` by position, maybe false
+        ("numpy.nan_to_num", "f(x, True)", []),
+        ("numpy.nan_to_num", "f(x)", []),
+        ("numpy.linalg.solve", "f(a, b)", []),
+        ("numpy.lib.stride_tricks.as_strided", "f(a)", None),  # beyond the tables: any
+        ("numpy.ma.sum", "f(a, 0, None, buf)", None),
+        ("numpy.ndarray.frobnicate", "f(a)", None),
+    ],
+)
+def test_numpy_written(qual: str, call: str, written: list[str] | None) -> None:
+    assert _codes(numpy_written(qual, E(call))) == written
+
+
+@pytest.mark.parametrize(
+    ("method", "call", "written"),
+    [
+        ("sum", "a.sum(0, None, buf)", ["buf"]),
+        ("clip", "a.clip(0, 1, buf)", ["buf"]),
+        ("dot", "a.dot(b, buf)", ["buf"]),
+        ("mean", "a.mean(out=buf)", ["buf"]),
+        ("reshape", "a.reshape(2, 2)", []),
+        ("fill", "a.fill(v)", []),  # it writes the array itself, not its arguments
+        ("refill", "a.refill(v)", None),  # not an array method
+    ],
+)
+def test_method_written(method: str, call: str, written: list[str] | None) -> None:
+    assert _codes(method_written(method, E(call).args)) == written
+
+
+@pytest.mark.parametrize(
+    ("target", "roots"),
+    [("buf", ["buf"]), ("bufs['obs']", ["bufs"]), ("(q, r[0])", ["q", "r"]), ("f()", [])],
+)
+def test_written_roots(target: str, roots: list[str]) -> None:
+    assert list(written_roots(E(target))) == roots
 
 
 @pytest.mark.parametrize(

@@ -59,6 +59,11 @@ def test_statement_facts(code: str, defs: str, uses: str, mutates: str) -> None:
         ("np.copyto(a, b)", ["a"]),  # NumPy writing into its first argument
         ("np.multiply(b, 2, out=c['o'])", ["c"]),  # and into `out=`
         ("np.sum(a)", []),
+        ("np.multiply(b, 2, frame)", ["frame"]),  # a ufunc's positional output
+        ("np.divmod(x, 1.0, whole, frac)", ["frac", "whole"]),
+        ("np.clip(x, 0, 1, frame)", ["frame"]),  # a function's positional `out`
+        ("np.ndarray.fill(a, 0.0)", ["a"]),  # an array method through its class, not `np`
+        ("np.add.at(a, [0], 1)", ["a"]),
     ],
 )
 def test_numpy_writes_are_mutations(code: str, mutates: list[str]) -> None:

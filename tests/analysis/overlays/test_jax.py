@@ -63,6 +63,7 @@ def test_qualified_names_exist() -> None:
         | set(jax_api.STACKS) | jax_api.NEW_AXIS | jax_api.PASSING_TRANSFORMS | jax_api.GRADS
         | jax_api.VALUE_AND_GRADS | jax_api.TREE_MAPS | set(jax_api.REVERSE_MODE)
         | set(jax_api.CHECKPOINTS) | jax_api.ARRAY_ANNOTATIONS | jax_api.MODULES
+        | jax_api.CALLING
     )  # fmt: skip
     jax_names = {n for n in names if n.startswith("jax.")} - OLD_SPELLINGS
     assert [n for n in sorted(jax_names) if not resolve(n)] == []
@@ -166,6 +167,14 @@ def test_methods_and_attributes() -> None:
         return x
 
     static(X)
+
+
+def test_callbacks_call_their_function_on_the_host() -> None:
+    seen = []
+    jax.debug.callback(lambda v: seen.append(float(v)), jnp.float32(2.0))
+    jax.effects_barrier()
+    assert seen == [2.0]
+    assert jax_api.TRACING_TRANSFORMS | jax_api.TREE_MAPS <= jax_api.CALLING
 
 
 def test_tree_maps_and_grads() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
+
 import numpy as np
 import pytest
 
@@ -57,3 +60,83 @@ def test_rng_size_and_dtype(method: str) -> None:
 def test_fresh_methods_exist() -> None:
     holders = (np.ones(3), np.random.default_rng(0), np.random.RandomState(0))
     assert all(any(hasattr(h, m) for h in holders) for m in numpy_api.FRESH_METHODS)
+
+
+def _public(module: object) -> dict[str, object]:
+    return {n: getattr(module, n) for n in dir(module) if not n.startswith("_")}
+
+
+def _out_position(func: object) -> int | None:
+    """The index of a positional `out` parameter, if the signature has one."""
+    try:
+        params = list(inspect.signature(func).parameters.values())  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    found = [i for i, p in enumerate(params) if p.name == "out" and p.kind in kinds]
+    return found[0] if found else None
+
+
+def test_ufunc_inputs_are_complete_and_right() -> None:
+    """Every ufunc of the namespace is listed with its `nin`: the positional arguments
+    after those are outputs."""
+    ufuncs = {n: f for n, f in _public(np).items() if isinstance(f, np.ufunc)}
+    assert {n: f.nin for n, f in ufuncs.items()} == {
+        n: k for n, k in numpy_api.UFUNC_INPUTS.items() if n in ufuncs
+    }
+    out = np.zeros(3)
+    np.multiply(np.ones(3), 2.0, out)
+    assert out.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_out_positions_are_complete_for_the_out_modules() -> None:
+    """Every function of OUT_MODULES that takes `out` by position is a ufunc or listed,
+    at that position (a function missing here writes only its `out=` keyword)."""
+    found = {}
+    for module_name in numpy_api.OUT_MODULES:
+        module = importlib.import_module(module_name)
+        prefix = module_name.removeprefix("numpy").lstrip(".")
+        for name, func in _public(module).items():
+            if callable(func) and not isinstance(func, (type, np.ufunc)):
+                at = _out_position(func)
+                if at is not None:
+                    found[f"{prefix}.{name}" if prefix else name] = at
+    assert found == {n: at for n, at in numpy_api.OUT_POSITIONS.items() if n in found}
+    assert set(numpy_api.OUT_POSITIONS) - set(found) <= {"concat"}  # NumPy 2 only
+    frame = np.zeros(3)
+    np.clip(np.arange(3.0), 0.0, 1.0, frame)
+    assert frame.tolist() == [0.0, 1.0, 1.0]
+
+
+def test_array_methods_and_their_out_positions() -> None:
+    methods = {n for n, f in _public(np.ndarray).items() if callable(f)}
+    assert methods == numpy_api.ARRAY_METHODS - {"itemset"}  # NumPy 2 dropped it
+    found = {n: _out_position(getattr(np.ndarray, n)) for n in methods}
+    positions = {n: at - 1 for n, at in found.items() if at is not None}  # after `self`
+    assert positions == numpy_api.METHOD_OUT_POSITIONS
+    assert numpy_api.MUTATING_METHODS - {"itemset"} <= methods
+
+
+def test_ufunc_method_out_positions() -> None:
+    for name, at in numpy_api.UFUNC_METHOD_OUT.items():
+        assert _out_position(getattr(np.add, name)) == at
+    a = np.zeros(3)
+    np.subtract.at(a, [0], 1.0)
+    assert a.tolist() == [-1.0, 0.0, 0.0]
+
+
+def test_copy_positions_write_in_place() -> None:
+    for qual, at in numpy_api.COPY_POSITIONS.items():
+        func = getattr(np, qual.removeprefix("numpy."))
+        assert list(inspect.signature(func).parameters)[at] == "copy"
+    x = np.array([np.nan, 1.0])
+    np.nan_to_num(x, copy=False)
+    assert x.tolist() == [0.0, 1.0]
+
+
+def test_calling_functions_take_a_function() -> None:
+    for qual in numpy_api.CALLING_FUNCTIONS:
+        assert resolve(qual), qual
+    calls = []
+    np.apply_along_axis(lambda row: calls.append(1) or row.sum(), 1, np.ones((2, 2)))
+    assert calls == [1, 1]

@@ -7,6 +7,7 @@ import concurrent.futures
 import importlib
 import importlib.util
 import multiprocessing.pool
+import operator
 import os
 import subprocess
 import sys
@@ -167,3 +168,31 @@ def test_env_blind_modules_read_no_jax_setting_at_import() -> None:
     )
     assert done.stdout.strip() == "[]", done.stderr
     assert all(importlib.util.find_spec(m) is not None for m in modules)
+
+
+def test_writing_operators_are_the_in_place_ones() -> None:
+    """Every in-place twin of an `operator` function (`iadd` of `add`, `iand` of `and_`),
+    and `setitem`, `delitem`, is listed."""
+    twins = {n.rstrip("_") for n in dir(operator) if not n.startswith("_")}
+    in_place = {f"operator.i{n}" for n in twins if hasattr(operator, f"i{n}")}
+    assert in_place | {"operator.setitem", "operator.delitem"} == python_api.WRITING_OPERATORS
+    items = [1]
+    operator.iadd(items, [2])
+    assert items == [1, 2]
+
+
+def test_builtins_that_write_call_or_introspect() -> None:
+    names = (
+        python_api.WRITING_BUILTINS | python_api.CALLING_BUILTINS
+        | python_api.INTROSPECTION_BUILTINS | python_api.ITERATING_BUILTINS
+    )  # fmt: skip
+    assert all(hasattr(builtins, n) for n in names)
+    calls: list[int] = []
+    list(map(calls.append, [1, 2]))
+    sorted([2, 1], key=lambda v: calls.append(v) or v)
+    assert len(calls) == 4
+
+
+def test_transparent_decorators_exist() -> None:
+    for name in python_api.TRANSPARENT_DECORATORS:
+        assert resolve(name) if "." in name else hasattr(builtins, name), name
