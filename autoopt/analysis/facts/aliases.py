@@ -66,7 +66,7 @@ _LEAF_DEPTH = 8  # nested containers and helper calls followed to find a pytree'
 RETAINED = "<retained>"
 #: The start of a pseudo-name for one place that keeps a reference: the rest of the name
 #: says where, as a clause about the value (`is stored in `Run.start``).
-_KEPT = "<kept>"
+KEPT = "<kept>"
 _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
@@ -129,9 +129,9 @@ class Sharing:
         for code, kept in sorted(self.retainers.items()):
             if kept & names:
                 return f"is handed to `{code}`, which may keep it"
-        held = sorted(n for n in names if n.startswith(_KEPT))
+        held = sorted(n for n in names if n.startswith(KEPT))
         if held:
-            return held[0][len(_KEPT) :]
+            return held[0][len(KEPT) :]
         return "may be kept by code autoopt cannot see" if RETAINED in names else None
 
     def component(self, names: Iterable[str], weak: bool) -> set[str]:
@@ -159,7 +159,7 @@ class Sharing:
                 root = root.value
             out.add(self.shares(root))
             if type(root) is cst.Name and self._held_by_root(root.value, expr):
-                out.strong.add(f"{_KEPT}is read from `{self.ctx.code(expr)}`, which holds it too")
+                out.strong.add(f"{KEPT}is read from `{self.ctx.code(expr)}`, which holds it too")
         elif (
             type(expr) is cst.Tuple
             or type(expr) is cst.List
@@ -214,7 +214,7 @@ class Sharing:
         of a call) a pseudo-name for that place."""
         if root is not None and root not in self.ignored:
             return root
-        return f"{_KEPT}is stored in `{self.ctx.code(place)}`, which keeps a reference to it"
+        return f"{KEPT}is stored in `{self.ctx.code(place)}`, which keeps a reference to it"
 
     def _link(self, names: Iterable[str], shares: Shares) -> None:
         names = set(names) - self.ignored
@@ -396,7 +396,7 @@ class Sharing:
 
     def _kept_result(self, call: cst.Call) -> str:
         code = self.ctx.code(call.func)
-        return f"{_KEPT}comes from `{code}`, which may keep a reference to it"
+        return f"{KEPT}comes from `{code}`, which may keep a reference to it"
 
     def _host_copy(self, qual: str, call: cst.Call) -> bool:
         """`jnp.asarray(a)` / `jax.device_put(a)` of a NumPy array: a new device buffer."""
@@ -451,7 +451,7 @@ class Sharing:
                 return Shares()
             if owner is not self.ctx and not name.startswith("<"):
                 module = Path(owner.path).stem
-                return Shares(strong={f"{_KEPT}is held by `{module}.{name}` too"})
+                return Shares(strong={f"{KEPT}is held by `{module}.{name}` too"})
             return Shares(strong={name})
         params = fn.node.params
         variadic = {

@@ -41,7 +41,7 @@ from autoopt.analysis.core.execution import only_called
 from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.core.jitted import is_escaping
 from autoopt.analysis.core.walk import walk
-from autoopt.analysis.facts.aliases import RETAINED, Sharing, scope_sharing
+from autoopt.analysis.facts.aliases import KEPT, RETAINED, Sharing, scope_sharing
 from autoopt.analysis.facts.purity import transformed_function
 from autoopt.analysis.facts.writes import (
     HOPS,
@@ -81,8 +81,8 @@ def change_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None
             hit = sorted(cause.names & held - {RETAINED}) or sorted(names & cause.names & held)
             hit = hit or (sorted(names) if RETAINED in cause.names & held else [])
             if hit and not cause.held:
-                return cause.why.format(name=hit[0])
-            through = through or (cause.why.format(name=hit[0]) if hit else "")
+                return _spelled(cause.why, hit[0])
+            through = through or (_spelled(cause.why, hit[0]) if hit else "")
             unseen = unseen or cause.unseen
     if through:
         return through
@@ -134,6 +134,14 @@ def _elements(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> set[s
     if type(expr) is cst.Name and model(ctx).value_of(stmt, expr).kind in _SEQUENCES:
         return holds(ctx, stmt.scope, expr.value, HOPS)
     return set()
+
+
+def _spelled(why: str, name: str) -> str:
+    """`why` about `name`; a place the alias authority names by a clause (`<kept>is read
+    from `nnx.Param`, ...`) reads as "a value that is read from ..."."""
+    if name.startswith(KEPT):
+        return why.replace("`{name}`", f"a value that {name[len(KEPT) :]}")
+    return why.format(name=name)
 
 
 def late_reader(ctx: ModuleContext, loop: Loop, name: str) -> str | None:
