@@ -59,6 +59,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import (
+    base_name,
     is_at_update,
     method_written,
     mutating_call_target,
@@ -263,7 +264,7 @@ class _Call:
             return  # `x.at[i].set(v)`, a JAX array's or a string's method: a new value
         method = func.attr.value
         if method not in READ_ONLY_METHODS:
-            root = self.sharing.shares(func.value).names()
+            root = self._objects(func.value)
             yield Cause(
                 frozenset(root), f"`{self.ctx.code(self.call)}` may change `{{name}}` in place"
             )
@@ -388,13 +389,13 @@ class _Call:
 
     # -- building causes ------------------------------------------------------------------
     def _passed(self, exprs: list[cst.BaseExpression], does: str) -> Cause:
-        names = {n for e in exprs for n in self.sharing.shares(e).names()}
+        names = {n for e in exprs for n in self._objects(e)}
         return Cause(frozenset(names), f"the loop passes `{{name}}` to `{self.code}`, which {does}")
 
     def _unseen(self, called: Sequence[cst.BaseExpression] = ()) -> Iterator[Cause]:
         """Code autoopt cannot see: it may change what it is given, what the callables it
         is or calls hold (`called`), and what it can reach."""
-        names = {n for e in self._all() for n in self.sharing.shares(e).names()}
+        names = {n for e in self._all() for n in self._objects(e)}
         why = f"the loop passes `{{name}}` to `{self.code}`, which may change it"
         yield Cause(frozenset(names), why, self.code)
         if called:
@@ -405,6 +406,22 @@ class _Call:
                 "closure or a partial of it) and change it"
             )
             yield Cause(frozenset(held), why, calls=calls, held=True)
+
+    def _objects(self, expr: cst.BaseExpression) -> set[str]:
+        """The names whose objects `expr` may be or hold (`facts/aliases.py`), and its
+        root, be it a class or a module (`Cfg.BUF`, `sensors.FRAME`; not a function, nor
+        JAX's or NumPy's modules)."""
+        names = self.sharing.shares(expr).names()
+        root = base_name(expr)
+        if root is not None and self._holds_data(root):
+            names.add(root)
+        return names
+
+    def _holds_data(self, name: str) -> bool:
+        if self.ctx.graph.resolve_function(name, self.stmt.scope) is not None:
+            return False
+        qual = self.ctx.imports.bindings.get(name, "")
+        return qual.split(".")[0] not in ("jax", "numpy", "math")
 
     def _held_by(self, expr: cst.BaseExpression) -> set[str]:
         return held_by(self.ctx, self.stmt, self.sharing, expr)

@@ -17,6 +17,9 @@ HEADER = HEADER + "import functools\nimport operator\nimport threading\n"
 HELPERS = """
 SRC = np.ones(3)
 
+class Cfg:
+    BUF = np.zeros(3)
+
 def render(frame, gain):
     np.multiply(SRC, gain, frame)
 
@@ -105,6 +108,7 @@ def reason(setup: str, body: str, name: str = "x") -> str | None:
             "the loop passes `x` to `map`, which may change it",
         ),
         ("x = np.zeros(3)\ndef refill(v):\n    x[:] = v", "refill(t)", "`refill` changes `x`"),
+        ("x = Cfg", "Cfg.refill(t)", "`Cfg.refill(t)` may change `Cfg` in place"),
         # left alone
         ("x = np.zeros(3)", "y = reads(x) + len(x) + np.sum(x) + x.mean()", None),
         ("x = np.zeros(3)", "y = jnp.asarray(x) + np.multiply(x, 2.0) + np.clip(x, 0, 1)", None),
