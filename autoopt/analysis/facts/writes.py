@@ -43,7 +43,8 @@ outer names counts; code autoopt cannot see inside it runs on tracers, at trace 
 is not taken to reach anything.
 
 **A function** (`writes`, once per function): the parameters and outer names (globals,
-closure cells) whose objects its statements change, through the aliases inside it (`b = a;
+closure cells, what a changed parameter's default reads: `buf=BUF`) whose objects its
+statements change, through the aliases inside it (`b = a;
 b[:] = 0`, `for row in a: row[:] = 0`, a view `a.reshape(-1)`: `facts/aliases.py`), the
 parameters it calls, the global and nonlocal names it rebinds, and whether it calls code
 autoopt cannot see. A call back into a function being summarised counts as code autoopt
@@ -64,6 +65,7 @@ from autoopt.analysis.core.exprs import (
     method_written,
     mutating_call_target,
     numpy_written,
+    read_names,
     scope_nodes,
 )
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
@@ -153,13 +155,23 @@ def _summarise(ctx: ModuleContext, fn: Function) -> Writes:
     declared = fn.globals | fn.nonlocals
     bound = {n for s in stmts for n in s.defs}
     params = set(fn.params)
+    kept = {n for p in reach & params for n in _default_roots(fn, p)}  # `buf=BUF`
     return Writes(
         params=frozenset(reach & params),
-        outer=frozenset(reach - (bound - declared) - params),
+        outer=frozenset(reach - (bound - declared) - params | kept),
         rebinds=frozenset(bound & declared),
         unseen=unseen,
         called=frozenset(sharing.component(called, weak=True) & params),
     )
+
+
+def _default_roots(fn: Function, param: str) -> Iterator[str]:
+    """The variables a parameter's default reads (`buf=BUF`): the function keeps that
+    object, and changes it when it changes the parameter."""
+    params = fn.node.params
+    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if p.name.value == param and p.default is not None:
+            yield from (n.value for n in read_names(p.default))
 
 
 def causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
@@ -358,12 +370,13 @@ class _Call:
             yield Cause(frozenset(), "", done.unseen)
 
     def _bound(self, fn: Function, param: str) -> list[cst.BaseExpression]:
-        """The arguments bound to `param` of `fn` (every one, for `*args` or `**kwargs`)."""
+        """What `param` of `fn` receives: its argument (every one, for `*args` or
+        `**kwargs`, or behind a starred argument; none, for its default: `Writes.outer`)."""
         params = fn.node.params
         variadic = {
             p.name.value for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param
         }
-        if param in variadic:
+        if param in variadic or any(a.star for a in self.call.args):
             return self._all()
         expr = CallSite(self.stmt, self.call, fn).argument(fn.params.index(param), param)
         return [expr] if expr is not None else []
