@@ -270,6 +270,18 @@ def main(w):
         ),
         ("pass", "print(globals())", "`globals()` may read `losses`"),
         ("def check():\n        return 1", "check()", None),
+        (
+            "def check():\n        return losses[-1]\n    threading.Thread(target=check).start()",
+            "pass",
+            "the function `check` reads `losses`",  # a thread's target: it runs any time
+        ),
+        (
+            "class Monitor:\n        def __call__(self):\n            return losses[-1]\n"
+            "    monitor = Monitor()",
+            "monitor()",
+            "the function `__call__` reads `losses`",  # a method of a class in the function
+        ),
+        ("def other():\n        losses = [1]\n        return losses", "other()", None),
     ],
 )
 def test_late_reader(setup: str, body: str, why: str | None) -> None:
