@@ -44,11 +44,11 @@ is not taken to reach anything.
 
 **A function** (`writes`, once per function): the parameters and outer names (globals,
 closure cells, what a changed parameter's default reads: `buf=BUF`) whose objects its
-statements change, through the aliases inside it (`b = a;
-b[:] = 0`, `for row in a: row[:] = 0`, a view `a.reshape(-1)`: `facts/aliases.py`), the
-parameters it calls, the global and nonlocal names it rebinds, and whether it calls code
-autoopt cannot see. A call back into a function being summarised counts as code autoopt
-cannot see.
+statements change, through the aliases inside it (`b = a; b[:] = 0`, `for row in a:
+row[:] = 0`, a view `a.reshape(-1)`: `facts/aliases.py`, an over-approximation: what an
+object holds counts as changed with it), the parameters it calls, the global and nonlocal
+names it rebinds, and whether it calls code autoopt cannot see. A call back into a
+function being summarised counts as code autoopt cannot see.
 """
 
 from __future__ import annotations
