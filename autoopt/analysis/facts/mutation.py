@@ -58,9 +58,11 @@ from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
+#: Kinds of the data a parameter may receive from a global.
+_DATA = (Kind.HOST_ARRAY, Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.UNKNOWN)
 #: Kinds of values code autoopt cannot see may change, once it can reach them (a module's
 #: attributes too).
-_MUTABLE = (Kind.HOST_ARRAY, Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.MODULE, Kind.UNKNOWN)
+_MUTABLE = (*_DATA, Kind.MODULE)
 #: Kinds that may be a list or tuple, whose arithmetic results hold their elements.
 _SEQUENCES = (Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.UNKNOWN)
 
@@ -325,7 +327,7 @@ def _mutable_globals(ctx: ModuleContext) -> set[str]:
         n
         for s in ctx.graph.scope_stmts(MODULE)
         for n in s.defs
-        if values.defined(s, n).kind in _MUTABLE
+        if values.defined(s, n).kind in _DATA
     }
 
 
