@@ -370,7 +370,7 @@ def suite():
 
 def test_suite_size_and_layout():
     assert len(PROGRAMS) >= 44, len(PROGRAMS)
-    numbers = [name.split("_")[0] for name in PROGRAMS]
+    numbers = [name.split("_", 1)[0] for name in PROGRAMS]
     assert len(set(numbers)) == len(numbers), "two programs share a number"
     readme = (HERE / "README.md").read_text()
     for name in PROGRAMS:

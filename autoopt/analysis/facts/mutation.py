@@ -25,9 +25,9 @@ object (on sequences it holds their elements); a JAX call returns a JAX array.
 **Readers** (`late_reader`): a lambda or generator expression of the scope that reads the
 name, code that reads names by introspection (`globals()`, `locals()`, `vars()`, `eval`,
 `exec`), or a function reading that variable as a free variable (late binding: defined
-before or after the name is bound) that the loop may run: one it calls or hands on,
-through the module's functions; or, when the loop calls code autoopt cannot see, one used
-as a value, decorated, or a method.
+before or after the name is bound) that may run during the loop: one it calls or hands on,
+through the module's functions; one used as a value or decorated (a callback, a thread's
+target: it may run at any time); a method, when the loop calls code autoopt cannot see.
 """
 
 from __future__ import annotations
@@ -58,9 +58,11 @@ from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
+#: Kinds of the data a parameter may receive from a global.
+_DATA = (Kind.HOST_ARRAY, Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.UNKNOWN)
 #: Kinds of values code autoopt cannot see may change, once it can reach them (a module's
 #: attributes too).
-_MUTABLE = (Kind.HOST_ARRAY, Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.MODULE, Kind.UNKNOWN)
+_MUTABLE = (*_DATA, Kind.MODULE)
 #: Kinds that may be a list or tuple, whose arithmetic results hold their elements.
 _SEQUENCES = (Kind.CONTAINER, Kind.PYTREE, Kind.OBJECT, Kind.UNKNOWN)
 
@@ -147,9 +149,10 @@ def _spelled(why: str, name: str) -> str:
 def late_reader(ctx: ModuleContext, loop: Loop, name: str) -> str | None:
     """Code other than the loop's own statements that may read `name` (of the loop's
     scope) while `loop` runs, or None: a lambda or generator expression reading it, code
-    reading names by introspection, or a function reading it as a free variable that the
-    loop may run (it calls it, through the module's functions, or hands it on; or calls
-    code autoopt cannot see while the function is used as a value, decorated or a method)."""
+    reading names by introspection, or a function reading it as a free variable that may
+    run during the loop: the loop calls it (through the module's functions) or hands it
+    on; it is used as a value or decorated (a callback, a thread's target: it may run at
+    any time); it is a method, and the loop calls code autoopt cannot see."""
     if _deferred_read(ctx, loop.scope, name):
         return f"a lambda or generator expression reads `{name}` when it runs"
     introspection = ctx.per_module(_introspection)
@@ -161,7 +164,7 @@ def late_reader(ctx: ModuleContext, loop: Loop, name: str) -> str | None:
             continue
         if _binding_scope(ctx, fn, name) != loop.scope:
             continue  # another variable of that name
-        if fn.qualname in runs or (unseen and _loose(ctx, fn)):
+        if fn.qualname in runs or _escapes(ctx, fn) or (unseen and fn.is_method):
             return f"the function `{fn.name}` reads `{name}`"
     return None
 
@@ -172,12 +175,6 @@ def _reads_free(ctx: ModuleContext, fn: Function, name: str) -> bool:
     if name in fn.globals | fn.nonlocals:
         return True
     return name not in _locals(ctx, fn.qualname) and any(name in s.uses for s in stmts)
-
-
-def _loose(ctx: ModuleContext, fn: Function) -> bool:
-    """Whether code autoopt cannot see may call `fn`: it is used as a value, decorated, or
-    a method."""
-    return fn.is_method or _escapes(ctx, fn)
 
 
 def _runs_during(ctx: ModuleContext, loop: Loop) -> tuple[set[str], bool]:
@@ -284,8 +281,9 @@ def _binding_scope(ctx: ModuleContext, fn: Function, name: str) -> str:
     scope = fn.scope
     while scope != MODULE:
         outer = ctx.graph.functions.get(scope)
-        if outer is None:
-            return MODULE  # a class body: its names are not seen from its methods
+        if outer is None:  # a class body: its names are not seen from its methods
+            scope = scope.rpartition(".")[0] or MODULE
+            continue
         if name in outer.globals:
             return MODULE
         if name in _locals(ctx, scope):
@@ -338,7 +336,7 @@ def _mutable_globals(ctx: ModuleContext) -> set[str]:
         n
         for s in ctx.graph.scope_stmts(MODULE)
         for n in s.defs
-        if values.defined(s, n).kind in _MUTABLE
+        if values.defined(s, n).kind in _DATA
     }
 
 

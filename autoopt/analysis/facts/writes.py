@@ -43,11 +43,12 @@ outer names counts; code autoopt cannot see inside it runs on tracers, at trace 
 is not taken to reach anything.
 
 **A function** (`writes`, once per function): the parameters and outer names (globals,
-closure cells) whose objects its statements change, through the aliases inside it (`b = a;
-b[:] = 0`, `for row in a: row[:] = 0`, a view `a.reshape(-1)`: `facts/aliases.py`), the
-parameters it calls, the global and nonlocal names it rebinds, and whether it calls code
-autoopt cannot see. A call back into a function being summarised counts as code autoopt
-cannot see.
+closure cells, what a changed parameter's default reads: `buf=BUF`) whose objects its
+statements change, through the aliases inside it (`b = a; b[:] = 0`, `for row in a:
+row[:] = 0`, a view `a.reshape(-1)`: `facts/aliases.py`, an over-approximation: what an
+object holds counts as changed with it), the parameters it calls, the global and nonlocal
+names it rebinds, and whether it calls code autoopt cannot see. A call back into a
+function being summarised counts as code autoopt cannot see.
 """
 
 from __future__ import annotations
@@ -61,10 +62,12 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import decorated_traced, transform_of
 from autoopt.analysis.core.exprs import (
+    base_name,
     is_at_update,
     method_written,
     mutating_call_target,
     numpy_written,
+    read_names,
     scope_nodes,
 )
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
@@ -158,13 +161,23 @@ def _summarise(ctx: ModuleContext, fn: Function) -> Writes:
     declared = fn.globals | fn.nonlocals
     bound = {n for s in stmts for n in s.defs}
     params = set(fn.params)
+    kept = {n for p in reach & params for n in _default_roots(fn, p)}  # `buf=BUF`
     return Writes(
         params=frozenset(reach & params),
-        outer=frozenset(reach - (bound - declared) - params),
+        outer=frozenset(reach - (bound - declared) - params | kept),
         rebinds=frozenset(bound & declared),
         unseen=unseen,
         called=frozenset(sharing.component(called, weak=True) & params),
     )
+
+
+def _default_roots(fn: Function, param: str) -> Iterator[str]:
+    """The variables a parameter's default reads (`buf=BUF`): the function keeps that
+    object, and changes it when it changes the parameter."""
+    params = fn.node.params
+    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if p.name.value == param and p.default is not None:
+            yield from (n.value for n in read_names(p.default))
 
 
 def causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
@@ -274,7 +287,7 @@ class _Call:
             return  # `x.at[i].set(v)`, a JAX array's or a string's method: a new value
         method = func.attr.value
         if method not in READ_ONLY_METHODS:
-            root = self.sharing.shares(func.value).names()
+            root = self._objects(func.value)
             yield Cause(
                 frozenset(root), f"`{self.ctx.code(self.call)}` may change `{{name}}` in place"
             )
@@ -368,12 +381,13 @@ class _Call:
             yield Cause(frozenset(), "", done.unseen)
 
     def _bound(self, fn: Function, param: str) -> list[cst.BaseExpression]:
-        """The arguments bound to `param` of `fn` (every one, for `*args` or `**kwargs`)."""
+        """What `param` of `fn` receives: its argument (every one, for `*args` or
+        `**kwargs`, or behind a starred argument; none, for its default: `Writes.outer`)."""
         params = fn.node.params
         variadic = {
             p.name.value for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param
         }
-        if param in variadic:
+        if param in variadic or any(a.star for a in self.call.args):
             return self._all()
         expr = CallSite(self.stmt, self.call, fn).argument(fn.params.index(param), param)
         return [expr] if expr is not None else []
@@ -399,13 +413,13 @@ class _Call:
 
     # -- building causes ------------------------------------------------------------------
     def _passed(self, exprs: list[cst.BaseExpression], does: str) -> Cause:
-        names = {n for e in exprs for n in self.sharing.shares(e).names()}
+        names = {n for e in exprs for n in self._objects(e)}
         return Cause(frozenset(names), f"the loop passes `{{name}}` to `{self.code}`, which {does}")
 
     def _unseen(self, called: Sequence[cst.BaseExpression] = ()) -> Iterator[Cause]:
         """Code autoopt cannot see: it may change what it is given, what the callables it
         is or calls hold (`called`), and what it can reach."""
-        names = {n for e in self._all() for n in self.sharing.shares(e).names()}
+        names = {n for e in self._all() for n in self._objects(e)}
         why = f"the loop passes `{{name}}` to `{self.code}`, which may change it"
         yield Cause(frozenset(names), why, self.code)
         if called:
@@ -416,6 +430,22 @@ class _Call:
                 "closure or a partial of it) and change it"
             )
             yield Cause(frozenset(held), why, calls=calls, held=True)
+
+    def _objects(self, expr: cst.BaseExpression) -> set[str]:
+        """The names whose objects `expr` may be or hold (`facts/aliases.py`), and its
+        root, be it a class or a module (`Cfg.BUF`, `sensors.FRAME`; not a function, nor
+        JAX's or NumPy's modules)."""
+        names = self.sharing.shares(expr).names()
+        root = base_name(expr)
+        if root is not None and self._holds_data(root):
+            names.add(root)
+        return names
+
+    def _holds_data(self, name: str) -> bool:
+        if self.ctx.graph.resolve_function(name, self.stmt.scope) is not None:
+            return False
+        qual = self.ctx.imports.bindings.get(name, "")
+        return qual.split(".")[0] not in ("jax", "numpy", "math")
 
     def _held_by(self, expr: cst.BaseExpression) -> set[str]:
         return held_by(self.ctx, self.stmt, self.sharing, expr)

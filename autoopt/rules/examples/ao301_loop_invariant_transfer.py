@@ -285,6 +285,42 @@ def main():
 """,
         "iterating a generator runs its code, which refills the buffer it was handed",
     ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+class Cfg:
+    BUF = np.zeros(3)
+
+    @classmethod
+    def refill(cls, t):
+        cls.BUF[:] = t
+
+def main():
+    for t in range(3):
+        Cfg.refill(t)
+        x = jnp.asarray(Cfg.BUF)
+""",
+        "a class attribute refilled by a method of the class",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+BUF = np.zeros(3)
+
+def refill(t, buf=BUF):
+    buf[:] = t
+
+def main():
+    for t in range(3):
+        refill(t)
+        x = jnp.asarray(BUF)
+""",
+        "a helper refills the buffer it keeps as a parameter's default",
+    ),
 )
 
 INVALID = (

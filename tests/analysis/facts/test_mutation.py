@@ -17,6 +17,9 @@ HEADER = HEADER + "import functools\nimport operator\nimport threading\n"
 HELPERS = """
 SRC = np.ones(3)
 
+class Cfg:
+    BUF = np.zeros(3)
+
 def render(frame, gain):
     np.multiply(SRC, gain, frame)
 
@@ -115,6 +118,11 @@ def reason(setup: str, body: str, name: str = "x") -> str | None:
 )
 def test_change_reason(setup: str, body: str, why: str | None) -> None:
     assert reason(setup, body) == why
+
+
+def test_a_class_attribute_refilled_by_a_method() -> None:
+    why = reason("pass", "Cfg.refill(t)\ny = jnp.asarray(Cfg.BUF)", "Cfg")
+    assert why == "`Cfg.refill(t)` may change `Cfg` in place"
 
 
 def test_a_parameter_holding_a_global_a_helper_refills() -> None:
@@ -262,6 +270,18 @@ def main(w):
         ),
         ("pass", "print(globals())", "`globals()` may read `losses`"),
         ("def check():\n        return 1", "check()", None),
+        (
+            "def check():\n        return losses[-1]\n    threading.Thread(target=check).start()",
+            "pass",
+            "the function `check` reads `losses`",  # a thread's target: it runs any time
+        ),
+        (
+            "class Monitor:\n        def __call__(self):\n            return losses[-1]\n"
+            "    monitor = Monitor()",
+            "monitor()",
+            "the function `__call__` reads `losses`",  # a method of a class in the function
+        ),
+        ("def other():\n        losses = [1]\n        return losses", "other()", None),
     ],
 )
 def test_late_reader(setup: str, body: str, why: str | None) -> None:

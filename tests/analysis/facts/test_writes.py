@@ -122,3 +122,10 @@ def test_iterating_a_parameter_calls_it() -> None:
 def test_exec_may_change_any_variable_by_name() -> None:
     found = summary("exec('a[:] = 0')")
     assert found is not None and "a" in found.params
+
+
+def test_a_default_changed_in_place_is_an_outer_object() -> None:
+    code = "BUF = np.zeros(3)\n\ndef refill(t, buf=BUF):\n    buf[:] = 1.0\n"
+    ctx = context(code, HEADER)
+    found = writes(ctx, function(ctx, "refill"))
+    assert found is not None and found.params == {"buf"} and found.outer == {"BUF"}
