@@ -214,6 +214,11 @@ class Semantic:
         (`facts/mutation.py`)."""
         return mutation.kept_objects(self.ctx, stmt, expr)
 
+    def config_writer(self, loop: Loop) -> str | None:
+        """A call the loop runs that changes JAX's configuration, or None
+        (`facts/mutation.py`)."""
+        return mutation.config_writer(self.ctx, loop)
+
     def late_reader(self, loop: Loop, name: str) -> str | None:
         """Code other than the loop's statements that may read `name` while `loop` runs:
         a function reading it as a free variable, a lambda, introspection

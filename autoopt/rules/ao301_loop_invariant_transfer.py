@@ -208,6 +208,8 @@ def _outermost_invariant(ctx: ModuleContext, stmt: Stmt, reads: set[str]) -> Loo
         loop = ctx.graph.loops[loop_id]
         if sem.variant_reason(loop, reads) is not None or not _defined_before(ctx, loop, reads):
             break
+        if sem.config_writer(loop) is not None:  # a transfer's dtype follows `jax_enable_x64`
+            break
         best = loop
     return best
 

@@ -40,6 +40,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import only_called
 from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.core.jitted import is_escaping
+from autoopt.analysis.core.project import project_function
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.aliases import KEPT, RETAINED, Sharing, scope_sharing
 from autoopt.analysis.facts.purity import transformed_function
@@ -54,6 +55,7 @@ from autoopt.analysis.facts.writes import (
     run_causes,
     writes,
 )
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
@@ -371,3 +373,43 @@ def _free_reads(ctx: ModuleContext, fn: Function) -> set[str]:
     ]
     reads = {n for f in inner for s in ctx.graph.scope_stmts(f.qualname) for n in s.uses}
     return reads - _locals(ctx, fn.qualname)
+
+
+_CONFIG_DEPTH = 8  # calls followed at once
+
+
+def config_writer(ctx: ModuleContext, loop: Loop) -> str | None:
+    """A call the loop runs, itself or through the functions of the project it calls,
+    that changes JAX's configuration (`jax.config.update("jax_enable_x64", True)`):
+    every JAX value the loop computes may then differ from one iteration to the next."""
+    return _config_writer(ctx, ctx.graph.loop_stmts(loop.id), 0, set())
+
+
+def _config_writer(
+    ctx: ModuleContext, stmts: list[Stmt], depth: int, seen: set[tuple[str, str]]
+) -> str | None:
+    for stmt in stmts:
+        for call in stmt.calls:
+            qual = ctx.qualify(call.func) or ""
+            if qual in jax_api.CONFIG_WRITERS:
+                return f"`{ctx.code(call)}` changes JAX's configuration"
+            callee = _callee(ctx, call, qual)
+            if callee is None or depth >= _CONFIG_DEPTH:
+                continue
+            other, fn = callee
+            if (other.path, fn.qualname) in seen:
+                continue
+            seen.add((other.path, fn.qualname))
+            found = _config_writer(other, other.graph.scope_stmts(fn.qualname), depth + 1, seen)
+            if found:
+                return f"`{ctx.code(call.func)}` runs {found}"
+    return None
+
+
+def _callee(ctx: ModuleContext, call: cst.Call, qual: str) -> tuple[ModuleContext, Function] | None:
+    """The project function a call runs: of this module by name, or of another file."""
+    if type(call.func) is cst.Name:
+        fn = ctx.graph.functions.get(call.func.value)
+        if fn is not None and fn.scope == MODULE:
+            return ctx, fn
+    return project_function(ctx, qual) if qual else None

@@ -340,3 +340,10 @@ MEMORY_ENV = frozenset(
 )  # fmt: skip
 #: Top-level packages that read those settings, which is what the settings are for.
 ENV_CONSUMERS = frozenset({"jax", "jaxlib"})
+
+#: Calls that change JAX's global configuration, and with it what later JAX calls give
+#: (`jax_enable_x64` changes the dtype `jnp.asarray` of a float64 buffer returns).
+CONFIG_WRITERS = frozenset(
+    {"jax.config.update", "jax.config.parse_flags_with_absl", "jax.enable_x64",
+     "jax.experimental.enable_x64", "jax.experimental.disable_x64"}
+)  # fmt: skip

@@ -321,6 +321,27 @@ def main():
 """,
         "a helper refills the buffer it keeps as a parameter's default",
     ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+TABLE = np.linspace(-1.0, 1.0, 6)
+
+def refine(enabled):
+    jax.config.update("jax_enable_x64", enabled)
+
+def main():
+    acc = jnp.zeros(6)
+    for sweep in range(5):
+        if sweep == 3:
+            refine(True)
+        acc = 0.9 * acc + jnp.asarray(TABLE)
+    return acc
+""",
+        why="the loop turns on `jax_enable_x64`: the transfer's dtype changes mid-loop",
+    ),
 )
 
 INVALID = (

@@ -8,6 +8,7 @@ import libcst as cst
 import pytest
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.facts import mutation
 from autoopt.analysis.facts.mutation import change_reason, kept_objects, late_reader
 
 from ..helpers import HEADER, context, loop, stmt
@@ -300,3 +301,22 @@ def test_a_method_reading_a_global_runs_when_the_loop_calls_unseen_code() -> Non
     )
     ctx = context(code, HEADER)
     assert late_reader(ctx, loop(ctx), "history") == "the function `__call__` reads `history`"
+
+
+@pytest.mark.parametrize(
+    ("code", "found"),
+    [
+        ("for i in range(3):\n    jax.config.update('jax_enable_x64', True)\n", "changes JAX's"),
+        (
+            "def refine():\n    jax.config.update('jax_enable_x64', True)\n"
+            "for i in range(3):\n    refine()\n",
+            "`refine` runs `jax.config.update('jax_enable_x64', True)` changes JAX's",
+        ),
+        ("for i in range(3):\n    y = jnp.asarray(np.ones(3))\n", None),
+        ("def helper():\n    return 1\nfor i in range(3):\n    helper()\n", None),
+    ],
+)
+def test_config_writer(code: str, found: str | None) -> None:
+    ctx = context(code, HEADER)
+    reason = mutation.config_writer(ctx, loop(ctx))
+    assert (reason is None) if found is None else (reason is not None and found in reason)

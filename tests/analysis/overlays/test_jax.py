@@ -214,3 +214,19 @@ def test_a_traced_effect_runs_again_when_checkpoint_recomputes_its_body() -> Non
     jax.effects_barrier()
     assert (once, len(calls) - once) == (1, 2)
     assert jax.make_jaxpr(body)(1.0).effects
+
+
+#: Context managers older JAX releases had (removed in jax 0.10).
+_OLD_CONFIG_WRITERS = {"jax.experimental.enable_x64", "jax.experimental.disable_x64"}
+
+
+def test_config_writers_exist() -> None:
+    import importlib
+
+    for qual in jax_api.CONFIG_WRITERS - _OLD_CONFIG_WRITERS:
+        module, _, name = qual.rpartition(".")
+        owner = jax.config if module == "jax.config" else importlib.import_module(module)
+        assert callable(getattr(owner, name)), qual
+    with jax.enable_x64(True):  # the new spelling changes the configuration it claims
+        assert jax.config.jax_enable_x64
+    assert not jax.config.jax_enable_x64
