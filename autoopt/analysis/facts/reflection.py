@@ -55,9 +55,8 @@ _OWN_WORDS = (
 _LOOKUP_WORDS = frozenset({"modules", "import_module", "__import__"})  # by a constant name
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
-_IMPORTS = (cst.Import, cst.ImportFrom)
+_NOT_READ = (cst.Param, cst.NameItem, cst.FunctionDef, cst.ClassDef, cst.AsName)
 _UNPACKED = (cst.Element, cst.StarredElement, cst.Tuple, cst.List)
-_STORED_IN = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.Del)
 _READ_BY = (cst.Comparison, cst.ComparisonTarget, cst.Expr, cst.If, cst.While, cst.Assert)
 _MODULE, _NAMESPACE = "module", "namespace"
 
@@ -167,8 +166,8 @@ class _Scan:
         while stack:
             current, inside = stack.pop()
             kind = type(current)
-            if kind in _IMPORTS:
-                self._imported(current)  # type: ignore[arg-type]
+            if type(current) is cst.Import or type(current) is cst.ImportFrom:
+                self._imported(current)
                 continue
             if kind in (cst.Name, cst.Attribute, cst.Call, cst.Subscript):
                 self.nodes.append((current, inside))
@@ -197,21 +196,20 @@ class _Scan:
     def _origin(self, node: cst.CSTNode, nested: bool) -> tuple[str, str] | None:
         """(`_MODULE` or `_NAMESPACE`, its spelling) when `node` evaluates to the
         module object or its namespace."""
-        kind = type(node)
-        if kind is cst.Name and self._is_read(node):
+        if type(node) is cst.Name and self._is_read(node):
             for which in (_MODULE, _NAMESPACE):
-                how = self.aliases[which].get(node.value)  # type: ignore[attr-defined]
+                how = self.aliases[which].get(node.value)
                 if how is not None:
                     return which, how
-        if kind is cst.Call:
-            return self._called(node, nested)  # type: ignore[arg-type]
-        if kind is cst.Subscript and self._qualify(node.value) == "sys.modules":  # type: ignore[attr-defined]
-            index = _index(node)  # type: ignore[arg-type]
+        if type(node) is cst.Call:
+            return self._called(node, nested)
+        if type(node) is cst.Subscript and self._qualify(node.value) == "sys.modules":
+            index = _index(node)
             return (_MODULE, self._spelled(node)) if self._may_name(index) else None
-        if kind is cst.Attribute and node.attr.value in python_api.GLOBALS_ATTRIBUTES:  # type: ignore[attr-defined]
+        if type(node) is cst.Attribute and node.attr.value in python_api.GLOBALS_ATTRIBUTES:
             return (_NAMESPACE, self._spelled(node)) if self.own else None
-        if kind in (cst.Name, cst.Attribute) and self._is_read(node):
-            qual = self._qualify(node)  # type: ignore[arg-type]
+        if (type(node) is cst.Name or type(node) is cst.Attribute) and self._is_read(node):
+            qual = self._qualify(node)
             if qual == "sys.modules":
                 self._modules_use(node)
             elif qual is not None and (qual == "__main__" or self._loads(qual, 0)):
@@ -280,20 +278,35 @@ class _Scan:
         """Whether a name (or dotted name) is read here, not bound or an attribute's
         name."""
         parent = self.parents.get(id(node))
-        kind = type(parent)
-        if kind is cst.Attribute:
-            return parent.value is node  # type: ignore[union-attr]
-        if kind in (cst.AssignTarget, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr):
-            return parent.target is not node  # type: ignore[union-attr]
-        if kind is cst.Arg:
-            return parent.value is node  # type: ignore[union-attr]
-        return kind not in (cst.Param, cst.NameItem, cst.FunctionDef, cst.ClassDef, cst.AsName)
+        if type(parent) is cst.Attribute:
+            return parent.value is node
+        if (
+            type(parent) is cst.AssignTarget
+            or type(parent) is cst.AnnAssign
+            or type(parent) is cst.For
+            or type(parent) is cst.CompFor
+            or type(parent) is cst.NamedExpr
+        ):
+            return parent.target is not node
+        if type(parent) is cst.Arg:
+            return parent.value is node
+        return type(parent) not in (
+            cst.Param,
+            cst.NameItem,
+            cst.FunctionDef,
+            cst.ClassDef,
+            cst.AsName,
+        )
 
     # -- what a use of it may rebind ----------------------------------------------
     def _use(self, which: str, node: cst.CSTNode, how: str) -> None:
         parent = self.parents.get(id(node))
-        if type(parent) in (cst.Assign, cst.AnnAssign, cst.NamedExpr) and parent.value is node:  # type: ignore[union-attr]
-            self._alias(which, parent, how)  # type: ignore[arg-type]
+        if (
+            type(parent) is cst.Assign
+            or type(parent) is cst.AnnAssign
+            or type(parent) is cst.NamedExpr
+        ) and parent.value is node:
+            self._alias(which, parent, how)
         elif which == _MODULE:
             self._module_use(node, parent, how)
         else:
@@ -340,14 +353,14 @@ class _Scan:
 
     def _namespace_use(self, node: cst.CSTNode, parent: cst.CSTNode | None, how: str) -> None:
         kind = type(parent)
-        if kind is cst.Subscript and parent.value is node:  # type: ignore[union-attr]
-            if self._stored(parent):  # type: ignore[arg-type]
-                self._write(_index(parent), how)  # type: ignore[arg-type]
+        if type(parent) is cst.Subscript and parent.value is node:
+            if self._stored(parent):
+                self._write(_index(parent), how)
             return
-        if kind is cst.Attribute and parent.value is node:  # type: ignore[union-attr]
-            self._method(parent, how)  # type: ignore[arg-type]
+        if type(parent) is cst.Attribute and parent.value is node:
+            self._method(parent, how)
             return
-        if kind in (cst.For, cst.CompFor) and parent.iter is node:  # type: ignore[union-attr]
+        if (type(parent) is cst.For or type(parent) is cst.CompFor) and parent.iter is node:
             return
         call = self._argument_of(node, parent)
         if call is not None and _called_name(call) in python_api.DICT_READERS:
@@ -407,7 +420,14 @@ class _Scan:
             current, parent = parent, self.parents.get(id(parent))
         if type(parent) is cst.AsName:
             return parent.name is current
-        return type(parent) in _STORED_IN and parent.target is current  # type: ignore[union-attr]
+        return (
+            type(parent) is cst.AssignTarget
+            or type(parent) is cst.AugAssign
+            or type(parent) is cst.AnnAssign
+            or type(parent) is cst.For
+            or type(parent) is cst.CompFor
+            or type(parent) is cst.Del
+        ) and parent.target is current
 
 
 def _index(subscript: cst.Subscript) -> cst.BaseExpression | None:

@@ -37,14 +37,14 @@ def dynamic_names(node: cst.CSTNode) -> set[str]:
     todo = [node]
     while todo:
         current = todo.pop()
-        kind = type(current)  # by type: LibCST's node classes have no subclasses
-        if kind is cst.Name:
-            found.add(current.value)  # type: ignore[attr-defined]
-        elif kind is cst.Attribute:
-            if current.attr.value not in jax_api.STATIC_ATTRS:  # type: ignore[attr-defined]
-                todo.append(current.value)  # type: ignore[attr-defined]
-        elif kind is cst.Arg:
-            todo.append(current.value)  # type: ignore[attr-defined]
+        # by type: LibCST's node classes have no subclasses
+        if type(current) is cst.Name:
+            found.add(current.value)
+        elif type(current) is cst.Attribute:
+            if current.attr.value not in jax_api.STATIC_ATTRS:
+                todo.append(current.value)
+        elif type(current) is cst.Arg:
+            todo.append(current.value)
         elif not _value_free(current):
             todo.extend(child_list(current))
     return found
@@ -52,13 +52,12 @@ def dynamic_names(node: cst.CSTNode) -> set[str]:
 
 def _value_free(node: cst.CSTNode) -> bool:
     """`len(x)`, `type(x)`, `x is None`, a lambda: no value of the names they mention."""
-    kind = type(node)
-    if kind is cst.Call:
-        func = node.func  # type: ignore[attr-defined]
+    if type(node) is cst.Call:
+        func = node.func
         return type(func) is cst.Name and func.value in python_api.CONCRETE_BUILTINS
-    if kind is cst.Comparison:
-        return all(type(t.operator) in _IDENTITY for t in node.comparisons)  # type: ignore[attr-defined]
-    return kind is cst.Lambda
+    if type(node) is cst.Comparison:
+        return all(type(t.operator) in _IDENTITY for t in node.comparisons)
+    return type(node) is cst.Lambda
 
 
 _IDENTITY = frozenset({cst.Is, cst.IsNot})

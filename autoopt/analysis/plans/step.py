@@ -146,7 +146,8 @@ def _plan(
     computing = sum(_computes(small) for line in lines for small in line.body)
     if not computing:
         return None
-    index = node.target.value if type(node) is cst.For else None  # type: ignore[attr-defined]  # a Name
+    target = node.target if type(node) is cst.For else None  # `_plain_loop`: a Name
+    index = target.value if type(target) is cst.Name else None
     body = ctx.graph.loop_stmts(loop.id)
     moved = {id(small) for line in lines for small in line.body}
     step = [s for s in body if id(s.node) in moved]
@@ -179,7 +180,7 @@ def _plain_loop(node: cst.For | cst.While) -> bool:
         return False
     if type(node) is cst.While:
         return True
-    return node.asynchronous is None and type(node.target) is cst.Name  # type: ignore[union-attr]  # a For
+    return type(node) is cst.For and node.asynchronous is None and type(node.target) is cst.Name
 
 
 def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.SimpleStatementLine]:
@@ -238,7 +239,8 @@ def _computes(small: cst.BaseSmallStatement) -> bool:
     returns to are one call and appends of names)."""
     if type(small) is cst.Assign:
         return True
-    return type(small.value.args[0].value) is not cst.Name  # type: ignore[attr-defined]  # an append call
+    call = small.value if type(small) is cst.Expr else None  # else: an append call
+    return type(call) is cst.Call and type(call.args[0].value) is not cst.Name
 
 
 def _appends(lines: list[cst.SimpleStatementLine], kept: tuple[cst.If, ...]) -> tuple[Append, ...]:
@@ -248,15 +250,16 @@ def _appends(lines: list[cst.SimpleStatementLine], kept: tuple[cst.If, ...]) -> 
     for line in lines:
         for small in line.body:
             name = _append(small)
-            if name is not None:
-                found.append(Append(small, name, None, blocks.get(id(line))))  # type: ignore[arg-type]  # an append: an Expr
+            if name is not None and type(small) is cst.Expr:
+                found.append(Append(small, name, None, blocks.get(id(line))))
     return tuple(found)
 
 
 def _named(append: Append, step: list[Stmt]) -> Append:
     """The append with its value's own name, when the step binds that name before the
     append and not after it."""
-    value = append.node.value.args[0].value  # type: ignore[attr-defined]  # an append call
+    call = append.node.value  # an append call
+    value = call.args[0].value if type(call) is cst.Call else None
     if type(value) is not cst.Name:
         return append
     at = next(i for i, s in enumerate(step) if s.node is append.node)
@@ -268,8 +271,8 @@ def _named(append: Append, step: list[Stmt]) -> Append:
 def _reads_list(stmt: Stmt, lists: set[str]) -> bool:
     """A statement of the step reads a collected list other than to append to it."""
     node = stmt.node
-    if type(node) is cst.Expr and _append(node) is not None:
-        value = node.value.args[0].value  # type: ignore[attr-defined]  # an append call
+    if type(node) is cst.Expr and type(node.value) is cst.Call and _append(node) is not None:
+        value = node.value.args[0].value
         return any(n.value in lists for n in read_names(value))
     return bool(stmt.uses & lists)
 

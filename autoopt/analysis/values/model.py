@@ -162,8 +162,8 @@ class ValueModel:
         literal = _LITERALS.get(kind)
         if literal is not None:
             return literal
-        if kind is cst.Name:
-            return self.name(stmt, expr.value)  # type: ignore[attr-defined]  # kind: a Name
+        if type(expr) is cst.Name:
+            return self.name(stmt, expr.value)
         key = (stmt.id, id(expr))
         known = self._exprs.get(key)
         if known is not None and known[0] is expr:
@@ -213,7 +213,12 @@ class ValueModel:
         """A list, dict (or, through `tuple(...)`, tuple) built of JAX arrays is a pytree
         of arrays, that container of arrays where every element is one (a dict's keys
         strings); anything else built this way is not known."""
-        element = self.value_of(stmt, expr.value if type(expr) is cst.DictComp else expr.elt)  # type: ignore[union-attr]  # not a DictComp
+        if type(expr) is cst.DictComp:
+            element = self.value_of(stmt, expr.value)
+        elif type(expr) is cst.ListComp or type(expr) is cst.GeneratorExp:
+            element = self.value_of(stmt, expr.elt)
+        else:
+            return UNKNOWN  # no other comprehension comes here
         if element.kind is Kind.BOTTOM:
             return BOTTOM
         if not element.is_arrays:
@@ -316,8 +321,12 @@ class ValueModel:
         values = [self.value_of(stmt, p) for p in parts]
         if any(v.kind is Kind.BOTTOM for v in values):
             return BOTTOM
-        if values and all(v.is_arrays for v in values) and type(expr) is not cst.Set:
-            return self._literal_pytree(stmt, expr, values)  # type: ignore[arg-type]  # not a Set
+        if (
+            values
+            and all(v.is_arrays for v in values)
+            and (type(expr) is cst.Tuple or type(expr) is cst.List or type(expr) is cst.Dict)
+        ):
+            return self._literal_pytree(stmt, expr, values)
         if any(v.kind is Kind.UNKNOWN for v in values) and type(expr) is not cst.Set:
             return UNKNOWN  # a pytree of arrays or not: its parts decide
         hashable = type(expr) is cst.Tuple and all(v.constant for v in values)
@@ -333,7 +342,9 @@ class ValueModel:
         if not all(v.kind is Kind.ARRAY for v in values):
             return PYTREE
         if type(expr) is cst.Dict:
-            keys = [self.value_of(stmt, e.key) for e in expr.elements]  # type: ignore[attr-defined]  # no ** here
+            keys = [
+                self.value_of(stmt, e.key) for e in expr.elements if type(e) is cst.DictElement
+            ]  # no ** here: `_container` checked
             return self._keyed(join_all(keys))
         return arrays_in("tuple" if type(expr) is cst.Tuple else "list")
 
@@ -403,8 +414,13 @@ class ValueModel:
         """`tuple(...)`, `list(...)`, `dict(...)` of arrays: that container of arrays."""
         if any(a.star for a in call.args):
             return UNKNOWN
-        if name != "dict" and _one_comprehension(call):
-            return self._comprehension(stmt, call.args[0].value, name)  # type: ignore[arg-type]  # _one_comprehension
+        first = call.args[0].value if call.args else None
+        if (
+            name != "dict"
+            and _one_comprehension(call)
+            and (type(first) is cst.GeneratorExp or type(first) is cst.ListComp)
+        ):
+            return self._comprehension(stmt, first, name)
         if any(a.keyword is not None for a in call.args):
             if name != "dict" or not all(a.keyword is not None for a in call.args):
                 return UNKNOWN
@@ -696,9 +712,9 @@ class ValueModel:
         if type(node) is cst.AugAssign:
             return self._augmented(stmt, node)
         if (type(node) is cst.Assign or type(node) is cst.AnnAssign) and node.value is not None:
-            targets = (
-                [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]  # type: ignore[union-attr]  # an AnnAssign
-            )
+            targets = [t.target for t in node.targets] if type(node) is cst.Assign else []
+            if type(node) is cst.AnnAssign:
+                targets = [node.target]
             return join_all(
                 [
                     self._assigned(stmt, t, node.value, name)
@@ -763,8 +779,8 @@ class ValueModel:
             names
         ):
             return self.value_of(stmt, value.elements[index].value)
-        if len(names) == 2 and self._value_and_grad(value):
-            return self._differentiated(stmt, value, index)  # type: ignore[arg-type]  # a Call
+        if len(names) == 2 and type(value) is cst.Call and self._value_and_grad(value):
+            return self._differentiated(stmt, value, index)
         unpacked = self._unpacked_return(stmt, value, index, len(names))
         if unpacked.kind not in (Kind.UNKNOWN, Kind.BOTTOM):
             return unpacked
@@ -799,7 +815,11 @@ class ValueModel:
         if index == 1:
             first = self.value_of(stmt, value.args[0].value)
             return first if first.kind is Kind.BOTTOM or first.container is not None else PYTREE
-        name = value.func.args[0].value.value  # type: ignore[attr-defined]  # _value_and_grad: grad(f)
+        transform = value.func  # `_value_and_grad`: `value_and_grad(f)`, `f` a name
+        named = transform.args[0].value if type(transform) is cst.Call else None
+        if type(named) is not cst.Name:
+            return UNKNOWN
+        name = named.value
         fn = self.ctx.graph.resolve_function(name, stmt.scope)
         if fn is None:
             return UNKNOWN
@@ -910,8 +930,8 @@ def _only_iterated(ctx: ModuleContext, name: str, binder: Stmt) -> bool:
             return False
         if name in stmt.uses or name in stmt.mutates:
             node = stmt.node
-            iterated = type(node) is cst.For and type(node.iter) is cst.Name
-            if not iterated or node.iter.value != name:  # type: ignore[attr-defined]  # a For
+            iterated = node.iter if type(node) is cst.For else None
+            if type(iterated) is not cst.Name or iterated.value != name:
                 return False
     return True
 
@@ -925,14 +945,16 @@ def _comprehension_bindings(
         return []
     found: list[tuple[cst.BaseExpression, int | None, int]] = []
     for node in stmt.own_nodes:
-        target = node.target if type(node) is cst.CompFor else None
+        if type(node) is not cst.CompFor:
+            continue
+        target = node.target
         if type(target) is cst.Name and target.value == name:
-            found.append((node.iter, None, 1))  # type: ignore[attr-defined]  # a CompFor
+            found.append((node.iter, None, 1))
         elif (type(target) is cst.Tuple or type(target) is cst.List) and name in _target_names(
             target
         ):
             index, count = _unpacked_index(target, name)
-            found.append((node.iter, index, count))  # type: ignore[attr-defined]  # a CompFor
+            found.append((node.iter, index, count))
     return found
 
 
