@@ -17,7 +17,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from autoopt.analysis.core import execution, jitted
+from autoopt.analysis.core import jitted
 from autoopt.analysis.core.blocks import Blocks
 from autoopt.analysis.core.context import ModuleContext, module_blocks
 from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
@@ -43,10 +43,8 @@ from autoopt.analysis.facts.donation import Donation, weakest
 from autoopt.analysis.facts.donation import Target as DonationTarget
 from autoopt.analysis.facts.jit_plan import JitPlan
 from autoopt.analysis.facts.pytest_config import Xdist
-from autoopt.analysis.facts.summaries import Summary
 from autoopt.analysis.facts.tracing import TraceFacts
 from autoopt.analysis.overlays import jax as jax_api
-from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values import arrays, ints
 from autoopt.analysis.values.lattice import Kind, Value
@@ -70,7 +68,6 @@ __all__ = [
     "Placement",
     "Semantic",
     "Stmt",
-    "Summary",
     "TraceFacts",
     "Value",
     "Xdist",
@@ -80,7 +77,6 @@ __all__ = [
     "first_jax_import",
     "int_literal",
     "jax_api",
-    "numpy_api",
     "python_api",
     "read_names",
     "semantic",
@@ -125,14 +121,6 @@ class Semantic:
         return arrays.returns_one_array(self.ctx, fn, known)
 
     # -- execution and jit --------------------------------------------------------------
-    def runs_traced(self, fn: Function) -> bool:
-        """Whether `fn` runs under a transform on some path (`core/execution.py`)."""
-        return execution.runs_traced(self.ctx, fn)
-
-    def runs_eagerly(self, scope: str) -> bool:
-        """Whether code in `scope` provably runs eagerly on some path (`core/execution.py`)."""
-        return execution.runs_eagerly(self.ctx, scope)
-
     def jitted_callables(self) -> list[Jitted]:
         """The module's jitted functions and wrappers (`core/jitted.py`)."""
         return jitted.jitted_callables(self.ctx)
@@ -174,10 +162,6 @@ class Semantic:
         return donation.safe_donations(self.ctx, name)
 
     # -- functions ----------------------------------------------------------------------
-    def summary(self, fn: Function) -> Summary:
-        """What `fn` computes and touches, through its callees (`facts/summaries.py`)."""
-        return summaries.summary(self.ctx, fn)
-
     def handoffs_of(self, fn: Function, params: set[str]) -> list[str]:
         """Where tracing only `params` of `fn` hands a traced value to the host, through
         its callees (`facts/summaries.py`)."""

@@ -6,8 +6,8 @@ import ast
 import inspect
 
 from autoopt.analysis import semantic as surface
-from autoopt.analysis.core import execution, jitted
-from autoopt.analysis.facts import donation, jit_plan, summaries, tracing
+from autoopt.analysis.core import jitted
+from autoopt.analysis.facts import donation, jit_plan, tracing
 from autoopt.analysis.semantic import Semantic, semantic
 from autoopt.analysis.values.model import model
 
@@ -39,16 +39,13 @@ def test_every_method_is_one_delegating_return() -> None:
 def test_answers_are_the_authorities_own() -> None:
     ctx = context(CODE, HEADER)
     sem = semantic(ctx)
-    main, step = function(ctx, "main"), function(ctx, "step")
+    step = function(ctx, "step")
     call = stmt(ctx, "s = step(s, 1.0)")
     assert type(sem) is Semantic and sem.ctx is ctx
     assert sem.value_of(call, call.node.value) == model(ctx).value_of(call, call.node.value)
     assert sem.jitted_callables() is jitted.jitted_callables(ctx)
     assert sem.jit_plans() is jit_plan.plans(ctx)
-    assert sem.summary(step) is summaries.summary(ctx, step)
     assert sem.trace_facts(step) is tracing.analyse(ctx, step)
-    assert sem.runs_traced(step) and not sem.runs_traced(main)
-    assert sem.runs_eagerly("main") is execution.runs_eagerly(ctx, "main")
     assert sem.safe_donations("step") == donation.safe_donations(ctx, "step") == ["s"]
     (target,) = sem.donation_targets()
     assert sem.donation_verdicts(target) == donation.verdicts(ctx, target)
