@@ -7,6 +7,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import typer
 from typer.main import get_command_name
 from typer.models import CommandInfo
@@ -14,13 +15,19 @@ from typer.models import CommandInfo
 from autoopt._version import __version__
 from autoopt.config import Settings, load_settings, parse_codes, parse_size
 from autoopt.model import AutooptError
-from autoopt.report.findings import error_line, json_document, text_line, unified_diff
+from autoopt.report.findings import (
+    error_line,
+    json_document,
+    statistics_lines,
+    text_line,
+    unified_diff,
+)
 from autoopt.report.github import github_lines
 from autoopt.report.sarif import sarif_document
 from autoopt.report.summary import print_summary
 from autoopt.rules import ALL_RULES, BY_ID
 from autoopt.workspace import progress
-from autoopt.workspace.batch import Batch, collect, summarise, write_changes
+from autoopt.workspace.batch import Batch, collect, collect_text, summarise, write_changes
 
 APP_SETTINGS: dict[str, Any] = {
     "name": "autoopt",
@@ -28,6 +35,7 @@ APP_SETTINGS: dict[str, Any] = {
     "add_completion": False,
     "no_args_is_help": True,
 }
+STDIN = "-"
 app = typer.Typer(**APP_SETTINGS)
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
@@ -58,7 +66,16 @@ class Format(str, Enum):
     github = "github"
 
 
-Paths = Annotated[list[str], typer.Argument(help="Files or folders to process.")]
+Paths = Annotated[
+    list[str], typer.Argument(help="Files or folders to process; - reads one source from stdin.")
+]
+StdinFilename = Annotated[
+    str | None,
+    typer.Option(
+        "--stdin-filename",
+        help="With -: the name the source read from stdin is shown (and configured) as.",
+    ),
+]
 Select = Annotated[
     str | None, typer.Option("--select", help="Rule codes or prefixes to run, e.g. AO101,AO2.")
 ]
@@ -67,7 +84,12 @@ Unsafe = Annotated[
     bool, typer.Option("--unsafe-fixes", help="Also apply fixes whose safety is not proven.")
 ]
 FormatOpt = Annotated[Format, typer.Option("--format", help="Output format.")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")]
+Jobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", show_default=False, help="Worker processes; 0, the default, uses all cores."
+    ),
+]
 Exclude = Annotated[
     list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")
 ]
@@ -81,7 +103,7 @@ IncludeTests = Annotated[
     typer.Option(
         "--include-tests",
         help="Also rewrite test and benchmark files (tests/, test_*.py, *_test.py, "
-        "conftest.py, benchmarks/; `test-files` in [tool.autoopt]). They are always checked.",
+        "conftest.py, benchmarks/; `test-files` in \\[tool.autoopt]). They are always checked.",
     ),
 ]
 VerifyTests = Annotated[
@@ -119,7 +141,7 @@ ExecutorOpt = Annotated[
     typer.Option(
         "--executor",
         help="Where verification and --verify-tests run: local (this machine, the default) "
-        "or ray (a Ray cluster: started here, or joined; pip install 'autoopt[ray]').",
+        "or ray (a Ray cluster: started here, or joined; pip install 'autoopt\\[ray]').",
     ),
 ]
 RayAddress = Annotated[
@@ -170,9 +192,11 @@ def _settings(
     executor: ExecutorName | None = None,
     ray_address: str | None = None,
     gpus_per_job: float | None = None,
+    stdin_filename: str | None = None,
 ) -> Settings:
+    first = (stdin_filename or "." if paths[0] == STDIN else paths[0]) if paths else "."
     try:
-        base = load_settings(Path(paths[0]) if paths else Path.cwd())
+        base = load_settings(Path(first))
     except AutooptError as exc:
         typer.echo(error_line(exc), err=True)
         raise typer.Exit(EXIT_ERROR) from exc
@@ -218,9 +242,18 @@ def _collect(
     jobs: int,
     no_progress: bool,
     no_cache: bool,
+    stdin_filename: str | None = None,
 ) -> Batch:
+    if STDIN in paths:
+        if len(paths) > 1:
+            typer.echo("error: - (stdin) cannot be combined with other paths", err=True)
+            raise typer.Exit(EXIT_ERROR)
+        return collect_text(sys.stdin.read(), stdin_filename or STDIN, settings)
     show = progress.wanted(no_progress)
-    return collect(paths, settings, exclude, jobs, cache=not no_cache, progress=show)
+    batch = collect(paths, settings, exclude, jobs, cache=not no_cache, progress=show)
+    for path in batch.empty:
+        typer.echo(f"warning: {path}: no Python file found", err=True)
+    return batch
 
 
 def _named_tests(batch: Batch, paths: list[str]) -> None:
@@ -264,12 +297,35 @@ def check(
     no_cache: NoCache = False,
     memory_budget: MemoryBudget = None,
     include_tests: IncludeTests = False,
+    exit_zero: Annotated[
+        bool,
+        typer.Option("--exit-zero", help="Exit 0 even with findings (errors still exit 2)."),
+    ] = False,
+    statistics: Annotated[
+        bool,
+        typer.Option(
+            "--statistics", help="Print a count per rule code, most first, not the findings."
+        ),
+    ] = False,
+    stdin_filename: StdinFilename = None,
 ) -> None:
     """List findings, one line each. Exit 0: none, 1: findings, 2: error."""
-    settings = _settings(paths, select, ignore, unsafe_fixes, memory_budget, include_tests)
-    batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
+    settings = _settings(
+        paths,
+        select,
+        ignore,
+        unsafe_fixes,
+        memory_budget,
+        include_tests,
+        stdin_filename=stdin_filename,
+    )
+    batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache, stdin_filename)
     findings, errors = batch.findings, batch.errors
-    if output_format is Format.text:
+    if statistics:
+        for line in statistics_lines(findings, {rule.id: rule.name for rule in ALL_RULES}):
+            typer.echo(line)
+        _report_errors(errors)
+    elif output_format is Format.text:
         for finding in findings:
             typer.echo(text_line(finding))
         _report_errors(errors)
@@ -277,7 +333,8 @@ def check(
     else:
         _emit_findings(batch, output_format)
     _unchecked_budget(batch, settings)
-    raise typer.Exit(EXIT_ERROR if errors else EXIT_FOUND if findings else EXIT_OK)
+    found = EXIT_OK if exit_zero else EXIT_FOUND
+    raise typer.Exit(EXIT_ERROR if errors else found if findings else EXIT_OK)
 
 
 @app.command()
@@ -306,14 +363,19 @@ def rewrite(
     executor: ExecutorOpt = None,
     ray_address: RayAddress = None,
     gpus_per_job: GpusPerJob = None,
+    stdin_filename: StdinFilename = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
     Exit 0: nothing to do (or written), 1: changes shown (or reverted by
-    --verify-tests), 2: error.
+    --verify-tests), 2: error. With - (stdin), --write prints the rewritten
+    source on stdout.
     """
     if verify_tests and not write:
         typer.echo("error: --verify-tests needs --write", err=True)
+        raise typer.Exit(EXIT_ERROR)
+    if STDIN in paths and (verify or verify_tests):
+        typer.echo("error: - (stdin) cannot be verified; name a file", err=True)
         raise typer.Exit(EXIT_ERROR)
     settings = _settings(
         paths,
@@ -325,8 +387,11 @@ def rewrite(
         executor,
         ray_address,
         gpus_per_job,
+        stdin_filename,
     )
-    batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache)
+    batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache, stdin_filename)
+    if STDIN in paths and write:
+        raise typer.Exit(_print_rewritten(batch))
     _named_tests(batch, paths)
     if verify:
         from autoopt.verify.commands import options_for, verify_outcomes
@@ -353,6 +418,17 @@ def rewrite(
     if batch.errors:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(EXIT_FOUND if reverted or (batch.changed and not write) else EXIT_OK)
+
+
+def _print_rewritten(batch: Batch) -> int:
+    """`rewrite --write -`: the rewritten source (the source itself when nothing changes)
+    on stdout, as `ruff check --fix -` does; on an error, nothing; the exit code."""
+    outcome = batch.outcomes[0]
+    if outcome.result is None:
+        _report_errors(batch.errors)
+        return EXIT_ERROR
+    typer.echo(outcome.result.new_source, nl=False)
+    return EXIT_OK
 
 
 def _write(batch: Batch, verify_tests: str | None, timeout: float, settings: Settings) -> list[str]:
@@ -446,9 +522,19 @@ def main() -> None:
     """Console-script entry point."""
     try:
         app_for(sys.argv[1:])()
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt:  # outside a command
+        _interrupted()
+    except SystemExit as exc:  # typer turns Ctrl-C in a command into Exit(130), silently
+        if isinstance(exc.__context__, click.exceptions.Exit) and isinstance(
+            exc.__context__.__cause__, KeyboardInterrupt
+        ):
+            _interrupted()
+        raise
+
+
+def _interrupted() -> None:
+    typer.echo("autoopt: interrupted", err=True)
+    sys.exit(130)
 
 
 def app_for(args: list[str]) -> typer.Typer:

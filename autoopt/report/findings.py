@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 from autoopt._version import __version__
 from autoopt.model import AutooptError, Finding
@@ -16,6 +17,14 @@ def text_line(finding: Finding) -> str:
         f"{finding.path}:{finding.span.line}:{finding.span.column}: "
         f"{finding.rule} {finding.message} [fix: {finding.fix.value}]"
     )
+
+
+def statistics_lines(findings: Sequence[Finding], names: Mapping[str, str]) -> list[str]:
+    """One line per rule code, `  12 AO301 loop-invariant-transfer`, most findings first
+    (then by code); counts right-aligned to the widest."""
+    counts = sorted(Counter(f.rule for f in findings).items(), key=lambda kv: (-kv[1], kv[0]))
+    width = max((len(str(n)) for _, n in counts), default=1)
+    return [f"{n:>{width}} {code} {names.get(code, '')}".rstrip() for code, n in counts]
 
 
 def error_line(error: AutooptError) -> str:

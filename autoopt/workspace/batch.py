@@ -14,7 +14,7 @@ from autoopt.report.summary import Summary
 from autoopt.workspace.cache import ResultCache
 from autoopt.workspace.discover import discover
 from autoopt.workspace.progress import progress_bar
-from autoopt.workspace.runner import FileOutcome, run
+from autoopt.workspace.runner import FileOutcome, analyse, run, settings_for
 from autoopt.workspace.source_file import write_atomic
 from autoopt.workspace.testfiles import hold_back, test_files
 
@@ -35,6 +35,7 @@ class Batch:
     written: list[FileOutcome] = field(default_factory=list)
     held_back: list[FileOutcome] = field(default_factory=list)
     tests: Callable[[str], bool] | None = None  # with --include-tests: is a path a test file
+    empty: list[str] = field(default_factory=list)  # paths named that hold no source file
 
     @property
     def findings(self) -> list[Finding]:
@@ -77,7 +78,17 @@ def collect(
         store.save()
     errors = found.errors + [o.error for o in outcomes if o.error is not None]
     held = hold_back(outcomes, settings, paths)
-    return Batch(outcomes, errors, started, held_back=held, tests=tests)
+    return Batch(outcomes, errors, started, held_back=held, tests=tests, empty=found.empty)
+
+
+def collect_text(text: str, display: str, settings: Settings) -> Batch:
+    """Analyse one source read from elsewhere (stdin), shown as `display`; no cache, no
+    files: a test file is not held back, since nothing is written."""
+    started = time.perf_counter()
+    answer = analyse(display, text, settings_for(display, settings))
+    if isinstance(answer, AutooptError):
+        return Batch([FileOutcome(display, error=answer)], [answer], started)
+    return Batch([FileOutcome(display, result=answer)], [], started)
 
 
 def write_changes(batch: Batch) -> None:

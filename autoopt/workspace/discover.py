@@ -46,6 +46,7 @@ class Discovery:
 
     files: list[Found] = field(default_factory=list)
     errors: list[AutooptError] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)  # paths named that hold no source file
 
 
 def discover(
@@ -54,12 +55,17 @@ def discover(
     """Every file under `paths`, each once; errors collected, never raised."""
     found = Discovery()
     seen: set[Path] = set()
-    for item in iter_files(paths, exclude, gitignore=gitignore):
-        if isinstance(item, AutooptError):
-            found.errors.append(item)
-        elif (key := _identity(item[1])) not in seen:
-            seen.add(key)
-            found.files.append(item)
+    for given in paths:
+        yielded = False
+        for item in iter_files([given], exclude, gitignore=gitignore):
+            yielded = True
+            if isinstance(item, AutooptError):
+                found.errors.append(item)
+            elif (key := _identity(item[1])) not in seen:
+                seen.add(key)
+                found.files.append(item)
+        if not yielded:
+            found.empty.append(given)
     return found
 
 
