@@ -7,7 +7,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from typer.main import get_command_name
 from typer.models import CommandInfo
@@ -525,9 +524,7 @@ def main() -> None:
     except KeyboardInterrupt:  # outside a command
         _interrupted()
     except SystemExit as exc:  # typer turns Ctrl-C in a command into Exit(130), silently
-        if isinstance(exc.__context__, click.exceptions.Exit) and isinstance(
-            exc.__context__.__cause__, KeyboardInterrupt
-        ):
+        if isinstance(getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
             _interrupted()
         raise
 
