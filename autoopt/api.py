@@ -169,8 +169,17 @@ def optimize_source(
     module, findings, read = _analyse(code, path, settings, lambda f: applicable(f, settings))
     applied = [f for f in findings if applicable(f, settings)]
     new_code = render(module, applied, path)
-    with_text_edits(code, new_code, applied, lambda f: render(module, [f], path))
+    with_text_edits(code, new_code, applied, lambda f: _alone(module, f, path))
     return Result(path, code, findings, new_code, applied, read)
+
+
+def _alone(module: cst.Module, finding: Finding, path: str) -> str:
+    """The code with only this finding's fix; the code itself where that fix alone does
+    not give valid code (it leans on another fix): it then owns no line of its own."""
+    try:
+        return render(module, [finding], path)
+    except AutooptError:
+        return module.code
 
 
 def apply_fixes(code: str, findings: Iterable[Finding], *, path: str = "<string>") -> str:
