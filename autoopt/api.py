@@ -17,6 +17,7 @@ from autoopt.analysis.facts.test_functions import reached_test
 from autoopt.config import Settings
 from autoopt.model import Applicability, AutooptError, Finding, Result
 from autoopt.rewrite.apply import apply_edits
+from autoopt.rewrite.text_edits import with_text_edits
 from autoopt.rules import ALL_RULES
 
 
@@ -167,7 +168,18 @@ def optimize_source(
     settings = settings or Settings()
     module, findings, read = _analyse(code, path, settings, lambda f: applicable(f, settings))
     applied = [f for f in findings if applicable(f, settings)]
-    return Result(path, code, findings, render(module, applied, path), applied, read)
+    new_code = render(module, applied, path)
+    with_text_edits(code, new_code, applied, lambda f: _alone(module, f, path))
+    return Result(path, code, findings, new_code, applied, read)
+
+
+def _alone(module: cst.Module, finding: Finding, path: str) -> str:
+    """The code with only this finding's fix; the code itself where that fix alone does
+    not give valid code (it leans on another fix): it then owns no line of its own."""
+    try:
+        return render(module, [finding], path)
+    except AutooptError:
+        return module.code
 
 
 def apply_fixes(code: str, findings: Iterable[Finding], *, path: str = "<string>") -> str:

@@ -67,6 +67,22 @@ class RequireImport:
 Edit = Replace | InsertBefore | InsertAfter | RequireImport
 
 
+@dataclass(frozen=True)
+class TextEdit:
+    """A fix as text: replace the range `span` of the original source with `content`
+    (ruff's edit; computed from the tree edits by rewrite/text_edits.py)."""
+
+    content: str
+    span: Span
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "content": self.content,
+            "location": {"row": self.span.line, "column": self.span.column},
+            "end_location": {"row": self.span.end_line, "column": self.span.end_column},
+        }
+
+
 @dataclass
 class Finding:
     """One place where the program pays for avoidable work, and how to fix it."""
@@ -82,6 +98,9 @@ class Finding:
     target: str | None = None
     title: str = ""  # a short imperative fix title, e.g. "Add @jax.jit"
     path: str = "<string>"
+    # The text edits of the fix as applied with the other fixes of its run (empty where
+    # the fix was not applied): plain data, kept by `detached` and the result cache.
+    text_edits: tuple[TextEdit, ...] = ()
 
     @property
     def fixable(self) -> bool:
@@ -92,7 +111,7 @@ class Finding:
         return replace(self, edits=())
 
     def to_json(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "path": self.path,
             "line": self.span.line,
             "column": self.span.column,
@@ -103,6 +122,13 @@ class Finding:
             "message": self.message,
             "fix": self.fix.value,
         }
+        if self.text_edits:
+            data["fix_edits"] = {
+                "applicability": self.fix.value,
+                "message": self.title or self.message,
+                "edits": [edit.to_json() for edit in self.text_edits],
+            }
+        return data
 
 
 @dataclass

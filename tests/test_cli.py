@@ -80,6 +80,22 @@ def test_check_json_document(project: Path) -> None:
             "name": "missing-jit",
             "message": "`step` is called in a loop without `jax.jit`: add `@jax.jit`",
             "fix": "safe",
+            "fix_edits": {
+                "applicability": "safe",
+                "message": "Add @jax.jit",
+                "edits": [
+                    {
+                        "content": "import jax\n",
+                        "location": {"row": 1, "column": 1},
+                        "end_location": {"row": 1, "column": 1},
+                    },
+                    {
+                        "content": "@jax.jit\n",
+                        "location": {"row": 4, "column": 1},
+                        "end_location": {"row": 4, "column": 1},
+                    },
+                ],
+            },
         }
     ]
 

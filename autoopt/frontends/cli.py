@@ -271,11 +271,12 @@ def _report_errors(errors: list[AutooptError]) -> None:
         typer.echo(error_line(error), err=True)
 
 
-def _emit_findings(batch: Batch, output_format: Format) -> None:
-    """The findings in a machine format on stdout (json, sarif, github)."""
+def _emit_findings(batch: Batch, output_format: Format, diff: str | None = None) -> None:
+    """The findings in a machine format on stdout (json, sarif, github); `diff`: the
+    rewrite's unified diff, a top-level key of the JSON document."""
     findings, errors = batch.findings, batch.errors
     if output_format is Format.json:
-        typer.echo(json_document(len(batch.outcomes), findings, errors))
+        typer.echo(json_document(len(batch.outcomes), findings, errors, diff))
     elif output_format is Format.sarif:
         typer.echo(sarif_document(findings, errors, batch.sources()))
     else:
@@ -403,13 +404,10 @@ def rewrite(
         batch.errors.extend(errors)
     reverted = _write(batch, verify_tests, verify_timeout, settings) if write else []
     if output_format is not Format.text:
-        _emit_findings(batch, output_format)
+        _emit_findings(batch, output_format, _diff(batch, reverted))
     else:
         if not write and diff:
-            for outcome in batch.changed:
-                assert outcome.result is not None
-                old, new = outcome.result.source, outcome.result.new_source
-                typer.echo(unified_diff(outcome.display, old, new), nl=False)
+            typer.echo(_diff(batch, reverted), nl=False)
         _report_errors(batch.errors)
         print_summary(summarise(batch, reverted))
     if not verify:
@@ -428,6 +426,17 @@ def _print_rewritten(batch: Batch) -> int:
         return EXIT_ERROR
     typer.echo(outcome.result.new_source, nl=False)
     return EXIT_OK
+
+
+def _diff(batch: Batch, reverted: list[str]) -> str:
+    """The unified diff of every rewritten file (those `reverted` left out)."""
+    diffs = []
+    for outcome in batch.changed:
+        assert outcome.result is not None
+        if outcome.display not in reverted:
+            old, new = outcome.result.source, outcome.result.new_source
+            diffs.append(unified_diff(outcome.display, old, new))
+    return "".join(diffs)
 
 
 def _write(batch: Batch, verify_tests: str | None, timeout: float, settings: Settings) -> list[str]:

@@ -31,16 +31,22 @@ def error_line(error: AutooptError) -> str:
     return f"error: {error}"
 
 
-def json_document(files: int, findings: Sequence[Finding], errors: Sequence[AutooptError]) -> str:
-    return json.dumps(
-        {
-            "version": __version__,
-            "files": files,
-            "findings": [f.to_json() for f in findings],
-            "errors": [e.to_json() for e in errors],
-        },
-        indent=2,
-    )
+def json_document(
+    files: int,
+    findings: Sequence[Finding],
+    errors: Sequence[AutooptError],
+    diff: str | None = None,
+) -> str:
+    """The JSON report; `diff` (from `rewrite`): the unified diff of every rewritten file."""
+    document: dict[str, object] = {
+        "version": __version__,
+        "files": files,
+        "findings": [f.to_json() for f in findings],
+        "errors": [e.to_json() for e in errors],
+    }
+    if diff is not None:
+        document["diff"] = diff
+    return json.dumps(document, indent=2)
 
 
 def unified_diff(path: str, old: str, new: str) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from autoopt._version import __version__
 from autoopt.config import Settings, project_root
-from autoopt.model import Applicability, AutooptError, Finding, Result, Span
+from autoopt.model import Applicability, AutooptError, Finding, Result, Span, TextEdit
 from autoopt.rules import ALL_RULES
 
 CACHE_NAME = ".autoopt_cache"
@@ -180,11 +180,16 @@ def _finding_json(finding: Finding) -> dict:
         "rule": finding.rule,
         "name": finding.name,
         "message": finding.message,
-        "span": [span.line, span.column, span.end_line, span.end_column],
+        "span": _span_list(span),
         "fix": finding.fix.value,
         "target": finding.target,
         "title": finding.title,
+        "edits": [[e.content, *_span_list(e.span)] for e in finding.text_edits],
     }
+
+
+def _span_list(span: Span) -> list[int]:
+    return [span.line, span.column, span.end_line, span.end_column]
 
 
 def _finding(data: dict) -> Finding:
@@ -196,4 +201,5 @@ def _finding(data: dict) -> Finding:
         fix=Applicability(data["fix"]),
         target=data["target"],
         title=data["title"],
+        text_edits=tuple(TextEdit(e[0], Span(*e[1:])) for e in data.get("edits", ())),
     )

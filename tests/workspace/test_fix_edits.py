@@ -1,0 +1,96 @@
+"""The JSON fix edits (ruff's `fix.edits`): applied to the original text, sorted and from
+the end, they reproduce exactly what `rewrite --write` writes."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autoopt.frontends.cli import app
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, [*args, "--no-progress", "--no-cache"])
+
+
+def offset(text: str, row: int, column: int) -> int:
+    """The index in `text` of a 1-based (row, column)."""
+    starts = [0]
+    for index, char in enumerate(text):
+        if char == "\n":
+            starts.append(index + 1)
+    return starts[row - 1] + column - 1
+
+
+def apply_json_edits(text: str, findings: list[dict]) -> str:
+    edits = []
+    for finding in findings:
+        for edit in finding.get("fix_edits", {}).get("edits", []):
+            start = offset(text, edit["location"]["row"], edit["location"]["column"])
+            end = offset(text, edit["end_location"]["row"], edit["end_location"]["column"])
+            edits.append((start, end, edit["content"]))
+    edits.sort()
+    for (_, end, _), (start, _, _) in itertools.pairwise(edits):
+        assert end <= start, "edits overlap"
+    for start, end, content in reversed(edits):
+        text = text[:start] + content + text[end:]
+    return text
+
+
+@pytest.mark.parametrize(
+    "name", ["mlp_train.py", "bootstrap_per_item.py", "rnn_outputs.py", "env_after_import.py"]
+)
+@pytest.mark.parametrize("unsafe", [False, True])
+def test_json_edits_reproduce_rewrite_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, unsafe: bool
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(CORPUS / name, name)
+    original = Path(name).read_text(encoding="utf-8")
+    flags = ["--unsafe-fixes"] if unsafe else []
+    result = invoke("check", name, "--format", "json", *flags)
+    findings = json.loads(result.stdout)["findings"]
+    with_edits = [f for f in findings if "fix_edits" in f]
+    assert with_edits
+    for finding in with_edits:
+        fix = finding["fix_edits"]
+        assert fix["applicability"] == finding["fix"] != "none"
+        assert fix["message"] and fix["edits"]
+    if not unsafe:  # an unsafe fix is not applied, so it has no edits
+        assert all(f["fix"] == "safe" for f in with_edits)
+    elif name != "mlp_train.py":  # the others have an unsafe fix
+        assert any(f["fix"] == "unsafe" for f in with_edits)
+    invoke("rewrite", name, "--write", *flags)
+    written = Path(name).read_text(encoding="utf-8")
+    assert written != original
+    assert apply_json_edits(original, with_edits) == written
+
+
+def test_rewrite_json_carries_the_diff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(CORPUS / "mlp_train.py", "mlp_train.py")
+    text = invoke("rewrite", "mlp_train.py").stdout
+    document = json.loads(invoke("rewrite", "mlp_train.py", "--format", "json").stdout)
+    assert document["diff"] == text
+    assert document["diff"].startswith("--- mlp_train.py\n+++ mlp_train.py\n")
+    check = json.loads(invoke("check", "mlp_train.py", "--format", "json").stdout)
+    assert "diff" not in check
+
+
+def test_edit_at_the_end_of_a_file_without_newline() -> None:
+    from autoopt.model import Applicability, Finding, Span
+    from autoopt.rewrite.text_edits import with_text_edits
+
+    finding = Finding("AO000", "x", "m", Span(2, 1, 2, 2), Applicability.SAFE)
+    source, new = "a = 1\nb", "a = 1\nc = 2"
+    with_text_edits(source, new, [finding], lambda f: new)
+    assert apply_json_edits(source, [finding.to_json()]) == new
