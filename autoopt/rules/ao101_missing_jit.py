@@ -40,6 +40,9 @@ class MissingJit(Rule):
 
     - a call runs eagerly, in a loop of the program: `analysis/core/execution.py`
     - the function is pure, through every helper it calls: `analysis/facts/purity.py`
+    - a library object it calls methods of (an optax optimizer) is a global bound once
+      to it, never changed, and each method is listed pure by the library's overlay:
+      `analysis/facts/library_objects.py`
     - it reads no outside state jit would freeze (a global nothing rebinds, by
       reflection either; defaults proven immutable): `analysis/facts/summaries.py`,
       `analysis/facts/reflection.py`

@@ -10,6 +10,11 @@ is one jit would freeze: bound again, written through `global`, mutated, or rebo
 through the module's namespace or module object (`globals()["GAIN"] = ...`,
 `setattr(sys.modules[__name__], "DT", ...)`, `mod.X = ...` in another file of the
 project: `analysis/facts/reflection.py`).
+
+A module global proven to hold a library object (`optimizer = optax.adam(1e-3)`,
+`analysis/facts/library_objects.py`) is neither changed nor impure to call through the
+methods its overlay lists pure (`optimizer.update(grads, state, params)`); any other
+method of it, or a receiver not so proven, keeps its reason.
 """
 
 from __future__ import annotations
@@ -21,6 +26,11 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
+from autoopt.analysis.facts.library_objects import (
+    library_object,
+    pure_method,
+    refers_to_global,
+)
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
@@ -53,6 +63,8 @@ def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozen
             if name in fn.params:
                 reasons.append(f"mutates its argument `{name}`")
             elif name not in local or name in fn.globals:
+                if library_object(ctx, name) and refers_to_global(ctx, fn, name):
+                    continue  # every change of it is a pure method call (its proof)
                 reasons.append(f"mutates `{name}`, which lives outside the function")
         if fn.is_method and "self" in stmt.uses:
             reasons.append("reads `self` state, which jit would freeze at trace time")
@@ -88,6 +100,8 @@ def _call_impurity(
         return _bare_call_impurity(ctx, fn, name, local, seen)
     if head in local:
         return _method_impurity(ctx, stmt, name, head)
+    if pure_method(ctx, fn, name):
+        return None  # `optimizer.update(...)` on a proven optax optimizer
     if head in {"logger", "log", "logging"}:
         return f"logs (`{name}`)"
     return f"calls `{name}`, code autoopt cannot see"
@@ -234,4 +248,4 @@ def _changed_module_names(ctx: ModuleContext) -> set[str]:
     for stmt in graph.stmts:
         fn = graph.functions.get(stmt.scope)
         changed |= stmt.mutates | (stmt.defs & fn.globals if fn else set())
-    return changed
+    return {n for n in changed if library_object(ctx, n) is None}

@@ -51,6 +51,7 @@ from autoopt.analysis.core.exprs import is_at_update, read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.facts import purity, tracing
+from autoopt.analysis.facts.library_objects import library_object, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
@@ -416,6 +417,8 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
         return f"reads `{name}`, which the enclosing function rebinds (jit would freeze it)", ""
     if fn.scope == MODULE and name in purity.changed_module_names(ctx):
         return f"reads `{name}`, which {purity.change_reason(ctx, name)} (jit would freeze it)", ""
+    if library_object(ctx, name) and refers_to_global(ctx, fn, name):
+        return "", ""  # an optimizer bound once, never changed (`library_objects.py`)
     value = model(ctx).name(stmt, name)
     if value.kind in _FROZEN_SAFE:
         return "", ""

@@ -55,3 +55,11 @@ PURE_CALLS = (
     | flax_training.PURE_CALLS
     | haiku.PURE_CALLS
 )
+#: Constructors of library objects, in any library -> the class of the object returned.
+CONSTRUCTED_CLASSES = optax.RETURNS
+#: Methods (`class.method`), in any library, that are pure functions of their receiver
+#: and arguments.
+PURE_METHODS = optax.PURE_METHODS
+#: Calls and methods (`class.method`), in any library, whose result, given arrays, is a
+#: pytree of arrays.
+ARRAYS_RESULTS = optax.ARRAYS_RESULTS

@@ -22,6 +22,12 @@ PURE_CALLS = OPTIMIZERS | {"optax.apply_updates"}
 PURE_METHODS = frozenset(
     {"optax.GradientTransformation.init", "optax.GradientTransformation.update"}
 )
+#: Constructors -> the class of the object they return (an optimizer, whose methods
+#: `PURE_METHODS` lists).
+RETURNS = dict.fromkeys(OPTIMIZERS, "optax.GradientTransformation")
+#: Calls and methods whose result, given arrays, is a pytree whose leaves are arrays
+#: (updates, optimizer states, parameters).
+ARRAYS_RESULTS = PURE_METHODS | {"optax.apply_updates"}
 #: Calls and methods -> the argument whose pytree structure the result has (a tuple: one
 #: per element of the tuple returned; `optax.apply_updates(params, updates)` is shaped
 #: like `params`, `update(updates, state, params)` gives `(like updates, like state)`).

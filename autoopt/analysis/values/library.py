@@ -68,6 +68,10 @@ def call_value(qual: str, call: cst.Call) -> Value:
         return Value(Kind.ARRAY, detail=_element_type(last))
     if qual in ("numpy.random.default_rng", "numpy.random.Generator", "numpy.random.RandomState"):
         return Value(Kind.OBJECT, detail="numpy-rng")
+    if qual in overlays.CONSTRUCTED_CLASSES:
+        return Value(Kind.OBJECT, detail=overlays.CONSTRUCTED_CLASSES[qual])
+    if qual in overlays.ARRAYS_RESULTS:
+        return PYTREE
     if qual.startswith("numpy."):
         if last in jax_api.DTYPE_NAMES:
             return HOST

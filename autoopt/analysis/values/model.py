@@ -540,6 +540,8 @@ class ValueModel:
             return Value(base.kind, detail="bool" if method in ("any", "all") else None)
         if base.kind is Kind.OBJECT and base.detail == "numpy-rng":
             return HOST  # a NumPy Generator's draws
+        if base.kind is Kind.OBJECT and f"{base.detail}.{method}" in overlays.ARRAYS_RESULTS:
+            return PYTREE  # `optimizer.update(grads, state, params)`
         cls = _instance_class(self.ctx, base)
         if cls is not None and method == cls.replace and all(a.keyword for a in call.args):
             return self._instance(stmt, cls, call, base)

@@ -1189,4 +1189,164 @@ for _ in range(5):
             ),
         },
     ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+optimizer = optax.adam(1e-3)
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params - y) ** 2)
+
+def train_step(params, opt_state, x, y):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    updates, opt_state = optimizer.update(grads, opt_state, params)
+    params = optax.apply_updates(params, updates)
+    return params, opt_state, loss
+
+params = jnp.zeros(3)
+opt_state = optimizer.init(params)
+x, y = jnp.ones((4, 3)), jnp.ones(4)
+for _ in range(100):
+    params, opt_state, loss = train_step(params, opt_state, x, y)
+""",
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+optimizer = optax.adam(1e-3)
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params - y) ** 2)
+
+@jax.jit
+def train_step(params, opt_state, x, y):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    updates, opt_state = optimizer.update(grads, opt_state, params)
+    params = optax.apply_updates(params, updates)
+    return params, opt_state, loss
+
+params = jnp.zeros(3)
+opt_state = optimizer.init(params)
+x, y = jnp.ones((4, 3)), jnp.ones(4)
+for _ in range(100):
+    params, opt_state, loss = train_step(params, opt_state, x, y)
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+optimizer = optax.adam(1e-3)
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params - y) ** 2)
+
+def train_step(params, opt_state, x, y):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    updates, opt_state = optimizer.update(grads, opt_state, params)
+    params = optax.apply_updates(params, updates)
+    return params, opt_state, loss
+
+params = jnp.zeros(3)
+opt_state = optimizer.init(params)
+x, y = jnp.ones((4, 3)), jnp.ones(4)
+for _ in range(100):
+    params, opt_state, loss = train_step(params, opt_state, x, y)
+
+def reset():
+    global optimizer
+    optimizer = optax.sgd(0.1)
+""",
+        fix=_NONE,
+        message="mutates `optimizer`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+class Acc:
+    def update(self, *args):
+        self.seen = args
+        return args[0], args[1]
+
+optimizer = Acc()
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params - y) ** 2)
+
+def train_step(params, opt_state, x, y):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    updates, opt_state = optimizer.update(grads, opt_state, params)
+    params = optax.apply_updates(params, updates)
+    return params, opt_state, loss
+
+params = jnp.zeros(3)
+opt_state = params
+x, y = jnp.ones((4, 3)), jnp.ones(4)
+for _ in range(100):
+    params, opt_state, loss = train_step(params, opt_state, x, y)
+""",
+        fix=_NONE,
+        message="mutates `optimizer`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+optimizer = optax.adam(1e-3)
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params - y) ** 2)
+
+def train_step(params, opt_state, x, y, optimizer=optimizer):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    updates, opt_state = optimizer.update(grads, opt_state, params)
+    params = optax.apply_updates(params, updates)
+    return params, opt_state, loss
+
+params = jnp.zeros(3)
+opt_state = optimizer.init(params)
+x, y = jnp.ones((4, 3)), jnp.ones(4)
+for _ in range(100):
+    params, opt_state, loss = train_step(params, opt_state, x, y)
+""",
+        fix=_NONE,
+        message="mutates its argument `optimizer`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+optimizer = optax.adam(1e-3)
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params - y) ** 2)
+
+def train_step(params, opt_state, x, y):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    updates, opt_state = optimizer.frobnicate(grads, opt_state, params)
+    params = optax.apply_updates(params, updates)
+    return params, opt_state, loss
+
+params = jnp.zeros(3)
+opt_state = optimizer.init(params)
+x, y = jnp.ones((4, 3)), jnp.ones(4)
+for _ in range(100):
+    params, opt_state, loss = train_step(params, opt_state, x, y)
+""",
+        fix=_NONE,
+        message="calls `optimizer.frobnicate`",
+    ),
 )

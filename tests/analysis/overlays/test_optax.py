@@ -66,3 +66,17 @@ def test_apply_updates_is_pure_fresh_and_shaped_like_params() -> None:
     assert jax.tree.structure(out) == jax.tree.structure((PARAMS, GRADS)[at])
     assert "optax.apply_updates" in optax_api.FRESH_RESULTS
     assert not pointers(out) & pointers((PARAMS, GRADS))
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.RETURNS))
+def test_constructors_return_their_class_whose_results_are_arrays(name: str) -> None:
+    tx = BUILT[name]()
+    assert optax_api.RETURNS[name] == "optax.GradientTransformation"
+    assert isinstance(tx, optax.GradientTransformation)
+    state = tx.init(PARAMS)
+    updates, state = tx.update(GRADS, state, PARAMS)
+    results = (state, updates, optax.apply_updates(PARAMS, updates))
+    assert all(isinstance(leaf, jax.Array) for leaf in jax.tree.leaves(results))
+    assert {f"{optax_api.RETURNS[name]}.{m}" for m in ("init", "update")} <= (
+        optax_api.ARRAYS_RESULTS
+    )
