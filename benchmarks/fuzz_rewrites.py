@@ -289,7 +289,7 @@ def check_codes(
     for name, code in programs.items():
         try:
             new, rules = _rewrite(code)
-        except Exception as exc:  # noqa: BLE001 - any rewrite error is a finding
+        except Exception as exc:
             results[name] = (False, [], "rewrite-error", f"{type(exc).__name__}: {exc}", "")
             continue
         idem = None
@@ -297,7 +297,7 @@ def check_codes(
             again, again_rules = _rewrite(new)
             if again != new:
                 idem = "second rewrite applied " + ", ".join(again_rules)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             idem = f"second rewrite raised {type(exc).__name__}: {exc}"
         results[name] = (
             new != code,
