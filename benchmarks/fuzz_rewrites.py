@@ -281,7 +281,7 @@ def _judge(before: dict, after: dict) -> tuple[str | None, str]:
 
 
 def check_codes(
-    programs: dict[str, str],
+    programs: dict[str, str], execute: bool = True
 ) -> dict[str, tuple[bool, list[str], str | None, str, str]]:
     """name -> (fixed, rules, failure kind or None, detail, rewritten code)."""
     results: dict[str, tuple] = {}
@@ -309,7 +309,7 @@ def check_codes(
         if new != code:
             to_run[f"{name}_a"] = code
             to_run[f"{name}_b"] = new
-    if to_run:
+    if to_run and execute:
         records = _run_codes(to_run)
         for name, (fixed, rules, _, _, new) in list(results.items()):
             if fixed and f"{name}_a" in records:
@@ -325,7 +325,7 @@ def _fails(program: Program, kind: str) -> bool:
         ast.parse(code)
     except SyntaxError:
         return False
-    got = check_codes({program.name: code})[program.name]
+    got = check_codes({program.name: code}, execute=kind != "non-idempotent")[program.name]
     return got[2] == kind
 
 
@@ -376,7 +376,7 @@ def worker(seed: int, indices: list[int], out: str | None, do_shrink: bool) -> l
             if kind and do_shrink:
                 small = shrink(prog, kind)
                 o.code = small.code()
-                o.new_code = check_codes({name: o.code})[name][4]
+                o.new_code = check_codes({name: o.code}, execute=False)[name][4]
             if kind and out:
                 path = Path(out)
                 path.mkdir(parents=True, exist_ok=True)
