@@ -1,8 +1,10 @@
+# ruff: noqa
 # fuzz failure: non-idempotent: second rewrite applied AO103
 # seed 7, f7_00006
 import jax
 import jax.numpy as jnp
 import numpy as np
+
 
 def loss1(w):
     return jnp.sum(w * w)

@@ -1,3 +1,4 @@
+# ruff: noqa
 # fuzz failure: non-idempotent: second rewrite applied AO103
 # seed 7, f7_00011
 import jax
