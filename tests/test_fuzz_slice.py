@@ -1,0 +1,41 @@
+"""CI slice of the differential fuzzer (benchmarks/fuzz_rewrites.py, issue 27 item 6).
+
+A fixed seed, 60 generated programs, two worker processes (each imports jax once and
+forks a child per program). The default rewrite must keep every program's results,
+exceptions and output, must be idempotent, and must apply a safe fix to at least 30%
+of the programs (else the generator no longer exercises the rewrites).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import fuzz_rewrites  # noqa: E402
+
+SEED, COUNT, JOBS = 3, 60, 2
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    return fuzz_rewrites.run(SEED, COUNT, JOBS, out=None, do_shrink=False)
+
+
+def test_fuzz_slice_keeps_results(outcomes):
+    bad = [o for o in outcomes if o.failure and o.failure != "non-idempotent"]
+    assert not bad, fuzz_rewrites.report(bad)
+
+
+def test_fuzz_slice_idempotent(outcomes):
+    bad = [o for o in outcomes if o.failure == "non-idempotent"]
+    assert not bad, fuzz_rewrites.report(bad)
+
+
+def test_fuzz_slice_exercises_safe_fixes(outcomes):
+    assert len(outcomes) == COUNT
+    assert sum(o.fixed for o in outcomes) >= 0.3 * COUNT, fuzz_rewrites.report(outcomes)
