@@ -12,21 +12,8 @@ from typer.testing import CliRunner
 
 from autoopt.frontends import cli
 from autoopt.frontends.cli import app
+from tests.test_cli import STEP
 
-STEP = """\
-import jax.numpy as jnp
-
-
-def step(u):
-    return jnp.tanh(u) * 0.5
-
-
-def main():
-    u = jnp.ones(4)
-    for _ in range(10):
-        u = step(u)
-    return u
-"""
 AO101 = (
     "step.py:4:5: AO101 `step` is called in a loop without `jax.jit`: add `@jax.jit` [fix: safe]"
 )
