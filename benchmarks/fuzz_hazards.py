@@ -511,3 +511,171 @@ def logging_in_step(k: int, n: int, h: bool) -> Fragment:
         s{k} = step{k}(s{k}, x{k})
     """
     return _frag(top, body, [f"s{k}"], h)
+
+
+# --- second round: disguises the first round's analysis might not name ----------------
+
+
+@_register
+def view_write(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: a host buffer changed through a view taken before the loop."""
+    body = f"""
+    host{k} = np.arange(12, dtype=np.float64).reshape(3, 4)
+    view{k} = host{k}[0]
+    acc{k} = jnp.zeros(4)
+    for i in range({n}):
+        d{k} = jnp.asarray(host{k})
+        acc{k} = acc{k} + d{k}[0] * d{k}[2]
+    ?H     view{k} += 1.0
+    """
+    return _frag("", body, [f"acc{k}", f"host{k}"], h)
+
+
+@_register
+def ufunc_at_write(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: a host buffer changed by np.add.at / np.put / np.negative(x, x)."""
+    change = (
+        f"np.add.at(host{k}, (0, 1), 1.0)",
+        f"np.put(host{k}, [0, 5], i)",
+        f"np.negative(host{k}, host{k})",
+    )[n % 3]
+    body = f"""
+    host{k} = np.arange(12, dtype=np.float64).reshape(3, 4)
+    acc{k} = jnp.zeros(4)
+    for i in range({n}):
+        d{k} = jnp.asarray(host{k})
+        acc{k} = acc{k} + d{k}[0] * d{k}[2]
+    ?H     {change}
+    """
+    return _frag("", body, [f"acc{k}", f"host{k}"], h)
+
+
+@_register
+def object_buffer(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: a buffer an object holds, refilled by its method."""
+    top = f"""
+    class Sensor{k}:
+        def __init__(self):
+            self.buf = np.ones(4)
+
+        def read(self, v):
+            self.buf[:] = v
+    """
+    body = f"""
+    sensor{k} = Sensor{k}()
+    acc{k} = jnp.zeros(4)
+    for i in range({n}):
+        acc{k} = acc{k} + jnp.asarray(sensor{k}.buf) * 2.0
+    ?H     sensor{k}.read(i + 0.5)
+    """
+    return _frag(top, body, [f"acc{k}"], h)
+
+
+@_register
+def index_as_shape(k: int, n: int, h: bool) -> Fragment:
+    """traceability: the loop index used as a shape or slice bound in the step."""
+    top = f"""
+    def step{k}(s, t):
+    ?H     return s * 0.5 + jnp.arange(t + 3).sum()
+    ?B     return s * 0.5 + (t + 3) * (t + 2) / 2.0
+    """
+    body = f"""
+    s{k} = jnp.ones(3)
+    for t in range({n}):
+        s{k} = step{k}(s{k}, t)
+    """
+    return _frag(top, body, [f"s{k}"], h)
+
+
+@_register
+def nonlocal_rebind(k: int, n: int, h: bool) -> Fragment:
+    """frozen-state: a closure variable the step reads, rebound by a nonlocal helper."""
+    body = f"""
+    scale{k} = 1.0
+
+    def decay{k}():
+        nonlocal scale{k}
+        scale{k} = scale{k} * 0.5
+
+    def step{k}(s):
+        return s * scale{k} + 1.0
+
+    s{k} = jnp.ones(3)
+    for i in range({n}):
+        s{k} = step{k}(s{k})
+    ?H     decay{k}()
+    """
+    return _frag("", body, [f"s{k}"], h)
+
+
+@_register
+def defaults_rebind(k: int, n: int, h: bool) -> Fragment:
+    """frozen-state: a step's default argument replaced through __defaults__."""
+    top = f"""
+    def step{k}(s, gain=0.5):
+        return s * gain + 1.0
+    """
+    body = f"""
+    s{k} = jnp.ones(3)
+    for i in range({n}):
+        s{k} = step{k}(s{k})
+    ?H     step{k}.__defaults__ = (0.25 + 0.1 * i,)
+    """
+    return _frag(top, body, [f"s{k}"], h)
+
+
+@_register
+def identity_alias(k: int, n: int, h: bool) -> Fragment:
+    """aliases: a state kept through a call that returns its input (jnp.asarray, block_until_ready)."""
+    keep = (f"jnp.asarray(s{k})", f"s{k}.block_until_ready()", f"s{k}.astype(s{k}.dtype)")[n % 3]
+    top = f"""
+    def step{k}(s, x):
+        return s * 0.5 + x
+    """
+    body = f"""
+    s{k} = jnp.ones(4)
+    x{k} = jnp.arange(4.0)
+    ?H kept{k} = {keep}
+    ?B kept{k} = s{k} + 0.0
+    for i in range({n}):
+        s{k} = step{k}(s{k}, x{k})
+    """
+    return _frag(top, body, [f"s{k}", f"kept{k}"], h)
+
+
+@_register
+def closure_keeps_state(k: int, n: int, h: bool) -> Fragment:
+    """aliases: a lambda made before the loop that returns the starting state."""
+    top = f"""
+    def step{k}(s, x):
+        return jnp.cos(s) + x
+    """
+    body = f"""
+    s{k} = jnp.ones(4)
+    x{k} = jnp.arange(4.0)
+    ?H start{k} = lambda: s{k}
+    ?B start{k} = lambda: jnp.ones(4)
+    for i in range({n}):
+        s{k} = step{k}(s{k}, x{k})
+    """
+    return _frag(top, body, [f"s{k}", f"start{k}()"], h)
+
+
+@_register
+def aliased_print(k: int, n: int, h: bool) -> Fragment:
+    """effects: printing in the step through an alias of print or sys.stdout.write."""
+    say = "say = print" if n % 2 else "say = sys.stdout.write"
+    top = f"""
+    ?H {say}
+
+    def step{k}(s, x):
+    ?H     say("step{k}\\n")
+        return s * 0.9 + x
+    """
+    body = f"""
+    s{k} = jnp.zeros(3)
+    x{k} = jnp.ones(3)
+    for i in range({n}):
+        s{k} = step{k}(s{k}, x{k})
+    """
+    return _frag(top, body, [f"s{k}"], h)
