@@ -626,7 +626,7 @@ def defaults_rebind(k: int, n: int, h: bool) -> Fragment:
 
 @_register
 def identity_alias(k: int, n: int, h: bool) -> Fragment:
-    """aliases: a state kept through a call that returns its input (jnp.asarray, block_until_ready)."""
+    """aliases: a state kept by a call that returns its input (jnp.asarray, astype)."""
     keep = (f"jnp.asarray(s{k})", f"s{k}.block_until_ready()", f"s{k}.astype(s{k}.dtype)")[n % 3]
     top = f"""
     def step{k}(s, x):
@@ -671,6 +671,141 @@ def aliased_print(k: int, n: int, h: bool) -> Fragment:
     def step{k}(s, x):
     ?H     say("step{k}\\n")
         return s * 0.9 + x
+    """
+    body = f"""
+    s{k} = jnp.zeros(3)
+    x{k} = jnp.ones(3)
+    for i in range({n}):
+        s{k} = step{k}(s{k}, x{k})
+    """
+    return _frag(top, body, [f"s{k}"], h)
+
+
+@_register
+def index_branch(k: int, n: int, h: bool) -> Fragment:
+    """traceability: Python control flow or range() on the loop index in the step."""
+    top = f"""
+    def step{k}(s, t):
+    ?H     for _ in range(t % 3):
+    ?H         s = s * 0.9
+    ?H     if t % 2:
+    ?H         return s + 1.0
+        return s * 0.5 + 0.25
+    """
+    body = f"""
+    s{k} = jnp.ones(3)
+    for t in range({n}):
+        s{k} = step{k}(s{k}, t)
+    """
+    return _frag(top, body, [f"s{k}"], h)
+
+
+@_register
+def numpy_on_index(k: int, n: int, h: bool) -> Fragment:
+    """traceability: NumPy (or a dict lookup) on the loop index inside the step."""
+    expr = "np.sin(t) * 0.1" if n % 2 else "{0: 0.1, 1: 0.2}.get(t % 2, 0.3)"
+    top = f"""
+    def step{k}(s, t):
+    ?H     return s * 0.5 + {expr}
+    ?B     return s * 0.5 + jnp.sin(t) * 0.1
+    """
+    body = f"""
+    s{k} = jnp.ones(3)
+    for t in range({n}):
+        s{k} = step{k}(s{k}, t)
+    """
+    return _frag(top, body, [f"s{k}"], h)
+
+
+@_register
+def rows_iterated_inplace(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: a host buffer changed through the row views of iterating it."""
+    body = f"""
+    host{k} = np.arange(12, dtype=np.float64).reshape(3, 4)
+    acc{k} = jnp.zeros(4)
+    for i in range({n}):
+        d{k} = jnp.asarray(host{k})
+        acc{k} = acc{k} + d{k}[0] * d{k}[2]
+    ?H     for row{k} in host{k}:
+    ?H         row{k} += 1.0
+    """
+    return _frag("", body, [f"acc{k}", f"host{k}"], h)
+
+
+@_register
+def method_mutation(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: a host buffer changed by .sort(), .put() or an unbound ndarray method."""
+    change = (f"host{k}.sort(axis=0)", f"host{k}.put([0, 3], i)", f"np.ndarray.fill(host{k}, i)")
+    body = f"""
+    host{k} = np.arange(12, dtype=np.float64)[::-1].reshape(3, 4).copy()
+    acc{k} = jnp.zeros(4)
+    for i in range({n}):
+        d{k} = jnp.asarray(host{k})
+        acc{k} = acc{k} + d{k}[0] * d{k}[2]
+    ?H     {change[n % 3]}
+    """
+    return _frag("", body, [f"acc{k}", f"host{k}"], h)
+
+
+@_register
+def tuple_of_one_buffer(k: int, n: int, h: bool) -> Fragment:
+    """aliases: a tuple state whose two leaves are one array, built by a comprehension."""
+    top = f"""
+    def step{k}(state):
+        a, b = state
+        return (a * 2.0, b + 1.0)
+    """
+    body = f"""
+    base{k} = jnp.ones(4)
+    ?H state{k} = tuple(base{k} for _ in range(2))
+    ?B state{k} = tuple(jnp.ones(4) for _ in range(2))
+    for i in range({n}):
+        state{k} = step{k}(state{k})
+    """
+    return _frag(top, body, [f"state{k}"], h)
+
+
+@_register
+def history_before_loop(k: int, n: int, h: bool) -> Fragment:
+    """aliases: the starting state kept in a list made before the loop, read after."""
+    top = f"""
+    def step{k}(s):
+        return s * 0.5 + 1.0
+    """
+    body = f"""
+    s{k} = jnp.zeros(3)
+    ?H history{k} = [s{k}]
+    ?B history{k} = [jnp.zeros(3)]
+    for i in range({n}):
+        s{k} = step{k}(s{k})
+    history{k}.append(s{k})
+    """
+    return _frag(top, body, [f"history{k}"], h)
+
+
+@_register
+def item_of_ints(k: int, n: int, h: bool) -> Fragment:
+    """dtype: .item() / int() of integer and boolean device values, collected in a loop."""
+    conv = f"v{k}.item()" if n % 2 else f"int(v{k})"
+    body = f"""
+    vals{k} = []
+    for i in range({n}):
+    ?H     v{k} = jnp.arange(4)[i % 4] * 7
+    ?B     v{k} = jnp.arange(4.0)[i % 4] * 7
+        vals{k}.append({conv})
+    """
+    return _frag("", body, [f"vals{k}"], h)
+
+
+@_register
+def print_partial(k: int, n: int, h: bool) -> Fragment:
+    """effects: a print reached through functools.partial in the step."""
+    top = f"""
+    ?H LOGLINE{k} = functools.partial(print, "step{k}")
+
+    def step{k}(s, x):
+    ?H     LOGLINE{k}()
+        return jnp.sin(s) + x
     """
     body = f"""
     s{k} = jnp.zeros(3)

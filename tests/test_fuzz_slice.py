@@ -40,3 +40,17 @@ def test_fuzz_slice_rewrites_are_idempotent(outcomes):
 def test_fuzz_slice_exercises_safe_fixes(outcomes):
     assert len(outcomes) == COUNT
     assert sum(o.fixed for o in outcomes) >= 0.3 * COUNT, fuzz_rewrites.report(outcomes)
+
+
+@pytest.mark.parametrize("name", sorted(fuzz_rewrites.FRAGMENTS))
+def test_every_fragment_renders_a_hazard_and_its_benign_twin(name):
+    """Each hazard fragment names its class, and its two renderings are programs that
+    differ (the hazard lines), whatever the loop length."""
+    assert fuzz_rewrites.fragment_class(name) in fuzz_rewrites.CLASSES
+    for n in range(2, 6):
+        codes = []
+        for hazard in (False, True):
+            part = fuzz_rewrites.Part("", 0, n, frozenset(), name, hazard)
+            codes.append(fuzz_rewrites.Program("p", [part]).code())
+            compile(codes[-1], name, "exec")
+        assert codes[0] != codes[1]
