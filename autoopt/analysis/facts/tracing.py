@@ -301,7 +301,7 @@ def _key_positions(
     values = model(ctx)
     out: list[tuple[cst.CSTNode, str]] = []
     for node in stmt.own_nodes:
-        pairs: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+        pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
         if type(node) is cst.Call and type(node.func) is cst.Attribute and node.args:
             if node.func.attr.value in python_api.KEY_METHODS:
                 pairs.append((node.args[0].value, node.func.value))
@@ -312,12 +312,12 @@ def _key_positions(
                     pairs.append((left, target.comparator))
                 left = target.comparator
         for key, container in pairs:
-            if sources(key) and values.value_of(stmt, container).kind not in _ARRAY_KINDS:
+            if sources(key) and values.value_of(stmt, container).kind not in _SEARCHABLE:
                 out.append((key, f"a key looked up in `{ctx.code(container)}`"))
     return out
 
 
-_ARRAY_KINDS = (Kind.ARRAY, Kind.HOST_ARRAY)
+_SEARCHABLE = (Kind.ARRAY, Kind.HOST_ARRAY)  # `k in x` is array code
 
 
 def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
