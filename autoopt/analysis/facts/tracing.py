@@ -297,7 +297,7 @@ def _key_positions(
 ) -> list[tuple[cst.CSTNode, str]]:
     """Keys looked up in Python containers (`table.get(k)`, `k in seen`): a container
     hashes or compares them, which a traced value cannot stand. A lookup in an array
-    (`x in arr`) is array code."""
+    (`k in x`) of a JAX array is array code."""
     values = model(ctx)
     out: list[tuple[cst.CSTNode, str]] = []
     for node in stmt.own_nodes:
@@ -317,7 +317,7 @@ def _key_positions(
     return out
 
 
-_SEARCHABLE = (Kind.ARRAY, Kind.HOST_ARRAY)  # `k in x` is array code
+_SEARCHABLE = (Kind.ARRAY,)  # `k in x` of a JAX array is array code
 
 
 def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
