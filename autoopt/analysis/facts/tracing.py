@@ -4,8 +4,8 @@ Under `jax.jit` every argument becomes a tracer unless it is static. A tracer
 may flow through array code, but Python control flow (`if`, `while`,
 `range(n)`, `bool()`, `int()`) and shapes (`jnp.zeros(n)`, `x[:n]`) need
 concrete values, and so do keys looked up in Python containers (`table.get(t)`,
-`t in seen`: a tracer is unhashable). Arguments used only there can be made static; arrays used
-there cannot, and the function is then not jittable as written. Values derived
+`t in seen`: a tracer is unhashable). Arguments used only there can be made
+static; arrays used there cannot, and the function is then not jittable as written. Values derived
 from `x.shape`, `x.ndim`, `x.dtype`, `x.size` and `len(x)` stay concrete.
 
 A Python number argument becomes a 32-bit tracer: an int that `+ - * ** <<`
