@@ -814,3 +814,149 @@ def print_partial(k: int, n: int, h: bool) -> Fragment:
         s{k} = step{k}(s{k}, x{k})
     """
     return _frag(top, body, [f"s{k}"], h)
+
+
+@_register
+def example_index_slice(k: int, n: int, h: bool) -> Fragment:
+    """traceability: a per-example body slicing by the example's index (vmap traces it)."""
+    top = f"""
+    def per_example{k}(x, i):
+    ?H     return jnp.sum(x[: i + 1]) * 2.0
+    ?B     return jnp.sum(x) * (i + 1.0)
+    """
+    body = f"""
+    batch{k} = jnp.arange({3 * n}.0).reshape({n}, 3)
+    outs{k} = []
+    for i in range({n}):
+        outs{k}.append(per_example{k}(batch{k}[i], i))
+    ys{k} = jnp.stack(outs{k})
+    """
+    return _frag(top, body, [f"ys{k}"], h)
+
+
+@_register
+def at_set_host_math(k: int, n: int, h: bool) -> Fragment:
+    """traceability: an .at[i].set value computed by math.* or int hashing of the index."""
+    value = "math.sin(i) * 2.0" if n % 2 else "float((i * 2654435761) % 97)"
+    body = f"""
+    arr{k} = jnp.zeros({n})
+    for i in range({n}):
+    ?H     arr{k} = arr{k}.at[i].set({value})
+    ?B     arr{k} = arr{k}.at[i].set(i * 2.0)
+    """
+    return _frag("", body, [f"arr{k}"], h)
+
+
+@_register
+def global_initial_state(k: int, n: int, h: bool) -> Fragment:
+    """aliases: a donated state that starts as a module global read after the loop."""
+    top = f"""
+    START{k} = jnp.linspace(0.0, 1.0, 4)
+
+    def step{k}(s, x):
+        return s * 0.5 + x
+    """
+    body = f"""
+    ?H s{k} = START{k}
+    ?B s{k} = jnp.linspace(0.0, 1.0, 4)
+    x{k} = jnp.ones(4)
+    for i in range({n}):
+        s{k} = step{k}(s{k}, x{k})
+    """
+    return _frag(top, body, [f"s{k}", f"START{k} + 0.0"], h)
+
+
+@_register
+def nested_element_write(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: a list of NumPy rows changed through one of its elements."""
+    body = f"""
+    rows{k} = [np.zeros(3), np.ones(3)]
+    acc{k} = jnp.zeros(3)
+    for i in range({n}):
+        acc{k} = acc{k} + jnp.asarray(rows{k}).sum(axis=0)
+    ?H     rows{k}[0][1] = i + 0.5
+    """
+    return _frag("", body, [f"acc{k}"], h)
+
+
+@_register
+def list_method_mutation(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: a Python list the loop transfers, changed by .sort() or .reverse()."""
+    change = f"vals{k}.reverse()" if n % 2 else f"vals{k}.sort(reverse=bool(i % 2))"
+    body = f"""
+    vals{k} = [3.0, 1.0, 2.0]
+    acc{k} = jnp.zeros(3)
+    for i in range({n}):
+        acc{k} = acc{k} * 0.5 + jnp.asarray(vals{k})
+    ?H     {change}
+    """
+    return _frag("", body, [f"acc{k}", f"vals{k}"], h)
+
+
+@_register
+def len_of_growing_list(k: int, n: int, h: bool) -> Fragment:
+    """frozen-state: a step reading len() of a global list the loop grows."""
+    top = f"""
+    HISTORY{k} = [0.0]
+
+    def step{k}(s):
+    ?H     return s * 0.5 + len(HISTORY{k})
+    ?B     return s * 0.5 + 1.0
+    """
+    body = f"""
+    s{k} = jnp.ones(3)
+    for i in range({n}):
+        s{k} = step{k}(s{k})
+        HISTORY{k}.append(float(i))
+    """
+    return _frag(top, body, [f"s{k}"], h)
+
+
+@_register
+def vars_rebind(k: int, n: int, h: bool) -> Fragment:
+    """frozen-state: a config attribute the step reads, rebound through vars(obj)[...]."""
+    top = f"""
+    class Config{k}:
+        def __init__(self):
+            self.scale = 1.0
+
+    CFG{k} = Config{k}()
+
+    def step{k}(s):
+        return s * CFG{k}.scale + 0.5
+    """
+    body = f"""
+    s{k} = jnp.ones(3)
+    for i in range({n}):
+        s{k} = step{k}(s{k})
+    ?H     vars(CFG{k})["scale"] = 0.5 / (i + 1)
+    """
+    return _frag(top, body, [f"s{k}"], h)
+
+
+@_register
+def list_read_in_loop(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: the loop itself reads the list whose float() syncs would be deferred."""
+    body = f"""
+    losses{k} = []
+    flags{k} = []
+    w{k} = jnp.arange(3.0)
+    for i in range({n}):
+        w{k} = w{k} * 0.9 + i
+        losses{k}.append(float(jnp.sum(w{k})))
+    ?H     flags{k}.append(isinstance(losses{k}[-1], float) and losses{k}[-1] > 3.0)
+    """
+    return _frag("", body, [f"losses{k}", f"flags{k}"], h)
+
+
+@_register
+def grown_read_in_loop(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: an array grown by concatenate, read inside the loop that grows it."""
+    body = f"""
+    grown{k} = jnp.zeros((1, 3))
+    sizes{k} = []
+    for i in range({n}):
+        grown{k} = jnp.concatenate([grown{k}, jnp.full((1, 3), float(i))])
+    ?H     sizes{k}.append(float(grown{k}.sum()))
+    """
+    return _frag("", body, [f"grown{k}", f"sizes{k}"], h)
