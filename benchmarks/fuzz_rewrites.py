@@ -7,13 +7,15 @@ return (tests/hazards/test_hazards.py `compare`: container types, array kind, dt
 shape, ints exactly, floats with allclose), the exception type if one is raised, and
 what they print. The rewrite must also be idempotent.
 
-A program composes one or two loop skeletons (`SKELETONS`); each skeleton has hazard
-mutations (`MUTATIONS`), each on or off by the seeded RNG. Programs run in worker
-processes that import jax once and fork a child per program (tests/hazards/runner.py).
-A failing program is shrunk (mutations, then lines, dropped one at a time while the
-failure persists) and written to `--out`.
+A program composes one or two parts: a loop skeleton (`SKELETONS`) whose hazard
+mutations (`MUTATIONS`) are each on or off by the seeded RNG, or a hazard fragment of
+one of issue 27's classes (benchmarks/fuzz_hazards.py), rendered as its hazard or as
+its benign twin. Programs run in worker processes that import jax once and fork a
+child per batch (benchmarks/fuzz_runner.py). A failing program is shrunk (mutations,
+then parts, then lines, dropped one at a time while the failure persists) and written
+to `--out`. The run prints a summary table (also as JSON with `--json PATH`).
 
-    python benchmarks/fuzz_rewrites.py --seed 0 --count 200 --jobs 2 --out /tmp/fuzz
+    python benchmarks/fuzz_rewrites.py --seed 0 --count 3000 --jobs 2 --no-shrink
 """
 
 from __future__ import annotations

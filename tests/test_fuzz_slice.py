@@ -1,10 +1,10 @@
 """CI slice of the differential fuzzer (benchmarks/fuzz_rewrites.py, issue 27 item 6).
 
-A fixed seed, 60 generated programs, two worker processes (each imports jax once and
-forks a child per program). The default rewrite must keep every program's results,
-exceptions and output, must be idempotent (a second rewrite changes nothing), and must
-apply a safe fix to at least 30% of the programs (else the generator no longer
-exercises the rewrites).
+A fixed seed, 100 generated programs, two worker processes (each imports jax once and
+forks a child per batch of programs, benchmarks/fuzz_runner.py). The default rewrite
+must keep every program's results, exceptions and output, must be idempotent (a second
+rewrite changes nothing), and must apply a safe fix to at least 30% of the programs
+(else the generator no longer exercises the rewrites).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import fuzz_rewrites  # noqa: E402
 
-SEED, COUNT, JOBS = 3, 60, 2
+SEED, COUNT, JOBS = 3, 100, 2
 
 
 @pytest.fixture(scope="module")
