@@ -54,3 +54,16 @@ def test_every_fragment_renders_a_hazard_and_its_benign_twin(name):
             codes.append(fuzz_rewrites.Program("p", [part]).code())
             compile(codes[-1], name, "exec")
         assert codes[0] != codes[1]
+
+
+def test_a_program_that_kills_its_batch_only_fails_itself():
+    """Programs run many to a child; one that kills the child is run again alone and
+    reported as died, the others of its batch still get their results."""
+    from benchmarks.fuzz_runner import run_codes
+
+    ok = "def main():\n    return {value}\n"
+    dies = "import os\n\ndef main():\n    os._exit(3)\n"
+    records = run_codes({"a": ok.format(value=1), "b": dies, "c": ok.format(value=2)})
+    assert records["a"]["ok"] and records["a"]["value"] == ("py", "int", 1)
+    assert records["b"] == {"ok": False, "error": "the program's process died"}
+    assert records["c"]["ok"] and records["c"]["value"] == ("py", "int", 2)
