@@ -960,3 +960,39 @@ def grown_read_in_loop(k: int, n: int, h: bool) -> Fragment:
     ?H     sizes{k}.append(float(grown{k}.sum()))
     """
     return _frag("", body, [f"grown{k}", f"sizes{k}"], h)
+
+
+@_register
+def synced_value_printed(k: int, n: int, h: bool) -> Fragment:
+    """effects: the float() a loop collects also printed or formatted in the loop."""
+    use = f'print("loss{k}", l{k})' if n % 2 else f'notes{k}.append(f"{{l{k}:.3f}}")'
+    body = f"""
+    losses{k} = []
+    notes{k} = []
+    w{k} = jnp.arange(3.0)
+    for i in range({n}):
+        w{k} = w{k} * 0.9 + i
+        l{k} = float(jnp.sum(w{k} * w{k}))
+        losses{k}.append(l{k})
+    ?H     {use}
+    """
+    return _frag("", body, [f"losses{k}", f"notes{k}"], h)
+
+
+@_register
+def synced_value_steers(k: int, n: int, h: bool) -> Fragment:
+    """host-mutation: a collected float() that also steers the next step's rate."""
+    top = f"""
+    def step{k}(w, lr):
+        return w - lr * jnp.tanh(w)
+    """
+    body = f"""
+    losses{k} = []
+    lr{k} = 0.1
+    w{k} = jnp.arange(3.0)
+    for i in range({n}):
+        w{k} = step{k}(w{k}, lr{k})
+        losses{k}.append(float(jnp.sum(w{k} * w{k})))
+    ?H     lr{k} = 0.1 / (1.0 + losses{k}[-1])
+    """
+    return _frag(top, body, [f"losses{k}", f"w{k}"], h)
