@@ -25,7 +25,9 @@ is a known change; where the module's namespace is reached in a way that may
 rebind any global (`setattr(sys.modules[__name__], name, v)`), every global the
 function reads is a doubt. A global of another project file read as an attribute
 of its module (`cfg.GAIN`) is judged by that file's analysis alike (its value must
-be immutable too); the attributes of installed modules are not.
+be immutable too); the attributes of installed modules are not. A closure's variable
+is a constant of the trace only where the enclosing function binds it once, outside
+its loops, and no function nested in it declares it `nonlocal`.
 
 A parameter's default is evaluated once, when the `def` runs, and a traced call
 that leaves the parameter to it reads that object as a constant of the trace. A
