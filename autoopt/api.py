@@ -173,9 +173,8 @@ def optimize_source(
     code: str, *, path: str = "<string>", settings: Settings | None = None
 ) -> Result:
     """Findings for `code` and the code with every applicable fix applied, analysed and
-    fixed again until it is stable (`MAX_PASSES`). The findings are the first pass's,
-    where a later pass fixed a place those of that pass at its mapped span (same rule
-    and line) replaced by it."""
+    fixed again until it is stable (`MAX_PASSES`). The findings are the first pass's and
+    the fixes of later passes, their spans mapped onto `code` (`_merged`)."""
     settings = settings or Settings()
     module, findings, read = _analyse(code, path, settings, lambda f: applicable(f, settings))
     applied = [f for f in findings if applicable(f, settings)]
@@ -190,7 +189,7 @@ def optimize_source(
         applied + [f for f, _ in later],
         lambda f: owned[id(f)] if id(f) in owned else changed_lines(code, _alone(module, f, path)),
     )
-    findings = _merged(findings, [f for f, _ in later])
+    findings = _merged(findings, applied, [f for f, _ in later])
     return Result(path, code, findings, new_code, applied + [f for f, _ in later], read | more)
 
 
@@ -223,11 +222,12 @@ def _later_passes(
     return code, later, read
 
 
-def _merged(findings: list[Finding], later: list[Finding]) -> list[Finding]:
-    """The first pass's findings and the later passes' fixes, a later fix replacing an
-    unfixed finding of its rule on its line."""
+def _merged(findings: list[Finding], applied: list[Finding], later: list[Finding]) -> list[Finding]:
+    """The first pass's findings and the later passes' fixes, a later fix replacing a
+    finding of its rule on its line that the first pass did not apply."""
     fixed = {(f.rule, f.span.line) for f in later}
-    kept = [f for f in findings if f.fixable or (f.rule, f.span.line) not in fixed]
+    first = {id(f) for f in applied}
+    kept = [f for f in findings if id(f) in first or (f.rule, f.span.line) not in fixed]
     return sorted(kept + later, key=lambda f: (f.span, f.rule))
 
 
