@@ -21,10 +21,7 @@ from autoopt.report.findings import (
     text_line,
     unified_diff,
 )
-from autoopt.report.github import github_lines
-from autoopt.report.sarif import sarif_document
 from autoopt.report.summary import print_summary
-from autoopt.rules import ALL_RULES, BY_ID
 from autoopt.workspace import progress
 from autoopt.workspace.batch import Batch, collect, collect_text, summarise, write_changes
 
@@ -278,8 +275,12 @@ def _emit_findings(batch: Batch, output_format: Format, diff: str | None = None)
     if output_format is Format.json:
         typer.echo(json_document(len(batch.outcomes), findings, errors, diff))
     elif output_format is Format.sarif:
+        from autoopt.report.sarif import sarif_document
+
         typer.echo(sarif_document(findings, errors, batch.sources()))
     else:
+        from autoopt.report.github import github_lines
+
         for line in github_lines(findings, errors):
             typer.echo(line)
 
@@ -322,6 +323,8 @@ def check(
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache, stdin_filename)
     findings, errors = batch.findings, batch.errors
     if statistics:
+        from autoopt.rules import ALL_RULES
+
         for line in statistics_lines(findings, {rule.id: rule.name for rule in ALL_RULES}):
             typer.echo(line)
         _report_errors(errors)
@@ -502,6 +505,8 @@ def verify(
 @app.command()
 def rules() -> None:
     """List every rule: id, name, summary."""
+    from autoopt.rules import ALL_RULES
+
     for rule in ALL_RULES:
         typer.echo(f"{rule.id}  {rule.name:<26} {rule.summary}")
 
@@ -511,6 +516,8 @@ def explain(
     rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. AO101, or its name.")],
 ) -> None:
     """Print a rule's documentation."""
+    from autoopt.rules import ALL_RULES, BY_ID
+
     rule = BY_ID.get(rule_id.upper()) or next((r for r in ALL_RULES if r.name == rule_id), None)
     if rule is None:
         typer.echo(f"error: unknown rule {rule_id!r}; `autoopt rules` lists them", err=True)

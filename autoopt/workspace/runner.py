@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autoopt.api import optimize_source
 from autoopt.config import Settings
 from autoopt.model import AutooptError, Result
 from autoopt.workspace import cache as result_cache
@@ -70,6 +69,14 @@ def settings_for(
 def _posix(display: str) -> str:
     path = Path(display).as_posix()
     return path[2:] if path.startswith("./") else path
+
+
+def optimize_source(code: str, *, path: str, settings: Settings) -> Result:
+    """`autoopt.api.optimize_source`, imported on first call: the pipeline (LibCST, the
+    analysis, the rules) loads with the first file the result cache cannot answer."""
+    from autoopt.api import optimize_source as pipeline
+
+    return pipeline(code, path=path, settings=settings)
 
 
 def analyse(display: str, text: str, settings: Settings) -> Result | AutooptError:
