@@ -309,6 +309,14 @@ def check(
         ),
     ] = False,
     stdin_filename: StdinFilename = None,
+    add_noqa: Annotated[
+        bool,
+        typer.Option(
+            "--add-noqa",
+            help="Add `# autoopt: ignore\\[CODE]` to the lines with findings (merged into one "
+            "already there) and print how many were added, not the findings.",
+        ),
+    ] = False,
 ) -> None:
     """List findings, one line each. Exit 0: none, 1: findings, 2: error."""
     settings = _settings(
@@ -320,7 +328,12 @@ def check(
         include_tests,
         stdin_filename=stdin_filename,
     )
+    if add_noqa and STDIN in paths:
+        typer.echo("error: --add-noqa writes files; it cannot take - (stdin)", err=True)
+        raise typer.Exit(EXIT_ERROR)
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache, stdin_filename)
+    if add_noqa:
+        raise typer.Exit(_add_noqa(batch))
     findings, errors = batch.findings, batch.errors
     if statistics:
         from autoopt.rules import ALL_RULES
@@ -338,6 +351,22 @@ def check(
     _unchecked_budget(batch, settings)
     found = EXIT_OK if exit_zero else EXIT_FOUND
     raise typer.Exit(EXIT_ERROR if errors else found if findings else EXIT_OK)
+
+
+def _add_noqa(batch: Batch) -> int:
+    """`check --add-noqa`: suppress every finding in place; the exit code."""
+    from autoopt.workspace.noqa import add_noqa
+
+    added, files, unplaced = add_noqa(batch)
+    for finding in unplaced:
+        typer.echo(
+            f"warning: {finding.path}:{finding.span.line}: {finding.rule}: no line of the"
+            " finding can end in a comment (inside a string, or continued with \\)",
+            err=True,
+        )
+    _report_errors(batch.errors)
+    typer.echo(f"added {added} suppression(s) in {files} file(s)", err=True)
+    return EXIT_ERROR if batch.errors else EXIT_OK
 
 
 @app.command()
