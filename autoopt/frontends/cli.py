@@ -377,6 +377,8 @@ def rewrite(
     if STDIN in paths and (verify or verify_tests):
         typer.echo("error: - (stdin) cannot be verified; name a file", err=True)
         raise typer.Exit(EXIT_ERROR)
+    if verify:
+        _need_jax("rewrite --verify")
     settings = _settings(
         paths,
         select,
@@ -415,6 +417,25 @@ def rewrite(
     if batch.errors:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(EXIT_FOUND if reverted or (batch.changed and not write) else EXIT_OK)
+
+
+def _need_jax(command: str) -> None:
+    """Verification runs the program with jax, an optional extra: stop early, saying how to
+    install it, when it is missing."""
+    from importlib.util import find_spec
+
+    try:
+        found = find_spec("jax") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        typer.echo(
+            f"error: autoopt {command} runs your program and needs jax, which is not installed;"
+            " install it with pip install 'autoopt[verify]' (for a GPU, also the jax build"
+            " for it, e.g. pip install 'jax[cuda12]')",
+            err=True,
+        )
+        raise typer.Exit(EXIT_ERROR)
 
 
 def _print_rewritten(batch: Batch) -> int:
@@ -481,6 +502,7 @@ def verify(
 
     Exit 0: all verified, 1: some rejected, 2: error.
     """
+    _need_jax("verify")
     from autoopt.verify.commands import options_for, verify_command
 
     settings = _settings(
