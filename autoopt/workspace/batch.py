@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -12,7 +13,7 @@ from autoopt.config import Settings
 from autoopt.model import AutooptError, Finding
 from autoopt.report.summary import Summary
 from autoopt.workspace.cache import ResultCache
-from autoopt.workspace.discover import discover
+from autoopt.workspace.discover import Skips, discover
 from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, analyse, run, settings_for
 from autoopt.workspace.source_file import write_atomic
@@ -36,6 +37,7 @@ class Batch:
     held_back: list[FileOutcome] = field(default_factory=list)
     tests: Callable[[str], bool] | None = None  # with --include-tests: is a path a test file
     empty: list[str] = field(default_factory=list)  # paths named that hold no source file
+    skipped: Skips = field(default_factory=Counter)  # what the walk left out, and why
 
     @property
     def findings(self) -> list[Finding]:
@@ -78,7 +80,15 @@ def collect(
         store.save()
     errors = found.errors + [o.error for o in outcomes if o.error is not None]
     held = hold_back(outcomes, settings, paths)
-    return Batch(outcomes, errors, started, held_back=held, tests=tests, empty=found.empty)
+    return Batch(
+        outcomes,
+        errors,
+        started,
+        held_back=held,
+        tests=tests,
+        empty=found.empty,
+        skipped=found.skipped,
+    )
 
 
 def collect_text(text: str, display: str, settings: Settings) -> Batch:
@@ -148,4 +158,5 @@ def summarise(batch: Batch, reverted: Sequence[str] = ()) -> Summary:
         written=wrote,
         reverted=list(reverted),
         held_back=len(batch.held_back),
+        skipped=dict(batch.skipped),
     )
