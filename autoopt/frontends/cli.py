@@ -252,6 +252,8 @@ def _collect(
     batch = collect(paths, settings, exclude, jobs, cache=not no_cache, progress=show)
     for path in batch.empty:
         typer.echo(f"warning: {path}: no Python file found", err=True)
+    for warning in batch.warnings:
+        typer.echo(f"warning: {warning}", err=True)
     return batch
 
 

@@ -14,6 +14,7 @@ from autoopt.model import AutooptError, Finding
 from autoopt.report.summary import Summary
 from autoopt.workspace.cache import ResultCache
 from autoopt.workspace.discover import Skips, discover
+from autoopt.workspace.notebook import Notebook
 from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, analyse, run, settings_for
 from autoopt.workspace.source_file import write_atomic
@@ -41,7 +42,18 @@ class Batch:
 
     @property
     def findings(self) -> list[Finding]:
-        return [f for o in self.outcomes if o.result for f in o.result.findings]
+        """Every finding as reported: a notebook's counted in its cells."""
+        return [f for o in self.outcomes if o.result for f in _reported(o, o.result.findings)]
+
+    @property
+    def warnings(self) -> list[str]:
+        """Notebook cells left out because they do not parse (the rest is checked)."""
+        return [
+            w
+            for o in self.outcomes
+            if isinstance(o.source, Notebook)
+            for w in o.source.warnings(o.display)
+        ]
 
     @property
     def changed(self) -> list[FileOutcome]:
@@ -52,8 +64,23 @@ class Batch:
         return time.perf_counter() - self.started
 
     def sources(self) -> dict[str, str]:
-        """Display path -> source text, for reports that quote lines."""
-        return {o.display: o.result.source for o in self.outcomes if o.result is not None}
+        """Display path (`nb.ipynb:cell 3` for a notebook's cells) -> source text, for
+        reports that quote lines."""
+        texts: dict[str, str] = {}
+        for o in self.outcomes:
+            if isinstance(o.source, Notebook):
+                texts |= o.source.cell_sources(o.display)
+            elif o.result is not None:
+                texts[o.display] = o.result.source
+        return texts
+
+
+def _reported(outcome: FileOutcome, findings: list[Finding]) -> list[Finding]:
+    """`findings` with a notebook's positions counted in its cells."""
+    if not isinstance(outcome.source, Notebook):
+        return findings
+    cells = outcome.source.cell_map()
+    return [cells.finding(f) for f in findings]
 
 
 def collect(
