@@ -379,8 +379,8 @@ def rewrite(
     if STDIN in paths and (verify or verify_tests):
         typer.echo("error: - (stdin) cannot be verified; name a file", err=True)
         raise typer.Exit(EXIT_ERROR)
-    if verify:
-        _need_jax("rewrite --verify")
+    if verify or verify_tests:
+        _need_jax("rewrite --verify" if verify else "rewrite --verify-tests")
     settings = _settings(
         paths,
         select,
@@ -422,8 +422,8 @@ def rewrite(
 
 
 def _need_jax(command: str) -> None:
-    """Verification runs the program with jax, an optional extra: stop early, saying how to
-    install it, when it is missing."""
+    """Verification (and `--verify-tests`, run by its executor) needs the `verify` extra,
+    jax and NumPy: stop early, saying how to install it, when jax is missing."""
     from importlib.util import find_spec
 
     try:
@@ -432,9 +432,9 @@ def _need_jax(command: str) -> None:
         found = False
     if not found:
         typer.echo(
-            f"error: autoopt {command} runs your program and needs jax, which is not installed;"
-            " install it with pip install 'autoopt[verify]' (for a GPU, also the jax build"
-            " for it, e.g. pip install 'jax[cuda12]')",
+            f"error: autoopt {command} needs jax, which is not installed; install it with"
+            " pip install 'autoopt[verify]' (for a GPU, also the jax build for it, e.g."
+            " pip install 'jax[cuda12]')",
             err=True,
         )
         raise typer.Exit(EXIT_ERROR)

@@ -1,7 +1,7 @@
 """The pre-commit hooks as docs/batch.md documents them, end to end: a local clone of this
 tree pinned by commit, a project whose `.pre-commit-config.yaml` points at it, and
 `pre-commit run --all-files` in a fresh PRE_COMMIT_HOME. pre-commit builds the hook's
-virtualenv from PyPI (about 25 s here; docs/batch.md has the figure), which must hold no jax."""
+virtualenv from PyPI (14-31 s here; docs/batch.md has the figures), which must hold no jax."""
 
 from __future__ import annotations
 

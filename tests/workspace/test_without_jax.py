@@ -71,8 +71,17 @@ def test_check_and_rewrite_never_import_jax(tmp_path):
 
 def test_verify_without_jax_says_how_to_install_it(tmp_path):
     make_tree(tmp_path, {"a.py": fixable(0)})
-    for args in (["verify", "a.py"], ["rewrite", "a.py", "--verify"]):
+    cases = {
+        "verify": ["verify", "a.py"],
+        "rewrite --verify": ["rewrite", "a.py", "--verify"],
+        "rewrite --verify-tests": ["rewrite", "a.py", "--write", "--verify-tests", "true"],
+    }
+    for command, args in cases.items():
         result = autoopt(tmp_path, *args, "--no-progress")
         assert result.returncode == 2
-        assert "needs jax, which is not installed" in result.stderr
-        assert "pip install 'autoopt[verify]'" in result.stderr
+        assert result.stderr == (
+            f"error: autoopt {command} needs jax, which is not installed; install it with"
+            " pip install 'autoopt[verify]' (for a GPU, also the jax build for it, e.g."
+            " pip install 'jax[cuda12]')\n"
+        )
+    assert (tmp_path / "a.py").read_text() == fixable(0)
