@@ -25,6 +25,16 @@ CONFIG = """repos:
       - id: autoopt
       - id: autoopt-rewrite
 """
+LOCAL = """repos:
+  - repo: local
+    hooks:
+      - id: autoopt
+        name: autoopt check
+        entry: autoopt check --no-progress
+        language: system
+        types_or: [python, pyi, jupyter]
+        require_serial: true
+"""
 NO_JAX = (
     "import importlib.util as u; print([m for m in ('jax', 'jaxlib', 'scipy') if u.find_spec(m)])"
 )
@@ -91,3 +101,23 @@ def test_hooks_run_from_a_local_clone_without_jax(tmp_path):
     [python] = (tmp_path / "home").glob("repo*/py_env-*/bin/python")
     found = subprocess.run([python, "-c", NO_JAX], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]"
+
+
+def test_the_local_hook_runs_the_installed_autoopt(tmp_path):
+    project = make_tree(
+        tmp_path / "project", {"step.py": fixable(0), ".pre-commit-config.yaml": LOCAL}
+    )
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
+    env["AUTOOPT_CACHE_DIR"] = str(tmp_path / "cache")
+    run = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "step.py:4:5: AO101 `step0` is called in a loop without `jax.jit`" in run.stdout
+    assert (project / "step.py").read_text() == fixable(0)
