@@ -597,12 +597,16 @@ def _uri_argument(args: Sequence[Any]) -> str | None:
 
 
 def _verifier() -> Callable[..., Any] | None:
-    """autoopt.verify.verify_file, or None where this install lacks it."""
+    """autoopt.verify.verify_file, or None where this install lacks it or jax (the
+    `verify` extra) that it runs programs with."""
+    from importlib.util import find_spec
+
     try:
         from autoopt.verify import verify_file
-    except ImportError:
+
+        return verify_file if find_spec("jax") is not None else None
+    except (ImportError, ValueError):
         return None
-    return verify_file
 
 
 def summary(report: Any) -> str:
@@ -632,7 +636,8 @@ async def _verify(ls: AutooptServer, uri: str, token: str) -> None:
     progress = await _begin_progress(ls, token, f"verifying {doc.filename}")
     verify_file = _verifier()
     if verify_file is None:
-        message, kind = "autoopt.verify is not installed", lsp.MessageType.Error
+        message = "autoopt.verify needs jax, which is not installed: pip install 'autoopt[verify]'"
+        kind = lsp.MessageType.Error
     else:
         report = progress or (lambda _message: None)
         message, kind = await _run_verifier(ls, doc, verify_file, report)
