@@ -166,15 +166,19 @@ class Result:
 class AutooptError(Exception):
     """An input autoopt cannot work on; the message names the file and the cause."""
 
-    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+    def __init__(
+        self, path: str, message: str, line: int | None = None, cell: int | None = None
+    ) -> None:
         self.path = path
         self.message = message
         self.line = line
-        where = f"{path}:{line}" if line else path
+        self.cell = cell  # in a notebook: the cell `line` counts in (report/cells.py)
+        where = path + (f":cell {cell}" if cell else "") + (f":{line}" if line else "")
         super().__init__(f"{where}: {message}")
 
-    def __reduce__(self) -> tuple[type[AutooptError], tuple[str, str, int | None]]:
-        return (type(self), (self.path, self.message, self.line))
+    def __reduce__(self) -> tuple[type[AutooptError], tuple[str, str, int | None, int | None]]:
+        return (type(self), (self.path, self.message, self.line, self.cell))
 
     def to_json(self) -> dict[str, object]:
-        return {"path": self.path, "message": self.message}
+        cell = {} if self.cell is None else {"cell": self.cell}
+        return {"path": self.path, **cell, "message": self.message}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, replace
 
-from autoopt.model import Finding, Span, TextEdit
+from autoopt.model import AutooptError, Finding, Span, TextEdit
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,13 @@ class CellMap:
         cell, span = self.locate(finding.span)
         edits = tuple(self._edit(edit) for edit in finding.text_edits)
         return replace(finding, span=span, cell=cell, text_edits=edits)
+
+    def error(self, error: AutooptError) -> AutooptError:
+        """`error` with its line, if it names one, counted in its cell."""
+        if error.line is None or not self.markers:
+            return error
+        cell, span = self.locate(Span(error.line, 1, error.line, 1))
+        return AutooptError(error.path, error.message, span.line, cell)
 
     def _edit(self, edit: TextEdit) -> TextEdit:
         cell, span = self.locate(edit.span)

@@ -23,7 +23,10 @@ def github_lines(findings: Sequence[Finding], errors: Sequence[AutooptError]) ->
         }
         yield _command("warning", props, f"{f.rule} {f.message} [fix: {f.fix.value}]")
     for e in errors:
-        props = {"file": e.path, "title": "autoopt error"}
+        props = {
+            "file": e.path,
+            "title": "autoopt error" + ("" if e.cell is None else f" (cell {e.cell})"),
+        }
         if e.line:
             props["line"] = e.line
         yield _command("error", props, e.message)

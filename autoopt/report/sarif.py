@@ -126,6 +126,7 @@ def _invocation(errors: Sequence[AutooptError]) -> dict:
             {
                 "level": "error",
                 "message": {"text": error.message},
+                **({"properties": {"cell": error.cell}} if error.cell else {}),
                 "locations": [
                     {
                         "physicalLocation": {

@@ -75,6 +75,14 @@ class Batch:
         return texts
 
 
+def _reported_error(outcome: FileOutcome) -> AutooptError:
+    """The outcome's error, with a line of a notebook counted in its cell."""
+    assert outcome.error is not None
+    if not isinstance(outcome.source, Notebook):
+        return outcome.error
+    return outcome.source.cell_map().error(outcome.error)
+
+
 def _reported(outcome: FileOutcome, findings: list[Finding]) -> list[Finding]:
     """`findings` with a notebook's positions counted in its cells."""
     if not isinstance(outcome.source, Notebook):
@@ -105,7 +113,7 @@ def collect(
         outcomes = run(found.files, settings, jobs or os.cpu_count() or 1, store, advance, tests)
     if store is not None:
         store.save()
-    errors = found.errors + [o.error for o in outcomes if o.error is not None]
+    errors = found.errors + [_reported_error(o) for o in outcomes if o.error is not None]
     held = hold_back(outcomes, settings, paths)
     return Batch(
         outcomes,

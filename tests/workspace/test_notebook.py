@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 
+from autoopt.workspace import notebook as notebook_module
 from autoopt.workspace.source_file import read_source, write_atomic
 from tests.workspace.conftest import make_tree
+from tests.workspace.test_reports import _validate as validate_sarif
 
 CELLS = [
     ("markdown", "# Heat\nsome *prose*"),
@@ -116,7 +118,9 @@ def test_json_sarif_and_github_positions_name_the_cell(tmp_path, cli):
         (2, 1),
         (2, 4),
     ]
-    [result] = json.loads(cli(*args, "sarif", cwd=tmp_path).stdout)["runs"][0]["results"]
+    sarif = json.loads(cli(*args, "sarif", cwd=tmp_path).stdout)
+    validate_sarif(sarif)
+    [result] = sarif["runs"][0]["results"]
     region = result["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": 4, "startColumn": 5, "endLine": 4, "endColumn": 9}
     assert result["properties"]["cell"] == 2
@@ -136,6 +140,26 @@ def test_a_broken_cell_is_reported_and_skipped_alone(tmp_path, cli):
         assert result.stderr.splitlines()[0] == (
             "warning: nb.ipynb:cell 3: cell skipped: syntax error: '(' was never closed (line 1)"
         )
+
+
+def test_an_error_of_the_whole_notebook_names_the_cell(tmp_path, cli, monkeypatch):
+    """A cell Python's parser accepts but LibCST does not fails the notebook, at its cell."""
+    monkeypatch.setattr(notebook_module, "_syntax_error", lambda code: None)
+    make_tree(tmp_path, {"nb.ipynb": broken_notebook()})
+    result = cli("check", "nb.ipynb", "--no-cache", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == (
+        "error: nb.ipynb:cell 3:1: syntax error: '(' was never closed"
+    )
+    report = json.loads(cli("check", "nb.ipynb", "--format", "json", cwd=tmp_path).stdout)
+    assert report["errors"] == [
+        {"path": "nb.ipynb", "cell": 3, "message": "syntax error: '(' was never closed"}
+    ]
+    sarif = json.loads(cli("check", "nb.ipynb", "--format", "sarif", cwd=tmp_path).stdout)
+    validate_sarif(sarif)
+    [note] = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["properties"] == {"cell": 3}
+    assert note["locations"][0]["physicalLocation"]["region"] == {"startLine": 1}
 
 
 def test_rewrite_keeps_the_broken_cell_byte_for_byte(tmp_path, cli):
