@@ -526,6 +526,19 @@ def lsp() -> None:
     serve()
 
 
+@app.command()
+def mcp() -> None:
+    """Run the MCP server over stdio for coding agents (check, rewrite, verify, explain)."""
+    try:
+        from autoopt.frontends.mcp import main as serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "mcp":
+            raise
+        typer.echo("error: the MCP SDK is not installed: pip install 'autoopt[mcp]'", err=True)
+        raise typer.Exit(EXIT_ERROR) from exc
+    serve()
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
