@@ -527,7 +527,12 @@ def lsp() -> None:
 
 
 @app.command()
-def mcp() -> None:
+def mcp(
+    root: Annotated[
+        str | None,
+        typer.Argument(help="The project folder relative paths start from (default: .)."),
+    ] = None,
+) -> None:
     """Run the MCP server over stdio for coding agents (check, rewrite, verify, explain)."""
     try:
         from autoopt.frontends.mcp import main as serve
@@ -536,7 +541,7 @@ def mcp() -> None:
             raise
         typer.echo("error: the MCP SDK is not installed: pip install 'autoopt[mcp]'", err=True)
         raise typer.Exit(EXIT_ERROR) from exc
-    serve()
+    serve(root)
 
 
 def main() -> None:

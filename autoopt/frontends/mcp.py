@@ -3,11 +3,13 @@
 Run it with `autoopt mcp`; it speaks the Model Context Protocol over stdio through the
 official SDK (`pip install 'autoopt[mcp]'`). Each tool calls what the matching CLI
 command calls (`workspace.batch`, `verify.commands`) and returns the result as typed
-data; relative paths are read from the server's working directory.
+data. Relative paths start at the project folder, `autoopt mcp DIR` (default: the
+folder the server started in).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -22,7 +24,8 @@ from autoopt.config import Settings, load_settings, parse_codes
 from autoopt.model import AutooptError, Finding
 from autoopt.report.findings import unified_diff
 from autoopt.rules import ALL_RULES, BY_ID
-from autoopt.verify.report import Row, VerifyReport
+from autoopt.verify.render import memory_pair
+from autoopt.verify.report import Row, Verdict, VerifyReport
 from autoopt.workspace.batch import Batch, collect, collect_text, write_changes
 from autoopt.workspace.source_file import read_source
 
@@ -37,7 +40,7 @@ INSTRUCTIONS = (
 
 Paths = Annotated[
     list[str] | None,
-    Field(description="Files or folders to process (relative to the server's directory)."),
+    Field(description="Files or folders to process; relative ones start at the project folder."),
 ]
 SourceText = Annotated[
     str | None, Field(description="Python source to process instead of files on disk.")
@@ -103,13 +106,16 @@ class VerifyRow(BaseModel):
     path: str
     line: int
     title: str
-    verdict: str
+    verdict: Verdict
     accepted: bool
     reason: str
     max_abs_error: float | None
     max_rel_error: float | None
     function_speedup: float | None = Field(description="Before/after, steady state.")
     program_speedup: float | None = Field(description="Before/after, whole entry run.")
+    memory_measure: str = Field(description="What the memory numbers measure.")
+    memory_before: float | None = Field(description="Bytes.")
+    memory_after: float | None = Field(description="Bytes.")
 
 
 class VerifyOutput(BaseModel):
@@ -296,36 +302,43 @@ def _new_source(batch: Batch) -> str | None:
 
 
 def _verified(report: VerifyReport) -> VerifyOutput:
-    original = read_source(Path(report.path)).text if report.accepted else ""
     return VerifyOutput(
         path=report.path,
         entry=report.entry,
         all_verified=report.exit_code == 0,
         rows=[_row(row) for row in report.rows],
         combined=_row(report.combined) if report.combined else None,
-        accepted_diff=unified_diff(report.path, original, report.accepted_source)
-        if report.accepted
-        else "",
+        accepted_diff=_accepted_diff(report),
         error=report.error,
         device=report.device,
         cached=report.cached,
     )
 
 
+def _accepted_diff(report: VerifyReport) -> str:
+    if not report.accepted:
+        return ""
+    return unified_diff(report.path, read_source(Path(report.path)).text, report.accepted_source)
+
+
 def _row(row: Row) -> VerifyRow:
+    measure, before, after = memory_pair(row)
     return VerifyRow(
         code=row.rule,
         name=row.name,
         path=row.path,
         line=row.line,
         title=row.title,
-        verdict=row.verdict.value,
+        verdict=row.verdict,
         accepted=row.verdict.accepted,
         reason=row.reason,
         max_abs_error=row.max_abs,
         max_rel_error=row.max_rel,
         function_speedup=row.function.speedup if row.function else None,
         program_speedup=row.program.speedup if row.program else None,
+        memory_measure=measure,
+        memory_before=before,
+        memory_after=after,
     )
 
 
@@ -342,10 +355,9 @@ def server() -> MCPServer:
     return app
 
 
-def main() -> None:
-    """Serve over stdio until the client closes the connection."""
+def main(root: str | None = None) -> None:
+    """Serve over stdio until the client closes the connection; relative paths start at
+    `root` (the project folder) when given."""
+    if root is not None:
+        os.chdir(root)
     server().run("stdio")
-
-
-if __name__ == "__main__":
-    main()

@@ -72,13 +72,14 @@ class Client:
 
 
 @asynccontextmanager
-async def _session(folder: Path) -> AsyncIterator[ClientSession]:
+async def _session(folder: Path, cache: Path) -> AsyncIterator[ClientSession]:
+    """`autoopt mcp FOLDER`, started elsewhere, as VS Code and Cursor start it."""
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     server = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "autoopt", "mcp"],
-        env={**os.environ, "PYTHONPATH": path},
-        cwd=folder,
+        args=["-m", "autoopt", "mcp", str(folder)],
+        env={**os.environ, "PYTHONPATH": path, "AUTOOPT_CACHE_DIR": str(cache)},
+        cwd=cache,
     )
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -93,12 +94,10 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def client(folder: Path) -> Iterator[Client]:
-    with (
-        start_blocking_portal() as portal,
-        portal.wrap_async_context_manager(_session(folder)) as session,
-    ):
-        yield Client(portal, session)
+def client(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Client]:
+    session = _session(folder, tmp_path_factory.mktemp("cache"))
+    with start_blocking_portal() as portal, portal.wrap_async_context_manager(session) as started:
+        yield Client(portal, started)
 
 
 def test_lists_the_four_tools_with_typed_inputs(client: Client) -> None:
@@ -171,11 +170,11 @@ def test_rewrite_a_source_text_returns_the_new_source(client: Client) -> None:
 
 
 def test_rewrite_writes_only_when_asked(client: Client, folder: Path) -> None:
-    (folder / "copy.py").write_text(STEP)
-    result = client.call("rewrite", paths=["copy.py"], select=["AO101"], write=True)
-    assert result.structured_content["written"] == ["copy.py"]
-    assert result.structured_content["diff"] == STEP_DIFF.replace("step.py", "copy.py")
-    assert (folder / "copy.py").read_text() == "import jax\n" + STEP.replace(
+    (folder / "written.py").write_text(STEP)
+    result = client.call("rewrite", paths=["written.py"], select=["AO101"], write=True)
+    assert result.structured_content["written"] == ["written.py"]
+    assert result.structured_content["diff"] == STEP_DIFF.replace("step.py", "written.py")
+    assert (folder / "written.py").read_text() == "import jax\n" + STEP.replace(
         "def step", "@jax.jit\ndef step"
     )
 
@@ -231,9 +230,24 @@ def test_verify_returns_each_decision(client: Client, folder: Path) -> None:
     assert row["verdict"] in {"accepted", "no gain", "slower"}  # timing: noise decides
     assert row["accepted"] is (row["verdict"] == "accepted")
     assert row["max_abs_error"] == 0.0
+    assert row["memory_measure"] in {"compiled", "device", "RSS"}  # the best one measured
+    assert row["memory_before"] > 0 and row["memory_after"] > 0
     assert content["all_verified"] is row["accepted"]
     assert content["accepted_diff"] == (STEP_DIFF if row["accepted"] else "")
     assert (folder / "step.py").read_text() == STEP
+
+
+def test_verify_says_why_it_cannot_run(client: Client, folder: Path) -> None:
+    result = client.call("verify", path="step.py", entry="nope", select=["AO101"])
+    content = result.structured_content
+    assert (content["rows"], content["all_verified"]) == ([], False)
+    assert content["error"] == "the original program fails: step has no attribute 'nope'"
+    missing = client.call("verify", path="missing.py")
+    assert missing.is_error
+    assert missing.content[0].text == (
+        "Error executing tool verify: missing.py: [Errno 2] No such file or directory:"
+        f" '{folder / 'missing.py'}'"
+    )
 
 
 def test_without_the_sdk_the_command_says_how_to_install_it() -> None:
