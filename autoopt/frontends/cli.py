@@ -529,8 +529,10 @@ def lsp() -> None:
 @app.command()
 def mcp(
     root: Annotated[
-        str | None,
-        typer.Argument(help="The project folder relative paths start from (default: .)."),
+        Path | None,
+        typer.Argument(
+            exists=True, file_okay=False, metavar="DIR", help="The project folder (default: .)."
+        ),
     ] = None,
 ) -> None:
     """Run the MCP server over stdio for coding agents (check, rewrite, verify, explain)."""

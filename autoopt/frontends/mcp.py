@@ -355,7 +355,7 @@ def server() -> MCPServer:
     return app
 
 
-def main(root: str | None = None) -> None:
+def main(root: Path | None = None) -> None:
     """Serve over stdio until the client closes the connection; relative paths start at
     `root` (the project folder) when given."""
     if root is not None:

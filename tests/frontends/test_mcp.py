@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from typer.testing import CliRunner
 
+from autoopt.frontends.cli import app
 from autoopt.rules import BY_ID
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,3 +261,10 @@ def test_without_the_sdk_the_command_says_how_to_install_it() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.returncode == 2
     assert done.stderr == "error: the MCP SDK is not installed: pip install 'autoopt[mcp]'\n"
+
+
+def test_the_project_folder_must_exist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["mcp", "nowhere"])
+    assert result.exit_code == 2
+    assert "Invalid value for 'DIR': Directory 'nowhere' does not exist." in result.output
