@@ -142,11 +142,14 @@ def test_check_a_source_text(client: Client) -> None:
     assert result.structured_content == {"files": 1, "findings": [FINDING], "errors": []}
 
 
-def test_check_reports_an_unparsable_file(client: Client, folder: Path) -> None:
-    result = client.call("check", source="def f(:\n    pass\n", filename="broken.py")
+def test_check_reports_an_unparsable_file_and_checks_the_others(
+    client: Client, folder: Path
+) -> None:
+    (folder / "broken.py").write_text("def f(:\n    pass\n")
+    result = client.call("check", paths=["broken.py", "step.py"], select=["AO101"])
     assert result.structured_content == {
-        "files": 1,
-        "findings": [],
+        "files": 2,
+        "findings": [FINDING],
         "errors": [{"path": "broken.py", "message": "syntax error: invalid syntax"}],
     }
 
