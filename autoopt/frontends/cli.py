@@ -550,6 +550,26 @@ def lsp() -> None:
     serve()
 
 
+@app.command()
+def mcp(
+    root: Annotated[
+        Path | None,
+        typer.Argument(
+            exists=True, file_okay=False, metavar="DIR", help="The project folder (default: .)."
+        ),
+    ] = None,
+) -> None:
+    """Run the MCP server over stdio for coding agents (check, rewrite, verify, explain)."""
+    try:
+        from autoopt.frontends.mcp import main as serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "mcp":
+            raise
+        typer.echo("error: the MCP SDK is not installed: pip install 'autoopt[mcp]'", err=True)
+        raise typer.Exit(EXIT_ERROR) from exc
+    serve(root)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
