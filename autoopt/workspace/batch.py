@@ -43,7 +43,7 @@ class Batch:
     @property
     def findings(self) -> list[Finding]:
         """Every finding as reported: a notebook's counted in its cells."""
-        return [f for o in self.outcomes if o.result for f in _reported(o, o.result.findings)]
+        return [f for o in self.outcomes if o.result for f in reported(o, o.result.findings)]
 
     @property
     def warnings(self) -> list[str]:
@@ -83,7 +83,7 @@ def _reported_error(outcome: FileOutcome) -> AutooptError:
     return outcome.source.cell_map().error(outcome.error)
 
 
-def _reported(outcome: FileOutcome, findings: list[Finding]) -> list[Finding]:
+def reported(outcome: FileOutcome, findings: list[Finding]) -> list[Finding]:
     """`findings` with a notebook's positions counted in its cells."""
     if not isinstance(outcome.source, Notebook):
         return findings
