@@ -13,8 +13,6 @@ folders left out, and why, are counted.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -235,6 +233,9 @@ def _ancestors(folder: str) -> Iterator[str]:
 
 def _git_ls_files(root: Path) -> list[str]:
     """Paths git tracks under `root`, relative to it; [] where git cannot say."""
+    import shutil
+    import subprocess  # only when an ignore pattern hides something
+
     git = shutil.which("git")
     start = root.absolute()
     if git is None or not any((d / ".git").exists() for d in (start, *start.parents)):
