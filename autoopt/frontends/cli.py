@@ -422,21 +422,12 @@ def rewrite(
 
 
 def _need_jax(command: str) -> None:
-    """Verification (and `--verify-tests`, run by its executor) needs the `verify` extra,
-    jax and NumPy: stop early, saying how to install it, when jax is missing."""
-    from importlib.util import find_spec
+    """Stop, saying how to install it, when `command` needs jax and it is missing."""
+    from autoopt.frontends.extras import missing_jax
 
-    try:
-        found = find_spec("jax") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
-        typer.echo(
-            f"error: autoopt {command} needs jax, which is not installed; install it with"
-            " pip install 'autoopt[verify]' (for a GPU, also the jax build for it, e.g."
-            " pip install 'jax[cuda12]')",
-            err=True,
-        )
+    why = missing_jax(f"autoopt {command}")
+    if why is not None:
+        typer.echo(f"error: {why}", err=True)
         raise typer.Exit(EXIT_ERROR)
 
 

@@ -38,6 +38,7 @@ from autoopt import __version__, api
 from autoopt.analysis.core.context import ModuleContext, StatementMemo
 from autoopt.config import Settings, load_settings, parse_codes
 from autoopt.frontends.document import Parsed, parse_whole, reparse
+from autoopt.frontends.extras import missing_jax
 from autoopt.model import Applicability, AutooptError, Finding, Span
 from autoopt.rules import BY_ID
 from autoopt.workspace.testfiles import test_files
@@ -599,14 +600,11 @@ def _uri_argument(args: Sequence[Any]) -> str | None:
 def _verifier() -> Callable[..., Any] | None:
     """autoopt.verify.verify_file, or None where this install lacks it or jax (the
     `verify` extra) that it runs programs with."""
-    from importlib.util import find_spec
-
     try:
         from autoopt.verify import verify_file
-
-        return verify_file if find_spec("jax") is not None else None
-    except (ImportError, ValueError):
+    except ImportError:
         return None
+    return verify_file if missing_jax(VERIFY_COMMAND) is None else None
 
 
 def summary(report: Any) -> str:
@@ -636,7 +634,7 @@ async def _verify(ls: AutooptServer, uri: str, token: str) -> None:
     progress = await _begin_progress(ls, token, f"verifying {doc.filename}")
     verify_file = _verifier()
     if verify_file is None:
-        message = "autoopt.verify needs jax, which is not installed: pip install 'autoopt[verify]'"
+        message = missing_jax(VERIFY_COMMAND) or "autoopt.verify is not installed"
         kind = lsp.MessageType.Error
     else:
         report = progress or (lambda _message: None)
