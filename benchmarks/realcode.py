@@ -24,7 +24,9 @@ site's rule and its line lies in the site's lines (line to end) widened by WINDO
 on each side (a decorator above a `def`, a statement spread over lines); when the site
 lists `names`, a finding must also mention one of them (for AO201: the argument donated).
 Notebook lines are mapped to autoopt's joined module with its own notebook reader; a site
-in a cell autoopt skips (IPython magics) cannot match and says so.
+in a cell autoopt skips (IPython magics) cannot match and says so. `--comment-magics`
+(a diagnostic) checks copies of the labelled files (and the `.py` files beside them) in
+which every magic line is replaced by `pass  # <the line>`, so no cell is skipped.
 
 Reported, per framework and overall: real sites found (any matching finding), real sites
 with a safe fix, must-not sites given a safe fix (target 0), nothing-to-do sites given a
@@ -37,8 +39,11 @@ import argparse
 import csv
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -49,6 +54,7 @@ CASES = Path(__file__).with_name("realcode_cases.csv")
 WINDOW = 2
 EXPECTS = ("real", "must-not", "nothing")
 FRAMEWORKS = ("optax", "linen", "nnx", "equinox", "haiku", "plain")
+MAGIC = re.compile(r"^(\s*)([%!].*)$", re.M)
 
 
 @dataclass
@@ -147,6 +153,28 @@ def checkout_commit(dest: Path) -> str:
     return head.stdout.strip() if head.returncode == 0 else ""
 
 
+def shadow(checkout: Path, paths: list[str], dest: Path) -> Path:
+    """Copies of `paths` (and the .py files beside them) with IPython magics commented out."""
+    folders = {(checkout / p).parent for p in paths}
+    files = {f for d in folders for f in d.glob("*.py")} | {checkout / p for p in paths}
+    for source in files:
+        target = dest / source.relative_to(checkout)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.suffix != ".ipynb":
+            shutil.copyfile(source, target)
+            continue
+        document = json.loads(source.read_bytes())
+        for cell in document["cells"]:
+            if cell.get("cell_type") == "code":
+                text = (
+                    "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+                )
+                text = MAGIC.sub(r"\1pass  # \2", text)
+                cell["source"] = text.splitlines(keepends=True)
+        target.write_text(json.dumps(document))
+    return dest
+
+
 def map_lines(site: Site, checkout: Path) -> None:
     """Set the site's span in autoopt's line numbering (notebooks: the joined cells)."""
     if ":" not in site.line:
@@ -201,17 +229,20 @@ def _brief(finding: dict) -> dict:
     return {key: finding[key] for key in keys}
 
 
-def measure(sites: list[Site], repos: Path, mirror_root: Path | None, jobs: int) -> dict:
+def measure(sites: list[Site], args: argparse.Namespace, scratch: Path) -> dict:
     """Run autoopt on every repository's labelled files and match findings to sites."""
     errors: list[dict] = []
     by_repo: dict[str, list[Site]] = defaultdict(list)
     for site in sites:
         by_repo[site.repo].append(site)
     for repo, group in sorted(by_repo.items()):
-        checkout = prepare_checkout(repos, repo, group[0].commit, mirror_root)
+        checkout = prepare_checkout(args.repos, repo, group[0].commit, args.mirror_root)
+        paths = sorted({s.path for s in group})
+        if args.comment_magics:
+            checkout = shadow(checkout, paths, scratch / group[0].checkout)
         for site in group:
             map_lines(site, checkout)
-        report = run_autoopt(checkout, sorted({s.path for s in group}), jobs)
+        report = run_autoopt(checkout, paths, args.jobs)
         errors += [{"repo": repo, **e} for e in report.get("errors", [])]
         for site in group:
             match(site, report["findings"])
@@ -239,6 +270,20 @@ def tally(sites: list[Site]) -> dict[str, dict[str, int]]:
             "nothing_safe": sum(s.safe for s in idle),
         }
     return table
+
+
+def rule_table(sites: list[Site]) -> str:
+    """Real sites per rule: labelled, found, safe fix; and sites autoopt did not read."""
+    rules = sorted({s.rule for s in sites if s.expect == "real"})
+    rows = ["| rule | real | found | safe fix |", "|---|---|---|---|"]
+    for rule in rules:
+        real = [s for s in sites if s.expect == "real" and s.rule == rule]
+        found, safe = sum(s.found for s in real), sum(s.safe for s in real)
+        rows.append(f"| {rule} | {len(real)} | {found} | {safe} |")
+    unread = [s for s in sites if s.unmapped]
+    kinds = ", ".join(f"{e} {sum(s.expect == e for s in unread)}" for e in EXPECTS)
+    rows.append(f"\nSites in cells autoopt does not read: {len(unread)} ({kinds}).")
+    return "\n".join(rows)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -280,7 +325,7 @@ def report(sites: list[Site], table: dict, errors: list[dict]) -> str:
     wrong = [s for s in sites if s.expect == "must-not" and s.safe]
     idle = [s for s in sites if s.expect == "nothing" and s.safe]
     missed = [s for s in sites if s.expect == "real" and not s.safe]
-    parts = [markdown_table(table)]
+    parts = [markdown_table(table), "", rule_table(sites)]
     for title, chosen in (
         ("Must-not sites given a safe fix", wrong),
         ("Nothing-to-do sites given a safe fix", idle),
@@ -301,16 +346,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=Path, default=CASES, help="the labelled sites (CSV)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     parser.add_argument("--jobs", type=int, default=1, help="autoopt worker processes")
+    parser.add_argument(
+        "--comment-magics", action="store_true", help="diagnostic: check copies without magics"
+    )
     args = parser.parse_args(argv)
     sites = load_cases(args.cases)
     args.repos.mkdir(parents=True, exist_ok=True)
-    extra = measure(sites, args.repos, args.mirror_root, args.jobs)
+    with tempfile.TemporaryDirectory(prefix="realcode-") as scratch:
+        extra = measure(sites, args, Path(scratch))
     table = tally(sites)
     print(report(sites, table, extra["errors"]))
     if args.json:
         document = {
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "window": WINDOW,
+            "comment_magics": args.comment_magics,
             "table": table,
             "sites": [asdict(s) for s in sites],
             **extra,
