@@ -205,9 +205,10 @@ def run_autoopt(checkout: Path, paths: list[str], jobs: int) -> dict:
     command = [sys.executable, "-m", "autoopt", "check", "--format", "json", "--exit-zero"]
     command += ["--no-progress", "--no-cache", "--jobs", str(jobs), *paths]
     done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"autoopt failed in {checkout}:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout)
+    try:  # exit 2 with a JSON document: some files could not be read; they are listed
+        return json.loads(done.stdout)
+    except json.JSONDecodeError:
+        raise SystemExit(f"autoopt failed in {checkout}:\n{done.stderr[-2000:]}") from None
 
 
 def match(site: Site, findings: list[dict]) -> None:
