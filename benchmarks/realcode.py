@@ -181,6 +181,8 @@ def map_lines(site: Site, checkout: Path) -> None:
         first = int(site.line)
         site.span = (first, int(site.end) if site.end else first)
         return
+    if str(ROOT) not in sys.path:  # the notebook reader of the autoopt being measured
+        sys.path.insert(0, str(ROOT))
     from autoopt.workspace.notebook import parse_notebook
 
     path = checkout / site.path
