@@ -39,4 +39,4 @@ def test_the_first_command_ends_with_the_summary(tmp_path: Path) -> None:
     *table, caption = done.stderr.splitlines()
     assert table[0].startswith("autoopt summary") and table[-1].startswith("└")
     assert any(row.startswith("│ total") for row in table)
-    assert re.fullmatch(r"\d+ files scanned, \d+ files to rewrite, 0 errors, [\d.]+ s", caption)
+    assert re.fullmatch(r"\d+ files scanned, \d+ files to rewrite, 0 errors, [\d.]+ s; .+", caption)

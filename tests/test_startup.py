@@ -93,7 +93,15 @@ def test_check_with_fixes_loads_neither_pathspec_nor_pydantic(tmp_path: Path) ->
     assert loaded == ["libcst", "autoopt.api", "autoopt.rules", "rich", "typer"]
 
 
-NEVER_BY_CHECK = ("jax", "autoopt.verify", "autoopt.frontends.lsp", "ray", "autoopt.report.sarif")
+NEVER_BY_CHECK = (
+    "jax",
+    "autoopt.verify",
+    "autoopt.frontends.lsp",
+    "autoopt.frontends.mcp",
+    "mcp",
+    "ray",
+    "autoopt.report.sarif",
+)
 PIPELINE = ("libcst", "autoopt.api", "autoopt.rules", "autoopt.analysis", "rich", "networkx")
 
 
@@ -152,7 +160,9 @@ def test_version_and_help_import_no_pipeline(
     assert top_level(loaded, (*NEVER_BY_CHECK, *PIPELINE)) == expected
 
 
-@pytest.mark.parametrize("command", ["check", "rewrite", "verify", "rules", "explain", "lsp"])
+@pytest.mark.parametrize(
+    "command", ["check", "rewrite", "verify", "rules", "explain", "lsp", "mcp"]
+)
 def test_a_named_command_is_built_alone(command: str) -> None:
     """Typer builds the options of every command it holds: `autoopt check` holds one."""
     from typer.main import get_command
