@@ -3,12 +3,14 @@ on the lines the suppression is read from, atomically, the count printed."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from autoopt.frontends.cli import app
+from tests.workspace.test_notebook import notebook
 
 runner = CliRunner()
 
@@ -104,8 +106,8 @@ def test_a_finding_no_comment_can_reach_is_named(project: Path) -> None:
     result = invoke("check", "loops.py", "--add-noqa", "--select", "AO301")
     assert result.exit_code == 0
     assert result.stderr == (
-        "warning: loops.py:7: AO301: no line of the finding can end in a comment (inside a"
-        " string, or continued with \\)\nadded 1 suppression(s) in 1 file(s)\n"
+        "warning: loops.py:7:13: AO301: no line of the finding can end in a comment (inside"
+        " a string, or continued with \\)\nadded 1 suppression(s) in 1 file(s)\n"
     )
     assert (project / "loops.py").read_text() == code.replace(
         "        data)\n", "        data)  # autoopt: ignore[AO301]\n"
@@ -147,3 +149,26 @@ def test_stdin_cannot_take_comments(project: Path) -> None:
     result = runner.invoke(app, ["check", "-", "--add-noqa"], input=LOOPS)
     assert result.exit_code == 2
     assert result.stderr == "error: --add-noqa writes files; it cannot take - (stdin)\n"
+
+
+def test_a_notebook_gets_its_comments_in_its_cells(project: Path) -> None:
+    """Code cells are joined for the analysis; the comments land in the cells' sources,
+    everything else of the notebook kept."""
+    (project / "nb.ipynb").write_text(notebook())
+    before = json.loads((project / "nb.ipynb").read_text())
+    result = invoke("check", "nb.ipynb", "--add-noqa")
+    assert (result.exit_code, result.stderr) == (0, "added 3 suppression(s) in 1 file(s)\n")
+    after = json.loads((project / "nb.ipynb").read_text())
+    sources = ["".join(cell["source"]) for cell in after["cells"]]
+    assert sources[1] == (
+        "import jax.numpy as jnp\n\n\ndef step(u, alpha):  # autoopt: ignore[AO101,AO201]\n"
+        "    return u + alpha * (jnp.roll(u, 1) - 2 * u)"
+    )
+    assert sources[3] == "u = jnp.ones(8)\nfor _ in range(10):  # autoopt: ignore[AO103]\n" + (
+        "    u = step(u, 0.1)\nu"
+    )
+    assert [after["cells"][i] for i in (0, 2)] == [before["cells"][i] for i in (0, 2)]
+    for i in (1, 3):  # outputs, counts and metadata kept
+        assert {**after["cells"][i], "source": []} == {**before["cells"][i], "source": []}
+    assert {**after, "cells": []} == {**before, "cells": []}
+    assert invoke("check", "nb.ipynb").exit_code == 0

@@ -17,6 +17,7 @@ from autoopt.model import AutooptError
 from autoopt.report.findings import (
     error_line,
     json_document,
+    position,
     statistics_lines,
     text_line,
     unified_diff,
@@ -362,8 +363,8 @@ def _add_noqa(batch: Batch) -> int:
     added, files, unplaced = add_noqa(batch)
     for finding in unplaced:
         typer.echo(
-            f"warning: {finding.path}:{finding.span.line}: {finding.rule}: no line of the"
-            " finding can end in a comment (inside a string, or continued with \\)",
+            f"warning: {position(finding)}: {finding.rule}: no line of the finding can end in"
+            " a comment (inside a string, or continued with \\)",
             err=True,
         )
     _report_errors(batch.errors)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from autoopt.analysis.core.suppress import suppressions, with_codes
 from autoopt.model import AutooptError, Finding
-from autoopt.workspace.batch import Batch
+from autoopt.workspace.batch import Batch, reported
 from autoopt.workspace.runner import FileOutcome
 from autoopt.workspace.source_file import write_atomic
 
@@ -37,8 +37,8 @@ def add_noqa(batch: Batch) -> tuple[int, int, list[Finding]]:
 
 
 def _suppress(outcome: FileOutcome) -> tuple[int, list[Finding]]:
-    """One file's suppressions, written: (codes added, findings left); AutooptError where
-    the file cannot be read as tokens or written."""
+    """One file's suppressions, written: (codes added, findings left, positioned as
+    reported); AutooptError where the file cannot be read as tokens or written."""
     result, source = outcome.result, outcome.source
     if result is None or source is None or not result.findings:
         return 0, []
@@ -48,7 +48,7 @@ def _suppress(outcome: FileOutcome) -> tuple[int, list[Finding]]:
         raise AutooptError(outcome.display, f"no suppression added: {exc}") from None
     if count:
         write_atomic(source, text, outcome.display)
-    return count, left
+    return count, reported(outcome, left)
 
 
 def with_noqa(text: str, findings: Sequence[Finding]) -> tuple[str, int, list[Finding]]:
