@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import libcst as cst
+if TYPE_CHECKING:  # LibCST loads with the pipeline, not with the data it hands on
+    import libcst as cst
 
 
 class Applicability(str, Enum):
@@ -29,7 +30,7 @@ class Span:
 
 
 #: Called with the rewritten node of the target's own class (a `For` for a `For`): Any.
-NodeTransform = Callable[[Any], cst.CSTNode | cst.RemovalSentinel]
+NodeTransform = Callable[[Any], "cst.CSTNode | cst.RemovalSentinel"]
 
 
 @dataclass(frozen=True)
