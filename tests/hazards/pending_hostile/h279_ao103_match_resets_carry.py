@@ -6,7 +6,7 @@
 # `COMMANDS[3][1]` is returned.
 # Outcome: original returns ([4.286875, 4.634297], [5., 5.]); default rewrite crashes:
 # "jax.errors.JaxRuntimeError: INVALID_ARGUMENT: BlockHostUntilReady() called on deleted
-# or donated buffer".
+# or donated buffer" (read directly: "RuntimeError: Array has been deleted").
 # Hazard class: aliases the donation proof misses (issue 27, class 4): a carry rebound
 # by a `match` capture to a value a container keeps.
 """Integrator driven by a command list: a `match` on the command may capture a new
