@@ -26,7 +26,7 @@ from autoopt.report.findings import unified_diff
 from autoopt.rules import ALL_RULES, BY_ID
 from autoopt.verify.render import memory_pair
 from autoopt.verify.report import Row, Verdict, VerifyReport
-from autoopt.workspace.batch import Batch, collect, collect_text, write_changes
+from autoopt.workspace.batch import Batch, collect, collect_text, reported, write_changes
 from autoopt.workspace.source_file import read_source
 
 INSTRUCTIONS = (
@@ -69,6 +69,10 @@ class FindingOut(BaseModel):
     name: str
     message: str
     path: str
+    cell: int | None = Field(
+        default=None,
+        description="In a notebook: the cell (from 1, over every cell) the lines count in.",
+    )
     line: int
     column: int
     end_line: int
@@ -182,7 +186,9 @@ def rewrite(
         write_changes(batch)
     return RewriteOutput(
         diff=diff,
-        fixed=[_finding(f) for o in batch.changed if o.result for f in o.result.applied],
+        fixed=[
+            _finding(f) for o in batch.changed if o.result for f in reported(o, o.result.applied)
+        ],
         written=[o.display for o in batch.written],
         held_back=[o.display for o in batch.held_back],
         new_source=_new_source(batch) if source is not None else None,
@@ -276,6 +282,7 @@ def _finding(finding: Finding) -> FindingOut:
         name=finding.name,
         message=finding.message,
         path=finding.path,
+        cell=finding.cell,
         line=span.line,
         column=span.column,
         end_line=span.end_line,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from typer.testing import CliRunner
 
+from autoopt.frontends import mcp as mcp_tools
 from autoopt.frontends.cli import app
 from autoopt.rules import BY_ID
 
@@ -55,6 +57,7 @@ FINDING = {
     "name": "missing-jit",
     "message": "`step` is called in a loop without `jax.jit`: add `@jax.jit`",
     "path": "step.py",
+    "cell": None,
     "line": 4,
     "column": 5,
     "end_line": 4,
@@ -271,3 +274,21 @@ def test_the_project_folder_must_exist(tmp_path: Path, monkeypatch: pytest.Monke
     result = CliRunner().invoke(app, ["mcp", "nowhere"])
     assert result.exit_code == 2
     assert "Invalid value for 'DIR': Directory 'nowhere' does not exist." in result.output
+
+
+def test_notebook_findings_count_lines_in_their_cell(tmp_path, monkeypatch):
+    """The tools report a notebook's positions as `autoopt check` does: cell and line in it."""
+    cells = [("markdown", "# steps"), ("code", STEP), ("code", "main()")]
+    document = {
+        "cells": [{"cell_type": kind, "metadata": {}, "source": text} for kind, text in cells],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "nb.ipynb").write_text(json.dumps(document))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AUTOOPT_CACHE_DIR", str(tmp_path / "cache"))
+    where = {**FINDING, "path": "nb.ipynb", "cell": 2}
+    assert mcp_tools.check(paths=["nb.ipynb"], select=["AO101"]).model_dump()["findings"] == [where]
+    fixed = mcp_tools.rewrite(paths=["nb.ipynb"], select=["AO101"]).model_dump()["fixed"]
+    assert fixed == [where]
