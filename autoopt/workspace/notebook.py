@@ -1,9 +1,12 @@
 """Jupyter notebooks as one Python text: code cells joined, outputs never touched.
 
 The code cells are joined with a marker comment before each one, analysed as
-one module, and split back at the markers. Cells with IPython magics (`%`, `!`)
-are left out and kept as they are; so is a cell that does not parse (Python's own
-parser), which is reported in `skipped`. A rewrite that moves code across cells
+one module, and split back at the markers. IPython magics that change nothing the
+analysis reads (`%matplotlib inline`, `!pip install ...`, a `%%time` cell) are
+commented out for the analysis and restored when the cell is written back; a cell
+with any other magic (`%run`, `%time x = f()`, `%%timeit`, `%env`) is left out and
+kept as it is, as is a cell that does not parse (Python's own parser), which is
+reported in `skipped`. A rewrite that moves code across cells
 is refused rather than guessed at. Positions in the joined text map back to cells
 with `cell_map` (report/cells.py).
 """
@@ -21,7 +24,16 @@ from autoopt.report.cells import CellMap, cell_key
 
 _MARKER = "# autoopt-cell {}"
 _MARKER_RE = re.compile(r"^# autoopt-cell (\d+)\n", re.M)
-_MAGIC_RE = re.compile(r"^\s*[%!]", re.M)
+_HIDDEN = "# autoopt-magic "
+_HIDDEN_RE = re.compile(r"^([ \t]*)# autoopt-magic (.*)$", re.M)
+#: Line magics that bind no Python name and run no code of the notebook's: plotting,
+#: configuration, extensions, the shell and package managers, the working directory.
+_INERT_MAGICS = frozenset(
+    {"matplotlib", "config", "load_ext", "reload_ext", "autoreload", "pip", "conda",
+     "autosave", "xmode", "pwd", "cd", "ls", "mkdir", "who", "whos", "lsmagic", "pinfo"}
+)  # fmt: skip
+#: Cell magics that run the rest of the cell once, as Python, in the notebook's namespace.
+_ONCE_CELL_MAGICS = frozenset({"time", "capture"})
 
 
 @dataclass(frozen=True)
@@ -70,7 +82,7 @@ class Notebook:
         out = {}
         for position, (number, body) in enumerate(zip(numbers, bodies, strict=True)):
             index = int(number)
-            code = (head if position == 0 else "") + body
+            code = _HIDDEN_RE.sub(r"\1\2", (head if position == 0 else "") + body)
             out[index] = code if _cell_text(document["cells"][index]).endswith("\n") else code[:-1]
         return out
 
@@ -88,8 +100,8 @@ def parse_notebook(path: Path, raw: bytes, name: str) -> Notebook:
     chunks, indices, starts, skipped = [], [], [], []
     line = 1
     for index, cell in enumerate(cells):
-        code = _cell_text(cell) if cell.get("cell_type") == "code" else ""
-        if not code.strip() or _MAGIC_RE.search(code):
+        code = _hide_magics(_cell_text(cell)) if cell.get("cell_type") == "code" else ""
+        if not code or not code.strip():
             continue
         error = _syntax_error(code)
         if error is not None:
@@ -101,6 +113,29 @@ def parse_notebook(path: Path, raw: bytes, name: str) -> Notebook:
         line += chunks[-1].count("\n")
     text = "".join(chunks)
     return Notebook(path, text, raw, tuple(indices), name, tuple(starts), tuple(skipped))
+
+
+def _hide_magics(code: str) -> str | None:
+    """The cell with each inert magic line commented out, or None when a magic may run
+    code or bind names autoopt cannot see (then the cell is left out)."""
+    lines = code.splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        text = line.lstrip(" \t")
+        if not text.startswith(("%", "!")):
+            continue
+        if line.rstrip("\r\n").endswith("\\") or not _inert(text, number == 0):
+            return None
+        lines[number] = f"{line[: len(line) - len(text)]}{_HIDDEN}{text}"
+    return "".join(lines)
+
+
+def _inert(magic: str, first: bool) -> bool:
+    """A shell line, an inert line magic, or a run-once cell magic on the cell's first line."""
+    if magic.startswith("!"):
+        return True
+    cell = magic.startswith("%%")
+    name = magic.lstrip("%").split(maxsplit=1)[0] if magic.strip("%").strip() else ""
+    return first and name in _ONCE_CELL_MAGICS if cell else name in _INERT_MAGICS
 
 
 def _syntax_error(code: str) -> str | None:

@@ -41,7 +41,40 @@ def test_round_trip_is_byte_identical(tmp_path):
     make_tree(tmp_path, {"nb.ipynb": notebook()})
     source = read_source(tmp_path / "nb.ipynb")
     assert source.encode(source.text) == (tmp_path / "nb.ipynb").read_bytes()
-    assert "%matplotlib" not in source.text
+    assert "# autoopt-cell 2\n# autoopt-magic %matplotlib inline\n" in source.text
+
+
+MAGIC_CELLS = {
+    "inert": "%matplotlib inline\n!pip install optax\nimport jax",
+    "timed": "%%time\nimport jax",
+    "runs code": "%time y = jax.numpy.ones(3)\nimport jax",
+    "repeats": "%%timeit\nimport jax",
+    "continued": "%config InlineBackend.figure_format = \\\n  'svg'\nimport jax",
+    "sets the environment": "%env XLA_FLAGS=--xla_cpu_use_thunk_runtime=false\nimport jax",
+}
+
+
+def test_inert_magics_are_commented_out_others_leave_the_cell_out(tmp_path):
+    document = json.loads(notebook())
+    for text in MAGIC_CELLS.values():
+        document["cells"].append({"cell_type": "code", "metadata": {}, "source": [text]})
+    make_tree(tmp_path, {"nb.ipynb": json.dumps(document, indent=1) + "\n"})
+    source = read_source(tmp_path / "nb.ipynb")
+    assert "# autoopt-magic !pip install optax\nimport jax\n" in source.text
+    assert "# autoopt-magic %%time\nimport jax\n" in source.text
+    assert [n for n in ("%time y", "%%timeit", "%config", "%env") if n in source.text] == []
+    assert source.encode(source.text) == (tmp_path / "nb.ipynb").read_bytes()
+
+
+def test_a_rewritten_cell_keeps_its_magic_lines(tmp_path, cli):
+    document = json.loads(notebook())
+    document["cells"][1]["source"].insert(0, "%matplotlib inline\n")
+    make_tree(tmp_path, {"nb.ipynb": json.dumps(document, indent=1) + "\n"})
+    result = cli("rewrite", "nb.ipynb", "--write", "--select", "AO101", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    cell = json.loads((tmp_path / "nb.ipynb").read_text())["cells"][1]["source"]
+    assert cell[:4] == ["%matplotlib inline\n", "import jax\n", "import jax.numpy as jnp\n", "\n"]
+    assert "@jax.jit\n" in cell
 
 
 def test_rewrite_changes_only_code_cell_sources(tmp_path, cli):
