@@ -18,12 +18,14 @@ from autoopt.analysis.plans.collect import (
     host_use,
     loop_scan,
 )
+from autoopt.analysis.plans.interval import interval_plan
 from autoopt.analysis.plans.replay import Printed, replay_problem
 from autoopt.analysis.plans.scan import ScanPlan
 from autoopt.analysis.semantic import ModuleContext, Place, Placement, Stmt, semantic, walk
 from autoopt.model import Applicability, Edit, Finding, InsertAfter
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
+from autoopt.rewrite.interval import interval_edits
 from autoopt.rewrite.replay import replay_edits
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Rule
@@ -135,6 +137,8 @@ class HostSyncInLoop(Rule):
         if scanned is not None:
             return self._scan_finding(ctx, sync, where, *scanned)
         problem = plan.problem()
+        if problem == plan.used_inside:
+            return self._interval_finding(ctx, sync, where, plan, names)
         if problem:
             return self.finding(ctx, sync.call, f"{where}, but {problem}", _NONE)
         edits, how = collect_edits(plan, names)
@@ -144,6 +148,22 @@ class HostSyncInLoop(Rule):
         if not scalar:
             message += "; unsafe: the collected arrays stay in device memory until the loop ends"
         title = "Collect on the device, transfer once after the loop"
+        return self.finding(ctx, sync.call, message, fix, edits, title=title)
+
+    def _interval_finding(
+        self, ctx: ModuleContext, sync: Sync, where: str, plan: CollectPlan, names: set[str]
+    ) -> Finding:
+        """Read at an interval: flush the device values into it just before each read."""
+        interval = interval_plan(plan)
+        if isinstance(interval, str):
+            return self.finding(ctx, sync.call, f"{where}, but {interval}", _NONE)
+        edits, how = interval_edits(interval, names)
+        doubt = interval.unproven or (
+            "" if sync.kind in SCALAR else "the collected arrays stay in device memory until read"
+        )
+        message = f"{where}: {how}" + (f"; unsafe: {doubt}" if doubt else "")
+        title = "Collect on the device, convert where the value is read"
+        fix = _UNSAFE if doubt else _SAFE
         return self.finding(ctx, sync.call, message, fix, edits, title=title)
 
     def _scan_finding(
