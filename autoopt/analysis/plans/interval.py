@@ -74,8 +74,8 @@ def interval_plan(collect: CollectPlan) -> IntervalPlan | str:
         if s is not collect.stmt and name in s.uses | s.mutates | s.defs
     ]
     problem = (
-        _reader_problem(ctx, collect, loop, readers)
-        or _exit_problem(ctx, collect, loop)
+        _exit_problem(ctx, collect, loop)
+        or _reader_problem(ctx, collect, loop, readers)
         or _start_problem(collect, loop)
         or donation_problem(ctx, loop, collect.sync.value)
     )
