@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
 
 import pytest
 
 from autoopt.api import optimize_source
 from autoopt.config import Settings
 from autoopt.model import Applicability
-from tests.rules.helpers import assert_same, run_snippet
+from tests.rules.helpers import assert_same, run_main, run_snippet
 
 STEP = """
 import jax
@@ -119,3 +120,22 @@ def test_a_module_level_loop_is_rewritten_only_with_unsafe_fixes() -> None:
             outputs.append((buffer, run_snippet(code)))
     (before, kept), (after, kept_after) = outputs
     assert before.getvalue() == after.getvalue() and kept == kept_after
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+
+
+def test_the_corpus_program_prints_and_returns_the_same(tmp_path: Path) -> None:
+    path = CORPUS / "interval_logging_train.py"
+    fixed = optimize_source(path.read_text(), settings=Settings(select=("AO302",)))
+    assert [f.fix for f in fixed.findings] == [Applicability.SAFE] * 2
+    rewritten = tmp_path / "interval_logging_train_after.py"
+    rewritten.write_text(fixed.new_source)
+    outputs = []
+    for source, name in ((path, "interval_before"), (rewritten, "interval_after")):
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            outputs.append((buffer, run_main(source, name, {"STEPS": 200})))
+    (before, kept), (after, kept_after) = outputs
+    assert before.getvalue().count("\n") == 6 and before.getvalue() == after.getvalue()
+    assert_same(kept, kept_after, rtol=0.0)
