@@ -20,7 +20,9 @@ before. Premises, each failing one named:
 - every other statement of the loop that reads or changes the name is a simple statement
   on its own line (not an `if`/`while` test: control flow), inside an `if` of the loop
   that does not hold the collection (so it runs on fewer steps: not every step), and
-  where it rebinds a list, to an empty list; the loop's `else` does not read it;
+  where it rebinds the name, to an empty list (a number), so a later collection fails
+  where it failed before; no `del` of it in the loop, and the loop's `else` does not
+  read it;
 - no other code reads it while the loop runs (`facts/mutation.py`'s `late_reader`), and
   no later call of the loop donates a kept value (`plans/collect.py`);
 - the loop leaves only where the after-loop flush covers it: no `return` or `yield` in
@@ -42,6 +44,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
+from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.mutation import late_reader
 from autoopt.analysis.plans.collect import (
     CONTROL,
@@ -96,8 +99,10 @@ def _reader_problem(
         problem = _one_reader_problem(ctx, collect, loop, reader, collecting)
         if problem:
             return problem
+    if any(type(n) is cst.Del and name in _names(n.target) for n in walk(loop.node.body)):
+        return f"`{name}` is deleted in the loop, so a later collection would fail later"
     orelse = loop.node.orelse
-    if orelse is not None and any(name in s.uses for s in _stmts_in(ctx, orelse)):
+    if orelse is not None and name in _names(orelse):
         return f"`{name}` is read in the loop's `else`, before the values are converted"
     late = late_reader(ctx, loop, name)
     return f"{late} and could run during the loop" if late else None
@@ -117,23 +122,18 @@ def _one_reader_problem(
         return f"`{name}` is read on the line that collects it"
     if not _guarded(ctx, reader, loop, collecting):
         return f"`{name}` is read at line {line} on every step the loop collects it"
-    rebound = collect.how == "append" and name in reader.defs
-    if rebound and not sets_start(reader.node, name, "append"):
-        return f"`{name}` is rebound at line {line} to a value not proven a list"
+    if name in reader.defs and not sets_start(reader.node, name, collect.how):
+        what = "an empty list" if collect.how == "append" else "a number"
+        return f"`{name}` is rebound at line {line} to a value not proven {what}"
     return None
 
 
-_SIMPLE = (
-    cst.Expr,
-    cst.Assign,
-    cst.AugAssign,
-    cst.AnnAssign,
-    cst.Del,
-    cst.Assert,
-    cst.Raise,
-    cst.Global,
-    cst.Nonlocal,
-)
+#: Statements a flush can go before; a `del` would make a later collection fail later.
+_SIMPLE = (cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Assert, cst.Raise)
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    return {n.value for n in walk(node) if type(n) is cst.Name}
 
 
 def _guarded(ctx: ModuleContext, reader: Stmt, loop: Loop, collecting: set[int]) -> bool:
@@ -141,10 +141,6 @@ def _guarded(ctx: ModuleContext, reader: Stmt, loop: Loop, collecting: set[int])
     inside = ctx.ancestors(reader.node)
     start = next(i for i, node in enumerate(inside) if node is loop.node)
     return any(type(node) is cst.If and id(node) not in collecting for node in inside[start + 1 :])
-
-
-def _stmts_in(ctx: ModuleContext, node: cst.CSTNode) -> list[Stmt]:
-    return [s for s in ctx.graph.stmts if any(a is node for a in ctx.ancestors(s.node))]
 
 
 def _exit_problem(ctx: ModuleContext, collect: CollectPlan, loop: Loop) -> str | None:

@@ -211,7 +211,15 @@ HELPER = edit(
         ),
         (
             edit("print(np.mean(losses[-10:]))", "losses = losses[-5:]", LIST),
-            "`losses` is rebound at line 15 to a value not proven a list",
+            "`losses` is rebound at line 15 to a value not proven an empty list",
+        ),
+        (
+            edit("            total = 0.0", "            total = None"),
+            "`total` is rebound at line 16 to a value not proven a number",
+        ),
+        (
+            edit("            total = 0.0", "            del total"),
+            "`total` is deleted in the loop, so a later collection would fail later",
         ),
     ],
 )
