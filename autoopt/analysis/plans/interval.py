@@ -19,7 +19,8 @@ before. Premises, each failing one named:
   number) before the loop, with nothing between that reads or changes it, and no alias;
 - every other statement of the loop that reads or changes the name is a simple statement
   on its own line (not an `if`/`while` test: control flow), inside an `if` of the loop
-  that does not hold the collection (so it runs on fewer steps: not every step), and
+  that does not hold the collection and tests a name the loop changes (the index, a
+  counter: so it runs on fewer steps, not on every step as under `if verbose:`), and
   where it rebinds the name, to an empty list (a number), so a later collection fails
   where it failed before; no `del` of it in the loop, and the loop's `else` does not
   read it;
@@ -120,8 +121,9 @@ def _one_reader_problem(
         return f"`{name}` is read at line {line} by a statement that cannot be flushed before"
     if reader.anchor is collect.stmt.anchor:
         return f"`{name}` is read on the line that collects it"
-    if not _guarded(ctx, reader, loop, collecting):
-        return f"`{name}` is read at line {line} on every step the loop collects it"
+    unguarded = _guard_problem(ctx, reader, loop, collecting)
+    if unguarded:
+        return f"`{name}` {unguarded}"
     if name in reader.defs and not sets_start(reader.node, name, collect.how):
         what = "an empty list" if collect.how == "append" else "a number"
         return f"`{name}` is rebound at line {line} to a value not proven {what}"
@@ -136,11 +138,23 @@ def _names(node: cst.CSTNode) -> set[str]:
     return {n.value for n in walk(node) if type(n) is cst.Name}
 
 
-def _guarded(ctx: ModuleContext, reader: Stmt, loop: Loop, collecting: set[int]) -> bool:
-    """Whether an `if` of the loop that does not hold the collection holds `reader`."""
+def _guard_problem(
+    ctx: ModuleContext, reader: Stmt, loop: Loop, collecting: set[int]
+) -> str | None:
+    """Why `reader` may run on every step the loop collects: no `if` of the loop that
+    does not hold the collection holds it, or none tests a name the loop changes (the
+    index, a counter; a flag like `verbose` is true on every step or none)."""
     inside = ctx.ancestors(reader.node)
     start = next(i for i, node in enumerate(inside) if node is loop.node)
-    return any(type(node) is cst.If and id(node) not in collecting for node in inside[start + 1 :])
+    guards = [n for n in inside[start + 1 :] if type(n) is cst.If and id(n) not in collecting]
+    line = ctx.span(reader.node).line
+    if not guards:
+        return f"is read at line {line} on every step the loop collects it"
+    changed = ctx.graph.written_in_loop(loop.id)
+    if not any(changed & _names(guard.test) for guard in guards):
+        test = ctx.code(guards[-1].test)
+        return f"is read at line {line} under `if {test}`, whose test the loop does not change"
+    return None
 
 
 def _exit_problem(ctx: ModuleContext, collect: CollectPlan, loop: Loop) -> str | None:

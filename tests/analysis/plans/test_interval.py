@@ -155,6 +155,10 @@ HELPER = edit(
             ),
             "`total` is read at line 15 on every step the loop collects it",
         ),
+        (
+            edit("def main(n):", "def main(n, verbose=True):", edit("t % 10 == 9", "verbose")),
+            "`total` is read at line 15 under `if verbose`, whose test the loop does not change",
+        ),
         (edit(LINE, f"{LINE}; y = total"), "`total` is read on the line that collects it"),
         (
             edit(LINE, f"{LINE}\n        total += x.sum().item()"),
