@@ -23,10 +23,11 @@ into the repository's other files are followed. A finding matches a site when it
 site's rule and its line lies in the site's lines (line to end) widened by WINDOW lines
 on each side (a decorator above a `def`, a statement spread over lines); when the site
 lists `names`, a finding must also mention one of them (for AO201: the argument donated).
-Notebook lines are mapped to autoopt's joined module with its own notebook reader; a site
-in a cell autoopt skips (IPython magics) cannot match and says so. `--comment-magics`
-(a diagnostic) checks copies of the labelled files (and the `.py` files beside them) in
-which every magic line is replaced by `pass  # <the line>`, so no cell is skipped.
+Notebook sites are matched by cell and line in the cell, as autoopt reports them; a site
+in a cell autoopt skips (IPython magics it cannot vouch for) cannot match and says so.
+`--comment-magics` (a diagnostic) checks copies of the labelled files (and the `.py`
+files beside them) in which every magic line is replaced by `pass  # <the line>`, so no
+cell is skipped.
 
 Reported, per framework and overall: real sites found (any matching finding), real sites
 with a safe fix, must-not sites given a safe fix (target 0), nothing-to-do sites given a
@@ -71,7 +72,8 @@ class Site:
     framework: str
     names: str
     reason: str
-    span: tuple[int, int] | None = None  # lines in autoopt's numbering; None: not analysed
+    span: tuple[int, int] | None = None  # lines as autoopt reports them; None: not analysed
+    cell: int | None = None  # a notebook's cell as autoopt reports it (from 1)
     unmapped: str = ""
     findings: list[dict] = field(default_factory=list)  # matching findings
     nearby: list[dict] = field(default_factory=list)  # other findings in the window
@@ -176,7 +178,8 @@ def shadow(checkout: Path, paths: list[str], dest: Path) -> Path:
 
 
 def map_lines(site: Site, checkout: Path) -> None:
-    """Set the site's span in autoopt's line numbering (notebooks: the joined cells)."""
+    """Set the site's span as autoopt reports positions (notebooks: its cell, from 1, and
+    lines in the cell), or why autoopt does not read it."""
     if ":" not in site.line:
         first = int(site.line)
         site.span = (first, int(site.end) if site.end else first)
@@ -186,19 +189,14 @@ def map_lines(site: Site, checkout: Path) -> None:
     from autoopt.workspace.notebook import parse_notebook
 
     path = checkout / site.path
-    text = parse_notebook(path, path.read_bytes(), site.path).text
-    markers = {
-        int(line.split()[-1]): number
-        for number, line in enumerate(text.splitlines(), 1)
-        if line.startswith("# autoopt-cell ")
-    }
-    ends = [site.line, site.end or site.line]
-    cells = [(int(c), int(n)) for c, n in (part.split(":") for part in ends)]
-    if any(cell not in markers for cell, _ in cells):
+    analysed = parse_notebook(path, path.read_bytes(), site.path).cells
+    (cell, first), (last_cell, last) = (
+        (int(c), int(n)) for c, n in (p.split(":") for p in (site.line, site.end or site.line))
+    )
+    if cell not in analysed or last_cell != cell:
         site.unmapped = "cell not analysed by autoopt (IPython magic or empty)"
         return
-    first, last = (markers[cell] + number for cell, number in cells)
-    site.span = (first, last)
+    site.cell, site.span = cell + 1, (first, last)
 
 
 def run_autoopt(checkout: Path, paths: list[str], jobs: int) -> dict:
@@ -221,6 +219,8 @@ def match(site: Site, findings: list[dict]) -> None:
     names = [n for n in site.names.split(";") if n]
     for finding in findings:
         if Path(finding["path"]).as_posix() != site.path or not low <= finding["line"] <= high:
+            continue
+        if finding.get("cell") != site.cell:
             continue
         named = not names or any(n in finding["message"] for n in names)
         same = finding["rule"] == site.rule and named
