@@ -141,7 +141,9 @@ def _number_doubts(ctx: ModuleContext, fn: Function, params: set[str]) -> list[s
     """Python arithmetic on the traced Python numbers `params` of `fn`."""
     math = tracing.analyse(ctx, fn).python_math
     return [
-        f"`{p}` may be a Python int that `{math[p]}` computes on exactly; traced, it is an "
+        f"`{p}` may be a Python int beyond int32, which a traced argument cannot hold"
+        if math[p] == p
+        else f"`{p}` may be a Python int that `{math[p]}` computes on exactly; traced, it is an "
         "int32 that wraps around"
         for p in sorted(params & math.keys())
     ]

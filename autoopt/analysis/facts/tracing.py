@@ -117,12 +117,14 @@ def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
 def _python_math(
     ctx: ModuleContext, fn: Function, stmts: list[Stmt], deps: dict[str, set[str]], params: set[str]
 ) -> dict[str, str]:
-    """The traced `params` receiving Python numbers not proven floats that `+ - * ** <<`
-    combine before they meet an array (`(step * 9_000_017) % m`), each with the first such
-    expression: eagerly Python computes it exactly, traced it is an int32 that wraps
-    around. (A float differs by rounding only: float64 eagerly, float32 traced.) An
-    expression whose value every call proves within int32 (`ints.bounds`: `t + DELAY`
-    for `t` from `range(300)`) computes the same either way."""
+    """The traced `params` receiving Python numbers not proven floats, each with the first
+    expression that needs them exact: the parameter itself where its calls do not prove
+    it within int32 (a jitted call refuses a larger Python int: OverflowError), else an
+    expression `+ - * ** <<` combine before they meet an array (`(step * 9_000_017) % m`):
+    eagerly Python computes it exactly, traced it is an int32 that wraps around. (A float
+    differs by rounding only: float64 eagerly, float32 traced.) An expression whose value
+    every call proves within int32 (`ints.bounds`: `t + DELAY` for `t` from `range(300)`)
+    computes the same either way."""
     values = model(ctx)
     numbers = {
         p
@@ -130,7 +132,7 @@ def _python_math(
         if values.parameter(fn, p).kind is Kind.SCALAR and not ints.float_parameter(ctx, fn, p)
     }
     known = {p: b for p in numbers if (b := ints.parameter_bounds(ctx, fn, p)) is not None}
-    found: dict[str, str] = {}
+    found = {p: p for p in sorted(numbers) if not ints.within(known.get(p))}
     for stmt in stmts if numbers else ():
         for node in _in_source_order(stmt.node):
             if type(node) is not cst.BinaryOperation or type(node.operator) not in _WRAPPING:

@@ -230,3 +230,21 @@ def test_config_writers_exist() -> None:
     with jax.enable_x64(True):  # the new spelling changes the configuration it claims
         assert jax.config.jax_enable_x64
     assert not jax.config.jax_enable_x64
+
+
+def _concrete(name: str, x64: bool) -> str:
+    """A dtype name of the table as jax makes it: the defaults by the x64 setting."""
+    return {"float": "float64" if x64 else "float32", "int": "int64" if x64 else "int32"}.get(
+        name, name
+    )
+
+
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype")
+@pytest.mark.parametrize("x64", [False, True])
+def test_absorbed_dtypes_promote_to_the_accumulators(x64: bool) -> None:
+    with jax.enable_x64(x64):
+        for acc, pieces in jax_api.ABSORBS.items():
+            want = jnp.zeros(2, _concrete(acc, x64)).dtype
+            for piece in pieces:
+                got = jnp.concatenate([jnp.zeros(2, want), jnp.zeros(2, _concrete(piece, x64))])
+                assert got.dtype == want, (acc, piece)
