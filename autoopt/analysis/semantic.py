@@ -17,6 +17,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core import jitted
 from autoopt.analysis.core.blocks import Blocks
 from autoopt.analysis.core.context import ModuleContext, module_blocks
@@ -77,6 +78,7 @@ __all__ = [
     "first_jax_import",
     "int_literal",
     "jax_api",
+    "overlays",
     "python_api",
     "read_names",
     "semantic",

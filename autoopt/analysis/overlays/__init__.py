@@ -36,6 +36,22 @@ IMPURE_MODULES = {
 
 #: Spellings that compile a function, in any library (`jax.jit`, `eqx.filter_jit`, ...).
 JIT_SPELLINGS = jax.JIT_SPELLINGS | equinox.JIT_LIKE | flax_nnx.JIT_LIKE | flax_linen.JIT_LIKE
+#: Jits whose static and donated arguments autoopt reads and writes, in their own
+#: spelling -> their options naming static arguments (`jax.jit`, `nnx.jit`).
+JIT_STATIC_OPTIONS = jax.STATIC_OPTIONS | flax_nnx.STATIC_OPTIONS
+#: Those jits -> their options naming donated arguments (`donate_argnums`, ...).
+JIT_DONATE_OPTIONS = jax.DONATE_OPTIONS | flax_nnx.DONATE_OPTIONS
+#: Jits that donate by mode instead -> the option (`eqx.filter_jit(donate="all")`).
+JIT_DONATE_MODES = equinox.DONATE_OPTION
+#: Jits that make every non-array leaf of every argument static (no option names them).
+NON_ARRAYS_STATIC = equinox.JIT_LIKE
+#: Jits that write a module argument's state back into it, in place, on every call.
+UPDATES_MODULES = flax_nnx.UPDATES_MODULES
+#: The jits whose options autoopt reads and writes: a donation is added in their spelling.
+OPTION_JITS = frozenset(JIT_DONATE_OPTIONS) | frozenset(JIT_DONATE_MODES)
+#: Jits whose wrapper keeps the compilations it makes, in any library: built once, it
+#: compiles once per argument type.
+CACHING_JITS = jax.CACHING_JITS | equinox.CACHING_JITS | flax_nnx.CACHING_JITS
 #: Transforms, in any library, that trace the functions handed to them.
 TRACING_TRANSFORMS = (
     jax.TRACING_TRANSFORMS

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 #: Transforms that compile the function; module arguments are updated in place.
 JIT_LIKE = frozenset({"flax.nnx.jit"})
+#: Jits whose wrapper keeps the compilations it makes (once per graph and array types).
+CACHING_JITS = JIT_LIKE
 #: Transforms that give the gradient (of the first argument's `nnx.Param` state).
 GRAD_LIKE = frozenset({"flax.nnx.grad"})
 #: Transforms that give the value and the gradient.
@@ -23,8 +25,9 @@ SCAN_LIKE = frozenset({"flax.nnx.scan"})
 REMAT_LIKE = frozenset({"flax.nnx.remat"})
 #: Every transform that traces the functions handed to it.
 TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
-#: Transforms that write the state the compiled function changed back into its module
-#: arguments, in place.
+#: Transforms that write the state of their module arguments back into them, in place,
+#: on every call, state the function left as it was included: a donated module keeps
+#: working after the call (only other references to its old arrays are deleted).
 UPDATES_MODULES = JIT_LIKE
 
 #: jit-like transforms -> their options naming static arguments (jax.jit's spelling).

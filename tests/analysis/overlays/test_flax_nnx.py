@@ -35,6 +35,7 @@ def test_names_exist() -> None:
              | set(nnx_api.DONATE_OPTIONS))  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
+    assert nnx_api.CACHING_JITS <= nnx_api.JIT_LIKE
 
 
 @pytest.mark.parametrize("name", sorted(nnx_api.JIT_LIKE))
@@ -55,6 +56,32 @@ def test_jit_updates_module_arguments_in_place() -> None:
     assert bump(m) is None
     assert not leaves_equal(before, snapshot(nnx.state(m)))
     assert jnp.allclose(m.bias.value, 1.0)
+
+
+def test_a_donated_module_is_written_back_and_keeps_working() -> None:
+    (jit,) = nnx_api.UPDATES_MODULES
+    positions, names = nnx_api.DONATE_OPTIONS[jit]
+    m, reference = model(), model()
+    optimizer = nnx.Optimizer(m, optax.sgd(0.1), wrt=nnx.Param)
+    kept = nnx.Optimizer(reference, optax.sgd(0.1), wrt=nnx.Param)
+
+    def train(m, optimizer, x):
+        optimizer.update(m, nnx.grad(loss)(m, x))
+        return loss(m, x)
+
+    def evaluate(m, x):
+        return loss(m, x)
+
+    donating = transform(jit)(train, **{positions: (0, 1)})
+    plain = transform(jit)(train)
+    old = m.kernel[...]
+    for _ in range(3):
+        assert jnp.allclose(donating(m, optimizer, X), plain(reference, kept, X))
+    assert old.is_deleted() and leaves_equal(nnx.state(m), nnx.state(reference))
+    unchanged = m.kernel[...]
+    first = transform(jit)(evaluate, **{names: ("m",)})(m, X)
+    assert unchanged.is_deleted()  # the state it left as it was is written back too
+    assert jnp.allclose(transform(jit)(evaluate)(m, X), first)
 
 
 def test_jit_static_and_donate_options() -> None:
