@@ -52,6 +52,9 @@ OPTION_JITS = frozenset(JIT_DONATE_OPTIONS) | frozenset(JIT_DONATE_MODES)
 #: Jits whose wrapper keeps the compilations it makes, in any library: built once, it
 #: compiles once per argument type.
 CACHING_JITS = jax.CACHING_JITS | equinox.CACHING_JITS | flax_nnx.CACHING_JITS
+#: Calls, in any library, that keep a function as written to run it in their own frame:
+#: a jit is never added on a function handed to one.
+WRAPS_FUNCTION = haiku.WRAPS_FUNCTION
 #: Transforms, in any library, that trace the functions handed to them.
 TRACING_TRANSFORMS = (
     jax.TRACING_TRANSFORMS
