@@ -10,9 +10,14 @@ cache: `Sharing.retained_by`). Each verdict is a fix
 applicability and the premise that failed, as text. AO201 words these verdicts as
 findings; AO103 asks `safe_donations` of its extracted step.
 
-The frameworks' jits are targets too. `nnx.jit` takes jax.jit's `donate_argnames`, but
-updates a module argument in place: a donation is proven only of an argument proven an
-array (or a pytree of them) at every call, and unsafe otherwise. `eqx.filter_jit`
+The frameworks' jits are targets too. `nnx.jit` takes jax.jit's `donate_argnames`, and
+writes a module argument's state back into it after every call: a name proven to hold an
+nnx module (`analysis/facts/nnx_modules.py`) is replaced by the call even where nothing
+rebinds it (`loss = step(model, x)`), and its aliases are judged as a rebound array's; two
+modules built one from the other and passed together are unsafe (nnx passes a module they
+share once; an array they share otherwise is not ruled out). A donation is proven only of
+an argument proven an array, a pytree of them or such a module at every call, and unsafe
+otherwise. `eqx.filter_jit`
 donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
 of all but the first (`"all-except-first"`); a mode is offered only when each argument
 it donates may be donated, or holds no array at any call (a number, a string, None).
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function
@@ -38,6 +44,7 @@ from autoopt.analysis.core.jitted import (
 )
 from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
+from autoopt.analysis.facts.nnx_modules import holds_module
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
@@ -140,8 +147,9 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
     sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
     donate: list[Donation] = []
     blocked: list[str] = []
+    in_place = target.transform in overlays.UPDATES_MODULES
     for index, param in target.candidates() if sites else ():
-        found = [_site_verdict(ctx, site, index, param) for site in sites]
+        found = [_site_verdict(ctx, site, index, param, in_place) for site in sites]
         proven = [v for v in found if v is not None]
         if len(proven) < len(found):
             continue
@@ -161,14 +169,22 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
 def _module_premise(
     ctx: ModuleContext, sites: list[CallSite], index: int, param: str
 ) -> tuple[Applicability, str]:
-    """Safe when the argument for `param` is an array or a pytree of them at every call;
-    otherwise it may be an nnx module, which `nnx.jit` updates in place."""
-    if all(_kind(ctx, site, index, param) in _PLAIN_ARRAYS for site in sites):
+    """Safe when the argument for `param` is an array or a pytree of them, or a name
+    proven to hold an nnx module (which `nnx.jit` writes back), at every call; otherwise
+    it may be a module autoopt cannot follow, updated in place."""
+    if all(_plain_or_module(ctx, site, index, param) for site in sites):
         return _SAFE, ""
     return _UNSAFE, (
         f"`{param}` may be an nnx module, which `nnx.jit` updates in place: its donation is "
         "not proven safe"
     )
+
+
+def _plain_or_module(ctx: ModuleContext, site: CallSite, index: int, param: str) -> bool:
+    if _kind(ctx, site, index, param) in _PLAIN_ARRAYS:
+        return True
+    expr = site.argument(index, param)
+    return type(expr) is cst.Name and holds_module(ctx, site.stmt, expr.value)
 
 
 def _kind(ctx: ModuleContext, site: CallSite, index: int, param: str) -> Kind | None:
@@ -236,15 +252,16 @@ def _literal_ints(expr: cst.BaseExpression | None) -> set[int]:
 
 
 def _site_verdict(
-    ctx: ModuleContext, site: CallSite, index: int, param: str
+    ctx: ModuleContext, site: CallSite, index: int, param: str, in_place: bool = False
 ) -> tuple[Applicability, str] | None:
-    """Whether the argument for `param` is dead after this call (None: not replaced)."""
+    """Whether the argument for `param` is dead after this call (None: not replaced):
+    the call's result rebinds it, or (`in_place`, a jit that writes module arguments
+    back) it is a name proven to hold an nnx module."""
     expr = site.argument(index, param)
-    node = site.stmt.node
-    if type(expr) is not cst.Name or type(node) is not cst.Assign:
+    if type(expr) is not cst.Name:
         return None
     name = expr.value
-    if node.value is not site.call or name not in site.stmt.defs:
+    if not _rebound(site, name) and not (in_place and holds_module(ctx, site.stmt, name)):
         return None
     if sum(n.value == name for n in read_names(site.call)) > 1:
         line = ctx.span(site.call).line
@@ -253,11 +270,17 @@ def _site_verdict(
     if repeated is not None:
         why, proven = repeated
         return (_NONE if proven else _UNSAFE), why
-    return _alias_verdict(ctx, site, expr, name)
+    return _alias_verdict(ctx, site, expr, name, in_place)
+
+
+def _rebound(site: CallSite, name: str) -> bool:
+    """`name = f(name, ...)`: the call's result rebinds the argument."""
+    node = site.stmt.node
+    return type(node) is cst.Assign and node.value is site.call and name in site.stmt.defs
 
 
 def _alias_verdict(
-    ctx: ModuleContext, site: CallSite, expr: cst.Name, name: str
+    ctx: ModuleContext, site: CallSite, expr: cst.Name, name: str, in_place: bool = False
 ) -> tuple[Applicability, str]:
     graph = ctx.graph
     stmt = site.stmt
@@ -267,6 +290,11 @@ def _alias_verdict(
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
     for group, fix in ((strong, _NONE), (weak, _UNSAFE)):
         twice = sorted(group & others)
+        if twice and in_place and all(holds_module(ctx, stmt, n) for n in twice):
+            return _UNSAFE, (
+                f"`{twice[0]}` is built from `{name}` and passed in the same call: `nnx.jit` "
+                "passes a module they share once, but not proven to share no array otherwise"
+            )
         if twice:
             return (
                 fix,

@@ -74,6 +74,11 @@ PURE_CALLS = (
     | flax_training.PURE_CALLS
     | haiku.PURE_CALLS
 )
+#: Calls, in any library, whose result holds the very buffers of an argument -> which.
+ALIASING = {**equinox.ALIASING, **flax_nnx.ALIASING}
+#: Constructors, in any library, whose object nothing else keeps (it may hold what it is
+#: given): `nnx.Linear(...)`, `nnx.Optimizer(...)`.
+UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS
 #: Constructors of library objects, in any library -> the class of the object returned.
 CONSTRUCTED_CLASSES = optax.RETURNS
 #: Methods (`class.method`), in any library, that are pure functions of their receiver

@@ -38,10 +38,25 @@ DONATE_OPTIONS = {"flax.nnx.jit": ("donate_argnums", "donate_argnames")}
 #: Calls that compute on their arguments and touch nothing else: `split` and `state`
 #: read a module's state, `merge` builds a new module from it.
 PURE_CALLS = frozenset({"flax.nnx.split", "flax.nnx.merge", "flax.nnx.state", "flax.nnx.graphdef"})
+#: Calls whose result holds the very buffers of their module argument -> which.
+ALIASING = {
+    "flax.nnx.state": "holds the arrays of its module argument",
+    "flax.nnx.split": "holds the arrays of its module argument in the state it returns",
+}
 #: Calls and methods that change a module argument (or their receiver) in place -> what.
 MUTATING = {
     "flax.nnx.update": "writes state into a module in place",
     "flax.nnx.Optimizer.update": "updates the model's parameters and its own state in place",
 }
+#: Constructors of graph objects, modules and the optimizer: each builds an instance of
+#: one of MODULE_BASES.
+MODULE_CLASSES = frozenset(
+    {"flax.nnx.Linear", "flax.nnx.Conv", "flax.nnx.Embed", "flax.nnx.LayerNorm",
+     "flax.nnx.BatchNorm", "flax.nnx.Dropout", "flax.nnx.Sequential", "flax.nnx.MultiHeadAttention",
+     "flax.nnx.LSTMCell", "flax.nnx.GRUCell", "flax.nnx.Optimizer"}
+)  # fmt: skip
+#: Constructors whose object nothing else keeps (no registry, no cache): dropped, it is
+#: freed. It may hold what it is given.
+UNKEPT_OBJECTS = MODULE_CLASSES | {"flax.nnx.Rngs"}
 #: Base classes of mutable modules: an instance's arrays change in place.
 MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.Optimizer"})

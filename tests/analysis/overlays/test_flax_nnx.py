@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import inspect
+import weakref
 
 import jax
 import jax.numpy as jnp
@@ -11,7 +13,7 @@ import pytest
 from flax import nnx
 
 from autoopt.analysis.overlays import flax_nnx as nnx_api
-from tests.analysis.overlays import leaves_equal, resolve, snapshot
+from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
 
 X = jnp.ones((2, 3))
 
@@ -32,7 +34,8 @@ def transform(name: str):
 def test_names_exist() -> None:
     names = (nnx_api.TRANSFORMS | nnx_api.PURE_CALLS | set(nnx_api.MUTATING)
              | nnx_api.MODULE_BASES | set(nnx_api.STATIC_OPTIONS)
-             | set(nnx_api.DONATE_OPTIONS))  # fmt: skip
+             | set(nnx_api.DONATE_OPTIONS) | nnx_api.UNKEPT_OBJECTS
+             | set(nnx_api.ALIASING))  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
     assert nnx_api.CACHING_JITS <= nnx_api.JIT_LIKE
@@ -136,6 +139,33 @@ def test_mutating_calls_change_the_module_in_place() -> None:
     nnx.update(other, jax.tree.map(jnp.zeros_like, nnx.state(other)))
     assert jnp.allclose(other.kernel.value, 0.0)
     assert {"flax.nnx.update", "flax.nnx.Optimizer.update"} == set(nnx_api.MUTATING)
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.MODULE_CLASSES))
+def test_module_classes_build_graph_objects(name: str) -> None:
+    bases = tuple(transform(base) for base in nnx_api.MODULE_BASES)
+    assert issubclass(transform(name), bases)
+
+
+def test_unkept_objects_are_freed_when_dropped() -> None:
+    makers = {
+        "flax.nnx.Rngs": lambda: nnx.Rngs(0),
+        "flax.nnx.Linear": model,
+        "flax.nnx.Optimizer": lambda: nnx.Optimizer(model(), optax.adam(0.1), wrt=nnx.Param),
+    }
+    assert set(makers) <= nnx_api.UNKEPT_OBJECTS
+    for name, make in makers.items():
+        made = make()
+        ref = weakref.ref(made)
+        del made
+        gc.collect()
+        assert ref() is None, name
+
+
+def test_aliasing_calls_hold_the_module_s_buffers() -> None:
+    m = model()
+    assert set(nnx_api.ALIASING) == {"flax.nnx.state", "flax.nnx.split"}
+    assert pointers(nnx.state(m)) == pointers(nnx.split(m)[1]) == pointers(m) != set()
 
 
 def test_modules_and_optimizers_are_mutable() -> None:

@@ -1,0 +1,61 @@
+"""Names proven to hold an nnx graph object (a module or an optimizer) where it is read.
+
+`nnx.jit` writes the state of a module argument back into it after every call
+(`overlays/flax_nnx.py`, `UPDATES_MODULES`), so a module passed to it is replaced in
+place as `state = step(state)` replaces an array. A name read by a statement is proven to
+hold such an object (`holds_module`) only when all of these hold:
+
+- the name is neither a parameter nor declared `global`/`nonlocal` in its scope, and
+  exactly one statement of the scope binds it;
+- that statement dominates the reader and is `name = C(...)`, where `C` qualifies to a
+  constructor the overlay lists (`MODULE_CLASSES`: `nnx.Linear`, `nnx.Optimizer`, ...) or
+  is a class of this module whose only base qualifies to an nnx module base
+  (`MODULE_BASES`), defined at module level and bound once.
+
+Anything else is unproven.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.overlays import flax_nnx as nnx_api
+
+
+def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
+    """Whether `name`, as `reader` reads it, is proven to hold an nnx graph object."""
+    fn = ctx.graph.functions.get(reader.scope)
+    if fn is not None and (name in fn.params or name in fn.globals | fn.nonlocals):
+        return False
+    binders = [s for s in ctx.graph.scope_stmts(reader.scope) if name in s.defs]
+    if len(binders) != 1 or not ctx.graph.dominates(binders[0], reader):
+        return False
+    node = binders[0].node
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return False
+    target, value = node.targets[0].target, node.value
+    if type(target) is not cst.Name or type(value) is not cst.Call:
+        return False
+    return _constructs_module(ctx, value.func)
+
+
+def _constructs_module(ctx: ModuleContext, func: cst.BaseExpression) -> bool:
+    if ctx.qualify(func) in nnx_api.MODULE_CLASSES:
+        return True
+    return type(func) is cst.Name and func.value in ctx.per_module(_module_classes)
+
+
+def _module_classes(ctx: ModuleContext) -> set[str]:
+    """The module-level classes bound once whose only base is an nnx module base."""
+    found = set()
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        node = stmt.node
+        if type(node) is not cst.ClassDef or len(node.bases) != 1 or node.keywords:
+            continue
+        name = node.name.value
+        once = sum(name in s.defs for s in ctx.graph.scope_stmts(MODULE)) == 1
+        if once and ctx.qualify(node.bases[0].value) in nnx_api.MODULE_BASES:
+            found.add(name)
+    return found
