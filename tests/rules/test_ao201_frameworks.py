@@ -69,6 +69,38 @@ def main():
 result = main()
 """
 
+EQX_TRAIN = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import optax
+
+optim = optax.adam(0.01)
+
+def loss_fn(model, x, y):
+    return jnp.mean((jax.vmap(model)(x) - y) ** 2)
+
+@eqx.filter_jit
+def train_step(model, opt_state, x, y):
+    loss, grads = eqx.filter_value_and_grad(loss_fn)(model, x, y)
+    updates, opt_state = optim.update(grads, opt_state, model)
+    model = eqx.apply_updates(model, updates)
+    return model, opt_state, loss
+
+def main():
+    key = jax.random.PRNGKey(0)
+    model = eqx.nn.MLP(4, 1, 16, 2, key=key)
+    opt_state = optim.init(eqx.filter(model, eqx.is_array))
+    for _ in range(20):
+        key, sub = jax.random.split(key)
+        x = jax.random.normal(sub, (32, 4))
+        y = jnp.sum(x, axis=1, keepdims=True)
+        model, opt_state, loss = train_step(model, opt_state, x, y)
+    return loss, eqx.filter(model, eqx.is_array)
+
+result = main()
+"""
+
 
 @pytest.mark.parametrize(
     ("source", "unsafe", "written"),
@@ -76,8 +108,9 @@ result = main()
         (NNX_STEP, False, ['donate_argnames=("model",)', 'donate_argnames=("counter",)']),
         (NNX_STEP, True, ['donate_argnames=("model", "optimizer")']),
         (EQX_STEP, False, ['@eqx.filter_jit(donate="all-except-first")']),
+        (EQX_TRAIN, True, ['@eqx.filter_jit(donate="all")']),
     ],
-    ids=["nnx-safe", "nnx-unsafe", "eqx"],
+    ids=["nnx-safe", "nnx-unsafe", "eqx", "eqx-train-unsafe"],
 )
 def test_donating_rewrite_computes_the_same(source: str, unsafe: bool, written: list[str]) -> None:
     result = rewrite(source, ("AO201",), unsafe=unsafe)
@@ -89,3 +122,10 @@ def test_the_train_step_s_donation_is_unsafe_and_named() -> None:
     (finding,) = [f for f in rewrite(NNX_STEP, ("AO201",)).findings if f.target == "train_step"]
     assert finding.fix.value == "unsafe"
     assert "`optimizer` is built from `net` and passed in the same call" in finding.message
+
+
+def test_fresh_batches_dead_after_the_call_let_equinox_donate_all() -> None:
+    (finding,) = rewrite(EQX_TRAIN, ("AO201",)).findings
+    assert finding.fix.value == "unsafe"
+    assert 'donate (`donate="all"`)' in finding.message
+    assert "cannot prove the leaves of `model` are distinct buffers" in finding.message

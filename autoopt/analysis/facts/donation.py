@@ -206,19 +206,57 @@ def donate_mode(
     sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
     missing = ""
     for mode, donated in (("all", fn.params), ("all-except-first", fn.params[1:])):
-        blocking = [
-            p for p in donated if p not in allowed and not _holds_no_array(ctx, sites, fn, p)
-        ]
+        blocking = [p for p in donated if p not in allowed and not _spare(ctx, sites, fn, p)]
         if not blocking:
             return mode, [allowed[p] for p in donated if p in allowed], ""
-        missing = missing or blocking[0]
-    return None, [], f"`{missing}` is not replaced by the call's output"
+        missing = missing or _why_live(ctx, sites, fn, blocking[0])
+    return None, [], missing
+
+
+def _spare(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
+    """Whether a mode may donate `param` though no call replaces it: its argument holds no
+    array, or is dead after every call, proven (nothing reads it or an alias again)."""
+    return _holds_no_array(ctx, sites, fn, param) or _dead_after(ctx, sites, fn, param)
 
 
 def _holds_no_array(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
     """Whether the argument for `param` is a number, a string or None at every call."""
     index = fn.params.index(param)
     return bool(sites) and all(_kind(ctx, site, index, param) in _NO_ARRAYS for site in sites)
+
+
+def _dead_after(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
+    """Whether the argument for `param` is, at every call, a plain name passed once that
+    nothing reads after the call (the next iteration binds it first), whose donation the
+    alias proof finds safe."""
+    index = fn.params.index(param)
+    for site in sites:
+        expr = site.argument(index, param)
+        if type(expr) is not cst.Name or ctx.graph.read_after(site.stmt, expr.value):
+            return False
+        name = expr.value
+        if sum(n.value == name for n in read_names(site.call)) > 1:
+            return False
+        if repeated_leaf(ctx, site.stmt, name) is not None:
+            return False
+        if _alias_verdict(ctx, site, expr, name)[0] is not _SAFE:
+            return False
+    return bool(sites)
+
+
+def _why_live(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> str:
+    """Why a mode may not donate `param`: where its argument is read after a call."""
+    index = fn.params.index(param)
+    for site in sites:
+        expr = site.argument(index, param)
+        if type(expr) is not cst.Name:
+            continue
+        readers = ctx.graph.read_after(site.stmt, expr.value)
+        if readers:
+            line = ctx.span(readers[0].node).line
+            passed = "" if expr.value == param else f" (passed as `{expr.value}`)"
+            return f"`{param}`{passed} may be read after the call, at line {line}"
+    return f"`{param}` is neither replaced by the call's output nor proven dead after it"
 
 
 def _decorator_options(ctx: ModuleContext, text: str) -> dict[str, cst.BaseExpression]:

@@ -683,7 +683,7 @@ def main(batches):
 """,
         None,
         fix=_NONE,
-        message="`batch` is not replaced",
+        message="`batch` may be read after the call, at line 12",
     ),
     Invalid(
         """
@@ -1106,5 +1106,94 @@ def main():
         None,
         fix=_NONE,
         message="`model` is passed twice",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+    return state
+""",
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit(donate="all")
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+    return state
+""",
+        message='donate (`donate="all"`)',
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    total = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+        total = total + batch
+    return state, total
+""",
+        None,
+        fix=_NONE,
+        message="`batch` may be read after the call, at line 18",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    seen = []
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        seen.append(batch)
+        state = step(state, batch)
+    return state, seen
+""",
+        None,
+        fix=_NONE,
+        message="`batch` is neither replaced by the call's output nor proven dead after it",
     ),
 )
