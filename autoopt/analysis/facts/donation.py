@@ -20,7 +20,9 @@ an argument proven an array, a pytree of them or such a module at every call, an
 otherwise. `eqx.filter_jit`
 donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
 of all but the first (`"all-except-first"`); a mode is offered only when each argument
-it donates may be donated, or holds no array at any call (a number, a string, None).
+it donates may be donated, holds no array at any call (a number, a string, None), or is
+dead after every call though nothing replaces it (a fresh batch: a plain name passed once,
+read by nothing after the call, its aliases proven safe as a replaced argument's).
 """
 
 from __future__ import annotations
