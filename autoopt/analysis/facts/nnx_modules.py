@@ -26,36 +26,58 @@ from autoopt.analysis.overlays import flax_nnx as nnx_api
 
 def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
     """Whether `name`, as `reader` reads it, is proven to hold an nnx graph object."""
+    return module_class(ctx, reader, name) is not None
+
+
+def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
+    """The nnx class `name` is proven to hold where `reader` reads it (`flax.nnx.Optimizer`;
+    for a class of this module, its nnx base), else None."""
     fn = ctx.graph.functions.get(reader.scope)
     if fn is not None and (name in fn.params or name in fn.globals | fn.nonlocals):
-        return False
+        return None
     binders = [s for s in ctx.graph.scope_stmts(reader.scope) if name in s.defs]
     if len(binders) != 1 or not ctx.graph.dominates(binders[0], reader):
-        return False
+        return None
     node = binders[0].node
     if type(node) is not cst.Assign or len(node.targets) != 1:
-        return False
+        return None
     target, value = node.targets[0].target, node.value
     if type(target) is not cst.Name or type(value) is not cst.Call:
-        return False
-    return _constructs_module(ctx, value.func)
+        return None
+    qual = ctx.qualify(value.func)
+    if qual in nnx_api.MODULE_CLASSES:
+        return qual
+    func = value.func
+    return ctx.per_module(_module_classes).get(func.value) if type(func) is cst.Name else None
 
 
-def _constructs_module(ctx: ModuleContext, func: cst.BaseExpression) -> bool:
-    if ctx.qualify(func) in nnx_api.MODULE_CLASSES:
-        return True
-    return type(func) is cst.Name and func.value in ctx.per_module(_module_classes)
-
-
-def _module_classes(ctx: ModuleContext) -> set[str]:
-    """The module-level classes bound once whose only base is an nnx module base."""
-    found = set()
+def _module_classes(ctx: ModuleContext) -> dict[str, str]:
+    """The module-level classes bound once whose only base is an nnx module base -> it."""
+    found = {}
     for stmt in ctx.graph.scope_stmts(MODULE):
         node = stmt.node
         if type(node) is not cst.ClassDef or len(node.bases) != 1 or node.keywords:
             continue
         name = node.name.value
         once = sum(name in s.defs for s in ctx.graph.scope_stmts(MODULE)) == 1
-        if once and ctx.qualify(node.bases[0].value) in nnx_api.MODULE_BASES:
-            found.add(name)
+        base = ctx.qualify(node.bases[0].value)
+        if once and base in nnx_api.MODULE_BASES:
+            found[name] = base
     return found
+
+
+def module_update(ctx: ModuleContext, stmt: Stmt) -> str | None:
+    """The call of `stmt` that changes an nnx module in place through a function or
+    method the overlay lists (`nnx.update(model, state)`, `optimizer.update(model, grads)`
+    on a proven `nnx.Optimizer`), as written; None when it makes none."""
+    for call in stmt.calls:
+        qual = ctx.qualify(call.func)
+        if qual in nnx_api.MUTATING:
+            return ctx.code(call)
+        func = call.func
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+            continue
+        cls = module_class(ctx, stmt, func.value.value)
+        if cls is not None and f"{cls}.{func.attr.value}" in nnx_api.MUTATING:
+            return ctx.code(call)
+    return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.facts.nnx_modules import holds_module
+from autoopt.analysis.facts.nnx_modules import holds_module, module_update
 
 from ..helpers import HEADER, context, stmt
 
@@ -56,3 +56,24 @@ def test_a_name_bound_once_to_a_module_constructor_is_proven(body: str) -> None:
 )
 def test_anything_else_is_unproven(body: str, name: str) -> None:
     assert not _holds(body, name)
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "expected"),
+    [
+        (
+            "    opt = nnx.Optimizer(arg, optax.sgd(0.1), wrt=nnx.Param)\n",
+            "opt.update(arg, arg)",
+            "opt.update(arg, arg)",
+        ),
+        ("", "nnx.update(arg, arg)", "nnx.update(arg, arg)"),
+        ("    opt = optax.sgd(0.1)\n", "opt.update(arg, arg)", None),  # pure, optax's
+        ("    opt = make()\n", "opt.update(arg, arg)", None),  # unproven receiver
+        ("    m = Counter()\n", "m.update(arg)", None),  # a method the overlay does not list
+    ],
+)
+def test_module_update_names_the_call_that_changes_a_module(
+    body: str, line: str, expected: str | None
+) -> None:
+    ctx = context(CLASSES + "\ndef main(arg):\n" + body + "    " + line + "\n", IMPORTS)
+    assert module_update(ctx, stmt(ctx, line)) == expected
