@@ -206,7 +206,7 @@ class Sharing:
         if root not in self.ignored or root in self.ctx.per_module(_constants):
             return False
         qual = self.ctx.qualify(expr) or ""
-        return not qual.startswith(("jax.", "numpy.", "math."))
+        return not qual.startswith(("jax.", "numpy.", "math.")) and qual not in overlays.CLASSES
 
     def _holder(self, root: str | None, place: cst.BaseExpression) -> str:
         """What holds a value stored into `place` (`root.f = v`, `root[k].append(v)`): the

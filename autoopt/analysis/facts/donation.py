@@ -328,30 +328,41 @@ def _alias_verdict(
     strong = sharing.component({name}, weak=False) - {name}
     weak = sharing.component({name}, weak=True) - strong - {name}
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
+    note = ""
     for group, fix in ((strong, _NONE), (weak, _UNSAFE)):
+        # modules `nnx.jit` writes back: passed together, a module they share goes once
+        modules = {n for n in group if in_place and holds_module(ctx, stmt, n)}
         twice = sorted(group & others)
-        if twice and in_place and all(holds_module(ctx, stmt, n) for n in twice):
-            return _UNSAFE, (
+        if twice and set(twice) <= modules:
+            note = note or (
                 f"`{twice[0]}` is built from `{name}` and passed in the same call: `nnx.jit` "
                 "passes a module they share once, but not proven to share no array otherwise"
             )
-        if twice:
+        elif twice:
             return (
                 fix,
                 f"`{twice[0]}` may hold the buffers of `{name}` and is passed in the same call",
             )
-        for alias in sorted(group):
+        for alias in sorted(group - modules):
             readers = graph.read_after(stmt, alias)
             if readers:
                 at = ctx.span(readers[0].node).line
                 return fix, f"`{alias}` may hold the buffers of `{name}` and is read at line {at}"
-    reader = _outside_reader(ctx, stmt.scope, {name} | strong | weak)
+    verdict = _outside_verdict(ctx, site, name, sharing, strong | weak)
+    return (_UNSAFE, note) if note and verdict[0] is _SAFE else verdict
+
+
+def _outside_verdict(
+    ctx: ModuleContext, site: CallSite, name: str, sharing: Sharing, aliases: set[str]
+) -> tuple[Applicability, str]:
+    """The verdict on what outside the call's scope may read or keep `name`'s buffers."""
+    reader = _outside_reader(ctx, site.stmt.scope, {name} | aliases)
     if reader:
         return _NONE, reader
-    keeper = sharing.retained_by({name} | strong | weak)
+    keeper = sharing.retained_by({name} | aliases)
     if keeper is not None:
         return _UNSAFE, f"`{name}` {keeper}"
-    return _caller_value(ctx, site, name, strong | weak)
+    return _caller_value(ctx, site, name, aliases)
 
 
 def _sharing_around(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:

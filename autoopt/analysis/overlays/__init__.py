@@ -77,8 +77,10 @@ PURE_CALLS = (
 #: Calls, in any library, whose result holds the very buffers of an argument -> which.
 ALIASING = {**equinox.ALIASING, **flax_nnx.ALIASING}
 #: Constructors, in any library, whose object nothing else keeps (it may hold what it is
-#: given): `nnx.Linear(...)`, `nnx.Optimizer(...)`.
-UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS
+#: given): `nnx.Linear(...)`, `nnx.Optimizer(...)`, `optax.adam(...)`.
+UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS | optax.UNKEPT_OBJECTS
+#: Classes, in any library, read as values (filters, types): they hold no array.
+CLASSES = flax_nnx.VARIABLE_TYPES
 #: Constructors of library objects, in any library -> the class of the object returned.
 CONSTRUCTED_CLASSES = optax.RETURNS
 #: Methods (`class.method`), in any library, that are pure functions of their receiver

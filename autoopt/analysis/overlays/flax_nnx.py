@@ -58,5 +58,8 @@ MODULE_CLASSES = frozenset(
 #: Constructors whose object nothing else keeps (no registry, no cache): dropped, it is
 #: freed. It may hold what it is given.
 UNKEPT_OBJECTS = MODULE_CLASSES | {"flax.nnx.Rngs"}
+#: Variable types, passed as filters (`wrt=nnx.Param`, `nnx.state(m, nnx.Param)`):
+#: classes, which hold no array.
+VARIABLE_TYPES = frozenset({"flax.nnx.Variable", "flax.nnx.Param", "flax.nnx.BatchStat"})
 #: Base classes of mutable modules: an instance's arrays change in place.
 MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.Optimizer"})

@@ -35,7 +35,7 @@ def test_names_exist() -> None:
     names = (nnx_api.TRANSFORMS | nnx_api.PURE_CALLS | set(nnx_api.MUTATING)
              | nnx_api.MODULE_BASES | set(nnx_api.STATIC_OPTIONS)
              | set(nnx_api.DONATE_OPTIONS) | nnx_api.UNKEPT_OBJECTS
-             | set(nnx_api.ALIASING))  # fmt: skip
+             | set(nnx_api.ALIASING) | nnx_api.VARIABLE_TYPES)  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
     assert nnx_api.CACHING_JITS <= nnx_api.JIT_LIKE
@@ -139,6 +139,13 @@ def test_mutating_calls_change_the_module_in_place() -> None:
     nnx.update(other, jax.tree.map(jnp.zeros_like, nnx.state(other)))
     assert jnp.allclose(other.kernel.value, 0.0)
     assert {"flax.nnx.update", "flax.nnx.Optimizer.update"} == set(nnx_api.MUTATING)
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.VARIABLE_TYPES))
+def test_variable_types_are_classes_holding_no_array(name: str) -> None:
+    cls = transform(name)
+    assert isinstance(cls, type) and issubclass(cls, nnx.Variable)
+    assert not [v for v in vars(cls).values() if isinstance(v, jax.Array)]
 
 
 @pytest.mark.parametrize("name", sorted(nnx_api.MODULE_CLASSES))
