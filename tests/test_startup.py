@@ -93,7 +93,9 @@ def test_check_with_fixes_loads_neither_pathspec_nor_pydantic(tmp_path: Path) ->
     assert loaded == ["libcst", "autoopt.api", "autoopt.rules", "rich", "typer"]
 
 
-@pytest.mark.parametrize("command", ["check", "rewrite", "verify", "rules", "explain", "lsp"])
+@pytest.mark.parametrize(
+    "command", ["check", "rewrite", "verify", "rules", "explain", "lsp", "mcp"]
+)
 def test_a_named_command_is_built_alone(command: str) -> None:
     """Typer builds the options of every command it holds: `autoopt check` holds one."""
     from typer.main import get_command

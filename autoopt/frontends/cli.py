@@ -252,6 +252,8 @@ def _collect(
     batch = collect(paths, settings, exclude, jobs, cache=not no_cache, progress=show)
     for path in batch.empty:
         typer.echo(f"warning: {path}: no Python file found", err=True)
+    for warning in batch.warnings:
+        typer.echo(f"warning: {warning}", err=True)
     return batch
 
 
@@ -377,6 +379,8 @@ def rewrite(
     if STDIN in paths and (verify or verify_tests):
         typer.echo("error: - (stdin) cannot be verified; name a file", err=True)
         raise typer.Exit(EXIT_ERROR)
+    if verify or verify_tests:
+        _need_jax("rewrite --verify" if verify else "rewrite --verify-tests")
     settings = _settings(
         paths,
         select,
@@ -415,6 +419,16 @@ def rewrite(
     if batch.errors:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(EXIT_FOUND if reverted or (batch.changed and not write) else EXIT_OK)
+
+
+def _need_jax(command: str) -> None:
+    """Stop, saying how to install it, when `command` needs jax and it is missing."""
+    from autoopt.frontends.extras import missing_jax
+
+    why = missing_jax(f"autoopt {command}")
+    if why is not None:
+        typer.echo(f"error: {why}", err=True)
+        raise typer.Exit(EXIT_ERROR)
 
 
 def _print_rewritten(batch: Batch) -> int:
@@ -481,6 +495,7 @@ def verify(
 
     Exit 0: all verified, 1: some rejected, 2: error.
     """
+    _need_jax("verify")
     from autoopt.verify.commands import options_for, verify_command
 
     settings = _settings(
@@ -524,6 +539,26 @@ def lsp() -> None:
     from autoopt.frontends.lsp import main as serve
 
     serve()
+
+
+@app.command()
+def mcp(
+    root: Annotated[
+        Path | None,
+        typer.Argument(
+            exists=True, file_okay=False, metavar="DIR", help="The project folder (default: .)."
+        ),
+    ] = None,
+) -> None:
+    """Run the MCP server over stdio for coding agents (check, rewrite, verify, explain)."""
+    try:
+        from autoopt.frontends.mcp import main as serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "mcp":
+            raise
+        typer.echo("error: the MCP SDK is not installed: pip install 'autoopt[mcp]'", err=True)
+        raise typer.Exit(EXIT_ERROR) from exc
+    serve(root)
 
 
 def main() -> None:

@@ -12,9 +12,10 @@ from autoopt.model import AutooptError, Finding
 
 
 def text_line(finding: Finding) -> str:
-    """`path:line:col: AO101 message [fix: safe]`."""
+    """`path:line:col: AO101 message [fix: safe]`; in a notebook `path:cell N:line:col: ...`."""
+    cell = "" if finding.cell is None else f"cell {finding.cell}:"
     return (
-        f"{finding.path}:{finding.span.line}:{finding.span.column}: "
+        f"{finding.path}:{cell}{finding.span.line}:{finding.span.column}: "
         f"{finding.rule} {finding.message} [fix: {finding.fix.value}]"
     )
 

@@ -2,18 +2,22 @@
 
 The code cells are joined with a marker comment before each one, analysed as
 one module, and split back at the markers. Cells with IPython magics (`%`, `!`)
-are left out and kept as they are. A rewrite that moves code across cells is
-refused rather than guessed at.
+are left out and kept as they are; so is a cell that does not parse (Python's own
+parser), which is reported in `skipped`. A rewrite that moves code across cells
+is refused rather than guessed at. Positions in the joined text map back to cells
+with `cell_map` (report/cells.py).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from autoopt.model import AutooptError
+from autoopt.report.cells import CellMap, cell_key
 
 _MARKER = "# autoopt-cell {}"
 _MARKER_RE = re.compile(r"^# autoopt-cell (\d+)\n", re.M)
@@ -29,6 +33,22 @@ class Notebook:
     raw: bytes
     cells: tuple[int, ...]  # indices of the code cells in `text`, in order
     name: str
+    starts: tuple[int, ...] = ()  # the line of each cell's marker in `text`
+    skipped: tuple[tuple[int, str], ...] = ()  # (index, syntax error) of cells left out
+
+    def cell_map(self) -> CellMap:
+        """Positions in `text` as (cell number from 1, line in the cell)."""
+        return CellMap(
+            tuple((line, index + 1) for line, index in zip(self.starts, self.cells, strict=True))
+        )
+
+    def cell_sources(self, display: str) -> dict[str, str]:
+        """The source of each analysed cell, keyed `display:cell N`."""
+        return {cell_key(display, i + 1): code for i, code in self._split(self.text).items()}
+
+    def warnings(self, display: str) -> list[str]:
+        """`nb.ipynb:cell 3: cell skipped: syntax error: ...` per cell left out."""
+        return [f"{display}:cell {i + 1}: cell skipped: {why}" for i, why in self.skipped]
 
     def encode(self, text: str) -> bytes:
         """The notebook's JSON with the code cells replaced by `text`'s parts."""
@@ -65,13 +85,33 @@ def parse_notebook(path: Path, raw: bytes, name: str) -> Notebook:
     language = _language(document)
     if language not in ("", "python"):
         raise AutooptError(name, f"a {language} notebook, not Python")
-    chunks, indices = [], []
+    chunks, indices, starts, skipped = [], [], [], []
+    line = 1
     for index, cell in enumerate(cells):
         code = _cell_text(cell) if cell.get("cell_type") == "code" else ""
-        if code.strip() and not _MAGIC_RE.search(code):
-            chunks.append(f"{_MARKER.format(index)}\n{_ended(code)}")
-            indices.append(index)
-    return Notebook(path, "".join(chunks), raw, tuple(indices), name)
+        if not code.strip() or _MAGIC_RE.search(code):
+            continue
+        error = _syntax_error(code)
+        if error is not None:
+            skipped.append((index, error))
+            continue
+        chunks.append(f"{_MARKER.format(index)}\n{_ended(code)}")
+        indices.append(index)
+        starts.append(line)
+        line += chunks[-1].count("\n")
+    text = "".join(chunks)
+    return Notebook(path, text, raw, tuple(indices), name, tuple(starts), tuple(skipped))
+
+
+def _syntax_error(code: str) -> str | None:
+    """Why a cell does not parse, as Python says it, or None."""
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:
+        return f"syntax error: {exc.msg} (line {exc.lineno or 1})"
+    except (ValueError, RecursionError) as exc:  # NUL bytes, absurd nesting
+        return f"cannot parse: {exc}"
+    return None
 
 
 def _ended(code: str) -> str:

@@ -32,6 +32,8 @@ from autoopt.analysis.core.exprs import (
     mutating_call_target,
     numpy_written,
     param_names,
+    pattern_captures,
+    pattern_reads,
     positional_names,
     read_names,
     scope_nodes,
@@ -405,8 +407,8 @@ class _Builder:
         return stmt
 
     def _facts(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression]) -> dict:
-        calls, comprehension = calls_and_comprehension(node)
-        defs = {n for t in targets for n in bound_names(t)}
+        calls, comprehension, walrus = calls_and_comprehension(node)
+        defs = {n for t in targets for n in bound_names(t)} | set(walrus)
         mutates = {n for t in targets for n in mutated_names(t)}
         mutates |= {m for c in calls if (m := mutating_call_target(c)) and not self._on_module(c)}
         mutates |= {m for c in calls for m in written_arguments(self.g.imports, c)}
@@ -576,7 +578,12 @@ class _Builder:
     _TryStar = _Try
 
     def _Match(self, node: cst.Match) -> None:
-        self._add(node, node, **self._facts(node.subject, []))
+        """The header reads the subject, the cases' value patterns and guards, and binds
+        every case's captures (some case may bind each)."""
+        reads = [node.subject] + [r for case in node.cases for r in pattern_reads(case)]
+        captures = [n for case in node.cases for n in pattern_captures(case.pattern)]
+        items = cst.Tuple([cst.Element(r) for r in reads])
+        self._add(node, node, **self._facts(items, captures))
         for case in node.cases:
             self._nested(case.body)
 

@@ -38,6 +38,15 @@ def ids(stmts) -> list[int]:
         ("for i, (j, k) in enumerate(zip(xs, ys)):\n    pass", "i j k", "enumerate xs ys zip", ""),
         ("while n > 0:\n    pass", "", "n", ""),
         ("if flag:\n    pass", "", "flag", ""),
+        ("if (t := load(k)) is not None:\n    pass", "t", "None k load t", ""),
+        ("ys = [y for x in xs if (y := f(x))]", "y ys", "f xs y", ""),
+        (
+            "match msg:\n    case ('set', t) if t > lo:\n        pass\n"
+            "    case [Mode.A, *rest] | {'k': _, **rest}:\n        pass",
+            "rest t",
+            "Mode lo msg t",
+            "",
+        ),
         ("match cmd:\n    case 1:\n        pass", "", "cmd", ""),
         ("print([f(i) for i in r if i > t])", "", "f print r t", ""),
         ("x = lambda u, w=d: u + w + z", "x", "d z", ""),
