@@ -47,13 +47,15 @@ ALIASING = {
 MUTATING = {
     "flax.nnx.update": "writes state into a module in place",
     "flax.nnx.Optimizer.update": "updates the model's parameters and its own state in place",
+    "flax.nnx.ModelAndOptimizer.update": "updates its model's parameters and its state in place",
 }
 #: Constructors of graph objects, modules and the optimizer: each builds an instance of
 #: one of MODULE_BASES.
 MODULE_CLASSES = frozenset(
     {"flax.nnx.Linear", "flax.nnx.Conv", "flax.nnx.Embed", "flax.nnx.LayerNorm",
      "flax.nnx.BatchNorm", "flax.nnx.Dropout", "flax.nnx.Sequential", "flax.nnx.MultiHeadAttention",
-     "flax.nnx.LSTMCell", "flax.nnx.GRUCell", "flax.nnx.Optimizer"}
+     "flax.nnx.LSTMCell", "flax.nnx.GRUCell", "flax.nnx.Optimizer",
+     "flax.nnx.ModelAndOptimizer"}
 )  # fmt: skip
 #: Constructors whose object nothing else keeps (no registry, no cache): dropped, it is
 #: freed. It may hold what it is given.

@@ -138,7 +138,13 @@ def test_mutating_calls_change_the_module_in_place() -> None:
     other = model()
     nnx.update(other, jax.tree.map(jnp.zeros_like, nnx.state(other)))
     assert jnp.allclose(other.kernel.value, 0.0)
-    assert {"flax.nnx.update", "flax.nnx.Optimizer.update"} == set(nnx_api.MUTATING)
+    paired = model()
+    both = nnx.ModelAndOptimizer(paired, optax.sgd(0.1))
+    before = snapshot(nnx.state(paired))
+    both.update(nnx.grad(loss)(paired, X))
+    assert both.model is paired and not leaves_equal(before, snapshot(nnx.state(paired)))
+    assert {"flax.nnx.update", "flax.nnx.Optimizer.update",
+            "flax.nnx.ModelAndOptimizer.update"} == set(nnx_api.MUTATING)  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(nnx_api.VARIABLE_TYPES))
