@@ -683,7 +683,7 @@ def main(batches):
 """,
         None,
         fix=_NONE,
-        message="`batch` may be read after the call, at line 12",
+        message="`batch` is neither replaced by the call's output nor proven dead after it",
     ),
     Invalid(
         """
