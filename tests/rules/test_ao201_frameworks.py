@@ -105,8 +105,12 @@ result = main()
 @pytest.mark.parametrize(
     ("source", "unsafe", "written"),
     [
-        (NNX_STEP, False, ['donate_argnames=("model",)', 'donate_argnames=("counter",)']),
-        (NNX_STEP, True, ['donate_argnames=("model", "optimizer")']),
+        (NNX_STEP, False, ['donate_argnames=("model",)']),
+        (
+            NNX_STEP,
+            True,
+            ['donate_argnames=("counter",)', 'donate_argnames=("model", "optimizer")'],
+        ),
         (EQX_STEP, False, ['@eqx.filter_jit(donate="all-except-first")']),
         (EQX_TRAIN, True, ['@eqx.filter_jit(donate="all")']),
     ],
@@ -116,6 +120,13 @@ def test_donating_rewrite_computes_the_same(source: str, unsafe: bool, written: 
     result = rewrite(source, ("AO201",), unsafe=unsafe)
     assert all(text in result.new_source for text in written), result.new_source
     assert_same(run_snippet(source), run_snippet(result.new_source))
+
+
+def test_a_module_class_of_the_file_is_not_proven_free_of_tied_weights() -> None:
+    result = rewrite(NNX_STEP, ("AO201",))
+    assert 'donate_argnames=("counter",)' not in result.new_source
+    (finding,) = [f for f in result.findings if f.target == "count"]
+    assert finding.fix.value == "unsafe" and "tied weights" in finding.message
 
 
 def test_the_train_step_s_donation_is_unsafe_and_named() -> None:

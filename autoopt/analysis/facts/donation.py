@@ -46,7 +46,7 @@ from autoopt.analysis.core.jitted import (
 )
 from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
-from autoopt.analysis.facts.nnx_modules import holds_module
+from autoopt.analysis.facts.nnx_modules import built_by_library, holds_module
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
@@ -301,8 +301,10 @@ def _site_verdict(
     if type(expr) is not cst.Name:
         return None
     name = expr.value
-    if not _rebound(site, name) and not (in_place and holds_module(ctx, site.stmt, name)):
+    rebound = _rebound(site, name)
+    if not rebound and not (in_place and holds_module(ctx, site.stmt, name)):
         return None
+    in_place = in_place and not rebound
     if sum(n.value == name for n in read_names(site.call)) > 1:
         line = ctx.span(site.call).line
         return _NONE, f"`{name}` is passed twice in one call at line {line}"
@@ -310,7 +312,13 @@ def _site_verdict(
     if repeated is not None:
         why, proven = repeated
         return (_NONE if proven else _UNSAFE), why
-    return _alias_verdict(ctx, site, expr, name, in_place)
+    verdict = _alias_verdict(ctx, site, expr, name, in_place)
+    if verdict[0] is _SAFE and in_place and not built_by_library(ctx, site.stmt, name):
+        return _UNSAFE, (
+            f"cannot prove the leaves of `{name}` are distinct buffers: a module class of "
+            "this file may hold one array in two variables (tied weights)"
+        )
+    return verdict
 
 
 def _rebound(site: CallSite, name: str) -> bool:

@@ -12,6 +12,10 @@ hold such an object (`holds_module`) only when all of these hold:
   is a class of this module whose only base qualifies to an nnx module base
   (`MODULE_BASES`), defined at module level and bound once.
 
+Only the overlay's constructors are known to build distinct buffers (`built_by_library`):
+a class of the module may store one array in two variables (tied weights), which a
+donation would donate twice.
+
 Anything else is unproven.
 """
 
@@ -22,6 +26,13 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.overlays import flax_nnx as nnx_api
+
+
+def built_by_library(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
+    """Whether `name` is proven to hold an nnx object an overlay-listed constructor built,
+    whose array leaves are distinct buffers; a class of the module may store one array in
+    two variables (tied weights)."""
+    return module_class(ctx, reader, name) in nnx_api.MODULE_CLASSES
 
 
 def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:

@@ -994,6 +994,8 @@ def main():
         step(counter, x)
     return counter.count.value
 """,
+        fix=_UNSAFE,
+        message="a module class of this file may hold one array in two variables",
     ),
     Invalid(
         """

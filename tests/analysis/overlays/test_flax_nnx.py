@@ -160,6 +160,32 @@ def test_module_classes_build_graph_objects(name: str) -> None:
     assert issubclass(transform(name), bases)
 
 
+#: Each listed constructor, built small.
+BUILT = {
+    "flax.nnx.Linear": lambda: nnx.Linear(2, 3, rngs=nnx.Rngs(0)),
+    "flax.nnx.Conv": lambda: nnx.Conv(2, 3, kernel_size=(3,), rngs=nnx.Rngs(0)),
+    "flax.nnx.Embed": lambda: nnx.Embed(5, 3, rngs=nnx.Rngs(0)),
+    "flax.nnx.LayerNorm": lambda: nnx.LayerNorm(3, rngs=nnx.Rngs(0)),
+    "flax.nnx.BatchNorm": lambda: nnx.BatchNorm(3, rngs=nnx.Rngs(0)),
+    "flax.nnx.Dropout": lambda: nnx.Dropout(0.5, rngs=nnx.Rngs(0)),
+    "flax.nnx.Sequential": lambda: nnx.Sequential(model(), nnx.Linear(2, 2, rngs=nnx.Rngs(1))),
+    "flax.nnx.MultiHeadAttention": lambda: nnx.MultiHeadAttention(
+        2, 4, decode=False, rngs=nnx.Rngs(0)
+    ),
+    "flax.nnx.LSTMCell": lambda: nnx.LSTMCell(2, 3, rngs=nnx.Rngs(0)),
+    "flax.nnx.GRUCell": lambda: nnx.GRUCell(2, 3, rngs=nnx.Rngs(0)),
+    "flax.nnx.Optimizer": lambda: nnx.Optimizer(model(), optax.adam(0.1), wrt=nnx.Param),
+    "flax.nnx.ModelAndOptimizer": lambda: nnx.ModelAndOptimizer(model(), optax.adam(0.1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.MODULE_CLASSES))
+def test_module_classes_build_distinct_buffers(name: str) -> None:
+    assert set(BUILT) == nnx_api.MODULE_CLASSES
+    leaves = [x for x in jax.tree.leaves(nnx.state(BUILT[name]())) if isinstance(x, jax.Array)]
+    assert leaves and len(pointers(leaves)) == len(leaves)
+
+
 def test_unkept_objects_are_freed_when_dropped() -> None:
     makers = {
         "flax.nnx.Rngs": lambda: nnx.Rngs(0),
