@@ -13,7 +13,8 @@ findings; AO103 asks `safe_donations` of its extracted step.
 The frameworks' jits are targets too. `nnx.jit` takes jax.jit's `donate_argnames`, and
 writes a module argument's state back into it after every call: a name proven to hold an
 nnx module (`analysis/facts/nnx_modules.py`) is replaced by the call even where nothing
-rebinds it (`loss = step(model, x)`), and its aliases are judged as a rebound array's; two
+rebinds it (`loss = step(model, x)`), and its aliases are judged as a rebound array's
+(unsafe for a module class of the program, which may tie two variables to one array); two
 modules built one from the other and passed together are unsafe (nnx passes a module they
 share once; an array they share otherwise is not ruled out). A donation is proven only of
 an argument proven an array, a pytree of them or such a module at every call, and unsafe
