@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.semantic import DonationTarget, ModuleContext, semantic, weakest
+from autoopt.analysis.semantic import DonationTarget, ModuleContext, overlays, semantic, weakest
 from autoopt.model import Applicability, Edit, Finding, NodeTransform, Replace
 from autoopt.rewrite.jit import (
     add_decorator,
@@ -33,8 +33,10 @@ class MissingDonation(Rule):
     same name and runs after AO101, so its edit merges the donation into AO101's
     decorator, or adds that decorator itself when AO101's fix is not applied,
     never with weaker safety than AO101's. The frameworks' jits are read in their
-    own spelling: `nnx.jit` takes `donate_argnames`; `eqx.filter_jit` donates by
-    mode, `donate="all"` or `donate="all-except-first"`, written only when every
+    own spelling: `nnx.jit` takes `donate_argnames`, and since it writes a module
+    argument back in place, a module passed to it (`loss = step(model, opt, x)`)
+    is replaced as a rebound array is; `eqx.filter_jit` donates by mode,
+    `donate="all"` or `donate="all-except-first"`, written only when every
     argument it donates is dead or holds no array.
 
     ## Why is this bad?
@@ -68,7 +70,8 @@ class MissingDonation(Rule):
     - no nested or other function reads it, and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`
     - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
-    - an `nnx.jit` argument is no module (updated in place), an `eqx.filter_jit` mode
+    - an `nnx.jit` argument is an array or a name proven to hold an nnx module, which
+      `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; an `eqx.filter_jit` mode
       donates only dead arguments: `analysis/facts/donation.py`
     """
 
@@ -112,9 +115,12 @@ class MissingDonation(Rule):
             notes.append(f"{escape}: callers autoopt cannot see may read the donated input")
         fix = weakest(fixes)
         listed = ", ".join(f"`{n}`" for n in names)
+        replaced = "replaced by its output"
+        if target.transform in overlays.UPDATES_MODULES:
+            replaced += " (a module: written back in place)"
         message = (
             f"{listed} {'is' if len(names) == 1 else 'are'} dead after every call of "
-            f"`{target.name}` and replaced by its output: donate "
+            f"`{target.name}` and {replaced}: donate "
             f"{'it' if len(names) == 1 else 'them'} (`donate_argnames`) so XLA reuses the buffer"
         )
         if fix is _UNSAFE and notes:

@@ -318,6 +318,14 @@ class ModuleGraph:
                 readers.append(other)
         return readers
 
+    def _target_defs(self, loop_id: int) -> frozenset[str]:
+        """The names a `for` loop's header binds on every iteration (none for `while`)."""
+        loop = self.loops[loop_id]
+        if type(loop.node) is not cst.For:
+            return frozenset()
+        header = [s for s in self.scope_stmts(loop.scope) if s.node is loop.node]
+        return header[0].defs if header else frozenset()
+
     def _shares_loop(self, a: Stmt, b: Stmt) -> bool:
         return bool(set(a.loops) & set(b.loops))
 
@@ -329,6 +337,8 @@ class ModuleGraph:
 
     def _killed_in_loop_before(self, start: Stmt, end: Stmt, var: str) -> bool:
         loop = max(set(start.loops) & set(end.loops))
+        if var in self._target_defs(loop):
+            return True  # `for var in ...:` binds it again before the next iteration's body
         return any(
             var in k.defs and loop in k.loops and k.id < end.id and self.dominates(k, end)
             for k in self.scope_stmts(start.scope)

@@ -17,14 +17,15 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import evaluated_exprs, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.model import RequireImport
 
-#: The frameworks' jits read as jits (their options in their own spelling): equinox's
-#: `donate=` mode, nnx's jax.jit-like `static_*`/`donate_*` options.
-FRAMEWORK_JITS = frozenset({"equinox.filter_jit", "flax.nnx.jit"})
+#: The frameworks' jits read as jits (their options in their own spelling, as the
+#: overlays declare them): equinox's `donate=` mode, nnx's jax.jit-like options.
+FRAMEWORK_JITS = overlays.OPTION_JITS - {"jax.jit"}
 
 
 @dataclass(frozen=True)

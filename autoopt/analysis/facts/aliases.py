@@ -206,7 +206,7 @@ class Sharing:
         if root not in self.ignored or root in self.ctx.per_module(_constants):
             return False
         qual = self.ctx.qualify(expr) or ""
-        return not qual.startswith(("jax.", "numpy.", "math."))
+        return not qual.startswith(("jax.", "numpy.", "math.")) and qual not in overlays.CLASSES
 
     def _holder(self, root: str | None, place: cst.BaseExpression) -> str:
         """What holds a value stored into `place` (`root.f = v`, `root[k].append(v)`): the
@@ -300,6 +300,8 @@ class Sharing:
             return True
         if qual in overlays.JIT_SPELLINGS:
             return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, keeps the function only
+        if qual in overlays.UNKEPT_OBJECTS:
+            return True  # `nnx.Linear(...)`: the object holds what it is given (linked)
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func
@@ -339,6 +341,8 @@ class Sharing:
         receiver instead, which stands for where the object lives."""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")):
             return False
+        if qual in overlays.UNKEPT_OBJECTS:
+            return False
         func = call.func
         if type(func) is cst.Name:
             return func.value not in python_api.PURE_BUILTINS | python_api.FRESH_BUILTINS
@@ -376,7 +380,7 @@ class Sharing:
         if found is not None and found[1].name in _jitted_names(found[0]):
             return Shares()  # jitted in another file of the project: new buffers
         out = Shares()
-        out.add(args, weak=True)
+        out.add(args, weak=qual not in overlays.ALIASING)  # `nnx.state(m)`: m's buffers
         if type(call.func) is cst.Attribute:
             out.add(self.shares(call.func.value), weak=True)
         if found is not None or self._unseen(call, qual):

@@ -317,8 +317,15 @@ CALLING = TRACING_TRANSFORMS | TREE_MAPS | frozenset(
      "jax.lax.reduce", "jax.lax.reduce_window", "jax.custom_gradient",
      "jax.closure_convert", "jax.linear_transpose"}
 )  # fmt: skip
+#: jax's jits -> their options naming static arguments (by position, by name).
+STATIC_OPTIONS = {"jax.jit": ("static_argnums", "static_argnames")}
+#: jax's jits -> their options naming donated arguments (by position, by name).
+DONATE_OPTIONS = {"jax.jit": ("donate_argnums", "donate_argnames")}
 #: Options of `jax.jit` that only donate arguments.
-DONATION_OPTIONS = frozenset({"donate_argnums", "donate_argnames"})
+DONATION_OPTIONS = frozenset(DONATE_OPTIONS["jax.jit"])
+#: Jits whose wrapper keeps the compilations it makes: built once, it compiles once per
+#: argument type and every later call reuses that.
+CACHING_JITS = frozenset({"jax.jit", "jax.pmap"})
 #: Decorators that register a class as a pytree, by how their name ends.
 PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 #: Decorators that make an immutable pytree class of fields (flax).

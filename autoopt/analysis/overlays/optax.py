@@ -18,6 +18,8 @@ OPTIMIZERS = frozenset(
 )  # fmt: skip
 #: Calls that compute on their arguments and touch nothing else.
 PURE_CALLS = OPTIMIZERS | {"optax.apply_updates"}
+#: Constructors whose object nothing else keeps (no registry, no cache).
+UNKEPT_OBJECTS = OPTIMIZERS
 #: Methods of optax's classes that are pure functions of their arguments.
 PURE_METHODS = frozenset(
     {"optax.GradientTransformation.init", "optax.GradientTransformation.update"}

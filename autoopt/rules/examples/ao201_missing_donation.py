@@ -172,6 +172,65 @@ def main(xs):
 """,
         "a filter_jit whose static non-array `n` and `model` are never replaced: nothing to donate",
     ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+@jax.jit
+def step(model, x):
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        "`jax.jit` writes nothing back into a module argument: `model`, not rebound, stays live",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+def build():
+    return nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = build()
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        "`model` comes from a function: not proven an nnx module that `nnx.jit` writes back",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main(model):
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        "`model` is the caller's: not proven an nnx module, and the caller may hold its arrays",
+    ),
 )
 
 INVALID = (
@@ -624,7 +683,7 @@ def main(batches):
 """,
         None,
         fix=_NONE,
-        message="`batch` is not replaced",
+        message="`batch` is neither replaced by the call's output nor proven dead after it",
     ),
     Invalid(
         """
@@ -858,5 +917,285 @@ def main():
     return p
 """,
         message="`p` is dead after every call of `step`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        """
+import jax.numpy as jnp
+from flax import nnx
+import functools
+
+@functools.partial(nnx.jit, donate_argnames=("model",))
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        message="a module: written back in place",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+class Counter(nnx.Module):
+    def __init__(self):
+        self.count = nnx.Variable(jnp.zeros(4))
+
+@nnx.jit
+def step(counter, x):
+    counter.count.value = counter.count.value + x
+
+def main():
+    counter = Counter()
+    x = jnp.ones(4)
+    for _ in range(3):
+        step(counter, x)
+    return counter.count.value
+""",
+        """
+import jax.numpy as jnp
+from flax import nnx
+import functools
+
+class Counter(nnx.Module):
+    def __init__(self):
+        self.count = nnx.Variable(jnp.zeros(4))
+
+@functools.partial(nnx.jit, donate_argnames=("counter",))
+def step(counter, x):
+    counter.count.value = counter.count.value + x
+
+def main():
+    counter = Counter()
+    x = jnp.ones(4)
+    for _ in range(3):
+        step(counter, x)
+    return counter.count.value
+""",
+        fix=_UNSAFE,
+        message="a module class of this file may hold one array in two variables",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+@nnx.jit
+def train_step(model, optimizer, x, y):
+    def loss_fn(model):
+        return jnp.mean((model(x) - y) ** 2)
+
+    loss, grads = nnx.value_and_grad(loss_fn)(model)
+    optimizer.update(model, grads)
+    return loss
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+    x, y = jnp.ones((8, 3)), jnp.ones((8, 1))
+    for _ in range(10):
+        loss = train_step(model, optimizer, x, y)
+    return loss
+""",
+        """
+import jax.numpy as jnp
+import optax
+from flax import nnx
+import functools
+
+@functools.partial(nnx.jit, donate_argnames=("model", "optimizer"))
+def train_step(model, optimizer, x, y):
+    def loss_fn(model):
+        return jnp.mean((model(x) - y) ** 2)
+
+    loss, grads = nnx.value_and_grad(loss_fn)(model)
+    optimizer.update(model, grads)
+    return loss
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+    x, y = jnp.ones((8, 3)), jnp.ones((8, 1))
+    for _ in range(10):
+        loss = train_step(model, optimizer, x, y)
+    return loss
+""",
+        fix=_UNSAFE,
+        message="`optimizer` is built from `model` and passed in the same call",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    start = model.bias.value
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, start
+""",
+        None,
+        fix=_NONE,
+        message="`start` may hold the buffers of `model`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    saved = nnx.state(model)
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, saved
+""",
+        None,
+        fix=_NONE,
+        message="`saved` may hold the buffers of `model`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, other):
+    return model.bias.value.sum() + other.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    for _ in range(3):
+        total = step(model, model)
+    return total
+""",
+        None,
+        fix=_NONE,
+        message="`model` is passed twice",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+    return state
+""",
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit(donate="all")
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+    return state
+""",
+        message='donate (`donate="all"`)',
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    total = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+        total = total + batch
+    return state, total
+""",
+        None,
+        fix=_NONE,
+        message="`batch` may be read after the call, at line 18",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    seen = []
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        seen.append(batch)
+        state = step(state, batch)
+    return state, seen
+""",
+        None,
+        fix=_NONE,
+        message="`batch` is neither replaced by the call's output nor proven dead after it",
     ),
 )

@@ -195,6 +195,17 @@ def test_dominance_follows_the_block_path() -> None:
             "p",
             ["x = step(p)", "y = p + 1"],
         ),
+        # the `for` header binds its targets again before every iteration's body
+        ("for p in r:\n    x = step(p)\n", "x = step(p)", "p", []),
+        ("for p, q in r:\n    x = step(p, q)\n", "x = step(p, q)", "q", []),
+        ("for p in r:\n    x = step(p)\nprint(p)\n", "x = step(p)", "p", ["print(p)"]),
+        (
+            "for p in r:\n    for t in s:\n        x = step(p)\n",
+            "x = step(p)",
+            "p",
+            ["x = step(p)"],  # the inner loop's next iteration reads the same `p`
+        ),
+        ("while c:\n    x = step(p)\n", "x = step(p)", "p", ["x = step(p)"]),
         ("p = step(p)\nprint(p)\n", "p = step(p)", "p", []),  # rebinds: old value is gone
         ("x = step(p)\nif c:\n    p = 0\nprint(p)\n", "x = step(p)", "p", ["print(p)"]),
     ],

@@ -38,6 +38,7 @@ def test_names_exist() -> None:
              | set(eqx_api.DONATE_OPTION))  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert set(eqx_api.DONATE_OPTION) <= eqx_api.JIT_LIKE
+    assert eqx_api.CACHING_JITS <= eqx_api.JIT_LIKE
 
 
 def test_donate_spellings_are_the_signature_s() -> None:
@@ -56,8 +57,9 @@ def resolve_object(qual: str):
 
 def test_filter_jit_compiles_once_with_non_arrays_static() -> None:
     traces = []
+    (caching,) = eqx_api.CACHING_JITS
 
-    @eqx.filter_jit
+    @resolve_object(caching)
     def step(model, x, n):
         traces.append(n)
         assert isinstance(x, jax.core.Tracer) and type(n) is int

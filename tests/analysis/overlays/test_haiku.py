@@ -21,6 +21,16 @@ def forward(x):
 def test_names_exist() -> None:
     names = hk_api.TRANSFORMS | hk_api.PURE_CALLS | hk_api.PURE_METHODS | hk_api.FRESH_RESULTS
     assert [n for n in sorted(names) if not resolve(n)] == []
+    assert hk_api.WRAPS_FUNCTION <= hk_api.PURE_CALLS
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.WRAPS_FUNCTION))
+def test_wrappers_run_the_function_as_written_and_refuse_a_jitted_one(name: str) -> None:
+    wrap = getattr(hk, name.rsplit(".", 1)[1])
+    params = wrap(forward).init(KEY, X)
+    assert jax.tree.leaves(params)
+    with pytest.raises(ValueError, match="already jit"):
+        wrap(jax.jit(forward)).init(KEY, X)
 
 
 def test_transformed_init_and_apply_are_pure_and_init_is_fresh() -> None:

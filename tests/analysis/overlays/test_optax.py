@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import jax
 import jax.numpy as jnp
 import optax
@@ -80,3 +82,9 @@ def test_constructors_return_their_class_whose_results_are_arrays(name: str) -> 
     assert {f"{optax_api.RETURNS[name]}.{m}" for m in ("init", "update")} <= (
         optax_api.ARRAYS_RESULTS
     )
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.UNKEPT_OBJECTS))
+def test_nothing_else_keeps_a_constructed_optimizer(name: str) -> None:
+    tx = BUILT[name]()
+    assert sys.getrefcount(tx) == 2  # `tx` and the call's argument: no registry, no cache
