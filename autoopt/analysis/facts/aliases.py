@@ -54,6 +54,7 @@ from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
+from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -300,9 +301,13 @@ class Sharing:
             return True
         if qual in overlays.JIT_SPELLINGS:
             return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, keeps the function only
+        if qual in overlays.PURE_CALLS:
+            return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func
+        if type(func) is cst.Attribute and self._pure_library_method(func):
+            return True  # `opt.init(params)`, `model.apply(variables, x)`
         if type(func) is cst.Attribute:
             if func.attr.value in MUTATING_METHODS and not qual:
                 return True  # linked by `_link_mutation`
@@ -320,6 +325,13 @@ class Sharing:
         if owner is not self.ctx and fn.name in _jitted_names(owner):
             return True
         return not fn.node.decorators and not purity.impurities(owner, fn)
+
+    def _pure_library_method(self, func: cst.Attribute) -> bool:
+        """A pure method of a library object whose construction is seen (`fresh.py`)."""
+        if self.at is None:
+            return False
+        cls = receiver_class(self.ctx, self.at, func.value)
+        return cls is not None and f"{cls}.{func.attr.value}" in overlays.PURE_OBJECT_METHODS
 
     def callee(self, call: cst.Call) -> tuple[ModuleContext, Function] | None:
         """The function a call runs: of this module (by a bare name), or of another file
@@ -364,6 +376,14 @@ class Sharing:
             args.add(self.shares(arg.value))
         if _is_fresh(qual, last, call) or qual in self.jitted or self._host_copy(qual, call):
             return Shares()
+        if self.at is not None and fresh_result(self.ctx, self.at, call):
+            return Shares()  # `opt.init(params)`, `model.init(key, x)`: new buffers
+        held = None if self.at is None else held_fields(self.ctx, self.at, call)
+        if held is not None:
+            out = Shares()  # `TrainState.create(params=p, tx=opt)` holds `p`
+            for value in held:
+                out.add(self.shares(value))
+            return out
         if type(call.func) is cst.Call and is_jit(self.ctx, call.func.func):
             return Shares()  # `jax.jit(f)(x)`: compiled outputs are new buffers
         if qual in jax_api.TREE_MAPS and call.args:
@@ -650,6 +670,13 @@ class _Leaves:
         return out
 
     def _call(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
+        at = self.sharing.at
+        if at is not None and fresh_result(self.ctx, at, call):
+            return [frozenset()]  # new buffers, none twice
+        held = None if at is None else held_fields(self.ctx, at, call)
+        if held is not None:
+            leaves = self._all(held, depth)
+            return None if leaves is None else [*leaves, frozenset()]  # and a new opt_state
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
         if last in self.ctx.graph.classes or last[:1].isupper():

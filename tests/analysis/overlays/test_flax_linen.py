@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import pytest
 
 from autoopt.analysis.overlays import flax_linen as linen_api
-from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
 
 X = jnp.ones((2, 3))
 KEY = jax.random.key(0)
@@ -59,3 +59,15 @@ def test_lifted_transforms_take_a_module(name: str) -> None:
         cls = lifted(Dense)
     variables = cls().init(KEY, X)
     assert cls().apply(variables, X).shape == X.shape
+
+
+class Normed(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.BatchNorm(use_running_average=False)(nn.Dense(3)(x))
+
+
+@pytest.mark.parametrize("model", [Dense(), Normed(), nn.Dense(3)])
+def test_init_makes_new_buffers_none_twice(model: nn.Module) -> None:
+    assert isinstance(model, nn.Module) and "flax.linen.Module.init" in linen_api.FRESH_RESULTS
+    assert fresh_leaves(model.init(KEY, X), X, KEY)

@@ -1,0 +1,128 @@
+"""Library calls whose results are new buffers, none of an argument's and none twice.
+
+`fresh_result` holds of a call the overlays list (`overlays.FRESH_RESULTS`):
+
+- a function, by its qualified name (`eqx.nn.MLP(..., key=k)`, `optax.apply_updates`);
+- a method of an object whose construction autoopt sees (`opt.init(params)`,
+  `model.init(key, x)`): the receiver is a constructor call written in place, or a name
+  bound to one at every definition reaching the call (a global: bound once in the
+  module, outside loops, by no function through `global` and through no namespace,
+  `analysis/facts/reflection.py`). The constructor is one `overlays.OBJECT_CLASSES`
+  lists (`optax.adam` -> `optax.GradientTransformation`, `hk.transform`); a combinator
+  (`optax.chain`) only when each argument is such a call, written in place; or a linen
+  module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
+  `flax.linen.Module` that defines no `init` of its own.
+
+`held_fields` reads `TrainState.create(...)`: its result holds the very buffers of
+every argument but the static ones (`apply_fn`, `tx`), and `opt_state`, new buffers
+when `tx` is a receiver whose `init` is fresh as above. Anything else is unknown (None).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis import overlays
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
+from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.overlays import flax_linen as linen_api
+from autoopt.analysis.overlays import flax_training as training_api
+
+_LINEN_MODULE = "flax.linen.Module"
+
+
+def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
+    """Whether `call`, read at `at`, returns new buffers only (none twice)."""
+    if (ctx.qualify(call.func) or "") in overlays.FRESH_RESULTS:
+        return True
+    func = call.func
+    if type(func) is not cst.Attribute:
+        return False
+    cls = receiver_class(ctx, at, func.value)
+    return cls is not None and f"{cls}.{func.attr.value}" in overlays.FRESH_RESULTS
+
+
+def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseExpression] | None:
+    """The arguments whose buffers `TrainState.create(...)` holds, when its optimizer's
+    state is proven new buffers; None for any other call, or an unproven optimizer."""
+    static = training_api.CREATE_STATIC.get(ctx.qualify(call.func) or "")
+    if static is None or any(a.keyword is None or a.star for a in call.args):
+        return None
+    given = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    tx = given.get("tx")
+    cls = None if tx is None else receiver_class(ctx, at, tx)
+    if cls is None or f"{cls}.init" not in overlays.FRESH_RESULTS:
+        return None
+    return [value for key, value in given.items() if key not in static]
+
+
+def receiver_class(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> str | None:
+    """The class of the library object `expr` holds at `at`, where its construction is
+    seen (None: unknown)."""
+    if type(expr) is cst.Call:
+        return _made_class(ctx, expr)
+    if type(expr) is not cst.Name:
+        return None
+    made = _constructions(ctx, at, expr.value)
+    classes = {_made_class(ctx, call) for call in made}
+    return classes.pop() if made and len(classes) == 1 else None
+
+
+def _constructions(ctx: ModuleContext, at: Stmt, name: str) -> list[cst.Call]:
+    """The calls bound to `name` wherever `at` may read it ([]: not all are calls)."""
+    graph = ctx.graph
+    fn = enclosing_function(ctx, at.scope)
+    if at.scope != MODULE and refers_to_global(ctx, fn, name):
+        defs = [s for s in graph.scope_stmts(MODULE) if name in s.defs]
+        written = any(name in f.globals for f in graph.functions.values())
+        if len(defs) != 1 or defs[0].loops or written or name in rebinding(ctx).names:
+            return []
+    else:
+        defs = [d for d in graph.reaching_defs(at, name) if d is not at]
+    calls = [_bound_call(d, name) for d in defs]
+    return [c for c in calls if c is not None] if all(calls) else []
+
+
+def _bound_call(stmt: Stmt, name: str) -> cst.Call | None:
+    node = stmt.node
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    if type(target) is not cst.Name or target.value != name or type(node.value) is not cst.Call:
+        return None
+    return node.value
+
+
+def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
+    """The class of the object a constructor call makes, where the overlays know it."""
+    qual = ctx.qualify(call.func) or ""
+    cls = overlays.OBJECT_CLASSES.get(qual)
+    if cls is not None and qual in overlays.COMBINATORS:
+        parts = [a.value for a in call.args]
+        inner = [_made_class(ctx, p) if type(p) is cst.Call else None for p in parts]
+        fresh = all(c is not None and f"{c}.init" in overlays.FRESH_RESULTS for c in inner)
+        return cls if fresh and not any(a.star or a.keyword for a in call.args) else None
+    if cls is not None:
+        return cls
+    return _LINEN_MODULE if _linen_module(ctx, call.func) else None
+
+
+def _linen_module(ctx: ModuleContext, func: cst.BaseExpression) -> bool:
+    """A linen layer (`nn.Dense`) or a module class of this module deriving from one of
+    `linen_api.MODULE_BASES` directly, with no `init` of its own."""
+    qual = ctx.qualify(func) or ""
+    last = qual.rsplit(".", 1)[-1]
+    if qual.startswith("flax.linen.") and last[:1].isupper():
+        return qual not in linen_api.TRANSFORMS
+    if type(func) is not cst.Name or func.value not in ctx.graph.classes:
+        return False
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        node = stmt.node
+        if type(node) is cst.ClassDef and node.name.value == func.value:
+            bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
+            own = {s.node.name.value for s in ctx.graph.scope_stmts(func.value)
+                   if type(s.node) is cst.FunctionDef}  # fmt: skip
+            return bool(bases & linen_api.MODULE_BASES) and "init" not in own
+    return False
