@@ -37,6 +37,7 @@ from autoopt.analysis.core.jitted import (
     jitted_callables,
 )
 from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
+from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
@@ -241,6 +242,8 @@ def _site_verdict(
     """Whether the argument for `param` is dead after this call (None: not replaced)."""
     expr = site.argument(index, param)
     node = site.stmt.node
+    if type(expr) is cst.Attribute:
+        return attribute_verdict(ctx, site, expr)  # `self.state = step(self.state, b)`
     if type(expr) is not cst.Name or type(node) is not cst.Assign:
         return None
     name = expr.value
