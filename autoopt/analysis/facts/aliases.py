@@ -575,14 +575,14 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
         value = _bound_value(definition, name)
         if value is None:
             return f"cannot prove the leaves of `{name}` are distinct buffers", False
-        leaves = _Leaves(ctx, definition).of(value, 0)
+        leaves = Leaves(ctx, definition).of(value, 0)
         if leaves is None:
             code = ctx.code(value)
             return (
                 f"cannot prove the leaves of `{name}` are distinct buffers (`{code}`)",
                 False,
             )
-        twice = _first_repeat(leaves, name)
+        twice = first_repeat(leaves, name)
         if twice is not None:
             return (
                 f"`{twice}` fills two leaves of `{name}`: one buffer would be donated twice",
@@ -598,7 +598,7 @@ def _bound_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
     return None
 
 
-def _first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
+def first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
     """A name behind two leaves (other than the value's own name, when there is one)."""
     seen: set[str] = set()
     for leaf in leaves:
@@ -609,13 +609,13 @@ def _first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
     return None
 
 
-class _Leaves:
+class Leaves:
     """The names behind each leaf of a pytree expression (None: cannot tell)."""
 
-    def __init__(self, ctx: ModuleContext, at: Stmt) -> None:
+    def __init__(self, ctx: ModuleContext, at: Stmt, sharing: Sharing | None = None) -> None:
         self.ctx = ctx
         self.scope = at.scope
-        self.sharing = scope_sharing(ctx, at.scope)
+        self.sharing = copy.copy(sharing) if sharing else scope_sharing(ctx, at.scope)
         self.sharing.at = at
 
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
@@ -692,7 +692,7 @@ class _Leaves:
         ]
         if len(returns) != 1:
             return None
-        leaves = _Leaves(owner, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
+        leaves = Leaves(owner, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
         if leaves is None:
             return None
         return [self._caller_names(owner, fn, call, leaf) for leaf in leaves]

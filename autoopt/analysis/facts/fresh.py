@@ -11,7 +11,9 @@
   lists (`optax.adam` -> `optax.GradientTransformation`, `hk.transform`); a combinator
   (`optax.chain`) only when each argument is such a call, written in place; or a linen
   module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
-  `flax.linen.Module` that defines no `init` of its own.
+  `flax.linen.Module` that defines no `init` of its own. The receiver may also be
+  `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
+  that stores only such constructor calls of one class in it.
 
 `held_fields` reads `TrainState.create(...)`: its result holds the very buffers of
 every argument but the static ones (`apply_fn`, `tx`), and `opt_state`, new buffers
@@ -27,6 +29,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import flax_training as training_api
 
@@ -63,11 +66,29 @@ def receiver_class(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> st
     seen (None: unknown)."""
     if type(expr) is cst.Call:
         return _made_class(ctx, expr)
+    if type(expr) is cst.Attribute:
+        return _attribute_class(ctx, at, expr)
     if type(expr) is not cst.Name:
         return None
     made = _constructions(ctx, at, expr.value)
     classes = {_made_class(ctx, call) for call in made}
     return classes.pop() if made and len(classes) == 1 else None
+
+
+def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str | None:
+    """`self.opt` in a method of a class closed for `opt`, which stores in it only
+    constructor calls of one class."""
+    method = self_method(ctx, at.scope)
+    base = expr.value
+    if method is None or type(base) is not cst.Name or base.value != method.params[0]:
+        return None
+    cls, attr = method.scope, expr.attr.value
+    if closed_class(ctx, cls, attr) is not None:
+        return None
+    stores = [u.stmt.node for u in uses(ctx, cls, attr) if is_store(u)]
+    calls = [n.value for n in stores if type(n) is cst.Assign and len(n.targets) == 1]
+    made = {_made_class(ctx, c) if type(c) is cst.Call else None for c in calls}
+    return made.pop() if stores and len(calls) == len(stores) and len(made) == 1 else None
 
 
 def _constructions(ctx: ModuleContext, at: Stmt, name: str) -> list[cst.Call]:
