@@ -177,6 +177,8 @@ def _value_verdict(
             return _UNSAFE, f"{stored} may be held by another attribute of `{name}` too"
         if name in method.params or is_pseudo(name) or name == RETAINED:
             return _UNSAFE, f"{stored} may hold `{name}`, which the caller or other code may read"
+        if name not in _local_names(ctx, stmt.scope):
+            return _UNSAFE, f"{stored} may hold `{name}`, which lives outside `{method.name}`"
         readers = ctx.graph.read_after(stmt, name)
         if readers:
             at = ctx.span(readers[0].node).line
@@ -191,6 +193,13 @@ def _value_verdict(
     if twice is not None:
         return _NONE, f"`{twice}` fills two leaves of {stored}: one buffer would be donated twice"
     return None
+
+
+def _local_names(ctx: ModuleContext, scope: str) -> set[str]:
+    """The names `scope` binds (not through `global` or `nonlocal`)."""
+    fn = ctx.graph.functions[scope]
+    bound = {n for s in ctx.graph.scope_stmts(scope) for n in s.defs}
+    return bound - fn.globals - fn.nonlocals
 
 
 def _sharing_without(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:
