@@ -3,12 +3,15 @@
 A class is *closed* for its attribute `x` (`closed_class`: None, else the reason) when
 code autoopt does not read cannot reach `self.x`:
 
-- the class derives from nothing (or `object`) and has no keywords (a metaclass);
+- the class derives from nothing (or `object`), has no keywords (a metaclass) and no
+  decorators (`@dataclass` writes methods);
 - it is not used as a value (subclassed, handed on) nor importable by other code
   (`analysis/core/jitted.py`, `escapes`);
 - no code outside its methods names an attribute `x`, and nothing reaches attributes by
   name (`getattr`, `setattr`, `vars`, `__dict__`);
-- in each method (and the functions nested there), `self` is read only as `self.a`.
+- in each method (and the functions nested there), `self` is read only as `self.a`;
+- each instance, `C(...)`, is read only as `C(...).a` or through a name bound to it,
+  `t.a`: no code can copy it (`copy.copy`) into another object sharing `x`.
 
 `uses` lists each `self.x` (and each bare `self`) in the methods, with its parent node.
 """
@@ -46,7 +49,7 @@ def closed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
 
 
 def _closed(ctx: ModuleContext, cls: str, attr: str) -> str | None:
-    for check in (_class_premise, _outside_premise, _self_premise):
+    for check in (_class_premise, _outside_premise, _self_premise, _instances_premise):
         reason = check(ctx, cls, attr)
         if reason is not None:
             return reason
@@ -61,6 +64,9 @@ def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     if bases or node.keywords:
         what = bases[0] if bases else ctx.code(node.keywords[0])
         return f"`{cls}` derives from `{what}`, whose code may keep `self.{attr}`"
+    if node.decorators:
+        what = ctx.code(node.decorators[0].decorator)
+        return f"`{cls}` is decorated with `{what}`, whose methods may keep `self.{attr}`"
     escape = escapes(ctx, cls)
     if escape:
         return f"{escape}: code autoopt cannot see may keep `{cls}().{attr}`"
@@ -81,6 +87,59 @@ def _outside_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
                     line = ctx.span(stmt.node).line
                     return f"`{node.value}` at line {line} may reach `self.{attr}`"
     return None
+
+
+def _instances_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """Each instance, `C(...)`, is used only through its attributes, directly or by a
+    name it is bound to: code it is handed to may copy it (`copy.copy`), sharing
+    `.{attr}`."""
+    held: dict[str, set[str]] = {}  # scope -> names bound to an instance
+    for stmt in ctx.graph.stmts:
+        for root in roots(stmt):
+            for node, parent in walk_parents(root, None):
+                if type(node) is not cst.Call or type(node.func) is not cst.Name:
+                    continue
+                if node.func.value != cls or type(parent) is cst.Attribute:
+                    continue
+                name = _bound_name(stmt, node)
+                if name is None:
+                    return _handed(ctx, cls, stmt, attr)
+                held.setdefault(stmt.scope, set()).add(name)
+    for stmt in ctx.graph.stmts:
+        names = {n for scope, ns in held.items() if _within(stmt.scope, scope) for n in ns}
+        for root in roots(stmt) if names else ():
+            for node, parent in walk_parents(root, None):
+                if type(node) is cst.Name and node.value in names:
+                    based = type(parent) is cst.Attribute and parent.value is node
+                    if not based and not _binds(stmt, node):
+                        return _handed(ctx, node.value, stmt, attr)
+    return None
+
+
+def _handed(ctx: ModuleContext, what: str, stmt: Stmt, attr: str) -> str:
+    line = ctx.span(stmt.node).line
+    return (
+        f"`{what}` is used other than through its attributes at line {line}: code it "
+        f"reaches may copy it, sharing `.{attr}`"
+    )
+
+
+def _bound_name(stmt: Stmt, call: cst.Call) -> str | None:
+    """`t` when the statement is `t = call`."""
+    node = stmt.node
+    if type(node) is not cst.Assign or node.value is not call or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    return target.value if type(target) is cst.Name else None
+
+
+def _binds(stmt: Stmt, name: cst.Name) -> bool:
+    node = stmt.node
+    return type(node) is cst.Assign and any(t.target is name for t in node.targets)
+
+
+def _within(scope: str, outer: str) -> bool:
+    return scope == outer or scope.startswith(outer + ".") or outer == MODULE
 
 
 def _self_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
