@@ -108,11 +108,37 @@ def main():
     return state.params, state.opt_state
 """
 
+EQUINOX = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m[1](jnp.tanh(m[0](x))) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    k1, k2 = jax.random.split(jax.random.key(0))
+    model = (eqx.nn.Linear(3, 8, key=k1), eqx.nn.Linear(8, 2, key=k2))
+    for _ in range(4):
+        model = step(model, x)
+    return model[0].weight, model[1].bias
+"""
+
 
 @pytest.mark.parametrize(
     ("source", "donated"),
-    [(TRAINER, '("state",)'), (HAIKU, '("params", "opt_state")'), (LINEN, '("state",)')],
-    ids=["trainer-class", "haiku-optax", "linen-trainstate"],
+    [
+        (TRAINER, '("state",)'),
+        (HAIKU, '("params", "opt_state")'),
+        (LINEN, '("state",)'),
+        (EQUINOX, '("model",)'),
+    ],
+    ids=["trainer-class", "haiku-optax", "linen-trainstate", "equinox-layer"],
 )
 def test_donation_is_safe_and_keeps_the_numbers(source: str, donated: str) -> None:
     result = rewrite(source, rules=("AO201",))

@@ -1425,4 +1425,71 @@ def main(batches):
         fix=_UNSAFE,
         message="another attribute of `self`",
     ),
+    # fires: an equinox layer's constructor makes new buffers
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight
+""",
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("model",))
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight
+""",
+    ),
+    # no safe fix: the first model is kept as `first`, read after the loop
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    first = model
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight, first.weight
+""",
+        fix=_NONE,
+        message="`first`",
+    ),
 )
