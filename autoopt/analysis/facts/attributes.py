@@ -143,9 +143,12 @@ def _stored_premise(ctx: ModuleContext, cls: str, attr: str) -> Verdict | None:
                 return _UNSAFE, f"`self.{attr}` is written at line {line} other than by `=`"
             continue
         value = node.value
+        if len(node.targets) != 1:  # `self.x = keep = v`: `keep` holds it too
+            line = ctx.span(node).line
+            return _UNSAFE, f"the value stored in `self.{attr}` at line {line} is bound twice"
         if type(value) is cst.Call and (dotted(value.func) or "") in jitted:
             continue  # a compiled call's outputs: new buffers
-        if len(node.targets) != 1 or type(node.targets[0].target) is not cst.Attribute:
+        if type(node.targets[0].target) is not cst.Attribute:
             line = ctx.span(node).line
             return _UNSAFE, f"the value stored in `self.{attr}` at line {line} is not followed"
         verdict = _value_verdict(ctx, use, attr, value)
@@ -166,7 +169,6 @@ def _value_verdict(
     sharing = ctx.per_module(_sharing_without, stmt.scope, stmt.id)
     sharing.at = stmt
     shares = sharing.shares(value)
-    strong = sharing.component(shares.strong, weak=False)
     names = sharing.component(shares.names(), weak=True)
     stored = f"the value stored in `self.{attr}` at line {line}"
     kept = sharing.retained_by(names)
@@ -180,10 +182,9 @@ def _value_verdict(
         if name not in _local_names(ctx, stmt.scope):
             return _UNSAFE, f"{stored} may hold `{name}`, which lives outside `{method.name}`"
         readers = ctx.graph.read_after(stmt, name)
-        if readers:
+        if readers:  # read before or after a donating call: not known which
             at = ctx.span(readers[0].node).line
-            fix = _NONE if name in strong else _UNSAFE
-            return fix, f"`{name}` may hold the buffers of {stored} and is read at line {at}"
+            return _UNSAFE, f"`{name}` may hold the buffers of {stored} and is read at line {at}"
         if name in method.captured:
             return _UNSAFE, f"a nested function reads `{name}`, which may hold {stored}"
     leaves = Leaves(ctx, stmt, sharing).of(value, 0)

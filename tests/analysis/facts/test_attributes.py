@@ -62,6 +62,7 @@ def test_a_closed_trainer_donates_safely() -> None:
         ("pass", ("def __init__(self):", "def __init__(self, s=None):"), _SAFE, ""),
         ("pass", (_ZEROS, "(self, s):\n        self.state = s"), _UNSAFE, "may hold `s`"),
         ("self.state += 1", ("", ""), _UNSAFE, "other than by `=`"),
+        ("pass", ("self.state = step(", "self.state = keep = step("), _UNSAFE, "bound twice"),
         ("pass", ("class Trainer:", "@dataclass\nclass Trainer:"), _UNSAFE, "decorated"),
         ("pass", ("Trainer().fit(", "t = Trainer(); u = copy(t); t.fit("), _UNSAFE, "copy it"),
         ("pass", ("Trainer().fit(", "run(Trainer()).fit("), _UNSAFE, "copy it"),
