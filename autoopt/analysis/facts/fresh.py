@@ -11,7 +11,11 @@
   lists (`optax.adam` -> `optax.GradientTransformation`, `hk.transform`); a combinator
   (`optax.chain`) only when each argument is such a call, written in place; or a linen
   module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
-  `flax.linen.Module` that defines no `init` of its own. The receiver may also be
+  `flax.linen.Module` that defines no `init` of its own. An initializer may return an
+  array it holds (`embedding_init=lambda *_: pretrained`), so a linen module is built
+  from literals only, and the code of a module class or of the function handed to
+  `hk.transform` is *sealed*: it reads from outside only imports, builtins, literal
+  constants and sealed classes and functions of the module. The receiver may also be
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
   that stores only such constructor calls of one class in it.
 
@@ -22,10 +26,13 @@ when `tx` is a receiver whose `init` is fresh as above. Anything else is unknown
 
 from __future__ import annotations
 
+import builtins
+
 import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
@@ -34,6 +41,7 @@ from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import flax_training as training_api
 
 _LINEN_MODULE = "flax.linen.Module"
+_BUILTINS = frozenset(dir(builtins))
 
 
 def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
@@ -125,25 +133,82 @@ def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
         inner = [_made_class(ctx, p) if type(p) is cst.Call else None for p in parts]
         fresh = all(c is not None and f"{c}.init" in overlays.FRESH_RESULTS for c in inner)
         return cls if fresh and not any(a.star or a.keyword for a in call.args) else None
+    if cls is not None and cls.startswith("haiku."):
+        given = call.args[0].value if len(call.args) == 1 and not call.args[0].keyword else None
+        return cls if given is not None and _sealed_value(ctx, given) else None
     if cls is not None:
         return cls
-    return _LINEN_MODULE if _linen_module(ctx, call.func) else None
+    return _LINEN_MODULE if _linen_module(ctx, call) else None
 
 
-def _linen_module(ctx: ModuleContext, func: cst.BaseExpression) -> bool:
-    """A linen layer (`nn.Dense`) or a module class of this module deriving from one of
-    `linen_api.MODULE_BASES` directly, with no `init` of its own."""
+def _linen_module(ctx: ModuleContext, call: cst.Call) -> bool:
+    """A linen layer (`nn.Dense(3)`) or a module class of this module deriving from one
+    of `linen_api.MODULE_BASES` directly, with no `init` of its own and sealed code,
+    built from literals only (an initializer handed in may return an array it holds)."""
+    func = call.func
     qual = ctx.qualify(func) or ""
-    last = qual.rsplit(".", 1)[-1]
-    if qual.startswith("flax.linen.") and last[:1].isupper():
-        return qual not in linen_api.TRANSFORMS
-    if type(func) is not cst.Name or func.value not in ctx.graph.classes:
+    if not all(_literal(a.value) and not a.star for a in call.args):
         return False
+    if qual.startswith("flax.linen.") and qual.rsplit(".", 1)[-1][:1].isupper():
+        return qual not in linen_api.TRANSFORMS
+    node = _class_def(ctx, func.value) if type(func) is cst.Name else None
+    if node is None:
+        return False
+    bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
+    own = {s.node.name.value for s in ctx.graph.scope_stmts(node.name.value)
+           if type(s.node) is cst.FunctionDef}  # fmt: skip
+    sealed = _sealed(ctx, node.name.value, frozenset())
+    return bool(bases & linen_api.MODULE_BASES) and "init" not in own and sealed
+
+
+def _class_def(ctx: ModuleContext, name: str) -> cst.ClassDef | None:
     for stmt in ctx.graph.scope_stmts(MODULE):
-        node = stmt.node
-        if type(node) is cst.ClassDef and node.name.value == func.value:
-            bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
-            own = {s.node.name.value for s in ctx.graph.scope_stmts(func.value)
-                   if type(s.node) is cst.FunctionDef}  # fmt: skip
-            return bool(bases & linen_api.MODULE_BASES) and "init" not in own
+        if type(stmt.node) is cst.ClassDef and stmt.node.name.value == name:
+            return stmt.node
+    return None
+
+
+def _sealed_value(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    """A function handed to `hk.transform`: a module function or a lambda, whose code is
+    sealed."""
+    if type(expr) is cst.Lambda:
+        params = {p.name.value for p in expr.params.params}
+        return all(_known(ctx, n.value, frozenset()) for n in read_names(expr.body)
+                   if n.value not in params)  # fmt: skip
+    if type(expr) is cst.Name and expr.value in ctx.graph.functions:
+        return _sealed(ctx, expr.value, frozenset())
     return False
+
+
+def _sealed(ctx: ModuleContext, scope: str, seen: frozenset[str]) -> bool:
+    """Whether the code of `scope` (a module class or function, nested code included)
+    reads from outside only imports, builtins, literal constants and sealed module
+    classes and functions: no array an initializer might return as it is."""
+    stmts = [s for s in ctx.graph.stmts if s.scope == scope or s.scope.startswith(scope + ".")]
+    scopes = {s.scope for s in stmts} | {scope}
+    local = {n for s in stmts for n in s.defs}
+    local |= {p for q in scopes if q in ctx.graph.functions for p in ctx.graph.functions[q].params}
+    free = {n for s in stmts for n in s.uses} - local
+    return all(_known(ctx, name, seen | {scope}) for name in free)
+
+
+def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:
+    if name in ctx.imports.bindings or name in _BUILTINS or name in seen:
+        return True
+    if name in ctx.graph.classes or name in ctx.graph.functions:
+        return _sealed(ctx, name, seen)
+    binders = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
+    return bool(binders) and all(
+        type(s.node) is cst.Assign and _literal(s.node.value) for s in binders
+    )
+
+
+def _literal(expr: cst.BaseExpression) -> bool:
+    """A number, a string, a constant name, or a tuple or list of them."""
+    if type(expr) is cst.Tuple or type(expr) is cst.List:
+        return all(_literal(e.value) for e in expr.elements)
+    if type(expr) is cst.UnaryOperation:
+        return _literal(expr.expression)
+    if type(expr) is cst.Name:
+        return expr.value in ("True", "False", "None")
+    return isinstance(expr, cst.BaseNumber | cst.BaseString)

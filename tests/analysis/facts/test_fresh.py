@@ -15,8 +15,11 @@ IMPORTS = (
     + "from flax.training import train_state\n"
 )
 PROGRAM = """
+TABLE = jnp.ones(3)
+HIDDEN = 8
 opt = optax.adam(1e-3)
-net = hk.transform(lambda x: x)
+net = hk.transform(lambda x: hk.Linear(HIDDEN)(x))
+leaky = hk.transform(lambda x: hk.get_parameter("w", [3], init=lambda *_: TABLE))
 mixed = optax.chain(my_transform(), optax.adam(1e-3))
 pure = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3))
 
@@ -24,6 +27,11 @@ class MLP(nn.Module):
     @nn.compact
     def __call__(self, x):
         return nn.Dense(2)(x)
+
+class Pretrained(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return x + self.param("w", lambda *_: TABLE)
 
 class Custom(nn.Module):
     def init(self, key, x):
@@ -52,6 +60,9 @@ def main(params, key, x):
         ("Custom().init(key, x)", False),  # its own `init`
         ("opt.update(params, params)", False),  # not listed fresh
         ("eqx.nn.Lambda(f)", False),  # not listed
+        ("leaky.init(key, x)", False),  # its initializer returns the global `TABLE`
+        ("Pretrained().init(key, x)", False),  # likewise
+        ("nn.Embed(3, 2, embedding_init=lambda *_: TABLE).init(key, x)", False),
     ],
 )
 def test_fresh_result(call: str, fresh: bool) -> None:
