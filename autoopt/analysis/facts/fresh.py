@@ -2,7 +2,8 @@
 
 `fresh_result` holds of a call the overlays list (`overlays.FRESH_RESULTS`):
 
-- a function, by its qualified name (`eqx.nn.MLP(..., key=k)`, `optax.apply_updates`);
+- a function, by its qualified name (`optax.apply_updates`); an equinox layer
+  (`eqx.nn.MLP(2, 2, 8, 1, key=k)`) only from literals and a `key` (`weight=` is kept);
 - a method of an object whose construction autoopt sees (`opt.init(params)`,
   `model.init(key, x)`): the receiver is a constructor call written in place, or a name
   bound to one at every definition reaching the call (a global: bound once in the
@@ -37,6 +38,7 @@ from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
+from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import flax_training as training_api
 
@@ -46,13 +48,20 @@ _BUILTINS = frozenset(dir(builtins))
 
 def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
     """Whether `call`, read at `at`, returns new buffers only (none twice)."""
-    if (ctx.qualify(call.func) or "") in overlays.FRESH_RESULTS:
+    qual = ctx.qualify(call.func) or ""
+    if qual in eqx_api.FRESH_RESULTS:  # `Embedding(weight=table)` holds `table`
+        return all(_literal(a.value) or _keyword(a) == "key" for a in call.args)
+    if qual in overlays.FRESH_RESULTS:
         return True
     func = call.func
     if type(func) is not cst.Attribute:
         return False
     cls = receiver_class(ctx, at, func.value)
     return cls is not None and f"{cls}.{func.attr.value}" in overlays.FRESH_RESULTS
+
+
+def _keyword(arg: cst.Arg) -> str:
+    return arg.keyword.value if arg.keyword is not None else ""
 
 
 def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseExpression] | None:

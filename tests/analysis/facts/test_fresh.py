@@ -60,6 +60,7 @@ def main(params, key, x):
         ("Custom().init(key, x)", False),  # its own `init`
         ("opt.update(params, params)", False),  # not listed fresh
         ("eqx.nn.Lambda(f)", False),  # not listed
+        ("eqx.nn.Embedding(weight=TABLE)", False),  # holds `TABLE`
         ("leaky.init(key, x)", False),  # its initializer returns the global `TABLE`
         ("Pretrained().init(key, x)", False),  # likewise
         ("nn.Embed(3, 2, embedding_init=lambda *_: TABLE).init(key, x)", False),

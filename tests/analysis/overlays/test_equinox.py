@@ -159,3 +159,9 @@ def test_layer_constructors_make_new_buffers_none_twice(name: str) -> None:
     layer = LAYERS[name]()
     assert jax.tree.leaves(eqx.filter(layer, eqx.is_array))
     assert fresh_leaves(layer, KEY)
+
+
+def test_a_layer_given_its_weight_keeps_that_buffer() -> None:
+    """Why a listed layer is fresh only when built from literals and a key."""
+    table = jnp.ones((5, 3))
+    assert pointers(eqx.nn.Embedding(weight=table)) == pointers(table)
