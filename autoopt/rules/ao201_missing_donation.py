@@ -37,7 +37,10 @@ class MissingDonation(Rule):
     argument back in place, a module passed to it (`loss = step(model, opt, x)`)
     is replaced as a rebound array is; `eqx.filter_jit` donates by mode,
     `donate="all"` or `donate="all-except-first"`, written only when every
-    argument it donates is dead or holds no array.
+    argument it donates is dead or holds no array. In a trainer class the replaced
+    input may be an attribute, `self.state, loss = self.train_step(self.state, batch)`,
+    with the step jitted at module level or into an attribute
+    (`self.train_step = jax.jit(train_step)`).
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new
@@ -59,6 +62,12 @@ class MissingDonation(Rule):
 
     - every call site passes a plain name that the call's result rebinds:
       `analysis/core/jitted.py` (the call sites), `analysis/core/graph.py` (liveness)
+    - or an attribute `self.x` the statement rebinds, in a class that code autoopt does
+      not read cannot reach, whose every read of `self.x` keeps no reference and whose
+      every stored value is new buffers: `analysis/facts/attributes.py`,
+      `analysis/facts/self_attrs.py`
+    - a library's `init` (optax, haiku, flax linen), an equinox layer or
+      `TrainState.create` makes new buffers, none twice: `analysis/facts/fresh.py`
     - the function cannot be called from code autoopt does not see:
       `analysis/core/jitted.py` (`escapes`)
     - no other name or container that may hold the buffer is read after the call,

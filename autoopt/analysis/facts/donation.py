@@ -46,6 +46,7 @@ from autoopt.analysis.core.jitted import (
     jitted_callables,
 )
 from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
+from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.facts.nnx_modules import built_by_library, holds_module
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -299,6 +300,8 @@ def _site_verdict(
     the call's result rebinds it, or (`in_place`, a jit that writes module arguments
     back) it is a name proven to hold an nnx module."""
     expr = site.argument(index, param)
+    if type(expr) is cst.Attribute:
+        return attribute_verdict(ctx, site, expr)  # `self.state = step(self.state, b)`
     if type(expr) is not cst.Name:
         return None
     name = expr.value

@@ -89,3 +89,17 @@ PURE_METHODS = optax.PURE_METHODS
 #: Calls and methods (`class.method`), in any library, whose result, given arrays, is a
 #: pytree of arrays.
 ARRAYS_RESULTS = optax.ARRAYS_RESULTS
+#: Calls and methods (`class.method`), in any library, whose array leaves are new
+#: buffers, none of an argument's and none twice.
+FRESH_RESULTS = (
+    optax.FRESH_RESULTS | haiku.FRESH_RESULTS | flax_linen.FRESH_RESULTS | equinox.FRESH_RESULTS
+)
+#: Constructors of library objects -> their class, for the methods `FRESH_RESULTS` lists
+#: (kept apart from `CONSTRUCTED_CLASSES`, which the value model reads).
+OBJECT_CLASSES = {**optax.RETURNS, **haiku.RETURNS}
+#: Constructors whose object's `FRESH_RESULTS` methods are fresh only where those of
+#: every object they are given are (`optax.chain`).
+COMBINATORS = optax.COMBINATORS
+#: Methods (`class.method`) of the objects `OBJECT_CLASSES` and linen modules make that
+#: are pure functions of their arguments: they keep no reference to them.
+PURE_OBJECT_METHODS = optax.PURE_METHODS | haiku.PURE_METHODS | flax_linen.PURE_METHODS

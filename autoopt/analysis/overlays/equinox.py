@@ -56,3 +56,10 @@ ALIASING = {
 }
 #: Base classes that make a class an immutable pytree of its fields.
 MODULE_BASES = frozenset({"equinox.Module"})
+#: Layer constructors whose array leaves are new buffers (weights drawn from `key`,
+#: never the key itself), none twice, when given no array (`Embedding(weight=w)` keeps
+#: `w`).
+FRESH_RESULTS = frozenset(
+    {"equinox.nn.Linear", "equinox.nn.MLP", "equinox.nn.Conv2d", "equinox.nn.LayerNorm",
+     "equinox.nn.Embedding", "equinox.nn.GRUCell", "equinox.nn.LSTMCell"}
+)  # fmt: skip

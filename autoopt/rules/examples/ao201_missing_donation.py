@@ -231,6 +231,37 @@ def main(model):
 """,
         "`model` is the caller's: not proven an nnx module, and the caller may hold its arrays",
     ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+        self.start = jnp.ones(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.best, _ = train_step(self.start, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        "a second call passes `self.start`, which no output replaces: `state` stays undonated",
+    ),
 )
 
 INVALID = (
@@ -1197,5 +1228,607 @@ def main():
         None,
         fix=_NONE,
         message="`batch` is neither replaced by the call's output nor proven dead after it",
+    ),
+    # fires: a trainer class's method replaces `self.state` with the jitted step's output
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+    ),
+    # fires: the step is jitted into an attribute, `self.update = jax.jit(update)`
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+class Trainer:
+    def __init__(self, size):
+        self.make_steps()
+        self.params = jnp.ones(size)
+
+    def make_steps(self):
+        def update(params, grads):
+            return params - 0.1 * grads
+
+        self.update = jax.jit(update)
+
+    def fit(self, grads):
+        for g in grads:
+            self.params = self.update(self.params, g)
+
+
+def main(grads):
+    trainer = Trainer(4)
+    trainer.fit(grads)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+
+class Trainer:
+    def __init__(self, size):
+        self.make_steps()
+        self.params = jnp.ones(size)
+
+    def make_steps(self):
+        def update(params, grads):
+            return params - 0.1 * grads
+
+        self.update = jax.jit(update, donate_argnames=("params",))
+
+    def fit(self, grads):
+        for g in grads:
+            self.params = self.update(self.params, g)
+
+
+def main(grads):
+    trainer = Trainer(4)
+    trainer.fit(grads)
+""",
+        message="`self.update`",
+    ),
+    # fires: `opt.init(params)` of an optax optimizer makes new buffers
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+opt = optax.adam(1e-3)
+
+
+@jax.jit
+def update(params, opt_state, grads):
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main(grads):
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for g in grads:
+        params, opt_state = update(params, opt_state, g)
+    return params
+""",
+        """
+import jax
+import jax.numpy as jnp
+import optax
+import functools
+
+opt = optax.adam(1e-3)
+
+
+@functools.partial(jax.jit, donate_argnames=("params", "opt_state"))
+def update(params, opt_state, grads):
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main(grads):
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for g in grads:
+        params, opt_state = update(params, opt_state, g)
+    return params
+""",
+    ),
+    # fires: haiku's `init` makes new buffers
+    Invalid(
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+net = hk.transform(lambda x: hk.Linear(2)(x))
+
+
+@jax.jit
+def sgd(params, x):
+    grads = jax.grad(lambda p: jnp.sum(net.apply(p, None, x)))(params)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+
+
+def main(x):
+    params = net.init(jax.random.key(0), x)
+    for _ in range(3):
+        params = sgd(params, x)
+    return params
+""",
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import functools
+
+net = hk.transform(lambda x: hk.Linear(2)(x))
+
+
+@functools.partial(jax.jit, donate_argnames=("params",))
+def sgd(params, x):
+    grads = jax.grad(lambda p: jnp.sum(net.apply(p, None, x)))(params)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+
+
+def main(x):
+    params = net.init(jax.random.key(0), x)
+    for _ in range(3):
+        params = sgd(params, x)
+    return params
+""",
+    ),
+    # fires: `TrainState.create` holds `model.init`'s new buffers and a new optimizer state
+    Invalid(
+        """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+@jax.jit
+def step(state, x):
+    grads = jax.grad(lambda p: jnp.sum(state.apply_fn({"params": p}, x)))(state.params)
+    return state.apply_gradients(grads=grads)
+
+
+def main(x):
+    model = MLP()
+    params = model.init(jax.random.key(0), x)["params"]
+    tx = optax.sgd(0.1, momentum=0.9)
+    state = train_state.TrainState.create(apply_fn=model.apply, params=params, tx=tx)
+    for _ in range(3):
+        state = step(state, x)
+    return state.params
+""",
+        """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+import functools
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def step(state, x):
+    grads = jax.grad(lambda p: jnp.sum(state.apply_fn({"params": p}, x)))(state.params)
+    return state.apply_gradients(grads=grads)
+
+
+def main(x):
+    model = MLP()
+    params = model.init(jax.random.key(0), x)["params"]
+    tx = optax.sgd(0.1, momentum=0.9)
+    state = train_state.TrainState.create(apply_fn=model.apply, params=params, tx=tx)
+    for _ in range(3):
+        state = step(state, x)
+    return state.params
+""",
+    ),
+    # no safe fix: the old state is kept in `self.prev`, read later
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    def previous(self):
+        return self.prev
+
+    def fit(self, batches):
+        for batch in batches:
+            self.prev = self.state
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        fix=_NONE,
+        message="`self.prev`",
+    ),
+    # no safe fix: the old state is handed to a list method that keeps it
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+        self.history = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+            self.history.append(self.state)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+        self.history = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+            self.history.append(self.state)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        fix=_UNSAFE,
+        message="self.history.append",
+    ),
+    # no safe fix: a property hands the state to its callers
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    @property
+    def current(self):
+        return self.state
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    @property
+    def current(self):
+        return self.state
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        fix=_UNSAFE,
+        message="return self.state",
+    ),
+    # no safe fix: a chain with a user's transformation, whose `init` returns `params`
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+keep = optax.GradientTransformation(lambda params: params, lambda u, s, p=None: (u, s))
+opt = optax.chain(keep, optax.adam(1e-3))
+
+
+@jax.jit
+def update(params, opt_state, grads):
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main(grads):
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for g in grads:
+        params, opt_state = update(params, opt_state, g)
+    return params
+""",
+        """
+import jax
+import jax.numpy as jnp
+import optax
+import functools
+
+keep = optax.GradientTransformation(lambda params: params, lambda u, s, p=None: (u, s))
+opt = optax.chain(keep, optax.adam(1e-3))
+
+
+@functools.partial(jax.jit, donate_argnames=("params", "opt_state"))
+def update(params, opt_state, grads):
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main(grads):
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for g in grads:
+        params, opt_state = update(params, opt_state, g)
+    return params
+""",
+        fix=_UNSAFE,
+        message="`opt_state` may hold the buffers of `params`",
+    ),
+    # no safe fix: the first state is also held by `self.initial`
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.initial = jnp.zeros(size)
+        self.state = self.initial
+        self.losses = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.initial = jnp.zeros(size)
+        self.state = self.initial
+        self.losses = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        fix=_UNSAFE,
+        message="another attribute of `self`",
+    ),
+    # fires: an equinox layer's constructor makes new buffers
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight
+""",
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, donate_argnames=("model",))
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight
+""",
+    ),
+    # no safe fix: the first model is kept as `first`, read after the loop
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    first = model
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight, first.weight
+""",
+        fix=_NONE,
+        message="`first`",
     ),
 )

@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import pytest
 
 from autoopt.analysis.overlays import haiku as hk_api
-from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
 
 X = jnp.ones((2, 3))
 KEY = jax.random.key(0)
@@ -64,3 +64,17 @@ def test_transforms_trace_inside_a_transformed_function(name: str) -> None:
 
     model = hk.transform(inner)
     assert model.apply(model.init(KEY, X), None, X).shape[-1] == 3
+
+
+def normed(x):
+    return hk.BatchNorm(True, True, 0.9)(hk.Linear(3)(x), is_training=True)
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.RETURNS))
+def test_constructors_return_objects_whose_init_is_fresh(name: str) -> None:
+    stateful = name == "haiku.transform_with_state"
+    made = getattr(hk, name.rsplit(".", 1)[1])(normed if stateful else forward)
+    cls = hk_api.RETURNS[name]
+    assert type(made).__name__ == cls.rsplit(".", 1)[1]
+    assert f"{cls}.init" in hk_api.FRESH_RESULTS
+    assert fresh_leaves(made.init(KEY, X), X, KEY)
