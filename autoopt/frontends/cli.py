@@ -434,7 +434,7 @@ def rewrite(
         from autoopt.verify.commands import options_for, verify_outcomes
 
         settings = _verify_settings(settings, verify_budget, verify_inconclusive)
-        options = options_for(entry, timeout, settings=settings)
+        options = options_for(entry, timeout, None, None, settings)
         show = progress.wanted(no_progress)
         errors = verify_outcomes(
             batch.outcomes, settings, options, report, show, not no_cache, batch.tests

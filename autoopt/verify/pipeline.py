@@ -386,11 +386,14 @@ def _usable(session: _Session, job: _Job | None, run: WorkerRun, first: bool) ->
 
 
 def _unsettled(job: _Job) -> bool:
-    """The rewrite's speed is not decided by its program view, nor by its region's."""
-    if job.failed:
+    """The rewrite's speed is not decided yet: its program view is undecided, and so is its
+    region's, or the region is faster while the whole program leans slower."""
+    program, function = job.row.program, job.row.function
+    if job.failed or (program is not None and not program.undecided):
         return False
-    views = [job.row.function, job.row.program]
-    return not any(view is not None and not view.undecided for view in views)
+    if function is None or function.undecided:
+        return True
+    return function.faster and (program is None or program.leans_slower)
 
 
 def _check_original(session: _Session, run: WorkerRun) -> bool:
