@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.verify.decide import Thresholds, decide, human_bytes, memory_win
+from autoopt.verify.decide import Thresholds, decide, human_bytes, memory_win, settle
 from autoopt.verify.report import MemoryView, Row, Verdict
 from autoopt.verify.stats import noise, pooled_noise, speed_view
 
@@ -195,3 +195,28 @@ def test_a_gpu_only_rule_cannot_be_measured_on_cpu() -> None:
     assert verdict is Verdict.NO_GAIN and "cannot be measured on cpu" in reason
     verdict, _ = decide(row("AO702", function=fast), T, platform="gpu")
     assert verdict is Verdict.ACCEPTED
+
+
+@pytest.mark.parametrize(
+    ("policy", "safe", "kept"),
+    [
+        ("keep-safe", True, True),
+        ("keep-safe", False, False),  # an unsafe fix needs a measured gain
+        ("keep", False, True),
+        ("drop", True, False),
+    ],
+)
+def test_what_an_inconclusive_verdict_means(policy: str, safe: bool, kept: bool) -> None:
+    verdict = settle(Verdict.INCONCLUSIVE, policy, safe)
+    assert verdict.accepted is kept
+    assert verdict in (Verdict.INCONCLUSIVE, Verdict.KEPT_INCONCLUSIVE)
+    assert settle(Verdict.NO_GAIN, policy, safe) is Verdict.NO_GAIN
+
+
+def test_undecided_views_are_inconclusive_a_decided_no_gain_is_not() -> None:
+    wide = view([1.0] * 4, [1 / 1.2 / j for j in (1.4, 0.7, 1.3, 0.75)], floor=0.1)
+    assert wide.undecided
+    verdict, reason = decide(row(program=wide), T)
+    assert verdict is Verdict.INCONCLUSIVE and "not decided within the budget" in reason
+    flat = view([1.0] * 4, [1.0] * 4, floor=0.1)
+    assert decide(row(program=wide, function=flat), T)[0] is Verdict.NO_GAIN
