@@ -581,7 +581,7 @@ def _together(jobs: list[_Job], combo: _Job) -> list[_Job]:
     next to a donation). Not when an AO601 gained nothing: its purpose is memory."""
     live = [job for job in jobs if job.program != Path()]
     view = None if combo.failed else combo.row.program
-    idle = [job for job in live if job.row.verdict is Verdict.NO_GAIN]
+    idle = [job for job in live if job.row.verdict in (Verdict.NO_GAIN, Verdict.INCONCLUSIVE)]
     usable = all(job.row.verdict.accepted or job in idle for job in live)
     if view is None or not view.faster or not idle or not usable:
         return []

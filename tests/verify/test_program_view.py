@@ -138,3 +138,12 @@ def test_no_combination_is_kept_otherwise(tmp_path, members, combined) -> None:
     combo = _measured("all.py", "combined", Verdict.ERROR, combined)
     row, kept, source = _combined(session, tmp_path, jobs, combo, lambda c: "", print)
     assert (row, kept, source) == (None, [], session.source)
+
+
+def test_undecided_small_gains_are_kept_together_too(tmp_path) -> None:
+    session = ScriptedSession(tmp_path)
+    hoists = [_measured(f"h{i}.py", "AO301", Verdict.INCONCLUSIVE, 1.05) for i in range(2)]
+    combo = _measured("all.py", "combined", Verdict.ERROR, 1.3)
+    row, kept, _ = _combined(session, tmp_path, hoists, combo, lambda c: "", print)
+    assert kept == hoists and row is combo.row
+    assert all(h.row.verdict is Verdict.ACCEPTED for h in hoists)
