@@ -48,7 +48,7 @@ class VerifyOptions:
     timeout: float = 120.0  # seconds per subprocess
     rtol: float | None = None  # overrides the dtype's relative tolerance
     atol: float | None = None  # absolute tolerance, overrides the scaled default
-    repeats: int = 3  # fresh-process rounds every rewrite gets, budget or not
+    repeats: int = 2  # fresh-process rounds every rewrite gets, budget or not
     max_repeats: int = 20  # ... and at most, while its speed is undecided and budget is left
     budget_s: float = 60.0  # seconds per file; past it, no round begins beyond the minimum
     rounds: int = 60  # interleaved steady-state rounds per region, at most
