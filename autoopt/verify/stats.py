@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 UNMEASURED_NOISE = 0.3  # assumed when a single sample cannot show its own spread
-MIN_PAIRS = 3  # fewer pairs decide nothing
+MIN_PAIRS = 2  # fewer pairs decide nothing (Student's t makes two pairs count little)
 #: Student's t, 97.5% quantile, by degrees of freedom 1..20 (a two-sided 95% interval).
 T975 = (
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
