@@ -622,7 +622,8 @@ def matrix(runs: list[dict]) -> str:
             f"| {sum(c['seconds'] for c in entry['cases']):.0f} "
             f"| {corpus_s} |"
         )
-    out += ["", "| case | effect | " + " | ".join(f"busy {e['busy']}" for e in runs) + " |"]
+    out += ["", "Verdicts, with the speedup of the region (r) and of the whole program (p):", ""]
+    out += ["| case | effect | " + " | ".join(f"busy {e['busy']}" for e in runs) + " |"]
     out.append("|---|---|" + "---|" * len(runs))
     for i, case in enumerate(runs[0]["cases"]):
         effect = (
@@ -642,8 +643,13 @@ def _verdicts(cases: list[dict], verdict: str) -> str:
 
 
 def _cell(case: dict) -> str:
-    best = max((v["speedup"] for v in (case.get("function"), case.get("program")) if v), default=0)
-    return f"{case['verdict']} {best:.2f}x" if best else case["verdict"]
+    """The verdict, with the region's and the whole program's speedups (`r`, `p`)."""
+    views = [
+        f"{label} {view['speedup']:.2f}x"
+        for label, view in (("r", case.get("function")), ("p", case.get("program")))
+        if view
+    ]
+    return f"{case['verdict']} ({', '.join(views)})" if views else case["verdict"]
 
 
 def main() -> None:
