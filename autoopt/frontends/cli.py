@@ -155,6 +155,33 @@ GpusPerJob = Annotated[
         "GPU between two jobs; `gpus-per-job` in pyproject.toml).",
     ),
 ]
+VerifyBudget = Annotated[
+    float | None,
+    typer.Option(
+        "--verify-budget",
+        min=1.0,
+        metavar="SECONDS",
+        help="Seconds verification may measure each file (default 60; `verify-budget` in "
+        "pyproject.toml); past them only the minimum rounds run and undecided speeds are "
+        "inconclusive.",
+    ),
+]
+
+
+class InconclusiveName(str, Enum):
+    keep_safe = "keep-safe"
+    keep = "keep"
+    drop = "drop"
+
+
+VerifyInconclusive = Annotated[
+    InconclusiveName | None,
+    typer.Option(
+        "--verify-inconclusive",
+        help="An equivalent rewrite whose speed the budget could not decide: keep-safe (the "
+        "default) keeps it if its fix is safe, keep always, drop never.",
+    ),
+]
 Rtol = Annotated[float | None, typer.Option("--rtol", help="Relative tolerance for float outputs.")]
 Atol = Annotated[float | None, typer.Option("--atol", help="Absolute tolerance for float outputs.")]
 
@@ -215,6 +242,14 @@ def _settings(
         )
         raise typer.Exit(EXIT_ERROR)
     return settings
+
+
+def _verify_settings(
+    settings: Settings, budget: float | None, inconclusive: InconclusiveName | None
+) -> Settings:
+    """The settings with `--verify-budget` and `--verify-inconclusive` over pyproject's."""
+    policy = inconclusive.value if inconclusive else None
+    return settings.merged(verify_budget=budget, verify_inconclusive=policy)
 
 
 def _unchecked_budget(batch: Batch, settings: Settings) -> None:
@@ -399,6 +434,8 @@ def rewrite(
     ray_address: RayAddress = None,
     gpus_per_job: GpusPerJob = None,
     stdin_filename: StdinFilename = None,
+    verify_budget: VerifyBudget = None,
+    verify_inconclusive: VerifyInconclusive = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -433,7 +470,8 @@ def rewrite(
     if verify:
         from autoopt.verify.commands import options_for, verify_outcomes
 
-        options = options_for(entry, timeout)
+        settings = _verify_settings(settings, verify_budget, verify_inconclusive)
+        options = options_for(entry, timeout, None, None, settings)
         show = progress.wanted(no_progress)
         errors = verify_outcomes(
             batch.outcomes, settings, options, report, show, not no_cache, batch.tests
@@ -523,6 +561,8 @@ def verify(
     executor: ExecutorOpt = None,
     ray_address: RayAddress = None,
     gpus_per_job: GpusPerJob = None,
+    verify_budget: VerifyBudget = None,
+    verify_inconclusive: VerifyInconclusive = None,
 ) -> None:
     """Verify every rewrite of FILE (run, compare, time); FILE is not changed.
 
@@ -542,7 +582,8 @@ def verify(
         ray_address,
         gpus_per_job,
     )
-    options = options_for(entry, timeout, rtol, atol)
+    settings = _verify_settings(settings, verify_budget, verify_inconclusive)
+    options = options_for(entry, timeout, rtol, atol, settings)
     show = progress.wanted(no_progress)
     raise typer.Exit(verify_command(file, settings, options, report, show, not no_cache))
 

@@ -41,7 +41,7 @@ def speed(view: SpeedView | None) -> str:
     if view is None:
         return "-"
     flag = " (recompiles)" if view.recompiles else ""
-    return f"{view.speedup:.2f}x ±{view.spread:.2f}{flag}"
+    return f"{view.speedup:.2f}x [{view.low:.2f}-{view.high:.2f}]{flag}"
 
 
 def error(row: Row) -> str:
