@@ -45,6 +45,12 @@ def decide(
     saved = memory_win(row.memory, thresholds)
     if _memory_goal(row.rule) and saved and _within_budget(views, thresholds):
         return Verdict.ACCEPTED, "; ".join([saved, *map(describe, views)])
+    program = row.program
+    if program and (program.slower or program.faster) and row.function:
+        # the whole program is what runs: where it decides, a region timed alone that
+        # disagrees measured a part the rewrite moved work out of (a vmapped body)
+        verdict = Verdict.SLOWER if program.slower else Verdict.ACCEPTED
+        return verdict, "; ".join(map(describe, views))
     slow = [v for v in views if v.slower]
     if slow:
         return Verdict.SLOWER, "; ".join(map(describe, slow))

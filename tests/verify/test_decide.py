@@ -86,6 +86,18 @@ def test_a_faster_function_is_not_kept_while_the_program_leans_slower() -> None:
     assert reason.startswith("the views disagree: function f: 2.00x") and "0.50x" in reason
 
 
+def test_a_decided_program_overrules_the_region_timed_alone() -> None:
+    """A vmapped body timed alone runs slower per call, while the program, which no
+    longer loops over it, is faster: the program is what the user runs."""
+    region_slower = view([1.0] * 5, [1.6] * 5)
+    program_faster = view([1.0] * 3, [0.2] * 3, floor=0.1)
+    verdict, reason = decide(row(function=region_slower, program=program_faster), T)
+    assert verdict is Verdict.ACCEPTED and "5.00x" in reason
+    program_slower = view([1.0] * 3, [1.5] * 3, floor=0.1)
+    verdict, _ = decide(row(function=view([1.0] * 5, [0.5] * 5), program=program_slower), T)
+    assert verdict is Verdict.SLOWER
+
+
 def test_undecided_either_way_past_the_floor_only() -> None:
     assert view([1.0], [0.5], floor=0.1).undecided  # 2x on one sample: more runs
     assert not view([1.0] * 3, [0.95] * 3, floor=0.1).undecided  # below the bar: done
