@@ -135,7 +135,7 @@ def test_required_imports_are_added_once() -> None:
     m = module()
     out = apply_edits(m, [RequireImport("jax"), RequireImport("jax"), RequireImport("os")])
     assert out.code == SOURCE.replace(
-        "import numpy as np\n", "import numpy as np\nimport jax\nimport os\n"
+        "import numpy as np\n", "import os\n\nimport jax\nimport numpy as np\n"
     )
 
 
