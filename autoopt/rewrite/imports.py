@@ -30,7 +30,7 @@ def add_imports(module: cst.Module, required: Iterable[RequireImport]) -> cst.Mo
         for r in sorted(required, key=lambda r: (r.module, r.alias or ""))
         if bindings.get(r.alias or r.module) != r.module
     ]
-    body = list(module.body)
+    body: list[cst.BaseStatement] = list(module.body)
     for req in missing:
         _insert(body, req)
     return module.with_changes(body=body)
@@ -145,8 +145,8 @@ def _top_imports(stmt: cst.BaseStatement) -> list[cst.Import | cst.ImportFrom]:
 
 def _module_of(imp: cst.Import | cst.ImportFrom) -> str:
     if type(imp) is cst.ImportFrom:
-        return "." * len(imp.relative) + (dotted(imp.module) if imp.module else "")  # type: ignore[arg-type]
-    return dotted(imp.names[0].name) or ""  # type: ignore[union-attr]  # an Import
+        return "." * len(imp.relative) + ((dotted(imp.module) if imp.module else None) or "")
+    return dotted(imp.names[0].name) or ""  # type: ignore[index]  # an Import's names
 
 
 def _section(module: str) -> int:
@@ -166,8 +166,8 @@ def _key(stmt: cst.BaseStatement) -> tuple:
     by module name, case aside."""
     imp = _top_imports(stmt)[0]
     module = _module_of(imp)
-    alias = imp.names[0].asname if type(imp) is cst.Import else None  # type: ignore[index]
-    alias_name = dotted(alias.name) if alias is not None else ""  # type: ignore[arg-type]
+    alias = imp.names[0].asname if type(imp) is cst.Import else None
+    alias_name = dotted(alias.name) if alias is not None else None
     return (type(imp) is cst.ImportFrom, module.lower(), module, alias_name or "")
 
 
