@@ -58,7 +58,7 @@ def _blocks(body: Sequence[cst.BaseStatement]) -> list[list[int]]:
     """The indices of each run of consecutive top-level import lines."""
     runs: list[list[int]] = []
     for index, stmt in enumerate(body):
-        if not _top_imports(stmt):
+        if not top_imports(stmt):
             continue
         if runs and runs[-1][-1] == index - 1:
             runs[-1].append(index)
@@ -70,10 +70,10 @@ def _blocks(body: Sequence[cst.BaseStatement]) -> list[list[int]]:
 def _choose(body: Sequence[cst.BaseStatement], blocks: list[list[int]], package: str) -> list[int]:
     """The block importing `package`, else the first holding its section, else the last."""
     for block in blocks:
-        if any(_imports_package(i, package) for n in block for i in _top_imports(body[n])):
+        if any(_imports_package(i, package) for n in block for i in top_imports(body[n])):
             return block
     section = _section(package)
-    return next((b for b in blocks if section in {_line_section(body[n]) for n in b}), blocks[-1])
+    return next((b for b in blocks if section in {line_section(body[n]) for n in b}), blocks[-1])
 
 
 def _position(
@@ -81,11 +81,11 @@ def _position(
 ) -> tuple[int, bool, bool]:
     """Where in `block` an import of `section` sorting as `key` goes: (index, whether
     before an import there, whether it opens a section of its own)."""
-    same = [n for n in block if _line_section(body[n]) == section]
+    same = [n for n in block if line_section(body[n]) == section]
     if same:
         later = [n for n in same if _key(body[n]) > key]
         return (later[0], True, False) if later else (same[-1] + 1, False, False)
-    after = [n for n in block if _line_section(body[n]) > section]
+    after = [n for n in block if line_section(body[n]) > section]
     return (after[0], True, True) if after else (block[-1] + 1, False, True)
 
 
@@ -110,7 +110,7 @@ def _space_below(body: list[cst.BaseStatement], at: int) -> None:
     """Code right below the import at `at` gets the blank lines isort and Ruff's
     formatter want (two above a function or class, else one)."""
     below = at + 1
-    if below < len(body) and not _top_imports(body[below]) and not _blank_above(body[below]):
+    if below < len(body) and not top_imports(body[below]) and not _blank_above(body[below]):
         stmt = body[below]
         blank = 2 if type(stmt) in (cst.FunctionDef, cst.ClassDef) else 1
         lead = stmt.leading_lines  # type: ignore[attr-defined]  # every statement has them
@@ -126,7 +126,7 @@ def _first_use(body: Sequence[cst.BaseStatement], name: str) -> int | None:
     """The first top-level statement above every import that reads `name` (a notebook's
     cell may use what a later cell imports), if any."""
     for position, stmt in enumerate(body):
-        if _top_imports(stmt):
+        if top_imports(stmt):
             continue
         if any(n.value == name for n in read_names(stmt)):
             return position
@@ -137,7 +137,8 @@ def _after_docstring(body: Sequence[cst.BaseStatement]) -> int:
     return 1 if body and _is_docstring(body[0]) else 0
 
 
-def _top_imports(stmt: cst.BaseStatement) -> list[cst.Import | cst.ImportFrom]:
+def top_imports(stmt: cst.BaseStatement) -> list[cst.Import | cst.ImportFrom]:
+    """The imports of a statement line (none for other statements)."""
     if type(stmt) is not cst.SimpleStatementLine:
         return []
     return [s for s in stmt.body if type(s) is cst.Import or type(s) is cst.ImportFrom]
@@ -157,14 +158,15 @@ def _section(module: str) -> int:
     return STDLIB if module.split(".")[0] in sys.stdlib_module_names else OTHER
 
 
-def _line_section(stmt: cst.BaseStatement) -> int:
-    return _section(_module_of(_top_imports(stmt)[0]))
+def line_section(stmt: cst.BaseStatement) -> int:
+    """The isort section of an import line (by its first import)."""
+    return _section(_module_of(top_imports(stmt)[0]))
 
 
 def _key(stmt: cst.BaseStatement) -> tuple:
     """isort's order inside a section: `import x` first, then `from x import y`, each
     by module name, case aside."""
-    imp = _top_imports(stmt)[0]
+    imp = top_imports(stmt)[0]
     module = _module_of(imp)
     alias = imp.names[0].asname if type(imp) is cst.Import else None
     alias_name = dotted(alias.name) if alias is not None else None

@@ -200,6 +200,7 @@ for _ in range(100):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def step(u, alpha):
     return u + alpha * (jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1))
@@ -222,9 +223,11 @@ keys = jax.random.split(jax.random.PRNGKey(0), 4)
 xs = [init(k, 8) for k in keys]
 """,
         """
+import functools
+
 import jax
 from jax import numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, static_argnames=("n",))
 def init(key, n):
@@ -252,6 +255,7 @@ for i in range(5):
 import jax as J
 import jax.numpy as jnp
 from functools import partial
+
 
 @partial(J.jit, static_argnames=("steps",))
 def unroll(x, steps):
@@ -281,6 +285,7 @@ for x in xs:
 from jax import jit
 import jax.numpy as jnp
 
+
 @jit
 def predict(w, x):
     # a linear model
@@ -307,10 +312,12 @@ def main(x, k):
 main(jnp.ones(8), int(sys.argv[1]))
 """,
         """
+import functools
 import sys
+
 import jax
 import jax.numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, static_argnames=("k",))
 def head(x, k):
@@ -344,8 +351,10 @@ if __name__ == "__main__":
 """,
         """
 import multiprocessing
+
 import jax
 import jax.numpy as jnp
+
 
 def work(x):
     return jnp.cos(x) ** 2
@@ -482,6 +491,7 @@ for _ in range(100):
 import jax
 import jax.numpy as jnp
 
+
 def laplacian(u):
     return jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1)
 
@@ -510,6 +520,7 @@ for _ in range(200):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def leapfrog(x, v):
     v = v - 0.05 * x
@@ -532,9 +543,11 @@ for _ in range(5):
     x = normalise(x, 1)
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, static_argnames=("axis",))
 def normalise(x, axis):
@@ -558,9 +571,11 @@ for _ in range(3):
     x = activate(x, "tanh")
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, static_argnames=("kind",))
 def activate(x, kind):
@@ -652,6 +667,7 @@ for _ in range(10):
         """
 import jax
 import jax.numpy as jnp
+
 
 class Schedule:
     def __init__(self):
@@ -829,6 +845,7 @@ for step in range(400):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def jitter(x, step):
     h = (step * 9_000_017 + 12345) % 1_000_003
@@ -920,6 +937,7 @@ for i in range(8):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def step(u, t):
     return u + (t * 0.5 - 1.0) * u
@@ -991,6 +1009,7 @@ set_param("DT", 0.4)
 """,
         """
 import sys
+
 import jax
 import jax.numpy as jnp
 
@@ -1116,10 +1135,11 @@ for _ in range(4):
 TABLE *= 0.5
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
-import functools
 
 TABLE = np.array([1.0, 2.0, 3.0])
 

@@ -190,8 +190,10 @@ def main(batches):
     return state
 """,
         """
-import jax
 import functools
+
+import jax
+
 
 @functools.partial(jax.jit, donate_argnames=("state",))
 def train_step(state, batch):
@@ -225,6 +227,7 @@ def main(grads_list):
 from functools import partial
 import jax
 import jax.numpy as jnp
+
 
 @partial(jax.jit, static_argnames=("lr",), donate_argnames=("params", "opt"))
 def update(params, opt, grads, lr):
@@ -285,9 +288,11 @@ def main():
     return u
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, donate_argnames=("u",))
 def relax(u):
@@ -319,6 +324,7 @@ def main(a, b):
 import functools
 import jax
 
+
 @functools.partial(jax.jit, donate_argnames=("a", "b"))
 def step(a, b):
     return a + b, b * 2
@@ -344,8 +350,10 @@ def train(state, xs):
     return state
 """,
         """
-import jax
 import functools
+
+import jax
+
 
 @functools.partial(jax.jit, donate_argnames=("state",))
 def step(state, x):
@@ -374,8 +382,10 @@ def main(xs):
     return state
 """,
         """
-import jax
 import functools
+
+import jax
+
 
 @functools.partial(jax.jit, donate_argnames=("state",))
 def step(state, x):
@@ -403,8 +413,10 @@ def run(xs):
     return state
 """,
         """
-import jax
 import functools
+
+import jax
+
 
 @functools.partial(jax.jit, donate_argnames=("state",))
 def step(state, x):
@@ -530,6 +542,7 @@ def main():
 import equinox as eqx
 import jax
 
+
 @eqx.filter_jit(donate="all")
 def step(state, n):
     return state * n
@@ -594,6 +607,7 @@ def main():
 import equinox as eqx
 import jax
 
+
 @eqx.filter_jit(donate="all-except-first")
 def step(table, state):
     return state + table
@@ -643,9 +657,11 @@ def main():
     return state
 """,
         """
+import functools
+
 import jax
 from flax import nnx
-import functools
+
 
 @functools.partial(nnx.jit, donate_argnames=("state",))
 def step(state, x):
@@ -676,9 +692,11 @@ def main(x):
     return model
 """,
         """
+import functools
+
 import jax
 from flax import nnx
-import functools
+
 
 @functools.partial(nnx.jit, donate_argnames=("model",))
 def step(model, x):
@@ -717,9 +735,10 @@ def main():
     return p, Run.start
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 class Run:
     start = None
@@ -800,10 +819,12 @@ def main():
     return p
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
 import registry
-import functools
+
 
 @functools.partial(jax.jit, donate_argnames=("p",))
 def step(p):
@@ -839,9 +860,10 @@ def main():
     return p
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 def prepared(p):
     seen = [p]
