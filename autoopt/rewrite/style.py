@@ -134,12 +134,12 @@ def _wrapped_line(
 def _small_statement(small: cst.BaseSmallStatement) -> wrap.Doc | None:
     kind = type(small)
     if kind is cst.Expr:
-        return wrap.expression(small.value, top=True)  # type: ignore[attr-defined]
+        return wrap.expression(small.value, wrap.STATEMENT)  # type: ignore[attr-defined]
     if kind is cst.Return and small.value is not None:  # type: ignore[attr-defined]
-        return ["return ", wrap.expression(small.value, top=True)]  # type: ignore[attr-defined]
+        return ["return ", wrap.expression(small.value, where=wrap.VALUE)]  # type: ignore[attr-defined]
     if kind is cst.Assign:
         targets = "".join(wrap.text(t.target) + " = " for t in small.targets)  # type: ignore[attr-defined]
-        return [targets, wrap.expression(small.value, top=True)]  # type: ignore[attr-defined]
+        return [targets, wrap.expression(small.value, where=wrap.VALUE)]  # type: ignore[attr-defined]
     return None
 
 
@@ -160,7 +160,9 @@ def _test(stmt: cst.If | cst.While, keyword: str, room: int, indent: str) -> cst
     comment = type(stmt.body) is cst.IndentedBlock and stmt.body.header.comment
     if len(line) <= room or "\n" in line or comment:
         return stmt
-    new = wrap.render([f"{keyword} ", wrap.expression(stmt.test, top=True), ":"], room, indent)
+    new = wrap.render(
+        [f"{keyword} ", wrap.expression(stmt.test, where=wrap.VALUE), ":"], room, indent
+    )
     if not wrap.same_code(f"{line}\n    pass\n", f"{new}\n    pass\n"):
         return stmt
     parsed = cst.ensure_type(cst.parse_statement(f"{new}\n    pass\n"), type(stmt))
@@ -172,7 +174,7 @@ Node = TypeVar("Node", bound=cst.CSTNode)
 
 def _quoted(node: Node, restyle: _Restyle) -> Node:
     """Double-quoted strings of new code in single quotes where the file prefers them
-    (and neither quote nor backslash is inside)."""
+    (and no quote is inside)."""
     if '"' not in wrap.text(node) or restyle.prevailing_quote() != "'":
         return node
     return cst.ensure_type(node.visit(_SingleQuotes()), type(node))
@@ -185,7 +187,7 @@ class _SingleQuotes(cst.CSTTransformer):
         value = updated_node.value
         prefix = value[: len(value) - len(value.lstrip("rRbBuU"))]
         body = value[len(prefix) :]
-        if body[:3] == '"""' or body[:1] != '"' or any(c in body[1:-1] for c in "'\"\\"):
+        if body[:3] == '"""' or body[:1] != '"' or any(c in body[1:-1] for c in "'\""):
             return updated_node
         return updated_node.with_changes(value=f"{prefix}'{body[1:-1]}'")
 

@@ -4,11 +4,12 @@ An expression becomes a document of text, line breaks and groups (Wadler's prett
 printer, as Ruff's formatter and Prettier build it): a group is printed on one line
 when it fits up to the next possible break, else its breaks become newlines. A call's
 arguments are a group inside the group of its parentheses (`f(\\n    a, b\\n)` first,
-one argument a line with a trailing comma when they do not fit either); a tuple, list,
-set or dict literal is one group (one element a line); an operator between operands
-that have their own brackets does not break, else the expression is parenthesized and
-breaks before its operators. Nodes of other kinds are kept whole. A wrapped statement is
-used only when it parses to the same syntax tree as the line it replaces.
+then one argument a line with a trailing comma, none after a sole argument); a tuple,
+list, set or dict literal is one group (one element a line). An operation breaks before
+its operators inside brackets; as an assigned, returned or tested value it does so in
+added parentheses, unless its last operand has brackets of its own, which break instead
+(as in a statement of its own). Nodes of other kinds are kept whole. A wrapped statement
+is used only where it parses to the same syntax tree as the line it replaces.
 """
 
 from __future__ import annotations
@@ -111,9 +112,13 @@ def _fits(todo: list[tuple[int, bool, Doc]], rest: list[tuple[int, bool, Doc]], 
     return False
 
 
-def expression(node: cst.BaseExpression, top: bool = False) -> Doc:
-    """The document of an expression (`top`: a statement's own, which may gain
-    parentheses to break in); whole text for kinds not modelled."""
+#: Where an expression is: the value of an assignment, `return`, `if` or `while`
+#: (parentheses may be added to break it), a statement of its own, inside brackets.
+VALUE, STATEMENT, INNER = "value", "statement", "inner"
+
+
+def expression(node: cst.BaseExpression, where: str = INNER) -> Doc:
+    """The document of an expression; whole text for kinds not modelled."""
     if type(node) is cst.Tuple and len(node.lpar) == 1:
         one = len(node.elements) == 1
         return _bracketed("(", [_element(e) for e in node.elements], ")", one)
@@ -131,7 +136,7 @@ def expression(node: cst.BaseExpression, top: bool = False) -> Doc:
     if type(node) is cst.Dict:
         return _bracketed("{", [_dict_element(e) for e in node.elements], "}")
     if type(node) in (cst.Comparison, cst.BinaryOperation, cst.BooleanOperation):
-        return _operation(node, top)
+        return _operation(node, where)
     return text(node)
 
 
@@ -168,7 +173,7 @@ def _arguments(call: cst.Call) -> Doc:
     for arg in args:
         head = (arg.keyword.value + "=") if arg.keyword else arg.star
         joined += [head, expression(arg.value), ",", LINE]
-    joined[-2:] = [IfBreak(",")]
+    joined[-2:] = [IfBreak(",")] if len(args) > 1 else []  # none after a sole argument
     return Group(["(", Indent([SOFT, Group(joined)]), SOFT, ")"])
 
 
@@ -186,21 +191,21 @@ def _comprehension(node: cst.GeneratorExp) -> Doc:
     return Group(parts)
 
 
-def _operation(node: cst.BaseExpression, top: bool) -> Doc:
-    """Operands with their operators between; at the top of a statement parenthesized
-    (breaking before each operator) unless the last operand has brackets of its own."""
+def _operation(node: cst.BaseExpression, where: str) -> Doc:
+    """Operands and their operators: inside brackets a group breaking before each
+    operator; as a value, the same in added parentheses unless the last operand has
+    brackets of its own (those break instead), as in a statement of its own."""
     operands, operators = _flattened(node)
-    if _bracketed_operand(operands[-1]):
-        parts: list[Doc] = [expression(operands[0])]
-        for operator, operand in zip(operators, operands[1:], strict=True):
-            parts += [f" {operator} ", expression(operand)]
-        return parts
-    if not top:
-        return text(node)
-    parts = [expression(operands[0])]
-    for operator, operand in zip(operators, operands[1:], strict=True):
-        parts += [LINE, f"{operator} ", expression(operand)]
-    return Group([IfBreak("("), Indent([SOFT, *parts]), SOFT, IfBreak(")")])
+    pairs = list(zip(operators, operands[1:], strict=True))
+    first = expression(operands[0])
+    if where == INNER or (where == VALUE and not _bracketed_operand(operands[-1])):
+        parts: list[Doc] = [first]
+        for operator, operand in pairs:
+            parts += [LINE, f"{operator} ", expression(operand)]
+        if where == INNER:
+            return Group(parts)
+        return Group([IfBreak("("), Indent([SOFT, *parts]), SOFT, IfBreak(")")])
+    return [first, *[[f" {operator} ", expression(operand)] for operator, operand in pairs]]
 
 
 def _flattened(node: cst.BaseExpression) -> tuple[list[cst.BaseExpression], list[str]]:
