@@ -24,9 +24,7 @@ def test_new_strings_take_the_files_single_quotes() -> None:
 
 def test_double_quotes_stay_where_the_file_prefers_them() -> None:
     source = "a = \"v\"\nb = 'w'\nz = 1\n"
-    assert insert_above_last(source, 'c = f("x")\n') == source.replace(
-        "z = 1", 'c = f("x")\nz = 1'
-    )
+    assert insert_above_last(source, 'c = f("x")\n') == source.replace("z = 1", 'c = f("x")\nz = 1')
 
 
 def test_only_new_lines_are_wrapped_at_the_line_length() -> None:
