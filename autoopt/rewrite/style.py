@@ -2,9 +2,9 @@
 lines isort and Ruff's formatter want below an import block.
 
 Only statements the edits made or rebuilt are touched (the others are the original
-objects): their string literals take the file's prevailing quote where no escape
-changes, their lines longer than the limit are wrapped (`rewrite/wrap.py`), and at
-module level code that now follows an import directly gets its blank lines.
+objects): their string literals take the file's prevailing quote where no quote is
+inside, their lines longer than the limit are wrapped (`rewrite/wrap.py`), and at
+module level what now follows an import line gets the blank lines isort wants.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import io
 import tokenize
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import TypeVar
 
 import libcst as cst
@@ -29,12 +29,11 @@ class _Restyle:
     width: int
     indent: str
     code: str  # the original source, for its quotes
-    quote: list[str] = field(default_factory=list)  # the prevailing quote, once known
 
-    def prevailing_quote(self) -> str:
-        if not self.quote:
-            self.quote.append(_prevailing_quote(self.code))
-        return self.quote[0]
+    @cached_property
+    def quote(self) -> str:
+        """The prevailing quote, read only when new code holds a string."""
+        return _prevailing_quote(self.code)
 
 
 def follow_style(
@@ -132,14 +131,14 @@ def _wrapped_line(
 
 
 def _small_statement(small: cst.BaseSmallStatement) -> wrap.Doc | None:
-    kind = type(small)
-    if kind is cst.Expr:
-        return wrap.expression(small.value, wrap.STATEMENT)  # type: ignore[attr-defined]
-    if kind is cst.Return and small.value is not None:  # type: ignore[attr-defined]
-        return ["return ", wrap.expression(small.value, where=wrap.VALUE)]  # type: ignore[attr-defined]
-    if kind is cst.Assign:
-        targets = "".join(wrap.text(t.target) + " = " for t in small.targets)  # type: ignore[attr-defined]
-        return [targets, wrap.expression(small.value, where=wrap.VALUE)]  # type: ignore[attr-defined]
+    """An expression statement, `return` or assignment as a document (None: another)."""
+    if type(small) is cst.Expr:
+        return wrap.expression(small.value, wrap.STATEMENT)
+    if type(small) is cst.Return and small.value is not None:
+        return ["return ", wrap.expression(small.value, wrap.VALUE)]
+    if type(small) is cst.Assign:
+        targets = "".join(wrap.text(t.target) + " = " for t in small.targets)
+        return [targets, wrap.expression(small.value, wrap.VALUE)]
     return None
 
 
@@ -160,9 +159,7 @@ def _test(stmt: cst.If | cst.While, keyword: str, room: int, indent: str) -> cst
     comment = type(stmt.body) is cst.IndentedBlock and stmt.body.header.comment
     if len(line) <= room or "\n" in line or comment:
         return stmt
-    new = wrap.render(
-        [f"{keyword} ", wrap.expression(stmt.test, where=wrap.VALUE), ":"], room, indent
-    )
+    new = wrap.render([f"{keyword} ", wrap.expression(stmt.test, wrap.VALUE), ":"], room, indent)
     if not wrap.same_code(f"{line}\n    pass\n", f"{new}\n    pass\n"):
         return stmt
     parsed = cst.ensure_type(cst.parse_statement(f"{new}\n    pass\n"), type(stmt))
@@ -175,7 +172,7 @@ Node = TypeVar("Node", bound=cst.CSTNode)
 def _quoted(node: Node, restyle: _Restyle) -> Node:
     """Double-quoted strings of new code in single quotes where the file prefers them
     (and no quote is inside)."""
-    if '"' not in wrap.text(node) or restyle.prevailing_quote() != "'":
+    if '"' not in wrap.text(node) or restyle.quote != "'":
         return node
     return cst.ensure_type(node.visit(_SingleQuotes()), type(node))
 
