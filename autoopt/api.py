@@ -18,7 +18,8 @@ from autoopt.analysis.facts.test_functions import reached_test
 from autoopt.config import DEFAULT_LINE_LENGTH, Settings, line_length
 from autoopt.model import Applicability, AutooptError, Finding, Result
 from autoopt.rewrite.apply import apply_edits
-from autoopt.rewrite.text_edits import with_text_edits
+from autoopt.rewrite.line_map import LineMap
+from autoopt.rewrite.text_edits import changed_lines, with_text_edits
 from autoopt.rules import ALL_RULES
 
 
@@ -171,16 +172,73 @@ def _line_length(path: str) -> int:
     return line_length(Path(path).parent.resolve())
 
 
+#: How many times `optimize_source` analyses and fixes at most. A fix can remove what kept
+#: another rule off the code (AO301's hoist leaves a loop AO103 compiles), which only an
+#: analysis of the fixed code proves; so the fixed code is analysed again, as Ruff's
+#: `--fix` does, until no fix changes it.
+MAX_PASSES = 4
+
+
 def optimize_source(
     code: str, *, path: str = "<string>", settings: Settings | None = None
 ) -> Result:
-    """Findings for `code` and the code with every applicable fix applied."""
+    """Findings for `code` and the code with every applicable fix applied, analysed and
+    fixed again until it is stable (`MAX_PASSES`). The findings are the first pass's and
+    the fixes of later passes, their spans mapped onto `code` (`_merged`)."""
     settings = settings or Settings()
     module, findings, read = _analyse(code, path, settings, lambda f: applicable(f, settings))
     applied = [f for f in findings if applicable(f, settings)]
     new_code = render(module, applied, path)
-    with_text_edits(code, new_code, applied, lambda f: _alone(module, f, path))
-    return Result(path, code, findings, new_code, applied, read)
+    new_code, later, more = _later_passes(
+        code, new_code, path, settings, lambda f: applicable(f, settings)
+    )
+    owned = {id(f): ranges for f, ranges in later}
+    with_text_edits(
+        code,
+        new_code,
+        applied + [f for f, _ in later],
+        lambda f: owned[id(f)] if id(f) in owned else changed_lines(code, _alone(module, f, path)),
+    )
+    findings = _merged(findings, applied, [f for f, _ in later])
+    return Result(path, code, findings, new_code, applied + [f for f, _ in later], read | more)
+
+
+def _later_passes(
+    source: str, code: str, path: str, settings: Settings, chosen: Callable[[Finding], bool]
+) -> tuple[str, list[tuple[Finding, list[tuple[int, int]]]], dict[str, str]]:
+    """`code` (`source` fixed once) analysed and fixed again while the fixes `chosen`
+    takes (given the finding with its span mapped onto `source`) change it; the final
+    code, those fixes' findings with the lines of `source` each changes alone (mapped
+    onto `source`: rewrite/line_map.py), and the files the analyses read."""
+    later: list[tuple[Finding, list[tuple[int, int]]]] = []
+    read: dict[str, str] = {}
+    previous = source
+    for _ in range(MAX_PASSES - 1):
+        if code == previous:
+            break
+        lines = LineMap(source, code)
+
+        def fixed(finding: Finding, lines: LineMap = lines) -> bool:
+            return chosen(replace(finding, span=lines.span(finding.span)))
+
+        module, fresh, deps = _analyse(code, path, settings, fixed)
+        read |= deps
+        applied = [f for f in fresh if fixed(f)]
+        for finding in applied:
+            alone = changed_lines(code, _alone(module, finding, path))
+            mapped = replace(finding, span=lines.span(finding.span))
+            later.append((mapped, [lines.lines(i1, i2) for i1, i2 in alone]))
+        previous, code = code, render(module, applied, path)
+    return code, later, read
+
+
+def _merged(findings: list[Finding], applied: list[Finding], later: list[Finding]) -> list[Finding]:
+    """The first pass's findings and the later passes' fixes, a later fix replacing a
+    finding of its rule on its line that the first pass did not apply."""
+    fixed = {(f.rule, f.span.line) for f in later}
+    first = {id(f) for f in applied}
+    kept = [f for f in findings if id(f) in first or (f.rule, f.span.line) not in fixed]
+    return sorted(kept + later, key=lambda f: (f.span, f.rule))
 
 
 def _alone(module: cst.Module, finding: Finding, path: str) -> str:
@@ -196,7 +254,8 @@ def apply_fixes(code: str, findings: Iterable[Finding], *, path: str = "<string>
     """`code` with the fixes of the given findings (matched by rule and span) applied.
 
     The findings may come from an earlier run or another process: the code is
-    analysed again and the matching fresh findings are applied.
+    analysed again and the matching fresh findings are applied, then (as in
+    `optimize_source`) the fixed code again, for the findings a later pass fixed.
     """
     wanted = {(f.rule, f.span) for f in findings}
 
@@ -204,4 +263,5 @@ def apply_fixes(code: str, findings: Iterable[Finding], *, path: str = "<string>
         return (finding.rule, finding.span) in wanted and finding.fixable
 
     module, fresh, _ = _analyse(code, path, Settings(), chosen)
-    return render(module, [f for f in fresh if chosen(f)], path)
+    new_code = render(module, [f for f in fresh if chosen(f)], path)
+    return _later_passes(code, new_code, path, Settings(), chosen)[0]

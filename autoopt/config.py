@@ -15,6 +15,8 @@ from autoopt.model import AutooptError
 TEST_FILES = ("tests/", "test/", "test_*.py", "*_test.py", "conftest.py", "benchmarks/")
 EXECUTORS = ("local", "ray")  # where verification jobs run (autoopt/verify/executor.py)
 DEFAULT_LINE_LENGTH = 88  # Ruff's and Black's
+#: Which equivalent rewrites whose speed verification could not decide are kept.
+INCONCLUSIVE = ("keep-safe", "keep", "drop")
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,9 @@ class Settings:
     executor: str = field(default="local", repr=False)
     ray_address: str | None = field(default=None, repr=False)
     gpus_per_job: float | None = field(default=None, repr=False)
+    # How long verification may measure a file, and what an undecided speed means.
+    verify_budget: float | None = field(default=None, repr=False)
+    verify_inconclusive: str | None = field(default=None, repr=False)
 
     def enabled(self, rule_id: str) -> bool:
         if self.select and not any(rule_id.startswith(s) for s in self.select):
@@ -147,6 +152,7 @@ def load_settings(start: Path) -> Settings:
         raise AutooptError(str(pyproject), f"[tool.autoopt] memory-budget: {exc}") from exc
     return Settings(
         **_executor_settings(pyproject, table),
+        **_verify_settings(pyproject, table),
         select=tuple(c.upper() for c in table.get("select", ())),
         ignore=tuple(c.upper() for c in table.get("ignore", ())),
         unsafe_fixes=bool(table.get("unsafe-fixes", False)),
@@ -171,3 +177,21 @@ def _executor_settings(pyproject: Path, table: dict) -> dict[str, Any]:
     if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, int | float)):
         raise AutooptError(str(pyproject), f"[tool.autoopt] gpus-per-job: {gpus!r} is not a number")
     return {"executor": executor, "ray_address": table.get("ray-address"), "gpus_per_job": gpus}
+
+
+def _verify_settings(pyproject: Path, table: dict) -> dict[str, Any]:
+    """`verify-budget` (seconds per file) and `verify-inconclusive`, checked."""
+    budget = table.get("verify-budget")
+    if budget is not None and (
+        isinstance(budget, bool) or not isinstance(budget, int | float) or budget <= 0
+    ):
+        raise AutooptError(
+            str(pyproject), f"[tool.autoopt] verify-budget: {budget!r} is not a positive number"
+        )
+    policy = table.get("verify-inconclusive")
+    if policy is not None and policy not in INCONCLUSIVE:
+        raise AutooptError(
+            str(pyproject),
+            f"[tool.autoopt] verify-inconclusive: {policy!r} is not one of {INCONCLUSIVE}",
+        )
+    return {"verify_budget": budget, "verify_inconclusive": policy}

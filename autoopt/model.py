@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import libcst as cst
+if TYPE_CHECKING:  # LibCST loads with the pipeline, not with the data it hands on
+    import libcst as cst
 
 
 class Applicability(str, Enum):
@@ -29,7 +30,7 @@ class Span:
 
 
 #: Called with the rewritten node of the target's own class (a `For` for a `For`): Any.
-NodeTransform = Callable[[Any], cst.CSTNode | cst.RemovalSentinel]
+NodeTransform = Callable[[Any], "cst.CSTNode | cst.RemovalSentinel"]
 
 
 @dataclass(frozen=True)
@@ -74,13 +75,15 @@ class TextEdit:
 
     content: str
     span: Span
+    cell: int | None = None  # in a notebook: the cell `span` counts lines in (report/cells.py)
 
     def to_json(self) -> dict[str, object]:
-        return {
-            "content": self.content,
-            "location": {"row": self.span.line, "column": self.span.column},
-            "end_location": {"row": self.span.end_line, "column": self.span.end_column},
-        }
+        data: dict[str, object] = {"content": self.content}
+        if self.cell is not None:
+            data["cell"] = self.cell
+        data["location"] = {"row": self.span.line, "column": self.span.column}
+        data["end_location"] = {"row": self.span.end_line, "column": self.span.end_column}
+        return data
 
 
 @dataclass
@@ -101,6 +104,8 @@ class Finding:
     # The text edits of the fix as applied with the other fixes of its run (empty where
     # the fix was not applied): plain data, kept by `detached` and the result cache.
     text_edits: tuple[TextEdit, ...] = ()
+    # In a notebook, as reported: the cell (from 1) whose lines `span` counts (report/cells.py).
+    cell: int | None = None
 
     @property
     def fixable(self) -> bool:
@@ -111,8 +116,10 @@ class Finding:
         return replace(self, edits=())
 
     def to_json(self) -> dict[str, object]:
-        data: dict[str, object] = {
-            "path": self.path,
+        data: dict[str, object] = {"path": self.path}
+        if self.cell is not None:
+            data["cell"] = self.cell
+        data |= {
             "line": self.span.line,
             "column": self.span.column,
             "end_line": self.span.end_line,
@@ -160,15 +167,19 @@ class Result:
 class AutooptError(Exception):
     """An input autoopt cannot work on; the message names the file and the cause."""
 
-    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+    def __init__(
+        self, path: str, message: str, line: int | None = None, cell: int | None = None
+    ) -> None:
         self.path = path
         self.message = message
         self.line = line
-        where = f"{path}:{line}" if line else path
+        self.cell = cell  # in a notebook: the cell `line` counts in (report/cells.py)
+        where = path + (f":cell {cell}" if cell else "") + (f":{line}" if line else "")
         super().__init__(f"{where}: {message}")
 
-    def __reduce__(self) -> tuple[type[AutooptError], tuple[str, str, int | None]]:
-        return (type(self), (self.path, self.message, self.line))
+    def __reduce__(self) -> tuple[type[AutooptError], tuple[str, str, int | None, int | None]]:
+        return (type(self), (self.path, self.message, self.line, self.cell))
 
     def to_json(self) -> dict[str, object]:
-        return {"path": self.path, "message": self.message}
+        cell = {} if self.cell is None else {"cell": self.cell}
+        return {"path": self.path, **cell, "message": self.message}

@@ -7,23 +7,25 @@ return (tests/hazards/test_hazards.py `compare`: container types, array kind, dt
 shape, ints exactly, floats with allclose), the exception type if one is raised, and
 what they print. The rewrite must also be idempotent.
 
-A program composes one or two loop skeletons (`SKELETONS`); each skeleton has hazard
-mutations (`MUTATIONS`), each on or off by the seeded RNG. Programs run in worker
-processes that import jax once and fork a child per program (tests/hazards/runner.py).
-A failing program is shrunk (mutations, then lines, dropped one at a time while the
-failure persists) and written to `--out`.
+A program composes one or two parts: a loop skeleton (`SKELETONS`) whose hazard
+mutations (`MUTATIONS`) are each on or off by the seeded RNG, or a hazard fragment of
+one of issue 27's classes (benchmarks/fuzz_hazards.py), rendered as its hazard or as
+its benign twin. Programs run in worker processes that import jax once and fork a
+child per batch (benchmarks/fuzz_runner.py). A failing program is shrunk (mutations,
+then parts, then lines, dropped one at a time while the failure persists) and written
+to `--out`. The run prints a summary table (also as JSON with `--json PATH`).
 
-    python benchmarks/fuzz_rewrites.py --seed 0 --count 200 --jobs 2 --out /tmp/fuzz
+    python benchmarks/fuzz_rewrites.py --seed 0 --count 3000 --jobs 2 --no-shrink
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import json
 import os
 import random
 import sys
-import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -34,7 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-PROGRAM_TIMEOUT_S = 60.0
+from benchmarks.fuzz_hazards import CLASSES, FRAGMENTS, fragment_class  # noqa: E402
+from benchmarks.fuzz_runner import run_codes  # noqa: E402
 
 # skeleton -> the mutation classes it can take
 SKELETONS: dict[str, tuple[str, ...]] = {
@@ -46,14 +49,34 @@ SKELETONS: dict[str, tuple[str, ...]] = {
     "stack_examples": ("print_in_step", "global_rebound", "list_alias"),
 }
 MUTATIONS = sorted({m for ms in SKELETONS.values() for m in ms})
+SKELETON_SHARE = 0.4  # a part is a skeleton with mutations, else a hazard fragment
+HAZARD_SHARE = 0.6  # a fragment renders its hazard, else its benign twin
+HEADER = [
+    "import functools",
+    "import logging",
+    "import math",
+    "import sys",
+    "",
+    "import jax",
+    "import jax.numpy as jnp",
+    "import numpy as np",
+]
 
 
 @dataclass
 class Part:
+    """A skeleton with its mutations, or (`skeleton` empty) a hazard fragment."""
+
     skeleton: str
     k: int
     n: int
     mutations: frozenset[str]
+    fragment: str = ""
+    hazard: bool = False
+
+    @property
+    def label(self) -> str:
+        return self.skeleton or f"{self.fragment}:{'hazard' if self.hazard else 'benign'}"
 
 
 @dataclass
@@ -71,14 +94,22 @@ def generate(seed: int, index: int) -> Program:
     rng = random.Random(f"{seed}:{index}")
     parts = []
     for k in range(rng.choice((1, 1, 2))):
-        skeleton = rng.choice(sorted(SKELETONS))
-        muts = frozenset(m for m in SKELETONS[skeleton] if rng.random() < 0.35)
-        parts.append(Part(skeleton, k, rng.randint(2, 5), muts))
+        if rng.random() < SKELETON_SHARE:
+            skeleton = rng.choice(sorted(SKELETONS))
+            muts = frozenset(m for m in SKELETONS[skeleton] if rng.random() < 0.35)
+            parts.append(Part(skeleton, k, rng.randint(2, 5), muts))
+        else:
+            name = rng.choice(sorted(FRAGMENTS))
+            hazard = rng.random() < HAZARD_SHARE
+            parts.append(Part("", k, rng.randint(2, 5), frozenset(), name, hazard))
     return Program(f"f{seed}_{index:05d}", parts)
 
 
 def _part(p: Part) -> tuple[list[str], list[str], list[str]]:
     """(module-level lines, lines of main's body, names main returns)."""
+    if p.fragment:
+        made = FRAGMENTS[p.fragment](p.k, p.n, p.hazard)
+        return made.top, made.body, made.ret
     k, n, m = p.k, p.n, p.mutations
     top: list[str] = []
     body: list[str] = []
@@ -202,7 +233,7 @@ def _part(p: Part) -> tuple[list[str], list[str], list[str]]:
 
 
 def render(parts: list[Part]) -> list[str]:
-    top = ["import jax", "import jax.numpy as jnp", "import numpy as np", ""]
+    top = [*HEADER, ""]
     body: list[str] = []
     globals_: list[str] = []
     ret: list[str] = []
@@ -225,7 +256,7 @@ def render(parts: list[Part]) -> list[str]:
 @dataclass
 class Outcome:
     name: str
-    parts: list[tuple[str, frozenset[str]]]
+    parts: list[Part]
     fixed: bool = False
     rules: list[str] = field(default_factory=list)
     failure: str | None = None  # value | crash | output | exception | non-idempotent | ...
@@ -239,24 +270,6 @@ def _rewrite(code: str) -> tuple[str, list[str]]:
 
     result = optimize_source(code, path="prog.py")
     return result.new_source, sorted({f.rule for f in result.applied})
-
-
-def _run_codes(codes: dict[str, str]) -> dict[str, dict]:
-    """Run each program (name -> code) in a forked child; name -> runner record."""
-    import pickle
-
-    from tests.hazards import runner
-
-    with tempfile.TemporaryDirectory(prefix="fuzz_") as tmp:
-        folder, out = Path(tmp) / "src", Path(tmp) / "out"
-        folder.mkdir()
-        out.mkdir()
-        names = []
-        for name, code in codes.items():
-            (folder / f"{name}.py").write_text(code)
-            names.append(f"{name}.py")
-        runner._forked(folder, out, names, PROGRAM_TIMEOUT_S)
-        return {n[:-3]: pickle.loads((out / f"{n}.pkl").read_bytes()) for n in names}
 
 
 def _judge(before: dict, after: dict) -> tuple[str | None, str]:
@@ -310,7 +323,7 @@ def check_codes(
             to_run[f"{name}_a"] = code
             to_run[f"{name}_b"] = new
     if to_run and execute:
-        records = _run_codes(to_run)
+        records = run_codes(to_run)
         for name, (fixed, rules, _, _, new) in list(results.items()):
             if fixed and f"{name}_a" in records:
                 kind, detail = _judge(records[f"{name}_a"], records[f"{name}_b"])
@@ -365,13 +378,13 @@ def worker(seed: int, indices: list[int], out: str | None, do_shrink: bool) -> l
     import jax  # noqa: F401  imported once, no backend; each child starts its own
 
     outcomes = []
-    batch = 20
+    batch = 50  # programs per forked child (fuzz_runner.py): two runs each
     for start in range(0, len(indices), batch):
         progs = {p.name: p for p in (generate(seed, i) for i in indices[start : start + batch])}
         results = check_codes({n: p.code() for n, p in progs.items()})
         for name, (fixed, rules, kind, detail, new) in results.items():
             prog = progs[name]
-            o = Outcome(name, [(p.skeleton, p.mutations) for p in prog.parts], fixed, rules)
+            o = Outcome(name, prog.parts, fixed, rules)
             o.failure, o.detail, o.code, o.new_code = kind, detail, prog.code(), new
             if kind and do_shrink:
                 small = shrink(prog, kind)
@@ -399,50 +412,84 @@ def run(seed: int, count: int, jobs: int, out: str | None, do_shrink: bool = Tru
     return sorted(outcomes, key=lambda o: o.name)
 
 
-def report(outcomes: list[Outcome]) -> str:
-    by_skel, by_mut, fixed_skel, rules = Counter(), Counter(), Counter(), Counter()
+def summary(outcomes: list[Outcome], seconds: float) -> dict:
+    """The run's figures: programs, safe fixes, rules, skeletons, hazard classes, failures."""
+    rules, skeletons, mutations, classes, fragments = (Counter() for _ in range(5))
     for o in outcomes:
-        for skel, muts in o.parts:
-            by_skel[skel] += 1
-            fixed_skel[skel] += o.fixed
-            by_mut.update(muts)
         rules.update(o.rules)
-    fails = Counter(o.failure for o in outcomes if o.failure)
+        for part in o.parts:
+            if part.fragment:
+                key = f"{fragment_class(part.fragment)} {'hazard' if part.hazard else 'benign'}"
+                classes[key] += 1
+                classes[f"{key} fixed"] += o.fixed
+                fragments[part.label] += 1
+            else:
+                skeletons[part.skeleton] += 1
+                mutations.update(part.mutations)
+    failures = Counter(o.failure for o in outcomes if o.failure)
+    return {
+        "programs": len(outcomes),
+        "safe_fixed_programs": sum(o.fixed for o in outcomes),
+        "rules": dict(sorted(rules.items())),
+        "hazard_classes": dict(sorted(classes.items())),
+        "fragments": dict(sorted(fragments.items())),
+        "skeletons": dict(sorted(skeletons.items())),
+        "mutations": dict(sorted(mutations.items())),
+        "failures": dict(sorted(failures.items())),
+        "non_idempotent": failures.get("non-idempotent", 0),
+        "seconds": round(seconds, 1),
+        "failed": [
+            {"name": o.name, "kind": o.failure, "detail": o.detail, "code": o.code}
+            for o in outcomes
+            if o.failure
+        ],
+    }
+
+
+def table(figures: dict) -> str:
+    """`summary` as a text table, then each failing program."""
     lines = [
-        f"programs: {len(outcomes)}",
-        f"with a safe fix applied: {sum(o.fixed for o in outcomes)}",
+        f"programs             {figures['programs']}",
+        f"safe-fixed programs  {figures['safe_fixed_programs']}",
+        f"failures             {sum(figures['failures'].values())} {figures['failures']}",
+        f"non-idempotent       {figures['non_idempotent']}",
+        f"wall time (s)        {figures['seconds']}",
+        "programs each rule fixed:",
     ]
-    lines.append("skeletons (programs using it / of those with a safe fix):")
-    lines += [f"  {s:16} {by_skel[s]:5} {fixed_skel[s]:5}" for s in sorted(SKELETONS)]
-    lines.append("mutations (programs with it):")
-    lines += [f"  {m:16} {by_mut[m]:5}" for m in MUTATIONS]
-    lines.append(
-        "rules applied (programs): " + ", ".join(f"{r} {c}" for r, c in sorted(rules.items()))
-    )
-    lines.append(f"failures: {sum(fails.values())} " + str(dict(fails)))
-    for o in outcomes:
-        if o.failure:
-            lines += [
-                f"--- {o.name}: {o.failure}: {o.detail}",
-                o.code,
-                "--- rewritten:",
-                o.new_code,
-            ]
+    lines += [f"  {rule:8} {count:6}" for rule, count in figures["rules"].items()]
+    lines.append("hazard classes: fragments rendered (in a safe-fixed program)")
+    got = figures["hazard_classes"]
+    for cls in CLASSES:
+        h, hf = got.get(f"{cls} hazard", 0), got.get(f"{cls} hazard fixed", 0)
+        b, bf = got.get(f"{cls} benign", 0), got.get(f"{cls} benign fixed", 0)
+        lines.append(f"  {cls:14} hazard {h:5} ({hf:5})   benign twin {b:5} ({bf:5})")
+    lines.append("skeletons: " + ", ".join(f"{k} {v}" for k, v in figures["skeletons"].items()))
+    lines.append("mutations: " + ", ".join(f"{k} {v}" for k, v in figures["mutations"].items()))
+    for bad in figures["failed"]:
+        lines += [f"--- {bad['name']}: {bad['kind']}: {bad['detail']}", bad["code"]]
     return "\n".join(lines)
+
+
+def report(outcomes: list[Outcome]) -> str:
+    """`table` of `outcomes`, for a test's message."""
+    return table(summary(outcomes, 0.0))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--count", type=int, default=100)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", default=None, help="folder for the failing programs")
     parser.add_argument("--no-shrink", action="store_true")
+    parser.add_argument("--json", default=None, help="also write the summary as JSON here")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     outcomes = run(args.seed, args.count, args.jobs, args.out, not args.no_shrink)
-    print(report(outcomes))
-    print(f"seconds: {time.perf_counter() - start:.1f}")
+    figures = summary(outcomes, time.perf_counter() - start)
+    print(table(figures))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
     return 1 if any(o.failure for o in outcomes) else 0
 
 

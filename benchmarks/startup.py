@@ -1,35 +1,48 @@
 """Start-up: `autoopt check` of one small file, whole process, against `import libcst`.
 
-Usage: python benchmarks/startup.py [--file PATH] [--repeat N] [--json]
+Usage: python benchmarks/startup.py [--file PATH] [--repeat N] [--busy N] [--json]
 
 Each round runs, in turn, `python -c "import libcst"`, `autoopt --version`,
 `autoopt check --no-cache FILE` (start-up and analysis) and `autoopt check FILE`
 answered from a warm result cache, each a fresh process; the rounds interleave
 them so that load from other processes falls on all alike. Reported: the median
 wall and CPU (user + sys) seconds of each and its ratio to the `import libcst`
-baseline (target: check at most 2x). FILE defaults to corpus/heat_diffusion.py
-(50 lines), copied into a temporary folder. autoopt runs from this work tree
-(`python -m autoopt`), with bytecode cached as an installed package has it: a
-first, untimed run of each command compiles it.
+baseline (target: check at most 2x). FILE defaults to SMALL (10 lines, three
+findings, so the summary table is drawn), written into a temporary folder; a
+FILE given is copied there. `--busy N` runs N busy-loop processes beside the
+rounds (load N), started here and always killed before it returns. autoopt runs
+from this work tree (`python -m autoopt`), with bytecode cached as an installed
+package has it: a first, untimed run of each command compiles it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_FILE = ROOT / "corpus" / "heat_diffusion.py"
 BASELINE = "import libcst"
+SMALL = """import jax.numpy as jnp
+
+
+def step(x):
+    return x * 2
+
+
+x = jnp.ones(3)
+for _ in range(10):
+    x = step(x)
+"""
 
 
 def commands(file: Path) -> dict[str, list[str]]:
@@ -64,12 +77,26 @@ def timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, fl
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(file: Path, repeat: int) -> dict[str, dict[str, list[float]]]:
+@contextlib.contextmanager
+def busy(count: int) -> Iterator[None]:
+    """`count` processes spinning on a core each, killed on the way out whatever happens."""
+    spinners: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(count):
+            spinners.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+
+
+def measure(name: str, text: str, repeat: int) -> dict[str, dict[str, list[float]]]:
     """Every command's wall and CPU seconds per round, the rounds interleaved."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        copy = folder / file.name
-        shutil.copyfile(file, copy)
+        copy = folder / name
+        copy.write_text(text, encoding="utf-8")
         env, runs = environment(folder), commands(copy)
         for command in runs.values():  # compiles bytecode, fills the result cache
             timed(command, env, folder)
@@ -102,16 +129,22 @@ def summarise(samples: dict[str, dict[str, list[float]]]) -> list[dict[str, obje
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", type=Path, default=DEFAULT_FILE)
+    parser.add_argument("--file", type=Path, help="the file checked (default: SMALL)")
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--busy", type=int, default=0, metavar="N", help="busy processes beside")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    rows = summarise(measure(args.file.resolve(), args.repeat))
+    name = args.file.name if args.file else "small.py"
+    text = args.file.read_text(encoding="utf-8") if args.file else SMALL
+    with busy(args.busy):
+        rows = summarise(measure(name, text, args.repeat))
+        load = os.getloadavg()[0]
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"busy": args.busy, "load": load, "rows": rows}, indent=2))
         return 0
-    lines = args.file.read_text(encoding="utf-8").count("\n")
-    print(f"{args.file.name} ({lines} lines), median of {args.repeat} interleaved rounds")
+    lines = text.count("\n")
+    print(f"{name} ({lines} lines), median of {args.repeat} interleaved rounds")
+    print(f"{args.busy} busy processes beside; load average at the end {load:.2f}")
     print(f"{'command':<20}{'wall s':>9}{'CPU s':>9}{'wall ratio':>12}{'CPU ratio':>11}")
     for row in rows:
         print(

@@ -198,3 +198,64 @@ def test_analysing_many_modules_keeps_none_of_their_trees() -> None:
         del module, findings
     gc.collect()
     assert len(gc.get_objects()) - before < 200  # a tree of each would be thousands
+
+
+HOISTED = """\
+import jax.numpy as jnp
+import numpy as np
+
+
+def main():
+    host = np.arange(12, dtype=np.float64).reshape(3, 4)
+    acc = jnp.zeros(4)
+    for i in range(5):
+        d = jnp.asarray(host)
+        acc = acc + d[0] * d[2]
+    return acc
+"""
+
+
+def test_a_fix_that_unblocks_another_is_applied_in_the_same_run() -> None:
+    """AO301's hoist leaves a loop AO103 compiles: the first pass cannot prove it (its
+    finding offers no fix), the second pass on the hoisted code does."""
+    (_, first) = check_source(HOISTED)
+    assert [(f.rule, f.span.line, f.fix) for f in first] == [
+        ("AO103", 8, Applicability.NONE),
+        ("AO301", 9, Applicability.SAFE),
+    ]
+    result = optimize_source(HOISTED)
+    assert [(f.rule, f.span.line, f.fix) for f in result.findings] == [
+        ("AO103", 8, Applicability.SAFE),
+        ("AO301", 9, Applicability.SAFE),
+    ]
+    assert [f.rule for f in result.applied] == ["AO301", "AO103"]
+    assert "    host_dev = jax.device_put(host)\n    acc = _main_loop(acc, host_dev)\n" in (
+        result.new_source
+    )
+    assert optimize_source(result.new_source).new_source == result.new_source
+    assert apply_fixes(HOISTED, result.applied) == result.new_source
+    detached = [f.detached() for f in result.applied]
+    assert apply_fixes(HOISTED, detached) == result.new_source
+
+
+def test_a_later_fix_alone_changes_nothing() -> None:
+    """A fix a later pass found needs the earlier ones: asked for alone it is not there."""
+    result = optimize_source(HOISTED)
+    (step,) = [f for f in result.applied if f.rule == "AO103"]
+    assert apply_fixes(HOISTED, [step]) == HOISTED
+
+
+def test_text_edits_of_every_pass_give_the_fixed_code() -> None:
+    result = optimize_source(HOISTED)
+    text = HOISTED
+    lines = text.splitlines(keepends=True)
+    starts = [sum(len(line) for line in lines[:i]) for i in range(len(lines) + 1)]
+    edits = sorted(
+        (starts[e.span.line - 1] + e.span.column - 1, starts[e.span.end_line - 1], e.content)
+        for f in result.applied
+        for e in f.text_edits
+    )
+    assert all(f.text_edits for f in result.applied)
+    for start, end, content in reversed(edits):
+        text = text[:start] + content + text[end:]
+    assert text == result.new_source

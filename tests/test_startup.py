@@ -93,7 +93,76 @@ def test_check_with_fixes_loads_neither_pathspec_nor_pydantic(tmp_path: Path) ->
     assert loaded == ["libcst", "autoopt.api", "autoopt.rules", "rich", "typer"]
 
 
-@pytest.mark.parametrize("command", ["check", "rewrite", "verify", "rules", "explain", "lsp"])
+NEVER_BY_CHECK = (
+    "jax",
+    "autoopt.verify",
+    "autoopt.frontends.lsp",
+    "autoopt.frontends.mcp",
+    "mcp",
+    "ray",
+    "autoopt.report.sarif",
+)
+PIPELINE = ("libcst", "autoopt.api", "autoopt.rules", "autoopt.analysis", "rich", "networkx")
+
+
+def imported_by(args: list[str], cwd: Path, code: int) -> set[str]:
+    """The modules `autoopt ARGS` (the console script's `main`) holds at exit, which was
+    `code`; a small runner in a fresh interpreter prints `sys.modules` from an exit hook."""
+    runner = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print(repr(sorted(sys.modules)), file=sys.__stderr__))\n"
+        "from autoopt.frontends.cli import main\n"
+        f"sys.argv = ['autoopt', *{args!r}]\n"
+        "main()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "AUTOOPT_CACHE_DIR": str(cwd / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-c", runner], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == code, done.stderr
+    return set(eval(done.stderr.splitlines()[-1]))
+
+
+def top_level(names: set[str], wanted: tuple[str, ...]) -> list[str]:
+    """Which of `wanted` (packages or modules) `names` holds, itself or a submodule."""
+    return [w for w in wanted if any(n == w or n.startswith(f"{w}.") for n in names)]
+
+
+def test_check_of_a_small_file_never_imports_jax_verify_lsp_ray_or_sarif(tmp_path: Path) -> None:
+    (tmp_path / "model.py").write_text(PROGRAM)
+    loaded = imported_by(["check", "--no-progress", "model.py"], tmp_path, 1)
+    assert top_level(loaded, NEVER_BY_CHECK) == []
+    assert top_level(loaded, PIPELINE) == [
+        "libcst",
+        "autoopt.api",
+        "autoopt.rules",
+        "autoopt.analysis",
+        "rich",
+    ]
+
+
+def test_check_answered_by_the_cache_imports_no_pipeline(tmp_path: Path) -> None:
+    """The result cache is read before the analysis loads: a hit loads none of it."""
+    (tmp_path / "model.py").write_text(PROGRAM)
+    imported_by(["check", "--no-progress", "model.py"], tmp_path, 1)
+    loaded = imported_by(["check", "--no-progress", "--format", "json", "model.py"], tmp_path, 1)
+    assert top_level(loaded, (*NEVER_BY_CHECK, *PIPELINE)) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"), [(["--version"], []), (["check", "--help"], ["rich"])]
+)
+def test_version_and_help_import_no_pipeline(
+    args: list[str], expected: list[str], tmp_path: Path
+) -> None:
+    """Only typer's help, drawn with rich, loads rich."""
+    loaded = imported_by(args, tmp_path, 0)
+    assert top_level(loaded, (*NEVER_BY_CHECK, *PIPELINE)) == expected
+
+
+@pytest.mark.parametrize(
+    "command", ["check", "rewrite", "verify", "rules", "explain", "lsp", "mcp"]
+)
 def test_a_named_command_is_built_alone(command: str) -> None:
     """Typer builds the options of every command it holds: `autoopt check` holds one."""
     from typer.main import get_command

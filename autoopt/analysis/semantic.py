@@ -17,7 +17,8 @@ from pathlib import Path
 
 import libcst as cst
 
-from autoopt.analysis.core import jitted
+from autoopt.analysis import overlays
+from autoopt.analysis.core import execution, jitted
 from autoopt.analysis.core.blocks import Blocks
 from autoopt.analysis.core.context import ModuleContext, module_blocks
 from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
@@ -34,6 +35,7 @@ from autoopt.analysis.facts import (
     jit_plan,
     loop_vars,
     mutation,
+    nnx_modules,
     purity,
     pytest_config,
     summaries,
@@ -77,6 +79,7 @@ __all__ = [
     "first_jax_import",
     "int_literal",
     "jax_api",
+    "overlays",
     "python_api",
     "read_names",
     "semantic",
@@ -140,6 +143,15 @@ class Semantic:
     def jit_plan(self, fn: Function, sites: list[CallSite]) -> JitPlan:
         """How to jit `fn`, judged at `sites` (`facts/jit_plan.py`)."""
         return jit_plan.jit_plan(self.ctx, fn, sites)
+
+    def module_update(self, stmt: Stmt) -> str | None:
+        """The call of `stmt` that changes an nnx module in place, as written, or None
+        (`facts/nnx_modules.py`)."""
+        return nnx_modules.module_update(self.ctx, stmt)
+
+    def runs_eagerly(self, scope: str) -> bool:
+        """Whether code in `scope` provably runs eagerly (`core/execution.py`)."""
+        return execution.runs_eagerly(self.ctx, scope)
 
     # -- donation -----------------------------------------------------------------------
     def donation_targets(self) -> Iterator[DonationTarget]:

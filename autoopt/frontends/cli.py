@@ -17,14 +17,12 @@ from autoopt.model import AutooptError
 from autoopt.report.findings import (
     error_line,
     json_document,
+    position,
     statistics_lines,
     text_line,
     unified_diff,
 )
-from autoopt.report.github import github_lines
-from autoopt.report.sarif import sarif_document
 from autoopt.report.summary import print_summary
-from autoopt.rules import ALL_RULES, BY_ID
 from autoopt.workspace import progress
 from autoopt.workspace.batch import Batch, collect, collect_text, summarise, write_changes
 
@@ -157,6 +155,33 @@ GpusPerJob = Annotated[
         "GPU between two jobs; `gpus-per-job` in pyproject.toml).",
     ),
 ]
+VerifyBudget = Annotated[
+    float | None,
+    typer.Option(
+        "--verify-budget",
+        min=1.0,
+        metavar="SECONDS",
+        help="Seconds verification may measure each file (default 60; `verify-budget` in "
+        "pyproject.toml); past them only the minimum rounds run and undecided speeds are "
+        "inconclusive.",
+    ),
+]
+
+
+class InconclusiveName(str, Enum):
+    keep_safe = "keep-safe"
+    keep = "keep"
+    drop = "drop"
+
+
+VerifyInconclusive = Annotated[
+    InconclusiveName | None,
+    typer.Option(
+        "--verify-inconclusive",
+        help="An equivalent rewrite whose speed the budget could not decide: keep-safe (the "
+        "default) keeps it if its fix is safe, keep always, drop never.",
+    ),
+]
 Rtol = Annotated[float | None, typer.Option("--rtol", help="Relative tolerance for float outputs.")]
 Atol = Annotated[float | None, typer.Option("--atol", help="Absolute tolerance for float outputs.")]
 
@@ -219,6 +244,14 @@ def _settings(
     return settings
 
 
+def _verify_settings(
+    settings: Settings, budget: float | None, inconclusive: InconclusiveName | None
+) -> Settings:
+    """The settings with `--verify-budget` and `--verify-inconclusive` over pyproject's."""
+    policy = inconclusive.value if inconclusive else None
+    return settings.merged(verify_budget=budget, verify_inconclusive=policy)
+
+
 def _unchecked_budget(batch: Batch, settings: Settings) -> None:
     """A memory budget needs measured memory: say so when nothing was measured."""
     count = sum(f.rule == "AO601" for f in batch.findings)
@@ -252,6 +285,8 @@ def _collect(
     batch = collect(paths, settings, exclude, jobs, cache=not no_cache, progress=show)
     for path in batch.empty:
         typer.echo(f"warning: {path}: no Python file found", err=True)
+    for warning in batch.warnings:
+        typer.echo(f"warning: {warning}", err=True)
     return batch
 
 
@@ -278,8 +313,12 @@ def _emit_findings(batch: Batch, output_format: Format, diff: str | None = None)
     if output_format is Format.json:
         typer.echo(json_document(len(batch.outcomes), findings, errors, diff))
     elif output_format is Format.sarif:
+        from autoopt.report.sarif import sarif_document
+
         typer.echo(sarif_document(findings, errors, batch.sources()))
     else:
+        from autoopt.report.github import github_lines
+
         for line in github_lines(findings, errors):
             typer.echo(line)
 
@@ -308,6 +347,14 @@ def check(
         ),
     ] = False,
     stdin_filename: StdinFilename = None,
+    add_noqa: Annotated[
+        bool,
+        typer.Option(
+            "--add-noqa",
+            help="Add `# autoopt: ignore\\[CODE]` to the lines with findings (merged into one "
+            "already there) and print how many were added, not the findings.",
+        ),
+    ] = False,
 ) -> None:
     """List findings, one line each. Exit 0: none, 1: findings, 2: error."""
     settings = _settings(
@@ -319,9 +366,16 @@ def check(
         include_tests,
         stdin_filename=stdin_filename,
     )
+    if add_noqa and STDIN in paths:
+        typer.echo("error: --add-noqa writes files; it cannot take - (stdin)", err=True)
+        raise typer.Exit(EXIT_ERROR)
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache, stdin_filename)
+    if add_noqa:
+        raise typer.Exit(_add_noqa(batch))
     findings, errors = batch.findings, batch.errors
     if statistics:
+        from autoopt.rules import ALL_RULES
+
         for line in statistics_lines(findings, {rule.id: rule.name for rule in ALL_RULES}):
             typer.echo(line)
         _report_errors(errors)
@@ -335,6 +389,22 @@ def check(
     _unchecked_budget(batch, settings)
     found = EXIT_OK if exit_zero else EXIT_FOUND
     raise typer.Exit(EXIT_ERROR if errors else found if findings else EXIT_OK)
+
+
+def _add_noqa(batch: Batch) -> int:
+    """`check --add-noqa`: suppress every finding in place; the exit code."""
+    from autoopt.workspace.noqa import add_noqa
+
+    added, files, unplaced = add_noqa(batch)
+    for finding in unplaced:
+        typer.echo(
+            f"warning: {position(finding)}: {finding.rule}: no line of the finding can end in"
+            " a comment (inside a string, or continued with \\)",
+            err=True,
+        )
+    _report_errors(batch.errors)
+    typer.echo(f"added {added} suppression(s) in {files} file(s)", err=True)
+    return EXIT_ERROR if batch.errors else EXIT_OK
 
 
 @app.command()
@@ -364,6 +434,8 @@ def rewrite(
     ray_address: RayAddress = None,
     gpus_per_job: GpusPerJob = None,
     stdin_filename: StdinFilename = None,
+    verify_budget: VerifyBudget = None,
+    verify_inconclusive: VerifyInconclusive = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -377,6 +449,8 @@ def rewrite(
     if STDIN in paths and (verify or verify_tests):
         typer.echo("error: - (stdin) cannot be verified; name a file", err=True)
         raise typer.Exit(EXIT_ERROR)
+    if verify or verify_tests:
+        _need_jax("rewrite --verify" if verify else "rewrite --verify-tests")
     settings = _settings(
         paths,
         select,
@@ -396,7 +470,8 @@ def rewrite(
     if verify:
         from autoopt.verify.commands import options_for, verify_outcomes
 
-        options = options_for(entry, timeout)
+        settings = _verify_settings(settings, verify_budget, verify_inconclusive)
+        options = options_for(entry, timeout, None, None, settings)
         show = progress.wanted(no_progress)
         errors = verify_outcomes(
             batch.outcomes, settings, options, report, show, not no_cache, batch.tests
@@ -415,6 +490,16 @@ def rewrite(
     if batch.errors:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(EXIT_FOUND if reverted or (batch.changed and not write) else EXIT_OK)
+
+
+def _need_jax(command: str) -> None:
+    """Stop, saying how to install it, when `command` needs jax and it is missing."""
+    from autoopt.frontends.extras import missing_jax
+
+    why = missing_jax(f"autoopt {command}")
+    if why is not None:
+        typer.echo(f"error: {why}", err=True)
+        raise typer.Exit(EXIT_ERROR)
 
 
 def _print_rewritten(batch: Batch) -> int:
@@ -476,11 +561,14 @@ def verify(
     executor: ExecutorOpt = None,
     ray_address: RayAddress = None,
     gpus_per_job: GpusPerJob = None,
+    verify_budget: VerifyBudget = None,
+    verify_inconclusive: VerifyInconclusive = None,
 ) -> None:
     """Verify every rewrite of FILE (run, compare, time); FILE is not changed.
 
     Exit 0: all verified, 1: some rejected, 2: error.
     """
+    _need_jax("verify")
     from autoopt.verify.commands import options_for, verify_command
 
     settings = _settings(
@@ -494,7 +582,8 @@ def verify(
         ray_address,
         gpus_per_job,
     )
-    options = options_for(entry, timeout, rtol, atol)
+    settings = _verify_settings(settings, verify_budget, verify_inconclusive)
+    options = options_for(entry, timeout, rtol, atol, settings)
     show = progress.wanted(no_progress)
     raise typer.Exit(verify_command(file, settings, options, report, show, not no_cache))
 
@@ -502,6 +591,8 @@ def verify(
 @app.command()
 def rules() -> None:
     """List every rule: id, name, summary."""
+    from autoopt.rules import ALL_RULES
+
     for rule in ALL_RULES:
         typer.echo(f"{rule.id}  {rule.name:<26} {rule.summary}")
 
@@ -511,6 +602,8 @@ def explain(
     rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. AO101, or its name.")],
 ) -> None:
     """Print a rule's documentation."""
+    from autoopt.rules import ALL_RULES, BY_ID
+
     rule = BY_ID.get(rule_id.upper()) or next((r for r in ALL_RULES if r.name == rule_id), None)
     if rule is None:
         typer.echo(f"error: unknown rule {rule_id!r}; `autoopt rules` lists them", err=True)
@@ -524,6 +617,26 @@ def lsp() -> None:
     from autoopt.frontends.lsp import main as serve
 
     serve()
+
+
+@app.command()
+def mcp(
+    root: Annotated[
+        Path | None,
+        typer.Argument(
+            exists=True, file_okay=False, metavar="DIR", help="The project folder (default: .)."
+        ),
+    ] = None,
+) -> None:
+    """Run the MCP server over stdio for coding agents (check, rewrite, verify, explain)."""
+    try:
+        from autoopt.frontends.mcp import main as serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "mcp":
+            raise
+        typer.echo("error: the MCP SDK is not installed: pip install 'autoopt[mcp]'", err=True)
+        raise typer.Exit(EXIT_ERROR) from exc
+    serve(root)
 
 
 def main() -> None:

@@ -38,6 +38,7 @@ from autoopt import __version__, api
 from autoopt.analysis.core.context import ModuleContext, StatementMemo
 from autoopt.config import Settings, load_settings, parse_codes
 from autoopt.frontends.document import Parsed, parse_whole, reparse
+from autoopt.frontends.extras import missing_jax
 from autoopt.model import Applicability, AutooptError, Finding, Span
 from autoopt.rules import BY_ID
 from autoopt.workspace.testfiles import test_files
@@ -597,12 +598,13 @@ def _uri_argument(args: Sequence[Any]) -> str | None:
 
 
 def _verifier() -> Callable[..., Any] | None:
-    """autoopt.verify.verify_file, or None where this install lacks it."""
+    """autoopt.verify.verify_file, or None where this install lacks it or jax (the
+    `verify` extra) that it runs programs with."""
     try:
         from autoopt.verify import verify_file
     except ImportError:
         return None
-    return verify_file
+    return verify_file if missing_jax(VERIFY_COMMAND) is None else None
 
 
 def summary(report: Any) -> str:
@@ -632,7 +634,8 @@ async def _verify(ls: AutooptServer, uri: str, token: str) -> None:
     progress = await _begin_progress(ls, token, f"verifying {doc.filename}")
     verify_file = _verifier()
     if verify_file is None:
-        message, kind = "autoopt.verify is not installed", lsp.MessageType.Error
+        message = missing_jax(VERIFY_COMMAND) or "autoopt.verify is not installed"
+        kind = lsp.MessageType.Error
     else:
         report = progress or (lambda _message: None)
         message, kind = await _run_verifier(ls, doc, verify_file, report)

@@ -12,11 +12,14 @@ from autoopt.model import AutooptError, Finding
 
 
 def text_line(finding: Finding) -> str:
-    """`path:line:col: AO101 message [fix: safe]`."""
-    return (
-        f"{finding.path}:{finding.span.line}:{finding.span.column}: "
-        f"{finding.rule} {finding.message} [fix: {finding.fix.value}]"
-    )
+    """`path:line:col: AO101 message [fix: safe]`; in a notebook `path:cell N:line:col: ...`."""
+    return f"{position(finding)}: {finding.rule} {finding.message} [fix: {finding.fix.value}]"
+
+
+def position(finding: Finding) -> str:
+    """`path:line:col`, in a notebook `path:cell N:line:col`."""
+    cell = "" if finding.cell is None else f"cell {finding.cell}:"
+    return f"{finding.path}:{cell}{finding.span.line}:{finding.span.column}"
 
 
 def statistics_lines(findings: Sequence[Finding], names: Mapping[str, str]) -> list[str]:

@@ -1,4 +1,6 @@
-"""Findings as GitHub Actions workflow commands (annotations on the pull request)."""
+"""Findings as GitHub Actions workflow commands (annotations on the pull request).
+
+In a notebook, lines count within the cell the title names."""
 
 from __future__ import annotations
 
@@ -17,11 +19,14 @@ def github_lines(findings: Sequence[Finding], errors: Sequence[AutooptError]) ->
             "col": span.column,
             "endLine": span.end_line,
             "endColumn": span.end_column,
-            "title": f"{f.rule} {f.name}",
+            "title": f"{f.rule} {f.name}" + ("" if f.cell is None else f" (cell {f.cell})"),
         }
         yield _command("warning", props, f"{f.rule} {f.message} [fix: {f.fix.value}]")
     for e in errors:
-        props = {"file": e.path, "title": "autoopt error"}
+        props = {
+            "file": e.path,
+            "title": "autoopt error" + ("" if e.cell is None else f" (cell {e.cell})"),
+        }
         if e.line:
             props["line"] = e.line
         yield _command("error", props, e.message)

@@ -1,7 +1,8 @@
 """Findings as SARIF 2.1.0, in the subset GitHub code scanning accepts.
 
 Rule ids are the stable AO codes; locations are relative URIs (base
-`%SRCROOT%`) where the path was given relative; columns count code points; each
+`%SRCROOT%`) where the path was given relative; columns count code points; in a
+notebook the region counts lines within the cell named by the `cell` property; each
 result carries `partialFingerprints.primaryLocationLineHash` (a hash of the
 stripped source line, with an occurrence count) so alerts survive line moves.
 Errors become tool execution notifications.
@@ -18,6 +19,7 @@ from urllib.parse import quote
 
 from autoopt._version import __version__
 from autoopt.model import AutooptError, Finding
+from autoopt.report.cells import cell_key
 from autoopt.rules import ALL_RULES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -67,6 +69,7 @@ def _driver() -> dict:
 
 def _result(finding: Finding, ids: list[str], fingerprint: str) -> dict:
     span = finding.span
+    cell = {} if finding.cell is None else {"cell": finding.cell}
     result: dict[str, object] = {
         "ruleId": finding.rule,
         "level": _LEVEL.get(finding.fix.value, "warning"),
@@ -85,7 +88,7 @@ def _result(finding: Finding, ids: list[str], fingerprint: str) -> dict:
             }
         ],
         "partialFingerprints": {"primaryLocationLineHash": fingerprint},
-        "properties": {"fix": finding.fix.value, "name": finding.name},
+        "properties": {**cell, "fix": finding.fix.value, "name": finding.name},
     }
     if finding.rule in ids:
         result["ruleIndex"] = ids.index(finding.rule)
@@ -107,7 +110,8 @@ def _fingerprints(findings: Sequence[Finding], sources: Mapping[str, str]) -> li
     out = []
     lines = {path: text.splitlines() for path, text in sources.items()}
     for finding in findings:
-        text = lines.get(finding.path, [])
+        key = finding.path if finding.cell is None else cell_key(finding.path, finding.cell)
+        text = lines.get(key, [])
         line = text[finding.span.line - 1] if finding.span.line <= len(text) else ""
         digest = hashlib.sha256(f"{finding.rule}\0{line.strip()}".encode()).hexdigest()[:16]
         seen[(finding.path, digest)] += 1
@@ -122,6 +126,7 @@ def _invocation(errors: Sequence[AutooptError]) -> dict:
             {
                 "level": "error",
                 "message": {"text": error.message},
+                **({"properties": {"cell": error.cell}} if error.cell else {}),
                 "locations": [
                     {
                         "physicalLocation": {

@@ -29,6 +29,8 @@ class Summary:
     written: bool = False
     reverted: list[str] = field(default_factory=list)
     held_back: int = 0  # test and benchmark files with rewrites left out
+    # (why, is a folder) -> count: the source files and folders a walk left out
+    skipped: dict[tuple[str, bool], int] = field(default_factory=dict)
 
     def table(self) -> Table:
         from rich.table import Table
@@ -57,7 +59,20 @@ class Summary:
             parts.insert(2, f"{len(self.reverted)} reverted by --verify-tests")
         if self.held_back:
             parts.insert(2, f"{self.held_back} {HELD_BACK}")
-        return ", ".join(parts)
+        return ", ".join(parts) + "; " + self.skips()
+
+    def skips(self) -> str:
+        """`skipped: 15 files ignored by .gitignore, 1 folder excluded`, or `nothing skipped`."""
+        counts = [
+            f"{n} {_plural('folder' if folder else 'file', n)} {why}"
+            for (why, folder), n in sorted(self.skipped.items())
+            if n
+        ]
+        return "skipped: " + ", ".join(counts) if counts else "nothing skipped"
+
+
+def _plural(noun: str, n: int) -> str:
+    return noun if n == 1 else noun + "s"
 
 
 def print_summary(summary: Summary, console: Console | None = None) -> None:

@@ -6,7 +6,16 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.semantic import Kind, Loop, ModuleContext, Stmt, read_names, semantic, walk
+from autoopt.analysis.semantic import (
+    Kind,
+    Loop,
+    ModuleContext,
+    Stmt,
+    overlays,
+    read_names,
+    semantic,
+    walk,
+)
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
@@ -15,7 +24,7 @@ from autoopt.rules.loop_owner import step_owned
 
 #: The jits whose wrapper is built here: JAX's and the frameworks' (`eqx.filter_jit`,
 #: `nnx.jit`), whose wrappers keep their compilations the same way.
-_TRANSFORMS = ("jax.jit", "jax.pmap", "equinox.filter_jit", "flax.nnx.jit")
+_TRANSFORMS = tuple(sorted(overlays.CACHING_JITS))
 
 
 class JitInLoop(Rule):

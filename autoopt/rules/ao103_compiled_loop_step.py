@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
-from autoopt.analysis.semantic import ModuleContext, semantic
+from autoopt.analysis.semantic import Loop, ModuleContext, semantic
 from autoopt.model import Applicability, Edit, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
 from autoopt.rewrite.step import step_edits
@@ -40,7 +40,9 @@ class CompiledLoopStep(Rule):
 
     A loop whose step would be one call (`rank, change = sweep(rank, ...)`) is
     taken only in the whole-loop forms: as a step it would only be AO101's jit of
-    the call.
+    the call. An eager loop whose body changes an nnx module in place
+    (`optimizer.update(model, grads)`) is reported with no fix: a `jax.jit` step
+    cannot change its arguments, and the message points to `@nnx.jit`.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -73,6 +75,8 @@ class CompiledLoopStep(Rule):
     - each carry keeps its shape and dtype: `analysis/plans/carry.py`,
       `analysis/plans/carry_types.py`
     - one owner per loop: `rules/loop_owner.py`
+    - the body changes no nnx module in place (the receiver proven an nnx object):
+      `analysis/facts/nnx_modules.py`
     """
 
     id = "AO103"
@@ -87,9 +91,31 @@ class CompiledLoopStep(Rule):
     INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
-        for verdict in step_verdicts(ctx):
+        verdicts = step_verdicts(ctx)
+        for verdict in verdicts:
             if not verdict.problem:
                 yield self._finding(ctx, verdict)
+        judged = {verdict.plan.loop.id for verdict in verdicts}
+        for loop in ctx.graph.loops.values():
+            if loop.id not in judged:
+                yield from self._module_updates(ctx, loop)
+
+    def _module_updates(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
+        """An eager loop whose body changes an nnx module in place: no fix (a `jax.jit`
+        step cannot change its arguments), the premise named, and the nnx spelling."""
+        values = semantic(ctx)
+        if not values.runs_eagerly(loop.scope):
+            return
+        body = [s for s in ctx.graph.loop_stmts(loop.id) if s.loops[-1] == loop.id]
+        update = next((u for s in body if (u := values.module_update(s))), None)
+        if update is not None:
+            message = (
+                "this loop's body runs eagerly, one dispatch per operation; not compiled as "
+                f"one step: `{update}` changes an nnx module in place, which a `jax.jit` step "
+                "cannot; put the body in a function decorated with `@nnx.jit`, which writes "
+                "its module arguments back"
+            )
+            yield self.finding(ctx, loop.node, message, Applicability.NONE)
 
     def _finding(self, ctx: ModuleContext, verdict: StepVerdict) -> Finding:
         plan = verdict.plan

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.semantic import DonationTarget, ModuleContext, semantic, weakest
+from autoopt.analysis.semantic import DonationTarget, ModuleContext, overlays, semantic, weakest
 from autoopt.model import Applicability, Edit, Finding, NodeTransform, Replace
 from autoopt.rewrite.jit import (
     add_decorator,
@@ -33,9 +33,14 @@ class MissingDonation(Rule):
     same name and runs after AO101, so its edit merges the donation into AO101's
     decorator, or adds that decorator itself when AO101's fix is not applied,
     never with weaker safety than AO101's. The frameworks' jits are read in their
-    own spelling: `nnx.jit` takes `donate_argnames`; `eqx.filter_jit` donates by
-    mode, `donate="all"` or `donate="all-except-first"`, written only when every
-    argument it donates is dead or holds no array.
+    own spelling: `nnx.jit` takes `donate_argnames`, and since it writes a module
+    argument back in place, a module passed to it (`loss = step(model, opt, x)`)
+    is replaced as a rebound array is; `eqx.filter_jit` donates by mode,
+    `donate="all"` or `donate="all-except-first"`, written only when every
+    argument it donates is dead or holds no array. In a trainer class the replaced
+    input may be an attribute, `self.state, loss = self.train_step(self.state, batch)`,
+    with the step jitted at module level or into an attribute
+    (`self.train_step = jax.jit(train_step)`).
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new
@@ -57,6 +62,12 @@ class MissingDonation(Rule):
 
     - every call site passes a plain name that the call's result rebinds:
       `analysis/core/jitted.py` (the call sites), `analysis/core/graph.py` (liveness)
+    - or an attribute `self.x` the statement rebinds, in a class that code autoopt does
+      not read cannot reach, whose every read of `self.x` keeps no reference and whose
+      every stored value is new buffers: `analysis/facts/attributes.py`,
+      `analysis/facts/self_attrs.py`
+    - a library's `init` (optax, haiku, flax linen), an equinox layer or
+      `TrainState.create` makes new buffers, none twice: `analysis/facts/fresh.py`
     - the function cannot be called from code autoopt does not see:
       `analysis/core/jitted.py` (`escapes`)
     - no other name or container that may hold the buffer is read after the call,
@@ -68,7 +79,8 @@ class MissingDonation(Rule):
     - no nested or other function reads it, and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`
     - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
-    - an `nnx.jit` argument is no module (updated in place), an `eqx.filter_jit` mode
+    - an `nnx.jit` argument is an array or a name proven to hold an nnx module, which
+      `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; an `eqx.filter_jit` mode
       donates only dead arguments: `analysis/facts/donation.py`
     """
 
@@ -112,9 +124,12 @@ class MissingDonation(Rule):
             notes.append(f"{escape}: callers autoopt cannot see may read the donated input")
         fix = weakest(fixes)
         listed = ", ".join(f"`{n}`" for n in names)
+        replaced = "replaced by its output"
+        if target.transform in overlays.UPDATES_MODULES:
+            replaced += " (a module: written back in place)"
         message = (
             f"{listed} {'is' if len(names) == 1 else 'are'} dead after every call of "
-            f"`{target.name}` and replaced by its output: donate "
+            f"`{target.name}` and {replaced}: donate "
             f"{'it' if len(names) == 1 else 'them'} (`donate_argnames`) so XLA reuses the buffer"
         )
         if fix is _UNSAFE and notes:

@@ -18,12 +18,14 @@ from autoopt.analysis.plans.collect import (
     host_use,
     loop_scan,
 )
+from autoopt.analysis.plans.interval import interval_plan
 from autoopt.analysis.plans.replay import Printed, replay_problem
 from autoopt.analysis.plans.scan import ScanPlan
 from autoopt.analysis.semantic import ModuleContext, Place, Placement, Stmt, semantic, walk
 from autoopt.model import Applicability, Edit, Finding, InsertAfter
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
+from autoopt.rewrite.interval import interval_edits
 from autoopt.rewrite.replay import replay_edits
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Rule
@@ -44,7 +46,11 @@ class HostSyncInLoop(Rule):
     whole loop is made of jitted (or JAX) calls, `for i in range(n)` with a
     known positive `n`, it goes further: the loop becomes one jitted
     `lax.scan` over the indices, which returns the collected values stacked
-    (several lists at once, and lists filled every k-th step).
+    (several lists at once, and lists filled every k-th step). When the
+    list (or sum) is also read in the loop, but only under an `if` (a mean
+    printed every k steps), the device values wait in a pending list that is
+    converted into it, in order, just before each statement that reads it and
+    after the loop.
     When the host value steers the loop (`if loss < tol: break`) it reports the
     sync without rewriting it. When it is printed every step, the unsafe fix
     records the printed values on the device and prints the same lines after
@@ -69,11 +75,18 @@ class HostSyncInLoop(Rule):
     all if the loop raises. There is **no fix** when the host value steers the loop
     or is used otherwise in it. The scan form is **safe** under the list form's
     premises and its own; like adding `jit`, it may round floats differently.
+    The interval form is **safe** under its premises, and **unsafe** at module
+    level, for a global, or under a `with`: an exception leaving the loop skips
+    the flush while the value stays readable.
 
     - the value converted is a device array: `analysis/values/placement.py`
     - the list (or sum) starts empty just before the loop, nothing else reads or
       changes it, the loop cannot leave first, no later call donates the kept value:
       `analysis/plans/collect.py`
+    - a value read at an interval is read only by statements under an `if` of
+      the loop that does not hold the collection, and the loop leaves only where
+      the after-loop flush covers it (no `return`, no `try` around it):
+      `analysis/plans/interval.py`
     - no code that runs during the loop reads the list (or sum) either: a function
       reading it as a free variable (late binding) that the loop may run, a lambda,
       introspection: `analysis/facts/mutation.py`
@@ -95,7 +108,8 @@ class HostSyncInLoop(Rule):
     fixes = (
         "keeps collected `float(x)`/`.item()`/`np.asarray(x)` values on the device and converts"
         " them with one `jax.device_get` after the loop; a loop of jitted calls becomes one "
-        "jitted `lax.scan`; a print every step can be replayed after the loop (unsafe)"
+        "jitted `lax.scan`; a value read every k steps is converted just before each read; a "
+        "print every step can be replayed after the loop (unsafe)"
     )
 
     VALID = examples.VALID
@@ -135,6 +149,8 @@ class HostSyncInLoop(Rule):
         if scanned is not None:
             return self._scan_finding(ctx, sync, where, *scanned)
         problem = plan.problem()
+        if problem == plan.used_inside:
+            return self._interval_finding(ctx, sync, where, plan, names)
         if problem:
             return self.finding(ctx, sync.call, f"{where}, but {problem}", _NONE)
         edits, how = collect_edits(plan, names)
@@ -144,6 +160,22 @@ class HostSyncInLoop(Rule):
         if not scalar:
             message += "; unsafe: the collected arrays stay in device memory until the loop ends"
         title = "Collect on the device, transfer once after the loop"
+        return self.finding(ctx, sync.call, message, fix, edits, title=title)
+
+    def _interval_finding(
+        self, ctx: ModuleContext, sync: Sync, where: str, plan: CollectPlan, names: set[str]
+    ) -> Finding:
+        """Read at an interval: flush the device values into it just before each read."""
+        interval = interval_plan(plan)
+        if isinstance(interval, str):
+            return self.finding(ctx, sync.call, f"{where}, but {interval}", _NONE)
+        edits, how = interval_edits(interval, names)
+        doubt = interval.unproven or (
+            "" if sync.kind in SCALAR else "the collected arrays stay in device memory until read"
+        )
+        message = f"{where}: {how}" + (f"; unsafe: {doubt}" if doubt else "")
+        title = "Collect on the device, convert where the value is read"
+        fix = _UNSAFE if doubt else _SAFE
         return self.finding(ctx, sync.call, message, fix, edits, title=title)
 
     def _scan_finding(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from autoopt.analysis.plans.prealloc import Prealloc, prealloc
+from autoopt.analysis.plans.prealloc import Prealloc, join_keeps_dtype, prealloc
 from autoopt.analysis.semantic import (
     Blocks,
     Loop,
@@ -76,10 +76,11 @@ class GrowByConcatenate(Rule):
     for growing, 200 rows), while a donated one updates in place.
 
     ## Fix safety
-    Joining once gives the same array as joining step by step: same values,
-    shape and dtype (type promotion is associative), and an empty loop leaves
-    the initial value. The list form is **safe** when its premises below hold,
-    **unsafe** for `jnp.append` without `axis` (it flattens: the rewrite flattens
+    Joining once gives the same array as joining step by step when no piece changes
+    the accumulator's dtype (a piece that promotes it part-way would leave the earlier
+    pieces unrounded), and an empty loop leaves the initial value. The list form is
+    **safe** when its premises below hold, **unsafe** when a piece's dtype is not
+    proven, or for `jnp.append` without `axis` (it flattens: the rewrite flattens
     the initial value too, which differs when the loop never runs and the initial
     value is not 1-D), and offers **no fix** when the loop reads the accumulator.
     Preallocation is taken only where all its premises are proven, else the list
@@ -91,6 +92,9 @@ class GrowByConcatenate(Rule):
       piece holds a host object (a NumPy row, a list) that may change in place before the
       join: `analysis/facts/mutation.py`
     - the loop has no `else` and sits in no `try`: `analysis/core/blocks.py`
+    - every piece's dtype promotes with the accumulator's to the accumulator's, so no
+      step changes it:
+      `analysis/plans/prealloc.py`
     - the loop's count, the empty start, each piece's rows and dtype, and the ranks
       of `vstack`/`hstack` are proven: `analysis/plans/prealloc.py`,
       `analysis/values/shapes.py`
@@ -149,6 +153,10 @@ class GrowByConcatenate(Rule):
             )
         else:
             message += f" (not preallocated: {plan})"
+        promotes = join_keeps_dtype(ctx, loop, stmt, g.acc, g.pieces)
+        if promotes:
+            fix = Applicability.UNSAFE
+            message += f"; unsafe: {promotes}"
         edits = _list_edits(ctx, stmt, loop, g)
         return self.finding(ctx, node, message, fix, edits, title=_LIST)
 

@@ -1,8 +1,11 @@
 """Steady-state replay of captured calls, original vs rewritten, in one worker (imports jax).
 
-Per target function: one first call each (compile cost measured there), more
-warm-up calls, then rounds that call A and B alternately (ABBA order) on fresh
-copies of the captured arguments, timing each round to `block_until_ready`.
+Per target function (the region a rewrite changed): one first call each (compile cost
+measured there), more warm-up calls, then rounds that call A and B alternately (ABBA
+order) on fresh copies of the captured arguments, timing each round to
+`block_until_ready`: CPU time of this process on the CPU backend, wall time on an
+accelerator. Rounds go on until the paired interval decides (`autoopt.verify.stats`)
+or the pair's budget ends. The entry itself, called without arguments, is a region too.
 """
 
 from __future__ import annotations
@@ -18,8 +21,24 @@ import jax
 from autoopt.verify import probes
 from autoopt.verify.compare import Tolerance, compare_trees
 from autoopt.verify.program import EntryError, Loaded, load_program, preload, resolve
+from autoopt.verify.stats import MIN_PAIRS, Decision, decision, paired_interval
 
-MIN_ROUNDS = 3
+MIN_ROUNDS = 2  # rounds past the budget still taken, so that an interval exists
+
+
+class NoArguments:
+    """The call of an entry that takes no arguments."""
+
+    def fresh(self) -> tuple[tuple, dict]:
+        return (), {}
+
+
+Call = probes.SavedCall | NoArguments
+
+
+def clock() -> Any:
+    """CPU time of this process on the CPU backend, wall time on an accelerator."""
+    return time.process_time if jax.devices()[0].platform == "cpu" else time.perf_counter
 
 
 @dataclass
@@ -51,7 +70,7 @@ def run_bench(
     results = {}
     for number, pair in enumerate(spec["pairs"]):
         target = pair["target"]
-        calls = probes.load_calls(Path(spec["capture_dir"]) / target)
+        calls = _calls(spec, target)
         if target not in firsts:
             firsts[target] = _first_of_original(original, target, calls, counter)
         first = firsts[target]
@@ -70,9 +89,14 @@ def run_bench(
     return {"functions": results}
 
 
-def _first_of_original(
-    module: Any, target: str, calls: list[probes.SavedCall], counter: Any
-) -> Side | str:
+def _calls(spec: dict[str, Any], target: str) -> list[Call]:
+    """The captured calls of `target`; the entry's one call without arguments."""
+    if target == spec.get("entry_region"):
+        return [NoArguments()]
+    return list(probes.load_calls(Path(spec["capture_dir"]) / target))
+
+
+def _first_of_original(module: Any, target: str, calls: list[Call], counter: Any) -> Side | str:
     """The original's first round on the captured calls, or why there is none."""
     if not calls:
         return "no calls captured"
@@ -87,7 +111,7 @@ def _first_of_original(
 
 
 def bench_pair(
-    a: Side, b: Side, calls: list[probes.SavedCall], spec: dict[str, Any], counter: Any
+    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any
 ) -> dict[str, Any]:
     """Time `b` against `a` (whose first round is done) and compare their first outputs."""
     try:
@@ -102,7 +126,7 @@ def bench_pair(
 
 
 def _measure(
-    a: Side, b: Side, calls: list[probes.SavedCall], spec: dict[str, Any], counter: Any
+    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any
 ) -> dict[str, Any]:
     tol = Tolerance(spec.get("rtol"), spec.get("atol"))
     comparison = compare_trees(
@@ -111,16 +135,12 @@ def _measure(
         tol,
         x64=jax.config.jax_enable_x64,  # type: ignore[attr-defined]  # a jax flag
     )
-    for _ in range(max(spec["warmup"] - 1, 0)):
+    long = a.first_s + b.first_s > spec["budget_s"] / 4  # the first calls warmed up enough
+    for _ in range(0 if long else max(spec["warmup"] - 1, 0)):
         _round(a, calls, counter)
         _round(b, calls, counter)
     a.compiles = b.compiles = 0
-    start = time.perf_counter()
-    for i in range(spec["rounds"]):
-        for side in (a, b) if i % 2 == 0 else (b, a):
-            side.samples.append(_round(side, calls, counter))
-        if i + 1 >= MIN_ROUNDS and time.perf_counter() - start > spec["budget_s"]:
-            break
+    _timed_rounds(a, b, calls, spec, counter)
     return {
         "calls": len(calls),
         "a": a.to_json(),
@@ -131,7 +151,24 @@ def _measure(
     }
 
 
-def _first_round(side: Side, calls: list[probes.SavedCall], counter: Any) -> None:
+def _timed_rounds(a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any) -> None:
+    """ABBA rounds until the interval decides, `rounds` are done or the budget ends."""
+    start, now = time.perf_counter(), clock()
+    for i in range(spec["rounds"]):
+        for side in (a, b) if i % 2 == 0 else (b, a):
+            side.samples.append(_round(side, calls, counter, now))
+        if i + 1 >= MIN_PAIRS and _decided(a, b, spec):
+            break
+        if i + 1 >= MIN_ROUNDS and time.perf_counter() - start > spec["budget_s"]:
+            break
+
+
+def _decided(a: Side, b: Side, spec: dict[str, Any]) -> bool:
+    floor = spec["tiny_floor"] if min(a.samples) < spec["tiny_s"] else spec["floor"]
+    return decision(paired_interval(a.samples, b.samples), floor) is not Decision.UNDECIDED
+
+
+def _first_round(side: Side, calls: list[Call], counter: Any) -> None:
     """The first call of each captured input: compiles; its time and compile cost are kept."""
     seconds = counter.seconds
     inputs = [call.fresh() for call in calls]
@@ -143,18 +180,18 @@ def _first_round(side: Side, calls: list[probes.SavedCall], counter: Any) -> Non
     side.output = outputs[0]
 
 
-def _round(side: Side, calls: list[probes.SavedCall], counter: Any) -> float:
-    """One timed pass over the captured calls; returns seconds per call."""
+def _round(side: Side, calls: list[Call], counter: Any, now: Any = time.perf_counter) -> float:
+    """One timed pass over the captured calls; returns seconds per call (by `now`)."""
     inputs = [call.fresh() for call in calls]
     before = counter.count
-    start = time.perf_counter()
+    start = now()
     probes.block([side.fn(*args, **kwargs) for args, kwargs in inputs])
-    elapsed = time.perf_counter() - start
+    elapsed = now() - start
     side.compiles += counter.count - before
     return elapsed / len(calls)
 
 
-def _memory(fn: Any, call: probes.SavedCall) -> dict[str, int] | None:
+def _memory(fn: Any, call: Any) -> dict[str, int] | None:
     args, kwargs = call.fresh()
     try:
         return probes.compiled_memory(fn, args, kwargs)

@@ -6,11 +6,11 @@ imports, not `pyproject.toml`), the entry, the options (tolerances, thresholds, 
 budgets), the device kind, the jax and jaxlib versions, and autoopt's version and
 verification code. Every decision is stored, a noisy `no gain` included (the rewrite was
 not shown faster on that device, which is a rejection); what is not a decision is not: a
-report whose original failed, and a `timeout` or `killed` verdict (the machine's load or
+report whose original failed, a `timeout` or `killed` verdict (the machine's load or
 the operating system may have caused them; a lost Ray worker is an error, never a
-report). Entries are JSON files written atomically under `verify/` in the cache folder
-(see `autoopt.workspace.cache.cache_folder`), so machines that share the folder share
-them.
+report), and an inconclusive one (the budget ended before the speed was decided).
+Entries are JSON files written atomically under `verify/` in the cache folder (see
+`autoopt.workspace.cache.cache_folder`), so machines that share the folder share them.
 """
 
 from __future__ import annotations
@@ -31,7 +31,11 @@ from autoopt.verify.stats import SpeedView
 from autoopt.workspace.cache import prepare
 
 FOLDER = "verify"
-UNSETTLED = frozenset({Verdict.TIMEOUT, Verdict.KILLED})  # maybe the machine, not the rewrite
+#: Maybe the machine, not the rewrite: a run past its timeout or killed, or a speed the
+#: budget could not decide (a quieter machine may).
+UNSETTLED = frozenset(
+    {Verdict.TIMEOUT, Verdict.KILLED, Verdict.INCONCLUSIVE, Verdict.KEPT_INCONCLUSIVE}
+)
 
 
 class VerifyCache:

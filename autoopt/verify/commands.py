@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -91,10 +92,21 @@ def verify_paths(
 
 
 def options_for(
-    entry: str | None, timeout: float, rtol: float | None = None, atol: float | None = None
+    entry: str | None,
+    timeout: float,
+    rtol: float | None = None,
+    atol: float | None = None,
+    settings: Settings | None = None,
 ) -> VerifyOptions:
-    """Verification options from the command line (tolerances also come from settings)."""
-    return VerifyOptions(entry=entry, timeout=timeout, rtol=rtol, atol=atol)
+    """Verification options from the command line (tolerances also come from settings);
+    the budget and the inconclusive policy from `settings` (CLI merged over pyproject)."""
+    options = VerifyOptions(entry=entry, timeout=timeout, rtol=rtol, atol=atol)
+    settings = settings or Settings()
+    return replace(
+        options,
+        budget_s=settings.verify_budget or options.budget_s,
+        inconclusive=settings.verify_inconclusive or options.inconclusive,
+    )
 
 
 def verify_command(

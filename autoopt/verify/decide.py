@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from autoopt.rules import BY_ID
 from autoopt.verify.report import MemoryView, Row, Verdict
-from autoopt.verify.stats import SpeedView
+from autoopt.verify.stats import Decision, SpeedView
 
 REMAT = "AO601"  # kept only for compiled temp memory (or device peak), never peak RSS
 #: Rules whose effect exists only on a GPU: on the CPU backend they change nothing measurable.
@@ -56,7 +56,21 @@ def decide(
         return Verdict.ACCEPTED, "; ".join(map(describe, views))
     if not views:
         return Verdict.NO_GAIN, "equivalent, but nothing was timed"
-    return Verdict.NO_GAIN, "no speedup beyond noise: " + "; ".join(map(describe, views))
+    if all(v.decision is Decision.UNDECIDED for v in views):
+        return Verdict.INCONCLUSIVE, "not decided within the budget: " + "; ".join(
+            map(describe, views)
+        )
+    return Verdict.NO_GAIN, "no speedup worth keeping: " + "; ".join(map(describe, views))
+
+
+def settle(verdict: Verdict, policy: str, safe: bool) -> Verdict:
+    """An inconclusive verdict kept or not, by `policy`: `keep-safe` keeps a safe fix,
+    `keep` any equivalent one, `drop` none (only measured gains are kept)."""
+    if verdict is not Verdict.INCONCLUSIVE:
+        return verdict
+    if policy == "keep" or (policy == "keep-safe" and safe):
+        return Verdict.KEPT_INCONCLUSIVE
+    return verdict
 
 
 def _memory_goal(rule_id: str) -> bool:
@@ -66,15 +80,15 @@ def _memory_goal(rule_id: str) -> bool:
 
 
 def describe(view: SpeedView) -> str:
-    """E.g. `function step: 3.20x ±0.15 (noise 4%, needs 5%)`."""
+    """E.g. `function step: 3.20x [3.05-3.36] (9 pairs, cpu time, needs >1.05x)`."""
     if view.recompiles:
         return (
             f"{view.scope}: recompiles in steady state"
             f" ({view.compiles_after} compilations in the timed runs vs {view.compiles_before})"
         )
     return (
-        f"{view.scope}: {view.speedup:.2f}x ±{view.spread:.2f}"
-        f" (noise {view.noise:.0%}, needs {view.threshold:.0%})"
+        f"{view.scope}: {view.speedup:.2f}x [{view.low:.2f}-{view.high:.2f}]"
+        f" ({view.samples} pairs, {view.clock} time, needs >{1 + view.threshold:.2f}x)"
     )
 
 

@@ -22,21 +22,22 @@ from pathlib import Path
 from typing import Any
 
 from autoopt.config import Settings
-from autoopt.model import AutooptError, Finding
+from autoopt.model import Applicability, AutooptError, Finding
 from autoopt.verify.capture import load_output
 from autoopt.verify.compare import TOLERANCES, Comparison, Tolerance, compare_trees
-from autoopt.verify.decide import REMAT, Thresholds, decide, describe
+from autoopt.verify.decide import REMAT, Thresholds, decide, describe, settle
 from autoopt.verify.environment import changes_setup
 from autoopt.verify.printed import OutputDiff, Position, compare_output
+from autoopt.verify.region import changed_region
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
 from autoopt.verify.runner import WorkerRun, run_worker
-from autoopt.verify.stats import SpeedView, median, pooled_noise, speed_view
+from autoopt.verify.stats import median, pooled_noise, speed_view
 from autoopt.verify.trees import FlatTree, load_tree
 
 Progress = Callable[[str], None]
-Samples = tuple[list[float], list[float]]  # total seconds and compile seconds per run
-MIN_REPEATS = 2  # fresh-process rounds before the program view may stop early
-MIN_POOLED = 8  # ... and samples in all, so that the pooled noise means something
+Sample = tuple[float, float]  # seconds (CPU or wall) and compile seconds of one entry run
+BENCH_SHARE = 0.5  # of the budget left after the first rounds, for the steady-state view
+MIN_BENCH_S = 2.0  # seconds a region gets however little budget is left
 
 
 @dataclass(frozen=True)
@@ -47,15 +48,16 @@ class VerifyOptions:
     timeout: float = 120.0  # seconds per subprocess
     rtol: float | None = None  # overrides the dtype's relative tolerance
     atol: float | None = None  # absolute tolerance, overrides the scaled default
-    repeats: int = 3  # fresh-process runs per variant for the whole-program view
-    max_repeats: int = 6  # ... extended, while a change past the floor is undecided
-    extend_budget_s: float = 25.0  # seconds of such extra rounds (one more is begun within)
-    rounds: int = 15  # interleaved steady-state rounds per function
+    repeats: int = 2  # fresh-process rounds every rewrite gets, budget or not
+    max_repeats: int = 20  # ... and at most, while its speed is undecided and budget is left
+    budget_s: float = 60.0  # seconds per file; past it, no round begins beyond the minimum
+    rounds: int = 60  # interleaved steady-state rounds per region, at most
     warmup: int = 2  # calls per variant before the timed rounds
     max_calls: int = 3  # captured calls per target function
-    bench_budget_s: float = 12.0  # stop steady-state rounds after this (at least 3 rounds)
+    bench_budget_s: float = 20.0  # steady-state rounds of one region, at most this long
     memory_limit: int | None = None  # bytes of address space a program may add (RLIMIT_AS)
     memory_budget: int | None = None  # AO601 is not kept below this much compiled temp memory
+    inconclusive: str = "keep-safe"  # which undecided equivalent rewrites are kept (decide.settle)
     thresholds: Thresholds = field(default_factory=Thresholds)
 
 
@@ -124,6 +126,14 @@ class _Session:
         self.x64 = False
         self.unstable = ""  # why the original's own runs disagree, if they do
         self.fresh = ""  # why every run starts a fresh interpreter; "" when forked
+        self.deadline = time.perf_counter() + options.budget_s
+        self.cpu = False  # CPU backend: runs are timed by their CPU time
+        self.round = 0  # rounds of entry runs so far; samples are paired by round
+        self.samples: dict[Path, dict[int, Sample]] = {}  # by program, by round
+
+    def left_s(self) -> float:
+        """Seconds of the file's budget left (negative once past it)."""
+        return self.deadline - time.perf_counter()
 
     def write_variant(self, source: str) -> Path:
         """The rewritten program, under the original file name in its own directory."""
@@ -160,6 +170,7 @@ class _Session:
             self.reference = load_tree(self.baseline.out_dir, "outputs")
             self.printed = load_output(self.baseline.out_dir)
             self.x64 = bool(self.baseline.result.get("x64"))
+            self.cpu = self.baseline.result.get("platform") == "cpu"
         return self.baseline
 
     def compare(self, run: WorkerRun) -> Comparison:
@@ -174,19 +185,33 @@ class _Session:
         return compare_output(self.printed, load_output(run.out_dir), self.tolerance, volatile)
 
     def bench(self, pairs: list[dict[str, str]]) -> WorkerRun:
-        """Replay captured calls of each pair's target, original against its rewrite."""
+        """Replay captured calls of each pair's target, original against its rewrite,
+        sharing half of the budget left between the pairs."""
+        share = max(BENCH_SHARE * self.left_s() / len(pairs), MIN_BENCH_S)
+        budget = min(share, self.options.bench_budget_s)
+        thresholds = self.options.thresholds
         spec = {
             "mode": "bench",
             "pairs": pairs,
             "capture_dir": str(self.work / "captures"),
+            "entry_region": self.entry_region(),
             "rounds": self.options.rounds,
             "warmup": self.options.warmup,
-            "budget_s": self.options.bench_budget_s,
+            "budget_s": budget,
+            "floor": thresholds.function_floor,
+            "tiny_floor": thresholds.tiny_floor,
+            "tiny_s": thresholds.tiny_s,
             "rtol": self.options.rtol,
             "atol": self.options.atol,
         }
-        timeout = self.options.timeout + 3 * self.options.bench_budget_s * len(pairs)
+        timeout = self.options.timeout + 3 * budget * len(pairs)
         return self.run(self.path, timeout=timeout, **spec)
+
+    def entry_region(self) -> str | None:
+        """The entry's name when it is a function of this program (called without
+        arguments, it can be timed as a region)."""
+        module, _, name = self.entry.rpartition(":")
+        return name if module in ("", self.path.stem) and "." not in name else None
 
 
 def verify_candidates(
@@ -206,6 +231,7 @@ def verify_candidates(
     say = progress or (lambda _: None)
     if not candidates:
         return report
+    candidates = [_with_region(source, c) for c in candidates]
     with tempfile.TemporaryDirectory(prefix="autoopt-verify-") as work:
         session = _Session(path.resolve(), entry, options, Path(work))
         if any(changes_setup(source, c.source) for c in candidates if not c.error):
@@ -221,19 +247,36 @@ def verify_candidates(
             job.row.notes.append(f"run in fresh interpreters: {session.fresh}")
         live = [job for job in jobs if not job.failed]
         combo = _combo(session, path, live, combine) if combine and len(live) > 1 else None
-        _measure_programs(session, [*live, *([combo] if combo else [])], say)
+        measured = [*live, *([combo] if combo else [])]
+        _measure_programs(session, measured, say, options.repeats, options.repeats)
         _measure_functions(session, [job for job in live if not job.failed], say)
+        more = options.max_repeats - options.repeats
+        _measure_programs(session, [j for j in measured if _unsettled(j)], say, 0, more)
         for job in live:
             if not job.failed:
-                job.row.verdict, job.row.reason = decide(
-                    job.row, options.thresholds, options.memory_budget, report.platform
-                )
+                _decide(job, options, report.platform)
         report.rows = [job.row for job in jobs]
         report.combined, kept, report.accepted_source = _combined(
             session, path, jobs, combo, combine, say
         )
         report.kept = [job.candidate.finding for job in kept if job.candidate.finding]
     return report
+
+
+def _with_region(source: str, candidate: Candidate) -> Candidate:
+    """The candidate with the region its rewrite changed as its target, unless its rule
+    named one (`autoopt.verify.region`)."""
+    if candidate.target or candidate.error:
+        return candidate
+    return replace(candidate, target=changed_region(source, candidate.source))
+
+
+def _decide(job: _Job, options: VerifyOptions, platform: str) -> None:
+    """The job's verdict; an inconclusive one kept or not by `options.inconclusive`."""
+    verdict, reason = decide(job.row, options.thresholds, options.memory_budget, platform)
+    finding = job.candidate.finding
+    safe = finding is not None and finding.fix is Applicability.SAFE
+    job.row.verdict, job.row.reason = settle(verdict, options.inconclusive, safe), reason
 
 
 def _baseline(session: _Session, targets: list[str]) -> WorkerRun:
@@ -276,47 +319,65 @@ def _combo(
     return _job(session, path, candidate)
 
 
-def _measure_programs(session: _Session, jobs: list[_Job], say: Progress) -> None:
-    """Alternate fresh-process entry runs of the original and every rewrite.
+def _measure_programs(
+    session: _Session, jobs: list[_Job], say: Progress, minimum: int, maximum: int
+) -> None:
+    """Up to `maximum` rounds of fresh-process entry runs of the original and the rewrites.
 
     Every run is compared with the original's output; the first run of each rewrite
     also gives its transfer, sync, compile and memory counts. The capturing baseline
-    is not a sample: the first run of a session tended to be the slowest. After
-    `MIN_REPEATS` rounds and `MIN_POOLED` samples, stop early when every ratio is
-    decided twice over. After `repeats` rounds, go on (up to `max_repeats`, for at most
-    `extend_budget_s` of extra rounds) with the original and the rewrites whose change,
-    faster or slower, is past the floor but not yet beyond the noise.
+    is not a sample: the first run of a session tended to be the slowest. The first
+    `minimum` rounds run every rewrite; after them a round begins only within the
+    budget, and runs only the rewrites whose speed is still unsettled.
     """
-    programs = [session.path, *(job.program for job in jobs)]
-    times: list[list[float]] = [[] for _ in programs]
-    compile_s: list[list[float]] = [[] for _ in programs]
-    active = {id(job) for job in jobs}
-    extra_since = 0.0
-    for repeat in range(session.options.max_repeats):
-        if repeat >= session.options.repeats:
-            extra_since = extra_since or time.perf_counter()
-            if time.perf_counter() - extra_since > session.options.extend_budget_s:
-                break
-            active = {id(job) for job in jobs if _undecided(job.row.program)}
-            if not active:
-                break
-        order = range(len(programs)) if repeat % 2 == 0 else reversed(range(len(programs)))
-        for i in order:
-            job = jobs[i - 1] if i else None
-            if job and (job.failed or id(job) not in active):
-                continue
-            say(f"run {repeat + 1}: {job.row.rule if job else 'original'}")
-            run = session.run(programs[i])
-            if _usable(session, job, run, repeat == 0):
-                times[i].append(run.result["total_s"])
-                compile_s[i].append(run.result["compile_s"])
-        spread = pooled_noise(times)
-        for job, after, compiled in zip(jobs, times[1:], compile_s[1:], strict=True):
-            before = (times[0], compile_s[0])
-            job.row.program = _program_view(session, job, before, (after, compiled), spread)
-        enough = repeat + 1 >= MIN_REPEATS and sum(map(len, times)) >= MIN_POOLED
-        if enough and all(_decisive(job.row.program) for job in jobs):
+    for count in range(maximum):
+        first = count < minimum
+        if not first and session.left_s() <= 0:
             break
+        active = [job for job in jobs if not job.failed and (first or _unsettled(job))]
+        if not active:
+            break
+        _program_round(session, active, say)
+        _program_views(session, jobs)
+
+
+def _program_round(session: _Session, jobs: list[_Job], say: Progress) -> None:
+    """The original and `jobs`, one entry run each, forward or backward by round."""
+    number = session.round
+    session.round += 1
+    order: list[_Job | None] = [None, *jobs]
+    for job in order if number % 2 == 0 else reversed(order):
+        program = job.program if job else session.path
+        say(f"run {number + 1}: {job.row.rule if job else 'original'}")
+        run = session.run(program)
+        if _usable(session, job, run, program not in session.samples):
+            seconds = run.result["cpu_s" if session.cpu else "total_s"]
+            sample = (seconds, run.result["compile_s"])
+            session.samples.setdefault(program, {})[number] = sample
+        else:
+            session.samples.setdefault(program, {})
+
+
+def _program_views(session: _Session, jobs: list[_Job]) -> None:
+    """Each job's program view from the rounds it shares with the original."""
+    groups = [[t for t, _ in runs.values()] for runs in session.samples.values()]
+    spread = pooled_noise(groups)
+    original = session.samples.get(session.path, {})
+    for job in jobs:
+        runs = session.samples.get(job.program, {})
+        common = sorted(original.keys() & runs.keys())
+        if job.failed or not common:
+            continue
+        job.row.program = speed_view(
+            "program",
+            [original[r][0] for r in common],
+            [runs[r][0] for r in common],
+            session.options.thresholds.program_floor,
+            noise_floor=spread,
+            compile_s_before=median([original[r][1] for r in common]),
+            compile_s_after=median([runs[r][1] for r in common]),
+            clock="cpu" if session.cpu else "wall",
+        )
 
 
 def _usable(session: _Session, job: _Job | None, run: WorkerRun, first: bool) -> bool:
@@ -324,34 +385,15 @@ def _usable(session: _Session, job: _Job | None, run: WorkerRun, first: bool) ->
     return _check_rewrite(session, job, run, first) if job else _check_original(session, run)
 
 
-def _program_view(
-    session: _Session, job: _Job, before: Samples, after: Samples, spread: float
-) -> SpeedView | None:
-    if job.failed or not before[0] or not after[0]:
-        return None
-    return speed_view(
-        "program",
-        before[0],
-        after[0],
-        session.options.thresholds.program_floor,
-        noise_floor=spread,
-        compile_s_before=median(before[1]),
-        compile_s_after=median(after[1]),
-    )
-
-
-def _undecided(view: SpeedView | None) -> bool:
-    """A change past the floor, either way, that the noise does not let through yet:
-    more runs narrow the bar (it falls with the square root of the samples)."""
-    return view is not None and view.undecided
-
-
-def _decisive(view: SpeedView | None) -> bool:
-    """The ratio clears the bar by its own width again: more runs would not change it."""
-    if view is None:
+def _unsettled(job: _Job) -> bool:
+    """The rewrite's speed is not decided yet: its program view is undecided, and so is its
+    region's, or the region is faster while the whole program leans slower."""
+    program, function = job.row.program, job.row.function
+    if job.failed or (program is not None and not program.undecided):
+        return False
+    if function is None or function.undecided:
         return True
-    bar = (1 + view.threshold) ** 2
-    return view.speedup >= bar or view.speedup <= 1 / bar
+    return function.faster and (program is None or program.leans_slower)
 
 
 def _check_original(session: _Session, run: WorkerRun) -> bool:
@@ -411,8 +453,11 @@ def _measure_functions(session: _Session, jobs: list[_Job], say: Progress) -> No
     for number, job in enumerate(jobs):
         target = job.candidate.target
         if not target:
+            job.row.notes.append(_NO_REGION)
             continue
         info = captured.get(target)
+        if target == session.entry_region():
+            info = {"calls": 1, "error": ""}  # the entry, called without arguments
         if changes_setup(session.source, job.candidate.source):
             job.row.notes.append(
                 f"no steady-state view of {target}: the rewrite changes the environment"
@@ -474,13 +519,19 @@ def _fill_function(session: _Session, job: _Job, target: str, data: dict[str, An
         f"function {target}",
         a["samples"],
         b["samples"],
-        session.options.thresholds.floor_for(median(a["samples"])),
-        noise_floor=pooled_noise([a["samples"], b["samples"]]),
+        session.options.thresholds.floor_for(min(a["samples"])),
         compiles_before=a["compiles"],
         compiles_after=b["compiles"],
         compile_s_before=a["compile_s"],
         compile_s_after=b["compile_s"],
+        clock="cpu" if session.cpu else "wall",
     )
+
+
+_NO_REGION = (
+    "no region timed alone: the rewrite changes module-level code or several functions,"
+    " so only the whole program is timed"
+)
 
 
 def _combined(
@@ -508,7 +559,8 @@ def _combined(
         say(f"verifying the {len(accepted)} accepted rewrites together")
         combo = _combo(session, path, accepted, combine)
         if not combo.failed:
-            _measure_programs(session, [combo], say)
+            repeats = session.options.repeats
+            _measure_programs(session, [combo], say, repeats, repeats)
     if not combo.failed:
         view = combo.row.program
         slow = view is not None and view.slower
@@ -529,7 +581,7 @@ def _together(jobs: list[_Job], combo: _Job) -> list[_Job]:
     next to a donation). Not when an AO601 gained nothing: its purpose is memory."""
     live = [job for job in jobs if job.program != Path()]
     view = None if combo.failed else combo.row.program
-    idle = [job for job in live if job.row.verdict is Verdict.NO_GAIN]
+    idle = [job for job in live if job.row.verdict in (Verdict.NO_GAIN, Verdict.INCONCLUSIVE)]
     usable = all(job.row.verdict.accepted or job in idle for job in live)
     if view is None or not view.faster or not idle or not usable:
         return []

@@ -58,12 +58,13 @@ def resolve_entry(module: ModuleType, entry: str | None) -> Any:
 class Loaded:
     """The spec's program as loaded before the worker imported jax, or why it failed.
 
-    `start` is when loading began (a run's time counts from there) and `environ`
-    the environment just before; `output` captures what an entry run prints and logs
-    from then on.
+    `start` is when loading began (a run's time counts from there), `cpu_start` this
+    process's CPU time then, and `environ` the environment just before; `output`
+    captures what an entry run prints and logs from then on.
     """
 
     start: float
+    cpu_start: float = 0.0
     environ: dict[str, str] = field(default_factory=dict)
     module: ModuleType | None = None
     error: BaseException | None = None
@@ -83,7 +84,7 @@ def preload(spec: dict[str, Any]) -> Loaded:
     An entry run ("run" mode) captures the program's output from here on."""
     sys.path[:0] = spec["search_path"]
     environ = dict(os.environ)
-    loaded = Loaded(time.perf_counter(), environ)
+    loaded = Loaded(time.perf_counter(), time.process_time(), environ)
     if spec["mode"] == "run":
         loaded.output = Capture(spec["search_path"])
         loaded.output.start()

@@ -41,7 +41,7 @@ def speed(view: SpeedView | None) -> str:
     if view is None:
         return "-"
     flag = " (recompiles)" if view.recompiles else ""
-    return f"{view.speedup:.2f}x ±{view.spread:.2f}{flag}"
+    return f"{view.speedup:.2f}x [{view.low:.2f}-{view.high:.2f}]{flag}"
 
 
 def error(row: Row) -> str:
@@ -127,21 +127,83 @@ def notes(report: VerifyReport) -> list[str]:
 
 
 def print_reports(reports: Iterable[VerifyReport], console: Console | None = None) -> None:
-    """A rich table per file, then each row's reason."""
+    """A rich table per file, then each row's reason; where the console (or `COLUMNS`)
+    is too narrow for the table without breaking words, one block per row instead."""
     console = console or Console()
     for report in reports:
         if not report.rows and not report.error:
             console.print(f"{report.path}: no rewrites to verify", markup=False, soft_wrap=True)
             continue
-        table = Table(title=Text(header(report)), title_justify="left")
-        for column in COLUMNS:
-            table.add_column(column, overflow="fold", no_wrap=column in ("rule", "verdict"))
-        for row in rows_of(report):
-            style = "green" if row.verdict.accepted else "red"
-            table.add_row(*map(Text, cells(row)), style=style)
-        console.print(table)
+        widths = _column_widths(report, console.width)
+        if widths is None:
+            _print_blocks(report, console)
+            continue
+        console.print(_table(report, widths))
         for line in notes(report):
             console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _widths(report: VerifyReport) -> tuple[list[int], list[int]]:
+    """Each column's longest word (the width that breaks none) and longest text (the
+    width that wraps none), its header included."""
+    texts = list(zip(COLUMNS, *(cells(row) for row in rows_of(report)), strict=True))
+    words = [max(len(word) for text in column for word in text.split()) for column in texts]
+    return words, [max(map(len, column)) for column in texts]
+
+
+def _frame(count: int) -> int:
+    """What a table of `count` columns draws besides its cells: a space each side, rules."""
+    return 3 * count + 1
+
+
+def _column_widths(report: VerifyReport, width: int) -> list[int] | None:
+    """Widths that fit the table in `width` without breaking a word, None where the words
+    alone do not fit; the room beyond the words goes first to the columns that need the
+    least more to wrap nothing, the rest shared evenly."""
+    widths, texts = _widths(report)
+    room = width - _frame(len(COLUMNS)) - sum(widths)
+    if room < 0:
+        return None
+    wanted = sorted(range(len(COLUMNS)), key=lambda i: texts[i] - widths[i])
+    for done, i in enumerate(wanted):
+        extra = min(texts[i] - widths[i], room // (len(wanted) - done))
+        widths[i] += extra
+        room -= extra
+    return widths
+
+
+def _table(report: VerifyReport, widths: list[int]) -> Table:
+    table = Table(title=Text(header(report)), title_justify="left")
+    for column, width in zip(COLUMNS, widths, strict=True):
+        table.add_column(column, overflow="fold", width=width)
+    for row in rows_of(report):
+        table.add_row(*map(Text, cells(row)), style=_style(row))
+    return table
+
+
+def _style(row: Row) -> str:
+    return "green" if row.verdict.accepted else "red"
+
+
+def _print_blocks(report: VerifyReport, console: Console) -> None:
+    """The narrow layout: the header, then per row its rule and location and one
+    `key: value` line per column, its reason after the verdict."""
+    _say(console, header(report))
+    if report.error:
+        _say(console, f"error: {report.error}")
+    width = max(map(len, COLUMNS)) + 1
+    for row in rows_of(report):
+        rule, location, verdict, *measures = cells(row)
+        reason = "".join([row.reason, *(f"; {note}" for note in row.notes)])
+        lines = [("verdict", verdict), ("reason", reason), *zip(COLUMNS[3:], measures, strict=True)]
+        _say(console, f"{rule} {location}", _style(row))
+        for key, value in lines:
+            _say(console, f"  {key + ':':<{width}} {value}", _style(row))
+
+
+def _say(console: Console, line: str, style: str | None = None) -> None:
+    """One line as it is: no markup, highlighting or wrapping by rich."""
+    console.print(line, style=style, markup=False, highlight=False, soft_wrap=True)
 
 
 def kept_row(report: VerifyReport) -> Row | None:

@@ -11,12 +11,14 @@ from autoopt.verify.stats import SpeedView
 
 
 class Verdict(str, Enum):
-    """The outcome of verifying one rewrite; only ACCEPTED rewrites are kept."""
+    """The outcome of verifying one rewrite; ACCEPTED and KEPT_INCONCLUSIVE ones are kept."""
 
     ACCEPTED = "accepted"
     NOT_EQUIVALENT = "not equivalent"
     SLOWER = "slower"
     NO_GAIN = "no gain"
+    INCONCLUSIVE = "inconclusive"  # equivalent, speed not decided within the budget: dropped
+    KEPT_INCONCLUSIVE = "inconclusive, kept"  # ... and kept (`--verify-inconclusive`)
     CRASHED = "crashed"
     TIMEOUT = "timeout"
     KILLED = "killed"
@@ -26,7 +28,8 @@ class Verdict(str, Enum):
 
     @property
     def accepted(self) -> bool:
-        return self is Verdict.ACCEPTED
+        """Whether the rewrite is kept."""
+        return self in (Verdict.ACCEPTED, Verdict.KEPT_INCONCLUSIVE)
 
 
 # How a worker's status maps to the verdict of the rewrite it ran.

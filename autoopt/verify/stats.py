@@ -1,27 +1,92 @@
-"""Timing statistics: medians, noise, and whether a ratio beats them."""
+"""Timing statistics: paired log ratios, their confidence interval, and what it decides.
+
+Runs of the original and a rewrite are taken in pairs (the same round, interleaved), so
+what the machine does meanwhile (another job, a busy browser) touches both sides of a
+pair alike. The speedup is the geometric mean of the paired ratios, and its 95%
+confidence interval comes from Student's t over their logarithms. A view is decided
+when that interval lies wholly on one side of the bar `1 + floor`: above it, faster;
+below it, no gain worth keeping (and below `1 / (1 + floor)`, slower). Until then more
+pairs narrow it; at the end of the budget it is undecided.
+"""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import numpy as np
 
 UNMEASURED_NOISE = 0.3  # assumed when a single sample cannot show its own spread
-MEDIAN_SE = 1.25  # the standard error of a median is about 1.25 sd / sqrt(n)
-CONFIDENCE = 2.0  # standard errors a ratio must clear
+MIN_PAIRS = 2  # fewer pairs decide nothing (Student's t makes two pairs count little)
+#: Student's t, 97.5% quantile, by degrees of freedom 1..20 (a two-sided 95% interval).
+T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+)  # fmt: skip
+
+
+class Decision(str, Enum):
+    """What a view's interval says about the rewrite's speed."""
+
+    FASTER = "faster"
+    NO_GAIN = "no gain"
+    SLOWER = "slower"
+    UNDECIDED = "undecided"
+
+
+def t_quantile(freedom: int) -> float:
+    """The 97.5% quantile of Student's t (within 0.5% past the table)."""
+    if freedom <= len(T975):
+        return T975[max(freedom, 1) - 1]
+    return 1.96 + 2.4 / freedom
+
+
+@dataclass(frozen=True)
+class Interval:
+    """The paired speedup (geometric mean of before/after) and its 95% interval."""
+
+    ratio: float
+    low: float
+    high: float
+    pairs: int
+
+
+def paired_interval(before: list[float], after: list[float], sd_floor: float = 0.0) -> Interval:
+    """The interval of before[i] / after[i]; `sd_floor` bounds the log ratios' deviation
+    from below. One pair, or none, gets an interval as wide as `UNMEASURED_NOISE` makes it."""
+    logs = [math.log(b / a) for b, a in zip(before, after, strict=False) if a > 0 and b > 0]
+    if not logs:
+        return Interval(1.0, 0.0, math.inf, 0)
+    mean = float(np.mean(logs))
+    spread = float(np.std(logs, ddof=1)) if len(logs) > 1 else UNMEASURED_NOISE
+    half = t_quantile(len(logs) - 1) * max(spread, sd_floor) / math.sqrt(len(logs))
+    return Interval(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(logs))
+
+
+def decision(interval: Interval, floor: float) -> Decision:
+    """Where the interval lies against the bar `1 + floor` (and `1 / (1 + floor)`)."""
+    if interval.pairs < MIN_PAIRS:
+        return Decision.UNDECIDED
+    if interval.low > 1 + floor:
+        return Decision.FASTER
+    if interval.high < 1 / (1 + floor):
+        return Decision.SLOWER
+    if interval.high < 1 + floor:
+        return Decision.NO_GAIN
+    return Decision.UNDECIDED
 
 
 @dataclass
 class SpeedView:
-    """Before/after timings of one view (whole program or one function) and their verdict.
+    """Before/after timings of one view (whole program or one region) and their verdict.
 
-    `speedup` is median(before) / median(after); `spread` is the half-width of the
-    10-90% range of the per-round ratios, `low` and `high` their quartiles; `noise`
-    is the relative standard deviation of one run; `threshold` the larger of the floor
-    and two standard errors of the ratio. A verdict needs both: the median ratio
-    beyond the threshold, and three rounds in four agreeing on the direction.
+    `speedup` is the geometric mean of the paired ratios before/after, `low` and `high`
+    its 95% confidence interval and `spread` half its width; `noise` is the relative
+    standard deviation of one run of the original; `floor` the smallest gain worth
+    keeping, so `threshold` (the same) is what the interval must clear. `clock` says what
+    was timed: CPU time of the process (`cpu`) or wall time (`wall`).
     """
 
     scope: str  # "program" or "function <name>"
@@ -39,30 +104,40 @@ class SpeedView:
     compiles_after: int = 0
     compile_s_before: float | None = None  # one-time compile cost, outside the timed region
     compile_s_after: float | None = None
+    clock: str = "wall"
+
+    @property
+    def interval(self) -> Interval:
+        return Interval(self.speedup, self.low, self.high, self.samples)
+
+    @property
+    def decision(self) -> Decision:
+        if self.recompiles:
+            return Decision.SLOWER
+        return decision(self.interval, self.floor)
 
     @property
     def faster(self) -> bool:
-        return self.speedup >= 1 + self.threshold and self.low >= 1 and not self.recompiles
+        return self.decision is Decision.FASTER
 
     @property
     def slower(self) -> bool:
-        return self.slower_than(self.threshold)
+        return self.slower_than(self.floor)
 
     def slower_than(self, margin: float) -> bool:
-        """Slower by more than `margin` (and the noise), or recompiling in steady state."""
-        bar = 1 + max(margin, self.threshold)
-        return (self.speedup <= 1 / bar and self.high <= 1) or self.recompiles
+        """Slower beyond `margin` with confidence, or recompiling in steady state."""
+        enough = self.samples >= MIN_PAIRS and self.high < 1 / (1 + max(margin, self.floor))
+        return enough or self.recompiles
 
     @property
     def leans_slower(self) -> bool:
-        """The median is slower by more than the floor, decided or not."""
+        """The estimate is slower by more than the floor, decided or not."""
         return self.speedup <= 1 / (1 + self.floor) or self.recompiles
 
     @property
     def undecided(self) -> bool:
-        """The median moves past the floor either way, but not past the noise yet."""
-        past_floor = self.speedup >= 1 + self.floor or self.leans_slower
-        return past_floor and not self.faster and not self.slower
+        """The interval still straddles a bar: more pairs may decide it."""
+        return self.decision is Decision.UNDECIDED
 
     @property
     def recompiles(self) -> bool:
@@ -83,11 +158,7 @@ def noise(samples: list[float]) -> float:
 
 
 def pooled_noise(groups: list[list[float]]) -> float:
-    """Relative standard deviation pooled over the repeats of several variants.
-
-    Runs of different variants share the machine's conditions, so with few repeats
-    each, pooling them estimates the run-to-run noise far better.
-    """
+    """Relative standard deviation pooled over the repeats of several variants."""
     squares, freedom = 0.0, 0
     for group in groups:
         if len(group) > 1:
@@ -104,26 +175,23 @@ def speed_view(
     noise_floor: float = 0.0,
     **extra: Any,
 ) -> SpeedView:
-    """Summarise before/after samples taken interleaved; ratios pair them in run order.
+    """Summarise paired samples: before[i] and after[i] were taken in the same round.
 
-    `noise_floor` is a noise level known from elsewhere (e.g. `pooled_noise`).
+    `noise_floor` is a noise level known from elsewhere (e.g. `pooled_noise`); it is
+    reported, and half of it bounds the deviation of the paired log ratios from below.
     """
-    ratios = [b / a for b, a in zip(before, after, strict=False) if a > 0] or [1.0]
-    p10, low, high, p90 = (float(x) for x in np.percentile(ratios, [10, 25, 75, 90]))
-    base, new = median(before), median(after)
-    level = max(noise(before), noise_floor)
-    margin = CONFIDENCE * MEDIAN_SE * level * math.sqrt(1 / len(before) + 1 / len(after))
+    interval = paired_interval(before, after, sd_floor=noise_floor / 2)
     return SpeedView(
         scope=scope,
-        before_s=base,
-        after_s=new,
-        speedup=base / new if new > 0 else float("inf"),
-        spread=(p90 - p10) / 2,
-        low=low,
-        high=high,
-        noise=level,
+        before_s=median(before) if before else 0.0,
+        after_s=median(after) if after else 0.0,
+        speedup=interval.ratio,
+        spread=(interval.high - interval.low) / 2,
+        low=interval.low,
+        high=interval.high,
+        noise=max(noise(before), noise_floor),
         floor=floor,
-        threshold=max(margin, floor),
-        samples=len(before),
+        threshold=floor,
+        samples=interval.pairs,
         **extra,
     )

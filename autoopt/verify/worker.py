@@ -67,7 +67,7 @@ def run_program(
             capture = spec.get("capture")
             recorders = install_recorders(module, capture) if capture else {}
             output = probes.block(entry())
-            done = time.perf_counter()
+            done, cpu_done = time.perf_counter(), time.process_time()
             jax.effects_barrier()  # every jax.debug.print has printed
         finally:
             printed = loaded.output.stop() if loaded.output else None
@@ -77,6 +77,7 @@ def run_program(
     save_output(printed, Path(spec["out_dir"]))
     return {
         "total_s": done - loaded.start,
+        "cpu_s": cpu_done - loaded.cpu_start,
         "compiles": counter.count - compiles,
         "compile_s": counter.seconds - compile_s,
         "syncs": dict(syncs),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -12,7 +13,8 @@ from autoopt.config import Settings
 from autoopt.model import AutooptError, Finding
 from autoopt.report.summary import Summary
 from autoopt.workspace.cache import ResultCache
-from autoopt.workspace.discover import discover
+from autoopt.workspace.discover import Skips, discover
+from autoopt.workspace.notebook import Notebook
 from autoopt.workspace.progress import progress_bar
 from autoopt.workspace.runner import FileOutcome, analyse, run, settings_for
 from autoopt.workspace.source_file import write_atomic
@@ -36,10 +38,22 @@ class Batch:
     held_back: list[FileOutcome] = field(default_factory=list)
     tests: Callable[[str], bool] | None = None  # with --include-tests: is a path a test file
     empty: list[str] = field(default_factory=list)  # paths named that hold no source file
+    skipped: Skips = field(default_factory=Counter)  # what the walk left out, and why
 
     @property
     def findings(self) -> list[Finding]:
-        return [f for o in self.outcomes if o.result for f in o.result.findings]
+        """Every finding as reported: a notebook's counted in its cells."""
+        return [f for o in self.outcomes if o.result for f in reported(o, o.result.findings)]
+
+    @property
+    def warnings(self) -> list[str]:
+        """Notebook cells left out because they do not parse (the rest is checked)."""
+        return [
+            w
+            for o in self.outcomes
+            if isinstance(o.source, Notebook)
+            for w in o.source.warnings(o.display)
+        ]
 
     @property
     def changed(self) -> list[FileOutcome]:
@@ -50,8 +64,31 @@ class Batch:
         return time.perf_counter() - self.started
 
     def sources(self) -> dict[str, str]:
-        """Display path -> source text, for reports that quote lines."""
-        return {o.display: o.result.source for o in self.outcomes if o.result is not None}
+        """Display path (`nb.ipynb:cell 3` for a notebook's cells) -> source text, for
+        reports that quote lines."""
+        texts: dict[str, str] = {}
+        for o in self.outcomes:
+            if isinstance(o.source, Notebook):
+                texts |= o.source.cell_sources(o.display)
+            elif o.result is not None:
+                texts[o.display] = o.result.source
+        return texts
+
+
+def _reported_error(outcome: FileOutcome) -> AutooptError:
+    """The outcome's error, with a line of a notebook counted in its cell."""
+    assert outcome.error is not None
+    if not isinstance(outcome.source, Notebook):
+        return outcome.error
+    return outcome.source.cell_map().error(outcome.error)
+
+
+def reported(outcome: FileOutcome, findings: list[Finding]) -> list[Finding]:
+    """`findings` with a notebook's positions counted in its cells."""
+    if not isinstance(outcome.source, Notebook):
+        return findings
+    cells = outcome.source.cell_map()
+    return [cells.finding(f) for f in findings]
 
 
 def collect(
@@ -76,9 +113,17 @@ def collect(
         outcomes = run(found.files, settings, jobs or os.cpu_count() or 1, store, advance, tests)
     if store is not None:
         store.save()
-    errors = found.errors + [o.error for o in outcomes if o.error is not None]
+    errors = found.errors + [_reported_error(o) for o in outcomes if o.error is not None]
     held = hold_back(outcomes, settings, paths)
-    return Batch(outcomes, errors, started, held_back=held, tests=tests, empty=found.empty)
+    return Batch(
+        outcomes,
+        errors,
+        started,
+        held_back=held,
+        tests=tests,
+        empty=found.empty,
+        skipped=found.skipped,
+    )
 
 
 def collect_text(text: str, display: str, settings: Settings) -> Batch:
@@ -148,4 +193,5 @@ def summarise(batch: Batch, reverted: Sequence[str] = ()) -> Summary:
         written=wrote,
         reverted=list(reverted),
         held_back=len(batch.held_back),
+        skipped=dict(batch.skipped),
     )

@@ -1,15 +1,19 @@
 """Find the source files under the paths a user names.
 
 Folders are walked honouring `.gitignore` files (pathspec, git's rules), the
-`--exclude` globs and `[tool.autoopt] exclude`. Symlinked folders are followed
+`--exclude` globs and `[tool.autoopt] exclude`; in a git work tree, a file git
+tracks is walked even where an ignore pattern matches it (`git ls-files`, asked
+only when a pattern first hides something). Symlinked folders are followed
 once; a link back into a folder already being walked is reported as a loop.
 Problems (a folder that vanished, a loop, a missing path) are yielded as
-`AutooptError`s so the caller reports them and carries on.
+`AutooptError`s so the caller reports them and carries on; the source files and
+folders left out, and why, are counted.
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +42,9 @@ _SKIP_DIRS = {
 }
 
 Found = tuple[str, Path]
+IGNORED, EXCLUDED = "ignored by .gitignore", "excluded"
+#: (why, is a folder) -> how many source files (or folders) a walk left out
+Skips = Counter[tuple[str, bool]]
 
 
 @dataclass
@@ -47,6 +54,7 @@ class Discovery:
     files: list[Found] = field(default_factory=list)
     errors: list[AutooptError] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)  # paths named that hold no source file
+    skipped: Skips = field(default_factory=Counter)
 
 
 def discover(
@@ -57,7 +65,7 @@ def discover(
     seen: set[Path] = set()
     for given in paths:
         yielded = False
-        for item in iter_files([given], exclude, gitignore=gitignore):
+        for item in iter_files([given], exclude, gitignore=gitignore, skipped=found.skipped):
             yielded = True
             if isinstance(item, AutooptError):
                 found.errors.append(item)
@@ -70,17 +78,25 @@ def discover(
 
 
 def iter_files(
-    paths: Sequence[str], exclude: Sequence[str] = (), *, gitignore: bool = True
+    paths: Sequence[str],
+    exclude: Sequence[str] = (),
+    *,
+    gitignore: bool = True,
+    skipped: Skips | None = None,
 ) -> Iterator[Found | AutooptError]:
-    """(display path, path) per file, or an error; named files as given, folders walked."""
+    """(display path, path) per file, or an error; named files as given, folders walked.
+    What is left out is counted in `skipped`."""
     excluded = _spec(exclude) if exclude else None
+    skips = Counter() if skipped is None else skipped
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            yield from _Walker(given, path, excluded, gitignore).walk()
+            yield from _Walker(given, path, excluded, gitignore, skips).walk()
         elif path.is_file():
             if excluded is None or not excluded.match_file(path.as_posix()):
                 yield given, path
+            else:
+                skips[(EXCLUDED, False)] += 1
         else:
             yield AutooptError(given, _missing_cause(path))
 
@@ -112,15 +128,22 @@ def _identity(path: Path) -> Path:
 
 
 class _Walker:
-    """One folder walk: per-folder .gitignore specs, excludes, loop detection."""
+    """One folder walk: per-folder .gitignore specs, tracked files, excludes, loop detection."""
 
     def __init__(
-        self, given: str, root: Path, excluded: pathspec.PathSpec | None, gitignore: bool
+        self,
+        given: str,
+        root: Path,
+        excluded: pathspec.PathSpec | None,
+        gitignore: bool,
+        skips: Skips,
     ) -> None:
         self.given = given
         self.root = root
         self.excluded = excluded
         self.gitignore = gitignore
+        self.skips = skips
+        self.tracked: _Tracked | None = None  # asked of git when a pattern first matches
         self.ignores: list[tuple[Path, pathspec.PathSpec]] = []
         if gitignore:
             self.ignores = _ancestor_ignores(root)
@@ -144,7 +167,13 @@ class _Walker:
         self, path: Path, entry: os.DirEntry, active: set[Path]
     ) -> Iterator[Found | AutooptError]:
         is_dir = _is_dir(entry)
-        if self._skipped(path, is_dir):
+        if is_dir and (entry.name in _SKIP_DIRS or entry.name.startswith(".")):
+            return
+        if not is_dir and not entry.name.endswith(SUFFIXES):
+            return
+        why = self._left_out(path, is_dir)
+        if why is not None:
+            self.skips[(why, is_dir)] += 1
             return
         if is_dir:
             real = _identity(path)
@@ -152,17 +181,19 @@ class _Walker:
                 yield AutooptError(self._display(path), "symlink loop; not followed")
                 return
             yield from self._folder(path, active | {real})
-        elif entry.name.endswith(SUFFIXES):
+        else:
             yield self._display(path), path
 
-    def _skipped(self, path: Path, is_dir: bool) -> bool:
-        name = path.name
-        if is_dir and (name in _SKIP_DIRS or name.startswith(".")):
-            return True
+    def _left_out(self, path: Path, is_dir: bool) -> str | None:
+        """Why a source file or folder is not walked (EXCLUDED, IGNORED), or None."""
         rel = path.relative_to(self.root).as_posix() + ("/" if is_dir else "")
         if self.excluded is not None and self.excluded.match_file(rel):
-            return True
-        return any(spec.match_file(_relative(path, base, is_dir)) for base, spec in self.ignores)
+            return EXCLUDED
+        if not any(spec.match_file(_relative(path, base, is_dir)) for base, spec in self.ignores):
+            return None
+        if self.tracked is None:
+            self.tracked = _Tracked.of(self.root)
+        return None if self.tracked.holds(path, is_dir) else IGNORED
 
     def _push_gitignore(self, folder: Path) -> bool:
         spec = _gitignore(folder)
@@ -172,6 +203,56 @@ class _Walker:
 
     def _display(self, path: Path) -> str:
         return os.path.join(self.given, os.path.relpath(path, self.root))
+
+
+@dataclass(frozen=True)
+class _Tracked:
+    """The files git tracks under a folder, and the folders that hold them (absolute)."""
+
+    files: frozenset[str]
+    folders: frozenset[str]
+
+    @classmethod
+    def of(cls, root: Path) -> _Tracked:
+        """From `git ls-files` in `root`; nothing outside a git work tree or without git."""
+        names = _git_ls_files(root)
+        files = frozenset(os.path.join(os.path.abspath(root), n) for n in names)
+        folders = frozenset(os.path.dirname(f) for f in files)
+        return cls(files, frozenset(p for f in folders for p in _ancestors(f)) | folders)
+
+    def holds(self, path: Path, is_dir: bool) -> bool:
+        return os.path.abspath(path) in (self.folders if is_dir else self.files)
+
+
+def _ancestors(folder: str) -> Iterator[str]:
+    parent = os.path.dirname(folder)
+    while parent != folder:
+        yield parent
+        folder, parent = parent, os.path.dirname(parent)
+
+
+def _git_ls_files(root: Path) -> list[str]:
+    """Paths git tracks under `root`, relative to it; [] where git cannot say."""
+    import shutil
+    import subprocess  # only when an ignore pattern hides something
+
+    git = shutil.which("git")
+    start = root.absolute()
+    if git is None or not any((d / ".git").exists() for d in (start, *start.parents)):
+        return []
+    try:
+        done = subprocess.run(
+            [git, "ls-files", "-z", "--cached"],
+            cwd=root,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    if done.returncode != 0:
+        return []
+    return [os.fsdecode(name) for name in done.stdout.split(b"\0") if name]
 
 
 def _is_dir(entry: os.DirEntry) -> bool:

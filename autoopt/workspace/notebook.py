@@ -1,23 +1,39 @@
 """Jupyter notebooks as one Python text: code cells joined, outputs never touched.
 
 The code cells are joined with a marker comment before each one, analysed as
-one module, and split back at the markers. Cells with IPython magics (`%`, `!`)
-are left out and kept as they are. A rewrite that moves code across cells is
-refused rather than guessed at.
+one module, and split back at the markers. IPython magics that change nothing the
+analysis reads (`%matplotlib inline`, `!pip install ...`, a `%%time` cell) are
+commented out for the analysis and restored when the cell is written back; a cell
+with any other magic (`%run`, `%time x = f()`, `%%timeit`, `%env`) is left out and
+kept as it is, as is a cell that does not parse (Python's own parser), which is
+reported in `skipped`. A rewrite that moves code across cells
+is refused rather than guessed at. Positions in the joined text map back to cells
+with `cell_map` (report/cells.py).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from autoopt.model import AutooptError
+from autoopt.report.cells import CellMap, cell_key
 
 _MARKER = "# autoopt-cell {}"
 _MARKER_RE = re.compile(r"^# autoopt-cell (\d+)\n", re.M)
-_MAGIC_RE = re.compile(r"^\s*[%!]", re.M)
+_HIDDEN = "# autoopt-magic "
+_HIDDEN_RE = re.compile(r"^([ \t]*)# autoopt-magic (.*)$", re.M)
+#: Line magics that bind no Python name and run no code of the notebook's: plotting,
+#: configuration, extensions, the shell and package managers, the working directory.
+_INERT_MAGICS = frozenset(
+    {"matplotlib", "config", "load_ext", "reload_ext", "autoreload", "pip", "conda",
+     "autosave", "xmode", "pwd", "cd", "ls", "mkdir", "who", "whos", "lsmagic", "pinfo"}
+)  # fmt: skip
+#: Cell magics that run the rest of the cell once, as Python, in the notebook's namespace.
+_ONCE_CELL_MAGICS = frozenset({"time", "capture"})
 
 
 @dataclass(frozen=True)
@@ -29,6 +45,22 @@ class Notebook:
     raw: bytes
     cells: tuple[int, ...]  # indices of the code cells in `text`, in order
     name: str
+    starts: tuple[int, ...] = ()  # the line of each cell's marker in `text`
+    skipped: tuple[tuple[int, str], ...] = ()  # (index, syntax error) of cells left out
+
+    def cell_map(self) -> CellMap:
+        """Positions in `text` as (cell number from 1, line in the cell)."""
+        return CellMap(
+            tuple((line, index + 1) for line, index in zip(self.starts, self.cells, strict=True))
+        )
+
+    def cell_sources(self, display: str) -> dict[str, str]:
+        """The source of each analysed cell, keyed `display:cell N`."""
+        return {cell_key(display, i + 1): code for i, code in self._split(self.text).items()}
+
+    def warnings(self, display: str) -> list[str]:
+        """`nb.ipynb:cell 3: cell skipped: syntax error: ...` per cell left out."""
+        return [f"{display}:cell {i + 1}: cell skipped: {why}" for i, why in self.skipped]
 
     def encode(self, text: str) -> bytes:
         """The notebook's JSON with the code cells replaced by `text`'s parts."""
@@ -50,7 +82,7 @@ class Notebook:
         out = {}
         for position, (number, body) in enumerate(zip(numbers, bodies, strict=True)):
             index = int(number)
-            code = (head if position == 0 else "") + body
+            code = _HIDDEN_RE.sub(r"\1\2", (head if position == 0 else "") + body)
             out[index] = code if _cell_text(document["cells"][index]).endswith("\n") else code[:-1]
         return out
 
@@ -65,13 +97,56 @@ def parse_notebook(path: Path, raw: bytes, name: str) -> Notebook:
     language = _language(document)
     if language not in ("", "python"):
         raise AutooptError(name, f"a {language} notebook, not Python")
-    chunks, indices = [], []
+    chunks, indices, starts, skipped = [], [], [], []
+    line = 1
     for index, cell in enumerate(cells):
-        code = _cell_text(cell) if cell.get("cell_type") == "code" else ""
-        if code.strip() and not _MAGIC_RE.search(code):
-            chunks.append(f"{_MARKER.format(index)}\n{_ended(code)}")
-            indices.append(index)
-    return Notebook(path, "".join(chunks), raw, tuple(indices), name)
+        code = _hide_magics(_cell_text(cell)) if cell.get("cell_type") == "code" else ""
+        if not code or not code.strip():
+            continue
+        error = _syntax_error(code)
+        if error is not None:
+            skipped.append((index, error))
+            continue
+        chunks.append(f"{_MARKER.format(index)}\n{_ended(code)}")
+        indices.append(index)
+        starts.append(line)
+        line += chunks[-1].count("\n")
+    text = "".join(chunks)
+    return Notebook(path, text, raw, tuple(indices), name, tuple(starts), tuple(skipped))
+
+
+def _hide_magics(code: str) -> str | None:
+    """The cell with each inert magic line commented out, or None when a magic may run
+    code or bind names autoopt cannot see (then the cell is left out)."""
+    lines = code.splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        text = line.lstrip(" \t")
+        if not text.startswith(("%", "!")):
+            continue
+        if line.rstrip("\r\n").endswith("\\") or not _inert(text, number == 0):
+            return None
+        lines[number] = f"{line[: len(line) - len(text)]}{_HIDDEN}{text}"
+    return "".join(lines)
+
+
+def _inert(magic: str, first: bool) -> bool:
+    """A shell line, an inert line magic, or a run-once cell magic on the cell's first line."""
+    if magic.startswith("!"):
+        return True
+    cell = magic.startswith("%%")
+    name = magic.lstrip("%").split(maxsplit=1)[0] if magic.strip("%").strip() else ""
+    return first and name in _ONCE_CELL_MAGICS if cell else name in _INERT_MAGICS
+
+
+def _syntax_error(code: str) -> str | None:
+    """Why a cell does not parse, as Python says it, or None."""
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:
+        return f"syntax error: {exc.msg} (line {exc.lineno or 1})"
+    except (ValueError, RecursionError) as exc:  # NUL bytes, absurd nesting
+        return f"cannot parse: {exc}"
+    return None
 
 
 def _ended(code: str) -> str:

@@ -1,16 +1,33 @@
--- Neovim 0.7+ headless: attach the built-in LSP client to `autoopt lsp`, wait for a
--- diagnostic, apply the first code action at it, write the file, quit (exit 1 on failure).
+-- Neovim 0.7+ headless, started with the config of docs/editors.md as its init file:
+-- wait for the autoopt client that config attaches and for a diagnostic, apply the first
+-- code action at it, write the file, quit (exit 1 on failure).
+local function attached(bufnr)
+  if vim.fn.has("nvim-0.8") == 1 then
+    local clients = (vim.lsp.get_clients or vim.lsp.get_active_clients)({ bufnr = bufnr })
+    for _, client in ipairs(clients) do
+      if client.name == "autoopt" then
+        return client
+      end
+    end
+    return nil
+  end
+  for _, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if client.name == "autoopt" then
+      return client
+    end
+  end
+end
+
 local function run()
   local bufnr = vim.api.nvim_get_current_buf()
-  local client_id = vim.lsp.start_client({
-    name = "autoopt",
-    cmd = vim.fn.json_decode(os.getenv("AUTOOPT_LSP_CMD")),
-    init_options = vim.fn.json_decode(os.getenv("AUTOOPT_LSP_OPTIONS")),
-    root_dir = vim.fn.getcwd(),
-  })
-  assert(client_id, "the server did not start")
-  vim.lsp.buf_attach_client(bufnr, client_id)
-  local client = vim.lsp.get_client_by_id(client_id)
+  assert(vim.bo.filetype == "python", "not a python buffer: " .. vim.bo.filetype)
+  local client
+  vim.wait(60000, function()
+    client = attached(bufnr)
+    return client ~= nil
+  end, 50)
+  assert(client, "the config attached no autoopt client")
+  print("root: " .. client.config.root_dir)
 
   local arrived = vim.wait(60000, function()
     return #vim.diagnostic.get(bufnr) > 0
@@ -19,16 +36,18 @@ local function run()
   local diagnostic = vim.diagnostic.get(bufnr)[1]
   vim.api.nvim_win_set_cursor(0, { diagnostic.lnum + 1, diagnostic.col })
 
-  local params = vim.lsp.util.make_range_params()
-  params.context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr) }
+  local encoding = client.offset_encoding or "utf-16"
+  local params = vim.lsp.util.make_range_params(0, encoding)
+  local line_diagnostics = vim.lsp.diagnostic.get_line_diagnostics -- gone in later versions
+  params.context = { diagnostics = line_diagnostics and line_diagnostics(bufnr) or {} }
   local responses = vim.lsp.buf_request_sync(bufnr, "textDocument/codeAction", params, 60000)
-  local actions = assert(responses and responses[client_id], "no code action response").result
+  local actions = assert(responses and responses[client.id], "no code action response").result
   local action = assert(actions and actions[1], "no code action")
   if not action.edit then
     local resolved = client.request_sync("codeAction/resolve", action, 60000, bufnr)
     action = assert(resolved and resolved.result, "codeAction/resolve failed")
   end
-  vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding or "utf-16")
+  vim.lsp.util.apply_workspace_edit(action.edit, encoding)
   vim.cmd("write")
   print("applied: " .. action.title)
 end

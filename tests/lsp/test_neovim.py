@@ -1,9 +1,10 @@
-"""A real editor: headless Neovim's built-in LSP client applies autoopt's first code action."""
+"""A real editor: headless Neovim, configured with the snippet of docs/editors.md as its
+init file, applies autoopt's first code action."""
 
 from __future__ import annotations
 
-import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,9 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
-CORPUS = HERE.parents[1] / "corpus" / "heat_diffusion.py"
+ROOT = HERE.parents[1]
+CORPUS = ROOT / "corpus" / "heat_diffusion.py"
+DOC = ROOT / "docs" / "editors.md"
 NVIM = shutil.which("nvim")
 RULE = "AO101"  # the file's one AO101 finding; other rules are left out on both sides
 
@@ -22,30 +25,48 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def test_neovim_first_code_action_equals_cli_rewrite(tmp_path: Path) -> None:
+def documented_config() -> str:
+    """The one Lua block of the Neovim section of docs/editors.md, as a user copies it."""
+    section = DOC.read_text(encoding="utf-8").split("\n## Neovim\n", 1)[1].split("\n## ", 1)[0]
+    [block] = re.findall(r"```lua\n(.*?)```", section, re.S)
+    return block
+
+
+def autoopt_on_path(folder: Path) -> dict[str, str]:
+    """An environment whose `autoopt` (the config's command) runs this checkout."""
+    folder.mkdir()
+    shim = folder / "autoopt"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m autoopt "$@"\n')
+    shim.chmod(0o755)
+    path = os.pathsep.join([str(folder), os.environ.get("PATH", "")])
+    python_path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    return {**os.environ, "PATH": path, "PYTHONPATH": python_path}
+
+
+def test_the_documented_config_attaches_and_its_first_code_action_equals_cli_rewrite(
+    tmp_path: Path,
+) -> None:
     edited, expected = tmp_path / "edited" / CORPUS.name, tmp_path / "cli" / CORPUS.name
     for copy in (edited, expected):
         copy.parent.mkdir()
         shutil.copy(CORPUS, copy)
-    autoopt = [sys.executable, "-m", "autoopt"]
-    cli = [*autoopt, "rewrite", "--write", "--select", RULE, str(expected)]
+    (edited.parent / "pyproject.toml").write_text(f'[tool.autoopt]\nselect = ["{RULE}"]\n')
+    cli = [sys.executable, "-m", "autoopt", "rewrite", "--write", "--select", RULE, str(expected)]
     subprocess.run(cli, check=True, timeout=120)
     assert expected.read_text() != CORPUS.read_text()
 
-    env = {
-        **os.environ,
-        "AUTOOPT_LSP_CMD": json.dumps([*autoopt, "lsp"]),
-        "AUTOOPT_LSP_OPTIONS": json.dumps({"select": [RULE]}),
-    }
+    init = tmp_path / "init.lua"
+    init.write_text(documented_config())
     script = HERE / "neovim_code_action.lua"
-    command = [NVIM or "nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n"]
+    command = [NVIM or "nvim", "--headless", "-u", str(init), "-i", "NONE", "-n"]
     done = subprocess.run(
         [*command, "-c", f"luafile {script}", str(edited)],
-        cwd=edited.parent,
-        env=env,
+        cwd=tmp_path,
+        env=autoopt_on_path(tmp_path / "bin"),
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    assert f"root: {edited.parent}" in done.stderr  # found from pyproject.toml, not the cwd
     assert edited.read_text() == expected.read_text()

@@ -154,6 +154,7 @@ PROGRAMS = [
     ("loss_sync_train", {"STEPS": 20}, {"AO201", "AO302"}),
     ("particle_sim_diagnostics", {"N_STEPS": 25}, {"AO201", "AO302"}),
     ("big_optimizer", {"STEPS": 3}, {"AO201"}),
+    ("trainer_class", {"STEPS": 3, "EPOCHS": 2}, {"AO201"}),
     ("neg_early_stopping", {"MAX_STEPS": 50}, {"AO201"}),
     ("neg_alias_best", {"STEPS": 20}, set()),
     ("neg_donated_read_after", {"N_SWEEPS": 20}, set()),

@@ -37,9 +37,11 @@ def main():
 """
 
 
-def view(speedup: float, threshold: float = 0.2) -> SpeedView:
-    return SpeedView("program", 1.0, 1 / speedup, speedup, 0.1, speedup, speedup, 0.1, 0.1,
-                     threshold, 3)  # fmt: skip
+def view(speedup: float, width: float = 0.2) -> SpeedView:
+    """A program view whose interval reaches `width` either side of `speedup`."""
+    low, high = speedup / (1 + width), speedup * (1 + width)
+    return SpeedView("program", 1.0, 1 / speedup, speedup, (high - low) / 2, low, high, 0.1,
+                     0.1, 0.1, 3)  # fmt: skip
 
 
 def report(*rows: Row, error: str | None = None) -> VerifyReport:
@@ -55,6 +57,8 @@ def test_only_decided_reports_are_stored() -> None:
     assert decided(report(row(Verdict.NO_GAIN, view(1.01))))  # inside the floor: no gain
     assert view(1.15).undecided  # past the floor, in the noise: not shown faster, rejected
     assert decided(report(row(Verdict.NO_GAIN, view(1.15))))
+    assert not decided(report(row(Verdict.INCONCLUSIVE, view(1.15))))  # the budget ended
+    assert not decided(report(row(Verdict.KEPT_INCONCLUSIVE, view(1.15))))
     assert not decided(report(row(Verdict.TIMEOUT)))
     assert not decided(report(row(Verdict.KILLED)))
     assert not decided(report(row(Verdict.ACCEPTED), error="the original program fails"))

@@ -68,3 +68,53 @@ def test_tolerances_from_arguments_then_options_then_settings(tmp_path, monkeypa
     pipeline.verify_file(path, settings=settings, options=VerifyOptions(rtol=1e-2))
     pipeline.verify_file(path, settings=settings, rtol=0.5, options=VerifyOptions(rtol=1e-2))
     assert [(o.rtol, o.atol) for o in seen] == [(1e-2, 1e-6), (0.5, 1e-6)]
+
+
+def captured_options(monkeypatch) -> dict:
+    """Replaces the verify command: what it was asked to do lands in the returned dict."""
+    from autoopt.verify import commands
+
+    seen: dict = {}
+
+    def fake(path, settings, options, *rest):
+        seen["options"] = options
+        return 0
+
+    monkeypatch.setattr(commands, "verify_command", fake)
+    return seen
+
+
+def test_verify_budget_and_inconclusive_policy_reach_the_options(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "prog.py"
+    path.write_text(CHAIN_LOOP)
+    seen = captured_options(monkeypatch)
+    args = ["verify", str(path), "--verify-budget", "7.5", "--verify-inconclusive", "drop"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert seen["options"].budget_s == 7.5 and seen["options"].inconclusive == "drop"
+    CliRunner().invoke(app, ["verify", str(path)])
+    assert seen["options"].budget_s == 60.0 and seen["options"].inconclusive == "keep-safe"
+
+
+def test_verify_budget_from_pyproject_and_the_command_line_over_it(tmp_path, monkeypatch) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.autoopt]\nverify-budget = 12\nverify-inconclusive = "keep"\n'
+    )
+    path = tmp_path / "prog.py"
+    path.write_text(CHAIN_LOOP)
+    seen = captured_options(monkeypatch)
+    CliRunner().invoke(app, ["verify", str(path)])
+    assert seen["options"].budget_s == 12 and seen["options"].inconclusive == "keep"
+    CliRunner().invoke(app, ["verify", str(path), "--verify-budget", "30"])
+    assert seen["options"].budget_s == 30 and seen["options"].inconclusive == "keep"
+
+
+def test_a_bad_verify_budget_is_an_error(tmp_path) -> None:
+    path = tmp_path / "prog.py"
+    path.write_text(CHAIN_LOOP)
+    result = CliRunner().invoke(app, ["verify", str(path), "--verify-budget", "0"])
+    assert result.exit_code == 2 and "--verify-budget" in result.output
+    (tmp_path / "pyproject.toml").write_text('[tool.autoopt]\nverify-budget = "soon"\n')
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 2
+    assert "verify-budget: 'soon' is not a positive number" in result.output

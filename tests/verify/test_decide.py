@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from autoopt.verify.decide import Thresholds, decide, human_bytes, memory_win
+import pytest
+
+from autoopt.verify.decide import Thresholds, decide, human_bytes, memory_win, settle
 from autoopt.verify.report import MemoryView, Row, Verdict
 from autoopt.verify.stats import noise, pooled_noise, speed_view
 
@@ -20,22 +22,30 @@ def row(rule: str = "AO101", **fields) -> Row:
     return r
 
 
-def test_speedup_is_the_ratio_of_medians() -> None:
+def test_speedup_is_the_paired_ratio() -> None:
     v = view([10.0, 11.0, 9.0], [5.0, 5.5, 4.5])
-    assert v.speedup == 2.0 and v.faster and not v.slower
+    assert v.speedup == pytest.approx(2.0) and v.faster and not v.slower
+    assert v.low == pytest.approx(2.0) and v.high == pytest.approx(2.0)  # the pairs agree
 
 
-def test_noise_raises_the_bar() -> None:
+def test_noise_the_pairs_share_cancels() -> None:
+    """The machine slows both sides of a round alike: the pairs still agree on 1.15x."""
     noisy = [1.0, 1.5, 0.6, 1.4, 0.7]
     assert noise(noisy) > 0.2
     v = view(noisy, [x / 1.15 for x in noisy])
-    assert not v.faster and v.threshold > noise(noisy)  # two standard errors of the ratio
+    assert v.faster and v.speedup == pytest.approx(1.15)
 
 
-def test_the_bar_falls_with_more_samples() -> None:
-    few = view([1.0, 1.1, 0.9], [0.85, 0.935, 0.765])
-    many = view([1.0, 1.1, 0.9] * 5, [0.85, 0.935, 0.765] * 5)
-    assert few.threshold > many.threshold > 0.05
+def test_noise_within_the_pairs_raises_the_bar() -> None:
+    v = view([1.0] * 5, [1 / 1.15 / j for j in (1.3, 0.75, 1.25, 0.8, 1.0)])
+    assert v.low < 1.05 < v.speedup and not v.faster and v.undecided
+
+
+def test_the_interval_narrows_with_more_pairs() -> None:
+    jitter = [1.0, 1.1, 0.9]
+    few = view([1.0] * 3, [j / 1.18 for j in jitter])
+    many = view([1.0] * 15, [j / 1.18 for j in jitter] * 5)
+    assert few.spread > many.spread
     assert not few.faster and many.faster
 
 
@@ -65,7 +75,7 @@ def test_any_faster_view_accepts_when_none_is_slower() -> None:
     verdict, _ = decide(row(function=view([1.0] * 5, [0.5] * 5), program=flat), T)
     assert verdict is Verdict.ACCEPTED
     verdict, reason = decide(row(program=flat), T)
-    assert verdict is Verdict.NO_GAIN and "no speedup beyond noise" in reason
+    assert verdict is Verdict.NO_GAIN and "no speedup worth keeping" in reason
 
 
 def test_a_faster_function_is_not_kept_while_the_program_leans_slower() -> None:
@@ -78,7 +88,7 @@ def test_a_faster_function_is_not_kept_while_the_program_leans_slower() -> None:
 
 def test_undecided_either_way_past_the_floor_only() -> None:
     assert view([1.0], [0.5], floor=0.1).undecided  # 2x on one sample: more runs
-    assert not view([1.0], [0.95], floor=0.1).undecided  # inside the floor: done
+    assert not view([1.0] * 3, [0.95] * 3, floor=0.1).undecided  # below the bar: done
     assert not view([1.0] * 5, [2.0] * 5, floor=0.1).undecided  # decided slower
 
 
@@ -110,7 +120,7 @@ def test_human_bytes() -> None:
 
 def test_rounds_must_agree_on_the_direction() -> None:
     split = view([1.0] * 5, [0.5, 0.5, 0.5, 1.2, 1.2])
-    assert split.speedup == 2.0 and split.low < 1
+    assert split.speedup > 1.3 and split.low < 1
     assert not split.faster and not split.slower
 
 
@@ -185,3 +195,28 @@ def test_a_gpu_only_rule_cannot_be_measured_on_cpu() -> None:
     assert verdict is Verdict.NO_GAIN and "cannot be measured on cpu" in reason
     verdict, _ = decide(row("AO702", function=fast), T, platform="gpu")
     assert verdict is Verdict.ACCEPTED
+
+
+@pytest.mark.parametrize(
+    ("policy", "safe", "kept"),
+    [
+        ("keep-safe", True, True),
+        ("keep-safe", False, False),  # an unsafe fix needs a measured gain
+        ("keep", False, True),
+        ("drop", True, False),
+    ],
+)
+def test_what_an_inconclusive_verdict_means(policy: str, safe: bool, kept: bool) -> None:
+    verdict = settle(Verdict.INCONCLUSIVE, policy, safe)
+    assert verdict.accepted is kept
+    assert verdict in (Verdict.INCONCLUSIVE, Verdict.KEPT_INCONCLUSIVE)
+    assert settle(Verdict.NO_GAIN, policy, safe) is Verdict.NO_GAIN
+
+
+def test_undecided_views_are_inconclusive_a_decided_no_gain_is_not() -> None:
+    wide = view([1.0] * 4, [1 / 1.2 / j for j in (1.4, 0.7, 1.3, 0.75)], floor=0.1)
+    assert wide.undecided
+    verdict, reason = decide(row(program=wide), T)
+    assert verdict is Verdict.INCONCLUSIVE and "not decided within the budget" in reason
+    flat = view([1.0] * 4, [1.0] * 4, floor=0.1)
+    assert decide(row(program=wide, function=flat), T)[0] is Verdict.NO_GAIN

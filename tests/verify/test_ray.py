@@ -86,7 +86,7 @@ def noisy(row: dict) -> bool:
 def test_ray_keeps_exactly_the_rewrites_local_keeps(cluster, tmp_path, fast, monkeypatch):
     from autoopt.verify import commands
 
-    quick = replace(fast, max_repeats=2, extend_budget_s=5.0, bench_budget_s=3.0)
+    quick = replace(fast, max_repeats=2, budget_s=5.0, bench_budget_s=3.0)
     monkeypatch.setattr(commands, "options_for", lambda *args: quick)
     folder = tmp_path / "corpus"
     folder.mkdir()

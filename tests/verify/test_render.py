@@ -32,7 +32,7 @@ def test_terminal_table_shows_rows_and_reasons() -> None:
     console = Console(record=True, width=220)
     print_reports([sample_report()], console)
     text = console.export_text()
-    assert "AO101" in text and "12.00x ±0.00" in text and "accepted" in text
+    assert "AO101" in text and "12.00x [12.00-12.00]" in text and "accepted" in text
     assert "not equivalent" in text and "cpu" in text and "jax 0.10.2" in text
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 
 from autoopt.model import AutooptError
-from autoopt.workspace.discover import discover, iter_files
+from autoopt.workspace.discover import EXCLUDED, IGNORED, discover, iter_files
 from tests.workspace.conftest import CLEAN, fixable, make_tree
 
 
@@ -129,3 +130,74 @@ def test_folder_vanishing_during_the_walk(tmp_path):
 def test_missing_path(tmp_path):
     found = discover([str(tmp_path / "nope.py")])
     assert found.errors[0].message == "no such file or directory"
+
+
+def _git(cwd, *args: str) -> None:
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", *identity, *args], cwd=cwd, check=True, capture_output=True)
+
+
+def _scripts_repo(root, git: bool):
+    """A tree whose .gitignore holds `*.py` and `build/`, with 15 scripts (tracked when
+    `git`), an untracked scratch file, and a tracked file in an ignored folder."""
+    files = {f"scripts/s{i:02}.py": fixable(i) for i in range(15)}
+    make_tree(
+        root,
+        {
+            ".gitignore": "*.py\nbuild/\n",
+            **files,
+            "scratch.py": fixable(99),
+            "build/kept.py": CLEAN,
+            "build/gen.py": CLEAN,
+        },
+    )
+    if git:
+        _git(root, "init", "-q")
+        _git(root, "add", ".gitignore")
+        _git(root, "add", "-f", *files, "build/kept.py")
+    return sorted(files)
+
+
+def test_tracked_files_are_walked_despite_gitignore(tmp_path):
+    scripts = _scripts_repo(tmp_path, git=True)
+    found = discover([str(tmp_path)])
+    assert [os.path.relpath(p, tmp_path) for p in _names(found)] == [
+        "build/kept.py",
+        *scripts,
+    ]
+    assert found.skipped == {(IGNORED, False): 2}  # scratch.py, build/gen.py
+
+
+def test_tracked_files_in_a_subfolder_walk(tmp_path):
+    scripts = _scripts_repo(tmp_path, git=True)
+    found = discover([str(tmp_path / "scripts")], ["s01.py"])
+    assert len(_names(found)) == 14 and str(tmp_path / scripts[0]) in _names(found)
+    assert found.skipped == {(EXCLUDED, False): 1}  # --exclude wins over tracking
+
+
+def test_without_git_ignored_files_stay_skipped_and_counted(tmp_path):
+    _scripts_repo(tmp_path, git=False)
+    found = discover([str(tmp_path)])
+    assert _names(found) == []
+    assert found.skipped == {(IGNORED, False): 16, (IGNORED, True): 1}
+
+
+def test_check_reports_tracked_scripts_and_counts_skips(tmp_path, cli):
+    _scripts_repo(tmp_path, git=True)
+    result = cli(
+        "check", ".", "--select", "AO101", "--no-cache", "--exclude", "s14.py", cwd=tmp_path
+    )
+    assert result.exit_code == 1
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == [
+        f"./scripts/s{i:02}.py" for i in range(14)
+    ]
+    assert result.stderr.splitlines()[-1].endswith(
+        "; skipped: 1 file excluded, 2 files ignored by .gitignore"
+    )
+
+
+def test_summary_says_when_nothing_was_skipped(tmp_path, cli):
+    make_tree(tmp_path, {"a.py": CLEAN})
+    result = cli("check", ".", cwd=tmp_path)
+    assert result.exit_code == 0
+    assert result.stderr.rstrip().endswith("s; nothing skipped")

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from autoopt.frontends.cli import app
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+HAZARDS = Path(__file__).resolve().parents[1] / "hazards" / "programs"
 
 runner = CliRunner()
 
@@ -84,6 +85,29 @@ def test_json_edits_reproduce_rewrite_write(
     assert apply_json_edits(original, with_edits) == written
 
 
+def test_json_edits_of_a_fix_a_later_pass_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AO103 fixes the loop only once AO302 deferred its syncs (api.MAX_PASSES): its
+    finding carries its own edits, and all of them give what `--write` writes."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(HAZARDS / "h300_ao103_unblocked_by_deferred_syncs.py", "prog.py")
+    original = Path("prog.py").read_text(encoding="utf-8")
+    findings = json.loads(invoke("check", "prog.py", "--format", "json").stdout)["findings"]
+    assert [(f["rule"], f["line"], f["fix"]) for f in findings] == [
+        ("AO101", 8, "safe"),
+        ("AO103", 15, "safe"),
+        ("AO302", 17, "safe"),
+    ]
+    (step,) = [f for f in findings if f["rule"] == "AO103"]
+    assert any("def _main_step(i, w1):" in e["content"] for e in step["fix_edits"]["edits"])
+    invoke("rewrite", "prog.py", "--write")
+    written = Path("prog.py").read_text(encoding="utf-8")
+    assert "w1, losses1_item = _main_step(i, w1)" in written
+    assert apply_json_edits(original, findings) == written
+    assert invoke("rewrite", "prog.py").stdout == ""
+
+
 def test_rewrite_json_carries_the_diff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     shutil.copy(CORPUS / "mlp_train.py", "mlp_train.py")
@@ -101,5 +125,5 @@ def test_edit_at_the_end_of_a_file_without_newline() -> None:
 
     finding = Finding("AO000", "x", "m", Span(2, 1, 2, 2), Applicability.SAFE)
     source, new = "a = 1\nb", "a = 1\nc = 2"
-    with_text_edits(source, new, [finding], lambda f: new)
+    with_text_edits(source, new, [finding], lambda f: [(1, 2)])
     assert apply_json_edits(source, [finding.to_json()]) == new

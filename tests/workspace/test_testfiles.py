@@ -133,5 +133,5 @@ def test_summary_says_how_many_were_held_back_and_how_to_opt_in() -> None:
     print_summary(summary, console)
     assert console.export_text() == (
         "4 files scanned, 1 files to rewrite, 2 test/benchmark files not rewritten"
-        " (--include-tests rewrites them), 0 errors, 0.50 s\n"
+        " (--include-tests rewrites them), 0 errors, 0.50 s; nothing skipped\n"
     )

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
-from autoopt.analysis.core.walk import child_list
+from autoopt.analysis.core.walk import child_list, walk
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
 
@@ -238,10 +238,39 @@ def has_comprehension(node: cst.CSTNode) -> bool:
     return calls_and_comprehension(node)[1]
 
 
-def calls_and_comprehension(node: cst.CSTNode) -> tuple[list[cst.Call], bool]:
-    """`calls_in(node)` and `has_comprehension(node)` in one walk."""
+def calls_and_comprehension(node: cst.CSTNode) -> tuple[list[cst.Call], bool, list[str]]:
+    """`calls_in(node)`, `has_comprehension(node)` and the names its assignment
+    expressions bind (`(y := f(x))`, also inside a comprehension, whose walrus binds in
+    the enclosing scope), in one walk."""
     nodes = scope_nodes(node)
-    return [n for n in nodes if type(n) is cst.Call], any(type(n) is cst.CompFor for n in nodes)
+    calls = [n for n in nodes if type(n) is cst.Call]
+    walrus = [
+        n.target.value for n in nodes if type(n) is cst.NamedExpr and type(n.target) is cst.Name
+    ]
+    return calls, any(type(n) is cst.CompFor for n in nodes), walrus
+
+
+def pattern_captures(pattern: cst.MatchPattern) -> Iterator[cst.Name]:
+    """The names a `match` case's pattern binds: captures (`case (x, y)`, `case _ as x`),
+    star captures (`case [a, *rest]`) and a mapping's rest (`case {**rest}`)."""
+    for node in walk(pattern):
+        if type(node) is cst.MatchAs or type(node) is cst.MatchStar:
+            if node.name is not None:
+                yield node.name
+        elif type(node) is cst.MatchMapping and node.rest is not None:
+            yield node.rest
+
+
+def pattern_reads(case: cst.MatchCase) -> list[cst.BaseExpression]:
+    """What a `match` case evaluates besides its captures: value patterns
+    (`case Mode.FAST:`), class patterns' classes, and the guard."""
+    reads: list[cst.BaseExpression] = [
+        n.value for n in walk(case.pattern) if type(n) is cst.MatchValue
+    ]
+    reads += [n.cls for n in walk(case.pattern) if type(n) is cst.MatchClass]
+    if case.guard is not None:
+        reads.append(case.guard)
+    return reads
 
 
 def evaluated_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:

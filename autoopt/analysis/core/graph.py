@@ -32,6 +32,8 @@ from autoopt.analysis.core.exprs import (
     mutating_call_target,
     numpy_written,
     param_names,
+    pattern_captures,
+    pattern_reads,
     positional_names,
     read_names,
     scope_nodes,
@@ -316,6 +318,14 @@ class ModuleGraph:
                 readers.append(other)
         return readers
 
+    def _target_defs(self, loop_id: int) -> frozenset[str]:
+        """The names a `for` loop's header binds on every iteration (none for `while`)."""
+        loop = self.loops[loop_id]
+        if type(loop.node) is not cst.For:
+            return frozenset()
+        header = [s for s in self.scope_stmts(loop.scope) if s.node is loop.node]
+        return header[0].defs if header else frozenset()
+
     def _shares_loop(self, a: Stmt, b: Stmt) -> bool:
         return bool(set(a.loops) & set(b.loops))
 
@@ -327,6 +337,8 @@ class ModuleGraph:
 
     def _killed_in_loop_before(self, start: Stmt, end: Stmt, var: str) -> bool:
         loop = max(set(start.loops) & set(end.loops))
+        if var in self._target_defs(loop):
+            return True  # `for var in ...:` binds it again before the next iteration's body
         return any(
             var in k.defs and loop in k.loops and k.id < end.id and self.dominates(k, end)
             for k in self.scope_stmts(start.scope)
@@ -405,8 +417,8 @@ class _Builder:
         return stmt
 
     def _facts(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression]) -> dict:
-        calls, comprehension = calls_and_comprehension(node)
-        defs = {n for t in targets for n in bound_names(t)}
+        calls, comprehension, walrus = calls_and_comprehension(node)
+        defs = {n for t in targets for n in bound_names(t)} | set(walrus)
         mutates = {n for t in targets for n in mutated_names(t)}
         mutates |= {m for c in calls if (m := mutating_call_target(c)) and not self._on_module(c)}
         mutates |= {m for c in calls for m in written_arguments(self.g.imports, c)}
@@ -576,7 +588,12 @@ class _Builder:
     _TryStar = _Try
 
     def _Match(self, node: cst.Match) -> None:
-        self._add(node, node, **self._facts(node.subject, []))
+        """The header reads the subject, the cases' value patterns and guards, and binds
+        every case's captures (some case may bind each)."""
+        reads = [node.subject] + [r for case in node.cases for r in pattern_reads(case)]
+        captures = [n for case in node.cases for n in pattern_captures(case.pattern)]
+        items = cst.Tuple([cst.Element(r) for r in reads])
+        self._add(node, node, **self._facts(items, captures))
         for case in node.cases:
             self._nested(case.body)
 

@@ -17,14 +17,17 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import evaluated_exprs, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
+from autoopt.analysis.core.names import dotted
+from autoopt.analysis.core.walk import walk
 from autoopt.model import RequireImport
 
-#: The frameworks' jits read as jits (their options in their own spelling): equinox's
-#: `donate=` mode, nnx's jax.jit-like `static_*`/`donate_*` options.
-FRAMEWORK_JITS = frozenset({"equinox.filter_jit", "flax.nnx.jit"})
+#: The frameworks' jits read as jits (their options in their own spelling, as the
+#: overlays declare them): equinox's `donate=` mode, nnx's jax.jit-like options.
+FRAMEWORK_JITS = overlays.OPTION_JITS - {"jax.jit"}
 
 
 @dataclass(frozen=True)
@@ -158,7 +161,10 @@ def _wrapper(ctx: ModuleContext, stmt: Stmt, frameworks: bool) -> Jitted | None:
     if not (type(node) is cst.Assign and len(node.targets) == 1):
         return None
     target, call = node.targets[0].target, node.value
-    if not (type(target) is cst.Name and type(call) is cst.Call):
+    name = _self_attribute(ctx, stmt, target) if type(target) is cst.Attribute else None
+    if type(target) is cst.Name:
+        name = target.value
+    if name is None or type(call) is not cst.Call:
         return None
     transforms = ("jax.jit", *(FRAMEWORK_JITS if frameworks else ()))
     transform = next((t for t in transforms if ctx.is_jax(call.func, t)), None)
@@ -168,21 +174,57 @@ def _wrapper(ctx: ModuleContext, stmt: Stmt, frameworks: bool) -> Jitted | None:
     fn = ctx.graph.resolve_function(first.value, stmt.scope) if type(first) is cst.Name else None
     if fn is not None and (fn.node.decorators or fn.is_method):
         fn = None
-    return Jitted(target.value, fn, _keywords(call), call, transform)
+    return Jitted(name, fn, _keywords(call), call, transform)
+
+
+def _self_attribute(ctx: ModuleContext, stmt: Stmt, target: cst.Attribute) -> str | None:
+    """`self.step` when `target` is an attribute of the first parameter of the method
+    `stmt` is in (`self.step = jax.jit(step)` in a method)."""
+    fn = ctx.graph.functions.get(stmt.scope)
+    if fn is None or not fn.is_method or not fn.params or fn.node.decorators:
+        return None
+    base = target.value
+    return (
+        f"{fn.params[0]}.{target.attr.value}"
+        if type(base) is cst.Name and (base.value == fn.params[0])
+        else None
+    )
 
 
 def _bound_once(ctx: ModuleContext, name: str) -> bool:
+    """Bound by one statement (`self.step`: no other attribute `step` is bound anywhere)."""
     binders, params = ctx.per_module(_bindings)
+    if "." in name:
+        return binders.get("." + name.rsplit(".", 1)[1]) == 1
     return binders.get(name) == 1 and name not in params
 
 
 def _bindings(ctx: ModuleContext) -> tuple[dict[str, int], set[str]]:
-    """How many statements bind each name, and every parameter name."""
+    """How many statements bind each name (and each attribute name, as `.attr`), and
+    every parameter name."""
     binders: dict[str, int] = {}
     for stmt in ctx.graph.stmts:
-        for name in stmt.defs:
+        for name in stmt.defs | _attribute_targets(stmt):
             binders[name] = binders.get(name, 0) + 1
     return binders, {p for f in ctx.graph.functions.values() for p in f.params}
+
+
+def _attribute_targets(stmt: Stmt) -> frozenset[str]:
+    """`.attr` for each attribute the statement binds (`x.attr = v`, `for x.attr in`)."""
+    node = stmt.node
+    targets: list[cst.BaseExpression] = []
+    if type(node) is cst.Assign:
+        targets = [t.target for t in node.targets]
+    elif type(node) in (cst.AugAssign, cst.AnnAssign, cst.For):
+        targets = [node.target]  # type: ignore[attr-defined]
+    found: set[str] = set()
+    while targets:
+        target = targets.pop()
+        if type(target) is cst.Tuple or type(target) is cst.List:
+            targets += [e.value for e in target.elements]
+        elif type(target) is cst.Attribute:
+            found.add("." + target.attr.value)
+    return frozenset(found)
 
 
 def own_exprs(stmt: Stmt) -> list[cst.CSTNode]:
@@ -203,6 +245,8 @@ def _direct_calls(ctx: ModuleContext) -> dict[str, list[tuple[Stmt, cst.Call]]]:
             func = call.func
             if type(func) is cst.Name and func.value in stmt.uses:
                 calls.setdefault(func.value, []).append((stmt, call))
+            elif type(func) is cst.Attribute and type(func.value) is cst.Name:
+                calls.setdefault(f"{func.value.value}.{func.attr.value}", []).append((stmt, call))
     return calls
 
 
@@ -228,6 +272,8 @@ def _escape(
     ctx: ModuleContext, name: str, importable: bool, through: frozenset[str]
 ) -> Callable[[], str] | None:
     """`escapes`'s reason, made only when asked for."""
+    if "." in name:
+        return _attribute_escape(ctx, name)
     if name in ctx.per_module(_dunder_all):
         return lambda: f"`{name}` is exported in `__all__`"
     for stmt in ctx.per_module(_readers).get(name, ()):
@@ -239,6 +285,21 @@ def _escape(
             return lambda: f"`{name}` is used as a value at line {ctx.span(node).line}"
     if importable and not name.startswith("_") and not ctx.per_module(_is_script):
         return lambda: f"`{name}` is public and the module may be imported"
+    return None
+
+
+def _attribute_escape(ctx: ModuleContext, name: str) -> Callable[[], str] | None:
+    """`self.step`: any attribute `step` read other than called as `self.step(...)`."""
+    attr = name.rsplit(".", 1)[1]
+    for stmt in ctx.graph.stmts:
+        called = {id(c.func) for c in stmt.calls if dotted(c.func) == name}
+        bound = "." + attr in _attribute_targets(stmt)
+        for expr in own_exprs(stmt):
+            for node in walk(expr):
+                named = type(node) is cst.Attribute and node.attr.value == attr
+                if named and id(node) not in called and not bound:
+                    line = stmt.node
+                    return lambda: f"`{name}` is used as a value at line {ctx.span(line).line}"
     return None
 
 

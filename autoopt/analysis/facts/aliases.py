@@ -54,6 +54,7 @@ from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
+from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -206,7 +207,7 @@ class Sharing:
         if root not in self.ignored or root in self.ctx.per_module(_constants):
             return False
         qual = self.ctx.qualify(expr) or ""
-        return not qual.startswith(("jax.", "numpy.", "math."))
+        return not qual.startswith(("jax.", "numpy.", "math.")) and qual not in overlays.CLASSES
 
     def _holder(self, root: str | None, place: cst.BaseExpression) -> str:
         """What holds a value stored into `place` (`root.f = v`, `root[k].append(v)`): the
@@ -300,9 +301,15 @@ class Sharing:
             return True
         if qual in overlays.JIT_SPELLINGS:
             return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, keeps the function only
+        if qual in overlays.UNKEPT_OBJECTS:
+            return True  # `nnx.Linear(...)`: the object holds what it is given (linked)
+        if qual in overlays.PURE_CALLS:
+            return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func
+        if type(func) is cst.Attribute and self._pure_library_method(func):
+            return True  # `opt.init(params)`, `model.apply(variables, x)`
         if type(func) is cst.Attribute:
             if func.attr.value in MUTATING_METHODS and not qual:
                 return True  # linked by `_link_mutation`
@@ -321,6 +328,13 @@ class Sharing:
             return True
         return not fn.node.decorators and not purity.impurities(owner, fn)
 
+    def _pure_library_method(self, func: cst.Attribute) -> bool:
+        """A pure method of a library object whose construction is seen (`fresh.py`)."""
+        if self.at is None:
+            return False
+        cls = receiver_class(self.ctx, self.at, func.value)
+        return cls is not None and f"{cls}.{func.attr.value}" in overlays.PURE_OBJECT_METHODS
+
     def callee(self, call: cst.Call) -> tuple[ModuleContext, Function] | None:
         """The function a call runs: of this module (by a bare name), or of another file
         of the project; with the context that analyses it."""
@@ -338,6 +352,8 @@ class Sharing:
         functions and classes are asked before). A method of a variable is linked to its
         receiver instead, which stands for where the object lives."""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")):
+            return False
+        if qual in overlays.UNKEPT_OBJECTS:
             return False
         func = call.func
         if type(func) is cst.Name:
@@ -364,6 +380,14 @@ class Sharing:
             args.add(self.shares(arg.value))
         if _is_fresh(qual, last, call) or qual in self.jitted or self._host_copy(qual, call):
             return Shares()
+        if self.at is not None and fresh_result(self.ctx, self.at, call):
+            return Shares()  # `opt.init(params)`, `model.init(key, x)`: new buffers
+        held = None if self.at is None else held_fields(self.ctx, self.at, call)
+        if held is not None:
+            out = Shares()  # `TrainState.create(params=p, tx=opt)` holds `p`
+            for value in held:
+                out.add(self.shares(value))
+            return out
         if type(call.func) is cst.Call and is_jit(self.ctx, call.func.func):
             return Shares()  # `jax.jit(f)(x)`: compiled outputs are new buffers
         if qual in jax_api.TREE_MAPS and call.args:
@@ -376,7 +400,7 @@ class Sharing:
         if found is not None and found[1].name in _jitted_names(found[0]):
             return Shares()  # jitted in another file of the project: new buffers
         out = Shares()
-        out.add(args, weak=True)
+        out.add(args, weak=qual not in overlays.ALIASING)  # `nnx.state(m)`: m's buffers
         if type(call.func) is cst.Attribute:
             out.add(self.shares(call.func.value), weak=True)
         if found is not None or self._unseen(call, qual):
@@ -555,14 +579,14 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
         value = _bound_value(definition, name)
         if value is None:
             return f"cannot prove the leaves of `{name}` are distinct buffers", False
-        leaves = _Leaves(ctx, definition).of(value, 0)
+        leaves = Leaves(ctx, definition).of(value, 0)
         if leaves is None:
             code = ctx.code(value)
             return (
                 f"cannot prove the leaves of `{name}` are distinct buffers (`{code}`)",
                 False,
             )
-        twice = _first_repeat(leaves, name)
+        twice = first_repeat(leaves, name)
         if twice is not None:
             return (
                 f"`{twice}` fills two leaves of `{name}`: one buffer would be donated twice",
@@ -578,7 +602,7 @@ def _bound_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
     return None
 
 
-def _first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
+def first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
     """A name behind two leaves (other than the value's own name, when there is one)."""
     seen: set[str] = set()
     for leaf in leaves:
@@ -589,13 +613,13 @@ def _first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
     return None
 
 
-class _Leaves:
+class Leaves:
     """The names behind each leaf of a pytree expression (None: cannot tell)."""
 
-    def __init__(self, ctx: ModuleContext, at: Stmt) -> None:
+    def __init__(self, ctx: ModuleContext, at: Stmt, sharing: Sharing | None = None) -> None:
         self.ctx = ctx
         self.scope = at.scope
-        self.sharing = scope_sharing(ctx, at.scope)
+        self.sharing = copy.copy(sharing) if sharing else scope_sharing(ctx, at.scope)
         self.sharing.at = at
 
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
@@ -650,6 +674,13 @@ class _Leaves:
         return out
 
     def _call(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
+        at = self.sharing.at
+        if at is not None and fresh_result(self.ctx, at, call):
+            return [frozenset()]  # new buffers, none twice
+        held = None if at is None else held_fields(self.ctx, at, call)
+        if held is not None:
+            leaves = self._all(held, depth)
+            return None if leaves is None else [*leaves, frozenset()]  # and a new opt_state
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
         if last in self.ctx.graph.classes or last[:1].isupper():
@@ -665,7 +696,7 @@ class _Leaves:
         ]
         if len(returns) != 1:
             return None
-        leaves = _Leaves(owner, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
+        leaves = Leaves(owner, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
         if leaves is None:
             return None
         return [self._caller_names(owner, fn, call, leaf) for leaf in leaves]

@@ -10,12 +10,20 @@ cache: `Sharing.retained_by`). Each verdict is a fix
 applicability and the premise that failed, as text. AO201 words these verdicts as
 findings; AO103 asks `safe_donations` of its extracted step.
 
-The frameworks' jits are targets too. `nnx.jit` takes jax.jit's `donate_argnames`, but
-updates a module argument in place: a donation is proven only of an argument proven an
-array (or a pytree of them) at every call, and unsafe otherwise. `eqx.filter_jit`
+The frameworks' jits are targets too. `nnx.jit` takes jax.jit's `donate_argnames`, and
+writes a module argument's state back into it after every call: a name proven to hold an
+nnx module (`analysis/facts/nnx_modules.py`) is replaced by the call even where nothing
+rebinds it (`loss = step(model, x)`), and its aliases are judged as a rebound array's
+(unsafe for a module class of the program, which may tie two variables to one array); two
+modules built one from the other and passed together are unsafe (nnx passes a module they
+share once; an array they share otherwise is not ruled out). A donation is proven only of
+an argument proven an array, a pytree of them or such a module at every call, and unsafe
+otherwise. `eqx.filter_jit`
 donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
 of all but the first (`"all-except-first"`); a mode is offered only when each argument
-it donates may be donated, or holds no array at any call (a number, a string, None).
+it donates may be donated, holds no array at any call (a number, a string, None), or is
+dead after every call though nothing replaces it (a fresh batch: a plain name passed once,
+read by nothing after the call, its aliases proven safe as a replaced argument's).
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function
@@ -37,7 +46,9 @@ from autoopt.analysis.core.jitted import (
     jitted_callables,
 )
 from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
+from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
+from autoopt.analysis.facts.nnx_modules import built_by_library, holds_module
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
@@ -140,8 +151,9 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
     sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
     donate: list[Donation] = []
     blocked: list[str] = []
+    in_place = target.transform in overlays.UPDATES_MODULES
     for index, param in target.candidates() if sites else ():
-        found = [_site_verdict(ctx, site, index, param) for site in sites]
+        found = [_site_verdict(ctx, site, index, param, in_place) for site in sites]
         proven = [v for v in found if v is not None]
         if len(proven) < len(found):
             continue
@@ -161,14 +173,22 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
 def _module_premise(
     ctx: ModuleContext, sites: list[CallSite], index: int, param: str
 ) -> tuple[Applicability, str]:
-    """Safe when the argument for `param` is an array or a pytree of them at every call;
-    otherwise it may be an nnx module, which `nnx.jit` updates in place."""
-    if all(_kind(ctx, site, index, param) in _PLAIN_ARRAYS for site in sites):
+    """Safe when the argument for `param` is an array or a pytree of them, or a name
+    proven to hold an nnx module (which `nnx.jit` writes back), at every call; otherwise
+    it may be a module autoopt cannot follow, updated in place."""
+    if all(_plain_or_module(ctx, site, index, param) for site in sites):
         return _SAFE, ""
     return _UNSAFE, (
         f"`{param}` may be an nnx module, which `nnx.jit` updates in place: its donation is "
         "not proven safe"
     )
+
+
+def _plain_or_module(ctx: ModuleContext, site: CallSite, index: int, param: str) -> bool:
+    if _kind(ctx, site, index, param) in _PLAIN_ARRAYS:
+        return True
+    expr = site.argument(index, param)
+    return type(expr) is cst.Name and holds_module(ctx, site.stmt, expr.value)
 
 
 def _kind(ctx: ModuleContext, site: CallSite, index: int, param: str) -> Kind | None:
@@ -190,19 +210,57 @@ def donate_mode(
     sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
     missing = ""
     for mode, donated in (("all", fn.params), ("all-except-first", fn.params[1:])):
-        blocking = [
-            p for p in donated if p not in allowed and not _holds_no_array(ctx, sites, fn, p)
-        ]
+        blocking = [p for p in donated if p not in allowed and not _spare(ctx, sites, fn, p)]
         if not blocking:
             return mode, [allowed[p] for p in donated if p in allowed], ""
-        missing = missing or blocking[0]
-    return None, [], f"`{missing}` is not replaced by the call's output"
+        missing = missing or _why_live(ctx, sites, fn, blocking[0])
+    return None, [], missing
+
+
+def _spare(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
+    """Whether a mode may donate `param` though no call replaces it: its argument holds no
+    array, or is dead after every call, proven (nothing reads it or an alias again)."""
+    return _holds_no_array(ctx, sites, fn, param) or _dead_after(ctx, sites, fn, param)
 
 
 def _holds_no_array(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
     """Whether the argument for `param` is a number, a string or None at every call."""
     index = fn.params.index(param)
     return bool(sites) and all(_kind(ctx, site, index, param) in _NO_ARRAYS for site in sites)
+
+
+def _dead_after(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
+    """Whether the argument for `param` is, at every call, a plain name passed once that
+    nothing reads after the call (the next iteration binds it first), whose donation the
+    alias proof finds safe."""
+    index = fn.params.index(param)
+    for site in sites:
+        expr = site.argument(index, param)
+        if type(expr) is not cst.Name or ctx.graph.read_after(site.stmt, expr.value):
+            return False
+        name = expr.value
+        if sum(n.value == name for n in read_names(site.call)) > 1:
+            return False
+        if repeated_leaf(ctx, site.stmt, name) is not None:
+            return False
+        if _alias_verdict(ctx, site, expr, name)[0] is not _SAFE:
+            return False
+    return bool(sites)
+
+
+def _why_live(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> str:
+    """Why a mode may not donate `param`: where its argument is read after a call."""
+    index = fn.params.index(param)
+    for site in sites:
+        expr = site.argument(index, param)
+        if type(expr) is not cst.Name:
+            continue
+        readers = ctx.graph.read_after(site.stmt, expr.value)
+        if readers:
+            line = ctx.span(readers[0].node).line
+            passed = "" if expr.value == param else f" (passed as `{expr.value}`)"
+            return f"`{param}`{passed} may be read after the call, at line {line}"
+    return f"`{param}` is neither replaced by the call's output nor proven dead after it"
 
 
 def _decorator_options(ctx: ModuleContext, text: str) -> dict[str, cst.BaseExpression]:
@@ -236,16 +294,21 @@ def _literal_ints(expr: cst.BaseExpression | None) -> set[int]:
 
 
 def _site_verdict(
-    ctx: ModuleContext, site: CallSite, index: int, param: str
+    ctx: ModuleContext, site: CallSite, index: int, param: str, in_place: bool = False
 ) -> tuple[Applicability, str] | None:
-    """Whether the argument for `param` is dead after this call (None: not replaced)."""
+    """Whether the argument for `param` is dead after this call (None: not replaced):
+    the call's result rebinds it, or (`in_place`, a jit that writes module arguments
+    back) it is a name proven to hold an nnx module."""
     expr = site.argument(index, param)
-    node = site.stmt.node
-    if type(expr) is not cst.Name or type(node) is not cst.Assign:
+    if type(expr) is cst.Attribute:
+        return attribute_verdict(ctx, site, expr)  # `self.state = step(self.state, b)`
+    if type(expr) is not cst.Name:
         return None
     name = expr.value
-    if node.value is not site.call or name not in site.stmt.defs:
+    rebound = _rebound(site, name)
+    if not rebound and not (in_place and holds_module(ctx, site.stmt, name)):
         return None
+    in_place = in_place and not rebound
     if sum(n.value == name for n in read_names(site.call)) > 1:
         line = ctx.span(site.call).line
         return _NONE, f"`{name}` is passed twice in one call at line {line}"
@@ -253,11 +316,23 @@ def _site_verdict(
     if repeated is not None:
         why, proven = repeated
         return (_NONE if proven else _UNSAFE), why
-    return _alias_verdict(ctx, site, expr, name)
+    verdict = _alias_verdict(ctx, site, expr, name, in_place)
+    if verdict[0] is _SAFE and in_place and not built_by_library(ctx, site.stmt, name):
+        return _UNSAFE, (
+            f"cannot prove the leaves of `{name}` are distinct buffers: a module class of "
+            "this file may hold one array in two variables (tied weights)"
+        )
+    return verdict
+
+
+def _rebound(site: CallSite, name: str) -> bool:
+    """`name = f(name, ...)`: the call's result rebinds the argument."""
+    node = site.stmt.node
+    return type(node) is cst.Assign and node.value is site.call and name in site.stmt.defs
 
 
 def _alias_verdict(
-    ctx: ModuleContext, site: CallSite, expr: cst.Name, name: str
+    ctx: ModuleContext, site: CallSite, expr: cst.Name, name: str, in_place: bool = False
 ) -> tuple[Applicability, str]:
     graph = ctx.graph
     stmt = site.stmt
@@ -265,25 +340,41 @@ def _alias_verdict(
     strong = sharing.component({name}, weak=False) - {name}
     weak = sharing.component({name}, weak=True) - strong - {name}
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
+    note = ""
     for group, fix in ((strong, _NONE), (weak, _UNSAFE)):
+        # modules `nnx.jit` writes back: passed together, a module they share goes once
+        modules = {n for n in group if in_place and holds_module(ctx, stmt, n)}
         twice = sorted(group & others)
-        if twice:
+        if twice and set(twice) <= modules:
+            note = note or (
+                f"`{twice[0]}` is built from `{name}` and passed in the same call: `nnx.jit` "
+                "passes a module they share once, but not proven to share no array otherwise"
+            )
+        elif twice:
             return (
                 fix,
                 f"`{twice[0]}` may hold the buffers of `{name}` and is passed in the same call",
             )
-        for alias in sorted(group):
+        for alias in sorted(group - modules):
             readers = graph.read_after(stmt, alias)
             if readers:
                 at = ctx.span(readers[0].node).line
                 return fix, f"`{alias}` may hold the buffers of `{name}` and is read at line {at}"
-    reader = _outside_reader(ctx, stmt.scope, {name} | strong | weak)
+    verdict = _outside_verdict(ctx, site, name, sharing, strong | weak)
+    return (_UNSAFE, note) if note and verdict[0] is _SAFE else verdict
+
+
+def _outside_verdict(
+    ctx: ModuleContext, site: CallSite, name: str, sharing: Sharing, aliases: set[str]
+) -> tuple[Applicability, str]:
+    """The verdict on what outside the call's scope may read or keep `name`'s buffers."""
+    reader = _outside_reader(ctx, site.stmt.scope, {name} | aliases)
     if reader:
         return _NONE, reader
-    keeper = sharing.retained_by({name} | strong | weak)
+    keeper = sharing.retained_by({name} | aliases)
     if keeper is not None:
         return _UNSAFE, f"`{name}` {keeper}"
-    return _caller_value(ctx, site, name, strong | weak)
+    return _caller_value(ctx, site, name, aliases)
 
 
 def _sharing_around(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:

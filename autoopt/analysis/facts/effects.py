@@ -63,8 +63,9 @@ def _effects(ctx: ModuleContext, fn: Function, seen: frozenset[str] = frozenset(
 
 def _named(ctx: ModuleContext, fn: Function) -> list[cst.CSTNode]:
     """Every name and attribute chain the function evaluates, in lambdas and in the
-    defaults of its parameters too (a nested function counts where it is named)."""
-    exprs: list[cst.CSTNode] = [fn.node.params]
+    defaults of its parameters too (a nested function counts where it is named), and
+    its decorators: the name is bound to what they return, a wrapper that runs too."""
+    exprs: list[cst.CSTNode] = [fn.node.params, *(d.decorator for d in fn.node.decorators)]
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         exprs += evaluated_exprs(stmt.node)
     return [n for expr in exprs for n in _names_in(expr)]

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function
@@ -96,7 +97,9 @@ def is_candidate(ctx: ModuleContext, fn: Function) -> bool:
 
 
 def jitted_elsewhere(ctx: ModuleContext) -> set[str]:
-    """Names handed to a jit spelling anywhere in the module (`fast = jax.jit(step)`)."""
+    """Names handed to a jit spelling anywhere in the module (`fast = jax.jit(step)`,
+    `eqx.filter_jit(step)`, `nnx.jit(step)`), or to a call that keeps the function as
+    written to run it in its own frame (`hk.transform(forward)`): never jitted again."""
     return ctx.per_module(_jitted_elsewhere)
 
 
@@ -104,7 +107,8 @@ def _jitted_elsewhere(ctx: ModuleContext) -> set[str]:
     names = set()
     for stmt in ctx.graph.stmts:
         for call in stmt.calls:
-            if execution.is_jit(ctx, call.func) and call.args:
+            wraps = ctx.qualify(call.func) in overlays.WRAPS_FUNCTION
+            if (wraps or execution.is_jit(ctx, call.func)) and call.args:
                 first = call.args[0].value
                 if type(first) is cst.Name:
                     names.add(first.value)

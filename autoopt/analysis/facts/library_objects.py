@@ -53,11 +53,11 @@ def refers_to_global(ctx: ModuleContext, fn: Function | None, name: str) -> bool
         bound = set(fn.params) | {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
         if name in bound or name in fn.nonlocals:
             return False
-        fn = _enclosing(ctx, fn.scope)
+        fn = enclosing_function(ctx, fn.scope)
     return True
 
 
-def _enclosing(ctx: ModuleContext, scope: str) -> Function | None:
+def enclosing_function(ctx: ModuleContext, scope: str) -> Function | None:
     """The innermost function around `scope` (class bodies skipped), None at module level."""
     while scope and scope != MODULE:
         found = ctx.graph.functions.get(scope)
@@ -99,7 +99,7 @@ def _library_objects(ctx: ModuleContext) -> dict[str, str]:
 def _only_pure_calls(ctx: ModuleContext, stmt: Stmt, name: str, cls: str) -> bool:
     """Whether `stmt` changes the global `name` at most by calling its pure methods (a
     statement about another variable of that name changes nothing of it)."""
-    fn = _enclosing(ctx, stmt.scope)
+    fn = enclosing_function(ctx, stmt.scope)
     if not refers_to_global(ctx, fn, name):
         return True
     node = stmt.node

@@ -161,10 +161,11 @@ def late_reader(ctx: ModuleContext, loop: Loop, name: str) -> str | None:
     if introspection:
         return f"`{introspection}` may read `{name}`"
     runs, unseen = _runs_during(ctx, loop)
+    variable = _own_scope(ctx, loop.scope, name)
     for fn in ctx.graph.functions.values():
         if fn.qualname == loop.scope or not _reads_free(ctx, fn, name):
             continue
-        if _binding_scope(ctx, fn, name) != loop.scope:
+        if _binding_scope(ctx, fn, name) != variable:
             continue  # another variable of that name
         if fn.qualname in runs or _escapes(ctx, fn) or (unseen and fn.is_method):
             return f"the function `{fn.name}` reads `{name}`"
@@ -275,6 +276,15 @@ def _global_writer(ctx: ModuleContext, loop: Loop, names: set[str], held: set[st
     return None
 
 
+def _own_scope(ctx: ModuleContext, scope: str, name: str) -> str:
+    """The scope whose variable `name` is, read in `scope` itself: the module for a name
+    it declares `global`, the enclosing binder for a `nonlocal` one, else `scope`."""
+    fn = ctx.graph.functions.get(scope)
+    if fn is None or not (name in fn.globals or name in fn.nonlocals):
+        return scope
+    return _binding_scope(ctx, fn, name)
+
+
 def _binding_scope(ctx: ModuleContext, fn: Function, name: str) -> str:
     """The scope whose variable `name` is, read from `fn` (lexically: the nearest enclosing
     function that binds it, else the module)."""
@@ -295,9 +305,12 @@ def _binding_scope(ctx: ModuleContext, fn: Function, name: str) -> str:
 
 
 def _escapes(ctx: ModuleContext, fn: Function) -> bool:
-    """Whether code other than calls by name may run `fn`: it is used as a value or
-    decorated."""
-    return bool(fn.node.decorators) or is_escaping(ctx, fn.name, False)
+    """Whether code other than calls by name may run `fn`: it is used as a value,
+    decorated, or a special method, which the interpreter calls by itself (`__format__`
+    from an f-string, `__add__` from `+`, `__iter__` from a `for`, `__del__` at any
+    time)."""
+    special = fn.is_method and fn.name.startswith("__") and fn.name.endswith("__")
+    return special or bool(fn.node.decorators) or is_escaping(ctx, fn.name, False)
 
 
 def _param_globals(ctx: ModuleContext, loop: Loop, held: set[str]) -> set[str]:

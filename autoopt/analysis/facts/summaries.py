@@ -25,7 +25,9 @@ is a known change; where the module's namespace is reached in a way that may
 rebind any global (`setattr(sys.modules[__name__], name, v)`), every global the
 function reads is a doubt. A global of another project file read as an attribute
 of its module (`cfg.GAIN`) is judged by that file's analysis alike (its value must
-be immutable too); the attributes of installed modules are not.
+be immutable too); the attributes of installed modules are not. A closure's variable
+is a constant of the trace only where the enclosing function binds it once, outside
+its loops, and no function nested in it declares it `nonlocal`.
 
 A parameter's default is evaluated once, when the `def` runs, and a traced call
 that leaves the parameter to it reads that object as a constant of the trace. A
@@ -139,7 +141,9 @@ def _number_doubts(ctx: ModuleContext, fn: Function, params: set[str]) -> list[s
     """Python arithmetic on the traced Python numbers `params` of `fn`."""
     math = tracing.analyse(ctx, fn).python_math
     return [
-        f"`{p}` may be a Python int that `{math[p]}` computes on exactly; traced, it is an "
+        f"`{p}` may be a Python int beyond int32, which a traced argument cannot hold"
+        if math[p] == p
+        else f"`{p}` may be a Python int that `{math[p]}` computes on exactly; traced, it is an "
         "int32 that wraps around"
         for p in sorted(params & math.keys())
     ]
@@ -415,6 +419,8 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
     """Why reading the outside `name` under jit may change results: (known, doubt)."""
     if fn.scope != MODULE and _rebound_in(ctx, fn.scope, name):
         return f"reads `{name}`, which the enclosing function rebinds (jit would freeze it)", ""
+    if fn.scope != MODULE and _rebound_nonlocal(ctx, fn.scope, name):
+        return f"reads `{name}`, which a function rebinds with `nonlocal` (jit would freeze it)", ""
     if fn.scope == MODULE and name in purity.changed_module_names(ctx):
         return f"reads `{name}`, which {purity.change_reason(ctx, name)} (jit would freeze it)", ""
     if library_object(ctx, name) and refers_to_global(ctx, fn, name):
@@ -475,6 +481,14 @@ def _global(ctx: ModuleContext, fn: Function, name: str) -> bool:
 def _rebound_in(ctx: ModuleContext, scope: str, name: str) -> bool:
     defs = [s for s in ctx.graph.scope_stmts(scope) if name in s.defs | s.mutates]
     return len(defs) > 1 or any(s.loops for s in defs)
+
+
+def _rebound_nonlocal(ctx: ModuleContext, scope: str, name: str) -> bool:
+    """Whether a function nested in `scope` declares `name` `nonlocal` (and may rebind it)."""
+    return any(
+        name in f.nonlocals and f.qualname.startswith(f"{scope}.")
+        for f in ctx.graph.functions.values()
+    )
 
 
 def _reads(node: cst.CSTNode, traced: set[str]) -> set[str]:

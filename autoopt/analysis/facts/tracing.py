@@ -3,8 +3,9 @@
 Under `jax.jit` every argument becomes a tracer unless it is static. A tracer
 may flow through array code, but Python control flow (`if`, `while`,
 `range(n)`, `bool()`, `int()`) and shapes (`jnp.zeros(n)`, `x[:n]`) need
-concrete values. Arguments used only there can be made static; arrays used
-there cannot, and the function is then not jittable as written. Values derived
+concrete values, and so do keys looked up in Python containers (`table.get(t)`,
+`t in seen`: a tracer is unhashable). Arguments used only there can be made
+static; arrays used there cannot, and the function is then not jittable as written. Values derived
 from `x.shape`, `x.ndim`, `x.dtype`, `x.size` and `len(x)` stay concrete.
 
 A Python number argument becomes a 32-bit tracer: an int that `+ - * ** <<`
@@ -116,12 +117,14 @@ def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
 def _python_math(
     ctx: ModuleContext, fn: Function, stmts: list[Stmt], deps: dict[str, set[str]], params: set[str]
 ) -> dict[str, str]:
-    """The traced `params` receiving Python numbers not proven floats that `+ - * ** <<`
-    combine before they meet an array (`(step * 9_000_017) % m`), each with the first such
-    expression: eagerly Python computes it exactly, traced it is an int32 that wraps
-    around. (A float differs by rounding only: float64 eagerly, float32 traced.) An
-    expression whose value every call proves within int32 (`ints.bounds`: `t + DELAY`
-    for `t` from `range(300)`) computes the same either way."""
+    """The traced `params` receiving Python numbers not proven floats, each with the first
+    expression that needs them exact: the parameter itself where its calls do not prove
+    it within int32 (a jitted call refuses a larger Python int: OverflowError), else an
+    expression `+ - * ** <<` combine before they meet an array (`(step * 9_000_017) % m`):
+    eagerly Python computes it exactly, traced it is an int32 that wraps around. (A float
+    differs by rounding only: float64 eagerly, float32 traced.) An expression whose value
+    every call proves within int32 (`ints.bounds`: `t + DELAY` for `t` from `range(300)`)
+    computes the same either way."""
     values = model(ctx)
     numbers = {
         p
@@ -129,7 +132,7 @@ def _python_math(
         if values.parameter(fn, p).kind is Kind.SCALAR and not ints.float_parameter(ctx, fn, p)
     }
     known = {p: b for p in numbers if (b := ints.parameter_bounds(ctx, fn, p)) is not None}
-    found: dict[str, str] = {}
+    found = {p: p for p in sorted(numbers) if not ints.within(known.get(p))}
     for stmt in stmts if numbers else ():
         for node in _in_source_order(stmt.node):
             if type(node) is not cst.BinaryOperation or type(node.operator) not in _WRAPPING:
@@ -212,6 +215,7 @@ def _concrete_positions(
             positions.extend(_call_positions(ctx, call))
         positions.extend(_slice_positions(node))
         positions.extend(_index_positions(ctx, stmt, sources))
+        positions.extend(_key_positions(ctx, stmt, sources))
         positions.extend(_ternary_positions(node))
     return positions
 
@@ -289,6 +293,34 @@ def _index_positions(
             continue
         out += [(index, f"an index into `{ctx.code(node.value)}`") for index in indexes]
     return out
+
+
+def _key_positions(
+    ctx: ModuleContext, stmt: Stmt, sources: Callable[[cst.CSTNode], set[str]]
+) -> list[tuple[cst.CSTNode, str]]:
+    """Keys looked up in Python containers (`table.get(k)`, `k in seen`): a container
+    hashes or compares them, which a traced value cannot stand. A lookup in an array
+    (`k in x`) of a JAX array is array code."""
+    values = model(ctx)
+    out: list[tuple[cst.CSTNode, str]] = []
+    for node in stmt.own_nodes:
+        pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.args:
+            if node.func.attr.value in python_api.KEY_METHODS:
+                pairs.append((node.args[0].value, node.func.value))
+        elif type(node) is cst.Comparison:
+            left: cst.BaseExpression = node.left
+            for target in node.comparisons:
+                if type(target.operator) in (cst.In, cst.NotIn):
+                    pairs.append((left, target.comparator))
+                left = target.comparator
+        for key, container in pairs:
+            if sources(key) and values.value_of(stmt, container).kind not in _SEARCHABLE:
+                out.append((key, f"a key looked up in `{ctx.code(container)}`"))
+    return out
+
+
+_SEARCHABLE = (Kind.ARRAY,)  # `k in x` of a JAX array is array code
 
 
 def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:

@@ -36,6 +36,25 @@ IMPURE_MODULES = {
 
 #: Spellings that compile a function, in any library (`jax.jit`, `eqx.filter_jit`, ...).
 JIT_SPELLINGS = jax.JIT_SPELLINGS | equinox.JIT_LIKE | flax_nnx.JIT_LIKE | flax_linen.JIT_LIKE
+#: Jits whose static and donated arguments autoopt reads and writes, in their own
+#: spelling -> their options naming static arguments (`jax.jit`, `nnx.jit`).
+JIT_STATIC_OPTIONS = jax.STATIC_OPTIONS | flax_nnx.STATIC_OPTIONS
+#: Those jits -> their options naming donated arguments (`donate_argnums`, ...).
+JIT_DONATE_OPTIONS = jax.DONATE_OPTIONS | flax_nnx.DONATE_OPTIONS
+#: Jits that donate by mode instead -> the option (`eqx.filter_jit(donate="all")`).
+JIT_DONATE_MODES = equinox.DONATE_OPTION
+#: Jits that make every non-array leaf of every argument static (no option names them).
+NON_ARRAYS_STATIC = equinox.JIT_LIKE
+#: Jits that write a module argument's state back into it, in place, on every call.
+UPDATES_MODULES = flax_nnx.UPDATES_MODULES
+#: The jits whose options autoopt reads and writes: a donation is added in their spelling.
+OPTION_JITS = frozenset(JIT_DONATE_OPTIONS) | frozenset(JIT_DONATE_MODES)
+#: Jits whose wrapper keeps the compilations it makes, in any library: built once, it
+#: compiles once per argument type.
+CACHING_JITS = jax.CACHING_JITS | equinox.CACHING_JITS | flax_nnx.CACHING_JITS
+#: Calls, in any library, that keep a function as written to run it in their own frame:
+#: a jit is never added on a function handed to one.
+WRAPS_FUNCTION = haiku.WRAPS_FUNCTION
 #: Transforms, in any library, that trace the functions handed to them.
 TRACING_TRANSFORMS = (
     jax.TRACING_TRANSFORMS
@@ -55,6 +74,13 @@ PURE_CALLS = (
     | flax_training.PURE_CALLS
     | haiku.PURE_CALLS
 )
+#: Calls, in any library, whose result holds the very buffers of an argument -> which.
+ALIASING = {**equinox.ALIASING, **flax_nnx.ALIASING}
+#: Constructors, in any library, whose object nothing else keeps (it may hold what it is
+#: given): `nnx.Linear(...)`, `nnx.Optimizer(...)`, `optax.adam(...)`.
+UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS | optax.UNKEPT_OBJECTS
+#: Classes, in any library, read as values (filters, types): they hold no array.
+CLASSES = flax_nnx.VARIABLE_TYPES
 #: Constructors of library objects, in any library -> the class of the object returned.
 CONSTRUCTED_CLASSES = optax.RETURNS
 #: Methods (`class.method`), in any library, that are pure functions of their receiver
@@ -63,3 +89,17 @@ PURE_METHODS = optax.PURE_METHODS
 #: Calls and methods (`class.method`), in any library, whose result, given arrays, is a
 #: pytree of arrays.
 ARRAYS_RESULTS = optax.ARRAYS_RESULTS
+#: Calls and methods (`class.method`), in any library, whose array leaves are new
+#: buffers, none of an argument's and none twice.
+FRESH_RESULTS = (
+    optax.FRESH_RESULTS | haiku.FRESH_RESULTS | flax_linen.FRESH_RESULTS | equinox.FRESH_RESULTS
+)
+#: Constructors of library objects -> their class, for the methods `FRESH_RESULTS` lists
+#: (kept apart from `CONSTRUCTED_CLASSES`, which the value model reads).
+OBJECT_CLASSES = {**optax.RETURNS, **haiku.RETURNS}
+#: Constructors whose object's `FRESH_RESULTS` methods are fresh only where those of
+#: every object they are given are (`optax.chain`).
+COMBINATORS = optax.COMBINATORS
+#: Methods (`class.method`) of the objects `OBJECT_CLASSES` and linen modules make that
+#: are pure functions of their arguments: they keep no reference to them.
+PURE_OBJECT_METHODS = optax.PURE_METHODS | haiku.PURE_METHODS | flax_linen.PURE_METHODS

@@ -10,6 +10,9 @@ from __future__ import annotations
 #: Transforms that compile the function, with jit's semantics for its array leaves and
 #: every non-array leaf static (hashed into the cache key): no `static_argnums` spelling.
 JIT_LIKE = frozenset({"equinox.filter_jit", "equinox.filter_pmap"})
+#: Jits whose wrapper keeps the compilations it makes (once per static part and array
+#: types): `filter_jit` only; `filter_pmap` is left unknown.
+CACHING_JITS = frozenset({"equinox.filter_jit"})
 #: Transforms that give the gradient (of the first argument's floating array leaves).
 GRAD_LIKE = frozenset({"equinox.filter_grad"})
 #: Transforms that give the value and the gradient.
@@ -53,3 +56,10 @@ ALIASING = {
 }
 #: Base classes that make a class an immutable pytree of its fields.
 MODULE_BASES = frozenset({"equinox.Module"})
+#: Layer constructors whose array leaves are new buffers (weights drawn from `key`,
+#: never the key itself), none twice, when given no array (`Embedding(weight=w)` keeps
+#: `w`).
+FRESH_RESULTS = frozenset(
+    {"equinox.nn.Linear", "equinox.nn.MLP", "equinox.nn.Conv2d", "equinox.nn.LayerNorm",
+     "equinox.nn.Embedding", "equinox.nn.GRUCell", "equinox.nn.LSTMCell"}
+)  # fmt: skip

@@ -23,7 +23,9 @@ TRANSFORMS = JIT_LIKE | VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
 #: variables, `apply(variables, *args)` the output (and, with `mutable=`, the changed
 #: collections, returned rather than written).
 PURE_METHODS = frozenset({"flax.linen.Module.init", "flax.linen.Module.apply"})
-#: Methods whose array leaves are new buffers, none of an argument's.
+#: Methods whose array leaves are new buffers, none of an argument's and none twice
+#: (variables made by flax's initializers), on a module class deriving from
+#: `MODULE_BASES`.
 FRESH_RESULTS = frozenset({"flax.linen.Module.init"})
 #: Base classes of linen modules (immutable dataclasses; `setup` fields are not state).
 MODULE_BASES = frozenset({"flax.linen.Module"})

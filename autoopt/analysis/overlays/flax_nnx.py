@@ -11,6 +11,8 @@ from __future__ import annotations
 
 #: Transforms that compile the function; module arguments are updated in place.
 JIT_LIKE = frozenset({"flax.nnx.jit"})
+#: Jits whose wrapper keeps the compilations it makes (once per graph and array types).
+CACHING_JITS = JIT_LIKE
 #: Transforms that give the gradient (of the first argument's `nnx.Param` state).
 GRAD_LIKE = frozenset({"flax.nnx.grad"})
 #: Transforms that give the value and the gradient.
@@ -23,8 +25,9 @@ SCAN_LIKE = frozenset({"flax.nnx.scan"})
 REMAT_LIKE = frozenset({"flax.nnx.remat"})
 #: Every transform that traces the functions handed to it.
 TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
-#: Transforms that write the state the compiled function changed back into its module
-#: arguments, in place.
+#: Transforms that write the state of their module arguments back into them, in place,
+#: on every call, state the function left as it was included: a donated module keeps
+#: working after the call (only other references to its old arrays are deleted).
 UPDATES_MODULES = JIT_LIKE
 
 #: jit-like transforms -> their options naming static arguments (jax.jit's spelling).
@@ -35,10 +38,30 @@ DONATE_OPTIONS = {"flax.nnx.jit": ("donate_argnums", "donate_argnames")}
 #: Calls that compute on their arguments and touch nothing else: `split` and `state`
 #: read a module's state, `merge` builds a new module from it.
 PURE_CALLS = frozenset({"flax.nnx.split", "flax.nnx.merge", "flax.nnx.state", "flax.nnx.graphdef"})
+#: Calls whose result holds the very buffers of their module argument -> which.
+ALIASING = {
+    "flax.nnx.state": "holds the arrays of its module argument",
+    "flax.nnx.split": "holds the arrays of its module argument in the state it returns",
+}
 #: Calls and methods that change a module argument (or their receiver) in place -> what.
 MUTATING = {
     "flax.nnx.update": "writes state into a module in place",
     "flax.nnx.Optimizer.update": "updates the model's parameters and its own state in place",
+    "flax.nnx.ModelAndOptimizer.update": "updates its model's parameters and its state in place",
 }
+#: Constructors of graph objects, modules and the optimizer: each builds an instance of
+#: one of MODULE_BASES.
+MODULE_CLASSES = frozenset(
+    {"flax.nnx.Linear", "flax.nnx.Conv", "flax.nnx.Embed", "flax.nnx.LayerNorm",
+     "flax.nnx.BatchNorm", "flax.nnx.Dropout", "flax.nnx.Sequential", "flax.nnx.MultiHeadAttention",
+     "flax.nnx.LSTMCell", "flax.nnx.GRUCell", "flax.nnx.Optimizer",
+     "flax.nnx.ModelAndOptimizer"}
+)  # fmt: skip
+#: Constructors whose object nothing else keeps (no registry, no cache): dropped, it is
+#: freed. It may hold what it is given.
+UNKEPT_OBJECTS = MODULE_CLASSES | {"flax.nnx.Rngs"}
+#: Variable types, passed as filters (`wrt=nnx.Param`, `nnx.state(m, nnx.Param)`):
+#: classes, which hold no array.
+VARIABLE_TYPES = frozenset({"flax.nnx.Variable", "flax.nnx.Param", "flax.nnx.BatchStat"})
 #: Base classes of mutable modules: an instance's arrays change in place.
 MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.Optimizer"})

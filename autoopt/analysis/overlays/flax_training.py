@@ -22,3 +22,8 @@ SAME_AS_SELF = frozenset(
 )  # fmt: skip
 #: Classes that are immutable pytrees of their fields.
 FROZEN_CLASSES = frozenset({"flax.training.train_state.TrainState"})
+#: `TrainState.create(apply_fn=..., params=..., tx=..., **fields)`: calls -> the
+#: arguments that are no leaves of the result (a function, the optimizer); every other
+#: argument is a field holding its very buffers, and `opt_state = tx.init(params)` is
+#: new buffers where `tx.init`'s results are.
+CREATE_STATIC = {"flax.training.train_state.TrainState.create": frozenset({"apply_fn", "tx"})}

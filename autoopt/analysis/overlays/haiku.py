@@ -17,9 +17,19 @@ REMAT_LIKE = frozenset({"haiku.remat"})
 #: Every transform that traces the functions handed to it.
 TRANSFORMS = VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
 
+#: Calls that keep the function handed to them as written and run it later inside their
+#: own frame (parameters, state, rng): haiku refuses a function already jitted there, so
+#: a jit is never added on it.
+WRAPS_FUNCTION = frozenset({"haiku.transform", "haiku.transform_with_state"})
 #: Calls that build pure functions from impure ones (they trace nothing themselves).
 PURE_CALLS = frozenset({"haiku.transform", "haiku.transform_with_state", "haiku.without_apply_rng"})
 #: Methods that are pure functions of their arguments.
 PURE_METHODS = frozenset({"haiku.Transformed.init", "haiku.Transformed.apply"})
-#: Methods whose array leaves are new buffers, none of an argument's.
-FRESH_RESULTS = frozenset({"haiku.Transformed.init"})
+#: Methods whose array leaves are new buffers, none of an argument's and none twice
+#: (parameters and state made by haiku's initializers).
+FRESH_RESULTS = frozenset({"haiku.Transformed.init", "haiku.TransformedWithState.init"})
+#: Constructors -> the class of the object they return, whose methods the tables list.
+RETURNS = {
+    "haiku.transform": "haiku.Transformed",
+    "haiku.transform_with_state": "haiku.TransformedWithState",
+}

@@ -317,8 +317,15 @@ CALLING = TRACING_TRANSFORMS | TREE_MAPS | frozenset(
      "jax.lax.reduce", "jax.lax.reduce_window", "jax.custom_gradient",
      "jax.closure_convert", "jax.linear_transpose"}
 )  # fmt: skip
+#: jax's jits -> their options naming static arguments (by position, by name).
+STATIC_OPTIONS = {"jax.jit": ("static_argnums", "static_argnames")}
+#: jax's jits -> their options naming donated arguments (by position, by name).
+DONATE_OPTIONS = {"jax.jit": ("donate_argnums", "donate_argnames")}
 #: Options of `jax.jit` that only donate arguments.
-DONATION_OPTIONS = frozenset({"donate_argnums", "donate_argnames"})
+DONATION_OPTIONS = frozenset(DONATE_OPTIONS["jax.jit"])
+#: Jits whose wrapper keeps the compilations it makes: built once, it compiles once per
+#: argument type and every later call reuses that.
+CACHING_JITS = frozenset({"jax.jit", "jax.pmap"})
 #: Decorators that register a class as a pytree, by how their name ends.
 PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 #: Decorators that make an immutable pytree class of fields (flax).
@@ -347,3 +354,29 @@ CONFIG_WRITERS = frozenset(
     {"jax.config.update", "jax.config.parse_flags_with_absl", "jax.enable_x64",
      "jax.experimental.enable_x64", "jax.experimental.disable_x64"}
 )  # fmt: skip
+
+_UNSIGNED = ("bool", "uint8", "uint16")
+_SMALL_INTS = (*_UNSIGNED, "int8", "int16")
+_INTS = (*_SMALL_INTS, "int32", "uint32", "int64", "uint64", "int")
+_HALF = (*_INTS, "bfloat16", "float16")
+#: dtype of an array -> the dtypes of (strongly typed) arrays that promote with it to
+#: that same dtype (`jnp.result_type(acc, piece) == acc`), under either setting of
+#: `jax_enable_x64`; "float" and "int" are JAX's default float and int, which that
+#: setting makes 32- or 64-bit, so they absorb only what both widths absorb.
+ABSORBS: dict[str, frozenset[str]] = {
+    "bool": frozenset({"bool"}),
+    "uint8": frozenset({"bool", "uint8"}),
+    "uint16": frozenset(_UNSIGNED),
+    "uint32": frozenset({*_UNSIGNED, "uint32"}),
+    "int8": frozenset({"bool", "int8"}),
+    "int16": frozenset({"bool", "uint8", "int8", "int16"}),
+    "int32": frozenset({*_SMALL_INTS, "int32"}),
+    "int": frozenset({*_SMALL_INTS, "int32", "int"}),
+    "bfloat16": frozenset({*_INTS, "bfloat16"}),
+    "float16": frozenset({*_INTS, "float16"}),
+    "float32": frozenset({*_HALF, "float32"}),
+    "float": frozenset({*_HALF, "float32", "float"}),
+    "float64": frozenset({*_HALF, "float32", "float64", "float"}),
+    "complex64": frozenset({*_HALF, "float32", "complex64"}),
+    "complex128": frozenset({*_HALF, "float32", "float64", "float", "complex64", "complex128"}),
+}

@@ -18,6 +18,8 @@ OPTIMIZERS = frozenset(
 )  # fmt: skip
 #: Calls that compute on their arguments and touch nothing else.
 PURE_CALLS = OPTIMIZERS | {"optax.apply_updates"}
+#: Constructors whose object nothing else keeps (no registry, no cache).
+UNKEPT_OBJECTS = OPTIMIZERS
 #: Methods of optax's classes that are pure functions of their arguments.
 PURE_METHODS = frozenset(
     {"optax.GradientTransformation.init", "optax.GradientTransformation.update"}
@@ -35,7 +37,12 @@ SAME_STRUCTURE: dict[str, tuple[int, ...]] = {
     "optax.apply_updates": (0,),
     "optax.GradientTransformation.update": (0, 1),
 }
-#: Calls whose array leaves are new buffers, none of an argument's.
-FRESH_RESULTS = frozenset({"optax.apply_updates"})
+#: Calls and methods whose array leaves are new buffers, none of an argument's and none
+#: twice: `init(params)` of an optimizer made by one of `OPTIMIZERS` (zeros like
+#: `params`, a count, or an empty state: `sgd` without momentum, `scale`).
+FRESH_RESULTS = frozenset({"optax.apply_updates", "optax.GradientTransformation.init"})
+#: Constructors whose optimizer runs the optimizers it is given: its `init` makes new
+#: buffers only where each of theirs does (a user's transformation may return `params`).
+COMBINATORS = frozenset({"optax.chain"})
 #: optax's modules: their functions keep no state.
 MODULES = frozenset({"optax"})

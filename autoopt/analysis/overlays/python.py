@@ -35,6 +35,9 @@ FRESH_BUILTINS = frozenset(
     {"float", "int", "bool", "str", "repr", "len", "round", "format", "hash", "print",
      "isinstance", "range", "sum", "complex"}
 )  # fmt: skip
+#: Methods of Python containers that hash or compare their first argument with the
+#: elements: a traced value cannot be looked up (a tracer is unhashable, `==` gives no bool).
+KEY_METHODS = frozenset({"get", "pop", "setdefault", "index", "count", "remove", "__contains__"})
 #: Builtins that read their arguments without changing them (print included).
 READ_ONLY_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "str", "repr"})
 #: Builtins that hand an array's value to the host: convert it, or print it.

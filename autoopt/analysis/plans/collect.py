@@ -36,7 +36,7 @@ _METHODS = frozenset({"item", "tolist"})
 #: Conversions to a Python scalar: collecting them keeps no array on the device.
 SCALAR = frozenset({"float", "item"})
 PRINTED = "it is printed every step; printing after the loop would change the output"
-_CONTROL = "the host value is used for control flow in the loop, so the sync must stay"
+CONTROL = "the host value is used for control flow in the loop, so the sync must stay"
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def host_use(ctx: ModuleContext, stmt: Stmt, sync: Sync) -> str | None:
     loop = ctx.graph.loops[stmt.loops[-1]]
     every_step = stmt.block == ctx.graph.stmts[_first_body_stmt(ctx, loop)].block
     if type(stmt.node) in (cst.If, cst.While):
-        return _CONTROL
+        return CONTROL
     if _inside_print(stmt.node, sync.call):
         return PRINTED if every_step else None
     node = stmt.node
@@ -112,7 +112,7 @@ def host_use(ctx: ModuleContext, stmt: Stmt, sync: Sync) -> str | None:
         names = {n.value for t in node.targets for n in read_names(t.target)}
         for other in ctx.graph.loop_stmts(loop.id):
             if names & other.uses and type(other.node) in (cst.If, cst.While):
-                return _CONTROL
+                return CONTROL
         return "the host value is used inside the loop" if every_step else None
     return None
 
@@ -153,32 +153,37 @@ class CollectPlan:
             best = loop
         return best
 
+    @property
+    def used_inside(self) -> str:
+        """The problem of a name the loop also reads: the interval form's case."""
+        return f"`{self.name}` is also used inside the loop"
+
     def problem(self, donation: bool = True) -> str | None:
         """Why the values cannot stay on the device; with `donation` False, for the scan
         form, where nothing stays on the device between calls."""
         loop = self.loop
         if not self._only_collected(loop):
-            return f"`{self.name}` is also used inside the loop"
+            return self.used_inside
         reader = late_reader(self.ctx, loop, self.name)  # the first: it explains the others
         if reader:
             return f"{reader} and could run during the loop"
-        if self._start(loop) is None:
+        if self.start(loop) is None:
             what = "an empty list" if self.how == "append" else "a number"
             return f"`{self.name}` is not {what} set just before the loop"
-        if _exits_early(loop):
+        if exits_early(loop):
             return "the loop can `return` or `yield` before the values are converted"
         return donation_problem(self.ctx, loop, self.sync.value) if donation else None
 
     def _only_collected(self, loop: Loop) -> bool:
         for other in self.ctx.graph.loop_stmts(loop.id):
             if self.name in other.uses | other.mutates | other.defs:
-                collected = _collected(self.ctx, other, self.sync.kind)
+                collected = collected_by(self.ctx, other, self.sync.kind)
                 if collected != (self.how, self.name):
                     return False
         node = loop.node
         return node.orelse is None or self.name not in {n.value for n in read_names(node.orelse)}
 
-    def _start(self, loop: Loop) -> Stmt | None:
+    def start(self, loop: Loop) -> Stmt | None:
         """The statement that sets the list empty (the sum to a number) before `loop`."""
         graph = self.ctx.graph
         header = graph.stmts[loop.header]
@@ -191,7 +196,7 @@ class CollectPlan:
         outer = tuple(i for i in header.loops if i != loop.id)  # a `while` test is inside
         if start is None or start.loops != outer or not graph.dominates(start, header):
             return None  # runs once per run of the loop, and on every path to it
-        if not _sets_start(start.node, self.name, self.how):
+        if not sets_start(start.node, self.name, self.how):
             return None
         if scope_sharing(self.ctx, loop.scope).component({self.name}, weak=True) != {self.name}:
             return None
@@ -227,7 +232,7 @@ def loop_scan(
     return (scan, plans) if scan is not None else None
 
 
-def _exits_early(loop: Loop) -> bool:
+def exits_early(loop: Loop) -> bool:
     return any(type(n) in (cst.Return, cst.Yield) for n in walk(loop.node.body))
 
 
@@ -251,7 +256,7 @@ def _may_donate(ctx: ModuleContext, call: cst.Call) -> bool:
     return not qual.startswith(("jax.numpy.", "jax.lax.", "jax.nn.", "numpy."))
 
 
-def _collected(ctx: ModuleContext, stmt: Stmt, kind: str) -> tuple[str, str] | None:
+def collected_by(ctx: ModuleContext, stmt: Stmt, kind: str) -> tuple[str, str] | None:
     for call in stmt.calls:
         sync = find_sync(ctx, call)
         if sync is not None and sync.kind == kind:
@@ -261,7 +266,7 @@ def _collected(ctx: ModuleContext, stmt: Stmt, kind: str) -> tuple[str, str] | N
     return None
 
 
-def _sets_start(node: cst.CSTNode, name: str, how: str) -> bool:
+def sets_start(node: cst.CSTNode, name: str, how: str) -> bool:
     """`name = []` (or `a, name = 0, []`) for a list, `name = 0.0` for a sum."""
     if type(node) is not cst.Assign or len(node.targets) != 1:
         return False

@@ -26,8 +26,11 @@ from typing import cast
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.plans.carry import unstable_carry
 from autoopt.analysis.values.array_type import ArrayType, dtype_text
 from autoopt.analysis.values.shapes import (
     array_facts,
@@ -122,17 +125,91 @@ def _exit(loop: cst.For) -> str | None:
     return None
 
 
+def join_keeps_dtype(
+    ctx: ModuleContext, loop: Loop, stmt: Stmt, acc: str, pieces: tuple[cst.BaseExpression, ...]
+) -> str:
+    """Why joining the pieces once could give other values or another dtype than
+    joining them step by step, or "".
+
+    Step by step, each piece is converted to the accumulator's dtype of that moment:
+    when a later piece promotes it (a float32 row onto bfloat16), the earlier ones were
+    already rounded, while one join promotes them all at once. So every piece must be
+    proven to promote with the accumulator's dtype on entry to that same dtype
+    (`overlays/jax.py`'s `ABSORBS`), which then never changes."""
+    start = _start(ctx, loop, stmt, acc)
+    absorbed = jax_api.ABSORBS.get(start.dtype or "", ()) if start else ()
+    for piece in pieces:
+        if array_facts(ctx, stmt, piece).dtype in absorbed:
+            continue
+        if len(pieces) == 1 and _one_type(ctx, loop, piece):
+            continue
+        dtype = f" ({dtype_text(start.dtype)})" if start and start.dtype else ""
+        return (
+            f"cannot prove `{ctx.code(piece)}` keeps the dtype of `{acc}`{dtype} or has one "
+            f"dtype on every iteration: a piece that promotes `{acc}` part-way would leave "
+            "the earlier pieces unrounded when joined at once"
+        )
+    return ""
+
+
+def _one_type(ctx: ModuleContext, loop: Loop, piece: cst.BaseExpression) -> bool:
+    """Whether the piece has the same dtype (and weak type) on every iteration: it is
+    built by JAX functions, operators and subscripts from names the loop leaves alone,
+    `range` loop variables, and carried names that keep their type (`plans/carry.py`).
+    Then the accumulator's dtype can change only once, at the first step, and a single
+    join converts every element the same way."""
+    if not all(_typed_node(ctx, n) for n in walk(piece)):
+        return False
+    written = ctx.graph.written_in_loop(loop.id)
+    names = {n.value for n in read_names(piece)} & written
+    node = loop.node
+    if type(node) is cst.For and type(node.target) is cst.Name and node.target.value in names:
+        if not is_range(ctx, node.iter):
+            return False
+        names.discard(node.target.value)
+    body = ctx.graph.loop_stmts(loop.id)
+    return not unstable_carry(ctx, body, tuple(sorted(names)))
+
+
+_TYPED = (
+    cst.Name, cst.Attribute, cst.Subscript, cst.SubscriptElement, cst.Index, cst.Slice,
+    cst.BinaryOperation, cst.UnaryOperation, cst.Integer, cst.Float, cst.Tuple, cst.Element,
+    cst.Arg, cst.Comma, cst.LeftParen, cst.RightParen, cst.LeftSquareBracket,
+    cst.RightSquareBracket, cst.Colon, cst.Call,
+)  # fmt: skip
+
+
+def _typed_node(ctx: ModuleContext, node: cst.CSTNode) -> bool:
+    """A node whose result dtype follows from its operands' dtypes alone: no Python
+    function or method that could pick a dtype by value, no `jnp.asarray` of host data."""
+    if type(node) is cst.Call:
+        qual = ctx.qualify(node.func) or ""
+        return qual.startswith("jax.") and qual.rsplit(".", 1)[-1] not in _FROM_DATA
+    if isinstance(node, (cst.BaseBinaryOp, cst.BaseUnaryOp, cst.BaseParenthesizableWhitespace)):
+        return True
+    return type(node) in _TYPED
+
+
+#: JAX constructors whose dtype follows the values of host data handed to them.
+_FROM_DATA = frozenset({"asarray", "array", "device_put", "from_dlpack"})
+
+
 def _empty_start(ctx: ModuleContext, loop: Loop, stmt: Stmt, acc: str) -> ArrayType | None:
     """The facts of `acc` on entry to the loop when it is an empty array of known rank
     and dtype, defined once, just for this loop."""
+    facts = _start(ctx, loop, stmt, acc)
+    return facts if facts and facts.rows == 0 and facts.ndim and facts.dtype else None
+
+
+def _start(ctx: ModuleContext, loop: Loop, stmt: Stmt, acc: str) -> ArrayType | None:
+    """The facts of `acc` on entry to the loop, defined once, just for this loop."""
     graph = ctx.graph
     header = graph.stmts[loop.header]
     defs = [d for d in graph.reaching_defs(stmt, acc) if d is not stmt]
     if len(defs) != 1 or defs[0].loops != loop.loops or not graph.dominates(defs[0], header):
         return None
     value = assigned_value(defs[0], acc)
-    facts = array_facts(ctx, defs[0], value) if value is not None else None
-    return facts if facts and facts.rows == 0 and facts.ndim and facts.dtype else None
+    return array_facts(ctx, defs[0], value) if value is not None else None
 
 
 def _stacks_as_rows(join: str, start: ArrayType, step: ArrayType) -> bool:

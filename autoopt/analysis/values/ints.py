@@ -4,15 +4,15 @@ builtins, not names the module rebinds); and which are provably Python floats (f
 literals and constants, true divisions, `float()`, arithmetic with a float operand, and
 the locals and parameters every binding or call gives one); and the least and greatest
 value of an integer expression where both are proven (`bounds`: literals, constants,
-`range` loop variables and `while` counters), which tells whether it stays within the
-int32 a traced Python int becomes."""
+`range` loop variables, `while` counters and locals bound once to such), which tells
+whether it stays within the int32 a traced Python int becomes."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
+from autoopt.analysis.core.graph import MODULE, CallSite, Function, Loop, Stmt
 
 INT_OPS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 
@@ -102,8 +102,9 @@ def builtin(ctx: ModuleContext, name: str) -> bool:
 
 def is_float(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression) -> bool:
     """Provably a Python float: a float literal or module constant, a true division, an
-    arithmetic operator with a float operand, `float(...)`, a local bound once to one, or a
-    parameter every call of its function (one at least) passes one to."""
+    arithmetic operator with a float operand, `float(...)`, a local every binding of which
+    is one (`t = 0.0`, then `t += DT`), or a parameter every call of its function (one at
+    least) passes one to."""
     return _is_float(ctx, stmt, node, frozenset())
 
 
@@ -131,12 +132,26 @@ def float_parameter(ctx: ModuleContext, fn: Function, name: str) -> bool:
 
 
 def _float_parameter(ctx: ModuleContext, fn: Function, name: str, seen: frozenset) -> bool:
-    index = fn.params.index(name)
     sites = ctx.graph.call_sites(fn)
     return bool(sites) and all(
-        (arg := site.argument(index, name)) is not None and _is_float(ctx, site.stmt, arg, seen)
+        (passed := _passed(ctx, fn, site, name)) is not None
+        and _is_float(ctx, passed[0], passed[1], seen)
         for site in sites
     )
+
+
+def _passed(
+    ctx: ModuleContext, fn: Function, site: CallSite, name: str
+) -> tuple[Stmt, cst.BaseExpression] | None:
+    """What a call passes for parameter `name`, where it is evaluated: the argument, or
+    the default at the `def` when the call leaves it out; None when neither is known."""
+    arg = site.argument(fn.params.index(name), name)
+    if arg is not None:
+        return site.stmt, arg
+    params = fn.node.params
+    every = (*params.posonly_params, *params.params, *params.kwonly_params)
+    default = next((p.default for p in every if p.name.value == name), None)
+    return None if default is None else (ctx.graph.stmts[fn.header], default)
 
 
 def _float_name(ctx: ModuleContext, stmt: Stmt, name: str, seen: frozenset) -> bool:
@@ -147,9 +162,21 @@ def _float_name(ctx: ModuleContext, stmt: Stmt, name: str, seen: frozenset) -> b
     defs = [s for s in graph.scope_stmts(stmt.scope) if name in s.defs | s.mutates]
     if not defs and not shadowed(ctx, stmt.scope, name):
         return type(module_constant(ctx, name)) is cst.Float
-    if len(defs) != 1 or type(defs[0].node) is not cst.Assign or len(defs[0].node.targets) != 1:
-        return False
-    return _is_float(ctx, defs[0], defs[0].node.value, seen)
+    return bool(defs) and all(_float_binding(ctx, d, seen) for d in defs)
+
+
+def _float_binding(ctx: ModuleContext, stmt: Stmt, seen: frozenset) -> bool:
+    """`x = <float>`, or `x op= <float>` (`t += DT`: arithmetic with a float operand)."""
+    node = stmt.node
+    if type(node) is cst.Assign:
+        return len(node.targets) == 1 and _is_float(ctx, stmt, node.value, seen)
+    if type(node) is cst.AugAssign and type(node.operator) in _FLOAT_AUG:
+        divides = type(node.operator) is cst.DivideAssign
+        return divides or _is_float(ctx, stmt, node.value, seen)
+    return False
+
+
+_FLOAT_AUG = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
 
 
 Bounds = tuple[int, int]
@@ -192,7 +219,31 @@ def bounds(
     loop = range_loop(ctx, stmt, name)
     if loop is not None:
         return _range_bounds(ctx, loop, known, depth + 1)
-    return _counter_bounds(ctx, stmt, name, known, depth + 1)
+    counted = _counter_bounds(ctx, stmt, name, known, depth + 1)
+    return counted or _local_bounds(ctx, stmt, name, known, depth + 1)
+
+
+def _local_bounds(
+    ctx: ModuleContext, stmt: Stmt, name: str, known: dict[str, Bounds], depth: int
+) -> Bounds | None:
+    """A function's local bound once, by a plain assignment, to a bounded integer
+    (`n_train = n_batches - 1`), and changed by nothing else."""
+    graph = ctx.graph
+    if stmt.scope == MODULE or any(
+        name in fn.globals | fn.nonlocals for fn in graph.functions.values()
+    ):
+        return None
+    defs = [s for s in graph.scope_stmts(stmt.scope) if name in s.defs | s.mutates]
+    fn = graph.functions.get(stmt.scope)
+    if len(defs) != 1 or (fn is not None and name in fn.params):
+        return None
+    node = defs[0].node
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    if type(target) is not cst.Name or target.value != name:
+        return None
+    return bounds(ctx, defs[0], node.value, known, depth)
 
 
 def _combined(node: cst.BinaryOperation, left: Bounds, right: Bounds) -> Bounds | None:
@@ -214,7 +265,10 @@ def _range_bounds(
 ) -> Bounds | None:
     """The values of a `range(...)` loop variable: from its start (0 by default) to one
     below its stop, or between start and stop with a step; each argument bounded, none a
-    keyword or starred."""
+    keyword or starred. A stop that is not proven (`range(len(batches))`) counts as
+    2**31: counting up by one from a start within int32, the variable leaves int32 only
+    after the loop has run to 2**31 - 1, more than two billion Python iterations, which
+    no fix promises to keep."""
     node = loop.node
     if type(node) is not cst.For:  # `range_loop` finds `for` loops only
         return None
@@ -226,6 +280,8 @@ def _range_bounds(
         return None
     header = ctx.graph.stmts[loop.header]
     ends = [bounds(ctx, header, a.value, known, depth) for a in args[:2]]
+    if len(args) < 3 and ends[-1] is None:
+        ends[-1] = (0, INT32[1] + 1)  # an unknown stop: reached by counting, see below
     if any(end is None for end in ends):
         return None
     start, stop = ((0, 0), ends[0]) if len(ends) == 1 else (ends[0], ends[1])
@@ -320,11 +376,10 @@ def within(found: Bounds | None, limits: Bounds = INT32) -> bool:
 def parameter_bounds(ctx: ModuleContext, fn: Function, name: str) -> Bounds | None:
     """The least and greatest integer every call of `fn` in its module (one at least)
     passes for `name`, where each call's argument has proven `bounds`."""
-    index = fn.params.index(name)
     found: list[Bounds] = []
     for site in ctx.graph.call_sites(fn):
-        arg = site.argument(index, name)
-        one = None if arg is None else bounds(ctx, site.stmt, arg, {})
+        passed = _passed(ctx, fn, site, name)
+        one = None if passed is None else bounds(ctx, passed[0], passed[1], {})
         if one is None:
             return None
         found.append(one)

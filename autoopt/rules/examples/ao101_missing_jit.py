@@ -182,6 +182,77 @@ def apply_layers(x, ws):
 """,
         "a library function nothing here calls: its loop may run under the caller's jit",
     ),
+    Valid(
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+def forward(x):
+    return jnp.tanh(x) * 2.0
+
+def main():
+    model = hk.transform(forward)
+    x = jnp.ones(4)
+    params = model.init(jax.random.PRNGKey(0), x)
+    for _ in range(10):
+        x = forward(x)
+    return params, x
+""",
+        "`hk.transform` keeps `forward` as written and refuses a jitted one",
+    ),
+    Valid(
+        """
+import equinox as eqx
+import jax.numpy as jnp
+
+def step(state, x):
+    return state * 0.9 + x
+
+fast = eqx.filter_jit(step)
+
+def main():
+    state, x = jnp.zeros(8), jnp.ones(8)
+    for _ in range(10):
+        state = step(state, x)
+    return fast(state, x)
+""",
+        "`step` is compiled by `eqx.filter_jit` already: never wrapped twice",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+def step(state, x):
+    return state * 0.9 + x
+
+def main():
+    state, x = jnp.zeros(8), jnp.ones(8)
+    fast = nnx.jit(step)
+    for _ in range(10):
+        state = step(state, x)
+    return fast(state, x)
+""",
+        "`step` is compiled by `nnx.jit` already: never wrapped twice",
+    ),
+    Valid(
+        """
+import equinox as eqx
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, x):
+    return state * 0.9 + x
+
+def main():
+    state, x = jnp.zeros(8), jnp.ones(8)
+    for _ in range(10):
+        state = step(state, x)
+    return state
+""",
+        "decorated with `eqx.filter_jit`: already compiled",
+    ),
 )
 
 INVALID = (

@@ -172,6 +172,96 @@ def main(xs):
 """,
         "a filter_jit whose static non-array `n` and `model` are never replaced: nothing to donate",
     ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+@jax.jit
+def step(model, x):
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        "`jax.jit` writes nothing back into a module argument: `model`, not rebound, stays live",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+def build():
+    return nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = build()
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        "`model` comes from a function: not proven an nnx module that `nnx.jit` writes back",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main(model):
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        "`model` is the caller's: not proven an nnx module, and the caller may hold its arrays",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+        self.start = jnp.ones(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.best, _ = train_step(self.start, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        "a second call passes `self.start`, which no output replaces: `state` stays undonated",
+    ),
 )
 
 INVALID = (
@@ -638,7 +728,7 @@ def main(batches):
 """,
         None,
         fix=_NONE,
-        message="`batch` is not replaced",
+        message="`batch` is neither replaced by the call's output nor proven dead after it",
     ),
     Invalid(
         """
@@ -880,5 +970,902 @@ def main():
     return p
 """,
         message="`p` is dead after every call of `step`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        """
+import functools
+
+import jax.numpy as jnp
+from flax import nnx
+
+
+@functools.partial(nnx.jit, donate_argnames=("model",))
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, model.bias.value
+""",
+        message="a module: written back in place",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+class Counter(nnx.Module):
+    def __init__(self):
+        self.count = nnx.Variable(jnp.zeros(4))
+
+@nnx.jit
+def step(counter, x):
+    counter.count.value = counter.count.value + x
+
+def main():
+    counter = Counter()
+    x = jnp.ones(4)
+    for _ in range(3):
+        step(counter, x)
+    return counter.count.value
+""",
+        """
+import functools
+
+import jax.numpy as jnp
+from flax import nnx
+
+class Counter(nnx.Module):
+    def __init__(self):
+        self.count = nnx.Variable(jnp.zeros(4))
+
+@functools.partial(nnx.jit, donate_argnames=("counter",))
+def step(counter, x):
+    counter.count.value = counter.count.value + x
+
+def main():
+    counter = Counter()
+    x = jnp.ones(4)
+    for _ in range(3):
+        step(counter, x)
+    return counter.count.value
+""",
+        fix=_UNSAFE,
+        message="a module class of this file may hold one array in two variables",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+@nnx.jit
+def train_step(model, optimizer, x, y):
+    def loss_fn(model):
+        return jnp.mean((model(x) - y) ** 2)
+
+    loss, grads = nnx.value_and_grad(loss_fn)(model)
+    optimizer.update(model, grads)
+    return loss
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+    x, y = jnp.ones((8, 3)), jnp.ones((8, 1))
+    for _ in range(10):
+        loss = train_step(model, optimizer, x, y)
+    return loss
+""",
+        """
+import functools
+
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+@functools.partial(nnx.jit, donate_argnames=("model", "optimizer"))
+def train_step(model, optimizer, x, y):
+    def loss_fn(model):
+        return jnp.mean((model(x) - y) ** 2)
+
+    loss, grads = nnx.value_and_grad(loss_fn)(model)
+    optimizer.update(model, grads)
+    return loss
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+    x, y = jnp.ones((8, 3)), jnp.ones((8, 1))
+    for _ in range(10):
+        loss = train_step(model, optimizer, x, y)
+    return loss
+""",
+        fix=_UNSAFE,
+        message="`optimizer` is built from `model` and passed in the same call",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    start = model.bias.value
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, start
+""",
+        None,
+        fix=_NONE,
+        message="`start` may hold the buffers of `model`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+    return model.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    saved = nnx.state(model)
+    x = jnp.ones(2)
+    for _ in range(3):
+        total = step(model, x)
+    return total, saved
+""",
+        None,
+        fix=_NONE,
+        message="`saved` may hold the buffers of `model`",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+from flax import nnx
+
+@nnx.jit
+def step(model, other):
+    return model.bias.value.sum() + other.bias.value.sum()
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    for _ in range(3):
+        total = step(model, model)
+    return total
+""",
+        None,
+        fix=_NONE,
+        message="`model` is passed twice",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+    return state
+""",
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@eqx.filter_jit(donate="all")
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+    return state
+""",
+        message='donate (`donate="all"`)',
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    total = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(state, batch)
+        total = total + batch
+    return state, total
+""",
+        None,
+        fix=_NONE,
+        message="`batch` may be read after the call, at line 18",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+@eqx.filter_jit
+def step(state, batch):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    seen = []
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        seen.append(batch)
+        state = step(state, batch)
+    return state, seen
+""",
+        None,
+        fix=_NONE,
+        message="`batch` is neither replaced by the call's output nor proven dead after it",
+    ),
+    # fires: a trainer class's method replaces `self.state` with the jitted step's output
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+    ),
+    # fires: the step is jitted into an attribute, `self.update = jax.jit(update)`
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+class Trainer:
+    def __init__(self, size):
+        self.make_steps()
+        self.params = jnp.ones(size)
+
+    def make_steps(self):
+        def update(params, grads):
+            return params - 0.1 * grads
+
+        self.update = jax.jit(update)
+
+    def fit(self, grads):
+        for g in grads:
+            self.params = self.update(self.params, g)
+
+
+def main(grads):
+    trainer = Trainer(4)
+    trainer.fit(grads)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+
+class Trainer:
+    def __init__(self, size):
+        self.make_steps()
+        self.params = jnp.ones(size)
+
+    def make_steps(self):
+        def update(params, grads):
+            return params - 0.1 * grads
+
+        self.update = jax.jit(update, donate_argnames=("params",))
+
+    def fit(self, grads):
+        for g in grads:
+            self.params = self.update(self.params, g)
+
+
+def main(grads):
+    trainer = Trainer(4)
+    trainer.fit(grads)
+""",
+        message="`self.update`",
+    ),
+    # fires: `opt.init(params)` of an optax optimizer makes new buffers
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+opt = optax.adam(1e-3)
+
+
+@jax.jit
+def update(params, opt_state, grads):
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main(grads):
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for g in grads:
+        params, opt_state = update(params, opt_state, g)
+    return params
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+import optax
+
+opt = optax.adam(1e-3)
+
+
+@functools.partial(jax.jit, donate_argnames=("params", "opt_state"))
+def update(params, opt_state, grads):
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main(grads):
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for g in grads:
+        params, opt_state = update(params, opt_state, g)
+    return params
+""",
+    ),
+    # fires: haiku's `init` makes new buffers
+    Invalid(
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+net = hk.transform(lambda x: hk.Linear(2)(x))
+
+
+@jax.jit
+def sgd(params, x):
+    grads = jax.grad(lambda p: jnp.sum(net.apply(p, None, x)))(params)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+
+
+def main(x):
+    params = net.init(jax.random.key(0), x)
+    for _ in range(3):
+        params = sgd(params, x)
+    return params
+""",
+        """
+import functools
+
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+net = hk.transform(lambda x: hk.Linear(2)(x))
+
+
+@functools.partial(jax.jit, donate_argnames=("params",))
+def sgd(params, x):
+    grads = jax.grad(lambda p: jnp.sum(net.apply(p, None, x)))(params)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+
+
+def main(x):
+    params = net.init(jax.random.key(0), x)
+    for _ in range(3):
+        params = sgd(params, x)
+    return params
+""",
+    ),
+    # fires: `TrainState.create` holds `model.init`'s new buffers and a new optimizer state
+    Invalid(
+        """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+@jax.jit
+def step(state, x):
+    grads = jax.grad(lambda p: jnp.sum(state.apply_fn({"params": p}, x)))(state.params)
+    return state.apply_gradients(grads=grads)
+
+
+def main(x):
+    model = MLP()
+    params = model.init(jax.random.key(0), x)["params"]
+    tx = optax.sgd(0.1, momentum=0.9)
+    state = train_state.TrainState.create(apply_fn=model.apply, params=params, tx=tx)
+    for _ in range(3):
+        state = step(state, x)
+    return state.params
+""",
+        """
+import functools
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def step(state, x):
+    grads = jax.grad(lambda p: jnp.sum(state.apply_fn({"params": p}, x)))(state.params)
+    return state.apply_gradients(grads=grads)
+
+
+def main(x):
+    model = MLP()
+    params = model.init(jax.random.key(0), x)["params"]
+    tx = optax.sgd(0.1, momentum=0.9)
+    state = train_state.TrainState.create(apply_fn=model.apply, params=params, tx=tx)
+    for _ in range(3):
+        state = step(state, x)
+    return state.params
+""",
+    ),
+    # no safe fix: the old state is kept in `self.prev`, read later
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    def previous(self):
+        return self.prev
+
+    def fit(self, batches):
+        for batch in batches:
+            self.prev = self.state
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        fix=_NONE,
+        message="`self.prev`",
+    ),
+    # no safe fix: the old state is handed to a list method that keeps it
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+        self.history = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+            self.history.append(self.state)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+        self.history = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+            self.history.append(self.state)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        fix=_UNSAFE,
+        message="self.history.append",
+    ),
+    # no safe fix: a property hands the state to its callers
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    @property
+    def current(self):
+        return self.state
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+        self.losses = []
+
+    @property
+    def current(self):
+        return self.state
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        fix=_UNSAFE,
+        message="return self.state",
+    ),
+    # no safe fix: a chain with a user's transformation, whose `init` returns `params`
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+keep = optax.GradientTransformation(lambda params: params, lambda u, s, p=None: (u, s))
+opt = optax.chain(keep, optax.adam(1e-3))
+
+
+@jax.jit
+def update(params, opt_state, grads):
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main(grads):
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for g in grads:
+        params, opt_state = update(params, opt_state, g)
+    return params
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+import optax
+
+keep = optax.GradientTransformation(lambda params: params, lambda u, s, p=None: (u, s))
+opt = optax.chain(keep, optax.adam(1e-3))
+
+
+@functools.partial(jax.jit, donate_argnames=("params", "opt_state"))
+def update(params, opt_state, grads):
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main(grads):
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for g in grads:
+        params, opt_state = update(params, opt_state, g)
+    return params
+""",
+        fix=_UNSAFE,
+        message="`opt_state` may hold the buffers of `params`",
+    ),
+    # no safe fix: the first state is also held by `self.initial`
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.initial = jnp.zeros(size)
+        self.state = self.initial
+        self.losses = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.initial = jnp.zeros(size)
+        self.state = self.initial
+        self.losses = []
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+            self.losses.append(loss)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.losses
+""",
+        fix=_UNSAFE,
+        message="another attribute of `self`",
+    ),
+    # fires: an equinox layer's constructor makes new buffers
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight
+""",
+        """
+import functools
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("model",))
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight
+""",
+    ),
+    # no safe fix: the first model is kept as `first`, read after the loop
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    model = eqx.nn.Linear(3, 2, key=jax.random.key(0))
+    first = model
+    for _ in range(3):
+        model = step(model, x)
+    return model.weight, first.weight
+""",
+        fix=_NONE,
+        message="`first`",
     ),
 )

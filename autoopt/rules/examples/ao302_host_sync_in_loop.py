@@ -841,4 +841,227 @@ def main(w):
 """,
         message="after the loop",
     ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+def main(params, batch, n):
+    total = 0.0
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        total += loss.item()
+        if step % 100 == 99:
+            print(f"step {step}: mean loss {total / 100:.4f}")
+            total = 0.0
+    return params, total
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+def main(params, batch, n):
+    total = 0.0
+    total_pending = []
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        total_pending.append(loss)
+        if step % 100 == 99:
+            for value in jax.device_get(total_pending):
+                total += value.item()
+            total_pending.clear()
+            print(f"step {step}: mean loss {total / 100:.4f}")
+            total = 0.0
+    for value in jax.device_get(total_pending):
+        total += value.item()
+    return params, total
+""",
+        message="convert them into `total` just before it is read",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+import numpy as np
+
+def main(params, batch, n):
+    losses = []
+    seen = 0
+    params = jnp.asarray(params)
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        losses.append(float(loss))
+        if step % 20 == 19:
+            print(np.mean(losses[-20:]))
+    return params, losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+import numpy as np
+
+
+def main(params, batch, n):
+    losses = []
+    seen = 0
+    params = jnp.asarray(params)
+    losses_pending = []
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        losses_pending.append(loss)
+        if step % 20 == 19:
+            losses.extend(float(value) for value in jax.device_get(losses_pending))
+            losses_pending.clear()
+            print(np.mean(losses[-20:]))
+    losses.extend(float(value) for value in jax.device_get(losses_pending))
+    return params, losses
+""",
+        message="`losses_pending`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+def main(params, batch, n):
+    total = 0.0
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        total += loss.item()
+        if total > 100.0:
+            break
+    return params, total
+""",
+        fix=_NONE,
+        message="control flow",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+def main(params, batch, n):
+    total = 0.0
+
+    def report():
+        print(f"running loss {total:.4f}")
+
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        total += loss.item()
+        if step % 100 == 99:
+            report()
+    return params, total
+""",
+        fix=_NONE,
+        message="the function `report` reads `total` and could run during the loop",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+def main(params, batch, n):
+    total = 0.0
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        total += loss.item()
+        print(f"running loss {total:.4f}")
+    return params, total
+""",
+        fix=_NONE,
+        message="`total` is read at line 14 on every step the loop collects it",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+def main(params, batch, n):
+    total = 0.0
+    try:
+        for step in range(n):
+            params, loss = train_step(params, batch)
+            total += loss.item()
+            if step % 100 == 99:
+                print(total)
+    except KeyboardInterrupt:
+        print(f"stopped at {total:.4f}")
+    return params, total
+""",
+        fix=_NONE,
+        message="an exception leaving the loop would skip the flush before an enclosing `try`",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+params, batch = jnp.ones(3), jnp.zeros(3)
+losses = []
+for step in range(200):
+    params, loss = train_step(params, batch)
+    losses.append(float(loss))
+    if step % 20 == 19:
+        print(sum(losses[-20:]) / 20)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+params, batch = jnp.ones(3), jnp.zeros(3)
+losses = []
+losses_pending = []
+for step in range(200):
+    params, loss = train_step(params, batch)
+    losses_pending.append(loss)
+    if step % 20 == 19:
+        losses.extend(float(value) for value in jax.device_get(losses_pending))
+        losses_pending.clear()
+        print(sum(losses[-20:]) / 20)
+losses.extend(float(value) for value in jax.device_get(losses_pending))
+""",
+        fix=_UNSAFE,
+        message="unsafe: an exception (Ctrl-C) leaving the loop leaves `losses`",
+    ),
 )

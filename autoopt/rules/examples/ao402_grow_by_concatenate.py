@@ -403,6 +403,7 @@ def history(xs):
     hist = jnp.concatenate(hist_parts, axis=0)
     return hist
 """,
+        fix=Applicability.UNSAFE,
     ),
     Invalid(
         """
@@ -436,6 +437,7 @@ for t in range(5):
     acc_parts.extend((v, w))
 acc = np.hstack(acc_parts)
 """,
+        fix=Applicability.UNSAFE,
     ),
     Invalid(
         """
@@ -508,6 +510,7 @@ for epoch in range(3):
         log_parts.append(b.mean()[None])
     log = concatenate(log_parts)
 """,
+        fix=Applicability.UNSAFE,
     ),
     Invalid(
         """
@@ -693,5 +696,39 @@ def trajectory(steps):
     return log
 """,
         message="collect the pieces in a list",
+        fix=Applicability.UNSAFE,
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def track(x, n):
+    out = jnp.zeros((1,), dtype=jnp.bfloat16)
+    for t in range(n):
+        if t < 3:
+            piece = jnp.asarray(0.1 * t)[None]
+        else:
+            piece = x[None]
+        out = jnp.concatenate([out, piece])
+    return out
+""",
+        """
+import jax.numpy as jnp
+
+
+def track(x, n):
+    out = jnp.zeros((1,), dtype=jnp.bfloat16)
+    out_parts = [out]
+    for t in range(n):
+        if t < 3:
+            piece = jnp.asarray(0.1 * t)[None]
+        else:
+            piece = x[None]
+        out_parts.append(piece)
+    out = jnp.concatenate(out_parts)
+    return out
+""",
+        fix=Applicability.UNSAFE,
+        message="cannot prove `piece` keeps the dtype of `out` (bfloat16) or has one dtype",
     ),
 )

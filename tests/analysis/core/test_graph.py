@@ -38,6 +38,15 @@ def ids(stmts) -> list[int]:
         ("for i, (j, k) in enumerate(zip(xs, ys)):\n    pass", "i j k", "enumerate xs ys zip", ""),
         ("while n > 0:\n    pass", "", "n", ""),
         ("if flag:\n    pass", "", "flag", ""),
+        ("if (t := load(k)) is not None:\n    pass", "t", "None k load t", ""),
+        ("ys = [y for x in xs if (y := f(x))]", "y ys", "f xs y", ""),
+        (
+            "match msg:\n    case ('set', t) if t > lo:\n        pass\n"
+            "    case [Mode.A, *rest] | {'k': _, **rest}:\n        pass",
+            "rest t",
+            "Mode lo msg t",
+            "",
+        ),
         ("match cmd:\n    case 1:\n        pass", "", "cmd", ""),
         ("print([f(i) for i in r if i > t])", "", "f print r t", ""),
         ("x = lambda u, w=d: u + w + z", "x", "d z", ""),
@@ -186,6 +195,17 @@ def test_dominance_follows_the_block_path() -> None:
             "p",
             ["x = step(p)", "y = p + 1"],
         ),
+        # the `for` header binds its targets again before every iteration's body
+        ("for p in r:\n    x = step(p)\n", "x = step(p)", "p", []),
+        ("for p, q in r:\n    x = step(p, q)\n", "x = step(p, q)", "q", []),
+        ("for p in r:\n    x = step(p)\nprint(p)\n", "x = step(p)", "p", ["print(p)"]),
+        (
+            "for p in r:\n    for t in s:\n        x = step(p)\n",
+            "x = step(p)",
+            "p",
+            ["x = step(p)"],  # the inner loop's next iteration reads the same `p`
+        ),
+        ("while c:\n    x = step(p)\n", "x = step(p)", "p", ["x = step(p)"]),
         ("p = step(p)\nprint(p)\n", "p = step(p)", "p", []),  # rebinds: old value is gone
         ("x = step(p)\nif c:\n    p = 0\nprint(p)\n", "x = step(p)", "p", ["print(p)"]),
     ],

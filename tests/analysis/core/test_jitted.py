@@ -182,3 +182,37 @@ def test_framework_jits_are_read_when_asked_for() -> None:
 
 def test_framework_jits_are_in_the_overlays() -> None:
     assert FRAMEWORK_JITS <= overlays.JIT_SPELLINGS
+
+
+ATTRIBUTE_JITS = """
+class Trainer:
+    def build(self):
+        def step(s, b):
+            return s + b
+
+        self.step = jax.jit(step)
+        self.twice = jax.jit(step)
+        other.twice = 1
+
+    def fit(self, b):
+        self.s = self.step(self.s, b)
+
+def main(t):
+    EXTRA
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        ("t.fit(1)", None),
+        ("return t.step", "`self.step` is used as a value at line 19"),
+        ("t.step(1, 2)", "`self.step` is used as a value at line 19"),
+    ],
+)
+def test_a_jit_bound_to_a_self_attribute(extra: str, reason: str | None) -> None:
+    ctx = context(ATTRIBUTE_JITS.replace("EXTRA", extra), IMPORTS)
+    found = {j.name: j.function and j.function.qualname for j in jitted_callables(ctx)}
+    assert found == {"self.step": "Trainer.build.step"}  # `.twice` is bound twice
+    assert escapes(ctx, "self.step") == reason
+    assert [ctx.code(s.call) for s in call_sites(ctx, "self.step")] == ["self.step(self.s, b)"]

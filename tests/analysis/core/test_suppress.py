@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.core.suppress import ALL, is_suppressed, suppressions
+from autoopt.analysis.core.suppress import ALL, is_suppressed, suppressions, with_codes
 
 SOURCE = """x = 1  # autoopt: ignore
 y = 2  # autoopt: ignore[AO201, ao3]
@@ -40,3 +40,27 @@ def test_nothing_is_suppressed_without_a_readable_comment(source: str) -> None:
 )
 def test_is_suppressed(rule: str, lines: range, suppressed: bool) -> None:
     assert is_suppressed(rule, lines, suppressions(SOURCE)) is suppressed
+
+
+@pytest.mark.parametrize(
+    ("comment", "codes", "expected"),
+    [
+        ("", {"AO201", "AO101"}, "  # autoopt: ignore[AO101,AO201]"),
+        ("# the steps", {"AO103"}, "# the steps  # autoopt: ignore[AO103]"),
+        ("# autoopt: ignore[AO102]", {"AO101"}, "# autoopt: ignore[AO102,AO101]"),
+        (
+            "# autoopt: ignore[AO201, ao3] why",
+            {"AO101", "AO3"},
+            "# autoopt: ignore[AO201, ao3, AO101] why",
+        ),
+        ("#autoopt:ignore[AO101 ]", {"AO101"}, "#autoopt:ignore[AO101 ]"),
+        ("# autoopt: ignore", {"AO101"}, "# autoopt: ignore"),
+    ],
+)
+def test_with_codes_merges_into_the_comment_as_spelled(
+    comment: str, codes: set[str], expected: str
+) -> None:
+    assert with_codes(comment, codes) == expected
+    assert suppressions(f"x = 1  {expected.strip()}\n")[1] >= (
+        ALL if expected.endswith("ignore") else frozenset(codes)
+    )

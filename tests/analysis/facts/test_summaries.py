@@ -107,6 +107,26 @@ def test_a_closure_over_a_rebound_local_is_an_impurity() -> None:
     ]
 
 
+def test_a_closure_over_a_local_a_nested_function_rebinds_is_an_impurity() -> None:
+    """Found by the fuzzer: `decay()` rebinds `scale` with `nonlocal`, once per step."""
+    code = (
+        "def train(w):\n    scale = 1.0\n    def decay():\n        nonlocal scale\n"
+        "        scale = scale * 0.5\n    def f(w):\n        return w * scale\n"
+        "    for _ in range(3):\n        w = f(w)\n        decay()\n    return w\n"
+    )
+    assert summarise(code, "train.f").impurities == [
+        "reads `scale`, which a function rebinds with `nonlocal` (jit would freeze it)"
+    ]
+
+
+def test_a_closure_over_a_local_bound_once_is_pure() -> None:
+    code = (
+        "def train(w):\n    scale = 1.0\n    def f(w):\n        return w * scale\n"
+        "    for _ in range(3):\n        w = f(w)\n    return w\n"
+    )
+    assert summarise(code, "train.f").impurities == []
+
+
 _CALLER = "for i in range(4):\n    y = f(jnp.ones(3), i)\n"
 
 

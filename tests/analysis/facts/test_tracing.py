@@ -29,6 +29,14 @@ def facts(code: str) -> tracing.TraceFacts:
             {"n": "`range()`"},
         ),
         ("def f(x, i):\n    return x.shape[i]\n", {"i": "an index into `x.shape`"}),
+        (
+            "def f(x, t):\n    return x + {0: 0.1, 1: 0.2}.get(t % 2, 0.3)\n",
+            {"t": "a key looked up in `{0: 0.1, 1: 0.2}`"},
+        ),
+        ("def f(x, t):\n    return x * (t in SEEN)\n", {"t": "a key looked up in `SEEN`"}),
+        ("def f(x, t):\n    return x * [1, 2].count(t)\n", {"t": "a key looked up in `[1, 2]`"}),
+        ("def f(x, t):\n    return x * (t in jnp.arange(3))\n", {}),  # array code
+        ("def f(x, t):\n    return x * CFG.get('gain', 1.0) + t\n", {}),  # a constant key
         ("def f(x, a):\n    return x * 2.0 + a\n", {}),  # `a` may be traced
         ("def f(x):\n    return jnp.roll(x, 1)\n", {}),
     ],
@@ -50,6 +58,13 @@ def test_static_needs(code: str, static: dict[str, str]) -> None:
 def test_traced_control_flow(code: str, why: str) -> None:
     reasons = facts(code + "y = f(jnp.ones(3))\n").traced_control
     assert reasons and reasons[0].startswith(why)
+
+
+def test_a_key_lookup_of_an_array_argument_is_traced_control() -> None:
+    reasons = facts("def f(x):\n    return {0: 1.0}.get(x, 2.0)\ny = f(jnp.ones(()))\n")
+    assert reasons.traced_control == [
+        "a key looked up in `{0: 1.0}` depends on the array argument `x`"
+    ]
 
 
 def test_shape_reads_stay_concrete() -> None:

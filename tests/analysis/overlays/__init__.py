@@ -46,3 +46,11 @@ def snapshot(tree):
     import numpy as np
 
     return jax.tree.map(lambda x: np.array(x) if isinstance(x, jax.Array) else x, tree)
+
+
+def fresh_leaves(tree, *inputs) -> bool:
+    """Whether a pytree's array leaves are distinct buffers, none of `inputs`'."""
+    import jax
+
+    found = [x.unsafe_buffer_pointer() for x in jax.tree.leaves(tree) if isinstance(x, jax.Array)]
+    return len(found) == len(set(found)) and not set(found) & pointers(inputs)

@@ -12,9 +12,10 @@ import jax.numpy as jnp
 import pytest
 
 from autoopt.analysis.overlays import equinox as eqx_api
-from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
 
 X = jnp.arange(3.0)
+KEY = jax.random.key(0)
 
 
 class Linear(eqx.Module):
@@ -38,6 +39,7 @@ def test_names_exist() -> None:
              | set(eqx_api.DONATE_OPTION))  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert set(eqx_api.DONATE_OPTION) <= eqx_api.JIT_LIKE
+    assert eqx_api.CACHING_JITS <= eqx_api.JIT_LIKE
 
 
 def test_donate_spellings_are_the_signature_s() -> None:
@@ -56,8 +58,9 @@ def resolve_object(qual: str):
 
 def test_filter_jit_compiles_once_with_non_arrays_static() -> None:
     traces = []
+    (caching,) = eqx_api.CACHING_JITS
 
-    @eqx.filter_jit
+    @resolve_object(caching)
     def step(model, x, n):
         traces.append(n)
         assert isinstance(x, jax.core.Tracer) and type(n) is int
@@ -138,3 +141,29 @@ def test_modules_are_immutable_pytrees() -> None:
         MODEL.weight = X
     fields = [id(MODEL.weight), id(MODEL.activation)]
     assert [id(leaf) for leaf in jax.tree.leaves(MODEL)] == fields
+
+
+#: Each listed layer constructor, built small from `KEY`.
+LAYERS = {
+    "equinox.nn.Linear": lambda: eqx.nn.Linear(3, 2, key=KEY),
+    "equinox.nn.MLP": lambda: eqx.nn.MLP(3, 2, 8, 2, key=KEY),
+    "equinox.nn.Conv2d": lambda: eqx.nn.Conv2d(1, 2, 3, key=KEY),
+    "equinox.nn.LayerNorm": lambda: eqx.nn.LayerNorm(3),
+    "equinox.nn.Embedding": lambda: eqx.nn.Embedding(5, 3, key=KEY),
+    "equinox.nn.GRUCell": lambda: eqx.nn.GRUCell(3, 4, key=KEY),
+    "equinox.nn.LSTMCell": lambda: eqx.nn.LSTMCell(3, 4, key=KEY),
+}
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.FRESH_RESULTS))
+def test_layer_constructors_make_new_buffers_none_twice(name: str) -> None:
+    assert resolve(name) and set(LAYERS) == eqx_api.FRESH_RESULTS
+    layer = LAYERS[name]()
+    assert jax.tree.leaves(eqx.filter(layer, eqx.is_array))
+    assert fresh_leaves(layer, KEY)
+
+
+def test_a_layer_given_its_weight_keeps_that_buffer() -> None:
+    """Why a listed layer is fresh only when built from literals and a key."""
+    table = jnp.ones((5, 3))
+    assert pointers(eqx.nn.Embedding(weight=table)) == pointers(table)

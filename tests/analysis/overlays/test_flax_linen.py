@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import pytest
 
 from autoopt.analysis.overlays import flax_linen as linen_api
-from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
 
 X = jnp.ones((2, 3))
 KEY = jax.random.key(0)
@@ -59,3 +59,23 @@ def test_lifted_transforms_take_a_module(name: str) -> None:
         cls = lifted(Dense)
     variables = cls().init(KEY, X)
     assert cls().apply(variables, X).shape == X.shape
+
+
+class Normed(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.BatchNorm(use_running_average=False)(nn.Dense(3)(x))
+
+
+@pytest.mark.parametrize("model", [Dense(), Normed(), nn.Dense(3)])
+def test_init_makes_new_buffers_none_twice(model: nn.Module) -> None:
+    assert isinstance(model, nn.Module) and "flax.linen.Module.init" in linen_api.FRESH_RESULTS
+    assert fresh_leaves(model.init(KEY, X), X, KEY)
+
+
+def test_init_returns_what_a_handed_in_initializer_returns() -> None:
+    """Why `fresh.py` proves `init` fresh only for modules built from literals with
+    sealed code: an initializer may hand back an array it holds, buffer and all."""
+    table = jnp.arange(6.0).reshape(3, 2)
+    variables = nn.Embed(3, 2, embedding_init=lambda *_: table).init(KEY, jnp.zeros(1, int))
+    assert pointers(variables) == pointers(table)

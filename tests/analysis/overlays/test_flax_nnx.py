@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import inspect
+import weakref
 
 import jax
 import jax.numpy as jnp
@@ -11,7 +13,7 @@ import pytest
 from flax import nnx
 
 from autoopt.analysis.overlays import flax_nnx as nnx_api
-from tests.analysis.overlays import leaves_equal, resolve, snapshot
+from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
 
 X = jnp.ones((2, 3))
 
@@ -32,9 +34,11 @@ def transform(name: str):
 def test_names_exist() -> None:
     names = (nnx_api.TRANSFORMS | nnx_api.PURE_CALLS | set(nnx_api.MUTATING)
              | nnx_api.MODULE_BASES | set(nnx_api.STATIC_OPTIONS)
-             | set(nnx_api.DONATE_OPTIONS))  # fmt: skip
+             | set(nnx_api.DONATE_OPTIONS) | nnx_api.UNKEPT_OBJECTS
+             | set(nnx_api.ALIASING) | nnx_api.VARIABLE_TYPES)  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
+    assert nnx_api.CACHING_JITS <= nnx_api.JIT_LIKE
 
 
 @pytest.mark.parametrize("name", sorted(nnx_api.JIT_LIKE))
@@ -55,6 +59,32 @@ def test_jit_updates_module_arguments_in_place() -> None:
     assert bump(m) is None
     assert not leaves_equal(before, snapshot(nnx.state(m)))
     assert jnp.allclose(m.bias.value, 1.0)
+
+
+def test_a_donated_module_is_written_back_and_keeps_working() -> None:
+    (jit,) = nnx_api.UPDATES_MODULES
+    positions, names = nnx_api.DONATE_OPTIONS[jit]
+    m, reference = model(), model()
+    optimizer = nnx.Optimizer(m, optax.sgd(0.1), wrt=nnx.Param)
+    kept = nnx.Optimizer(reference, optax.sgd(0.1), wrt=nnx.Param)
+
+    def train(m, optimizer, x):
+        optimizer.update(m, nnx.grad(loss)(m, x))
+        return loss(m, x)
+
+    def evaluate(m, x):
+        return loss(m, x)
+
+    donating = transform(jit)(train, **{positions: (0, 1)})
+    plain = transform(jit)(train)
+    old = m.kernel[...]
+    for _ in range(3):
+        assert jnp.allclose(donating(m, optimizer, X), plain(reference, kept, X))
+    assert old.is_deleted() and leaves_equal(nnx.state(m), nnx.state(reference))
+    unchanged = m.kernel[...]
+    first = transform(jit)(evaluate, **{names: ("m",)})(m, X)
+    assert unchanged.is_deleted()  # the state it left as it was is written back too
+    assert jnp.allclose(transform(jit)(evaluate)(m, X), first)
 
 
 def test_jit_static_and_donate_options() -> None:
@@ -108,7 +138,73 @@ def test_mutating_calls_change_the_module_in_place() -> None:
     other = model()
     nnx.update(other, jax.tree.map(jnp.zeros_like, nnx.state(other)))
     assert jnp.allclose(other.kernel.value, 0.0)
-    assert {"flax.nnx.update", "flax.nnx.Optimizer.update"} == set(nnx_api.MUTATING)
+    paired = model()
+    both = nnx.ModelAndOptimizer(paired, optax.sgd(0.1))
+    before = snapshot(nnx.state(paired))
+    both.update(nnx.grad(loss)(paired, X))
+    assert both.model is paired and not leaves_equal(before, snapshot(nnx.state(paired)))
+    assert {"flax.nnx.update", "flax.nnx.Optimizer.update",
+            "flax.nnx.ModelAndOptimizer.update"} == set(nnx_api.MUTATING)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.VARIABLE_TYPES))
+def test_variable_types_are_classes_holding_no_array(name: str) -> None:
+    cls = transform(name)
+    assert isinstance(cls, type) and issubclass(cls, nnx.Variable)
+    assert not [v for v in vars(cls).values() if isinstance(v, jax.Array)]
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.MODULE_CLASSES))
+def test_module_classes_build_graph_objects(name: str) -> None:
+    bases = tuple(transform(base) for base in nnx_api.MODULE_BASES)
+    assert issubclass(transform(name), bases)
+
+
+#: Each listed constructor, built small.
+BUILT = {
+    "flax.nnx.Linear": lambda: nnx.Linear(2, 3, rngs=nnx.Rngs(0)),
+    "flax.nnx.Conv": lambda: nnx.Conv(2, 3, kernel_size=(3,), rngs=nnx.Rngs(0)),
+    "flax.nnx.Embed": lambda: nnx.Embed(5, 3, rngs=nnx.Rngs(0)),
+    "flax.nnx.LayerNorm": lambda: nnx.LayerNorm(3, rngs=nnx.Rngs(0)),
+    "flax.nnx.BatchNorm": lambda: nnx.BatchNorm(3, rngs=nnx.Rngs(0)),
+    "flax.nnx.Dropout": lambda: nnx.Dropout(0.5, rngs=nnx.Rngs(0)),
+    "flax.nnx.Sequential": lambda: nnx.Sequential(model(), nnx.Linear(2, 2, rngs=nnx.Rngs(1))),
+    "flax.nnx.MultiHeadAttention": lambda: nnx.MultiHeadAttention(
+        2, 4, decode=False, rngs=nnx.Rngs(0)
+    ),
+    "flax.nnx.LSTMCell": lambda: nnx.LSTMCell(2, 3, rngs=nnx.Rngs(0)),
+    "flax.nnx.GRUCell": lambda: nnx.GRUCell(2, 3, rngs=nnx.Rngs(0)),
+    "flax.nnx.Optimizer": lambda: nnx.Optimizer(model(), optax.adam(0.1), wrt=nnx.Param),
+    "flax.nnx.ModelAndOptimizer": lambda: nnx.ModelAndOptimizer(model(), optax.adam(0.1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.MODULE_CLASSES))
+def test_module_classes_build_distinct_buffers(name: str) -> None:
+    assert set(BUILT) == nnx_api.MODULE_CLASSES
+    leaves = [x for x in jax.tree.leaves(nnx.state(BUILT[name]())) if isinstance(x, jax.Array)]
+    assert leaves and len(pointers(leaves)) == len(leaves)
+
+
+def test_unkept_objects_are_freed_when_dropped() -> None:
+    makers = {
+        "flax.nnx.Rngs": lambda: nnx.Rngs(0),
+        "flax.nnx.Linear": model,
+        "flax.nnx.Optimizer": lambda: nnx.Optimizer(model(), optax.adam(0.1), wrt=nnx.Param),
+    }
+    assert set(makers) <= nnx_api.UNKEPT_OBJECTS
+    for name, make in makers.items():
+        made = make()
+        ref = weakref.ref(made)
+        del made
+        gc.collect()
+        assert ref() is None, name
+
+
+def test_aliasing_calls_hold_the_module_s_buffers() -> None:
+    m = model()
+    assert set(nnx_api.ALIASING) == {"flax.nnx.state", "flax.nnx.split"}
+    assert pointers(nnx.state(m)) == pointers(nnx.split(m)[1]) == pointers(m) != set()
 
 
 def test_modules_and_optimizers_are_mutable() -> None:

@@ -8,7 +8,7 @@ import optax
 from flax.training import train_state
 
 from autoopt.analysis.overlays import flax_training as training_api
-from tests.analysis.overlays import leaves_equal, resolve, snapshot
+from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
 
 PARAMS = {"w": jnp.ones((2, 3))}
 GRADS = {"w": jnp.full((2, 3), 0.5)}
@@ -45,3 +45,13 @@ def test_train_state_is_frozen() -> None:
         assert "frozen" in type(error).__name__.lower() or "cannot assign" in str(error)
     else:
         raise AssertionError("TrainState is mutable")
+
+
+def test_create_holds_its_fields_buffers_and_makes_a_new_opt_state() -> None:
+    (static,) = training_api.CREATE_STATIC.values()
+    made = train_state.TrainState.create(apply_fn=lambda v, x: x, params=PARAMS, tx=TX)
+    assert static == {"apply_fn", "tx"}
+    fields = (made.step, made.params, made.opt_state)  # `apply_fn` and `tx` are no leaves
+    assert len(jax.tree.leaves(made)) == len(jax.tree.leaves(fields))
+    assert pointers(made.params) == pointers(PARAMS)
+    assert fresh_leaves(made.opt_state, PARAMS)

@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import pytest
 
 from autoopt.analysis.overlays import haiku as hk_api
-from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
 
 X = jnp.ones((2, 3))
 KEY = jax.random.key(0)
@@ -21,6 +21,16 @@ def forward(x):
 def test_names_exist() -> None:
     names = hk_api.TRANSFORMS | hk_api.PURE_CALLS | hk_api.PURE_METHODS | hk_api.FRESH_RESULTS
     assert [n for n in sorted(names) if not resolve(n)] == []
+    assert hk_api.WRAPS_FUNCTION <= hk_api.PURE_CALLS
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.WRAPS_FUNCTION))
+def test_wrappers_run_the_function_as_written_and_refuse_a_jitted_one(name: str) -> None:
+    wrap = getattr(hk, name.rsplit(".", 1)[1])
+    params = wrap(forward).init(KEY, X)
+    assert jax.tree.leaves(params)
+    with pytest.raises(ValueError, match="already jit"):
+        wrap(jax.jit(forward)).init(KEY, X)
 
 
 def test_transformed_init_and_apply_are_pure_and_init_is_fresh() -> None:
@@ -54,3 +64,17 @@ def test_transforms_trace_inside_a_transformed_function(name: str) -> None:
 
     model = hk.transform(inner)
     assert model.apply(model.init(KEY, X), None, X).shape[-1] == 3
+
+
+def normed(x):
+    return hk.BatchNorm(True, True, 0.9)(hk.Linear(3)(x), is_training=True)
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.RETURNS))
+def test_constructors_return_objects_whose_init_is_fresh(name: str) -> None:
+    stateful = name == "haiku.transform_with_state"
+    made = getattr(hk, name.rsplit(".", 1)[1])(normed if stateful else forward)
+    cls = hk_api.RETURNS[name]
+    assert type(made).__name__ == cls.rsplit(".", 1)[1]
+    assert f"{cls}.init" in hk_api.FRESH_RESULTS
+    assert fresh_leaves(made.init(KEY, X), X, KEY)

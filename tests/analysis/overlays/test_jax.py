@@ -13,7 +13,7 @@ import pytest
 from autoopt.analysis import overlays
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
-from tests.analysis.overlays import resolve
+from tests.analysis.overlays import leaves_equal, resolve
 
 #: Spellings of older JAX releases (or of libraries not installed) the tables keep.
 OLD_SPELLINGS = {"jax.pjit", "jax.xla_computation", "jax.numpy.DeviceArray",
@@ -230,3 +230,59 @@ def test_config_writers_exist() -> None:
     with jax.enable_x64(True):  # the new spelling changes the configuration it claims
         assert jax.config.jax_enable_x64
     assert not jax.config.jax_enable_x64
+
+
+def _concrete(name: str, x64: bool) -> str:
+    """A dtype name of the table as jax makes it: the defaults by the x64 setting."""
+    return {"float": "float64" if x64 else "float32", "int": "int64" if x64 else "int32"}.get(
+        name, name
+    )
+
+
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype")
+@pytest.mark.parametrize("x64", [False, True])
+def test_absorbed_dtypes_promote_to_the_accumulators(x64: bool) -> None:
+    with jax.enable_x64(x64):
+        for acc, pieces in jax_api.ABSORBS.items():
+            want = jnp.zeros(2, _concrete(acc, x64)).dtype
+            for piece in pieces:
+                got = jnp.concatenate([jnp.zeros(2, want), jnp.zeros(2, _concrete(piece, x64))])
+                assert got.dtype == want, (acc, piece)
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.STATIC_OPTIONS))
+def test_jit_options_are_the_signature_s(name: str) -> None:
+    assert resolve(name)
+    parameters = inspect.signature(jax.jit).parameters
+    options = (*jax_api.STATIC_OPTIONS[name], *jax_api.DONATE_OPTIONS[name])
+    assert all(o in parameters for o in options)
+    assert set(jax_api.DONATE_OPTIONS[name]) == jax_api.DONATION_OPTIONS
+
+
+def test_jit_static_and_donate_options_do_what_they_say() -> None:
+    static, donate = jax_api.STATIC_OPTIONS["jax.jit"][1], jax_api.DONATE_OPTIONS["jax.jit"][1]
+    step = jax.jit(lambda s, n: s * n, **{static: ("n",), donate: ("s",)})
+    s = jnp.ones(3)
+    assert float(step(s, 2).sum()) == 6.0 and s.is_deleted()
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.CACHING_JITS))
+def test_a_caching_jit_built_once_traces_once(name: str) -> None:
+    traces = []
+
+    def f(x):
+        traces.append(1)
+        return x * 2.0
+
+    wrapped = {"jax.jit": jax.jit, "jax.pmap": jax.pmap}[name](f)
+    x = jnp.ones((1, 3))
+    assert leaves_equal(wrapped(x), wrapped(x + 0.0))
+    assert traces == [1]
+
+
+def test_the_joined_jit_tables_name_jits() -> None:
+    jits = overlays.JIT_SPELLINGS
+    assert jits >= overlays.OPTION_JITS and jits >= overlays.CACHING_JITS
+    assert set(overlays.JIT_STATIC_OPTIONS) <= set(overlays.JIT_DONATE_OPTIONS)
+    assert jits >= overlays.NON_ARRAYS_STATIC and jits >= overlays.UPDATES_MODULES
+    assert not set(overlays.JIT_DONATE_OPTIONS) & set(overlays.JIT_DONATE_MODES)

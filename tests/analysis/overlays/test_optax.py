@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
 import jax
 import jax.numpy as jnp
 import optax
 import pytest
 
 from autoopt.analysis.overlays import optax as optax_api
-from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
 
 #: Each listed constructor, built with small options.
 BUILT = {
@@ -80,3 +82,26 @@ def test_constructors_return_their_class_whose_results_are_arrays(name: str) -> 
     assert {f"{optax_api.RETURNS[name]}.{m}" for m in ("init", "update")} <= (
         optax_api.ARRAYS_RESULTS
     )
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.UNKEPT_OBJECTS))
+def test_nothing_else_keeps_a_constructed_optimizer(name: str) -> None:
+    tx = BUILT[name]()
+    assert sys.getrefcount(tx) == 2  # `tx` and the call's argument: no registry, no cache
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_init_makes_new_buffers_none_twice(name: str) -> None:
+    assert "optax.GradientTransformation.init" in optax_api.FRESH_RESULTS
+    state = BUILT[name]().init(PARAMS)
+    assert fresh_leaves(state, PARAMS)
+
+
+def test_a_combinator_s_init_may_return_what_its_parts_return() -> None:
+    """Why `chain` is fresh only of fresh parts: a user's transformation returning
+    `params` itself puts those very buffers into the chain's state."""
+    keep = optax.GradientTransformation(lambda params: params, lambda u, s, p=None: (u, s))
+    assert {"optax.chain"} == optax_api.COMBINATORS
+    state = optax.chain(keep, optax.adam(0.1)).init(PARAMS)
+    assert pointers(state[0]) == pointers(PARAMS)
+    assert fresh_leaves(optax.chain(optax.scale(0.1), optax.adam(0.1)).init(PARAMS), PARAMS)

@@ -45,6 +45,25 @@ def test_methods_of_containers() -> None:
     assert all(n.startswith("__") and n.endswith("__") for n in python_api.TAKEN_OVER)
 
 
+def test_key_methods_look_their_argument_up() -> None:
+    class Unhashable:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __eq__(self, other: object) -> bool:
+            raise TypeError("no truth value")
+
+    for name in python_api.KEY_METHODS:
+        owners = [c for c in (dict, list, set) if hasattr(c, name)]
+        assert owners, name
+        for owner in owners:
+            container = owner([1]) if owner is not dict else {1: 1}
+            try:
+                getattr(container, name)(Unhashable())
+            except TypeError:
+                continue
+            raise AssertionError(f"{owner.__name__}.{name} took an unhashable key")
+
+
 def test_modules_exist() -> None:
     modules = set(python_api.IMPURE_MODULES) | python_api.MODULES
     assert all(importlib.util.find_spec(m) is not None for m in modules)

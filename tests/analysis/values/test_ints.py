@@ -140,6 +140,10 @@ def test_builtin(name: str, is_builtin: bool) -> None:
         ("def f(t):\n    return t\ny = f(0.5)\nz = f(3)\n", False),
         ("def f(t):\n    return t\n", False),  # no call: nothing proves it
         ("def f(t):\n    return t\nfor i in range(3):\n    y = f(i)\n", False),
+        ("def f(t=0.5):\n    return t\ny = f()\n", True),  # the default
+        ("def f(t=1):\n    return t\ny = f()\n", False),
+        ("def f(t):\n    return t\ndef g():\n    s = 0.0\n    s += DT\n    f(s)\nDT = 0.1\n", True),
+        ("def f(t):\n    return t\ndef g():\n    s = 0\n    s += 1\n    f(s)\n", False),
     ],
 )
 def test_float_parameter(code: str, proven: bool) -> None:
@@ -155,7 +159,12 @@ def test_float_parameter(code: str, proven: bool) -> None:
         ("for t in range(N):\n    y = -t % 5\n", (0, 4)),
         ("for t in range(N):\n    for j in range(t):\n        y = j + t\n", (0, 13)),
         ("for t in range(N):\n    y = t ** 2\n", None),  # powers are not bounded
-        ("for t in range(n):\n    y = t + 1\n", None),  # `n` is unknown
+        # `n` is unknown: counting from 0, `t` leaves int32 only after 2**31 iterations
+        ("for t in range(n):\n    y = t + 1\n", (1, 2**31)),
+        ("for t in range(n, 9):\n    y = t + 1\n", None),  # an unknown start is not counted
+        ("for t in range(0, n, 2):\n    y = t + 1\n", None),  # nor a stride
+        ("def g():\n    m = N - 1\n    y = m * 2\n", (14, 14)),  # a local bound once
+        ("def g():\n    m = N - 1\n    m += 1\n    y = m * 2\n", None),  # ...and changed
         ("for t in range(N):\n    t = t * 2\n    y = t + 1\n", None),  # the body rebinds `t`
         ("for t in range(N):\n    y = t + R\n", None),  # `R` is bound twice
     ],

@@ -11,6 +11,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     donated_step,
     guarded,
     kept,
+    nnx_in_place,
     no_fix,
     one_call,
     step,
@@ -19,7 +20,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     whole_loop_scan,
 )
 
-VALID: tuple[Valid, ...] = (*valid.VALID, *kept.VALID)
+VALID: tuple[Valid, ...] = (*valid.VALID, *kept.VALID, *nnx_in_place.VALID)
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
     step.DIFFUSE,
@@ -43,4 +44,6 @@ INVALID: tuple[Invalid, ...] = (
     kept.MODULE_FROM_TWO,
     one_call.ONE_CALL_SCAN,
     guarded.DEFAULT_JAX_WEIGHTS,
+    nnx_in_place.OPTIMIZER_UPDATE,
+    nnx_in_place.NNX_UPDATE,
 )

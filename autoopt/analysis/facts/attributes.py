@@ -1,0 +1,209 @@
+"""Donation of an attribute of `self`: `self.state, loss = step(self.state, batch)`.
+
+A jitted call in a method of class `C` may donate `self.x` when the statement rebinds
+`self.x` to the call's output and nothing else may hold the old value. `attribute_verdict`
+proves, over the whole module (each premise that fails is named):
+
+- the call is in a method of `C` whose first parameter is `self`, the argument is
+  `self.x` and a target of the statement is `self.x`; no other argument reads it;
+- `C` is closed for `x` (`analysis/facts/self_attrs.py`): code autoopt does not read
+  cannot reach `self.x` (no base class, not importable, `self` handed to nothing, no
+  attribute `x` outside its methods);
+- every read of `self.x` in those methods keeps no reference: an argument of a jitted
+  call (compiled code keeps nothing and returns new buffers) or an `is` comparison.
+  A read stored in another name or attribute that is read again is a proven alias (no
+  fix); any other read (returned, handed to other code, closed over) may keep it;
+- every value stored in `self.x` (other than a jitted call's output) holds no buffer
+  another name may read later, no caller's array, nothing code autoopt cannot see may
+  keep (`analysis/facts/aliases.py`), and no buffer in two leaves.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import CallSite
+from autoopt.analysis.core.jitted import jitted_callables
+from autoopt.analysis.core.names import dotted
+from autoopt.analysis.facts.aliases import RETAINED, Leaves, Sharing, first_repeat, is_pseudo
+from autoopt.analysis.facts.self_attrs import (
+    Use,
+    assign_targets,
+    closed_class,
+    is_self_attr,
+    is_store,
+    self_method,
+    uses,
+    walk_parents,
+)
+from autoopt.model import Applicability
+
+_SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
+#: A verdict: the fix a donation allows and the premise that failed, as text.
+Verdict = tuple[Applicability, str]
+
+
+def attribute_verdict(ctx: ModuleContext, site: CallSite, expr: cst.Attribute) -> Verdict | None:
+    """Whether the argument `self.x` may be donated at this call (None: the call's output
+    does not replace it)."""
+    method = self_method(ctx, site.stmt.scope)
+    node = site.stmt.node
+    if method is None or type(expr.value) is not cst.Name:
+        return None
+    me, attr = method.params[0], expr.attr.value
+    if expr.value.value != me or type(node) is not cst.Assign or node.value is not site.call:
+        return None
+    if not any(is_self_attr(t, me, attr) for t in assign_targets(node)):
+        return None
+    if sum(is_self_attr(n, me, attr) for n, _ in walk_parents(site.call, None)) > 1:
+        return _NONE, f"`{me}.{attr}` is passed twice in one call at line {ctx.span(node).line}"
+    return ctx.per_module(_class_verdict, method.scope, attr)
+
+
+def _class_verdict(ctx: ModuleContext, cls: str, attr: str) -> Verdict:
+    """The premises of `cls` about its attribute `attr`, the first one that fails."""
+    reason = closed_class(ctx, cls, attr)
+    if reason is not None:
+        return _UNSAFE, reason
+    for check in (_uses_premise, _stored_premise):
+        verdict = check(ctx, cls, attr)
+        if verdict is not None:
+            return verdict
+    return _SAFE, ""
+
+
+def _uses_premise(ctx: ModuleContext, cls: str, attr: str) -> Verdict | None:
+    """Each read of `self.attr` keeps no reference."""
+    jitted = {j.name for j in jitted_callables(ctx, frameworks=True)}
+    for use in uses(ctx, cls, attr):
+        if type(use.node) is cst.Attribute and not is_store(use):
+            verdict = _read_verdict(ctx, use, attr, jitted)
+            if verdict is not None:
+                return verdict
+    return None
+
+
+def _read_verdict(ctx: ModuleContext, use: Use, attr: str, jitted: set[str]) -> Verdict | None:
+    parent, me = use.parent, use.method.params[0]
+    if type(parent) is cst.Arg and _jitted_call_arg(use, parent, jitted):
+        return None
+    if type(parent) is cst.ComparisonTarget and type(parent.operator) in (cst.Is, cst.IsNot):
+        return None
+    if type(parent) is cst.Comparison and all(
+        type(t.operator) in (cst.Is, cst.IsNot) for t in parent.comparisons
+    ):
+        return None
+    line = ctx.span(use.stmt.node).line
+    node = use.stmt.node
+    if type(node) is cst.Assign and node.value is use.node:
+        alias = _read_alias(ctx, use, node)
+        if alias is not None:
+            return _NONE, f"{alias} holds the old buffers of `{me}.{attr}` (line {line})"
+    return _UNSAFE, (
+        f"`{me}.{attr}` is read at line {line} (`{ctx.code(node)}`), where a reference to "
+        "its buffers may be kept"
+    )
+
+
+def _jitted_call_arg(use: Use, arg: cst.Arg, jitted: set[str]) -> bool:
+    """`self.x` is an argument of a call of a jitted callable in its statement."""
+    for call in use.stmt.calls:
+        if any(a is arg for a in call.args):
+            return (dotted(call.func) or "") in jitted
+    return False
+
+
+def _read_alias(ctx: ModuleContext, use: Use, node: cst.Assign) -> str | None:
+    """`other = self.x` or `self.other = self.x`, when `other` is read anywhere again."""
+    me = use.method.params[0]
+    for target in (t.target for t in node.targets):
+        if type(target) is cst.Name:
+            readers = [s for s in ctx.graph.references(target.value) if s.scope == use.stmt.scope]
+            if readers:
+                return f"`{target.value}`, read at line {ctx.span(readers[0].node).line},"
+        elif type(target) is cst.Attribute and type(target.value) is cst.Name:
+            if target.value.value != me:
+                continue
+            other = target.attr.value
+            read = [u for u in uses(ctx, use.method.scope, other) if not is_store(u)]
+            if read and type(read[0].node) is cst.Attribute:
+                return f"`{me}.{other}`, read at line {ctx.span(read[0].stmt.node).line},"
+    return None
+
+
+def _stored_premise(ctx: ModuleContext, cls: str, attr: str) -> Verdict | None:
+    """Each value stored in `self.attr` is new buffers nothing else reads later."""
+    jitted = {j.name for j in jitted_callables(ctx, frameworks=True)}
+    for use in uses(ctx, cls, attr):
+        node = use.stmt.node
+        if not is_store(use) or type(node) is not cst.Assign:
+            if is_store(use):
+                line = ctx.span(node).line
+                return _UNSAFE, f"`self.{attr}` is written at line {line} other than by `=`"
+            continue
+        value = node.value
+        if len(node.targets) != 1:  # `self.x = keep = v`: `keep` holds it too
+            line = ctx.span(node).line
+            return _UNSAFE, f"the value stored in `self.{attr}` at line {line} is bound twice"
+        if type(value) is cst.Call and (dotted(value.func) or "") in jitted:
+            continue  # a compiled call's outputs: new buffers
+        if type(node.targets[0].target) is not cst.Attribute:
+            line = ctx.span(node).line
+            return _UNSAFE, f"the value stored in `self.{attr}` at line {line} is not followed"
+        verdict = _value_verdict(ctx, use, attr, value)
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def _value_verdict(
+    ctx: ModuleContext, use: Use, attr: str, value: cst.BaseExpression
+) -> Verdict | None:
+    """The value stored at `use` holds no buffer another name, a caller or unseen code
+    may read later, and none twice."""
+    stmt, method = use.stmt, use.method
+    line = ctx.span(stmt.node).line
+    if type(value) is cst.Name and value.value == "None":
+        return None
+    sharing = ctx.per_module(_sharing_without, stmt.scope, stmt.id)
+    sharing.at = stmt
+    shares = sharing.shares(value)
+    names = sharing.component(shares.names(), weak=True)
+    stored = f"the value stored in `self.{attr}` at line {line}"
+    kept = sharing.retained_by(names)
+    if kept is not None:
+        return _UNSAFE, f"{stored} {kept}"
+    for name in sorted(names):
+        if name == method.params[0]:
+            return _UNSAFE, f"{stored} may be held by another attribute of `{name}` too"
+        if name in method.params or is_pseudo(name) or name == RETAINED:
+            return _UNSAFE, f"{stored} may hold `{name}`, which the caller or other code may read"
+        if name not in _local_names(ctx, stmt.scope):
+            return _UNSAFE, f"{stored} may hold `{name}`, which lives outside `{method.name}`"
+        readers = ctx.graph.read_after(stmt, name)
+        if readers:  # read before or after a donating call: not known which
+            at = ctx.span(readers[0].node).line
+            return _UNSAFE, f"`{name}` may hold the buffers of {stored} and is read at line {at}"
+        if name in method.captured:
+            return _UNSAFE, f"a nested function reads `{name}`, which may hold {stored}"
+    leaves = Leaves(ctx, stmt, sharing).of(value, 0)
+    if leaves is None:
+        return _UNSAFE, f"cannot prove the leaves of {stored} are distinct buffers"
+    twice = first_repeat(leaves, "")
+    if twice is not None:
+        return _NONE, f"`{twice}` fills two leaves of {stored}: one buffer would be donated twice"
+    return None
+
+
+def _local_names(ctx: ModuleContext, scope: str) -> set[str]:
+    """The names `scope` binds (not through `global` or `nonlocal`)."""
+    fn = ctx.graph.functions[scope]
+    bound = {n for s in ctx.graph.scope_stmts(scope) for n in s.defs}
+    return bound - fn.globals - fn.nonlocals
+
+
+def _sharing_without(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:
+    """The may-share relation of `scope` without the store `stmt_id` (which links the
+    stored value to `self`)."""
+    return Sharing(ctx, scope, skip=ctx.graph.stmts[stmt_id])

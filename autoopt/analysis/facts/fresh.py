@@ -1,0 +1,223 @@
+"""Library calls whose results are new buffers, none of an argument's and none twice.
+
+`fresh_result` holds of a call the overlays list (`overlays.FRESH_RESULTS`):
+
+- a function, by its qualified name (`optax.apply_updates`); an equinox layer
+  (`eqx.nn.MLP(2, 2, 8, 1, key=k)`) only from literals and a `key` (`weight=` is kept);
+- a method of an object whose construction autoopt sees (`opt.init(params)`,
+  `model.init(key, x)`): the receiver is a constructor call written in place, or a name
+  bound to one at every definition reaching the call (a global: bound once in the
+  module, outside loops, by no function through `global` and through no namespace,
+  `analysis/facts/reflection.py`). The constructor is one `overlays.OBJECT_CLASSES`
+  lists (`optax.adam` -> `optax.GradientTransformation`, `hk.transform`); a combinator
+  (`optax.chain`) only when each argument is such a call, written in place; or a linen
+  module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
+  `flax.linen.Module` that defines no `init` of its own. An initializer may return an
+  array it holds (`embedding_init=lambda *_: pretrained`), so a linen module is built
+  from literals only, and the code of a module class or of the function handed to
+  `hk.transform` is *sealed*: it reads from outside only imports, builtins, literal
+  constants and sealed classes and functions of the module. The receiver may also be
+  `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
+  that stores only such constructor calls of one class in it.
+
+`held_fields` reads `TrainState.create(...)`: its result holds the very buffers of
+every argument but the static ones (`apply_fn`, `tx`), and `opt_state`, new buffers
+when `tx` is a receiver whose `init` is fresh as above. Anything else is unknown (None).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import libcst as cst
+
+from autoopt.analysis import overlays
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
+from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
+from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.overlays import flax_linen as linen_api
+from autoopt.analysis.overlays import flax_training as training_api
+
+_LINEN_MODULE = "flax.linen.Module"
+_BUILTINS = frozenset(dir(builtins))
+
+
+def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
+    """Whether `call`, read at `at`, returns new buffers only (none twice)."""
+    qual = ctx.qualify(call.func) or ""
+    if qual in eqx_api.FRESH_RESULTS:  # `Embedding(weight=table)` holds `table`
+        return all(_literal(a.value) or _keyword(a) == "key" for a in call.args)
+    if qual in overlays.FRESH_RESULTS:
+        return True
+    func = call.func
+    if type(func) is not cst.Attribute:
+        return False
+    cls = receiver_class(ctx, at, func.value)
+    return cls is not None and f"{cls}.{func.attr.value}" in overlays.FRESH_RESULTS
+
+
+def _keyword(arg: cst.Arg) -> str:
+    return arg.keyword.value if arg.keyword is not None else ""
+
+
+def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseExpression] | None:
+    """The arguments whose buffers `TrainState.create(...)` holds, when its optimizer's
+    state is proven new buffers; None for any other call, or an unproven optimizer."""
+    static = training_api.CREATE_STATIC.get(ctx.qualify(call.func) or "")
+    if static is None or any(a.keyword is None or a.star for a in call.args):
+        return None
+    given = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    tx = given.get("tx")
+    cls = None if tx is None else receiver_class(ctx, at, tx)
+    if cls is None or f"{cls}.init" not in overlays.FRESH_RESULTS:
+        return None
+    return [value for key, value in given.items() if key not in static]
+
+
+def receiver_class(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> str | None:
+    """The class of the library object `expr` holds at `at`, where its construction is
+    seen (None: unknown)."""
+    if type(expr) is cst.Call:
+        return _made_class(ctx, expr)
+    if type(expr) is cst.Attribute:
+        return _attribute_class(ctx, at, expr)
+    if type(expr) is not cst.Name:
+        return None
+    made = _constructions(ctx, at, expr.value)
+    classes = {_made_class(ctx, call) for call in made}
+    return classes.pop() if made and len(classes) == 1 else None
+
+
+def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str | None:
+    """`self.opt` in a method of a class closed for `opt`, which stores in it only
+    constructor calls of one class."""
+    method = self_method(ctx, at.scope)
+    base = expr.value
+    if method is None or type(base) is not cst.Name or base.value != method.params[0]:
+        return None
+    cls, attr = method.scope, expr.attr.value
+    if closed_class(ctx, cls, attr) is not None:
+        return None
+    stores = [u.stmt.node for u in uses(ctx, cls, attr) if is_store(u)]
+    calls = [n.value for n in stores if type(n) is cst.Assign and len(n.targets) == 1]
+    made = {_made_class(ctx, c) if type(c) is cst.Call else None for c in calls}
+    return made.pop() if stores and len(calls) == len(stores) and len(made) == 1 else None
+
+
+def _constructions(ctx: ModuleContext, at: Stmt, name: str) -> list[cst.Call]:
+    """The calls bound to `name` wherever `at` may read it ([]: not all are calls)."""
+    graph = ctx.graph
+    fn = enclosing_function(ctx, at.scope)
+    if at.scope != MODULE and refers_to_global(ctx, fn, name):
+        defs = [s for s in graph.scope_stmts(MODULE) if name in s.defs]
+        written = any(name in f.globals for f in graph.functions.values())
+        if len(defs) != 1 or defs[0].loops or written or name in rebinding(ctx).names:
+            return []
+    else:
+        defs = [d for d in graph.reaching_defs(at, name) if d is not at]
+    calls = [_bound_call(d, name) for d in defs]
+    return [c for c in calls if c is not None] if all(calls) else []
+
+
+def _bound_call(stmt: Stmt, name: str) -> cst.Call | None:
+    node = stmt.node
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    if type(target) is not cst.Name or target.value != name or type(node.value) is not cst.Call:
+        return None
+    return node.value
+
+
+def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
+    """The class of the object a constructor call makes, where the overlays know it."""
+    qual = ctx.qualify(call.func) or ""
+    cls = overlays.OBJECT_CLASSES.get(qual)
+    if cls is not None and qual in overlays.COMBINATORS:
+        parts = [a.value for a in call.args]
+        inner = [_made_class(ctx, p) if type(p) is cst.Call else None for p in parts]
+        fresh = all(c is not None and f"{c}.init" in overlays.FRESH_RESULTS for c in inner)
+        return cls if fresh and not any(a.star or a.keyword for a in call.args) else None
+    if cls is not None and cls.startswith("haiku."):
+        given = call.args[0].value if len(call.args) == 1 and not call.args[0].keyword else None
+        return cls if given is not None and _sealed_value(ctx, given) else None
+    if cls is not None:
+        return cls
+    return _LINEN_MODULE if _linen_module(ctx, call) else None
+
+
+def _linen_module(ctx: ModuleContext, call: cst.Call) -> bool:
+    """A linen layer (`nn.Dense(3)`) or a module class of this module deriving from one
+    of `linen_api.MODULE_BASES` directly, with no `init` of its own and sealed code,
+    built from literals only (an initializer handed in may return an array it holds)."""
+    func = call.func
+    qual = ctx.qualify(func) or ""
+    if not all(_literal(a.value) and not a.star for a in call.args):
+        return False
+    if qual.startswith("flax.linen.") and qual.rsplit(".", 1)[-1][:1].isupper():
+        return qual not in linen_api.TRANSFORMS
+    node = _class_def(ctx, func.value) if type(func) is cst.Name else None
+    if node is None:
+        return False
+    bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
+    own = {s.node.name.value for s in ctx.graph.scope_stmts(node.name.value)
+           if type(s.node) is cst.FunctionDef}  # fmt: skip
+    sealed = _sealed(ctx, node.name.value, frozenset())
+    return bool(bases & linen_api.MODULE_BASES) and "init" not in own and sealed
+
+
+def _class_def(ctx: ModuleContext, name: str) -> cst.ClassDef | None:
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        if type(stmt.node) is cst.ClassDef and stmt.node.name.value == name:
+            return stmt.node
+    return None
+
+
+def _sealed_value(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    """A function handed to `hk.transform`: a module function or a lambda, whose code is
+    sealed."""
+    if type(expr) is cst.Lambda:
+        params = {p.name.value for p in expr.params.params}
+        return all(_known(ctx, n.value, frozenset()) for n in read_names(expr.body)
+                   if n.value not in params)  # fmt: skip
+    if type(expr) is cst.Name and expr.value in ctx.graph.functions:
+        return _sealed(ctx, expr.value, frozenset())
+    return False
+
+
+def _sealed(ctx: ModuleContext, scope: str, seen: frozenset[str]) -> bool:
+    """Whether the code of `scope` (a module class or function, nested code included)
+    reads from outside only imports, builtins, literal constants and sealed module
+    classes and functions: no array an initializer might return as it is."""
+    stmts = [s for s in ctx.graph.stmts if s.scope == scope or s.scope.startswith(scope + ".")]
+    scopes = {s.scope for s in stmts} | {scope}
+    local = {n for s in stmts for n in s.defs}
+    local |= {p for q in scopes if q in ctx.graph.functions for p in ctx.graph.functions[q].params}
+    free = {n for s in stmts for n in s.uses} - local
+    return all(_known(ctx, name, seen | {scope}) for name in free)
+
+
+def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:
+    if name in ctx.imports.bindings or name in _BUILTINS or name in seen:
+        return True
+    if name in ctx.graph.classes or name in ctx.graph.functions:
+        return _sealed(ctx, name, seen)
+    binders = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
+    return bool(binders) and all(
+        type(s.node) is cst.Assign and _literal(s.node.value) for s in binders
+    )
+
+
+def _literal(expr: cst.BaseExpression) -> bool:
+    """A number, a string, a constant name, or a tuple or list of them."""
+    if type(expr) is cst.Tuple or type(expr) is cst.List:
+        return all(_literal(e.value) for e in expr.elements)
+    if type(expr) is cst.UnaryOperation:
+        return _literal(expr.expression)
+    if type(expr) is cst.Name:
+        return expr.value in ("True", "False", "None")
+    return isinstance(expr, cst.BaseNumber | cst.BaseString)

@@ -1,0 +1,94 @@
+"""Names proven to hold an nnx graph object (a module or an optimizer) where it is read.
+
+`nnx.jit` writes the state of a module argument back into it after every call
+(`overlays/flax_nnx.py`, `UPDATES_MODULES`), so a module passed to it is replaced in
+place as `state = step(state)` replaces an array. A name read by a statement is proven to
+hold such an object (`holds_module`) only when all of these hold:
+
+- the name is neither a parameter nor declared `global`/`nonlocal` in its scope, and
+  exactly one statement of the scope binds it;
+- that statement dominates the reader and is `name = C(...)`, where `C` qualifies to a
+  constructor the overlay lists (`MODULE_CLASSES`: `nnx.Linear`, `nnx.Optimizer`, ...) or
+  is a class of this module whose only base qualifies to an nnx module base
+  (`MODULE_BASES`), defined at module level and bound once.
+
+Only the overlay's constructors are known to build distinct buffers (`built_by_library`):
+a class of the module may store one array in two variables (tied weights), which a
+donation would donate twice.
+
+Anything else is unproven.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.overlays import flax_nnx as nnx_api
+
+
+def built_by_library(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
+    """Whether `name` is proven to hold an nnx object an overlay-listed constructor built,
+    whose array leaves are distinct buffers; a class of the module may store one array in
+    two variables (tied weights)."""
+    return module_class(ctx, reader, name) in nnx_api.MODULE_CLASSES
+
+
+def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
+    """Whether `name`, as `reader` reads it, is proven to hold an nnx graph object."""
+    return module_class(ctx, reader, name) is not None
+
+
+def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
+    """The nnx class `name` is proven to hold where `reader` reads it (`flax.nnx.Optimizer`;
+    for a class of this module, its nnx base), else None."""
+    fn = ctx.graph.functions.get(reader.scope)
+    if fn is not None and (name in fn.params or name in fn.globals | fn.nonlocals):
+        return None
+    binders = [s for s in ctx.graph.scope_stmts(reader.scope) if name in s.defs]
+    if len(binders) != 1 or not ctx.graph.dominates(binders[0], reader):
+        return None
+    node = binders[0].node
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target, value = node.targets[0].target, node.value
+    if type(target) is not cst.Name or type(value) is not cst.Call:
+        return None
+    qual = ctx.qualify(value.func)
+    if qual in nnx_api.MODULE_CLASSES:
+        return qual
+    func = value.func
+    return ctx.per_module(_module_classes).get(func.value) if type(func) is cst.Name else None
+
+
+def _module_classes(ctx: ModuleContext) -> dict[str, str]:
+    """The module-level classes bound once whose only base is an nnx module base -> it."""
+    found = {}
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        node = stmt.node
+        if type(node) is not cst.ClassDef or len(node.bases) != 1 or node.keywords:
+            continue
+        name = node.name.value
+        once = sum(name in s.defs for s in ctx.graph.scope_stmts(MODULE)) == 1
+        base = ctx.qualify(node.bases[0].value)
+        if once and base in nnx_api.MODULE_BASES:
+            found[name] = base
+    return found
+
+
+def module_update(ctx: ModuleContext, stmt: Stmt) -> str | None:
+    """The call of `stmt` that changes an nnx module in place through a function or
+    method the overlay lists (`nnx.update(model, state)`, `optimizer.update(model, grads)`
+    on a proven `nnx.Optimizer`), as written; None when it makes none."""
+    for call in stmt.calls:
+        qual = ctx.qualify(call.func)
+        if qual in nnx_api.MUTATING:
+            return ctx.code(call)
+        func = call.func
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+            continue
+        cls = module_class(ctx, stmt, func.value.value)
+        if cls is not None and f"{cls}.{func.attr.value}" in nnx_api.MUTATING:
+            return ctx.code(call)
+    return None

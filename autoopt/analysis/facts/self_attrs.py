@@ -1,0 +1,251 @@
+"""The attributes of `self` in a class's methods, and whether the class is closed.
+
+A class is *closed* for its attribute `x` (`closed_class`: None, else the reason) when
+code autoopt does not read cannot reach `self.x`:
+
+- the class derives from nothing (or `object`), has no keywords (a metaclass) and no
+  decorators (`@dataclass` writes methods);
+- it is not used as a value (subclassed, handed on) nor importable by other code
+  (`analysis/core/jitted.py`, `escapes`);
+- no code outside its methods names an attribute `x`, and nothing reaches attributes by
+  name (`getattr`, `setattr`, `vars`, `__dict__`);
+- in each method (and the functions nested there), `self` is read only as `self.a`;
+- each instance, `C(...)`, is read only as `C(...).a` or through a name bound to it,
+  `t.a`: no code can copy it (`copy.copy`) into another object sharing `x`.
+
+`uses` lists each `self.x` (and each bare `self`) in the methods, with its parent node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import evaluated_exprs
+from autoopt.analysis.core.graph import MODULE, Function, Stmt
+from autoopt.analysis.core.jitted import escapes
+from autoopt.analysis.core.names import dotted
+from autoopt.analysis.core.walk import children
+
+_REFLECTION = frozenset({"getattr", "setattr", "delattr", "vars", "__dict__"})
+
+
+@dataclass(frozen=True)
+class Use:
+    """An occurrence of `self.x` (or of `self` alone) in a method, with its parent."""
+
+    stmt: Stmt
+    node: cst.CSTNode
+    parent: cst.CSTNode | None
+    method: Function
+
+
+def closed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """Why code autoopt does not read may reach `self.attr` of `cls` (None: it cannot)."""
+    return ctx.per_module(_closed, cls, attr)
+
+
+def _closed(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    for check in (_class_premise, _outside_premise, _self_premise, _instances_premise):
+        reason = check(ctx, cls, attr)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    node = class_node(ctx, cls)
+    if node is None:
+        return f"`{cls}` is not a class of the module's top level"
+    bases = [ctx.code(b.value) for b in node.bases if ctx.code(b.value) != "object"]
+    if bases or node.keywords:
+        what = bases[0] if bases else ctx.code(node.keywords[0])
+        return f"`{cls}` derives from `{what}`, whose code may keep `self.{attr}`"
+    if node.decorators:
+        what = ctx.code(node.decorators[0].decorator)
+        return f"`{cls}` is decorated with `{what}`, whose methods may keep `self.{attr}`"
+    escape = escapes(ctx, cls)
+    if escape:
+        return f"{escape}: code autoopt cannot see may keep `{cls}().{attr}`"
+    return None
+
+
+def _outside_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """No attribute named `attr` outside `cls`'s methods, no access by name."""
+    inside = {id(u.node) for u in uses(ctx, cls, attr)}
+    for stmt in ctx.graph.stmts:
+        for root in roots(stmt):
+            for node, _ in walk_parents(root, None):
+                named = type(node) is cst.Attribute and node.attr.value == attr
+                if named and id(node) not in inside:
+                    where = f"`{ctx.code(node)}` at line {ctx.span(stmt.node).line}"
+                    return f"{where} reaches an attribute `{attr}` outside `{cls}`"
+                if type(node) is cst.Name and node.value in _REFLECTION:
+                    line = ctx.span(stmt.node).line
+                    return f"`{node.value}` at line {line} may reach `self.{attr}`"
+    return None
+
+
+def _instances_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """Each instance, `C(...)`, is used only through its attributes, directly or by a
+    name it is bound to: code it is handed to may copy it (`copy.copy`), sharing
+    `.{attr}`."""
+    held: dict[str, set[str]] = {}  # scope -> names bound to an instance
+    for stmt in ctx.graph.stmts:
+        for root in roots(stmt):
+            for node, parent in walk_parents(root, None):
+                if type(node) is not cst.Call or type(node.func) is not cst.Name:
+                    continue
+                if node.func.value != cls or type(parent) is cst.Attribute:
+                    continue
+                name = _bound_name(stmt, node)
+                if name is None:
+                    return _handed(ctx, cls, stmt, attr)
+                held.setdefault(stmt.scope, set()).add(name)
+    for stmt in ctx.graph.stmts:
+        names = {n for scope, ns in held.items() if _within(stmt.scope, scope) for n in ns}
+        for root in roots(stmt) if names else ():
+            for node, parent in walk_parents(root, None):
+                if type(node) is cst.Name and node.value in names:
+                    based = type(parent) is cst.Attribute and parent.value is node
+                    if not based and not _binds(stmt, node):
+                        return _handed(ctx, node.value, stmt, attr)
+    return None
+
+
+def _handed(ctx: ModuleContext, what: str, stmt: Stmt, attr: str) -> str:
+    line = ctx.span(stmt.node).line
+    return (
+        f"`{what}` is used other than through its attributes at line {line}: code it "
+        f"reaches may copy it, sharing `.{attr}`"
+    )
+
+
+def _bound_name(stmt: Stmt, call: cst.Call) -> str | None:
+    """`t` when the statement is `t = call`."""
+    node = stmt.node
+    if type(node) is not cst.Assign or node.value is not call or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    return target.value if type(target) is cst.Name else None
+
+
+def _binds(stmt: Stmt, name: cst.Name) -> bool:
+    node = stmt.node
+    return type(node) is cst.Assign and any(t.target is name for t in node.targets)
+
+
+def _within(scope: str, outer: str) -> bool:
+    return scope == outer or scope.startswith(outer + ".") or outer == MODULE
+
+
+def _self_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    for use in uses(ctx, cls, attr):
+        if type(use.node) is cst.Name:
+            line = ctx.span(use.stmt.node).line
+            return (
+                f"`{use.node.value}` is used other than through its attributes at line "
+                f"{line}: code it reaches may keep `{use.node.value}.{attr}`"
+            )
+    return None
+
+
+def self_method(ctx: ModuleContext, scope: str) -> Function | None:
+    """The method of a class whose body holds `scope` (the method itself), with `self`."""
+    fn = ctx.graph.functions.get(scope)
+    if fn is None or not fn.is_method or not fn.params:
+        return None
+    names = {dotted(d.decorator) for d in fn.node.decorators}
+    return None if names & {"staticmethod", "classmethod"} else fn
+
+
+def class_node(ctx: ModuleContext, cls: str) -> cst.ClassDef | None:
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        if type(stmt.node) is cst.ClassDef and stmt.node.name.value == cls:
+            return stmt.node
+    return None
+
+
+def uses(ctx: ModuleContext, cls: str, attr: str) -> list[Use]:
+    """Every `self.attr` and every `self` not read as `self.a` in the methods of `cls`."""
+    return ctx.per_module(_uses_of, cls, attr)
+
+
+def _uses_of(ctx: ModuleContext, cls: str, attr: str) -> list[Use]:
+    found: list[Use] = []
+    for fn in ctx.graph.functions.values():
+        method = self_method(ctx, fn.qualname)
+        if fn.scope != cls or method is None:
+            continue
+        me = method.params[0]
+        for stmt in ctx.graph.stmts:
+            if stmt.scope != fn.qualname and not stmt.scope.startswith(fn.qualname + "."):
+                continue
+            for root in roots(stmt):
+                for node, parent in walk_parents(root, None):
+                    if (
+                        type(node) is cst.Name
+                        and node.value == me
+                        and type(parent) is not cst.Attribute
+                    ) or is_self_attr(node, me, attr):
+                        found.append(Use(stmt, node, parent, method))
+    return found
+
+
+def roots(stmt: Stmt) -> list[cst.CSTNode]:
+    """What a statement evaluates or binds (a loop's target and a `with`'s names too)."""
+    node = stmt.node
+    roots = list(evaluated_exprs(node))
+    if type(node) is cst.For:
+        roots.append(node.target)
+    if type(node) is cst.With:
+        roots += [i.asname.name for i in node.items if i.asname is not None]
+    if type(node) is cst.FunctionDef:
+        roots += [p.default for p in _params(node) if p.default is not None]
+    return roots
+
+
+def _params(node: cst.FunctionDef) -> list[cst.Param]:
+    params = node.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def walk_parents(
+    node: cst.CSTNode, parent: cst.CSTNode | None
+) -> Iterator[tuple[cst.CSTNode, cst.CSTNode | None]]:
+    yield node, parent
+    for child in children(node):
+        yield from walk_parents(child, node)
+
+
+def is_self_attr(node: cst.CSTNode, me: str, attr: str) -> bool:
+    return (
+        type(node) is cst.Attribute
+        and type(node.value) is cst.Name
+        and node.value.value == me
+        and node.attr.value == attr
+    )
+
+
+def assign_targets(node: cst.Assign) -> Iterator[cst.BaseExpression]:
+    """The assignment's targets, tuple and list elements included."""
+    todo: list[cst.BaseExpression] = [t.target for t in node.targets]
+    while todo:
+        target = todo.pop()
+        if type(target) is cst.Tuple or type(target) is cst.List:
+            todo += [e.value for e in target.elements]
+        else:
+            yield target
+
+
+def is_store(use: Use) -> bool:
+    """`self.x` is a target the statement binds (`self.x = v`, `self.x, l = f()`)."""
+    node = use.stmt.node
+    if type(node) is cst.Assign:
+        return any(t is use.node for t in assign_targets(node))
+    if type(node) in (cst.AugAssign, cst.AnnAssign, cst.For):
+        return getattr(node, "target", None) is use.node
+    return False

@@ -1,0 +1,104 @@
+"""AO103 examples, eager loops that change an nnx module in place: no `jax.jit` step
+carries that, so the finding names the call and the nnx spelling, with no fix."""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid, Valid
+
+_NONE = Applicability.NONE
+
+_LOOP = """
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+def loss_fn(model, x, y):
+    return jnp.mean((model(x) - y) ** 2)
+
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+    x, y = jnp.ones((8, 3)), jnp.ones((8, 1))
+    for _ in range(10):
+        loss, grads = nnx.value_and_grad(loss_fn)(model, x, y)
+        optimizer.update(model, grads)
+    return loss
+"""
+
+OPTIMIZER_UPDATE = Invalid(
+    _LOOP,
+    fix=_NONE,
+    message="`optimizer.update(model, grads)` changes an nnx module in place",
+)
+
+NNX_UPDATE = Invalid(
+    """
+import jax
+from flax import nnx
+
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    for _ in range(10):
+        state = nnx.state(model)
+        nnx.update(model, jax.tree.map(lambda v: v * 0.5, state))
+    return model.kernel[...]
+""",
+    fix=_NONE,
+    message="`nnx.update(model, jax.tree.map(lambda v: v * 0.5, state))` changes an nnx module",
+)
+
+VALID = (
+    Valid(
+        _LOOP.replace("optimizer = nnx.Optimizer(model,", "optimizer = make(model,").replace(
+            "import optax\n", "import optax\nfrom helpers import make\n"
+        ),
+        "`optimizer` comes from code autoopt cannot see: not proven an nnx optimizer",
+    ),
+    Valid(
+        _LOOP.replace("def main():", "@nnx.jit\ndef main():"),
+        "the loop runs traced, inside `nnx.jit`: compiled already",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+@nnx.jit
+def train_step(model, optimizer, x, y):
+    loss, grads = nnx.value_and_grad(lambda m: jnp.mean((m(x) - y) ** 2))(model)
+    optimizer.update(model, grads)
+    return loss
+
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+    x, y = jnp.ones((8, 3)), jnp.ones((8, 1))
+    for _ in range(10):
+        loss = train_step(model, optimizer, x, y)
+    return loss
+""",
+        "the body calls an `nnx.jit` step, which changes the modules: compiled already",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import optax
+
+optimizer = optax.sgd(0.1)
+
+
+def main():
+    params = jnp.ones(3)
+    state = optimizer.init(params)
+    for _ in range(10):
+        updates, state = optimizer.update(params * 2.0, state, params)
+    return updates, state
+""",
+        "an optax optimizer's `update` is pure: it changes nothing in place",
+    ),
+)

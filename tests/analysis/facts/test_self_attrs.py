@@ -1,0 +1,55 @@
+"""The attributes of `self` in a class's methods, and whether the class is closed."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from autoopt.analysis.facts.self_attrs import closed_class, is_store, uses
+
+from ..helpers import HEADER, context
+
+CLASS = """
+class Run:
+    def __init__(self):
+        self.x = jnp.ones(2)
+
+    def step(self):
+        def inner():
+            return self.x
+        self.x, y = f(self.x), self.y
+        return inner
+
+def main():
+    r = Run()
+    r.step()
+EXTRA
+"""
+
+
+def test_uses_list_each_self_x_with_whether_it_is_stored() -> None:
+    ctx = context(CLASS.replace("EXTRA", ""), HEADER)
+    found = [(ctx.code(u.stmt.node).split("\n")[0], is_store(u)) for u in uses(ctx, "Run", "x")]
+    assert found == [
+        ("self.x = jnp.ones(2)", True),
+        ("return self.x", False),  # in the nested function
+        ("self.x, y = f(self.x), self.y", True),
+        ("self.x, y = f(self.x), self.y", False),
+    ]
+    assert all(type(u.node) is cst.Attribute for u in uses(ctx, "Run", "x"))
+    assert closed_class(ctx, "Run", "x") is None
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        ("print(r.x)\n", "`r.x` at line 17 reaches an attribute `x` outside `Run`"),
+        ("setattr(obj, 'x', 1)\n", "`setattr` at line 17 may reach `self.x`"),
+        ("keep = [Run()]\n", "`Run` is used other than through its attributes at line 17"),
+        ("def later(r):\n    return r\n", None),  # another `r`, no instance of Run
+    ],
+)
+def test_a_closed_class_has_no_way_in_from_outside(extra: str, reason: str | None) -> None:
+    ctx = context(CLASS.replace("EXTRA", extra), HEADER)
+    found = closed_class(ctx, "Run", "x")
+    assert found is None if reason is None else (found or "").startswith(reason), found

@@ -1,0 +1,166 @@
+"""AO201 on trainer classes and library-built state: the rewritten programs compute the
+same numbers, and the donated buffers are really given to XLA."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import pytest
+
+from autoopt.model import Applicability
+from tests.rules.helpers import assert_same, rewrite, run_snippet
+
+TRAINER = """
+import jax
+import jax.numpy as jnp
+import optax
+
+
+class Trainer:
+    def __init__(self, size, lr=0.1):
+        self.opt = optax.adam(lr)
+        self.make_steps()
+        params = {"w": jnp.linspace(0.0, 1.0, size)}
+        self.state = (params, self.opt.init(params))
+
+    def make_steps(self):
+        def train_step(state, batch):
+            params, opt_state = state
+            loss, grads = jax.value_and_grad(lambda p: jnp.sum((p["w"] * batch) ** 2))(params)
+            updates, opt_state = self.opt.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), loss
+
+        def loss(state, batch):
+            return jnp.sum((state[0]["w"] * batch) ** 2)
+
+        self.train_step = jax.jit(train_step)
+        self.loss = jax.jit(loss)
+
+    def evaluate(self, batch):
+        return self.loss(self.state, batch)
+
+    def fit(self, batches):
+        losses = []
+        for batch in batches:
+            self.state, loss = self.train_step(self.state, batch)
+            losses.append(loss)
+        return losses
+
+
+def main():
+    trainer = Trainer(5)
+    losses = trainer.fit([jnp.full(5, 0.5 + i) for i in range(6)])
+    return losses, trainer.evaluate(jnp.ones(5))
+"""
+
+HAIKU = """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import optax
+
+net = hk.transform(lambda x: hk.Linear(3)(x))
+opt = optax.chain(optax.clip_by_global_norm(1.0), optax.sgd(0.1, momentum=0.9))
+
+
+@jax.jit
+def update(params, opt_state, x):
+    grads = jax.grad(lambda p: jnp.sum(net.apply(p, None, x) ** 2))(params)
+    updates, opt_state = opt.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main():
+    x = jnp.arange(8.0).reshape(2, 4)
+    params = net.init(jax.random.key(0), x)
+    opt_state = opt.init(params)
+    for _ in range(5):
+        params, opt_state = update(params, opt_state, x)
+    return params, opt_state
+"""
+
+LINEN = """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(nn.relu(nn.Dense(4)(x)))
+
+
+@jax.jit
+def step(state, x):
+    grads = jax.grad(lambda p: jnp.sum(state.apply_fn({"params": p}, x) ** 2))(state.params)
+    return state.apply_gradients(grads=grads)
+
+
+def main():
+    x = jnp.arange(6.0).reshape(2, 3)
+    model = MLP()
+    params = model.init(jax.random.key(1), x)["params"]
+    state = train_state.TrainState.create(apply_fn=model.apply, params=params, tx=optax.adam(0.01))
+    for _ in range(4):
+        state = step(state, x)
+    return state.params, state.opt_state
+"""
+
+EQUINOX = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(model, x):
+    grads = jax.grad(lambda m: jnp.sum(m[1](jnp.tanh(m[0](x))) ** 2))(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)
+
+
+def main():
+    x = jnp.arange(3.0)
+    k1, k2 = jax.random.split(jax.random.key(0))
+    model = (eqx.nn.Linear(3, 8, key=k1), eqx.nn.Linear(8, 2, key=k2))
+    for _ in range(4):
+        model = step(model, x)
+    return model[0].weight, model[1].bias
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "donated"),
+    [
+        (TRAINER, '("state",)'),
+        (HAIKU, '("params", "opt_state")'),
+        (LINEN, '("state",)'),
+        (EQUINOX, '("model",)'),
+    ],
+    ids=["trainer-class", "haiku-optax", "linen-trainstate", "equinox-layer"],
+)
+def test_donation_is_safe_and_keeps_the_numbers(source: str, donated: str) -> None:
+    result = rewrite(source, rules=("AO201",))
+    assert [f.fix for f in result.findings] == [Applicability.SAFE]
+    assert f"donate_argnames={donated}" in result.new_source
+    after = run_snippet(result.new_source + "\nresult = main()\n")
+    assert_same(run_snippet(source + "\nresult = main()\n"), after)
+
+
+def test_the_trainer_s_old_state_is_donated() -> None:
+    """After a rewritten step the previous `self.state`'s buffers are deleted: XLA took
+    them (nothing else held them, which is what AO201 proved)."""
+    source = rewrite(TRAINER, rules=("AO201",)).new_source
+    namespace: dict[str, object] = {"__name__": "snippet"}
+    exec(compile(source, "<snippet>", "exec"), namespace)
+    trainer = namespace["Trainer"](3)  # type: ignore[operator]
+    old = trainer.state[0]["w"]
+    trainer.fit([jnp.ones(3)])
+    assert old.is_deleted() and not trainer.state[0]["w"].is_deleted()
+    unchanged = namespace.copy()
+    exec(compile(TRAINER, "<snippet>", "exec"), unchanged)
+    kept = unchanged["Trainer"](3)  # type: ignore[operator]
+    before = kept.state[0]["w"]
+    kept.fit([jnp.ones(3)])
+    assert not before.is_deleted()  # the original program keeps it

@@ -1,0 +1,94 @@
+"""The paired statistics on deterministic synthetic samples: what they decide, and when."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from autoopt.verify.stats import (
+    MIN_PAIRS,
+    Decision,
+    decision,
+    paired_interval,
+    t_quantile,
+)
+
+FLOOR = 0.05
+
+
+def drifting(n: int, seed: int = 0) -> list[float]:
+    """Times of one side under a load that comes and goes: up to 3x slower in some rounds."""
+    rng = np.random.default_rng(seed)
+    return list(1.0 + 2.0 * rng.random(n))
+
+
+def paired(before: list[float], ratio: float, jitter: float, seed: int = 1) -> list[float]:
+    """The other side of each round: `ratio` faster, with lognormal jitter of its own."""
+    rng = np.random.default_rng(seed)
+    noise = rng.standard_normal(len(before))
+    return [b / ratio * math.exp(jitter * z) for b, z in zip(before, noise, strict=True)]
+
+
+def sequential(before: list[float], after: list[float]) -> tuple[Decision, int]:
+    """Add pairs one at a time until the interval decides: the decision and the pairs used."""
+    for n in range(2, len(before) + 1):
+        verdict = decision(paired_interval(before[:n], after[:n]), FLOOR)
+        if verdict is not Decision.UNDECIDED:
+            return verdict, n
+    return Decision.UNDECIDED, len(before)
+
+
+def test_t_quantiles() -> None:
+    assert t_quantile(1) == 12.706 and t_quantile(20) == 2.086
+    assert t_quantile(30) == pytest.approx(2.042, abs=0.005)
+    assert t_quantile(120) == pytest.approx(1.980, abs=0.005)
+
+
+def test_a_clear_gain_under_a_drifting_load_is_accepted_in_a_few_pairs() -> None:
+    before = drifting(40)
+    verdict, pairs = sequential(before, paired(before, 1.3, 0.05))
+    assert verdict is Decision.FASTER and pairs <= 5
+
+
+def test_no_gain_is_rejected_as_no_gain_not_faster() -> None:
+    before = drifting(40)
+    verdict, _ = sequential(before, paired(before, 1.0, 0.05))
+    assert verdict is Decision.NO_GAIN
+
+
+def test_a_slowdown_is_slower() -> None:
+    before = drifting(40)
+    verdict, _ = sequential(before, paired(before, 0.7, 0.05))
+    assert verdict is Decision.SLOWER
+
+
+def test_noisy_pairs_need_more_runs_and_end_inconclusive_at_the_budget() -> None:
+    before = drifting(40)
+    after = paired(before, 1.08, 0.25)  # a small gain in pairs that scatter by 25%
+    verdict, pairs = sequential(before[:6], after[:6])  # the budget allows six pairs
+    assert verdict is Decision.UNDECIDED and pairs == 6
+    interval = paired_interval(before[:6], after[:6])
+    assert interval.low < 1 + FLOOR < interval.high  # straddles the bar either way
+
+
+def test_the_interval_narrows_as_pairs_are_added() -> None:
+    before = drifting(40)
+    after = paired(before, 1.2, 0.1)
+    widths = [paired_interval(before[:n], after[:n]) for n in (3, 10, 40)]
+    assert widths[0].high / widths[0].low > widths[1].high / widths[1].low
+    assert widths[1].high / widths[1].low > widths[2].high / widths[2].low
+
+
+def test_too_few_pairs_decide_nothing() -> None:
+    interval = paired_interval([1.0] * (MIN_PAIRS - 1), [0.5] * (MIN_PAIRS - 1))
+    assert interval.ratio == pytest.approx(2.0) and decision(interval, FLOOR) is Decision.UNDECIDED
+    one = paired_interval([1.0], [0.5])
+    assert one.low < 1 < one.high  # one pair shows no spread: assumed, wide
+
+
+def test_a_noise_floor_widens_an_interval_the_pairs_show_as_exact() -> None:
+    exact = paired_interval([1.0] * 4, [0.8] * 4)
+    floored = paired_interval([1.0] * 4, [0.8] * 4, sd_floor=0.1)
+    assert exact.low == pytest.approx(1.25) and floored.low < 1.1 < floored.high
