@@ -31,6 +31,7 @@ from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.plans.carry import unstable_carry
+from autoopt.analysis.values import ints
 from autoopt.analysis.values.array_type import ArrayType, dtype_text
 from autoopt.analysis.values.shapes import (
     array_facts,
@@ -141,7 +142,7 @@ def join_keeps_dtype(
     for piece in pieces:
         if array_facts(ctx, stmt, piece).dtype in absorbed:
             continue
-        if len(pieces) == 1 and _one_type(ctx, loop, piece):
+        if len(pieces) == 1 and _one_type(ctx, loop, stmt, piece):
             continue
         dtype = f" ({dtype_text(start.dtype)})" if start and start.dtype else ""
         return (
@@ -152,10 +153,11 @@ def join_keeps_dtype(
     return ""
 
 
-def _one_type(ctx: ModuleContext, loop: Loop, piece: cst.BaseExpression) -> bool:
+def _one_type(ctx: ModuleContext, loop: Loop, stmt: Stmt, piece: cst.BaseExpression) -> bool:
     """Whether the piece has the same dtype (and weak type) on every iteration: it is
     built by JAX functions, operators and subscripts from names the loop leaves alone,
-    `range` loop variables, and carried names that keep their type (`plans/carry.py`).
+    Python ints (`range` loop variables, bounded counters: `values/ints.py`), and carried
+    names that keep their type (`plans/carry.py`).
     Then the accumulator's dtype can change only once, at the first step, and a single
     join converts every element the same way."""
     if not all(_typed_node(ctx, n) for n in walk(piece)):
@@ -167,6 +169,7 @@ def _one_type(ctx: ModuleContext, loop: Loop, piece: cst.BaseExpression) -> bool
         if not is_range(ctx, node.iter):
             return False
         names.discard(node.target.value)
+    names = {n for n in names if ints.bounds(ctx, stmt, cst.Name(n), {}) is None}
     body = ctx.graph.loop_stmts(loop.id)
     return not unstable_carry(ctx, body, tuple(sorted(names)))
 
