@@ -7,6 +7,7 @@ import contextlib
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import libcst as cst
 
@@ -14,7 +15,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.project import dependencies
 from autoopt.analysis.core.suppress import is_suppressed, suppressions
 from autoopt.analysis.facts.test_functions import reached_test
-from autoopt.config import Settings
+from autoopt.config import DEFAULT_LINE_LENGTH, Settings, line_length
 from autoopt.model import Applicability, AutooptError, Finding, Result
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.line_map import LineMap
@@ -151,7 +152,8 @@ def render(module: cst.Module, findings: Iterable[Finding], path: str) -> str:
     findings = list(findings)
     if not findings:
         return module.code
-    new_code = apply_edits(module, [e for f in findings for e in f.edits]).code
+    edits = [e for f in findings for e in f.edits]
+    new_code = apply_edits(module, edits, line_length=_line_length(path)).code
     try:
         cst.parse_module(new_code)
     except cst.ParserSyntaxError as exc:  # pragma: no cover - a rule bug, never user error
@@ -160,6 +162,14 @@ def render(module: cst.Module, findings: Iterable[Finding], path: str) -> str:
             path, f"internal error: {rules} produced code that does not parse ({exc.message})"
         ) from None
     return new_code
+
+
+def _line_length(path: str) -> int:
+    """The project's line length for a file on disk; Ruff's default for code given as
+    text (`<string>`, stdin without a file name)."""
+    if path in ("<string>", "-"):
+        return DEFAULT_LINE_LENGTH
+    return line_length(Path(path).parent.resolve())
 
 
 #: How many times `optimize_source` analyses and fixes at most. A fix can remove what kept

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from dataclasses import dataclass, field, replace
@@ -13,6 +14,7 @@ from autoopt.model import AutooptError
 # Tests and benchmarks: checked, rewritten only with --include-tests (gitignore-style).
 TEST_FILES = ("tests/", "test/", "test_*.py", "*_test.py", "conftest.py", "benchmarks/")
 EXECUTORS = ("local", "ray")  # where verification jobs run (autoopt/verify/executor.py)
+DEFAULT_LINE_LENGTH = 88  # Ruff's and Black's
 #: Which equivalent rewrites whose speed verification could not decide are kept.
 INCONCLUSIVE = ("keep-safe", "keep", "drop")
 
@@ -99,6 +101,26 @@ def find_pyproject(start: Path) -> Path | None:
         if candidate.is_file() and "autoopt" in _read_toml(candidate).get("tool", {}):
             return candidate
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def line_length(folder: Path) -> int:
+    """The line length Ruff (else Black) uses for files in `folder`: from the nearest
+    `ruff.toml`, `.ruff.toml` or `pyproject.toml` with a `[tool.ruff]` or `[tool.black]`
+    table; 88, their default, where none says."""
+    for candidate in [folder, *folder.parents]:
+        for name in ("ruff.toml", ".ruff.toml"):
+            if (candidate / name).is_file():
+                return _int(_read_toml(candidate / name).get("line-length"))
+        tools = _read_toml(candidate / "pyproject.toml").get("tool", {})
+        if "ruff" in tools or "black" in tools:
+            found = tools.get("ruff", {}).get("line-length")
+            return _int(tools.get("black", {}).get("line-length") if found is None else found)
+    return DEFAULT_LINE_LENGTH
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and value > 0 else DEFAULT_LINE_LENGTH
 
 
 def _read_toml(path: Path) -> dict:

@@ -54,7 +54,7 @@ def test_rewrite_adds_import_jax_keeps_comments_and_is_idempotent() -> None:
     result = optimize_source(code, settings=JIT)
     assert result.new_source == (
         "import jax\n"
-        "import jax.numpy as jnp\n\n"
+        "import jax.numpy as jnp\n\n\n"  # the changed def two lines below the imports
         "@jax.jit\n"
         "def step(u):\n"
         "    return jnp.tanh(u) * 0.5  # damped\n\n"

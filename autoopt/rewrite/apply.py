@@ -9,8 +9,10 @@ from collections.abc import Callable, Collection, Iterable
 import libcst as cst
 
 from autoopt.analysis.core.walk import child_list
+from autoopt.config import DEFAULT_LINE_LENGTH
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.imports import add_imports
+from autoopt.rewrite.style import follow_style
 
 #: The nodes from the module down to a node (KeyError for a node it does not hold).
 Ancestors = Callable[[cst.CSTNode], list[cst.CSTNode]] | None
@@ -90,11 +92,17 @@ def _with_leading(stmt: cst.BaseStatement, lines) -> cst.BaseStatement:
 
 
 def apply_edits(
-    module: cst.Module, edits: Iterable[Edit], ancestors: Ancestors = None
+    module: cst.Module,
+    edits: Iterable[Edit],
+    ancestors: Ancestors = None,
+    line_length: int = DEFAULT_LINE_LENGTH,
 ) -> cst.Module:
-    """The module with every edit applied, and the imports they require added
-    (`ancestors`: `ModuleContext.ancestors` of this module, when there is one)."""
+    """The module with every edit applied, the imports they require added, and the new
+    code in the file's style (`ancestors`: `ModuleContext.ancestors` of this module, when
+    there is one; `line_length`: the project's, `config.line_length`)."""
     edits = list(edits)
     rewritten = module.visit(_EditApplier(module, edits, ancestors))
     required = {e for e in edits if isinstance(e, RequireImport)}
-    return add_imports(rewritten, required) if required else rewritten
+    if required:
+        rewritten = add_imports(rewritten, required)
+    return follow_style(module, rewritten, line_length)

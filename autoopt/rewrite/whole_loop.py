@@ -66,7 +66,8 @@ numbers) runs the steps the loop would run. Where only the second step keeps the
 weakly typed start that comes back strong), `_main_scan(..., peel=True)` (`peel` is
 static) runs the first step apart, on the carry as it starts, then scans the others:
 
-    u, first = body(u, 0)  # the first step, on the starting types
+    # the first step, on the starting types
+    u, first = body(u, 0)
     u, rest = jax.lax.scan(body, u, length=N_STEPS - 1)
     return u, jnp.concatenate([first[None], rest])
 """
@@ -174,7 +175,8 @@ def _peeled(
     start = _start(whole)
     if not lists:
         return (
-            f"    {carry} = {body}({carry}, {start})[0]  # the first step, on the starting types\n"
+            "    # the first step, on the starting types\n"
+            f"    {carry} = {body}({carry}, {start})[0]\n"
             f"    return {rest}[0]\n",
             imports,
         )
@@ -186,8 +188,8 @@ def _peeled(
     else:
         stacked = f"tuple({concatenate}([a[None], b]) for a, b in zip({first}, {after}))"
     code = (
-        f"    {carry}, {first} = {body}({carry}, {start})"
-        "  # the first step, on the starting types\n"
+        "    # the first step, on the starting types\n"
+        f"    {carry}, {first} = {body}({carry}, {start})\n"
         f"    {carry}, {after} = {rest}\n"
         f"    return {carry}, {stacked}\n"
     )

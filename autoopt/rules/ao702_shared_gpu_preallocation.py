@@ -10,7 +10,7 @@ from pathlib import Path
 import libcst as cst
 
 from autoopt.analysis.semantic import ModuleContext, python_api, semantic, walk
-from autoopt.model import Applicability, Finding, InsertAfter, InsertBefore
+from autoopt.model import Applicability, Finding, InsertAfter, InsertBefore, RequireImport
 from autoopt.rules.base import Rule
 from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples
 
@@ -128,11 +128,11 @@ class SharedGpuPreallocation(Rule):
                 f" (0.9/{launch.workers}) per process"
             )
         message += "; unsafe: allocating on demand costs time and may fragment memory"
-        lines = [] if _os_imported_before(body, anchor) else [_line("import os")]
+        lines, required = _os_import(ctx, body, anchor)
         lines.append(_line(f'os.environ.setdefault("{PREALLOCATE}", "false")'))
         title = f"Set {PREALLOCATE}=false {launch.where}"
         new = tuple(lines)
-        edits = [InsertBefore(anchor, new) if anchor else InsertAfter(body[-1], new)]
+        edits = [InsertBefore(anchor, new) if anchor else InsertAfter(body[-1], new), *required]
         yield self.finding(ctx, node, message, Applicability.UNSAFE, edits, title=title)
 
 
@@ -170,6 +170,19 @@ def _first_code(body: list[cst.BaseStatement]) -> cst.BaseStatement | None:
 
 def _dotted_module(node: cst.ImportFrom) -> str:
     return cst.Module([]).code_for_node(node.module) if node.module else ""
+
+
+def _os_import(
+    ctx: ModuleContext, body: list[cst.BaseStatement], anchor: cst.BaseStatement | None
+) -> tuple[list[cst.SimpleStatementLine], tuple[RequireImport, ...]]:
+    """What makes `os` bound above the setting: nothing where it is imported above the
+    anchor; where no module-level line binds it, an import placed with the others
+    (`rewrite/imports.py`); else (it is imported below) `import os` just above."""
+    if _os_imported_before(body, anchor):
+        return [], ()
+    if "os" not in ctx.imports.module_bindings:
+        return [], (RequireImport("os"),)
+    return [_line("import os")], ()
 
 
 def _os_imported_before(body: list[cst.BaseStatement], anchor: cst.BaseStatement | None) -> bool:

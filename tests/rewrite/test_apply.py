@@ -100,7 +100,7 @@ def test_the_same_statement_inserted_by_two_fixes_appears_once() -> None:
     shared = cst.parse_statement("import os\n")
     twin = cst.parse_statement("import os\n")  # equal, but another fix's own statement
     out = apply_edits(m, [InsertBefore(anchor, (shared,)), InsertBefore(anchor, (shared, twin))])
-    assert out.code == SOURCE.replace("z = y", "import os\nimport os\nz = y")
+    assert out.code == SOURCE.replace("z = y", "import os\nimport os\n\nz = y")
     out = apply_edits(m, [InsertAfter(anchor, (shared,)), InsertAfter(anchor, (shared,))])
     assert out.code == SOURCE.replace("z = y", "z = y\nimport os")
 
@@ -117,11 +117,11 @@ def test_a_removed_node_takes_no_further_transform_and_can_move() -> None:
         Replace(moved, fail),
         InsertBefore(line(m, 1), (moved,)),  # the AO102/AO701 move: its comment goes along
     ]
-    # the blank line above `x = 1` now opens the inserted block, above the moved comment
+    # the blank line above `x = 1` now opens the inserted block, above the moved comment;
+    # below the imports one blank line, as isort wants
     assert apply_edits(m, edits).code == textwrap.dedent(
         """\
         import numpy as np
-
 
         # set up y
         y = f(x)  # trailing
@@ -135,7 +135,7 @@ def test_required_imports_are_added_once() -> None:
     m = module()
     out = apply_edits(m, [RequireImport("jax"), RequireImport("jax"), RequireImport("os")])
     assert out.code == SOURCE.replace(
-        "import numpy as np\n", "import numpy as np\nimport jax\nimport os\n"
+        "import numpy as np\n", "import os\n\nimport jax\nimport numpy as np\n"
     )
 
 

@@ -88,8 +88,8 @@ def insert_helper(source: str, inner: str) -> str:
         ),
         pytest.param(
             "import jax\n\n\n\ndef f():\n    a = 2\n",
-            "import jax\n\n\n\ndef helper(x):\n    return x\n\n\ndef f():\n    a = 2\n",
-            id="more-blank-lines-are-kept",
+            "import jax\n\n\ndef helper(x):\n    return x\n\n\ndef f():\n    a = 2\n",
+            id="two-blank-lines-below-imports-as-isort-wants",
         ),
     ],
 )
@@ -123,8 +123,8 @@ DUS = "jax.lax.dynamic_update_slice_in_dim"
         pytest.param(
             slice_update,
             "def x_helper(array, start, value):\n"
-            f"    return {DUS}(array, jnp.asarray(value, array.dtype), start, 0)\n",
-            id="slice",
+            f"    return {DUS}(\n        array, jnp.asarray(value, array.dtype), start, 0\n    )\n",
+            id="slice-wrapped-at-88-columns",
         ),
         pytest.param(
             splice_update,

@@ -15,16 +15,16 @@ JAX = RequireImport("jax")
     ("source", "required", "expected"),
     [
         pytest.param(
-            '"""Doc."""\nfrom __future__ import annotations\n\nx = 1\n',
+            '"""Doc."""\n\nfrom __future__ import annotations\n\nx = 1\n',
             [JAX],
-            '"""Doc."""\nfrom __future__ import annotations\nimport jax\n\nx = 1\n',
-            id="after-docstring-and-future",
+            '"""Doc."""\n\nfrom __future__ import annotations\n\nimport jax\n\nx = 1\n',
+            id="a-section-of-its-own-after-the-future-import",
         ),
         pytest.param(
-            "from __future__ import annotations\nimport jax.numpy as jnp\n",
+            "from __future__ import annotations\n\nimport jax.numpy as jnp\n",
             [JAX],
-            "from __future__ import annotations\nimport jax\nimport jax.numpy as jnp\n",
-            id="before-the-package-not-the-future-import",
+            "from __future__ import annotations\n\nimport jax\nimport jax.numpy as jnp\n",
+            id="sorted-before-a-submodule-of-the-package",
         ),
         pytest.param(
             "import os\n\n# jax things\nimport jax.numpy as jnp\nimport numpy as np\n\nx = 1\n",
@@ -37,29 +37,63 @@ JAX = RequireImport("jax")
             "from jax import numpy as jnp\n\nx = 1\n",
             [JAX],
             "import jax\nfrom jax import numpy as jnp\n\nx = 1\n",
-            id="before-a-from-import-of-the-package",
+            id="import-before-from-import",
         ),
         pytest.param(
-            "import os\nimport numpy as np\n\nx = 1\n",
+            "import os\nimport zlib\n\nimport numpy as np\n\nx = 1\n",
             [JAX, RequireImport("functools")],
-            "import os\nimport numpy as np\nimport functools\nimport jax\n\nx = 1\n",
-            id="after-the-last-import-sorted",
+            "import functools\nimport os\nimport zlib\n\nimport jax\nimport numpy as np\n\nx = 1\n",
+            id="each-in-its-section-sorted",
         ),
         pytest.param(
-            "import os\nx = 1\nimport numpy as np\ny = 2\n",
+            "import os\nfrom typing import Any\n\nimport numpy as np\nfrom jax import lax\n",
+            [RequireImport("zlib"), JAX],
+            "import os\nimport zlib\nfrom typing import Any\n\nimport jax\nimport numpy as np\n"
+            "from jax import lax\n",
+            id="after-the-last-plain-import-before-from-imports",
+        ),
+        pytest.param(
+            "import numpy as np\n\nx = 1\n",
+            [RequireImport("functools")],
+            "import functools\n\nimport numpy as np\n\nx = 1\n",
+            id="a-standard-library-section-above-third-party",
+        ),
+        pytest.param(
+            "import os\n\nfrom . import sibling\n",
             [JAX],
-            "import os\nx = 1\nimport numpy as np\nimport jax\ny = 2\n",
-            id="after-the-last-top-level-import",
+            "import os\n\nimport jax\n\nfrom . import sibling\n",
+            id="a-third-party-section-between-stdlib-and-relative",
+        ),
+        pytest.param(
+            "import os\n\nx = 1\nimport numpy as np\n\ny = 2\n",
+            [JAX],
+            "import os\n\nx = 1\nimport jax\nimport numpy as np\n\ny = 2\n",
+            id="in-the-block-holding-its-section",
         ),
         pytest.param(
             "import os\n\nx = 1\n",
             [RequireImport("jax.numpy", "jnp")],
-            "import os\nimport jax.numpy as jnp\n\nx = 1\n",
+            "import os\n\nimport jax.numpy as jnp\n\nx = 1\n",
             id="with-an-alias",
         ),
-        pytest.param("x = 1\n", [JAX], "import jax\nx = 1\n", id="no-imports"),
+        pytest.param("x = 1\n", [JAX], "import jax\n\nx = 1\n", id="no-imports"),
         pytest.param(
-            "# header\n\nx = 1\n", [JAX], "# header\n\nimport jax\nx = 1\n", id="below-the-header"
+            '"""Doc."""\nx = 1\n',
+            [JAX],
+            '"""Doc."""\n\nimport jax\n\nx = 1\n',
+            id="after-a-docstring",
+        ),
+        pytest.param(
+            "# header\n\nx = 1\n",
+            [JAX],
+            "# header\n\nimport jax\n\nx = 1\n",
+            id="below-the-header",
+        ),
+        pytest.param(
+            "import os\ndef f():\n    pass\n",
+            [JAX],
+            "import os\n\nimport jax\n\n\ndef f():\n    pass\n",
+            id="two-blank-lines-above-a-function",
         ),
     ],
 )
@@ -82,25 +116,26 @@ def test_present_imports_are_not_added_again(source: str, required: RequireImpor
 def test_an_import_inside_a_function_binds_no_module_level_name() -> None:
     source = "def f():\n    import os\n"
     out = add_imports(cst.parse_module(source), [RequireImport("os")])
-    assert out.code == "import os\ndef f():\n    import os\n"
+    assert out.code == "import os\n\n\ndef f():\n    import os\n"
 
 
 def test_an_alias_bound_to_another_module_is_not_enough() -> None:
     source = "import numpy as jnp\n"
     out = add_imports(cst.parse_module(source), [RequireImport("jax.numpy", "jnp")])
-    assert out.code == "import numpy as jnp\nimport jax.numpy as jnp\n"
+    assert out.code == "import jax.numpy as jnp\nimport numpy as jnp\n"
 
 
 def test_an_import_goes_above_its_first_use_when_the_imports_come_later() -> None:
     """A notebook's cells joined: the first cell uses `functools`, the last imports
-    NumPy. The import joins the first cell's import block, not the last."""
+    NumPy. The import joins the first cell's import block, not the last, in a section of
+    its own."""
     source = (
         "# cell 0\nimport jax\n\n@functools.partial(jax.jit)\ndef f(x):\n    return x\n"
         "# cell 1\nimport numpy as np\n"
     )
     out = add_imports(cst.parse_module(source), [RequireImport("functools")])
     assert out.code == (
-        "# cell 0\nimport jax\nimport functools\n\n@functools.partial(jax.jit)\n"
+        "# cell 0\nimport functools\n\nimport jax\n\n@functools.partial(jax.jit)\n"
         "def f(x):\n    return x\n# cell 1\nimport numpy as np\n"
     )
 
@@ -109,6 +144,6 @@ def test_with_no_import_above_the_first_use_the_import_takes_its_comments() -> N
     source = "# cell 0\nx = functools.reduce(max, [1, 2])\n# cell 1\nimport numpy as np\n"
     out = add_imports(cst.parse_module(source), [RequireImport("functools")])
     assert out.code == (
-        "# cell 0\nimport functools\nx = functools.reduce(max, [1, 2])\n"
+        "# cell 0\nimport functools\n\nx = functools.reduce(max, [1, 2])\n"
         "# cell 1\nimport numpy as np\n"
     )

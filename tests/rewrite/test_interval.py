@@ -97,18 +97,33 @@ def main(x):
 
 
 @pytest.mark.parametrize(
-    ("conversion", "extend"),
+    ("conversion", "extend", "after"),
     [
-        ("float(loss)", "losses.extend(float(value) for value in jax.device_get(losses_pending))"),
+        (
+            "float(loss)",
+            "losses.extend(float(value) for value in jax.device_get(losses_pending))",
+            "losses.extend(float(value) for value in jax.device_get(losses_pending))",
+        ),
         (
             "np.asarray(loss, np.float32)",
-            "losses.extend(np.asarray(value, np.float32) for value in "
-            "jax.device_get(losses_pending))",
+            "losses.extend(\n"  # wrapped at 88 columns, as ruff format would
+            "                np.asarray(value, np.float32)\n"
+            "                for value in jax.device_get(losses_pending)\n"
+            "            )",
+            "losses.extend(\n"
+            "        np.asarray(value, np.float32) for value in jax.device_get(losses_pending)\n"
+            "    )",
         ),
-        ("jax.device_get(loss)", "losses.extend(jax.device_get(losses_pending))"),
+        (
+            "jax.device_get(loss)",
+            "losses.extend(jax.device_get(losses_pending))",
+            "losses.extend(jax.device_get(losses_pending))",
+        ),
     ],
 )
-def test_a_list_is_extended_with_the_same_conversions(conversion: str, extend: str) -> None:
+def test_a_list_is_extended_with_the_same_conversions(
+    conversion: str, extend: str, after: str
+) -> None:
     reads = "print(np.mean(losses[-10:]))\nt = t + 0\nprint(len(losses))"
     _, code = rewrite("losses = []", f"losses.append({conversion})", reads, set())
     assert (
@@ -137,7 +152,7 @@ def main(x):
             {extend}
             losses_pending.clear()
             print(len(losses))
-    {extend}
+    {after}
     return x
 """
     )

@@ -216,7 +216,7 @@ def test_donation_merges_into_the_decorator_another_fix_added() -> None:
         RequireImport("functools"),
     ]
     assert apply_edits(ctx.module, edits).code == (
-        "import jax\nimport functools\n\n\n# the update\n"
+        "import functools\n\nimport jax\n\n\n# the update\n"
         '@functools.partial(jax.jit, donate_argnames=("state",))\n'
         "def step(state, batch):\n    return state + batch\n"
     )
@@ -273,7 +273,7 @@ def test_a_partial_imported_in_a_function_is_not_used_at_module_level() -> None:
         "def main():\n"
     )
     assert new == PARTIAL_IN_A_FUNCTION.replace(
-        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nimport functools\n"
+        "import jax\n", "import functools\n\nimport jax\n"
     ).replace("def step", '@functools.partial(jax.jit, donate_argnames=("x",))\ndef step').replace(
         "def main():\n", scan
     ).replace("    for _ in range(10):\n        x = step(x, 3)\n", "    x = _main_loop(x)\n")

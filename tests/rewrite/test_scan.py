@@ -142,6 +142,6 @@ def test_the_helper_donates_the_carries_it_is_given() -> None:
     donating = helper(CARRIED).replace(
         "@jax.jit", '@functools.partial(jax.jit, donate_argnames=("params",))'
     )
-    head = HEAD.replace("import jax.numpy as jnp\n", "import jax.numpy as jnp\nimport functools\n")
+    head = HEAD.replace("import jax\n", "import functools\n\nimport jax\n")
     expected = head + donating + MAIN.format(call=call)
     assert rewrite(SOURCE, donate=("params",)) == ("main_loop", expected)

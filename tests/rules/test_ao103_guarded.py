@@ -68,12 +68,12 @@ def main():
 """
 
 SEIR_GUARDED = '''
+import functools
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-import functools
 
 N_TOWNS = 6
 N_STEPS = 30
@@ -113,7 +113,8 @@ def _main_scan(state, mixing, pop, peel=False):
 
     if not peel:
         return jax.lax.scan(body, state, length=N_STEPS)
-    state, first = body(state, 0)  # the first step, on the starting types
+    # the first step, on the starting types
+    state, first = body(state, 0)
     state, rest = jax.lax.scan(body, state, length=N_STEPS - 1)
     return state, jnp.concatenate([first[None], rest])
 
@@ -124,7 +125,9 @@ def _main_loop(state, mixing, pop):
     (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
-        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        leaves, structure = jax.tree_util.tree_flatten(
+            jax.eval_shape(lambda x: x, tree)
+        )
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
     first = jax.eval_shape(_main_step, state, mixing, pop)[0]
@@ -314,7 +317,7 @@ def test_the_first_step_apart_takes_the_weak_carry_as_the_loop_did(tmp_path: Pat
     """A scan started from the weak carry would promote it to a strong int32 (no wrap in
     the first step); the first step apart keeps the loop's numbers exactly."""
     result = rewrite(WRAPS, ("AO103",))
-    assert "c = body(c, 0)[0]  # the first step, on the starting types\n" in result.new_source
+    assert "# the first step, on the starting types\n    c = body(c, 0)[0]\n" in result.new_source
     before, _ = run_program(tmp_path, "original", WRAPS, False)
     after, ran = run_program(tmp_path, "rewritten", result.new_source, False)
     assert ran == [True]

@@ -77,7 +77,10 @@ def test_a_kept_example_computes_what_the_loop_did(case: examples.Invalid) -> No
 def test_rows_of_a_range_that_does_not_start_at_zero() -> None:
     """Two kept lists over `range(7, N)`: the row of step `s` is `s - 7`."""
     result = rewrite(OFFSET, ("AO103",))
-    assert "enumerate(range(7, N_STEPS)) if step % 5 == 0 or step == 8" in result.new_source
+    assert (
+        "        for i, step in enumerate(range(7, N_STEPS))\n"
+        "        if step % 5 == 0 or step == 8\n"
+    ) in result.new_source
     assert_same(_main(OFFSET), _main(result.new_source))
 
 

@@ -46,9 +46,10 @@ def main():
 """
 
 TANH_SCAN = """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 N_STEPS = 60
 
@@ -97,9 +98,10 @@ def main():
 """
 
 ENERGY_GUARDED = '''
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 N_STEPS = 60
 
@@ -124,7 +126,8 @@ def _main_scan(u, peel=False):
 
     if not peel:
         return jax.lax.scan(body, u, length=N_STEPS)
-    u, first = body(u, 0)  # the first step, on the starting types
+    # the first step, on the starting types
+    u, first = body(u, 0)
     u, rest = jax.lax.scan(body, u, length=N_STEPS - 1)
     return u, jnp.concatenate([first[None], rest])
 
@@ -135,7 +138,9 @@ def _main_loop(u):
     (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
-        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        leaves, structure = jax.tree_util.tree_flatten(
+            jax.eval_shape(lambda x: x, tree)
+        )
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
     first = jax.eval_shape(_main_step, u)[0]

@@ -86,7 +86,7 @@ def test_a_weak_start_over_a_shifted_range_runs_its_first_row_apart() -> None:
         "w = jnp.zeros(3, jnp.float32)", "w = jnp.full(3, 0.25)"
     )
     new, _ = _rewrite(source)
-    assert "    w, first = body(w, 2)  # the first step, on the starting types\n" in new
+    assert "    # the first step, on the starting types\n    w, first = body(w, 2)\n" in new
     assert "    w, rest = jax.lax.scan(body, w, xs=jnp.arange(3, N_STEPS))\n" in new
     before, _ = _run(source)
     after, calls = _run(new)

@@ -312,8 +312,9 @@ def test_module_loop_runs_as_one_scan_and_leaves_every_global() -> None:
         )
     ]
     assert (
-        "    return jax.lax.scan(body, (u, u_prev, jnp.zeros_like(u), jnp.zeros_like(u)), "
-        "length=N_STEPS)\n"
+        "    return jax.lax.scan(\n"
+        "        body, (u, u_prev, jnp.zeros_like(u), jnp.zeros_like(u)), length=N_STEPS\n"
+        "    )\n"
         "\n"
         "\n"
         "(u, u_prev, lap, u_next), probe_items = _loop(u, u_prev)\n"

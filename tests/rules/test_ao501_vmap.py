@@ -105,9 +105,10 @@ result = main(x, 1.5 * x - 0.7 + jnp.sin(7 * x))
 
 
 BOOTSTRAP_VMAPPED = """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 N = 32
 

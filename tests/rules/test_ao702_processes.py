@@ -65,7 +65,7 @@ def test_the_conftest_finding_depends_on_the_pytest_configuration(tmp_path: Path
     conftest.write_text(CONFTEST)
     result = _check(conftest)
     assert [f.span.line for f in result.findings] == [1]
-    assert result.new_source == f"import os\n{SETTING}\n{CONFTEST}"
+    assert result.new_source == f"import os\n\n{SETTING}\n{CONFTEST}"
     cache = ResultCache(tmp_path / "cache.json")
     entry = key(Settings(select=("AO702",), unsafe_fixes=True), CONFTEST.encode())
     cache.put(entry, result)
@@ -84,7 +84,7 @@ def test_the_corpus_program_is_rewritten_only_with_unsafe_fixes() -> None:
     result = optimize_source(source, path=str(CORPUS), settings=Settings(unsafe_fixes=True))
     assert [f.rule for f in result.applied] == ["AO702"]
     assert result.new_source == source.replace(
-        "import jax\n", f"import os\n{SETTING}\nimport jax\n", 1
+        "import multiprocessing\n\n", f"import multiprocessing\nimport os\n\n{SETTING}\n", 1
     )
 
 
@@ -101,4 +101,4 @@ def test_a_conftest_that_only_imports_os_gets_the_setting_after_it(tmp_path: Pat
     (tmp_path / "test_model.py").write_text("import jax\n")
     conftest = tmp_path / "conftest.py"
     conftest.write_text("import os\n")
-    assert _check(conftest).new_source == f"import os\n{SETTING}\n"
+    assert _check(conftest).new_source == f"import os\n\n{SETTING}\n"

@@ -156,7 +156,7 @@ def test_a_tuple_of_arrays_updated_over_zip_and_an_inline_grad() -> None:
     ]
     result = rewrite(TUPLE_PARAMS, ("AO101", "AO103"))
     assert "def _fit_step(params, x, y):" in result.new_source
-    assert "enumerate(range(20)) if step % 5 == 0)" in result.new_source  # the kept rows
+    assert "enumerate(range(20)) if step % 5 == 0\n    )" in result.new_source  # the kept rows
     assert_same(run_snippet(TUPLE_PARAMS), run_snippet(result.new_source))
 
 

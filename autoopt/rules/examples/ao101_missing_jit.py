@@ -271,6 +271,7 @@ for _ in range(100):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def step(u, alpha):
     return u + alpha * (jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1))
@@ -293,9 +294,11 @@ keys = jax.random.split(jax.random.PRNGKey(0), 4)
 xs = [init(k, 8) for k in keys]
 """,
         """
+import functools
+
 import jax
 from jax import numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, static_argnames=("n",))
 def init(key, n):
@@ -323,6 +326,7 @@ for i in range(5):
 import jax as J
 import jax.numpy as jnp
 from functools import partial
+
 
 @partial(J.jit, static_argnames=("steps",))
 def unroll(x, steps):
@@ -352,6 +356,7 @@ for x in xs:
 from jax import jit
 import jax.numpy as jnp
 
+
 @jit
 def predict(w, x):
     # a linear model
@@ -378,10 +383,12 @@ def main(x, k):
 main(jnp.ones(8), int(sys.argv[1]))
 """,
         """
+import functools
 import sys
+
 import jax
 import jax.numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, static_argnames=("k",))
 def head(x, k):
@@ -415,8 +422,10 @@ if __name__ == "__main__":
 """,
         """
 import multiprocessing
+
 import jax
 import jax.numpy as jnp
+
 
 def work(x):
     return jnp.cos(x) ** 2
@@ -553,6 +562,7 @@ for _ in range(100):
 import jax
 import jax.numpy as jnp
 
+
 def laplacian(u):
     return jnp.roll(u, 1) - 2 * u + jnp.roll(u, -1)
 
@@ -581,6 +591,7 @@ for _ in range(200):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def leapfrog(x, v):
     v = v - 0.05 * x
@@ -603,9 +614,11 @@ for _ in range(5):
     x = normalise(x, 1)
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, static_argnames=("axis",))
 def normalise(x, axis):
@@ -629,9 +642,11 @@ for _ in range(3):
     x = activate(x, "tanh")
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, static_argnames=("kind",))
 def activate(x, kind):
@@ -723,6 +738,7 @@ for _ in range(10):
         """
 import jax
 import jax.numpy as jnp
+
 
 class Schedule:
     def __init__(self):
@@ -900,6 +916,7 @@ for step in range(400):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def jitter(x, step):
     h = (step * 9_000_017 + 12345) % 1_000_003
@@ -991,6 +1008,7 @@ for i in range(8):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def step(u, t):
     return u + (t * 0.5 - 1.0) * u
@@ -1062,6 +1080,7 @@ set_param("DT", 0.4)
 """,
         """
 import sys
+
 import jax
 import jax.numpy as jnp
 
@@ -1187,10 +1206,11 @@ for _ in range(4):
 TABLE *= 0.5
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
-import functools
 
 TABLE = np.array([1.0, 2.0, 3.0])
 

@@ -110,6 +110,7 @@ def run(x):
         """
 import jax
 
+
 def run(x):
     step = jax.jit(dynamics, static_argnames=("n",))  # rebuilt each time
     for t in range(10):
@@ -228,6 +229,7 @@ def simulate(x, fns):
 """,
         """
 import jax
+
 
 def simulate(x, fns):
     out = []

@@ -280,8 +280,10 @@ def main(batches):
     return state
 """,
         """
-import jax
 import functools
+
+import jax
+
 
 @functools.partial(jax.jit, donate_argnames=("state",))
 def train_step(state, batch):
@@ -315,6 +317,7 @@ def main(grads_list):
 from functools import partial
 import jax
 import jax.numpy as jnp
+
 
 @partial(jax.jit, static_argnames=("lr",), donate_argnames=("params", "opt"))
 def update(params, opt, grads, lr):
@@ -375,9 +378,11 @@ def main():
     return u
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
+
 
 @functools.partial(jax.jit, donate_argnames=("u",))
 def relax(u):
@@ -409,6 +414,7 @@ def main(a, b):
 import functools
 import jax
 
+
 @functools.partial(jax.jit, donate_argnames=("a", "b"))
 def step(a, b):
     return a + b, b * 2
@@ -434,8 +440,10 @@ def train(state, xs):
     return state
 """,
         """
-import jax
 import functools
+
+import jax
+
 
 @functools.partial(jax.jit, donate_argnames=("state",))
 def step(state, x):
@@ -464,8 +472,10 @@ def main(xs):
     return state
 """,
         """
-import jax
 import functools
+
+import jax
+
 
 @functools.partial(jax.jit, donate_argnames=("state",))
 def step(state, x):
@@ -493,8 +503,10 @@ def run(xs):
     return state
 """,
         """
-import jax
 import functools
+
+import jax
+
 
 @functools.partial(jax.jit, donate_argnames=("state",))
 def step(state, x):
@@ -620,6 +632,7 @@ def main():
 import equinox as eqx
 import jax
 
+
 @eqx.filter_jit(donate="all")
 def step(state, n):
     return state * n
@@ -684,6 +697,7 @@ def main():
 import equinox as eqx
 import jax
 
+
 @eqx.filter_jit(donate="all-except-first")
 def step(table, state):
     return state + table
@@ -733,9 +747,11 @@ def main():
     return state
 """,
         """
+import functools
+
 import jax
 from flax import nnx
-import functools
+
 
 @functools.partial(nnx.jit, donate_argnames=("state",))
 def step(state, x):
@@ -766,9 +782,11 @@ def main(x):
     return model
 """,
         """
+import functools
+
 import jax
 from flax import nnx
-import functools
+
 
 @functools.partial(nnx.jit, donate_argnames=("model",))
 def step(model, x):
@@ -807,9 +825,10 @@ def main():
     return p, Run.start
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 class Run:
     start = None
@@ -890,10 +909,12 @@ def main():
     return p
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
 import registry
-import functools
+
 
 @functools.partial(jax.jit, donate_argnames=("p",))
 def step(p):
@@ -929,9 +950,10 @@ def main():
     return p
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 def prepared(p):
     seen = [p]
@@ -967,9 +989,11 @@ def main():
     return total, model.bias.value
 """,
         """
+import functools
+
 import jax.numpy as jnp
 from flax import nnx
-import functools
+
 
 @functools.partial(nnx.jit, donate_argnames=("model",))
 def step(model, x):
@@ -1006,9 +1030,10 @@ def main():
     return counter.count.value
 """,
         """
+import functools
+
 import jax.numpy as jnp
 from flax import nnx
-import functools
 
 class Counter(nnx.Module):
     def __init__(self):
@@ -1052,10 +1077,12 @@ def main():
     return loss
 """,
         """
+import functools
+
 import jax.numpy as jnp
 import optax
 from flax import nnx
-import functools
+
 
 @functools.partial(nnx.jit, donate_argnames=("model", "optimizer"))
 def train_step(model, optimizer, x, y):
@@ -1164,6 +1191,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+
 @eqx.filter_jit(donate="all")
 def step(state, batch):
     return state - 0.1 * batch
@@ -1258,9 +1286,10 @@ def main(batches):
     return trainer.losses
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("state",))
@@ -1363,10 +1392,11 @@ def main(grads):
     return params
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
 import optax
-import functools
 
 opt = optax.adam(1e-3)
 
@@ -1408,10 +1438,11 @@ def main(x):
     return params
 """,
         """
+import functools
+
 import haiku as hk
 import jax
 import jax.numpy as jnp
-import functools
 
 net = hk.transform(lambda x: hk.Linear(2)(x))
 
@@ -1461,12 +1492,13 @@ def main(x):
     return state.params
 """,
         """
+import functools
+
 import flax.linen as nn
 import jax
 import jax.numpy as jnp
 import optax
 from flax.training import train_state
-import functools
 
 
 class MLP(nn.Module):
@@ -1557,9 +1589,10 @@ def main(batches):
     return trainer.losses
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("state",))
@@ -1621,9 +1654,10 @@ def main(batches):
     return trainer.losses
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("state",))
@@ -1679,10 +1713,11 @@ def main(grads):
     return params
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
 import optax
-import functools
 
 keep = optax.GradientTransformation(lambda params: params, lambda u, s, p=None: (u, s))
 opt = optax.chain(keep, optax.adam(1e-3))
@@ -1734,9 +1769,10 @@ def main(batches):
     return trainer.losses
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("state",))
@@ -1786,10 +1822,11 @@ def main():
     return model.weight
 """,
         """
+import functools
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("model",))

@@ -419,6 +419,7 @@ def run(w, table, steps):
         """
 import jax.numpy as jnp
 
+
 def run(w, table, steps):
     table_dev = jnp.asarray(table, dtype=jnp.float16)
     for _ in range(steps):
@@ -463,6 +464,7 @@ def fit(w, data):
         """
 import jax.numpy as jnp
 import numpy as np
+
 
 def fit(w, data):
     for epoch in range(3):

@@ -162,6 +162,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+
 def main(xs):
     norms, means = [], []
     for x in xs:
@@ -257,6 +258,7 @@ def main(xs):
 import jax
 import jax.numpy as jnp
 
+
 def main(xs):
     rows = []
     for epoch in range(3):
@@ -281,6 +283,7 @@ def main(xs):
         """
 import jax
 import jax.numpy as jnp
+
 
 def main(xs):
     count = 0
@@ -378,6 +381,7 @@ def main(x):
         """
 import jax
 import jax.numpy as jnp
+
 
 def main(x):
     printed = []
@@ -495,10 +499,11 @@ def main(data, targets):
     return w, losses
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
-import functools
 
 STEPS = 100
 
@@ -556,9 +561,10 @@ def main():
     return u, energies
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 STEPS = 50
 
@@ -669,9 +675,10 @@ def main():
     return x, energies, peaks
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 STEPS = 50
 
@@ -908,6 +915,7 @@ import jax.numpy as jnp
 def train_step(params, batch):
     return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
 import numpy as np
+
 
 def main(params, batch, n):
     losses = []

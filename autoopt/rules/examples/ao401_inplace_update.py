@@ -243,6 +243,7 @@ result = smooth(jnp.arange(24.0).reshape(8, 3))
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def smooth(xs):
     out = jnp.zeros(xs.shape)
@@ -278,6 +279,7 @@ def extremes(xs):
 import jax
 import jax.numpy as jnp
 
+
 @jax.jit
 def extremes(xs):
     lo = jnp.zeros(xs.shape[0])
@@ -305,9 +307,10 @@ def fill(n):
     return out
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -334,9 +337,10 @@ for i in range(8):
         grid = grid.at[i, 7 - j].add(i * j)
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 grid = jnp.zeros((8, 8))
 
@@ -495,7 +499,9 @@ import jax.numpy as jnp
 
 @functools.partial(jax.jit, donate_argnames=("array",))
 def out_update_slice(array, start, value):
-    return jax.lax.dynamic_update_slice_in_dim(array, jnp.asarray(value, array.dtype), start, 0)
+    return jax.lax.dynamic_update_slice_in_dim(
+        array, jnp.asarray(value, array.dtype), start, 0
+    )
 
 
 def blocks(n, k):
@@ -553,9 +559,10 @@ def fill(n):
     return snapshot
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -610,9 +617,10 @@ def fill(n):
     return out
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -638,9 +646,10 @@ for i in range(len(buf) - 1):
     buf = jnp.concatenate([buf[:i], jnp.ones(2) * i, buf[i + 2:]])
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 buf = jnp.zeros(8)
 
@@ -669,9 +678,10 @@ def squash(xs):
     return out
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -700,9 +710,10 @@ def ring(xs):
     return buf
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -732,9 +743,10 @@ def put(n, rows):
     return out
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -765,9 +777,10 @@ def fill(n):
     return first, out
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -800,9 +813,10 @@ def trace(n):
     return seen
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -834,9 +848,10 @@ def fill(n):
     return out
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))

@@ -83,9 +83,10 @@ for t in range(10):
     out = jnp.concatenate([out, jnp.ones((1, 3)) * t])
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 out = jnp.zeros((0, 3))
 
@@ -115,9 +116,10 @@ def grow(n, width):
     return acc
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -180,9 +182,10 @@ def counts(n):
     return table
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("array",))
@@ -196,7 +199,9 @@ def counts(n):
     table = jnp.zeros((0, 4), jnp.int32)
     table = jnp.zeros((len(range(1, n + 1)), *table.shape[1:]), table.dtype)
     for k in range(1, n + 1):
-        table = table_write_rows(table, k - 1, jnp.expand_dims(jnp.full((4,), k, jnp.int32), 0))
+        table = table_write_rows(
+            table, k - 1, jnp.expand_dims(jnp.full((4,), k, jnp.int32), 0)
+        )
     return table
 """,
     ),
@@ -212,6 +217,7 @@ def collect(xs):
 """,
         """
 import jax.numpy as jnp
+
 
 def collect(xs):
     acc = jnp.zeros((0, 3))
@@ -235,6 +241,7 @@ def collect(n, k):
 """,
         """
 import jax.numpy as jnp
+
 
 def collect(n, k):
     acc = jnp.zeros((0, 3))
@@ -260,6 +267,7 @@ def collect(n):
         """
 import jax.numpy as jnp
 
+
 def collect(n):
     acc = jnp.zeros((0, 3))
     acc_parts = [acc]
@@ -284,6 +292,7 @@ def collect(n):
         """
 import jax.numpy as jnp
 
+
 def collect(n):
     acc = jnp.ones((1, 3))
     acc_parts = [acc]
@@ -306,6 +315,7 @@ def collect(n):
 """,
         """
 import jax.numpy as jnp
+
 
 def collect(n):
     acc = jnp.zeros((0, 3), dtype=jnp.int32)
@@ -332,6 +342,7 @@ def collect(n, stop):
         """
 import jax.numpy as jnp
 
+
 def collect(n, stop):
     acc = jnp.zeros((0, 3))
     acc_parts = [acc]
@@ -357,6 +368,7 @@ def collect(n):
         """
 import jax.numpy as jnp
 
+
 def collect(n):
     acc = jnp.zeros((0, 3))
     acc_parts = [acc]
@@ -380,6 +392,7 @@ def history(xs):
 """,
         """
 import jax.numpy as jnp
+
 
 def history(xs):
     hist = xs[:1]
@@ -440,6 +453,7 @@ def run(x, n):
         """
 import jax.numpy as jnp
 
+
 def run(x, n):
     trace = jnp.zeros((0, 2))
     trace_parts = [trace]
@@ -464,6 +478,7 @@ def run(x, n):
 """,
         """
 import jax
+
 
 def run(x, n):
     out = x[None]
@@ -699,6 +714,7 @@ def track(x, n):
 """,
         """
 import jax.numpy as jnp
+
 
 def track(x, n):
     out = jnp.zeros((1,), dtype=jnp.bfloat16)

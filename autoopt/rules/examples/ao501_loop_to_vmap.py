@@ -276,6 +276,7 @@ ys = jnp.stack([f(x) for x in xs])
 import jax
 import jax.numpy as jnp
 
+
 def f(x):
     return (x ** 2).sum()
 
@@ -498,9 +499,10 @@ def bootstrap(x, y):
 fits = bootstrap(jnp.linspace(0.0, 1.0, 32), jnp.linspace(1.0, 3.0, 32))
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 N = 64
 
@@ -544,9 +546,10 @@ def run(xs: jax.Array, w: jax.Array, b: jax.Array):
     return jnp.stack(out)
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 def embed(x, w):
     return jnp.tanh(w @ x)
@@ -577,6 +580,7 @@ ys = jnp.stack([jnp.sum(f(x) ** 2) for x in xs])
         """
 import jax
 import jax.numpy as jnp
+
 
 def f(x):
     return jnp.tanh(x)
@@ -609,9 +613,10 @@ def run(xs: jax.Array, w: jax.Array, n):
     return jnp.stack(outs)
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 def f(x, w):
     return jnp.tanh(x @ w)
@@ -743,9 +748,10 @@ def run(xs: jax.Array, w: jax.Array):
     return jnp.stack(out)
 """,
         """
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 def trace(h):
     jax.debug.print("h {}", h.sum())

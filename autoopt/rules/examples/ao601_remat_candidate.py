@@ -207,6 +207,7 @@ import jax
 from jax import lax
 import jax.numpy as jnp
 
+
 def loss(params, x):
     def body(h, p):
         return jax.nn.gelu(h @ p["w"] + p["b"]), None

@@ -69,6 +69,7 @@ os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 """,
         """
 import os
+
 os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 import jax
 """,
@@ -86,6 +87,7 @@ os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".5"  # limit memory
 """,
         """
 import os
+
 os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".5"  # limit memory
 import jax
 import jax.numpy as jnp
@@ -102,6 +104,7 @@ os.environ.setdefault("JAX_ENABLE_X64", "1")
 """,
         """
 import os
+
 os.environ.setdefault("JAX_ENABLE_X64", "1")
 import jax
 """,
@@ -116,6 +119,7 @@ os.environ.update({"XLA_FLAGS": "--xla_force_host_platform_device_count=2"})
 """,
         """
 import os
+
 os.environ.update({"XLA_FLAGS": "--xla_force_host_platform_device_count=2"})
 from jax import numpy as jnp
 """,
@@ -139,6 +143,7 @@ import os
 # memory
 os.environ["XLA_PYTHON_CLIENT_ALLOCATOR"] = "platform"
 import jax
+
 jax.devices()
 """,
     ),
@@ -150,6 +155,7 @@ os.environ["JAX_PLATFORMS"] = "cpu"
 """,
         """
 import os
+
 os.environ["JAX_PLATFORMS"] = "cpu"
 import jax
 """,
@@ -165,8 +171,10 @@ os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 """,
         """
 import os
+
 os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 import jax
+
 STARTUP = os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE", "")
 """,
         fix=Applicability.UNSAFE,
@@ -201,6 +209,7 @@ os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".25"
 """,
         """
 import os
+
 os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".25"
 import jax
 import numpy as np
@@ -218,6 +227,7 @@ os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".25"
 """,
         """
 import os
+
 os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".25"
 import jax
 import envcfg
@@ -239,6 +249,7 @@ os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 """,
         """
 import os
+
 os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 import jax
 from settings import *
@@ -256,6 +267,7 @@ os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 """,
         """
 import os
+
 os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
 import jax
 from config import load
@@ -276,8 +288,10 @@ os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".5"
         """
 import os
 from os import environ as env
+
 os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = ".5"
 import jax
+
 LIMIT = env.get("XLA_PYTHON_CLIENT_MEM_FRACTION")
 """,
         fix=Applicability.UNSAFE,
@@ -296,8 +310,10 @@ logging.basicConfig(stream=sys.stdout)
 import logging
 import os
 import sys
+
 os.environ["JAX_LOG_COMPILES"] = "1"
 import jax
+
 logging.basicConfig(stream=sys.stdout)
 """,
         fix=Applicability.UNSAFE,

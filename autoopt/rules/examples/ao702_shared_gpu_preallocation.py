@@ -244,8 +244,10 @@ if __name__ == "__main__":
         """
 import multiprocessing
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax
+
 
 def work(i):
     return jax.numpy.ones(3) * i
@@ -283,8 +285,10 @@ with ProcessPoolExecutor(max_workers=2, mp_context=spawn) as pool:
 import os
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax.numpy as jnp
+
 
 def work(i):
     return float(jnp.ones(3).sum())
@@ -317,8 +321,10 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 from jax import numpy as jnp
+
 
 def train(seed):
     return jnp.ones(3) * seed
@@ -344,8 +350,10 @@ pool = ctx.Pool()
         """
 import multiprocessing
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax
+
 
 def work(i):
     return jax.numpy.ones(3)
@@ -372,6 +380,7 @@ with multiprocessing.get_context("spawn").Pool(WORKERS) as pool:
         """
 import multiprocessing
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax
 
@@ -397,6 +406,7 @@ def work(i):
 """,
         """
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax
 import ray
@@ -486,6 +496,7 @@ if __name__ == "__main__":
         """
 import multiprocessing
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 from model import train
 
@@ -507,6 +518,7 @@ for seed in range(2):
 """,
         """
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import subprocess
 import sys
@@ -544,7 +556,9 @@ for seed in range(2):
         _CONFTEST,
         """
 \"\"\"Fixtures shared by the tests.\"\"\"
+
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import pytest
 
@@ -577,6 +591,7 @@ jax.config.update("jax_enable_x64", True)
 """,
         """
 import os
+
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax
 
@@ -593,7 +608,7 @@ jax.config.update("jax_enable_x64", True)
     ),
     Invalid(
         "import pytest\n",
-        f"import os\n{_SETTING}\nimport pytest\n",
+        f"import os\n\n{_SETTING}\nimport pytest\n",
         fix=Applicability.UNSAFE,
         message="the pytest-xdist workers (`--numprocesses=2` in setup.cfg)",
         files={"setup.cfg": "[tool:pytest]\naddopts = --numprocesses=2\n", **_TESTS},

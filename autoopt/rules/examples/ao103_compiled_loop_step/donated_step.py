@@ -24,9 +24,10 @@ def main():
     return run(jnp.eye(8), jnp.ones((5, 8)))
 """,
     expected="""
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 def cell(w, h, x):
@@ -69,9 +70,10 @@ for _ in range(10):
 print(w, loss)
 """,
     expected="""
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 w = jnp.ones(3)
 target = jnp.arange(3.0)
@@ -110,9 +112,10 @@ def main():
     return center(jnp.ones((6, 4)))
 """,
     expected="""
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @functools.partial(jax.jit, donate_argnames=("total",))

@@ -22,9 +22,10 @@ def main():
     return solve(jnp.zeros(3))
 """,
     expected='''
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 
 @jax.jit
@@ -42,7 +43,8 @@ def _solve_scan(x, peel=False):
 
     if not peel:
         return jax.lax.scan(body, x, length=20)[0]
-    x = body(x, 0)[0]  # the first step, on the starting types
+    # the first step, on the starting types
+    x = body(x, 0)[0]
     return jax.lax.scan(body, x, length=20 - 1)[0]
 
 
@@ -52,7 +54,9 @@ def _solve_loop(x):
     (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
-        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        leaves, structure = jax.tree_util.tree_flatten(
+            jax.eval_shape(lambda x: x, tree)
+        )
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
     first = jax.eval_shape(_solve_step, x)
@@ -105,9 +109,10 @@ def main():
     return simulate(jnp.zeros(16))
 """,
     expected='''
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 N_STEPS = 200
 
@@ -131,7 +136,8 @@ def _simulate_scan(u, source, peel=False):
 
     if not peel:
         return jax.lax.scan(body, u, length=N_STEPS)
-    u, first = body(u, 0)  # the first step, on the starting types
+    # the first step, on the starting types
+    u, first = body(u, 0)
     u, rest = jax.lax.scan(body, u, length=N_STEPS - 1)
     return u, jnp.concatenate([first[None], rest])
 
@@ -142,7 +148,9 @@ def _simulate_loop(u, source):
     (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
-        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        leaves, structure = jax.tree_util.tree_flatten(
+            jax.eval_shape(lambda x: x, tree)
+        )
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
     first = jax.eval_shape(_simulate_step, u, source)[0]
@@ -194,9 +202,10 @@ def main():
     return x
 """,
     expected='''
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 WEIGHTS = jnp.array([1.0, 2.0, 3.0])
 
@@ -219,7 +228,8 @@ def _main_scan(x, peel=False):
 
     if not peel:
         return jax.lax.scan(body, x, length=4)[0]
-    x = body(x, 0)[0]  # the first step, on the starting types
+    # the first step, on the starting types
+    x = body(x, 0)[0]
     return jax.lax.scan(body, x, length=4 - 1)[0]
 
 
@@ -229,7 +239,9 @@ def _main_loop(x):
     (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
-        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        leaves, structure = jax.tree_util.tree_flatten(
+            jax.eval_shape(lambda x: x, tree)
+        )
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
     first = jax.eval_shape(_main_step, x)

@@ -163,7 +163,9 @@ def _loop(u, u_prev):
         probe_item = u[PROBE]
         return (u, u_prev, lap, u_next), probe_item
 
-    return jax.lax.scan(body, (u, u_prev, jnp.zeros_like(u), jnp.zeros_like(u)), length=N_STEPS)
+    return jax.lax.scan(
+        body, (u, u_prev, jnp.zeros_like(u), jnp.zeros_like(u)), length=N_STEPS
+    )
 
 
 (u, u_prev, lap, u_next), probe_items = _loop(u, u_prev)
@@ -183,10 +185,11 @@ def main():
 GUARDED_CG = Invalid(
     _kept("        if it % EVERY == 0:\n            norms.append(jnp.sqrt(rs))"),
     expected='''
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
-import functools
 
 ITERS = 30
 EVERY = 10
@@ -216,7 +219,8 @@ def _main_scan(p, r, rs, x, peel=False):
 
     if not peel:
         return jax.lax.scan(body, (p, r, rs, x), length=ITERS)
-    (p, r, rs, x), first = body((p, r, rs, x), 0)  # the first step, on the starting types
+    # the first step, on the starting types
+    (p, r, rs, x), first = body((p, r, rs, x), 0)
     (p, r, rs, x), rest = jax.lax.scan(body, (p, r, rs, x), length=ITERS - 1)
     return (p, r, rs, x), jnp.concatenate([first[None], rest])
 
@@ -227,7 +231,9 @@ def _main_loop(p, r, rs, x):
     (a weakly typed start) from the second; else the loop of steps."""
 
     def types(tree):
-        leaves, structure = jax.tree_util.tree_flatten(jax.eval_shape(lambda x: x, tree))
+        leaves, structure = jax.tree_util.tree_flatten(
+            jax.eval_shape(lambda x: x, tree)
+        )
         return structure, [(x.shape, x.dtype, x.weak_type) for x in leaves]
 
     first = jax.eval_shape(_main_step, p, r, rs, x)[:4]
@@ -306,7 +312,9 @@ def simulate(u0):
     energy = []
     snapshots = []
     u, (energy, snapshots_items) = _simulate_loop(u)
-    snapshots.extend(snapshots_items[i] for i, step in enumerate(range(N_STEPS)) if step % 100 == 0)
+    snapshots.extend(
+        snapshots_items[i] for i, step in enumerate(range(N_STEPS)) if step % 100 == 0
+    )
     return u, energy, jnp.stack(snapshots)
 
 
@@ -355,7 +363,9 @@ def _loop(u):
 
 
 (u, du), snaps_items = _loop(u)
-snaps.extend(snaps_items[i] for i, step in enumerate(range(2, N_STEPS)) if step % 7 == 3)
+snaps.extend(
+    snaps_items[i] for i, step in enumerate(range(2, N_STEPS)) if step % 7 == 3
+)
 step = N_STEPS - 1
 
 

@@ -23,9 +23,10 @@ def main():
     return x, iteration
 """,
     expected="""
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 N_ITERS = 20
 
@@ -72,9 +73,10 @@ def main():
     return x, iteration
 """,
     expected="""
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 N_ITERS = 20
 

@@ -16,9 +16,10 @@ for _ in range(10):
 print(w)
 """,
     expected="""
+import functools
+
 import jax
 import jax.numpy as jnp
-import functools
 
 w = jnp.ones(3)
 target = jnp.arange(3.0)
