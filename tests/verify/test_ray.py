@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # on two cores time each other's runs, so a 1.4x gain can sink into their noise there.
 AGREEMENT = (
     "heat_diffusion.py",
-    "history_buffer.py",
+    "kalman_filter.py",
     "neg_carry_loop.py",
     "neg_early_stopping.py",
     "neg_loop_variant_host.py",
