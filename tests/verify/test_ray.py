@@ -83,6 +83,17 @@ def noisy(row: dict) -> bool:
     return False
 
 
+def undecided(row: dict) -> bool:
+    """Some view's paired interval holds an edge where the decision changes (`1 +
+    threshold`, faster; its inverse, slower): another run may decide either way."""
+    for view in (row["program"], row["function"]):
+        if view:
+            bar = 1 + view["threshold"]
+            if any(view["low"] < edge < view["high"] for edge in (bar, 1 / bar)):
+                return True
+    return False
+
+
 def test_ray_keeps_exactly_the_rewrites_local_keeps(cluster, tmp_path, fast, monkeypatch):
     from autoopt.verify import commands
 
@@ -97,7 +108,10 @@ def test_ray_keeps_exactly_the_rewrites_local_keeps(cluster, tmp_path, fast, mon
     assert remote.keys() == local.keys()
     assert {key[0].split(":")[0] for key in local} == set(AGREEMENT)
     differ = [key for key in local if local[key]["verdict"] != remote[key]["verdict"]]
-    assert [key for key in differ if not noisy(local[key])] == []
+    clear = [
+        k for k in differ if not (noisy(local[k]) or undecided(local[k]) or undecided(remote[k]))
+    ]
+    assert clear == []
     assert any(not noisy(row) and row["accepted"] for row in local.values())
 
 
