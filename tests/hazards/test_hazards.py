@@ -22,7 +22,8 @@ own `pyproject.toml`, so sibling modules are visible and no path looks like a te
 file), helper modules included, as `rewrite --write` on the folder would.
 Programs are run in one interpreter per variant that imports jax once and forks a
 child per program; programs that set `XLA_FLAGS`/`JAX_*` around `import jax` get a
-fresh interpreter each. A variant whose code did not change is not run again.
+fresh interpreter each. A variant whose code did not change is not run again. The
+originals run while the rewrites are made, and the two rewrites' runs side by side.
 
 `python tests/hazards/test_hazards.py [hNN ...]` prints the findings, diffs and
 outcomes of some programs, for working on them.
@@ -40,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -180,51 +182,66 @@ def _run(folder: Path, out: Path, programs: list[str], fork: bool, spec_name: st
             (out / f"{name}.pkl").write_bytes(pickle.dumps(record))
 
 
+def _rewrite_all(project: Path, names: list[str], sources: dict[str, str]) -> dict:
+    rewrites: dict[str, dict[str, Rewrite]] = {"default": {}, "unsafe": {}}
+    for name in names:
+        path = str(project / name)
+        rewrites["default"][name] = rewrite(sources[name], path, unsafe=False)
+        rewrites["unsafe"][name] = rewrite(sources[name], path, unsafe=True)
+    return rewrites
+
+
+def _write_variants(root: Path, project: Path, names: list[str], sources, rewrites) -> None:
+    for variant in ("default", "unsafe"):
+        folder = root / variant
+        folder.mkdir()
+        shutil.copy(project / "pyproject.toml", folder / "pyproject.toml")
+        for name in names:
+            (folder / name).write_text(_variant_code(sources, rewrites, variant, name))
+
+
+def _needs_run(sources, rewrites, variant: str, program: str) -> bool:
+    """A rewrite whose code equals what already runs is not run again."""
+    if not _changed(sources, rewrites, variant, program):
+        return False
+    return not (variant == "unsafe" and _same_as_default(sources, rewrites, program))
+
+
+def _run_variant(root: Path, variant: str, todo: list[str], sources) -> tuple[str, dict, float]:
+    start = time.perf_counter()
+    folder = root / variant
+    out = root / f"out-{variant}"
+    batch = [p for p in todo if not isolated(sources[p])]
+    if batch:
+        _run(folder, out, batch, fork=True, spec_name=f"{variant}-batch")
+    for i, p in enumerate(p for p in todo if isolated(sources[p])):
+        _run(folder, out, [p], fork=False, spec_name=f"{variant}-single{i}")
+    records = {p: pickle.loads((out / f"{p}.pkl").read_bytes()) for p in todo}
+    return variant, records, time.perf_counter() - start
+
+
 def build_suite(programs: list[str] | None = None) -> Suite:
     programs = programs or PROGRAMS
     root = Path(tempfile.mkdtemp(prefix="autoopt-hazards-"))
-    project = root / "original"
+    project = root / "original"  # the originals run from here
     project.mkdir()
     (project / "pyproject.toml").write_text('[project]\nname = "hazard-programs"\n')
     sources = {}
     for name in programs + HELPERS:
         sources[name] = (PROGRAMS_DIR / name).read_text()
         (project / name).write_text(sources[name])
-    rewrites: dict[str, dict[str, Rewrite]] = {"default": {}, "unsafe": {}}
-    for name in programs + HELPERS:
-        path = str(project / name)
-        rewrites["default"][name] = rewrite(sources[name], path, unsafe=False)
-        rewrites["unsafe"][name] = rewrite(sources[name], path, unsafe=True)
-    for variant in ("default", "unsafe"):
-        folder = root / variant
-        folder.mkdir()
-        shutil.copy(project / "pyproject.toml", folder / "pyproject.toml")
-        for name in programs + HELPERS:
-            (folder / name).write_text(_variant_code(sources, rewrites, variant, name))
-
     results: dict[str, dict[str, dict]] = {v: {} for v in VARIANTS}
     seconds: dict[str, float] = {}
-    for variant in VARIANTS:
-        start = time.perf_counter()
-        folder = project if variant == "original" else root / variant
-        todo = [
-            p
-            for p in programs
-            if variant == "original"
-            or (
-                _changed(sources, rewrites, variant, p)
-                and not (variant == "unsafe" and _same_as_default(sources, rewrites, p))
-            )
-        ]
-        out = root / f"out-{variant}"
-        batch = [p for p in todo if not isolated(sources[p])]
-        if batch:
-            _run(folder, out, batch, fork=True, spec_name=f"{variant}-batch")
-        for i, p in enumerate(p for p in todo if isolated(sources[p])):
-            _run(folder, out, [p], fork=False, spec_name=f"{variant}-single{i}")
-        for p in todo:
-            results[variant][p] = pickle.loads((out / f"{p}.pkl").read_bytes())
-        seconds[variant] = time.perf_counter() - start
+    with ThreadPoolExecutor(max_workers=len(VARIANTS)) as pool:  # runs are subprocesses
+        runs = [pool.submit(_run_variant, root, "original", programs, sources)]
+        rewrites = _rewrite_all(project, programs + HELPERS, sources)
+        _write_variants(root, project, programs + HELPERS, sources, rewrites)
+        for variant in ("default", "unsafe"):
+            todo = [p for p in programs if _needs_run(sources, rewrites, variant, p)]
+            runs.append(pool.submit(_run_variant, root, variant, todo, sources))
+        for run in runs:
+            variant, records, elapsed = run.result()
+            results[variant], seconds[variant] = records, elapsed
     for p in programs:  # unchanged variants compute what the one they equal computes
         if p not in results["default"]:
             results["default"][p] = results["original"][p]
