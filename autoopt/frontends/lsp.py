@@ -564,7 +564,8 @@ class AutooptServer(LanguageServer):
     def refresh(self) -> None:
         """Analyse every open document again (settings changed)."""
         self._analyses.clear()
-        cells = {c.document for n in self.workspace.notebook_documents.values() for c in n.cells}
+        notebooks = self.workspace.notebook_documents.values()
+        cells = {unquote(c.document) for n in notebooks for c in n.cells}
         for uri in list(self.workspace.notebook_documents) + list(self.workspace.text_documents):
             if uri not in cells:
                 self.schedule(uri, 0)
@@ -608,7 +609,7 @@ async def _document(ls: AutooptServer, uri: str) -> View | None:
     read or changed meanwhile."""
     notebook = ls.workspace.get_notebook_document(cell_uri=uri)
     if notebook is not None:
-        return await _cell(ls, notebook.uri, uri)
+        return await _cell(ls, unquote(notebook.uri), uri)
     try:
         doc = ls.workspace.get_text_document(uri)
         analysis = await ls.analyse(doc)
@@ -664,24 +665,24 @@ def did_close(ls: AutooptServer, params: lsp.DidCloseTextDocumentParams) -> None
 
 @SERVER.feature(lsp.NOTEBOOK_DOCUMENT_DID_OPEN)
 def did_open_notebook(ls: AutooptServer, params: lsp.DidOpenNotebookDocumentParams) -> None:
-    ls.schedule(params.notebook_document.uri, 0)
+    ls.schedule(unquote(params.notebook_document.uri), 0)  # as the workspace keys it
 
 
 @SERVER.feature(lsp.NOTEBOOK_DOCUMENT_DID_CHANGE)
 def did_change_notebook(ls: AutooptServer, params: lsp.DidChangeNotebookDocumentParams) -> None:
     """Cells edited, added, removed or moved: as `did_change`, for the whole notebook."""
-    uri = params.notebook_document.uri
+    uri = unquote(params.notebook_document.uri)
     ls.schedule(uri, DEBOUNCE_S if ls.busy(uri) else BURST_S)
 
 
 @SERVER.feature(lsp.NOTEBOOK_DOCUMENT_DID_SAVE)
 def did_save_notebook(ls: AutooptServer, params: lsp.DidSaveNotebookDocumentParams) -> None:
-    ls.schedule(params.notebook_document.uri, 0)
+    ls.schedule(unquote(params.notebook_document.uri), 0)
 
 
 @SERVER.feature(lsp.NOTEBOOK_DOCUMENT_DID_CLOSE)
 def did_close_notebook(ls: AutooptServer, params: lsp.DidCloseNotebookDocumentParams) -> None:
-    ls.forget(params.notebook_document.uri)
+    ls.forget(unquote(params.notebook_document.uri))
 
 
 def _actions(

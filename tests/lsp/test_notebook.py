@@ -169,3 +169,25 @@ async def test_cells_edited_added_and_removed(notebook_client: LanguageClient):
     )
     notebook_client.notebook_document_did_close(closed)
     await wait_for(lambda: codes(notebook_client, uris[0]) == [])
+
+
+async def test_settings_change_and_close_of_a_notebook_with_an_encoded_uri(
+    notebook_client: LanguageClient,
+):
+    name = "with%20space"
+    uris = open_notebook(notebook_client, name)
+    await wait_for(lambda: codes(notebook_client, uris[2]) == ["AO101"])
+    config = lsp.DidChangeConfigurationParams(settings={"select": "AO7"})
+    notebook_client.workspace_did_change_configuration(config)
+    await wait_for(lambda: codes(notebook_client, uris[2]) == [])
+    assert f"file:///tmp/autoopt-lsp/{name}.ipynb" not in notebook_client.diagnostics
+    notebook_client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(OPTIONS))
+    await wait_for(lambda: codes(notebook_client, uris[2]) == ["AO101"])
+    closed = lsp.DidCloseNotebookDocumentParams(
+        lsp.NotebookDocumentIdentifier(f"file:///tmp/autoopt-lsp/{name}.ipynb"),
+        [lsp.TextDocumentIdentifier(u) for u in uris],
+    )
+    notebook_client.notebook_document_did_close(closed)
+    await wait_for(
+        lambda: codes(notebook_client, uris[2]) == [] and codes(notebook_client, uris[3]) == []
+    )
