@@ -112,7 +112,8 @@ def line_length(folder: Path) -> int:
         for name in ("ruff.toml", ".ruff.toml"):
             if (candidate / name).is_file():
                 return _int(_read_toml(candidate / name).get("line-length"))
-        tools = _read_toml(candidate / "pyproject.toml").get("tool", {})
+        pyproject = candidate / "pyproject.toml"
+        tools = _read_toml(pyproject).get("tool", {}) if pyproject.is_file() else {}
         if "ruff" in tools or "black" in tools:
             found = tools.get("ruff", {}).get("line-length")
             return _int(tools.get("black", {}).get("line-length") if found is None else found)

@@ -59,10 +59,12 @@ class InsertAfter:
 
 @dataclass(frozen=True)
 class RequireImport:
-    """Make sure `import <module>` (or `import <module> as <alias>`) exists."""
+    """Make sure `import <module>` (or `import <module> as <alias>`) exists; with `name`,
+    `from <module> import <name>` (or `... as <alias>`)."""
 
     module: str
     alias: str | None = None
+    name: str | None = None
 
 
 Edit = Replace | InsertBefore | InsertAfter | RequireImport

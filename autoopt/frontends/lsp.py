@@ -27,11 +27,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import libcst as cst
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from autoopt import __version__, api
@@ -39,6 +41,7 @@ from autoopt.analysis.core.context import ModuleContext, StatementMemo
 from autoopt.config import Settings, load_settings, parse_codes
 from autoopt.frontends.document import Parsed, parse_whole, reparse
 from autoopt.frontends.extras import missing_jax
+from autoopt.frontends.notebook_cells import Entry, NotebookCells
 from autoopt.model import Applicability, AutooptError, Finding, Span
 from autoopt.rules import BY_ID
 from autoopt.workspace.testfiles import test_files
@@ -51,6 +54,16 @@ BURST_S = 0.02  # edits a client sends together arrive within this: one analysis
 GC_YOUNG = 20_000  # allocations between collections of the youngest generation
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+#: Jupyter notebooks: the client sends their Python cells as notebook documents. (The
+#: filter names the notebook type: one of cells only does not parse in lsprotocol clients.)
+NOTEBOOK_SYNC = lsp.NotebookDocumentSyncOptions(
+    notebook_selector=[
+        lsp.NotebookDocumentFilterWithNotebook(
+            notebook="jupyter-notebook", cells=[lsp.NotebookCellLanguage("python")]
+        )
+    ],
+    save=True,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -136,6 +149,7 @@ class Analysis:
     module: cst.Module | None = None
     findings: list[Finding] = field(default_factory=list)
     error: AutooptError | None = None
+    cells: NotebookCells | None = None  # a notebook's: its cells, joined into `text`
     _fixed: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -161,8 +175,20 @@ class Analysis:
             return cls(text, path, settings, error=AutooptError(path, f"internal error: {exc!r}"))
         return cls(text, path, settings, ctx.module, findings)
 
-    def find(self, key: list[Any]) -> Finding | None:
-        return next((f for f in self.findings if key_of(f) == key), None)
+    @classmethod
+    def of_notebook(
+        cls,
+        entries: tuple[Entry, ...],
+        path: str,
+        settings: Settings,
+        tracker: Tracker,
+        checkpoint: Callable[[], None],
+    ) -> Analysis:
+        """Analyse a notebook's Python cells joined (cells that do not parse left out)."""
+        cells = NotebookCells.join(entries, path)
+        analysis = cls.run(cells.text, path, settings, tracker, checkpoint)
+        analysis.cells = cells
+        return analysis
 
     def fix_all(self) -> list[Finding]:
         return [f for f in self.findings if api.applicable(f, self.settings)]
@@ -288,6 +314,57 @@ def diagnostics(analysis: Analysis, encoding: str) -> list[lsp.Diagnostic]:
     return [diagnostic(f, lines, encoding) for f in analysis.findings]
 
 
+def cell_diagnostics(analysis: Analysis, encoding: str) -> dict[str, list[lsp.Diagnostic]]:
+    """Each Python cell's diagnostics, in its own lines: the syntax error of a cell left
+    out, an error the analysis met, the findings."""
+    cells = analysis.cells
+    assert cells is not None
+    out: dict[str, list[lsp.Diagnostic]] = {uri: [] for uri in cells.code_cells()}
+    errors = cells.skipped()
+    if analysis.error is not None:
+        errors.append(cells.error(analysis.error))
+    for uri, error in errors:
+        out[uri].append(error_diagnostic(error, split_lines(cells.source(uri))))
+    for finding in analysis.findings:
+        uri, mapped = cells.locate(finding)
+        out[uri].append(diagnostic(mapped, split_lines(cells.source(uri)), encoding))
+    return out
+
+
+@dataclass
+class View:
+    """One document as a request sees it, a file or a notebook cell: its text and the
+    findings in it, each counted in its lines beside the finding as analysed."""
+
+    uri: str
+    text: str
+    analysis: Analysis
+    shown: list[tuple[Finding, Finding]]
+
+    @classmethod
+    def of_file(cls, uri: str, analysis: Analysis) -> View:
+        return cls(uri, analysis.text, analysis, [(f, f) for f in analysis.findings])
+
+    @classmethod
+    def of_cell(cls, uri: str, analysis: Analysis) -> View:
+        cells = analysis.cells
+        assert cells is not None
+        shown = []
+        for finding in analysis.findings:
+            cell, mapped = cells.locate(finding)
+            if cell == uri:
+                shown.append((mapped, finding))
+        return cls(uri, cells.source(uri), analysis, shown)
+
+    @property
+    def lines(self) -> list[str]:
+        return split_lines(self.text)
+
+    def find(self, key: list[Any]) -> Finding | None:
+        """The finding as analysed whose shown form `key_of` names."""
+        return next((f for shown, f in self.shown if key_of(shown) == key), None)
+
+
 def action_kind(finding: Finding, settings: Settings) -> str | None:
     """quickfix for a safe fix, refactor.rewrite for an unsafe one the settings allow."""
     if not api.applicable(finding, settings):
@@ -326,16 +403,17 @@ def contains(span: Span, line: int, column: int) -> bool:
 
 
 class AutooptServer(LanguageServer):
-    """Keeps client settings, one analysis and one tracker per open document, and
-    pending publications."""
+    """Keeps client settings, one analysis and one tracker per open document (a notebook
+    is one document, its cells joined), and pending publications."""
 
     def __init__(self) -> None:
-        super().__init__("autoopt", __version__)
+        super().__init__("autoopt", __version__, notebook_document_sync=NOTEBOOK_SYNC)
         self.client_settings = ClientSettings()
         self.incremental = os.environ.get("AUTOOPT_LSP_INCREMENTAL", "1") != "0"
-        self._analyses: dict[str, tuple[str, Settings, asyncio.Future[Analysis]]] = {}
+        self._analyses: dict[str, tuple[object, Settings, asyncio.Future[Analysis]]] = {}
         self._trackers: dict[str, Tracker] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
+        self._published_cells: dict[str, set[str]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autoopt-analysis")
 
     def report_server_error(self, error: Exception, source: Any) -> None:
@@ -347,41 +425,76 @@ class AutooptServer(LanguageServer):
     def encoding(self) -> str:
         return self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
 
-    def settings_for(self, doc: TextDocument) -> Settings:
+    def settings_for(self, uri: str) -> Settings:
         """pyproject's [tool.autoopt] nearest the document (or the workspace), then the
         client; in a test file (`test-files`), fixes never reach into a test function, as
         with `rewrite --include-tests`."""
-        path = Path(doc.path) if doc.uri.startswith("file:") else None
+        path = Path(to_fs_path(uri) or uri) if uri.startswith("file:") else None
         start = path.parent if path else Path(self.workspace.root_path or Path.cwd())
         settings = self.client_settings.over(load_settings(start))
         if path is not None and test_files(settings, [str(path.parent)])(str(path)):
             settings = settings.merged(test_file=True)  # test functions' bodies keep their code
         return settings
 
+    def is_notebook(self, uri: str) -> bool:
+        return self.workspace.get_notebook_document(notebook_uri=uri) is not None
+
+    def cells(self, uri: str) -> tuple[Entry, ...] | None:
+        """The notebook's cells and their texts (None for markup and other languages)."""
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        if notebook is None:
+            return None
+        entries = []
+        for cell in notebook.cells:
+            doc = self.workspace.text_documents.get(unquote(cell.document))
+            python = cell.kind == lsp.NotebookCellKind.Code and doc is not None
+            python = python and doc.language_id in (None, "", "python")
+            entries.append((cell.document, doc.source if python and doc else None))
+        return tuple(entries)
+
     async def analyse(self, doc: TextDocument) -> Analysis:
         """The analysis of the document's current text: cached, in flight, or started now.
         Raises `Stale` when the text changes before it is done."""
-        text, settings = doc.source, self.settings_for(doc)
-        cached = self._analyses.get(doc.uri)
-        if cached is None or cached[0] != text or cached[1] != settings:
-            tracker = self._trackers.setdefault(doc.uri, Tracker(self.incremental))
-            checkpoint = partial(self._unchanged, doc.uri, text)
-            run = partial(Analysis.run, text, doc.path or doc.uri, settings, tracker, checkpoint)
+        text, path = doc.source, doc.path or doc.uri
+        run = partial(Analysis.run, text, path)
+        return await self._analysis(doc.uri, text, run, partial(self._unchanged, doc.uri, text))
+
+    async def analyse_notebook(self, uri: str) -> Analysis:
+        """The analysis of an open notebook's current cells, as `analyse`."""
+        entries = self.cells(uri)
+        if entries is None:
+            raise Stale(uri)
+        run = partial(Analysis.of_notebook, entries, to_fs_path(uri) or uri)
+        return await self._analysis(uri, entries, run, partial(self._same_cells, uri, entries))
+
+    async def _analysis(
+        self, uri: str, key: object, run: Callable[..., Analysis], checkpoint: Callable[[], None]
+    ) -> Analysis:
+        settings = self.settings_for(uri)
+        cached = self._analyses.get(uri)
+        if cached is None or cached[0] != key or cached[1] != settings:
+            tracker = self._trackers.setdefault(uri, Tracker(self.incremental))
+            work = partial(run, settings, tracker, checkpoint)
             loop = asyncio.get_running_loop()
-            future = asyncio.ensure_future(loop.run_in_executor(self._worker, run))
-            cached = (text, settings, future)
-            self._analyses[doc.uri] = cached
+            future = asyncio.ensure_future(loop.run_in_executor(self._worker, work))
+            cached = (key, settings, future)
+            self._analyses[uri] = cached
         try:
             return await asyncio.shield(cached[2])
         except Stale:
-            if self._analyses.get(doc.uri) is cached:
-                del self._analyses[doc.uri]
+            if self._analyses.get(uri) is cached:
+                del self._analyses[uri]
             raise
 
     def _unchanged(self, uri: str, text: str) -> None:
         """Raise `Stale` if the document no longer has `text` (runs on the worker)."""
         doc = self.workspace.text_documents.get(uri)
         if doc is None or doc.source != text:
+            raise Stale(uri)
+
+    def _same_cells(self, uri: str, entries: tuple[Entry, ...]) -> None:
+        """Raise `Stale` if the notebook's cells changed (runs on the worker)."""
+        if self.cells(uri) != entries:
             raise Stale(uri)
 
     def busy(self, uri: str) -> bool:
@@ -399,7 +512,7 @@ class AutooptServer(LanguageServer):
     async def _publish_after(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
         try:
-            await self.publish(uri)
+            await (self.publish_notebook(uri) if self.is_notebook(uri) else self.publish(uri))
         except Exception:  # a background task has no one to report to but the log
             logger.exception("publishing diagnostics for %s failed", uri)
 
@@ -419,18 +532,43 @@ class AutooptServer(LanguageServer):
         params = lsp.PublishDiagnosticsParams(uri, diagnostics(analysis, self.encoding), version)
         self.text_document_publish_diagnostics(params)
 
+    async def publish_notebook(self, uri: str) -> None:
+        """Each Python cell's diagnostics, unless the cells changed meanwhile; a cell no
+        longer in the notebook, or no longer Python, gets none."""
+        try:
+            analysis = await self.analyse_notebook(uri)
+        except Stale:
+            return
+        cells = analysis.cells
+        if cells is None or self.cells(uri) != cells.entries:
+            return
+        found = cell_diagnostics(analysis, self.encoding)
+        for gone in self._published_cells.get(uri, set()) - set(found):
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(gone, []))
+        for cell, items in found.items():
+            doc = self.workspace.text_documents.get(unquote(cell))
+            version = doc.version if doc is not None else None
+            params = lsp.PublishDiagnosticsParams(cell, items, version)
+            self.text_document_publish_diagnostics(params)
+        self._published_cells[uri] = set(found)
+
     def forget(self, uri: str) -> None:
         if (task := self._pending.pop(uri, None)) is not None:
             task.cancel()
         self._analyses.pop(uri, None)
         self._trackers.pop(uri, None)
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
+        cells = self._published_cells.pop(uri, None)
+        for target in sorted(cells) if cells is not None else [uri]:
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(target, []))
 
     def refresh(self) -> None:
         """Analyse every open document again (settings changed)."""
         self._analyses.clear()
-        for uri in list(self.workspace.text_documents):
-            self.schedule(uri, 0)
+        notebooks = self.workspace.notebook_documents.values()
+        cells = {unquote(c.document) for n in notebooks for c in n.cells}
+        for uri in list(self.workspace.notebook_documents) + list(self.workspace.text_documents):
+            if uri not in cells:
+                self.schedule(uri, 0)
 
     def resolves_edits(self) -> bool:
         """Whether the client fills in a code action's edit with codeAction/resolve."""
@@ -439,27 +577,56 @@ class AutooptServer(LanguageServer):
         support = action.resolve_support if action else None
         return bool(support and "edit" in support.properties)
 
-    def workspace_edit(self, doc: TextDocument, old: str, new: str) -> lsp.WorkspaceEdit:
-        edits = text_edits(old, new, self.encoding)
+    def view_edit(self, view: View, new: str) -> lsp.WorkspaceEdit:
+        """The edit turning the view's analysed text into `new`: of the file, or of each
+        notebook cell that changes (raises `AutooptError` for code moved across cells)."""
+        cells = view.analysis.cells
+        if cells is None:
+            return self.workspace_edit({view.uri: (view.analysis.text, new)})
+        changed = cells.fixed(new)
+        return self.workspace_edit({uri: (cells.source(uri), new) for uri, new in changed.items()})
+
+    def workspace_edit(self, changes: dict[str, tuple[str, str]]) -> lsp.WorkspaceEdit:
+        """Line-hunk edits turning each document's old text into its new one."""
+        edits = {uri: text_edits(old, new, self.encoding) for uri, (old, new) in changes.items()}
         caps = self.client_capabilities.workspace
         versioned = caps and caps.workspace_edit and caps.workspace_edit.document_changes
         if not versioned:
-            return lsp.WorkspaceEdit(changes={doc.uri: edits})
-        target = lsp.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version)
-        return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(target, edits)])
+            return lsp.WorkspaceEdit(changes=edits)
+        versioned_edits = [lsp.TextDocumentEdit(self._versioned(u), e) for u, e in edits.items()]
+        return lsp.WorkspaceEdit(document_changes=versioned_edits)
+
+    def _versioned(self, uri: str) -> lsp.OptionalVersionedTextDocumentIdentifier:
+        doc = self.workspace.text_documents.get(unquote(uri))
+        return lsp.OptionalVersionedTextDocumentIdentifier(uri, doc.version if doc else None)
 
 
 SERVER = AutooptServer()
 
 
-async def _document(ls: AutooptServer, uri: str) -> tuple[TextDocument, Analysis] | None:
-    """The document and its analysis; None if it cannot be read or changed meanwhile."""
+async def _document(ls: AutooptServer, uri: str) -> View | None:
+    """The document (a file or a notebook cell) and its analysis; None if it cannot be
+    read or changed meanwhile."""
+    notebook = ls.workspace.get_notebook_document(cell_uri=uri)
+    if notebook is not None:
+        return await _cell(ls, unquote(notebook.uri), uri)
     try:
         doc = ls.workspace.get_text_document(uri)
         analysis = await ls.analyse(doc)
     except (OSError, UnicodeDecodeError, ValueError, Stale):
         return None
-    return (doc, analysis) if doc.source == analysis.text else None
+    return View.of_file(uri, analysis) if doc.source == analysis.text else None
+
+
+async def _cell(ls: AutooptServer, notebook: str, uri: str) -> View | None:
+    try:
+        analysis = await ls.analyse_notebook(notebook)
+    except Stale:
+        return None
+    cells = analysis.cells
+    if cells is None or ls.cells(notebook) != cells.entries or uri not in cells.code_cells():
+        return None
+    return View.of_cell(uri, analysis)
 
 
 @SERVER.feature(lsp.INITIALIZE)
@@ -496,28 +663,50 @@ def did_close(ls: AutooptServer, params: lsp.DidCloseTextDocumentParams) -> None
     ls.forget(params.text_document.uri)
 
 
+@SERVER.feature(lsp.NOTEBOOK_DOCUMENT_DID_OPEN)
+def did_open_notebook(ls: AutooptServer, params: lsp.DidOpenNotebookDocumentParams) -> None:
+    ls.schedule(unquote(params.notebook_document.uri), 0)  # as the workspace keys it
+
+
+@SERVER.feature(lsp.NOTEBOOK_DOCUMENT_DID_CHANGE)
+def did_change_notebook(ls: AutooptServer, params: lsp.DidChangeNotebookDocumentParams) -> None:
+    """Cells edited, added, removed or moved: as `did_change`, for the whole notebook."""
+    uri = unquote(params.notebook_document.uri)
+    ls.schedule(uri, DEBOUNCE_S if ls.busy(uri) else BURST_S)
+
+
+@SERVER.feature(lsp.NOTEBOOK_DOCUMENT_DID_SAVE)
+def did_save_notebook(ls: AutooptServer, params: lsp.DidSaveNotebookDocumentParams) -> None:
+    ls.schedule(unquote(params.notebook_document.uri), 0)
+
+
+@SERVER.feature(lsp.NOTEBOOK_DOCUMENT_DID_CLOSE)
+def did_close_notebook(ls: AutooptServer, params: lsp.DidCloseNotebookDocumentParams) -> None:
+    ls.forget(unquote(params.notebook_document.uri))
+
+
 def _actions(
-    analysis: Analysis, uri: str, requested: lsp.Range, only: Sequence[str] | None, encoding: str
+    view: View, requested: lsp.Range, only: Sequence[str] | None, encoding: str
 ) -> list[tuple[lsp.CodeAction, list[Finding]]]:
     """The code actions for a range, each with the findings whose fixes it applies."""
-    lines = split_lines(analysis.text)
+    lines, settings = view.lines, view.analysis.settings
     found: list[tuple[lsp.CodeAction, list[Finding]]] = []
-    for finding in analysis.findings:
-        kind = action_kind(finding, analysis.settings)
-        if kind is None or not touches(finding.span, requested) or not wanted(kind, only):
+    for shown, finding in view.shown:
+        kind = action_kind(finding, settings)
+        if kind is None or not touches(shown.span, requested) or not wanted(kind, only):
             continue
         action = lsp.CodeAction(
             title=action_title(finding),
             kind=kind,
-            diagnostics=[diagnostic(finding, lines, encoding)],
+            diagnostics=[diagnostic(shown, lines, encoding)],
             is_preferred=kind == lsp.CodeActionKind.QuickFix,
-            data={"uri": uri, "finding": key_of(finding)},
+            data={"uri": view.uri, "finding": key_of(shown)},
         )
         found.append((action, [finding]))
-    fix_all = analysis.fix_all()
+    fix_all = view.analysis.fix_all()
     if fix_all and wanted(FIX_ALL, only):
-        action = lsp.CodeAction("autoopt: fix all", kind=FIX_ALL, data={"uri": uri, "all": True})
-        found.append((action, fix_all))
+        data = {"uri": view.uri, "all": True}
+        found.append((lsp.CodeAction("autoopt: fix all", kind=FIX_ALL, data=data), fix_all))
     return found
 
 
@@ -533,26 +722,21 @@ def _actions(
     ),
 )
 async def code_action(ls: AutooptServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-    loaded = await _document(ls, params.text_document.uri)
-    if loaded is None or loaded[1].error is not None:
+    view = await _document(ls, params.text_document.uri)
+    if view is None or view.analysis.error is not None:
         return []
-    doc, analysis = loaded
-    found = _actions(analysis, doc.uri, params.range, params.context.only, ls.encoding)
+    found = _actions(view, params.range, params.context.only, ls.encoding)
     if ls.resolves_edits():
         return [action for action, _ in found]
-    return [_with_edit(ls, doc, analysis, action, findings) for action, findings in found]
+    return [_with_edit(ls, view, action, findings) for action, findings in found]
 
 
 def _with_edit(
-    ls: AutooptServer,
-    doc: TextDocument,
-    analysis: Analysis,
-    action: lsp.CodeAction,
-    findings: list[Finding],
+    ls: AutooptServer, view: View, action: lsp.CodeAction, findings: list[Finding]
 ) -> lsp.CodeAction:
     try:
-        action.edit = ls.workspace_edit(doc, analysis.text, analysis.fixed(findings))
-    except AutooptError as exc:  # a rule produced code that does not parse
+        action.edit = ls.view_edit(view, view.analysis.fixed(findings))
+    except AutooptError as exc:  # code that does not parse, or moved across notebook cells
         logger.error("%s", exc)
     return action
 
@@ -560,23 +744,22 @@ def _with_edit(
 @SERVER.feature(lsp.CODE_ACTION_RESOLVE)
 async def resolve_code_action(ls: AutooptServer, action: lsp.CodeAction) -> lsp.CodeAction:
     data = action.data if isinstance(action.data, dict) else {}
-    loaded = await _document(ls, str(data.get("uri", "")))
-    if loaded is None or loaded[1].error is not None:
+    view = await _document(ls, str(data.get("uri", "")))
+    if view is None or view.analysis.error is not None:
         return action
-    doc, analysis = loaded
-    finding = analysis.find(data.get("finding", []))
-    findings = analysis.fix_all() if data.get("all") else [finding] if finding else []
-    return _with_edit(ls, doc, analysis, action, findings) if findings else action
+    finding = view.find(data.get("finding", []))
+    findings = view.analysis.fix_all() if data.get("all") else [finding] if finding else []
+    return _with_edit(ls, view, action, findings) if findings else action
 
 
 @SERVER.feature(lsp.TEXT_DOCUMENT_HOVER)
 async def hover(ls: AutooptServer, params: lsp.HoverParams) -> lsp.Hover | None:
-    loaded = await _document(ls, params.text_document.uri)
-    if loaded is None:
+    view = await _document(ls, params.text_document.uri)
+    if view is None:
         return None
-    lines = split_lines(loaded[1].text)
+    lines = view.lines
     line, column = params.position.line + 1, from_client(lines, params.position, ls.encoding) + 1
-    hits = [f for f in loaded[1].findings if contains(f.span, line, column)]
+    hits = [shown for shown, _ in view.shown if contains(shown.span, line, column)]
     if not hits:
         return None
     text = "\n\n---\n\n".join(explanation(f) for f in hits)
@@ -670,7 +853,7 @@ async def _run_verifier(
     ls: AutooptServer, doc: TextDocument, verify_file: Callable[..., Any], report: Callable
 ) -> tuple[str, lsp.MessageType]:
     path = Path(doc.path)
-    settings = ls.settings_for(doc)
+    settings = ls.settings_for(doc.uri)
     run = partial(verify_file, path, settings=settings, progress=report)
     try:
         result = await asyncio.get_running_loop().run_in_executor(None, run)

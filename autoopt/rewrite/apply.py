@@ -104,5 +104,5 @@ def apply_edits(
     rewritten = module.visit(_EditApplier(module, edits, ancestors))
     required = {e for e in edits if isinstance(e, RequireImport)}
     if required:
-        rewritten = add_imports(rewritten, required)
+        rewritten = add_imports(rewritten, required, line_length)
     return follow_style(module, rewritten, line_length)

@@ -9,15 +9,14 @@ module level what now follows an import line gets the blank lines isort wants.
 
 from __future__ import annotations
 
-import io
-import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import TypeVar
 
 import libcst as cst
 
+from autoopt.analysis.core.walk import child_list
 from autoopt.config import DEFAULT_LINE_LENGTH
 from autoopt.rewrite import wrap
 from autoopt.rewrite.imports import line_section, top_imports
@@ -28,12 +27,12 @@ class _Restyle:
     old: set[int]  # ids of the original module's statements
     width: int
     indent: str
-    code: str  # the original source, for its quotes
+    original: cst.Module  # for its quotes
 
     @cached_property
     def quote(self) -> str:
         """The prevailing quote, read only when new code holds a string."""
-        return _prevailing_quote(self.code)
+        return _prevailing_quote(self.original)
 
 
 def follow_style(
@@ -41,7 +40,7 @@ def follow_style(
 ) -> cst.Module:
     """`rewritten` with its new statements in `original`'s style."""
     old = _statement_ids(original.body)
-    restyle = _Restyle(old, line_length, rewritten.default_indent, original.code)
+    restyle = _Restyle(old, line_length, rewritten.default_indent, original)
     body = _block(rewritten.body, 0, restyle)
     pairs = set(zip(map(id, original.body[:-1]), map(id, original.body[1:]), strict=True))
     return rewritten.with_changes(body=_import_spacing(body, pairs))
@@ -189,18 +188,23 @@ class _SingleQuotes(cst.CSTTransformer):
         return updated_node.with_changes(value=f"{prefix}'{body[1:-1]}'")
 
 
-@lru_cache(maxsize=16)
-def _prevailing_quote(code: str) -> str:
-    """The quote most of the file's one-line strings open with (double on a tie)."""
+def _prevailing_quote(module: cst.Module) -> str:
+    """The quote most of the file's one-line strings open with (double on a tie); an
+    f-string counts once, as the tokenizer sees it. (The tree, not `tokenize`: its
+    pattern takes longer to compile than the walk takes.)"""
     counts = {'"': 0, "'": 0}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(code).readline):
-            if token.type == tokenize.STRING:
-                body = token.string.lstrip("rRbBuUfF")
-                if body[:3] not in ('"""', "'''"):
-                    counts[body[0]] += 1
-    except (tokenize.TokenError, SyntaxError):
-        return '"'
+    todo: list[cst.CSTNode] = [module]
+    while todo:
+        node = todo.pop()
+        if type(node) is cst.SimpleString:
+            opening = node.value.lstrip("rRbBuU")
+        elif type(node) is cst.FormattedString:
+            opening = node.start.lstrip("rRbBuUfF")
+        else:
+            todo.extend(child_list(node))
+            continue
+        if opening[:3] not in ('"""', "'''"):
+            counts[opening[0]] += 1
     return "'" if counts["'"] > counts['"'] else '"'
 
 

@@ -10,7 +10,6 @@ from autoopt.analysis.semantic import CallSite, Function, JitPlan, ModuleContext
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import add_decorator, fresh_name, jit_call, jit_decorator
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao101_missing_jit as examples
 
 _NONE = Applicability.NONE
 
@@ -58,9 +57,6 @@ class MissingJit(Rule):
     name = "missing-jit"
     summary = "Pure array function called repeatedly without jax.jit"
     fixes = "adds `@jax.jit` (with `static_argnames`) to pure array functions called in loops"
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         for plan in semantic(ctx).jit_plans():

@@ -19,7 +19,6 @@ from autoopt.analysis.semantic import (
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao102_jit_in_loop as examples
 from autoopt.rules.loop_owner import step_owned
 
 #: The jits whose wrapper is built here: JAX's and the frameworks' (`eqx.filter_jit`,
@@ -60,9 +59,6 @@ class JitInLoop(Rule):
     summary = "jax.jit(f) built inside a loop"
     severity = "warning"
     fixes = "builds `jax.jit(f)` once, before the loop"
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         for stmt in ctx.graph.stmts:

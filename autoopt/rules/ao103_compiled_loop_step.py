@@ -14,7 +14,6 @@ from autoopt.rewrite.step import step_edits
 from autoopt.rewrite.whole_loop import guarded_loop_edits, whole_loop_edits
 from autoopt.rules.base import Rule
 from autoopt.rules.deferred import DeferredEdits
-from autoopt.rules.examples import ao103_compiled_loop_step as examples
 from autoopt.rules.loop_owner import StepVerdict, step_verdicts
 
 
@@ -86,9 +85,6 @@ class CompiledLoopStep(Rule):
         "moves the loop body into one jitted step function that donates the carried arrays, "
         "or runs a counted loop as one jitted `lax.scan` of it"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         verdicts = step_verdicts(ctx)

@@ -16,7 +16,6 @@ from autoopt.rewrite.jit import (
     with_donation,
 )
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao201_missing_donation as examples
 
 _UNSAFE, _NONE = Applicability.UNSAFE, Applicability.NONE
 _FILTER_JIT = "equinox.filter_jit"
@@ -92,9 +91,6 @@ class MissingDonation(Rule):
         "adds `donate_argnames` for jitted inputs that every call replaces with the output "
         "(`state = step(state, batch)`), after a liveness and alias check"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         for target in semantic(ctx).donation_targets():

@@ -23,7 +23,6 @@ from autoopt.analysis.semantic import (
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.jit import claim_name
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao301_loop_invariant_transfer as examples
 from autoopt.rules.loop_owner import step_owned
 
 _TRANSFERS = ("jax.numpy.asarray", "jax.numpy.array", "jax.device_put")
@@ -75,9 +74,6 @@ class LoopInvariantTransfer(Rule):
         "moves `jnp.asarray`/`jax.device_put` of loop-invariant host data (and NumPy arguments "
         "of jitted calls) before the loop, once"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         hoists = _Hoists(ctx)

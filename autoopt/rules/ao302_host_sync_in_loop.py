@@ -29,7 +29,6 @@ from autoopt.rewrite.interval import interval_edits
 from autoopt.rewrite.replay import replay_edits
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao302_host_sync_in_loop as examples
 from autoopt.rules.loop_owner import step_owned
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
@@ -111,9 +110,6 @@ class HostSyncInLoop(Rule):
         "jitted `lax.scan`; a value read every k steps is converted just before each read; a "
         "print every step can be replayed after the loop (unsafe)"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         places = semantic(ctx).placement()

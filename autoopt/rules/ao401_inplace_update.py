@@ -22,7 +22,6 @@ from autoopt.rewrite.helpers import (
 )
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao401_inplace_update as examples
 from autoopt.rules.loop_owner import step_owned
 
 
@@ -101,9 +100,6 @@ class InplaceUpdate(Rule):
         " update (or a `jnp.concatenate([x[:i], v, x[i+k:]])` splice) into a jitted helper that"
         " donates `x` (in place)"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         jitted = _jitted_functions(ctx)

@@ -30,7 +30,6 @@ from autoopt.rewrite.helpers import donating_helper, rows_update, top_statement
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao402_grow_by_concatenate as examples
 from autoopt.rules.loop_owner import step_owned
 
 _JOINS = ("jax.numpy.concatenate", "jax.numpy.vstack", "jax.numpy.hstack")
@@ -110,9 +109,6 @@ class GrowByConcatenate(Rule):
         "writes its rows in place through a jitted, donating helper when its size and dtype are"
         " known; else collects the pieces in a list, joins once after the loop"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         blocks: Blocks | None = None

@@ -26,7 +26,6 @@ from autoopt.model import Applicability, Edit, Finding, Replace, RequireImport
 from autoopt.rewrite.per_item import decorators, extracted, item_edits, item_name, keep_comments
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao501_loop_to_vmap as examples
 
 
 @dataclass(frozen=True)
@@ -97,9 +96,6 @@ class LoopToVmap(Rule):
         "replaces a per-example loop or comprehension plus `jnp.stack` with `jax.vmap(f, "
         "in_axes=...)`, or a body of several statements with one jitted, vmapped function"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         blocks: Blocks | None = None

@@ -24,7 +24,6 @@ from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao601_remat_candidate as examples
 
 _SCAN = "jax.lax.scan"
 _POLICY_NAME = "dots_with_no_batch_dims_saveable"
@@ -101,9 +100,6 @@ class RematCandidate(Rule):
         "wraps repeated layers under `jax.grad` in `jax.checkpoint` with an explicit policy "
         "(effective on CPU only under `lax.scan`)"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         for fn in _differentiated(ctx):

@@ -19,7 +19,6 @@ from autoopt.analysis.semantic import (
 )
 from autoopt.model import Applicability, Finding, InsertBefore, Replace
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao701_xla_env_after_import as examples
 
 
 @dataclass(frozen=True)
@@ -82,9 +81,6 @@ class XlaEnvAfterImport(Rule):
     summary = "XLA/JAX environment setting placed after import jax"
     severity = "warning"
     fixes = "moves `XLA_*`/`JAX_*` settings above `import jax`"
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         body = list(ctx.module.body)

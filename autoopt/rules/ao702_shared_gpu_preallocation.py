@@ -12,7 +12,6 @@ import libcst as cst
 from autoopt.analysis.semantic import ModuleContext, python_api, semantic, walk
 from autoopt.model import Applicability, Finding, InsertAfter, InsertBefore, RequireImport
 from autoopt.rules.base import Rule
-from autoopt.rules.examples import ao702_shared_gpu_preallocation as examples
 
 PREALLOCATE = "XLA_PYTHON_CLIENT_PREALLOCATE"
 _SHARING = (PREALLOCATE, "XLA_PYTHON_CLIENT_MEM_FRACTION")
@@ -94,9 +93,6 @@ class SharedGpuPreallocation(Rule):
         "sets `XLA_PYTHON_CLIENT_PREALLOCATE=false` above `import jax`, or in the"
         " `conftest.py` of tests run by pytest-xdist"
     )
-
-    VALID = examples.VALID
-    INVALID = examples.INVALID
 
     @classmethod
     def reads_without_jax(cls, code: str, path: str) -> bool:

@@ -6,7 +6,8 @@ safety, the last naming the analysis modules that prove each premise); `doc()`
 adds the `## Example` section, generated from the one INVALID case flagged
 `doc=True`, and is shown by `autoopt explain` and rendered to docs/rules/
 (`autoopt/report/rule_docs.py` checks the sections). Its examples live in
-`autoopt/rules/examples/<module>.py` (or a package of that name): `VALID`
+`autoopt/rules/examples/<module>.py` (or a package of that name), read when
+`VALID` or `INVALID` is first asked for (checking code needs neither): `VALID`
 cases must produce no finding of the rule; `INVALID` cases must produce one,
 with the given fix applicability and, where the fix applies, exactly the
 `expected` code. tests/test_rule_examples.py runs them all.
@@ -14,10 +15,12 @@ with the given fix applicability and, where the fix applies, exactly the
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import inspect
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import ClassVar, Generic, Literal, TypeVar
 
 import libcst as cst
 
@@ -54,6 +57,23 @@ class Invalid:
     path: str = "main.py"
 
 
+Case = TypeVar("Case")
+
+
+class Cases(Generic[Case]):
+    """A rule's VALID or INVALID cases, from `autoopt.rules.examples.<the rule's module>`
+    (none where there is no such module), loaded on first use."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __get__(self, instance: object, owner: type) -> Sequence[Case]:
+        module = f"autoopt.rules.examples.{owner.__module__.rpartition('.')[2]}"
+        if importlib.util.find_spec(module) is None:
+            return ()
+        return getattr(importlib.import_module(module), self.kind, ())
+
+
 class Rule:
     """Base class; subclasses set the class variables and implement `check`."""
 
@@ -65,8 +85,8 @@ class Rule:
     #: ignored, a compile or a host sync every iteration); a missed speedup informs.
     severity: ClassVar[Severity] = "information"
     goal: ClassVar[Goal] = "speed"  # "memory": kept for the memory it saves
-    VALID: ClassVar[Sequence[Valid]] = ()
-    INVALID: ClassVar[Sequence[Invalid]] = ()
+    VALID: Cases[Valid] | Sequence[Valid] = Cases[Valid]("VALID")
+    INVALID: Cases[Invalid] | Sequence[Invalid] = Cases[Invalid]("INVALID")
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
         raise NotImplementedError

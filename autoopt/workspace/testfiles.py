@@ -47,16 +47,28 @@ def _by_part(patterns: Sequence[str]) -> Callable[[str], bool]:
     Such a pattern matches a path when it matches any of its parts; with a
     trailing slash, any part but the last (a folder).
     """
-    files = [p for p in patterns if not p.endswith("/")]
-    folders = [p.removesuffix("/") for p in patterns if p.endswith("/")]
+    files = [_glob(p) for p in patterns if not p.endswith("/")]
+    folders = [_glob(p.removesuffix("/")) for p in patterns if p.endswith("/")]
 
     def match(posix: str) -> bool:
         *parents, name = [part for part in posix.split("/") if part]
-        return any(fnmatchcase(part, glob) for part in (*parents, name) for glob in files) or any(
-            fnmatchcase(part, glob) for part in parents for glob in folders
+        return any(glob(part) for part in (*parents, name) for glob in files) or any(
+            glob(part) for part in parents for glob in folders
         )
 
     return match
+
+
+def _glob(pattern: str) -> Callable[[str], bool]:
+    """`fnmatchcase` against `pattern`; for a name, or one `*` and no other wildcard
+    (the defaults), without compiling a regular expression."""
+    head, star, tail = pattern.partition("*")
+    if any(c in head + tail for c in "*?["):
+        return lambda part: fnmatchcase(part, pattern)
+    if not star:
+        return pattern.__eq__
+    least = len(head) + len(tail)
+    return lambda part: len(part) >= least and part.startswith(head) and part.endswith(tail)
 
 
 def _gitignore(patterns: Sequence[str]) -> Callable[[str], bool]:

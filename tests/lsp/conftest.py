@@ -14,10 +14,10 @@ OPTIONS = {"select": ["AO101", "AO102", "AO701"]}
 
 
 async def _session(client: LanguageClient, caps: lsp.ClientCapabilities, options: object):
-    await client.initialize_session(
+    result = await client.initialize_session(
         lsp.InitializeParams(capabilities=caps, initialization_options=options)
     )
-    yield
+    yield result
     await client.shutdown_session()
 
 
@@ -32,4 +32,19 @@ async def client(lsp_client: LanguageClient):
 async def bare_client(lsp_client: LanguageClient):
     """No capabilities at all: edits come inline, as `changes`; unsafe fixes allowed."""
     async for _ in _session(lsp_client, lsp.ClientCapabilities(), {**OPTIONS, "unsafeFixes": True}):
+        yield
+
+
+#: What the server answered to `initialize`, by fixture name.
+INITIALIZED: dict[str, lsp.InitializeResult] = {}
+
+
+@pytest_lsp.fixture(config=SERVER, scope="module")
+async def notebook_client(lsp_client: LanguageClient):
+    """VS Code's capabilities with notebook document sync (its 1.65 profile predates it)."""
+    caps = client_capabilities("visual-studio-code")
+    sync = lsp.NotebookDocumentSyncClientCapabilities()
+    caps.notebook_document = lsp.NotebookDocumentClientCapabilities(synchronization=sync)
+    async for result in _session(lsp_client, caps, OPTIONS):
+        INITIALIZED["notebook_client"] = result
         yield

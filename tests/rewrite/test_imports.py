@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import libcst as cst
 import pytest
 
@@ -147,3 +151,137 @@ def test_with_no_import_above_the_first_use_the_import_takes_its_comments() -> N
         "# cell 0\nimport functools\n\nx = functools.reduce(max, [1, 2])\n"
         "# cell 1\nimport numpy as np\n"
     )
+
+
+LAX = RequireImport("jax", name="lax")
+
+
+def ruff_isort(code: str, tmp_path: Path, *options: str) -> str:
+    """Ruff's import-sorting complaints about `code` (empty when clean), defaults aside
+    from `options`."""
+    path = tmp_path / "code.py"
+    path.write_text(code)
+    command = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "-q"]
+    command += ["--select", "I", *options, str(path)]
+    return subprocess.run(command, capture_output=True, text=True, check=False).stdout
+
+
+@pytest.mark.parametrize(
+    ("source", "required", "expected", "options"),
+    [
+        pytest.param(
+            "from jax import random\n\nx = 1\n",
+            LAX,
+            "from jax import lax, random\n\nx = 1\n",
+            (),
+            id="joined-sorted",
+        ),
+        pytest.param(
+            "from typing import TYPE_CHECKING, Any\n",
+            RequireImport("typing", name="cast"),
+            "from typing import TYPE_CHECKING, Any, cast\n",
+            (),
+            id="constants-then-classes-then-the-rest",
+        ),
+        pytest.param(
+            "from jax import Array, random\n",
+            LAX,
+            "from jax import Array, lax, random\n",
+            (),
+            id="after-a-class",
+        ),
+        pytest.param(
+            "from jax import lax, numpy as jnp, random\n",
+            RequireImport("jax", name="jit"),
+            "from jax import jit, lax, numpy as jnp, random\n",
+            ("--config", "lint.isort.combine-as-imports=true"),
+            id="into-a-line-that-combines-as-imports",
+        ),
+        pytest.param(
+            "from jax import random, tree_util\n",
+            LAX,
+            "from jax import (\n    lax,\n    random,\n    tree_util,\n)\n",
+            ("--line-length", "36"),
+            id="wrapped-past-the-line-length",
+        ),
+        pytest.param(
+            "from jax import (\n    random,\n    tree_util,\n)\n",
+            LAX,
+            "from jax import (\n    lax,\n    random,\n    tree_util,\n)\n",
+            (),
+            id="into-a-wrapped-line",
+        ),
+        pytest.param(
+            "from jax import random, tree_util  # noqa: F401\n",
+            LAX,
+            "from jax import lax, random, tree_util  # noqa: F401\n",
+            (),
+            id="the-line-keeps-its-comment",
+        ),
+        pytest.param(
+            "from jax import random  # noqa: F401\n",
+            LAX,
+            "from jax import (\n    lax,\n    random,  # noqa: F401\n)\n",
+            (),
+            id="a-lone-name-keeps-its-comment",
+        ),
+        pytest.param(
+            "from jax import numpy as jnp\n",
+            LAX,
+            "from jax import lax\nfrom jax import numpy as jnp\n",
+            (),
+            id="never-into-as-imports-only",
+        ),
+        pytest.param(
+            "from jax import *\n",
+            LAX,
+            "from jax import *\nfrom jax import lax\n",
+            (),
+            id="never-into-a-star-import",
+        ),
+        pytest.param(
+            "import os\n\ntry:\n    from jax import random\n"
+            "except ImportError:\n    random = None\n",
+            LAX,
+            "import os\n\nfrom jax import lax\n\ntry:\n    from jax import random\n"
+            "except ImportError:\n    random = None\n",
+            (),
+            id="never-into-a-guarded-import",
+        ),
+        pytest.param(
+            "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from jax import lax\n",
+            LAX,
+            "from typing import TYPE_CHECKING\n\nfrom jax import lax\n\n"
+            "if TYPE_CHECKING:\n    from jax import lax\n",
+            (),
+            id="a-type-checking-import-binds-nothing-at-run-time",
+        ),
+    ],
+)
+def test_from_imports_join_the_files_line(
+    source: str, required: RequireImport, expected: str, options: tuple[str, ...], tmp_path: Path
+) -> None:
+    length = int(options[1]) if options[:1] == ("--line-length",) else 88
+    out = add_imports(cst.parse_module(source), [required], length).code
+    assert out == expected
+    assert ruff_isort(source, tmp_path, *options) == ""  # Ruff-clean before ...
+    assert ruff_isort(out, tmp_path, *options) == ""  # ... and after
+
+
+def test_a_type_checking_import_is_not_taken_as_bound() -> None:
+    source = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import jax\n"
+    out = add_imports(cst.parse_module(source), [JAX])
+    assert out.code == (
+        "from typing import TYPE_CHECKING\n\nimport jax\n\nif TYPE_CHECKING:\n    import jax\n"
+    )
+
+
+def test_a_from_import_already_there_is_not_added() -> None:
+    source = "from jax import lax, random\n"
+    assert add_imports(cst.parse_module(source), [LAX]).code == source
+
+
+def test_a_from_import_joins_no_line_below_its_first_use() -> None:
+    source = "x = lax.add\nfrom jax import random\n"
+    out = add_imports(cst.parse_module(source), [LAX])
+    assert out.code == "from jax import lax\n\nx = lax.add\nfrom jax import random\n"

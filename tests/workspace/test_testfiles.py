@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pathspec
@@ -14,7 +15,7 @@ from autoopt.config import TEST_FILES, Settings, load_settings
 from autoopt.report.summary import Summary, print_summary
 from autoopt.workspace.batch import collect, summarise, write_changes
 from autoopt.workspace.cache import salt
-from autoopt.workspace.testfiles import _by_part, _names_one_part, matcher
+from autoopt.workspace.testfiles import _by_part, _glob, _names_one_part, matcher
 from tests.workspace.conftest import fixable, make_tree, snapshot
 
 
@@ -135,3 +136,12 @@ def test_summary_says_how_many_were_held_back_and_how_to_opt_in() -> None:
         "4 files scanned, 1 files to rewrite, 2 test/benchmark files not rewritten"
         " (--include-tests rewrites them), 0 errors, 0.50 s; nothing skipped\n"
     )
+
+
+@pytest.mark.parametrize(
+    "pattern", ["test_*.py", "*_test.py", "conftest.py", "tests", "a*b*", "t?st"]
+)
+def test_a_glob_matches_as_fnmatch_does(pattern: str) -> None:
+    names = ["test_.py", "test_a.py", "a_test.py", "_test.py", "conftest.py", "tests", "test"]
+    names += ["ab", "axxb", "tast", "Test_a.py", "test_a.pyc", ""]
+    assert [_glob(pattern)(n) for n in names] == [fnmatchcase(n, pattern) for n in names]
