@@ -105,7 +105,7 @@ class MissingDonation(Rule):
     def _finding(self, ctx: ModuleContext, target: DonationTarget) -> Finding | None:
         donate, blocked = semantic(ctx).donation_verdicts(target)
         if donate and target.transform == _FILTER_JIT:
-            return self._mode_fix(ctx, target, donate)
+            return self._mode_fix(ctx, target, donate, blocked)
         if donate:
             return self._fix(ctx, target, donate, blocked)
         if blocked:
@@ -142,7 +142,7 @@ class MissingDonation(Rule):
             ctx, _anchor(target), message, fix, edits, target=target.name, title=title
         )
 
-    def _mode_fix(self, ctx, target: DonationTarget, donate) -> Finding:
+    def _mode_fix(self, ctx, target: DonationTarget, donate, blocked: list[str]) -> Finding:
         """`eqx.filter_jit` donates by mode: `donate="all"` or `"all-except-first"`."""
         mode, donated, missing = semantic(ctx).donate_mode(target, donate)
         names = [p for p, _, _ in donate]
@@ -167,6 +167,8 @@ class MissingDonation(Rule):
         message = f'{where}: donate (`donate="{mode}"`) so XLA reuses the buffers'
         if fix is _UNSAFE and notes:
             message += f"; unsafe: {notes[0]}"
+        if blocked:
+            message += f"; not donated: {blocked[0]}"
         edits = [Replace(target.carrier, lambda n: _add_mode(ctx, n, mode))]
         title = f'Donate with donate="{mode}"'
         return self.finding(
