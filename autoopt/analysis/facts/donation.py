@@ -241,6 +241,8 @@ def _spare_at(
     expr = site.argument(index, param)
     if expr is not None and _no_array(ctx, site, expr):
         return _SAFE, ""
+    if ARRAY_TYPES.get(_kind(ctx, site, index, param)) in jax_api.DEVICE_COPIED:
+        return _SAFE, ""  # a NumPy array: the call donates the device copy it makes
     if type(expr) is not cst.Name:
         return _NONE, f"`{param}` is neither replaced by the call's output nor proven dead after it"
     name = expr.value
@@ -251,8 +253,6 @@ def _spare_at(
         return _NONE, f"`{param}`{passed} may be read after the call, at line {line}"
     if sum(n.value == name for n in read_names(site.call)) > 1:
         return _NONE, f"`{name}` is passed twice in one call at line {ctx.span(site.call).line}"
-    if ARRAY_TYPES.get(_kind(ctx, site, index, param)) in jax_api.DEVICE_COPIED:
-        return _SAFE, ""  # a NumPy array: the call donates the device copy it makes
     outside = _outside_reader(ctx, site.stmt.scope, {name})
     if outside:
         return _NONE, outside

@@ -4,7 +4,8 @@
 other leaf is static (`overlays/equinox.py` `DONATES_ONLY_ARRAYS`). A plain name holds no
 array leaf when every definition of it that may reach the statement is one of:
 
-- a `def` of the scope, or `name = lambda ...`: a function is a leaf, never an array,
+- a `def` of the scope (or of the module, when that is the only binding of the name in
+  the module), or `name = lambda ...`: a function is a leaf, never an array,
   whatever it closes over (a bound method of an `eqx.Module` is a pytree: never this);
 - `name = f(...)` with `f` a library constructor whose class an overlay lists as holding
   no array (`overlays.NO_ARRAY_CLASSES`: an optax `GradientTransformation`, a pair of
@@ -19,7 +20,7 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import Stmt
+from autoopt.analysis.core.graph import MODULE, Stmt
 
 
 def holds_no_array(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
@@ -27,7 +28,17 @@ def holds_no_array(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> 
     if type(expr) is not cst.Name:
         return False
     defs = ctx.graph.reaching_defs(stmt, expr.value)
-    return bool(defs) and all(_no_array_def(ctx, d, expr.value) for d in defs)
+    if not defs:
+        return _module_function(ctx, stmt, expr.value)
+    return all(_no_array_def(ctx, d, expr.value) for d in defs)
+
+
+def _module_function(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """A module function the scope reads: its `def` is the only binding of `name`."""
+    fn = ctx.graph.resolve_function(name, stmt.scope)
+    if fn is None or fn.scope != MODULE or fn.node.decorators:
+        return False
+    return [s.id for s in ctx.graph.stmts if name in s.defs] == [fn.header]
 
 
 def _no_array_def(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
