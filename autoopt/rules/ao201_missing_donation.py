@@ -37,7 +37,10 @@ class MissingDonation(Rule):
     argument back in place, a module passed to it (`loss = step(model, opt, x)`)
     is replaced as a rebound array is; `eqx.filter_jit` donates by mode,
     `donate="all"` or `donate="all-except-first"`, written only when every
-    argument it donates is dead or holds no array. In a trainer class the replaced
+    argument it donates is dead, holds no array (a number, a function, an optax
+    optimizer) or is a NumPy array (jit donates its device copy); a batch that a
+    generator of the module yields anew every iteration
+    (`for x, y in dataloader((xs, ys), 32)`) is dead after the step that takes it. In a trainer class the replaced
     input may be an attribute, `self.state, loss = self.train_step(self.state, batch)`,
     with the step jitted at module level or into an attribute
     (`self.train_step = jax.jit(train_step)`).
@@ -81,7 +84,9 @@ class MissingDonation(Rule):
     - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
     - an `nnx.jit` argument is an array or a name proven to hold an nnx module, which
       `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; an `eqx.filter_jit` mode
-      donates only dead arguments: `analysis/facts/donation.py`
+      donates only dead arguments: `analysis/facts/donation.py`; a loop's batch is new
+      buffers every iteration: `analysis/facts/loop_batches.py`; an argument holds no
+      array: `analysis/facts/no_arrays.py`; where one is only unproven the fix is unsafe
     """
 
     id = "AO201"
