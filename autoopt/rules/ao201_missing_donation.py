@@ -40,10 +40,10 @@ class MissingDonation(Rule):
     argument it donates is dead, holds no array (a number, a function, an optax
     optimizer) or is a NumPy array (jit donates its device copy); a batch that a
     generator of the module yields anew every iteration
-    (`for x, y in dataloader((xs, ys), 32)`) is dead after the step that takes it. In a trainer class the replaced
-    input may be an attribute, `self.state, loss = self.train_step(self.state, batch)`,
-    with the step jitted at module level or into an attribute
-    (`self.train_step = jax.jit(train_step)`).
+    (`for x, y in dataloader((xs, ys), 32)`) is dead after the step that takes it.
+    In a trainer class the replaced input may be an attribute,
+    `self.state, loss = self.train_step(self.state, batch)`, with the step jitted
+    at module level or into an attribute (`self.train_step = jax.jit(train_step)`).
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new

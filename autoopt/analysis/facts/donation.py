@@ -229,7 +229,7 @@ def _spare(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) 
     index = fn.params.index(param)
     found = [_spare_at(ctx, site, index, param) for site in sites]
     if not found:
-        return param, _NONE, f"`{param}` is neither replaced by the call's output nor proven dead after it"
+        return param, _NONE, f"`{param}` is neither replaced by the call's output nor proven dead"
     fix, why = max(found, key=lambda v: _ORDER[v[0]])
     return param, fix, why
 
@@ -241,7 +241,8 @@ def _spare_at(
     expr = site.argument(index, param)
     if expr is not None and _no_array(ctx, site, expr):
         return _SAFE, ""
-    if ARRAY_TYPES.get(_kind(ctx, site, index, param)) in jax_api.DEVICE_COPIED:
+    kind = _kind(ctx, site, index, param)
+    if kind is not None and ARRAY_TYPES.get(kind, "") in jax_api.DEVICE_COPIED:
         return _SAFE, ""  # a NumPy array: the call donates the device copy it makes
     if type(expr) is not cst.Name:
         return _NONE, f"`{param}` is neither replaced by the call's output nor proven dead after it"

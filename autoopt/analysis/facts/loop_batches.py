@@ -154,7 +154,7 @@ def _fresh_yields(ctx: ModuleContext, fn: Function, site: CallSite) -> Verdict:
             if type(node) is not cst.Yield:
                 continue
             value = node.value
-            if value is None or type(value) is cst.From:
+            if value is None or isinstance(value, cst.From):
                 return _UNSAFE, f"`{fn.name}` yields values it does not make (`yield from`)"
             if not _fresh(ctx, fn, site, stmt, value, None):
                 return _UNSAFE, (
@@ -244,4 +244,4 @@ def _argument(
 
 def _is_array(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
     """Whether `expr` is proven an array whose indexing by an array copies it."""
-    return ARRAY_TYPES.get(model(ctx).value_of(stmt, expr).kind) in jax_api.INDEX_COPIES
+    return ARRAY_TYPES.get(model(ctx).value_of(stmt, expr).kind, "") in jax_api.INDEX_COPIES

@@ -39,7 +39,8 @@ def _case(body: str, rewritten: bool = True, **kw) -> Invalid:
 
 
 def _rewritten(code: str, **kw) -> Invalid:
-    return Invalid(code, code.replace("@eqx.filter_jit\n", '@eqx.filter_jit(donate="all")\n', 1), **kw)
+    after = code.replace("@eqx.filter_jit\n", '@eqx.filter_jit(donate="all")\n', 1)
+    return Invalid(code, after, **kw)
 
 
 _MAIN = """
@@ -56,8 +57,10 @@ INVALID = (
     _case(_MAIN, message='donate (`donate="all"`)'),
     # fires, safe: through a name bound once to the generator
     _case(
-        _MAIN.replace("    for _, (x, y) in zip(range(4), dataloader((xs, ys), 2)):",
-                      "    batches = dataloader((xs, ys), 2)\n    for x, y in batches:"),
+        _MAIN.replace(
+            "    for _, (x, y) in zip(range(4), dataloader((xs, ys), 2)):",
+            "    batches = dataloader((xs, ys), 2)\n    for x, y in batches:",
+        ),
         message='donate (`donate="all"`)',
     ),
     # fires, safe: a NumPy array read again each step (jit donates its device copy)
@@ -89,8 +92,9 @@ def main():
     ),
     # no fix: the whole dataset is passed every step and read by the next one
     _case(
-        _MAIN.replace("zip(range(4), dataloader((xs, ys), 2))", "[(None, None)] * 4")
-        .replace("step(state, x, y)", "step(state, xs, ys)"),
+        _MAIN.replace("zip(range(4), dataloader((xs, ys), 2))", "[(None, None)] * 4").replace(
+            "step(state, x, y)", "step(state, xs, ys)"
+        ),
         rewritten=False,
         fix=_NONE,
         message="`x` (passed as `xs`) may be read after the call",
@@ -98,30 +102,32 @@ def main():
     # unsafe: a generator that yields one array twice is not proven to yield new buffers
     _case(
         _MAIN.replace("dataloader((xs, ys), 2)", "twice(xs)")
-        + "\ndef twice(xs):\n    for i in range(4):\n        b = xs[jnp.arange(2) + i]\n        yield b, b\n",
+        + "\ndef twice(xs):\n    for i in range(4):\n"
+        + "        b = xs[jnp.arange(2) + i]\n        yield b, b\n",
         fix=_UNSAFE,
         message="cannot prove `twice` yields new buffers (`b, b`)",
     ),
     # no fix: the batch is kept in a list read after the loop
     _case(
-        _MAIN.replace("        state = step(state, x, y)", "        kept.append(x)\n        state = step(state, x, y)")
+        _MAIN.replace("        state = step(", "        kept.append(x)\n        state = step(")
         .replace("    state = jnp.zeros(4)\n", "    state = jnp.zeros(4)\n    kept = []\n")
         .replace("    return state\n", "    return state, kept\n"),
         rewritten=False,
         fix=_NONE,
         message="`kept` may hold the buffers of `x`",
     ),
-    # no fix: the batch's shape is read after the call (a donated array's data is gone)
+    # no fix: the batch is read after the call (a donated array's data is gone)
     _case(
-        _MAIN.replace("        state = step(state, x, y)", "        state = step(state, x, y)\n        print(x.sum())"),
+        _MAIN.replace("step(state, x, y)\n", "step(state, x, y)\n        print(x.sum())\n"),
         rewritten=False,
         fix=_NONE,
         message="`x` may be read after the call, at line",
     ),
     # no fix: `itertools.repeat` yields the same array every time
     _case(
-        _MAIN.replace("zip(range(4), dataloader((xs, ys), 2))", "itertools.repeat((xs[:2], ys[:2]), 4)")
-        .replace("for _, (x, y) in", "for x, y in"),
+        _MAIN.replace(
+            "zip(range(4), dataloader((xs, ys), 2))", "itertools.repeat((xs, ys), 4)"
+        ).replace("for _, (x, y) in", "for x, y in"),
         rewritten=False,
         fix=_NONE,
         message="`x` is neither replaced by the call's output nor proven dead after it",

@@ -265,7 +265,7 @@ def main(batches):
     ),
 )
 
-INVALID = (
+INVALID: tuple[Invalid, ...] = (
     Invalid(
         """
 import jax

@@ -316,7 +316,7 @@ def test_donating_a_numpy_argument_leaves_it_as_it_was(n: int) -> None:
 @pytest.mark.parametrize("index", [np.arange(4), np.array([2, 0]), jnp.arange(4), np.ones(4, bool)])
 def test_indexing_by_an_array_makes_a_new_buffer(index) -> None:
     """`INDEX_COPIES`: `a[i]`, `i` an array, is a new buffer: donating it leaves `a`."""
-    assert jax_api.INDEX_COPIES == {"numpy.ndarray", "jax.Array"}
+    assert {"numpy.ndarray", "jax.Array"} == jax_api.INDEX_COPIES
     device = jnp.arange(4.0)
     taken = device[index]
     jax.jit(lambda t: t + 1, donate_argnums=0)(taken)

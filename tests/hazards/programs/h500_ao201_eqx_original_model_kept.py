@@ -33,6 +33,6 @@ def main():
     model = eqx.nn.Linear(1, 1, key=jax.random.key(0))
     original_model = model
     opt_state = optim.init(eqx.filter(model, eqx.is_array))
-    for _, (x, y) in zip(range(8), dataloader((xs, ys), 4)):
+    for x, y in dataloader((xs, ys), 4):
         model, opt_state = make_step(model, x, y, opt_state)
     return model.weight, original_model.weight, original_model.bias
