@@ -7,11 +7,12 @@ step that takes them deletes nothing another name reads when all of these hold
 
 - the call statement is in the body of the innermost `for` loop whose target binds the
   name, that target is the only statement of the scope that binds it, the call is the
-  only statement that reads it, and no nested function reads it (checked by the caller
-  for read-after and passed-twice);
+  only statement that reads it (the caller checks that the call reads it once and no
+  nested function reads it);
 - the loop iterates a call of a generator function of this module, directly, as an
-  argument of `zip` or `enumerate` (the target taking that argument's items), or
-  through a name bound once to such a call and read by nothing but the loop;
+  argument of the builtins `zip` or `enumerate` (the target's element taking that
+  argument's items), or through a name bound once to such a call and read by nothing
+  but the loop;
 - that function's name is bound once in the module, and every `yield` in it yields an
   expression (never a name or `yield from`) whose every leaf is made anew where it is
   yielded, one buffer per leaf (`_fresh`): a tuple (or `tuple(E for a in arrays)`) of
@@ -19,7 +20,9 @@ step that takes them deletes nothing another name reads when all of these hold
   gather; `overlays/jax.py` `INDEX_COPIES`) and `A` an array, a parameter given an array
   or the element of a parameter given a tuple of arrays at the loop's call.
 
-A premise that fails is unproven (unsafe), never disproven: the verdict names it.
+Where the loop iterates anything else (a list, `itertools.repeat`, a library's loader)
+its items may be kept there: no fix. Where the generator's yields are not proven new
+buffers the premise is unproven: unsafe, and the verdict names it.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function, Stmt
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.values.ints import builtin
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 from autoopt.model import Applicability
@@ -36,8 +40,8 @@ from autoopt.model import Applicability
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 #: Kinds of arrays -> their type, as `overlays/jax.py` names it.
 ARRAY_TYPES = {Kind.ARRAY: "jax.Array", Kind.HOST_ARRAY: "numpy.ndarray"}
-#: Wrappers whose items pair an item of each argument: the target's element `i` takes
-#: argument `i`'s items (`enumerate` numbers its one argument: element 1).
+#: Builtins whose items pair an item of each argument: the target's element `i` takes
+#: argument `i`'s items (`enumerate` numbers its one argument: element 1 takes it).
 _PAIRING = {"zip": None, "enumerate": 1}
 
 Verdict = tuple[Applicability, str]
@@ -77,9 +81,7 @@ def _source(ctx: ModuleContext, header: Stmt, name: str) -> tuple[cst.Call, Func
     makes it (the loop header, or the one binding the name the loop iterates)."""
     loop = header.node
     assert type(loop) is cst.For
-    target, items = _paired(loop.target, loop.iter)
-    if items is None or not _binds(target, name):
-        return None
+    items = _items_of(ctx, loop.target, loop.iter, name)
     made_at = header
     if type(items) is cst.Name:
         bound = _bound_once(ctx, header, items.value)
@@ -94,30 +96,27 @@ def _source(ctx: ModuleContext, header: Stmt, name: str) -> tuple[cst.Call, Func
     return items, fn, made_at
 
 
-def _paired(
-    target: cst.BaseAssignTargetExpression, items: cst.BaseExpression
-) -> tuple[cst.BaseExpression, cst.BaseExpression | None]:
-    """The part of the target and the iterable whose items it takes, through `zip` and
-    `enumerate` (a target that unpacks them element by element)."""
+def _items_of(
+    ctx: ModuleContext, target: cst.BaseExpression, items: cst.BaseExpression, name: str
+) -> cst.BaseExpression | None:
+    """The iterable whose items bind `name`: `items`, or through the builtins `zip` and
+    `enumerate` the argument whose element of the target binds it (None: not known)."""
     if type(items) is not cst.Call or type(items.func) is not cst.Name:
-        return target, items
-    if items.func.value not in _PAIRING or type(target) not in (cst.Tuple, cst.List):
-        return target, items
-    elements = target.elements  # type: ignore[attr-defined]
-    args = items.args
-    if any(a.keyword is not None or a.star for a in args):
-        return target, None
-    fixed = _PAIRING[items.func.value]
-    if fixed is not None and len(args) == 1 and len(elements) == 2:
-        return elements[fixed].value, args[0].value
-    if fixed is None and len(args) == len(elements):
-        pairs = [(e.value, a.value) for e, a in zip(elements, args, strict=True)]
-        return next(((t, a) for t, a in pairs if not _is_range(a)), (target, None))
-    return target, None
-
-
-def _is_range(expr: cst.BaseExpression) -> bool:
-    return type(expr) is cst.Call and type(expr.func) is cst.Name and expr.func.value == "range"
+        return items if _binds(target, name) else None
+    func = items.func.value
+    if func not in _PAIRING or not builtin(ctx, func):
+        return items if _binds(target, name) else None
+    args = [a for a in items.args if not (a.keyword is not None and a.keyword.value == "strict")]
+    if type(target) not in (cst.Tuple, cst.List) or any(a.keyword or a.star for a in args):
+        return None
+    elements = [e.value for e in target.elements]  # type: ignore[attr-defined]
+    fixed = _PAIRING[func]
+    if fixed is not None:  # `enumerate(items)`: the count, then the item
+        pairs = [(elements[fixed], args[0].value)] if len(args) == 1 == len(elements) - 1 else []
+    else:
+        values = [a.value for a in args]
+        pairs = list(zip(elements, values, strict=True)) if len(values) == len(elements) else []
+    return next((a for t, a in pairs if _binds(t, name)), None)
 
 
 def _binds(target: cst.BaseExpression, name: str) -> bool:
