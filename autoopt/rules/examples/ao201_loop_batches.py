@@ -92,9 +92,9 @@ def main():
     ),
     # no fix: the whole dataset is passed every step and read by the next one
     _case(
-        _MAIN.replace("zip(range(4), dataloader((xs, ys), 2))", "[(None, None)] * 4").replace(
-            "step(state, x, y)", "step(state, xs, ys)"
-        ),
+        _MAIN.replace(
+            "_, (x, y) in zip(range(4), dataloader((xs, ys), 2))", "_ in range(4)"
+        ).replace("step(state, x, y)", "step(state, xs, ys)"),
         rewritten=False,
         fix=_NONE,
         message="`x` (passed as `xs`) may be read after the call",
