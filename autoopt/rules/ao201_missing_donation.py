@@ -161,6 +161,8 @@ class MissingDonation(Rule):
                 f"{where}, but `eqx.filter_jit` donates the arrays of every argument "
                 f'(`donate="all"`) or of all but the first, and {missing}'
             )
+            if blocked:
+                message += f"; not donated: {blocked[0]}"
             return self.finding(ctx, _anchor(target), message, _NONE, target=target.name)
         fixes = [f for _, f, _ in donated] + [target.fix]
         notes = [why for _, _, why in donated if why]

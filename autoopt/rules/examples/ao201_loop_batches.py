@@ -90,6 +90,38 @@ def main():
 """,
         message='donate (`donate="all"`)',
     ),
+    # fires, safe: the state is kept for later, so all but it is donated
+    Invalid(
+        _HEAD
+        + """
+@eqx.filter_jit
+def step(state, total, x, y):
+    return state - 0.1 * (x * y).sum(0), total + x.sum()
+
+def main():
+    xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))
+    state, total = jnp.zeros(4), jnp.zeros(())
+    start = state
+    for x, y in dataloader((xs, ys), 2):
+        state, total = step(state, total, x, y)
+    return state, total, start
+""",
+        _HEAD
+        + """
+@eqx.filter_jit(donate="all-except-first")
+def step(state, total, x, y):
+    return state - 0.1 * (x * y).sum(0), total + x.sum()
+
+def main():
+    xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))
+    state, total = jnp.zeros(4), jnp.zeros(())
+    start = state
+    for x, y in dataloader((xs, ys), 2):
+        state, total = step(state, total, x, y)
+    return state, total, start
+""",
+        message="not donated: `start` may hold the buffers of `state` and is read at line",
+    ),
     # no fix: the whole dataset is passed every step and read by the next one
     _case(
         _MAIN.replace(
