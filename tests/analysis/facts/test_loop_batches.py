@@ -57,7 +57,8 @@ def test_fresh_batches_are_proven(loop: str) -> None:
 
 
 def test_a_name_bound_once_to_the_generator_is_followed() -> None:
-    code = GEN + "    batches = loader((xs, ys), 2)\n    for x, y in batches:\n        out = step(x)\n"
+    code = GEN + "    batches = loader((xs, ys), 2)\n    for x, y in batches:\n"
+    code += "        out = step(x)\n"
     ctx = context(code, HEADER)
     assert batch_verdict(ctx, stmt(ctx, "out = step(x)"), "x") == (_SAFE, "")
 
