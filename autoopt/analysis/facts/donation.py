@@ -21,9 +21,13 @@ an argument proven an array, a pytree of them or such a module at every call, an
 otherwise. `eqx.filter_jit`
 donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
 of all but the first (`"all-except-first"`); a mode is offered only when each argument
-it donates may be donated, holds no array at any call (a number, a string, None), or is
-dead after every call though nothing replaces it (a fresh batch: a plain name passed once,
-read by nothing after the call, its aliases proven safe as a replaced argument's).
+it donates may be donated, holds no array at any call (a number, a string, None, a
+function or an optimizer: `facts/no_arrays.py`), is a NumPy array (jit donates the
+device copy it makes: `overlays/jax.py` `DEVICE_COPIED`), or is dead after every call
+though nothing replaces it: a plain name passed once and read by nothing after the call,
+a loop's new batch (`facts/loop_batches.py`) or a name whose aliases are judged as a
+replaced argument's. Where that is unproven the mode's fix is unsafe, naming the premise;
+where the argument may be read after the call, or a proven alias of it is, there is none.
 """
 
 from __future__ import annotations
@@ -213,8 +217,9 @@ def donate_mode(
     allowed = {param: (param, fix, why) for param, fix, why in donate}
     sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
     missing = ""
+    only_arrays = target.transform in eqx_api.DONATES_ONLY_ARRAYS
     for mode, donated in (("all", fn.params), ("all-except-first", fn.params[1:])):
-        made = [allowed.get(p) or _spare(ctx, sites, fn, p) for p in donated]
+        made = [allowed.get(p) or _spare(ctx, sites, fn, p, only_arrays) for p in donated]
         blocking = [d for d in made if d[1] is _NONE]
         if not blocking:
             return mode, [d for d in made if d[1] is not _SAFE or d[0] in allowed], ""
@@ -222,12 +227,15 @@ def donate_mode(
     return None, [], missing
 
 
-def _spare(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> Donation:
+def _spare(
+    ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str, only_arrays: bool
+) -> Donation:
     """The donation of `param` by a mode though no call replaces it: safe where its
     argument holds no array or is proven dead after every call, unsafe where that is
-    unproven, none where it is (or may be) read after a call."""
+    unproven, none where it is (or may be) read after a call. `only_arrays`: the jit
+    donates only array leaves, so a function or an optimizer holds nothing it donates."""
     index = fn.params.index(param)
-    found = [_spare_at(ctx, site, index, param) for site in sites]
+    found = [_spare_at(ctx, site, index, param, only_arrays) for site in sites]
     if not found:
         return param, _NONE, f"`{param}` is neither replaced by the call's output nor proven dead"
     fix, why = max(found, key=lambda v: _ORDER[v[0]])
@@ -235,11 +243,13 @@ def _spare(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) 
 
 
 def _spare_at(
-    ctx: ModuleContext, site: CallSite, index: int, param: str
+    ctx: ModuleContext, site: CallSite, index: int, param: str, only_arrays: bool
 ) -> tuple[Applicability, str]:
     """`_spare` at one call."""
     expr = site.argument(index, param)
-    if expr is not None and _no_array(ctx, site, expr):
+    if _kind(ctx, site, index, param) in _NO_ARRAYS:
+        return _SAFE, ""
+    if only_arrays and expr is not None and holds_no_array(ctx, site.stmt, expr):
         return _SAFE, ""
     kind = _kind(ctx, site, index, param)
     if kind is not None and ARRAY_TYPES.get(kind, "") in jax_api.DEVICE_COPIED:
@@ -265,13 +275,6 @@ def _spare_at(
         return _NONE, repeated[0]
     verdict = _alias_verdict(ctx, site, expr, name)
     return (_UNSAFE, repeated[0]) if repeated and verdict[0] is not _NONE else verdict
-
-
-def _no_array(ctx: ModuleContext, site: CallSite, expr: cst.BaseExpression) -> bool:
-    """Whether the argument `expr` holds no array leaf: a number, a string, None, or a
-    name proven to hold a function or an optimizer (`facts/no_arrays.py`)."""
-    kind = model(ctx).value_of(site.stmt, expr).kind
-    return kind in _NO_ARRAYS or holds_no_array(ctx, site.stmt, expr)
 
 
 def _decorator_options(ctx: ModuleContext, text: str) -> dict[str, cst.BaseExpression]:
