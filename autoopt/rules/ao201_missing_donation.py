@@ -36,10 +36,13 @@ class MissingDonation(Rule):
     argument back in place, a module passed to it (`loss = step(model, opt, x)`)
     is replaced as a rebound array is; `eqx.filter_jit` donates by mode,
     `donate="all"` or `donate="all-except-first"`, written only when every
-    argument it donates is dead or holds no array. In a trainer class the replaced
-    input may be an attribute, `self.state, loss = self.train_step(self.state, batch)`,
-    with the step jitted at module level or into an attribute
-    (`self.train_step = jax.jit(train_step)`).
+    argument it donates is dead, holds no array (a number, a function, an optax
+    optimizer) or is a NumPy array (jit donates its device copy); a batch that a
+    generator of the module yields anew every iteration
+    (`for x, y in dataloader((xs, ys), 32)`) is dead after the step that takes it.
+    In a trainer class the replaced input may be an attribute,
+    `self.state, loss = self.train_step(self.state, batch)`, with the step jitted
+    at module level or into an attribute (`self.train_step = jax.jit(train_step)`).
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new
@@ -80,7 +83,9 @@ class MissingDonation(Rule):
     - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
     - an `nnx.jit` argument is an array or a name proven to hold an nnx module, which
       `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; an `eqx.filter_jit` mode
-      donates only dead arguments: `analysis/facts/donation.py`
+      donates only dead arguments: `analysis/facts/donation.py`; a loop's batch is new
+      buffers every iteration: `analysis/facts/loop_batches.py`; an argument holds no
+      array: `analysis/facts/no_arrays.py`; where one is only unproven the fix is unsafe
     """
 
     id = "AO201"
@@ -101,7 +106,7 @@ class MissingDonation(Rule):
     def _finding(self, ctx: ModuleContext, target: DonationTarget) -> Finding | None:
         donate, blocked = semantic(ctx).donation_verdicts(target)
         if donate and target.transform == _FILTER_JIT:
-            return self._mode_fix(ctx, target, donate)
+            return self._mode_fix(ctx, target, donate, blocked)
         if donate:
             return self._fix(ctx, target, donate, blocked)
         if blocked:
@@ -138,7 +143,7 @@ class MissingDonation(Rule):
             ctx, _anchor(target), message, fix, edits, target=target.name, title=title
         )
 
-    def _mode_fix(self, ctx, target: DonationTarget, donate) -> Finding:
+    def _mode_fix(self, ctx, target: DonationTarget, donate, blocked: list[str]) -> Finding:
         """`eqx.filter_jit` donates by mode: `donate="all"` or `"all-except-first"`."""
         mode, donated, missing = semantic(ctx).donate_mode(target, donate)
         names = [p for p, _, _ in donate]
@@ -152,6 +157,8 @@ class MissingDonation(Rule):
                 f"{where}, but `eqx.filter_jit` donates the arrays of every argument "
                 f'(`donate="all"`) or of all but the first, and {missing}'
             )
+            if blocked:
+                message += f"; not donated: {blocked[0]}"
             return self.finding(ctx, _anchor(target), message, _NONE, target=target.name)
         fixes = [f for _, f, _ in donated] + [target.fix]
         notes = [why for _, _, why in donated if why]
@@ -163,6 +170,8 @@ class MissingDonation(Rule):
         message = f'{where}: donate (`donate="{mode}"`) so XLA reuses the buffers'
         if fix is _UNSAFE and notes:
             message += f"; unsafe: {notes[0]}"
+        if blocked:
+            message += f"; not donated: {blocked[0]}"
         edits = [Replace(target.carrier, lambda n: _add_mode(ctx, n, mode))]
         title = f'Donate with donate="{mode}"'
         return self.finding(

@@ -21,9 +21,13 @@ an argument proven an array, a pytree of them or such a module at every call, an
 otherwise. `eqx.filter_jit`
 donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
 of all but the first (`"all-except-first"`); a mode is offered only when each argument
-it donates may be donated, holds no array at any call (a number, a string, None), or is
-dead after every call though nothing replaces it (a fresh batch: a plain name passed once,
-read by nothing after the call, its aliases proven safe as a replaced argument's).
+it donates may be donated, holds no array at any call (a number, a string, None, a
+function or an optimizer: `facts/no_arrays.py`), is a NumPy array (jit donates the
+device copy it makes: `overlays/jax.py` `DEVICE_COPIED`), or is dead after every call
+though nothing replaces it: a plain name passed once and read by nothing after the call,
+a loop's new batch (`facts/loop_batches.py`) or a name whose aliases are judged as a
+replaced argument's. Where that is unproven the mode's fix is unsafe, naming the premise;
+where the argument may be read after the call, or a proven alias of it is, there is none.
 """
 
 from __future__ import annotations
@@ -48,8 +52,11 @@ from autoopt.analysis.core.jitted import (
 from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
+from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
 from autoopt.analysis.facts.nnx_modules import built_by_library, holds_module
+from autoopt.analysis.facts.no_arrays import holds_no_array
 from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 from autoopt.model import Applicability
@@ -200,8 +207,9 @@ def donate_mode(
     ctx: ModuleContext, target: Target, donate: list[Donation]
 ) -> tuple[str | None, list[Donation], str]:
     """The `donate=` mode of an `eqx.filter_jit` target that donates only what may be
-    donated (`"all"` before `"all-except-first"`), the donations it makes, and else
-    the argument that blocks both."""
+    donated (`"all"` before `"all-except-first"`), the donations it makes (those of
+    arguments nothing replaces too, with their fix), and else the argument that blocks
+    both."""
     fn = target.function
     params = fn.node.params
     if type(params.star_arg) is cst.Param or params.star_kwarg is not None or not fn.params:
@@ -209,58 +217,64 @@ def donate_mode(
     allowed = {param: (param, fix, why) for param, fix, why in donate}
     sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
     missing = ""
+    only_arrays = target.transform in eqx_api.DONATES_ONLY_ARRAYS
     for mode, donated in (("all", fn.params), ("all-except-first", fn.params[1:])):
-        blocking = [p for p in donated if p not in allowed and not _spare(ctx, sites, fn, p)]
+        made = [allowed.get(p) or _spare(ctx, sites, fn, p, only_arrays) for p in donated]
+        blocking = [d for d in made if d[1] is _NONE]
         if not blocking:
-            return mode, [allowed[p] for p in donated if p in allowed], ""
-        missing = missing or _why_live(ctx, sites, fn, blocking[0])
+            return mode, [d for d in made if d[1] is not _SAFE or d[0] in allowed], ""
+        missing = missing or blocking[0][2]
     return None, [], missing
 
 
-def _spare(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
-    """Whether a mode may donate `param` though no call replaces it: its argument holds no
-    array, or is dead after every call, proven (nothing reads it or an alias again)."""
-    return _holds_no_array(ctx, sites, fn, param) or _dead_after(ctx, sites, fn, param)
-
-
-def _holds_no_array(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
-    """Whether the argument for `param` is a number, a string or None at every call."""
+def _spare(
+    ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str, only_arrays: bool
+) -> Donation:
+    """The donation of `param` by a mode though no call replaces it: safe where its
+    argument holds no array or is proven dead after every call, unsafe where that is
+    unproven, none where it is (or may be) read after a call. `only_arrays`: the jit
+    donates only array leaves, so a function or an optimizer holds nothing it donates."""
     index = fn.params.index(param)
-    return bool(sites) and all(_kind(ctx, site, index, param) in _NO_ARRAYS for site in sites)
+    found = [_spare_at(ctx, site, index, param, only_arrays) for site in sites]
+    if not found:
+        return param, _NONE, f"`{param}` is neither replaced by the call's output nor proven dead"
+    fix, why = max(found, key=lambda v: _ORDER[v[0]])
+    return param, fix, why
 
 
-def _dead_after(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> bool:
-    """Whether the argument for `param` is, at every call, a plain name passed once that
-    nothing reads after the call (the next iteration binds it first), whose donation the
-    alias proof finds safe."""
-    index = fn.params.index(param)
-    for site in sites:
-        expr = site.argument(index, param)
-        if type(expr) is not cst.Name or ctx.graph.read_after(site.stmt, expr.value):
-            return False
-        name = expr.value
-        if sum(n.value == name for n in read_names(site.call)) > 1:
-            return False
-        if repeated_leaf(ctx, site.stmt, name) is not None:
-            return False
-        if _alias_verdict(ctx, site, expr, name)[0] is not _SAFE:
-            return False
-    return bool(sites)
-
-
-def _why_live(ctx: ModuleContext, sites: list[CallSite], fn: Function, param: str) -> str:
-    """Why a mode may not donate `param`: where its argument is read after a call."""
-    index = fn.params.index(param)
-    for site in sites:
-        expr = site.argument(index, param)
-        if type(expr) is not cst.Name:
-            continue
-        readers = ctx.graph.read_after(site.stmt, expr.value)
-        if readers:
-            line = ctx.span(readers[0].node).line
-            passed = "" if expr.value == param else f" (passed as `{expr.value}`)"
-            return f"`{param}`{passed} may be read after the call, at line {line}"
-    return f"`{param}` is neither replaced by the call's output nor proven dead after it"
+def _spare_at(
+    ctx: ModuleContext, site: CallSite, index: int, param: str, only_arrays: bool
+) -> tuple[Applicability, str]:
+    """`_spare` at one call."""
+    expr = site.argument(index, param)
+    if _kind(ctx, site, index, param) in _NO_ARRAYS:
+        return _SAFE, ""
+    if only_arrays and expr is not None and holds_no_array(ctx, site.stmt, expr):
+        return _SAFE, ""
+    kind = _kind(ctx, site, index, param)
+    if kind is not None and ARRAY_TYPES.get(kind, "") in jax_api.DEVICE_COPIED:
+        return _SAFE, ""  # a NumPy array: the call donates the device copy it makes
+    if type(expr) is not cst.Name:
+        return _NONE, f"`{param}` is neither replaced by the call's output nor proven dead after it"
+    name = expr.value
+    passed = "" if name == param else f" (passed as `{name}`)"
+    readers = ctx.graph.read_after(site.stmt, name)
+    if readers:
+        line = ctx.span(readers[0].node).line
+        return _NONE, f"`{param}`{passed} may be read after the call, at line {line}"
+    if sum(n.value == name for n in read_names(site.call)) > 1:
+        return _NONE, f"`{name}` is passed twice in one call at line {ctx.span(site.call).line}"
+    outside = _outside_reader(ctx, site.stmt.scope, {name})
+    if outside:
+        return _NONE, outside
+    batch = batch_verdict(ctx, site.stmt, name)
+    if batch is not None:
+        return batch
+    repeated = repeated_leaf(ctx, site.stmt, name)
+    if repeated is not None and repeated[1]:
+        return _NONE, repeated[0]
+    verdict = _alias_verdict(ctx, site, expr, name)
+    return (_UNSAFE, repeated[0]) if repeated and verdict[0] is not _NONE else verdict
 
 
 def _decorator_options(ctx: ModuleContext, text: str) -> dict[str, cst.BaseExpression]:
@@ -313,10 +327,11 @@ def _site_verdict(
         line = ctx.span(site.call).line
         return _NONE, f"`{name}` is passed twice in one call at line {line}"
     repeated = repeated_leaf(ctx, site.stmt, name)
-    if repeated is not None:
-        why, proven = repeated
-        return (_NONE if proven else _UNSAFE), why
+    if repeated is not None and repeated[1]:
+        return _NONE, repeated[0]
     verdict = _alias_verdict(ctx, site, expr, name, in_place)
+    if repeated is not None and verdict[0] is not _NONE:
+        return _UNSAFE, repeated[0]  # an alias read later is the stronger verdict
     if verdict[0] is _SAFE and in_place and not built_by_library(ctx, site.stmt, name):
         return _UNSAFE, (
             f"cannot prove the leaves of `{name}` are distinct buffers: a module class of "

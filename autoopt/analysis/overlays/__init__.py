@@ -86,6 +86,9 @@ CONSTRUCTED_CLASSES = optax.RETURNS
 #: Methods (`class.method`), in any library, that are pure functions of their receiver
 #: and arguments.
 PURE_METHODS = optax.PURE_METHODS
+#: Classes whose objects hold no array leaf (a jit with equinox's filtering keeps them
+#: static, never donates them).
+NO_ARRAY_CLASSES = optax.NO_ARRAY_CLASSES
 #: Calls and methods (`class.method`), in any library, whose result, given arrays, is a
 #: pytree of arrays.
 ARRAYS_RESULTS = optax.ARRAYS_RESULTS

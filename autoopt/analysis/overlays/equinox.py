@@ -29,6 +29,10 @@ TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | REMAT_LIKE
 #: `"warn"` and `"warn-except-first"` donate likewise and warn when XLA cannot;
 #: `"none"`, the default, donates nothing.
 DONATE_OPTION = {"equinox.filter_jit": "donate", "equinox.filter_pmap": "donate"}
+#: `filter_jit` donates only the array leaves (JAX and NumPy arrays) of the arguments its
+#: mode donates; every other leaf (a function, a number, an optimizer's functions) is
+#: static and kept as it is.
+DONATES_ONLY_ARRAYS = frozenset({"equinox.filter_jit"})
 #: The values of `donate=` -> whether they donate the first argument; `"none"` is absent.
 DONATE_MODES = {"all": True, "warn": True, "all-except-first": False, "warn-except-first": False}
 

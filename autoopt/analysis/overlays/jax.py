@@ -323,6 +323,13 @@ STATIC_OPTIONS = {"jax.jit": ("static_argnums", "static_argnames")}
 DONATE_OPTIONS = {"jax.jit": ("donate_argnums", "donate_argnames")}
 #: Options of `jax.jit` that only donate arguments.
 DONATION_OPTIONS = frozenset(DONATE_OPTIONS["jax.jit"])
+#: Array types that an index array selects from by copying (advanced indexing: a NumPy
+#: copy, a JAX gather): `a[i]`, `i` an array of them, is a new buffer, never `a`'s.
+INDEX_COPIES = frozenset({"numpy.ndarray", "jax.Array"})
+#: Argument types a jit copies to the device on every call: donating one donates that
+#: copy, and the caller's array keeps its values (a NumPy array, even where the CPU
+#: client could alias its memory).
+DEVICE_COPIED = frozenset({"numpy.ndarray"})
 #: Jits whose wrapper keeps the compilations it makes: built once, it compiles once per
 #: argument type and every later call reuses that.
 CACHING_JITS = frozenset({"jax.jit", "jax.pmap"})

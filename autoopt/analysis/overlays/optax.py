@@ -27,6 +27,9 @@ PURE_METHODS = frozenset(
 #: Constructors -> the class of the object they return (an optimizer, whose methods
 #: `PURE_METHODS` lists).
 RETURNS = dict.fromkeys(OPTIMIZERS, "optax.GradientTransformation")
+#: Classes whose objects are pytrees with no array leaf: a `GradientTransformation` is a
+#: named tuple of its two functions.
+NO_ARRAY_CLASSES = frozenset({"optax.GradientTransformation"})
 #: Calls and methods whose result, given arrays, is a pytree whose leaves are arrays
 #: (updates, optimizer states, parameters).
 ARRAYS_RESULTS = PURE_METHODS | {"optax.apply_updates"}

@@ -5,6 +5,7 @@ The one INVALID case flagged `doc=True` is the example its documentation shows.
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
+from autoopt.rules.examples.ao201_loop_batches import INVALID as _LOOP_BATCHES
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -264,7 +265,7 @@ def main(batches):
     ),
 )
 
-INVALID = (
+INVALID: tuple[Invalid, ...] = (
     Invalid(
         """
 import jax
@@ -1255,7 +1256,7 @@ def main():
 """,
         None,
         fix=_NONE,
-        message="`batch` is neither replaced by the call's output nor proven dead after it",
+        message="`seen` may hold the buffers of `batch` and is read at line 17",
     ),
     # fires: a trainer class's method replaces `self.state` with the jitted step's output
     Invalid(
@@ -1869,3 +1870,5 @@ def main():
         message="`first`",
     ),
 )
+
+INVALID = INVALID + _LOOP_BATCHES

@@ -167,3 +167,24 @@ def test_a_layer_given_its_weight_keeps_that_buffer() -> None:
     """Why a listed layer is fresh only when built from literals and a key."""
     table = jnp.ones((5, 3))
     assert pointers(eqx.nn.Embedding(weight=table)) == pointers(table)
+
+
+@pytest.mark.parametrize("mode", ["all", "all-except-first"])
+def test_filter_jit_donates_only_array_leaves(mode: str) -> None:
+    """`DONATES_ONLY_ARRAYS`: a function (closing over an array), an optax optimizer
+    and a number passed to a donating `filter_jit` stay usable; the array is donated."""
+    import optax
+
+    kept = jnp.arange(4.0)
+
+    def scale(v):
+        return v * kept
+
+    optimizer = optax.adam(0.1)
+    assert {"equinox.filter_jit"} == eqx_api.DONATES_ONLY_ARRAYS
+    step = eqx.filter_jit(lambda n, x, f, opt: f(x) + n, donate=mode)
+    x = jnp.ones(4)
+    out = step(2.0, x, scale, optimizer)
+    assert x.is_deleted()
+    assert not kept.is_deleted() and float(scale(jnp.ones(4)).sum()) == 6.0
+    assert optimizer.init(jnp.ones(2)) is not None and float(out.sum()) == 14.0

@@ -286,3 +286,43 @@ def test_the_joined_jit_tables_name_jits() -> None:
     assert set(overlays.JIT_STATIC_OPTIONS) <= set(overlays.JIT_DONATE_OPTIONS)
     assert jits >= overlays.NON_ARRAYS_STATIC and jits >= overlays.UPDATES_MODULES
     assert not set(overlays.JIT_DONATE_OPTIONS) & set(overlays.JIT_DONATE_MODES)
+
+
+def _aligned(n: int) -> np.ndarray:
+    """A float32 NumPy array of `n` threes whose data is 4096-byte aligned (what the CPU
+    client may alias rather than copy)."""
+    raw = np.empty(n * 4 + 4096, np.uint8)
+    start = (-raw.ctypes.data) % 4096
+    out = raw[start : start + n * 4].view(np.float32)
+    out[:] = 3.0
+    return out
+
+
+@pytest.mark.parametrize("n", [8, 1 << 12, 1 << 20])
+def test_donating_a_numpy_argument_leaves_it_as_it_was(n: int) -> None:
+    """`DEVICE_COPIED`: a donated NumPy argument keeps its values (jit donates the device
+    copy), through `jax.jit` and through `eqx.filter_jit(donate="all")`."""
+    import equinox as eqx
+
+    assert "numpy.ndarray" in jax_api.DEVICE_COPIED
+    host = _aligned(n)
+    out = jax.jit(lambda a: a * 2 + 1, donate_argnums=0)(host)
+    assert float(out[0]) == 7.0 and bool((host == 3.0).all())
+    other = _aligned(n)
+    pair = eqx.filter_jit(lambda a, b: (a + 1, b * 2), donate="all")(host, other)
+    assert float(pair[0][0]) == 4.0 and bool((host == 3.0).all()) and bool((other == 3.0).all())
+
+
+@pytest.mark.parametrize("index", [np.arange(4), np.array([2, 0]), jnp.arange(4), np.ones(4, bool)])
+def test_indexing_by_an_array_makes_a_new_buffer(index) -> None:
+    """`INDEX_COPIES`: `a[i]`, `i` an array, is a new buffer: donating it leaves `a`."""
+    assert {"numpy.ndarray", "jax.Array"} == jax_api.INDEX_COPIES
+    device = jnp.arange(4.0)
+    taken = device[index]
+    jax.jit(lambda t: t + 1, donate_argnums=0)(taken)
+    assert taken.is_deleted() and not device.is_deleted()
+    assert float(device.sum()) == 6.0
+    host = np.arange(4.0)
+    copied = host[np.asarray(index)]
+    copied[...] = -1.0
+    assert float(host.sum()) == 6.0

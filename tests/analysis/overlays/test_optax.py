@@ -105,3 +105,14 @@ def test_a_combinator_s_init_may_return_what_its_parts_return() -> None:
     state = optax.chain(keep, optax.adam(0.1)).init(PARAMS)
     assert pointers(state[0]) == pointers(PARAMS)
     assert fresh_leaves(optax.chain(optax.scale(0.1), optax.adam(0.1)).init(PARAMS), PARAMS)
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_optimizers_hold_no_array_leaf(name: str) -> None:
+    """`NO_ARRAY_CLASSES`: every listed constructor's `GradientTransformation` is a
+    pytree whose leaves are functions, never arrays."""
+    built = BUILT[name]()
+    assert optax_api.RETURNS[name] in optax_api.NO_ARRAY_CLASSES
+    assert isinstance(built, optax.GradientTransformation)
+    leaves = jax.tree_util.tree_leaves(built)
+    assert leaves and all(callable(leaf) and not hasattr(leaf, "shape") for leaf in leaves)

@@ -1,0 +1,176 @@
+"""AO201 cases for `eqx.filter_jit` modes that donate arguments no call replaces: a
+new batch a generator of the module yields, a NumPy array, a function or an optimizer;
+appended to `ao201_missing_donation`'s."""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid
+
+_UNSAFE, _NONE = Applicability.UNSAFE, Applicability.NONE
+
+_HEAD = """
+import itertools
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+
+def dataloader(arrays, size):
+    perm = np.random.permutation(arrays[0].shape[0])
+    for start in range(0, arrays[0].shape[0], size):
+        part = perm[start : start + size]
+        yield tuple(array[part] for array in arrays)
+
+"""
+_STEP = """
+@eqx.filter_jit
+def step(state, x, y):
+    return state - 0.1 * (x * y).sum(0)
+"""
+_DONATING_STEP = _STEP.replace("@eqx.filter_jit", '@eqx.filter_jit(donate="all")')
+
+
+def _case(body: str, rewritten: bool = True, **kw) -> Invalid:
+    code = _HEAD + _STEP + body
+    after = _HEAD + _DONATING_STEP + body if rewritten else None
+    return Invalid(code, after, **kw)
+
+
+def _rewritten(code: str, **kw) -> Invalid:
+    after = code.replace("@eqx.filter_jit\n", '@eqx.filter_jit(donate="all")\n', 1)
+    return Invalid(code, after, **kw)
+
+
+_MAIN = """
+def main():
+    xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))
+    state = jnp.zeros(4)
+    for _, (x, y) in zip(range(4), dataloader((xs, ys), 2)):
+        state = step(state, x, y)
+    return state
+"""
+
+INVALID = (
+    # fires, safe: `x`, `y` are new gathers the module's generator yields each iteration
+    _case(_MAIN, message='donate (`donate="all"`)'),
+    # fires, safe: through a name bound once to the generator
+    _case(
+        _MAIN.replace(
+            "    for _, (x, y) in zip(range(4), dataloader((xs, ys), 2)):",
+            "    batches = dataloader((xs, ys), 2)\n    for x, y in batches:",
+        ),
+        message='donate (`donate="all"`)',
+    ),
+    # fires, safe: a NumPy array read again each step (jit donates its device copy)
+    _case(
+        _MAIN.replace("jnp.ones((8, 4)), jnp.ones((8, 4))", "np.ones((8, 4)), np.ones((8, 4))")
+        .replace("for _, (x, y) in zip(range(4), dataloader((xs, ys), 2)):", "for _ in range(4):")
+        .replace("step(state, x, y)", "step(state, xs, ys)"),
+        message='donate (`donate="all"`)',
+    ),
+    # fires, safe: a function and an optimizer hold no array
+    _rewritten(
+        _HEAD
+        + """
+@eqx.filter_jit
+def step(state, x, f, opt):
+    return state - f(x.sum(0))
+
+def scale(v):
+    return 0.1 * v
+
+def main():
+    opt = optax.sgd(0.1)
+    state = jnp.zeros(4)
+    for (x,) in dataloader((jnp.ones((8, 4)),), 2):
+        state = step(state, x, scale, opt)
+    return state, opt, scale
+""",
+        message='donate (`donate="all"`)',
+    ),
+    # fires, safe: the state is kept for later, so all but it is donated
+    Invalid(
+        _HEAD
+        + """
+@eqx.filter_jit
+def step(state, total, x, y):
+    return state - 0.1 * (x * y).sum(0), total + x.sum()
+
+def main():
+    xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))
+    state, total = jnp.zeros(4), jnp.zeros(())
+    start = state
+    for x, y in dataloader((xs, ys), 2):
+        state, total = step(state, total, x, y)
+    return state, total, start
+""",
+        _HEAD
+        + """
+@eqx.filter_jit(donate="all-except-first")
+def step(state, total, x, y):
+    return state - 0.1 * (x * y).sum(0), total + x.sum()
+
+def main():
+    xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))
+    state, total = jnp.zeros(4), jnp.zeros(())
+    start = state
+    for x, y in dataloader((xs, ys), 2):
+        state, total = step(state, total, x, y)
+    return state, total, start
+""",
+        message="not donated: `start` may hold the buffers of `state` and is read at line",
+    ),
+    # no fix: the whole dataset is passed every step and read by the next one
+    _case(
+        _MAIN.replace(
+            "_, (x, y) in zip(range(4), dataloader((xs, ys), 2))", "_ in range(4)"
+        ).replace("step(state, x, y)", "step(state, xs, ys)"),
+        rewritten=False,
+        fix=_NONE,
+        message="`x` (passed as `xs`) may be read after the call",
+    ),
+    # unsafe: a generator that yields one array twice is not proven to yield new buffers
+    _case(
+        _MAIN.replace("dataloader((xs, ys), 2)", "twice(xs)")
+        + "\ndef twice(xs):\n    for i in range(4):\n"
+        + "        b = xs[jnp.arange(2) + i]\n        yield b, b\n",
+        fix=_UNSAFE,
+        message="cannot prove `twice` yields new buffers (`b, b`)",
+    ),
+    # no fix: the batch is kept in a list read after the loop
+    _case(
+        _MAIN.replace("        state = step(", "        kept.append(x)\n        state = step(")
+        .replace("    state = jnp.zeros(4)\n", "    state = jnp.zeros(4)\n    kept = []\n")
+        .replace("    return state\n", "    return state, kept\n"),
+        rewritten=False,
+        fix=_NONE,
+        message="`kept` may hold the buffers of `x`",
+    ),
+    # no fix: the batch is read after the call (a donated array's data is gone)
+    _case(
+        _MAIN.replace("step(state, x, y)\n", "step(state, x, y)\n        print(x.sum())\n"),
+        rewritten=False,
+        fix=_NONE,
+        message="`x` may be read after the call, at line",
+    ),
+    # no fix: `itertools.repeat` yields the same array every time
+    _case(
+        _MAIN.replace(
+            "zip(range(4), dataloader((xs, ys), 2))", "itertools.repeat((xs, ys), 4)"
+        ).replace("for _, (x, y) in", "for x, y in"),
+        rewritten=False,
+        fix=_NONE,
+        message="`x` is neither replaced by the call's output nor proven dead after it",
+    ),
+    # no fix: a loader of a library autoopt does not read may keep what it yields
+    _case(
+        _MAIN.replace("zip(range(4), dataloader((xs, ys), 2))", "torch_loader")
+        .replace("for _, (x, y) in", "for x, y in")
+        .replace("def main():", "def main(torch_loader):"),
+        rewritten=False,
+        fix=_NONE,
+        message="`x` is neither replaced by the call's output nor proven dead after it",
+    ),
+)

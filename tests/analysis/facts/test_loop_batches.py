@@ -1,0 +1,116 @@
+"""A loop's batch: new buffers a generator of the module yields every iteration."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.facts.loop_batches import batch_verdict
+from autoopt.model import Applicability
+
+from ..helpers import HEADER, context, stmt
+
+_SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
+
+GEN = """
+def loader(arrays, size):
+    perm = np.random.permutation(arrays[0].shape[0])
+    for start in range(0, 8, size):
+        part = perm[start : start + size]
+        yield tuple(array[part] for array in arrays)
+
+def single(data):
+    for i in range(4):
+        yield data[jnp.arange(2) + i]
+
+def twice(data):
+    for i in range(4):
+        b = data[jnp.arange(2) + i]
+        yield b, b
+
+def passes(data):
+    yield from data
+
+def main(given):
+    xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))
+"""
+
+
+def verdict(loop: str, body: str = "", name: str = "x"):
+    code = GEN + "    " + loop + "\n" + "".join(f"        {line}\n" for line in body.splitlines())
+    code += "        out = step(x)\n"
+    ctx = context(code, HEADER)
+    return batch_verdict(ctx, stmt(ctx, "out = step(x)"), name)
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "for _, (x, y) in zip(range(4), loader((xs, ys), 2)):",
+        "for i, (x, y) in enumerate(loader((xs, ys), 2)):",
+        "for x, y in loader((xs, ys), 2):",
+        "for x in single(xs):",
+        "for (x, y), _ in zip(loader((xs, ys), 2), range(4), strict=False):",
+    ],
+)
+def test_fresh_batches_are_proven(loop: str) -> None:
+    assert verdict(loop) == (_SAFE, "")
+
+
+def test_a_name_bound_once_to_the_generator_is_followed() -> None:
+    code = GEN + "    batches = loader((xs, ys), 2)\n    for x, y in batches:\n"
+    code += "        out = step(x)\n"
+    ctx = context(code, HEADER)
+    assert batch_verdict(ctx, stmt(ctx, "out = step(x)"), "x") == (_SAFE, "")
+
+
+@pytest.mark.parametrize(
+    ("loop", "why"),
+    [
+        ("for x, y in twice(xs):", "cannot prove `twice` yields new buffers (`b, b`)"),
+        ("for x in passes(given):", "`passes` yields values it does not make (`yield from`)"),
+        ("for x, y in loader((given, ys), 2):", "cannot prove `loader` yields new buffers"),
+    ],
+)
+def test_unproven_yields_are_unsafe(loop: str, why: str) -> None:
+    fix, message = verdict(loop)
+    assert fix is _UNSAFE and message.startswith(why)
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "for x in given:",
+        "for x in [xs, ys]:",
+        "for x in itertools.repeat(xs, 3):",
+        "for _, x in zip(range(4), given):",
+    ],
+)
+def test_other_iterables_may_keep_their_items(loop: str) -> None:
+    fix, message = verdict(loop)
+    assert fix is _NONE
+    assert message == "`x` is neither replaced by the call's output nor proven dead after it"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "kept = x",  # another statement reads it
+        "x = x + 1",  # rebound in the body
+    ],
+)
+def test_a_batch_read_or_rebound_elsewhere_is_left_to_the_alias_proof(body: str) -> None:
+    assert verdict("for x, y in loader((xs, ys), 2):", body) is None
+
+
+def test_a_shadowed_zip_is_not_read_as_the_builtin() -> None:
+    code = GEN.replace("def main(given):", "def zip(*a):\n    return a\n\ndef main(given):")
+    code += "    for _, (x, y) in zip(range(4), loader((xs, ys), 2)):\n        out = step(x)\n"
+    ctx = context(code, HEADER)
+    assert batch_verdict(ctx, stmt(ctx, "out = step(x)"), "x")[0] is _NONE
+
+
+def test_a_call_in_an_inner_loop_is_not_per_iteration() -> None:
+    code = GEN + "    for x, y in loader((xs, ys), 2):\n        for _ in range(2):\n"
+    code += "            out = step(x)\n"
+    ctx = context(code, HEADER)
+    assert batch_verdict(ctx, stmt(ctx, "out = step(x)"), "x") is None
