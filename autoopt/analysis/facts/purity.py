@@ -42,6 +42,17 @@ _METHOD_SAFE_KINDS = (
 )  # fmt: skip
 
 
+#: How a reason ends where the impurity is a call autoopt cannot see into: unproven, not
+#: shown impure.
+UNSEEN = "code autoopt cannot see"
+
+
+def unseen(reason: str) -> bool:
+    """Whether `reason` (an impurity, or a problem quoting one) is a call autoopt cannot
+    see into: a premise unproven rather than one that fails."""
+    return reason.endswith(UNSEEN)
+
+
 def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozenset()) -> list[str]:
     """Why `fn` is not pure, one reason each; empty when autoopt proves it pure (once per
     function; a call inside a cycle of callees, `_seen`, is answered afresh)."""
@@ -132,7 +143,7 @@ def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> st
     kind = model(ctx).name(stmt, head).kind
     if kind in _METHOD_SAFE_KINDS or kind is Kind.UNKNOWN:
         return None  # unknown values come from calls or arguments judged elsewhere
-    return f"calls `{name}`, a method of `{head}` ({kind.value}), code autoopt cannot see"
+    return f"calls `{name}`, a method of `{head}` ({kind.value}), which runs once, at trace time"
 
 
 def _qualified_impurity(qual: str) -> str | None:

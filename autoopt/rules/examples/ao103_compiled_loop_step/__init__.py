@@ -35,6 +35,7 @@ INVALID: tuple[Invalid, ...] = (
     guarded.COUNTED_WHILE_GUARDED,
     no_fix.NUMPY_ROWS,
     no_fix.NUMPY_ARGUMENT,
+    no_fix.UNSEEN_METHOD,
     whole_loop_scan.STACKED_ENERGY,
     guarded.DEFAULT_FLOAT_SOURCE,
     while_loop.COUNTED_WHILE,
@@ -46,4 +47,5 @@ INVALID: tuple[Invalid, ...] = (
     guarded.DEFAULT_JAX_WEIGHTS,
     nnx_in_place.OPTIMIZER_UPDATE,
     nnx_in_place.NNX_UPDATE,
+    nnx_in_place.JIT_STEP_LOOP,
 )
