@@ -25,6 +25,7 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import mutated_names, mutating_call_target
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
@@ -76,7 +77,7 @@ def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozen
         for name in sorted(stmt.mutates):
             if name in fn.params:
                 if not _static_receiver(ctx, stmt, name):
-                    reasons.append(f"mutates its argument `{name}`")
+                    reasons.append(_argument_change(ctx, stmt, name))
             elif name not in local or name in fn.globals:
                 if library_object(ctx, name) and refers_to_global(ctx, fn, name):
                     continue  # every change of it is a pure method call (its proof)
@@ -120,6 +121,21 @@ def _call_impurity(
     if head in {"logger", "log", "logging"}:
         return f"logs (`{name}`)"
     return f"calls `{name}`, code autoopt cannot see"
+
+
+def _argument_change(ctx: ModuleContext, stmt: Stmt, name: str) -> str:
+    """How `stmt` changes the argument `name`: a method call on an argument of a kind
+    not proven (`opt.update(...)`, which only reads like `dict.update`) is unproven, not
+    shown to change it."""
+    method = next((c for c in stmt.calls if mutating_call_target(c) == name), None)
+    func = method.func if method is not None else None
+    assigned = type(stmt.node) is cst.Assign and any(
+        name in set(mutated_names(t.target)) for t in stmt.node.targets
+    )
+    known = model(ctx).name(stmt, name).kind is not Kind.UNKNOWN
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name or assigned or known:
+        return f"mutates its argument `{name}`"
+    return f"calls `{name}.{func.attr.value}`, which may change its argument `{name}`: {UNSEEN}"
 
 
 def _static_receiver(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
