@@ -84,7 +84,9 @@ class CompiledLoopStep(Rule):
     - one owner per loop: `rules/loop_owner.py`
     - the body changes no nnx module in place (the receiver, or the argument of an
       `nnx.jit` function, proven an nnx object): `analysis/facts/nnx_modules.py`
-    - every call the step makes is seen and pure: `analysis/facts/purity.py`
+    - every call the step makes is seen and pure: `analysis/facts/purity.py`; an optax
+      optimizer it calls (`opt.update(...)`, a local bound once before the loop) is a
+      static argument, immutable and hashable: `analysis/overlays/optax.py`
     """
 
     id = "AO103"
