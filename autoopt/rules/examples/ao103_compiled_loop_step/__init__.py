@@ -11,6 +11,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     donated_step,
     guarded,
     kept,
+    library_steps,
     nnx_in_place,
     no_fix,
     one_call,
@@ -20,7 +21,12 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     whole_loop_scan,
 )
 
-VALID: tuple[Valid, ...] = (*valid.VALID, *kept.VALID, *nnx_in_place.VALID)
+VALID: tuple[Valid, ...] = (
+    *valid.VALID,
+    *kept.VALID,
+    *nnx_in_place.VALID,
+    *library_steps.VALID,
+)
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
     step.DIFFUSE,
@@ -48,4 +54,5 @@ INVALID: tuple[Invalid, ...] = (
     nnx_in_place.OPTIMIZER_UPDATE,
     nnx_in_place.NNX_UPDATE,
     nnx_in_place.JIT_STEP_LOOP,
+    library_steps.OPTAX_LOCAL,
 )
