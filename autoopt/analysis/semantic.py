@@ -149,6 +149,11 @@ class Semantic:
         (`facts/nnx_modules.py`)."""
         return nnx_modules.module_update(self.ctx, stmt)
 
+    def written_back(self, stmt: Stmt) -> str | None:
+        """The call of `stmt` to an `nnx.jit` function of the module given a proven nnx
+        object, which it changes in place, as written, or None (`facts/nnx_modules.py`)."""
+        return nnx_modules.written_back(self.ctx, stmt)
+
     def runs_eagerly(self, scope: str) -> bool:
         """Whether code in `scope` provably runs eagerly (`core/execution.py`)."""
         return execution.runs_eagerly(self.ctx, scope)

@@ -6,6 +6,10 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
+from autoopt.analysis.core.graph import Stmt
+from autoopt.analysis.facts.purity import unseen
+from autoopt.analysis.facts.summaries import summary
+from autoopt.analysis.plans.fori import counted_for
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
 from autoopt.analysis.semantic import Loop, ModuleContext, semantic
 from autoopt.model import Applicability, Edit, Finding
@@ -40,8 +44,11 @@ class CompiledLoopStep(Rule):
     A loop whose step would be one call (`rank, change = sweep(rank, ...)`) is
     taken only in the whole-loop forms: as a step it would only be AO101's jit of
     the call. An eager loop whose body changes an nnx module in place
-    (`optimizer.update(model, grads)`) is reported with no fix: a `jax.jit` step
-    cannot change its arguments, and the message points to `@nnx.jit`.
+    (`optimizer.update(model, grads)`, or, in a counted loop, a call of an `nnx.jit`
+    step given the module) is reported with no fix: a `jax.jit` step cannot change
+    its arguments, and the message points to `@nnx.jit`. A step of device work whose
+    purity is unproven (it calls code autoopt cannot see: another library's object, a
+    function made at run time) is reported with no fix, naming the call.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -74,8 +81,11 @@ class CompiledLoopStep(Rule):
     - each carry keeps its shape and dtype: `analysis/plans/carry.py`,
       `analysis/plans/carry_types.py`
     - one owner per loop: `rules/loop_owner.py`
-    - the body changes no nnx module in place (the receiver proven an nnx object):
-      `analysis/facts/nnx_modules.py`
+    - the body changes no nnx module in place (the receiver, or the argument of an
+      `nnx.jit` function, proven an nnx object): `analysis/facts/nnx_modules.py`
+    - every call the step makes is seen and pure: `analysis/facts/purity.py`; an optax
+      optimizer it calls (`opt.update(...)`, a local bound once before the loop) is a
+      static argument, immutable and hashable: `analysis/overlays/optax.py`
     """
 
     id = "AO103"
@@ -91,27 +101,41 @@ class CompiledLoopStep(Rule):
         for verdict in verdicts:
             if not verdict.problem:
                 yield self._finding(ctx, verdict)
+            elif _device_step(verdict):
+                yield from self._blocked(ctx, verdict)
         judged = {verdict.plan.loop.id for verdict in verdicts}
         for loop in ctx.graph.loops.values():
             if loop.id not in judged:
                 yield from self._module_updates(ctx, loop)
 
     def _module_updates(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
-        """An eager loop whose body changes an nnx module in place: no fix (a `jax.jit`
-        step cannot change its arguments), the premise named, and the nnx spelling."""
+        """An eager loop whose body changes an nnx module in place (a counted loop: also
+        by calling an `nnx.jit` function on it): no fix (a `jax.jit` step cannot change
+        its arguments), the premise named, and the nnx spelling."""
         values = semantic(ctx)
         if not values.runs_eagerly(loop.scope):
             return
         body = [s for s in ctx.graph.loop_stmts(loop.id) if s.loops[-1] == loop.id]
-        update = next((u for s in body if (u := values.module_update(s))), None)
-        if update is not None:
-            message = (
-                "this loop's body runs eagerly, one dispatch per operation; not compiled as "
-                f"one step: `{update}` changes an nnx module in place, which a `jax.jit` step "
-                "cannot; put the body in a function decorated with `@nnx.jit`, which writes "
-                "its module arguments back"
-            )
+        counted = type(loop.node) is cst.For and counted_for(loop.node) is not None
+        premise = _in_place(ctx, body, counted)
+        if premise is not None:
+            message = f"{_EAGER}; not compiled as one step: {premise}"
             yield self.finding(ctx, loop.node, message, Applicability.NONE)
+
+    def _blocked(self, ctx: ModuleContext, verdict: StepVerdict) -> Iterator[Finding]:
+        """A step of device work kept from compiling by a premise autoopt cannot prove (a
+        callee it cannot see) or by a change of an nnx module in place: no fix, that
+        premise named. A premise that fails outright (a host draw, a side effect) leaves
+        the loop to the other rules."""
+        plan = verdict.plan
+        moved = {id(small) for line in plan.lines for small in line.body}
+        body = [s for s in ctx.graph.loop_stmts(plan.loop.id) if id(s.node) in moved]
+        premise = _in_place(ctx, body, counted=True)
+        if premise is None and not unseen(verdict.problem):
+            return
+        premise = premise or verdict.problem
+        message = f"{_EAGER}; not compiled as one step (`{verdict.names.function}`): {premise}"
+        yield self.finding(ctx, plan.loop.node, message, Applicability.NONE)
 
     def _finding(self, ctx: ModuleContext, verdict: StepVerdict) -> Finding:
         plan = verdict.plan
@@ -180,6 +204,39 @@ class CompiledLoopStep(Rule):
         return self.finding(
             ctx, verdict.plan.loop.node, message, Applicability.SAFE, edits, title=title
         )
+
+
+_EAGER = "this loop's body runs eagerly, one dispatch per operation"
+
+
+def _in_place(ctx: ModuleContext, body: list[Stmt], counted: bool) -> str | None:
+    """The premise a change of an nnx module in place fails, for the first call of `body`
+    that makes one: through the overlay's functions and methods, or (`counted`) through
+    an `nnx.jit` function of the module; None when none does."""
+    values = semantic(ctx)
+    for stmt in body:
+        update = values.module_update(stmt)
+        if update is not None:
+            return (
+                f"`{update}` changes an nnx module in place, which a `jax.jit` step cannot; "
+                "put the body in a function decorated with `@nnx.jit`, which writes its "
+                "module arguments back"
+            )
+        call = values.written_back(stmt) if counted else None
+        if call is not None:
+            return (
+                f"`{call}` is an `nnx.jit` step that changes nnx modules in place, which a "
+                "`jax.jit` step cannot; run the loop in a function decorated with "
+                "`@nnx.jit`, which writes its module arguments back"
+            )
+    return None
+
+
+def _device_step(verdict: StepVerdict) -> bool:
+    """The extracted step computes on arrays (a JAX call, an `.at[]` update, an
+    array-valued result, a helper that does): a loop worth a finding."""
+    other = verdict.extracted
+    return summary(other, other.graph.functions[verdict.names.function]).array_function
 
 
 def _decorated(ctx: ModuleContext, verdict: StepVerdict, decorator: str) -> cst.FunctionDef:

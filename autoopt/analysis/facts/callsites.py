@@ -6,6 +6,7 @@ from enum import Enum
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function, Stmt
 from autoopt.analysis.facts.tracing import dynamic_names
@@ -92,4 +93,13 @@ def _kind_of_def(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
             return ArgKind.UNHASHABLE
         if type(value) is cst.Call and (ctx.qualify(value.func) or "").startswith("jax."):
             return ArgKind.ARRAY
+        if type(value) is cst.Call and _static_object(ctx, value):
+            return ArgKind.CONSTANT
     return ArgKind.UNKNOWN
+
+
+def _static_object(ctx: ModuleContext, call: cst.Call) -> bool:
+    """A constructor of an object jit may keep static (`optax.adam(...)`): hashable, and
+    the one object every call passes where this binding reaches it."""
+    cls = overlays.CONSTRUCTED_CLASSES.get(ctx.qualify(call.func) or "")
+    return cls in overlays.STATIC_CLASSES

@@ -174,6 +174,8 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
         return
     elif value.is_static_kind:
         plan.static[param] = f"it receives {value.kind.value}"
+    elif value.kind is Kind.OBJECT and value.detail in overlays.STATIC_CLASSES:
+        plan.static[param] = f"it receives an object of `{value.detail}`, immutable and hashable"
     elif value.kind is Kind.HOST_ARRAY:
         plan.doubts.append(
             f"`{param}` receives a NumPy array, which jit turns into a device array "

@@ -100,8 +100,12 @@ def _only_pure_calls(ctx: ModuleContext, stmt: Stmt, name: str, cls: str) -> boo
     """Whether `stmt` changes the global `name` at most by calling its pure methods (a
     statement about another variable of that name changes nothing of it)."""
     fn = enclosing_function(ctx, stmt.scope)
-    if not refers_to_global(ctx, fn, name):
-        return True
+    return not refers_to_global(ctx, fn, name) or pure_calls_only(ctx, stmt, name, cls)
+
+
+def pure_calls_only(ctx: ModuleContext, stmt: Stmt, name: str, cls: str) -> bool:
+    """Whether `stmt` changes the object of class `cls` that `name` holds at most by
+    calling its pure methods (`overlays.PURE_METHODS`)."""
     node = stmt.node
     if type(node) is cst.Assign:
         if any(name in set(mutated_names(t.target)) for t in node.targets):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.overlays import flax_nnx as nnx_api
@@ -92,3 +93,31 @@ def module_update(ctx: ModuleContext, stmt: Stmt) -> str | None:
         if cls is not None and f"{cls}.{func.attr.value}" in nnx_api.MUTATING:
             return ctx.code(call)
     return None
+
+
+def written_back(ctx: ModuleContext, stmt: Stmt) -> str | None:
+    """The call of `stmt` to a function of this module compiled by a jit that writes its
+    module arguments back (`@nnx.jit def train_step(model, ...)`), given a name proven
+    to hold an nnx object, as written (`step(...)` where that spans lines); None when it
+    makes none."""
+    call = next((c for c in stmt.calls if _writes_back(ctx, stmt, c)), None)
+    if call is None:
+        return None
+    code = ctx.code(call)
+    return code if "\n" not in code else f"{ctx.code(call.func)}(...)"
+
+
+def _writes_back(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
+    """`step(model, ...)`: `step` is a function of this module decorated with a jit that
+    writes its module arguments back (`UPDATES_MODULES`), and an argument is a name
+    proven to hold an nnx object."""
+    if type(call.func) is not cst.Name:
+        return False
+    fn = ctx.graph.resolve_function(call.func.value, stmt.scope)
+    if fn is None or not any(
+        execution.transform_of(ctx, d.decorator) in nnx_api.UPDATES_MODULES
+        for d in fn.node.decorators
+    ):
+        return False
+    names = (arg.value for arg in call.args if not arg.star)
+    return any(type(n) is cst.Name and holds_module(ctx, stmt, n.value) for n in names)

@@ -14,7 +14,9 @@ project: `analysis/facts/reflection.py`).
 A module global proven to hold a library object (`optimizer = optax.adam(1e-3)`,
 `analysis/facts/library_objects.py`) is neither changed nor impure to call through the
 methods its overlay lists pure (`optimizer.update(grads, state, params)`); any other
-method of it, or a receiver not so proven, keeps its reason.
+method of it, or a receiver not so proven, keeps its reason. So is an argument or a local
+the value model proves holds an immutable one (`overlays.STATIC_CLASSES`: an optax
+optimizer, which jit keeps static).
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import mutated_names, mutating_call_target
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts.library_objects import (
     library_object,
+    pure_calls_only,
     pure_method,
     refers_to_global,
 )
@@ -40,6 +44,17 @@ from autoopt.analysis.values.model import model
 _METHOD_SAFE_KINDS = (
     Kind.ARRAY, Kind.HOST_ARRAY, Kind.PYTREE, Kind.CONTAINER, Kind.STRING, Kind.SHAPE,
 )  # fmt: skip
+
+
+#: How a reason ends where the impurity is a call autoopt cannot see into: unproven, not
+#: shown impure.
+UNSEEN = "code autoopt cannot see"
+
+
+def unseen(reason: str) -> bool:
+    """Whether `reason` (an impurity, or a problem quoting one) is a call autoopt cannot
+    see into: a premise unproven rather than one that fails."""
+    return reason.endswith(UNSEEN)
 
 
 def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozenset()) -> list[str]:
@@ -61,7 +76,8 @@ def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozen
     for stmt in graph.scope_stmts(fn.qualname):
         for name in sorted(stmt.mutates):
             if name in fn.params:
-                reasons.append(f"mutates its argument `{name}`")
+                if not _static_receiver(ctx, stmt, name):
+                    reasons.append(_argument_change(ctx, stmt, name))
             elif name not in local or name in fn.globals:
                 if library_object(ctx, name) and refers_to_global(ctx, fn, name):
                     continue  # every change of it is a pure method call (its proof)
@@ -107,6 +123,30 @@ def _call_impurity(
     return f"calls `{name}`, code autoopt cannot see"
 
 
+def _argument_change(ctx: ModuleContext, stmt: Stmt, name: str) -> str:
+    """How `stmt` changes the argument `name`: a method call on an argument of a kind
+    not proven (`opt.update(...)`, which only reads like `dict.update`) is unproven, not
+    shown to change it."""
+    method = next((c for c in stmt.calls if mutating_call_target(c) == name), None)
+    func = method.func if method is not None else None
+    assigned = type(stmt.node) is cst.Assign and any(
+        name in set(mutated_names(t.target)) for t in stmt.node.targets
+    )
+    known = model(ctx).name(stmt, name).kind is not Kind.UNKNOWN
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name or assigned or known:
+        return f"mutates its argument `{name}`"
+    return f"calls `{name}.{func.attr.value}`, which may change its argument `{name}`: {UNSEEN}"
+
+
+def _static_receiver(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """`name` holds, where `stmt` reads it, an immutable library object (an optax
+    optimizer, `overlays.STATIC_CLASSES`) that `stmt` only calls pure methods of: the
+    graph's mutation of it is none."""
+    value = model(ctx).name(stmt, name)
+    cls = value.detail if value.kind is Kind.OBJECT else None
+    return cls in overlays.STATIC_CLASSES and pure_calls_only(ctx, stmt, name, cls)
+
+
 def _key(ctx: ModuleContext, fn: Function) -> str:
     """A function's identity across the files of a project."""
     return f"{ctx.path}::{fn.qualname}"
@@ -129,10 +169,17 @@ def _project_impurity(ctx: ModuleContext, qual: str, seen: frozenset[str]) -> st
 
 def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> str | None:
     """A method of a parameter or local: pure only on arrays and Python containers."""
-    kind = model(ctx).name(stmt, head).kind
+    value = model(ctx).name(stmt, head)
+    kind = value.kind
     if kind in _METHOD_SAFE_KINDS or kind is Kind.UNKNOWN:
         return None  # unknown values come from calls or arguments judged elsewhere
-    return f"calls `{name}`, a method of `{head}` ({kind.value}), code autoopt cannot see"
+    method = name.partition(".")[2]
+    if (
+        value.detail in overlays.STATIC_CLASSES
+        and f"{value.detail}.{method}" in overlays.PURE_METHODS
+    ):
+        return None  # `optimizer.update(...)` on an argument proven an optax optimizer
+    return f"calls `{name}`, a method of `{head}` ({kind.value}), which runs once, at trace time"
 
 
 def _qualified_impurity(qual: str) -> str | None:

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import only_called
 from autoopt.analysis.core.exprs import is_at_update, read_names
@@ -387,8 +388,11 @@ def _default_read(ctx: ModuleContext, fn: Function, name: str) -> bool:
 
 def _immutable(value: Value) -> bool:
     """A value no code can change in place: of an immutable kind, a hashable tuple of
-    constants, a tuple of arrays, an instance of the module's immutable pytree classes."""
+    constants, a tuple of arrays, an instance of the module's immutable pytree classes, an
+    immutable library object (an optax optimizer: `overlays.STATIC_CLASSES`)."""
     if value.kind in _IMMUTABLE or (value.kind is Kind.CONTAINER and value.constant):
+        return True
+    if value.kind is Kind.OBJECT and value.detail in overlays.STATIC_CLASSES:
         return True
     return value.container == "tuple" or (
         value.kind is Kind.PYTREE and (value.detail or "").startswith("class:")

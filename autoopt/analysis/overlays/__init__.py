@@ -83,6 +83,9 @@ UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS | optax.UNKEPT_OBJECTS
 CLASSES = flax_nnx.VARIABLE_TYPES
 #: Constructors of library objects, in any library -> the class of the object returned.
 CONSTRUCTED_CLASSES = optax.RETURNS
+#: Classes, in any library, whose objects jit may keep as static arguments: immutable,
+#: hashable, changed by nothing.
+STATIC_CLASSES = optax.STATIC_CLASSES
 #: Methods (`class.method`), in any library, that are pure functions of their receiver
 #: and arguments.
 PURE_METHODS = optax.PURE_METHODS

@@ -24,6 +24,9 @@ UNKEPT_OBJECTS = OPTIMIZERS
 PURE_METHODS = frozenset(
     {"optax.GradientTransformation.init", "optax.GradientTransformation.update"}
 )
+#: Classes whose objects are immutable and hashable, named tuples of functions: jit may
+#: keep one as a static argument (it compiles once per object, which it never changes).
+STATIC_CLASSES = frozenset({"optax.GradientTransformation"})
 #: Constructors -> the class of the object they return (an optimizer, whose methods
 #: `PURE_METHODS` lists).
 RETURNS = dict.fromkeys(OPTIMIZERS, "optax.GradientTransformation")

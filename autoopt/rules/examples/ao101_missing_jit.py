@@ -1411,8 +1411,33 @@ x, y = jnp.ones((4, 3)), jnp.ones(4)
 for _ in range(100):
     params, opt_state, loss = train_step(params, opt_state, x, y)
 """,
-        fix=_NONE,
-        message="mutates its argument `optimizer`",
+        expected="""
+import functools
+
+import jax
+import jax.numpy as jnp
+import optax
+
+optimizer = optax.adam(1e-3)
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params - y) ** 2)
+
+@functools.partial(jax.jit, static_argnames=("optimizer",))
+def train_step(params, opt_state, x, y, optimizer=optimizer):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    updates, opt_state = optimizer.update(grads, opt_state, params)
+    params = optax.apply_updates(params, updates)
+    return params, opt_state, loss
+
+params = jnp.zeros(3)
+opt_state = optimizer.init(params)
+x, y = jnp.ones((4, 3)), jnp.ones(4)
+for _ in range(100):
+    params, opt_state, loss = train_step(params, opt_state, x, y)
+""",
+        fix=_UNSAFE,
+        message="unsafe: cannot prove every call passes a hashable constant for `optimizer`",
     ),
     Invalid(
         """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.facts.nnx_modules import holds_module, module_update
+from autoopt.analysis.facts.nnx_modules import holds_module, module_update, written_back
 
 from ..helpers import HEADER, context, stmt
 
@@ -77,3 +77,40 @@ def test_module_update_names_the_call_that_changes_a_module(
 ) -> None:
     ctx = context(CLASSES + "\ndef main(arg):\n" + body + "    " + line + "\n", IMPORTS)
     assert module_update(ctx, stmt(ctx, line)) == expected
+
+
+STEPS = """
+@nnx.jit
+def step(model, x):
+    return model(x)
+
+@jax.jit
+def plain(model, x):
+    return model(x)
+
+def eager(model, x):
+    return model(x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "expected"),
+    [
+        ("    m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n", "step(m, arg)", "step(m, arg)"),
+        (
+            "    m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n",
+            "step(\n        m, arg\n    )",
+            "step(...)",
+        ),
+        ("", "step(arg, arg)", None),  # the argument is not proven a module
+        ("    m = make()\n", "step(m, arg)", None),  # a function's result
+        ("    m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n", "plain(m, arg)", None),  # jax.jit
+        ("    m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n", "eager(m, arg)", None),  # not a jit
+    ],
+)
+def test_written_back_names_an_nnx_jit_call_given_a_module(
+    body: str, line: str, expected: str | None
+) -> None:
+    code = CLASSES + STEPS + "\ndef main(arg):\n" + body + "    " + line + "\n"
+    ctx = context(code, IMPORTS)
+    assert written_back(ctx, stmt(ctx, line.split("\n")[0])) == expected

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.facts.purity import changed_module_names, impurities, reads_module_state
+from autoopt.analysis.facts.purity import (
+    changed_module_names,
+    impurities,
+    reads_module_state,
+    unseen,
+)
 
 from ..helpers import HEADER, context
 
@@ -171,3 +176,30 @@ done = u
 def test_a_parameter_or_local_is_not_module_state() -> None:
     ctx = context(STATE + "\ndef h(B):\n    C = 1\n    return B + C\n", HEADER)
     assert reads_module_state(ctx, ctx.graph.functions["h"]) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "reason", "unproven"),
+    [
+        (
+            "def f(x, rng):\n    return x + rng.normal()\n"
+            "for _ in range(3):\n    y = f(jnp.ones(3), np.random.default_rng(0))\n",
+            "calls `rng.normal`, a method of `rng` (a host object), which runs once, at trace time",
+            False,
+        ),
+        (
+            "def f(x, opt):\n    opt.update(x)\n    return x\n",
+            "calls `opt.update`, which may change its argument `opt`: code autoopt cannot see",
+            True,
+        ),
+        ("def f(x):\n    x[0] = 1\n    return x\n", "mutates its argument `x`", False),
+        ("def f(x):\n    return helper(x)\n", "calls `helper`, code autoopt cannot see", True),
+    ],
+)
+def test_a_reason_is_unproven_only_for_code_autoopt_cannot_see(
+    code: str, reason: str, unproven: bool
+) -> None:
+    ctx = context(code, IMPORTS)
+    (found,) = impurities(ctx, ctx.graph.functions["f"])
+    assert found == reason
+    assert unseen(found) is unproven

@@ -6,6 +6,7 @@ import sys
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 import optax
 import pytest
 
@@ -116,3 +117,30 @@ def test_optimizers_hold_no_array_leaf(name: str) -> None:
     assert isinstance(built, optax.GradientTransformation)
     leaves = jax.tree_util.tree_leaves(built)
     assert leaves and all(callable(leaf) and not hasattr(leaf, "shape") for leaf in leaves)
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_static_classes_are_immutable_hashable_and_kept_static_by_jit(name: str) -> None:
+    tx = BUILT[name]()
+    assert optax_api.RETURNS[name] in optax_api.STATIC_CLASSES
+    assert hash(tx) == hash(tx) and tx == tx
+    with pytest.raises(AttributeError):
+        tx.update = tx.init  # type: ignore[misc]  # a named tuple: no field is rebound
+    traces = []
+
+    def step(params, state, tx):
+        traces.append(1)
+        updates, state = tx.update(GRADS, state, params)
+        return optax.apply_updates(params, updates), state
+
+    jitted = jax.jit(step, static_argnames=("tx",))
+    state = tx.init(PARAMS)
+    eager = step(PARAMS, state, tx)
+    first = jitted(PARAMS, state, tx=tx)
+    second = jitted(PARAMS, state, tx=tx)
+    assert len(traces) == 2  # the eager call and one trace for both jitted calls
+    close = [
+        np.allclose(a, b, rtol=1e-6)
+        for a, b in zip(jax.tree.leaves(eager), jax.tree.leaves(first), strict=True)
+    ]
+    assert all(close) and leaves_equal(first, second)

@@ -11,6 +11,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     donated_step,
     guarded,
     kept,
+    library_steps,
     nnx_in_place,
     no_fix,
     one_call,
@@ -20,7 +21,12 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     whole_loop_scan,
 )
 
-VALID: tuple[Valid, ...] = (*valid.VALID, *kept.VALID, *nnx_in_place.VALID)
+VALID: tuple[Valid, ...] = (
+    *valid.VALID,
+    *kept.VALID,
+    *nnx_in_place.VALID,
+    *library_steps.VALID,
+)
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
     step.DIFFUSE,
@@ -35,6 +41,7 @@ INVALID: tuple[Invalid, ...] = (
     guarded.COUNTED_WHILE_GUARDED,
     no_fix.NUMPY_ROWS,
     no_fix.NUMPY_ARGUMENT,
+    no_fix.UNSEEN_METHOD,
     whole_loop_scan.STACKED_ENERGY,
     guarded.DEFAULT_FLOAT_SOURCE,
     while_loop.COUNTED_WHILE,
@@ -46,4 +53,6 @@ INVALID: tuple[Invalid, ...] = (
     guarded.DEFAULT_JAX_WEIGHTS,
     nnx_in_place.OPTIMIZER_UPDATE,
     nnx_in_place.NNX_UPDATE,
+    nnx_in_place.JIT_STEP_LOOP,
+    library_steps.OPTAX_LOCAL,
 )

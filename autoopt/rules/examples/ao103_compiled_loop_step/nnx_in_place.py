@@ -49,19 +49,7 @@ def main():
     message="`nnx.update(model, jax.tree.map(lambda v: v * 0.5, state))` changes an nnx module",
 )
 
-VALID = (
-    Valid(
-        _LOOP.replace("optimizer = nnx.Optimizer(model,", "optimizer = make(model,").replace(
-            "import optax\n", "import optax\nfrom helpers import make\n"
-        ),
-        "`optimizer` comes from code autoopt cannot see: not proven an nnx optimizer",
-    ),
-    Valid(
-        _LOOP.replace("def main():", "@nnx.jit\ndef main():"),
-        "the loop runs traced, inside `nnx.jit`: compiled already",
-    ),
-    Valid(
-        """
+_JIT_STEP = """
 import jax.numpy as jnp
 import optax
 from flax import nnx
@@ -78,11 +66,43 @@ def main():
     model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
     optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
     x, y = jnp.ones((8, 3)), jnp.ones((8, 1))
-    for _ in range(10):
-        loss = train_step(model, optimizer, x, y)
-    return loss
-""",
-        "the body calls an `nnx.jit` step, which changes the modules: compiled already",
+    for i in range(300):
+        train_step(model, optimizer, x, y)
+        if i % 50 == 0:
+            print(i, jnp.mean((model(x) - y) ** 2))
+    return model.kernel[...]
+"""
+
+#: A counted loop of one dispatch of a small `nnx.jit` step: the loop is the hot part,
+#: and only `nnx.jit` around it writes the modules back.
+JIT_STEP_LOOP = Invalid(
+    _JIT_STEP,
+    fix=_NONE,
+    message=(
+        "`train_step(model, optimizer, x, y)` is an `nnx.jit` step that changes nnx modules "
+        "in place, which a `jax.jit` step cannot; run the loop in a function decorated with "
+        "`@nnx.jit`"
+    ),
+)
+
+VALID = (
+    Valid(
+        _JIT_STEP.replace(
+            "    for i in range(300):\n        train_step(model, optimizer, x, y)\n"
+            "        if i % 50 == 0:\n            print(i, jnp.mean((model(x) - y) ** 2))\n",
+            "    for xb, yb in [(x, y)] * 300:\n        train_step(model, optimizer, xb, yb)\n",
+        ),
+        "an `nnx.jit` step over a host list of batches: not a counted loop to compile",
+    ),
+    Valid(
+        _LOOP.replace("optimizer = nnx.Optimizer(model,", "optimizer = make(model,").replace(
+            "import optax\n", "import optax\nfrom helpers import make\n"
+        ),
+        "`optimizer` comes from code autoopt cannot see: not proven an nnx optimizer",
+    ),
+    Valid(
+        _LOOP.replace("def main():", "@nnx.jit\ndef main():"),
+        "the loop runs traced, inside `nnx.jit`: compiled already",
     ),
     Valid(
         """

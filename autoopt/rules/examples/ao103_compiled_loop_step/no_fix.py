@@ -48,3 +48,25 @@ def main():
     fix=_NONE,
     message="receives a NumPy array",
 )
+
+
+#: The step's one obstacle is a method autoopt cannot see into (an object of another
+#: library): whether it is pure is unproven, so no fix, and the finding names the call.
+UNSEEN_METHOD = Invalid(
+    """
+import jax
+import jax.numpy as jnp
+from evolib import Problem
+
+problem = Problem(3)
+key = jax.random.key(0)
+x = jnp.zeros(3)
+for _ in range(10):
+    key, sub = jax.random.split(key)
+    fitness = problem.eval(sub, x)
+    x = x - 0.1 * fitness
+""",
+    fix=_NONE,
+    message="not compiled as one step (`_step`): it is not pure: it calls `problem.eval`, "
+    "code autoopt cannot see",
+)
