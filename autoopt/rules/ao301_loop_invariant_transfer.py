@@ -44,6 +44,13 @@ class LoopInvariantTransfer(Rule):
     `jnp.asarray(x, dtype=jnp.float16)` or a value autoopt cannot place, is
     hoisted exactly as written.
 
+    A transfer of a part of a loop-invariant NumPy array (a minibatch,
+    `jnp.asarray(X[i * B : (i + 1) * B])`, or `X[...]` passed straight into a jitted
+    function) puts the whole array on the device once, before the loop
+    (`X_dev = jnp.asarray(X)`, as the transfer was written), and takes the part there
+    (`X_dev[i * B : (i + 1) * B]`). The whole array then stays in device memory for
+    as long as the loop runs; the message says so.
+
     ## Why is this bad?
     JAX copies host data to the device on every call: it is never zero-copy.
     A jitted function called in a loop with the same NumPy array pays the full
@@ -55,7 +62,10 @@ class LoopInvariantTransfer(Rule):
     the hoisted array could be donated (the loop calls a function with buffer
     donation, or the value is replaced by a call's output each iteration): one
     shared array would then be deleted by the first call. Data that changes per
-    iteration is never hoisted and not reported.
+    iteration is never hoisted and not reported. A part taken with an integer index
+    or an array of indices (`X[i]`, `X[idx]`) is **unsafe**: nothing proves the
+    indices in range, and NumPy raises for one out of range where a JAX array clamps
+    it (and returns the last row).
 
     - every name the transfer reads stays the same in the loop: no statement rebinds it
       (`analysis/facts/invariance.py`), and nothing that runs during the loop may change
@@ -67,6 +77,13 @@ class LoopInvariantTransfer(Rule):
       (the jit options)
     - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
       theirs: `rules/loop_owner.py`
+    - for a part of an array (`X[...]`): `X` alone meets the premises above; it is a
+      NumPy array (not a list of arrays, not a loader's value of unknown kind); the
+      transfer is `jnp.asarray`/`jnp.array`/`jax.device_put` of the part with no dtype
+      or device, or a jitted call's argument, which convert the whole as they convert
+      a part and give a JAX array either way (the code after it sees the same kind of
+      value); every index is a slice whose bounds are Python ints, with no step,
+      which a JAX array clips as NumPy does: `analysis/plans/sliced.py`
     """
 
     id = "AO301"
