@@ -91,7 +91,8 @@ class LoopInvariantTransfer(Rule):
     summary = "Host-to-device transfer of loop-invariant data inside a loop"
     fixes = (
         "moves `jnp.asarray`/`jax.device_put` of loop-invariant host data (and NumPy arguments "
-        "of jitted calls) before the loop, once"
+        "of jitted calls) before the loop, once; the whole array, for a part sliced from it "
+        "(`X[i : i + B]`), then sliced on the device"
     )
 
     VALID = examples.VALID
