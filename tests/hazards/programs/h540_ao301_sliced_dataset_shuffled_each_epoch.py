@@ -21,7 +21,7 @@ def main():
     data = rng.normal(size=(32, 5))
     data[:, 4] = data[:, :4] @ np.array([1.0, -2.0, 0.5, 3.0])
     w = jnp.zeros(4)
-    for epoch in range(4):
+    for _epoch in range(4):
         rng.shuffle(data)
         for i in range(4):
             batch = jnp.asarray(data[i * BATCH : (i + 1) * BATCH])
