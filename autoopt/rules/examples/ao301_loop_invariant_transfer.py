@@ -342,7 +342,6 @@ def main():
 """,
         why="the loop turns on `jax_enable_x64`: the transfer's dtype changes mid-loop",
     ),
-
     Valid(
         """
 import jax.numpy as jnp
