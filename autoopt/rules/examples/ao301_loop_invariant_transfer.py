@@ -507,6 +507,43 @@ INVALID = (
     Invalid(
         """
 import jax
+import numpy as np
+
+
+@jax.jit
+def step(w, x):
+    return w + x.sum(0)
+
+
+def main():
+    X = np.ones((8, 4), np.float32)
+    w = np.zeros(4, np.float32)
+    for _ in range(3):
+        w = step(w, X[:4])
+    return w
+""",
+        """
+import jax
+import numpy as np
+
+
+@jax.jit
+def step(w, x):
+    return w + x.sum(0)
+
+
+def main():
+    X = np.ones((8, 4), np.float32)
+    w = np.zeros(4, np.float32)
+    X_dev = jax.device_put(X[:4])
+    for _ in range(3):
+        w = step(w, X_dev)
+    return w
+""",
+    ),
+    Invalid(
+        """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
