@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis.plans.sliced import sliced_index, whole_transfer
 from autoopt.analysis.semantic import (
     MODULE,
     Jitted,
@@ -42,6 +43,13 @@ class LoopInvariantTransfer(Rule):
     `jnp.asarray(x, dtype=jnp.float16)` or a value autoopt cannot place, is
     hoisted exactly as written.
 
+    A transfer of a part of a loop-invariant NumPy array (a minibatch,
+    `jnp.asarray(X[i * B : (i + 1) * B])`, or `X[...]` passed straight into a jitted
+    function) puts the whole array on the device once, before the loop
+    (`X_dev = jnp.asarray(X)`, as the transfer was written), and takes the part there
+    (`X_dev[i * B : (i + 1) * B]`). The whole array then stays in device memory for
+    as long as the loop runs; the message says so.
+
     ## Why is this bad?
     JAX copies host data to the device on every call: it is never zero-copy.
     A jitted function called in a loop with the same NumPy array pays the full
@@ -53,7 +61,10 @@ class LoopInvariantTransfer(Rule):
     the hoisted array could be donated (the loop calls a function with buffer
     donation, or the value is replaced by a call's output each iteration): one
     shared array would then be deleted by the first call. Data that changes per
-    iteration is never hoisted and not reported.
+    iteration is never hoisted and not reported. A part taken with an integer index
+    or an array of indices (`X[i]`, `X[idx]`) is **unsafe**: nothing proves the
+    indices in range, and NumPy raises for one out of range where a JAX array clamps
+    it (and returns the last row).
 
     - every name the transfer reads stays the same in the loop: no statement rebinds it
       (`analysis/facts/invariance.py`), and nothing that runs during the loop may change
@@ -65,6 +76,13 @@ class LoopInvariantTransfer(Rule):
       (the jit options)
     - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
       theirs: `rules/loop_owner.py`
+    - for a part of an array (`X[...]`): `X` alone meets the premises above; it is a
+      NumPy array (not a list of arrays, not a loader's value of unknown kind); the
+      transfer is `jnp.asarray`/`jnp.array`/`jax.device_put` of the part with no dtype
+      or device, or a jitted call's argument, which convert the whole as they convert
+      a part and give a JAX array either way (the code after it sees the same kind of
+      value); every index is a slice whose bounds are Python ints, with no step,
+      which a JAX array clips as NumPy does: `analysis/plans/sliced.py`
     """
 
     id = "AO301"
@@ -72,7 +90,8 @@ class LoopInvariantTransfer(Rule):
     summary = "Host-to-device transfer of loop-invariant data inside a loop"
     fixes = (
         "moves `jnp.asarray`/`jax.device_put` of loop-invariant host data (and NumPy arguments "
-        "of jitted calls) before the loop, once"
+        "of jitted calls) before the loop, once; the whole array, for a part sliced from it "
+        "(`X[i : i + B]`), then sliced on the device"
     )
 
     def check(self, ctx: ModuleContext) -> Iterator[Finding]:
@@ -91,18 +110,14 @@ class LoopInvariantTransfer(Rule):
     def _finding(self, ctx, places, stmt, expr, source, jitted, hoists) -> Finding | None:
         reads = {n.value for n in read_names(source)} - _module_names(ctx)
         loop = _outermost_invariant(ctx, stmt, reads)
-        if loop is None or places.place_of(stmt, source) is Place.DEVICE:
+        if loop is None:
+            if type(source) is not cst.Subscript:
+                return None
+            return self._sliced(ctx, places, stmt, expr, source, jitted, hoists)
+        if places.place_of(stmt, source) is Place.DEVICE:
             return None
-        context = _enclosing_with(loop, expr)
-        if context is not None:
-            return self.finding(
-                ctx,
-                expr,
-                f"`{ctx.code(expr)}` transfers loop-invariant data on every iteration, but it "
-                f"runs inside `with {ctx.code(context.items[0].item)}:`, which may change how "
-                "it transfers (dtype, device); move the transfer yourself if that is intended",
-                Applicability.NONE,
-            )
+        if (inside := self._inside_with(ctx, loop, expr)) is not None:
+            return inside
         line = ctx.span(loop.node).line
         hoisted, imports = _hoisted_text(ctx, places, stmt, expr, source)
         name, edits = hoists.edits(loop, hoisted, ctx.code(source))
@@ -114,6 +129,65 @@ class LoopInvariantTransfer(Rule):
         )
         title = f"Move the transfer of `{ctx.code(source)}` before the loop"
         return self.finding(ctx, expr, message + why, fix, edits, title=title)
+
+    def _sliced(
+        self,
+        ctx: ModuleContext,
+        places: Placement,
+        stmt: Stmt,
+        expr: cst.BaseExpression,
+        source: cst.Subscript,
+        jitted: dict[str, Jitted],
+        hoists: _Hoists,
+    ) -> Finding | None:
+        """`jnp.asarray(X[i : i + B])`: the whole of a loop-invariant NumPy array goes to
+        the device once, before the loop, and each iteration slices it there."""
+        sliced = sliced_index(ctx, places, stmt, expr, source)
+        if sliced is None:
+            return None
+        base, index = sliced
+        loop = _outermost_invariant(ctx, stmt, {base.value})
+        if loop is None:
+            return None
+        if (inside := self._inside_with(ctx, loop, expr)) is not None:
+            return inside
+        hoisted, imports = whole_transfer(ctx, expr, base)
+        name, edits = hoists.edits(loop, hoisted, base.value)
+        edits += [*imports, Replace(expr, _on_device(source, name))]
+        fix, why = _donation_risk(ctx, stmt, expr, loop, jitted)
+        if index.doubt and fix is _SAFE:
+            fix, why = _UNSAFE, f"; unsafe: {index.doubt}"
+        line = ctx.span(loop.node).line
+        part = f"{name}{ctx.code(source)[len(base.value) :]}"
+        message = (
+            f"`{ctx.code(expr)}` copies part of `{base.value}`, which the loop at line {line} "
+            f"does not change, to the device on every iteration: put all of it on the device "
+            f"once before the loop (`{name} = {hoisted}`, which keeps the whole array in "
+            f"device memory) and take the part there (`{part}`)"
+        )
+        title = f"Move `{base.value}` to the device once and slice it there"
+        return self.finding(ctx, expr, message + why, fix, edits, title=title)
+
+    def _inside_with(
+        self, ctx: ModuleContext, loop: Loop, expr: cst.BaseExpression
+    ) -> Finding | None:
+        """No fix for a transfer inside a `with` block of the loop (it may set how)."""
+        context = _enclosing_with(loop, expr)
+        if context is None:
+            return None
+        return self.finding(
+            ctx,
+            expr,
+            f"`{ctx.code(expr)}` transfers loop-invariant data on every iteration, but it "
+            f"runs inside `with {ctx.code(context.items[0].item)}:`, which may change how "
+            "it transfers (dtype, device); move the transfer yourself if that is intended",
+            Applicability.NONE,
+        )
+
+
+def _on_device(source: cst.Subscript, name: str) -> Callable[[cst.CSTNode], cst.CSTNode]:
+    """The replacement of a transfer of `X[...]`: the same index of `name`, on the device."""
+    return lambda _node: source.with_changes(value=cst.Name(name))
 
 
 @dataclass
@@ -148,8 +222,19 @@ def _candidates(
             for arg in call.args:
                 value = arg.value
                 named = type(value) is cst.Name and not arg.star and id(value) in readable
-                if named and places.place_of(stmt, value) is Place.HOST:
+                host = named and places.place_of(stmt, value) is Place.HOST
+                if host or _host_part(places, stmt, arg, readable):
                     yield value, value
+
+
+def _host_part(places: Placement, stmt: Stmt, arg: cst.Arg, readable: set[int]) -> bool:
+    """A jitted call's argument `X[...]`, part of a NumPy array named `X`."""
+    value = arg.value
+    if arg.star or type(value) is not cst.Subscript or type(value.value) is not cst.Name:
+        return False
+    if not _plain(value) or not all(id(n) in readable for n in read_names(value)):
+        return False
+    return places.place_of(stmt, value.value) is Place.HOST
 
 
 def _module_names(ctx: ModuleContext) -> set[str]:

@@ -23,6 +23,7 @@ PROGRAMS = (
     "adam_regression_dict",  # AO101, AO103 guarded scan with a peeled step
     "cg_poisson_bc",  # AO103 with a kept list, AO302
     "deep_resnet_grad",  # AO601
+    "device_dataset_train",  # AO301's sliced form
     "env_after_import",  # AO701 moving imports, AO101 adding one
     "history_buffer",  # AO402 (unsafe)
     "jit_in_loop_rollout",  # AO102

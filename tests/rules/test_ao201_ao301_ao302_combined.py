@@ -151,6 +151,7 @@ def _same_types(before: object, after: object) -> None:
 PROGRAMS = [
     ("donate_state_train", {"STEPS": 4}, {"AO201"}),
     ("numpy_batches_train", {"EPOCHS": 5}, {"AO201", "AO301"}),
+    ("device_dataset_train", {"EPOCHS": 2}, {"AO201", "AO301"}),
     ("loss_sync_train", {"STEPS": 20}, {"AO201", "AO302"}),
     ("particle_sim_diagnostics", {"N_STEPS": 25}, {"AO201", "AO302"}),
     ("big_optimizer", {"STEPS": 3}, {"AO201"}),

@@ -342,9 +342,380 @@ def main():
 """,
         why="the loop turns on `jax_enable_x64`: the transfer's dtype changes mid-loop",
     ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def main(w):
+    X = np.ones((64, 4), np.float32)
+    for i in range(8):
+        X[i] = 0.0
+        w = w + jnp.asarray(X[i * 8 : (i + 1) * 8]).sum()
+    return w
+""",
+        "the dataset is written in the loop: its slices cannot come from one copy",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def main(w):
+    X = np.arange(64.0).reshape(16, 4)
+    for i in range(4):
+        np.random.shuffle(X)
+        w = w + jnp.asarray(X[i * 4 : (i + 1) * 4]).sum()
+    return w
+""",
+        "the dataset is shuffled in place on every iteration",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def main(w):
+    X = np.ones((64, 4), np.float32)
+    for i in range(8):
+        w = w + jnp.asarray(X[i * 8 : (i + 1) * 8]).sum()
+        X = X * 0.5
+    return w
+""",
+        "the dataset is rebound in the loop",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w + x.sum()
+
+def main(w):
+    X = np.ones((64, 4), np.float32)
+    for i in range(8):
+        xb = X[i * 8 : (i + 1) * 8]
+        xb *= 2.0
+        w = step(w, jnp.asarray(X[i * 8 : (i + 1) * 8]))
+    return w
+""",
+        "the batch is a NumPy view changed in place, which writes the dataset",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w + x.sum()
+
+def main(w):
+    X = np.ones((64, 4), np.float32)
+    for i in range(8):
+        xb = X[i * 8 : (i + 1) * 8]
+        np.add(xb, 1.0, out=xb)
+        w = step(w, jnp.asarray(xb))
+    return w
+""",
+        "the batch is transferred after NumPy changed it (and the dataset) in place",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w + x.sum()
+
+def main(w):
+    batches = [np.ones((8, 4), np.float32) for _ in range(8)]
+    for i in range(8):
+        w = step(w, jnp.asarray(batches[i]))
+        w = step(w, batches[i][0:4])
+    return w
+""",
+        "a list of arrays, not one NumPy array",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+from loaders import load_dataset
+
+@jax.jit
+def step(w, x):
+    return w + x.sum()
+
+def main(w):
+    X = load_dataset()
+    for i in range(8):
+        w = step(w, jnp.asarray(X[i * 8 : (i + 1) * 8]))
+    return w
+""",
+        "a dataset from an unknown loader: not proven a NumPy array",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+from augment import jitter
+
+@jax.jit
+def step(w, x):
+    return w + x.sum()
+
+def main(w):
+    X = np.ones((64, 4), np.float32)
+    for i in range(8):
+        jitter(X)
+        w = step(w, jnp.asarray(X[i * 8 : (i + 1) * 8]))
+    return w
+""",
+        "the dataset is passed to code autoopt cannot see, which may change it",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w + x.sum()
+
+def main(w, starts):
+    X = np.ones((64, 4), np.float32)
+    for s in starts:
+        w = step(w, jnp.asarray(X[s : s + 8]))
+        w = step(w, jnp.asarray(X[s * 0 : 8], dtype=jnp.float16))
+        w = step(w, jnp.asarray(X[0 : (s + 1) * 8 : 2]))
+    return w
+""",
+        "slice bounds not proven Python ints, a dtype given, a slice step",
+    ),
 )
 
 INVALID = (
+    Invalid(
+        """
+import jax
+import numpy as np
+
+
+@jax.jit
+def step(w, x):
+    return w + x.sum(0)
+
+
+def main():
+    X = np.ones((8, 4), np.float32)
+    w = np.zeros(4, np.float32)
+    for _ in range(3):
+        w = step(w, X[:4])
+    return w
+""",
+        """
+import jax
+import numpy as np
+
+
+@jax.jit
+def step(w, x):
+    return w + x.sum(0)
+
+
+def main():
+    X = np.ones((8, 4), np.float32)
+    w = np.zeros(4, np.float32)
+    X_dev = jax.device_put(X[:4])
+    for _ in range(3):
+        w = step(w, X_dev)
+    return w
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+BATCH = 16
+
+@jax.jit
+def step(w, x, y):
+    return w - 0.1 * (x.T @ (x @ w - y)) / BATCH
+
+def main():
+    X = np.ones((128, 4), np.float32)
+    Y = np.ones(128, np.float32)
+    w = jnp.zeros(4)
+    for epoch in range(3):
+        for i in range(8):
+            xb = jnp.asarray(X[i * BATCH : (i + 1) * BATCH])
+            yb = jnp.asarray(Y[i * BATCH : (i + 1) * BATCH])
+            w = step(w, xb, yb)
+    return w
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+BATCH = 16
+
+@jax.jit
+def step(w, x, y):
+    return w - 0.1 * (x.T @ (x @ w - y)) / BATCH
+
+def main():
+    X = np.ones((128, 4), np.float32)
+    Y = np.ones(128, np.float32)
+    w = jnp.zeros(4)
+    X_dev = jnp.asarray(X)
+    Y_dev = jnp.asarray(Y)
+    for epoch in range(3):
+        for i in range(8):
+            xb = X_dev[i * BATCH : (i + 1) * BATCH]
+            yb = Y_dev[i * BATCH : (i + 1) * BATCH]
+            w = step(w, xb, yb)
+    return w
+""",
+        message="keeps the whole array in device memory",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+def main(w, rng):
+    X = np.arange(64.0).reshape(16, 4)
+    for epoch in range(3):
+        rng.shuffle(X)
+        for i in range(4):
+            w = w + jnp.asarray(X[i * 4 : (i + 1) * 4]).sum()
+    return w
+""",
+        """
+import jax.numpy as jnp
+import numpy as np
+
+
+def main(w, rng):
+    X = np.arange(64.0).reshape(16, 4)
+    for epoch in range(3):
+        rng.shuffle(X)
+        X_dev = jnp.asarray(X)
+        for i in range(4):
+            w = w + X_dev[i * 4 : (i + 1) * 4].sum()
+    return w
+""",
+    ),
+    Invalid(
+        """
+import jax
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w + x.sum(0)
+
+def main(X):
+    X = np.asarray(X, np.float32)
+    w = np.zeros(4, np.float32)
+    for i in range(10):
+        w = step(w, X[i : i + 4, :4])
+    return w
+""",
+        """
+import jax
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w + x.sum(0)
+
+def main(X):
+    X = np.asarray(X, np.float32)
+    w = np.zeros(4, np.float32)
+    X_dev = jax.numpy.asarray(X)
+    for i in range(10):
+        w = step(w, X_dev[i : i + 4, :4])
+    return w
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w + x.sum()
+
+def main(w):
+    X = np.ones((64, 4), np.float32)
+    order = np.random.permutation(80)
+    for i in range(8):
+        idx = order[i * 8 : (i + 1) * 8]
+        w = step(w, jnp.asarray(X[idx]))
+    return w
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def step(w, x):
+    return w + x.sum()
+
+def main(w):
+    X = np.ones((64, 4), np.float32)
+    order = np.random.permutation(80)
+    X_dev = jnp.asarray(X)
+    for i in range(8):
+        idx = order[i * 8 : (i + 1) * 8]
+        w = step(w, X_dev[idx])
+    return w
+""",
+        fix=_UNSAFE,
+        message="NumPy raises for an index out of range, where a JAX array clamps it",
+    ),
+    Invalid(
+        """
+import jax
+import numpy as np
+
+def main(w):
+    table = np.linspace(0.0, 1.0, 6)
+    for i in range(10):
+        w = w + jax.device_put(table[i])
+    return w
+""",
+        """
+import jax
+import numpy as np
+
+
+def main(w):
+    table = np.linspace(0.0, 1.0, 6)
+    table_dev = jax.device_put(table)
+    for i in range(10):
+        w = w + table_dev[i]
+    return w
+""",
+        fix=_UNSAFE,
+        message="`i` is not proven to index within `table`",
+    ),
     Invalid(
         """
 import jax
