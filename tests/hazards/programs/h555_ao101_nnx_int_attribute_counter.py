@@ -3,8 +3,8 @@
 `NoisyScaler` keeps `self.calls` as a plain int (not an `nnx.Variable`) and bumps it
 on every call; the call number picks the scale of that call. The eager helper that
 runs it is called in a loop. Under `jax.jit` the module is flattened into a traced
-copy: the increments are lost (`calls` stays 0) and every call after the first gets
-another scale. (`nnx.jit` writes the attribute back and keeps the results.)
+copy: the increments are lost (`calls` stays 0) and every call gets the first call's
+scale. (`nnx.jit` writes the attribute back and keeps the results.)
 """
 
 import jax.numpy as jnp
