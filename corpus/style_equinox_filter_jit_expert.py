@@ -1,0 +1,118 @@
+"""Expert version of style_equinox_filter_jit.py: the loader's permutations computed up
+front with the same keys, the whole training run one jitted `lax.scan` over the
+minibatch indices (model arrays and optimizer state donated, the static part closed
+over via `eqx.partition`), the losses read back once."""
+
+import functools
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+DATASET = 2048
+LENGTH = 24
+HIDDEN = 64
+BATCH = 32
+STEPS = 300
+LR = 3e-3
+
+
+def get_data(dataset_size, *, key):
+    t = jnp.linspace(0, 2 * jnp.pi, LENGTH)
+    offset = jax.random.uniform(key, (dataset_size, 1), minval=0, maxval=2 * jnp.pi)
+    x1 = jnp.sin(t + offset) / (1 + t)
+    x2 = jnp.cos(t + offset) / (1 + t)
+    y = jnp.ones((dataset_size, 1))
+    half = dataset_size // 2
+    x1 = x1.at[:half].multiply(-1)
+    y = y.at[:half].set(0)
+    x = jnp.stack([x1, x2], axis=-1)
+    return x, y
+
+
+def batch_indices(dataset_size, batch_size, steps, *, key):
+    """The rows `dataloader` of the original yields, as a (steps, batch) index array."""
+    indices = jnp.arange(dataset_size)
+    per_epoch = dataset_size // batch_size
+    rows = []
+    while len(rows) * per_epoch < steps:
+        perm = jax.random.permutation(key, indices)
+        (key,) = jax.random.split(key, 1)
+        rows.append(perm[: per_epoch * batch_size].reshape(per_epoch, batch_size))
+    return jnp.concatenate(rows)[:steps]
+
+
+class RNN(eqx.Module):
+    hidden_size: int
+    cell: eqx.Module
+    linear: eqx.nn.Linear
+    bias: jax.Array
+
+    def __init__(self, in_size, out_size, hidden_size, *, key):
+        ckey, lkey = jax.random.split(key)
+        self.hidden_size = hidden_size
+        self.cell = eqx.nn.GRUCell(in_size, hidden_size, key=ckey)
+        self.linear = eqx.nn.Linear(hidden_size, out_size, use_bias=False, key=lkey)
+        self.bias = jnp.zeros(out_size)
+
+    def __call__(self, input):
+        hidden = jnp.zeros((self.hidden_size,))
+
+        def f(carry, inp):
+            return self.cell(inp, carry), None
+
+        out, _ = jax.lax.scan(f, hidden, input)
+        return jax.nn.sigmoid(self.linear(out) + self.bias)
+
+
+@eqx.filter_value_and_grad
+def compute_loss(model, x, y):
+    pred_y = jax.vmap(model)(x)
+    return -jnp.mean(y * jnp.log(pred_y) + (1 - y) * jnp.log(1 - pred_y))
+
+
+optim = optax.adam(LR)
+
+
+@functools.partial(jax.jit, static_argnums=0, donate_argnums=(1, 2))
+def train(static, params, opt_state, xs, ys, batches):
+    def step(carry, idx):
+        params, opt_state = carry
+        model = eqx.combine(params, static)
+        loss, grads = compute_loss(model, xs[idx], ys[idx])
+        updates, opt_state = optim.update(grads, opt_state)
+        model = eqx.apply_updates(model, updates)
+        return (eqx.filter(model, eqx.is_array), opt_state), loss
+
+    return jax.lax.scan(step, (params, opt_state), batches)
+
+
+def main():
+    data_key, loader_key, model_key = jax.random.split(jax.random.PRNGKey(5678), 3)
+    xs, ys = get_data(DATASET, key=data_key)
+    batches = batch_indices(DATASET, BATCH, STEPS, key=loader_key)
+
+    model = RNN(in_size=2, out_size=1, hidden_size=HIDDEN, key=model_key)
+    opt_state = optim.init(eqx.filter(model, eqx.is_array))
+    params, static = eqx.partition(model, eqx.is_array)
+    (params, opt_state), losses = train(static, params, opt_state, xs, ys, batches)
+    model = eqx.combine(params, static)
+    losses = np.asarray(losses).tolist()
+    for step in range(0, STEPS, 50):
+        print(f"step={step} loss={losses[step]}")
+
+    pred_ys = jax.vmap(model)(xs)
+    num_correct = jnp.sum((pred_ys > 0.5) == ys)
+    final_accuracy = (num_correct / DATASET).item()
+    print(f"final_accuracy={final_accuracy}")
+    return {
+        "params": eqx.filter(model, eqx.is_array),
+        "losses": np.array(losses),
+        "accuracy": final_accuracy,
+    }
+
+
+if __name__ == "__main__":
+    print(main())
