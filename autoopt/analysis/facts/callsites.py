@@ -10,6 +10,7 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function, Stmt
 from autoopt.analysis.facts.tracing import dynamic_names
+from autoopt.analysis.values.library import constructed_class
 
 
 class ArgKind(str, Enum):
@@ -101,5 +102,4 @@ def _kind_of_def(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
 def _static_object(ctx: ModuleContext, call: cst.Call) -> bool:
     """A constructor of an object jit may keep static (`optax.adam(...)`): hashable, and
     the one object every call passes where this binding reaches it."""
-    cls = overlays.CONSTRUCTED_CLASSES.get(ctx.qualify(call.func) or "")
-    return cls in overlays.STATIC_CLASSES
+    return constructed_class(ctx.qualify, call) in overlays.STATIC_CLASSES

@@ -27,6 +27,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import mutated_names, mutating_call_target
 from autoopt.analysis.core.graph import MODULE, Function, Stmt, written_arguments
 from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.values.library import constructed_class
 
 
 def library_object(ctx: ModuleContext, name: str) -> str | None:
@@ -76,7 +77,7 @@ def _library_objects(ctx: ModuleContext) -> dict[str, str]:
             continue
         if len(node.targets) != 1 or type(node.targets[0].target) is not cst.Name:
             continue
-        cls = overlays.CONSTRUCTED_CLASSES.get(ctx.qualify(node.value.func) or "")
+        cls = constructed_class(ctx.qualify, node.value)
         if cls is not None:
             found[node.targets[0].target.value] = cls
     rebound = set(rebinding(ctx).names)

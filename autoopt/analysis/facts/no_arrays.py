@@ -21,6 +21,7 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.values.library import constructed_class
 
 
 def holds_no_array(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
@@ -53,5 +54,4 @@ def _no_array_def(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
         return True
     if type(value) is not cst.Call:
         return False
-    qual = ctx.qualify(value.func)
-    return overlays.CONSTRUCTED_CLASSES.get(qual or "") in overlays.NO_ARRAY_CLASSES
+    return constructed_class(ctx.qualify, value) in overlays.NO_ARRAY_CLASSES

@@ -10,6 +10,7 @@ Shapes and dtypes are kept only where the call spells them out: `jnp.zeros((4, 3
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -47,8 +48,27 @@ def attribute_value(qual: str) -> Value:
     return UNKNOWN
 
 
-def call_value(qual: str, call: cst.Call) -> Value:
-    """The value of a call to an imported function."""
+def constructed_class(
+    qualify: Callable[[cst.BaseExpression], str | None], call: cst.Call
+) -> str | None:
+    """The library class of the object `call` constructs (`optax.adam(...)` ->
+    `optax.GradientTransformation`), or None. A combinator (`optax.chain`) is known only
+    when each argument is such a constructor call, written in place: a transformation
+    the user wrote may have an `update` that is not pure."""
+    qual = qualify(call.func) or ""
+    cls = overlays.CONSTRUCTED_CLASSES.get(qual)
+    if cls is None or qual not in overlays.COMBINATORS:
+        return cls
+    parts = [a.value for a in call.args if not a.star and a.keyword is None]
+    known = len(parts) == len(call.args) and all(
+        type(p) is cst.Call and constructed_class(qualify, p) is not None for p in parts
+    )
+    return cls if known else None
+
+
+def call_value(qual: str, call: cst.Call, made: str | None = None) -> Value:
+    """The value of a call to an imported function (`made`: the library class of the
+    object it constructs, `constructed_class`)."""
     last = qual.rsplit(".", 1)[-1]
     if qual in jax_api.JAX_PYTHON_INTS or qual.startswith("math."):
         return SCALAR
@@ -68,8 +88,10 @@ def call_value(qual: str, call: cst.Call) -> Value:
         return Value(Kind.ARRAY, detail=_element_type(last))
     if qual in ("numpy.random.default_rng", "numpy.random.Generator", "numpy.random.RandomState"):
         return Value(Kind.OBJECT, detail="numpy-rng")
+    if made is not None:
+        return Value(Kind.OBJECT, detail=made)
     if qual in overlays.CONSTRUCTED_CLASSES:
-        return Value(Kind.OBJECT, detail=overlays.CONSTRUCTED_CLASSES[qual])
+        return UNKNOWN  # a combinator of transformations the overlays do not vouch for
     if qual in overlays.ARRAYS_RESULTS:
         return PYTREE
     if qual.startswith("numpy."):

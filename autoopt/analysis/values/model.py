@@ -62,6 +62,7 @@ from autoopt.analysis.values.library import (
     attribute_value,
     call_value,
     constructed,
+    constructed_class,
     converted,
     reshaped,
     sliced_shape,
@@ -358,7 +359,8 @@ class ValueModel:
         if qual == "jax.numpy.arange" and len(call.args) == 1:
             return arange(call.args[0].value)
         if qual is not None:
-            return self._project_call(qual) or call_value(qual, call)
+            made = constructed_class(self.ctx.qualify, call)
+            return self._project_call(qual) or call_value(qual, call, made)
         func = call.func
         if type(func) is cst.Name:
             return self._named_call(stmt, func.value, call)

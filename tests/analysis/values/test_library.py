@@ -6,7 +6,13 @@ import libcst as cst
 import pytest
 
 from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value
-from autoopt.analysis.values.library import arange, attribute_value, call_value, reshaped
+from autoopt.analysis.values.library import (
+    arange,
+    attribute_value,
+    call_value,
+    constructed_class,
+    reshaped,
+)
 
 
 @pytest.mark.parametrize(
@@ -50,3 +56,33 @@ def test_arange_and_reshape_keep_known_shapes() -> None:
     assert reshaped(floats, call).shape == (8, 3)  # type: ignore[arg-type]
     bad = cst.parse_expression("x.reshape(5, 5)")
     assert reshaped(floats, bad).shape is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("code", "cls"),
+    [
+        ("optax.adam(1e-3)", "optax.GradientTransformation"),
+        (
+            "optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3))",
+            "optax.GradientTransformation",
+        ),
+        # a transformation the user wrote may have an impure `update`: the chain is unknown
+        ("optax.chain(my_transform(), optax.adam(1e-3))", None),
+        ("optax.chain(clip, optax.adam(1e-3))", None),
+        ("optax.chain(*parts)", None),
+        ("my_transform()", None),
+    ],
+)
+def test_constructed_class_vouches_for_a_chain_only_of_known_parts(
+    code: str, cls: str | None
+) -> None:
+    def qualify(node: cst.BaseExpression) -> str | None:
+        if type(node) is cst.Attribute and type(node.value) is cst.Name:
+            return f"{node.value.value}.{node.attr.value}"
+        return None
+
+    call = cst.parse_expression(code)
+    assert type(call) is cst.Call
+    assert constructed_class(qualify, call) == cls
+    made = call_value(qualify(call.func) or "", call, constructed_class(qualify, call))
+    assert (made.kind is Kind.OBJECT) is (cls is not None)
