@@ -48,12 +48,17 @@ def closed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     return ctx.per_module(_closed, cls, attr)
 
 
+def sealed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """`closed_class`'s premises but those on what code outside `cls` does with its
+    instances and attributes named `attr` (`analysis/facts/trainer_steps.py` proves
+    those harmless another way)."""
+    checks = (_class_premise, _reflection_premise, _self_premise)
+    return next((r for c in checks if (r := c(ctx, cls, attr)) is not None), None)
+
+
 def _closed(ctx: ModuleContext, cls: str, attr: str) -> str | None:
-    for check in (_class_premise, _outside_premise, _self_premise, _instances_premise):
-        reason = check(ctx, cls, attr)
-        if reason is not None:
-            return reason
-    return None
+    checks = (_class_premise, _outside_premise, _self_premise, _instances_premise)
+    return next((r for c in checks if (r := c(ctx, cls, attr)) is not None), None)
 
 
 def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
@@ -83,6 +88,14 @@ def _outside_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
                 if named and id(node) not in inside:
                     where = f"`{ctx.code(node)}` at line {ctx.span(stmt.node).line}"
                     return f"{where} reaches an attribute `{attr}` outside `{cls}`"
+    return _reflection_premise(ctx, cls, attr)
+
+
+def _reflection_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """Nothing reaches attributes by name (`getattr`, `vars`, `__dict__`)."""
+    for stmt in ctx.graph.stmts:
+        for root in roots(stmt):
+            for node, _ in walk_parents(root, None):
                 if type(node) is cst.Name and node.value in _REFLECTION:
                     line = ctx.span(stmt.node).line
                     return f"`{node.value}` at line {line} may reach `self.{attr}`"
