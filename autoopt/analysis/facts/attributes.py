@@ -24,7 +24,6 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite
-from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.facts.aliases import RETAINED, Leaves, Sharing, first_repeat, is_pseudo
 from autoopt.analysis.facts.self_attrs import (
@@ -38,7 +37,7 @@ from autoopt.analysis.facts.self_attrs import (
     uses,
     walk_parents,
 )
-from autoopt.analysis.facts.trainer_steps import confinement
+from autoopt.analysis.facts.trainer_steps import compiled_names, confinement
 from autoopt.model import Applicability
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
@@ -82,7 +81,7 @@ def _class_verdict(ctx: ModuleContext, cls: str, attr: str) -> Verdict:
 def _uses_premise(ctx: ModuleContext, cls: str, attr: str, after: frozenset[str]) -> Verdict | None:
     """Each read of `self.attr` keeps no reference (but in a method run only once no
     step can follow: `after`)."""
-    jitted = {j.name for j in jitted_callables(ctx, frameworks=True)}
+    jitted = compiled_names(ctx)
     for use in uses(ctx, cls, attr):
         if use.method.qualname in after:
             continue
@@ -146,7 +145,7 @@ def _stored_premise(
 ) -> Verdict | None:
     """Each value stored in `self.attr` is new buffers nothing else reads later (but in
     a method run only once no step can follow: `after`)."""
-    jitted = {j.name for j in jitted_callables(ctx, frameworks=True)}
+    jitted = compiled_names(ctx)
     for use in uses(ctx, cls, attr):
         node = use.stmt.node
         if use.method.qualname in after:

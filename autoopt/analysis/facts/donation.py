@@ -44,6 +44,7 @@ from autoopt.analysis.core.jitted import (
     jit_decorator,
     jit_options,
     jitted_callables,
+    rebound_attribute_jits,
 )
 from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
@@ -107,7 +108,7 @@ class Target:
 
 def targets(ctx: ModuleContext, name: str | None = None) -> Iterator[Target]:
     """Every jitted function and AO101 plan that may donate (only those called `name`)."""
-    for jitted in jitted_callables(ctx, frameworks=True):
+    for jitted in [*jitted_callables(ctx, True), *rebound_attribute_jits(ctx, True)]:
         fn = jitted.function
         if fn is None or {"donate_argnums", *eqx_api.DONATE_OPTION.values()} & set(jitted.options):
             continue

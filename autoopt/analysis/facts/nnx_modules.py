@@ -47,7 +47,7 @@ def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     fn = ctx.graph.functions.get(reader.scope)
     if fn is not None and (name in fn.params or name in fn.globals | fn.nonlocals):
         return None
-    binders = [d for d in ctx.graph.reaching_defs(reader, name) if d is not reader]
+    binders = ctx.graph.reaching_defs(reader, name)
     if len(binders) != 1 or not ctx.graph.dominates(binders[0], reader):
         return None
     node = binders[0].node

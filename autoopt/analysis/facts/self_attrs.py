@@ -72,9 +72,21 @@ def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     if node.decorators:
         what = ctx.code(node.decorators[0].decorator)
         return f"`{cls}` is decorated with `{what}`, whose methods may keep `self.{attr}`"
-    escape = escapes(ctx, cls)
+    escape = escapes(ctx, cls) or _value_use(ctx, cls)
     if escape:
         return f"{escape}: code autoopt cannot see may keep `{cls}().{attr}`"
+    return None
+
+
+def _value_use(ctx: ModuleContext, cls: str) -> str | None:
+    """Where `cls` is read other than called (a parameter's default, a base class), which
+    `escapes` does not see: its instances may then be made where autoopt cannot follow."""
+    for stmt in ctx.graph.stmts:
+        for root in roots(stmt):
+            for node, parent in walk_parents(root, None):
+                called = type(parent) is cst.Call and parent.func is node
+                if type(node) is cst.Name and node.value == cls and not called:
+                    return f"`{cls}` is used as a value at line {ctx.span(stmt.node).line}"
     return None
 
 

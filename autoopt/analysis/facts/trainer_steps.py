@@ -12,7 +12,8 @@ can follow, or names the premise that fails:
   its scope is such a call; no parameter, `global`, `nonlocal`, nor a name another
   function reads) or used at once (`C(...).a`);
 - outside `C`, a step method or jit is named only as a direct call `t.m(...)` of a holder
-  in its own scope, or of `C(...)`: an instance that leaves its holder never runs the step
+  in its own scope (not in a lambda or a comprehension, which may run later or bind `t`
+  to another object), or of `C(...)`: an instance that leaves its holder never runs the step
   again, so what reaches it later (`model.state.params` in another function) is harmless;
 - a holder is used bare (returned, stored, handed to `copy.copy`) or read or written at
   `.x` only where no step call on it can follow: not in a statement that calls the step
@@ -33,10 +34,12 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Function, Stmt
-from autoopt.analysis.core.jitted import jitted_callables
+from autoopt.analysis.core.jitted import jitted_callables, rebound_attribute_jits
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.facts.self_attrs import is_store, roots, self_method, uses, walk_parents
 
+#: Expressions with a scope of their own.
+_NESTED = (cst.Lambda, cst.GeneratorExp, cst.ListComp, cst.SetComp, cst.DictComp)
 #: A holder: the scope and the name bound to `C(...)` there.
 Holder = tuple[str, str]
 
@@ -71,6 +74,13 @@ def _confinement(ctx: ModuleContext, cls: str, attr: str) -> Confinement:
     return Confinement(reason, after)
 
 
+def compiled_names(ctx: ModuleContext) -> set[str]:
+    """The names called to run a jitted function (`step`, `self.train_step`, one bound by
+    several methods included)."""
+    found = [*jitted_callables(ctx, True), *rebound_attribute_jits(ctx, True)]
+    return {j.name for j in found}
+
+
 def _methods(ctx: ModuleContext, cls: str) -> dict[str, Function]:
     """The methods of `cls` with `self`, by name."""
     return {
@@ -85,7 +95,7 @@ def _step_names(
 ) -> frozenset[str]:
     """The step methods and the step jits named as attributes of `self` (a step is a
     jitted call whose output rebinds `self.attr`: only such a call may donate it)."""
-    jitted = {j.name for j in jitted_callables(ctx, frameworks=True)}
+    jitted = compiled_names(ctx)
     names: set[str] = set()
     for use in uses(ctx, cls, attr):
         node = use.stmt.node
@@ -187,7 +197,7 @@ def _calls_premise(
             continue
         base = node.value
         held = type(base) is cst.Name and (stmt.scope, base.value) in holders
-        if _called(node, parent) and held and id(node) not in _deferred(stmt):
+        if _called(node, parent) and held and id(node) not in _nested(stmt):
             holders[(stmt.scope, base.value)].append(stmt)  # type: ignore[attr-defined]
         elif not (_called(node, parent) and _made(base, cls)):
             line = ctx.span(stmt.node).line
@@ -313,13 +323,13 @@ def _bound_here(stmt: Stmt, node: cst.Attribute) -> bool:
     return type(target) is cst.Assign and any(t.target is node for t in target.targets)
 
 
-def _deferred(stmt: Stmt) -> set[int]:
-    """The ids of the nodes of a statement that run later, if ever: in a lambda or a
-    generator expression."""
+def _nested(stmt: Stmt) -> set[int]:
+    """The ids of the nodes of a statement in a scope of its own, which may run later
+    or bind the holder's name to something else: a lambda or a comprehension."""
     found: set[int] = set()
     for root in roots(stmt):
         for node, _ in walk_parents(root, None):
-            if type(node) in (cst.Lambda, cst.GeneratorExp):
+            if type(node) in _NESTED:
                 found |= {id(n) for n, _ in walk_parents(node, None)}
     return found
 

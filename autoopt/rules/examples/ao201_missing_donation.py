@@ -1621,7 +1621,7 @@ def main(batches):
         fix=_UNSAFE,
         message="self.history.append",
     ),
-    # no safe fix: a property hands the state to its callers
+    # no safe fix: a property hands the state to its callers, here before training
     Invalid(
         """
 import jax
@@ -1650,8 +1650,9 @@ class Trainer:
 
 def main(batches):
     trainer = Trainer(4)
+    start = trainer.current
     trainer.fit(batches)
-    return trainer.losses
+    return start, trainer.losses
 """,
         """
 import functools
@@ -1682,8 +1683,9 @@ class Trainer:
 
 def main(batches):
     trainer = Trainer(4)
+    start = trainer.current
     trainer.fit(batches)
-    return trainer.losses
+    return start, trainer.losses
 """,
         fix=_UNSAFE,
         message="return self.state",

@@ -131,6 +131,11 @@ def test_an_instance_no_step_runs_on_again_may_be_read_outside(main: str) -> Non
             "t = Trainer()\n    again = lambda: t.fit([1])\n    print(t.state)\n    again()",
             "`t.fit` at line 23 may run the step of `Trainer` on an instance autoopt does not",
         ),
+        (  # the comprehension's `t` is another instance, read before it steps
+            "u = Trainer()\n    u.fit([1])\n    saved = u.state\n    ts = [u]\n"
+            "    t = Trainer()\n    [t.fit([1]) for t in ts]\n    print(saved)",
+            "`t.fit` at line 27 may run the step of `Trainer` on an instance autoopt does not",
+        ),
         (
             "t = Trainer()\n    def again():\n        t.fit([1])\n    again()\n    print(t.state)",
             "`t`, which holds an instance of `Trainer`, is shared with other scopes",
