@@ -66,6 +66,9 @@ class MissingDonation(Rule):
       not read cannot reach, whose every read of `self.x` keeps no reference and whose
       every stored value is new buffers: `analysis/facts/attributes.py`,
       `analysis/facts/self_attrs.py`
+    - code outside the class reads `trainer.x`, or copies or hands on the trainer, only
+      where no step can run on that instance after it (a method run only then may keep
+      `self.x`): `analysis/facts/trainer_steps.py`
     - a library's `init` (optax, haiku, flax linen), an equinox layer or
       `TrainState.create` makes new buffers, none twice: `analysis/facts/fresh.py`
     - the function cannot be called from code autoopt does not see:

@@ -1870,4 +1870,303 @@ def main():
         fix=_NONE,
         message="`first`",
     ),
+    # safe: a trainer read from outside only after its last step (an eval, returned)
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.state.sum(), trainer
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.state.sum(), trainer
+""",
+        fix=_SAFE,
+    ),
+    # safe: a method that keeps `self.state` runs only after the last step
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+    def save(self, store):
+        store.append(self.state)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    store = []
+    trainer.save(store)
+    return store
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+    def save(self, store):
+        store.append(self.state)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    store = []
+    trainer.save(store)
+    return store
+""",
+        fix=_SAFE,
+    ),
+    # no safe fix: `saved = trainer.state` is kept while the trainer trains again
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    saved = trainer.state
+    trainer.fit(batches)
+    return saved.sum(), trainer.state.sum()
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    saved = trainer.state
+    trainer.fit(batches)
+    return saved.sum(), trainer.state.sum()
+""",
+        fix=_UNSAFE,
+        message="and a step may run on that instance after it",
+    ),
+    # no safe fix: a copy made before training shares `.state`
+    Invalid(
+        """
+import copy
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    before = copy.copy(trainer)
+    trainer.fit(batches)
+    return before.state.sum()
+""",
+        """
+import copy
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    before = copy.copy(trainer)
+    trainer.fit(batches)
+    return before.state.sum()
+""",
+        fix=_UNSAFE,
+        message="code it reaches may copy it, sharing `.state`",
+    ),
+    # no safe fix: a copy of the trained trainer is trained too
+    Invalid(
+        """
+import copy
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    twin = copy.copy(trainer)
+    twin.fit(batches)
+    return trainer.state.sum()
+""",
+        """
+import copy
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    twin = copy.copy(trainer)
+    twin.fit(batches)
+    return trainer.state.sum()
+""",
+        fix=_UNSAFE,
+        message="`twin.fit` at line 26 may run the step of `Trainer`",
+    ),
 )

@@ -66,6 +66,7 @@ def test_a_closed_trainer_donates_safely() -> None:
         ("pass", ("class Trainer:", "@dataclass\nclass Trainer:"), _UNSAFE, "decorated"),
         ("pass", ("Trainer().fit(", "t = Trainer(); u = copy(t); t.fit("), _UNSAFE, "copy it"),
         ("pass", ("Trainer().fit(", "run(Trainer()).fit("), _UNSAFE, "copy it"),
+        ("pass", ("def main():", "def main(make=Trainer):"), _UNSAFE, "used as a value"),
         ("keep = self.state\n            print(keep)", ("", ""), _NONE, "`keep`"),
         ("self.state = step(self.state, self.state)", ("", ""), _NONE, "passed twice"),
     ],
