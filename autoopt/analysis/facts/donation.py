@@ -36,7 +36,7 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
-from autoopt.analysis.core.graph import MODULE, CallSite, Function
+from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import (
     call_sites,
     can_add_donation,
@@ -46,9 +46,10 @@ from autoopt.analysis.core.jitted import (
     jitted_callables,
     rebound_attribute_jits,
 )
-from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
+from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
+from autoopt.analysis.facts.module_provenance import made_before
 from autoopt.analysis.facts.nnx_modules import built_by_library, holds_module
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
@@ -342,6 +343,8 @@ def _alias_verdict(
     weak = sharing.component({name}, weak=True) - strong - {name}
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
     note = ""
+    if in_place:  # no array, or made before the module was built: none of its buffers
+        weak = {n for n in weak if not _unlike_module(ctx, stmt, n, name)}
     for group, fix in ((strong, _NONE), (weak, _UNSAFE)):
         # modules `nnx.jit` writes back: passed together, a module they share goes once
         modules = {n for n in group if in_place and holds_module(ctx, stmt, n)}
@@ -365,6 +368,15 @@ def _alias_verdict(
     return (_UNSAFE, note) if note and verdict[0] is _SAFE else verdict
 
 
+def _unlike_module(ctx: ModuleContext, stmt: Stmt, other: str, module: str) -> bool:
+    """`other` holds no array where `stmt` reads it (a loop's counter), or was made before
+    the module `module` holds there was built (`analysis/facts/module_provenance.py`)."""
+    if is_pseudo(other) or not other.isidentifier():
+        return False
+    kind = model(ctx).value_of(stmt, cst.Name(other)).kind
+    return kind in _NO_ARRAYS or made_before(ctx, stmt, other, module)
+
+
 def _outside_verdict(
     ctx: ModuleContext, site: CallSite, name: str, sharing: Sharing, aliases: set[str]
 ) -> tuple[Applicability, str]:
@@ -372,9 +384,18 @@ def _outside_verdict(
     reader = _outside_reader(ctx, site.stmt.scope, {name} | aliases)
     if reader:
         return _NONE, reader
-    keeper = sharing.retained_by({name} | aliases)
+    near = sharing.component({name}, weak=False) | sharing.weak.get(name, set())
+    keeper = sharing.retained_by(near)
     if keeper is not None:
         return _UNSAFE, f"`{name}` {keeper}"
+    for alias in sorted(aliases - near - {RETAINED}):  # shared through unseen code
+        keeper = sharing.retained_by({alias})
+        if keeper is not None:
+            if is_pseudo(alias):
+                return _UNSAFE, f"`{name}` may share buffers with a value that {keeper}"
+            return _UNSAFE, f"`{alias}`, which may hold the buffers of `{name}`, {keeper}"
+    if RETAINED in aliases:
+        return _UNSAFE, f"`{name}` {sharing.retained_by({RETAINED})}"
     return _caller_value(ctx, site, name, aliases)
 
 
