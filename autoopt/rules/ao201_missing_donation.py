@@ -83,8 +83,9 @@ class MissingDonation(Rule):
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`
     - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
     - an `nnx.jit` argument is an array or a name proven to hold an nnx module, which
-      `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; an `eqx.filter_jit` mode
-      donates only dead arguments: `analysis/facts/donation.py`
+      `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; data made before the module
+      was built holds none of its buffers: `analysis/facts/module_provenance.py`; an
+      `eqx.filter_jit` mode donates only dead arguments: `analysis/facts/donation.py`
     """
 
     id = "AO201"

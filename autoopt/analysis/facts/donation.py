@@ -16,7 +16,11 @@ nnx module (`analysis/facts/nnx_modules.py`) is replaced by the call even where 
 rebinds it (`loss = step(model, x)`), and its aliases are judged as a rebound array's
 (unsafe for a module class of the program, which may tie two variables to one array); two
 modules built one from the other and passed together are unsafe (nnx passes a module they
-share once; an array they share otherwise is not ruled out). A donation is proven only of
+share once; an array they share otherwise is not ruled out). A name that shares the module's
+buffers only through code autoopt cannot see is no alias when it holds no array (a loop
+counter) or was made before the module was built (`analysis/facts/module_provenance.py`: a
+data batch); the module handed to such code is then the premise that fails. A donation is
+proven only of
 an argument proven an array, a pytree of them or such a module at every call, and unsafe
 otherwise. `eqx.filter_jit`
 donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
