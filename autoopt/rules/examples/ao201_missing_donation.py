@@ -2169,4 +2169,56 @@ def main(batches):
         fix=_UNSAFE,
         message="`twin.fit` at line 26 may run the step of `Trainer`",
     ),
+    # no safe fix: the batch was made before the model and holds none of its buffers,
+    # but the model is handed to `nnx.display`, which may keep it
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+import optax
+from flax import nnx
+
+images = jnp.asarray(np.linspace(0.0, 1.0, 8, dtype=np.float32).reshape(4, 2))
+model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+nnx.display(model)
+
+
+@nnx.jit
+def train_step(model, optimizer, x):
+    grads = nnx.grad(lambda m: ((m(x) - x) ** 2).mean())(model)
+    optimizer.update(model, grads)
+
+
+for _ in range(3):
+    train_step(model, optimizer, images)
+print(model.kernel.value.sum())
+""",
+        """
+import functools
+
+import jax.numpy as jnp
+import numpy as np
+import optax
+from flax import nnx
+
+images = jnp.asarray(np.linspace(0.0, 1.0, 8, dtype=np.float32).reshape(4, 2))
+model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+nnx.display(model)
+
+
+@functools.partial(nnx.jit, donate_argnames=("model", "optimizer"))
+def train_step(model, optimizer, x):
+    grads = nnx.grad(lambda m: ((m(x) - x) ** 2).mean())(model)
+    optimizer.update(model, grads)
+
+
+for _ in range(3):
+    train_step(model, optimizer, images)
+print(model.kernel.value.sum())
+""",
+        fix=_UNSAFE,
+        message="`model` is handed to `nnx.display`, which may keep it",
+    ),
 )
