@@ -11,10 +11,11 @@ can follow, or names the premise that fails:
 - every instance outside `C` is made as `t = C(...)` (a *holder*: each binding of `t` in
   its scope is such a call; no parameter, `global`, `nonlocal`, nor a name another
   function reads) or used at once (`C(...).a`);
-- outside `C`, a step method or jit is named only as a direct call `t.m(...)` of a holder
-  in its own scope (not in a lambda or a comprehension, which may run later or bind `t`
-  to another object), or of `C(...)`: an instance that leaves its holder never runs the step
-  again, so what reaches it later (`model.state.params` in another function) is harmless;
+- outside `C` (and inside it, on anything but `self`), a step method or jit is named only
+  as a direct call `t.m(...)` of a holder in its own scope (not in a lambda or a
+  comprehension, which may run later or bind `t` to another object), or of `C(...)`: an
+  instance that leaves its holder never runs the step again, so what reaches it later
+  (`model.state.params` in another function) is harmless;
 - a holder is used bare (returned, stored, handed to `copy.copy`) or read or written at
   `.x` only where no step call on it can follow: not in a statement that calls the step
   on it, and not before or in a loop with one (source order, loops by their statements).
@@ -190,12 +191,14 @@ def _holder_reason(ctx: ModuleContext, cls: str, scope: str, name: str) -> str |
 def _calls_premise(
     ctx: ModuleContext, cls: str, steps: frozenset[str], holders: dict[Holder, list[Stmt]]
 ) -> str | None:
-    """Outside the class, a step is named only as a call on a holder or on `C(...)`;
-    records each holder's step statements."""
-    for stmt, node, parent in _nodes(ctx, _outside(ctx, cls)):
+    """A step is named only as a call on a holder or on `C(...)` (in `C`'s methods also
+    on `self`); records each holder's step statements."""
+    for stmt, node, parent in _nodes(ctx, ctx.graph.stmts):
         if type(node) is not cst.Attribute or node.attr.value not in steps:
             continue
         base = node.value
+        if type(base) is cst.Name and base.value == _self_name(ctx, cls, stmt):
+            continue  # the same instance (`_inside_premise`)
         held = type(base) is cst.Name and (stmt.scope, base.value) in holders
         if _called(node, parent) and held and id(node) not in _nested(stmt):
             holders[(stmt.scope, base.value)].append(stmt)  # type: ignore[attr-defined]
@@ -258,6 +261,15 @@ def _after(
         if held and _step_after(stmt, held) is not None:
             candidates.discard(node.attr.value)
     return frozenset(methods[m].qualname for m in candidates)
+
+
+def _self_name(ctx: ModuleContext, cls: str, stmt: Stmt) -> str | None:
+    """The name of `self` where `stmt` is in a method of `cls` (or a function nested in
+    one)."""
+    for fn in _methods(ctx, cls).values():
+        if stmt.scope == fn.qualname or stmt.scope.startswith(fn.qualname + "."):
+            return fn.params[0]
+    return None
 
 
 def _step_after(stmt: Stmt, steps: list[Stmt]) -> Stmt | None:

@@ -151,6 +151,18 @@ def test_an_outside_read_a_step_may_follow_is_unsafe(main: str, doubt: str) -> N
 _EXPORT = "\n    def export(self):\n        KEEP.append(self.state)\n\ndef main():"
 
 
+def test_a_step_run_inside_the_class_on_another_instance_is_not_followed() -> None:
+    spawn = "\n    def spawn(self):\n        o = Trainer()\n        s = o.state\n"
+    spawn += "        o.fit([1])\n        return s\n\ndef main():"
+    code = TRAINER.replace("EXTRA", "pass").replace("\ndef main():", spawn)
+    code = code.replace(_MAIN, "t = Trainer()\n    t.fit([1])\n    print(t.state)")
+    ctx = context(code, HEADER)
+    (target,) = targets(ctx, "step")
+    donate, _ = verdicts(ctx, target)
+    assert donate[0][1] is _UNSAFE
+    assert donate[0][2].startswith("`o.fit` at line 24 may run the step of `Trainer`"), donate
+
+
 def test_a_method_run_only_after_the_steps_may_keep_the_attribute() -> None:
     assert _after_export("t.fit([1])\n    t.export()") == (_SAFE, "")
     found = _after_export("t.export()\n    t.fit([1])")
