@@ -68,6 +68,9 @@ class MissingDonation(Rule):
       not read cannot reach, whose every read of `self.x` keeps no reference and whose
       every stored value is new buffers: `analysis/facts/attributes.py`,
       `analysis/facts/self_attrs.py`
+    - code outside the class reads `trainer.x`, or copies or hands on the trainer, only
+      where no step can run on that instance after it (a method run only then may keep
+      `self.x`): `analysis/facts/trainer_steps.py`
     - a library's `init` (optax, haiku, flax linen), an equinox layer or
       `TrainState.create` makes new buffers, none twice: `analysis/facts/fresh.py`
     - the function cannot be called from code autoopt does not see:
@@ -82,10 +85,12 @@ class MissingDonation(Rule):
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`
     - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
     - an `nnx.jit` argument is an array or a name proven to hold an nnx module, which
-      `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; an `eqx.filter_jit` mode
-      donates only dead arguments: `analysis/facts/donation.py`; a loop's batch is new
-      buffers every iteration: `analysis/facts/loop_batches.py`; an argument holds no
-      array: `analysis/facts/no_arrays.py`; where one is only unproven the fix is unsafe
+      `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; data made before the module
+      was built holds none of its buffers: `analysis/facts/module_provenance.py`; an
+      `eqx.filter_jit` mode donates only dead arguments: `analysis/facts/donation.py`; a
+      loop's batch is new buffers every iteration: `analysis/facts/loop_batches.py`; an
+      argument holds no array: `analysis/facts/no_arrays.py`; where one is only unproven
+      the fix is unsafe
     """
 
     id = "AO201"

@@ -130,6 +130,88 @@ def main():
 """
 
 
+# a linen trainer as the uvadlc notebooks write it: read from outside (and through a
+# method that keeps `self.state`) only after its last step
+TRAINER_MODULE = """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+from flax.training import train_state
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(1)(nn.relu(nn.Dense(16)(x)))
+
+
+class TrainerModule:
+    def __init__(self, lr):
+        self.model = MLP()
+        self.lr = lr
+        self.create_functions()
+        self.init_model()
+
+    def create_functions(self):
+        def loss_fn(params, batch):
+            x, y = batch
+            return jnp.mean((self.model.apply({"params": params}, x) - y) ** 2)
+
+        def train_step(state, batch):
+            loss, grads = jax.value_and_grad(loss_fn)(state.params, batch)
+            return state.apply_gradients(grads=grads), loss
+
+        def eval_step(state, batch):
+            return loss_fn(state.params, batch)
+
+        self.train_step = jax.jit(train_step)
+        self.eval_step = jax.jit(eval_step)
+
+    def init_model(self):
+        params = self.model.init(jax.random.PRNGKey(0), jnp.ones((1, 4)))["params"]
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply, params=params, tx=optax.adam(self.lr)
+        )
+
+    def train_model(self, batches, epochs):
+        losses = []
+        for _ in range(epochs):
+            for batch in batches:
+                self.state, loss = self.train_step(self.state, batch)
+                losses.append(loss)
+        return losses
+
+    def save(self, store):
+        store.append(self.state.params)
+
+    def eval_model(self, batches):
+        return sum(float(self.eval_step(self.state, b)) for b in batches) / len(batches)
+
+
+def make_batches():
+    rng = np.random.default_rng(0)
+    out = []
+    for _ in range(4):
+        x = rng.normal(size=(8, 4)).astype(np.float32)
+        out.append((x, x.sum(axis=1, keepdims=True)))
+    return out
+
+
+def main():
+    trainer = TrainerModule(1e-2)
+    batches = make_batches()
+    losses = trainer.train_model(batches, 5)
+    result = trainer.eval_model(batches)
+    params = jax.tree_util.tree_map(np.asarray, trainer.state.params)
+    store = []
+    trainer.save(store)
+    return result, [float(v) for v in losses], params, store
+
+"""
+
+
 @pytest.mark.parametrize(
     ("source", "donated"),
     [
@@ -137,8 +219,9 @@ def main():
         (HAIKU, '("params", "opt_state")'),
         (LINEN, '("state",)'),
         (EQUINOX, '("model",)'),
+        (TRAINER_MODULE, '("state",)'),
     ],
-    ids=["trainer-class", "haiku-optax", "linen-trainstate", "equinox-layer"],
+    ids=["trainer-class", "haiku-optax", "linen-trainstate", "equinox-layer", "trainer-module"],
 )
 def test_donation_is_safe_and_keeps_the_numbers(source: str, donated: str) -> None:
     result = rewrite(source, rules=("AO201",))

@@ -154,6 +154,28 @@ def _jitted_callables(ctx: ModuleContext, frameworks: bool) -> list[Jitted]:
     return found
 
 
+def rebound_attribute_jits(ctx: ModuleContext, frameworks: bool = False) -> list[Jitted]:
+    """The jits bound to one attribute of `self` by several statements, each
+    `self.step = jax.jit(f)` in a method (a subclass binds its own step): a call
+    `self.step(...)` runs one of them, compiled either way."""
+    return ctx.per_module(_rebound_attribute_jits, frameworks)
+
+
+def _rebound_attribute_jits(ctx: ModuleContext, frameworks: bool) -> list[Jitted]:
+    binders, _ = ctx.per_module(_bindings)
+    found: dict[str, list[Jitted]] = {}
+    for stmt in ctx.graph.stmts:
+        wrapped = _wrapper(ctx, stmt, frameworks)
+        if wrapped is not None and "." in wrapped.name:
+            found.setdefault(wrapped.name, []).append(wrapped)
+    return [
+        j
+        for name, jits in found.items()
+        if len(jits) > 1 and binders.get("." + name.rsplit(".", 1)[1]) == len(jits)
+        for j in jits
+    ]
+
+
 def _wrapper(ctx: ModuleContext, stmt: Stmt, frameworks: bool) -> Jitted | None:
     """`name = jax.jit(func, ...)` (or a framework's jit); `function` is set when `func` is
     a plain module function."""

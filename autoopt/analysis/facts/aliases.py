@@ -111,6 +111,8 @@ class Sharing:
         self.scope = scope
         self.depth = depth
         self.jitted = {j.name for j in jitted_callables(ctx)}
+        # a framework's jit (`nnx.jit`, `eqx.filter_jit`) keeps no argument either
+        self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)}
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
         self.ignored |= {f.name for f in ctx.graph.functions.values()}
         self.ignored |= ctx.per_module(_constants)
@@ -297,7 +299,7 @@ class Sharing:
         functions return what they compute and keep no reference to their arguments."""
         qual = self.ctx.qualify(call.func) or ""
         name = dotted(call.func) or ""
-        if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.jitted:
+        if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.compiled:
             return True
         if qual in overlays.JIT_SPELLINGS:
             return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, keeps the function only

@@ -24,7 +24,6 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite
-from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.facts.aliases import RETAINED, Leaves, Sharing, first_repeat, is_pseudo
 from autoopt.analysis.facts.self_attrs import (
@@ -33,10 +32,12 @@ from autoopt.analysis.facts.self_attrs import (
     closed_class,
     is_self_attr,
     is_store,
+    sealed_class,
     self_method,
     uses,
     walk_parents,
 )
+from autoopt.analysis.facts.trainer_steps import compiled_names, confinement
 from autoopt.model import Applicability
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
@@ -63,20 +64,27 @@ def attribute_verdict(ctx: ModuleContext, site: CallSite, expr: cst.Attribute) -
 
 def _class_verdict(ctx: ModuleContext, cls: str, attr: str) -> Verdict:
     """The premises of `cls` about its attribute `attr`, the first one that fails."""
-    reason = closed_class(ctx, cls, attr)
+    reason = sealed_class(ctx, cls, attr)
     if reason is not None:
         return _UNSAFE, reason
+    confined = confinement(ctx, cls, attr)
+    after = confined.after
+    if confined.reason is not None and closed_class(ctx, cls, attr) is not None:
+        return _UNSAFE, confined.reason
     for check in (_uses_premise, _stored_premise):
-        verdict = check(ctx, cls, attr)
+        verdict = check(ctx, cls, attr, after)
         if verdict is not None:
             return verdict
     return _SAFE, ""
 
 
-def _uses_premise(ctx: ModuleContext, cls: str, attr: str) -> Verdict | None:
-    """Each read of `self.attr` keeps no reference."""
-    jitted = {j.name for j in jitted_callables(ctx, frameworks=True)}
+def _uses_premise(ctx: ModuleContext, cls: str, attr: str, after: frozenset[str]) -> Verdict | None:
+    """Each read of `self.attr` keeps no reference (but in a method run only once no
+    step can follow: `after`)."""
+    jitted = compiled_names(ctx)
     for use in uses(ctx, cls, attr):
+        if use.method.qualname in after:
+            continue
         if type(use.node) is cst.Attribute and not is_store(use):
             verdict = _read_verdict(ctx, use, attr, jitted)
             if verdict is not None:
@@ -132,11 +140,16 @@ def _read_alias(ctx: ModuleContext, use: Use, node: cst.Assign) -> str | None:
     return None
 
 
-def _stored_premise(ctx: ModuleContext, cls: str, attr: str) -> Verdict | None:
-    """Each value stored in `self.attr` is new buffers nothing else reads later."""
-    jitted = {j.name for j in jitted_callables(ctx, frameworks=True)}
+def _stored_premise(
+    ctx: ModuleContext, cls: str, attr: str, after: frozenset[str]
+) -> Verdict | None:
+    """Each value stored in `self.attr` is new buffers nothing else reads later (but in
+    a method run only once no step can follow: `after`)."""
+    jitted = compiled_names(ctx)
     for use in uses(ctx, cls, attr):
         node = use.stmt.node
+        if use.method.qualname in after:
+            continue
         if not is_store(use) or type(node) is not cst.Assign:
             if is_store(use):
                 line = ctx.span(node).line

@@ -16,7 +16,11 @@ nnx module (`analysis/facts/nnx_modules.py`) is replaced by the call even where 
 rebinds it (`loss = step(model, x)`), and its aliases are judged as a rebound array's
 (unsafe for a module class of the program, which may tie two variables to one array); two
 modules built one from the other and passed together are unsafe (nnx passes a module they
-share once; an array they share otherwise is not ruled out). A donation is proven only of
+share once; an array they share otherwise is not ruled out). A name that shares the module's
+buffers only through code autoopt cannot see is no alias when it holds no array (a loop
+counter) or was made before the module was built (`analysis/facts/module_provenance.py`: a
+data batch); the module handed to such code is then the premise that fails. A donation is
+proven only of
 an argument proven an array, a pytree of them or such a module at every call, and unsafe
 otherwise. `eqx.filter_jit`
 donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
@@ -40,7 +44,7 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
-from autoopt.analysis.core.graph import MODULE, CallSite, Function
+from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import (
     call_sites,
     can_add_donation,
@@ -48,11 +52,13 @@ from autoopt.analysis.core.jitted import (
     jit_decorator,
     jit_options,
     jitted_callables,
+    rebound_attribute_jits,
 )
-from autoopt.analysis.facts.aliases import Sharing, is_pseudo, repeated_leaf
+from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
+from autoopt.analysis.facts.module_provenance import made_before
 from autoopt.analysis.facts.nnx_modules import built_by_library, holds_module
 from autoopt.analysis.facts.no_arrays import holds_no_array
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -114,7 +120,7 @@ class Target:
 
 def targets(ctx: ModuleContext, name: str | None = None) -> Iterator[Target]:
     """Every jitted function and AO101 plan that may donate (only those called `name`)."""
-    for jitted in jitted_callables(ctx, frameworks=True):
+    for jitted in [*jitted_callables(ctx, True), *rebound_attribute_jits(ctx, True)]:
         fn = jitted.function
         if fn is None or {"donate_argnums", *eqx_api.DONATE_OPTION.values()} & set(jitted.options):
             continue
@@ -356,6 +362,8 @@ def _alias_verdict(
     weak = sharing.component({name}, weak=True) - strong - {name}
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
     note = ""
+    if in_place:  # no array, or made before the module was built: none of its buffers
+        weak = {n for n in weak if not _unlike_module(ctx, stmt, n, name)}
     for group, fix in ((strong, _NONE), (weak, _UNSAFE)):
         # modules `nnx.jit` writes back: passed together, a module they share goes once
         modules = {n for n in group if in_place and holds_module(ctx, stmt, n)}
@@ -379,6 +387,15 @@ def _alias_verdict(
     return (_UNSAFE, note) if note and verdict[0] is _SAFE else verdict
 
 
+def _unlike_module(ctx: ModuleContext, stmt: Stmt, other: str, module: str) -> bool:
+    """`other` holds no array where `stmt` reads it (a loop's counter), or was made before
+    the module `module` holds there was built (`analysis/facts/module_provenance.py`)."""
+    if is_pseudo(other) or not other.isidentifier():
+        return False
+    kind = model(ctx).value_of(stmt, cst.Name(other)).kind
+    return kind in _NO_ARRAYS or made_before(ctx, stmt, other, module)
+
+
 def _outside_verdict(
     ctx: ModuleContext, site: CallSite, name: str, sharing: Sharing, aliases: set[str]
 ) -> tuple[Applicability, str]:
@@ -386,9 +403,18 @@ def _outside_verdict(
     reader = _outside_reader(ctx, site.stmt.scope, {name} | aliases)
     if reader:
         return _NONE, reader
-    keeper = sharing.retained_by({name} | aliases)
+    near = sharing.component({name}, weak=False) | sharing.weak.get(name, set())
+    keeper = sharing.retained_by(near)
     if keeper is not None:
         return _UNSAFE, f"`{name}` {keeper}"
+    for alias in sorted(aliases - near - {RETAINED}):  # shared through unseen code
+        keeper = sharing.retained_by({alias})
+        if keeper is not None:
+            if is_pseudo(alias):
+                return _UNSAFE, f"`{name}` may share buffers with a value that {keeper}"
+            return _UNSAFE, f"`{alias}`, which may hold the buffers of `{name}`, {keeper}"
+    if RETAINED in aliases:
+        return _UNSAFE, f"`{name}` {sharing.retained_by({RETAINED})}"
     return _caller_value(ctx, site, name, aliases)
 
 

@@ -189,6 +189,11 @@ def _sealed_value(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
     return False
 
 
+def sealed_code(ctx: ModuleContext, scope: str) -> bool:
+    """Whether the code of the module class or function `scope` is sealed (below)."""
+    return _sealed(ctx, scope, frozenset())
+
+
 def _sealed(ctx: ModuleContext, scope: str, seen: frozenset[str]) -> bool:
     """Whether the code of `scope` (a module class or function, nested code included)
     reads from outside only imports, builtins, literal constants and sealed module

@@ -6,7 +6,8 @@ place as `state = step(state)` replaces an array. A name read by a statement is 
 hold such an object (`holds_module`) only when all of these hold:
 
 - the name is neither a parameter nor declared `global`/`nonlocal` in its scope, and
-  exactly one statement of the scope binds it;
+  exactly one statement of the scope binding it reaches the reader (a notebook may bind
+  `model` again in a later cell: each reader gets the model bound before it);
 - that statement dominates the reader and is `name = C(...)`, where `C` qualifies to a
   constructor the overlay lists (`MODULE_CLASSES`: `nnx.Linear`, `nnx.Optimizer`, ...) or
   is a class of this module whose only base qualifies to an nnx module base
@@ -47,7 +48,7 @@ def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     fn = ctx.graph.functions.get(reader.scope)
     if fn is not None and (name in fn.params or name in fn.globals | fn.nonlocals):
         return None
-    binders = [s for s in ctx.graph.scope_stmts(reader.scope) if name in s.defs]
+    binders = ctx.graph.reaching_defs(reader, name)
     if len(binders) != 1 or not ctx.graph.dominates(binders[0], reader):
         return None
     node = binders[0].node

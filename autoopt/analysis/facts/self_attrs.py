@@ -48,12 +48,17 @@ def closed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     return ctx.per_module(_closed, cls, attr)
 
 
+def sealed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """`closed_class`'s premises but those on what code outside `cls` does with its
+    instances and attributes named `attr` (`analysis/facts/trainer_steps.py` proves
+    those harmless another way)."""
+    checks = (_class_premise, _reflection_premise, _self_premise)
+    return next((r for c in checks if (r := c(ctx, cls, attr)) is not None), None)
+
+
 def _closed(ctx: ModuleContext, cls: str, attr: str) -> str | None:
-    for check in (_class_premise, _outside_premise, _self_premise, _instances_premise):
-        reason = check(ctx, cls, attr)
-        if reason is not None:
-            return reason
-    return None
+    checks = (_class_premise, _outside_premise, _self_premise, _instances_premise)
+    return next((r for c in checks if (r := c(ctx, cls, attr)) is not None), None)
 
 
 def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
@@ -67,9 +72,21 @@ def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     if node.decorators:
         what = ctx.code(node.decorators[0].decorator)
         return f"`{cls}` is decorated with `{what}`, whose methods may keep `self.{attr}`"
-    escape = escapes(ctx, cls)
+    escape = escapes(ctx, cls) or _value_use(ctx, cls)
     if escape:
         return f"{escape}: code autoopt cannot see may keep `{cls}().{attr}`"
+    return None
+
+
+def _value_use(ctx: ModuleContext, cls: str) -> str | None:
+    """Where `cls` is read other than called (a parameter's default, a base class), which
+    `escapes` does not see: its instances may then be made where autoopt cannot follow."""
+    for stmt in ctx.graph.stmts:
+        for root in roots(stmt):
+            for node, parent in walk_parents(root, None):
+                called = type(parent) is cst.Call and parent.func is node
+                if type(node) is cst.Name and node.value == cls and not called:
+                    return f"`{cls}` is used as a value at line {ctx.span(stmt.node).line}"
     return None
 
 
@@ -83,6 +100,14 @@ def _outside_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
                 if named and id(node) not in inside:
                     where = f"`{ctx.code(node)}` at line {ctx.span(stmt.node).line}"
                     return f"{where} reaches an attribute `{attr}` outside `{cls}`"
+    return _reflection_premise(ctx, cls, attr)
+
+
+def _reflection_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """Nothing reaches attributes by name (`getattr`, `vars`, `__dict__`)."""
+    for stmt in ctx.graph.stmts:
+        for root in roots(stmt):
+            for node, _ in walk_parents(root, None):
                 if type(node) is cst.Name and node.value in _REFLECTION:
                     line = ctx.span(stmt.node).line
                     return f"`{node.value}` at line {line} may reach `self.{attr}`"

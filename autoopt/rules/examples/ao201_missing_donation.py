@@ -1622,7 +1622,7 @@ def main(batches):
         fix=_UNSAFE,
         message="self.history.append",
     ),
-    # no safe fix: a property hands the state to its callers
+    # no safe fix: a property hands the state to its callers, here before training
     Invalid(
         """
 import jax
@@ -1651,8 +1651,9 @@ class Trainer:
 
 def main(batches):
     trainer = Trainer(4)
+    start = trainer.current
     trainer.fit(batches)
-    return trainer.losses
+    return start, trainer.losses
 """,
         """
 import functools
@@ -1683,8 +1684,9 @@ class Trainer:
 
 def main(batches):
     trainer = Trainer(4)
+    start = trainer.current
     trainer.fit(batches)
-    return trainer.losses
+    return start, trainer.losses
 """,
         fix=_UNSAFE,
         message="return self.state",
@@ -1868,6 +1870,357 @@ def main():
 """,
         fix=_NONE,
         message="`first`",
+    ),
+    # safe: a trainer read from outside only after its last step (an eval, returned)
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.state.sum(), trainer
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    return trainer.state.sum(), trainer
+""",
+        fix=_SAFE,
+    ),
+    # safe: a method that keeps `self.state` runs only after the last step
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+    def save(self, store):
+        store.append(self.state)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    store = []
+    trainer.save(store)
+    return store
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+    def save(self, store):
+        store.append(self.state)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    store = []
+    trainer.save(store)
+    return store
+""",
+        fix=_SAFE,
+    ),
+    # no safe fix: `saved = trainer.state` is kept while the trainer trains again
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    saved = trainer.state
+    trainer.fit(batches)
+    return saved.sum(), trainer.state.sum()
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    saved = trainer.state
+    trainer.fit(batches)
+    return saved.sum(), trainer.state.sum()
+""",
+        fix=_UNSAFE,
+        message="and a step may run on that instance after it",
+    ),
+    # no safe fix: a copy made before training shares `.state`
+    Invalid(
+        """
+import copy
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    before = copy.copy(trainer)
+    trainer.fit(batches)
+    return before.state.sum()
+""",
+        """
+import copy
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    before = copy.copy(trainer)
+    trainer.fit(batches)
+    return before.state.sum()
+""",
+        fix=_UNSAFE,
+        message="code it reaches may copy it, sharing `.state`",
+    ),
+    # no safe fix: a copy of the trained trainer is trained too
+    Invalid(
+        """
+import copy
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    twin = copy.copy(trainer)
+    twin.fit(batches)
+    return trainer.state.sum()
+""",
+        """
+import copy
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("state",))
+def train_step(state, batch):
+    return state - 0.1 * batch, jnp.sum(state * batch)
+
+
+class Trainer:
+    def __init__(self, size):
+        self.state = jnp.zeros(size)
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(4)
+    trainer.fit(batches)
+    twin = copy.copy(trainer)
+    twin.fit(batches)
+    return trainer.state.sum()
+""",
+        fix=_UNSAFE,
+        message="`twin.fit` at line 26 may run the step of `Trainer`",
+    ),
+    # no safe fix: the batch was made before the model and holds none of its buffers,
+    # but the model is handed to `nnx.display`, which may keep it
+    Invalid(
+        """
+import jax.numpy as jnp
+import numpy as np
+import optax
+from flax import nnx
+
+images = jnp.asarray(np.linspace(0.0, 1.0, 8, dtype=np.float32).reshape(4, 2))
+model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+nnx.display(model)
+
+
+@nnx.jit
+def train_step(model, optimizer, x):
+    grads = nnx.grad(lambda m: ((m(x) - x) ** 2).mean())(model)
+    optimizer.update(model, grads)
+
+
+for _ in range(3):
+    train_step(model, optimizer, images)
+print(model.kernel.value.sum())
+""",
+        """
+import functools
+
+import jax.numpy as jnp
+import numpy as np
+import optax
+from flax import nnx
+
+images = jnp.asarray(np.linspace(0.0, 1.0, 8, dtype=np.float32).reshape(4, 2))
+model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+nnx.display(model)
+
+
+@functools.partial(nnx.jit, donate_argnames=("model", "optimizer"))
+def train_step(model, optimizer, x):
+    grads = nnx.grad(lambda m: ((m(x) - x) ** 2).mean())(model)
+    optimizer.update(model, grads)
+
+
+for _ in range(3):
+    train_step(model, optimizer, images)
+print(model.kernel.value.sum())
+""",
+        fix=_UNSAFE,
+        message="`model` is handed to `nnx.display`, which may keep it",
     ),
 )
 

@@ -13,6 +13,7 @@ from autoopt.analysis.core.jitted import (
     jit_options,
     jitted_callables,
     own_exprs,
+    rebound_attribute_jits,
 )
 
 from ..helpers import HEADER, context, expr
@@ -216,3 +217,28 @@ def test_a_jit_bound_to_a_self_attribute(extra: str, reason: str | None) -> None
     assert found == {"self.step": "Trainer.build.step"}  # `.twice` is bound twice
     assert escapes(ctx, "self.step") == reason
     assert [ctx.code(s.call) for s in call_sites(ctx, "self.step")] == ["self.step(self.s, b)"]
+
+
+def test_a_step_each_subclass_binds_to_self_is_one_name_of_several_jits() -> None:
+    code = """
+class Base:
+    def build(self):
+        def step(s):
+            return s + 1
+        self.step = jax.jit(step)
+
+class Child(Base):
+    def build(self):
+        def step(s):
+            return s - 1
+        self.step = jax.jit(step)
+"""
+    ctx = context(code, HEADER)
+    assert [j.name for j in jitted_callables(ctx)] == []  # not bound once
+    found = rebound_attribute_jits(ctx)
+    assert [(j.name, j.function and j.function.qualname) for j in found] == [
+        ("self.step", "Base.build.step"),
+        ("self.step", "Child.build.step"),
+    ]
+    other = context(code.replace("self.step = jax.jit(step)\n", "self.step = step\n", 1), HEADER)
+    assert rebound_attribute_jits(other) == []  # one binding is not a jit

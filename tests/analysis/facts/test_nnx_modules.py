@@ -35,6 +35,8 @@ def _holds(body: str, name: str) -> bool:
         "    m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n",
         "    m = nnx.Optimizer(arg, optax.sgd(0.1), wrt=nnx.Param)\n",
         "    m = Counter()\n",
+        # bound again, as a notebook's later cell does: the reader sees the last binding
+        "    m = Counter()\n    print(m)\n    m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n",
     ],
 )
 def test_a_name_bound_once_to_a_module_constructor_is_proven(body: str) -> None:
@@ -50,6 +52,10 @@ def test_a_name_bound_once_to_a_module_constructor_is_proven(body: str) -> None:
         ("    m = make()\n", "m"),  # a function's result
         ("    m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n    m = wrap(m)\n", "m"),  # rebound
         ("    if arg:\n        m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n", "m"),  # not always
+        (  # two bindings may reach the reader
+            "    m = Counter()\n    if arg:\n        m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n",
+            "m",
+        ),
         ("    global g\n    g = nnx.Linear(2, 2, rngs=nnx.Rngs(0))\n", "g"),  # a global
         ("    m, n = nnx.Linear(2, 2, rngs=nnx.Rngs(0)), 1\n", "m"),  # not `name = C(...)`
     ],
