@@ -387,13 +387,17 @@ def _usable(session: _Session, job: _Job | None, run: WorkerRun, first: bool) ->
 
 def _unsettled(job: _Job) -> bool:
     """The rewrite's speed is not decided yet: its program view is undecided, and so is its
-    region's, or the region is faster while the whole program leans slower."""
+    region's, or the two point different ways: the region faster while the whole program
+    measured no faster than the original, or the region no faster while the program leans
+    faster than its bar. The program, which is what runs, gets more rounds then."""
     program, function = job.row.program, job.row.function
     if job.failed or (program is not None and not program.undecided):
         return False
     if function is None or function.undecided:
         return True
-    return function.faster and (program is None or program.leans_slower)
+    if function.faster:
+        return program is None or program.speedup < 1
+    return program is not None and program.leans_faster
 
 
 def _check_original(session: _Session, run: WorkerRun) -> bool:
@@ -524,7 +528,7 @@ def _fill_function(session: _Session, job: _Job, target: str, data: dict[str, An
         compiles_after=b["compiles"],
         compile_s_before=a["compile_s"],
         compile_s_after=b["compile_s"],
-        clock="cpu" if session.cpu else "wall",
+        clock=data.get("clock", "cpu" if session.cpu else "wall"),
     )
 
 
