@@ -5,12 +5,12 @@ what the machine does meanwhile (another job, a busy browser) touches both sides
 pair alike. The speedup is the geometric mean of the paired ratios, and its 95%
 confidence interval comes from Student's t over their logarithms. A view is decided
 when that interval lies wholly on one side of the bar `1 + floor`: below it, no gain
-worth keeping (and below `1 / (1 + floor)`, slower); above it, faster, where the lower
-end of the 99% interval must clear the bar too. Rounds stop at the first look that
-decides, and every look is one more chance for noise to pass for a gain: with looks after
-every pair, a 95% bound accepted 7-9% of rewrites that change nothing at 30-60% noise
-(simulated), the 99% bound 2%. Until then more pairs narrow it; at the end of the budget
-it is undecided.
+worth keeping (and below `1 / (1 + floor)`, slower); above it, faster, where past the
+first look (at `MIN_PAIRS`, which every view gets) the lower end of the 99% interval must
+clear the bar too. Rounds stop at the first look that decides, and every look is one more
+chance for noise to pass for a gain: with looks after every pair, the 95% bound accepted
+6-8% of rewrites that change nothing at 30-60% noise (simulated), the 99% bound past the
+first look 2-3%. Until then more pairs narrow it; at the end of the budget it is undecided.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ def t_quantile_99(freedom: int) -> float:
 @dataclass(frozen=True)
 class Interval:
     """The paired speedup (geometric mean of before/after), its 95% interval, and the
-    lower end of its 99% interval (`sure_low`), which a gain must clear."""
+    bound a gain must clear (`sure_low`): the lower end of the 99% interval past
+    `MIN_PAIRS` pairs, of the 95% one at `MIN_PAIRS`."""
 
     ratio: float
     low: float
@@ -80,14 +81,16 @@ def paired_interval(before: list[float], after: list[float], sd_floor: float = 0
     mean = float(np.mean(logs))
     spread = float(np.std(logs, ddof=1)) if len(logs) > 1 else UNMEASURED_NOISE
     error = max(spread, sd_floor) / math.sqrt(len(logs))
-    half, sure = t_quantile(len(logs) - 1) * error, t_quantile_99(len(logs) - 1) * error
+    half = t_quantile(len(logs) - 1) * error
+    # the first look, at MIN_PAIRS, is every view's (a fixed sample); later ones were chosen
+    sure = half if len(logs) <= MIN_PAIRS else t_quantile_99(len(logs) - 1) * error
     low, high, sure_low = math.exp(mean - half), math.exp(mean + half), math.exp(mean - sure)
     return Interval(math.exp(mean), low, high, len(logs), sure_low)
 
 
 def decision(interval: Interval, floor: float) -> Decision:
     """Where the interval lies against the bar `1 + floor` (and `1 / (1 + floor)`); faster
-    only when the 99% interval lies above the bar too."""
+    only when `sure_low` clears the bar too."""
     if interval.pairs < MIN_PAIRS:
         return Decision.UNDECIDED
     if interval.sure_low > 1 + floor:
@@ -126,7 +129,7 @@ class SpeedView:
     compile_s_before: float | None = None  # one-time compile cost, outside the timed region
     compile_s_after: float | None = None
     clock: str = "wall"
-    sure_low: float = 0.0  # the lower end of the 99% interval, which a gain must clear
+    sure_low: float = 0.0  # the bound a gain must clear (99% past the first look)
 
     @property
     def interval(self) -> Interval:
