@@ -57,7 +57,8 @@ def decide(
         and program.undecided
         and program.leans_faster
         and function
-        and not (function.faster or function.recompiles)
+        and function.decision in (Decision.NO_GAIN, Decision.SLOWER)
+        and not function.recompiles
     ):
         # the program is what runs, and it leans faster than the region decided: a body
         # vmapped, or a loop it no longer runs, is not timed as the program runs it

@@ -31,7 +31,7 @@ from autoopt.verify.printed import OutputDiff, Position, compare_output
 from autoopt.verify.region import changed_region
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
 from autoopt.verify.runner import WorkerRun, run_worker
-from autoopt.verify.stats import median, pooled_noise, speed_view
+from autoopt.verify.stats import MIN_PAIRS, median, pooled_noise, speed_view
 from autoopt.verify.trees import FlatTree, load_tree
 
 Progress = Callable[[str], None]
@@ -48,7 +48,7 @@ class VerifyOptions:
     timeout: float = 120.0  # seconds per subprocess
     rtol: float | None = None  # overrides the dtype's relative tolerance
     atol: float | None = None  # absolute tolerance, overrides the scaled default
-    repeats: int = 2  # fresh-process rounds every rewrite gets, budget or not
+    repeats: int = 1  # fresh-process rounds every rewrite gets, budget or not
     max_repeats: int = 20  # ... and at most, while its speed is undecided and budget is left
     budget_s: float = 60.0  # seconds per file; past it, no round begins beyond the minimum
     rounds: int = 60  # interleaved steady-state rounds per region, at most
@@ -563,7 +563,7 @@ def _combined(
         say(f"verifying the {len(accepted)} accepted rewrites together")
         combo = _combo(session, path, accepted, combine)
         if not combo.failed:
-            repeats = session.options.repeats
+            repeats = max(session.options.repeats, MIN_PAIRS)  # enough to find it slower
             _measure_programs(session, [combo], say, repeats, repeats)
     if not combo.failed:
         view = combo.row.program

@@ -248,3 +248,11 @@ def test_a_program_leaning_faster_than_a_region_of_no_gain_is_inconclusive() -> 
     assert decide(row(program=program, function=slower_region), T)[0] is Verdict.INCONCLUSIVE
     recompiling = view([1.0] * 6, [1.0] * 6, compiles_before=0, compiles_after=6)
     assert decide(row(program=program, function=recompiling), T)[0] is Verdict.SLOWER
+
+
+def test_an_undecided_region_beside_a_program_leaning_faster_is_not_a_disagreement() -> None:
+    program = view([2.0, 3.0], [2.0 / 4.0, 3.0 / 5.5], floor=0.1)
+    region = view([1.0] * 3, [1 / 2.7 / j for j in (1.3, 0.75, 1.0)])
+    assert region.undecided and program.undecided
+    verdict, reason = decide(row(program=program, function=region), T)
+    assert verdict is Verdict.INCONCLUSIVE and reason.startswith("not decided within the budget")
