@@ -6,11 +6,12 @@
 #   benchmarks/verify_device_run.sh [cases [LOAD ...] | corpus [LOAD ...] | all]
 #
 #   cases     the 17 rewrites of benchmarks/verify_accuracy.py at loads 0 1 2 (default):
-#             the decision matrix per load (about 3 minutes per load)
+#             the decision matrix per load (measured: 146 s at busy 11, 210 s at busy 13)
 #   corpus    `autoopt rewrite corpus/ --verify --no-cache` wall time at loads 0 and 2
-#             (default), with no case run beside it
-#   all       both (default); longer than one 10-minute device command: run `cases 0 2`,
-#             then `cases 1`, then `corpus` as separate commands where a command is capped
+#             (default), with no case run beside it (measured: about 30 minutes per load
+#             at busy 11, 34 s per file at the median: longer than one device command)
+#   all       both (default); where a command is capped at 10 minutes run `cases 0 2`,
+#             then `cases 1`, as separate commands
 #
 # JSON and the log go to $OUT (the device's output folder) or /tmp; the CPU backend is used.
 # Prerequisites there: jax, and autoopt's dependencies on PYTHONPATH (the .whl-tpu recipe).
