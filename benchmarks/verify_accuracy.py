@@ -1,8 +1,8 @@
 """How often verification decides right beside busy processes: rewrites with known effects.
 
 Usage:
-    python benchmarks/verify_accuracy.py [--busy N ...] [--budget S] [--only NAME ...]
-        [--json PATH] [--corpus]
+    python benchmarks/verify_accuracy.py [--busy N ...] [--cores C] [--budget S]
+        [--only NAME ...] [--json PATH] [--corpus [N ...]]
     python benchmarks/verify_accuracy.py --table RUN.json ...
 
 Each case below is a small program and a rewrite of it, kept as text here: some with a
@@ -14,8 +14,12 @@ options but for `--budget`) with 0, 1, 2... busy-loop processes started beside i
 stopped), and the script prints the decision matrix: per load, how many gains were
 accepted as faster, and how many no-gain rewrites were (wrongly) accepted as faster;
 with every verdict. `--corpus` also times `autoopt rewrite corpus/ --verify --no-cache`
-under each load. `--json` writes everything; `--table` prints the matrix of saved runs
-(one command per load keeps each under a time limit).
+under each load (`--corpus 2` only under load 2). `--json` writes everything; `--table`
+prints the matrix of saved runs (one command per load keeps each under a time limit).
+
+`--cores C` emulates a C-core machine on a bigger one where CPU pinning does not hold (a
+sandbox that ignores `taskset`): every core but C gets a busy loop too, so load N means
+`cores - C + N` busy loops (on 13 cores, `--cores 2 --busy 0 1 2` runs 11, 12 and 13).
 """
 
 from __future__ import annotations
@@ -564,7 +568,8 @@ def corpus_time(folder: Path) -> dict[str, Any]:
     report = folder / "corpus.json"
     command = [sys.executable, "-m", "autoopt", "rewrite", "corpus/", "--verify", "--no-cache"]
     command += ["--no-progress", "--report", str(report)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path}
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, check=False)
     seconds = time.perf_counter() - start
@@ -576,18 +581,32 @@ def corpus_time(folder: Path) -> dict[str, Any]:
     return {"seconds": seconds, "exit": done.returncode, "verdicts": verdicts}
 
 
-def run(loads: list[int], cases: list[Case], options: VerifyOptions, corpus: bool) -> list[dict]:
+def loops(load: int, cores: int | None) -> int:
+    """Busy loops for `load` beside the benchmark, on a machine emulating `cores` cores."""
+    spare = len(os.sched_getaffinity(0)) - cores if cores else 0
+    return max(spare, 0) + load
+
+
+def run(
+    loads: list[int],
+    cases: list[Case],
+    options: VerifyOptions,
+    corpus: list[int] | None,
+    cores: int | None = None,
+) -> list[dict]:
     runs = []
     for load in loads:
-        with busy(load), tempfile.TemporaryDirectory(prefix="autoopt-accuracy-") as tmp:
+        count = loops(load, cores)
+        with busy(count), tempfile.TemporaryDirectory(prefix="autoopt-accuracy-") as tmp:
             results = []
             for case in cases:
                 results.append(verify_case(case, options, Path(tmp)))
-                print(f"busy {load}: {line(results[-1])}", file=sys.stderr, flush=True)
-            entry: dict[str, Any] = {"busy": load, "load": os.getloadavg(), "cases": results}
-            if corpus:
+                print(f"busy {count}: {line(results[-1])}", file=sys.stderr, flush=True)
+            entry: dict[str, Any] = {"busy": count, "emulated_load": load, "cores": cores}
+            entry |= {"load": os.getloadavg(), "cases": results}
+            if corpus is not None and (not corpus or load in corpus):
                 entry["corpus"] = corpus_time(Path(tmp))
-                print(f"busy {load}: corpus {entry['corpus']}", file=sys.stderr, flush=True)
+                print(f"busy {count}: corpus {entry['corpus']}", file=sys.stderr, flush=True)
         runs.append(entry)
     return runs
 
@@ -606,9 +625,9 @@ def line(result: dict[str, Any]) -> str:
 def matrix(runs: list[dict]) -> str:
     """The decision matrix, one row per load, and every case's verdict per load."""
     out = [
-        "| busy loops | load avg | gains accepted as faster | gains inconclusive "
+        "| busy loops | like | load avg | gains accepted as faster | gains inconclusive "
         "| no-gain accepted as faster | no-gain inconclusive | seconds | corpus --verify s |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for entry in runs:
         gains = [c for c in entry["cases"] if c.get("gain")]
@@ -616,7 +635,7 @@ def matrix(runs: list[dict]) -> str:
         corpus = entry.get("corpus")
         corpus_s = f"{corpus['seconds']:.0f}" if corpus else "-"
         out.append(
-            f"| {entry['busy']} | {entry['load'][0]:.1f} "
+            f"| {entry['busy']} | {_like(entry)} | {entry['load'][0]:.1f} "
             f"| {_count(gains, 'faster')} | {_verdicts(gains, 'inconclusive')} "
             f"| {_count(nones, 'faster')} | {_verdicts(nones, 'inconclusive')} "
             f"| {sum(c['seconds'] for c in entry['cases']):.0f} "
@@ -632,6 +651,13 @@ def matrix(runs: list[dict]) -> str:
         cells = [_cell(entry["cases"][i]) for entry in runs]
         out.append(f"| {case['case']} | {effect} | " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def _like(entry: dict) -> str:
+    """What the load emulates: e.g. `2 cores, 1 busy` (an entry without `--cores`: `-`)."""
+    if not entry.get("cores"):
+        return "-"
+    return f"{entry['cores']} cores, {entry['emulated_load']} busy"
 
 
 def _count(cases: list[dict], key: str) -> str:
@@ -658,7 +684,10 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=20.0, help="seconds per case (20)")
     parser.add_argument("--only", nargs="+", help="case names")
     parser.add_argument("--json", type=Path, help="write the runs here")
-    parser.add_argument("--corpus", action="store_true", help="also time the corpus --verify")
+    parser.add_argument("--cores", type=int, help="emulate this many cores: busy loops on the rest")
+    parser.add_argument(
+        "--corpus", type=int, nargs="*", help="also time the corpus --verify (at these loads)"
+    )
     parser.add_argument("--no-cases", action="store_true", help="only the corpus (--corpus)")
     parser.add_argument("--table", type=Path, nargs="+", help="print the matrix of saved runs")
     args = parser.parse_args()
@@ -667,7 +696,7 @@ def main() -> None:
         return
     cases = [c for c in CASES if not args.no_cases and (not args.only or c.name in args.only)]
     options = replace(VerifyOptions(), budget_s=args.budget)
-    runs = run(args.busy, cases, options, args.corpus)
+    runs = run(args.busy, cases, options, args.corpus, args.cores)
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1))
     print(matrix(runs))

@@ -2,16 +2,22 @@
 
 Per target function (the region a rewrite changed): one first call each (compile cost
 measured there), more warm-up calls, then rounds that call A and B alternately (ABBA
-order) on fresh copies of the captured arguments, timing each round to
+order) on fresh copies of the captured arguments, timing each pass to
 `block_until_ready`: CPU time of this process on the CPU backend, wall time on an
-accelerator. Rounds go on until the paired interval decides (`autoopt.verify.stats`)
+accelerator or where the CPU clock ticks coarsely (sandboxes count CPU time in 10 ms
+ticks). A sample repeats passes until it lasts `MIN_SAMPLE_S`: one call of a few
+milliseconds is at the mercy of the scheduler on a busy machine (on 13 busy cores one
+call in two took twice as long, by its place in the sequence), and a coarse clock rounds
+it to nothing. Rounds go on until the paired interval decides (`autoopt.verify.stats`)
 or the pair's budget ends. The entry itself, called without arguments, is a region too.
 """
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +30,9 @@ from autoopt.verify.program import EntryError, Loaded, load_program, preload, re
 from autoopt.verify.stats import MIN_PAIRS, Decision, decision, paired_interval
 
 MIN_ROUNDS = 2  # rounds past the budget still taken, so that an interval exists
+MIN_SAMPLE_S = 0.2  # a sample repeats passes over the calls until it lasts this long
+MAX_PASSES = 1000  # ... but takes no more passes than this
+FINE_CLOCK_S = 1e-4  # CPU time is the clock only where it ticks at least this finely
 
 
 class NoArguments:
@@ -36,9 +45,30 @@ class NoArguments:
 Call = probes.SavedCall | NoArguments
 
 
-def clock() -> Any:
-    """CPU time of this process on the CPU backend, wall time on an accelerator."""
-    return time.process_time if jax.devices()[0].platform == "cpu" else time.perf_counter
+@dataclass(frozen=True)
+class Clock:
+    """What times the samples: its name in the report and the function that reads it."""
+
+    name: str
+    now: Callable[[], float]
+
+
+def clock() -> Clock:
+    """CPU time of this process on the CPU backend where it ticks finely, else wall time."""
+    cpu = jax.devices()[0].platform == "cpu"
+    if cpu and resolution(time.process_time) <= FINE_CLOCK_S:
+        return Clock("cpu", time.process_time)
+    return Clock("wall", time.perf_counter)
+
+
+def resolution(read: Callable[[], float], probe_s: float = 0.05) -> float:
+    """The smallest step `read` was seen to take within `probe_s` of spinning."""
+    end, last, step = time.perf_counter() + probe_s, read(), math.inf
+    while step > FINE_CLOCK_S and time.perf_counter() < end:
+        now = read()
+        if now != last:
+            step, last = min(step, now - last), now
+    return step
 
 
 @dataclass
@@ -52,6 +82,7 @@ class Side:
     compile_s: float = 0.0
     deleted: int = 0  # donated input arrays deleted by the first call
     output: Any = None
+    pass_s: float = 0.0  # wall seconds of the latest pass over the calls
 
     def to_json(self) -> dict[str, Any]:
         keys = ("samples", "compiles", "first_s", "compile_s", "deleted")
@@ -66,6 +97,7 @@ def run_bench(
     `loaded`: the original, loaded before jax was imported (a fresh interpreter).
     """
     original = (loaded or preload(spec)).get()
+    timer = clock()
     firsts: dict[str, Side | str] = {}
     results = {}
     for number, pair in enumerate(spec["pairs"]):
@@ -85,7 +117,7 @@ def run_bench(
             continue
         a = Side(first.fn, first_s=first.first_s, compile_s=first.compile_s)
         a.deleted, a.output = first.deleted, first.output
-        results[pair["id"]] = bench_pair(a, Side(fb), calls, spec, counter)
+        results[pair["id"]] = bench_pair(a, Side(fb), calls, spec, counter, timer)
     return {"functions": results}
 
 
@@ -111,14 +143,14 @@ def _first_of_original(module: Any, target: str, calls: list[Call], counter: Any
 
 
 def bench_pair(
-    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any
+    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any, timer: Clock
 ) -> dict[str, Any]:
     """Time `b` against `a` (whose first round is done) and compare their first outputs."""
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             _first_round(b, calls, counter)
-        result = _measure(a, b, calls, spec, counter)
+        result = _measure(a, b, calls, spec, counter, timer)
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
     result["warnings"] = sorted({str(w.message) for w in caught})
@@ -126,7 +158,7 @@ def bench_pair(
 
 
 def _measure(
-    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any
+    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any, timer: Clock
 ) -> dict[str, Any]:
     tol = Tolerance(spec.get("rtol"), spec.get("atol"))
     comparison = compare_trees(
@@ -140,9 +172,10 @@ def _measure(
         _round(a, calls, counter)
         _round(b, calls, counter)
     a.compiles = b.compiles = 0
-    _timed_rounds(a, b, calls, spec, counter)
+    _timed_rounds(a, b, calls, spec, counter, timer)
     return {
         "calls": len(calls),
+        "clock": timer.name,
         "a": a.to_json(),
         "b": b.to_json(),
         "memory_a": _memory(a.fn, calls[0]),
@@ -151,12 +184,14 @@ def _measure(
     }
 
 
-def _timed_rounds(a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any) -> None:
+def _timed_rounds(
+    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any, timer: Clock
+) -> None:
     """ABBA rounds until the interval decides, `rounds` are done or the budget ends."""
-    start, now = time.perf_counter(), clock()
+    start = time.perf_counter()
     for i in range(spec["rounds"]):
         for side in (a, b) if i % 2 == 0 else (b, a):
-            side.samples.append(_round(side, calls, counter, now))
+            side.samples.append(_sample(side, calls, counter, timer.now))
         if i + 1 >= MIN_PAIRS and _decided(a, b, spec):
             break
         if i + 1 >= MIN_ROUNDS and time.perf_counter() - start > spec["budget_s"]:
@@ -180,13 +215,23 @@ def _first_round(side: Side, calls: list[Call], counter: Any) -> None:
     side.output = outputs[0]
 
 
-def _round(side: Side, calls: list[Call], counter: Any, now: Any = time.perf_counter) -> float:
+def _sample(side: Side, calls: list[Call], counter: Any, now: Callable[[], float]) -> float:
+    """Seconds per call (by `now`) over enough passes to last `MIN_SAMPLE_S`, judged by
+    the side's latest pass."""
+    passes = min(MAX_PASSES, math.ceil(MIN_SAMPLE_S / side.pass_s)) if side.pass_s > 0 else 1
+    return sum(_round(side, calls, counter, now) for _ in range(passes)) / passes
+
+
+def _round(
+    side: Side, calls: list[Call], counter: Any, now: Callable[[], float] = time.perf_counter
+) -> float:
     """One timed pass over the captured calls; returns seconds per call (by `now`)."""
     inputs = [call.fresh() for call in calls]
     before = counter.count
-    start = now()
+    wall, start = time.perf_counter(), now()
     probes.block([side.fn(*args, **kwargs) for args, kwargs in inputs])
     elapsed = now() - start
+    side.pass_s = max(time.perf_counter() - wall, 1e-9)
     side.compiles += counter.count - before
     return elapsed / len(calls)
 

@@ -51,6 +51,18 @@ def decide(
         # disagrees measured a part the rewrite moved work out of (a vmapped body)
         verdict = Verdict.SLOWER if program.slower else Verdict.ACCEPTED
         return verdict, "; ".join(map(describe, views))
+    function = row.function
+    if (
+        program
+        and program.undecided
+        and program.leans_faster
+        and function
+        and function.decision in (Decision.NO_GAIN, Decision.SLOWER)
+        and not function.recompiles
+    ):
+        # the program is what runs, and it leans faster than the region decided: a body
+        # vmapped, or a loop it no longer runs, is not timed as the program runs it
+        return Verdict.INCONCLUSIVE, "the views disagree: " + "; ".join(map(describe, views))
     slow = [v for v in views if v.slower]
     if slow:
         return Verdict.SLOWER, "; ".join(map(describe, slow))
@@ -92,9 +104,12 @@ def describe(view: SpeedView) -> str:
             f"{view.scope}: recompiles in steady state"
             f" ({view.compiles_after} compilations in the timed runs vs {view.compiles_before})"
         )
+    sure = ""
+    if view.low > 1 + view.threshold and not view.faster:
+        sure = f" at 99%: {view.sure_low:.2f}x"  # clears the bar at 95% only: undecided
     return (
         f"{view.scope}: {view.speedup:.2f}x [{view.low:.2f}-{view.high:.2f}]"
-        f" ({view.samples} pairs, {view.clock} time, needs >{1 + view.threshold:.2f}x)"
+        f" ({view.samples} pairs, {view.clock} time, needs >{1 + view.threshold:.2f}x{sure})"
     )
 
 

@@ -31,7 +31,7 @@ from autoopt.verify.printed import OutputDiff, Position, compare_output
 from autoopt.verify.region import changed_region
 from autoopt.verify.report import STATUS_VERDICTS, Row, Verdict, VerifyReport
 from autoopt.verify.runner import WorkerRun, run_worker
-from autoopt.verify.stats import median, pooled_noise, speed_view
+from autoopt.verify.stats import MIN_PAIRS, median, pooled_noise, speed_view
 from autoopt.verify.trees import FlatTree, load_tree
 
 Progress = Callable[[str], None]
@@ -48,7 +48,7 @@ class VerifyOptions:
     timeout: float = 120.0  # seconds per subprocess
     rtol: float | None = None  # overrides the dtype's relative tolerance
     atol: float | None = None  # absolute tolerance, overrides the scaled default
-    repeats: int = 2  # fresh-process rounds every rewrite gets, budget or not
+    repeats: int = 1  # fresh-process rounds every rewrite gets, budget or not
     max_repeats: int = 20  # ... and at most, while its speed is undecided and budget is left
     budget_s: float = 60.0  # seconds per file; past it, no round begins beyond the minimum
     rounds: int = 60  # interleaved steady-state rounds per region, at most
@@ -387,13 +387,17 @@ def _usable(session: _Session, job: _Job | None, run: WorkerRun, first: bool) ->
 
 def _unsettled(job: _Job) -> bool:
     """The rewrite's speed is not decided yet: its program view is undecided, and so is its
-    region's, or the region is faster while the whole program leans slower."""
+    region's, or the two point different ways: the region faster while the whole program
+    measured no faster than the original, or the region no faster while the program leans
+    faster than its bar. The program, which is what runs, gets more rounds then."""
     program, function = job.row.program, job.row.function
     if job.failed or (program is not None and not program.undecided):
         return False
     if function is None or function.undecided:
         return True
-    return function.faster and (program is None or program.leans_slower)
+    if function.faster:
+        return program is None or program.speedup < 1
+    return program is not None and program.leans_faster
 
 
 def _check_original(session: _Session, run: WorkerRun) -> bool:
@@ -524,7 +528,7 @@ def _fill_function(session: _Session, job: _Job, target: str, data: dict[str, An
         compiles_after=b["compiles"],
         compile_s_before=a["compile_s"],
         compile_s_after=b["compile_s"],
-        clock="cpu" if session.cpu else "wall",
+        clock=data.get("clock", "cpu" if session.cpu else "wall"),
     )
 
 
@@ -559,7 +563,7 @@ def _combined(
         say(f"verifying the {len(accepted)} accepted rewrites together")
         combo = _combo(session, path, accepted, combine)
         if not combo.failed:
-            repeats = session.options.repeats
+            repeats = max(session.options.repeats, MIN_PAIRS)  # enough to find it slower
             _measure_programs(session, [combo], say, repeats, repeats)
     if not combo.failed:
         view = combo.row.program

@@ -231,4 +231,28 @@ def test_undecided_views_are_inconclusive_a_decided_no_gain_is_not() -> None:
     verdict, reason = decide(row(program=wide), T)
     assert verdict is Verdict.INCONCLUSIVE and "not decided within the budget" in reason
     flat = view([1.0] * 4, [1.0] * 4, floor=0.1)
-    assert decide(row(program=wide, function=flat), T)[0] is Verdict.NO_GAIN
+    near_one = view([1.0] * 4, [1 / 1.04 / j for j in (1.4, 0.7, 1.3, 0.75)], floor=0.1)
+    assert near_one.undecided and not near_one.leans_faster
+    assert decide(row(program=near_one, function=flat), T)[0] is Verdict.NO_GAIN
+
+
+def test_a_program_leaning_faster_than_a_region_of_no_gain_is_inconclusive() -> None:
+    """Region 1.00x decided, program 4.7x on two pairs: the program is what runs, so the
+    region's "no gain" does not settle it (a per-item loop that vmap replaced)."""
+    program = view([2.0, 3.0], [2.0 / 4.0, 3.0 / 5.5], floor=0.1)
+    assert program.undecided and program.leans_faster
+    region = view([1.0] * 6, [1.0] * 6)
+    verdict, reason = decide(row(program=program, function=region), T)
+    assert verdict is Verdict.INCONCLUSIVE and reason.startswith("the views disagree:")
+    slower_region = view([1.0] * 6, [1.5] * 6)
+    assert decide(row(program=program, function=slower_region), T)[0] is Verdict.INCONCLUSIVE
+    recompiling = view([1.0] * 6, [1.0] * 6, compiles_before=0, compiles_after=6)
+    assert decide(row(program=program, function=recompiling), T)[0] is Verdict.SLOWER
+
+
+def test_an_undecided_region_beside_a_program_leaning_faster_is_not_a_disagreement() -> None:
+    program = view([2.0, 3.0], [2.0 / 4.0, 3.0 / 5.5], floor=0.1)
+    region = view([1.0] * 3, [1 / 2.7 / j for j in (1.3, 0.75, 1.0)])
+    assert region.undecided and program.undecided
+    verdict, reason = decide(row(program=program, function=region), T)
+    assert verdict is Verdict.INCONCLUSIVE and reason.startswith("not decided within the budget")

@@ -16,6 +16,7 @@ from autoopt.verify.pipeline import (
     _Job,
     _measure_programs,
     _Session,
+    _unsettled,
 )
 from autoopt.verify.report import Row, Verdict
 from autoopt.verify.runner import WorkerRun
@@ -54,9 +55,9 @@ def test_undecided_gain_gets_more_rounds_and_is_accepted(tmp_path: Path) -> None
     session = ScriptedSession(tmp_path)
     gain, same = _job("gain.py"), _job("same.py")
     _measure_programs(session, [gain, same], lambda _message: None, 3, 20)
-    # The pooled 15% noise keeps both undecided after three rounds; the gain clears the
-    # 1.10x bar after four, the same program falls below it after five.
-    assert session.runs == {"original.py": 5, "gain.py": 4, "same.py": 5}
+    # The pooled 15% noise keeps both undecided after three rounds; the same program falls
+    # below the 1.10x bar after five, the gain clears it at 99% after six.
+    assert session.runs == {"original.py": 6, "gain.py": 6, "same.py": 5}
     assert gain.row.program is not None and gain.row.program.faster
     assert round(gain.row.program.speedup, 2) == 1.25
     assert same.row.program is not None and same.row.program.decision is Decision.NO_GAIN
@@ -79,8 +80,8 @@ def test_rounds_pair_each_rewrite_with_the_original_of_the_same_round(tmp_path) 
     gain, same = _job("gain.py"), _job("same.py")
     _measure_programs(session, [gain, same], lambda _message: None, 3, 20)
     rounds = session.samples
-    assert set(rounds[Path("gain.py")]) == {0, 1, 2, 3}
-    assert set(rounds[Path("same.py")]) == set(rounds[session.path]) == {0, 1, 2, 3, 4}
+    assert set(rounds[Path("same.py")]) == {0, 1, 2, 3, 4}
+    assert set(rounds[Path("gain.py")]) == set(rounds[session.path]) == {0, 1, 2, 3, 4, 5}
 
 
 def _measured(name: str, rule: str, verdict: Verdict, speedup: float) -> _Job:
@@ -147,3 +148,22 @@ def test_undecided_small_gains_are_kept_together_too(tmp_path) -> None:
     row, kept, _ = _combined(session, tmp_path, hoists, combo, lambda c: "", print)
     assert kept == hoists and row is combo.row
     assert all(h.row.verdict is Verdict.ACCEPTED for h in hoists)
+
+
+def _region_and_program(region: float, program: list[float]) -> _Job:
+    """A job whose region was timed at `region` (decided) and whose program at `program`."""
+    job = _job("gain.py")
+    job.row.function = speed_view("function main", [1.0] * 6, [1 / region] * 6, 0.05)
+    job.row.program = speed_view("program", [1.0] * len(program), [1 / p for p in program], 0.1)
+    return job
+
+
+def test_a_region_of_no_gain_does_not_stop_a_program_that_leans_faster() -> None:
+    """vmap_items: region 1.00x decided, program 4.7x on two pairs: more program rounds."""
+    assert _unsettled(_region_and_program(1.0, [4.0, 5.5]))
+    assert not _unsettled(_region_and_program(1.0, [1.05, 0.97]))  # the program agrees
+
+
+def test_a_faster_region_gets_more_program_rounds_while_the_program_is_no_faster() -> None:
+    assert _unsettled(_region_and_program(1.44, [0.9, 1.04]))  # estimate 0.97x
+    assert not _unsettled(_region_and_program(1.44, [1.25, 1.0]))  # estimate 1.12x
