@@ -177,6 +177,8 @@ class Sharing:
             out.add(self.shares(expr.right))
         elif type(expr) is cst.Call:
             out = self._call(expr)
+        elif type(expr) is cst.BinaryOperation and self._array_value(expr):
+            pass  # `scale * w`: arithmetic on an array makes a new buffer
         elif type(expr) is cst.BinaryOperation and isinstance(expr.operator, _JOINING):
             out.add(self.shares(expr.left), weak=True)  # `[a] + b`, `[a] * 2`, `d | e`
             out.add(self.shares(expr.right), weak=True)
@@ -364,6 +366,10 @@ class Sharing:
         while type(root) in (cst.Attribute, cst.Subscript):
             root = root.value  # type: ignore[attr-defined]
         return type(root) is not cst.Name or root.value in self.ignored
+
+    def _array_value(self, expr: cst.BaseExpression) -> bool:
+        """Whether `expr`'s value is one array (where `at` is known)."""
+        return self.at is not None and model(self.ctx).value_of(self.at, expr).kind is Kind.ARRAY
 
     def _array_method(self, func: cst.BaseExpression) -> bool:
         """`x.sum()`, `jnp.zeros(3).reshape(...)`: a method of an array or a string."""
@@ -572,6 +578,10 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     values = model(ctx)
     if values.name(stmt, name).kind is Kind.ARRAY:
         return None  # one array: one buffer
+    if any(name in s.mutates for s in ctx.graph.scope_stmts(stmt.scope)):
+        filled = Leaves(ctx, stmt).of(cst.Name(name), 0)  # `p.append(w)`: p holds w too
+        if filled is None:
+            return f"cannot prove the leaves of `{name}` are distinct buffers (filled in place)", False
     defs = [d for d in ctx.graph.reaching_defs(stmt, name) if d is not stmt]
     for definition in defs:
         if values.defined(definition, name).kind is Kind.ARRAY:
