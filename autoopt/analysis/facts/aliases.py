@@ -589,7 +589,8 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
         value = _bound_value(definition, name)
         if value is None:
             return f"cannot prove the leaves of `{name}` are distinct buffers", False
-        leaves = Leaves(ctx, definition).of(value, 0)
+        without = Sharing(ctx, definition.scope, skip=definition)  # not through `name`
+        leaves = Leaves(ctx, definition, without).of(value, 0)
         if leaves is None:
             code = ctx.code(value)
             return (

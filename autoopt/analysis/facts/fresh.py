@@ -36,6 +36,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
+from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -89,7 +90,23 @@ def receiver_class(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> st
         return None
     made = _constructions(ctx, at, expr.value)
     classes = {_made_class(ctx, call) for call in made}
-    return classes.pop() if made and len(classes) == 1 else None
+    if made:
+        return classes.pop() if len(classes) == 1 else None
+    return _decorated_class(ctx, at, expr.value)
+
+
+def _decorated_class(ctx: ModuleContext, at: Stmt, name: str) -> str | None:
+    """`@hk.transform def model(x): ...`, the only definition of `name` reaching `at`:
+    the class its one decorator makes of sealed code."""
+    defs = [d for d in ctx.graph.reaching_defs(at, name) if d is not at]
+    node = defs[0].node if len(defs) == 1 else None
+    if type(node) is not cst.FunctionDef or len(node.decorators) != 1:
+        return None
+    qual = ctx.qualify(node.decorators[0].decorator) or ""
+    cls = overlays.OBJECT_CLASSES.get(qual)
+    fn = ctx.graph.functions.get(f"{defs[0].scope}.{name}".removeprefix(f"{MODULE}."))
+    sealed = fn is not None and fn.node is node and _sealed(ctx, fn.qualname, frozenset())
+    return cls if cls is not None and cls.startswith("haiku.") and sealed else None
 
 
 def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str | None:
@@ -182,8 +199,9 @@ def _sealed_value(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
     sealed."""
     if type(expr) is cst.Lambda:
         params = {p.name.value for p in expr.params.params}
-        return all(_known(ctx, n.value, frozenset()) for n in read_names(expr.body)
-                   if n.value not in params)  # fmt: skip
+        return _library_initializers(ctx, expr.body) and all(
+            _known(ctx, n.value, frozenset()) for n in read_names(expr.body) if n.value not in params
+        )
     if type(expr) is cst.Name and expr.value in ctx.graph.functions:
         return _sealed(ctx, expr.value, frozenset())
     return False
@@ -198,7 +216,26 @@ def _sealed(ctx: ModuleContext, scope: str, seen: frozenset[str]) -> bool:
     local = {n for s in stmts for n in s.defs}
     local |= {p for q in scopes if q in ctx.graph.functions for p in ctx.graph.functions[q].params}
     free = {n for s in stmts for n in s.uses} - local
+    node = _definition(ctx, scope)
+    if node is None or not _library_initializers(ctx, node):
+        return False
     return all(_known(ctx, name, seen | {scope}) for name in free)
+
+
+def _definition(ctx: ModuleContext, scope: str) -> cst.CSTNode | None:
+    fn = ctx.graph.functions.get(scope)
+    if fn is not None:
+        return fn.node
+    return _class_def(ctx, scope)
+
+
+def _library_initializers(ctx: ModuleContext, node: cst.CSTNode) -> bool:
+    """Whether `node` makes its parameters with the libraries' initializers only, none
+    given an array: `init=lambda *_: w` or `Constant(w)` fills two parameters with the
+    one buffer `w` (`initializers.InitializerAudit`)."""
+    audit = InitializerAudit(ctx)
+    node.visit(audit)
+    return audit.clean
 
 
 def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:

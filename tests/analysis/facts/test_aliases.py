@@ -229,6 +229,54 @@ def test_repeated_leaf(value: str, why: tuple[str, bool] | None) -> None:
     assert repeated_leaf(ctx, last, "s") == why
 
 
+FILLED = """
+def init_mlp(sizes, key, scale=0.01):
+    params = []
+    for n in sizes:
+        params.append([scale * jax.random.normal(key, (n,)), jnp.zeros(n) + 1.0])
+    return params
+
+def init_shared(sizes):
+    params = []
+    w = jnp.zeros(3)
+    for n in sizes:
+        params.append(w)
+    return params
+
+def init_pair(n):
+    z = jnp.zeros(n)
+    return [z, z]
+
+@functools.cache
+def init_cached(n):
+    return [jnp.zeros(n), jnp.ones(n)]
+
+w = jnp.zeros(3)
+"""
+UNPROVEN = "cannot prove the leaves of `s` are distinct buffers"
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("s = init_mlp([2, 3], k)", None),  # every appended leaf a new array
+        ("s = init_shared([2, 3])", (f"{UNPROVEN} (`init_shared([2, 3])`)", False)),
+        ("s = init_pair(3)", ("`init_pair.z` fills two leaves of `s`: one buffer would be donated twice", True)),
+        ("s = init_cached(3)", (f"{UNPROVEN} (`init_cached(3)`)", False)),
+        ("s = []\ns.append(w)\ns.append(w)", (f"{UNPROVEN} (filled in place)", False)),
+        ("s = {}\ns['a'] = w\ns['b'] = w", (f"{UNPROVEN} (filled in place)", False)),
+        ("s = [jnp.zeros(3)]\ns.append(s[0])", (f"{UNPROVEN} (filled in place)", False)),
+        ("s = []\ns.append(jnp.zeros(3))\ns.append(2.0 * w)", None),
+    ],
+)
+def test_leaves_of_a_filled_container(body: str, why: tuple[str, bool] | None) -> None:
+    """Leaves appended in place are distinct only when each is a new array (issue 26)."""
+    code = "import functools\nk = jax.random.PRNGKey(0)\n" + FILLED + body + "\nprint(s)\n"
+    ctx = context(code, HEADER)
+    last = ctx.graph.scope_stmts(MODULE)[-1]
+    assert repeated_leaf(ctx, last, "s") == why
+
+
 KEEPING = """
 import functools
 
