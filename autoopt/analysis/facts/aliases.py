@@ -586,7 +586,7 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     for definition in defs:
         if values.defined(definition, name).kind is Kind.ARRAY:
             continue
-        value = _bound_value(definition, name)
+        value = _bound_value(ctx, definition, name)
         if value is None:
             return f"cannot prove the leaves of `{name}` are distinct buffers", False
         without = Sharing(ctx, definition.scope, skip=definition)  # not through `name`
@@ -606,11 +606,15 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     return None
 
 
-def _bound_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
+def _bound_value(ctx: ModuleContext, stmt: Stmt, name: str) -> cst.BaseExpression | None:
     node = stmt.node
-    if type(node) is cst.Assign and all(type(t.target) is cst.Name for t in node.targets):
+    if type(node) is not cst.Assign:
+        return None
+    if all(type(t.target) is cst.Name for t in node.targets):
         return node.value  # `s = value`, or `s = t = value`
-    return None
+    value = node.value  # `params, state = model.init(key, x)`: new buffers, none twice
+    one = len(node.targets) == 1 and type(node.targets[0].target) is cst.Tuple
+    return value if one and type(value) is cst.Call and fresh_result(ctx, stmt, value) else None
 
 
 def first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:

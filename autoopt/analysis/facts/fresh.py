@@ -10,13 +10,16 @@
   module, outside loops, by no function through `global` and through no namespace,
   `analysis/facts/reflection.py`). The constructor is one `overlays.OBJECT_CLASSES`
   lists (`optax.adam` -> `optax.GradientTransformation`, `hk.transform`); a combinator
-  (`optax.chain`) only when each argument is such a call, written in place; or a linen
+  (`optax.chain`) only when each argument is such a call, written in place; a function
+  defined with `@hk.transform` as its one decorator (`model.init(key, x)`); or a linen
   module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
   `flax.linen.Module` that defines no `init` of its own. An initializer may return an
   array it holds (`embedding_init=lambda *_: pretrained`), so a linen module is built
   from literals only, and the code of a module class or of the function handed to
   `hk.transform` is *sealed*: it reads from outside only imports, builtins, literal
-  constants and sealed classes and functions of the module. The receiver may also be
+  constants and sealed classes and functions of the module, and makes its parameters
+  with library initializers built from constants only (`analysis/facts/initializers.py`:
+  `init=lambda *_: w` twice ties two parameters to one buffer). The receiver may also be
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
   that stores only such constructor calls of one class in it.
 
@@ -88,25 +91,29 @@ def receiver_class(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> st
         return _attribute_class(ctx, at, expr)
     if type(expr) is not cst.Name:
         return None
-    made = _constructions(ctx, at, expr.value)
-    classes = {_made_class(ctx, call) for call in made}
-    if made:
-        return classes.pop() if len(classes) == 1 else None
-    return _decorated_class(ctx, at, expr.value)
+    defs = _definitions(ctx, at, expr.value)
+    if len(defs) == 1 and type(defs[0].node) is cst.FunctionDef:
+        return _decorated_class(ctx, defs[0])
+    made = [_bound_call(d, expr.value) for d in defs]
+    classes = {_made_class(ctx, call) if call else None for call in made}
+    return classes.pop() if made and len(classes) == 1 else None
 
 
-def _decorated_class(ctx: ModuleContext, at: Stmt, name: str) -> str | None:
-    """`@hk.transform def model(x): ...`, the only definition of `name` reaching `at`:
-    the class its one decorator makes of sealed code."""
-    defs = [d for d in ctx.graph.reaching_defs(at, name) if d is not at]
-    node = defs[0].node if len(defs) == 1 else None
-    if type(node) is not cst.FunctionDef or len(node.decorators) != 1:
+def _decorated_class(ctx: ModuleContext, stmt: Stmt) -> str | None:
+    """`@hk.transform def model(x): ...`: the class its one decorator makes of sealed
+    code."""
+    node = stmt.node
+    assert type(node) is cst.FunctionDef
+    if len(node.decorators) != 1:
         return None
-    qual = ctx.qualify(node.decorators[0].decorator) or ""
-    cls = overlays.OBJECT_CLASSES.get(qual)
-    fn = ctx.graph.functions.get(f"{defs[0].scope}.{name}".removeprefix(f"{MODULE}."))
-    sealed = fn is not None and fn.node is node and _sealed(ctx, fn.qualname, frozenset())
-    return cls if cls is not None and cls.startswith("haiku.") and sealed else None
+    cls = overlays.OBJECT_CLASSES.get(ctx.qualify(node.decorators[0].decorator) or "")
+    if cls is None or not cls.startswith("haiku."):
+        return None
+    name = node.name.value
+    qualname = name if stmt.scope == MODULE else f"{stmt.scope}.{name}"
+    fn = ctx.graph.functions.get(qualname)
+    sealed = fn is not None and fn.node is node and _sealed(ctx, qualname, frozenset())
+    return cls if sealed else None
 
 
 def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str | None:
@@ -125,8 +132,8 @@ def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str |
     return made.pop() if stores and len(calls) == len(stores) and len(made) == 1 else None
 
 
-def _constructions(ctx: ModuleContext, at: Stmt, name: str) -> list[cst.Call]:
-    """The calls bound to `name` wherever `at` may read it ([]: not all are calls)."""
+def _definitions(ctx: ModuleContext, at: Stmt, name: str) -> list[Stmt]:
+    """The statements binding `name` wherever `at` may read it ([]: unknown)."""
     graph = ctx.graph
     fn = enclosing_function(ctx, at.scope)
     if at.scope != MODULE and refers_to_global(ctx, fn, name):
@@ -134,10 +141,8 @@ def _constructions(ctx: ModuleContext, at: Stmt, name: str) -> list[cst.Call]:
         written = any(name in f.globals for f in graph.functions.values())
         if len(defs) != 1 or defs[0].loops or written or name in rebinding(ctx).names:
             return []
-    else:
-        defs = [d for d in graph.reaching_defs(at, name) if d is not at]
-    calls = [_bound_call(d, name) for d in defs]
-    return [c for c in calls if c is not None] if all(calls) else []
+        return defs
+    return [d for d in graph.reaching_defs(at, name) if d is not at]
 
 
 def _bound_call(stmt: Stmt, name: str) -> cst.Call | None:

@@ -9,7 +9,8 @@ audit clears code that
 - defines no lambda and no function inside a function (no closure over an array);
 - names a function or a class of the module only to call it (no user callable handed to
   a layer or to `hk.get_parameter`);
-- calls an initializer (`*.initializers.*`) with literal arguments only;
+- calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
+  array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
   `sow`), and uses no custom creator or getter, nor `functools` (`partial(jnp.full, w)`).
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.overlays import haiku as hk_api
 
 _INITIALIZERS = ".initializers."
 _STORES = frozenset({"set_state", "put_variable", "sow"})
@@ -59,6 +61,9 @@ class InitializerAudit(cst.CSTVisitor):
         self.callees.update(id(b.value) for b in node.bases)
         return True
 
+    def visit_Annotation(self, node: cst.Annotation) -> bool:
+        return False  # `encoder: Encoder`: a type, not a value
+
     def visit_Call(self, node: cst.Call) -> bool:
         self.callees.add(id(node.func))
         qual = self.ctx.qualify(node.func) or ""
@@ -68,12 +73,22 @@ class InitializerAudit(cst.CSTVisitor):
             self.clean = False
         elif _INITIALIZERS in qual and not all(_constant(a.value) for a in node.args):
             self.clean = False
+        elif qual in hk_api.ARRAY_PARAMETERS and not _no_array(node, *hk_api.ARRAY_PARAMETERS[qual]):
+            self.clean = False
         return True
 
     def visit_Name(self, node: cst.Name) -> bool:
         if node.value in self.module_code and id(node) not in self.callees:
             self.clean = False  # a module function or class handed on as a value
         return False
+
+
+def _no_array(call: cst.Call, keyword: str, position: int) -> bool:
+    """Whether `call` passes nothing but a constant as its array parameter."""
+    given = [a for i, a in enumerate(call.args)
+             if (a.keyword is None and i == position) or (a.keyword and a.keyword.value == keyword)
+             or a.star]  # fmt: skip
+    return all(_constant(a.value) for a in given)
 
 
 def _constant(expr: cst.BaseExpression) -> bool:
