@@ -35,4 +35,4 @@ RETURNS = {
 }
 #: Layers -> the argument (keyword, position) that is an array they keep as a parameter
 #: as it is: `hk.Embed(embedding_matrix=t)` makes `t` itself its parameter.
-ARRAY_PARAMETERS = {"haiku.Embed": ("embedding_matrix", 1)}
+ARRAY_PARAMETERS = {"haiku.Embed": ("embedding_matrix", 2)}
