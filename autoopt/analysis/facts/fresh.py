@@ -3,7 +3,7 @@
 `fresh_result` holds of a call the overlays list (`overlays.FRESH_RESULTS`):
 
 - a function, by its qualified name (`optax.apply_updates`); an equinox layer
-  (`eqx.nn.MLP(2, 2, 8, 1, key=k)`) only from literals and a `key` (`weight=` is kept);
+  (`eqx.nn.MLP(n, n, 8, 1, key=k)`) unless given the array it keeps (`weight=`);
 - a method of an object whose construction autoopt sees (`opt.init(params)`,
   `model.init(key, x)`): the receiver is a constructor call written in place, or a name
   bound to one at every definition reaching the call (a global: bound once in the
@@ -54,7 +54,8 @@ def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
     """Whether `call`, read at `at`, returns new buffers only (none twice)."""
     qual = ctx.qualify(call.func) or ""
     if qual in eqx_api.FRESH_RESULTS:  # `Embedding(weight=table)` holds `table`
-        return all(_literal(a.value) or _keyword(a) == "key" for a in call.args)
+        held = eqx_api.HELD_ARGUMENTS.get(qual)
+        return not any(a.star for a in call.args) and (held is None or _left_out(call, *held))
     if qual in overlays.FRESH_RESULTS:
         return True
     func = call.func
@@ -64,8 +65,12 @@ def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
     return cls is not None and f"{cls}.{func.attr.value}" in overlays.FRESH_RESULTS
 
 
-def _keyword(arg: cst.Arg) -> str:
-    return arg.keyword.value if arg.keyword is not None else ""
+def _left_out(call: cst.Call, keyword: str, position: int) -> bool:
+    """Whether `call` gives the argument `keyword` (at `position`) nothing but None."""
+    positional = [a for a in call.args if a.keyword is None]
+    given = [a for a in call.args if a.keyword is not None and a.keyword.value == keyword]
+    given += positional[position : position + 1]
+    return all(type(a.value) is cst.Name and a.value.value == "None" for a in given)
 
 
 def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseExpression] | None:
@@ -205,7 +210,9 @@ def _sealed_value(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
     if type(expr) is cst.Lambda:
         params = {p.name.value for p in expr.params.params}
         return _library_initializers(ctx, expr.body) and all(
-            _known(ctx, n.value, frozenset()) for n in read_names(expr.body) if n.value not in params
+            _known(ctx, n.value, frozenset())
+            for n in read_names(expr.body)
+            if n.value not in params
         )
     if type(expr) is cst.Name and expr.value in ctx.graph.functions:
         return _sealed(ctx, expr.value, frozenset())

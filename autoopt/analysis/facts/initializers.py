@@ -73,7 +73,9 @@ class InitializerAudit(cst.CSTVisitor):
             self.clean = False
         elif _INITIALIZERS in qual and not all(_constant(a.value) for a in node.args):
             self.clean = False
-        elif qual in hk_api.ARRAY_PARAMETERS and not _no_array(node, *hk_api.ARRAY_PARAMETERS[qual]):
+        elif qual in hk_api.ARRAY_PARAMETERS and not _no_array(
+            node, *hk_api.ARRAY_PARAMETERS[qual]
+        ):
             self.clean = False
         return True
 

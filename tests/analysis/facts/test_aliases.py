@@ -261,7 +261,10 @@ UNPROVEN = "cannot prove the leaves of `s` are distinct buffers"
     [
         ("s = init_mlp([2, 3], k)", None),  # every appended leaf a new array
         ("s = init_shared([2, 3])", (f"{UNPROVEN} (`init_shared([2, 3])`)", False)),
-        ("s = init_pair(3)", ("`init_pair.z` fills two leaves of `s`: one buffer would be donated twice", True)),
+        (
+            "s = init_pair(3)",
+            ("`init_pair.z` fills two leaves of `s`: one buffer would be donated twice", True),
+        ),
         ("s = init_cached(3)", (f"{UNPROVEN} (`init_cached(3)`)", False)),
         ("s = []\ns.append(w)\ns.append(w)", (f"{UNPROVEN} (filled in place)", False)),
         ("s = {}\ns['a'] = w\ns['b'] = w", (f"{UNPROVEN} (filled in place)", False)),
