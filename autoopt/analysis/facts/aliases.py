@@ -854,10 +854,10 @@ class Leaves:
         leaves: list[frozenset[str]] = []
         for stmt in stores:
             value = field_value(stmt)
-            given = type(value) is cst.Name and value.value in init.params[1:]
-            part = (
-                [frozenset({value.value})] if given else Leaves(self.ctx, stmt).of(value, depth + 1)
-            )  # type: ignore[attr-defined]  # a Name
+            if type(value) is cst.Name and value.value in init.params[1:]:
+                part: list[frozenset[str]] | None = [frozenset({value.value})]  # as given
+            else:
+                part = Leaves(self.ctx, stmt).of(value, depth + 1)
             if part is None:
                 return None
             leaves += [leaf - {init.params[0]} for leaf in part]  # linked by the store only

@@ -160,14 +160,11 @@ def _use(stmt: Stmt, name: str, me: str) -> Stored | None:
     if type(node) is cst.Expr and type(node.value) is cst.Call:
         call = node.value
         func = call.func
-        own = (
-            type(func) is cst.Attribute
-            and type(func.value) is cst.Name
-            and func.value.value == name
-        )
-        if own and func.attr.value in _APPENDS and len(call.args) == 1 and not call.args[0].star:
-            return [(stmt, call.args[0].value)]
-        return None
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+            return None
+        own = func.value.value == name and func.attr.value in _APPENDS
+        one = len(call.args) == 1 and not call.args[0].star
+        return [(stmt, call.args[0].value)] if own and one else None
     if type(node) is cst.Return and type(node.value) is cst.Name:
         return []
     if type(node) is not cst.Assign or len(node.targets) != 1:

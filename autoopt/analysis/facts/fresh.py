@@ -38,8 +38,8 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
-from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.initializers import InitializerAudit
+from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.overlays import equinox as eqx_api

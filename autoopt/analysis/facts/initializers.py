@@ -69,12 +69,15 @@ class InitializerAudit(cst.CSTVisitor):
         qual = self.ctx.qualify(node.func) or ""
         func = node.func
         last = func.attr.value if type(func) is cst.Attribute else qual.rsplit(".", 1)[-1]
-        if last in _STORES or _CUSTOM in qual or qual.startswith("functools."):
-            self.clean = False
-        elif _INITIALIZERS in qual and not all(_constant(a.value) for a in node.args):
-            self.clean = False
-        elif qual in hk_api.ARRAY_PARAMETERS and not _no_array(
-            node, *hk_api.ARRAY_PARAMETERS[qual]
+        if (
+            last in _STORES
+            or _CUSTOM in qual
+            or qual.startswith("functools.")
+            or (_INITIALIZERS in qual and not all(_constant(a.value) for a in node.args))
+            or (
+                qual in hk_api.ARRAY_PARAMETERS
+                and not _no_array(node, *hk_api.ARRAY_PARAMETERS[qual])
+            )
         ):
             self.clean = False
         return True

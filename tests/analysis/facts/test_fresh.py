@@ -25,7 +25,8 @@ pure = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3))
 
 def tied_fn(x):
     w = jnp.zeros(3)
-    return hk.get_parameter("a", [3], init=lambda *_: w) + hk.get_parameter("b", [3], init=lambda *_: w)
+    a = hk.get_parameter("a", [3], init=lambda *_: w)
+    return a + hk.get_parameter("b", [3], init=lambda *_: w)
 
 def const_fn(x):
     w = jnp.zeros(3)
