@@ -697,8 +697,8 @@ def _why(ctx: ModuleContext, value: cst.BaseExpression) -> str:
     cls = dotted(value.func) or "" if type(value) is cst.Call else ""
     if cls in ctx.graph.classes:
         return (
-            f": `{cls}` of this file may hold one array in two fields (tied weights), or one "
-            "of the caller's"
+            ": a module class of this file may hold one array in two variables (tied "
+            f"weights), or one of the caller's (`{cls}`)"
         )
     return f" (`{ctx.code(value)}`)"
 

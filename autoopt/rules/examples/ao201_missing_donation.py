@@ -5,6 +5,7 @@ The one INVALID case flagged `doc=True` is the example its documentation shows.
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
+from autoopt.rules.examples import ao201_fresh_leaves
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -1868,4 +1869,5 @@ def main():
         fix=_NONE,
         message="`first`",
     ),
+    *ao201_fresh_leaves.INVALID,
 )
