@@ -373,3 +373,19 @@ def test_a_function_of_another_file_is_read_there(tmp_path: Path) -> None:
     assert sharing.retained_by({"a", "<kept>is held by `registry._SEEN` too"}) == (
         "is held by `registry._SEEN` too"
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "held"),
+    [
+        ("n, m = x.shape", "n", set()),  # numbers: no buffer of `x`
+        ("y = x * 2.0", "y", set()),  # arithmetic on an array: a new buffer
+        ("ys = [x for _ in keys]", "ys", {"x"}),
+        ("ys = [k for k in keys]", "ys", {"keys"}),  # a loop variable stands for its iterable
+        ("ys = [jnp.zeros(3) for k in keys]", "ys", set()),
+    ],
+)
+def test_what_numbers_arithmetic_and_comprehensions_hold(body: str, name: str, held: set) -> None:
+    code = f"def main(x, keys):\n    x = jnp.asarray(x) + 1.0\n    {body}\n"
+    sharing = Sharing(context(code, HEADER), "main")
+    assert sharing.component({name}, weak=True) - {name} == held
