@@ -349,6 +349,8 @@ class Sharing:
         if name in self.ctx.graph.classes and self.at is not None:
             made = model(self.ctx).value_of(self.at, call.func)
             return made.detail == "pytree-class"  # a NamedTuple holds its fields, nothing else
+        if self._transformed(call) is not None:
+            return True  # `batched = jax.vmap(predict)`, then `batched(params, x)`
         found = self.callee(call)
         if found is None:
             return False
@@ -356,6 +358,26 @@ class Sharing:
         if owner is not self.ctx and fn.name in _jitted_names(owner):
             return True
         return not fn.node.decorators and not purity.impurities(owner, fn)
+
+    def _transformed(self, call: cst.Call) -> tuple[str, Function] | None:
+        """The JAX transform and the function of the module a call runs, where its callee
+        is a name bound once in this scope, by no function through `global`, to a
+        transform (`jax.vmap`, `jax.grad`, ...) of a pure, undecorated function: calling
+        it keeps no argument."""
+        graph = self.ctx.graph
+        name = call.func.value if type(call.func) is cst.Name else ""
+        binders = [s for s in graph.scope_stmts(self.scope) if name in s.defs]
+        node = binders[0].node if len(binders) == 1 else None
+        if type(node) is not cst.Assign or type(node.value) is not cst.Call or not node.value.args:
+            return None
+        if any(name in f.globals | f.nonlocals for f in graph.functions.values()):
+            return None
+        transform, given = node.value, node.value.args[0].value
+        qual = self.ctx.qualify(transform.func) or ""
+        fn = graph.resolve_function(given.value, self.scope) if type(given) is cst.Name else None
+        if qual not in jax_api.TRACING_TRANSFORMS or fn is None or fn.node.decorators:
+            return None
+        return None if purity.impurities(self.ctx, fn) else (qual, fn)
 
     def _init_keeps_nothing(self, cls: str) -> bool:
         """Whether class `cls` is read by `constructors.init_fields` and its `__init__`
@@ -471,6 +493,9 @@ class Sharing:
             return built
         if last[:1].isupper() or last in ("replace", "_replace", "copy"):
             return self._constructed(call, qual, last, args)
+        mapped = self._transformed(call)
+        if mapped is not None and mapped[0] == "jax.vmap" and self.depth < _MAX_DEPTH:
+            return self._module_call(self.ctx, mapped[1], call)  # may return an argument
         found = self.callee(call)
         if found is not None and not found[1].node.decorators and self.depth < _MAX_DEPTH:
             return self._module_call(*found, call)

@@ -389,3 +389,40 @@ def test_what_numbers_arithmetic_and_comprehensions_hold(body: str, name: str, h
     code = f"def main(x, keys):\n    x = jnp.asarray(x) + 1.0\n    {body}\n"
     sharing = Sharing(context(code, HEADER), "main")
     assert sharing.component({name}, weak=True) - {name} == held
+
+
+VMAPPED = """
+def scaled(p, x):
+    return jax.nn.relu(p * x)
+
+def passed(p, x):
+    return p
+
+def logged(p, x):
+    LOG.append(p)
+    return p * x
+
+LOG = []
+fast = jax.vmap(scaled, in_axes=(None, 0))
+same = jax.vmap(passed, in_axes=(None, 0))
+slow = jax.vmap(logged, in_axes=(None, 0))
+p = jnp.ones(3)
+x = jnp.ones((2, 3))
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "held"),
+    [
+        ("fast(p, x)", set()),  # a pure function's new result: keeps nothing
+        ("same(p, x)", {"p"}),  # vmap hands back an argument its function returns
+        ("slow(p, x)", {"p", "x", RETAINED}),  # an impure function may keep them
+    ],
+)
+def test_a_vmapped_function_of_the_module(call: str, held: set) -> None:
+    sharing = Sharing(context(VMAPPED + f"y = {call}\n", HEADER), MODULE)
+    assert sharing.component({"y"}, weak=True) - {"y"} >= held
+    assert RETAINED in sharing.component({"p"}, weak=True) or RETAINED not in held
+    if not held:
+        assert sharing.component({"y"}, weak=True) == {"y"}
+        assert RETAINED not in sharing.component({"p"}, weak=True)
