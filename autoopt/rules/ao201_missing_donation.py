@@ -72,7 +72,14 @@ class MissingDonation(Rule):
       where no step can run on that instance after it (a method run only then may keep
       `self.x`): `analysis/facts/trainer_steps.py`
     - a library's `init` (optax, haiku, flax linen), an equinox layer or
-      `TrainState.create` makes new buffers, none twice: `analysis/facts/fresh.py`
+      `TrainState.create` makes new buffers, none twice: `analysis/facts/fresh.py`; a
+      haiku function or linen module only with library initializers given constants
+      (`init=lambda *_: w` twice ties two parameters): `analysis/facts/initializers.py`
+    - a function of the module, an equinox module class with its own `__init__` or a
+      list filled in place gives distinct leaves only where each is a new array, none
+      referenced twice (`z = jnp.zeros(n); return [z, z]` is refused, so is a cached
+      function or `self.b = self.a`): `analysis/facts/aliases.py` (`Leaves`),
+      `analysis/facts/constructors.py`
     - the function cannot be called from code autoopt does not see:
       `analysis/core/jitted.py` (`escapes`)
     - no other name or container that may hold the buffer is read after the call,

@@ -54,6 +54,7 @@ from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
+from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
@@ -69,6 +70,7 @@ RETAINED = "<retained>"
 #: says where, as a clause about the value (`is stored in `Run.start``).
 KEPT = "<kept>"
 _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
+_BUFFERLESS = frozenset({Kind.SCALAR, Kind.SHAPE, Kind.STRING, Kind.DTYPE, Kind.NONE})
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
     cst.BinaryOperation,
@@ -156,6 +158,10 @@ class Sharing:
                 out.strong |= self._closed_over(expr.value)
             elif expr.value not in ("True", "False", "None"):
                 out.strong.add(expr.value)
+        elif (type(expr) is cst.Attribute or type(expr) is cst.Subscript) and self._bufferless(
+            expr
+        ):
+            pass  # `x.shape`, `x.ndim`, `sizes[0]`: numbers, no buffer
         elif type(expr) is cst.Attribute or type(expr) is cst.Subscript:
             root: cst.BaseExpression = expr
             while type(root) is cst.Attribute or type(root) is cst.Subscript:
@@ -179,13 +185,34 @@ class Sharing:
             out.add(self.shares(expr.right))
         elif type(expr) is cst.Call:
             out = self._call(expr)
+        elif type(expr) is cst.BinaryOperation and self._array_value(expr):
+            pass  # `scale * w`: arithmetic on an array makes a new buffer
         elif type(expr) is cst.BinaryOperation and isinstance(expr.operator, _JOINING):
             out.add(self.shares(expr.left), weak=True)  # `[a] + b`, `[a] * 2`, `d | e`
             out.add(self.shares(expr.right), weak=True)
+        elif type(expr) is cst.ListComp or type(expr) is cst.DictComp:
+            out = self._comprehension(expr)
         elif isinstance(expr, _READS_ALL):
             out.strong |= self._named(read_names(expr))
         elif not isinstance(expr, _FRESH_NODES):
             out.weak |= self._named(read_names(expr))
+        return out
+
+    def _comprehension(self, expr: cst.ListComp | cst.DictComp) -> Shares:
+        """`[Func(key=k) for k in keys]` holds what its elements hold, a loop variable
+        standing for what its iterable holds."""
+        parts = [expr.elt] if type(expr) is cst.ListComp else [expr.key, expr.value]  # type: ignore[union-attr]
+        out = Shares()
+        for part in parts:
+            out.add(self.shares(part))
+        clause: cst.CompFor | None = expr.for_in
+        while clause is not None:
+            bound = set(bound_names(clause.target))
+            held = self.shares(clause.iter)
+            if out.names() & bound:
+                out = Shares(out.strong - bound, out.weak - bound)
+                out.add(held)
+            clause = clause.inner_for_in
         return out
 
     # -- construction --------------------------------------------------------------
@@ -319,9 +346,13 @@ class Sharing:
                 receiver = model(self.ctx).value_of(self.at, func.value).kind
                 return receiver in (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING)
             return False
+        if name in self.ctx.graph.classes and self._init_keeps_nothing(name):
+            return True  # an equinox module storing only fields of its own
         if name in self.ctx.graph.classes and self.at is not None:
             made = model(self.ctx).value_of(self.at, call.func)
             return made.detail == "pytree-class"  # a NamedTuple holds its fields, nothing else
+        if self._transformed(call) is not None:
+            return True  # `batched = jax.vmap(predict)`, then `batched(params, x)`
         found = self.callee(call)
         if found is None:
             return False
@@ -329,6 +360,61 @@ class Sharing:
         if owner is not self.ctx and fn.name in _jitted_names(owner):
             return True
         return not fn.node.decorators and not purity.impurities(owner, fn)
+
+    def _transformed(self, call: cst.Call) -> tuple[str, Function] | None:
+        """The JAX transform and the function of the module a call runs, where its callee
+        is a name bound once in this scope, by no function through `global`, to a
+        transform (`jax.vmap`, `jax.grad`, ...) of a pure, undecorated function: calling
+        it keeps no argument."""
+        graph = self.ctx.graph
+        name = call.func.value if type(call.func) is cst.Name else ""
+        binders = [s for s in graph.scope_stmts(self.scope) if name in s.defs]
+        node = binders[0].node if len(binders) == 1 else None
+        if type(node) is not cst.Assign or type(node.value) is not cst.Call or not node.value.args:
+            return None
+        if any(name in f.globals | f.nonlocals for f in graph.functions.values()):
+            return None
+        transform, given = node.value, node.value.args[0].value
+        qual = self.ctx.qualify(transform.func) or ""
+        fn = graph.resolve_function(given.value, self.scope) if type(given) is cst.Name else None
+        if qual not in jax_api.TRACING_TRANSFORMS or fn is None or fn.node.decorators:
+            return None
+        return None if purity.impurities(self.ctx, fn) else (qual, fn)
+
+    def _init_keeps_nothing(self, cls: str) -> bool:
+        """Whether class `cls` is read by `constructors.init_fields` and its `__init__`
+        hands nothing to code that may keep it (`super().__init__(**kwargs)` of
+        `eqx.Module` takes no argument) and stores nothing but in its fields."""
+        found = init_fields(self.ctx, cls)
+        if found is None or self.depth >= _MAX_DEPTH:
+            return False
+        inner = scope_sharing(self.ctx, found[0].qualname, self.depth + 1)
+        kept = set(inner.retainers) - {"super().__init__"}
+        names = set(inner.strong) | set(inner.weak) - {RETAINED}  # super().__init__'s only
+        return not kept and not any(is_pseudo(n) for n in names)
+
+    def _init_shares(self, call: cst.Call, cls: str) -> Shares | None:
+        """What an object of `cls` holds of the caller's: the arguments its `__init__`
+        links to `self` by the fields it stores (None: not such a class)."""
+        if not self._init_keeps_nothing(cls) or any(a.star for a in call.args):
+            return None
+        init, _ = init_fields(self.ctx, cls)  # type: ignore[misc]  # checked above
+        inner = scope_sharing(self.ctx, init.qualname, self.depth + 1)
+        read = inner.component({init.params[0]}, weak=True)  # what its fields may hold
+        out = Shares()
+        for arg in call.args:
+            out.add(self.shares(arg.value), weak=True)  # unless the parameter is known
+        params = [p for p in init.params[1:] if p in read]
+        known = Shares()
+        for param in params:
+            given = _init_argument(init, call, param)
+            if given is None:
+                return out
+            known.add(self.shares(given))
+        bound = {_init_argument(init, call, p) for p in init.params[1:]}
+        if any(a.value not in bound for a in call.args):
+            return out  # an argument behind `**kwargs`
+        return known
 
     def _pure_library_method(self, func: cst.Attribute) -> bool:
         """A pure method of a library object whose construction is seen (`fresh.py`)."""
@@ -367,6 +453,16 @@ class Sharing:
             root = root.value  # type: ignore[attr-defined]
         return type(root) is not cst.Name or root.value in self.ignored
 
+    def _bufferless(self, expr: cst.BaseExpression) -> bool:
+        """Whether `expr`'s value is proven a number, a shape, a string or a dtype."""
+        if self.at is None:
+            return False
+        return model(self.ctx).value_of(self.at, expr).kind in _BUFFERLESS
+
+    def _array_value(self, expr: cst.BaseExpression) -> bool:
+        """Whether `expr`'s value is one array (where `at` is known)."""
+        return self.at is not None and model(self.ctx).value_of(self.at, expr).kind is Kind.ARRAY
+
     def _array_method(self, func: cst.BaseExpression) -> bool:
         """`x.sum()`, `jnp.zeros(3).reshape(...)`: a method of an array or a string."""
         if type(func) is not cst.Attribute or self.at is None:
@@ -394,8 +490,14 @@ class Sharing:
             return Shares()  # `jax.jit(f)(x)`: compiled outputs are new buffers
         if qual in jax_api.TREE_MAPS and call.args:
             return self._tree_map(call, args)
+        built = self._init_shares(call, dotted(call.func) or "")
+        if built is not None:
+            return built
         if last[:1].isupper() or last in ("replace", "_replace", "copy"):
             return self._constructed(call, qual, last, args)
+        mapped = self._transformed(call)
+        if mapped is not None and mapped[0] == "jax.vmap" and self.depth < _MAX_DEPTH:
+            return self._module_call(self.ctx, mapped[1], call)  # may return an argument
         found = self.callee(call)
         if found is not None and not found[1].node.decorators and self.depth < _MAX_DEPTH:
             return self._module_call(*found, call)
@@ -495,6 +597,19 @@ class Sharing:
         return out
 
 
+def _init_argument(init: Function, call: cst.Call, param: str) -> cst.BaseExpression | None:
+    """The expression a constructor call binds to `__init__`'s `param` (None: left to
+    its default, or behind a starred argument)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == param:
+            return arg.value
+    positional = [a for a in call.args if a.keyword is None]
+    index = init.positional.index(param) - 1 if param in init.positional else -1
+    if index < 0 or index >= len(positional) or any(a.star for a in positional[: index + 1]):
+        return None
+    return positional[index].value
+
+
 def _jitted_names(ctx: ModuleContext) -> set[str]:
     """The jitted callables of a module: their results are new buffers."""
     return {j.name for j in jitted_callables(ctx)}
@@ -574,18 +689,25 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     values = model(ctx)
     if values.name(stmt, name).kind is Kind.ARRAY:
         return None  # one array: one buffer
+    if any(name in s.mutates for s in ctx.graph.scope_stmts(stmt.scope)):
+        filled = Leaves(ctx, stmt).of(cst.Name(name), 0)  # `p.append(w)`: p holds w too
+        if filled is None:
+            return (
+                f"cannot prove the leaves of `{name}` are distinct buffers (filled in place)",
+                False,
+            )
     defs = [d for d in ctx.graph.reaching_defs(stmt, name) if d is not stmt]
     for definition in defs:
         if values.defined(definition, name).kind is Kind.ARRAY:
             continue
-        value = _bound_value(definition, name)
+        value = _bound_value(ctx, definition, name)
         if value is None:
             return f"cannot prove the leaves of `{name}` are distinct buffers", False
-        leaves = Leaves(ctx, definition).of(value, 0)
+        without = Sharing(ctx, definition.scope, skip=definition)  # not through `name`
+        leaves = Leaves(ctx, definition, without).of(value, 0)
         if leaves is None:
-            code = ctx.code(value)
             return (
-                f"cannot prove the leaves of `{name}` are distinct buffers (`{code}`)",
+                f"cannot prove the leaves of `{name}` are distinct buffers{_why(ctx, value)}",
                 False,
             )
         twice = first_repeat(leaves, name)
@@ -597,11 +719,26 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     return None
 
 
-def _bound_value(stmt: Stmt, name: str) -> cst.BaseExpression | None:
+def _why(ctx: ModuleContext, value: cst.BaseExpression) -> str:
+    """The value whose leaves are unknown, and for a class of the module, why."""
+    cls = dotted(value.func) or "" if type(value) is cst.Call else ""
+    if cls in ctx.graph.classes:
+        return (
+            ": a module class of this file may hold one array in two variables (tied "
+            f"weights), or one of the caller's (`{cls}`)"
+        )
+    return f" (`{ctx.code(value)}`)"
+
+
+def _bound_value(ctx: ModuleContext, stmt: Stmt, name: str) -> cst.BaseExpression | None:
     node = stmt.node
-    if type(node) is cst.Assign and all(type(t.target) is cst.Name for t in node.targets):
+    if type(node) is not cst.Assign:
+        return None
+    if all(type(t.target) is cst.Name for t in node.targets):
         return node.value  # `s = value`, or `s = t = value`
-    return None
+    value = node.value  # `params, state = model.init(key, x)`: new buffers, none twice
+    one = len(node.targets) == 1 and type(node.targets[0].target) is cst.Tuple
+    return value if one and type(value) is cst.Call and fresh_result(ctx, stmt, value) else None
 
 
 def first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
@@ -632,7 +769,11 @@ class Leaves:
         if type(expr) is cst.Dict:
             values = [e.value for e in expr.elements if type(e) is cst.DictElement]
             return self._all(values, depth) if len(values) == len(expr.elements) else None
+        if type(expr) is cst.ListComp or type(expr) is cst.DictComp:
+            return self._comprehension(expr, depth)
         if type(expr) is cst.Name:
+            if self._fresh_container(expr.value, depth):
+                return [frozenset({expr.value})]  # each leaf new: the container once
             if self._filled_with_names(expr.value):
                 return None  # a container filled in place: its leaves are not tracked
             strong = self.sharing.component({expr.value}, weak=False)
@@ -650,6 +791,28 @@ class Leaves:
     def _array(self, expr: cst.BaseExpression) -> bool:
         at = self.sharing.at
         return at is not None and model(self.ctx).value_of(at, expr).kind is Kind.ARRAY
+
+    def _comprehension(
+        self, expr: cst.ListComp | cst.DictComp, depth: int
+    ) -> list[frozenset[str]] | None:
+        """`[Func(key=k) for k in keys]`: its leaves are distinct only where each element
+        is new buffers (`[w for _ in keys]` repeats `w`)."""
+        element = expr.elt if type(expr) is cst.ListComp else expr.value  # type: ignore[union-attr]
+        leaves = self.of(element, depth + 1)
+        return [frozenset()] if leaves is not None and not any(leaves) else None
+
+    def _fresh_container(self, name: str, depth: int) -> bool:
+        """A local list or dict filled in place with new buffers only
+        (`constructors.fresh_filled`)."""
+        stored = fresh_filled(self.ctx, self.scope, name)
+        return stored is not None and all(self._new(at, v, depth) for at, v in stored)
+
+    def _new(self, at: Stmt, expr: cst.BaseExpression, depth: int) -> bool:
+        """Whether `expr`, evaluated at `at`, is new buffers only, none twice."""
+        before, self.sharing.at = self.sharing.at, at
+        leaves = self.of(expr, depth + 1)
+        self.sharing.at = before
+        return leaves is not None and not any(leaves) and first_repeat(leaves, "") is None
 
     def _filled_with_names(self, name: str) -> bool:
         """`name[k] = v`, `name.f = v` or `name.append(v)` with a `v` that is not fresh."""
@@ -685,6 +848,9 @@ class Leaves:
             return None if leaves is None else [*leaves, frozenset()]  # and a new opt_state
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
+        name = dotted(call.func) or ""
+        if name in self.ctx.graph.classes and not plain_record(self.ctx, name):
+            return self._constructed(call, name, depth)
         if last in self.ctx.graph.classes or last[:1].isupper():
             return self._all([a.value for a in call.args], depth)
         found = self.sharing.callee(call)
@@ -702,6 +868,56 @@ class Leaves:
         if leaves is None:
             return None
         return [self._caller_names(owner, fn, call, leaf) for leaf in leaves]
+
+    def _constructed(self, call: cst.Call, cls: str, depth: int) -> list[frozenset[str]] | None:
+        """The leaves of an object of an equinox module class with its own `__init__`: the
+        values it stores (`constructors.init_fields`), its parameters read as the
+        caller's arguments; a local filled with new buffers, or a class it makes, is new
+        at each call."""
+        found = init_fields(self.ctx, cls)
+        if found is None or any(a.star for a in call.args):
+            return None
+        init, stores = found
+        leaves: list[frozenset[str]] = []
+        for stmt in stores:
+            value = field_value(stmt)
+            if type(value) is cst.Name and value.value in init.params[1:]:
+                part: list[frozenset[str]] | None = [frozenset({value.value})]  # as given
+            else:
+                part = Leaves(self.ctx, stmt).of(value, depth + 1)
+            if part is None:
+                return None
+            leaves += [leaf - {init.params[0]} for leaf in part]  # linked by the store only
+        if first_repeat(leaves, "") is not None:
+            return [frozenset(f"{cls}.{n}" for n in leaf) for leaf in leaves]  # `self.b = w`
+        out = []
+        for leaf in leaves:
+            names = self._init_names(init, call, leaf, depth)
+            if names is None:
+                return None
+            out.append(names)
+        return out
+
+    def _init_names(
+        self, init: Function, call: cst.Call, leaf: frozenset[str], depth: int
+    ) -> frozenset[str] | None:
+        """`__init__`'s names mapped to the caller's: a parameter to its argument's names
+        (None: left to its default); a local filled with new buffers to none."""
+        out: set[str] = set()
+        for name in leaf:
+            if name in init.params:
+                given = _init_argument(init, call, name)
+                if given is None:
+                    return None
+                out |= self.sharing.shares(given).names()
+            elif not self._fresh_in(init, name, depth):
+                out.add(f"{init.qualname}.{name}")
+        return frozenset(out)
+
+    def _fresh_in(self, fn: Function, name: str, depth: int) -> bool:
+        stored = fresh_filled(self.ctx, fn.qualname, name)
+        inner = Leaves(self.ctx, self.ctx.graph.scope_stmts(fn.qualname)[0])
+        return stored is not None and all(inner._new(at, v, depth) for at, v in stored)
 
     def _caller_names(
         self, owner: ModuleContext, fn: Function, call: cst.Call, leaf: frozenset[str]

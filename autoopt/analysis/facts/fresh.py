@@ -3,20 +3,23 @@
 `fresh_result` holds of a call the overlays list (`overlays.FRESH_RESULTS`):
 
 - a function, by its qualified name (`optax.apply_updates`); an equinox layer
-  (`eqx.nn.MLP(2, 2, 8, 1, key=k)`) only from literals and a `key` (`weight=` is kept);
+  (`eqx.nn.MLP(n, n, 8, 1, key=k)`) unless given the array it keeps (`weight=`);
 - a method of an object whose construction autoopt sees (`opt.init(params)`,
   `model.init(key, x)`): the receiver is a constructor call written in place, or a name
   bound to one at every definition reaching the call (a global: bound once in the
   module, outside loops, by no function through `global` and through no namespace,
   `analysis/facts/reflection.py`). The constructor is one `overlays.OBJECT_CLASSES`
   lists (`optax.adam` -> `optax.GradientTransformation`, `hk.transform`); a combinator
-  (`optax.chain`) only when each argument is such a call, written in place; or a linen
+  (`optax.chain`) only when each argument is such a call, written in place; a function
+  defined with `@hk.transform` as its one decorator (`model.init(key, x)`); or a linen
   module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
   `flax.linen.Module` that defines no `init` of its own. An initializer may return an
   array it holds (`embedding_init=lambda *_: pretrained`), so a linen module is built
   from literals only, and the code of a module class or of the function handed to
   `hk.transform` is *sealed*: it reads from outside only imports, builtins, literal
-  constants and sealed classes and functions of the module. The receiver may also be
+  constants and sealed classes and functions of the module, and makes its parameters
+  with library initializers built from constants only (`analysis/facts/initializers.py`:
+  `init=lambda *_: w` twice ties two parameters to one buffer). The receiver may also be
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
   that stores only such constructor calls of one class in it.
 
@@ -35,6 +38,7 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
@@ -50,7 +54,8 @@ def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
     """Whether `call`, read at `at`, returns new buffers only (none twice)."""
     qual = ctx.qualify(call.func) or ""
     if qual in eqx_api.FRESH_RESULTS:  # `Embedding(weight=table)` holds `table`
-        return all(_literal(a.value) or _keyword(a) == "key" for a in call.args)
+        held = eqx_api.HELD_ARGUMENTS.get(qual)
+        return not any(a.star for a in call.args) and (held is None or _left_out(call, *held))
     if qual in overlays.FRESH_RESULTS:
         return True
     func = call.func
@@ -60,8 +65,12 @@ def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
     return cls is not None and f"{cls}.{func.attr.value}" in overlays.FRESH_RESULTS
 
 
-def _keyword(arg: cst.Arg) -> str:
-    return arg.keyword.value if arg.keyword is not None else ""
+def _left_out(call: cst.Call, keyword: str, position: int) -> bool:
+    """Whether `call` gives the argument `keyword` (at `position`) nothing but None."""
+    positional = [a for a in call.args if a.keyword is None]
+    given = [a for a in call.args if a.keyword is not None and a.keyword.value == keyword]
+    given += positional[position : position + 1]
+    return all(type(a.value) is cst.Name and a.value.value == "None" for a in given)
 
 
 def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseExpression] | None:
@@ -87,9 +96,29 @@ def receiver_class(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> st
         return _attribute_class(ctx, at, expr)
     if type(expr) is not cst.Name:
         return None
-    made = _constructions(ctx, at, expr.value)
-    classes = {_made_class(ctx, call) for call in made}
+    defs = _definitions(ctx, at, expr.value)
+    if len(defs) == 1 and type(defs[0].node) is cst.FunctionDef:
+        return _decorated_class(ctx, defs[0])
+    made = [_bound_call(d, expr.value) for d in defs]
+    classes = {_made_class(ctx, call) if call else None for call in made}
     return classes.pop() if made and len(classes) == 1 else None
+
+
+def _decorated_class(ctx: ModuleContext, stmt: Stmt) -> str | None:
+    """`@hk.transform def model(x): ...`: the class its one decorator makes of sealed
+    code."""
+    node = stmt.node
+    assert type(node) is cst.FunctionDef
+    if len(node.decorators) != 1:
+        return None
+    cls = overlays.OBJECT_CLASSES.get(ctx.qualify(node.decorators[0].decorator) or "")
+    if cls is None or not cls.startswith("haiku."):
+        return None
+    name = node.name.value
+    qualname = name if stmt.scope == MODULE else f"{stmt.scope}.{name}"
+    fn = ctx.graph.functions.get(qualname)
+    sealed = fn is not None and fn.node is node and _sealed(ctx, qualname, frozenset())
+    return cls if sealed else None
 
 
 def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str | None:
@@ -108,8 +137,8 @@ def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str |
     return made.pop() if stores and len(calls) == len(stores) and len(made) == 1 else None
 
 
-def _constructions(ctx: ModuleContext, at: Stmt, name: str) -> list[cst.Call]:
-    """The calls bound to `name` wherever `at` may read it ([]: not all are calls)."""
+def _definitions(ctx: ModuleContext, at: Stmt, name: str) -> list[Stmt]:
+    """The statements binding `name` wherever `at` may read it ([]: unknown)."""
     graph = ctx.graph
     fn = enclosing_function(ctx, at.scope)
     if at.scope != MODULE and refers_to_global(ctx, fn, name):
@@ -117,10 +146,8 @@ def _constructions(ctx: ModuleContext, at: Stmt, name: str) -> list[cst.Call]:
         written = any(name in f.globals for f in graph.functions.values())
         if len(defs) != 1 or defs[0].loops or written or name in rebinding(ctx).names:
             return []
-    else:
-        defs = [d for d in graph.reaching_defs(at, name) if d is not at]
-    calls = [_bound_call(d, name) for d in defs]
-    return [c for c in calls if c is not None] if all(calls) else []
+        return defs
+    return [d for d in graph.reaching_defs(at, name) if d is not at]
 
 
 def _bound_call(stmt: Stmt, name: str) -> cst.Call | None:
@@ -182,8 +209,11 @@ def _sealed_value(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
     sealed."""
     if type(expr) is cst.Lambda:
         params = {p.name.value for p in expr.params.params}
-        return all(_known(ctx, n.value, frozenset()) for n in read_names(expr.body)
-                   if n.value not in params)  # fmt: skip
+        return _library_initializers(ctx, expr.body) and all(
+            _known(ctx, n.value, frozenset())
+            for n in read_names(expr.body)
+            if n.value not in params
+        )
     if type(expr) is cst.Name and expr.value in ctx.graph.functions:
         return _sealed(ctx, expr.value, frozenset())
     return False
@@ -203,7 +233,26 @@ def _sealed(ctx: ModuleContext, scope: str, seen: frozenset[str]) -> bool:
     local = {n for s in stmts for n in s.defs}
     local |= {p for q in scopes if q in ctx.graph.functions for p in ctx.graph.functions[q].params}
     free = {n for s in stmts for n in s.uses} - local
+    node = _definition(ctx, scope)
+    if node is None or not _library_initializers(ctx, node):
+        return False
     return all(_known(ctx, name, seen | {scope}) for name in free)
+
+
+def _definition(ctx: ModuleContext, scope: str) -> cst.CSTNode | None:
+    fn = ctx.graph.functions.get(scope)
+    if fn is not None:
+        return fn.node
+    return _class_def(ctx, scope)
+
+
+def _library_initializers(ctx: ModuleContext, node: cst.CSTNode) -> bool:
+    """Whether `node` makes its parameters with the libraries' initializers only, none
+    given an array: `init=lambda *_: w` or `Constant(w)` fills two parameters with the
+    one buffer `w` (`initializers.InitializerAudit`)."""
+    audit = InitializerAudit(ctx)
+    node.visit(audit)
+    return audit.clean
 
 
 def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:

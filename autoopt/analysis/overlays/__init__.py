@@ -78,7 +78,7 @@ PURE_CALLS = (
 ALIASING = {**equinox.ALIASING, **flax_nnx.ALIASING}
 #: Constructors, in any library, whose object nothing else keeps (it may hold what it is
 #: given): `nnx.Linear(...)`, `nnx.Optimizer(...)`, `optax.adam(...)`.
-UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS | optax.UNKEPT_OBJECTS
+UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS | optax.UNKEPT_OBJECTS | equinox.UNKEPT_OBJECTS
 #: Classes, in any library, read as values (filters, types): they hold no array.
 CLASSES = flax_nnx.VARIABLE_TYPES
 #: Constructors of library objects, in any library -> the class of the object returned.

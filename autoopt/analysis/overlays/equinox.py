@@ -61,9 +61,14 @@ ALIASING = {
 #: Base classes that make a class an immutable pytree of its fields.
 MODULE_BASES = frozenset({"equinox.Module"})
 #: Layer constructors whose array leaves are new buffers (weights drawn from `key`,
-#: never the key itself), none twice, when given no array (`Embedding(weight=w)` keeps
-#: `w`).
+#: never the key itself), none twice, whatever their sizes and flags (kept as static
+#: fields), unless given the array of `HELD_ARGUMENTS` (`Embedding(weight=w)` keeps `w`).
 FRESH_RESULTS = frozenset(
     {"equinox.nn.Linear", "equinox.nn.MLP", "equinox.nn.Conv2d", "equinox.nn.LayerNorm",
      "equinox.nn.Embedding", "equinox.nn.GRUCell", "equinox.nn.LSTMCell"}
 )  # fmt: skip
+#: Layers -> the argument (keyword, position) whose array they keep as their own leaf.
+HELD_ARGUMENTS = {"equinox.nn.Embedding": ("weight", 2)}
+#: Constructors whose object nothing else keeps (no registry, no cache), nor any of
+#: their arguments: dropped, it is freed.
+UNKEPT_OBJECTS = FRESH_RESULTS

@@ -33,3 +33,6 @@ RETURNS = {
     "haiku.transform": "haiku.Transformed",
     "haiku.transform_with_state": "haiku.TransformedWithState",
 }
+#: Layers -> the argument (keyword, position) that is an array they keep as a parameter
+#: as it is: `hk.Embed(embedding_matrix=t)` makes `t` itself its parameter.
+ARRAY_PARAMETERS = {"haiku.Embed": ("embedding_matrix", 2)}

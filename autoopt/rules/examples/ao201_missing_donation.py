@@ -5,7 +5,7 @@ The one INVALID case flagged `doc=True` is the example its documentation shows.
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
-from autoopt.rules.examples.ao201_loop_batches import INVALID as _LOOP_BATCHES
+from autoopt.rules.examples import ao201_fresh_leaves, ao201_loop_batches
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -2222,6 +2222,6 @@ print(model.kernel.value.sum())
         fix=_UNSAFE,
         message="`model` is handed to `nnx.display`, which may keep it",
     ),
+    *ao201_fresh_leaves.INVALID,
+    *ao201_loop_batches.INVALID,
 )
-
-INVALID = INVALID + _LOOP_BATCHES

@@ -229,6 +229,57 @@ def test_repeated_leaf(value: str, why: tuple[str, bool] | None) -> None:
     assert repeated_leaf(ctx, last, "s") == why
 
 
+FILLED = """
+def init_mlp(sizes, key, scale=0.01):
+    params = []
+    for n in sizes:
+        params.append([scale * jax.random.normal(key, (n,)), jnp.zeros(n) + 1.0])
+    return params
+
+def init_shared(sizes):
+    params = []
+    w = jnp.zeros(3)
+    for n in sizes:
+        params.append(w)
+    return params
+
+def init_pair(n):
+    z = jnp.zeros(n)
+    return [z, z]
+
+@functools.cache
+def init_cached(n):
+    return [jnp.zeros(n), jnp.ones(n)]
+
+w = jnp.zeros(3)
+"""
+UNPROVEN = "cannot prove the leaves of `s` are distinct buffers"
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("s = init_mlp([2, 3], k)", None),  # every appended leaf a new array
+        ("s = init_shared([2, 3])", (f"{UNPROVEN} (`init_shared([2, 3])`)", False)),
+        (
+            "s = init_pair(3)",
+            ("`init_pair.z` fills two leaves of `s`: one buffer would be donated twice", True),
+        ),
+        ("s = init_cached(3)", (f"{UNPROVEN} (`init_cached(3)`)", False)),
+        ("s = []\ns.append(w)\ns.append(w)", (f"{UNPROVEN} (filled in place)", False)),
+        ("s = {}\ns['a'] = w\ns['b'] = w", (f"{UNPROVEN} (filled in place)", False)),
+        ("s = [jnp.zeros(3)]\ns.append(s[0])", (f"{UNPROVEN} (filled in place)", False)),
+        ("s = []\ns.append(jnp.zeros(3))\ns.append(2.0 * w)", None),
+    ],
+)
+def test_leaves_of_a_filled_container(body: str, why: tuple[str, bool] | None) -> None:
+    """Leaves appended in place are distinct only when each is a new array (issue 26)."""
+    code = "import functools\nk = jax.random.PRNGKey(0)\n" + FILLED + body + "\nprint(s)\n"
+    ctx = context(code, HEADER)
+    last = ctx.graph.scope_stmts(MODULE)[-1]
+    assert repeated_leaf(ctx, last, "s") == why
+
+
 KEEPING = """
 import functools
 
@@ -322,3 +373,56 @@ def test_a_function_of_another_file_is_read_there(tmp_path: Path) -> None:
     assert sharing.retained_by({"a", "<kept>is held by `registry._SEEN` too"}) == (
         "is held by `registry._SEEN` too"
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "held"),
+    [
+        ("n, m = x.shape", "n", set()),  # numbers: no buffer of `x`
+        ("y = x * 2.0", "y", set()),  # arithmetic on an array: a new buffer
+        ("ys = [x for _ in keys]", "ys", {"x"}),
+        ("ys = [k for k in keys]", "ys", {"keys"}),  # a loop variable stands for its iterable
+        ("ys = [jnp.zeros(3) for k in keys]", "ys", set()),
+    ],
+)
+def test_what_numbers_arithmetic_and_comprehensions_hold(body: str, name: str, held: set) -> None:
+    code = f"def main(x, keys):\n    x = jnp.asarray(x) + 1.0\n    {body}\n"
+    sharing = Sharing(context(code, HEADER), "main")
+    assert sharing.component({name}, weak=True) - {name} == held
+
+
+VMAPPED = """
+def scaled(p, x):
+    return jax.nn.relu(p * x)
+
+def passed(p, x):
+    return p
+
+def logged(p, x):
+    LOG.append(p)
+    return p * x
+
+LOG = []
+fast = jax.vmap(scaled, in_axes=(None, 0))
+same = jax.vmap(passed, in_axes=(None, 0))
+slow = jax.vmap(logged, in_axes=(None, 0))
+p = jnp.ones(3)
+x = jnp.ones((2, 3))
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "held"),
+    [
+        ("fast(p, x)", set()),  # a pure function's new result: keeps nothing
+        ("same(p, x)", {"p"}),  # vmap hands back an argument its function returns
+        ("slow(p, x)", {"p", "x", RETAINED}),  # an impure function may keep them
+    ],
+)
+def test_a_vmapped_function_of_the_module(call: str, held: set) -> None:
+    sharing = Sharing(context(VMAPPED + f"y = {call}\n", HEADER), MODULE)
+    assert sharing.component({"y"}, weak=True) - {"y"} >= held
+    assert RETAINED in sharing.component({"p"}, weak=True) or RETAINED not in held
+    if not held:
+        assert sharing.component({"y"}, weak=True) == {"y"}
+        assert RETAINED not in sharing.component({"p"}, weak=True)

@@ -12,7 +12,7 @@ from ..helpers import HEADER, context, stmt
 IMPORTS = (
     HEADER
     + "import optax\nimport haiku as hk\nimport equinox as eqx\nimport flax.linen as nn\n"
-    + "from flax.training import train_state\n"
+    + "from flax.training import train_state\nimport functools\n"
 )
 PROGRAM = """
 TABLE = jnp.ones(3)
@@ -22,6 +22,58 @@ net = hk.transform(lambda x: hk.Linear(HIDDEN)(x))
 leaky = hk.transform(lambda x: hk.get_parameter("w", [3], init=lambda *_: TABLE))
 mixed = optax.chain(my_transform(), optax.adam(1e-3))
 pure = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3))
+
+def tied_fn(x):
+    w = jnp.zeros(3)
+    a = hk.get_parameter("a", [3], init=lambda *_: w)
+    return a + hk.get_parameter("b", [3], init=lambda *_: w)
+
+def const_fn(x):
+    w = jnp.zeros(3)
+    return hk.get_parameter("a", [3], init=hk.initializers.Constant(w))
+
+def embed_fn(x):
+    return hk.Embed(embedding_matrix=jnp.zeros((3, 2)))(x)
+
+@functools.cache
+def zeros_init(shape, dtype):
+    return jnp.zeros(shape, dtype)
+
+def cached_fn(x):
+    return hk.get_parameter("a", [3], init=zeros_init)
+
+def state_fn(x):
+    w = jnp.zeros(3)
+    hk.set_state("s", w)
+    return x
+
+def built_in_fn(x):
+    return hk.Linear(3, w_init=hk.initializers.Constant(1.0))(x)
+
+tied = hk.transform(tied_fn)
+const = hk.transform(const_fn)
+embed = hk.transform(embed_fn)
+cached = hk.transform(cached_fn)
+stateful = hk.transform_with_state(state_fn)
+built_in = hk.transform(built_in_fn)
+
+@hk.transform
+def decorated(x):
+    return hk.Linear(3)(x)
+
+@hk.transform
+def decorated_tied(x):
+    w = jnp.zeros(3)
+    return hk.get_parameter("a", [3], init=lambda *_: w)
+
+class Tied(nn.Module):
+    def setup(self):
+        w = jnp.zeros(3)
+        self.a = self.param("a", lambda *_: w)
+        self.b = self.param("b", lambda *_: w)
+
+    def __call__(self, x):
+        return x + self.a + self.b
 
 class MLP(nn.Module):
     @nn.compact
@@ -64,6 +116,15 @@ def main(params, key, x):
         ("leaky.init(key, x)", False),  # its initializer returns the global `TABLE`
         ("Pretrained().init(key, x)", False),  # likewise
         ("nn.Embed(3, 2, embedding_init=lambda *_: TABLE).init(key, x)", False),
+        ("built_in.init(key, x)", True),  # a library initializer given a constant
+        ("decorated.init(key, x)", True),  # `@hk.transform` on a sealed function
+        ("tied.init(key, x)", False),  # two parameters from one local array
+        ("decorated_tied.init(key, x)", False),
+        ("const.init(key, x)", False),  # `Constant(w)` returns `w` itself
+        ("embed.init(key, x)", False),  # `Embed(embedding_matrix=t)` keeps `t`
+        ("cached.init(key, x)", False),  # a module function handed on as initializer
+        ("stateful.init(key, x)", False),  # a state set to an array as it is
+        ("Tied().init(key, x)", False),  # a linen module tying two parameters
     ],
 )
 def test_fresh_result(call: str, fresh: bool) -> None:

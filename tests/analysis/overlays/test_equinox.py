@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import inspect
+import sys
 import typing
+import weakref
 
 import equinox as eqx
 import jax
@@ -164,7 +167,7 @@ def test_layer_constructors_make_new_buffers_none_twice(name: str) -> None:
 
 
 def test_a_layer_given_its_weight_keeps_that_buffer() -> None:
-    """Why a listed layer is fresh only when built from literals and a key."""
+    """Why a listed layer is fresh only when not given the array `HELD_ARGUMENTS` names."""
     table = jnp.ones((5, 3))
     assert pointers(eqx.nn.Embedding(weight=table)) == pointers(table)
 
@@ -188,3 +191,47 @@ def test_filter_jit_donates_only_array_leaves(mode: str) -> None:
     assert x.is_deleted()
     assert not kept.is_deleted() and float(scale(jnp.ones(4)).sum()) == 6.0
     assert optimizer.init(jnp.ones(2)) is not None and float(out.sum()) == 14.0
+
+    (keyword, position) = eqx_api.HELD_ARGUMENTS["equinox.nn.Embedding"]
+    assert list(inspect.signature(eqx.nn.Embedding).parameters)[position] == keyword
+
+
+#: Each listed layer given its sizes as arrays where it takes them: they are static
+#: fields, no leaf of the layer (a layer is fresh whatever its sizes and flags).
+SIZES = jnp.array(2), jnp.array(3), jnp.array(4), jnp.array(1)
+SIZED = {
+    "equinox.nn.Linear": lambda n: eqx.nn.Linear(n[0], n[1], key=KEY),
+    "equinox.nn.MLP": lambda n: eqx.nn.MLP(n[0], n[1], n[2], n[3], key=KEY),
+    "equinox.nn.Conv2d": lambda n: eqx.nn.Conv2d(n[0], n[1], n[0], key=KEY),
+    "equinox.nn.LayerNorm": lambda n: eqx.nn.LayerNorm(3, eps=n[3]),
+    "equinox.nn.Embedding": lambda n: eqx.nn.Embedding(n[0], n[1], key=KEY),
+    "equinox.nn.GRUCell": lambda n: eqx.nn.GRUCell(n[0], n[1], key=KEY),
+    "equinox.nn.LSTMCell": lambda n: eqx.nn.LSTMCell(n[0], n[1], key=KEY),
+}
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.FRESH_RESULTS))
+def test_a_layer_keeps_no_array_but_its_own(name: str) -> None:
+    assert set(SIZED) == eqx_api.FRESH_RESULTS
+    layer = SIZED[name](SIZES)
+    assert fresh_leaves(layer, KEY, SIZES)
+
+
+def test_an_mlp_copies_a_module_activation() -> None:
+    """`activation=` is kept per layer as a copy: the MLP shares no buffer with it."""
+    activation = eqx.nn.PReLU()
+    mlp = eqx.nn.MLP(2, 3, 4, 1, activation=activation, key=KEY)
+    assert fresh_leaves(mlp, KEY, activation)
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.UNKEPT_OBJECTS))
+def test_nothing_else_keeps_a_layer_or_its_arguments(name: str) -> None:
+    """Dropped, a layer is freed, and its key holds no more references than before."""
+    key = jax.random.key(1)
+    before = sys.getrefcount(key)
+    layer = LAYERS[name]()
+    ref = weakref.ref(layer)
+    made = SIZED[name](SIZES)
+    del layer, made
+    gc.collect()
+    assert ref() is None and sys.getrefcount(key) == before

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import haiku as hk
 import jax
 import jax.numpy as jnp
@@ -20,6 +22,7 @@ def forward(x):
 
 def test_names_exist() -> None:
     names = hk_api.TRANSFORMS | hk_api.PURE_CALLS | hk_api.PURE_METHODS | hk_api.FRESH_RESULTS
+    names |= set(hk_api.ARRAY_PARAMETERS)
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert hk_api.WRAPS_FUNCTION <= hk_api.PURE_CALLS
 
@@ -78,3 +81,29 @@ def test_constructors_return_objects_whose_init_is_fresh(name: str) -> None:
     assert type(made).__name__ == cls.rsplit(".", 1)[1]
     assert f"{cls}.init" in hk_api.FRESH_RESULTS
     assert fresh_leaves(made.init(KEY, X), X, KEY)
+
+
+def test_array_parameters_keep_the_array_given() -> None:
+    """Why `initializers.py` refuses an array handed to `hk.Embed` or to an initializer:
+    two parameters made from one array are one buffer."""
+    table = jnp.zeros((3, 2))
+
+    def tied(x):
+        a = hk.Embed(embedding_matrix=table)(x)
+        b = hk.Embed(embedding_matrix=table, name="other")(x)
+        c = hk.get_parameter("c", [3, 2], init=hk.initializers.Constant(table))
+        return a + b + c
+
+    params = hk.transform(tied).init(KEY, jnp.array([0]))
+    assert pointers(params) == pointers(table)
+    (keyword, position) = hk_api.ARRAY_PARAMETERS["haiku.Embed"]
+    assert list(inspect.signature(hk.Embed).parameters)[position] == keyword
+
+
+def test_initializers_given_constants_make_new_buffers() -> None:
+    def built_in(x):
+        a = hk.get_parameter("a", [3], init=hk.initializers.Constant(1.0))
+        b = hk.get_parameter("b", [3], init=hk.initializers.Constant(1.0))
+        return hk.Linear(3, w_init=hk.initializers.RandomNormal(0.1))(x) + a + b
+
+    assert fresh_leaves(hk.transform(built_in).init(KEY, X), X, KEY)

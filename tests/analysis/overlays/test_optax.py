@@ -144,3 +144,36 @@ def test_static_classes_are_immutable_hashable_and_kept_static_by_jit(name: str)
         for a, b in zip(jax.tree.leaves(eager), jax.tree.leaves(first), strict=True)
     ]
     assert all(close) and leaves_equal(first, second)
+
+
+#: Each listed constructor given its hyperparameters as arrays (issue 26: a state that
+#: kept one would share its buffer with the caller's array).
+LR, DECAY = jnp.array(0.1), jnp.array(0.9)
+ARRAY_HYPERPARAMETERS = {
+    "optax.sgd": lambda: optax.sgd(LR, momentum=DECAY),
+    "optax.adam": lambda: optax.adam(LR, b1=DECAY),
+    "optax.adamw": lambda: optax.adamw(LR, weight_decay=LR),
+    "optax.adagrad": lambda: optax.adagrad(LR, initial_accumulator_value=DECAY),
+    "optax.rmsprop": lambda: optax.rmsprop(LR, initial_scale=DECAY),
+    "optax.lamb": lambda: optax.lamb(LR),
+    "optax.lion": lambda: optax.lion(LR),
+    "optax.chain": lambda: optax.chain(optax.clip_by_global_norm(LR), optax.adam(LR)),
+    "optax.clip_by_global_norm": lambda: optax.clip_by_global_norm(LR),
+    "optax.scale": lambda: optax.scale(LR),
+    "optax.scale_by_adam": lambda: optax.scale_by_adam(b1=DECAY),
+}
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_init_keeps_no_hyperparameter_array(name: str) -> None:
+    """`adam`'s `mu` and `nu` are two buffers, its `count` a third; no state holds a
+    buffer of `params` or of a hyperparameter given as an array."""
+    assert set(ARRAY_HYPERPARAMETERS) == optax_api.OPTIMIZERS
+    state = ARRAY_HYPERPARAMETERS[name]().init(PARAMS)
+    assert fresh_leaves(state, PARAMS, LR, DECAY)
+
+
+def test_adam_moments_are_two_buffers_per_parameter() -> None:
+    (adam, _) = optax.adam(0.1).init(PARAMS)
+    assert not pointers(adam.mu) & pointers(adam.nu)
+    assert len(pointers((adam.count, adam.mu, adam.nu))) == 1 + 2 * len(PARAMS)

@@ -1,0 +1,107 @@
+"""Whether a model's code makes its parameters with library initializers only.
+
+A haiku function or a linen module makes each parameter by calling an initializer. One
+the user writes, or a library initializer given an array, may return one buffer for two
+parameters (`init=lambda *_: w` twice, `hk.initializers.Constant(w)`: it returns `w`
+itself where the shapes match), so `init` would give the same buffer in two leaves. The
+audit clears code that
+
+- defines no lambda and no function inside a function (no closure over an array);
+- names a function or a class of the module only to call it (no user callable handed to
+  a layer or to `hk.get_parameter`);
+- calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
+  array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
+- never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
+  `sow`), and uses no custom creator or getter, nor `functools` (`partial(jnp.full, w)`).
+
+The rest is a fact about the libraries: their initializers, called with constants, make
+a new buffer at each call (tests/analysis/overlays).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.overlays import haiku as hk_api
+
+_INITIALIZERS = ".initializers."
+_STORES = frozenset({"set_state", "put_variable", "sow"})
+_CUSTOM = "custom_"
+
+
+class InitializerAudit(cst.CSTVisitor):
+    """Visits a model's code; `clean` stays true while every parameter comes from a
+    library initializer built from constants."""
+
+    def __init__(self, ctx: ModuleContext) -> None:
+        self.ctx = ctx
+        self.clean = True
+        self.callees: set[int] = set()
+        self.functions = 0
+        graph = ctx.graph
+        self.module_code = {q for q in graph.functions if "." not in q} | set(graph.classes)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        self.clean = False
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if self.functions:
+            self.clean = False  # a closure
+        self.functions += 1
+        self.callees.add(id(node.name))
+        return True
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.functions -= 1
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.callees.add(id(node.name))
+        self.callees.update(id(b.value) for b in node.bases)
+        return True
+
+    def visit_Annotation(self, node: cst.Annotation) -> bool:
+        return False  # `encoder: Encoder`: a type, not a value
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self.callees.add(id(node.func))
+        qual = self.ctx.qualify(node.func) or ""
+        func = node.func
+        last = func.attr.value if type(func) is cst.Attribute else qual.rsplit(".", 1)[-1]
+        if (
+            last in _STORES
+            or _CUSTOM in qual
+            or qual.startswith("functools.")
+            or (_INITIALIZERS in qual and not all(_constant(a.value) for a in node.args))
+            or (
+                qual in hk_api.ARRAY_PARAMETERS
+                and not _no_array(node, *hk_api.ARRAY_PARAMETERS[qual])
+            )
+        ):
+            self.clean = False
+        return True
+
+    def visit_Name(self, node: cst.Name) -> bool:
+        if node.value in self.module_code and id(node) not in self.callees:
+            self.clean = False  # a module function or class handed on as a value
+        return False
+
+
+def _no_array(call: cst.Call, keyword: str, position: int) -> bool:
+    """Whether `call` passes nothing but a constant as its array parameter."""
+    given = [a for i, a in enumerate(call.args)
+             if (a.keyword is None and i == position) or (a.keyword and a.keyword.value == keyword)
+             or a.star]  # fmt: skip
+    return all(_constant(a.value) for a in given)
+
+
+def _constant(expr: cst.BaseExpression) -> bool:
+    """A number, a string, a constant name, or a tuple or list of them."""
+    if type(expr) is cst.Tuple or type(expr) is cst.List:
+        return all(_constant(e.value) for e in expr.elements)
+    if type(expr) is cst.UnaryOperation:
+        return _constant(expr.expression)
+    if type(expr) is cst.Name:
+        return expr.value in ("True", "False", "None")
+    return isinstance(expr, cst.BaseNumber | cst.BaseString)

@@ -1,0 +1,157 @@
+"""AO201 cases on pytrees whose leaves must be distinct buffers (issue 26): made by a
+function of the module, a haiku `init`, an equinox module class, or filled in place.
+`ao201_missing_donation` lists them after its own."""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid
+
+_UNSAFE, _NONE = Applicability.UNSAFE, Applicability.NONE
+
+_STEP = """
+@jax.jit
+def step(p):
+    return jax.tree.map(lambda q: q - 0.1, p)
+
+
+def main():
+    params = MAKE
+    for _ in range(3):
+        params = step(params)
+    return params
+"""
+
+
+def _program(head: str, make: str) -> str:
+    return head + _STEP.replace("MAKE", make)
+
+
+def _donated(code: str, imported: bool = False) -> str:
+    """`code` as AO201 rewrites it: `step` donates `p` (and `functools` is imported)."""
+    code = code.replace("@jax.jit", '@functools.partial(jax.jit, donate_argnames=("p",))')
+    return code if imported else "\nimport functools\n" + code
+
+
+#: Every leaf a new random draw, appended in place: distinct, donated safely.
+MLP = _program(
+    """
+import jax
+import jax.numpy as jnp
+
+
+def init_mlp(sizes, key, scale=0.01):
+    params = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        key, wkey, bkey = jax.random.split(key, 3)
+        params.append(
+            [
+                scale * jax.random.normal(wkey, (n_out, n_in)),
+                scale * jax.random.normal(bkey, (n_out,)),
+            ]
+        )
+    return params
+""",
+    "init_mlp([3, 4, 2], jax.random.key(0))",
+)
+#: One zeros array in both leaves: XLA would be asked to donate it twice.
+PAIR = _program(
+    """
+import jax
+import jax.numpy as jnp
+
+
+def init(n):
+    z = jnp.zeros(n)
+    return [z, z]
+""",
+    "init(3)",
+)
+#: A cached init returns the same arrays at every call: not proven new.
+CACHED = _program(
+    """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.cache
+def init(n):
+    return [jnp.zeros(n), jnp.ones(n)]
+""",
+    "init(3)",
+)
+#: An equinox module storing one array in two fields (tied weights).
+TIED = _program(
+    """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class Tied(eqx.Module):
+    encode: jax.Array
+    decode: jax.Array
+
+    def __init__(self, table):
+        self.encode = table
+        self.decode = table
+""",
+    "Tied(jnp.ones((3, 2)))",
+)
+#: An equinox module reusing one layer in two fields.
+SHARED = _program(
+    """
+import equinox as eqx
+import jax
+
+
+class Shared(eqx.Module):
+    first: eqx.nn.Linear
+    second: eqx.nn.Linear
+
+    def __init__(self, key):
+        self.first = eqx.nn.Linear(2, 2, key=key)
+        self.second = self.first
+""",
+    "Shared(jax.random.key(0))",
+)
+#: A haiku function tying two parameters to one local array.
+HAIKU_TIED = _program(
+    """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+
+@hk.transform
+def model(x):
+    w = jnp.ones(3)
+    a = hk.get_parameter("a", [3], init=lambda *_: w)
+    return x * a + hk.get_parameter("b", [3], init=lambda *_: w)
+""",
+    "model.init(jax.random.key(0), jnp.ones(3))",
+)
+
+INVALID = (
+    Invalid(MLP, _donated(MLP)),
+    Invalid(PAIR, fix=_NONE, message="`init.z` fills two leaves of `params`"),
+    Invalid(
+        CACHED,
+        _donated(CACHED, imported=True),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `params` are distinct buffers (`init(3)`)",
+    ),
+    Invalid(TIED, fix=_NONE, message="`Tied.table` fills two leaves of `params`"),
+    Invalid(
+        SHARED,
+        _donated(SHARED),
+        fix=_UNSAFE,
+        message="two variables (tied weights), or one of the caller's (`Shared`)",
+    ),
+    Invalid(
+        HAIKU_TIED,
+        _donated(HAIKU_TIED),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `params` are distinct buffers (`model.init(",
+    ),
+)

@@ -1,0 +1,192 @@
+"""What objects of a class of the module hold, and containers filled in place (issue 26)."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.facts.aliases import repeated_leaf, scope_sharing
+from autoopt.analysis.facts.constructors import fresh_filled, init_fields, plain_record
+
+from ..helpers import HEADER, context
+
+IMPORTS = HEADER + "import functools\nimport equinox as eqx\nfrom typing import NamedTuple\n"
+CLASSES = """
+TABLE = jnp.ones(3)
+
+class Block(eqx.Module):
+    lin: eqx.nn.Linear
+    scale: jax.Array
+
+    def __init__(self, size, *, key, **kwargs):
+        super().__init__(**kwargs)
+        self.lin = eqx.nn.Linear(size, size, key=key)
+        self.scale = jnp.ones(size)
+
+class Sized(eqx.Module):
+    size: object
+
+    def __init__(self, size):
+        self.size = size
+
+class Stack(eqx.Module):
+    blocks: list
+
+    def __init__(self, size, depth, key):
+        keys = jax.random.split(key, depth)
+        blocks = []
+        for k in keys:
+            blocks.append(Block(size, key=k))
+        self.blocks = blocks
+
+class Many(eqx.Module):
+    blocks: list
+
+    def __init__(self, size, keys):
+        self.blocks = [Block(size, key=k) for k in keys]
+
+class Tied(eqx.Module):
+    a: jax.Array
+    b: jax.Array
+
+    def __init__(self, w):
+        self.a = w
+        self.b = w
+
+class Reused(eqx.Module):
+    a: eqx.nn.Linear
+    b: eqx.nn.Linear
+
+    def __init__(self, key):
+        self.a = eqx.nn.Linear(2, 2, key=key)
+        self.b = self.a
+
+class Twice(eqx.Module):
+    a: jax.Array
+
+    def __init__(self, n):
+        self.a = jnp.zeros(n)
+        self.a = jnp.ones(n)
+
+class Defaulted(eqx.Module):
+    a: jax.Array = TABLE
+
+    def __init__(self, n):
+        self.b = jnp.zeros(n)
+
+class Posted(eqx.Module):
+    a: jax.Array
+
+    def __init__(self, n):
+        self.a = jnp.zeros(n)
+
+    def __post_init__(self):
+        pass
+
+class Closing(eqx.Module):
+    a: jax.Array
+
+    def __init__(self, n):
+        def make():
+            return TABLE
+        self.a = make()
+
+class Embedded(eqx.Module):
+    emb: eqx.nn.Embedding
+
+    def __init__(self, table):
+        self.emb = eqx.nn.Embedding(weight=table)
+
+class Pair(NamedTuple):
+    a: object
+    b: object
+
+class Plain:
+    def __init__(self, a):
+        self.a = a
+
+k = jax.random.PRNGKey(0)
+ks = jax.random.split(k, 3)
+w = jnp.zeros(3)
+"""
+
+
+@pytest.mark.parametrize(
+    ("cls", "fields"),
+    [
+        ("Block", ["lin", "scale"]),
+        ("Sized", ["size"]),
+        ("Stack", ["blocks"]),
+        ("Tied", ["a", "b"]),
+        ("Reused", None),  # `self.b = self.a` reads `self`
+        ("Twice", None),  # a field written twice
+        ("Defaulted", None),  # a class attribute holds an array
+        ("Posted", None),  # `__post_init__` runs after `__init__`
+        ("Closing", None),  # a nested function
+        ("Pair", None),  # not an equinox module with its own `__init__`
+        ("Plain", None),  # not an equinox module
+    ],
+)
+def test_init_fields(cls: str, fields: list[str] | None) -> None:
+    ctx = context(CLASSES, IMPORTS)
+    found = init_fields(ctx, cls)
+    stored = None if found is None else [s.node.targets[0].target.attr.value for s in found[1]]
+    assert stored == fields
+
+
+def test_plain_records_hold_each_argument_once() -> None:
+    ctx = context(CLASSES, IMPORTS)
+    assert plain_record(ctx, "Pair")
+    assert not plain_record(ctx, "Plain") and not plain_record(ctx, "Block")
+
+
+def test_fresh_filled_reads_the_stored_values() -> None:
+    ctx = context(CLASSES, IMPORTS)
+    stored = fresh_filled(ctx, "Stack.__init__", "blocks")
+    assert [ctx.code(v) for _, v in stored or []] == ["Block(size, key=k)"]
+    assert fresh_filled(ctx, "Stack.__init__", "keys") is None  # not an empty container
+
+
+UNPROVEN = "cannot prove the leaves of `s` are distinct buffers"
+TIED_WEIGHTS = (
+    f"{UNPROVEN}: a module class of this file may hold one array in two variables (tied "
+    "weights), or one of the caller's"
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("Block(3, key=k)", None),
+        ("Stack(3, 2, k)", None),  # blocks appended in a loop, each new
+        ("Many(3, ks)", None),  # a comprehension of new blocks
+        ("[Block(3, key=j) for j in ks]", None),
+        ("Tied(w)", ("`Tied.w` fills two leaves of `s`: one buffer would be donated twice", True)),
+        (
+            "Tied(jnp.zeros(3))",
+            ("`Tied.w` fills two leaves of `s`: one buffer would be donated twice", True),
+        ),
+        ("Reused(k)", (f"{TIED_WEIGHTS} (`Reused`)", False)),
+        ("Sized(w)", None),  # `w` once
+        ("[Sized(w) for j in ks]", (f"{UNPROVEN} (`[Sized(w) for j in ks]`)", False)),
+        (
+            "[Embedded(w), Embedded(w)]",
+            ("`w` fills two leaves of `s`: one buffer would be donated twice", True),
+        ),
+        ("[w for _ in ks]", (f"{UNPROVEN} (`[w for _ in ks]`)", False)),
+        ("Pair(w, w)", ("`w` fills two leaves of `s`: one buffer would be donated twice", True)),
+    ],
+)
+def test_leaves_of_constructed_objects(value: str, why: tuple[str, bool] | None) -> None:
+    ctx = context(CLASSES + f"s = {value}\nprint(s)\n", IMPORTS)
+    last = ctx.graph.scope_stmts(MODULE)[-1]
+    assert repeated_leaf(ctx, last, "s") == why
+
+
+def test_an_equinox_object_holds_only_what_its_fields_keep() -> None:
+    """`Block(n, key=k)` holds neither `n` nor the key its layer is drawn from; an
+    object storing an argument holds it."""
+    code = CLASSES + "def main(n, key):\n    b = Block(n, key=key)\n    t = Tied(key)\n"
+    sharing = scope_sharing(context(code, IMPORTS), "main")
+    assert sharing.component({"b"}, weak=True) == {"b"}
+    assert sharing.component({"t"}, weak=True) == {"t", "key"}
