@@ -163,7 +163,7 @@ PROGRAMS = [
 ]
 
 
-@pytest.mark.parametrize(("program", "overrides", "applied"), PROGRAMS, ids=lambda p: str(p))
+@pytest.mark.parametrize(("program", "overrides", "applied"), PROGRAMS, ids=lambda p: str(sorted(p) if isinstance(p, set) else p))
 def test_corpus_program_computes_the_same(
     tmp_path: Path, program: str, overrides: dict[str, int], applied: set[str]
 ) -> None:

@@ -851,8 +851,12 @@ class Leaves:
         name = dotted(call.func) or ""
         if name in self.ctx.graph.classes and not plain_record(self.ctx, name):
             return self._constructed(call, name, depth)
-        if last in self.ctx.graph.classes or last[:1].isupper():
+        if name in self.ctx.graph.classes:  # a plain record holds each argument once
             return self._all([a.value for a in call.args], depth)
+        if qual in overlays.UNKEPT_OBJECTS:  # a library object: what it is given, and new
+            return self._all([a.value for a in call.args], depth)
+        if last[:1].isupper() and last not in self.ctx.graph.classes:
+            return None  # a class autoopt cannot see may tie or keep arrays of its own
         found = self.sharing.callee(call)
         if found is None or found[1].node.decorators:  # new buffers only, or unseen code
             return [frozenset()] if not self.sharing.shares(call).names() else None

@@ -22,10 +22,13 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
-from autoopt.analysis.core.names import dotted
 from autoopt.analysis.overlays import equinox as eqx_api
 
 _OWN_CONSTRUCTION = frozenset({"__post_init__", "__new__", "__setattr__"})
+#: Bases and decorators whose generated `__init__` stores each argument in one field, as
+#: given (a base or decorator missing here may run code of its own on construction).
+_RECORD_BASES = frozenset({"typing.NamedTuple", "flax.struct.PyTreeNode"}) | eqx_api.MODULE_BASES
+_RECORD_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
 _APPENDS = frozenset({"append"})
 
 
@@ -67,8 +70,22 @@ def plain_record(ctx: ModuleContext, name: str) -> bool:
     own = {
         s.node.name.value for s in ctx.graph.scope_stmts(name) if type(s.node) is cst.FunctionDef
     }
-    local_base = any((dotted(b.value) or "") in ctx.graph.classes for b in node.bases)
-    return not own & (_OWN_CONSTRUCTION | {"__init__"}) and not local_base
+    return not own & (_OWN_CONSTRUCTION | {"__init__"}) and _generated_init(ctx, node)
+
+
+def _generated_init(ctx: ModuleContext, node: cst.ClassDef) -> bool:
+    """A NamedTuple, a dataclass or an equinox/flax struct record: one known base or one
+    known decorator (called plainly or with keywords), nothing else."""
+    if node.keywords:
+        return False
+    bases = [ctx.qualify(b.value) for b in node.bases]
+    decorators = [
+        ctx.qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator)
+        for d in node.decorators
+    ]
+    if len(bases) == 1 and not decorators:
+        return bases[0] in _RECORD_BASES
+    return not bases and len(decorators) == 1 and decorators[0] in _RECORD_DECORATORS
 
 
 def field_value(stmt: Stmt) -> cst.BaseExpression:

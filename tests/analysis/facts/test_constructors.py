@@ -10,8 +10,20 @@ from autoopt.analysis.facts.constructors import fresh_filled, init_fields, plain
 
 from ..helpers import HEADER, context
 
-IMPORTS = HEADER + "import functools\nimport equinox as eqx\nfrom typing import NamedTuple\n"
+IMPORTS = (
+    HEADER
+    + "import functools\nimport dataclasses\nimport equinox as eqx\nimport somelib\n"
+    + "from typing import NamedTuple\n"
+)
 CLASSES = """
+class Derived(somelib.Base):  # no __init__ here: somelib's runs
+    w: object
+
+@dataclasses.dataclass
+class Record:
+    a: object
+    b: object
+
 TABLE = jnp.ones(3)
 
 class Block(eqx.Module):
@@ -175,6 +187,10 @@ TIED_WEIGHTS = (
         ),
         ("[w for _ in ks]", (f"{UNPROVEN} (`[w for _ in ks]`)", False)),
         ("Pair(w, w)", ("`w` fills two leaves of `s`: one buffer would be donated twice", True)),
+        ("Record(w, k)", None),  # a dataclass holds each argument once, as given
+        # a library class autoopt cannot see may build tied arrays, or keep a global one
+        ("somelib.Model(k)", (f"{UNPROVEN} (`somelib.Model(k)`)", False)),
+        ("Derived(k)", (f"{TIED_WEIGHTS} (`Derived`)", False)),
     ],
 )
 def test_leaves_of_constructed_objects(value: str, why: tuple[str, bool] | None) -> None:
