@@ -188,6 +188,17 @@ class Semantic:
         """Why `fn` is not pure, one reason each; empty when pure (`facts/purity.py`)."""
         return purity.impurities(self.ctx, fn)
 
+    @staticmethod
+    def unproven(reason: str) -> bool:
+        """Whether an impurity (or a problem quoting one) is a call autoopt cannot see
+        into: a premise unproven rather than one that fails (`facts/purity.py`)."""
+        return purity.unseen(reason)
+
+    def array_function(self, fn: Function) -> bool:
+        """Whether `fn` computes on arrays: a JAX call, an `.at[]` update, an array
+        result, a callee that does (`facts/summaries.py`)."""
+        return summaries.summary(self.ctx, fn).array_function
+
     def traced_effects(self, fn: Function) -> list[str]:
         """The host effects `fn` performs each time its traced computation runs
         (`jax.debug.print`, callbacks), through callees; empty when it has none

@@ -6,12 +6,9 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
-from autoopt.analysis.core.graph import Stmt
-from autoopt.analysis.facts.purity import unseen
-from autoopt.analysis.facts.summaries import summary
 from autoopt.analysis.plans.fori import counted_for
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
-from autoopt.analysis.semantic import Loop, ModuleContext, semantic
+from autoopt.analysis.semantic import Loop, ModuleContext, Stmt, semantic
 from autoopt.model import Applicability, Edit, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
 from autoopt.rewrite.step import step_edits
@@ -131,7 +128,7 @@ class CompiledLoopStep(Rule):
         moved = {id(small) for line in plan.lines for small in line.body}
         body = [s for s in ctx.graph.loop_stmts(plan.loop.id) if id(s.node) in moved]
         premise = _in_place(ctx, body, counted=True)
-        if premise is None and not unseen(verdict.problem):
+        if premise is None and not semantic(ctx).unproven(verdict.problem):
             return
         premise = premise or verdict.problem
         message = f"{_EAGER}; not compiled as one step (`{verdict.names.function}`): {premise}"
@@ -236,7 +233,7 @@ def _device_step(verdict: StepVerdict) -> bool:
     """The extracted step computes on arrays (a JAX call, an `.at[]` update, an
     array-valued result, a helper that does): a loop worth a finding."""
     other = verdict.extracted
-    return summary(other, other.graph.functions[verdict.names.function]).array_function
+    return semantic(other).array_function(other.graph.functions[verdict.names.function])
 
 
 def _decorated(ctx: ModuleContext, verdict: StepVerdict, decorator: str) -> cst.FunctionDef:

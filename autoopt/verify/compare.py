@@ -87,6 +87,17 @@ def compare_leaves(ref: Leaf, new: Leaf, tol: Tolerance, *, x64: bool = False) -
     return compare_values(np.asarray(ref.value), np.asarray(new.value), ref.dtype, tol, x64=x64)
 
 
+def _carried_precision(dtype: str, ref: np.ndarray, x64: bool) -> str:
+    """The precision the original's values carry: with x64 off, a float64 leaf whose every
+    value is exactly a float32 (float32 device values collected through `float()` into a
+    NumPy array) holds float32 values, compared as float32; any other value keeps float64."""
+    if dtype != "float64" or x64 or not ref.size:
+        return dtype
+    with np.errstate(over="ignore"):
+        narrowed = ref.astype(np.float32).astype(np.float64)
+    return "float32" if np.array_equal(narrowed, ref) else dtype
+
+
 def _layout(ref: Leaf, new: Leaf) -> str:
     """How two leaves differ in kind, dtype or shape, naming the leaf; "" if they do not."""
     where = f"leaf {ref.path or '<root>'}"
@@ -109,7 +120,7 @@ def compare_values(
         return special
     finite = np.isfinite(ref) & np.isfinite(new)
     a, b = ref[finite], new[finite]
-    rtol, scale = tolerance_for(dtype, x64)
+    rtol, scale = tolerance_for(_carried_precision(dtype, a, x64), x64)
     peak = float(np.max(np.abs(a))) if a.size else 0.0
     rtol = tol.rtol if tol.rtol is not None else rtol
     atol = tol.atol if tol.atol is not None else max(scale * peak, np.finfo(np.float32).tiny)

@@ -172,3 +172,19 @@ def test_jit_versus_eager_sgd_in_float32_passes() -> None:
         eager, jitted = step(eager), fast(jitted)
     result = compare_trees(flatten(eager), flatten(jitted))
     assert result.equal, result.reason
+
+
+def test_float32_values_collected_as_float64_compare_as_float32() -> None:
+    """`np.array([float(loss) ...])` with x64 off: float32 values in a float64 array; a
+    jitted step's rounding (a few float32 ulps) is no change."""
+    losses = np.linspace(0.1, 2.0, 50).astype(np.float32).astype(np.float64)
+    jitted = (losses.astype(np.float32) * np.float32(1 + 4e-7)).astype(np.float64)
+    assert compare_values(losses, jitted, "float64", Tolerance()).equal
+    assert not compare_values(losses, jitted, "float64", Tolerance(), x64=True).equal
+
+
+def test_genuine_float64_values_keep_float64_tolerance() -> None:
+    values = np.linspace(0.1, 2.0, 50) / 3.0  # not float32 values
+    assert not compare_values(values, values * (1 + 4e-7), "float64", Tolerance()).equal
+    collected = values.astype(np.float32).astype(np.float64)
+    assert not compare_values(collected, collected * (1 + 1e-3), "float64", Tolerance()).equal
