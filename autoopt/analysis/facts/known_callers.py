@@ -18,6 +18,7 @@ Then its call sites are the graph's direct calls `f(...)`, one per call.
 
 from __future__ import annotations
 
+import os
 import re
 
 import libcst as cst
@@ -25,7 +26,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, CallSite, Function
 from autoopt.analysis.core.jitted import is_escaping, is_script
-from autoopt.analysis.core.project import importing_files
+from autoopt.analysis.core.project import importing_files, root
 from autoopt.analysis.overlays import python as python_api
 
 #: Names through which a module's code may reach its own namespace or module object.
@@ -101,4 +102,7 @@ def _importer(ctx: ModuleContext) -> str:
     if stem == "__init__":
         return "a file of the package"
     found = importing_files(ctx, stem, frozenset({"modules", "import_module", "__import__"}))
-    return str(found[0].path) if found else ""
+    if not found:
+        return ""
+    top = root(ctx.path)
+    return os.path.relpath(found[0].path, top) if top else found[0].path
