@@ -514,6 +514,8 @@ def _let_go_at(
     called = f"`{fn.name}`"
     line = ctx.span(site.call).line
     expr = site.argument(fn.params.index(param), param)
+    if _passes_no_array(ctx, site, fn, param, expr):
+        return _SAFE, ""
     if type(expr) is not cst.Name or site.stmt.comprehension:
         return _UNSAFE, f"the call of {called} at line {line} passes `{param}` no plain name"
     name = expr.value
@@ -529,6 +531,34 @@ def _let_go_at(
     if verdict[0] is not _SAFE:
         return _UNSAFE, f"at the call of {called} at line {line}, {verdict[1]}"
     return _SAFE, ""
+
+
+def _passes_no_array(
+    ctx: ModuleContext,
+    site: CallSite,
+    fn: Function,
+    param: str,
+    expr: cst.BaseExpression | None,
+) -> bool:
+    """The call binds `param` to a value with no array: a number, a string, None (or its
+    default, one of those, where the call spreads no `*args`/`**kwargs`)."""
+    if expr is None:
+        if any(arg.star for arg in site.call.args):
+            return False
+        params = fn.node.params
+        found = [p for p in (*params.params, *params.kwonly_params) if p.name.value == param]
+        expr = found[0].default if found else None
+        return expr is not None and _literal(expr)
+    if _literal(expr):
+        return True
+    return model(ctx).value_of(site.stmt, expr).kind in _NO_ARRAYS
+
+
+def _literal(expr: cst.BaseExpression) -> bool:
+    """A number, string, `True`, `False` or `None` written out."""
+    if type(expr) is cst.Name:
+        return expr.value in ("True", "False", "None")
+    return type(expr) in (cst.Integer, cst.Float, cst.SimpleString)
 
 
 def _reads_in(stmt: Stmt, name: str) -> int:
