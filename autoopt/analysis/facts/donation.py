@@ -513,10 +513,14 @@ def _let_go_at(
     """`_callers_let_go` at one call of `fn`."""
     called = f"`{fn.name}`"
     line = ctx.span(site.call).line
+    if any(type(node) is cst.Lambda for node in ctx.ancestors(site.call)):
+        return _UNSAFE, f"the call of {called} at line {line} is in a lambda"
     expr = site.argument(fn.params.index(param), param)
     if _passes_no_array(ctx, site, fn, param, expr):
         return _SAFE, ""
-    if type(expr) is not cst.Name or site.stmt.comprehension:
+    if site.stmt.comprehension:
+        return _UNSAFE, f"the call of {called} at line {line} is in a comprehension"
+    if type(expr) is not cst.Name:
         return _UNSAFE, f"the call of {called} at line {line} passes `{param}` no plain name"
     name = expr.value
     if _reads_in(site.stmt, name) > 1:

@@ -89,6 +89,16 @@ def test_every_caller_lets_go(caller: str) -> None:
             "        t = epoch(s, [1.0])\n    print(t)\n",
             "`s`, passed to `epoch` at line 15, may be read after the call, at line 15",
         ),
+        (  # in a lambda, whose parameter is whatever its callers pass
+            "def main():\n    s = jnp.zeros(3)\n    run = lambda t: epoch(t, [1.0])\n"
+            "    new = run(s)\n    print(s, new)\n",
+            "the call of `epoch` at line 14 is in a lambda",
+        ),
+        (  # in a comprehension
+            "def main():\n    s = jnp.zeros(3)\n    new = [epoch(t, [1.0]) for t in [s]]\n"
+            "    print(s, new)\n",
+            "the call of `epoch` at line 14 is in a comprehension",
+        ),
         (  # read again in the calling statement
             "def main():\n    s = jnp.zeros(3)\n    s = epoch(s, [1.0]) + s\n    print(s)\n",
             "`s` is read again in the call of `epoch` at line 14",
