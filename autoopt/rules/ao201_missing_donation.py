@@ -55,7 +55,8 @@ class MissingDonation(Rule):
     A donated buffer is deleted by the call, so the fix is **safe** only when
     autoopt proves nothing reads it afterwards; **unsafe** when an alias or a
     caller can only be ruled out for code autoopt cannot see (a public function of
-    a library module, the caller's own parameter, a closure or a global, a value
+    a library module, the caller's own parameter where its callers are not all known
+    or not all let it go, a closure or a global, a value
     handed to code that may keep it, one stored in or read from a class or a module,
     one returned by code that may keep it too, such as a cache, pytree leaves not
     shown distinct); **no fix**
@@ -89,7 +90,13 @@ class MissingDonation(Rule):
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
       (`repeated_leaf`)
     - no nested or other function reads it, and the first call donates no array of
-      the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`
+      the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`;
+      an array the calling function was given only where every call of that function is
+      known (a module-level function of a script, never used as a value, its module's
+      namespace never reached, no other project file importing it:
+      `analysis/facts/known_callers.py`) and each passes a plain name dead after the call
+      that no alias read later shares, proven again of that caller's own callers:
+      `analysis/facts/donation.py`
     - the jit premises of a function AO101 jits: `analysis/facts/jit_plan.py`
     - an `nnx.jit` argument is an array or a name proven to hold an nnx module, which
       `nnx.jit` writes back: `analysis/facts/nnx_modules.py`; data made before the module

@@ -411,6 +411,7 @@ def main():
         _JIT,
         "AO201 unsafe `u` is dead after every call of `relax` and replaced by its output: "
         "donate it (`donate_argnames`) so XLA reuses the buffer; unsafe: the first call "
-        "donates `u`, the caller's array, which the caller may still read",
+        "donates `u`, the caller's array, which the caller may still read: the call of `run` "
+        "at line 19 passes `u` no plain name",
     ]
     assert result.new_source == _rewrite(source, ("AO103",)).new_source

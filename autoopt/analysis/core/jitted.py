@@ -361,6 +361,11 @@ def _dunder_all(ctx: ModuleContext) -> set[str]:
     return names
 
 
+def is_script(ctx: ModuleContext) -> bool:
+    """`_is_script`, once per module."""
+    return ctx.per_module(_is_script)
+
+
 def _is_script(ctx: ModuleContext) -> bool:
     """A program rather than a library: a `__main__` guard, `main()`, or top-level work
     (a loop, or a call of one of its own functions)."""

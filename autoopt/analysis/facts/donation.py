@@ -52,11 +52,13 @@ from autoopt.analysis.core.jitted import (
     jit_decorator,
     jit_options,
     jitted_callables,
+    own_exprs,
     rebound_attribute_jits,
 )
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
+from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
 from autoopt.analysis.facts.module_provenance import made_before
 from autoopt.analysis.facts.nnx_modules import built_by_library, holds_module
@@ -353,7 +355,12 @@ def _rebound(site: CallSite, name: str) -> bool:
 
 
 def _alias_verdict(
-    ctx: ModuleContext, site: CallSite, expr: cst.Name, name: str, in_place: bool = False
+    ctx: ModuleContext,
+    site: CallSite,
+    expr: cst.Name,
+    name: str,
+    in_place: bool = False,
+    seen: frozenset[str] = frozenset(),
 ) -> tuple[Applicability, str]:
     graph = ctx.graph
     stmt = site.stmt
@@ -383,7 +390,7 @@ def _alias_verdict(
             if readers:
                 at = ctx.span(readers[0].node).line
                 return fix, f"`{alias}` may hold the buffers of `{name}` and is read at line {at}"
-    verdict = _outside_verdict(ctx, site, name, sharing, strong | weak)
+    verdict = _outside_verdict(ctx, site, name, sharing, strong | weak, seen)
     return (_UNSAFE, note) if note and verdict[0] is _SAFE else verdict
 
 
@@ -397,7 +404,12 @@ def _unlike_module(ctx: ModuleContext, stmt: Stmt, other: str, module: str) -> b
 
 
 def _outside_verdict(
-    ctx: ModuleContext, site: CallSite, name: str, sharing: Sharing, aliases: set[str]
+    ctx: ModuleContext,
+    site: CallSite,
+    name: str,
+    sharing: Sharing,
+    aliases: set[str],
+    seen: frozenset[str] = frozenset(),
 ) -> tuple[Applicability, str]:
     """The verdict on what outside the call's scope may read or keep `name`'s buffers."""
     reader = _outside_reader(ctx, site.stmt.scope, {name} | aliases)
@@ -415,7 +427,7 @@ def _outside_verdict(
             return _UNSAFE, f"`{alias}`, which may hold the buffers of `{name}`, {keeper}"
     if RETAINED in aliases:
         return _UNSAFE, f"`{name}` {sharing.retained_by({RETAINED})}"
-    return _caller_value(ctx, site, name, aliases)
+    return _caller_value(ctx, site, name, aliases, seen)
 
 
 def _sharing_around(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:
@@ -440,9 +452,11 @@ def _outside_reader(ctx: ModuleContext, scope: str, names: set[str]) -> str | No
 
 
 def _caller_value(
-    ctx: ModuleContext, site: CallSite, name: str, aliases: set[str]
+    ctx: ModuleContext, site: CallSite, name: str, aliases: set[str], seen: frozenset[str]
 ) -> tuple[Applicability, str]:
-    """Unsafe when the first call may donate an array the calling function was given."""
+    """Unsafe when the first call may donate an array the calling function was given,
+    unless every caller of that function is known and hands it a value dead after the
+    call (`_callers_let_go`)."""
     fn = ctx.graph.functions.get(site.stmt.scope)
     if fn is None:
         return _SAFE, ""
@@ -461,9 +475,114 @@ def _caller_value(
     ]
     if name in fn.params and not own:
         given.insert(0, name)
-    if given:
-        return _UNSAFE, (
-            f"the first call donates `{given[0]}`, the caller's array, which the caller may "
-            "still read"
-        )
+    for param in given:
+        verdict = _callers_let_go(ctx, fn, param, seen)
+        if verdict[0] is not _SAFE and seen:
+            return verdict  # a caller's caller: the first caller words the premise
+        if verdict[0] is not _SAFE:
+            return _UNSAFE, (
+                f"the first call donates `{param}`, the caller's array, which the caller may "
+                f"still read: {verdict[1]}"
+            )
     return _SAFE, ""
+
+
+def _callers_let_go(
+    ctx: ModuleContext, fn: Function, param: str, seen: frozenset[str]
+) -> tuple[Applicability, str]:
+    """Safe when every call of `fn` is known (`facts/known_callers.py`) and passes, for
+    `param`, a plain name dead after the call (rebound by it or read by nothing after
+    it) that no alias read later shares and that its own caller may let go in turn."""
+    if fn.qualname in seen:
+        return _UNSAFE, f"`{fn.name}` is reached again through its own callers"
+    sites, unknown = known_call_sites(ctx, fn)
+    if unknown:
+        return _UNSAFE, unknown
+    if not sites:
+        return _UNSAFE, f"`{fn.name}` is never called in this module"
+    for site in sites:
+        verdict = _let_go_at(ctx, site, fn, param, seen | {fn.qualname})
+        if verdict[0] is not _SAFE:
+            return verdict
+    return _SAFE, ""
+
+
+def _let_go_at(
+    ctx: ModuleContext, site: CallSite, fn: Function, param: str, seen: frozenset[str]
+) -> tuple[Applicability, str]:
+    """`_callers_let_go` at one call of `fn`."""
+    called = f"`{fn.name}`"
+    line = ctx.span(site.call).line
+    if any(type(node) is cst.Lambda for node in ctx.ancestors(site.call)):
+        return _UNSAFE, f"the call of {called} at line {line} is in a lambda"
+    expr = site.argument(fn.params.index(param), param)
+    if _passes_no_array(ctx, site, fn, param, expr):
+        return _SAFE, ""
+    if site.stmt.comprehension:
+        return _UNSAFE, f"the call of {called} at line {line} is in a comprehension"
+    if type(expr) is not cst.Name:
+        return _UNSAFE, f"the call of {called} at line {line} passes `{param}` no plain name"
+    name = expr.value
+    if _reads_in(site.stmt, name) > 1:
+        return _UNSAFE, f"`{name}` is read again in the call of {called} at line {line}"
+    readers = ctx.graph.read_after(site.stmt, name)
+    if readers:
+        at = ctx.span(readers[0].node).line
+        return _UNSAFE, (
+            f"`{name}`, passed to {called} at line {line}, may be read after the call, at line {at}"
+        )
+    verdict = _alias_verdict(ctx, site, expr, name, seen=seen)
+    if verdict[0] is not _SAFE:
+        return _UNSAFE, f"at the call of {called} at line {line}, {verdict[1]}"
+    return _SAFE, ""
+
+
+def _passes_no_array(
+    ctx: ModuleContext,
+    site: CallSite,
+    fn: Function,
+    param: str,
+    expr: cst.BaseExpression | None,
+) -> bool:
+    """The call binds `param` to a value with no array: a number, a string, None (or its
+    default, one of those, where the call spreads no `*args`/`**kwargs`)."""
+    if expr is None:
+        if any(arg.star for arg in site.call.args):
+            return False
+        params = fn.node.params
+        found = [p for p in (*params.params, *params.kwonly_params) if p.name.value == param]
+        expr = found[0].default if found else None
+        return expr is not None and _literal(expr)
+    if _literal(expr):
+        return True
+    return model(ctx).value_of(site.stmt, expr).kind in _NO_ARRAYS
+
+
+def _literal(expr: cst.BaseExpression) -> bool:
+    """A number, string, `True`, `False` or `None` written out."""
+    if type(expr) is cst.Name:
+        return expr.value in ("True", "False", "None")
+    return type(expr) in (cst.Integer, cst.Float, cst.SimpleString)
+
+
+def _reads_in(stmt: Stmt, name: str) -> int:
+    """How often the statement itself reads `name` (an assignment's plain name targets,
+    which it binds, not counted)."""
+    node = stmt.node
+    exprs: list[cst.CSTNode] = own_exprs(stmt)
+    if type(node) is cst.Assign and _only_names(node):
+        exprs = [node.value]
+    return sum(n.value == name for e in exprs for n in read_names(e))
+
+
+def _only_names(node: cst.Assign) -> bool:
+    """Every target is a name or a (nested) tuple or list of names."""
+
+    def names(target: cst.BaseExpression) -> bool:
+        if type(target) is cst.Name:
+            return True
+        if type(target) is cst.Tuple or type(target) is cst.List:
+            return all(names(e.value) for e in target.elements)
+        return False
+
+    return all(names(t.target) for t in node.targets)

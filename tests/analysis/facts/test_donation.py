@@ -50,7 +50,8 @@ def step(s, x):
                     "s",
                     UNSAFE,
                     "the first call donates `s`, the caller's array, which the caller "
-                    "may still read",
+                    "may still read: `run` is in a module that may be imported: its callers "
+                    "are not all known",
                 )
             ],
             [],
