@@ -27,7 +27,6 @@ from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import is_escaping
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
-from autoopt.analysis.facts.fresh import receiver_class
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT
@@ -76,8 +75,6 @@ _DEPTH = 48  # values being solved at once (each takes several Python frames)
 _ITERATED = (Kind.ARRAY, Kind.HOST_ARRAY)  # iterating over axis 0 gives the same kind
 _ARRAY_ATTRS = {"shape": Value(Kind.SHAPE), "ndim": SCALAR, "size": SCALAR}
 _ABS_KINDS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR)
-#: The method names of `overlays.ARRAYS_RESULTS`, asked of a library object's receiver.
-_ARRAYS_METHODS = frozenset(m.rsplit(".", 1)[-1] for m in overlays.ARRAYS_RESULTS)
 #: How many answers, in any module's model, depended on the state of a fixpoint (a
 #: guess, a tentative value, a depth or budget limit): an expression's value computed
 #: while this count did not move is final, and is remembered.
@@ -547,8 +544,6 @@ class ValueModel:
             return HOST  # a NumPy Generator's draws
         if base.kind is Kind.OBJECT and f"{base.detail}.{method}" in overlays.ARRAYS_RESULTS:
             return PYTREE  # `optimizer.update(grads, state, params)`
-        if method in _ARRAYS_METHODS and self._library_arrays(stmt, func):
-            return PYTREE  # `net.init(key, x)` of `hk.transform` of sealed code
         cls = _instance_class(self.ctx, base)
         if cls is not None and method == cls.replace and all(a.keyword for a in call.args):
             return self._instance(stmt, cls, call, base)
@@ -557,12 +552,6 @@ class ValueModel:
         if base.kind is Kind.STRING:
             return Value(Kind.STRING)
         return UNKNOWN
-
-    def _library_arrays(self, stmt: Stmt, func: cst.Attribute) -> bool:
-        """The method's receiver is a library object whose construction is seen
-        (`facts/fresh.py`) and the overlays list the method's result as arrays."""
-        cls = receiver_class(self.ctx, stmt, func.value)
-        return cls is not None and f"{cls}.{func.attr.value}" in overlays.ARRAYS_RESULTS
 
     def _instance(
         self, stmt: Stmt, cls: PytreeClass, call: cst.Call, copied: Value | None
