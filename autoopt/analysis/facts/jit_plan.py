@@ -38,6 +38,7 @@ from autoopt.analysis.facts import tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
 from autoopt.analysis.facts.library_arrays import arrays_at_calls
 from autoopt.analysis.facts.summaries import summary
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
 from autoopt.analysis.values.model import model, parameter_default
@@ -194,6 +195,8 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
         plan.static[param] = f"it receives {value.kind.value}"
     elif value.kind is Kind.OBJECT and value.detail in overlays.STATIC_CLASSES:
         plan.static[param] = f"it receives an object of `{value.detail}`, immutable and hashable"
+    elif value.kind is Kind.HOST_ARRAY and value.dtype in jax_api.DEVICE_KEPT_DTYPES:
+        return  # jit's device copy keeps its dtype and values
     elif value.kind is Kind.HOST_ARRAY:
         plan.doubts.append(
             f"`{param}` receives a NumPy array, which jit turns into a device array "
