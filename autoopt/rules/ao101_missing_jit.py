@@ -51,6 +51,10 @@ class MissingJit(Rule):
     - every argument at every call site is an array, a pytree of arrays, a number used
       as data or a hashable constant made static: `analysis/values/model.py`,
       `analysis/facts/callsites.py`, `analysis/facts/tracing.py`
+    - a NumPy argument has a dtype jit's device copy keeps (float32, not float64), and
+      parameters made by a library object's method are arrays (the `init` of
+      `hk.transform` of sealed code): `analysis/facts/jit_plan.py`,
+      `analysis/facts/library_arrays.py`
     """
 
     id = "AO101"

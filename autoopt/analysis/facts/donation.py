@@ -18,9 +18,9 @@ rebinds it (`loss = step(model, x)`), and its aliases are judged as a rebound ar
 modules built one from the other and passed together are unsafe (nnx passes a module they
 share once; an array they share otherwise is not ruled out). A name that shares the module's
 buffers only through code autoopt cannot see is no alias when it holds no array (a loop
-counter) or was made before the module was built (`analysis/facts/module_provenance.py`: a
-data batch); the module handed to such code is then the premise that fails. A donation is
-proven only of
+counter, a NumPy Generator) or was made before the module was built
+(`analysis/facts/module_provenance.py`: a data batch); the module handed to such code is
+then the premise that fails. A donation is proven only of
 an argument proven an array, a pytree of them or such a module at every call, and unsafe
 otherwise. `eqx.filter_jit`
 donates by mode (`overlays/equinox.py`): the array leaves of every argument (`"all"`) or
@@ -76,6 +76,10 @@ _ORDER = {_SAFE: 0, _UNSAFE: 1, _NONE: 2}
 Donation = tuple[str, Applicability, str]
 #: Values that hold no array: `eqx.filter_jit` has nothing of theirs to donate.
 _NO_ARRAYS = frozenset({Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE})
+#: Host objects (`Kind.OBJECT` details) that hold no device buffer: a NumPy Generator
+#: (no attribute can be set on it). A NumPy array may: `np.asarray` of a CPU array shares
+#: its memory.
+_BUFFERLESS_OBJECTS = frozenset({"numpy-rng"})
 #: Values an `nnx.jit` donation is proven of: no module among them.
 _PLAIN_ARRAYS = frozenset({Kind.ARRAY, Kind.PYTREE})
 
@@ -395,12 +399,33 @@ def _alias_verdict(
 
 
 def _unlike_module(ctx: ModuleContext, stmt: Stmt, other: str, module: str) -> bool:
-    """`other` holds no array where `stmt` reads it (a loop's counter), or was made before
-    the module `module` holds there was built (`analysis/facts/module_provenance.py`)."""
+    """`other` holds no array where `stmt` reads it (a loop's counter, a NumPy Generator),
+    or was made before the module `module` holds there was built
+    (`analysis/facts/module_provenance.py`)."""
     if is_pseudo(other) or not other.isidentifier():
         return False
     kind = model(ctx).value_of(stmt, cst.Name(other)).kind
-    return kind in _NO_ARRAYS or made_before(ctx, stmt, other, module)
+    return (
+        kind in _NO_ARRAYS
+        or _host_object(ctx, stmt, other)
+        or made_before(ctx, stmt, other, module)
+    )
+
+
+def _host_object(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """Every binding of `name` in the scope of `stmt` (a local of a function, or a global
+    no function declares `global`) gives an object that holds no device buffer
+    (`_BUFFERLESS_OBJECTS`)."""
+    fn = ctx.graph.functions.get(stmt.scope)
+    if fn is not None and name in set(fn.params) | fn.globals | fn.nonlocals:
+        return False
+    if fn is None and any(name in f.globals for f in ctx.graph.functions.values()):
+        return False
+    binders = [s for s in ctx.graph.scope_stmts(stmt.scope) if name in s.defs]
+    values = [model(ctx).defined(s, name) for s in binders]
+    return bool(values) and all(
+        v.kind is Kind.OBJECT and v.detail in _BUFFERLESS_OBJECTS for v in values
+    )
 
 
 def _outside_verdict(

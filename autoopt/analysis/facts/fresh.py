@@ -13,7 +13,9 @@
   (`optax.chain`) only when each argument is such a call, written in place; a function
   defined with `@hk.transform` as its one decorator (`model.init(key, x)`); or a linen
   module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
-  `flax.linen.Module` that defines no `init` of its own. An initializer may return an
+  `flax.linen.Module` that defines no `init` of its own; or a wrapper that keeps the
+  `init` of the object it is given, written in place
+  (`hk.without_apply_rng(hk.transform(f))`). An initializer may return an
   array it holds (`embedding_init=lambda *_: pretrained`), so a linen module is built
   from literals only, and the code of a module class or of the function handed to
   `hk.transform` is *sealed*: it reads from outside only imports, builtins, literal
@@ -163,6 +165,9 @@ def _bound_call(stmt: Stmt, name: str) -> cst.Call | None:
 def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
     """The class of the object a constructor call makes, where the overlays know it."""
     qual = ctx.qualify(call.func) or ""
+    if qual in overlays.SAME_INIT:  # `hk.without_apply_rng(hk.transform(f))`
+        given = call.args[0].value if len(call.args) == 1 and not call.args[0].keyword else None
+        return _made_class(ctx, given) if type(given) is cst.Call else None
     cls = overlays.OBJECT_CLASSES.get(qual)
     if cls is not None and qual in overlays.COMBINATORS:
         parts = [a.value for a in call.args]

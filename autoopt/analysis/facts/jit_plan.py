@@ -8,8 +8,9 @@ on the value model (`analysis/values/model.py`, `analysis/facts/summaries.py`):
 - the function is pure and reads no outside state that jit would freeze;
 - no traced value reaches Python control flow, NumPy or text;
 - it returns arrays (or a pytree of them);
-- every argument at every call site is a JAX array, a pytree of arrays, a Python
-  number used only as data, or a hashable constant made static.
+- every argument at every call site is a JAX array, a pytree of arrays (also through
+  a library object's method: `analysis/facts/library_arrays.py`), a Python number used
+  only as data, or a hashable constant made static.
 
 A premise that fails outright is the `problem` (no fix); one autoopt cannot
 prove is a `doubt` (the fix is unsafe).
@@ -35,7 +36,9 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function
 from autoopt.analysis.facts import tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
+from autoopt.analysis.facts.library_arrays import arrays_at_calls
 from autoopt.analysis.facts.summaries import summary
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
 from autoopt.analysis.values.model import model, parameter_default
@@ -163,8 +166,24 @@ def _received(ctx: ModuleContext, plan: JitPlan, param: str) -> Value:
     return join_all(received)
 
 
+def _library_arrays(ctx: ModuleContext, plan: JitPlan, param: str) -> bool:
+    """`param` receives arrays through a library method (`facts/library_arrays.py`) at
+    the calls the rewrite compiles, all of them seen."""
+    fn = plan.fn
+    if plan.wrap_at_loops:
+        sites = plan.sites
+    elif execution.only_called(ctx, fn):
+        sites = ctx.graph.call_sites(fn)
+    else:
+        return False
+    return arrays_at_calls(ctx, sites, fn.params.index(param), param)
+
+
 def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> None:
     value = _received(ctx, plan, param)
+    unknown = value.kind is Kind.UNKNOWN and param not in facts.static
+    if unknown and _library_arrays(ctx, plan, param):
+        return
     if param in facts.static:
         if value.is_arrays:
             plan.problem = f"`{param}` is needed as a Python value but receives an array"
@@ -176,6 +195,8 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
         plan.static[param] = f"it receives {value.kind.value}"
     elif value.kind is Kind.OBJECT and value.detail in overlays.STATIC_CLASSES:
         plan.static[param] = f"it receives an object of `{value.detail}`, immutable and hashable"
+    elif value.kind is Kind.HOST_ARRAY and value.dtype in jax_api.DEVICE_KEPT_DTYPES:
+        return  # jit's device copy keeps its dtype and values
     elif value.kind is Kind.HOST_ARRAY:
         plan.doubts.append(
             f"`{param}` receives a NumPy array, which jit turns into a device array "

@@ -93,8 +93,9 @@ PURE_METHODS = optax.PURE_METHODS
 #: static, never donates them).
 NO_ARRAY_CLASSES = optax.NO_ARRAY_CLASSES
 #: Calls and methods (`class.method`), in any library, whose result, given arrays, is a
-#: pytree of arrays.
-ARRAYS_RESULTS = optax.ARRAYS_RESULTS
+#: pytree of arrays (haiku's `init`: of a transformed function with sealed code, which
+#: `facts/fresh.py` proves).
+ARRAYS_RESULTS = optax.ARRAYS_RESULTS | haiku.ARRAYS_RESULTS
 #: Calls and methods (`class.method`), in any library, whose array leaves are new
 #: buffers, none of an argument's and none twice.
 FRESH_RESULTS = (
@@ -106,6 +107,8 @@ OBJECT_CLASSES = {**optax.RETURNS, **haiku.RETURNS}
 #: Constructors whose object's `FRESH_RESULTS` methods are fresh only where those of
 #: every object they are given are (`optax.chain`).
 COMBINATORS = optax.COMBINATORS
+#: Calls given one library object that return one of its class with its very `init`.
+SAME_INIT = haiku.SAME_INIT
 #: Methods (`class.method`) of the objects `OBJECT_CLASSES` and linen modules make that
 #: are pure functions of their arguments: they keep no reference to them.
 PURE_OBJECT_METHODS = optax.PURE_METHODS | haiku.PURE_METHODS | flax_linen.PURE_METHODS

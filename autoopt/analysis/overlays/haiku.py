@@ -28,11 +28,19 @@ PURE_METHODS = frozenset({"haiku.Transformed.init", "haiku.Transformed.apply"})
 #: Methods whose array leaves are new buffers, none of an argument's and none twice
 #: (parameters and state made by haiku's initializers).
 FRESH_RESULTS = frozenset({"haiku.Transformed.init", "haiku.TransformedWithState.init"})
+#: Methods whose result is a pytree (a dict, or a tuple of two) whose leaves are JAX
+#: arrays, where the function transformed makes its parameters and state with haiku's
+#: initializers given constants (an initializer of the user's may return a NumPy array,
+#: kept as it is).
+ARRAYS_RESULTS = frozenset({"haiku.Transformed.init", "haiku.TransformedWithState.init"})
 #: Constructors -> the class of the object they return, whose methods the tables list.
 RETURNS = {
     "haiku.transform": "haiku.Transformed",
     "haiku.transform_with_state": "haiku.TransformedWithState",
 }
+#: Calls given one object of a class `RETURNS` lists that return an object of that class
+#: with the very `init` of the one given (`hk.without_apply_rng` changes only `apply`).
+SAME_INIT = frozenset({"haiku.without_apply_rng"})
 #: Layers -> the argument (keyword, position) that is an array they keep as a parameter
 #: as it is: `hk.Embed(embedding_matrix=t)` makes `t` itself its parameter.
 ARRAY_PARAMETERS = {"haiku.Embed": ("embedding_matrix", 2)}

@@ -326,6 +326,12 @@ DONATION_OPTIONS = frozenset(DONATE_OPTIONS["jax.jit"])
 #: Array types that an index array selects from by copying (advanced indexing: a NumPy
 #: copy, a JAX gather): `a[i]`, `i` an array of them, is a new buffer, never `a`'s.
 INDEX_COPIES = frozenset({"numpy.ndarray", "jax.Array"})
+#: NumPy dtypes a jit's device copy keeps, with or without `JAX_ENABLE_X64` (a float64
+#: or int64 NumPy array becomes float32 or int32 without it).
+DEVICE_KEPT_DTYPES = frozenset(
+    {"bool_", "int8", "int16", "int32", "uint8", "uint16", "uint32", "float16", "float32",
+     "complex64", "single", "half"}
+)  # fmt: skip
 #: Argument types a jit copies to the device on every call: donating one donates that
 #: copy, and the caller's array keeps its values (a NumPy array, even where the CPU
 #: client could alias its memory).

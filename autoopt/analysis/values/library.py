@@ -170,6 +170,16 @@ def arange(stop: cst.BaseExpression) -> Value:
     return ARRAY  # `jnp.arange(n)`: ints or floats, as `n` is
 
 
+def astyped(base: Value, call: cst.Call) -> Value:
+    """`x.astype(np.float32)`: an array of the same kind with the written dtype (any
+    other spelling: the dtype is unknown)."""
+    args = [
+        a for a in call.args if not a.star and (a.keyword is None or a.keyword.value == "dtype")
+    ]
+    dtype = _dtype_name(args[0].value) if len(args) == 1 == len(call.args) else None
+    return typed_value(base.kind, dtype=dtype)
+
+
 def reshaped(base: Value, call: cst.Call) -> Value:
     """`x.reshape(8, 3)` / `x.reshape((8, 3))` of a known shape with as many elements."""
     args = [a.value for a in call.args if a.keyword is None and not a.star]

@@ -59,6 +59,7 @@ from autoopt.analysis.values.lattice import (
 )
 from autoopt.analysis.values.library import (
     arange,
+    astyped,
     attribute_value,
     call_value,
     constructed,
@@ -267,7 +268,7 @@ class ValueModel:
         if base.typed:
             return self._row(stmt, base, expr)
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
-            return Value(base.kind)
+            return typed_value(base.kind, dtype=base.dtype)  # indexing keeps the dtype
         if base.kind is Kind.PYTREE:
             return _element(base, expr)
         if base.kind is Kind.SHAPE:
@@ -536,6 +537,8 @@ class ValueModel:
             return typed_value(Kind.ARRAY, (), base.dtype)
         if base.typed and method == "reshape":
             return reshaped(base, call)
+        if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY) and method == "astype":
+            return astyped(base, call)
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             if method in jax_api.TO_PYTHON_METHODS:
                 return SCALAR if method == "item" else UNKNOWN

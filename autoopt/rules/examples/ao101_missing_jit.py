@@ -256,6 +256,201 @@ def main():
 )
 
 INVALID = (
+    # the parameters of `hk.transform` of code making them with haiku's initializers are
+    # JAX arrays (`init`, kept by `hk.without_apply_rng`), the batch a float32 NumPy array
+    Invalid(
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+def forward(x):
+    return hk.Linear(1)(x)
+
+net = hk.without_apply_rng(hk.transform(forward))
+opt = optax.sgd(0.1)
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+def update(params, state, x):
+    grads = jax.grad(loss)(params, x)
+    updates, state = opt.update(grads, state)
+    return optax.apply_updates(params, updates), state
+
+def main():
+    data = np.ones((4, 3)).astype(np.float32)
+    params = net.init(jax.random.key(0), data)
+    state = opt.init(params)
+    for i in range(4):
+        params, state = update(params, state, data[i])
+    return params
+""",
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+def forward(x):
+    return hk.Linear(1)(x)
+
+net = hk.without_apply_rng(hk.transform(forward))
+opt = optax.sgd(0.1)
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+@jax.jit
+def update(params, state, x):
+    grads = jax.grad(loss)(params, x)
+    updates, state = opt.update(grads, state)
+    return optax.apply_updates(params, updates), state
+
+def main():
+    data = np.ones((4, 3)).astype(np.float32)
+    params = net.init(jax.random.key(0), data)
+    state = opt.init(params)
+    for i in range(4):
+        params, state = update(params, state, data[i])
+    return params
+""",
+    ),
+    # no safe fix: an initializer of the user's may return a NumPy array as a parameter
+    Invalid(
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+W = np.ones((3, 1), np.float32)
+
+def forward(x):
+    return x @ hk.get_parameter("w", [3, 1], init=lambda *_: W)
+
+net = hk.without_apply_rng(hk.transform(forward))
+opt = optax.sgd(0.1)
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+def update(params, state, x):
+    grads = jax.grad(loss)(params, x)
+    updates, state = opt.update(grads, state)
+    return optax.apply_updates(params, updates), state
+
+def main():
+    data = np.ones((4, 3)).astype(np.float32)
+    params = net.init(jax.random.key(0), data)
+    state = opt.init(params)
+    for i in range(4):
+        params, state = update(params, state, data[i])
+    return params
+""",
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+W = np.ones((3, 1), np.float32)
+
+def forward(x):
+    return x @ hk.get_parameter("w", [3, 1], init=lambda *_: W)
+
+net = hk.without_apply_rng(hk.transform(forward))
+opt = optax.sgd(0.1)
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+@jax.jit
+def update(params, state, x):
+    grads = jax.grad(loss)(params, x)
+    updates, state = opt.update(grads, state)
+    return optax.apply_updates(params, updates), state
+
+def main():
+    data = np.ones((4, 3)).astype(np.float32)
+    params = net.init(jax.random.key(0), data)
+    state = opt.init(params)
+    for i in range(4):
+        params, state = update(params, state, data[i])
+    return params
+""",
+        fix=_UNSAFE,
+        message="cannot prove what `params` receives",
+    ),
+    # no safe fix: a float64 NumPy batch becomes float32 on the device
+    Invalid(
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+def forward(x):
+    return hk.Linear(1)(x)
+
+net = hk.without_apply_rng(hk.transform(forward))
+opt = optax.sgd(0.1)
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+def update(params, state, x):
+    grads = jax.grad(loss)(params, x)
+    updates, state = opt.update(grads, state)
+    return optax.apply_updates(params, updates), state
+
+def main():
+    data = np.ones((4, 3)).astype(np.float64)
+    params = net.init(jax.random.key(0), data)
+    state = opt.init(params)
+    for i in range(4):
+        params, state = update(params, state, data[i])
+    return params
+""",
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+def forward(x):
+    return hk.Linear(1)(x)
+
+net = hk.without_apply_rng(hk.transform(forward))
+opt = optax.sgd(0.1)
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+@jax.jit
+def update(params, state, x):
+    grads = jax.grad(loss)(params, x)
+    updates, state = opt.update(grads, state)
+    return optax.apply_updates(params, updates), state
+
+def main():
+    data = np.ones((4, 3)).astype(np.float64)
+    params = net.init(jax.random.key(0), data)
+    state = opt.init(params)
+    for i in range(4):
+        params, state = update(params, state, data[i])
+    return params
+""",
+        fix=_UNSAFE,
+        message="`x` receives a NumPy array, which jit turns into a device array",
+    ),
     Invalid(
         """
 import jax.numpy as jnp

@@ -158,3 +158,43 @@ def test_a_buffer_something_may_keep_is_not_donated(body: str, fix, why: str) ->
     donate, blocked = verdicts(ctx, target)
     found = donate[0][1:] if donate else (NONE, blocked[0])
     assert found[0] is fix and found[1].startswith(why), found
+
+
+NNX_STEP = """
+@nnx.jit
+def step(model, x):
+    model.bias.value = model.bias.value + x.sum()
+
+
+def main():
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    {rng}
+    nnx.display(model, rng)
+    for _ in range(3):
+        step(model, jnp.ones(2))
+    return rng.normal()
+"""
+
+
+@pytest.mark.parametrize(
+    ("rng", "why"),
+    [
+        # a NumPy Generator holds no device buffer: the keeper is what fails
+        ("rng = np.random.default_rng(0)", "`model` is handed to `nnx.display`, which may keep it"),
+        # an object of unknown kind may
+        ("rng = make_rng()", "`rng` may hold the buffers of `model` and is read at line 16"),
+        # a NumPy array may share a CPU array's memory (`np.asarray`)
+        ("rng = np.asarray(jnp.ones(2))", "`rng` may hold the buffers of `model` and is read"),
+        # a Generator on one path only
+        (
+            "rng = np.random.default_rng(0)\n    if model.bias.value.sum() > 5:\n"
+            "        rng = make_rng()",
+            "`rng` may hold the buffers of `model` and is read",
+        ),
+    ],
+)
+def test_a_numpy_generator_holds_no_buffer_of_the_module(rng: str, why: str) -> None:
+    ctx = context(NNX_STEP.format(rng=rng), HEADER + "from flax import nnx\n")
+    (target,) = targets(ctx, "step")
+    donate, _ = verdicts(ctx, target)
+    assert donate[0][0] == "model" and donate[0][1] is UNSAFE and why in donate[0][2]

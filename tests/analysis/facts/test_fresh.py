@@ -56,6 +56,9 @@ embed = hk.transform(embed_fn)
 cached = hk.transform(cached_fn)
 stateful = hk.transform_with_state(state_fn)
 built_in = hk.transform(built_in_fn)
+plain = hk.without_apply_rng(hk.transform(built_in_fn))
+plain_leaky = hk.without_apply_rng(hk.transform(tied_fn))
+wrapped = wrap(hk.transform(built_in_fn))
 
 @hk.transform
 def decorated(x):
@@ -117,6 +120,9 @@ def main(params, key, x):
         ("Pretrained().init(key, x)", False),  # likewise
         ("nn.Embed(3, 2, embedding_init=lambda *_: TABLE).init(key, x)", False),
         ("built_in.init(key, x)", True),  # a library initializer given a constant
+        ("plain.init(key, x)", True),  # `hk.without_apply_rng` keeps the `init`
+        ("plain_leaky.init(key, x)", False),  # of a transform that ties two parameters
+        ("wrapped.init(key, x)", False),  # a wrapper the overlay does not list
         ("decorated.init(key, x)", True),  # `@hk.transform` on a sealed function
         ("tied.init(key, x)", False),  # two parameters from one local array
         ("decorated_tied.init(key, x)", False),

@@ -43,6 +43,34 @@ def plan_of(code: str, args: str):
             {},
             "`x` receives a NumPy array",
         ),
+        (
+            "def f(x):\n    return jnp.sin(x)\n",
+            "np.ones((4, 3)).astype(np.float32)[1:]",
+            Applicability.SAFE,
+            {},
+            "",
+        ),
+        (
+            "def f(x):\n    return jnp.sin(x)\n",
+            "np.ones(3).astype(np.float64)",
+            Applicability.UNSAFE,
+            {},
+            "`x` receives a NumPy array",
+        ),
+        (
+            "def f(x):\n    return jnp.sin(x)\n",
+            "np.ones(3).astype(dt)",
+            Applicability.UNSAFE,
+            {},
+            "`x` receives a NumPy array",
+        ),
+        (
+            "def f(x):\n    return jnp.sin(x)\n",
+            "np.ones(3).astype(np.float32) * 2.0",
+            Applicability.UNSAFE,
+            {},
+            "`x` receives a NumPy array",
+        ),
         ("def f(x):\n    return jnp.sin(x)\n", "data", Applicability.UNSAFE, {}, "cannot prove"),
         (
             "def f(x, cfg):\n    return x * cfg['a']\n",
@@ -85,3 +113,91 @@ def test_only_eager_loops_count() -> None:
     code = "@jax.jit\ndef g(x):\n    for _ in range(3):\n        x = f(x)\n    return x\n"
     ctx = context("def f(x):\n    return jnp.sin(x)\n" + code, HEADER)
     assert plans(ctx) == []
+
+
+HAIKU = HEADER + "import haiku as hk\nimport optax\n"
+NET = "def net_fn(x):\n    return hk.Linear(3)(x)\n\n\n"
+STEP = (
+    "opt = optax.sgd(0.1)\n\n\n"
+    "def loss(params, x):\n"
+    "    return jnp.sum(net.apply(params, None, x))\n\n\n"
+    "def update(params, state, x):\n"
+    "    grads = jax.grad(loss)(params, x)\n"
+    "    updates, state = opt.update(grads, state)\n"
+    "    return optax.apply_updates(params, updates), state\n\n\n"
+    "def main():\n"
+    "    params = {init}\n"
+    "    state = opt.init(params)\n"
+    "    for _ in range(3):\n"
+    "        params, state = update(params, state, jnp.ones((2, 3)))\n"
+    "{extra}"
+    "    return params\n"
+)
+
+
+def haiku_plan(net: str, init: str = "net.init(jax.random.key(0), jnp.ones((1, 3)))", extra=""):
+    ctx = context(NET + net + STEP.format(init=init, extra=extra), HAIKU)
+    (plan,) = plans(ctx)
+    return plan
+
+
+@pytest.mark.parametrize(
+    "net",
+    [
+        "net = hk.transform(net_fn)\n",
+        "net = hk.without_apply_rng(hk.transform(net_fn))\n",
+    ],
+)
+def test_params_from_the_init_of_a_sealed_transform_are_arrays(net: str) -> None:
+    plan = haiku_plan(net)
+    assert plan.fix is Applicability.SAFE and plan.doubts == []
+
+
+@pytest.mark.parametrize(
+    ("net", "init", "extra"),
+    [
+        # an initializer of the user's may return a NumPy array: not sealed
+        (
+            "W = np.ones(3)\n\n\ndef tied(x):\n"
+            "    return x + hk.get_parameter('w', [3], init=lambda *_: W)\n\n\n"
+            "net = hk.transform(tied)\n",
+            "net.init(jax.random.key(0), jnp.ones((1, 3)))",
+            "",
+        ),
+        # `net` rebound to an object autoopt cannot see
+        (
+            "net = hk.transform(net_fn)\nnet = make_net()\n",
+            "net.init(jax.random.key(0), jnp.ones((1, 3)))",
+            "",
+        ),
+        # a wrapper the overlay does not list
+        (
+            "net = wrap(hk.transform(net_fn))\n",
+            "net.init(jax.random.key(0), jnp.ones((1, 3)))",
+            "",
+        ),
+        # params loaded from the host
+        ("net = hk.transform(net_fn)\n", "load_params()", ""),
+    ],
+)
+def test_params_not_proven_arrays_leave_the_jit_unsafe(net: str, init: str, extra: str) -> None:
+    plan = haiku_plan(net, init, extra)
+    assert plan.fix is Applicability.UNSAFE
+    assert plan.doubts[0] == "cannot prove what `params` receives"
+
+
+def test_params_rebound_to_a_host_value_in_the_loop_leave_the_jit_unsafe() -> None:
+    loop = STEP.replace(
+        "        params, state = update(params, state, jnp.ones((2, 3)))\n",
+        "        params, state = update(params, state, jnp.ones((2, 3)))\n"
+        "        params = jax.device_get(params)\n",
+    )
+    ctx = context(
+        NET
+        + "net = hk.transform(net_fn)\n"
+        + loop.format(init="net.init(jax.random.key(0), jnp.ones((1, 3)))", extra=""),
+        HAIKU,
+    )
+    (plan,) = plans(ctx)
+    assert plan.fix is Applicability.UNSAFE
+    assert "`params`" in plan.doubts[0]

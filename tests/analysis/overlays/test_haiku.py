@@ -7,6 +7,7 @@ import inspect
 import haiku as hk
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 from autoopt.analysis.overlays import haiku as hk_api
@@ -22,7 +23,7 @@ def forward(x):
 
 def test_names_exist() -> None:
     names = hk_api.TRANSFORMS | hk_api.PURE_CALLS | hk_api.PURE_METHODS | hk_api.FRESH_RESULTS
-    names |= set(hk_api.ARRAY_PARAMETERS)
+    names |= set(hk_api.ARRAY_PARAMETERS) | hk_api.ARRAYS_RESULTS | hk_api.SAME_INIT
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert hk_api.WRAPS_FUNCTION <= hk_api.PURE_CALLS
 
@@ -107,3 +108,29 @@ def test_initializers_given_constants_make_new_buffers() -> None:
         return hk.Linear(3, w_init=hk.initializers.RandomNormal(0.1))(x) + a + b
 
     assert fresh_leaves(hk.transform(built_in).init(KEY, X), X, KEY)
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.ARRAYS_RESULTS))
+def test_init_of_library_initializers_gives_a_pytree_of_jax_arrays(name: str) -> None:
+    stateful = name.startswith("haiku.TransformedWithState")
+    made = (hk.transform_with_state(normed) if stateful else hk.transform(forward)).init(KEY, X)
+    assert type(made) is (tuple if stateful else dict)
+    leaves = jax.tree.leaves(made)
+    assert leaves and all(isinstance(leaf, jax.Array) for leaf in leaves)
+
+
+def test_init_keeps_a_numpy_array_an_initializer_of_the_users_returns() -> None:
+    """Why `ARRAYS_RESULTS` holds only of sealed code (`facts/fresh.py`)."""
+    host = np.ones(3, np.float64)
+    params = hk.transform(lambda x: x + hk.get_parameter("w", [3], init=lambda *_: host)).init(
+        KEY, X
+    )
+    assert type(params["~"]["w"]) is np.ndarray
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.SAME_INIT))
+def test_same_init_wrappers_keep_the_class_and_the_init(name: str) -> None:
+    wrap = getattr(hk, name.rsplit(".", 1)[1])
+    for made in (hk.transform(forward), hk.transform_with_state(normed)):
+        wrapped = wrap(made)
+        assert type(wrapped) is type(made) and wrapped.init is made.init

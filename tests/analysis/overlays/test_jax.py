@@ -326,3 +326,19 @@ def test_indexing_by_an_array_makes_a_new_buffer(index) -> None:
     copied = host[np.asarray(index)]
     copied[...] = -1.0
     assert float(host.sum()) == 6.0
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.DEVICE_KEPT_DTYPES))
+def test_jit_copies_a_numpy_array_of_a_kept_dtype_exactly(name: str) -> None:
+    """`DEVICE_KEPT_DTYPES`: the device copy a jit makes keeps the dtype and every value."""
+    host = (np.arange(6) % 3 + 0.5).astype(getattr(np, name))
+    out = jax.jit(lambda a: a)(host)
+    assert out.dtype == host.dtype and np.array_equal(np.asarray(out), host)
+
+
+@pytest.mark.parametrize("name", ["float64", "int64"])
+def test_jit_narrows_a_numpy_array_of_another_dtype(name: str) -> None:
+    """Why float64 and int64 are not in `DEVICE_KEPT_DTYPES` (without x64)."""
+    assert name not in jax_api.DEVICE_KEPT_DTYPES
+    if not jax.config.jax_enable_x64:
+        assert jax.jit(lambda a: a)(np.zeros(3, getattr(np, name))).dtype != np.dtype(name)
