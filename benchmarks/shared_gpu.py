@@ -17,7 +17,7 @@ before the workers start):
    run whole: exit status, the peak used memory of the device while it ran (polled),
    and the out-of-memory error if any.
 
-Prints Markdown tables for docs/benchmarks.md. The driver never imports jax.
+Prints Markdown tables for docs/benchmarks/rules.md. The driver never imports jax.
 """
 
 from __future__ import annotations

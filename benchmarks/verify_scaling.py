@@ -14,7 +14,7 @@ With `--rounds N`, passes 1 and 2 are repeated N times, alternating which goes f
 (ABBA), so that the one-slot and two-slot figures share the machine's conditions; the
 ratio is that of their summed wall times. Each pass prints its wall time; the one-slot
 passes also give each job's time (the slot runs one job after another), which the
-cluster estimate in docs/benchmarks.md is built from. Prints a Markdown section.
+cluster estimate in docs/benchmarks/verification.md is built from. Prints a Markdown section.
 
 `--cli-rerun` times the command itself instead: `autoopt rewrite CORPUS --verify` (local
 executor) twice, each in a fresh process, on one empty cache folder (`AUTOOPT_CACHE_DIR`),

@@ -56,7 +56,7 @@ class CompiledLoopStep(Rule):
     filter 1.35x, an RNN over 200 steps 1.68x faster (91% and 98% of what the
     hand-written `lax.scan` versions gain). The scan form also removes the
     per-iteration dispatch: the Burgers corpus program (700 steps) reaches
-    what its hand-written scan gains (docs/benchmarks.md).
+    what its hand-written scan gains (docs/benchmarks/rules.md).
 
     ## Fix safety
     **Safe** only when every premise of the form is proven; where one of the step's
