@@ -276,7 +276,9 @@ def update_markdown(path: Path, key: str, body: str) -> None:
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus")
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks" / "verification.md")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "docs" / "benchmarks" / "verification.md"
+    )
     parser.add_argument("--only", nargs="*", help="program names (without .py) to run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=15)
