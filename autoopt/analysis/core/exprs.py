@@ -288,3 +288,15 @@ def evaluated_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
     if type(node) is cst.ClassDef:
         return []
     return [node]
+
+
+def is_literal(expr: cst.BaseExpression) -> bool:
+    """A number, a string, `True`/`False`/`None`, a negated one, or a tuple or list of them:
+    a value written out, which holds no array."""
+    if type(expr) is cst.Tuple or type(expr) is cst.List:
+        return all(is_literal(e.value) for e in expr.elements)
+    if type(expr) is cst.UnaryOperation:
+        return is_literal(expr.expression)
+    if type(expr) is cst.Name:
+        return expr.value in ("True", "False", "None")
+    return isinstance(expr, cst.BaseNumber | cst.BaseString)

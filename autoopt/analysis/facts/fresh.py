@@ -38,7 +38,7 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.exprs import is_literal, read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
@@ -188,7 +188,7 @@ def _linen_module(ctx: ModuleContext, call: cst.Call) -> bool:
     built from literals only (an initializer handed in may return an array it holds)."""
     func = call.func
     qual = ctx.qualify(func) or ""
-    if not all(_literal(a.value) and not a.star for a in call.args):
+    if not all(is_literal(a.value) and not a.star for a in call.args):
         return False
     if qual.startswith("flax.linen.") and qual.rsplit(".", 1)[-1][:1].isupper():
         return qual not in linen_api.TRANSFORMS
@@ -267,16 +267,5 @@ def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:
         return _sealed(ctx, name, seen)
     binders = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
     return bool(binders) and all(
-        type(s.node) is cst.Assign and _literal(s.node.value) for s in binders
+        type(s.node) is cst.Assign and is_literal(s.node.value) for s in binders
     )
-
-
-def _literal(expr: cst.BaseExpression) -> bool:
-    """A number, a string, a constant name, or a tuple or list of them."""
-    if type(expr) is cst.Tuple or type(expr) is cst.List:
-        return all(_literal(e.value) for e in expr.elements)
-    if type(expr) is cst.UnaryOperation:
-        return _literal(expr.expression)
-    if type(expr) is cst.Name:
-        return expr.value in ("True", "False", "None")
-    return isinstance(expr, cst.BaseNumber | cst.BaseString)

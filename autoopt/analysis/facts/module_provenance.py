@@ -28,6 +28,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import is_literal
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.facts.fresh import sealed_code
 from autoopt.analysis.facts.nnx_modules import module_class
@@ -71,7 +72,7 @@ def _built_after(ctx: ModuleContext, reader: Stmt, module: str, before: Stmt, de
         return False
     for arg in call.args:
         value = arg.value
-        if arg.star or not (_literal(value) or _no_arrays(ctx, value)):
+        if arg.star or not (is_literal(value) or _no_arrays(ctx, value)):
             if type(value) is not cst.Name:
                 return False
             if not _built_after(ctx, bound, value.value, before, depth + 1):
@@ -96,15 +97,4 @@ def _no_arrays(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
         return False
     qual = ctx.qualify(expr.func) or ""
     known = qual == "flax.nnx.Rngs" or (qual.startswith("optax.") and qual in OBJECT_CLASSES)
-    return known and all(not a.star and _literal(a.value) for a in expr.args)
-
-
-def _literal(expr: cst.BaseExpression) -> bool:
-    """A number, a string, True/False/None, or a tuple or list of them."""
-    if type(expr) is cst.Tuple or type(expr) is cst.List:
-        return all(_literal(e.value) for e in expr.elements)
-    if type(expr) is cst.UnaryOperation:
-        return _literal(expr.expression)
-    if type(expr) is cst.Name:
-        return expr.value in ("True", "False", "None")
-    return isinstance(expr, cst.BaseNumber | cst.BaseString)
+    return known and all(not a.star and is_literal(a.value) for a in expr.args)
