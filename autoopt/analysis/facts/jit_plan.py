@@ -38,6 +38,7 @@ from autoopt.analysis.facts import tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
 from autoopt.analysis.facts.library_arrays import arrays_at_calls
 from autoopt.analysis.facts.summaries import summary
+from autoopt.analysis.facts.writes import writes
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
@@ -196,7 +197,9 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
     elif value.kind is Kind.OBJECT and value.detail in overlays.STATIC_CLASSES:
         plan.static[param] = f"it receives an object of `{value.detail}`, immutable and hashable"
     elif value.kind is Kind.HOST_ARRAY and value.dtype in jax_api.DEVICE_KEPT_DTYPES:
-        return  # jit's device copy keeps its dtype and values
+        why = _not_device_like(ctx, plan.fn, param)
+        if why:  # in place, `x *= 2` writes the caller's array; traced, it rebinds `x`
+            plan.doubts.append(f"`{param}` receives a NumPy array, which {why}")
     elif value.kind is Kind.HOST_ARRAY:
         plan.doubts.append(
             f"`{param}` receives a NumPy array, which jit turns into a device array "
@@ -276,3 +279,14 @@ def escapes_to_pickling(ctx: ModuleContext, fn: Function) -> bool:
             ):
                 return True
     return False
+
+
+def _not_device_like(ctx: ModuleContext, fn: Function, param: str) -> str:
+    """Why a NumPy array of a dtype jit keeps may not be replaced by its device copy in
+    `fn` ("" when it may): `fn`, or code it calls, may write it in place (`x *= 2` writes
+    the caller's array; traced, it rebinds `x`). Asking its type is a tracing problem
+    (`facts/tracing.py`)."""
+    changed = writes(ctx, fn)
+    if changed is None or param in changed.params:
+        return f"`{fn.name}` may change in place (a traced array is rebound instead)"
+    return ""

@@ -257,7 +257,9 @@ def main():
 
 INVALID = (
     # the parameters of `hk.transform` of code making them with haiku's initializers are
-    # JAX arrays (`init`, kept by `hk.without_apply_rng`), the batch a float32 NumPy array
+    # JAX arrays (`init`, kept by `hk.without_apply_rng`), the batch a float32 NumPy array;
+    # unsafe: the code `update` runs (`opt.update`, `optax.apply_updates`) is not proven to
+    # leave that array unchanged, as jit's device copy would
     Invalid(
         """
 import haiku as hk
@@ -318,6 +320,8 @@ def main():
         params, state = update(params, state, data[i])
     return params
 """,
+        fix=_UNSAFE,
+        message="`x` receives a NumPy array, which `update` may change in place",
     ),
     # no safe fix: an initializer of the user's may return a NumPy array as a parameter
     Invalid(

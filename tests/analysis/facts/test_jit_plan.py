@@ -71,6 +71,28 @@ def plan_of(code: str, args: str):
             {},
             "`x` receives a NumPy array",
         ),
+        # in place, a NumPy argument is the caller's array; traced, `x *= 2.0` rebinds `x`
+        (
+            "def f(x):\n    x *= 2.0\n    return jnp.sin(x)\n",
+            "np.ones((4, 3)).astype(np.float32)[1:]",
+            Applicability.UNSAFE,
+            {},
+            "`x` receives a NumPy array, which `f` may change in place",
+        ),
+        (
+            "def f(x):\n    x[0] = 0.0\n    return jnp.sin(x)\n",
+            "np.ones((4, 3)).astype(np.float32)[1:]",
+            Applicability.NONE,
+            {},
+            "it is not pure: it mutates its argument `x`",
+        ),
+        (
+            "def f(x):\n    return jnp.sin(x) if isinstance(x, np.ndarray) else x\n",
+            "np.ones((4, 3)).astype(np.float32)[1:]",
+            Applicability.NONE,
+            {},
+            "it tests `isinstance` on the traced `x`",
+        ),
         ("def f(x):\n    return jnp.sin(x)\n", "data", Applicability.UNSAFE, {}, "cannot prove"),
         (
             "def f(x, cfg):\n    return x * cfg['a']\n",
