@@ -52,6 +52,13 @@ def decide(
         verdict = Verdict.SLOWER if program.slower else Verdict.ACCEPTED
         return verdict, "; ".join(map(describe, views))
     function = row.function
+    if program and function and function.faster and program.leans_slower and _compiles_more(row):
+        # a region replays its recorded calls warm: a rewrite that compiles again per call
+        # (a static argument that changes) shows its cost in the program only
+        return Verdict.SLOWER, (
+            f"the program compiles {row.compiles_after} times against {row.compiles_before}, "
+            "which the region, replayed warm, does not show; " + describe(program)
+        )
     if (
         program
         and program.undecided
@@ -89,6 +96,12 @@ def settle(verdict: Verdict, policy: str, safe: bool) -> Verdict:
     if policy == "keep" or (policy == "keep-safe" and safe):
         return Verdict.KEPT_INCONCLUSIVE
     return verdict
+
+
+def _compiles_more(row: Row) -> bool:
+    """The rewritten program compiled more often than the original in its entry run."""
+    before, after = row.compiles_before, row.compiles_after
+    return before is not None and after is not None and after > before
 
 
 def _memory_goal(rule_id: str) -> bool:

@@ -256,3 +256,16 @@ def test_an_undecided_region_beside_a_program_leaning_faster_is_not_a_disagreeme
     assert region.undecided and program.undecided
     verdict, reason = decide(row(program=program, function=region), T)
     assert verdict is Verdict.INCONCLUSIVE and reason.startswith("not decided within the budget")
+
+
+def test_a_region_replayed_warm_does_not_hide_recompiles_the_program_shows() -> None:
+    """A static argument that changes every call: the region, replayed warm, is faster;
+    the program compiles three times as often and leans slower, undecided: slower."""
+    region = view([1.0] * 4, [0.4] * 4)
+    program = view([1.0, 1.0], [3.0, 1.2], floor=0.10)
+    assert region.faster and program.leans_slower and not program.slower
+    slow = row(function=region, program=program, compiles_before=5, compiles_after=15)
+    verdict, reason = decide(slow, T)
+    assert verdict is Verdict.SLOWER and "compiles 15 times against 5" in reason
+    same = row(function=region, program=program, compiles_before=5, compiles_after=5)
+    assert decide(same, T)[0] is Verdict.NO_GAIN  # no more compiles: the views disagree
