@@ -193,6 +193,14 @@ class Analysis:
     def fix_all(self) -> list[Finding]:
         return [f for f in self.findings if api.applicable(f, self.settings)]
 
+    def fixed_all(self) -> str:
+        """The text `rewrite --write` gives: every applicable fix, the fixed text analysed
+        and fixed again until stable (a fix can unblock another: `api.MAX_PASSES`)."""
+        if FIX_ALL not in self._fixed:
+            result = api.optimize_source(self.text, path=self.path, settings=self.settings)
+            self._fixed[FIX_ALL] = result.new_source
+        return self._fixed[FIX_ALL]
+
     def fixed(self, findings: Sequence[Finding]) -> str:
         """The text with exactly these findings' fixes applied (memoised)."""
         key = repr([key_of(f) for f in findings])
@@ -734,8 +742,10 @@ async def code_action(ls: AutooptServer, params: lsp.CodeActionParams) -> list[l
 def _with_edit(
     ls: AutooptServer, view: View, action: lsp.CodeAction, findings: list[Finding]
 ) -> lsp.CodeAction:
+    analysis = view.analysis
     try:
-        action.edit = ls.view_edit(view, view.analysis.fixed(findings))
+        fixed = analysis.fixed_all() if action.kind == FIX_ALL else analysis.fixed(findings)
+        action.edit = ls.view_edit(view, fixed)
     except AutooptError as exc:  # code that does not parse, or moved across notebook cells
         logger.error("%s", exc)
     return action

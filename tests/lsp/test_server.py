@@ -180,6 +180,37 @@ async def test_fix_all_applies_every_safe_fix(client: LanguageClient):
     assert await actions(client, uri, only=[lsp.CodeActionKind.RefactorRewrite]) == []
 
 
+HOISTED = """\
+import jax.numpy as jnp
+import numpy as np
+
+
+def main():
+    host = np.arange(12, dtype=np.float64).reshape(3, 4)
+    acc = jnp.zeros(4)
+    for i in range(5):
+        d = jnp.asarray(host)
+        acc = acc + d[0] * d[2]
+    return acc
+"""
+
+
+async def test_fix_all_applies_the_fixes_a_later_pass_proves(client: LanguageClient):
+    """AO301's hoist unblocks AO103 (tests/test_pipeline.py): fix all gives what
+    `rewrite --write` gives, the compiled loop included, not the first pass alone."""
+    options = {**OPTIONS, "select": ["AO103", "AO301"]}
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(options))
+    uri = "file:///tmp/autoopt-lsp/hoisted.py"
+    diags = await open_doc(client, uri, HOISTED)
+    assert sorted(d.code for d in diags) == ["AO103", "AO301"]
+    (fix_all,) = await actions(client, uri, only=[lsp.CodeActionKind.SourceFixAll])
+    new = await resolved_text(client, uri, HOISTED, fix_all)
+    settings = Settings(select=("AO103", "AO301"))
+    assert new == optimize_source(HOISTED, settings=settings).new_source
+    assert "    acc = _main_loop(acc, host_dev)\n" in new
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(OPTIONS))
+
+
 async def test_eager_edits_and_unsafe_fixes_for_a_client_without_resolve(
     bare_client: LanguageClient,
 ):
