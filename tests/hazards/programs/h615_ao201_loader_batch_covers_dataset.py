@@ -34,7 +34,7 @@ def main():
     ys = xs @ jnp.array([[1.0], [-1.0]])
     model = eqx.nn.Linear(2, 1, key=jax.random.key(0))
     opt_state = OPT.init(eqx.filter(model, eqx.is_array))
-    for epoch in range(4):
+    for _ in range(4):
         for x, y in dataloader(xs, ys, 32):
             model, opt_state, value = make_step(model, opt_state, x, y)
     final = jnp.mean((jax.vmap(model)(xs) - ys) ** 2)

@@ -4,7 +4,6 @@ AO201: from the second epoch the batches are not new buffers; an `eqx.filter_jit
 donating every argument deletes a cached batch, which the next epoch yields again."""
 
 import equinox as eqx
-import jax
 import jax.numpy as jnp
 import numpy as np
 

@@ -1,7 +1,7 @@
-"""Linear regression trained with `optax.contrib.dog(1.0)`, an optax optimizer whose `init` keeps the
-params themselves in its state (`init_params`). Trap for AO201: `init` of an optax optimizer does
-not always make new buffers; at the first call `params` and a leaf of `opt_state` are
-one buffer, so donating both donates it twice (XLA refuses the call)."""
+"""Linear regression trained with `optax.contrib.dog(1.0)`, an optax optimizer whose `init`
+keeps the params themselves in its state (`init_params`). Trap for AO201: `init` of an
+optax optimizer does not always make new buffers; at the first call `params` and a leaf
+of `opt_state` are one buffer, so donating both donates it twice (XLA refuses the call)."""
 
 import jax
 import jax.numpy as jnp

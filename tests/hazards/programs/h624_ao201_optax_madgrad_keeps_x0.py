@@ -1,7 +1,8 @@
-"""Linear regression trained with `optax.contrib.madgrad(0.05)`, an optax optimizer whose `init` keeps the
-params themselves in its state (`x0`, made by an identity `jax.tree.map`). Trap for AO201: `init` of an optax optimizer does
-not always make new buffers; at the first call `params` and a leaf of `opt_state` are
-one buffer, so donating both donates it twice (XLA refuses the call)."""
+"""Linear regression trained with `optax.contrib.madgrad(0.05)`, an optax optimizer whose
+`init` keeps the params themselves in its state (`x0`, made by an identity
+`jax.tree.map`). Trap for AO201: `init` of an optax optimizer does not always make new
+buffers; at the first call `params` and a leaf of `opt_state` are one buffer, so
+donating both donates it twice (XLA refuses the call)."""
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,8 @@
-"""Linear regression trained with `optax.chain(optax.clip_by_global_norm(1.0), optax.contrib.cocob())`: gradient clipping chained before COCOB, whose state keeps `init_particles`. Trap for AO201: the wrapped optimizer's
-`init` keeps the params themselves in its state, so at the first call `params` and a
-leaf of `opt_state` are one buffer; donating both donates it twice (XLA refuses)."""
+"""Linear regression trained with `optax.chain(optax.clip_by_global_norm(1.0),
+optax.contrib.cocob())`: gradient clipping chained before COCOB, whose state keeps
+`init_particles`. Trap for AO201: the wrapped optimizer's `init` keeps the params
+themselves in its state, so at the first call `params` and a leaf of `opt_state` are one
+buffer; donating both donates it twice (XLA refuses)."""
 
 import jax
 import jax.numpy as jnp

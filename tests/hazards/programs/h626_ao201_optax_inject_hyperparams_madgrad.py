@@ -1,6 +1,9 @@
-"""Linear regression trained with `optax.inject_hyperparams(optax.contrib.madgrad)(learning_rate=0.05)`: the learning rate injected as a hyperparameter around MADGRAD, whose state keeps `x0`. Trap for AO201: the wrapped optimizer's
-`init` keeps the params themselves in its state, so at the first call `params` and a
-leaf of `opt_state` are one buffer; donating both donates it twice (XLA refuses)."""
+"""Linear regression trained with
+`optax.inject_hyperparams(optax.contrib.madgrad)(learning_rate=0.05)`: the learning rate
+injected as a hyperparameter around MADGRAD, whose state keeps `x0`. Trap for AO201: the
+wrapped optimizer's `init` keeps the params themselves in its state, so at the first
+call `params` and a leaf of `opt_state` are one buffer; donating both donates it twice
+(XLA refuses)."""
 
 import jax
 import jax.numpy as jnp

@@ -1,4 +1,6 @@
-"""Linear regression trained with `optax.multi_transform({"w": optax.contrib.dog(1.0), "b": optax.sgd(0.1)}, {"w": "w", "b": "b"})`: DoG for the weights and SGD for the bias (`multi_transform`); DoG keeps `init_params`. Trap for AO201: the wrapped optimizer's
+"""Linear regression trained with `optax.multi_transform({"w": optax.contrib.dog(1.0), "b":
+optax.sgd(0.1)}, {"w": "w", "b": "b"})`: DoG for the weights and SGD for the bias
+(`multi_transform`); DoG keeps `init_params`. Trap for AO201: the wrapped optimizer's
 `init` keeps the params themselves in its state, so at the first call `params` and a
 leaf of `opt_state` are one buffer; donating both donates it twice (XLA refuses)."""
 

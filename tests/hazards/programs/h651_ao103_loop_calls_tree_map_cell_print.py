@@ -5,6 +5,8 @@ looks like device work in several statements, but the print is in the method of 
 object `jax.tree.map` returns; compiled, it would run once at trace time (and `float`
 of a tracer raises)."""
 
+import functools
+
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -24,7 +26,7 @@ def main():
     xs = jnp.linspace(-1.0, 1.0, 18).reshape(6, 3)
     h = jnp.zeros(3)
     for t in range(6):
-        decayed = jax.tree.map(lambda p: p * 0.95**t, cell)
+        decayed = jax.tree.map(functools.partial(jnp.multiply, 0.95**t), cell)
         h = decayed(h, xs[t])
         h = h / (1.0 + jnp.abs(h).sum())
     return h
