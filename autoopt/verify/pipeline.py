@@ -331,13 +331,16 @@ def _measure_programs(
     also gives its transfer, sync, compile and memory counts. The capturing baseline
     is not a sample: the first run of a session tended to be the slowest. The first
     `minimum` rounds run every rewrite; after them a round begins only within the
-    budget, and runs only the rewrites whose speed is still unsettled.
+    budget, and runs only the rewrites whose speed is still unsettled, and a combination
+    until it has `MIN_PAIRS` pairs, budget or not.
     """
     for count in range(maximum):
-        first = count < minimum
-        if not first and session.left_s() <= 0:
-            break
-        active = [job for job in jobs if not job.failed and (first or _unsettled(job))]
+        first, within, owing = count < minimum, session.left_s() > 0, count < MIN_PAIRS
+        active = [
+            job
+            for job in jobs
+            if not job.failed and (first or (owing and _owed(job)) or (within and _unsettled(job)))
+        ]
         if not active:
             break
         _program_round(session, active, say)
@@ -404,6 +407,13 @@ def _unsettled(job: _Job) -> bool:
     if function.faster:
         return program is None or program.speedup < 1
     return program is not None and program.leans_faster
+
+
+def _owed(job: _Job) -> bool:
+    """A combination measured on fewer than `MIN_PAIRS` pairs: it gets rounds past the
+    budget too, since one pair can never show it slower."""
+    view = job.row.program
+    return bool(job.members) and (view is None or view.samples < MIN_PAIRS)
 
 
 def _combination_unsettled(combo: _Job) -> bool:

@@ -213,3 +213,12 @@ def test_a_combination_with_a_rewrite_not_faster_alone_is_measured_until_it_deci
     _measure_programs(session, [combo], lambda _message: None, 1, 20)
     assert session.runs["gain.py"] > 2
     assert combo.row.program is not None and combo.row.program.faster
+
+
+def test_a_combination_gets_two_pairs_past_the_budget(tmp_path: Path) -> None:
+    """One pair can never show a combination slower; the rewrites alone get no more rounds."""
+    session = ScriptedSession(tmp_path)
+    session.deadline = 0.0  # the file's budget is spent
+    combo, same = _combination("gain.py", 3.0), _job("same.py")
+    _measure_programs(session, [same, combo], lambda _message: None, 1, 20)
+    assert session.runs == {"original.py": 2, "gain.py": 2, "same.py": 1}
