@@ -563,10 +563,22 @@ def faster(row: Row) -> bool:
     return row.verdict is Verdict.ACCEPTED and any(v.faster for v in views)
 
 
-def corpus_time(folder: Path) -> dict[str, Any]:
-    """Wall time of `autoopt rewrite corpus/ --verify --no-cache`, and its verdicts."""
+def corpus_files(part: str | None) -> list[str]:
+    """`corpus/`, or part K of N (`K/N`: the K-th of N runs of its files, in name order)."""
+    if not part:
+        return ["corpus/"]
+    number, count = (int(n) for n in part.split("/"))
+    files = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "corpus").glob("*.py"))
+    size = -(-len(files) // count)
+    return files[(number - 1) * size : number * size]
+
+
+def corpus_time(folder: Path, part: str | None = None) -> dict[str, Any]:
+    """Wall time of `autoopt rewrite corpus/ --verify --no-cache` (or of a part of the
+    corpus's files), and its verdicts."""
     report = folder / "corpus.json"
-    command = [sys.executable, "-m", "autoopt", "rewrite", "corpus/", "--verify", "--no-cache"]
+    files = corpus_files(part)
+    command = [sys.executable, "-m", "autoopt", "rewrite", *files, "--verify", "--no-cache"]
     command += ["--no-progress", "--report", str(report)]
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path}
@@ -575,10 +587,10 @@ def corpus_time(folder: Path) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     verdicts: dict[str, int] = {}
     if report.exists():
-        for file in json.loads(report.read_text()):
+        for file in json.loads(report.read_text())["reports"]:
             for row in file.get("rows", []):
                 verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
-    return {"seconds": seconds, "exit": done.returncode, "verdicts": verdicts}
+    return {"seconds": seconds, "exit": done.returncode, "verdicts": verdicts, "files": files}
 
 
 def loops(load: int, cores: int | None) -> int:
@@ -593,6 +605,7 @@ def run(
     options: VerifyOptions,
     corpus: list[int] | None,
     cores: int | None = None,
+    part: str | None = None,
 ) -> list[dict]:
     runs = []
     for load in loads:
@@ -605,7 +618,7 @@ def run(
             entry: dict[str, Any] = {"busy": count, "emulated_load": load, "cores": cores}
             entry |= {"load": os.getloadavg(), "cases": results}
             if corpus is not None and (not corpus or load in corpus):
-                entry["corpus"] = corpus_time(Path(tmp))
+                entry["corpus"] = corpus_time(Path(tmp), part)
                 print(f"busy {count}: corpus {entry['corpus']}", file=sys.stderr, flush=True)
         runs.append(entry)
     return runs
@@ -688,6 +701,7 @@ def main() -> None:
     parser.add_argument(
         "--corpus", type=int, nargs="*", help="also time the corpus --verify (at these loads)"
     )
+    parser.add_argument("--corpus-part", metavar="K/N", help="time part K of N of the corpus")
     parser.add_argument("--no-cases", action="store_true", help="only the corpus (--corpus)")
     parser.add_argument("--table", type=Path, nargs="+", help="print the matrix of saved runs")
     args = parser.parse_args()
@@ -696,7 +710,7 @@ def main() -> None:
         return
     cases = [c for c in CASES if not args.no_cases and (not args.only or c.name in args.only)]
     options = replace(VerifyOptions(), budget_s=args.budget)
-    runs = run(args.busy, cases, options, args.corpus, args.cores)
+    runs = run(args.busy, cases, options, args.corpus, args.cores, args.corpus_part)
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1))
     print(matrix(runs))

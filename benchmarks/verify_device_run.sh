@@ -10,6 +10,9 @@
 #   corpus    `autoopt rewrite corpus/ --verify --no-cache` wall time at loads 0 and 2
 #             (default), with no case run beside it (measured: about 30 minutes per load
 #             at busy 11, 34 s per file at the median: longer than one device command)
+#   parts LOAD K/N ...
+#             the corpus wall time at one load in parts (part K of N of its files, in name
+#             order), one `rewrite --verify` each, so that each command fits a time limit
 #   all       both (default); where a command is capped at 10 minutes run `cases 0 2`,
 #             then `cases 1`, as separate commands
 #
@@ -33,12 +36,22 @@ corpus() {
     accuracy --no-cases --busy "$@" --corpus --json "$out/verify_corpus.json" \
         2>"$out/verify_corpus.log"
 }
+parts() {
+    local load=$1
+    shift
+    for part in "$@"; do
+        accuracy --no-cases --busy "$load" --corpus --corpus-part "$part" \
+            --json "$out/verify_corpus_${part/\//of}.json" 2>>"$out/verify_corpus.log"
+        echo "$(date -u +%H:%M:%S) part $part done"
+    done
+}
 case $stage in
 cases) if ((${#loads[@]})); then cases "${loads[@]}"; else cases 0 1 2; fi ;;
 corpus) if ((${#loads[@]})); then corpus "${loads[@]}"; else corpus 0 2; fi ;;
+parts) parts "${loads[@]}" ;;
 all) cases 0 1 2 && corpus 0 2 ;;
 *)
-    echo "usage: $0 [cases [LOAD ...] | corpus [LOAD ...] | all]" >&2
+    echo "usage: $0 [cases [LOAD ...] | corpus [LOAD ...] | parts LOAD K/N ... | all]" >&2
     exit 2
     ;;
 esac

@@ -161,7 +161,7 @@ VerifyBudget = Annotated[
         "--verify-budget",
         min=1.0,
         metavar="SECONDS",
-        help="Seconds verification may measure each file (default 60; `verify-budget` in "
+        help="Seconds verification may measure each file (default 30; `verify-budget` in "
         "pyproject.toml); past them only the minimum rounds run and undecided speeds are "
         "inconclusive.",
     ),

@@ -50,7 +50,7 @@ class VerifyOptions:
     atol: float | None = None  # absolute tolerance, overrides the scaled default
     repeats: int = 1  # fresh-process rounds every rewrite gets, budget or not
     max_repeats: int = 20  # ... and at most, while its speed is undecided and budget is left
-    budget_s: float = 60.0  # seconds per file; past it, no round begins beyond the minimum
+    budget_s: float = 30.0  # seconds per file; past it, no round begins beyond the minimum
     rounds: int = 60  # interleaved steady-state rounds per region, at most
     warmup: int = 2  # calls per variant before the timed rounds
     max_calls: int = 3  # captured calls per target function
@@ -81,6 +81,7 @@ class _Job:
     row: Row
     program: Path = Path()
     failed: bool = False
+    members: list[_Job] = field(default_factory=list)  # a combination's rewrites
 
     def fail(self, verdict: Verdict, reason: str) -> None:
         self.row.verdict, self.row.reason, self.failed = verdict, reason, True
@@ -316,7 +317,9 @@ def _combo(
         candidate.source = combine([job.candidate for job in jobs])
     except AutooptError as exc:
         candidate.error = f"the fixes do not combine: {exc.message}"
-    return _job(session, path, candidate)
+    combo = _job(session, path, candidate)
+    combo.members = list(jobs)
+    return combo
 
 
 def _measure_programs(
@@ -328,13 +331,16 @@ def _measure_programs(
     also gives its transfer, sync, compile and memory counts. The capturing baseline
     is not a sample: the first run of a session tended to be the slowest. The first
     `minimum` rounds run every rewrite; after them a round begins only within the
-    budget, and runs only the rewrites whose speed is still unsettled.
+    budget, and runs only the rewrites whose speed is still unsettled, and a combination
+    until it has `MIN_PAIRS` pairs, budget or not.
     """
     for count in range(maximum):
-        first = count < minimum
-        if not first and session.left_s() <= 0:
-            break
-        active = [job for job in jobs if not job.failed and (first or _unsettled(job))]
+        first, within, owing = count < minimum, session.left_s() > 0, count < MIN_PAIRS
+        active = [
+            job
+            for job in jobs
+            if not job.failed and (first or (owing and _owed(job)) or (within and _unsettled(job)))
+        ]
         if not active:
             break
         _program_round(session, active, say)
@@ -389,15 +395,44 @@ def _unsettled(job: _Job) -> bool:
     """The rewrite's speed is not decided yet: its program view is undecided, and so is its
     region's, or the two point different ways: the region faster while the whole program
     measured no faster than the original, or the region no faster while the program leans
-    faster than its bar. The program, which is what runs, gets more rounds then."""
+    faster than its bar. The program, which is what runs, gets more rounds then.
+    A combination has rules of its own (`_combination_unsettled`)."""
     program, function = job.row.program, job.row.function
     if job.failed or (program is not None and not program.undecided):
         return False
+    if job.members:
+        return _combination_unsettled(job)
     if function is None or function.undecided:
         return True
     if function.faster:
         return program is None or program.speedup < 1
     return program is not None and program.leans_faster
+
+
+def _owed(job: _Job) -> bool:
+    """A combination measured on fewer than `MIN_PAIRS` pairs: it gets rounds past the
+    budget too, since one pair can never show it slower."""
+    view = job.row.program
+    return bool(job.members) and (view is None or view.samples < MIN_PAIRS)
+
+
+def _combination_unsettled(combo: _Job) -> bool:
+    """An undecided combination of rewrites needs more rounds until it has `MIN_PAIRS`
+    (enough to find it slower), then only while it may matter: its estimate is below 1x
+    (it may yet be shown slower, and the best rewrite alone kept), or some rewrite is not
+    faster alone (the rewrites are kept together only if the combination decides faster).
+    When every rewrite was decided faster alone and together they lean no slower, more
+    rounds would only narrow a figure that changes nothing kept."""
+    program = combo.row.program
+    if program is None or program.samples < MIN_PAIRS or program.speedup < 1:
+        return True
+    return not all(_faster_alone(job) for job in combo.members)
+
+
+def _faster_alone(job: _Job) -> bool:
+    """A rewrite that some view of its own decided faster, and none slower."""
+    views = [view for view in (job.row.function, job.row.program) if view is not None]
+    return not job.failed and any(v.faster for v in views) and not any(v.slower for v in views)
 
 
 def _check_original(session: _Session, run: WorkerRun) -> bool:

@@ -93,7 +93,7 @@ def test_verify_budget_and_inconclusive_policy_reach_the_options(tmp_path, monke
     assert result.exit_code == 0, result.output
     assert seen["options"].budget_s == 7.5 and seen["options"].inconclusive == "drop"
     CliRunner().invoke(app, ["verify", str(path)])
-    assert seen["options"].budget_s == 60.0 and seen["options"].inconclusive == "keep-safe"
+    assert seen["options"].budget_s == 30.0 and seen["options"].inconclusive == "keep-safe"
 
 
 def test_verify_budget_from_pyproject_and_the_command_line_over_it(tmp_path, monkeypatch) -> None:
@@ -105,8 +105,8 @@ def test_verify_budget_from_pyproject_and_the_command_line_over_it(tmp_path, mon
     seen = captured_options(monkeypatch)
     CliRunner().invoke(app, ["verify", str(path)])
     assert seen["options"].budget_s == 12 and seen["options"].inconclusive == "keep"
-    CliRunner().invoke(app, ["verify", str(path), "--verify-budget", "30"])
-    assert seen["options"].budget_s == 30 and seen["options"].inconclusive == "keep"
+    CliRunner().invoke(app, ["verify", str(path), "--verify-budget", "45"])
+    assert seen["options"].budget_s == 45 and seen["options"].inconclusive == "keep"
 
 
 def test_a_bad_verify_budget_is_an_error(tmp_path) -> None:

@@ -24,7 +24,12 @@ from autoopt.verify.stats import Decision, speed_view
 
 #: Seconds per run, cycled: the original, a real 1.25x gain in noise, and no gain.
 NOISY = [1.0, 1.2, 0.85, 1.1, 0.9, 1.15]  # about 15% run to run
-TIMES = {"original.py": NOISY, "gain.py": [0.8 * t for t in NOISY], "same.py": NOISY}
+TIMES = {
+    "original.py": NOISY,
+    "gain.py": [0.8 * t for t in NOISY],
+    "same.py": NOISY,
+    "slow.py": [1.5 * t for t in NOISY],
+}
 
 
 class ScriptedSession(_Session):
@@ -167,3 +172,53 @@ def test_a_region_of_no_gain_does_not_stop_a_program_that_leans_faster() -> None
 def test_a_faster_region_gets_more_program_rounds_while_the_program_is_no_faster() -> None:
     assert _unsettled(_region_and_program(1.44, [0.9, 1.04]))  # estimate 0.97x
     assert not _unsettled(_region_and_program(1.44, [1.25, 1.0]))  # estimate 1.12x
+
+
+def _combination(name: str, member_region: float) -> _Job:
+    """A combination of two rewrites whose regions were each timed at `member_region`."""
+    members = [_job(f"m{i}.py") for i in range(2)]
+    for member in members:
+        before = [1.0, 1.01, 0.99, 1.0]
+        after = [t / member_region for t in before]
+        member.row.function = speed_view("function f", before, after, 0.05)
+    combo = _job(name)
+    combo.members = members
+    return combo
+
+
+def test_a_combination_of_rewrites_faster_alone_stops_at_two_pairs(tmp_path: Path) -> None:
+    """Every rewrite was decided faster alone and together they lean faster: two pairs
+    (enough to find the combination slower) and no more, undecided or not."""
+    session = ScriptedSession(tmp_path)
+    combo = _combination("gain.py", 3.0)
+    _measure_programs(session, [combo], lambda _message: None, 1, 20)
+    assert session.runs == {"original.py": 2, "gain.py": 2}
+    assert combo.row.program is not None and combo.row.program.undecided
+
+
+def test_a_combination_that_leans_slower_is_measured_until_it_decides(tmp_path: Path) -> None:
+    session = ScriptedSession(tmp_path)
+    combo = _combination("slow.py", 3.0)
+    _measure_programs(session, [combo], lambda _message: None, 1, 20)
+    assert session.runs["slow.py"] > 2
+    assert combo.row.program is not None and combo.row.program.slower
+
+
+def test_a_combination_with_a_rewrite_not_faster_alone_is_measured_until_it_decides(
+    tmp_path: Path,
+) -> None:
+    """Rewrites of no gain alone are kept together only if the combination decides faster."""
+    session = ScriptedSession(tmp_path)
+    combo = _combination("gain.py", 1.0)
+    _measure_programs(session, [combo], lambda _message: None, 1, 20)
+    assert session.runs["gain.py"] > 2
+    assert combo.row.program is not None and combo.row.program.faster
+
+
+def test_a_combination_gets_two_pairs_past_the_budget(tmp_path: Path) -> None:
+    """One pair can never show a combination slower; the rewrites alone get no more rounds."""
+    session = ScriptedSession(tmp_path)
+    session.deadline = 0.0  # the file's budget is spent
+    combo, same = _combination("gain.py", 3.0), _job("same.py")
+    _measure_programs(session, [same, combo], lambda _message: None, 1, 20)
+    assert session.runs == {"original.py": 2, "gain.py": 2, "same.py": 1}
