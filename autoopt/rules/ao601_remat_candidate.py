@@ -23,6 +23,7 @@ from autoopt.analysis.semantic import (
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
+from autoopt.rules import ao601_layer_loops as layer_loops
 from autoopt.rules.base import Rule
 
 _SCAN = "jax.lax.scan"
@@ -108,6 +109,7 @@ class RematCandidate(Rule):
                     finding = self._scan(ctx, stmt, call) or self._loop_layer(ctx, stmt, call)
                     if finding is not None:
                         yield finding
+        yield from layer_loops.findings(self, ctx, _shallow)
 
     def _scan(self, ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> Finding | None:
         if not ctx.is_jax(call.func, _SCAN) or not call.args:
