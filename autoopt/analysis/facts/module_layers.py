@@ -66,9 +66,10 @@ def field_annotation(node: cst.ClassDef, field: str) -> cst.BaseExpression | Non
         if type(line) is not cst.SimpleStatementLine:
             continue
         for small in line.body:
-            target = small.target if type(small) is cst.AnnAssign else None
-            if type(target) is cst.Name and target.value == field:
-                return small.annotation.annotation  # type: ignore[union-attr]
+            if type(small) is not cst.AnnAssign:
+                continue
+            if type(small.target) is cst.Name and small.target.value == field:
+                return small.annotation.annotation
     return None
 
 
