@@ -62,16 +62,32 @@ def findings(rule: Rule, ctx: ModuleContext, shallow: Callable[[Loop], bool]) ->
 
 
 def _differentiation(ctx: ModuleContext) -> str | None:
-    """The first reverse-mode transform of any library the module applies, as written
-    with its line (`jax.value_and_grad` at line 40); None when it applies none."""
-    nodes: list[cst.BaseExpression] = [c.func for s in ctx.graph.stmts for c in s.calls]
-    for fn in ctx.graph.functions.values():
-        nodes += [d.decorator for d in fn.node.decorators if type(d.decorator) is not cst.Call]
-    found = [n for n in nodes if ctx.qualify(n) in overlays.REVERSE_MODE]
+    """The first reverse-mode transform of any library the module applies or decorates
+    with, anywhere (a lambda's body included), as written with its line (`jax.grad` at
+    line 40); None when it applies none."""
+    found = [n for n in _transforms(ctx.module) if ctx.qualify(n) in overlays.REVERSE_MODE]
     if not found:
         return None
     first = min(found, key=lambda n: ctx.span(n).line)
     return f"`{dotted(first) or ctx.qualify(first)}` at line {ctx.span(first).line}"
+
+
+def _transforms(module: cst.Module) -> list[cst.BaseExpression]:
+    """What every call of the module calls, and every bare decorator."""
+
+    class Collect(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found: list[cst.BaseExpression] = []
+
+        def visit_Call(self, node: cst.Call) -> None:
+            self.found.append(node.func)
+
+        def visit_Decorator(self, node: cst.Decorator) -> None:
+            self.found.append(node.decorator)
+
+    collect = Collect()
+    module.visit(collect)
+    return collect.found
 
 
 def _sites(ctx: ModuleContext) -> Iterator[_Site]:
