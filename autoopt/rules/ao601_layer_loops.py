@@ -48,6 +48,7 @@ class _Site:
     layer: str | None
     inline: bool
     direct: bool  # the statement is in the loop's own body, not under an `if`
+    carried: str  # the name the layer takes and gives back
 
 
 def findings(rule: Rule, ctx: ModuleContext, shallow: Callable[[Loop], bool]) -> Iterator[Finding]:
@@ -113,8 +114,8 @@ def _site(ctx: ModuleContext, owner: str, framework: str, fn: Function, stmt: St
     if type(func) is cst.Call and type(func.func) is cst.Name:
         built = layers.module_classes(ctx).get(func.func.value)
         if framework == layers.LINEN and built == layers.LINEN:
-            direct = _direct(loop, stmt)
-            return _Site(owner, framework, fn, call, loop, func.func.value, True, direct)
+            built_here, direct = func.func.value, _direct(loop, stmt)
+            return _Site(owner, framework, fn, call, loop, built_here, True, direct, target.value)
         return None
     field = _self_field(loop.node.iter)
     loop_var = loop.node.target
@@ -123,7 +124,7 @@ def _site(ctx: ModuleContext, owner: str, framework: str, fn: Function, stmt: St
     if func.value != loop_var.value:
         return None
     layer = layers.element_class(ctx, owner, field)
-    return _Site(owner, framework, fn, call, loop, layer, False, _direct(loop, stmt))
+    return _Site(owner, framework, fn, call, loop, layer, False, _direct(loop, stmt), target.value)
 
 
 def _direct(loop: Loop, stmt: Stmt) -> bool:
@@ -132,7 +133,7 @@ def _direct(loop: Loop, stmt: Stmt) -> bool:
 
 
 def _carries(call: cst.Call, name: str) -> bool:
-    return any(type(a.value) is cst.Name and a.value.value == name for a in call.args)
+    return any(_is_name(a.value, name) for a in call.args)
 
 
 def _self_field(expr: cst.BaseExpression) -> str | None:
@@ -158,7 +159,7 @@ def _finding(rule: Rule, ctx: ModuleContext, site: _Site, grad: str) -> Finding:
     if isinstance(plan, str):
         return rule.finding(ctx, site.call, f"{where}, but {plan}", NONE)
     spelled, edits = plan
-    doubts = [UNROLLED, _NOT_FOLLOWED.format(owner=site.owner), *unproven]
+    doubts = [UNROLLED, _NOT_FOLLOWED.format(owner=site.owner), *unproven, *_traced(ctx, site)]
     doubts += [_SHARED] if site.framework == layers.LINEN else []
     message = f"{where}: checkpoint each layer (`{spelled}`); {'; '.join(doubts)}"
     title = "Checkpoint each layer"
@@ -179,7 +180,10 @@ def _linen_plan(ctx: ModuleContext, site: _Site) -> tuple[str, list[Edit]] | str
     name=f"Block_{i}")(x, train)`: the original parameter names, Python values static
     (by position: nn.remat names no keyword static); else why not."""
     if not site.inline:
-        return "linen builds these layers in `setup`: wrap their class with `nn.remat` there"
+        return (
+            "a linen layer held in a field is checkpointed where it is built "
+            "(`nn.remat(Block)(...)`), which autoopt does not rewrite"
+        )
     inner = site.call.func
     assert type(inner) is cst.Call and site.layer is not None
     naming = _naming(ctx, site, inner)
@@ -225,7 +229,7 @@ def _naming(
         return why
     if var.value != "_":
         return [_name_arg(layer, var.value)], []
-    if any("_" in s.uses for s in body):
+    if any("_" in s.uses for s in ctx.graph.scope_stmts(site.fn.qualname)):
         return why
     index = fresh_name(ctx, "layer_index")
     return [_name_arg(layer, index)], [Replace(var, lambda _n: cst.Name(index))]
@@ -266,6 +270,22 @@ def _static_args(ctx: ModuleContext, site: _Site) -> tuple[list[cst.Arg], list[i
         return f"a Python value is passed to `{site.layer}` by keyword, which nn.remat traces"
     static = [i + 1 for i, a in enumerate(positional) if _python_value(site.fn, a.value)]
     return [*positional, *keywords], static
+
+
+def _traced(ctx: ModuleContext, site: _Site) -> list[str]:
+    """For linen, the arguments besides the carried value that nn.remat traces and that
+    autoopt does not prove arrays (a Python flag there fails at trace time)."""
+    if site.framework != layers.LINEN:
+        return []
+    return [
+        f"nn.remat traces `{ctx.code(a.value)}`, not proven an array"
+        for a in site.call.args
+        if not _python_value(site.fn, a.value) and not _is_name(a.value, site.carried)
+    ]
+
+
+def _is_name(expr: cst.BaseExpression, name: str) -> bool:
+    return type(expr) is cst.Name and expr.value == name
 
 
 def _keyword(arg: cst.Arg) -> str | None:
