@@ -63,6 +63,14 @@ TRACING_TRANSFORMS = (
     | flax_linen.TRANSFORMS
     | haiku.TRANSFORMS
 )
+#: Transforms, in any library, that differentiate a function in reverse mode.
+REVERSE_MODE = (
+    frozenset(jax.REVERSE_MODE)
+    | equinox.GRAD_LIKE
+    | equinox.VALUE_AND_GRAD_LIKE
+    | flax_nnx.GRAD_LIKE
+    | flax_nnx.VALUE_AND_GRAD_LIKE
+)
 #: Qualified calls, outside the pure prefixes, that compute on their arguments and
 #: touch nothing else.
 PURE_CALLS = (

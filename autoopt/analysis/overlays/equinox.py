@@ -23,6 +23,16 @@ VMAP_LIKE = frozenset({"equinox.filter_vmap"})
 REMAT_LIKE = frozenset({"equinox.filter_checkpoint"})
 #: Every transform that traces the functions handed to it.
 TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | REMAT_LIKE
+#: The checkpoint AO601 writes around a layer: `filter_checkpoint(layer)(x)` traces the
+#: layer's array leaves and the arguments' (every other leaf is static), gradients and
+#: outputs equal to `layer(x)`'s.
+REMAT = "equinox.filter_checkpoint"
+#: Layers a module's `__call__` may apply inside `filter_checkpoint` with the same
+#: outputs and gradients (`Dropout`'s mask comes from the key it is given).
+REMAT_PURE = frozenset(
+    {"equinox.nn.Linear", "equinox.nn.MLP", "equinox.nn.Conv2d", "equinox.nn.LayerNorm",
+     "equinox.nn.MultiheadAttention", "equinox.nn.Dropout", "equinox.nn.Embedding"}
+)  # fmt: skip
 
 #: jit-like transforms -> their one donation option, `donate=`, which donates the array
 #: leaves of every argument (`"all"`) or of all but the first (`"all-except-first"`);

@@ -19,6 +19,24 @@ REMAT_LIKE = frozenset({"flax.linen.remat", "flax.linen.checkpoint"})
 #: Every transform that traces the functions handed to it.
 TRANSFORMS = JIT_LIKE | VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
 
+#: The lifted checkpoint AO601 writes around a module class: `nn.remat(Cls)` is a new
+#: class named `REMAT_PREFIX + "Cls"`, so an instance left to linen's automatic naming
+#: is `CheckpointCls_0`, not `Cls_0`; given `name="Cls_0"` it keeps the parameter tree.
+#: Its `static_argnums` count `self` as argument 0 and name positional arguments only.
+REMAT = "flax.linen.remat"
+REMAT_PREFIX = "Checkpoint"
+#: Layers and functions a module's `__call__` may apply inside `nn.remat` with the same
+#: outputs, gradients and collections (`BatchNorm`'s `batch_stats`; `Dropout`'s mask
+#: comes from the same rng on recomputation) as without it.
+REMAT_PURE = frozenset(
+    {"flax.linen.Dense", "flax.linen.Conv", "flax.linen.BatchNorm", "flax.linen.LayerNorm",
+     "flax.linen.Dropout", "flax.linen.relu", "flax.linen.gelu", "flax.linen.tanh",
+     "flax.linen.sigmoid", "flax.linen.avg_pool", "flax.linen.max_pool"}
+)  # fmt: skip
+#: Methods of a linen module that write a variable collection it keeps (`self.sow`,
+#: `self.variable(...).value = v`, `self.put_variable`).
+WRITES_COLLECTIONS = frozenset({"sow", "variable", "put_variable"})
+
 #: Methods that are pure functions of their arguments: `init(rngs, *args)` gives the
 #: variables, `apply(variables, *args)` the output (and, with `mutable=`, the changed
 #: collections, returned rather than written).

@@ -151,6 +151,83 @@ g = jax.grad(loss)(params, x)
 """,
         "an activation, not a layer taking its weights",
     ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import flax.linen as nn
+
+class DenseLayer(nn.Module):
+    growth: int
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        z = nn.BatchNorm(use_running_average=not train)(x)
+        z = nn.Conv(self.growth, (3, 3))(nn.relu(z))
+        return jnp.concatenate([x, z], axis=-1)
+
+class DenseBlock(nn.Module):
+    @nn.compact
+    def __call__(self, x, train=True):
+        for _ in range(2):
+            x = DenseLayer(8)(x, train=train)
+        return x
+
+grads = jax.grad(loss)(params, x)
+""",
+        "a linen loop of 2 layers: too shallow to pay for recomputing",
+    ),
+    Valid(
+        """
+import jax
+import jax.numpy as jnp
+import flax.linen as nn
+
+class DenseLayer(nn.Module):
+    growth: int
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        z = nn.BatchNorm(use_running_average=not train)(x)
+        z = nn.Conv(self.growth, (3, 3))(nn.relu(z))
+        return jnp.concatenate([x, z], axis=-1)
+
+class DenseBlock(nn.Module):
+    depth: int
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        for _ in range(self.depth):
+            x = DenseLayer(8)(x, train=train)
+        return x
+
+y = DenseBlock(6).apply(variables, x, False)
+""",
+        "a linen loop of layers in a program that never differentiates",
+    ),
+    Valid(
+        """
+import equinox as eqx
+import jax.numpy as jnp
+
+class Block(eqx.Module):
+    linear: eqx.nn.Linear
+
+    def __call__(self, x):
+        return x + jnp.tanh(self.linear(x))
+
+class Net(eqx.Module):
+    layers: list[Block]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+y = eqx.filter_jit(net)(x)
+""",
+        "an equinox loop of layers in a program that never differentiates",
+    ),
 )
 
 INVALID = (
@@ -526,5 +603,230 @@ g = jax.grad(loss)(ws, x)
 """,
         fix=Applicability.NONE,
         message="calls `record`, which prints from the trace",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import flax.linen as nn
+
+class DenseLayer(nn.Module):
+    growth: int
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        z = nn.BatchNorm(use_running_average=not train)(x)
+        z = nn.Conv(self.growth, (3, 3))(nn.relu(z))
+        return jnp.concatenate([x, z], axis=-1)
+
+class DenseBlock(nn.Module):
+    depth: int
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        for _ in range(self.depth):
+            x = DenseLayer(8)(x, train=train)
+        return x
+
+def loss(params, batch_stats, x):
+    y, _ = DenseBlock(6).apply(
+        {"params": params, "batch_stats": batch_stats}, x, True, mutable=["batch_stats"]
+    )
+    return jnp.mean(y ** 2)
+
+grads = jax.grad(loss)(params, batch_stats, x)
+""",
+        """
+import jax
+import jax.numpy as jnp
+import flax.linen as nn
+
+class DenseLayer(nn.Module):
+    growth: int
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        z = nn.BatchNorm(use_running_average=not train)(x)
+        z = nn.Conv(self.growth, (3, 3))(nn.relu(z))
+        return jnp.concatenate([x, z], axis=-1)
+
+class DenseBlock(nn.Module):
+    depth: int
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        for layer_index in range(self.depth):
+            x = nn.remat(DenseLayer, static_argnums=(2,))(
+                8, name=f"DenseLayer_{layer_index}"
+            )(x, train)
+        return x
+
+def loss(params, batch_stats, x):
+    y, _ = DenseBlock(6).apply(
+        {"params": params, "batch_stats": batch_stats}, x, True, mutable=["batch_stats"]
+    )
+    return jnp.mean(y ** 2)
+
+grads = jax.grad(loss)(params, batch_stats, x)
+""",
+        fix=Applicability.UNSAFE,
+        message="checkpoint each layer (`nn.remat(DenseLayer, static_argnums=(2,))`); unsafe",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+class Block(eqx.Module):
+    linear: eqx.nn.Linear
+    dropout: eqx.nn.Dropout
+
+    def __call__(self, x, *, key=None, train=False):
+        h = self.dropout(self.linear(x), inference=not train, key=key)
+        return x + jnp.tanh(h)
+
+class Net(eqx.Module):
+    layers: list[Block]
+
+    def __call__(self, x, key):
+        for layer in self.layers:
+            key, sub = jax.random.split(key)
+            x = layer(x, key=sub, train=True)
+        return x
+
+@eqx.filter_value_and_grad
+def loss(net, x, key):
+    return jnp.mean(jax.vmap(net, in_axes=(0, None))(x, key) ** 2)
+""",
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+class Block(eqx.Module):
+    linear: eqx.nn.Linear
+    dropout: eqx.nn.Dropout
+
+    def __call__(self, x, *, key=None, train=False):
+        h = self.dropout(self.linear(x), inference=not train, key=key)
+        return x + jnp.tanh(h)
+
+class Net(eqx.Module):
+    layers: list[Block]
+
+    def __call__(self, x, key):
+        for layer in self.layers:
+            key, sub = jax.random.split(key)
+            x = eqx.filter_checkpoint(layer)(x, key=sub, train=True)
+        return x
+
+@eqx.filter_value_and_grad
+def loss(net, x, key):
+    return jnp.mean(jax.vmap(net, in_axes=(0, None))(x, key) ** 2)
+""",
+        fix=Applicability.UNSAFE,
+        message="checkpoint each layer (`eqx.filter_checkpoint(layer)`); unsafe",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import flax.linen as nn
+
+class Layer(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        h = nn.Dense(x.shape[-1])(x)
+        self.sow("intermediates", "h", h)
+        return x + jnp.tanh(h)
+
+class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        for i in range(8):
+            x = Layer()(x)
+        return x
+
+grads = jax.grad(loss)(params, x)
+""",
+        fix=Applicability.NONE,
+        message="but `Layer` writes a variable collection (`self.sow`)",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+class Block(eqx.Module):
+    linear: eqx.nn.Linear
+
+    def __call__(self, x):
+        jax.debug.print("norm {n}", n=jnp.linalg.norm(x))
+        return x + jnp.tanh(self.linear(x))
+
+class Net(eqx.Module):
+    layers: list[Block]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+grads = eqx.filter_grad(loss)(net, x)
+""",
+        fix=Applicability.NONE,
+        message="but `Block` prints from the trace (`jax.debug.print`)",
+    ),
+    Invalid(
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+class Block(eqx.Module):
+    linear: eqx.nn.Linear
+
+    def __call__(self, x):
+        print("layer")
+        return x + jnp.tanh(self.linear(x))
+
+class Net(eqx.Module):
+    layers: list[Block]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+grads = eqx.filter_grad(loss)(net, x)
+""",
+        fix=Applicability.NONE,
+        message="but `Block` prints",
+    ),
+    Invalid(
+        """
+import jax
+import flax.linen as nn
+
+class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        for i, feat in enumerate([8, 8, 8, 8, 8]):
+            x = Layer(feat)(x)
+        return x
+
+class Layer(nn.Module):
+    feat: int
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.relu(nn.Dense(self.feat)(x))
+
+grads = jax.grad(loss)(params, x)
+""",
+        fix=Applicability.NONE,
+        message="nn.remat would rename the parameters of `Layer` (`CheckpointLayer_0`)",
     ),
 )

@@ -235,3 +235,52 @@ def test_nothing_else_keeps_a_layer_or_its_arguments(name: str) -> None:
     del layer, made
     gc.collect()
     assert ref() is None and sys.getrefcount(key) == before
+
+
+class Block(eqx.Module):
+    """Every `REMAT_PURE` layer applied once (`MLP` and `Conv2d` on their own shapes)."""
+
+    linear: eqx.nn.Linear
+    mlp: eqx.nn.MLP
+    conv: eqx.nn.Conv2d
+    norm: eqx.nn.LayerNorm
+    attention: eqx.nn.MultiheadAttention
+    dropout: eqx.nn.Dropout
+    embedding: eqx.nn.Embedding
+
+    def __init__(self, key):
+        keys = jax.random.split(key, 5)
+        self.linear = eqx.nn.Linear(4, 4, key=keys[0])
+        self.mlp = eqx.nn.MLP(4, 4, 8, 1, key=keys[1])
+        self.conv = eqx.nn.Conv2d(1, 1, 1, key=keys[2])
+        self.norm = eqx.nn.LayerNorm(4)
+        self.attention = eqx.nn.MultiheadAttention(1, 4, key=keys[3])
+        self.dropout = eqx.nn.Dropout(0.5)
+        self.embedding = eqx.nn.Embedding(3, 4, key=keys[4])
+
+    def __call__(self, x, *, key, enable_dropout=True):
+        z = jax.vmap(self.linear)(x) + jax.vmap(self.mlp)(x) + self.embedding(jnp.int32(1))
+        z = self.conv(z[None])[0] + self.attention(z, z, z)
+        z = self.dropout(jax.vmap(self.norm)(z), inference=not enable_dropout, key=key)
+        return x + jnp.tanh(z)
+
+
+def test_filter_checkpoint_of_a_layer_keeps_outputs_and_gradients() -> None:
+    """`REMAT`, `REMAT_PURE`: `filter_checkpoint(layer)(x, ...)` in a loop of layers
+    gives `layer(x, ...)`'s outputs and gradients; a bool argument stays static."""
+    checkpoint = resolve_object(eqx_api.REMAT)
+    layers = [Block(k) for k in jax.random.split(KEY, 3)]
+    x = jax.random.normal(KEY, (5, 4))
+
+    def loss(layers, wrap):
+        h = x
+        for i, layer in enumerate(layers):
+            h = wrap(layer)(h, key=jax.random.key(i), enable_dropout=True)
+        return jnp.sum(h**2)
+
+    value, grads = eqx.filter_value_and_grad(loss)(layers, lambda f: f)
+    value_r, grads_r = eqx.filter_value_and_grad(loss)(layers, checkpoint)
+    assert value == value_r
+    close = jax.tree.map(lambda a, b: jnp.allclose(a, b, rtol=1e-5), grads, grads_r)
+    assert jax.tree.all(close)
+    assert [n for n in sorted(eqx_api.REMAT_PURE) if not resolve(n)] == []

@@ -79,3 +79,78 @@ def test_init_returns_what_a_handed_in_initializer_returns() -> None:
     table = jnp.arange(6.0).reshape(3, 2)
     variables = nn.Embed(3, 2, embedding_init=lambda *_: table).init(KEY, jnp.zeros(1, int))
     assert pointers(variables) == pointers(table)
+
+
+class Layer(nn.Module):
+    """Every `REMAT_PURE` entry applied once; `train` a Python value."""
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        z = nn.BatchNorm(use_running_average=not train)(x)
+        z = nn.LayerNorm()(nn.relu(nn.Dense(4)(z)))
+        z = nn.Dropout(0.5, deterministic=not train)(nn.gelu(z))
+        z = nn.sigmoid(nn.tanh(z))[:, None, :, None]
+        z = nn.Conv(1, (1, 1))(z)
+        z = nn.avg_pool(z, (1, 1)) + nn.max_pool(z, (1, 1))
+        return jnp.concatenate([x, z[:, 0, :, 0]], axis=-1)
+
+
+class Stack(nn.Module):
+    remat: bool
+
+    @nn.compact
+    def __call__(self, x, train=True):
+        for i in range(3):
+            if self.remat:
+                x = nn.remat(Layer, static_argnums=(2,))(name=f"Layer_{i}")(x, train)
+            else:
+                x = Layer()(x, train=train)
+        return x
+
+
+def _train(model: nn.Module, variables, x):
+    def loss(params):
+        rngs = {"dropout": jax.random.key(1)}
+        out, new = model.apply({**variables, "params": params}, x, True, rngs=rngs,
+                               mutable=["batch_stats"])  # fmt: skip
+        return jnp.sum(out**2), new
+
+    return jax.value_and_grad(loss, has_aux=True)(variables["params"])
+
+
+def test_remat_with_the_original_names_keeps_the_tree_values_and_collections() -> None:
+    """`REMAT`, `REMAT_PURE`: the same variables, outputs, gradients and `batch_stats`
+    under `nn.remat` given the automatic names (gradients to rounding: recomputed)."""
+    x = jax.random.normal(KEY, (8, 4))
+    rngs = {"params": KEY, "dropout": jax.random.key(1)}
+    plain, remat = Stack(remat=False), Stack(remat=True)
+    variables = plain.init(rngs, x)
+    assert leaves_equal(variables, remat.init(rngs, x))
+    (loss, new), grads = _train(plain, variables, x)
+    (loss_r, new_r), grads_r = _train(remat, variables, x)
+    assert loss == loss_r and leaves_equal(new, new_r)
+    assert jax.tree.all(jax.tree.map(lambda a, b: jnp.allclose(a, b, rtol=1e-5), grads, grads_r))
+    assert [n for n in sorted(linen_api.REMAT_PURE) if not resolve(n)] == []
+    assert resolve(linen_api.REMAT)
+
+
+def test_remat_renames_an_automatically_named_layer() -> None:
+    """Why AO601 passes `name=`: `nn.remat(Cls)()` is named `CheckpointCls_0`."""
+
+    class Auto(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.remat(Dense)()(x)
+
+    names = list(Auto().init(KEY, X)["params"])
+    assert names == [f"{linen_api.REMAT_PREFIX}Dense_0"]
+
+
+def test_remat_static_argnums_count_self_and_name_positions_only() -> None:
+    x = jnp.ones((2, 4))
+    positional = nn.remat(Layer, static_argnums=(2,))()
+    assert positional.init({"params": KEY, "dropout": KEY}, x, False)["params"]
+    with pytest.raises(ValueError, match="static_argnums"):
+        nn.remat(Layer, static_argnums=(2,))().init(KEY, x, train=False)
+    with pytest.raises(jax.errors.TracerBoolConversionError):
+        nn.remat(Layer)().init(KEY, x, False)
