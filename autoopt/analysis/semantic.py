@@ -25,6 +25,7 @@ from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Loop, Stmt
 from autoopt.analysis.core.jitted import Jitted
 from autoopt.analysis.core.names import dotted, first_jax_import
+from autoopt.model import RequireImport
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import (
     donation,
@@ -143,6 +144,11 @@ class Semantic:
     def jit_plan(self, fn: Function, sites: list[CallSite]) -> JitPlan:
         """How to jit `fn`, judged at `sites` (`facts/jit_plan.py`)."""
         return jit_plan.jit_plan(self.ctx, fn, sites)
+
+    def nnx_jit_spelling(self) -> tuple[str, tuple[RequireImport, ...]]:
+        """`nnx.jit` as this module spells it, and the import it needs
+        (`facts/nnx_modules.py`)."""
+        return nnx_modules.jit_spelling(self.ctx)
 
     def module_update(self, stmt: Stmt) -> str | None:
         """The call of `stmt` that changes an nnx module in place, as written, or None

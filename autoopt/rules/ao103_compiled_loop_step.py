@@ -142,6 +142,8 @@ class CompiledLoopStep(Rule):
             message = f"{where}; not compiled as one step: {verdict.doubts[0]}"
             return self.finding(ctx, loop, message, Applicability.NONE)
         name = verdict.names.function
+        if verdict.nnx:
+            return self._nnx_step(ctx, verdict)
         donate = semantic(verdict.extracted).safe_donations(name)
         whole = whole_loop(ctx, plan)
         if whole is not None and not whole.doubt:
@@ -156,6 +158,21 @@ class CompiledLoopStep(Rule):
         edits = DeferredEdits(ctx, lambda: _step_edits(ctx, verdict, decorator, imports))
         title = f"Compile the loop body as {name}"
         return self.finding(ctx, loop, message, Applicability.SAFE, edits, title=title)
+
+    def _nnx_step(self, ctx: ModuleContext, verdict: StepVerdict) -> Finding:
+        """The step under `@nnx.jit`, its nnx modules passed as arguments: it writes
+        their state back after every call (no donation, no scan)."""
+        name = verdict.names.function
+        decorator, imports = semantic(ctx).nnx_jit_spelling()
+        edits = DeferredEdits(ctx, lambda: _step_edits(ctx, verdict, decorator, imports))
+        message = (
+            f"{_EAGER}: compile it as one `nnx.jit` step, `{name}`, which writes the nnx "
+            "modules it changes back into them"
+        )
+        title = f"Compile the loop body as {name} with nnx.jit"
+        return self.finding(
+            ctx, verdict.plan.loop.node, message, Applicability.SAFE, edits, title=title
+        )
 
     def _guarded(
         self, ctx: ModuleContext, verdict: StepVerdict, whole: WholeLoop, donate: list[str]

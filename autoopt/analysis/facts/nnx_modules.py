@@ -28,6 +28,7 @@ from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.overlays import flax_nnx as nnx_api
+from autoopt.model import RequireImport
 
 
 def built_by_library(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
@@ -122,3 +123,40 @@ def _writes_back(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
         return False
     names = (arg.value for arg in call.args if not arg.star)
     return any(type(n) is cst.Name and holds_module(ctx, stmt, n.value) for n in names)
+
+
+def update_call(
+    ctx: ModuleContext, stmt: Stmt, call: cst.Call, modules: dict[str, str], jitted: bool
+) -> bool:
+    """Whether `call` of `stmt` changes nnx objects of `modules` (a name of the scope ->
+    its proven class) in place through the overlay: `nnx.update(m, ...)`, `m.update(...)`
+    where `f"{class}.update"` is listed (`MUTATING`), or (`jitted`) a call of a function of
+    this module under a bare `@nnx.jit` (no options), given one of them by name."""
+    func = call.func
+    if ctx.qualify(func) in nnx_api.MUTATING:
+        return bool(call.args) and _names_module(call.args[0].value, modules)
+    if type(func) is cst.Attribute and type(func.value) is cst.Name:
+        cls = modules.get(func.value.value)
+        return cls is not None and f"{cls}.{func.attr.value}" in nnx_api.MUTATING
+    if not jitted or type(func) is not cst.Name:
+        return False
+    fn = ctx.graph.resolve_function(func.value, stmt.scope)
+    if fn is None or len(fn.node.decorators) != 1:
+        return False
+    decorator = fn.node.decorators[0].decorator
+    if ctx.qualify(decorator) not in nnx_api.UPDATES_MODULES:
+        return False
+    return any(_names_module(arg.value, modules) for arg in call.args if not arg.star)
+
+
+def _names_module(expr: cst.BaseExpression, modules: dict[str, str]) -> bool:
+    return type(expr) is cst.Name and expr.value in modules
+
+
+def jit_spelling(ctx: ModuleContext) -> tuple[str, tuple[RequireImport, ...]]:
+    """`nnx.jit` spelled with the module's own binding of `flax.nnx` (or of `flax`), with
+    the import to add where it has none."""
+    for local, full in ctx.imports.module_bindings.items():
+        if full in ("flax.nnx", "flax"):
+            return f"{local}.nnx.jit" if full == "flax" else f"{local}.jit", ()
+    return ctx.ref("flax.nnx.jit")

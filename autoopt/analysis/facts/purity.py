@@ -65,7 +65,20 @@ def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozens
     return _impurities(ctx, fn, _seen)
 
 
-def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozenset()) -> list[str]:
+def impurities_except(ctx: ModuleContext, fn: Function, exempt: frozenset[int]) -> list[str]:
+    """`impurities` of `fn` but for the calls in `exempt` (by identity), each the whole
+    value of its statement (`f(...)`, `x = f(...)`): their reasons, and the changes of
+    arguments and outside names the statement makes through them, are left to the
+    caller's proof (`plans/nnx_step.py`: calls that change nnx modules in place)."""
+    return _impurities(ctx, fn, exempt=exempt)
+
+
+def _impurities(
+    ctx: ModuleContext,
+    fn: Function,
+    outer: frozenset[str] = frozenset(),
+    exempt: frozenset[int] = frozenset(),
+) -> list[str]:
     graph = ctx.graph
     seen = outer | {_key(ctx, fn)}
     local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
@@ -74,7 +87,8 @@ def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozen
         if any(name in s.defs | s.mutates for s in graph.scope_stmts(fn.qualname)):
             reasons.append(f"writes the global `{name}`")
     for stmt in graph.scope_stmts(fn.qualname):
-        for name in sorted(stmt.mutates):
+        exempted = _exempt_value(stmt, exempt)
+        for name in sorted(() if exempted else stmt.mutates):
             if name in fn.params:
                 if not _static_receiver(ctx, stmt, name):
                     reasons.append(_argument_change(ctx, stmt, name))
@@ -84,11 +98,28 @@ def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozen
                 reasons.append(f"mutates `{name}`, which lives outside the function")
         if fn.is_method and "self" in stmt.uses:
             reasons.append("reads `self` state, which jit would freeze at trace time")
-        for call in stmt.calls:
+        for call in () if exempted else stmt.calls:
             reason = _call_impurity(ctx, fn, stmt, call, local, seen)
             if reason:
                 reasons.append(reason)
     return list(dict.fromkeys(reasons))
+
+
+def _exempt_value(stmt: Stmt, exempt: frozenset[int]) -> bool:
+    """`stmt` is `call(...)` or `names = call(...)` of an exempt call, every argument a
+    dotted name (the statement makes no other call to judge)."""
+    node = stmt.node
+    if type(node) is cst.Expr:
+        value = node.value
+    elif type(node) is cst.Assign and all(type(t.target) is cst.Name for t in node.targets):
+        value = node.value
+    else:
+        return False
+    return (
+        type(value) is cst.Call
+        and id(value) in exempt
+        and all(dotted(a.value) is not None and not a.star for a in value.args)
+    )
 
 
 def _call_impurity(
