@@ -25,7 +25,6 @@ from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Loop, Stmt
 from autoopt.analysis.core.jitted import Jitted
 from autoopt.analysis.core.names import dotted, first_jax_import
-from autoopt.model import RequireImport
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import (
     donation,
@@ -54,6 +53,7 @@ from autoopt.analysis.values.lattice import Kind, Value
 from autoopt.analysis.values.model import model
 from autoopt.analysis.values.placement import Place, Placement
 from autoopt.analysis.values.shapes import int_literal
+from autoopt.model import RequireImport
 
 __all__ = [
     "MODULE",

@@ -109,9 +109,9 @@ def _exempt_value(stmt: Stmt, exempt: frozenset[int]) -> bool:
     """`stmt` is `call(...)` or `names = call(...)` of an exempt call, every argument a
     dotted name (the statement makes no other call to judge)."""
     node = stmt.node
-    if type(node) is cst.Expr:
-        value = node.value
-    elif type(node) is cst.Assign and all(type(t.target) is cst.Name for t in node.targets):
+    if type(node) is cst.Expr or (
+        type(node) is cst.Assign and all(type(t.target) is cst.Name for t in node.targets)
+    ):
         value = node.value
     else:
         return False

@@ -29,9 +29,9 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import calls_in
 from autoopt.analysis.core.graph import Function
 from autoopt.analysis.facts.nnx_modules import module_class, update_call
-from autoopt.analysis.core.exprs import calls_in
 from autoopt.analysis.facts.purity import impurities, impurities_except
 from autoopt.analysis.plans.step import StepPlan
 
@@ -103,7 +103,8 @@ def _passed_problem(ctx: ModuleContext, fn: Function) -> str:
                 if type(value) is cst.Lambda:
                     own = {p.name.value for p in value.params.params}
                     if any(_calls(c, own) for c in calls_in(value.body)):
-                        return f"passes `{ctx.code(value)}`, which calls its argument: code autoopt does not follow"
+                        code = ctx.code(value)
+                        return f"passes `{code}`, which calls its argument: {_UNFOLLOWED}"
                 elif type(value) is cst.Name:
                     passed = ctx.graph.resolve_function(value.value, stmt.scope)
                     reasons = impurities(ctx, passed) if passed is not None else []
@@ -129,6 +130,9 @@ def _given_modules(callee: Function, call: cst.Call, modules: dict[str, str]) ->
         elif position < len(callee.positional):
             given[callee.positional[position]] = modules[value.value]
     return given
+
+
+_UNFOLLOWED = "code autoopt does not follow"
 
 
 def _calls(call: cst.Call, names: set[str]) -> bool:
