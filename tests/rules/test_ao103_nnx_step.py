@@ -136,9 +136,11 @@ def test_a_module_class_that_prints_in_call_keeps_the_loop() -> None:
 
 
 def test_a_module_autoopt_cannot_see_built_keeps_the_loop() -> None:
-    code = _program().replace(
-        "model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))", "model = make_model()"
-    ).replace("from flax import nnx\n", "from flax import nnx\nfrom helpers import make_model\n")
+    code = (
+        _program()
+        .replace("model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))", "model = make_model()")
+        .replace("from flax import nnx\n", "from flax import nnx\nfrom helpers import make_model\n")
+    )
     findings = _ao103(code)
     assert [f.fix for f in findings] == [Applicability.NONE]
     assert "@nnx.jit\ndef _main_step" not in _rewritten(code)

@@ -36,6 +36,7 @@ from autoopt.analysis.facts.library_objects import (
     refers_to_global,
 )
 from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
@@ -133,6 +134,9 @@ def _call_impurity(
     name = dotted(call.func)
     qual = ctx.qualify(call.func)
     if qual is not None:
+        handed = _handed_impurity(ctx, fn, call, qual, seen)
+        if handed:
+            return handed
         project = _project_impurity(ctx, qual, seen)
         return _qualified_impurity(qual) if project is None else project or None
     if name is None:
@@ -152,6 +156,38 @@ def _call_impurity(
     if head in {"logger", "log", "logging"}:
         return f"logs (`{name}`)"
     return f"calls `{name}`, code autoopt cannot see"
+
+
+#: Calls that run a Python function they are given each time they are called eagerly,
+#: and once when traced: transforms other than the jits (compiled, an eager call of
+#: those traces once too) and tree maps.
+_RETRACING = (
+    (jax_api.TRACING_TRANSFORMS - jax_api.JIT_SPELLINGS)
+    | jax_api.TREE_MAPS
+    | (nnx_api.TRANSFORMS - nnx_api.JIT_LIKE)
+)
+
+
+def _handed_impurity(
+    ctx: ModuleContext, fn: Function, call: cst.Call, qual: str, seen: frozenset[str]
+) -> str | None:
+    """Why a module function `call` hands to a transform or tree map (`jax.grad(loss)`)
+    is shown impure (a print, a write): run eagerly, it runs on every call; traced, once.
+    Its calls of code autoopt cannot see are not judged here (the callers' proofs of
+    such steps predate this check; `plans/nnx_step.py` asks them)."""
+    if qual not in _RETRACING:
+        return None
+    for arg in call.args:
+        value = arg.value
+        if type(value) is not cst.Name:
+            continue
+        target = ctx.graph.resolve_function(value.value, fn.qualname)
+        if target is None or _key(ctx, target) in seen:
+            continue
+        inner = [r for r in impurities(ctx, target, seen | {_key(ctx, fn)}) if not unseen(r)]
+        if inner:
+            return f"hands `{value.value}` to `{qual}`, which runs it: it {inner[0]}"
+    return None
 
 
 def _argument_change(ctx: ModuleContext, stmt: Stmt, name: str) -> str:
