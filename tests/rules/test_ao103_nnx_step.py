@@ -144,3 +144,28 @@ def test_a_module_autoopt_cannot_see_built_keeps_the_loop() -> None:
     findings = _ao103(code)
     assert [f.fix for f in findings] == [Applicability.NONE]
     assert "@nnx.jit\ndef _main_step" not in _rewritten(code)
+
+
+def test_an_optimizer_class_of_the_program_keeps_its_update_unproven() -> None:
+    """A subclass of `nnx.Optimizer` may override `update` (here: it prints), so its
+    call is no update the overlay lists."""
+    head = _HEAD.replace(
+        "@nnx.jit\ndef decay",
+        "class Loud(nnx.Optimizer):\n"
+        "    def update(self, model, grads):\n"
+        '        print("update")\n'
+        "        super().update(model, grads)\n\n\n"
+        "@nnx.jit\ndef decay",
+    )
+    code = _program(head=head).replace(
+        "optimizer = nnx.Optimizer(model,", "optimizer = Loud(model,"
+    )
+    inline = code.replace(
+        "        total = decay(model, optimizer, scale)\n",
+        "        optimizer.update(model, jax.tree.map(jnp.zeros_like, nnx.state(model, nnx.Param)))\n"
+        "        total = decay(model, optimizer, scale)\n",
+    )
+    for program in (code, inline):
+        findings = _ao103(program)
+        assert [f.fix for f in findings] == [Applicability.NONE], findings
+        assert "def _main_step" not in _rewritten(program)

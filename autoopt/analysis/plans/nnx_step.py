@@ -31,21 +31,23 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in
 from autoopt.analysis.core.graph import Function
-from autoopt.analysis.facts.nnx_modules import module_class, update_call
+from autoopt.analysis.facts.nnx_modules import library_class, module_class, update_call
 from autoopt.analysis.facts.purity import impurities, impurities_except
 from autoopt.analysis.plans.step import StepPlan
 
 
 def step_modules(ctx: ModuleContext, plan: StepPlan) -> dict[str, str]:
     """The names the step's lines read that hold a proven nnx object at every line
-    reading them -> its class."""
+    reading them -> the overlay class that built it ("" for a class of this module, whose
+    methods it may override)."""
     moved = {id(small) for line in plan.lines for small in line.body}
     readers = [s for s in ctx.graph.loop_stmts(plan.loop.id) if id(s.node) in moved]
     found: dict[str, str] = {}
     for name in sorted({n for s in readers for n in s.uses}):
-        classes = {module_class(ctx, s, name) for s in readers if name in s.uses}
-        if len(classes) == 1 and None not in classes:
-            found[name] = classes.pop() or ""
+        here = [s for s in readers if name in s.uses]
+        if all(module_class(ctx, s, name) is not None for s in here):
+            classes = {library_class(ctx, s, name) or "" for s in here}
+            found[name] = classes.pop() if len(classes) == 1 else ""
     return found
 
 
