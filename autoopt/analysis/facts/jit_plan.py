@@ -133,7 +133,7 @@ def jit_plan(
     plan = JitPlan(fn, sites, wrap_at_loops=escapes_to_pickling(ctx, fn))
     facts = tracing.analyse(ctx, fn)
     info = summary(ctx, fn)
-    impure = _impurities(ctx, fn, exempt)
+    impure = _impurities(ctx, fn, exempt, modules)
     if impure:
         plan.problem = f"it is not pure: it {impure[0]}"
     elif facts.traced_control:
@@ -154,14 +154,17 @@ def jit_plan(
     return plan
 
 
-def _impurities(ctx: ModuleContext, fn: Function, exempt: frozenset[int]) -> list[str]:
-    """The summary's impurities, those of `fn`'s own code without the `exempt` calls."""
+def _impurities(
+    ctx: ModuleContext, fn: Function, exempt: frozenset[int], modules: frozenset[str]
+) -> list[str]:
+    """The summary's impurities, those of `fn`'s own code without the `exempt` calls and
+    their changes of `modules`."""
     info = summary(ctx, fn)
     if not exempt:
         return info.impurities
     own = purity.impurities(ctx, fn)
     rest = [reason for reason in info.impurities if reason not in own]
-    return [*purity.impurities_except(ctx, fn, exempt), *rest]
+    return [*purity.impurities_except(ctx, fn, exempt, modules), *rest]
 
 
 def _return_problem(returns: Value, plan: JitPlan) -> str:

@@ -66,12 +66,13 @@ def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozens
     return _impurities(ctx, fn, _seen)
 
 
-def impurities_except(ctx: ModuleContext, fn: Function, exempt: frozenset[int]) -> list[str]:
-    """`impurities` of `fn` but for the calls in `exempt` (by identity), each the whole
-    value of its statement (`f(...)`, `x = f(...)`): their reasons, and the changes of
-    arguments and outside names the statement makes through them, are left to the
-    caller's proof (`plans/nnx_step.py`: calls that change nnx modules in place)."""
-    return _impurities(ctx, fn, exempt=exempt)
+def impurities_except(
+    ctx: ModuleContext, fn: Function, exempt: frozenset[int], modules: frozenset[str]
+) -> list[str]:
+    """`impurities` of `fn` but for the calls in `exempt` (by identity) and, in their
+    statements, the changes of the names in `modules`: the caller's proof covers them
+    (`plans/nnx_step.py`: calls that change nnx modules in place)."""
+    return _impurities(ctx, fn, exempt=exempt, modules=modules)
 
 
 def _impurities(
@@ -79,6 +80,7 @@ def _impurities(
     fn: Function,
     outer: frozenset[str] = frozenset(),
     exempt: frozenset[int] = frozenset(),
+    modules: frozenset[str] = frozenset(),
 ) -> list[str]:
     graph = ctx.graph
     seen = outer | {_key(ctx, fn)}
@@ -88,8 +90,8 @@ def _impurities(
         if any(name in s.defs | s.mutates for s in graph.scope_stmts(fn.qualname)):
             reasons.append(f"writes the global `{name}`")
     for stmt in graph.scope_stmts(fn.qualname):
-        exempted = _exempt_value(stmt, exempt)
-        for name in sorted(() if exempted else stmt.mutates):
+        changed = _changed_through(stmt, exempt, modules)
+        for name in sorted(stmt.mutates - changed):
             if name in fn.params:
                 if not _static_receiver(ctx, stmt, name):
                     reasons.append(_argument_change(ctx, stmt, name))
@@ -99,28 +101,25 @@ def _impurities(
                 reasons.append(f"mutates `{name}`, which lives outside the function")
         if fn.is_method and "self" in stmt.uses:
             reasons.append("reads `self` state, which jit would freeze at trace time")
-        for call in () if exempted else stmt.calls:
+        for call in (c for c in stmt.calls if id(c) not in exempt):
             reason = _call_impurity(ctx, fn, stmt, call, local, seen)
             if reason:
                 reasons.append(reason)
     return list(dict.fromkeys(reasons))
 
 
-def _exempt_value(stmt: Stmt, exempt: frozenset[int]) -> bool:
-    """`stmt` is `call(...)` or `names = call(...)` of an exempt call, every argument a
-    dotted name (the statement makes no other call to judge)."""
+def _changed_through(stmt: Stmt, exempt: frozenset[int], modules: frozenset[str]) -> set[str]:
+    """The names of `modules` that `stmt` changes through its exempt calls alone: none
+    where it makes none, or assigns into one (`model.w.value = f(model)`)."""
+    if not any(id(c) in exempt for c in stmt.calls):
+        return set()
     node = stmt.node
-    if type(node) is cst.Expr or (
-        type(node) is cst.Assign and all(type(t.target) is cst.Name for t in node.targets)
-    ):
-        value = node.value
-    else:
-        return False
-    return (
-        type(value) is cst.Call
-        and id(value) in exempt
-        and all(dotted(a.value) is not None and not a.star for a in value.args)
-    )
+    targets: list[cst.BaseExpression] = []
+    if type(node) is cst.Assign:
+        targets = [t.target for t in node.targets]
+    elif type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
+        targets = [node.target]
+    return set(modules) - {n for t in targets for n in mutated_names(t)}
 
 
 def _call_impurity(

@@ -13,8 +13,8 @@ each failing one named:
   trace, stale after its first update;
 - the calls that change them are the overlay's (`MUTATING`) on a proven object of the
   listed class, or calls of a function of this module under a bare `@nnx.jit` given
-  one of them by name; each is a whole statement, `f(...)` or `names = f(...)`, whose
-  arguments are dotted names (`update_calls`);
+  one of them by name (`update_calls`): purity judges the rest of their statements, and
+  every change of any other name;
 - everything else the step does is the plain step's premises (`facts/jit_plan.py`,
   asked with these calls exempt from purity and the modules as arguments nnx.jit splits);
 - an `nnx.jit` function the step calls runs its Python body again when the step is
@@ -83,7 +83,7 @@ def callee_problem(ctx: ModuleContext, fn: Function, modules: dict[str, str]) ->
                 for inner in s.calls
                 if update_call(ctx, s, inner, given, jitted=False)
             )
-            reasons = impurities_except(ctx, callee, exempt)
+            reasons = impurities_except(ctx, callee, exempt, frozenset(given))
             reasons = reasons or [p for p in [_passed_problem(ctx, callee)] if p]
             if reasons:
                 return (
