@@ -162,7 +162,8 @@ def test_an_optimizer_class_of_the_program_keeps_its_update_unproven() -> None:
     )
     inline = code.replace(
         "        total = decay(model, optimizer, scale)\n",
-        "        optimizer.update(model, jax.tree.map(jnp.zeros_like, nnx.state(model, nnx.Param)))\n"
+        "        zero = jax.tree.map(jnp.zeros_like, nnx.state(model, nnx.Param))\n"
+        "        optimizer.update(model, zero)\n"
         "        total = decay(model, optimizer, scale)\n",
     )
     for program in (code, inline):
