@@ -147,8 +147,13 @@ def _checks(ctx: ModuleContext, test: cst.BaseExpression, called: set[str]) -> b
 
 
 def _scan(ctx: ModuleContext, verdict: StepVerdict) -> bool:
-    """The verdict is proven and AO103 runs its loop as one scan (guarded or not)."""
-    return verdict.proven and scan_form(whole_loop(ctx, verdict.plan), verdict.static)
+    """The verdict is proven and AO103 runs its loop as one scan (guarded or not); an
+    `nnx.jit` step never is (the scan would not write its modules back)."""
+    return (
+        verdict.proven
+        and not verdict.nnx
+        and scan_form(whole_loop(ctx, verdict.plan), verdict.static)
+    )
 
 
 def fori_owned(ctx: ModuleContext, loop_id: int) -> bool:
