@@ -53,6 +53,7 @@ from autoopt.analysis.values.lattice import Kind, Value
 from autoopt.analysis.values.model import model
 from autoopt.analysis.values.placement import Place, Placement
 from autoopt.analysis.values.shapes import int_literal
+from autoopt.model import RequireImport
 
 __all__ = [
     "MODULE",
@@ -143,6 +144,11 @@ class Semantic:
     def jit_plan(self, fn: Function, sites: list[CallSite]) -> JitPlan:
         """How to jit `fn`, judged at `sites` (`facts/jit_plan.py`)."""
         return jit_plan.jit_plan(self.ctx, fn, sites)
+
+    def nnx_jit_spelling(self) -> tuple[str, tuple[RequireImport, ...]]:
+        """`nnx.jit` as this module spells it, and the import it needs
+        (`facts/nnx_modules.py`)."""
+        return nnx_modules.jit_spelling(self.ctx)
 
     def module_update(self, stmt: Stmt) -> str | None:
         """The call of `stmt` that changes an nnx module in place, as written, or None

@@ -40,10 +40,12 @@ class CompiledLoopStep(Rule):
 
     A loop whose step would be one call (`rank, change = sweep(rank, ...)`) is
     taken only in the whole-loop forms: as a step it would only be AO101's jit of
-    the call. An eager loop whose body changes an nnx module in place
-    (`optimizer.update(model, grads)`, or, in a counted loop, a call of an `nnx.jit`
-    step given the module) is reported with no fix: a `jax.jit` step cannot change
-    its arguments, and the message points to `@nnx.jit`. A step of device work whose
+    the call. A step that changes nnx modules in place (`optimizer.update(model,
+    grads)`, a call of an `nnx.jit` function given the module) is compiled with
+    `@nnx.jit` instead, the modules passed as its arguments (**nnx step**): `nnx.jit`
+    writes their state back after each call, which a `jax.jit` step cannot. Where a
+    premise of that form fails, or the body changes a module otherwise, the loop is
+    reported with no fix, the premise named. A step of device work whose
     purity is unproven (it calls code autoopt cannot see: another library's object, a
     function made at run time) is reported with no fix, naming the call.
 
@@ -79,7 +81,10 @@ class CompiledLoopStep(Rule):
       `analysis/plans/carry_types.py`
     - one owner per loop: `rules/loop_owner.py`
     - the body changes no nnx module in place (the receiver, or the argument of an
-      `nnx.jit` function, proven an nnx object): `analysis/facts/nnx_modules.py`
+      `nnx.jit` function, proven an nnx object): `analysis/facts/nnx_modules.py`; the
+      nnx step: the modules proven, passed as arguments, changed only through the
+      overlay's calls, and an `nnx.jit` function it calls pure but for those:
+      `analysis/plans/nnx_step.py`
     - every call the step makes is seen and pure: `analysis/facts/purity.py`; an optax
       optimizer it calls (`opt.update(...)`, a local bound once before the loop) is a
       static argument, immutable and hashable: `analysis/overlays/optax.py`
@@ -125,6 +130,13 @@ class CompiledLoopStep(Rule):
         premise named. A premise that fails outright (a host draw, a side effect) leaves
         the loop to the other rules."""
         plan = verdict.plan
+        if verdict.nnx:
+            message = (
+                f"{_EAGER}; not compiled as one `nnx.jit` step (`{verdict.names.function}`), "
+                f"which would write back the nnx modules it changes: {verdict.problem}"
+            )
+            yield self.finding(ctx, plan.loop.node, message, Applicability.NONE)
+            return
         moved = {id(small) for line in plan.lines for small in line.body}
         body = [s for s in ctx.graph.loop_stmts(plan.loop.id) if id(s.node) in moved]
         premise = _in_place(ctx, body, counted=True)
@@ -142,6 +154,8 @@ class CompiledLoopStep(Rule):
             message = f"{where}; not compiled as one step: {verdict.doubts[0]}"
             return self.finding(ctx, loop, message, Applicability.NONE)
         name = verdict.names.function
+        if verdict.nnx:
+            return self._nnx_step(ctx, verdict)
         donate = semantic(verdict.extracted).safe_donations(name)
         whole = whole_loop(ctx, plan)
         if whole is not None and not whole.doubt:
@@ -156,6 +170,21 @@ class CompiledLoopStep(Rule):
         edits = DeferredEdits(ctx, lambda: _step_edits(ctx, verdict, decorator, imports))
         title = f"Compile the loop body as {name}"
         return self.finding(ctx, loop, message, Applicability.SAFE, edits, title=title)
+
+    def _nnx_step(self, ctx: ModuleContext, verdict: StepVerdict) -> Finding:
+        """The step under `@nnx.jit`, its nnx modules passed as arguments: it writes
+        their state back after every call (no donation, no scan)."""
+        name = verdict.names.function
+        decorator, imports = semantic(ctx).nnx_jit_spelling()
+        edits = DeferredEdits(ctx, lambda: _step_edits(ctx, verdict, decorator, imports))
+        message = (
+            f"{_EAGER}: compile it as one `nnx.jit` step, `{name}`, which writes the nnx "
+            "modules it changes back into them"
+        )
+        title = f"Compile the loop body as {name} with nnx.jit"
+        return self.finding(
+            ctx, verdict.plan.loop.node, message, Applicability.SAFE, edits, title=title
+        )
 
     def _guarded(
         self, ctx: ModuleContext, verdict: StepVerdict, whole: WholeLoop, donate: list[str]

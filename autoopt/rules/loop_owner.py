@@ -24,7 +24,7 @@ compose (an inner `jit` is inlined).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -34,6 +34,7 @@ from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.core.suppress import is_suppressed, suppressions
 from autoopt.analysis.facts.jit_plan import eager_loop_sites, jit_plan
 from autoopt.analysis.plans.fori import fori_plan
+from autoopt.analysis.plans.nnx_step import callee_problem, step_modules, update_calls
 from autoopt.analysis.plans.step import StepPlan, step_plans
 from autoopt.analysis.plans.whole_loop import scan_form, whole_loop
 from autoopt.model import Applicability, Replace
@@ -54,6 +55,7 @@ class StepVerdict:
     static: tuple[str, ...] = ()
     problem: str = ""
     doubts: tuple[str, ...] = ()
+    nnx: bool = False  # compiled with `nnx.jit`: it changes nnx modules, its arguments
 
     @property
     def proven(self) -> bool:
@@ -145,8 +147,13 @@ def _checks(ctx: ModuleContext, test: cst.BaseExpression, called: set[str]) -> b
 
 
 def _scan(ctx: ModuleContext, verdict: StepVerdict) -> bool:
-    """The verdict is proven and AO103 runs its loop as one scan (guarded or not)."""
-    return verdict.proven and scan_form(whole_loop(ctx, verdict.plan), verdict.static)
+    """The verdict is proven and AO103 runs its loop as one scan (guarded or not); an
+    `nnx.jit` step never is (the scan would not write its modules back)."""
+    return (
+        verdict.proven
+        and not verdict.nnx
+        and scan_form(whole_loop(ctx, verdict.plan), verdict.static)
+    )
 
 
 def fori_owned(ctx: ModuleContext, loop_id: int) -> bool:
@@ -206,17 +213,42 @@ def _suppressed(ctx: ModuleContext, loop: cst.CSTNode, table: dict[int, frozense
 
 
 def _verdict(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> StepVerdict:
+    """The `jax.jit` step's verdict; where it fails and the step changes nnx modules in
+    place, the `nnx.jit` step's (`analysis/plans/nnx_step.py`)."""
+    verdict = _jit_verdict(ctx, plan, names)
+    if not verdict.problem:
+        return verdict
+    modules = step_modules(ctx, plan)
+    if not modules:
+        return verdict
+    wider = replace(plan, params=(*plan.params, *(m for m in modules if m not in plan.params)))
+    nnx = _jit_verdict(ctx, wider, names, modules)
+    return nnx if nnx.nnx else verdict
+
+
+def _jit_verdict(
+    ctx: ModuleContext, plan: StepPlan, names: StepNames, modules: dict[str, str] | None = None
+) -> StepVerdict:
+    """The verdict of the step under `jax.jit`, or (`modules`, proven nnx objects among its
+    parameters) under `nnx.jit`; `nnx` is set only where the step changes them."""
     definition = step_function(ctx, plan, names)
     other = ctx.derived(extracted(ctx, plan, names, definition))
     fn = other.graph.functions[names.function]
-    jit = jit_plan(other, fn, eager_loop_sites(other, fn))
+    exempt = update_calls(other, fn, modules) if modules else frozenset()
+    if modules and not exempt:
+        return StepVerdict(plan, names, definition, other)
+    jit = jit_plan(other, fn, eager_loop_sites(other, fn), exempt, frozenset(modules or ()))
     static = tuple(p for p in fn.params if p in jit.static)
     varying = [p for p in static if p == plan.index or p in plan.returns]
     problem = jit.problem or _growth(ctx, plan)
+    if modules and not problem:
+        problem = callee_problem(other, fn, modules)
     if varying and not problem:
         problem = f"`{varying[0]}` changes every iteration and would have to be static"
+    if modules and static and not problem:
+        problem = f"`{static[0]}` would have to be static, which the `nnx.jit` step does not spell"
     doubts = (*plan.doubts, *jit.doubts)
-    return StepVerdict(plan, names, definition, other, static, problem, doubts)
+    return StepVerdict(plan, names, definition, other, static, problem, doubts, bool(modules))
 
 
 def _growth(ctx: ModuleContext, plan: StepPlan) -> str:

@@ -34,7 +34,7 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function
-from autoopt.analysis.facts import tracing
+from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
 from autoopt.analysis.facts.library_arrays import arrays_at_calls
 from autoopt.analysis.facts.summaries import summary
@@ -119,13 +119,23 @@ def _jitted_elsewhere(ctx: ModuleContext) -> set[str]:
     return names
 
 
-def jit_plan(ctx: ModuleContext, fn: Function, sites: list[CallSite]) -> JitPlan:
-    """The plan for jitting `fn`, with the first failed premise or every doubt."""
+def jit_plan(
+    ctx: ModuleContext,
+    fn: Function,
+    sites: list[CallSite],
+    exempt: frozenset[int] = frozenset(),
+    modules: frozenset[str] = frozenset(),
+) -> JitPlan:
+    """The plan for jitting `fn`, with the first failed premise or every doubt. For
+    `nnx.jit` (`plans/nnx_step.py`): the calls in `exempt` change nnx objects in place,
+    which it writes back, and the parameters in `modules` receive proven nnx objects,
+    which it splits into their state."""
     plan = JitPlan(fn, sites, wrap_at_loops=escapes_to_pickling(ctx, fn))
     facts = tracing.analyse(ctx, fn)
     info = summary(ctx, fn)
-    if info.impurities:
-        plan.problem = f"it is not pure: it {info.impurities[0]}"
+    impure = _impurities(ctx, fn, exempt, modules)
+    if impure:
+        plan.problem = f"it is not pure: it {impure[0]}"
     elif facts.traced_control:
         plan.problem = f"{facts.traced_control[0]}; use lax.cond/jnp.where"
     else:
@@ -134,7 +144,7 @@ def jit_plan(ctx: ModuleContext, fn: Function, sites: list[CallSite]) -> JitPlan
         plan.problem = f"it {info.handoffs[0]}, which fails under jit"
     if plan.problem:
         return plan
-    for param in fn.params:
+    for param in (p for p in fn.params if p not in modules):
         _plan_parameter(ctx, plan, param, facts)
         if plan.problem:
             return plan
@@ -142,6 +152,19 @@ def jit_plan(ctx: ModuleContext, fn: Function, sites: list[CallSite]) -> JitPlan
     if plan.static:
         _check_static(ctx, plan)
     return plan
+
+
+def _impurities(
+    ctx: ModuleContext, fn: Function, exempt: frozenset[int], modules: frozenset[str]
+) -> list[str]:
+    """The summary's impurities, those of `fn`'s own code without the `exempt` calls and
+    their changes of `modules`."""
+    info = summary(ctx, fn)
+    if not exempt:
+        return info.impurities
+    own = purity.impurities(ctx, fn)
+    rest = [reason for reason in info.impurities if reason not in own]
+    return [*purity.impurities_except(ctx, fn, exempt, modules), *rest]
 
 
 def _return_problem(returns: Value, plan: JitPlan) -> str:

@@ -28,6 +28,7 @@ from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.overlays import flax_nnx as nnx_api
+from autoopt.model import RequireImport
 
 
 def built_by_library(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
@@ -45,6 +46,28 @@ def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
 def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     """The nnx class `name` is proven to hold where `reader` reads it (`flax.nnx.Optimizer`;
     for a class of this module, its nnx base), else None."""
+    value = _constructor_call(ctx, reader, name)
+    if value is None:
+        return None
+    qual = ctx.qualify(value.func)
+    if qual in nnx_api.MODULE_CLASSES:
+        return qual
+    func = value.func
+    return ctx.per_module(_module_classes).get(func.value) if type(func) is cst.Name else None
+
+
+def library_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
+    """The overlay-listed class whose constructor built the object `name` holds where
+    `reader` reads it (`flax.nnx.Optimizer`), else None (a class of this module, which
+    may override any method, included)."""
+    value = _constructor_call(ctx, reader, name)
+    qual = ctx.qualify(value.func) if value is not None else None
+    return qual if qual in nnx_api.MODULE_CLASSES else None
+
+
+def _constructor_call(ctx: ModuleContext, reader: Stmt, name: str) -> cst.Call | None:
+    """The call `name = C(...)` that is the one binding of `name` reaching `reader` and
+    dominating it, `name` a plain local (or module global) there; else None."""
     fn = ctx.graph.functions.get(reader.scope)
     if fn is not None and (name in fn.params or name in fn.globals | fn.nonlocals):
         return None
@@ -57,11 +80,7 @@ def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     target, value = node.targets[0].target, node.value
     if type(target) is not cst.Name or type(value) is not cst.Call:
         return None
-    qual = ctx.qualify(value.func)
-    if qual in nnx_api.MODULE_CLASSES:
-        return qual
-    func = value.func
-    return ctx.per_module(_module_classes).get(func.value) if type(func) is cst.Name else None
+    return value
 
 
 def _module_classes(ctx: ModuleContext) -> dict[str, str]:
@@ -122,3 +141,41 @@ def _writes_back(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
         return False
     names = (arg.value for arg in call.args if not arg.star)
     return any(type(n) is cst.Name and holds_module(ctx, stmt, n.value) for n in names)
+
+
+def update_call(
+    ctx: ModuleContext, stmt: Stmt, call: cst.Call, modules: dict[str, str], jitted: bool
+) -> bool:
+    """Whether `call` of `stmt` changes nnx objects of `modules` (a name of the scope ->
+    the overlay class that built it, `library_class`, or "" for a class of this module)
+    in place through the overlay: `nnx.update(m, ...)`, `m.update(...)` where
+    `f"{class}.update"` is listed (`MUTATING`), or (`jitted`) a call of a function of this
+    module under a bare `@nnx.jit` (no options), given one of them by name."""
+    func = call.func
+    if ctx.qualify(func) in nnx_api.MUTATING:
+        return bool(call.args) and _names_module(call.args[0].value, modules)
+    if type(func) is cst.Attribute and type(func.value) is cst.Name:
+        cls = modules.get(func.value.value)
+        return bool(cls) and f"{cls}.{func.attr.value}" in nnx_api.MUTATING
+    if not jitted or type(func) is not cst.Name:
+        return False
+    fn = ctx.graph.resolve_function(func.value, stmt.scope)
+    if fn is None or len(fn.node.decorators) != 1:
+        return False
+    decorator = fn.node.decorators[0].decorator
+    if ctx.qualify(decorator) not in nnx_api.UPDATES_MODULES:
+        return False
+    return any(_names_module(arg.value, modules) for arg in call.args if not arg.star)
+
+
+def _names_module(expr: cst.BaseExpression, modules: dict[str, str]) -> bool:
+    return type(expr) is cst.Name and expr.value in modules
+
+
+def jit_spelling(ctx: ModuleContext) -> tuple[str, tuple[RequireImport, ...]]:
+    """`nnx.jit` spelled with the module's own binding of `flax.nnx` (or of `flax`), with
+    the import to add where it has none."""
+    for local, full in ctx.imports.module_bindings.items():
+        if full in ("flax.nnx", "flax"):
+            return f"{local}.nnx.jit" if full == "flax" else f"{local}.jit", ()
+    return ctx.ref("flax.nnx.jit")

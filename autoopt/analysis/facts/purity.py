@@ -36,6 +36,7 @@ from autoopt.analysis.facts.library_objects import (
     refers_to_global,
 )
 from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
@@ -65,7 +66,22 @@ def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozens
     return _impurities(ctx, fn, _seen)
 
 
-def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozenset()) -> list[str]:
+def impurities_except(
+    ctx: ModuleContext, fn: Function, exempt: frozenset[int], modules: frozenset[str]
+) -> list[str]:
+    """`impurities` of `fn` but for the calls in `exempt` (by identity) and, in their
+    statements, the changes of the names in `modules`: the caller's proof covers them
+    (`plans/nnx_step.py`: calls that change nnx modules in place)."""
+    return _impurities(ctx, fn, exempt=exempt, modules=modules)
+
+
+def _impurities(
+    ctx: ModuleContext,
+    fn: Function,
+    outer: frozenset[str] = frozenset(),
+    exempt: frozenset[int] = frozenset(),
+    modules: frozenset[str] = frozenset(),
+) -> list[str]:
     graph = ctx.graph
     seen = outer | {_key(ctx, fn)}
     local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
@@ -74,7 +90,8 @@ def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozen
         if any(name in s.defs | s.mutates for s in graph.scope_stmts(fn.qualname)):
             reasons.append(f"writes the global `{name}`")
     for stmt in graph.scope_stmts(fn.qualname):
-        for name in sorted(stmt.mutates):
+        changed = _changed_through(stmt, exempt, modules)
+        for name in sorted(stmt.mutates - changed):
             if name in fn.params:
                 if not _static_receiver(ctx, stmt, name):
                     reasons.append(_argument_change(ctx, stmt, name))
@@ -84,11 +101,25 @@ def _impurities(ctx: ModuleContext, fn: Function, outer: frozenset[str] = frozen
                 reasons.append(f"mutates `{name}`, which lives outside the function")
         if fn.is_method and "self" in stmt.uses:
             reasons.append("reads `self` state, which jit would freeze at trace time")
-        for call in stmt.calls:
+        for call in (c for c in stmt.calls if id(c) not in exempt):
             reason = _call_impurity(ctx, fn, stmt, call, local, seen)
             if reason:
                 reasons.append(reason)
     return list(dict.fromkeys(reasons))
+
+
+def _changed_through(stmt: Stmt, exempt: frozenset[int], modules: frozenset[str]) -> set[str]:
+    """The names of `modules` that `stmt` changes through its exempt calls alone: none
+    where it makes none, or assigns into one (`model.w.value = f(model)`)."""
+    if not any(id(c) in exempt for c in stmt.calls):
+        return set()
+    node = stmt.node
+    targets: list[cst.BaseExpression] = []
+    if type(node) is cst.Assign:
+        targets = [t.target for t in node.targets]
+    elif type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
+        targets = [node.target]
+    return set(modules) - {n for t in targets for n in mutated_names(t)}
 
 
 def _call_impurity(
@@ -102,6 +133,9 @@ def _call_impurity(
     name = dotted(call.func)
     qual = ctx.qualify(call.func)
     if qual is not None:
+        handed = _handed_impurity(ctx, fn, call, qual, seen)
+        if handed:
+            return handed
         project = _project_impurity(ctx, qual, seen)
         return _qualified_impurity(qual) if project is None else project or None
     if name is None:
@@ -121,6 +155,38 @@ def _call_impurity(
     if head in {"logger", "log", "logging"}:
         return f"logs (`{name}`)"
     return f"calls `{name}`, code autoopt cannot see"
+
+
+#: Calls that run a Python function they are given each time they are called eagerly,
+#: and once when traced: transforms other than the jits (compiled, an eager call of
+#: those traces once too) and tree maps.
+_RETRACING = (
+    (jax_api.TRACING_TRANSFORMS - jax_api.JIT_SPELLINGS)
+    | jax_api.TREE_MAPS
+    | (nnx_api.TRANSFORMS - nnx_api.JIT_LIKE)
+)
+
+
+def _handed_impurity(
+    ctx: ModuleContext, fn: Function, call: cst.Call, qual: str, seen: frozenset[str]
+) -> str | None:
+    """Why a module function `call` hands to a transform or tree map (`jax.grad(loss)`)
+    is shown impure (a print, a write): run eagerly, it runs on every call; traced, once.
+    Its calls of code autoopt cannot see are not judged here (the callers' proofs of
+    such steps predate this check; `plans/nnx_step.py` asks them)."""
+    if qual not in _RETRACING:
+        return None
+    for arg in call.args:
+        value = arg.value
+        if type(value) is not cst.Name:
+            continue
+        target = ctx.graph.resolve_function(value.value, fn.qualname)
+        if target is None or _key(ctx, target) in seen:
+            continue
+        inner = [r for r in impurities(ctx, target, seen | {_key(ctx, fn)}) if not unseen(r)]
+        if inner:
+            return f"hands `{value.value}` to `{qual}`, which runs it: it {inner[0]}"
+    return None
 
 
 def _argument_change(ctx: ModuleContext, stmt: Stmt, name: str) -> str:

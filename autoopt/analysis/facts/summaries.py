@@ -56,6 +56,7 @@ from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.library_objects import library_object, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import UNKNOWN, Kind, Value, join_all
@@ -225,10 +226,13 @@ def _callee_uses(
 
 
 def _unseen_decorator(ctx: ModuleContext, fn: Function) -> str:
-    """The first decorator of `fn` other than `jax.jit` (qualified where known)."""
+    """The first decorator of `fn` other than `jax.jit` and a bare `nnx.jit` (qualified
+    where known): traced, either is inlined into the caller's trace."""
     for decorator in fn.node.decorators:
         node = decorator.decorator
         func = node.func if type(node) is cst.Call else node
+        if ctx.qualify(node) in nnx_api.JIT_LIKE:
+            continue
         if not ctx.is_jax(func, "jax.jit"):
             return ctx.qualify(func) or ctx.code(func)
     return ""

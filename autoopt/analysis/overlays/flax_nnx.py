@@ -60,6 +60,8 @@ MODULE_CLASSES = frozenset(
 #: Constructors whose object nothing else keeps (no registry, no cache): dropped, it is
 #: freed. It may hold what it is given.
 UNKEPT_OBJECTS = MODULE_CLASSES | {"flax.nnx.Rngs"}
+#: Names of modules, as imported (`from flax import nnx`): reading one reads a module.
+IMPORTED_MODULES = frozenset({"flax.nnx"})
 #: Variable types, passed as filters (`wrt=nnx.Param`, `nnx.state(m, nnx.Param)`):
 #: classes, which hold no array.
 VARIABLE_TYPES = frozenset({"flax.nnx.Variable", "flax.nnx.Param", "flax.nnx.BatchStat"})

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from autoopt.analysis import overlays
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT, DEFAULT_INT
 from autoopt.analysis.values.lattice import (
@@ -42,6 +43,8 @@ def attribute_value(qual: str) -> Value:
     if last == "newaxis":
         return NONE
     if "." not in qual or qual in ("jax.numpy", "jax.lax", "jax.random", "jax.nn", "numpy.random"):
+        return Value(Kind.MODULE, constant=True)
+    if qual in nnx_api.IMPORTED_MODULES:
         return Value(Kind.MODULE, constant=True)
     if qual in overlays.TRACING_TRANSFORMS or qual.startswith(overlays.PURE_PREFIXES):
         return CALLABLE

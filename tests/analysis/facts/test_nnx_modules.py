@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.facts.nnx_modules import holds_module, module_update, written_back
+from autoopt.analysis.facts.nnx_modules import (
+    holds_module,
+    jit_spelling,
+    library_class,
+    module_update,
+    update_call,
+    written_back,
+)
 
 from ..helpers import HEADER, context, stmt
 
@@ -120,3 +127,67 @@ def test_written_back_names_an_nnx_jit_call_given_a_module(
     code = CLASSES + STEPS + "\ndef main(arg):\n" + body + "    " + line + "\n"
     ctx = context(code, IMPORTS)
     assert written_back(ctx, stmt(ctx, line.split("\n")[0])) == expected
+
+
+@pytest.mark.parametrize(
+    ("binding", "cls"),
+    [
+        ("m = nnx.Optimizer(arg, optax.sgd(0.1), wrt=nnx.Param)", "flax.nnx.Optimizer"),
+        ("m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))", "flax.nnx.Linear"),
+        ("m = Counter()", None),  # a class of the module may override any method
+        ("m = make()", None),
+    ],
+)
+def test_library_class_is_the_overlay_constructor_s(binding: str, cls: str | None) -> None:
+    ctx = context(CLASSES + f"\ndef main(arg):\n    {binding}\n    use(m)\n", IMPORTS)
+    assert library_class(ctx, stmt(ctx, "use(m)"), "m") == cls
+
+
+_UPDATES = """
+@nnx.jit
+def step(model, opt):
+    pass
+
+@nnx.jit(donate_argnums=0)
+def donating(model, opt):
+    pass
+
+def plain(model, opt):
+    pass
+
+def main(m, o, x):
+    CALL
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "jitted", "expected"),
+    [
+        ("o.update(m, x)", False, True),  # an overlay optimizer's `update`
+        ("nnx.update(m, x)", False, True),
+        ("nnx.update(x, m)", False, False),  # the module is not what it writes
+        ("m.update(x)", False, False),  # `flax.nnx.Linear.update` is not listed
+        ("step(m, o)", True, True),
+        ("step(m, o)", False, False),  # an `nnx.jit` function only where asked
+        ("step(x, x)", True, False),  # given no module
+        ("donating(m, o)", True, False),  # an `nnx.jit` with options
+        ("plain(m, o)", True, False),
+    ],
+)
+def test_update_call(call: str, jitted: bool, expected: bool) -> None:
+    ctx = context(_UPDATES.replace("CALL", call), IMPORTS)
+    line = stmt(ctx, call)
+    modules = {"m": "flax.nnx.Linear", "o": "flax.nnx.Optimizer"}
+    assert update_call(ctx, line, line.calls[0], modules, jitted) is expected
+
+
+@pytest.mark.parametrize(
+    ("imports", "spelling"),
+    [
+        ("from flax import nnx\n", "nnx.jit"),
+        ("import flax.nnx as fn\n", "fn.jit"),
+        ("import flax\n", "flax.nnx.jit"),
+    ],
+)
+def test_jit_spelling_uses_the_module_s_binding(imports: str, spelling: str) -> None:
+    assert jit_spelling(context("x = 1\n", imports)) == (spelling, ())

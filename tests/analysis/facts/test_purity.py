@@ -93,6 +93,17 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         ("return jax._src.core.foo(x)", ["calls `jax._src.core.foo`, code autoopt cannot see"]),
         # through module functions
         ("return dirty(x)", [f"calls `dirty`, which prints (`print` {AT_TRACE})"]),
+        # handed to a transform or tree map, which runs it on every eager call
+        (
+            "return jax.grad(dirty)(x)",
+            [f"hands `dirty` to `jax.grad`, which runs it: it prints (`print` {AT_TRACE})"],
+        ),
+        (
+            "return jax.tree.map(dirty, x)",
+            [f"hands `dirty` to `jax.tree.map`, which runs it: it prints (`print` {AT_TRACE})"],
+        ),
+        ("return jax.jit(dirty)(x)", []),  # compiled eagerly too: traced once either way
+        ("return jax.grad(pure)(x)", []),
         (
             "def inner(v):\n        print(v)\n    return inner(x)",
             [f"calls `inner`, which prints (`print` {AT_TRACE})"],

@@ -216,3 +216,35 @@ def test_modules_and_optimizers_are_mutable() -> None:
     step = int(optimizer.step.value)
     optimizer.update(m, nnx.grad(loss)(m, X))
     assert int(optimizer.step.value) == step + 1 and jnp.allclose(m.bias.value, 0.8)
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.IMPORTED_MODULES))
+def test_imported_modules_are_modules(name: str) -> None:
+    package, _, attr = name.rpartition(".")
+    assert inspect.ismodule(getattr(__import__(package), attr))
+
+
+def test_an_outer_jit_writes_back_what_an_inner_one_changes() -> None:
+    """A step compiled with `nnx.jit` that calls an `nnx.jit` function changing its module
+    arguments leaves the modules as the eager calls of that function do."""
+
+    @nnx.jit
+    def sgd(m, opt, scale):
+        opt.update(m, jax.tree.map(lambda p: p * scale, nnx.state(m, nnx.Param)))
+        return jnp.sum(m.kernel[...])
+
+    def step(m, opt, x):
+        scale = jnp.cos(x[0]) * 0.5 + 0.5
+        return jnp.sin(x) * sgd(m, opt, scale)
+
+    runs = []
+    for compiled in (step, nnx.jit(step)):
+        m = model()
+        opt = nnx.Optimizer(m, optax.sgd(0.1), wrt=nnx.Param)
+        x = jnp.ones(3)
+        for _ in range(4):
+            x = compiled(m, opt, x)
+        runs.append((x, snapshot(nnx.state(m)), snapshot(nnx.state(opt))))
+    (x0, m0, o0), (x1, m1, o1) = runs
+    assert jnp.allclose(x0, x1, rtol=1e-6)
+    assert leaves_equal(m0, m1) and leaves_equal(o0, o1)

@@ -54,5 +54,8 @@ INVALID: tuple[Invalid, ...] = (
     nnx_in_place.OPTIMIZER_UPDATE,
     nnx_in_place.NNX_UPDATE,
     nnx_in_place.JIT_STEP_LOOP,
+    nnx_in_place.NNX_STEP,
+    nnx_in_place.NNX_HOST_WRITE,
+    nnx_in_place.NNX_MODULE_CALL,
     library_steps.OPTAX_LOCAL,
 )

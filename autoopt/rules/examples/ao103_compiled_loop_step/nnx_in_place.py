@@ -85,6 +85,75 @@ JIT_STEP_LOOP = Invalid(
     ),
 )
 
+
+_NNX_STEP = """
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+@nnx.jit
+def decay(model, optimizer, scale):
+    grads = jax.tree.map(lambda p: p * scale, nnx.state(model, nnx.Param))
+    optimizer.update(model, grads)
+    return jnp.sum(model.kernel[...])
+
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+    x = jnp.ones(3)
+    for _ in range(10):
+        scale = jnp.cos(x[0]) * 0.5 + 0.5
+        total = decay(model, optimizer, scale)
+        x = jnp.sin(x) * total
+    return x, model.kernel[...]
+"""
+
+#: The step calls an `nnx.jit` function that changes the modules in place, and its own
+#: lines are pure: compiled with `nnx.jit`, the modules passed as its arguments.
+NNX_STEP = Invalid(
+    _NNX_STEP,
+    expected=_NNX_STEP.replace(
+        "\n\ndef main():",
+        "\n\n@nnx.jit\ndef _main_step(x, model, optimizer):\n"
+        "    scale = jnp.cos(x[0]) * 0.5 + 0.5\n"
+        "    total = decay(model, optimizer, scale)\n"
+        "    x = jnp.sin(x) * total\n"
+        "    return scale, x\n\n\ndef main():",
+    ).replace(
+        "        scale = jnp.cos(x[0]) * 0.5 + 0.5\n"
+        "        total = decay(model, optimizer, scale)\n"
+        "        x = jnp.sin(x) * total\n",
+        "        scale, x = _main_step(x, model, optimizer)\n",
+    ),
+    message="compile it as one `nnx.jit` step, `_main_step`",
+)
+
+#: Eager host code writes the module from NumPy among the step's lines: the lines
+#: before it are one statement, no step of them.
+NNX_HOST_WRITE = Invalid(
+    _NNX_STEP.replace(
+        "        total = decay(model, optimizer, scale)\n",
+        "        model.kernel.value = np.zeros((3, 1)) + np.asarray(scale)\n"
+        "        total = decay(model, optimizer, scale)\n",
+    ).replace("import optax\n", "import numpy as np\nimport optax\n"),
+    fix=_NONE,
+    message="not compiled as one step",
+)
+
+#: The `nnx.jit` function calls the module (`m(x)`), whose `__call__` may print: it
+#: would run again when the step is traced, so the step stays eager.
+NNX_MODULE_CALL = Invalid(
+    _NNX_STEP.replace(
+        "grads = jax.tree.map(lambda p: p * scale, nnx.state(model, nnx.Param))",
+        "grads = nnx.grad(lambda m: jnp.sum(m(jnp.ones(3)) * scale))(model)",
+    ),
+    fix=_NONE,
+    message="`decay` runs again when the step is traced",
+)
+
 VALID = (
     Valid(
         _JIT_STEP.replace(
