@@ -116,9 +116,14 @@ PRESETS: dict[str, Preset] = {
         commit="6aace50f673b877cc3394d0b53a24da0bbf11308",
         package=("src/ott",),
         pythonpath=("src",),
-        tests=("tests/utils_test.py", "tests/geometry/pointcloud_test.py"),
-        why="the files issue 11 names (batched_vmap, select_batch, point clouds); about a "
-        "minute. A prelude puts back `batching.is_vmappable`, which jax 0.10 removed and every "
+        tests=(
+            "tests/utils_test.py",
+            "tests/geometry/pointcloud_test.py",
+            "tests/tools/plot_test.py",
+        ),
+        why="the files issue 11 names (batched_vmap, select_batch, point clouds), and the plot "
+        "tool, where autoopt applies a safe AO301 hoist; about 5 minutes on 2 busy cores. "
+        "A prelude puts back `batching.is_vmappable`, which jax 0.10 removed and every "
         "ott release calls, so that the tests exercise ott rather than that incompatibility",
         requirements=(
             "jaxopt",
