@@ -10,17 +10,18 @@ For each checkout PATH (never modified), the gate:
    outcome of every test id through a small pytest plugin;
 3. runs `autoopt check --format json` (the fixes it calls safe) and then
    `autoopt rewrite --write` (default: safe fixes only) over the package source
-   of `after/`, reading the fixes applied per rule from the summary table;
+   of `after/` (with a preset's own autoopt arguments, e.g. optax's
+   --include-tests), reading the fixes applied per rule from the summary table;
 4. runs the same tests in `after/`;
 5. reports new failures (passed before; failed, errored or gone after), re-runs
    them in both trees to rule out flaky tests, and with --attribute finds the
    rewritten file (and rule) that causes each one.
 
-NAME picks a preset (flax, ott-jax, jax-cfd, jax-md; see PRESETS: commit, test
-files and why, package folders, test dependencies). NAME defaults to the folder
-name of PATH. Per-repo options override a preset or describe a repository
-without one: --tests NAME="FILE ...", --package NAME="DIR ...", --pythonpath
-NAME="DIR ...", --pytest-args NAME="ARGS", --install-cmd NAME="CMD".
+NAME picks a preset (flax, ott-jax, jax-cfd, jax-md, optax; see PRESETS: commit,
+test files and why, package folders, test dependencies, extra autoopt arguments).
+NAME defaults to the folder name of PATH. Per-repo options override a preset or
+describe a repository without one: --tests NAME="FILE ...", --package NAME="DIR ...",
+--pythonpath NAME="DIR ...", --pytest-args NAME="ARGS", --install-cmd NAME="CMD".
 
 autoopt is run as `python -m autoopt` from a copy of the package taken at the
 start (so edits made while the gate runs change nothing): by default the
@@ -78,6 +79,7 @@ class Preset:
     pytest_args: tuple[str, ...] = ()
     requirements: tuple[str, ...] = ()
     prelude: str = ""
+    autoopt_args: tuple[str, ...] = ()
 
 
 PRESETS: dict[str, Preset] = {
@@ -114,9 +116,14 @@ PRESETS: dict[str, Preset] = {
         commit="6aace50f673b877cc3394d0b53a24da0bbf11308",
         package=("src/ott",),
         pythonpath=("src",),
-        tests=("tests/utils_test.py", "tests/geometry/pointcloud_test.py"),
-        why="the files issue 11 names (batched_vmap, select_batch, point clouds); about a "
-        "minute. A prelude puts back `batching.is_vmappable`, which jax 0.10 removed and every "
+        tests=(
+            "tests/utils_test.py",
+            "tests/geometry/pointcloud_test.py",
+            "tests/tools/plot_test.py",
+        ),
+        why="the files issue 11 names (batched_vmap, select_batch, point clouds), and the plot "
+        "tool, where autoopt applies a safe AO301 hoist; about 5 minutes on 2 busy cores. "
+        "A prelude puts back `batching.is_vmappable`, which jax 0.10 removed and every "
         "ott release calls, so that the tests exercise ott rather than that incompatibility",
         requirements=(
             "jaxopt",
@@ -166,6 +173,21 @@ PRESETS: dict[str, Preset] = {
             "netCDF4",
         ),
     ),
+    "optax": Preset(
+        commit="2edbcbe2390da13983b92cbef94ac0460ecde1c5",
+        package=("optax",),
+        tests=("optax/transforms/_accumulation_test.py", "optax/_src/linesearch_test.py"),
+        why="tests that run optimisation loops: `MultiSteps` gradient accumulation training a "
+        "Flax Dense layer step by step (the loss must stay put between updates and fall at "
+        "each one), and backtracking and zoom line searches driving gradient descent and SGD "
+        "to a known minimum. The loops live in the `*_test.py` files inside the package, where "
+        "autoopt's safe fixes are, so this preset rewrites test files too "
+        "(`--include-tests`). The two mixed-precision `MultiSteps` tests (3 minutes, no fix) "
+        "are deselected; about 5 minutes on 2 busy cores",
+        pytest_args=("-k", "not mixed_precision"),
+        requirements=("absl-py", "flax", "scipy"),
+        autoopt_args=("--include-tests",),
+    ),
 }
 
 
@@ -206,6 +228,7 @@ class RepoResult:
     package: list[str]
     tests: list[str]
     pytest_args: list[str]
+    autoopt_args: list[str] = field(default_factory=list)
     before: dict[str, int] = field(default_factory=dict)
     after: dict[str, int] = field(default_factory=dict)
     before_seconds: float = 0.0
@@ -427,7 +450,7 @@ def changed_files(before: Path, after: Path, package: list[str]) -> list[str]:
 
 def write_diff(before: Path, after: Path, files: list[str], out: Path) -> None:
     """A unified diff of the rewritten files (old tree a/, new tree b/)."""
-    chunks = []
+    chunks: list[str] = []
     for rel in files:
         old = (
             (before / rel).read_text().splitlines(keepends=True) if (before / rel).exists() else []
@@ -456,6 +479,7 @@ class RepoSpec:
     pythonpath: list[str]
     install: str
     prelude: str
+    autoopt_args: list[str]
 
 
 def gate_repo(
@@ -469,6 +493,7 @@ def gate_repo(
         package=spec.package,
         tests=spec.tests,
         pytest_args=spec.pytest_args,
+        autoopt_args=spec.autoopt_args,
     )
     work = gate.scratch / spec.name
     before, after = work / "before", work / "after"
@@ -504,10 +529,10 @@ def gate_repo(
         return result
 
     progress(f"{spec.name}: autoopt check + rewrite --write on {' '.join(spec.package)}")
-    common = ["--no-cache", "--no-progress", "--jobs", "1", *gate.autoopt_args]
+    common = ["--no-cache", "--no-progress", "--jobs", "1", *spec.autoopt_args, *gate.autoopt_args]
     checked = gate.autoopt(["check", *spec.package, "--format", "json", *common], after)
     claimed = json.loads(checked.stdout) if checked.stdout.strip().startswith("{") else {}
-    unsafe = "--unsafe-fixes" in gate.autoopt_args
+    unsafe = "--unsafe-fixes" in common
     wanted = ("safe", "unsafe") if unsafe else ("safe",)
     sites = [f for f in claimed.get("findings", []) if f.get("fix") in wanted]
     result.findings_claimed = dict(Counter(str(f["rule"]) for f in sites))
@@ -559,12 +584,16 @@ def gate_repo(
             fine = again_before.outcomes.get(failure.test, PASSED) == PASSED
             failure.confirmed = still and fine
     if ids and attribute:
-        attribute_failures(gate, result, work, run_tests)
+        attribute_failures(gate, result, work, run_tests, spec.autoopt_args)
     return result
 
 
 def attribute_failures(
-    gate: Gate, result: RepoResult, work: Path, run_tests: Callable[[Path, str, list[str]], TestRun]
+    gate: Gate,
+    result: RepoResult,
+    work: Path,
+    run_tests: Callable[[Path, str, list[str]], TestRun],
+    autoopt_args: list[str],
 ) -> None:
     """Find, for each new failure, the rewritten file (then rule) that alone causes it."""
     before, after, probe = work / "before", work / "after", work / "probe"
@@ -585,7 +614,7 @@ def attribute_failures(
             for rule in rules:
                 shutil.copy2(before / rel, probe / rel)
                 args = ["rewrite", rel, "--write", "--select", rule, "--no-cache", "--no-progress"]
-                gate.autoopt(args + gate.autoopt_args, probe)
+                gate.autoopt(args + autoopt_args + gate.autoopt_args, probe)
                 run = run_tests(probe, "probe", guilty)
                 for t in guilty:
                     if run.outcomes.get(t, "missing") in BROKEN:
@@ -626,7 +655,8 @@ def markdown(results: list[RepoResult], provenance: str, when: str) -> str:
         after = (
             _counts(r.after) if r.rewritten_files or r.error else "not re-run: nothing rewritten"
         )
-        row = [r.name, r.commit[:12], "<br>".join(r.tests), _counts(r.before), after]
+        name = f"{r.name} ({' '.join(r.autoopt_args)})" if r.autoopt_args else r.name
+        row = [name, r.commit[:12], "<br>".join(r.tests), _counts(r.before), after]
         lines.append("| " + " | ".join([*row, fixes, files, f"**{news}**"]) + " |")
     total_fixes = sum(sum(r.fixes_applied.values()) for r in results)
     total_new = sum(len(r.new_failures) for r in results)
@@ -709,6 +739,7 @@ def repo_specs(args: argparse.Namespace) -> list[RepoSpec]:
                 or list(preset.pythonpath if preset else (".",)),
                 install=install.get(name, default_install),
                 prelude=preset.prelude if preset else "",
+                autoopt_args=list(preset.autoopt_args if preset else ()),
             )
         )
     return specs
@@ -828,6 +859,9 @@ def main(argv: list[str] | None = None) -> int:
         for name, preset in PRESETS.items():
             print(f"{name} @ {preset.commit}\n  package: {' '.join(preset.package)}")
             print(f"  tests: {' '.join(preset.tests)}\n  why: {preset.why}")
+            for label, values in (("pytest", preset.pytest_args), ("autoopt", preset.autoopt_args)):
+                if values:
+                    print(f"  {label} arguments: {shlex.join(values)}")
         return 0 if args.presets else 2
 
     specs = repo_specs(args)
