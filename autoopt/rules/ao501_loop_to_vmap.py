@@ -87,6 +87,12 @@ class LoopToVmap(Rule):
       `analysis/facts/jit_plan.py`
     - one owner per loop (AO501 takes only loops that carry nothing, which AO103
       never takes): `rules/loop_owner.py`
+
+    One difference is accepted rather than proven away: with no examples at all,
+    `jnp.stack([])` raises `ValueError` where the batched call returns an empty array.
+    A program can only see that difference by handling the error, so the fix is
+    unsafe where the stack sits inside a `try` of its function; an error handled by a
+    caller in another function is not looked for.
     """
 
     id = "AO501"
@@ -150,9 +156,25 @@ class LoopToVmap(Rule):
     def _fix(
         self, ctx: ModuleContext, p: PerItem, message: str, doubt: str, edits: list, target: str
     ) -> Finding:
+        doubt = "; ".join(d for d in (doubt, _caught(ctx, p)) if d)
         fix = Applicability.UNSAFE if doubt else Applicability.SAFE
         message += f"; {doubt}" if doubt else ""
         return self.finding(ctx, p.stack, message, fix, edits, target=target, title="Use jax.vmap")
+
+
+def _caught(ctx: ModuleContext, p: PerItem) -> str:
+    """The one difference vmap makes: with no examples `jnp.stack([])` raises and the
+    batched call returns an empty array. It changes a result only where the function
+    handles the error, so a stack inside a `try` of its function is a doubt."""
+    for node in reversed(ctx.ancestors(p.stack)):
+        if type(node) in (cst.FunctionDef, cst.Lambda):
+            break
+        if type(node) in (cst.Try, cst.TryStar):
+            return (
+                "the stack is inside a `try`: with no examples `jnp.stack` raises, "
+                "the batched call returns an empty array"
+            )
+    return ""
 
 
 def _body_doubts(ctx: ModuleContext, p: PerItem, body: ItemBody, name: str) -> list[str] | None:

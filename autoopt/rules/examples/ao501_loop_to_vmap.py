@@ -290,6 +290,38 @@ ys = jax.vmap(f)(xs)
 import jax
 import jax.numpy as jnp
 
+def f(x):
+    return (x ** 2).sum()
+
+def scores(data):
+    xs = jnp.asarray(data)
+    try:
+        return jnp.stack([f(x) for x in xs])
+    except ValueError:
+        return jnp.zeros(1)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def f(x):
+    return (x ** 2).sum()
+
+def scores(data):
+    xs = jnp.asarray(data)
+    try:
+        return jax.vmap(f)(xs)
+    except ValueError:
+        return jnp.zeros(1)
+""",
+        fix=Applicability.UNSAFE,
+        message="the stack is inside a `try`: with no examples `jnp.stack` raises",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
 def loss(w, x, y):
     return jnp.mean((x @ w - y) ** 2)
 
