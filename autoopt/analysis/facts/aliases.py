@@ -58,6 +58,7 @@ from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.train_states import create_static
 from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
@@ -339,6 +340,8 @@ class Sharing:
             return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
         if keeps_no_argument(self.ctx, call):
             return True  # `checkpoints.save_checkpoint(d, target=p, step=0)`
+        if create_static(self.ctx, call) is not None:
+            return True  # a field subclass's `TrainState.create`, flax's
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func

@@ -93,6 +93,15 @@ def test_a_field_subclass_creates_as_train_state_does() -> None:
     )
     stats = (_RESET, "params=self.state.params, batch_stats=self.state.batch_stats, tx")
     assert _verdict(sub, reset, stats) == (_SAFE, "")
+    made = (  # built by the subclass's `create` too, which keeps none of its arguments
+        "tx=optax.adam(1e-3)\n        )",
+        "tx=optax.adam(1e-3), batch_stats=stats\n        )\n        self.state = made",
+    )
+    first = (
+        "self.state = train_state.TrainState.create(\n            apply_fn=None",
+        'stats = {"m": jnp.ones(3)}\n        made = TrainState.create(\n            apply_fn=None',
+    )
+    assert _verdict(sub, reset, stats, made, first) == (_SAFE, "")
     twice = (_RESET, "params=self.state.params, batch_stats=self.state.params, tx")
     found = _verdict(sub, reset, twice)
     assert found == (
