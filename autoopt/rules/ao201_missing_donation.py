@@ -68,7 +68,12 @@ class MissingDonation(Rule):
     - or an attribute `self.x` the statement rebinds, in a class that code autoopt does
       not read cannot reach, whose every read of `self.x` keeps no reference and whose
       every stored value is new buffers: `analysis/facts/attributes.py`,
-      `analysis/facts/self_attrs.py`
+      `analysis/facts/self_attrs.py`; a read that reaches only a call keeping none of its
+      arguments (`checkpoints.save_checkpoint` without an asynchronous manager or
+      checkpointer: `analysis/facts/unkept_arguments.py`) or the `TrainState.create`
+      (flax's or a field subclass's: `analysis/facts/train_states.py`) whose record
+      replaces `self.x` keeps none, and that record's fields read from `self.x` are its
+      own: `analysis/facts/attribute_reads.py`
     - code outside the class reads `trainer.x`, or copies or hands on the trainer, only
       where no step can run on that instance after it (a method run only then may keep
       `self.x`): `analysis/facts/trainer_steps.py`

@@ -19,7 +19,9 @@ cannot see, and a pseudo-name per place (`is stored in `Run.start``) for a value
 - returned by a call autoopt cannot see into (a function of an installed package, a
   decorated function such as an `lru_cache`, a method of a module or class), which may
   keep what it returns: only JAX, NumPy, `math`, `functools` and builtins are known
-  not to; a method of a variable is linked to that variable instead.
+  not to; a method of a variable is linked to that variable instead. A library call
+  the overlays list as keeping none of its arguments and returning none of them
+  (`analysis/facts/unkept_arguments.py`: `save_checkpoint`) links nothing.
 
 What a call of a function of the project returns is read from its `return`
 statements, in its own file (`analysis/core/project.py`): the arguments behind its
@@ -56,6 +58,8 @@ from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.train_states import create_static
+from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -334,6 +338,10 @@ class Sharing:
             return True  # `nnx.Linear(...)`: the object holds what it is given (linked)
         if qual in overlays.PURE_CALLS:
             return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
+        if keeps_no_argument(self.ctx, call):
+            return True  # `checkpoints.save_checkpoint(d, target=p, step=0)`
+        if create_static(self.ctx, call) is not None:
+            return True  # a field subclass's `TrainState.create`, flax's
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func
@@ -478,6 +486,8 @@ class Sharing:
             args.add(self.shares(arg.value))
         if _is_fresh(qual, last, call) or qual in self.jitted or self._host_copy(qual, call):
             return Shares()
+        if keeps_no_argument(self.ctx, call):
+            return Shares()  # returns none of its arguments (a path)
         if self.at is not None and fresh_result(self.ctx, self.at, call):
             return Shares()  # `opt.init(params)`, `model.init(key, x)`: new buffers
         held = None if self.at is None else held_fields(self.ctx, self.at, call)

@@ -10,7 +10,9 @@ proves, over the whole module (each premise that fails is named):
   cannot reach `self.x` (no base class, not importable, `self` handed to nothing, no
   attribute `x` outside its methods);
 - every read of `self.x` in those methods keeps no reference: an argument of a jitted
-  call (compiled code keeps nothing and returns new buffers) or an `is` comparison.
+  call (compiled code keeps nothing and returns new buffers), an `is` comparison, or
+  a value that reaches only a call keeping none of its arguments or the record that
+  replaces `self.x` (`analysis/facts/attribute_reads.py`).
   A read stored in another name or attribute that is read again is a proven alias (no
   fix); any other read (returned, handed to other code, closed over) may keep it;
 - every value stored in `self.x` (other than a jitted call's output) holds no buffer
@@ -23,9 +25,17 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import CallSite
+from autoopt.analysis.core.graph import CallSite, Stmt
 from autoopt.analysis.core.names import dotted
-from autoopt.analysis.facts.aliases import RETAINED, Leaves, Sharing, first_repeat, is_pseudo
+from autoopt.analysis.facts.aliases import (
+    RETAINED,
+    Leaves,
+    Shares,
+    Sharing,
+    first_repeat,
+    is_pseudo,
+)
+from autoopt.analysis.facts.attribute_reads import keeps_nothing, replaced_fields
 from autoopt.analysis.facts.self_attrs import (
     Use,
     assign_targets,
@@ -102,6 +112,8 @@ def _read_verdict(ctx: ModuleContext, use: Use, attr: str, jitted: set[str]) -> 
         type(t.operator) in (cst.Is, cst.IsNot) for t in parent.comparisons
     ):
         return None
+    if keeps_nothing(ctx, use, attr):
+        return None
     line = ctx.span(use.stmt.node).line
     node = use.stmt.node
     if type(node) is cst.Assign and node.value is use.node:
@@ -174,14 +186,19 @@ def _value_verdict(
     ctx: ModuleContext, use: Use, attr: str, value: cst.BaseExpression
 ) -> Verdict | None:
     """The value stored at `use` holds no buffer another name, a caller or unseen code
-    may read later, and none twice."""
+    may read later, and none twice. A record replacing `self.attr` with fields read from
+    it (`replaced_fields`) holds those buffers alone once the old record is dropped."""
     stmt, method = use.stmt, use.method
     line = ctx.span(stmt.node).line
     if type(value) is cst.Name and value.value == "None":
         return None
     sharing = ctx.per_module(_sharing_without, stmt.scope, stmt.id)
     sharing.at = stmt
-    shares = sharing.shares(value)
+    split = replaced_fields(ctx, stmt, method.params[0], attr)
+    parts, own = split if split is not None else ([value], [])
+    shares = Shares()
+    for part in parts:
+        shares.add(sharing.shares(part))
     names = sharing.component(shares.names(), weak=True)
     stored = f"the value stored in `self.{attr}` at line {line}"
     kept = sharing.retained_by(names)
@@ -200,13 +217,26 @@ def _value_verdict(
             return _UNSAFE, f"`{name}` may hold the buffers of {stored} and is read at line {at}"
         if name in method.captured:
             return _UNSAFE, f"a nested function reads `{name}`, which may hold {stored}"
-    leaves = Leaves(ctx, stmt, sharing).of(value, 0)
+    leaves = _leaves(ctx, stmt, sharing, parts)
     if leaves is None:
         return _UNSAFE, f"cannot prove the leaves of {stored} are distinct buffers"
-    twice = first_repeat(leaves, "")
+    twice = first_repeat([*leaves, *own], "")
     if twice is not None:
         return _NONE, f"`{twice}` fills two leaves of {stored}: one buffer would be donated twice"
     return None
+
+
+def _leaves(
+    ctx: ModuleContext, stmt: Stmt, sharing: Sharing, parts: list[cst.BaseExpression]
+) -> list[frozenset[str]] | None:
+    """The names behind each leaf of `parts` (None: cannot tell)."""
+    out: list[frozenset[str]] = []
+    for part in parts:
+        leaves = Leaves(ctx, stmt, sharing).of(part, 0)
+        if leaves is None:
+            return None
+        out += leaves
+    return out
 
 
 def _local_names(ctx: ModuleContext, scope: str) -> set[str]:

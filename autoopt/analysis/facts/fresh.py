@@ -25,7 +25,8 @@
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
   that stores only such constructor calls of one class in it.
 
-`held_fields` reads `TrainState.create(...)`: its result holds the very buffers of
+`held_fields` reads `TrainState.create(...)` (flax's, or a field subclass's:
+`analysis/facts/train_states.py`): its result holds the very buffers of
 every argument but the static ones (`apply_fn`, `tx`), and `opt_state`, new buffers
 when `tx` is a receiver whose `init` is fresh as above. Anything else is unknown (None).
 """
@@ -44,9 +45,9 @@ from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
+from autoopt.analysis.facts.train_states import create_static
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_linen as linen_api
-from autoopt.analysis.overlays import flax_training as training_api
 
 _LINEN_MODULE = "flax.linen.Module"
 _BUILTINS = frozenset(dir(builtins))
@@ -78,7 +79,7 @@ def _left_out(call: cst.Call, keyword: str, position: int) -> bool:
 def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseExpression] | None:
     """The arguments whose buffers `TrainState.create(...)` holds, when its optimizer's
     state is proven new buffers; None for any other call, or an unproven optimizer."""
-    static = training_api.CREATE_STATIC.get(ctx.qualify(call.func) or "")
+    static = create_static(ctx, call)
     if static is None or any(a.keyword is None or a.star for a in call.args):
         return None
     given = {a.keyword.value: a.value for a in call.args if a.keyword is not None}

@@ -84,6 +84,9 @@ PURE_CALLS = (
 )
 #: Calls, in any library, whose result holds the very buffers of an argument -> which.
 ALIASING = {**equinox.ALIASING, **flax_nnx.ALIASING}
+#: Calls, in any library, that keep no reference to their arguments once they return and
+#: return none of them -> the parameters that keep this so, in order.
+KEEPS_NO_ARGUMENT = flax_training.KEEPS_NO_ARGUMENT
 #: Constructors, in any library, whose object nothing else keeps (it may hold what it is
 #: given): `nnx.Linear(...)`, `nnx.Optimizer(...)`, `optax.adam(...)`.
 UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS | optax.UNKEPT_OBJECTS | equinox.UNKEPT_OBJECTS

@@ -27,3 +27,18 @@ FROZEN_CLASSES = frozenset({"flax.training.train_state.TrainState"})
 #: argument is a field holding its very buffers, and `opt_state = tx.init(params)` is
 #: new buffers where `tx.init`'s results are.
 CREATE_STATIC = {"flax.training.train_state.TrainState.create": frozenset({"apply_fn", "tx"})}
+#: Calls that keep no reference to their arguments once they return and return none of
+#: them -> the parameters that keep this so, in order (by position or keyword): any
+#: other argument voids it. `save_checkpoint` writes `target` before it returns (with
+#: Orbax, through a synchronous `Checkpointer` it makes and drops) and returns the path;
+#: given an `async_manager` or an `orbax_checkpointer` it may write later, from
+#: references it keeps.
+KEEPS_NO_ARGUMENT = {
+    "flax.training.checkpoints.save_checkpoint": (
+        "ckpt_dir", "target", "step", "prefix", "keep", "overwrite", "keep_every_n_steps"
+    )
+}  # fmt: skip
+#: Classes a subclass may extend with fields alone (annotated names, no method): their
+#: `create` (`CREATE_STATIC`) passes its keyword arguments to the subclass's constructor,
+#: which holds them as fields (`class TrainState(train_state.TrainState): batch_stats: Any`).
+FIELD_SUBCLASSES = frozenset({"flax.training.train_state.TrainState"})

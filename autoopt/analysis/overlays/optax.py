@@ -12,14 +12,23 @@ from __future__ import annotations
 OPTIMIZERS = frozenset(
     {
         "optax.sgd", "optax.adam", "optax.adamw", "optax.adagrad", "optax.rmsprop",
-        "optax.lamb", "optax.lion", "optax.chain", "optax.clip_by_global_norm",
+        "optax.lamb", "optax.lion", "optax.chain", "optax.clip", "optax.clip_by_global_norm",
         "optax.scale", "optax.scale_by_adam",
     }
 )  # fmt: skip
 #: Calls that compute on their arguments and touch nothing else.
 PURE_CALLS = OPTIMIZERS | {"optax.apply_updates"}
+#: Constructors of a learning-rate schedule: a function of the step count that holds the
+#: numbers it is given.
+SCHEDULES = frozenset(
+    {
+        "optax.constant_schedule", "optax.linear_schedule", "optax.exponential_decay",
+        "optax.cosine_decay_schedule", "optax.piecewise_constant_schedule",
+        "optax.warmup_cosine_decay_schedule", "optax.warmup_exponential_decay_schedule",
+    }
+)  # fmt: skip
 #: Constructors whose object nothing else keeps (no registry, no cache).
-UNKEPT_OBJECTS = OPTIMIZERS
+UNKEPT_OBJECTS = OPTIMIZERS | SCHEDULES
 #: Methods of optax's classes that are pure functions of their arguments.
 PURE_METHODS = frozenset(
     {"optax.GradientTransformation.init", "optax.GradientTransformation.update"}

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import gc
+import inspect
+import warnings
+import weakref
+from typing import Any
+
+import flax
 import jax
 import jax.numpy as jnp
 import optax
-from flax.training import train_state
+import pytest
+from flax import serialization
+from flax.training import checkpoints, train_state
 
 from autoopt.analysis.overlays import flax_training as training_api
 from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
@@ -55,3 +64,82 @@ def test_create_holds_its_fields_buffers_and_makes_a_new_opt_state() -> None:
     assert len(jax.tree.leaves(made)) == len(jax.tree.leaves(fields))
     assert pointers(made.params) == pointers(PARAMS)
     assert fresh_leaves(made.opt_state, PARAMS)
+
+
+class _Tree(dict):
+    """A dict a weak reference can point to (a plain dict cannot)."""
+
+
+jax.tree_util.register_pytree_node(
+    _Tree,
+    lambda t: (list(t.values()), list(t)),
+    lambda keys, values: _Tree(zip(keys, values, strict=True)),
+)
+serialization.register_serialization_state(  # what the checkpoints without Orbax write
+    _Tree,
+    lambda t: {k: serialization.to_state_dict(v) for k, v in t.items()},
+    lambda t, state: _Tree(state),
+)
+
+
+def _dropped(make_and_use) -> bool:
+    """Whether the arrays and the pytree `make_and_use` makes and hands on are freed once
+    it returns (nothing the call reached keeps a reference)."""
+    refs = make_and_use()
+    gc.collect()
+    return all(ref() is None for ref in refs)
+
+
+@pytest.mark.parametrize("orbax", [True, False])
+def test_save_checkpoint_keeps_no_argument_and_returns_the_path(tmp_path, orbax: bool) -> None:
+    (name,) = training_api.KEEPS_NO_ARGUMENT
+    assert resolve(name)
+    params = inspect.signature(checkpoints.save_checkpoint).parameters
+    listed = training_api.KEEPS_NO_ARGUMENT[name]
+    assert list(params)[: len(listed)] == list(listed)  # the order positional calls use
+    assert {"async_manager", "orbax_checkpointer"} <= set(params) - set(listed)
+    returned: list[object] = []
+
+    def save(step: int) -> list[weakref.ref]:
+        leaves = [jnp.arange(4.0) + step, jnp.ones(3) * step]
+        target = _Tree(params=_Tree(a=leaves[0], b=leaves[1]))
+        returned.append(
+            checkpoints.save_checkpoint(str(tmp_path), target=target, step=step, overwrite=True)
+        )
+        return [weakref.ref(x) for x in (*leaves, target, target["params"])]
+
+    with flax.config.temp_flip_flag("use_orbax_checkpointing", orbax), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # the path without Orbax
+        for step in range(2):  # a second save replaces the first checkpoint
+            assert _dropped(lambda step=step: save(step))
+    assert all(isinstance(path, str) for path in returned)
+
+
+def test_create_keeps_no_argument_but_in_its_result() -> None:
+    def create() -> list[weakref.ref]:
+        params = _Tree(w=jnp.ones((2, 3)))
+        made = train_state.TrainState.create(apply_fn=None, params=params, tx=optax.adam(0.1))
+        assert made.params is params
+        return [weakref.ref(params), weakref.ref(params["w"])]
+
+    assert _dropped(create)
+
+
+def test_a_subclass_with_fields_alone_creates_as_train_state_does() -> None:
+    (base,) = training_api.FIELD_SUBCLASSES
+    assert resolve(base) and f"{base}.create" in training_api.CREATE_STATIC
+
+    class WithStats(train_state.TrainState):
+        batch_stats: Any
+        note: Any = None
+
+    stats = {"mean": jnp.zeros(3)}
+    made = WithStats.create(apply_fn=None, params=PARAMS, tx=TX, batch_stats=stats)
+    assert (
+        type(made) is WithStats
+        and WithStats.create.__func__ is train_state.TrainState.create.__func__
+    )
+    assert made.batch_stats is stats and pointers(made.params) == pointers(PARAMS)
+    assert len(jax.tree.leaves(made)) == len(
+        jax.tree.leaves((made.step, PARAMS, made.opt_state, stats))
+    )

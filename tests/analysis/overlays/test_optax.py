@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import inspect
 import sys
+import weakref
 
 import jax
 import jax.numpy as jnp
@@ -23,9 +26,26 @@ BUILT = {
     "optax.lamb": lambda: optax.lamb(0.1),
     "optax.lion": lambda: optax.lion(0.1),
     "optax.chain": lambda: optax.chain(optax.clip_by_global_norm(1.0), optax.adam(0.1)),
+    "optax.clip": lambda: optax.clip(1.0),
     "optax.clip_by_global_norm": lambda: optax.clip_by_global_norm(1.0),
     "optax.scale": lambda: optax.scale(0.1),
     "optax.scale_by_adam": optax.scale_by_adam,
+}
+#: Each listed schedule, built with small options.
+SCHEDULES = {
+    "optax.constant_schedule": lambda: optax.constant_schedule(0.1),
+    "optax.linear_schedule": lambda: optax.linear_schedule(0.1, 0.01, 10),
+    "optax.exponential_decay": lambda: optax.exponential_decay(0.1, 10, 0.9, end_value=0.01),
+    "optax.cosine_decay_schedule": lambda: optax.cosine_decay_schedule(0.1, 10),
+    "optax.piecewise_constant_schedule": lambda: optax.piecewise_constant_schedule(
+        0.1, {6: 0.1, 8: 0.1}
+    ),
+    "optax.warmup_cosine_decay_schedule": lambda: optax.warmup_cosine_decay_schedule(
+        0.0, 0.1, 2, 10, 1e-5
+    ),
+    "optax.warmup_exponential_decay_schedule": lambda: optax.warmup_exponential_decay_schedule(
+        0.0, 0.1, 2, 10, 0.9
+    ),
 }
 PARAMS = {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}
 GRADS = {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
@@ -36,6 +56,8 @@ def test_names_exist() -> None:
              | optax_api.FRESH_RESULTS | optax_api.MODULES)  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert set(BUILT) == optax_api.OPTIMIZERS
+    assert set(SCHEDULES) == optax_api.SCHEDULES
+    assert optax_api.UNKEPT_OBJECTS == optax_api.OPTIMIZERS | optax_api.SCHEDULES
 
 
 @pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
@@ -87,8 +109,38 @@ def test_constructors_return_their_class_whose_results_are_arrays(name: str) -> 
 
 @pytest.mark.parametrize("name", sorted(optax_api.UNKEPT_OBJECTS))
 def test_nothing_else_keeps_a_constructed_optimizer(name: str) -> None:
-    tx = BUILT[name]()
+    tx = {**BUILT, **SCHEDULES}[name]()
     assert sys.getrefcount(tx) == 2  # `tx` and the call's argument: no registry, no cache
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.SCHEDULES))
+def test_a_schedule_is_a_function_of_the_count_nothing_else_keeps(name: str) -> None:
+    """A schedule holds the numbers it is given (an array too) and nothing else keeps
+    them: once the schedule is dropped, so is an array given as its value."""
+    schedule = SCHEDULES[name]()
+    assert callable(schedule) and jnp.shape(schedule(jnp.array(3))) == ()
+    assert leaves_equal(schedule(jnp.array(3)), schedule(jnp.array(3)))
+    refs = _schedule_with_array_value(name)
+    gc.collect()
+    assert [r() for r in refs] == [None]
+
+
+def _schedule_with_array_value(name: str) -> list[weakref.ref]:
+    """Builds and runs the schedule `name` with its value given as an array; drops it."""
+    value = jnp.array(0.1)
+    kind = name.rsplit(".", 1)[1]
+    keyword = {"constant_schedule": "value", "linear_schedule": "init_value"}.get(kind)
+    keyword = keyword or ("peak_value" if kind.startswith("warmup_") else "init_value")
+    options = {"warmup_steps": 2, "decay_steps": 10, "end_value": 1e-5, "init_value": 0.0}
+    signature = inspect.signature(getattr(optax, kind)).parameters
+    given = {k: v for k, v in options.items() if k in signature and k != keyword}
+    given.update({k: 10 for k in ("transition_steps",) if k in signature})
+    given.update({k: 0.9 for k in ("decay_rate",) if k in signature})
+    given.update({k: 0.01 for k in ("end_value",) if k in signature and kind == "linear_schedule"})
+    if kind == "piecewise_constant_schedule":
+        given["boundaries_and_scales"] = {6: 0.1}
+    getattr(optax, kind)(**given, **{keyword: value})(jnp.array(3))
+    return [weakref.ref(value)]
 
 
 @pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
@@ -158,6 +210,7 @@ ARRAY_HYPERPARAMETERS = {
     "optax.lamb": lambda: optax.lamb(LR),
     "optax.lion": lambda: optax.lion(LR),
     "optax.chain": lambda: optax.chain(optax.clip_by_global_norm(LR), optax.adam(LR)),
+    "optax.clip": lambda: optax.clip(LR),
     "optax.clip_by_global_norm": lambda: optax.clip_by_global_norm(LR),
     "optax.scale": lambda: optax.scale(LR),
     "optax.scale_by_adam": lambda: optax.scale_by_adam(b1=DECAY),
