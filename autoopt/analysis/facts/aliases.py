@@ -8,7 +8,9 @@ autoopt only cannot rule it out (calls it cannot see, operators that may
 concatenate lists). Calls that return new buffers (jitted functions, array
 creation, random draws, conversions to Python or NumPy values) share nothing;
 a NumPy view of a device array pins its buffer, so JAX then refuses to donate
-it rather than delete it.
+it rather than delete it. A name that never holds a buffer (a module constant, a
+number, a shape: `analysis/facts/bufferless.py`) links nothing: two values that hold
+the same number share no buffer through it.
 
 Code that may keep a reference is a name in the relation too, so that a donated
 buffer it holds is found like an alias: `RETAINED` for what is handed to code autoopt
@@ -54,6 +56,7 @@ from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
+from autoopt.analysis.facts.bufferless import bufferless_names
 from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
 from autoopt.analysis.overlays import jax as jax_api
@@ -117,7 +120,9 @@ class Sharing:
         self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)}
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
         self.ignored |= {f.name for f in ctx.graph.functions.values()}
-        self.ignored |= ctx.per_module(_constants)
+        # names that never hold a buffer: module constants, the scope's numbers, shapes...
+        self.constants = ctx.per_module(_constants) | bufferless_names(ctx, scope)
+        self.ignored |= self.constants
         self.strong: dict[str, set[str]] = {}
         self.weak: dict[str, set[str]] = {}
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
@@ -233,7 +238,7 @@ class Sharing:
     def _held_by_root(self, root: str, expr: cst.BaseExpression) -> bool:
         """`Run.start`, `config.best`, `step.cache[0]`: read from a class, a module or a
         function, not a variable; a name of JAX, NumPy or `math` holds no buffer."""
-        if root not in self.ignored or root in self.ctx.per_module(_constants):
+        if root not in self.ignored or root in self.constants:
             return False
         qual = self.ctx.qualify(expr) or ""
         return not qual.startswith(("jax.", "numpy.", "math.")) and qual not in overlays.CLASSES

@@ -5,7 +5,12 @@ The one INVALID case flagged `doc=True` is the example its documentation shows.
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
-from autoopt.rules.examples import ao201_callers, ao201_fresh_leaves, ao201_loop_batches
+from autoopt.rules.examples import (
+    ao201_callers,
+    ao201_cross_alias,
+    ao201_fresh_leaves,
+    ao201_loop_batches,
+)
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -2225,4 +2230,5 @@ print(model.kernel.value.sum())
     *ao201_fresh_leaves.INVALID,
     *ao201_callers.INVALID,
     *ao201_loop_batches.INVALID,
+    *ao201_cross_alias.INVALID,
 )
