@@ -59,6 +59,7 @@ from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.bufferless import bufferless_names
 from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
+from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -73,6 +74,9 @@ RETAINED = "<retained>"
 #: says where, as a clause about the value (`is stored in `Run.start``).
 KEPT = "<kept>"
 _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
+#: Transforms whose function, called, keeps no reference to its arguments (a jit's cache
+#: keeps its static ones).
+_UNKEPT_CALLS = (jax_api.TRACING_TRANSFORMS - jax_api.JIT_SPELLINGS) | eqx_api.UNKEPT_CALLS
 _BUFFERLESS = frozenset({Kind.SCALAR, Kind.SHAPE, Kind.STRING, Kind.DTYPE, Kind.NONE})
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
@@ -368,23 +372,33 @@ class Sharing:
 
     def _transformed(self, call: cst.Call) -> tuple[str, Function] | None:
         """The JAX transform and the function of the module a call runs, where its callee
-        is a name bound once in this scope, by no function through `global`, to a
-        transform (`jax.vmap`, `jax.grad`, ...) of a pure, undecorated function: calling
+        is a transform (`jax.vmap`, `jax.grad`, `eqx.filter_grad`, ...: `_UNKEPT_CALLS`)
+        of a pure, undecorated function, written in place (`jax.grad(loss)(w, x)`) or a
+        name bound once in this scope, by no function through `global`, to one: calling
         it keeps no argument."""
+        transform = call.func if type(call.func) is cst.Call else self._bound_transform(call)
+        if transform is None or not transform.args:
+            return None
+        given = transform.args[0].value
+        qual = self.ctx.qualify(transform.func) or ""
+        graph = self.ctx.graph
+        fn = graph.resolve_function(given.value, self.scope) if type(given) is cst.Name else None
+        if qual not in _UNKEPT_CALLS or fn is None or fn.node.decorators:
+            return None
+        return None if purity.impurities(self.ctx, fn) else (qual, fn)
+
+    def _bound_transform(self, call: cst.Call) -> cst.Call | None:
+        """The call bound to the callee's name, where one statement of this scope, and no
+        function through `global`, binds it."""
         graph = self.ctx.graph
         name = call.func.value if type(call.func) is cst.Name else ""
         binders = [s for s in graph.scope_stmts(self.scope) if name in s.defs]
         node = binders[0].node if len(binders) == 1 else None
-        if type(node) is not cst.Assign or type(node.value) is not cst.Call or not node.value.args:
+        if type(node) is not cst.Assign or type(node.value) is not cst.Call:
             return None
         if any(name in f.globals | f.nonlocals for f in graph.functions.values()):
             return None
-        transform, given = node.value, node.value.args[0].value
-        qual = self.ctx.qualify(transform.func) or ""
-        fn = graph.resolve_function(given.value, self.scope) if type(given) is cst.Name else None
-        if qual not in jax_api.TRACING_TRANSFORMS or fn is None or fn.node.decorators:
-            return None
-        return None if purity.impurities(self.ctx, fn) else (qual, fn)
+        return node.value
 
     def _init_keeps_nothing(self, cls: str) -> bool:
         """Whether class `cls` is read by `constructors.init_fields` and its `__init__`

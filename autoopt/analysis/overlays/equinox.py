@@ -23,6 +23,9 @@ VMAP_LIKE = frozenset({"equinox.filter_vmap"})
 REMAT_LIKE = frozenset({"equinox.filter_checkpoint"})
 #: Every transform that traces the functions handed to it.
 TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | REMAT_LIKE
+#: Transforms whose function, called, keeps no reference to its arguments once it
+#: returns (no cache of static parts, unlike `filter_jit`): `filter_grad(f)(model, x)`.
+UNKEPT_CALLS = GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | REMAT_LIKE
 
 #: jit-like transforms -> their one donation option, `donate=`, which donates the array
 #: leaves of every argument (`"all"`) or of all but the first (`"all-except-first"`);

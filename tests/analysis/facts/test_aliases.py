@@ -188,6 +188,36 @@ def test_code_that_may_keep_its_arguments(code: str, weak: dict, retainer: str |
     assert sharing.retained_by({"other"}) is None
 
 
+TRANSFORMED = """
+import equinox as eqx
+
+def loss(w, x):
+    return jnp.sum(w * x)
+
+def noisy(w, x):
+    print(w)
+    return jnp.sum(w * x)
+
+CALL
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "kept"),
+    [
+        ("jax.grad(loss)(w, x)", False),  # a transform of a pure function, written in place
+        ("eqx.filter_value_and_grad(loss)(w, x)", False),
+        ("jax.vmap(loss, in_axes=(None, 0))(w, x)", False),
+        ("jax.grad(noisy)(w, x)", True),  # the function is not pure
+        ("jax.grad(helper)(w, x)", True),  # a function autoopt cannot see
+        ("eqx.filter_jit(loss)(w, x)", True),  # a jit's cache may keep what it is given
+    ],
+)
+def test_a_transformed_call_keeps_no_argument(call: str, kept: bool) -> None:
+    sharing = Sharing(context(TRANSFORMED.replace("CALL", call), HEADER), MODULE)
+    assert (sharing.retained_by({"w"}) is not None) is kept
+
+
 def test_a_star_parameter_shares_every_positional_argument() -> None:
     sharing = Sharing(context("def pack(*vs):\n    return vs\n\nh = pack(a, b)\n"), MODULE)
     assert sharing.component({"h"}, weak=False) == {"h", "a", "b"}
