@@ -129,6 +129,11 @@ class Sharing:
         self.ignored |= self.constants
         self.strong: dict[str, set[str]] = {}
         self.weak: dict[str, set[str]] = {}
+        # the same links, directed: a name -> the names whose objects its value may hold
+        self.holds: dict[str, set[str]] = {}
+        # objects changed in place (any object they hold, too) -> what they may take in
+        self.changes: list[tuple[frozenset[str], frozenset[str]]] = []
+        self._held: dict[str, set[str]] | None = None
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
         self.retainers: dict[str, set[str]] = {}  # code that may keep names -> those names
         for stmt in ctx.graph.scope_stmts(scope):
@@ -158,6 +163,34 @@ class Sharing:
                 seen.add(other)
                 todo.append(other)
         return seen
+
+    def may_share(self, one: str, other: str) -> bool:
+        """Whether `one` and `other` may hold one object: each reaches it through the
+        directed links, a name to what its value may hold. Two names that only a third
+        holds (`pair = (a, b)`, `loss = f(a, b)` of a function that changes neither) share
+        nothing through it; a change in place (`a.append(b)`, a call of code autoopt
+        cannot see, which may change what it is given) may put its values into any object
+        the changed name holds."""
+        held = self._holding()
+        return bool(_reach(held, one) & _reach(held, other))
+
+    def _holding(self) -> dict[str, set[str]]:
+        """`holds`, with each change's values added to every object the changed names
+        may hold, until nothing more is added."""
+        if self._held is not None:
+            return self._held
+        held = {name: set(names) for name, names in self.holds.items()}
+        grew = True
+        while grew:
+            grew = False
+            for changed, values in self.changes:
+                for name in {n for c in changed for n in _reach(held, c)}:
+                    new = values - {name} - held.get(name, set())
+                    if new:
+                        held.setdefault(name, set()).update(new)
+                        grew = True
+        self._held = held
+        return held
 
     def shares(self, expr: cst.BaseExpression) -> Shares:
         """The names `expr`'s value may hold."""
@@ -255,9 +288,15 @@ class Sharing:
             return root
         return f"{KEPT}is stored in `{self.ctx.code(place)}`, which keeps a reference to it"
 
-    def _link(self, names: Iterable[str], shares: Shares) -> None:
+    def _link(self, names: Iterable[str], shares: Shares, changes: bool = False) -> None:
+        """`names` may hold what `shares` holds; `changes`: by a change in place of their
+        objects (recorded for `may_share`)."""
         names = set(names) - self.ignored
+        held = shares.names()
+        if changes and held:
+            self.changes.append((frozenset(names), frozenset(held)))
         for name in names:
+            self.holds.setdefault(name, set()).update(held - {name})
             for other, table in [(n, self.strong) for n in shares.strong] + [
                 (n, self.weak) for n in shares.weak
             ]:
@@ -273,9 +312,9 @@ class Sharing:
             if len(targets) > 1:  # `p = avg = init()`: both names hold one object
                 together = {n for t in targets for n in bound_names(t)}
                 self._link(together, Shares(strong=together))
-        elif (
-            type(node) is cst.AugAssign or type(node) is cst.AnnAssign
-        ) and node.value is not None:
+        elif type(node) is cst.AugAssign:  # `xs += ys` extends the list `xs` in place
+            self._link_targets([node.target], node.value, changes=True)
+        elif type(node) is cst.AnnAssign and node.value is not None:
             self._link_targets([node.target], node.value)
         elif type(node) is cst.For:
             self._link(bound_names(node.target), self.shares(node.iter))
@@ -288,17 +327,21 @@ class Sharing:
             self._link_retention(call)
 
     def _link_targets(
-        self, targets: Sequence[cst.BaseExpression], value: cst.BaseExpression
+        self,
+        targets: Sequence[cst.BaseExpression],
+        value: cst.BaseExpression,
+        changes: bool = False,
     ) -> None:
         for target in targets:
             pairs = _pairs(target, value)
             for sub_target, sub_value in pairs:
                 shares = self.shares(sub_value)
                 bound = set(bound_names(sub_target))
-                if type(sub_target) in (cst.Attribute, cst.Subscript):
+                stored = type(sub_target) in (cst.Attribute, cst.Subscript)
+                if stored:
                     root = base_name(sub_target)  # `d[k] = v`, `obj.field = v`, `f()[k] = v`
                     bound.add(self._holder(root, sub_target))
-                self._link(bound, shares)
+                self._link(bound, shares, changes or stored)
 
     def _link_mutation(self, call: cst.Call) -> None:
         func = call.func
@@ -311,7 +354,7 @@ class Sharing:
             shares = Shares()
             for arg in call.args:
                 shares.add(self.shares(arg.value))
-            self._link({self._holder(root, func.value)}, shares)
+            self._link({self._holder(root, func.value)}, shares, changes=True)
 
     def _link_retention(self, call: cst.Call) -> None:
         """Code that may keep what it is given: the receiver of an unknown method keeps
@@ -324,11 +367,12 @@ class Sharing:
             return
         func = call.func
         holder = base_name(func.value) if type(func) is cst.Attribute else None
-        if holder is not None and holder not in self.ignored:
-            self._link({holder}, Shares(weak=args.names()))
-        else:
-            self._link({RETAINED}, Shares(weak=args.names()))
+        if holder is None or holder in self.ignored:
+            holder = RETAINED
             self.retainers.setdefault(self.ctx.code(func), set()).update(args.names())
+        self._link({holder}, Shares(weak=args.names()))
+        together = frozenset(args.names() | {holder})  # may put any into any other of them
+        self.changes.append((together, together))
 
     def _keeps_nothing(self, call: cst.Call) -> bool:
         """JAX, NumPy, builtins, jitted functions, array methods and pure module
@@ -614,6 +658,17 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value))
         return out
+
+
+def _reach(held: dict[str, set[str]], name: str) -> set[str]:
+    """`name` and every name it reaches through `held`."""
+    seen, todo = {name}, [name]
+    while todo:
+        for other in held.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
 
 
 def _init_argument(init: Function, call: cst.Call, param: str) -> cst.BaseExpression | None:

@@ -1,6 +1,8 @@
 """AO201 cases for another argument of the same call that may hold the donated
 argument's buffers: a name that only ever holds a number, a shape or a string holds
-none (`analysis/facts/bufferless.py`); appended to `ao201_missing_donation`'s."""
+none (`analysis/facts/bufferless.py`), and two values a third holds share nothing
+through it unless something changes one in place (`Sharing.may_share` in
+`analysis/facts/aliases.py`); appended to `ao201_missing_donation`'s."""
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid
@@ -148,5 +150,100 @@ def main():
         None,
         fix=_NONE,
         message="`extra` may hold the buffers of `state` and is passed in the same call",
+    ),
+    # safe: a list holds both models; neither holds the other's buffers
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(gen, disc):
+    return {"w": gen["w"] - 0.1 * disc["w"]}
+
+
+def main(fill):
+    gen = {"w": jnp.ones(3)}
+    disc = {"w": jnp.zeros(3)}
+    models = [gen, disc]
+    print(len(models))
+    for _ in range(3):
+        gen = step(gen, disc)
+    return gen, disc
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("gen",))
+def step(gen, disc):
+    return {"w": gen["w"] - 0.1 * disc["w"]}
+
+
+def main(fill):
+    gen = {"w": jnp.ones(3)}
+    disc = {"w": jnp.zeros(3)}
+    models = [gen, disc]
+    print(len(models))
+    for _ in range(3):
+        gen = step(gen, disc)
+    return gen, disc
+""",
+    ),
+    # no fix: a store through the list puts `gen`'s array into `disc`
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(gen, disc):
+    return {"w": gen["w"] - 0.1 * disc["w"]}
+
+
+def main(fill):
+    gen = {"w": jnp.ones(3)}
+    disc = {"w": jnp.zeros(3)}
+    models = [gen, disc]
+    models[1]["w"] = gen["w"]
+    print(len(models))
+    for _ in range(3):
+        gen = step(gen, disc)
+    return gen, disc
+""",
+        None,
+        fix=_NONE,
+        message="`disc` may hold the buffers of `gen` and is passed in the same call",
+    ),
+    # no fix: code autoopt cannot see is given both and may put one into the other
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(gen, disc):
+    return {"w": gen["w"] - 0.1 * disc["w"]}
+
+
+def main(fill):
+    gen = {"w": jnp.ones(3)}
+    disc = {"w": jnp.zeros(3)}
+    models = [gen, disc]
+    fill(models)
+    print(len(models))
+    for _ in range(3):
+        gen = step(gen, disc)
+    return gen, disc
+""",
+        None,
+        fix=_NONE,
+        message="`disc` may hold the buffers of `gen` and is passed in the same call",
     ),
 )
