@@ -93,7 +93,9 @@ class MissingDonation(Rule):
       class or module attribute, a function of any file of the project that stores
       it): `analysis/facts/aliases.py`
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
-      (`repeated_leaf`)
+      (`repeated_leaf`); another argument of the call may hold one object with it, not
+      merely a third value holding both (`Sharing.may_share`), and a name that only ever
+      holds a number, a shape or a string holds none: `analysis/facts/bufferless.py`
     - no nested or other function reads it, and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`;
       an array the calling function was given only where every call of that function is

@@ -8,7 +8,9 @@ autoopt only cannot rule it out (calls it cannot see, operators that may
 concatenate lists). Calls that return new buffers (jitted functions, array
 creation, random draws, conversions to Python or NumPy values) share nothing;
 a NumPy view of a device array pins its buffer, so JAX then refuses to donate
-it rather than delete it.
+it rather than delete it. A name that never holds a buffer (a module constant, a
+number, a shape: `analysis/facts/bufferless.py`) links nothing: two values that hold
+the same number share no buffer through it.
 
 Code that may keep a reference is a name in the relation too, so that a donated
 buffer it holds is found like an alias: `RETAINED` for what is handed to code autoopt
@@ -56,10 +58,12 @@ from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
+from autoopt.analysis.facts.bufferless import bufferless_names
 from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
 from autoopt.analysis.facts.train_states import create_static
 from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
+from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -74,6 +78,9 @@ RETAINED = "<retained>"
 #: says where, as a clause about the value (`is stored in `Run.start``).
 KEPT = "<kept>"
 _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
+#: Transforms whose function, called, keeps no reference to its arguments (a jit's cache
+#: keeps its static ones).
+_UNKEPT_CALLS = (jax_api.TRACING_TRANSFORMS - jax_api.JIT_SPELLINGS) | eqx_api.UNKEPT_CALLS
 _BUFFERLESS = frozenset({Kind.SCALAR, Kind.SHAPE, Kind.STRING, Kind.DTYPE, Kind.NONE})
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
@@ -121,9 +128,16 @@ class Sharing:
         self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)}
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
         self.ignored |= {f.name for f in ctx.graph.functions.values()}
-        self.ignored |= ctx.per_module(_constants)
+        # names that never hold a buffer: module constants, the scope's numbers, shapes...
+        self.constants = ctx.per_module(_constants) | bufferless_names(ctx, scope)
+        self.ignored |= self.constants
         self.strong: dict[str, set[str]] = {}
         self.weak: dict[str, set[str]] = {}
+        # the same links, directed: a name -> the names whose objects its value may hold
+        self.holds: dict[str, set[str]] = {}
+        # objects changed in place (any object they hold, too) -> what they may take in
+        self.changes: list[tuple[frozenset[str], frozenset[str]]] = []
+        self._held: dict[str, set[str]] | None = None
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
         self.retainers: dict[str, set[str]] = {}  # code that may keep names -> those names
         for stmt in ctx.graph.scope_stmts(scope):
@@ -153,6 +167,34 @@ class Sharing:
                 seen.add(other)
                 todo.append(other)
         return seen
+
+    def may_share(self, one: str, other: str) -> bool:
+        """Whether `one` and `other` may hold one object: each reaches it through the
+        directed links, a name to what its value may hold. Two names that only a third
+        holds (`pair = (a, b)`, `loss = f(a, b)` of a function that changes neither) share
+        nothing through it; a change in place (`a.append(b)`, a call of code autoopt
+        cannot see, which may change what it is given) may put its values into any object
+        the changed name holds."""
+        held = self._holding()
+        return bool(_reach(held, one) & _reach(held, other))
+
+    def _holding(self) -> dict[str, set[str]]:
+        """`holds`, with each change's values added to every object the changed names
+        may hold, until nothing more is added."""
+        if self._held is not None:
+            return self._held
+        held = {name: set(names) for name, names in self.holds.items()}
+        grew = True
+        while grew:
+            grew = False
+            for changed, values in self.changes:
+                for name in {n for c in changed for n in _reach(held, c)}:
+                    new = values - {name} - held.get(name, set())
+                    if new:
+                        held.setdefault(name, set()).update(new)
+                        grew = True
+        self._held = held
+        return held
 
     def shares(self, expr: cst.BaseExpression) -> Shares:
         """The names `expr`'s value may hold."""
@@ -237,7 +279,7 @@ class Sharing:
     def _held_by_root(self, root: str, expr: cst.BaseExpression) -> bool:
         """`Run.start`, `config.best`, `step.cache[0]`: read from a class, a module or a
         function, not a variable; a name of JAX, NumPy or `math` holds no buffer."""
-        if root not in self.ignored or root in self.ctx.per_module(_constants):
+        if root not in self.ignored or root in self.constants:
             return False
         qual = self.ctx.qualify(expr) or ""
         return not qual.startswith(("jax.", "numpy.", "math.")) and qual not in overlays.CLASSES
@@ -250,9 +292,15 @@ class Sharing:
             return root
         return f"{KEPT}is stored in `{self.ctx.code(place)}`, which keeps a reference to it"
 
-    def _link(self, names: Iterable[str], shares: Shares) -> None:
+    def _link(self, names: Iterable[str], shares: Shares, changes: bool = False) -> None:
+        """`names` may hold what `shares` holds; `changes`: by a change in place of their
+        objects (recorded for `may_share`)."""
         names = set(names) - self.ignored
+        held = shares.names()
+        if changes and held:
+            self.changes.append((frozenset(names), frozenset(held)))
         for name in names:
+            self.holds.setdefault(name, set()).update(held - {name})
             for other, table in [(n, self.strong) for n in shares.strong] + [
                 (n, self.weak) for n in shares.weak
             ]:
@@ -268,9 +316,9 @@ class Sharing:
             if len(targets) > 1:  # `p = avg = init()`: both names hold one object
                 together = {n for t in targets for n in bound_names(t)}
                 self._link(together, Shares(strong=together))
-        elif (
-            type(node) is cst.AugAssign or type(node) is cst.AnnAssign
-        ) and node.value is not None:
+        elif type(node) is cst.AugAssign:  # `xs += ys` extends the list `xs` in place
+            self._link_targets([node.target], node.value, changes=True)
+        elif type(node) is cst.AnnAssign and node.value is not None:
             self._link_targets([node.target], node.value)
         elif type(node) is cst.For:
             self._link(bound_names(node.target), self.shares(node.iter))
@@ -283,17 +331,21 @@ class Sharing:
             self._link_retention(call)
 
     def _link_targets(
-        self, targets: Sequence[cst.BaseExpression], value: cst.BaseExpression
+        self,
+        targets: Sequence[cst.BaseExpression],
+        value: cst.BaseExpression,
+        changes: bool = False,
     ) -> None:
         for target in targets:
             pairs = _pairs(target, value)
             for sub_target, sub_value in pairs:
                 shares = self.shares(sub_value)
                 bound = set(bound_names(sub_target))
-                if type(sub_target) in (cst.Attribute, cst.Subscript):
+                stored = type(sub_target) in (cst.Attribute, cst.Subscript)
+                if stored:
                     root = base_name(sub_target)  # `d[k] = v`, `obj.field = v`, `f()[k] = v`
                     bound.add(self._holder(root, sub_target))
-                self._link(bound, shares)
+                self._link(bound, shares, changes or stored)
 
     def _link_mutation(self, call: cst.Call) -> None:
         func = call.func
@@ -306,7 +358,7 @@ class Sharing:
             shares = Shares()
             for arg in call.args:
                 shares.add(self.shares(arg.value))
-            self._link({self._holder(root, func.value)}, shares)
+            self._link({self._holder(root, func.value)}, shares, changes=True)
 
     def _link_retention(self, call: cst.Call) -> None:
         """Code that may keep what it is given: the receiver of an unknown method keeps
@@ -319,11 +371,12 @@ class Sharing:
             return
         func = call.func
         holder = base_name(func.value) if type(func) is cst.Attribute else None
-        if holder is not None and holder not in self.ignored:
-            self._link({holder}, Shares(weak=args.names()))
-        else:
-            self._link({RETAINED}, Shares(weak=args.names()))
+        if holder is None or holder in self.ignored:
+            holder = RETAINED
             self.retainers.setdefault(self.ctx.code(func), set()).update(args.names())
+        self._link({holder}, Shares(weak=args.names()))
+        together = frozenset(args.names() | {holder})  # may put any into any other of them
+        self.changes.append((together, together))
 
     def _keeps_nothing(self, call: cst.Call) -> bool:
         """JAX, NumPy, builtins, jitted functions, array methods and pure module
@@ -371,23 +424,33 @@ class Sharing:
 
     def _transformed(self, call: cst.Call) -> tuple[str, Function] | None:
         """The JAX transform and the function of the module a call runs, where its callee
-        is a name bound once in this scope, by no function through `global`, to a
-        transform (`jax.vmap`, `jax.grad`, ...) of a pure, undecorated function: calling
+        is a transform (`jax.vmap`, `jax.grad`, `eqx.filter_grad`, ...: `_UNKEPT_CALLS`)
+        of a pure, undecorated function, written in place (`jax.grad(loss)(w, x)`) or a
+        name bound once in this scope, by no function through `global`, to one: calling
         it keeps no argument."""
+        transform = call.func if type(call.func) is cst.Call else self._bound_transform(call)
+        if transform is None or not transform.args:
+            return None
+        given = transform.args[0].value
+        qual = self.ctx.qualify(transform.func) or ""
+        graph = self.ctx.graph
+        fn = graph.resolve_function(given.value, self.scope) if type(given) is cst.Name else None
+        if qual not in _UNKEPT_CALLS or fn is None or fn.node.decorators:
+            return None
+        return None if purity.impurities(self.ctx, fn) else (qual, fn)
+
+    def _bound_transform(self, call: cst.Call) -> cst.Call | None:
+        """The call bound to the callee's name, where one statement of this scope, and no
+        function through `global`, binds it."""
         graph = self.ctx.graph
         name = call.func.value if type(call.func) is cst.Name else ""
         binders = [s for s in graph.scope_stmts(self.scope) if name in s.defs]
         node = binders[0].node if len(binders) == 1 else None
-        if type(node) is not cst.Assign or type(node.value) is not cst.Call or not node.value.args:
+        if type(node) is not cst.Assign or type(node.value) is not cst.Call:
             return None
         if any(name in f.globals | f.nonlocals for f in graph.functions.values()):
             return None
-        transform, given = node.value, node.value.args[0].value
-        qual = self.ctx.qualify(transform.func) or ""
-        fn = graph.resolve_function(given.value, self.scope) if type(given) is cst.Name else None
-        if qual not in jax_api.TRACING_TRANSFORMS or fn is None or fn.node.decorators:
-            return None
-        return None if purity.impurities(self.ctx, fn) else (qual, fn)
+        return node.value
 
     def _init_keeps_nothing(self, cls: str) -> bool:
         """Whether class `cls` is read by `constructors.init_fields` and its `__init__`
@@ -605,6 +668,17 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value))
         return out
+
+
+def _reach(held: dict[str, set[str]], name: str) -> set[str]:
+    """`name` and every name it reaches through `held`."""
+    seen, todo = {name}, [name]
+    while todo:
+        for other in held.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
 
 
 def _init_argument(init: Function, call: cst.Call, param: str) -> cst.BaseExpression | None:

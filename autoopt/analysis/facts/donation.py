@@ -3,7 +3,8 @@
 A target is a jitted function (or one AO101's plan jits) whose options may take
 `donate_argnames`. An input may be donated when, at every call, the argument is a
 plain name the call's result rebinds and nothing reads its buffers afterwards: not
-the same call twice, not an alias (`analysis/facts/aliases.py`), not a nested or
+the same call twice, not an alias (`analysis/facts/aliases.py`: a name that may hold one
+object with it, `Sharing.may_share`, not one a third value merely holds too), not a nested or
 other function, not the caller that handed it in, and no place that may keep a
 reference (what autoopt cannot see, a class attribute, a module's container, a
 cache: `Sharing.retained_by`). Each verdict is a fix
@@ -378,6 +379,7 @@ def _alias_verdict(
     for group, fix in ((strong, _NONE), (weak, _UNSAFE)):
         # modules `nnx.jit` writes back: passed together, a module they share goes once
         modules = {n for n in group if in_place and holds_module(ctx, stmt, n)}
+        group = {n for n in group if sharing.may_share(n, name)}  # not only held by a third
         twice = sorted(group & others)
         if twice and set(twice) <= modules:
             note = note or (

@@ -42,6 +42,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_literal, read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.initializers import InitializerAudit
+from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
@@ -90,21 +91,48 @@ def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseEx
     return [value for key, value in given.items() if key not in static]
 
 
-def receiver_class(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> str | None:
+def receiver_class(
+    ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression, seen: frozenset[str] = frozenset()
+) -> str | None:
     """The class of the library object `expr` holds at `at`, where its construction is
-    seen (None: unknown)."""
+    seen (None: unknown); `seen`: the functions whose parameters are being followed."""
     if type(expr) is cst.Call:
         return _made_class(ctx, expr)
     if type(expr) is cst.Attribute:
         return _attribute_class(ctx, at, expr)
     if type(expr) is not cst.Name:
         return None
+    given = _parameter_class(ctx, at, expr.value, seen)
+    if given is not None:
+        return given
     defs = _definitions(ctx, at, expr.value)
     if len(defs) == 1 and type(defs[0].node) is cst.FunctionDef:
         return _decorated_class(ctx, defs[0])
     made = [_bound_call(d, expr.value) for d in defs]
     classes = {_made_class(ctx, call) if call else None for call in made}
     return classes.pop() if made and len(classes) == 1 else None
+
+
+def _parameter_class(ctx: ModuleContext, at: Stmt, name: str, seen: frozenset[str]) -> str | None:
+    """A parameter of the function `at` is in, which that function never rebinds and
+    whose every call is known (`facts/known_callers.py`) and passes an object of one
+    class (`optim` in `def train(model, optim)`, called as `train(model, optax.adam(lr))`)."""
+    fn = ctx.graph.functions.get(at.scope)
+    if fn is None or name not in fn.params or fn.qualname in seen:
+        return None
+    if name in fn.globals | fn.nonlocals or any(
+        name in s.defs for s in ctx.graph.scope_stmts(fn.qualname)
+    ):
+        return None
+    sites, unknown = known_call_sites(ctx, fn)
+    given = [s.argument(fn.params.index(name), name) for s in sites]
+    if unknown or not sites or any(e is None for e in given):
+        return None  # a default, or a starred argument: not followed
+    classes = {
+        receiver_class(ctx, s.stmt, e, seen | {fn.qualname})  # type: ignore[arg-type]  # no None
+        for s, e in zip(sites, given, strict=True)
+    }
+    return classes.pop() if len(classes) == 1 else None
 
 
 def _decorated_class(ctx: ModuleContext, stmt: Stmt) -> str | None:

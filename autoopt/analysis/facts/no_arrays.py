@@ -11,6 +11,9 @@ array leaf when every definition of it that may reach the statement is one of:
   no array (`overlays.NO_ARRAY_CLASSES`: an optax `GradientTransformation`, a pair of
   functions).
 
+An attribute of such a name (`opt.update`) holds none either: it is a field of that
+object or a method bound to it.
+
 Anything else is unknown.
 """
 
@@ -25,7 +28,11 @@ from autoopt.analysis.values.library import constructed_class
 
 
 def holds_no_array(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
-    """Whether `expr`, read at `stmt`, is a name proven to hold no array leaf."""
+    """Whether `expr`, read at `stmt`, is a name proven to hold no array leaf, or an
+    attribute of a name proven to hold an object of `overlays.NO_ARRAY_CLASSES`."""
+    if type(expr) is cst.Attribute and type(expr.value) is cst.Name:
+        defs = ctx.graph.reaching_defs(stmt, expr.value.value)
+        return bool(defs) and all(_lambda_or_object(ctx, d) == "object" for d in defs)
     if type(expr) is not cst.Name:
         return False
     defs = ctx.graph.reaching_defs(stmt, expr.value)
@@ -46,12 +53,21 @@ def _no_array_def(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
     node = stmt.node
     if type(node) is cst.FunctionDef:
         return node.name.value == name and not node.decorators
+    return _lambda_or_object(ctx, stmt) in ("lambda", "object")
+
+
+def _lambda_or_object(ctx: ModuleContext, stmt: Stmt) -> str:
+    """ "lambda" for `name = lambda ...`, "object" for `name = f(...)` of a constructor
+    of `overlays.NO_ARRAY_CLASSES`, else ""."""
     assign = stmt.assign
     if assign is None or len(assign.targets) != 1 or type(assign.targets[0].target) is not cst.Name:
-        return False
+        return ""
     value = assign.value
     if type(value) is cst.Lambda:
-        return True
-    if type(value) is not cst.Call:
-        return False
-    return constructed_class(ctx.qualify, value) in overlays.NO_ARRAY_CLASSES
+        return "lambda"
+    if (
+        type(value) is cst.Call
+        and constructed_class(ctx.qualify, value) in overlays.NO_ARRAY_CLASSES
+    ):
+        return "object"
+    return ""

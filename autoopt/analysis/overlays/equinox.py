@@ -33,6 +33,9 @@ REMAT_PURE = frozenset(
     {"equinox.nn.Linear", "equinox.nn.MLP", "equinox.nn.Conv2d", "equinox.nn.LayerNorm",
      "equinox.nn.MultiheadAttention", "equinox.nn.Dropout", "equinox.nn.Embedding"}
 )  # fmt: skip
+#: Transforms whose function, called, keeps no reference to its arguments once it
+#: returns (no cache of static parts, unlike `filter_jit`): `filter_grad(f)(model, x)`.
+UNKEPT_CALLS = GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | REMAT_LIKE
 
 #: jit-like transforms -> their one donation option, `donate=`, which donates the array
 #: leaves of every argument (`"all"`) or of all but the first (`"all-except-first"`);

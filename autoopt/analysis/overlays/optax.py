@@ -13,7 +13,7 @@ OPTIMIZERS = frozenset(
     {
         "optax.sgd", "optax.adam", "optax.adamw", "optax.adagrad", "optax.rmsprop",
         "optax.lamb", "optax.lion", "optax.chain", "optax.clip", "optax.clip_by_global_norm",
-        "optax.scale", "optax.scale_by_adam",
+        "optax.scale", "optax.scale_by_adam", "optax.adabelief",
     }
 )  # fmt: skip
 #: Calls that compute on their arguments and touch nothing else.
@@ -40,7 +40,8 @@ STATIC_CLASSES = frozenset({"optax.GradientTransformation"})
 #: `PURE_METHODS` lists).
 RETURNS = dict.fromkeys(OPTIMIZERS, "optax.GradientTransformation")
 #: Classes whose objects are pytrees with no array leaf: a `GradientTransformation` is a
-#: named tuple of its two functions.
+#: named tuple of its two functions; an attribute read from one (`opt.update`, a field, or
+#: a method bound to it) holds no array either.
 NO_ARRAY_CLASSES = frozenset({"optax.GradientTransformation"})
 #: Calls and methods whose result, given arrays, is a pytree whose leaves are arrays
 #: (updates, optimizer states, parameters).

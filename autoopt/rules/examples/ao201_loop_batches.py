@@ -173,4 +173,73 @@ def main():
         fix=_NONE,
         message="`x` is neither replaced by the call's output nor proven dead after it",
     ),
+    # safe: `opt.update` is a function of an optimizer the overlay lists: no array to donate
+    Invalid(
+        """
+import equinox as eqx
+import jax.numpy as jnp
+import optax
+
+
+@eqx.filter_jit
+def step(params, opt_state, opt_update):
+    updates, opt_state = opt_update({"w": params["w"] * 0.1}, opt_state)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main():
+    opt = optax.adabelief(1e-3)
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for _ in range(3):
+        params, opt_state = step(params, opt_state, opt.update)
+    return params
+""",
+        """
+import equinox as eqx
+import jax.numpy as jnp
+import optax
+
+
+@eqx.filter_jit(donate="all")
+def step(params, opt_state, opt_update):
+    updates, opt_state = opt_update({"w": params["w"] * 0.1}, opt_state)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main():
+    opt = optax.adabelief(1e-3)
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for _ in range(3):
+        params, opt_state = step(params, opt_state, opt.update)
+    return params
+""",
+    ),
+    # no fix: `opt.update` of an object autoopt cannot see may hold arrays (a bound method)
+    Invalid(
+        """
+import equinox as eqx
+import jax.numpy as jnp
+import optax
+
+
+@eqx.filter_jit
+def step(params, opt_state, opt_update):
+    updates, opt_state = opt_update({"w": params["w"] * 0.1}, opt_state)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main():
+    opt = make_optimizer()
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for _ in range(3):
+        params, opt_state = step(params, opt_state, opt.update)
+    return params
+""",
+        None,
+        fix=_NONE,
+        message="`opt_update` is neither replaced by the call's output nor proven dead after it",
+    ),
 )

@@ -7,6 +7,7 @@ from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples import (
     ao201_callers,
+    ao201_cross_alias,
     ao201_fresh_leaves,
     ao201_loop_batches,
     ao201_trainers,
@@ -2231,4 +2232,5 @@ print(model.kernel.value.sum())
     *ao201_callers.INVALID,
     *ao201_loop_batches.INVALID,
     *ao201_trainers.INVALID,
+    *ao201_cross_alias.INVALID,
 )

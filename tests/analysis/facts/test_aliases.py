@@ -188,6 +188,36 @@ def test_code_that_may_keep_its_arguments(code: str, weak: dict, retainer: str |
     assert sharing.retained_by({"other"}) is None
 
 
+TRANSFORMED = """
+import equinox as eqx
+
+def loss(w, x):
+    return jnp.sum(w * x)
+
+def noisy(w, x):
+    print(w)
+    return jnp.sum(w * x)
+
+CALL
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "kept"),
+    [
+        ("jax.grad(loss)(w, x)", False),  # a transform of a pure function, written in place
+        ("eqx.filter_value_and_grad(loss)(w, x)", False),
+        ("jax.vmap(loss, in_axes=(None, 0))(w, x)", False),
+        ("jax.grad(noisy)(w, x)", True),  # the function is not pure
+        ("jax.grad(helper)(w, x)", True),  # a function autoopt cannot see
+        ("eqx.filter_jit(loss)(w, x)", True),  # a jit's cache may keep what it is given
+    ],
+)
+def test_a_transformed_call_keeps_no_argument(call: str, kept: bool) -> None:
+    sharing = Sharing(context(TRANSFORMED.replace("CALL", call), HEADER), MODULE)
+    assert (sharing.retained_by({"w"}) is not None) is kept
+
+
 def test_a_star_parameter_shares_every_positional_argument() -> None:
     sharing = Sharing(context("def pack(*vs):\n    return vs\n\nh = pack(a, b)\n"), MODULE)
     assert sharing.component({"h"}, weak=False) == {"h", "a", "b"}
@@ -426,3 +456,31 @@ def test_a_vmapped_function_of_the_module(call: str, held: set) -> None:
     if not held:
         assert sharing.component({"y"}, weak=True) == {"y"}
         assert RETAINED not in sharing.component({"p"}, weak=True)
+
+
+@pytest.mark.parametrize(
+    ("code", "share"),
+    [
+        ("pair = (a, b)\n", False),  # a third value holds both
+        ("pair = [a, b]\nn = len(pair)\n", False),
+        ("out = {'a': a, 'b': b}\n", False),
+        ("b = a\n", True),
+        ("b = (a, 1)\n", True),  # `b` holds `a`
+        ("c = (a, 1)\nb = c\n", True),
+        ("b = a[0]\n", True),  # a part of `a`
+        ("b = ident(a)\n\ndef ident(v):\n    return v\n", True),  # returns its argument
+        ("b = eqx.tree_at(lambda m: m[0], a, jnp.ones(3))\n", True),  # keeps `a`'s other leaves
+        ("b = []\nb.append(a)\n", True),
+        ("pair = [a, b]\npair[1].append(a)\n", True),  # a store through the list into `b`
+        ("pair = [a, b]\npair[1]['w'] = a\n", True),
+        ("c = b\nc += [a]\n", True),  # `c` is `b`, extended in place
+        ("keep(a)\nfill(b)\n", True),  # unseen code may put `a` into `b`
+        ("pair = (a, b)\nfill(pair)\n", True),  # and into what `pair` holds
+        ("monitor.observe(a, b)\n", True),  # an unknown method given both
+    ],
+)
+def test_may_share_follows_what_each_value_holds(code: str, share: bool) -> None:
+    ctx = context(HEADER + "import equinox as eqx\na = [jnp.ones(3)]\nb = [jnp.zeros(3)]\n" + code)
+    sharing = Sharing(ctx, MODULE)
+    assert sharing.may_share("a", "b") is share
+    assert sharing.may_share("b", "a") is share

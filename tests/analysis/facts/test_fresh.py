@@ -161,3 +161,48 @@ def test_held_fields(call: str, held: list[str] | None) -> None:
     assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
     found = held_fields(ctx, at, at.node.value)
     assert (None if found is None else [ctx.code(e) for e in found]) == held
+
+
+TRAIN = """
+def train(params, optim):
+    state = optim.init(params)
+    return state
+
+CALLS
+"""
+
+
+@pytest.mark.parametrize(
+    ("calls", "cls"),
+    [
+        ("train(p, optax.adam(1e-3))", "optax.GradientTransformation"),
+        (
+            "opt = optax.sgd(0.1)\ntrain(p, opt)\ntrain(q, optax.adam(0.1))",
+            "optax.GradientTransformation",
+        ),
+        ("train(p, make_optimizer())", None),  # one caller passes an unknown object
+        ("train(p, optax.adam(1e-3))\ntrain(q, keep)", None),
+        ("train(p, *rest)", None),  # behind a starred argument
+        ("", None),  # never called here: its callers are unknown
+        ("run = train\nrun(p, optax.adam(1e-3))", None),  # handed out as a value
+    ],
+)
+def test_a_parameter_every_known_call_gives_one_class(calls: str, cls: str | None) -> None:
+    ctx = context(TRAIN.replace("CALLS", calls), IMPORTS)
+    at = stmt(ctx, "state = ")
+    assert receiver_class(ctx, at, cst.parse_expression("optim")) == cls
+
+
+def test_a_parameter_rebound_in_its_function_is_not_followed() -> None:
+    code = TRAIN.replace("CALLS", "train(p, optax.adam(1e-3))").replace(
+        "    state = optim", "    optim = wrap(optim)\n    state = optim"
+    )
+    ctx = context(code, IMPORTS)
+    assert receiver_class(ctx, stmt(ctx, "state = "), cst.parse_expression("optim")) is None
+
+
+def test_a_recursive_function_s_parameter_is_not_followed_forever() -> None:
+    code = "def train(n, optim):\n    state = optim.init(n)\n    return train(n - 1, optim)\n"
+    ctx = context(code + "train(3, optax.adam(0.1))\n", IMPORTS)
+    at = stmt(ctx, "state = ")
+    assert receiver_class(ctx, at, cst.parse_expression("optim")) is None

@@ -57,3 +57,21 @@ def test_a_module_function_rebound_elsewhere_is_unknown() -> None:
     code = HEADER + "def f(v):\n    return v\n\ndef main():\n    use(f)\n\nf = jnp.ones(3)\n"
     ctx = context(code)
     assert not holds_no_array(ctx, stmt(ctx, "use(f)"), expr("f"))
+
+
+@pytest.mark.parametrize(
+    ("binding", "attribute", "none"),
+    [
+        ("opt = optax.adabelief(1e-3)\n", "opt.update", True),  # a field of the optimizer
+        ("opt = optax.chain(optax.sgd(0.1))\n", "opt.init", True),
+        ("opt = make_optimizer()\n", "opt.update", False),  # an object autoopt cannot see
+        ("opt = jnp.ones(3)\n", "opt.T", False),
+        ("opt = lambda v: v\n", "opt.update", False),  # a function's attribute may be set
+        ("if flag:\n    opt = optax.sgd(0.1)\nelse:\n    opt = model\n", "opt.update", False),
+    ],
+)
+def test_an_attribute_of_an_optimizer_holds_no_array(
+    binding: str, attribute: str, none: bool
+) -> None:
+    ctx = context(HEADER + binding + "\nuse(" + attribute + ")\n")
+    assert holds_no_array(ctx, stmt(ctx, f"use({attribute})"), expr(attribute)) is none

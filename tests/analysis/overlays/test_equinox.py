@@ -284,3 +284,21 @@ def test_filter_checkpoint_of_a_layer_keeps_outputs_and_gradients() -> None:
     close = jax.tree.map(lambda a, b: jnp.allclose(a, b, rtol=1e-5), grads, grads_r)
     assert jax.tree.all(close)
     assert [n for n in sorted(eqx_api.REMAT_PURE) if not resolve(n)] == []
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.UNKEPT_CALLS))
+def test_a_transformed_call_keeps_none_of_its_arguments(name: str) -> None:
+    """Called and dropped, the model handed to the transformed function is freed, and
+    its arrays hold no more references than the model's own."""
+    transform = resolve_object(name)
+    weight, x = jnp.ones(3), jnp.arange(3.0)
+    model = Linear(weight)
+    ref, before_x, before_w = weakref.ref(model), sys.getrefcount(x), sys.getrefcount(weight)
+    if name in eqx_api.VMAP_LIKE:
+        out = transform(loss, in_axes=(None, 0))(model, jnp.ones((2, 3)))
+    else:
+        out = transform(loss)(model, x)
+    del model, out
+    gc.collect()
+    assert ref() is None
+    assert sys.getrefcount(x) == before_x and sys.getrefcount(weight) == before_w - 1

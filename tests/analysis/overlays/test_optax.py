@@ -30,6 +30,7 @@ BUILT = {
     "optax.clip_by_global_norm": lambda: optax.clip_by_global_norm(1.0),
     "optax.scale": lambda: optax.scale(0.1),
     "optax.scale_by_adam": optax.scale_by_adam,
+    "optax.adabelief": lambda: optax.adabelief(0.1),
 }
 #: Each listed schedule, built with small options.
 SCHEDULES = {
@@ -172,6 +173,19 @@ def test_optimizers_hold_no_array_leaf(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_attributes_of_an_optimizer_hold_no_array(name: str) -> None:
+    """`NO_ARRAY_CLASSES`: every attribute read from the optimizer (`opt.update`, a field
+    or a bound method) is a pytree without an array leaf."""
+    built = BUILT[name]()
+    assert optax_api.RETURNS[name] in optax_api.NO_ARRAY_CLASSES
+    names = [a for a in dir(built) if not a.startswith("__")]
+    assert {"init", "update"} <= set(names)
+    for attribute in names:
+        leaves = jax.tree_util.tree_leaves(getattr(built, attribute))
+        assert not any(isinstance(leaf, jax.Array | np.ndarray) for leaf in leaves)
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
 def test_static_classes_are_immutable_hashable_and_kept_static_by_jit(name: str) -> None:
     tx = BUILT[name]()
     assert optax_api.RETURNS[name] in optax_api.STATIC_CLASSES
@@ -214,6 +228,7 @@ ARRAY_HYPERPARAMETERS = {
     "optax.clip_by_global_norm": lambda: optax.clip_by_global_norm(LR),
     "optax.scale": lambda: optax.scale(LR),
     "optax.scale_by_adam": lambda: optax.scale_by_adam(b1=DECAY),
+    "optax.adabelief": lambda: optax.adabelief(LR, b1=DECAY),
 }
 
 
