@@ -56,6 +56,7 @@ from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.reflection import constant_globals
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -117,7 +118,7 @@ class Sharing:
         self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)}
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
         self.ignored |= {f.name for f in ctx.graph.functions.values()}
-        self.ignored |= ctx.per_module(_constants)
+        self.ignored |= constant_globals(ctx)
         self.strong: dict[str, set[str]] = {}
         self.weak: dict[str, set[str]] = {}
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
@@ -233,7 +234,7 @@ class Sharing:
     def _held_by_root(self, root: str, expr: cst.BaseExpression) -> bool:
         """`Run.start`, `config.best`, `step.cache[0]`: read from a class, a module or a
         function, not a variable; a name of JAX, NumPy or `math` holds no buffer."""
-        if root not in self.ignored or root in self.ctx.per_module(_constants):
+        if root not in self.ignored or root in constant_globals(self.ctx):
             return False
         qual = self.ctx.qualify(expr) or ""
         return not qual.startswith(("jax.", "numpy.", "math.")) and qual not in overlays.CLASSES
@@ -633,28 +634,6 @@ def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
         return not _copy_false(call)
     is_method = call is not None and type(call.func) is cst.Attribute
     return is_method and module not in ("jax.numpy", "numpy") and last in numpy_api.FRESH_METHODS
-
-
-def _constants(ctx: ModuleContext) -> set[str]:
-    """Module names only ever bound to literals (`N = 8`, `SIZES = (2, 4)`): never buffers."""
-    binders: dict[str, list[Stmt]] = {}
-    for stmt in ctx.graph.scope_stmts(MODULE):
-        for name in stmt.defs:
-            binders.setdefault(name, []).append(stmt)
-    return {
-        name
-        for name, stmts in binders.items()
-        if all(type(s.node) is cst.Assign and _literal(s.node.value) for s in stmts)
-    }
-
-
-def _literal(expr: cst.BaseExpression) -> bool:
-    if type(expr) is cst.Tuple:
-        return all(_literal(e.value) for e in expr.elements)
-    if type(expr) in (cst.UnaryOperation, cst.BinaryOperation):
-        parts = [getattr(expr, a, None) for a in ("expression", "left", "right")]
-        return all(_literal(p) for p in parts if p is not None)
-    return isinstance(expr, cst.BaseNumber | cst.BaseString)
 
 
 def _copy_false(call: cst.Call | None) -> bool:
