@@ -291,12 +291,28 @@ def evaluated_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 
 def is_literal(expr: cst.BaseExpression) -> bool:
-    """A number, a string, `True`/`False`/`None`, a negated one, or a tuple or list of them:
-    a value written out, which holds no array."""
-    if type(expr) is cst.Tuple or type(expr) is cst.List:
-        return all(is_literal(e.value) for e in expr.elements)
-    if type(expr) is cst.UnaryOperation:
-        return is_literal(expr.expression)
-    if type(expr) is cst.Name:
+    """A value written out where it is used, which holds no array: a number, a string
+    (f-strings too), `True`/`False`/`None`, arithmetic on them, or a tuple or list of them."""
+    return _written_out(expr, constant=False)
+
+
+def is_constant(expr: cst.BaseExpression) -> bool:
+    """A literal no code can change and every evaluation gives again: as `is_literal`
+    without lists (a name bound to one may have an array appended later, and a static
+    argument must hash) and without f-strings (they read names)."""
+    return _written_out(expr, constant=True)
+
+
+def _written_out(expr: cst.BaseExpression, constant: bool) -> bool:
+    if isinstance(expr, cst.Tuple) or (isinstance(expr, cst.List) and not constant):
+        items = expr.elements
+        return all(type(e) is cst.Element and _written_out(e.value, constant) for e in items)
+    if isinstance(expr, cst.UnaryOperation):
+        return _written_out(expr.expression, constant)
+    if isinstance(expr, cst.BinaryOperation | cst.ConcatenatedString):
+        return _written_out(expr.left, constant) and _written_out(expr.right, constant)
+    if isinstance(expr, cst.Name):
         return expr.value in ("True", "False", "None")
-    return isinstance(expr, cst.BaseNumber | cst.BaseString)
+    if isinstance(expr, cst.FormattedString):
+        return not constant
+    return isinstance(expr, cst.BaseNumber | cst.SimpleString)

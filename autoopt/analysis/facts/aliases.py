@@ -61,6 +61,7 @@ from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.bufferless import bufferless_names
 from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.reflection import constant_globals
 from autoopt.analysis.facts.train_states import create_static
 from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -129,7 +130,7 @@ class Sharing:
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
         self.ignored |= {f.name for f in ctx.graph.functions.values()}
         # names that never hold a buffer: module constants, the scope's numbers, shapes...
-        self.constants = ctx.per_module(_constants) | bufferless_names(ctx, scope)
+        self.constants = constant_globals(ctx) | bufferless_names(ctx, scope)
         self.ignored |= self.constants
         self.strong: dict[str, set[str]] = {}
         self.weak: dict[str, set[str]] = {}
@@ -717,28 +718,6 @@ def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
         return not _copy_false(call)
     is_method = call is not None and type(call.func) is cst.Attribute
     return is_method and module not in ("jax.numpy", "numpy") and last in numpy_api.FRESH_METHODS
-
-
-def _constants(ctx: ModuleContext) -> set[str]:
-    """Module names only ever bound to literals (`N = 8`, `SIZES = (2, 4)`): never buffers."""
-    binders: dict[str, list[Stmt]] = {}
-    for stmt in ctx.graph.scope_stmts(MODULE):
-        for name in stmt.defs:
-            binders.setdefault(name, []).append(stmt)
-    return {
-        name
-        for name, stmts in binders.items()
-        if all(type(s.node) is cst.Assign and _literal(s.node.value) for s in stmts)
-    }
-
-
-def _literal(expr: cst.BaseExpression) -> bool:
-    if type(expr) is cst.Tuple:
-        return all(_literal(e.value) for e in expr.elements)
-    if type(expr) in (cst.UnaryOperation, cst.BinaryOperation):
-        parts = [getattr(expr, a, None) for a in ("expression", "left", "right")]
-        return all(_literal(p) for p in parts if p is not None)
-    return isinstance(expr, cst.BaseNumber | cst.BaseString)
 
 
 def _copy_false(call: cst.Call | None) -> bool:

@@ -8,6 +8,7 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import is_constant
 from autoopt.analysis.core.graph import CallSite, Function, Stmt
 from autoopt.analysis.facts.tracing import dynamic_names
 from autoopt.analysis.values.library import constructed_class
@@ -33,25 +34,13 @@ def classify(
         written |= ctx.graph.written_in_loop(loop)
     if names & written:
         return ArgKind.VARYING
-    if _is_literal(expr):
+    if is_constant(expr):
         return ArgKind.CONSTANT
     if type(expr) is cst.Call and (ctx.qualify(expr.func) or "").startswith("jax."):
         return ArgKind.ARRAY
     if type(expr) is cst.Name:
         return _kind_of_name(ctx, site.stmt, expr.value, depth)
     return ArgKind.UNKNOWN
-
-
-def _is_literal(expr: cst.BaseExpression) -> bool:
-    if type(expr) in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString):
-        return True
-    if type(expr) is cst.Name:
-        return expr.value in ("True", "False", "None")
-    if type(expr) is cst.UnaryOperation:
-        return _is_literal(expr.expression)
-    if type(expr) is cst.Tuple:
-        return all(_is_literal(e.value) for e in expr.elements)
-    return False
 
 
 def _kind_of_name(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> ArgKind:
@@ -88,7 +77,7 @@ def _kind_of_def(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
     node = stmt.node
     if type(node) is cst.Assign and len(node.targets) == 1:
         value = node.value
-        if _is_literal(value):
+        if is_constant(value):
             return ArgKind.CONSTANT
         if type(value) in (cst.List, cst.Dict, cst.Set):
             return ArgKind.UNHASHABLE

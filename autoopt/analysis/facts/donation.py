@@ -44,7 +44,7 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.exprs import is_constant, is_literal, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import (
     call_sites,
@@ -571,25 +571,20 @@ def _passes_no_array(
     param: str,
     expr: cst.BaseExpression | None,
 ) -> bool:
-    """The call binds `param` to a value with no array: a number, a string, None (or its
-    default, one of those, where the call spreads no `*args`/`**kwargs`)."""
+    """The call binds `param` to a value with no array: one written out in the call
+    (`core.exprs.is_literal`), a default no call can change (`is_constant`: a list
+    default may be appended to) where the call spreads no `*args`/`**kwargs`, or a value
+    the value model knows holds none."""
     if expr is None:
         if any(arg.star for arg in site.call.args):
             return False
         params = fn.node.params
         found = [p for p in (*params.params, *params.kwonly_params) if p.name.value == param]
         expr = found[0].default if found else None
-        return expr is not None and _literal(expr)
-    if _literal(expr):
+        return expr is not None and is_constant(expr)
+    if is_literal(expr):
         return True
     return model(ctx).value_of(site.stmt, expr).kind in _NO_ARRAYS
-
-
-def _literal(expr: cst.BaseExpression) -> bool:
-    """A number, string, `True`, `False` or `None` written out."""
-    if type(expr) is cst.Name:
-        return expr.value in ("True", "False", "None")
-    return type(expr) in (cst.Integer, cst.Float, cst.SimpleString)
 
 
 def _reads_in(stmt: Stmt, name: str) -> int:

@@ -44,7 +44,7 @@ from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
-from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.facts.reflection import constant_globals, rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.facts.train_states import create_static
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -294,7 +294,4 @@ def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:
         return True
     if name in ctx.graph.classes or name in ctx.graph.functions:
         return _sealed(ctx, name, seen)
-    binders = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
-    return bool(binders) and all(
-        type(s.node) is cst.Assign and is_literal(s.node.value) for s in binders
-    )
+    return name in constant_globals(ctx)

@@ -42,6 +42,8 @@ from pathlib import Path
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import is_constant
+from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import importing_files, loads_file
 from autoopt.analysis.core.walk import child_list
@@ -78,6 +80,31 @@ class Rebinding:
 def rebinding(ctx: ModuleContext) -> Rebinding:
     """The module's `Rebinding`, once per module (a derived module's is its origin's)."""
     return (ctx.origin or ctx).per_module(_rebinding)
+
+
+def constant_globals(ctx: ModuleContext) -> frozenset[str]:
+    """Module names only ever bound to constants (`N = 8`, `SIZES = (2, 4)`, `START =
+    None`) that nothing rebinds: no function declares them `global`, and no other way of
+    `rebinding` reaches them. Such a name never holds an array."""
+    return ctx.per_module(_constant_globals)
+
+
+def _constant_globals(ctx: ModuleContext) -> frozenset[str]:
+    graph = ctx.graph
+    if rebinding(ctx).anything:
+        return frozenset()
+    binders: dict[str, list[cst.CSTNode]] = {}
+    for stmt in graph.scope_stmts(MODULE):
+        for name in stmt.defs:
+            binders.setdefault(name, []).append(stmt.node)
+    declared = {n for fn in graph.functions.values() for n in fn.globals | fn.nonlocals}
+    return frozenset(
+        name
+        for name, nodes in binders.items()
+        if name not in declared
+        and name not in rebinding(ctx).names
+        and all(type(node) is cst.Assign and is_constant(node.value) for node in nodes)
+    )
 
 
 def _rebinding(ctx: ModuleContext) -> Rebinding:

@@ -11,6 +11,8 @@ from autoopt.analysis.core.exprs import (
     calls_in,
     has_comprehension,
     is_at_update,
+    is_constant,
+    is_literal,
     method_written,
     mutated_names,
     mutating_call_target,
@@ -180,3 +182,27 @@ def test_param_names_list_every_kind_in_order(code: str, names, positional) -> N
     fn = cst.parse_statement(code + "\n    pass\n")
     assert param_names(fn.params) == names
     assert positional_names(fn.params) == positional
+
+
+@pytest.mark.parametrize(
+    ("code", "literal", "constant"),
+    [
+        ("3", True, True),
+        ("-1.5e-3", True, True),
+        ("'a' 'b'", True, True),
+        ("None", True, True),
+        ("(1, (2, 'x'), -3)", True, True),
+        ("2 ** 10 * 3", True, True),
+        ("[64, 32]", True, False),  # holds no array, but a name bound to it may get one
+        ("(1, [2])", True, False),
+        ("f'{i}'", True, False),  # a string, but what it reads may change
+        ("x", False, False),
+        ("(1, x)", False, False),
+        ("-x", False, False),
+        ("(*xs,)", False, False),
+        ("jnp.ones(3)", False, False),
+        ("{'a': 1}", False, False),
+    ],
+)
+def test_literals_and_constants(code: str, literal: bool, constant: bool) -> None:
+    assert (is_literal(E(code)), is_constant(E(code))) == (literal, constant)

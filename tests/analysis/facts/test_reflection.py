@@ -9,7 +9,7 @@ import pytest
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.project import dependencies
-from autoopt.analysis.facts.reflection import Rebinding, rebinding
+from autoopt.analysis.facts.reflection import Rebinding, constant_globals, rebinding
 from autoopt.analysis.facts.summaries import summary
 from tests.analysis.helpers import context
 
@@ -226,3 +226,30 @@ def test_the_importers_of_a_module_read_from_are_dependencies(tmp_path: Path) ->
     ctx = _project(tmp_path, files)
     summary(ctx, ctx.graph.functions["f"])
     assert set(dependencies(ctx)) == {str(tmp_path / "cfg.py"), str(tmp_path / "tune.py")}
+
+
+CONSTANTS = """\
+N = 8
+SIZES = (2, 4)
+SCALE = 2 ** -3
+START = None
+LAYERS = [64, 32]
+W = jnp.ones(3)
+K = 1
+K = x
+G = 0
+NAME = f"run{N}"
+
+
+def reset(p):
+    global G
+    G = p
+"""
+
+
+def test_constant_globals_are_constants_nothing_rebinds() -> None:
+    """A list may have an array appended, a `global` statement rebinds, an f-string
+    reads names: only the rest never holds an array."""
+    assert constant_globals(context(CONSTANTS)) == {"N", "SIZES", "SCALE", "START"}
+    rebound = CONSTANTS + "\nglobals()[name] = 1\n"
+    assert constant_globals(context(rebound)) == frozenset()
