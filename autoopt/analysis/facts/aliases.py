@@ -286,7 +286,8 @@ class Sharing:
         its caller, which may keep it."""
         for node in (n for e in evaluated_exprs(stmt.node) for n in scope_nodes(e)):
             if type(node) is cst.Yield and node.value is not None:
-                value = node.value.item if type(node.value) is cst.From else node.value
+                given = node.value
+                value = given.item if isinstance(given, cst.From) else given
                 line = self.ctx.span(stmt.node).line
                 where = f"{KEPT}is yielded at line {line}, where the caller may keep it"
                 self._link({where}, self.shares(value))
