@@ -17,6 +17,13 @@ methods its overlay lists pure (`optimizer.update(grads, state, params)`); any o
 method of it, or a receiver not so proven, keeps its reason. So is an argument or a local
 the value model proves holds an immutable one (`overlays.STATIC_CLASSES`: an optax
 optimizer, which jit keeps static).
+
+A call's callee is proven, never assumed: a function of the project (followed), a
+library function the overlays list pure, the `__call__` or method of a class of the
+module built in place (`Block(w)(h)`, followed with its `self` holding what the
+constructor was given, its `__init__` too), or the function a JAX transform or a
+partial wraps (`jax.jit(f)(x)`). What any other call returns (`eqx.combine(p, s)(h)`,
+`layer = jax.tree.map(cast, layer); layer(h)`) is code autoopt cannot see.
 """
 
 from __future__ import annotations
