@@ -49,9 +49,11 @@ from autoopt.analysis.core.exprs import (
     MUTATING_METHODS,
     base_name,
     bound_names,
+    evaluated_exprs,
     is_at_update,
     mutating_call_target,
     read_names,
+    scope_nodes,
 )
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import jitted_callables
@@ -330,6 +332,18 @@ class Sharing:
         for call in stmt.calls:
             self._link_mutation(call)
             self._link_retention(call)
+        self._link_yields(stmt)
+
+    def _link_yields(self, stmt: Stmt) -> None:
+        """A value a generator yields (`yield params`, `yield from [params]`) is handed to
+        its caller, which may keep it."""
+        for node in (n for e in evaluated_exprs(stmt.node) for n in scope_nodes(e)):
+            if type(node) is cst.Yield and node.value is not None:
+                given = node.value
+                value = given.item if isinstance(given, cst.From) else given
+                line = self.ctx.span(stmt.node).line
+                where = f"{KEPT}is yielded at line {line}, where the caller may keep it"
+                self._link({where}, self.shares(value))
 
     def _link_targets(
         self,

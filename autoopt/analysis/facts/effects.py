@@ -51,14 +51,35 @@ def _effects(ctx: ModuleContext, fn: Function, seen: frozenset[str] = frozenset(
         if bound:
             reasons.append(f"calls `{ctx.code(node)}`, bound to `{bound}`")
             continue
-        found = _function(ctx, fn, node, qual)
-        if found is None or _key(*found) in seen:
-            continue
-        other, callee = found
-        inner = _effects(other, callee, seen)
-        if inner:
-            reasons.append(f"calls `{ctx.code(node)}`, which {inner[0]}")
+        for other, callee in _functions(ctx, fn, node, qual):
+            if _key(other, callee) in seen:
+                continue
+            inner = _effects(other, callee, seen)
+            if inner:
+                reasons.append(_through(ctx, node, callee, inner[0]))
+                break
     return list(dict.fromkeys(reasons))
+
+
+def _through(ctx: ModuleContext, node: cst.CSTNode, callee: Function, inner: str) -> str:
+    """A reason reached through `node`: a function it calls, or a method of its class."""
+    if callee.is_method:
+        return f"uses `{ctx.code(node)}`, whose `{callee.name}` {inner}"
+    return f"calls `{ctx.code(node)}`, which {inner}"
+
+
+def _functions(
+    ctx: ModuleContext, fn: Function, node: cst.CSTNode, qual: str
+) -> list[tuple[ModuleContext, Function]]:
+    """The code `node` names: a function, or every method of a class of the module
+    (`Block(w)(h)` runs `Block.__init__` and `Block.__call__`)."""
+    found = _function(ctx, fn, node, qual)
+    if found is not None:
+        return [found]
+    name = node.value if type(node) is cst.Name and not qual else None
+    if name not in ctx.graph.classes or name in _locals(ctx, fn):
+        return []
+    return [(ctx, m) for m in ctx.graph.functions.values() if m.scope == name]
 
 
 def _named(ctx: ModuleContext, fn: Function) -> list[cst.CSTNode]:

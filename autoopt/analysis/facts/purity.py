@@ -17,6 +17,13 @@ methods its overlay lists pure (`optimizer.update(grads, state, params)`); any o
 method of it, or a receiver not so proven, keeps its reason. So is an argument or a local
 the value model proves holds an immutable one (`overlays.STATIC_CLASSES`: an optax
 optimizer, which jit keeps static).
+
+A call's callee is proven, never assumed: a function of the project (followed), a
+library function the overlays list pure, the `__call__` or method of a class of the
+module built in place (`Block(w)(h)`, followed with its `self` holding what the
+constructor was given, its `__init__` too), or the function a JAX transform or a
+partial wraps (`jax.jit(f)(x)`). What any other call returns (`eqx.combine(p, s)(h)`,
+`layer = jax.tree.map(cast, layer); layer(h)`) is code autoopt cannot see.
 """
 
 from __future__ import annotations
@@ -25,7 +32,15 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import mutated_names, mutating_call_target
+from autoopt.analysis.core.exprs import (
+    calls_in,
+    evaluated_exprs,
+    is_at_update,
+    mutated_names,
+    mutating_call_target,
+    param_names,
+    scope_nodes,
+)
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
@@ -46,6 +61,13 @@ _METHOD_SAFE_KINDS = (
     Kind.ARRAY, Kind.HOST_ARRAY, Kind.PYTREE, Kind.CONTAINER, Kind.STRING, Kind.SHAPE,
 )  # fmt: skip
 
+
+#: Methods that set up the instance they are run on (their writes to `self` are its own).
+_CONSTRUCTORS = ("__init__", "__post_init__")
+#: Calls whose result runs their first argument: `functools.partial(f, w)(x)` is `f(w, x)`.
+_PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
+#: What a library call's result must be for autoopt to know its methods (arrays, strings).
+_DATA_KINDS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING, Kind.SHAPE)
 
 #: How a reason ends where the impurity is a call autoopt cannot see into: unproven, not
 #: shown impure.
@@ -81,10 +103,14 @@ def _impurities(
     outer: frozenset[str] = frozenset(),
     exempt: frozenset[int] = frozenset(),
     modules: frozenset[str] = frozenset(),
+    fresh: bool = False,
 ) -> list[str]:
+    """`fresh`: `fn` is a method run on an instance built in place (`Block(w)(h)`), whose
+    `self` holds only what its constructor was given at that call."""
     graph = ctx.graph
     seen = outer | {_key(ctx, fn)}
     local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
+    local |= {n for s in graph.scope_stmts(fn.qualname) for n in _lambda_params(s)}
     reasons: list[str] = []
     for name in sorted(fn.globals | fn.nonlocals):
         if any(name in s.defs | s.mutates for s in graph.scope_stmts(fn.qualname)):
@@ -92,6 +118,8 @@ def _impurities(
     for stmt in graph.scope_stmts(fn.qualname):
         changed = _changed_through(stmt, exempt, modules)
         for name in sorted(stmt.mutates - changed):
+            if fresh and name == "self" and fn.name in _CONSTRUCTORS:
+                continue  # a constructor setting up the instance it builds
             if name in fn.params:
                 if not _static_receiver(ctx, stmt, name):
                     reasons.append(_argument_change(ctx, stmt, name))
@@ -99,10 +127,13 @@ def _impurities(
                 if library_object(ctx, name) and refers_to_global(ctx, fn, name):
                     continue  # every change of it is a pure method call (its proof)
                 reasons.append(f"mutates `{name}`, which lives outside the function")
-        if fn.is_method and "self" in stmt.uses:
+        if fn.is_method and "self" in stmt.uses and not fresh:
             reasons.append("reads `self` state, which jit would freeze at trace time")
-        for call in (c for c in stmt.calls if id(c) not in exempt):
-            reason = _call_impurity(ctx, fn, stmt, call, local, seen)
+        for call in (c for c in _all_calls(stmt) if id(c) not in exempt):
+            reason = _self_call_impurity(ctx, fn, call, seen) if fresh else None
+            reason = (
+                reason if reason is not None else _call_impurity(ctx, fn, stmt, call, local, seen)
+            )
             if reason:
                 reasons.append(reason)
     return list(dict.fromkeys(reasons))
@@ -139,7 +170,7 @@ def _call_impurity(
         project = _project_impurity(ctx, qual, seen)
         return _qualified_impurity(qual) if project is None else project or None
     if name is None:
-        return None  # a call on a computed value, e.g. `x.at[i].set(v)` or `f(a)(b)`
+        return _computed_callee_impurity(ctx, fn, stmt, call, seen)
     head = name.split(".")[0]
     if name in python_api.IO_BUILTINS:
         return (
@@ -275,15 +306,11 @@ def _bare_call_impurity(
     if name in fn.params:
         return f"calls its argument `{name}`, code autoopt cannot see"
     if name in local:
-        return (
-            None
-            if _bound_to_transform(ctx, fn, name)
-            else f"calls `{name}`, code autoopt cannot see"
-        )
+        return _local_call_impurity(ctx, fn, name)
     if name in python_api.PURE_BUILTINS:
         return None
     if name in ctx.graph.classes:
-        return None  # constructing a (data)class defined here, e.g. a NamedTuple state
+        return _constructor_impurity(ctx, name, seen)  # e.g. a NamedTuple state
     transformed = transformed_function(ctx, name)
     if transformed is not None:
         if _key(ctx, transformed) in seen:
@@ -309,19 +336,26 @@ def transformed_function(ctx: ModuleContext, name: str) -> Function | None:
     return ctx.graph.resolve_function(value.value, MODULE)
 
 
-def _bound_to_transform(ctx: ModuleContext, fn: Function, name: str) -> bool:
-    """`g = jax.grad(loss)` or `f = lambda x: ...` inside the function."""
+def _local_call_impurity(ctx: ModuleContext, fn: Function, name: str) -> str | None:
+    """Calling the local `name`: a lambda or a nested function (followed), a JAX
+    transform or partial of a function proven pure (`g = jax.grad(loss)`); what any
+    other call returned (`layer = jax.tree.map(...)`) is code autoopt cannot see."""
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         if name in stmt.defs and type(stmt.node) is cst.Assign:
             value = stmt.node.value
             if type(value) is cst.Lambda:
-                return True
-            if type(value) is cst.Call and (ctx.qualify(value.func) or "").startswith("jax."):
-                return True
+                return None
+            if type(value) is cst.Call:
+                why = _wrapped_impurity(ctx, fn, value, frozenset({_key(ctx, fn)}))
+                if why.startswith("calls the result of "):
+                    return f"calls `{name}`, the result of `{_short(ctx, value)}`, {UNSEEN}"
+                return f"calls `{name}`, which {why}" if why else None
         if name in stmt.defs and type(stmt.node) is cst.FunctionDef:
             nested = ctx.graph.functions.get(f"{fn.qualname}.{name}")
-            return nested is not None and not impurities(ctx, nested)
-    return False
+            if nested is not None and not impurities(ctx, nested):
+                return None
+            break
+    return f"calls `{name}`, {UNSEEN}"
 
 
 def reads_module_state(ctx: ModuleContext, fn: Function) -> list[str]:
@@ -362,3 +396,170 @@ def _changed_module_names(ctx: ModuleContext) -> set[str]:
         fn = graph.functions.get(stmt.scope)
         changed |= stmt.mutates | (stmt.defs & fn.globals if fn else set())
     return {n for n in changed if library_object(ctx, n) is None}
+
+
+def _lambdas(stmt: Stmt) -> list[cst.Lambda]:
+    """The lambdas a statement evaluates, nested ones too (their bodies run where called)."""
+    found: list[cst.Lambda] = []
+    todo = [n for e in evaluated_exprs(stmt.node) for n in scope_nodes(e)]
+    while todo:
+        node = todo.pop()
+        if type(node) is cst.Lambda:
+            found.append(node)
+            todo += scope_nodes(node.body)
+    return found
+
+
+def _lambda_params(stmt: Stmt) -> set[str]:
+    return {n for lam in _lambdas(stmt) for n in param_names(lam.params)}
+
+
+def _all_calls(stmt: Stmt) -> list[cst.Call]:
+    """The statement's calls and those in the bodies of its lambdas."""
+    return list(stmt.calls) + [c for lam in _lambdas(stmt) for c in calls_in(lam.body)]
+
+
+def _short(ctx: ModuleContext, node: cst.BaseExpression) -> str:
+    """`eqx.combine(...)` for a call, the code of anything else."""
+    if type(node) is cst.Call:
+        return f"{ctx.code(node.func)}(...)"
+    return ctx.code(node)
+
+
+def _module_class(ctx: ModuleContext, func: cst.BaseExpression) -> str | None:
+    """The class of this module a callee names (`Block` in `Block(w)`)."""
+    if type(func) is cst.Name and func.value in ctx.graph.classes:
+        return func.value
+    return None
+
+
+def _method_of(ctx: ModuleContext, cls: str, method: str, label: str, seen: frozenset[str]) -> str:
+    """Why running `cls.method` on an instance built in place is impure ("" when pure):
+    its own code, followed; a method the class does not define is code not seen."""
+    target = ctx.graph.functions.get(f"{cls}.{method}")
+    if target is None:
+        return f"calls `{label}.{method}`, {UNSEEN}"
+    if _key(ctx, target) in seen:
+        return ""
+    inner = _impurities(ctx, target, seen, fresh=True)
+    return f"calls `{label}`, whose `{method}` {inner[0]}" if inner else ""
+
+
+def _constructor_impurity(ctx: ModuleContext, cls: str, seen: frozenset[str]) -> str | None:
+    """Why constructing the module class `cls` is impure: its own constructor's code."""
+    for method in _CONSTRUCTORS:
+        target = ctx.graph.functions.get(f"{cls}.{method}")
+        if target is not None and _key(ctx, target) not in seen:
+            inner = _impurities(ctx, target, seen, fresh=True)
+            if inner:
+                return f"constructs `{cls}`, whose `{method}` {inner[0]}"
+    return None
+
+
+def _self_call_impurity(
+    ctx: ModuleContext, fn: Function, call: cst.Call, seen: frozenset[str]
+) -> str | None:
+    """In a method of an instance built in place: `self.m(...)` follows the class's
+    method `m` ("" when pure); any other attribute of `self` called is code not seen.
+    None: not such a call."""
+    func = call.func
+    if not (type(func) is cst.Attribute and type(func.value) is cst.Name):
+        return None
+    if func.value.value != "self":
+        return None
+    method = func.attr.value
+    if f"{fn.scope}.{method}" not in ctx.graph.functions:
+        return f"calls `self.{method}`, {UNSEEN}"
+    return _method_of(ctx, fn.scope, method, "self", seen)
+
+
+def _computed_callee_impurity(
+    ctx: ModuleContext, fn: Function, stmt: Stmt, call: cst.Call, seen: frozenset[str]
+) -> str | None:
+    """A call whose callee is computed: what another call returns (`Block(w)(h)`,
+    `eqx.combine(p, s)(h)`), a method of it (`Block(w).forward(h)`, `x.at[i].set(v)`),
+    an item (`fns[i](x)`)."""
+    func = call.func
+    if type(func) is cst.Call:
+        return _wrapped_impurity(ctx, fn, func, seen) or None
+    if type(func) is cst.Attribute:
+        return _computed_method_impurity(ctx, stmt, func, seen)
+    if type(func) is cst.Lambda:
+        return None  # its body's calls are the statement's own
+    return f"calls `{ctx.code(func)}`, {UNSEEN}"
+
+
+def _wrapped_impurity(
+    ctx: ModuleContext, fn: Function, inner: cst.Call, seen: frozenset[str]
+) -> str:
+    """Why calling what `inner` returns is impure ("" when proven pure): the `__call__`
+    of a class of the module built in place, or the function a JAX transform or a
+    partial wraps; anything else a library call returns is code autoopt cannot see."""
+    cls = _module_class(ctx, inner.func)
+    if cls is not None:
+        return _method_of(ctx, cls, "__call__", f"{cls}(...)", seen)
+    qual = ctx.qualify(inner.func) or ""
+    first = inner.args[0] if inner.args else None
+    wraps = qual in overlays.TRACING_TRANSFORMS or qual in _PARTIALS
+    if wraps and first is not None and first.keyword is None and not first.star:
+        return _function_value_impurity(ctx, fn, first.value, seen)
+    return f"calls the result of `{_short(ctx, inner)}`, {UNSEEN}"
+
+
+def _function_value_impurity(
+    ctx: ModuleContext, fn: Function, target: cst.BaseExpression, seen: frozenset[str]
+) -> str:
+    """Why calling the function `target` names is impure ("" when proven pure)."""
+    if type(target) is cst.Lambda:
+        return ""  # its body's calls are the statement's own
+    if type(target) is cst.Call:
+        return _wrapped_impurity(ctx, fn, target, seen)
+    qual = ctx.qualify(target)
+    if qual is not None:
+        project = _project_impurity(ctx, qual, seen)
+        return (_qualified_impurity(qual) or "") if project is None else project
+    if type(target) is cst.Name:
+        local = {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
+        return _bare_call_impurity(ctx, fn, target.value, local | set(fn.params), seen) or ""
+    return f"calls `{ctx.code(target)}`, {UNSEEN}"
+
+
+def _computed_method_impurity(
+    ctx: ModuleContext, stmt: Stmt, func: cst.Attribute, seen: frozenset[str]
+) -> str | None:
+    """A method of a computed value: of a class of the module built in place, its code;
+    of what a library call returns, only a data value's (an array's) methods."""
+    receiver, method = func.value, func.attr.value
+    if is_at_update(func):
+        return None
+    if type(receiver) is cst.Call and _module_class(ctx, receiver.func):
+        cls = _module_class(ctx, receiver.func) or ""
+        return _method_of(ctx, cls, method, f"{cls}(...)", seen) or None
+    root = receiver
+    while type(root) is cst.Attribute or type(root) is cst.Subscript:
+        root = root.value
+    if type(root) is not cst.Call or not _unknown_result(ctx, stmt, root, receiver, method):
+        return None  # a method of a name's value (`x.T.sum()`), judged as the name's are
+    return f"calls `.{method}` on the result of `{_short(ctx, root)}`, {UNSEEN}"
+
+
+def _unknown_result(
+    ctx: ModuleContext, stmt: Stmt, root: cst.Call, receiver: cst.BaseExpression, method: str
+) -> bool:
+    """Whether `receiver` (computed from the call `root`) may be an object whose method
+    `method` runs code autoopt has not seen."""
+    qual = ctx.qualify(root.func)
+    head = dotted(root.func)
+    own = _qualified_impurity(qual) if qual is not None else None
+    if own is not None and not unseen(own):
+        return False  # the call is a reason of its own (`np.random.default_rng()`)
+    if qual is None and head is not None and "." in head:
+        return False  # `x.reshape(3).sum()`: a method of a name's method's result
+    value = model(ctx).value_of(stmt, receiver)
+    if value.kind in _DATA_KINDS:
+        return False
+    if value.kind is Kind.OBJECT and f"{value.detail}.{method}" in overlays.PURE_METHODS:
+        return False
+    if qual is None and head is not None and ctx.graph.resolve_function(head, stmt.scope):
+        return value.kind is Kind.OBJECT or (value.detail or "").startswith("class:")
+    return True

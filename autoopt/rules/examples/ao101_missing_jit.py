@@ -275,7 +275,7 @@ net = hk.without_apply_rng(hk.transform(forward))
 opt = optax.sgd(0.1)
 
 def loss(params, x):
-    return jnp.mean(net.apply(params, x) ** 2)
+    return jnp.mean((x @ params["linear"]["w"]) ** 2)
 
 def update(params, state, x):
     grads = jax.grad(loss)(params, x)
@@ -304,7 +304,7 @@ net = hk.without_apply_rng(hk.transform(forward))
 opt = optax.sgd(0.1)
 
 def loss(params, x):
-    return jnp.mean(net.apply(params, x) ** 2)
+    return jnp.mean((x @ params["linear"]["w"]) ** 2)
 
 @jax.jit
 def update(params, state, x):
@@ -341,7 +341,7 @@ net = hk.without_apply_rng(hk.transform(forward))
 opt = optax.sgd(0.1)
 
 def loss(params, x):
-    return jnp.mean(net.apply(params, x) ** 2)
+    return jnp.mean((x @ params["linear"]["w"]) ** 2)
 
 def update(params, state, x):
     grads = jax.grad(loss)(params, x)
@@ -372,7 +372,7 @@ net = hk.without_apply_rng(hk.transform(forward))
 opt = optax.sgd(0.1)
 
 def loss(params, x):
-    return jnp.mean(net.apply(params, x) ** 2)
+    return jnp.mean((x @ params["linear"]["w"]) ** 2)
 
 @jax.jit
 def update(params, state, x):
@@ -407,7 +407,7 @@ net = hk.without_apply_rng(hk.transform(forward))
 opt = optax.sgd(0.1)
 
 def loss(params, x):
-    return jnp.mean(net.apply(params, x) ** 2)
+    return jnp.mean((x @ params["linear"]["w"]) ** 2)
 
 def update(params, state, x):
     grads = jax.grad(loss)(params, x)
@@ -436,7 +436,7 @@ net = hk.without_apply_rng(hk.transform(forward))
 opt = optax.sgd(0.1)
 
 def loss(params, x):
-    return jnp.mean(net.apply(params, x) ** 2)
+    return jnp.mean((x @ params["linear"]["w"]) ** 2)
 
 @jax.jit
 def update(params, state, x):

@@ -356,7 +356,11 @@ STORED = "<kept>is stored in `Run.start`, which keeps a reference to it"
         ),
         ("b = remember(a)", "b", {"a", STORED, RETAINED}),  # returned, stored by the callee
         ("b = cached(a)", "b", {"a", kept("cached"), RETAINED}),  # decorated: unseen code
-        ("g = stream(a)", "g", {"a"}),  # a generator holds its arguments
+        (
+            "g = stream(a)",
+            "g",
+            {"a", "<kept>is yielded at line 18, where the caller may keep it"},
+        ),  # a generator holds its arguments, and hands them out
         ("r = closing(a)", "r", {"a"}),  # so does a closure returned
         ("def inner():\n        return a\n    r = inner", "r", {"a"}),
         ("b = jnp.pi", "b", set()),  # a name of JAX holds no buffer
@@ -484,3 +488,13 @@ def test_may_share_follows_what_each_value_holds(code: str, share: bool) -> None
     sharing = Sharing(ctx, MODULE)
     assert sharing.may_share("a", "b") is share
     assert sharing.may_share("b", "a") is share
+
+
+@pytest.mark.parametrize("line", ["yield p", "yield from [p]", "got = yield p"])
+def test_a_yielded_value_is_kept_by_the_caller(line: str) -> None:
+    """A generator hands what it yields to its caller, which may keep it (`list(gen)`)."""
+    code = f"def gen(p):\n    {line}\n    p = p * 2\n"
+    sharing = Sharing(context(code, HEADER), "gen")
+    kept = sharing.component({"p"}, weak=False)
+    assert sharing.retained_by(kept) == "is yielded at line 5, where the caller may keep it"
+    assert sharing.retained_by({"other"}) is None

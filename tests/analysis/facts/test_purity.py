@@ -15,6 +15,7 @@ from ..helpers import HEADER, context
 
 IMPORTS = HEADER + (
     "import time\nimport random\nimport logging\nimport os\nimport functools\n"
+    "import equinox as eqx\n"
     "logger = logging.getLogger()\n"
 )
 MODULE = """
@@ -23,6 +24,32 @@ COUNT = 0
 
 class State:
     pass
+
+class Pure:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, v):
+        return self.scale(v * self.w)
+
+    def scale(self, v):
+        return v * 2
+
+class Loud:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, v):
+        print(v)
+        return v * self.w
+
+    def forward(self, v):
+        return self(v)
+
+class Noisy:
+    def __init__(self, w):
+        print(w)
+        self.w = w
 
 def pure(v):
     return v * 2
@@ -37,6 +64,7 @@ def rec(v):
 def f(x, cb):
     BODY
 """
+UNSEEN = "code autoopt cannot see"
 AT_TRACE = "runs once, at trace time; use jax.debug.print"
 
 
@@ -47,7 +75,6 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         ("return jnp.sin(x)", []),
         ("return x.at[0].set(1)", []),  # functional update
         ("y = jnp.ones(3)\n    return y.sum() + x", []),  # a method of a JAX array
-        ("return f(x)(x)", []),  # a call of a computed value
         ("jax.debug.print('{}', x)\n    return x", []),
         ("return pure(x)", []),  # a pure module function
         ("return rec(x)", []),  # recursion is not a reason
@@ -91,6 +118,47 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         ("return cb(x)", ["calls its argument `cb`, code autoopt cannot see"]),
         ("return other.method(x)", ["calls `other.method`, code autoopt cannot see"]),
         ("return jax._src.core.foo(x)", ["calls `jax._src.core.foo`, code autoopt cannot see"]),
+        # the callee is what another call returns: followed where it is seen
+        ("return Pure(x)(x)", []),  # the `__call__` of a class of the module
+        ("return Pure(x).scale(x)", []),
+        ("return jax.jit(pure)(x)", []),
+        ("return jax.tree_util.Partial(pure, x)(x)", []),
+        ("g = jax.jit(jax.grad(pure))\n    return g(x)", []),
+        ("return jnp.dot(x, x).sum()", []),  # a method of a JAX array
+        ("return x.reshape(3).sum()", []),
+        (
+            "return Loud(x)(x)",
+            [f"calls `Loud(...)`, whose `__call__` prints (`print` {AT_TRACE})"],
+        ),
+        (
+            "return Loud(x).forward(x)",
+            ["calls `Loud(...)`, whose `forward` calls its argument `self`, " + UNSEEN],
+        ),
+        ("return Noisy(x)", [f"constructs `Noisy`, whose `__init__` prints (`print` {AT_TRACE})"]),
+        ("return Pure(x).other(x)", ["calls `Pure(...).other`, " + UNSEEN]),
+        ("return f(x)(x)", ["calls the result of `f(...)`, " + UNSEEN]),
+        ("return eqx.combine(x, cb)(x)", ["calls the result of `eqx.combine(...)`, " + UNSEEN]),
+        (
+            "return jax.tree.map(jnp.sin, x).apply(x)",
+            ["calls `.apply` on the result of `jax.tree.map(...)`, " + UNSEEN],
+        ),
+        (
+            "layer = jax.tree.map(jnp.sin, x)\n    return layer(x)",
+            ["calls `layer`, the result of `jax.tree.map(...)`, " + UNSEEN],
+        ),
+        (
+            "return functools.partial(dirty, x)(x)",
+            [f"calls `dirty`, which prints (`print` {AT_TRACE})"],
+        ),
+        (
+            "g = jax.grad(dirty)\n    return g(x)",
+            [f"calls `g`, which calls `dirty`, which prints (`print` {AT_TRACE})"],
+        ),
+        ("return cb[0](x)", ["calls `cb[0]`, " + UNSEEN]),
+        (
+            "g = lambda v: print(v)\n    return g(x)",
+            [f"prints (`print` {AT_TRACE})"],
+        ),  # a lambda's body is the function's own code
         # through module functions
         ("return dirty(x)", [f"calls `dirty`, which prints (`print` {AT_TRACE})"]),
         # handed to a transform or tree map, which runs it on every eager call
