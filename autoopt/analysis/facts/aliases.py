@@ -46,6 +46,7 @@ from autoopt.analysis.core.exprs import (
     base_name,
     bound_names,
     is_at_update,
+    is_literal,
     mutating_call_target,
     read_names,
 )
@@ -54,8 +55,18 @@ from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
-from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
+from autoopt.analysis.facts.constructors import (
+    bufferless_names,
+    bufferless_value,
+    field_value,
+    fresh_filled,
+    init_fields,
+    literal_default,
+    param_fields,
+    plain_record,
+)
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -139,16 +150,20 @@ class Sharing:
             return held[0][len(KEPT) :]
         return "may be kept by code autoopt cannot see" if RETAINED in names else None
 
-    def component(self, names: Iterable[str], weak: bool) -> set[str]:
-        """Every name reachable from `names` (through weak links too when `weak`)."""
+    def component(
+        self, names: Iterable[str], weak: bool, without: frozenset[str] = frozenset()
+    ) -> set[str]:
+        """Every name reachable from `names` (through weak links too when `weak`), not
+        through the names `without`."""
         seen, todo = set(names), list(names)
+        seen |= without
         while todo:
             name = todo.pop()
             near = self.strong.get(name, set()) | (self.weak.get(name, set()) if weak else set())
             for other in near - seen:
                 seen.add(other)
                 todo.append(other)
-        return seen
+        return seen - (without - set(names))
 
     def shares(self, expr: cst.BaseExpression) -> Shares:
         """The names `expr`'s value may hold."""
@@ -348,6 +363,8 @@ class Sharing:
             return False
         if name in self.ctx.graph.classes and self._init_keeps_nothing(name):
             return True  # an equinox module storing only fields of its own
+        if name in self.ctx.graph.classes and plain_record(self.ctx, name):
+            return True  # a record holds its arguments (linked), nothing else keeps them
         if name in self.ctx.graph.classes and self.at is not None:
             made = model(self.ctx).value_of(self.at, call.func)
             return made.detail == "pytree-class"  # a NamedTuple holds its fields, nothing else
@@ -405,7 +422,9 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value), weak=True)  # unless the parameter is known
         params = [p for p in init.params[1:] if p in read]
-        known = Shares()
+        local = {n for s in self.ctx.graph.scope_stmts(init.qualname) for n in s.defs}
+        local -= init.globals | init.nonlocals
+        known = Shares(strong=read - local - set(init.params))  # a global it stores
         for param in params:
             given = _init_argument(init, call, param)
             if given is None:
@@ -752,18 +771,45 @@ def first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class InitScope:
+    """What `Leaves` knows inside an `__init__` it reads for one call: the names holding
+    no buffer (`constructors.bufferless_names`), the object (`self`, whose links are
+    its field stores, not sharing) and the fields it may read -> their parameters."""
+
+    bufferless: frozenset[str] = frozenset()
+    me: frozenset[str] = frozenset()
+    fields: dict[str, str] = field(default_factory=dict)
+
+
 class Leaves:
     """The names behind each leaf of a pytree expression (None: cannot tell)."""
 
-    def __init__(self, ctx: ModuleContext, at: Stmt, sharing: Sharing | None = None) -> None:
+    def __init__(
+        self,
+        ctx: ModuleContext,
+        at: Stmt,
+        sharing: Sharing | None = None,
+        init: InitScope | None = None,
+    ) -> None:
         self.ctx = ctx
         self.scope = at.scope
         self.sharing = copy.copy(sharing) if sharing else scope_sharing(ctx, at.scope)
         self.sharing.at = at
+        self.init = init or InitScope()
 
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
         if depth > _LEAF_DEPTH:
             return None
+        if is_literal(expr) or (type(expr) is cst.Name and expr.value in self.init.bufferless):
+            return []  # a Python value: no buffer
+        if (
+            type(expr) is cst.Attribute
+            and type(expr.value) is cst.Name
+            and expr.value.value in self.init.me
+            and expr.attr.value in self.init.fields
+        ):
+            return self.of(cst.Name(self.init.fields[expr.attr.value]), depth + 1)
         if type(expr) is cst.Tuple or type(expr) is cst.List:
             return self._all([e.value for e in expr.elements], depth)
         if type(expr) is cst.Dict:
@@ -776,8 +822,8 @@ class Leaves:
                 return [frozenset({expr.value})]  # each leaf new: the container once
             if self._filled_with_names(expr.value):
                 return None  # a container filled in place: its leaves are not tracked
-            strong = self.sharing.component({expr.value}, weak=False)
-            weak = self.sharing.component({expr.value}, weak=True)
+            strong = self.sharing.component({expr.value}, weak=False, without=self.init.me)
+            weak = self.sharing.component({expr.value}, weak=True, without=self.init.me)
             return [frozenset(strong)] if strong == weak else None
         if type(expr) is cst.Call and self._array(expr):
             return [frozenset(self.sharing.shares(expr).names())]  # one array: one leaf
@@ -849,6 +895,10 @@ class Leaves:
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
         name = dotted(call.func) or ""
+        if qual in nnx_api.FRESH_LAYERS:
+            return self._layer(call, depth)
+        if qual in nnx_api.VARIABLE_TYPES:  # `nnx.Param(w)` holds `w`, as given
+            return self._all([a.value for a in call.args], depth)
         if name in self.ctx.graph.classes and not plain_record(self.ctx, name):
             return self._constructed(call, name, depth)
         if name in self.ctx.graph.classes:  # a plain record holds each argument once
@@ -873,25 +923,38 @@ class Leaves:
             return None
         return [self._caller_names(owner, fn, call, leaf) for leaf in leaves]
 
+    def _layer(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
+        """An nnx layer (`nnx.Linear(n, m, rngs=rngs)`): new buffers, and what its
+        arguments but `rngs` hold; unknown when given an initializer."""
+        suffix, rngs = nnx_api.INITIALIZER_SUFFIX, nnx_api.RNGS_ARGUMENT
+        keywords = [a.keyword.value for a in call.args if a.keyword is not None]
+        if any(a.star for a in call.args) or any(k.endswith(suffix) for k in keywords):
+            return None
+        kept = [a.value for a in call.args if a.keyword is None or a.keyword.value != rngs]
+        leaves = self._all(kept, depth)
+        return None if leaves is None else [*leaves, frozenset()]
+
     def _constructed(self, call: cst.Call, cls: str, depth: int) -> list[frozenset[str]] | None:
-        """The leaves of an object of an equinox module class with its own `__init__`: the
-        values it stores (`constructors.init_fields`), its parameters read as the
+        """The leaves of an object of an equinox or nnx module class with its own
+        `__init__`: the values it stores (`constructors.init_fields`), read with the
+        parameters the call gives literals holding no buffer and the others read as the
         caller's arguments; a local filled with new buffers, or a class it makes, is new
         at each call."""
         found = init_fields(self.ctx, cls)
         if found is None or any(a.star for a in call.args):
             return None
         init, stores = found
+        scope = InitScope(
+            bufferless_names(self.ctx, init, self._literal_params(init, call)),
+            frozenset(init.params[:1]),
+            param_fields(init, stores),
+        )
         leaves: list[frozenset[str]] = []
         for stmt in stores:
-            value = field_value(stmt)
-            if type(value) is cst.Name and value.value in init.params[1:]:
-                part: list[frozenset[str]] | None = [frozenset({value.value})]  # as given
-            else:
-                part = Leaves(self.ctx, stmt).of(value, depth + 1)
+            part = Leaves(self.ctx, stmt, init=scope).of(field_value(stmt), depth + 1)
             if part is None:
                 return None
-            leaves += [leaf - {init.params[0]} for leaf in part]  # linked by the store only
+            leaves += [leaf - scope.me for leaf in part]  # linked by the store only
         if first_repeat(leaves, "") is not None:
             return [frozenset(f"{cls}.{n}" for n in leaf) for leaf in leaves]  # `self.b = w`
         out = []
@@ -902,18 +965,46 @@ class Leaves:
             out.append(names)
         return out
 
+    def _literal_params(self, init: Function, call: cst.Call) -> set[str]:
+        """The parameters of `__init__` that `call` gives a value holding no buffer, or
+        leaves to a literal default (`*args` and `**kwargs` aside)."""
+        params = init.node.params
+        stars = (params.star_arg, params.star_kwarg)
+        variadic = {p.name.value for p in stars if type(p) is cst.Param}
+        out = set()
+        for param in init.params[1:]:
+            given = _init_argument(init, call, param)
+            if param in variadic:
+                continue
+            if literal_default(init, param) if given is None else self._no_buffer(given):
+                out.add(param)
+        return out
+
+    def _no_buffer(self, expr: cst.BaseExpression) -> bool:
+        """Whether `expr` is a Python value holding no buffer: built of literals and names
+        known to hold none, or of a kind the value model proves bufferless."""
+        if bufferless_value(expr, self.init.bufferless):
+            return True
+        at = self.sharing.at
+        return at is not None and model(self.ctx).value_of(at, expr).kind in _BUFFERLESS
+
     def _init_names(
         self, init: Function, call: cst.Call, leaf: frozenset[str], depth: int
     ) -> frozenset[str] | None:
         """`__init__`'s names mapped to the caller's: a parameter to its argument's names
-        (None: left to its default); a local filled with new buffers to none."""
+        (None: left to a default that is not a literal); a local filled with new buffers
+        to none, any other local to its own name; a global to itself."""
         out: set[str] = set()
+        local = {n for s in self.ctx.graph.scope_stmts(init.qualname) for n in s.defs}
+        local -= init.globals | init.nonlocals
         for name in leaf:
             if name in init.params:
                 given = _init_argument(init, call, name)
-                if given is None:
+                if given is None and not literal_default(init, name):
                     return None
-                out |= self.sharing.shares(given).names()
+                out |= set() if given is None else self.sharing.shares(given).names()
+            elif name not in local:
+                out.add(name)  # a global: the caller's too
             elif not self._fresh_in(init, name, depth):
                 out.add(f"{init.qualname}.{name}")
         return frozenset(out)
