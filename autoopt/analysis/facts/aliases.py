@@ -512,6 +512,12 @@ class Sharing:
         built = self._init_shares(call, dotted(call.func) or "")
         if built is not None:
             return built
+        if qual in nnx_api.FRESH_LAYERS and not _initializer_given(call):
+            out = Shares()  # new buffers, none of `rngs`'s, and what the rest hold
+            for arg in call.args:
+                if arg.keyword is None or arg.keyword.value != nnx_api.RNGS_ARGUMENT:
+                    out.add(self.shares(arg.value))
+            return out
         if last[:1].isupper() or last in ("replace", "_replace", "copy"):
             return self._constructed(call, qual, last, args)
         mapped = self._transformed(call)
@@ -614,6 +620,14 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value))
         return out
+
+
+def _initializer_given(call: cst.Call) -> bool:
+    """Whether an nnx layer call may be given an initializer (`kernel_init=...`, or a
+    starred argument), which may return an array it holds."""
+    suffix = nnx_api.INITIALIZER_SUFFIX
+    keywords = [a.keyword.value for a in call.args if a.keyword is not None]
+    return any(a.star for a in call.args) or any(k.endswith(suffix) for k in keywords)
 
 
 def _init_argument(init: Function, call: cst.Call, param: str) -> cst.BaseExpression | None:
@@ -926,10 +940,9 @@ class Leaves:
     def _layer(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
         """An nnx layer (`nnx.Linear(n, m, rngs=rngs)`): new buffers, and what its
         arguments but `rngs` hold; unknown when given an initializer."""
-        suffix, rngs = nnx_api.INITIALIZER_SUFFIX, nnx_api.RNGS_ARGUMENT
-        keywords = [a.keyword.value for a in call.args if a.keyword is not None]
-        if any(a.star for a in call.args) or any(k.endswith(suffix) for k in keywords):
+        if _initializer_given(call):
             return None
+        rngs = nnx_api.RNGS_ARGUMENT
         kept = [a.value for a in call.args if a.keyword is None or a.keyword.value != rngs]
         leaves = self._all(kept, depth)
         return None if leaves is None else [*leaves, frozenset()]

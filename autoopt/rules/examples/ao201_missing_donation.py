@@ -5,7 +5,12 @@ The one INVALID case flagged `doc=True` is the example its documentation shows.
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
-from autoopt.rules.examples import ao201_callers, ao201_fresh_leaves, ao201_loop_batches
+from autoopt.rules.examples import (
+    ao201_callers,
+    ao201_fresh_leaves,
+    ao201_loop_batches,
+    ao201_module_classes,
+)
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -1051,8 +1056,6 @@ def main():
         step(counter, x)
     return counter.count.value
 """,
-        fix=_UNSAFE,
-        message="a module class of this file may hold one array in two variables",
     ),
     Invalid(
         """
@@ -2223,6 +2226,7 @@ print(model.kernel.value.sum())
         message="`model` is handed to `nnx.display`, which may keep it",
     ),
     *ao201_fresh_leaves.INVALID,
+    *ao201_module_classes.INVALID,
     *ao201_callers.INVALID,
     *ao201_loop_batches.INVALID,
 )
