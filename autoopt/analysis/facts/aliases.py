@@ -345,8 +345,8 @@ class Sharing:
             return True
         if qual in overlays.JIT_SPELLINGS:
             return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, keeps the function only
-        if qual in overlays.UNKEPT_OBJECTS:
-            return True  # `nnx.Linear(...)`: the object holds what it is given (linked)
+        if qual in overlays.UNKEPT_OBJECTS or qual in nnx_api.VARIABLE_TYPES:
+            return True  # `nnx.Linear(...)`, `nnx.Param(w)`: holds what it is given (linked)
         if qual in overlays.PURE_CALLS:
             return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
@@ -512,6 +512,8 @@ class Sharing:
         built = self._init_shares(call, dotted(call.func) or "")
         if built is not None:
             return built
+        if qual in nnx_api.VARIABLE_TYPES:
+            return args  # `nnx.Param(w)` holds `w`, and nothing keeps it
         if qual in nnx_api.FRESH_LAYERS and not _initializer_given(call):
             out = Shares()  # new buffers, none of `rngs`'s, and what the rest hold
             for arg in call.args:

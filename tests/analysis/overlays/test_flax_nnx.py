@@ -265,6 +265,10 @@ def test_a_variable_holds_the_value_given_and_nothing_else(name: str) -> None:
     value = jnp.arange(3.0)
     variable = transform(name)(value)
     assert pointers(nnx.state(nnx.Dict(v=variable))) == pointers(value)
+    ref = weakref.ref(variable)
+    del variable
+    gc.collect()
+    assert ref() is None  # nothing else keeps it
 
 
 def test_a_user_module_holds_what_its_init_stores_and_nothing_else() -> None:
