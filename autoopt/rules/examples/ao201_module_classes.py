@@ -261,12 +261,7 @@ INVALID = (
     Invalid(NNX_SHARED, fix=_NONE, message="fills two leaves of `model`"),
     Invalid(NNX_ARGUMENT, fix=_NONE, message="`x` may hold the buffers of `model`"),
     Invalid(NNX_OTHER_LAYER, fix=_NONE, message="`other` may hold the buffers of `model`"),
-    Invalid(
-        NNX_GLOBAL,
-        _donated(NNX_GLOBAL),
-        fix=_UNSAFE,
-        message="two variables (tied weights), or one of the caller's (`Table`)",
-    ),
+    Invalid(NNX_GLOBAL, fix=_NONE, message="`TABLE` may hold the buffers of `model`"),
     Invalid(
         NNX_INITIALIZER,
         _donated(NNX_INITIALIZER),
