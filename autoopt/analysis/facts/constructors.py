@@ -11,7 +11,8 @@ two fields), the class is bound once at module level with `equinox.Module` or
 no nested function in `__init__`, and gives its fields no default but a literal one (a
 class attribute is shared by every object). An nnx module is mutable: no other method
 of its class may write an attribute or item through its first parameter, at any depth
-(`self.dec.kernel = self.enc.kernel` ties two variables), nor call `setattr`.
+(`self.dec.kernel = self.enc.kernel` ties two variables, so may
+`self.layers.append(...)`), nor call `setattr`.
 
 `fresh_filled` reads a local container filled in place (`params = []`, then
 `params.append([w, b])` in a loop): every binding of the name in its scope makes an empty
@@ -25,7 +26,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import is_literal, read_names
+from autoopt.analysis.core.exprs import MUTATING_METHODS, is_literal, read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
@@ -251,8 +252,8 @@ class _Uses(cst.CSTVisitor):
 
 
 class _Writes(cst.CSTVisitor):
-    """Whether a statement writes an attribute or item reached through `name`, or calls
-    `setattr`."""
+    """Whether a statement writes an attribute or item reached through `name` (by
+    assignment, `del` or a mutating method), or calls `setattr`."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -283,7 +284,13 @@ class _Writes(cst.CSTVisitor):
         self.found |= self._through(node.target)
 
     def visit_Call(self, node: cst.Call) -> None:
-        self.found |= type(node.func) is cst.Name and node.func.value == "setattr"
+        func = node.func
+        if type(func) is cst.Name:
+            self.found |= func.value == "setattr"
+        elif type(func) is cst.Attribute and func.attr.value in MUTATING_METHODS:
+            self.found |= self._through(func.value) or (
+                type(func.value) is cst.Name and func.value.value == self.name
+            )  # `self.layers.append(...)`
 
 
 Stored = list[tuple[Stmt, cst.BaseExpression]]

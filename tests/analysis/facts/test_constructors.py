@@ -143,6 +143,13 @@ class NetTiedLater(nnx.Module):
     def tie(self):
         self.dec = self.enc
 
+class NetAppends(nnx.Module):
+    def __init__(self, *, rngs):
+        self.layers = [nnx.Linear(2, 2, rngs=rngs)]
+
+    def grow(self):
+        self.layers.append(self.layers[0])
+
 class NetHolds(nnx.Module):
     def __init__(self, w):
         self.w = nnx.Param(w)
@@ -177,6 +184,7 @@ w = jnp.zeros(3)
         ("Net", ["n_in", "l1", "l2", "head"]),  # `self.n_in` read: stored from a parameter
         ("NetTied", None),  # `self.dec.kernel = ...` reads `self`
         ("NetTiedLater", None),  # another method writes through `self`
+        ("NetAppends", None),  # so does a mutating method
         ("NetHolds", ["w"]),
         ("Defaulted", None),  # a class attribute holds an array
         ("Posted", None),  # `__post_init__` runs after `__init__`
