@@ -81,11 +81,13 @@ class MissingDonation(Rule):
       `TrainState.create` makes new buffers, none twice: `analysis/facts/fresh.py`; a
       haiku function or linen module only with library initializers given constants
       (`init=lambda *_: w` twice ties two parameters): `analysis/facts/initializers.py`
-    - a function of the module, an equinox module class with its own `__init__` or a
-      list filled in place gives distinct leaves only where each is a new array, none
-      referenced twice (`z = jnp.zeros(n); return [z, z]` is refused, so is a cached
-      function or `self.b = self.a`): `analysis/facts/aliases.py` (`Leaves`),
-      `analysis/facts/constructors.py`
+    - a function of the module, an equinox or nnx module class with its own `__init__`
+      or a list filled in place gives distinct leaves only where each is a new array,
+      none referenced twice (`z = jnp.zeros(n); return [z, z]` is refused, so is a
+      cached function or `self.b = self.a`); an nnx layer the overlay lists draws new
+      buffers from `rngs` (given no initializer); a value built of literals holds no
+      buffer; an nnx class only where no other method writes through `self` (tied
+      weights): `analysis/facts/aliases.py` (`Leaves`), `analysis/facts/constructors.py`
     - the function cannot be called from code autoopt does not see:
       `analysis/core/jitted.py` (`escapes`)
     - no other name or container that may hold the buffer is read after the call,

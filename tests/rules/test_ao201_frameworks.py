@@ -122,11 +122,22 @@ def test_donating_rewrite_computes_the_same(source: str, unsafe: bool, written: 
     assert_same(run_snippet(source), run_snippet(result.new_source))
 
 
-def test_a_module_class_of_the_file_is_not_proven_free_of_tied_weights() -> None:
+def test_a_module_class_of_the_file_storing_new_buffers_is_donated() -> None:
+    """`Counter.__init__` stores one new array: donated safely, results unchanged; the
+    same class storing one array in two variables is not (tied weights)."""
     result = rewrite(NNX_STEP, ("AO201",))
-    assert 'donate_argnames=("counter",)' not in result.new_source
+    assert 'donate_argnames=("counter",)' in result.new_source
     (finding,) = [f for f in result.findings if f.target == "count"]
-    assert finding.fix.value == "unsafe" and "tied weights" in finding.message
+    assert finding.fix.value == "safe"
+    assert_same(run_snippet(NNX_STEP), run_snippet(result.new_source))
+    tied = NNX_STEP.replace(
+        "        self.count = nnx.Variable(jnp.zeros(4))",
+        "        w = jnp.zeros(4)\n        self.count = nnx.Variable(w)\n"
+        "        self.twin = nnx.Variable(w)",
+    )
+    (finding,) = [f for f in rewrite(tied, ("AO201",)).findings if f.target == "count"]
+    assert finding.fix.value == "none"
+    assert "`Counter.w` fills two leaves of `counter`" in finding.message
 
 
 def test_the_train_step_s_donation_is_unsafe_and_named() -> None:

@@ -51,6 +51,7 @@ from autoopt.analysis.core.exprs import (
     bound_names,
     evaluated_exprs,
     is_at_update,
+    is_literal,
     mutating_call_target,
     read_names,
     scope_nodes,
@@ -61,12 +62,22 @@ from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.bufferless import bufferless_names
-from autoopt.analysis.facts.constructors import field_value, fresh_filled, init_fields, plain_record
+from autoopt.analysis.facts.constructors import (
+    bufferless_value,
+    field_value,
+    fresh_filled,
+    init_bufferless_names,
+    init_fields,
+    literal_default,
+    param_fields,
+    plain_record,
+)
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
 from autoopt.analysis.facts.reflection import constant_globals
 from autoopt.analysis.facts.train_states import create_static
 from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
 from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
@@ -160,16 +171,20 @@ class Sharing:
             return held[0][len(KEPT) :]
         return "may be kept by code autoopt cannot see" if RETAINED in names else None
 
-    def component(self, names: Iterable[str], weak: bool) -> set[str]:
-        """Every name reachable from `names` (through weak links too when `weak`)."""
+    def component(
+        self, names: Iterable[str], weak: bool, without: frozenset[str] = frozenset()
+    ) -> set[str]:
+        """Every name reachable from `names` (through weak links too when `weak`), not
+        through the names `without`."""
         seen, todo = set(names), list(names)
+        seen |= without
         while todo:
             name = todo.pop()
             near = self.strong.get(name, set()) | (self.weak.get(name, set()) if weak else set())
             for other in near - seen:
                 seen.add(other)
                 todo.append(other)
-        return seen
+        return seen - (without - set(names))
 
     def may_share(self, one: str, other: str) -> bool:
         """Whether `one` and `other` may hold one object: each reaches it through the
@@ -402,8 +417,8 @@ class Sharing:
             return True
         if qual in overlays.JIT_SPELLINGS:
             return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, keeps the function only
-        if qual in overlays.UNKEPT_OBJECTS:
-            return True  # `nnx.Linear(...)`: the object holds what it is given (linked)
+        if qual in overlays.UNKEPT_OBJECTS or qual in nnx_api.VARIABLE_TYPES:
+            return True  # `nnx.Linear(...)`, `nnx.Param(w)`: holds what it is given (linked)
         if qual in overlays.PURE_CALLS:
             return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
         if keeps_no_argument(self.ctx, call):
@@ -424,6 +439,8 @@ class Sharing:
             return False
         if name in self.ctx.graph.classes and self._init_keeps_nothing(name):
             return True  # an equinox module storing only fields of its own
+        if name in self.ctx.graph.classes and plain_record(self.ctx, name):
+            return True  # a record holds its arguments (linked), nothing else keeps them
         if name in self.ctx.graph.classes and self.at is not None:
             made = model(self.ctx).value_of(self.at, call.func)
             return made.detail == "pytree-class"  # a NamedTuple holds its fields, nothing else
@@ -491,7 +508,9 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value), weak=True)  # unless the parameter is known
         params = [p for p in init.params[1:] if p in read]
-        known = Shares()
+        local = {n for s in self.ctx.graph.scope_stmts(init.qualname) for n in s.defs}
+        local -= init.globals | init.nonlocals
+        known = Shares(strong=read - local - set(init.params))  # a global it stores
         for param in params:
             given = _init_argument(init, call, param)
             if given is None:
@@ -581,6 +600,14 @@ class Sharing:
         built = self._init_shares(call, dotted(call.func) or "")
         if built is not None:
             return built
+        if qual in nnx_api.VARIABLE_TYPES:
+            return args  # `nnx.Param(w)` holds `w`, and nothing keeps it
+        if qual in nnx_api.FRESH_LAYERS and not _initializer_given(call):
+            out = Shares()  # new buffers, none of `rngs`'s, and what the rest hold
+            for arg in call.args:
+                if arg.keyword is None or arg.keyword.value != nnx_api.RNGS_ARGUMENT:
+                    out.add(self.shares(arg.value))
+            return out
         if last[:1].isupper() or last in ("replace", "_replace", "copy"):
             return self._constructed(call, qual, last, args)
         mapped = self._transformed(call)
@@ -694,6 +721,14 @@ def _reach(held: dict[str, set[str]], name: str) -> set[str]:
                 seen.add(other)
                 todo.append(other)
     return seen
+
+
+def _initializer_given(call: cst.Call) -> bool:
+    """Whether an nnx layer call may be given an initializer (`kernel_init=...`, or a
+    starred argument), which may return an array it holds."""
+    suffix = nnx_api.INITIALIZER_SUFFIX
+    keywords = [a.keyword.value for a in call.args if a.keyword is not None]
+    return any(a.star for a in call.args) or any(k.endswith(suffix) for k in keywords)
 
 
 def _init_argument(init: Function, call: cst.Call, param: str) -> cst.BaseExpression | None:
@@ -829,18 +864,45 @@ def first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class InitScope:
+    """What `Leaves` knows inside an `__init__` it reads for one call: the names holding
+    no buffer (`constructors.init_bufferless_names`), the object (`self`, whose links are
+    its field stores, not sharing) and the fields it may read -> their parameters."""
+
+    bufferless: frozenset[str] = frozenset()
+    me: frozenset[str] = frozenset()
+    fields: dict[str, str] = field(default_factory=dict)
+
+
 class Leaves:
     """The names behind each leaf of a pytree expression (None: cannot tell)."""
 
-    def __init__(self, ctx: ModuleContext, at: Stmt, sharing: Sharing | None = None) -> None:
+    def __init__(
+        self,
+        ctx: ModuleContext,
+        at: Stmt,
+        sharing: Sharing | None = None,
+        init: InitScope | None = None,
+    ) -> None:
         self.ctx = ctx
         self.scope = at.scope
         self.sharing = copy.copy(sharing) if sharing else scope_sharing(ctx, at.scope)
         self.sharing.at = at
+        self.init = init or InitScope()
 
     def of(self, expr: cst.BaseExpression, depth: int) -> list[frozenset[str]] | None:
         if depth > _LEAF_DEPTH:
             return None
+        if is_literal(expr) or (type(expr) is cst.Name and expr.value in self.init.bufferless):
+            return []  # a Python value: no buffer
+        if (
+            type(expr) is cst.Attribute
+            and type(expr.value) is cst.Name
+            and expr.value.value in self.init.me
+            and expr.attr.value in self.init.fields
+        ):
+            return self.of(cst.Name(self.init.fields[expr.attr.value]), depth + 1)
         if type(expr) is cst.Tuple or type(expr) is cst.List:
             return self._all([e.value for e in expr.elements], depth)
         if type(expr) is cst.Dict:
@@ -853,8 +915,8 @@ class Leaves:
                 return [frozenset({expr.value})]  # each leaf new: the container once
             if self._filled_with_names(expr.value):
                 return None  # a container filled in place: its leaves are not tracked
-            strong = self.sharing.component({expr.value}, weak=False)
-            weak = self.sharing.component({expr.value}, weak=True)
+            strong = self.sharing.component({expr.value}, weak=False, without=self.init.me)
+            weak = self.sharing.component({expr.value}, weak=True, without=self.init.me)
             return [frozenset(strong)] if strong == weak else None
         if type(expr) is cst.Call and self._array(expr):
             return [frozenset(self.sharing.shares(expr).names())]  # one array: one leaf
@@ -926,6 +988,10 @@ class Leaves:
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
         name = dotted(call.func) or ""
+        if qual in nnx_api.FRESH_LAYERS:
+            return self._layer(call, depth)
+        if qual in nnx_api.VARIABLE_TYPES:  # `nnx.Param(w)` holds `w`, as given
+            return self._all([a.value for a in call.args], depth)
         if name in self.ctx.graph.classes and not plain_record(self.ctx, name):
             return self._constructed(call, name, depth)
         if name in self.ctx.graph.classes:  # a plain record holds each argument once
@@ -950,25 +1016,37 @@ class Leaves:
             return None
         return [self._caller_names(owner, fn, call, leaf) for leaf in leaves]
 
+    def _layer(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
+        """An nnx layer (`nnx.Linear(n, m, rngs=rngs)`): new buffers, and what its
+        arguments but `rngs` hold; unknown when given an initializer."""
+        if _initializer_given(call):
+            return None
+        rngs = nnx_api.RNGS_ARGUMENT
+        kept = [a.value for a in call.args if a.keyword is None or a.keyword.value != rngs]
+        leaves = self._all(kept, depth)
+        return None if leaves is None else [*leaves, frozenset()]
+
     def _constructed(self, call: cst.Call, cls: str, depth: int) -> list[frozenset[str]] | None:
-        """The leaves of an object of an equinox module class with its own `__init__`: the
-        values it stores (`constructors.init_fields`), its parameters read as the
+        """The leaves of an object of an equinox or nnx module class with its own
+        `__init__`: the values it stores (`constructors.init_fields`), read with the
+        parameters the call gives literals holding no buffer and the others read as the
         caller's arguments; a local filled with new buffers, or a class it makes, is new
         at each call."""
         found = init_fields(self.ctx, cls)
         if found is None or any(a.star for a in call.args):
             return None
         init, stores = found
+        scope = InitScope(
+            init_bufferless_names(self.ctx, init, self._literal_params(init, call)),
+            frozenset(init.params[:1]),
+            param_fields(init, stores),
+        )
         leaves: list[frozenset[str]] = []
         for stmt in stores:
-            value = field_value(stmt)
-            if type(value) is cst.Name and value.value in init.params[1:]:
-                part: list[frozenset[str]] | None = [frozenset({value.value})]  # as given
-            else:
-                part = Leaves(self.ctx, stmt).of(value, depth + 1)
+            part = Leaves(self.ctx, stmt, init=scope).of(field_value(stmt), depth + 1)
             if part is None:
                 return None
-            leaves += [leaf - {init.params[0]} for leaf in part]  # linked by the store only
+            leaves += [leaf - scope.me for leaf in part]  # linked by the store only
         if first_repeat(leaves, "") is not None:
             return [frozenset(f"{cls}.{n}" for n in leaf) for leaf in leaves]  # `self.b = w`
         out = []
@@ -979,18 +1057,46 @@ class Leaves:
             out.append(names)
         return out
 
+    def _literal_params(self, init: Function, call: cst.Call) -> set[str]:
+        """The parameters of `__init__` that `call` gives a value holding no buffer, or
+        leaves to a literal default (`*args` and `**kwargs` aside)."""
+        params = init.node.params
+        stars = (params.star_arg, params.star_kwarg)
+        variadic = {p.name.value for p in stars if type(p) is cst.Param}
+        out = set()
+        for param in init.params[1:]:
+            given = _init_argument(init, call, param)
+            if param in variadic:
+                continue
+            if literal_default(init, param) if given is None else self._no_buffer(given):
+                out.add(param)
+        return out
+
+    def _no_buffer(self, expr: cst.BaseExpression) -> bool:
+        """Whether `expr` is a Python value holding no buffer: built of literals and names
+        known to hold none, or of a kind the value model proves bufferless."""
+        if bufferless_value(expr, self.init.bufferless):
+            return True
+        at = self.sharing.at
+        return at is not None and model(self.ctx).value_of(at, expr).kind in _BUFFERLESS
+
     def _init_names(
         self, init: Function, call: cst.Call, leaf: frozenset[str], depth: int
     ) -> frozenset[str] | None:
         """`__init__`'s names mapped to the caller's: a parameter to its argument's names
-        (None: left to its default); a local filled with new buffers to none."""
+        (None: left to a default that is not a literal); a local filled with new buffers
+        to none, any other local to its own name; a global to itself."""
         out: set[str] = set()
+        local = {n for s in self.ctx.graph.scope_stmts(init.qualname) for n in s.defs}
+        local -= init.globals | init.nonlocals
         for name in leaf:
             if name in init.params:
                 given = _init_argument(init, call, name)
-                if given is None:
+                if given is None and not literal_default(init, name):
                     return None
-                out |= self.sharing.shares(given).names()
+                out |= set() if given is None else self.sharing.shares(given).names()
+            elif name not in local:
+                out.add(name)  # a global: the caller's too
             elif not self._fresh_in(init, name, depth):
                 out.add(f"{init.qualname}.{name}")
         return frozenset(out)

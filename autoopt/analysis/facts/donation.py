@@ -62,7 +62,7 @@ from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
 from autoopt.analysis.facts.module_provenance import made_before
-from autoopt.analysis.facts.nnx_modules import built_by_library, holds_module
+from autoopt.analysis.facts.nnx_modules import built_from_fields, holds_module
 from autoopt.analysis.facts.no_arrays import holds_no_array
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import jax as jax_api
@@ -345,7 +345,7 @@ def _site_verdict(
     verdict = _alias_verdict(ctx, site, expr, name, in_place)
     if repeated is not None and verdict[0] is not _NONE:
         return _UNSAFE, repeated[0]  # an alias read later is the stronger verdict
-    if verdict[0] is _SAFE and in_place and not built_by_library(ctx, site.stmt, name):
+    if verdict[0] is _SAFE and in_place and not built_from_fields(ctx, site.stmt, name):
         return _UNSAFE, (
             f"cannot prove the leaves of `{name}` are distinct buffers: a module class of "
             "this file may hold one array in two variables (tied weights)"

@@ -13,9 +13,10 @@ hold such an object (`holds_module`) only when all of these hold:
   is a class of this module whose only base qualifies to an nnx module base
   (`MODULE_BASES`), defined at module level and bound once.
 
-Only the overlay's constructors are known to build distinct buffers (`built_by_library`):
-a class of the module may store one array in two variables (tied weights), which a
-donation would donate twice.
+The overlay's constructors build distinct buffers; a class of the module may store one
+array in two variables (tied weights), which a donation would donate twice, so its
+objects are proven only where `constructors.init_fields` reads its construction (then
+`aliases.repeated_leaf` checks what each `__init__` stores): `built_from_fields`.
 
 Anything else is unproven.
 """
@@ -27,15 +28,20 @@ import libcst as cst
 from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.constructors import init_fields
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.model import RequireImport
 
 
-def built_by_library(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
+def built_from_fields(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
     """Whether `name` is proven to hold an nnx object an overlay-listed constructor built,
-    whose array leaves are distinct buffers; a class of the module may store one array in
-    two variables (tied weights)."""
-    return module_class(ctx, reader, name) in nnx_api.MODULE_CLASSES
+    or a class of this module whose `__init__` `constructors.init_fields` reads (a class
+    it does not may store one array in two variables: tied weights)."""
+    if module_class(ctx, reader, name) in nnx_api.MODULE_CLASSES:
+        return True
+    call = _binding_call(ctx, reader, name)
+    func = None if call is None else call.func
+    return type(func) is cst.Name and init_fields(ctx, func.value) is not None
 
 
 def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
@@ -46,7 +52,7 @@ def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
 def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     """The nnx class `name` is proven to hold where `reader` reads it (`flax.nnx.Optimizer`;
     for a class of this module, its nnx base), else None."""
-    value = _constructor_call(ctx, reader, name)
+    value = _binding_call(ctx, reader, name)
     if value is None:
         return None
     qual = ctx.qualify(value.func)
@@ -60,14 +66,14 @@ def library_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     """The overlay-listed class whose constructor built the object `name` holds where
     `reader` reads it (`flax.nnx.Optimizer`), else None (a class of this module, which
     may override any method, included)."""
-    value = _constructor_call(ctx, reader, name)
+    value = _binding_call(ctx, reader, name)
     qual = ctx.qualify(value.func) if value is not None else None
     return qual if qual in nnx_api.MODULE_CLASSES else None
 
 
-def _constructor_call(ctx: ModuleContext, reader: Stmt, name: str) -> cst.Call | None:
-    """The call `name = C(...)` that is the one binding of `name` reaching `reader` and
-    dominating it, `name` a plain local (or module global) there; else None."""
+def _binding_call(ctx: ModuleContext, reader: Stmt, name: str) -> cst.Call | None:
+    """The call `name = C(...)` that alone binds `name` where `reader` reads it, and
+    dominates it; None for a parameter, a global or nonlocal, or anything else."""
     fn = ctx.graph.functions.get(reader.scope)
     if fn is not None and (name in fn.params or name in fn.globals | fn.nonlocals):
         return None
@@ -78,9 +84,7 @@ def _constructor_call(ctx: ModuleContext, reader: Stmt, name: str) -> cst.Call |
     if type(node) is not cst.Assign or len(node.targets) != 1:
         return None
     target, value = node.targets[0].target, node.value
-    if type(target) is not cst.Name or type(value) is not cst.Call:
-        return None
-    return value
+    return value if type(target) is cst.Name and type(value) is cst.Call else None
 
 
 def _module_classes(ctx: ModuleContext) -> dict[str, str]:

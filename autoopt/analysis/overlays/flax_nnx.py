@@ -63,7 +63,24 @@ UNKEPT_OBJECTS = MODULE_CLASSES | {"flax.nnx.Rngs"}
 #: Names of modules, as imported (`from flax import nnx`): reading one reads a module.
 IMPORTED_MODULES = frozenset({"flax.nnx"})
 #: Variable types, passed as filters (`wrt=nnx.Param`, `nnx.state(m, nnx.Param)`):
-#: classes, which hold no array.
+#: classes, which hold no array; called (`nnx.Param(w)`), a variable holds the value
+#: it is given, as given, and nothing else.
 VARIABLE_TYPES = frozenset({"flax.nnx.Variable", "flax.nnx.Param", "flax.nnx.BatchStat"})
 #: Base classes of mutable modules: an instance's arrays change in place.
 MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.Optimizer"})
+#: Bases of the module classes users write: an instance holds what its `__init__`
+#: stores in its attributes, and nothing else (no array of its own).
+USER_MODULE_BASES = frozenset({"flax.nnx.Module"})
+#: Layer constructors whose object holds new buffers (parameters drawn from `rngs`,
+#: statistics made new; a `Dropout` keeps a fork of `rngs`, new keys), none of `rngs`'s
+#: and none twice, and besides them only what its other arguments hold (a size given as
+#: an array is kept as an attribute), unless given an initializer (an `*_init`
+#: argument, keyword-only, may return an array it holds).
+FRESH_LAYERS = frozenset(
+    {"flax.nnx.Linear", "flax.nnx.Conv", "flax.nnx.Embed", "flax.nnx.LayerNorm",
+     "flax.nnx.BatchNorm", "flax.nnx.Dropout", "flax.nnx.RMSNorm", "flax.nnx.GroupNorm"}
+)  # fmt: skip
+#: The argument of `FRESH_LAYERS` they draw from and keep none of.
+RNGS_ARGUMENT = "rngs"
+#: The ending of the names of the initializer arguments of `FRESH_LAYERS`.
+INITIALIZER_SUFFIX = "_init"

@@ -10,6 +10,7 @@ from autoopt.rules.examples import (
     ao201_cross_alias,
     ao201_fresh_leaves,
     ao201_loop_batches,
+    ao201_module_classes,
     ao201_trainers,
 )
 
@@ -1057,8 +1058,6 @@ def main():
         step(counter, x)
     return counter.count.value
 """,
-        fix=_UNSAFE,
-        message="a module class of this file may hold one array in two variables",
     ),
     Invalid(
         """
@@ -2229,6 +2228,7 @@ print(model.kernel.value.sum())
         message="`model` is handed to `nnx.display`, which may keep it",
     ),
     *ao201_fresh_leaves.INVALID,
+    *ao201_module_classes.INVALID,
     *ao201_callers.INVALID,
     *ao201_loop_batches.INVALID,
     *ao201_trainers.INVALID,

@@ -6,13 +6,20 @@ import pytest
 
 from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.facts.aliases import repeated_leaf, scope_sharing
-from autoopt.analysis.facts.constructors import fresh_filled, init_fields, plain_record
+from autoopt.analysis.facts.constructors import (
+    fresh_filled,
+    init_bufferless_names,
+    init_fields,
+    param_fields,
+    plain_record,
+)
 
 from ..helpers import HEADER, context
 
 IMPORTS = (
     HEADER
     + "import functools\nimport dataclasses\nimport equinox as eqx\nimport somelib\n"
+    + "from flax import nnx\n"
     + "from typing import NamedTuple\n"
 )
 CLASSES = """
@@ -109,6 +116,48 @@ class Embedded(eqx.Module):
     def __init__(self, table):
         self.emb = eqx.nn.Embedding(weight=table)
 
+class Global(eqx.Module):
+    a: jax.Array
+
+    def __init__(self):
+        self.a = TABLE
+
+class Net(nnx.Module):
+    def __init__(self, n_in=4, n_out=2, *, rngs):
+        self.n_in = n_in
+        size = n_in * 2 if n_out else (n_in, n_out)[0]
+        self.l1 = nnx.Linear(n_in, size, rngs=rngs)
+        self.l2 = nnx.Linear(size, n_out, use_bias=False, rngs=rngs)
+        self.head = nnx.Linear(n_out, self.n_in, rngs=rngs)
+
+class NetTied(nnx.Module):
+    def __init__(self, *, rngs):
+        self.enc = nnx.Linear(2, 2, rngs=rngs)
+        self.dec = nnx.Linear(2, 2, rngs=rngs)
+        self.dec.kernel = self.enc.kernel
+
+class NetTiedLater(nnx.Module):
+    def __init__(self, *, rngs):
+        self.enc = nnx.Linear(2, 2, rngs=rngs)
+
+    def tie(self):
+        self.dec = self.enc
+
+class NetAppends(nnx.Module):
+    def __init__(self, *, rngs):
+        self.layers = [nnx.Linear(2, 2, rngs=rngs)]
+
+    def grow(self):
+        self.layers.append(self.layers[0])
+
+class NetHolds(nnx.Module):
+    def __init__(self, w):
+        self.w = nnx.Param(w)
+
+class NetInit(nnx.Module):
+    def __init__(self, *, rngs):
+        self.lin = nnx.Linear(2, 2, kernel_init=lambda *_: TABLE, rngs=rngs)
+
 class Pair(NamedTuple):
     a: object
     b: object
@@ -131,7 +180,12 @@ w = jnp.zeros(3)
         ("Stack", ["blocks"]),
         ("Tied", ["a", "b"]),
         ("Reused", None),  # `self.b = self.a` reads `self`
-        ("Twice", None),  # a field written twice
+        ("Twice", ["a", "a"]),  # a field written twice: either value, both counted
+        ("Net", ["n_in", "l1", "l2", "head"]),  # `self.n_in` read: stored from a parameter
+        ("NetTied", None),  # `self.dec.kernel = ...` reads `self`
+        ("NetTiedLater", None),  # another method writes through `self`
+        ("NetAppends", None),  # so does a mutating method
+        ("NetHolds", ["w"]),
         ("Defaulted", None),  # a class attribute holds an array
         ("Posted", None),  # `__post_init__` runs after `__init__`
         ("Closing", None),  # a nested function
@@ -160,6 +214,7 @@ def test_fresh_filled_reads_the_stored_values() -> None:
 
 
 UNPROVEN = "cannot prove the leaves of `s` are distinct buffers"
+TWICE = "fills two leaves of `s`: one buffer would be donated twice"
 TIED_WEIGHTS = (
     f"{UNPROVEN}: a module class of this file may hold one array in two variables (tied "
     "weights), or one of the caller's"
@@ -191,6 +246,18 @@ TIED_WEIGHTS = (
         # a library class autoopt cannot see may build tied arrays, or keep a global one
         ("somelib.Model(k)", (f"{UNPROVEN} (`somelib.Model(k)`)", False)),
         ("Derived(k)", (f"{TIED_WEIGHTS} (`Derived`)", False)),
+        ("Net(rngs=nnx.Rngs(0))", None),  # sizes are literals, layers new from `rngs`
+        ("Net(8, 3, rngs=nnx.Rngs(0))", None),
+        # a size given as an array is kept by each layer given it
+        ("Net(w, rngs=nnx.Rngs(0))", (f"`Net.n_in` {TWICE}", True)),
+        ("NetTied(rngs=nnx.Rngs(0))", (f"{TIED_WEIGHTS} (`NetTied`)", False)),
+        ("NetTiedLater(rngs=nnx.Rngs(0))", (f"{TIED_WEIGHTS} (`NetTiedLater`)", False)),
+        ("NetHolds(w)", None),  # `w` once (whether it is read later is aliasing's)
+        (
+            "[NetHolds(w), NetHolds(w)]",
+            ("`w` fills two leaves of `s`: one buffer would be donated twice", True),
+        ),
+        ("NetInit(rngs=nnx.Rngs(0))", (f"{TIED_WEIGHTS} (`NetInit`)", False)),
     ],
 )
 def test_leaves_of_constructed_objects(value: str, why: tuple[str, bool] | None) -> None:
@@ -206,3 +273,18 @@ def test_an_equinox_object_holds_only_what_its_fields_keep() -> None:
     sharing = scope_sharing(context(code, IMPORTS), "main")
     assert sharing.component({"b"}, weak=True) == {"b"}
     assert sharing.component({"t"}, weak=True) == {"t", "key"}
+
+
+def test_an_object_storing_a_global_holds_it() -> None:
+    """`self.a = TABLE`: the object holds the module's array (donated, it is deleted)."""
+    code = CLASSES + "def main():\n    g = Global()\n"
+    sharing = scope_sharing(context(code, IMPORTS), "main")
+    assert sharing.component({"g"}, weak=False) == {"g", "TABLE"}
+
+
+def test_literal_locals_of_init_hold_no_buffer() -> None:
+    ctx = context(CLASSES, IMPORTS)
+    init = ctx.graph.functions["Net.__init__"]
+    assert init_bufferless_names(ctx, init, {"n_in", "n_out"}) == {"n_in", "n_out", "size"}
+    assert init_bufferless_names(ctx, init, {"n_out"}) == {"n_out"}  # `size` needs `n_in`
+    assert param_fields(init, init_fields(ctx, "Net")[1]) == {"n_in": "n_in"}  # type: ignore[index]

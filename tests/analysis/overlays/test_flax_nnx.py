@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import inspect
+import sys
 import weakref
 
 import jax
@@ -13,7 +14,7 @@ import pytest
 from flax import nnx
 
 from autoopt.analysis.overlays import flax_nnx as nnx_api
-from tests.analysis.overlays import leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
 
 X = jnp.ones((2, 3))
 
@@ -35,7 +36,8 @@ def test_names_exist() -> None:
     names = (nnx_api.TRANSFORMS | nnx_api.PURE_CALLS | set(nnx_api.MUTATING)
              | nnx_api.MODULE_BASES | set(nnx_api.STATIC_OPTIONS)
              | set(nnx_api.DONATE_OPTIONS) | nnx_api.UNKEPT_OBJECTS
-             | set(nnx_api.ALIASING) | nnx_api.VARIABLE_TYPES)  # fmt: skip
+             | set(nnx_api.ALIASING) | nnx_api.VARIABLE_TYPES
+             | nnx_api.FRESH_LAYERS | nnx_api.USER_MODULE_BASES)  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
     assert nnx_api.CACHING_JITS <= nnx_api.JIT_LIKE
@@ -248,3 +250,68 @@ def test_an_outer_jit_writes_back_what_an_inner_one_changes() -> None:
     (x0, m0, o0), (x1, m1, o1) = runs
     assert jnp.allclose(x0, x1, rtol=1e-6)
     assert leaves_equal(m0, m1) and leaves_equal(o0, o1)
+
+
+#: Each fresh layer, built small from `rngs`.
+LAYERS = {
+    "flax.nnx.Linear": lambda rngs: nnx.Linear(2, 3, rngs=rngs),
+    "flax.nnx.Conv": lambda rngs: nnx.Conv(2, 3, kernel_size=(3,), rngs=rngs),
+    "flax.nnx.Embed": lambda rngs: nnx.Embed(5, 3, rngs=rngs),
+    "flax.nnx.LayerNorm": lambda rngs: nnx.LayerNorm(3, rngs=rngs),
+    "flax.nnx.BatchNorm": lambda rngs: nnx.BatchNorm(3, rngs=rngs),
+    "flax.nnx.Dropout": lambda rngs: nnx.Dropout(0.5, rngs=rngs),
+    "flax.nnx.RMSNorm": lambda rngs: nnx.RMSNorm(3, rngs=rngs),
+    "flax.nnx.GroupNorm": lambda rngs: nnx.GroupNorm(4, num_groups=2, rngs=rngs),
+}
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.FRESH_LAYERS))
+def test_fresh_layers_hold_new_buffers_none_of_rngs(name: str) -> None:
+    assert set(LAYERS) == nnx_api.FRESH_LAYERS
+    rngs = nnx.Rngs(0, dropout=1)
+    first, second = LAYERS[name](rngs), LAYERS[name](rngs)
+    assert pointers(nnx.state(first))
+    assert fresh_leaves((nnx.state(first), nnx.state(second)), nnx.state(rngs))
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.FRESH_LAYERS))
+def test_fresh_layers_take_rngs_and_initializers_by_keyword_only(name: str) -> None:
+    parameters = list(inspect.signature(transform(name).__init__).parameters.values())[1:]
+    kinds = {p.name: p.kind for p in parameters}
+    assert kinds[nnx_api.RNGS_ARGUMENT] is inspect.Parameter.KEYWORD_ONLY
+    initializers = [n for n in kinds if n.endswith(nnx_api.INITIALIZER_SUFFIX)]
+    assert all(kinds[n] is inspect.Parameter.KEYWORD_ONLY for n in initializers)
+    assert inspect.Parameter.VAR_POSITIONAL not in kinds.values()
+    assert inspect.Parameter.VAR_KEYWORD not in kinds.values()
+
+
+def test_a_fresh_layer_keeps_an_array_size_and_an_initializer_s_array() -> None:
+    """Why a fresh layer's other arguments are leaves, and an initializer unknown."""
+    size, table = jnp.asarray(3), jnp.ones((2, 2))
+    assert pointers(size) <= pointers(nnx.state(nnx.Linear(size, 2, rngs=nnx.Rngs(0))))
+    tied = nnx.Linear(2, 2, kernel_init=lambda *_: table, rngs=nnx.Rngs(0))
+    assert pointers(table) <= pointers(nnx.state(tied))
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.VARIABLE_TYPES))
+def test_a_variable_holds_the_value_given_and_nothing_else(name: str) -> None:
+    value = jnp.arange(3.0)
+    variable = transform(name)(value)
+    assert pointers(nnx.state(nnx.Dict(v=variable))) == pointers(value)
+    assert sys.getrefcount(variable) == 2  # this name and the call's argument: none kept
+
+
+def test_a_user_module_holds_what_its_init_stores_and_nothing_else() -> None:
+    (base,) = nnx_api.USER_MODULE_BASES
+    assert base in nnx_api.MODULE_BASES and transform(base) is nnx.Module
+
+    class Block(nnx.Module):
+        def __init__(self, n: int, *, rngs: nnx.Rngs) -> None:
+            self.n = n
+            self.linear = nnx.Linear(n, n, rngs=rngs)
+            self.scale = nnx.Param(jnp.ones(n))
+
+    rngs = nnx.Rngs(0)
+    block = Block(2, rngs=rngs)
+    stored = pointers((nnx.state(block.linear), block.scale[...]))
+    assert pointers(nnx.state(block)) == stored and fresh_leaves(nnx.state(block), nnx.state(rngs))
