@@ -124,6 +124,8 @@ def _function_problems(
     for reason in purity.impurities(ctx, fn):
         if reason.startswith(_SELF_STATE) or _pure_library_call(reason, framework):
             continue
+        if _followed_layer(ctx, reason):
+            continue  # `_call_problems` reads that class's `__call__` itself
         (unproven if purity.unseen(reason) else refuted).append(reason)
     refuted += [f"{e}, which recomputation would repeat" for e in effects.traced_effects(ctx, fn)]
     for stmt in ctx.graph.scope_stmts(fn.qualname):
@@ -135,6 +137,13 @@ def _pure_library_call(reason: str, framework: str) -> bool:
     """`calls `flax.linen.Dense`, code autoopt cannot see` for a layer the overlay
     lists pure under recomputation."""
     return any(reason == f"calls `{q}`, {purity.UNSEEN}" for q in _PURE[framework])
+
+
+def _followed_layer(ctx: ModuleContext, reason: str) -> bool:
+    """`calls `Block(...)`, whose `__call__` ...` for a module class of this file, whose
+    layer problems `_call_problems` gives with their own names."""
+    head, sep, _ = reason.partition("(...)`, whose `__call__`")
+    return bool(sep) and head.removeprefix("calls `") in module_classes(ctx)
 
 
 def _call_problems(

@@ -503,6 +503,8 @@ def _wrapped_impurity(
     wraps = qual in overlays.TRACING_TRANSFORMS or qual in _PARTIALS
     if wraps and first is not None and first.keyword is None and not first.star:
         return _function_value_impurity(ctx, fn, first.value, seen)
+    if qual in overlays.PURE_LAYER_CALLS:
+        return ""  # the constructor call itself is judged as a call of its own
     return f"calls the result of `{_short(ctx, inner)}`, {UNSEEN}"
 
 

@@ -63,6 +63,10 @@ TRACING_TRANSFORMS = (
     | flax_linen.TRANSFORMS
     | haiku.TRANSFORMS
 )
+#: Library layers whose instance, built in place and called (`nn.Dense(3)(x)`), computes
+#: on its variables and arguments only: those each library's overlay tests the same under
+#: recomputation (`REMAT_PURE`).
+PURE_LAYER_CALLS = flax_linen.REMAT_PURE | equinox.REMAT_PURE
 #: Transforms, in any library, that differentiate a function in reverse mode.
 REVERSE_MODE = (
     frozenset(jax.REVERSE_MODE)

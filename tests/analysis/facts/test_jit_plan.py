@@ -142,7 +142,7 @@ NET = "def net_fn(x):\n    return hk.Linear(3)(x)\n\n\n"
 STEP = (
     "opt = optax.sgd(0.1)\n\n\n"
     "def loss(params, x):\n"
-    "    return jnp.sum(net.apply(params, None, x))\n\n\n"
+    "    return jnp.sum((x @ params['linear']['w']) ** 2)\n\n\n"
     "def update(params, state, x):\n"
     "    grads = jax.grad(loss)(params, x)\n"
     "    updates, state = opt.update(grads, state)\n"

@@ -152,7 +152,10 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         ),
         (
             "g = jax.grad(dirty)\n    return g(x)",
-            [f"calls `g`, which calls `dirty`, which prints (`print` {AT_TRACE})"],
+            [
+                f"hands `dirty` to `jax.grad`, which runs it: it prints (`print` {AT_TRACE})",
+                f"calls `g`, which calls `dirty`, which prints (`print` {AT_TRACE})",
+            ],
         ),
         ("return cb[0](x)", ["calls `cb[0]`, " + UNSEEN]),
         (
@@ -164,13 +167,17 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         # handed to a transform or tree map, which runs it on every eager call
         (
             "return jax.grad(dirty)(x)",
-            [f"hands `dirty` to `jax.grad`, which runs it: it prints (`print` {AT_TRACE})"],
+            [
+                f"calls `dirty`, which prints (`print` {AT_TRACE})",
+                f"hands `dirty` to `jax.grad`, which runs it: it prints (`print` {AT_TRACE})",
+            ],
         ),
         (
             "return jax.tree.map(dirty, x)",
             [f"hands `dirty` to `jax.tree.map`, which runs it: it prints (`print` {AT_TRACE})"],
         ),
-        ("return jax.jit(dirty)(x)", []),  # compiled eagerly too: traced once either way
+        # a jit built at each call traces again each time (AO102), eagerly; once when traced
+        ("return jax.jit(dirty)(x)", [f"calls `dirty`, which prints (`print` {AT_TRACE})"]),
         ("return jax.grad(pure)(x)", []),
         (
             "def inner(v):\n        print(v)\n    return inner(x)",

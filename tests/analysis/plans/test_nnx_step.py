@@ -77,7 +77,7 @@ def _step_problem(body: str) -> str:
         ("model.kernel.value = scale", "it mutates its argument `model`"),
         (
             "nnx.grad(lambda m: jnp.sum(m(scale)))(model)",
-            "passes `lambda m: jnp.sum(m(scale))`, which calls its argument",
+            "it calls `m`, code autoopt cannot see",
         ),
     ],
 )
