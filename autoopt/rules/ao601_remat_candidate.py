@@ -23,7 +23,7 @@ from autoopt.analysis.semantic import (
 from autoopt.model import Applicability, Edit, Finding, InsertBefore, Replace
 from autoopt.rewrite.jit import fresh_name
 from autoopt.rewrite.spell import spell
-from autoopt.rules import ao601_layer_loops as layer_loops
+from autoopt.rules import layer_loops
 from autoopt.rules.base import Rule
 
 _SCAN = "jax.lax.scan"

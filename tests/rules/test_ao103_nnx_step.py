@@ -99,7 +99,7 @@ _PRINTING_MODULE = _HEAD.replace(
 @pytest.mark.parametrize(
     ("head", "premise"),
     [
-        (_PRINTING_MODULE, "passes `lambda m: jnp.sum(m(jnp.ones(3))) * scale`"),
+        (_PRINTING_MODULE, "it calls `m`, code autoopt cannot see"),
         (
             _HEAD.replace("    optimizer.update", '    print("traced")\n    optimizer.update'),
             "`decay` runs again when the step is traced",
