@@ -268,8 +268,10 @@ def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> st
     """A method of a parameter or local: pure only on arrays and Python containers."""
     value = model(ctx).name(stmt, head)
     kind = value.kind
-    if kind in _METHOD_SAFE_KINDS or kind is Kind.UNKNOWN:
-        return None  # unknown values come from calls or arguments judged elsewhere
+    if kind is Kind.UNKNOWN:
+        return _unknown_receiver(ctx, stmt, name, head)
+    if kind in _METHOD_SAFE_KINDS:
+        return None
     method = name.partition(".")[2]
     if (
         value.detail in overlays.STATIC_CLASSES
@@ -277,6 +279,19 @@ def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> st
     ):
         return None  # `optimizer.update(...)` on an argument proven an optax optimizer
     return f"calls `{name}`, a method of `{head}` ({kind.value}), which runs once, at trace time"
+
+
+def _unknown_receiver(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> str | None:
+    """A method of a value of unknown kind: an argument's is judged where the argument's
+    kind is (a jit plan proves what it receives); a local bound to what a call returns
+    that the value model cannot read (`layer = eqx.combine(p, s)`) may be any object, so
+    its method is code autoopt cannot see."""
+    for binder in ctx.graph.reaching_defs(stmt, head):
+        node = binder.node
+        value = node.value if type(node) is cst.Assign else None
+        if type(value) is cst.Call:
+            return f"calls `{name}` on the result of `{_short(ctx, value)}`, {UNSEEN}"
+    return None
 
 
 def _qualified_impurity(qual: str) -> str | None:

@@ -139,6 +139,11 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         ("return f(x)(x)", ["calls the result of `f(...)`, " + UNSEEN]),
         ("return eqx.combine(x, cb)(x)", ["calls the result of `eqx.combine(...)`, " + UNSEEN]),
         (
+            "layer = eqx.combine(x, cb)\n    return layer.forward(x)",
+            ["calls `layer.forward` on the result of `eqx.combine(...)`, " + UNSEEN],
+        ),
+        ("y = jnp.sin(x)\n    return y.sum()", []),  # an array's method
+        (
             "return jax.tree.map(jnp.sin, x).apply(x)",
             ["calls `.apply` on the result of `jax.tree.map(...)`, " + UNSEEN],
         ),
