@@ -62,6 +62,13 @@ _METHOD_SAFE_KINDS = (
 )  # fmt: skip
 
 
+#: Methods of an argument of a kind not proven that read an array or a container
+#: (`x.sum()`, `params.items()`): the argument's own premises judge what it is. Any other
+#: method (`layer.forward(h)`) may run code autoopt cannot see.
+_ARGUMENT_METHODS = (
+    jax_api.ARRAY_METHODS | jax_api.READ_METHODS | jax_api.VALUE_METHODS
+    | python_api.READ_METHODS
+)  # fmt: skip
 #: Methods that set up the instance they are run on (their writes to `self` are its own).
 _CONSTRUCTORS = ("__init__", "__post_init__")
 #: Calls whose result runs their first argument: `functools.partial(f, w)(x)` is `f(w, x)`.
@@ -282,16 +289,22 @@ def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> st
 
 
 def _unknown_receiver(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> str | None:
-    """A method of a value of unknown kind: an argument's is judged where the argument's
-    kind is (a jit plan proves what it receives); a local bound to what a call returns
-    that the value model cannot read (`layer = eqx.combine(p, s)`) may be any object, so
-    its method is code autoopt cannot see."""
+    """A method of a value of unknown kind, which may be any object: a local bound to
+    what a call returns that the value model cannot read (`layer = eqx.combine(p, s)`),
+    or an argument (`layer.forward(h)` in a scan body), is code autoopt cannot see; an
+    argument's array or container reads (`x.sum()`) are left to its own premises."""
     for binder in ctx.graph.reaching_defs(stmt, head):
         node = binder.node
         value = node.value if type(node) is cst.Assign else None
         if type(value) is cst.Call:
             return f"calls `{name}` on the result of `{_short(ctx, value)}`, {UNSEEN}"
-    return None
+    fn = ctx.graph.functions.get(stmt.scope)
+    method = name.partition(".")[2]
+    if fn is None or head not in fn.params or head in stmt.mutates:
+        return None  # a change of an argument is reported as such (`_argument_change`)
+    if method in _ARGUMENT_METHODS:
+        return None
+    return f"calls `{name}`, a method of its argument `{head}` of a kind not proven, {UNSEEN}"
 
 
 def _qualified_impurity(qual: str) -> str | None:

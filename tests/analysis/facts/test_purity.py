@@ -143,6 +143,11 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
             ["calls `layer.forward` on the result of `eqx.combine(...)`, " + UNSEEN],
         ),
         ("y = jnp.sin(x)\n    return y.sum()", []),  # an array's method
+        ("return x.reshape(-1).sum()", []),  # an argument's array reads: its own premises
+        (
+            "return x.forward(x)",
+            ["calls `x.forward`, a method of its argument `x` of a kind not proven, " + UNSEEN],
+        ),
         (
             "return jax.tree.map(jnp.sin, x).apply(x)",
             ["calls `.apply` on the result of `jax.tree.map(...)`, " + UNSEEN],
