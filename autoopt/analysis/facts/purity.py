@@ -302,6 +302,8 @@ def _unknown_receiver(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> s
     method = name.partition(".")[2]
     if fn is None or head not in fn.params or head in stmt.mutates:
         return None  # a change of an argument is reported as such (`_argument_change`)
+    if fn.is_method and head == "self":
+        return None  # the class's own code: followed, or its state read, where it is run
     if method in _ARGUMENT_METHODS:
         return None
     return f"calls `{name}`, a method of its argument `{head}` of a kind not proven, {UNSEEN}"
