@@ -96,8 +96,9 @@ def callee_problem(ctx: ModuleContext, fn: Function, modules: dict[str, str]) ->
 def _passed_problem(ctx: ModuleContext, fn: Function) -> str:
     """A function `fn` passes to a call (`nnx.grad(loss_fn)`, `jax.tree.map(lambda v:
     ...)`) that is not proven pure, or a lambda that calls one of its own parameters
-    (`lambda m: m(x)`: a module's `__call__`, which autoopt does not follow): purity
-    judges the calls `fn` makes, not those of the functions it hands on."""
+    (`lambda m: m(x)`: a module's `__call__`, which autoopt does not follow). Purity now
+    reads lambda bodies and the functions handed to transforms too, so this is a
+    backstop for what it leaves out: a function handed to any other call."""
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         for call in stmt.calls:
             for arg in call.args:
