@@ -6,7 +6,16 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.semantic import DonationTarget, ModuleContext, overlays, semantic, weakest
+from autoopt.analysis.facts import keep_first
+from autoopt.analysis.facts.keep_first import KeepFirst
+from autoopt.analysis.semantic import (
+    Donation,
+    DonationTarget,
+    ModuleContext,
+    overlays,
+    semantic,
+    weakest,
+)
 from autoopt.model import Applicability, Edit, Finding, NodeTransform, Replace
 from autoopt.rewrite.jit import (
     add_decorator,
@@ -15,6 +24,7 @@ from autoopt.rewrite.jit import (
     with_donate_mode,
     with_donation,
 )
+from autoopt.rewrite.keep_first import keep_first_call, keep_first_def
 from autoopt.rules.base import Rule
 
 _UNSAFE, _NONE = Applicability.UNSAFE, Applicability.NONE
@@ -181,10 +191,15 @@ class MissingDonation(Rule):
             f"`{target.name}` and replaced by its output"
         )
         if mode is None:
+            kept, moved = semantic(ctx).kept_arguments(target, donate)
+            plan = _keep_first_plan(ctx, target, kept)
+            if type(plan) is KeepFirst:
+                return self._keep_first_fix(ctx, target, where, plan, moved, blocked)
             message = (
                 f"{where}, but `eqx.filter_jit` donates the arrays of every argument "
                 f'(`donate="all"`) or of all but the first, and {missing}'
             )
+            message += f"; {_listed(kept)} cannot be passed first: {plan}"
             if blocked:
                 message += f"; not donated: {blocked[0]}"
             return self.finding(ctx, _anchor(target), message, _NONE, target=target.name)
@@ -205,6 +220,49 @@ class MissingDonation(Rule):
         return self.finding(
             ctx, _anchor(target), message, fix, edits, target=target.name, title=title
         )
+
+    def _keep_first_fix(
+        self,
+        ctx: ModuleContext,
+        target: DonationTarget,
+        where: str,
+        plan: KeepFirst,
+        donated: list[Donation],
+        blocked: list[str],
+    ) -> Finding:
+        """Pass the kept arguments first (packed when several) and donate the rest."""
+        fix = weakest([f for _, f, _ in donated] + [target.fix])
+        notes = [why for _, f, why in donated if why and f is _UNSAFE]
+        kept = _listed(list(plan.kept))
+        how = "passing them first in a tuple" if plan.pack else "passing it first"
+        message = (
+            f"{where}: keep {kept} from donation by {how} and donate the rest "
+            '(`donate="all-except-first"`) so XLA reuses the buffers'
+        )
+        if fix is _UNSAFE and notes:
+            message += f"; unsafe: {notes[0]}"
+        if blocked:
+            message += f"; not donated: {blocked[0]}"
+        positional = keep_first.positional(target.function)
+        edits: list[Edit] = [Replace(target.carrier, lambda n: keep_first_def(ctx, n, plan))]
+        edits += [Replace(c, lambda n: keep_first_call(n, positional, plan)) for c in plan.calls]
+        title = f"Pass {', '.join(plan.kept)} first and donate the rest"
+        return self.finding(
+            ctx, _anchor(target), message, fix, edits, target=target.name, title=title
+        )
+
+
+def _keep_first_plan(
+    ctx: ModuleContext, target: DonationTarget, kept: list[str]
+) -> KeepFirst | str:
+    """The plan passing `kept` first (`facts/keep_first.py`), or why there is none."""
+    if not target.is_decorated:
+        return f"`{target.name}` is jitted by a call, not a decorator"
+    return semantic(ctx).keep_first(target.function, kept)
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(f"`{n}`" for n in names)
 
 
 def _add_mode(ctx: ModuleContext, node: cst.CSTNode, mode: str) -> cst.CSTNode:
