@@ -30,6 +30,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Function
+from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.known_callers import unseen_callers
 
 #: The name of the packed first parameter (suffixed until the module does not use it).
@@ -139,15 +140,46 @@ def _call_problem(ctx: ModuleContext, fn: Function, call: cst.Call, kept: list[s
         return f"the call at line {line} does not pass every kept argument"
     moved = _moved(params, kept)
     for early, late in _swapped(list(range(len(params))), moved):
-        for arg in (call.args[early], call.args[late]):
-            if type(arg.value) not in _ATOMS:
-                return (
-                    f"the call at line {line} evaluates `{ctx.code(arg.value)}` in an order "
-                    "that passing the kept arguments first would change"
-                )
+        first, then = call.args[early].value, call.args[late].value
+        if not _commute(ctx, call, first, then):
+            return (
+                f"the call at line {line} evaluates `{ctx.code(first)}` before "
+                f"`{ctx.code(then)}`, an order passing the kept arguments first would change"
+            )
     if _commented([a.comma for a in call.args]):
         return f"a comment sits between the arguments of the call at line {line}"
     return ""
+
+
+def _commute(
+    ctx: ModuleContext, call: cst.Call, one: cst.BaseExpression, other: cst.BaseExpression
+) -> bool:
+    """Whether evaluating `one` and `other` in either order gives the same: names and
+    literals, a literal and anything, or a name no evaluation can rebind (a local of the
+    calling function that no function declares `nonlocal`) and an expression without `:=`."""
+    if type(one) in _ATOMS and type(other) in _ATOMS:
+        return True
+    if type(other) is cst.Name or (type(other) in _ATOMS and type(one) not in _ATOMS):
+        one, other = other, one
+    if type(one) in _ATOMS and type(one) is not cst.Name:
+        return True
+    if type(one) is not cst.Name:
+        return False
+    no_walrus = not any(type(n) is cst.NamedExpr for n in walk(other))
+    return no_walrus and _local(ctx, call, one.value)
+
+
+def _local(ctx: ModuleContext, call: cst.Call, name: str) -> bool:
+    """`name` is a local of the function that makes `call`, and no function rebinds it
+    through `nonlocal`."""
+    stmt = ctx.graph_statement(call)
+    fn = None if stmt is None else ctx.graph.functions.get(stmt.scope)
+    if fn is None or name in fn.globals | fn.nonlocals:
+        return False
+    if any(name in f.nonlocals for f in ctx.graph.functions.values()):
+        return False
+    defs = {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
+    return name in defs or name in fn.params
 
 
 def _moved(params: list[str], kept: list[str]) -> list[int]:
