@@ -50,6 +50,12 @@ class MissingDonation(Rule):
     optimizer) or is a NumPy array (jit donates its device copy); a batch that a
     generator of the module yields anew every iteration
     (`for x, y in dataloader((xs, ys), 32)`) is dead after the step that takes it.
+    Where an argument that no call replaces must stay live (read after a call, or not
+    proven dead) and neither mode fits, the kept arguments are passed first, packed in a
+    tuple when several (`def step(undonated, model): xs, ys = undonated`, called as
+    `step((xs, ys), model)`), and `donate="all-except-first"` donates the rest: equinox's
+    own advice for donating only some arguments, written only where every use of the
+    function is a call autoopt updates too.
     In a trainer class the replaced input may be an attribute,
     `self.state, loss = self.train_step(self.state, batch)`, with the step jitted
     at module level or into an attribute (`self.train_step = jax.jit(train_step)`).
@@ -124,6 +130,13 @@ class MissingDonation(Rule):
       loop's batch is new buffers every iteration: `analysis/facts/loop_batches.py`; an
       argument holds no array: `analysis/facts/no_arrays.py`; where one is only unproven
       the fix is unsafe
+    - kept arguments passed first: the step's one decorator is its jit, every caller is in
+      sight and every read of its name is a direct call (none from another module, as a
+      value, through `functools.partial` or an attribute such as `.lower`), no kept
+      parameter has a default, is keyword-only or is returned as it is, no call spreads
+      `*args`, and arguments whose order of evaluation changes are names or literals, or
+      a local name no call can rebind and an expression without `:=`:
+      `analysis/facts/keep_first.py`, `analysis/facts/known_callers.py`
     """
 
     id = "AO201"

@@ -9,6 +9,7 @@ from autoopt.rules.examples import (
     ao201_callers,
     ao201_cross_alias,
     ao201_fresh_leaves,
+    ao201_keep_first,
     ao201_loop_batches,
     ao201_module_classes,
     ao201_trainers,
@@ -2282,6 +2283,7 @@ print(model.kernel.value.sum())
     *ao201_module_classes.INVALID,
     *ao201_callers.INVALID,
     *ao201_loop_batches.INVALID,
+    *ao201_keep_first.INVALID,
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
 )
