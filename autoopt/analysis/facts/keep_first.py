@@ -24,6 +24,7 @@ the rewrite updates too:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -101,7 +102,7 @@ def _signature_problem(fn: Function, kept: list[str]) -> str:
             )
     if len(kept) > 1 and type(node.body) is not cst.IndentedBlock:
         return f"the body of `{fn.name}` is on the line of its `def`"
-    if _commented([p.comma for p in params.params]):
+    if _commented(params.params):
         return f"a comment sits between the parameters of `{fn.name}`"
     return ""
 
@@ -146,7 +147,7 @@ def _call_problem(ctx: ModuleContext, fn: Function, call: cst.Call, kept: list[s
                 f"the call at line {line} evaluates `{ctx.code(first)}` before "
                 f"`{ctx.code(then)}`, an order passing the kept arguments first would change"
             )
-    if _commented([a.comma for a in call.args]):
+    if _commented(call.args):
         return f"a comment sits between the arguments of the call at line {line}"
     return ""
 
@@ -194,8 +195,9 @@ def _swapped(old: list[int], new: list[int]) -> list[tuple[int, int]]:
     return [(a, b) for x, a in enumerate(old) for b in old[x + 1 :] if at[a] > at[b]]
 
 
-def _commented(commas: list[object]) -> bool:
-    """Whether one of these separators holds a comment."""
+def _commented(items: Sequence[cst.Param | cst.Arg]) -> bool:
+    """Whether a comment sits after one of these parameters or arguments (with its
+    separator), where it would stay at its place when they move."""
     found = False
 
     class _Comments(cst.CSTVisitor):
@@ -203,9 +205,12 @@ def _commented(commas: list[object]) -> bool:
             nonlocal found
             found = True
 
-    for comma in commas:
-        if isinstance(comma, cst.Comma):
-            comma.visit(_Comments())
+    for item in items:
+        field = "whitespace_after_param" if type(item) is cst.Param else "whitespace_after_arg"
+        after = getattr(item, field)
+        for part in (item.comma, after):
+            if isinstance(part, cst.CSTNode):
+                part.visit(_Comments())
     return found
 
 
