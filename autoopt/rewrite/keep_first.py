@@ -54,7 +54,8 @@ def _named(params: list[cst.Param], name: str) -> cst.Param:
 def _relaid(items: Sequence[_Item], old: Sequence[_Item]) -> list[_Item]:
     """`items` given the separators (comma and the whitespace after the item) of `old`'s
     positions, the last one's to the last."""
-    kept: list[_Item] = [*old[: len(items) - 1], old[-1]]
+    kept = list(old[: len(items) - 1])
+    kept.append(old[-1])
     after = "whitespace_after_param" if type(old[0]) is cst.Param else "whitespace_after_arg"
     return [
         item.with_changes(comma=by.comma, **{after: getattr(by, after)})
