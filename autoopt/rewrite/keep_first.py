@@ -3,7 +3,8 @@
 The kept parameter moves to the front of the signature, or, several, are packed into one
 tuple parameter that the body's first statement unpacks; every call passes them first, the
 others in their order. Each position keeps its separator (comma and line break), so the
-layout of the signature and of each call stays as it was.
+layout of the signature and of each call stays as it was. A packed parameter's annotation
+is not carried over (the unpacking assignment takes none).
 """
 
 from __future__ import annotations
@@ -15,20 +16,20 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.facts.keep_first import KeepFirst
+from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.rewrite.jit import with_donate_mode
 
 _Item = TypeVar("_Item", cst.Param, cst.Arg)
-MODE = "all-except-first"
 
 
 def keep_first_def(ctx: ModuleContext, node: cst.FunctionDef, plan: KeepFirst) -> cst.FunctionDef:
-    """`node` with the kept parameters first, its jit decorator given `donate=MODE`."""
+    """`node` with the kept parameters first, its jit given `donate="all-except-first"`."""
     params = list(node.params.params)
     rest = [p for p in params if p.name.value not in plan.kept]
     first = cst.Param(cst.Name(plan.pack)) if plan.pack else _named(params, plan.kept[0])
     relaid = _relaid([first, *rest], params)
     decorator = node.decorators[0]
-    mode = with_donate_mode(ctx, decorator.decorator, MODE)
+    mode = with_donate_mode(ctx, decorator.decorator, eqx_api.KEEPS_FIRST)
     node = node.with_changes(
         params=node.params.with_changes(params=relaid),
         decorators=[decorator.with_changes(decorator=mode)],
