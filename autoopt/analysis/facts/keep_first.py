@@ -57,12 +57,13 @@ def keep_first(ctx: ModuleContext, fn: Function, kept: list[str]) -> KeepFirst |
     if problem:
         return problem
     calls: list[cst.Call] = []
+    own = {id(n) for n in walk(fn.node) if type(n) is cst.Call}
     for node, call in ctx.per_module(_names).get(name, ()):
         if node is fn.node.name:
             continue
         if call is None:
             return f"`{name}` is used other than called at line {ctx.span(node).line}"
-        if any(a is fn.node for a in ctx.ancestors(call)):
+        if id(call) in own:
             return f"`{name}` calls itself at line {ctx.span(call).line}"
         problem = _call_problem(ctx, fn, call, kept)
         if problem:
