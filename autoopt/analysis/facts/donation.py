@@ -33,6 +33,8 @@ though nothing replaces it: a plain name passed once and read by nothing after t
 a loop's new batch (`facts/loop_batches.py`) or a name whose aliases are judged as a
 replaced argument's. Where that is unproven the mode's fix is unsafe, naming the premise;
 where the argument may be read after the call, or a proven alias of it is, there is none.
+Where neither mode fits, `kept_arguments` names the arguments to keep from donation (those
+nothing replaces and not proven dead), which `facts/keep_first.py` may move first.
 """
 
 from __future__ import annotations
@@ -238,6 +240,27 @@ def donate_mode(
             return mode, [d for d in made if d[1] is not _SAFE or d[0] in allowed], ""
         missing = missing or blocking[0][2]
     return None, [], missing
+
+
+def kept_arguments(
+    ctx: ModuleContext, target: Target, donate: list[Donation]
+) -> tuple[list[str], list[Donation]]:
+    """Where no `donate=` mode of an `eqx.filter_jit` target fits: the parameters to keep
+    from donation, those no call replaces whose donation is not proven safe (read after a
+    call, or unproven dead), and the donations the others then make (as `donate_mode`'s)."""
+    fn = target.function
+    allowed = {param: (param, fix, why) for param, fix, why in donate}
+    sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
+    only_arrays = target.transform in eqx_api.DONATES_ONLY_ARRAYS
+    kept: list[str] = []
+    donated: list[Donation] = []
+    for param in fn.params:
+        made = allowed.get(param) or _spare(ctx, sites, fn, param, only_arrays)
+        if param not in allowed and made[1] is not _SAFE:
+            kept.append(param)
+        elif made[1] is not _SAFE or param in allowed:
+            donated.append(made)
+    return kept, donated
 
 
 def _spare(

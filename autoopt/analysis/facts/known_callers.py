@@ -13,7 +13,9 @@ a program, not a library) and:
 - no other file of the project may import the module (`project.importing_files`), where
   callers autoopt does not follow may be. A module given without a file has no project.
 
-Then its call sites are the graph's direct calls `f(...)`, one per call.
+Then its call sites are the graph's direct calls `f(...)`, one per call. A function
+whose one decorator is its jit (`unseen_callers(..., jitted=True)`) is read the same way:
+the name holds the jit's wrapper, which hands each call's arguments on to the function.
 """
 
 from __future__ import annotations
@@ -40,18 +42,21 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def known_call_sites(ctx: ModuleContext, fn: Function) -> tuple[list[CallSite], str]:
     """Every call of `fn` when all are proven in sight (and ""), else no sites and the
     premise that fails."""
-    reason = _unknown_callers(ctx, fn)
+    reason = unseen_callers(ctx, fn)
     if reason:
         return [], reason
     return ctx.graph.call_sites(fn), ""
 
 
-def _unknown_callers(ctx: ModuleContext, fn: Function) -> str:
+def unseen_callers(ctx: ModuleContext, fn: Function, jitted: bool = False) -> str:
+    """Why a call of `fn` may be out of sight, or "" (`jitted`: its one decorator is the
+    jit whose wrapper its callers call)."""
     name = fn.name
     node = fn.node
     if fn.scope != MODULE or fn.qualname != name:
         return f"`{name}` is not a module-level function: its callers are not all known"
-    if node.decorators or node.asynchronous is not None or _yields(node):
+    decorated = len(node.decorators) > (1 if jitted else 0)
+    if decorated or node.asynchronous is not None or _yields(node):
         return f"`{name}` is decorated, a generator or a coroutine: its callers are not all known"
     if sum(name in s.defs for s in ctx.graph.scope_stmts(MODULE)) != 1:
         return f"`{name}` is bound more than once in the module"

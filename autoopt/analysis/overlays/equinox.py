@@ -48,6 +48,10 @@ DONATE_OPTION = {"equinox.filter_jit": "donate", "equinox.filter_pmap": "donate"
 DONATES_ONLY_ARRAYS = frozenset({"equinox.filter_jit"})
 #: The values of `donate=` -> whether they donate the first argument; `"none"` is absent.
 DONATE_MODES = {"all": True, "warn": True, "all-except-first": False, "warn-except-first": False}
+#: The mode that keeps the first argument from donation, the first as
+#: `inspect.Signature.bind` places it (passed by position or by keyword): a tuple there
+#: keeps every array in it (equinox's advice for donating only some arguments).
+KEEPS_FIRST = "all-except-first"
 
 #: Calls that compute on their arguments and touch nothing else.
 PURE_CALLS = frozenset(

@@ -38,6 +38,26 @@ def _case(body: str, rewritten: bool = True, **kw) -> Invalid:
     return Invalid(code, after, **kw)
 
 
+_PACKED_STEP = """
+@eqx.filter_jit(donate="all-except-first")
+def step(undonated, state):
+    x, y = undonated
+    return state - 0.1 * (x * y).sum(0)
+"""
+_X_FIRST_STEP = """
+@eqx.filter_jit(donate="all-except-first")
+def step(x, state, y):
+    return state - 0.1 * (x * y).sum(0)
+"""
+
+
+def _kept(body: str, step: str, call: str, old: str = "step(state, x, y)", **kw) -> Invalid:
+    """A case whose kept arguments are passed first: `step` the new step, `call` the new
+    form of the call `old`."""
+    after = _HEAD + step + body.replace(old, call)
+    return Invalid(_HEAD + _STEP + body, after, **kw)
+
+
 def _rewritten(code: str, **kw) -> Invalid:
     after = code.replace("@eqx.filter_jit\n", '@eqx.filter_jit(donate="all")\n', 1)
     return Invalid(code, after, **kw)
@@ -122,14 +142,16 @@ def main():
 """,
         message="not donated: `start` may hold the buffers of `state` and is read at line",
     ),
-    # no fix: the whole dataset is passed every step and read by the next one
-    _case(
+    # fires, safe: the whole dataset is passed every step and read by the next one, so it
+    # is kept (passed first, packed) and the state alone donated
+    _kept(
         _MAIN.replace(
             "_, (x, y) in zip(range(4), dataloader((xs, ys), 2))", "_ in range(4)"
         ).replace("step(state, x, y)", "step(state, xs, ys)"),
-        rewritten=False,
-        fix=_NONE,
-        message="`x` (passed as `xs`) may be read after the call",
+        _PACKED_STEP,
+        "step((xs, ys), state)",
+        "step(state, xs, ys)",
+        message="keep `x`, `y` from donation by passing them first in a tuple",
     ),
     # unsafe: a generator that yields one array twice is not proven to yield new buffers
     _case(
@@ -139,39 +161,40 @@ def main():
         fix=_UNSAFE,
         message="cannot prove `twice` yields new buffers (`b, b`)",
     ),
-    # no fix: the batch is kept in a list read after the loop
-    _case(
+    # fires, safe: the batch `x` is kept in a list read after the loop, so it is kept
+    _kept(
         _MAIN.replace("        state = step(", "        kept.append(x)\n        state = step(")
         .replace("    state = jnp.zeros(4)\n", "    state = jnp.zeros(4)\n    kept = []\n")
         .replace("    return state\n", "    return state, kept\n"),
-        rewritten=False,
-        fix=_NONE,
-        message="`kept` may hold the buffers of `x`",
+        _X_FIRST_STEP,
+        "step(x, state, y)",
+        message="keep `x` from donation by passing it first",
     ),
-    # no fix: the batch is read after the call (a donated array's data is gone)
-    _case(
+    # fires, safe: the batch is read after the call, so it is kept (passed first)
+    _kept(
         _MAIN.replace("step(state, x, y)\n", "step(state, x, y)\n        print(x.sum())\n"),
-        rewritten=False,
-        fix=_NONE,
-        message="`x` may be read after the call, at line",
+        _X_FIRST_STEP,
+        "step(x, state, y)",
+        message="keep `x` from donation by passing it first",
     ),
-    # no fix: `itertools.repeat` yields the same array every time
-    _case(
+    # fires, safe: `itertools.repeat` yields the same arrays every time, so they are kept
+    _kept(
         _MAIN.replace(
             "zip(range(4), dataloader((xs, ys), 2))", "itertools.repeat((xs, ys), 4)"
         ).replace("for _, (x, y) in", "for x, y in"),
-        rewritten=False,
-        fix=_NONE,
-        message="`x` is neither replaced by the call's output nor proven dead after it",
+        _PACKED_STEP,
+        "step((x, y), state)",
+        message="keep `x`, `y` from donation by passing them first in a tuple",
     ),
-    # no fix: a loader of a library autoopt does not read may keep what it yields
-    _case(
+    # fires, safe: a loader of a library autoopt does not read may keep what it yields, so
+    # the batch is kept
+    _kept(
         _MAIN.replace("zip(range(4), dataloader((xs, ys), 2))", "torch_loader")
         .replace("for _, (x, y) in", "for x, y in")
         .replace("def main():", "def main(torch_loader):"),
-        rewritten=False,
-        fix=_NONE,
-        message="`x` is neither replaced by the call's output nor proven dead after it",
+        _PACKED_STEP,
+        "step((x, y), state)",
+        message="keep `x`, `y` from donation by passing them first in a tuple",
     ),
     # safe: `opt.update` is a function of an optimizer the overlay lists: no array to donate
     Invalid(
@@ -216,7 +239,8 @@ def main():
     return params
 """,
     ),
-    # no fix: `opt.update` of an object autoopt cannot see may hold arrays (a bound method)
+    # unsafe: `opt.update` of an object autoopt cannot see may hold arrays (a bound method),
+    # so it is kept (passed first); `opt` may share the params' buffers
     Invalid(
         """
 import equinox as eqx
@@ -238,8 +262,27 @@ def main():
         params, opt_state = step(params, opt_state, opt.update)
     return params
 """,
-        None,
-        fix=_NONE,
-        message="`opt_update` is neither replaced by the call's output nor proven dead after it",
+        """
+import equinox as eqx
+import jax.numpy as jnp
+import optax
+
+
+@eqx.filter_jit(donate="all-except-first")
+def step(opt_update, params, opt_state):
+    updates, opt_state = opt_update({"w": params["w"] * 0.1}, opt_state)
+    return optax.apply_updates(params, updates), opt_state
+
+
+def main():
+    opt = make_optimizer()
+    params = {"w": jnp.ones(3)}
+    opt_state = opt.init(params)
+    for _ in range(3):
+        params, opt_state = step(opt.update, params, opt_state)
+    return params
+""",
+        fix=_UNSAFE,
+        message="keep `opt_update` from donation by passing it first",
     ),
 )

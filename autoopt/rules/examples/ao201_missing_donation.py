@@ -9,6 +9,7 @@ from autoopt.rules.examples import (
     ao201_callers,
     ao201_cross_alias,
     ao201_fresh_leaves,
+    ao201_keep_first,
     ao201_loop_batches,
     ao201_module_classes,
     ao201_trainers,
@@ -734,9 +735,22 @@ def main(batches):
         state = step(state, batch)
     return state
 """,
-        None,
-        fix=_NONE,
-        message="`batch` is neither replaced by the call's output nor proven dead after it",
+        """
+import equinox as eqx
+import jax
+
+
+@eqx.filter_jit(donate="all-except-first")
+def step(batch, state):
+    return state - 0.1 * batch
+
+def main(batches):
+    state = jax.numpy.zeros(4)
+    for batch in batches:
+        state = step(batch, state)
+    return state
+""",
+        message="keep `batch` from donation by passing it first",
     ),
     Invalid(
         """
@@ -1234,9 +1248,28 @@ def main():
         total = total + batch
     return state, total
 """,
-        None,
-        fix=_NONE,
-        message="`batch` may be read after the call, at line 18",
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@eqx.filter_jit(donate="all-except-first")
+def step(batch, state):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    total = jnp.zeros(4)
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        state = step(batch, state)
+        total = total + batch
+    return state, total
+""",
+        message="keep `batch` from donation by passing it first",
     ),
     Invalid(
         """
@@ -1259,9 +1292,28 @@ def main():
         state = step(state, batch)
     return state, seen
 """,
-        None,
-        fix=_NONE,
-        message="`seen` may hold the buffers of `batch` and is read at line 17",
+        """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+@eqx.filter_jit(donate="all-except-first")
+def step(batch, state):
+    return state - 0.1 * batch
+
+def main():
+    key = jax.random.PRNGKey(0)
+    state = jnp.zeros(4)
+    seen = []
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        batch = jax.random.normal(sub, (4,))
+        seen.append(batch)
+        state = step(batch, state)
+    return state, seen
+""",
+        message="keep `batch` from donation by passing it first",
     ),
     # fires: a trainer class's method replaces `self.state` with the jitted step's output
     Invalid(
@@ -2231,6 +2283,7 @@ print(model.kernel.value.sum())
     *ao201_module_classes.INVALID,
     *ao201_callers.INVALID,
     *ao201_loop_batches.INVALID,
+    *ao201_keep_first.INVALID,
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
 )

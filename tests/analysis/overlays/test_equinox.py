@@ -85,6 +85,17 @@ def test_donate_modes_donate_the_arguments_claimed(mode: str) -> None:
     assert b.is_deleted()
 
 
+@pytest.mark.parametrize("by_keyword", [False, True])
+def test_keeps_first_keeps_a_packed_first_argument(by_keyword: bool) -> None:
+    """`KEEPS_FIRST`: the first parameter's arrays are kept, a tuple's every one, also
+    when the call passes it by keyword; the others are donated."""
+    step = eqx.filter_jit(lambda kept, w: w + kept[0] * kept[1], donate=eqx_api.KEEPS_FIRST)
+    xs, ys, w = jnp.ones(3), jnp.full(3, 2.0), jnp.zeros(3)
+    out = step(w=w, kept=(xs, ys)) if by_keyword else step((xs, ys), w)
+    assert not xs.is_deleted() and not ys.is_deleted() and w.is_deleted()
+    assert float(out.sum()) == 6.0
+
+
 @pytest.mark.parametrize("name", sorted(eqx_api.GRAD_LIKE | eqx_api.VALUE_AND_GRAD_LIKE))
 def test_grads_are_shaped_like_the_first_argument(name: str) -> None:
     transform = resolve_object(name)
