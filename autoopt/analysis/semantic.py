@@ -33,7 +33,6 @@ from autoopt.analysis.facts import (
     invariance,
     jax_reach,
     jit_plan,
-    keep_first,
     loop_vars,
     mutation,
     nnx_modules,
@@ -187,11 +186,6 @@ class Semantic:
         """Where no mode fits an `eqx.filter_jit` target: the arguments to keep from
         donation and the donations of the others (`facts/donation.py`)."""
         return donation.kept_arguments(self.ctx, target, donate)
-
-    def keep_first(self, fn: Function, kept: list[str]) -> keep_first.KeepFirst | str:
-        """The plan passing `kept` first to the jitted `fn`, or why there is none
-        (`facts/keep_first.py`)."""
-        return keep_first.keep_first(self.ctx, fn, kept)
 
     def safe_donations(self, name: str) -> list[str]:
         """The inputs of the jitted function `name` proven safe to donate."""

@@ -1,4 +1,4 @@
-"""Pass an `eqx.filter_jit` function's kept arguments first (`facts/keep_first.py`).
+"""Pass an `eqx.filter_jit` function's kept arguments first (`plans/keep_first.py`).
 
 The kept parameter moves to the front of the signature, or, several, are packed into one
 tuple parameter that the body's first statement unpacks; every call passes them first, the
@@ -15,8 +15,8 @@ from typing import TypeVar
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.facts.keep_first import KeepFirst
 from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.plans.keep_first import KeepFirst
 from autoopt.rewrite.jit import with_donate_mode
 
 _Item = TypeVar("_Item", cst.Param, cst.Arg)

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.facts import keep_first
-from autoopt.analysis.facts.keep_first import KeepFirst
+from autoopt.analysis.plans import keep_first
+from autoopt.analysis.plans.keep_first import KeepFirst
 from autoopt.analysis.semantic import (
     Donation,
     DonationTarget,
@@ -142,7 +142,7 @@ class MissingDonation(Rule):
       parameter has a default, is keyword-only or is returned as it is, no call spreads
       `*args`, and arguments whose order of evaluation changes are names or literals, or
       a local name no call can rebind and an expression without `:=`:
-      `analysis/facts/keep_first.py`, `analysis/facts/known_callers.py`
+      `analysis/plans/keep_first.py`, `analysis/facts/known_callers.py`
     """
 
     id = "AO201"
@@ -274,10 +274,10 @@ class MissingDonation(Rule):
 def _keep_first_plan(
     ctx: ModuleContext, target: DonationTarget, kept: list[str]
 ) -> KeepFirst | str:
-    """The plan passing `kept` first (`facts/keep_first.py`), or why there is none."""
+    """The plan passing `kept` first (`plans/keep_first.py`), or why there is none."""
     if not target.is_decorated:
         return f"`{target.name}` is jitted by a call, not a decorator"
-    return semantic(ctx).keep_first(target.function, kept)
+    return keep_first.keep_first(ctx, target.function, kept)
 
 
 def _listed(names: list[str]) -> str:

@@ -7,7 +7,7 @@ import libcst as cst
 import pytest
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.facts.keep_first import KeepFirst
+from autoopt.analysis.plans.keep_first import KeepFirst
 from autoopt.rewrite.keep_first import keep_first_call, keep_first_def
 
 

@@ -34,7 +34,7 @@ a loop's new batch (`facts/loop_batches.py`) or a name whose aliases are judged 
 replaced argument's. Where that is unproven the mode's fix is unsafe, naming the premise;
 where the argument may be read after the call, or a proven alias of it is, there is none.
 Where neither mode fits, `kept_arguments` names the arguments to keep from donation (those
-nothing replaces and not proven dead), which `facts/keep_first.py` may move first.
+nothing replaces and not proven dead), which `plans/keep_first.py` may move first.
 """
 
 from __future__ import annotations

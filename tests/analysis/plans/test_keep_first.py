@@ -1,11 +1,11 @@
 """Whether an `eqx.filter_jit` step's kept arguments can be passed first: every premise
-`facts/keep_first.py` names, one failing at a time."""
+`plans/keep_first.py` names, one failing at a time."""
 
 from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.facts.keep_first import KeepFirst, keep_first
+from autoopt.analysis.plans.keep_first import KeepFirst, keep_first
 
 from ..helpers import context
 
