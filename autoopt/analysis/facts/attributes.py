@@ -25,6 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import CallSite, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.facts.aliases import (
@@ -47,6 +48,7 @@ from autoopt.analysis.facts.self_attrs import (
     uses,
     walk_parents,
 )
+from autoopt.analysis.facts.train_states import record_static
 from autoopt.analysis.facts.trainer_steps import compiled_names, confinement
 from autoopt.model import Applicability
 
@@ -201,12 +203,14 @@ def _value_verdict(
         shares.add(sharing.shares(part))
     names = sharing.component(shares.names(), weak=True)
     stored = f"the value stored in `self.{attr}` at line {line}"
+    me = method.params[0]
+    if me in names:  # before what `self`'s other attributes are handed to may keep
+        others = _other_attributes(ctx, stmt, _sources(ctx, stmt, parts), me, attr)
+        return _UNSAFE, f"{stored} may be held by another attribute of `{me}` too ({others})"
     kept = sharing.retained_by(names)
     if kept is not None:
         return _UNSAFE, f"{stored} {kept}"
     for name in sorted(names):
-        if name == method.params[0]:
-            return _UNSAFE, f"{stored} may be held by another attribute of `{name}` too"
         if name in method.params or is_pseudo(name) or name == RETAINED:
             return _UNSAFE, f"{stored} may hold `{name}`, which the caller or other code may read"
         if name not in _local_names(ctx, stmt.scope):
@@ -224,6 +228,41 @@ def _value_verdict(
     if twice is not None:
         return _NONE, f"`{twice}` fills two leaves of {stored}: one buffer would be donated twice"
     return None
+
+
+def _sources(
+    ctx: ModuleContext, stmt: Stmt, parts: list[cst.BaseExpression]
+) -> list[cst.BaseExpression]:
+    """The expressions whose buffers the stored `parts` may hold (a record's fields, not
+    its `apply_fn`), with the values bound to the names they read in the scope of `stmt`
+    (`params = self.model.init(...)`)."""
+    found: list[cst.BaseExpression] = []
+    for part in parts:
+        static = record_static(ctx, part) if type(part) is cst.Call else None
+        if static is None:
+            found.append(part)
+        else:  # `TrainState.create(...)`: its fields
+            found += [a.value for a in part.args if not a.keyword or a.keyword.value not in static]  # type: ignore[attr-defined]
+    names = {n.value for part in found for n in read_names(part)}
+    for other in ctx.graph.scope_stmts(stmt.scope):
+        node = other.node
+        if other is not stmt and type(node) is cst.Assign and other.defs & names:
+            found.append(node.value)
+    return found
+
+
+def _other_attributes(
+    ctx: ModuleContext, stmt: Stmt, values: list[cst.BaseExpression], me: str, attr: str
+) -> str:
+    """The attributes of `me` but `attr` that `values` read (`self.init_params`), named;
+    `self.model` for `self.model.init(...)`, not `self.model.init`."""
+    found: dict[str, None] = {}
+    for value in values:
+        for node, _ in walk_parents(value, None):
+            based = type(node) is cst.Attribute and type(node.value) is cst.Name
+            if based and node.value.value == me and node.attr.value != attr:  # type: ignore[attr-defined]
+                found[f"`{ctx.code(node)}`"] = None
+    return ", ".join(found) or f"`{me}` itself"
 
 
 def _leaves(
