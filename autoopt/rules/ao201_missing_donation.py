@@ -78,7 +78,10 @@ class MissingDonation(Rule):
       two leaves with one name (`params=p, ema_params=p`) gets no fix, asked first
     - code outside the class reads `trainer.x`, or copies or hands on the trainer, only
       where no step can run on that instance after it (a method run only then may keep
-      `self.x`): `analysis/facts/trainer_steps.py`
+      `self.x`): `analysis/facts/trainer_steps.py`; the subclasses the module derives
+      from the class (one base, no decorator, bound once) are read as its own methods
+      and instances, and a class derived any other way leaves it open:
+      `analysis/facts/class_family.py`
     - a library's `init` (optax, haiku, flax linen), an equinox layer or
       `TrainState.create` makes new buffers, none twice, and `TrainState(...)` holds the
       fields it is given (its `tx` such an optimizer or `None`): `analysis/facts/fresh.py`; a

@@ -168,3 +168,34 @@ INVALID += (
         message="`params` fills two leaves of the value stored in `self.state` at line 23",
     ),
 )
+
+#: `_TRAINER` run through a subclass whose override replaces its checkpoint save.
+_TASK = _TRAINER.replace(
+    "def main(batches):\n    Trainer().train_model(batches)",
+    "class Task(Trainer):\n    def save_model(self, step):\n        OVERRIDE\n\n\n"
+    "def main(batches):\n    Task().train_model(batches)",
+)
+
+
+def _task(override: str, fix: Applicability = _UNSAFE, message: str = "") -> Invalid:
+    """The trainer run as a `Task` whose `save_model` is `override`."""
+    code = _TASK.replace("OVERRIDE", override)
+    return Invalid(code, _donated(code), fix=fix, message=message)
+
+
+INVALID += (
+    # fires: a subclass's override reads the state only to count it, and its instance
+    # is followed as the base's would be
+    _task("self.saved = step", fix=Applicability.SAFE),
+    # fires, unsafe: the subclass's override keeps the state in a list
+    _task("HISTORY.append(self.state)", message="`self.state` is read at line 37"),
+    # fires, unsafe: the subclass's override hands the trainer itself on
+    _task("KEEP.append(self)", message="`self` is used other than through its attributes"),
+    # fires, unsafe: a class deriving from the trainer and another class is not followed
+    Invalid(
+        _TRAINER + "\n\nclass Mixed(dict, Trainer):\n    pass\n",
+        _donated(_TRAINER + "\n\nclass Mixed(dict, Trainer):\n    pass\n"),
+        fix=_UNSAFE,
+        message="`Mixed` at line 39 derives from `Trainer` in a way autoopt does not follow",
+    ),
+)
