@@ -84,7 +84,7 @@ def _built(
     return Invalid(code, expected, fix=fix, message=message)
 
 
-INVALID = (
+INVALID: tuple[Invalid, ...] = (
     # fires: the optimizer's re-creation replaces `self.state` from its own fields, and a
     # synchronous checkpoint save keeps nothing once it returns
     Invalid(_TRAINER, _donated(_TRAINER)),
