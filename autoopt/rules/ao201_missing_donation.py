@@ -93,14 +93,20 @@ class MissingDonation(Rule):
       `analysis/facts/self_attrs.py`; a read that reaches only a call keeping none of its
       arguments (`checkpoints.save_checkpoint` without an asynchronous manager or
       checkpointer: `analysis/facts/unkept_arguments.py`) or the `TrainState.create`
-      (flax's or a field subclass's: `analysis/facts/train_states.py`) whose record
-      replaces `self.x` keeps none, and that record's fields read from `self.x` are its
-      own: `analysis/facts/attribute_reads.py`
+      or `TrainState(...)` (flax's or a field subclass's: `analysis/facts/train_states.py`)
+      whose record replaces `self.x` keeps none, and that record's fields read from
+      `self.x` are its own: `analysis/facts/attribute_reads.py`; a stored value that may
+      hold another attribute's buffers names it (`self.init_params`), and one that fills
+      two leaves with one name (`params=p, ema_params=p`) gets no fix, asked first
     - code outside the class reads `trainer.x`, or copies or hands on the trainer, only
       where no step can run on that instance after it (a method run only then may keep
-      `self.x`): `analysis/facts/trainer_steps.py`
+      `self.x`): `analysis/facts/trainer_steps.py`; the subclasses the module derives
+      from the class (one base, no decorator, bound once) are read as its own methods
+      and instances, and a class derived any other way leaves it open:
+      `analysis/facts/class_family.py`
     - a library's `init` (optax, haiku, flax linen), an equinox layer or
-      `TrainState.create` makes new buffers, none twice: `analysis/facts/fresh.py`; a
+      `TrainState.create` makes new buffers, none twice, and `TrainState(...)` holds the
+      fields it is given (its `tx` such an optimizer or `None`): `analysis/facts/fresh.py`; a
       haiku function or linen module only with library initializers given constants
       (`init=lambda *_: w` twice ties two parameters): `analysis/facts/initializers.py`
     - a function of the module, an equinox or nnx module class with its own `__init__`

@@ -74,7 +74,7 @@ from autoopt.analysis.facts.constructors import (
 )
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
 from autoopt.analysis.facts.reflection import constant_globals
-from autoopt.analysis.facts.train_states import create_static
+from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
@@ -423,8 +423,8 @@ class Sharing:
             return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
         if keeps_no_argument(self.ctx, call):
             return True  # `checkpoints.save_checkpoint(d, target=p, step=0)`
-        if create_static(self.ctx, call) is not None:
-            return True  # a field subclass's `TrainState.create`, flax's
+        if record_static(self.ctx, call) is not None:
+            return True  # a field subclass's `TrainState.create` or constructor, flax's
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
             return True
         func = call.func
@@ -628,12 +628,12 @@ class Sharing:
 
     def _constructed(self, call: cst.Call, qual: str, last: str, args: Shares) -> Shares:
         """A constructor or a shallow copy holds what it is given (and a class autoopt
-        cannot see may register the object it makes)."""
+        cannot see, but a `TrainState`, may register the object it makes)."""
         func = call.func
         out = self.shares(func.value) if type(func) is cst.Attribute else Shares()
         out.add(args)
         unseen_class = last[:1].isupper() and last not in self.ctx.graph.classes
-        if unseen_class and self._unseen(call, qual):
+        if unseen_class and record_static(self.ctx, call) is None and self._unseen(call, qual):
             out.weak.add(self._kept_result(call))
         return out
 
@@ -984,7 +984,8 @@ class Leaves:
         held = None if at is None else held_fields(self.ctx, at, call)
         if held is not None:
             leaves = self._all(held, depth)
-            return None if leaves is None else [*leaves, frozenset()]  # and a new opt_state
+            made = create_static(self.ctx, call) is not None  # `create`: a new opt_state
+            return None if leaves is None else [*leaves, *([frozenset[str]()] if made else [])]
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
         name = dotted(call.func) or ""

@@ -8,9 +8,10 @@ reaches only an argument of
 - a call that keeps none of its arguments and returns none of them
   (`facts/unkept_arguments.py`: `checkpoints.save_checkpoint(target=self.x.params)`
   without an `async_manager`): once it returns, the read holds nothing; or
-- `TrainState.create(...)` whose result is the whole value of a statement that stores
-  it in `self.x` alone (`self.x = TrainState.create(params=self.x.params, tx=opt)`):
-  `create` keeps no argument but in the record it returns (`overlays.PURE_CALLS`),
+- `TrainState.create(...)` or `TrainState(...)` whose result is the whole value of a
+  statement that stores it in `self.x` alone (`self.x = TrainState.create(params=
+  self.x.params, tx=opt)`): either keeps no argument but in the record it returns
+  (`overlays.PURE_CALLS`, `CONSTRUCTOR_STATIC`),
   and that record replaces the object read, which then nothing holds. What the record
   holds is the stored value's premise (`facts/attributes.py`). `TrainState` is flax's
   or a field subclass of it (`facts/train_states.py`).
@@ -27,7 +28,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.facts.fresh import held_fields
 from autoopt.analysis.facts.self_attrs import Use, is_self_attr
-from autoopt.analysis.facts.train_states import create_static
+from autoopt.analysis.facts.train_states import record_static
 from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
 
 _CONTAINERS = (cst.List, cst.Tuple, cst.Set, cst.Dict)
@@ -73,12 +74,13 @@ def _holds(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
 
 
 def _replaces_itself(ctx: ModuleContext, use: Use, attr: str, call: cst.Call) -> bool:
-    """The statement is `self.attr = TrainState.create(...)`, this call."""
+    """The statement is `self.attr = TrainState.create(...)` (or `TrainState(...)`), this
+    call."""
     node = use.stmt.node
     if type(node) is not cst.Assign or node.value is not call or len(node.targets) != 1:
         return False
     target = node.targets[0].target
-    return is_self_attr(target, use.method.params[0], attr) and create_static(ctx, call) is not None
+    return is_self_attr(target, use.method.params[0], attr) and record_static(ctx, call) is not None
 
 
 def replaced_fields(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import CallSite, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.facts.aliases import (
@@ -36,6 +37,7 @@ from autoopt.analysis.facts.aliases import (
     is_pseudo,
 )
 from autoopt.analysis.facts.attribute_reads import keeps_nothing, replaced_fields
+from autoopt.analysis.facts.bufferless import bufferless_names
 from autoopt.analysis.facts.self_attrs import (
     Use,
     assign_targets,
@@ -47,6 +49,7 @@ from autoopt.analysis.facts.self_attrs import (
     uses,
     walk_parents,
 )
+from autoopt.analysis.facts.train_states import record_static
 from autoopt.analysis.facts.trainer_steps import compiled_names, confinement
 from autoopt.model import Applicability
 
@@ -74,11 +77,14 @@ def attribute_verdict(ctx: ModuleContext, site: CallSite, expr: cst.Attribute) -
 
 def _class_verdict(ctx: ModuleContext, cls: str, attr: str) -> Verdict:
     """The premises of `cls` about its attribute `attr`, the first one that fails."""
+    confined = confinement(ctx, cls, attr)
+    after = confined.after
+    verdict = _repeat_premise(ctx, cls, attr, after)
+    if verdict is not None:
+        return verdict
     reason = sealed_class(ctx, cls, attr)
     if reason is not None:
         return _UNSAFE, reason
-    confined = confinement(ctx, cls, attr)
-    after = confined.after
     if confined.reason is not None and closed_class(ctx, cls, attr) is not None:
         return _UNSAFE, confined.reason
     for check in (_uses_premise, _stored_premise):
@@ -182,31 +188,96 @@ def _stored_premise(
     return None
 
 
+def _repeat_premise(
+    ctx: ModuleContext, cls: str, attr: str, after: frozenset[str]
+) -> Verdict | None:
+    """No value stored in `self.attr` fills two of its leaves with one buffer (but in a
+    method run only once no step can follow: `after`): a step donating it fails
+    (`Attempt to donate the same buffer twice`) whatever else holds, so this comes first."""
+    jitted = compiled_names(ctx)
+    for use in uses(ctx, cls, attr):
+        node = use.stmt.node
+        if use.method.qualname in after or not is_store(use) or type(node) is not cst.Assign:
+            continue
+        if len(node.targets) != 1 or type(node.targets[0].target) is not cst.Attribute:
+            continue
+        value = node.value
+        if type(value) is cst.Call and (dotted(value.func) or "") in jitted:
+            continue
+        twice = _repeated_field(ctx, use.stmt, value)
+        if twice is None:
+            sharing, parts, own = _stored_parts(ctx, use, attr, value)
+            leaves = _leaves(ctx, use.stmt, sharing, parts)
+            local = _local_names(ctx, use.stmt.scope) - {use.method.params[0]}
+            named = [leaf & local for leaf in leaves or []]  # `self`: not one buffer
+            twice = None if leaves is None else first_repeat([*named, *own], "")
+        if twice is not None:
+            line = ctx.span(node).line
+            return _NONE, (
+                f"`{twice}` fills two leaves of the value stored in `self.{attr}` at line "
+                f"{line}: one buffer would be donated twice"
+            )
+    return None
+
+
+def _repeated_field(ctx: ModuleContext, stmt: Stmt, value: cst.BaseExpression) -> str | None:
+    """A name given as two fields of the `TrainState` a store makes (`params=p,
+    ema_params=p`): one buffer in two leaves, whatever else `p` may share (a name proven
+    to hold no buffer aside)."""
+    static = record_static(ctx, value) if type(value) is cst.Call else None
+    if static is None:
+        return None
+    bufferless = bufferless_names(ctx, stmt.scope) | {"None", "True", "False"}
+    seen: set[str] = set()
+    for arg in value.args:  # type: ignore[attr-defined]
+        given = arg.value
+        if (arg.keyword and arg.keyword.value in static) or type(given) is not cst.Name:
+            continue
+        if given.value in seen:
+            return given.value
+        if given.value not in bufferless:
+            seen.add(given.value)
+    return None
+
+
+def _stored_parts(
+    ctx: ModuleContext, use: Use, attr: str, value: cst.BaseExpression
+) -> tuple[Sharing, list[cst.BaseExpression], list[frozenset[str]]]:
+    """The may-share relation at the store `use` (without it), the parts of the stored
+    value, and the leaves of a record read from `self.attr` (`replaced_fields`)."""
+    stmt = use.stmt
+    sharing = ctx.per_module(_sharing_without, stmt.scope, stmt.id)
+    sharing.at = stmt
+    split = replaced_fields(ctx, stmt, use.method.params[0], attr)
+    parts, own = split if split is not None else ([value], [])
+    return sharing, parts, own
+
+
 def _value_verdict(
     ctx: ModuleContext, use: Use, attr: str, value: cst.BaseExpression
 ) -> Verdict | None:
     """The value stored at `use` holds no buffer another name, a caller or unseen code
-    may read later, and none twice. A record replacing `self.attr` with fields read from
-    it (`replaced_fields`) holds those buffers alone once the old record is dropped."""
+    may read later, and its leaves are known (`_repeat_premise`: none twice). A record
+    replacing `self.attr` with fields read from it (`replaced_fields`) holds those
+    buffers alone once the old record is dropped."""
     stmt, method = use.stmt, use.method
     line = ctx.span(stmt.node).line
     if type(value) is cst.Name and value.value == "None":
         return None
-    sharing = ctx.per_module(_sharing_without, stmt.scope, stmt.id)
-    sharing.at = stmt
-    split = replaced_fields(ctx, stmt, method.params[0], attr)
-    parts, own = split if split is not None else ([value], [])
+    sharing, parts, _ = _stored_parts(ctx, use, attr, value)
     shares = Shares()
     for part in parts:
         shares.add(sharing.shares(part))
     names = sharing.component(shares.names(), weak=True)
     stored = f"the value stored in `self.{attr}` at line {line}"
+    me = method.params[0]
+    if me in names:  # before what `self`'s other attributes are handed to may keep
+        others = _other_attributes(ctx, stmt, _sources(ctx, stmt, parts), me, attr)
+        return _UNSAFE, f"{stored} may be held by another attribute of `{me}` too ({others})"
     kept = sharing.retained_by(names)
     if kept is not None:
         return _UNSAFE, f"{stored} {kept}"
     for name in sorted(names):
-        if name == method.params[0]:
-            return _UNSAFE, f"{stored} may be held by another attribute of `{name}` too"
         if name in method.params or is_pseudo(name) or name == RETAINED:
             return _UNSAFE, f"{stored} may hold `{name}`, which the caller or other code may read"
         if name not in _local_names(ctx, stmt.scope):
@@ -217,13 +288,44 @@ def _value_verdict(
             return _UNSAFE, f"`{name}` may hold the buffers of {stored} and is read at line {at}"
         if name in method.captured:
             return _UNSAFE, f"a nested function reads `{name}`, which may hold {stored}"
-    leaves = _leaves(ctx, stmt, sharing, parts)
-    if leaves is None:
+    if _leaves(ctx, stmt, sharing, parts) is None:
         return _UNSAFE, f"cannot prove the leaves of {stored} are distinct buffers"
-    twice = first_repeat([*leaves, *own], "")
-    if twice is not None:
-        return _NONE, f"`{twice}` fills two leaves of {stored}: one buffer would be donated twice"
     return None
+
+
+def _sources(
+    ctx: ModuleContext, stmt: Stmt, parts: list[cst.BaseExpression]
+) -> list[cst.BaseExpression]:
+    """The expressions whose buffers the stored `parts` may hold (a record's fields, not
+    its `apply_fn`), with the values bound to the names they read in the scope of `stmt`
+    (`params = self.model.init(...)`)."""
+    found: list[cst.BaseExpression] = []
+    for part in parts:
+        static = record_static(ctx, part) if type(part) is cst.Call else None
+        if static is None:
+            found.append(part)
+        else:  # `TrainState.create(...)`: its fields
+            found += [a.value for a in part.args if not a.keyword or a.keyword.value not in static]  # type: ignore[attr-defined]
+    names = {n.value for part in found for n in read_names(part)}
+    for other in ctx.graph.scope_stmts(stmt.scope):
+        node = other.node
+        if other is not stmt and type(node) is cst.Assign and other.defs & names:
+            found.append(node.value)
+    return found
+
+
+def _other_attributes(
+    ctx: ModuleContext, stmt: Stmt, values: list[cst.BaseExpression], me: str, attr: str
+) -> str:
+    """The attributes of `me` but `attr` that `values` read (`self.init_params`), named;
+    `self.model` for `self.model.init(...)`, not `self.model.init`."""
+    found: dict[str, None] = {}
+    for value in values:
+        for node, _ in walk_parents(value, None):
+            based = type(node) is cst.Attribute and type(node.value) is cst.Name
+            if based and node.value.value == me and node.attr.value != attr:  # type: ignore[attr-defined]
+                found[f"`{ctx.code(node)}`"] = None
+    return ", ".join(found) or f"`{me}` itself"
 
 
 def _leaves(

@@ -25,10 +25,12 @@
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
   that stores only such constructor calls of one class in it.
 
-`held_fields` reads `TrainState.create(...)` (flax's, or a field subclass's:
-`analysis/facts/train_states.py`): its result holds the very buffers of
-every argument but the static ones (`apply_fn`, `tx`), and `opt_state`, new buffers
-when `tx` is a receiver whose `init` is fresh as above. Anything else is unknown (None).
+`held_fields` reads `TrainState.create(...)` and `TrainState(...)` (flax's, or a field
+subclass's: `analysis/facts/train_states.py`): its result holds the very buffers of
+every argument but the static ones (`apply_fn`, `tx`), and, made by `create`,
+`opt_state`, new buffers when `tx` is a receiver whose `init` is fresh as above; the
+constructor is given `opt_state` and a `tx` that is such a receiver or `None`. Anything
+else is unknown (None).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.reflection import constant_globals, rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
-from autoopt.analysis.facts.train_states import create_static
+from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_linen as linen_api
 
@@ -78,16 +80,19 @@ def _left_out(call: cst.Call, keyword: str, position: int) -> bool:
 
 
 def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseExpression] | None:
-    """The arguments whose buffers `TrainState.create(...)` holds, when its optimizer's
-    state is proven new buffers; None for any other call, or an unproven optimizer."""
-    static = create_static(ctx, call)
+    """The arguments whose buffers `TrainState.create(...)` or `TrainState(...)` holds,
+    when its optimizer is proven (`create`'s state new buffers; given to the constructor,
+    `None` too); None for any other call, or an unproven optimizer."""
+    static = record_static(ctx, call)
     if static is None or any(a.keyword is None or a.star for a in call.args):
         return None
     given = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     tx = given.get("tx")
-    cls = None if tx is None else receiver_class(ctx, at, tx)
-    if cls is None or f"{cls}.init" not in overlays.FRESH_RESULTS:
-        return None
+    made = create_static(ctx, call) is None  # the constructor: `opt_state` is given
+    if not (made and type(tx) is cst.Name and tx.value == "None"):
+        cls = None if tx is None else receiver_class(ctx, at, tx)
+        if cls is None or f"{cls}.init" not in overlays.FRESH_RESULTS:
+            return None
     return [value for key, value in given.items() if key not in static]
 
 

@@ -1,11 +1,14 @@
 """The attributes of `self` in a class's methods, and whether the class is closed.
 
 A class is *closed* for its attribute `x` (`closed_class`: None, else the reason) when
-code autoopt does not read cannot reach `self.x`:
+code autoopt does not read cannot reach `self.x`. The premises are asked of the class's
+family (`analysis/facts/class_family.py`): its root and the subclasses the module
+derives from it, whose methods an instance may run:
 
-- the class derives from nothing (or `object`), has no keywords (a metaclass) and no
-  decorators (`@dataclass` writes methods);
-- it is not used as a value (subclassed, handed on) nor importable by other code
+- the root derives from nothing (or `object`), has no keywords (a metaclass) and no
+  decorators (`@dataclass` writes methods); no class derives from a member but as a
+  member;
+- no member is used as a value (handed on) nor importable by other code
   (`analysis/core/jitted.py`, `escapes`);
 - no code outside its methods names an attribute `x`, and nothing reaches attributes by
   name (`getattr`, `setattr`, `vars`, `__dict__`);
@@ -29,6 +32,7 @@ from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.jitted import escapes
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.walk import children
+from autoopt.analysis.facts.class_family import family, open_family, root_class
 
 _REFLECTION = frozenset({"getattr", "setattr", "delattr", "vars", "__dict__"})
 
@@ -45,7 +49,7 @@ class Use:
 
 def closed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     """Why code autoopt does not read may reach `self.attr` of `cls` (None: it cannot)."""
-    return ctx.per_module(_closed, cls, attr)
+    return ctx.per_module(_closed, root_class(ctx, cls), attr)
 
 
 def sealed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
@@ -53,7 +57,8 @@ def sealed_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     instances and attributes named `attr` (`analysis/facts/trainer_steps.py` proves
     those harmless another way)."""
     checks = (_class_premise, _reflection_premise, _self_premise)
-    return next((r for c in checks if (r := c(ctx, cls, attr)) is not None), None)
+    root = root_class(ctx, cls)
+    return next((r for c in checks if (r := c(ctx, root, attr)) is not None), None)
 
 
 def _closed(ctx: ModuleContext, cls: str, attr: str) -> str | None:
@@ -72,9 +77,13 @@ def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     if node.decorators:
         what = ctx.code(node.decorators[0].decorator)
         return f"`{cls}` is decorated with `{what}`, whose methods may keep `self.{attr}`"
-    escape = escapes(ctx, cls) or _value_use(ctx, cls)
-    if escape:
-        return f"{escape}: code autoopt cannot see may keep `{cls}().{attr}`"
+    reason = open_family(ctx, cls)
+    if reason is not None:
+        return f"{reason}: its methods may keep `self.{attr}`"
+    for member in family(ctx, cls):
+        escape = escapes(ctx, member) or _value_use(ctx, member)
+        if escape:
+            return f"{escape}: code autoopt cannot see may keep `{member}().{attr}`"
     return None
 
 
@@ -119,12 +128,13 @@ def _instances_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     name it is bound to: code it is handed to may copy it (`copy.copy`), sharing
     `.{attr}`."""
     held: dict[str, set[str]] = {}  # scope -> names bound to an instance
+    members = family(ctx, cls)
     for stmt in ctx.graph.stmts:
         for root in roots(stmt):
             for node, parent in walk_parents(root, None):
                 if type(node) is not cst.Call or type(node.func) is not cst.Name:
                     continue
-                if node.func.value != cls or type(parent) is cst.Attribute:
+                if node.func.value not in members or type(parent) is cst.Attribute:
                     continue
                 name = _bound_name(stmt, node)
                 if name is None:
@@ -195,15 +205,17 @@ def class_node(ctx: ModuleContext, cls: str) -> cst.ClassDef | None:
 
 
 def uses(ctx: ModuleContext, cls: str, attr: str) -> list[Use]:
-    """Every `self.attr` and every `self` not read as `self.a` in the methods of `cls`."""
-    return ctx.per_module(_uses_of, cls, attr)
+    """Every `self.attr` and every `self` not read as `self.a` in the methods of `cls`'s
+    family (`analysis/facts/class_family.py`: an instance may run any of them)."""
+    return ctx.per_module(_uses_of, root_class(ctx, cls), attr)
 
 
 def _uses_of(ctx: ModuleContext, cls: str, attr: str) -> list[Use]:
     found: list[Use] = []
+    members = family(ctx, cls)
     for fn in ctx.graph.functions.values():
         method = self_method(ctx, fn.qualname)
-        if fn.scope != cls or method is None:
+        if fn.scope not in members or method is None:
             continue
         me = method.params[0]
         for stmt in ctx.graph.stmts:

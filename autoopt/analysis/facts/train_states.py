@@ -1,4 +1,4 @@
-"""Calls of `TrainState.create`: flax's, or that of a field subclass of this module.
+"""Calls that make a `TrainState`: flax's, or a field subclass's of this module.
 
 `create_static` gives the arguments of a `create` call that are no leaves of its
 result (`overlays.flax_training.CREATE_STATIC`: `apply_fn`, `tx`) when the call is
@@ -8,6 +8,11 @@ from one class the overlay lets a subclass extend with fields alone
 (`FIELD_SUBCLASSES`), and declaring fields only: annotated names with a literal default
 or none, a docstring, `pass`. Its `create` is then flax's, and every keyword it is
 given that is not static is a field holding its very buffers.
+
+`constructor_static` does the same for the constructor itself, `TrainState(step=0,
+apply_fn=f, params=p, tx=t, opt_state=s)` or `C(...)` (`CONSTRUCTOR_STATIC`): a
+dataclass whose every keyword is the field of that name, itself; it computes nothing
+(no `tx.init`: `opt_state` is what it is given). `record_static` is either.
 """
 
 from __future__ import annotations
@@ -29,6 +34,22 @@ def create_static(ctx: ModuleContext, call: cst.Call) -> frozenset[str] | None:
         return static
     base = ctx.per_module(_field_subclass_base, func.value.value)
     return None if base is None else training_api.CREATE_STATIC.get(f"{base}.{func.attr.value}")
+
+
+def constructor_static(ctx: ModuleContext, call: cst.Call) -> frozenset[str] | None:
+    """The static fields of a `TrainState(...)` constructor call (None: not such a call)."""
+    func = call.func
+    static = training_api.CONSTRUCTOR_STATIC.get(ctx.qualify(func) or "")
+    if static is not None or type(func) is not cst.Name:
+        return static
+    base = ctx.per_module(_field_subclass_base, func.value)
+    return None if base is None else training_api.CONSTRUCTOR_STATIC.get(base)
+
+
+def record_static(ctx: ModuleContext, call: cst.Call) -> frozenset[str] | None:
+    """The static arguments of a call making a `TrainState` either way (None: neither)."""
+    static = create_static(ctx, call)
+    return static if static is not None else constructor_static(ctx, call)
 
 
 def _field_subclass_base(ctx: ModuleContext, cls: str) -> str | None:

@@ -37,6 +37,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.core.jitted import jitted_callables, rebound_attribute_jits
 from autoopt.analysis.core.names import dotted
+from autoopt.analysis.facts.class_family import family, root_class
 from autoopt.analysis.facts.self_attrs import is_store, roots, self_method, uses, walk_parents
 
 #: Expressions with a scope of their own.
@@ -55,8 +56,9 @@ class Confinement:
 
 
 def confinement(ctx: ModuleContext, cls: str, attr: str) -> Confinement:
-    """Whether outside reads of `C(...).attr` and copies of instances are harmless."""
-    return ctx.per_module(_confinement, cls, attr)
+    """Whether outside reads of `C(...).attr` and copies of instances are harmless (`C`
+    and the subclasses of its family: `analysis/facts/class_family.py`)."""
+    return ctx.per_module(_confinement, root_class(ctx, cls), attr)
 
 
 def _confinement(ctx: ModuleContext, cls: str, attr: str) -> Confinement:
@@ -82,18 +84,17 @@ def compiled_names(ctx: ModuleContext) -> set[str]:
     return {j.name for j in found}
 
 
-def _methods(ctx: ModuleContext, cls: str) -> dict[str, Function]:
-    """The methods of `cls` with `self`, by name."""
-    return {
-        fn.name: fn
+def _methods(ctx: ModuleContext, cls: str) -> list[Function]:
+    """The methods with `self` of `cls`'s family (an override too)."""
+    members = family(ctx, cls)
+    return [
+        fn
         for fn in ctx.graph.functions.values()
-        if fn.scope == cls and self_method(ctx, fn.qualname) is not None
-    }
+        if fn.scope in members and self_method(ctx, fn.qualname) is not None
+    ]
 
 
-def _step_names(
-    ctx: ModuleContext, cls: str, attr: str, methods: dict[str, Function]
-) -> frozenset[str]:
+def _step_names(ctx: ModuleContext, cls: str, attr: str, methods: list[Function]) -> frozenset[str]:
     """The step methods and the step jits named as attributes of `self` (a step is a
     jitted call whose output rebinds `self.attr`: only such a call may donate it)."""
     jitted = compiled_names(ctx)
@@ -107,37 +108,43 @@ def _step_names(
             names.add(use.method.name)
             if type(func) is cst.Attribute:
                 names.add(func.attr.value)
-    named = {m: _self_names(ctx, fn) for m, fn in methods.items()}
+    named = [(fn.name, _self_names(ctx, fn)) for fn in methods]
     grown = True
     while grown:
-        more = {m for m, refs in named.items() if refs & names} - names
+        more = {m for m, refs in named if refs & names} - names
         names |= more
         grown = bool(more)
     return frozenset(names)
 
 
 def _self_names(ctx: ModuleContext, method: Function) -> set[str]:
-    """The attributes of `self` a method (and its nested functions) reads."""
+    """The attributes of `self` (or `super()`) a method (and its nested functions) reads."""
     me = method.params[0]
     found: set[str] = set()
     for stmt, node, _ in _nodes(ctx, _within(ctx, method.qualname)):
-        if type(node) is not cst.Attribute or type(node.value) is not cst.Name:
-            continue
-        if node.value.value == me and not _bound_here(stmt, node):
+        if type(node) is cst.Attribute and _on_self(node, me) and not _bound_here(stmt, node):
             found.add(node.attr.value)
     return found
 
 
+def _on_self(node: cst.Attribute, me: str) -> bool:
+    """`self.a` or `super().a`: an attribute of the instance, or its class's."""
+    base = node.value
+    if type(base) is cst.Name:
+        return base.value == me
+    return type(base) is cst.Call and type(base.func) is cst.Name and base.func.value == "super"
+
+
 def _inside_premise(
-    ctx: ModuleContext, methods: dict[str, Function], steps: frozenset[str]
+    ctx: ModuleContext, methods: list[Function], steps: frozenset[str]
 ) -> str | None:
     """Inside the class, a step method or jit is only called, or bound as a jit."""
-    for fn in methods.values():
+    for fn in methods:
         me = fn.params[0]
         for stmt, node, parent in _nodes(ctx, _within(ctx, fn.qualname)):
             if type(node) is not cst.Attribute or node.attr.value not in steps:
                 continue
-            if type(node.value) is not cst.Name or node.value.value != me:
+            if not _on_self(node, me):
                 continue
             if _called(node, parent) or _bound_here(stmt, node):
                 continue
@@ -152,7 +159,7 @@ def _inside_premise(
 def _holders_premise(ctx: ModuleContext, cls: str, holders: dict[Holder, list[Stmt]]) -> str | None:
     """Every instance is bound to a holder or used at once; fills `holders`."""
     for stmt, node, parent in _nodes(ctx, _outside(ctx, cls)):
-        if type(node) is not cst.Call or not _made(node, cls) or type(parent) is cst.Attribute:
+        if type(node) is not cst.Call or not _made(ctx, node, cls) or type(parent) is cst.Attribute:
             continue
         name = _bound_name(stmt, node)
         if name is None:
@@ -172,7 +179,7 @@ def _holders_premise(ctx: ModuleContext, cls: str, holders: dict[Holder, list[St
 def _holder_reason(ctx: ModuleContext, cls: str, scope: str, name: str) -> str | None:
     """Why `name` in `scope` may hold something other than this scope's own instance."""
     for stmt in ctx.graph.scope_stmts(scope):
-        if name in stmt.defs and not _bound_call(stmt, name, cls):
+        if name in stmt.defs and not _bound_call(ctx, stmt, name, cls):
             line = ctx.span(stmt.node).line
             return f"`{name}` holds an instance of `{cls}` and is bound otherwise at line {line}"
     fn = ctx.graph.functions.get(scope)
@@ -202,7 +209,7 @@ def _calls_premise(
         held = type(base) is cst.Name and (stmt.scope, base.value) in holders
         if _called(node, parent) and held and id(node) not in _nested(stmt):
             holders[(stmt.scope, base.value)].append(stmt)  # type: ignore[attr-defined]
-        elif not (_called(node, parent) and _made(base, cls)):
+        elif not (_called(node, parent) and _made(ctx, base, cls)):
             line = ctx.span(stmt.node).line
             return (
                 f"`{ctx.code(node)}` at line {line} may run the step of `{cls}` on an instance "
@@ -246,13 +253,14 @@ def _uses_premise(
 def _after(
     ctx: ModuleContext,
     cls: str,
-    methods: dict[str, Function],
+    methods: list[Function],
     steps: frozenset[str],
     holders: dict[Holder, list[Stmt]],
 ) -> frozenset[str]:
     """The qualnames of the methods that run only once no step can follow."""
-    named = set().union(*(_self_names(ctx, fn) for fn in methods.values()))
-    candidates = {m for m in methods if m not in steps | named and not m.startswith("__")}
+    named = set().union(*(_self_names(ctx, fn) for fn in methods))
+    candidates = {fn.name for fn in methods} - steps - named
+    candidates = {m for m in candidates if not m.startswith("__")}
     for stmt, node, _ in _nodes(ctx, _outside(ctx, cls)):
         if type(node) is not cst.Attribute or node.attr.value not in candidates:
             continue
@@ -260,13 +268,13 @@ def _after(
         held = type(base) is cst.Name and holders.get((stmt.scope, base.value))
         if held and _step_after(stmt, held) is not None:
             candidates.discard(node.attr.value)
-    return frozenset(methods[m].qualname for m in candidates)
+    return frozenset(fn.qualname for fn in methods if fn.name in candidates)
 
 
 def _self_name(ctx: ModuleContext, cls: str, stmt: Stmt) -> str | None:
     """The name of `self` where `stmt` is in a method of `cls` (or a function nested in
     one)."""
-    for fn in _methods(ctx, cls).values():
+    for fn in _methods(ctx, cls):
         if stmt.scope == fn.qualname or stmt.scope.startswith(fn.qualname + "."):
             return fn.params[0]
     return None
@@ -294,17 +302,20 @@ def _within(ctx: ModuleContext, qualname: str) -> list[Stmt]:
 
 
 def _outside(ctx: ModuleContext, cls: str) -> list[Stmt]:
-    """The statements outside the body of `cls`."""
-    return [s for s in ctx.graph.stmts if s.scope != cls and not s.scope.startswith(cls + ".")]
+    """The statements outside the bodies of `cls`'s family."""
+    members = family(ctx, cls)
+    return [s for s in ctx.graph.stmts if s.scope.split(".")[0] not in members]
 
 
 def _called(node: cst.CSTNode, parent: cst.CSTNode | None) -> bool:
     return type(parent) is cst.Call and parent.func is node
 
 
-def _made(node: cst.CSTNode, cls: str) -> bool:
-    """`C(...)`."""
-    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == cls
+def _made(ctx: ModuleContext, node: cst.CSTNode, cls: str) -> bool:
+    """`C(...)`, `C` of `cls`'s family."""
+    if type(node) is not cst.Call or type(node.func) is not cst.Name:
+        return False
+    return node.func.value in family(ctx, cls)
 
 
 def _bound_name(stmt: Stmt, call: cst.Call) -> str | None:
@@ -316,12 +327,12 @@ def _bound_name(stmt: Stmt, call: cst.Call) -> str | None:
     return target.value if type(target) is cst.Name else None
 
 
-def _bound_call(stmt: Stmt, name: str, cls: str) -> bool:
+def _bound_call(ctx: ModuleContext, stmt: Stmt, name: str, cls: str) -> bool:
     """The statement is `name = C(...)`."""
     node = stmt.node
     if type(node) is not cst.Assign or type(node.value) is not cst.Call:
         return False
-    return _made(node.value, cls) and _bound_name(stmt, node.value) == name
+    return _made(ctx, node.value, cls) and _bound_name(stmt, node.value) == name
 
 
 def _binds(stmt: Stmt, name: cst.Name) -> bool:

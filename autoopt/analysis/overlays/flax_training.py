@@ -27,6 +27,11 @@ FROZEN_CLASSES = frozenset({"flax.training.train_state.TrainState"})
 #: argument is a field holding its very buffers, and `opt_state = tx.init(params)` is
 #: new buffers where `tx.init`'s results are.
 CREATE_STATIC = {"flax.training.train_state.TrainState.create": frozenset({"apply_fn", "tx"})}
+#: Constructors of a record (`TrainState(step=0, apply_fn=f, params=p, tx=t,
+#: opt_state=s)`) -> the fields that are no leaves (`pytree_node=False`): the record
+#: holds each keyword argument itself as the field of that name, makes no buffer (no
+#: `tx.init`) and keeps nothing else.
+CONSTRUCTOR_STATIC = {"flax.training.train_state.TrainState": frozenset({"apply_fn", "tx"})}
 #: Calls that keep no reference to their arguments once they return and return none of
 #: them -> the parameters that keep this so, in order (by position or keyword): any
 #: other argument voids it. `save_checkpoint` writes `target` before it returns (with
@@ -40,5 +45,6 @@ KEEPS_NO_ARGUMENT = {
 }  # fmt: skip
 #: Classes a subclass may extend with fields alone (annotated names, no method): their
 #: `create` (`CREATE_STATIC`) passes its keyword arguments to the subclass's constructor,
-#: which holds them as fields (`class TrainState(train_state.TrainState): batch_stats: Any`).
+#: which, like theirs (`CONSTRUCTOR_STATIC`), holds them as fields
+#: (`class TrainState(train_state.TrainState): batch_stats: Any`).
 FIELD_SUBCLASSES = frozenset({"flax.training.train_state.TrainState"})

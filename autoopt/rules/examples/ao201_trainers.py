@@ -1,12 +1,14 @@
 """AO201 cases on trainer classes (issue 26): `self.state` read by a checkpoint save or
 by the `TrainState.create` that replaces it keeps no reference to its buffers; one kept
-by a callback, a list, a logger, an asynchronous save or another attribute does.
-`ao201_missing_donation` lists them after its own."""
+by a callback, a list, a logger, an asynchronous save or another attribute does. A
+state built by `TrainState(...)` itself holds each field as given; one that holds
+another attribute's or a global's buffers, or one buffer in two fields, is not donated
+safely. `ao201_missing_donation` lists them after its own."""
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid
 
-_UNSAFE = Applicability.UNSAFE
+_UNSAFE, _NONE = Applicability.UNSAFE, Applicability.NONE
 
 _TRAINER = """
 import jax
@@ -62,10 +64,50 @@ def _kept(old: str, new: str, message: str = _READ) -> Invalid:
     return Invalid(code, _donated(code), fix=_UNSAFE, message=message)
 
 
-INVALID = (
+_INDENT = "\n            "
+_FIELDS = 'params={"w": jnp.zeros(3)}, tx=None, opt_state=None'
+_BUILT = _TRAINER.replace(
+    f'TrainState.create({_INDENT}apply_fn=None, params={{"w": jnp.zeros(3)}}, tx=optax.adam(1e-3)',
+    f"TrainState({_INDENT}step=0, apply_fn=None, {_FIELDS}",
+)
+
+
+def _built(
+    fields: str, first: str = "", fix: Applicability = _UNSAFE, message: str = ""
+) -> Invalid:
+    """The trainer whose first state is `TrainState(step=0, apply_fn=None, <fields>)`,
+    after the statement `first` in `__init__`."""
+    code = _BUILT.replace(_FIELDS, fields)
+    code = code.replace("    def __init__(self):\n", f"    def __init__(self):\n{first}")
+    assert _FIELDS not in code and (not first or first in code), fields
+    expected = None if fix is _NONE else _donated(code)
+    return Invalid(code, expected, fix=fix, message=message)
+
+
+INVALID: tuple[Invalid, ...] = (
     # fires: the optimizer's re-creation replaces `self.state` from its own fields, and a
     # synchronous checkpoint save keeps nothing once it returns
     Invalid(_TRAINER, _donated(_TRAINER)),
+    # fires: the first state is built by `TrainState(...)`, which holds its new params
+    # and keeps nothing else
+    Invalid(_BUILT, _donated(_BUILT)),
+    # fires, unsafe: the built state's params are another attribute's too
+    _built(
+        "params=self.init_params, tx=None, opt_state=None",
+        '        self.init_params = {"w": jnp.zeros(3)}\n',
+        message="may be held by another attribute of `self` too (`self.init_params`)",
+    ),
+    # fires, unsafe: the built state's params are a global's
+    _built("params=PARAMS, tx=None, opt_state=None", message="may hold `PARAMS`"),
+    # fires, unsafe: an optimizer autoopt does not see made (it may hold the params)
+    _built('params={"w": jnp.zeros(3)}, tx=TX, opt_state=None', message="may hold `TX`"),
+    # fires, no fix: one buffer in two fields, donated twice at the first step
+    _built(
+        "params=w, tx=None, opt_state=w",
+        '        w = {"w": jnp.zeros(3)}\n',
+        fix=_NONE,
+        message="`w` fills two leaves of the value stored in `self.state` at line 17",
+    ),
     # fires, unsafe: a callback keeps the state
     _kept(_SAVE, "self.best_state = self.state"),
     # fires, unsafe: its params are appended to a list
@@ -79,5 +121,81 @@ INVALID = (
     _kept(
         "self.state = train_state.TrainState.create(\n            apply_fn=self.state.apply_fn",
         "self.best = train_state.TrainState.create(\n            apply_fn=self.state.apply_fn",
+    ),
+)
+
+#: One name as two fields of a field subclass's `create` (`params=p, ema_params=p`), in a
+#: trainer class handed on as a value: no fix, whatever else holds.
+_EMA = """
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class EmaState(train_state.TrainState):
+    ema_params: Any = None
+
+
+@jax.jit
+def train_step(state, batch):
+    grads = jax.tree.map(lambda p: p * batch.mean(), state.params)
+    return state.apply_gradients(grads=grads), batch.sum()
+
+
+class Trainer:
+    def __init__(self):
+        params = {"w": jnp.zeros(3)}
+        self.state = EmaState.create(
+            apply_fn=None, params=params, ema_params=params, tx=optax.adam(1e-3)
+        )
+
+    def fit(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches, make=Trainer):
+    make().fit(batches)
+"""
+
+INVALID += (
+    Invalid(
+        _EMA,
+        fix=_NONE,
+        message="`params` fills two leaves of the value stored in `self.state` at line 23",
+    ),
+)
+
+#: `_TRAINER` run through a subclass whose override replaces its checkpoint save.
+_TASK = _TRAINER.replace(
+    "def main(batches):\n    Trainer().train_model(batches)",
+    "class Task(Trainer):\n    def save_model(self, step):\n        OVERRIDE\n\n\n"
+    "def main(batches):\n    Task().train_model(batches)",
+)
+
+
+def _task(override: str, fix: Applicability = _UNSAFE, message: str = "") -> Invalid:
+    """The trainer run as a `Task` whose `save_model` is `override`."""
+    code = _TASK.replace("OVERRIDE", override)
+    return Invalid(code, _donated(code), fix=fix, message=message)
+
+
+INVALID += (
+    # fires: a subclass's override reads the state only to count it, and its instance
+    # is followed as the base's would be
+    _task("self.saved = step", fix=Applicability.SAFE),
+    # fires, unsafe: the subclass's override keeps the state in a list
+    _task("HISTORY.append(self.state)", message="`self.state` is read at line 37"),
+    # fires, unsafe: the subclass's override hands the trainer itself on
+    _task("KEEP.append(self)", message="`self` is used other than through its attributes"),
+    # fires, unsafe: a class deriving from the trainer and another class is not followed
+    Invalid(
+        _TRAINER + "\n\nclass Mixed(dict, Trainer):\n    pass\n",
+        _donated(_TRAINER + "\n\nclass Mixed(dict, Trainer):\n    pass\n"),
+        fix=_UNSAFE,
+        message="`Mixed` at line 39 derives from `Trainer` in a way autoopt does not follow",
     ),
 )

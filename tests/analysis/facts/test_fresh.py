@@ -153,6 +153,17 @@ def test_a_rebound_global_is_no_proven_object() -> None:
         ("train_state.TrainState.create(apply_fn=f, params=params, tx=mixed)", None),
         ("train_state.TrainState.create(f, params, opt)", None),  # not by keyword
         ("make_state(params=params, tx=opt)", None),
+        ("train_state.TrainState.create(apply_fn=f, params=params, tx=None)", None),
+        (  # the constructor holds every field but `apply_fn` and `tx`, as given
+            "train_state.TrainState(step=0, apply_fn=f, params=params, tx=None, opt_state=s)",
+            ["0", "params", "s"],
+        ),
+        (
+            "train_state.TrainState(step=0, apply_fn=f, params=params, tx=opt, opt_state=s)",
+            ["0", "params", "s"],
+        ),
+        ("train_state.TrainState(step=0, apply_fn=f, params=params, tx=mixed, opt_state=s)", None),
+        ("train_state.TrainState(0, f, params, None, s)", None),  # not by keyword
     ],
 )
 def test_held_fields(call: str, held: list[str] | None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import inspect
 import warnings
@@ -143,3 +144,37 @@ def test_a_subclass_with_fields_alone_creates_as_train_state_does() -> None:
     assert len(jax.tree.leaves(made)) == len(
         jax.tree.leaves((made.step, PARAMS, made.opt_state, stats))
     )
+
+
+def test_the_constructor_holds_each_field_as_given_and_keeps_nothing_else() -> None:
+    (name,) = training_api.CONSTRUCTOR_STATIC
+    assert resolve(name) and name in training_api.FIELD_SUBCLASSES
+    fields = dataclasses.fields(train_state.TrainState)
+    no_leaves = {f.name for f in fields if not f.metadata.get("pytree_node", True)}
+    assert training_api.CONSTRUCTOR_STATIC[name] == no_leaves == {"apply_fn", "tx"}
+    opt_state = TX.init(PARAMS)
+    made = train_state.TrainState(step=0, apply_fn=None, params=PARAMS, tx=TX, opt_state=opt_state)
+    assert made.params is PARAMS and made.opt_state is opt_state and made.tx is TX
+    assert len(jax.tree.leaves(made)) == len(jax.tree.leaves((0, PARAMS, opt_state)))
+    assert pointers(made) == pointers((PARAMS, opt_state))  # its leaves, as given
+
+    def build() -> list[weakref.ref]:
+        params = _Tree(w=jnp.ones((2, 3)))
+        made = train_state.TrainState(step=0, apply_fn=None, params=params, tx=None, opt_state=None)
+        assert made.params is params and jax.tree.leaves(made)[1] is params["w"]
+        return [weakref.ref(params), weakref.ref(params["w"])]
+
+    assert _dropped(build)
+
+
+def test_a_field_subclass_constructor_holds_its_fields_as_given() -> None:
+    class WithStats(train_state.TrainState):
+        batch_stats: Any
+
+    stats = {"mean": jnp.zeros(3)}
+    made = WithStats(
+        step=0, apply_fn=None, params=PARAMS, tx=None, opt_state=None, batch_stats=stats
+    )
+    assert made.batch_stats is stats and made.params is PARAMS
+    assert len(jax.tree.leaves(made)) == len(jax.tree.leaves((0, PARAMS, stats)))
+    assert pointers(made) == pointers((PARAMS, stats))
