@@ -44,6 +44,7 @@ from autoopt.analysis.core.exprs import (
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
+from autoopt.analysis.facts.closures import factory_closure
 from autoopt.analysis.facts.library_objects import (
     library_object,
     pure_calls_only,
@@ -341,7 +342,7 @@ def _bare_call_impurity(
         return None
     if name in ctx.graph.classes:
         return _constructor_impurity(ctx, name, seen)  # e.g. a NamedTuple state
-    transformed = transformed_function(ctx, name)
+    transformed = transformed_function(ctx, name) or factory_closure(ctx, name)
     if transformed is not None:
         if _key(ctx, transformed) in seen:
             return None
