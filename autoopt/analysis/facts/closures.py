@@ -64,13 +64,14 @@ def returned_function(ctx: ModuleContext, factory: Function) -> Function | None:
     if factory.is_method or node.decorators or node.asynchronous or factory.is_generator:
         return None
     stmts = ctx.graph.scope_stmts(factory.qualname)
-    returns = [s for s in stmts if type(s.node) is cst.Return]
+    returns = [s.node for s in stmts if type(s.node) is cst.Return]
     last = node.body.body[-1] if type(node.body) is cst.IndentedBlock else None
     if len(returns) != 1 or type(last) is not cst.SimpleStatementLine:
         return None
-    if last.body[-1] is not returns[0].node or returns[0].node.value is None:
+    returned = last.body[-1]
+    if returned is not returns[0] or type(returned) is not cst.Return or returned.value is None:
         return None
-    value = unwrapped(ctx, returns[0].node.value)
+    value = unwrapped(ctx, returned.value)
     if type(value) is not cst.Name:
         return None
     binders = [s for s in stmts if value.value in s.defs]

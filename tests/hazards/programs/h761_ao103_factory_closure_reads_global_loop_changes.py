@@ -22,7 +22,7 @@ ys = jnp.arange(4.0, dtype=jnp.float32)
 loss_fn = make_loss(xs, ys)
 value_and_grad_fn = jax.value_and_grad(loss_fn)
 w = jnp.zeros(3, dtype=jnp.float32)
-for epoch in range(10):
+for _ in range(10):
     loss, grads = value_and_grad_fn(w)
     w = jax.tree.map(lambda p, g: p - 0.3 * g, w, grads)
     TEMPERATURE = TEMPERATURE * 0.7

@@ -22,7 +22,7 @@ grad_fn = jax.grad(objective)
 
 def main():
     x = jnp.ones(4, dtype=jnp.float32)
-    for step in range(6):
+    for _ in range(6):
         g = grad_fn(x)
         x = x - 0.1 * g
         x = x * 0.99

@@ -19,7 +19,7 @@ xs = jnp.linspace(0.0, 1.0, 12, dtype=jnp.float32).reshape(4, 3)
 grad_fn = jax.grad(make_loss(xs))
 w = jnp.zeros(3, dtype=jnp.float32)
 shrunk = []
-for step in range(10):
+for _ in range(10):
     g = grad_fn(w)
     w = w - 0.2 * g
     w = w * 0.999

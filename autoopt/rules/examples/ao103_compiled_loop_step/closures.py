@@ -8,7 +8,7 @@ from autoopt.rules.base import Invalid, Valid
 
 _NONE = Applicability.NONE
 
-_FACTORY = '''
+_FACTORY = """
 import jax
 import jax.numpy as jnp
 
@@ -19,7 +19,7 @@ def make_loss(xs, ys):
 
     return jax.jit(loss)
 
-'''
+"""
 
 #: The closure reads only the factory's arguments (arrays, bound once): the step is
 #: compiled.
@@ -120,8 +120,7 @@ for step in range(6):
     x = x * 0.99
 """,
     fix=_NONE,
-    message="it is not pure: it calls `grad_fn`, which calls `rng.normal`, code autoopt "
-    "cannot see",
+    message="it is not pure: it calls `grad_fn`, which calls `rng.normal`, code autoopt cannot see",
 )
 
 #: A factory that returns one of two functions is not followed: the call stays unseen.
@@ -178,8 +177,7 @@ for step in range(8):
     print(step)
     STIFFNESS = STIFFNESS * 1.5
 """,
-        why="`grad_fn`'s function reads `STIFFNESS`, which the loop rebinds: jit would "
-        "freeze it",
+        why="`grad_fn`'s function reads `STIFFNESS`, which the loop rebinds: jit would freeze it",
     ),
     Valid(
         _FACTORY.replace("ys) ** 2)", "ys) ** 2) / TEMPERATURE")
