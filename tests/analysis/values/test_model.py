@@ -465,3 +465,13 @@ def test_a_closure_reads_its_factory_argument_and_the_module() -> None:
     assert values.name(body, "xs").kind is Kind.ARRAY
     assert values.name(body, "n").kind is Kind.CONTAINER
     assert values.name(body, "jnp").kind is Kind.MODULE
+
+
+def test_a_method_of_a_class_in_a_function_reads_the_function_not_the_class_body() -> None:
+    code = HEADER + (
+        "x = 5\ndef f():\n    x = jnp.ones(3)\n    class C:\n        x = 'body'\n"
+        "        def m(self):\n            return x\n    return C\n"
+    )
+    ctx = ModuleContext("<t>", code, cst.parse_module(code))
+    body = next(s for s in ctx.graph.scope_stmts("f.C.m") if type(s.node) is cst.Return)
+    assert model(ctx).name(body, "x").kind is Kind.ARRAY
