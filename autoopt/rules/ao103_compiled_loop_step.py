@@ -47,7 +47,8 @@ class CompiledLoopStep(Rule):
     premise of that form fails, or the body changes a module otherwise, the loop is
     reported with no fix, the premise named. A step of device work whose
     purity is unproven (it calls code autoopt cannot see: another library's object, a
-    function made at run time) is reported with no fix, naming the call.
+    function made at run time other than by a factory of the module) is reported with no
+    fix, naming the call.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -85,7 +86,13 @@ class CompiledLoopStep(Rule):
       nnx step: the modules proven, passed as arguments, changed only through the
       overlay's calls, and an `nnx.jit` function it calls pure but for those:
       `analysis/plans/nnx_step.py`
-    - every call the step makes is seen and pure: `analysis/facts/purity.py`; an optax
+    - every call the step makes is seen and pure: `analysis/facts/purity.py`; a module-level
+      name bound once to JAX transforms of a module function (`grad_fn = jax.grad(loss)`)
+      or to what a factory of the module returns (`mse_loss = make_loss(xs, ys)`, its one
+      `return` naming a nested function, `jax.jit` of it or not) is followed into that
+      function: `analysis/facts/closures.py`; what it reads from outside (a global the
+      program rebinds, a factory variable a `nonlocal` setter rebinds, a list it was given)
+      must be unchanging, as for the step's own callees: `analysis/facts/summaries.py`; an optax
       optimizer it calls (`opt.update(...)`, a local bound once before the loop) is a
       static argument, immutable and hashable: `analysis/overlays/optax.py`
     """

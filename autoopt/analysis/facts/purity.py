@@ -44,6 +44,7 @@ from autoopt.analysis.core.exprs import (
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
+from autoopt.analysis.facts.closures import factory_closure
 from autoopt.analysis.facts.library_objects import (
     library_object,
     pure_calls_only,
@@ -341,13 +342,30 @@ def _bare_call_impurity(
         return None
     if name in ctx.graph.classes:
         return _constructor_impurity(ctx, name, seen)  # e.g. a NamedTuple state
-    transformed = transformed_function(ctx, name)
+    transformed = None if _enclosing_binds(ctx, fn, name) else _held_function(ctx, name)
     if transformed is not None:
         if _key(ctx, transformed) in seen:
             return None
         inner = impurities(ctx, transformed, seen)
         return f"calls `{name}`, which {inner[0]}" if inner else None
     return f"calls `{name}`, code autoopt cannot see"
+
+
+def _held_function(ctx: ModuleContext, name: str) -> Function | None:
+    """The function a module-level name holds: JAX transforms of a module function, or
+    what a factory of the module returns (`analysis/facts/closures.py`)."""
+    return transformed_function(ctx, name) or factory_closure(ctx, name)
+
+
+def _enclosing_binds(ctx: ModuleContext, fn: Function, name: str) -> bool:
+    """Whether a function around `fn` binds `name` (which then is not the module's)."""
+    outer = ctx.graph.functions.get(fn.scope)
+    while outer is not None:
+        stmts = ctx.graph.scope_stmts(outer.qualname)
+        if name in outer.params or any(name in s.defs for s in stmts):
+            return True
+        outer = ctx.graph.functions.get(outer.scope)
+    return False
 
 
 def transformed_function(ctx: ModuleContext, name: str) -> Function | None:

@@ -54,6 +54,7 @@ from autoopt.analysis.core.exprs import is_at_update, read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.facts import purity, tracing
+from autoopt.analysis.facts.closures import factory_closure
 from autoopt.analysis.facts.library_objects import library_object, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import flax_nnx as nnx_api
@@ -333,7 +334,7 @@ def frozen_reads(
             changes += [reason] if reason else []
             doubts += [doubt] if doubt else []
         for call in stmt.calls:
-            found = _callee(ctx, stmt, call)
+            found = _callee(ctx, stmt, call) or _held_function(ctx, stmt, call)
             if found is None or _key(*found) in seen:
                 continue
             other, callee = found
@@ -414,6 +415,28 @@ def _callee(
     return project_function(ctx, qual) if qual else None
 
 
+def _held_function(
+    ctx: ModuleContext, stmt: Stmt, call: cst.Call
+) -> tuple[ModuleContext, Function] | None:
+    """The function a module-level name holds that a call runs: JAX transforms of a module
+    function (`g = jax.grad(loss)`), or what a factory returns (`closures.py`)."""
+    if type(call.func) is not cst.Name or _local_name(ctx, stmt, call.func.value):
+        return None
+    name = call.func.value
+    fn = purity.transformed_function(ctx, name) or factory_closure(ctx, name)
+    return (ctx, fn) if fn is not None else None
+
+
+def _local_name(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """Whether `name` is bound in the scope of `stmt` or a function around it."""
+    fn = ctx.graph.functions.get(stmt.scope)
+    while fn is not None:
+        if name in fn.params or any(name in s.defs for s in ctx.graph.scope_stmts(fn.qualname)):
+            return True
+        fn = ctx.graph.functions.get(fn.scope)
+    return False
+
+
 def _key(ctx: ModuleContext, fn: Function) -> str:
     return f"{ctx.path}::{fn.qualname}"
 
@@ -429,7 +452,7 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
         return f"reads `{name}`, which the enclosing function rebinds (jit would freeze it)", ""
     if fn.scope != MODULE and _rebound_nonlocal(ctx, fn.scope, name):
         return f"reads `{name}`, which a function rebinds with `nonlocal` (jit would freeze it)", ""
-    if fn.scope == MODULE and name in purity.changed_module_names(ctx):
+    if name in purity.changed_module_names(ctx) and _global(ctx, fn, name):
         return f"reads `{name}`, which {purity.change_reason(ctx, name)} (jit would freeze it)", ""
     if library_object(ctx, name) and refers_to_global(ctx, fn, name):
         return "", ""  # an optimizer bound once, never changed (`library_objects.py`)

@@ -658,11 +658,21 @@ class ValueModel:
 
     def _free(self, stmt: Stmt, name: str) -> Value:
         """A name a function reads from an enclosing scope or the module."""
-        fn = self.ctx.graph.functions.get(stmt.scope)
-        outer = fn.scope if fn is not None else MODULE
-        outer_defs = [s for s in self.ctx.graph.scope_stmts(outer) if name in s.defs]
-        if outer != MODULE:
-            return join_all([self.defined(d, name) for d in outer_defs]) if outer_defs else UNKNOWN
+        graph = self.ctx.graph
+        fn = graph.functions.get(stmt.scope)
+        scope = fn.scope if fn is not None else MODULE
+        while scope != MODULE:
+            enclosing = graph.functions.get(scope)
+            if enclosing is None:  # a class body: its names are not the method's
+                scope = scope.rpartition(".")[0] or MODULE
+                continue
+            outer_defs = [s for s in graph.scope_stmts(scope) if name in s.defs]
+            values = [self.defined(d, name) for d in outer_defs]
+            if name in enclosing.params:
+                values.append(self.parameter(enclosing, name))  # a factory's argument
+            if values or name in enclosing.globals | enclosing.nonlocals:
+                return join_all(values) if values else UNKNOWN
+            scope = enclosing.scope
         return self._scope_value(stmt, name)
 
     def _module_defs(self, name: str) -> list[Stmt]:

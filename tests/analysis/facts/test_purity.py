@@ -299,3 +299,29 @@ def test_a_reason_is_unproven_only_for_code_autoopt_cannot_see(
     (found,) = impurities(ctx, ctx.graph.functions["f"])
     assert found == reason
     assert unseen(found) is unproven
+
+
+def test_a_name_an_enclosing_function_binds_is_not_the_modules_function() -> None:
+    """`loss` in `step` is `train`'s own, not the module's `jax.grad` of a pure function."""
+    code = (
+        "def pure_loss(w):\n    return jnp.sum(w)\nloss = jax.grad(pure_loss)\n"
+        "def train(make):\n    loss = make()\n    def step(w):\n        return loss(w)\n"
+        "    return step\n"
+    )
+    ctx = context(code, IMPORTS)
+    assert impurities(ctx, ctx.graph.functions["train.step"]) == [
+        "calls `loss`, code autoopt cannot see"
+    ]
+
+
+def test_the_closure_a_factory_returns_is_followed() -> None:
+    code = (
+        "def make(xs):\n    def loss(w):\n        print(w)\n        return xs @ w\n"
+        "    return jax.jit(loss)\n"
+        "grad_fn = jax.grad(make(jnp.ones((2, 3))))\n"
+        "def f(w):\n    return grad_fn(w)\n"
+    )
+    ctx = context(code, IMPORTS)
+    assert impurities(ctx, ctx.graph.functions["f"]) == [
+        f"calls `grad_fn`, which prints (`print` {AT_TRACE})"
+    ]

@@ -332,3 +332,40 @@ def test_a_global_of_another_project_file(tmp_path, cfg: str, impurity: str, dou
     info = summary(ctx, ctx.graph.functions["f"])
     assert impurity in " ".join(info.impurities) and bool(info.impurities) is bool(impurity)
     assert doubt in " ".join(info.doubts) and bool(info.doubts) is bool(doubt)
+
+
+def test_a_module_transform_is_followed_for_what_its_function_reads() -> None:
+    """`g = jax.grad(loss)`: the step calling `g` reads what `loss` reads (h760)."""
+    code = (
+        "SCALE = 2.0\ndef loss(w):\n    return jnp.sum(w * SCALE)\ng = jax.grad(loss)\n"
+        "def f(w):\n    return w - g(w)\nfor i in range(3):\n    SCALE = SCALE + 1.0\n"
+    )
+    assert summarise(code).impurities == [
+        "calls `loss`, which reads `SCALE`, which the module changes (jit would freeze it)"
+    ]
+
+
+_FACTORY = (
+    "def make(xs):\n    def loss(w):\n        return jnp.sum(xs @ w) * {scale}\n"
+    "    return jax.jit(loss)\n"
+    "g = jax.grad(make({xs}))\ndef f(w):\n    return w - g(w)\n"
+)
+
+
+def test_a_factory_closure_over_its_arrays_reads_nothing_that_changes() -> None:
+    info = summarise(_FACTORY.format(scale="2.0", xs="jnp.ones((2, 3))"))
+    assert (info.impurities, info.doubts) == ([], [])
+
+
+def test_a_factory_closure_reading_a_global_the_module_changes_is_an_impurity() -> None:
+    code = _FACTORY.format(scale="SCALE", xs="jnp.ones((2, 3))") + "SCALE = 1.0\nSCALE = 2.0\n"
+    assert summarise(code).impurities == [
+        "calls `loss`, which reads `SCALE`, which the module changes (jit would freeze it)"
+    ]
+
+
+def test_a_factory_closure_over_a_list_is_a_doubt() -> None:
+    info = summarise(_FACTORY.format(scale="2.0", xs="[1.0, 2.0]"))
+    assert info.doubts == [
+        "`loss` reads `xs` (a Python container) from outside; jit would freeze its value"
+    ]

@@ -452,3 +452,26 @@ def test_nested_cycles_are_solved_once_per_guess_not_once_per_read() -> None:
     value = values.name(ctx.graph.scope_stmts("main")[-1], "state")
     assert (value.kind, value.detail) == (Kind.PYTREE, "dict")
     assert values._steps < 500
+
+
+def test_a_closure_reads_its_factory_argument_and_the_module() -> None:
+    code = HEADER + (
+        "def make(xs, n):\n    def loss(w):\n        return jnp.sum(xs @ w) * n\n    return loss\n"
+        "f = make(jnp.ones((2, 3)), [1])\n"
+    )
+    ctx = ModuleContext("<t>", code, cst.parse_module(code))
+    values = model(ctx)
+    body = next(s for s in ctx.graph.scope_stmts("make.loss") if type(s.node) is cst.Return)
+    assert values.name(body, "xs").kind is Kind.ARRAY
+    assert values.name(body, "n").kind is Kind.CONTAINER
+    assert values.name(body, "jnp").kind is Kind.MODULE
+
+
+def test_a_method_of_a_class_in_a_function_reads_the_function_not_the_class_body() -> None:
+    code = HEADER + (
+        "x = 5\ndef f():\n    x = jnp.ones(3)\n    class C:\n        x = 'body'\n"
+        "        def m(self):\n            return x\n    return C\n"
+    )
+    ctx = ModuleContext("<t>", code, cst.parse_module(code))
+    body = next(s for s in ctx.graph.scope_stmts("f.C.m") if type(s.node) is cst.Return)
+    assert model(ctx).name(body, "x").kind is Kind.ARRAY

@@ -8,6 +8,7 @@ its documentation shows.
 
 from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples.ao103_compiled_loop_step import (
+    closures,
     donated_step,
     guarded,
     kept,
@@ -26,6 +27,7 @@ VALID: tuple[Valid, ...] = (
     *kept.VALID,
     *nnx_in_place.VALID,
     *library_steps.VALID,
+    *closures.VALID,
 )
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
@@ -58,4 +60,5 @@ INVALID: tuple[Invalid, ...] = (
     nnx_in_place.NNX_HOST_WRITE,
     nnx_in_place.NNX_MODULE_CALL,
     library_steps.OPTAX_LOCAL,
+    *closures.INVALID,
 )
