@@ -1,7 +1,7 @@
 """How long `verify_file` takes per corpus file with and without the compilation cache.
 
 Usage:
-    python benchmarks/verify_time.py [--corpus DIR] [--repeats N] NAME [NAME ...]
+    python benchmarks/verify_time.py [--corpus DIR] [--repeats N] [--on-first] NAME [NAME ...]
 
 Each file is verified with the file's compilation cache off (as before issue 28's cache)
 and on, alternately (off first, then on first, by file and by repeat), in one process,
@@ -72,13 +72,15 @@ def main() -> None:
     parser.add_argument("names", nargs="+")
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--on-first", action="store_true", help="the first file: cache on first")
     args = parser.parse_args()
     seconds: dict[tuple[str, bool], list[float]] = {}
     print("| file | cache | s | baseline | entry runs (count) | steady state | load | verdicts |")
     print("|---|---|---|---|---|---|---|---|")
     for repeat in range(args.repeats):
         for number, name in enumerate(args.names):
-            for cache in (False, True) if (repeat + number) % 2 == 0 else (True, False):
+            flip = (repeat + number + args.on_first) % 2
+            for cache in (True, False) if flip else (False, True):
                 total, phases, report = verify(args.corpus / f"{name}.py", cache)
                 seconds.setdefault((name, cache), []).append(total)
                 parts = [f"{phases.seconds.get(p, 0.0):.1f}" for _, p in PHASES]
