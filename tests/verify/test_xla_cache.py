@@ -37,7 +37,7 @@ def main():
 CHARGE = 5.0  # seconds each compilation is recorded to have cost, in the test
 
 
-def _run(path: Path, out: Path, cache: Path | None) -> WorkerRun:
+def _run(path: Path, out: Path, cache: Path | None, fresh: bool = False) -> WorkerRun:
     spec: dict[str, Any] = {
         "mode": "run",
         "program": str(path),
@@ -47,7 +47,7 @@ def _run(path: Path, out: Path, cache: Path | None) -> WorkerRun:
         "instrument": True,
         "compilation_cache": str(cache) if cache else None,
     }
-    run = run_worker(spec, out, timeout=120, cwd=path.parent)
+    run = run_worker(spec, out, timeout=120, cwd=path.parent, fresh=fresh)
     assert run.ok, run.reason
     return run
 
@@ -74,8 +74,11 @@ def test_the_users_own_cache_is_never_used(tmp_path, program, monkeypatch) -> No
     mine = tmp_path / "users-cache"
     monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(mine))
     path, cache = program(PROGRAM), tmp_path / "cache"
-    _run(path, tmp_path / "out", cache)
+    _run(path, tmp_path / "forked", cache)
     assert not mine.exists() and any((cache / "xla").iterdir())
+    at_import = program(PROGRAM.replace("def main():", "step(jnp.ones(3))\n\n\ndef main():"))
+    _run(at_import, tmp_path / "fresh", None, fresh=True)  # compiles as jax is imported
+    assert not mine.exists()
 
 
 def _worker(compiles: int, hits: int, rss: int) -> WorkerRun:
