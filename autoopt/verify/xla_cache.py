@@ -16,6 +16,7 @@ Imports jax: only the worker uses this module.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -33,17 +34,30 @@ Cost = tuple[float, float]  # wall and CPU seconds
 
 def enable(directory: str, counter: CompileCounter) -> bool:
     """Use the cache under `directory` for this process, charging `counter`; False
-    (and no cache) where this jax lacks the functions the charging wraps."""
-    if not all(callable(getattr(compiler, name, None)) for name in HOOKS):
-        return False
+    (and no cache) where this jax lacks the functions the charging wraps or the options."""
     root = Path(directory)
+    settings = {
+        "jax_compilation_cache_dir": str(root / "xla"),
+        "jax_persistent_cache_min_compile_time_secs": 0.0,
+        "jax_persistent_cache_min_entry_size_bytes": -1,  # every entry, whatever its size
+        "jax_persistent_cache_enable_xla_caches": "none",  # compile times stay their own
+    }
+    hooked = all(callable(getattr(compiler, name, None)) for name in HOOKS)
+    if not hooked or not all(name in jax.config.values for name in settings):
+        return False
     (root / "times").mkdir(parents=True, exist_ok=True)
-    jax.config.update("jax_compilation_cache_dir", str(root / "xla"))
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
-    jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
-    jax.config.update("jax_persistent_cache_enable_xla_caches", "none")
+    for name, value in settings.items():
+        jax.config.update(name, value)
     _Charging(root / "times", counter).install()
     return True
+
+
+class _Request(threading.local):
+    """The compilation request under way in this thread."""
+
+    cached: Cost | None = None  # what the served entry cost to compile
+    compiled: Cost | None = None  # what compiling it cost now
+    keyed: bool = False  # the cache was looked up
 
 
 class _Charging:
@@ -51,7 +65,7 @@ class _Charging:
 
     def __init__(self, times: Path, counter: CompileCounter) -> None:
         self.times, self.counter = times, counter
-        self.state = threading.local()  # the request under way in this thread
+        self.state = _Request()
 
     def install(self) -> None:
         originals = {name: getattr(compiler, name) for name in HOOKS}
@@ -97,7 +111,8 @@ class _Charging:
         def write(cache_key: str, *args: Any, **kwargs: Any) -> Any:
             if self.state.compiled is not None:
                 wall, cpu = self.state.compiled
-                (self.times / cache_key).write_text(f"{wall!r} {cpu!r}")
+                with contextlib.suppress(OSError):  # unrecorded: a later hit is not charged
+                    (self.times / cache_key).write_text(f"{wall!r} {cpu!r}")
             return original(cache_key, *args, **kwargs)
 
         return write
