@@ -36,6 +36,7 @@ from autoopt.verify.trees import FlatTree, load_tree
 
 Progress = Callable[[str], None]
 Sample = tuple[float, float]  # seconds (CPU or wall) and compile seconds of one entry run
+Memory = tuple[bool, int | None, int | None]  # compiled nothing; peak RSS; device peak
 BENCH_SHARE = 0.5  # of the budget left after the first rounds, for the steady-state view
 MIN_BENCH_S = 2.0  # seconds a region gets however little budget is left
 
@@ -58,6 +59,7 @@ class VerifyOptions:
     memory_limit: int | None = None  # bytes of address space a program may add (RLIMIT_AS)
     memory_budget: int | None = None  # AO601 is not kept below this much compiled temp memory
     inconclusive: str = "keep-safe"  # which undecided equivalent rewrites are kept (decide.settle)
+    compilation_cache: bool = True  # the file's runs share compilations (verify.xla_cache)
     thresholds: Thresholds = field(default_factory=Thresholds)
 
 
@@ -131,6 +133,7 @@ class _Session:
         self.cpu = False  # CPU backend: runs are timed by their CPU time
         self.round = 0  # rounds of entry runs so far; samples are paired by round
         self.samples: dict[Path, dict[int, Sample]] = {}  # by program, by round
+        self.memory: dict[Path, Memory] = {}  # by program (`_note_memory`)
 
     def left_s(self) -> float:
         """Seconds of the file's budget left (negative once past it)."""
@@ -155,6 +158,7 @@ class _Session:
             "entry": self.entry,
             "instrument": True,
             "memory_limit": self.options.memory_limit,
+            "compilation_cache": self.cache_dir(),
             **spec,
         }
         out = self.work / "runs" / str(next(self.ids))
@@ -168,6 +172,7 @@ class _Session:
         shutil.rmtree(capture["dir"], ignore_errors=True)  # from a forked run, if any
         self.baseline = self.run(self.path, capture=capture)
         if self.baseline.ok:
+            _note_memory(self, self.path, self.baseline)
             self.reference = load_tree(self.baseline.out_dir, "outputs")
             self.printed = load_output(self.baseline.out_dir)
             self.x64 = bool(self.baseline.result.get("x64"))
@@ -207,6 +212,11 @@ class _Session:
         }
         timeout = self.options.timeout + 3 * budget * len(pairs)
         return self.run(self.path, timeout=timeout, **spec)
+
+    def cache_dir(self) -> str | None:
+        """The compilation cache the file's runs share, in its work directory (deleted
+        with it); None when the options turn it off."""
+        return str(self.work / "compilation-cache") if self.options.compilation_cache else None
 
     def entry_region(self) -> str | None:
         """The entry's name when it is a function of this program (called without
@@ -356,6 +366,8 @@ def _program_round(session: _Session, jobs: list[_Job], say: Progress) -> None:
         program = job.program if job else session.path
         say(f"run {number + 1}: {job.row.rule if job else 'original'}")
         run = session.run(program)
+        if run.ok:
+            _note_memory(session, program, run)
         if _usable(session, job, run, program not in session.samples):
             seconds = run.result["cpu_s" if session.cpu else "total_s"]
             sample = (seconds, run.result["compile_s"])
@@ -370,6 +382,7 @@ def _program_views(session: _Session, jobs: list[_Job]) -> None:
     spread = pooled_noise(groups)
     original = session.samples.get(session.path, {})
     for job in jobs:
+        _memory_counters(session, job)
         runs = session.samples.get(job.program, {})
         common = sorted(original.keys() & runs.keys())
         if job.failed or not common:
@@ -384,6 +397,28 @@ def _program_views(session: _Session, jobs: list[_Job]) -> None:
             compile_s_after=median([runs[r][1] for r in common]),
             clock="cpu" if session.cpu else "wall",
         )
+
+
+def _note_memory(session: _Session, program: Path, run: WorkerRun) -> None:
+    """Keep the peak memory of the program's first run that compiled nothing (every
+    compilation served by the file's cache), else of its first run: a run that compiles
+    peaks higher, and the original's runs after the first compile nothing."""
+    warm = run.result.get("compiles") == run.result.get("cache_hits")
+    known = session.memory.get(program)
+    if known is None or (warm and not known[0]):
+        session.memory[program] = (warm, run.result.get("peak_rss"), run.result.get("device_peak"))
+
+
+def _memory_counters(session: _Session, job: _Job) -> None:
+    """Peak RSS and device peak of the original and the rewrite (`_note_memory`): a run
+    that compiled nothing against the rewrite's, which compiled only if it never ran
+    without compiling (then its figure errs high, never low)."""
+    before, after = session.memory.get(session.path), session.memory.get(job.program)
+    memory = job.row.memory
+    if before:
+        memory.peak_rss_before, memory.device_peak_before = before[1:]
+    if after:
+        memory.peak_rss_after, memory.device_peak_after = after[1:]
 
 
 def _usable(session: _Session, job: _Job | None, run: WorkerRun, first: bool) -> bool:
@@ -471,18 +506,15 @@ def _check_rewrite(session: _Session, job: _Job, run: WorkerRun, first: bool) ->
 
 
 def _counters(row: Row, before: WorkerRun, after: WorkerRun) -> None:
-    """Transfers, host syncs, compilations and peak memory of the two entry runs."""
+    """Transfers, host syncs and compilations of the two entry runs (peak memory is
+    `_memory_counters`')."""
     row.transfers_before = before.transfers.get("host-to-device", 0)
     row.syncs_before = sum(before.result.get("syncs", {}).values())
     row.compiles_before = before.result.get("compiles")
-    row.memory.peak_rss_before = before.result.get("peak_rss")
-    row.memory.device_peak_before = before.result.get("device_peak")
     if after.ok:
         row.transfers_after = after.transfers.get("host-to-device", 0)
         row.syncs_after = sum(after.result.get("syncs", {}).values())
         row.compiles_after = after.result.get("compiles")
-        row.memory.peak_rss_after = after.result.get("peak_rss")
-        row.memory.device_peak_after = after.result.get("device_peak")
 
 
 def _measure_functions(session: _Session, jobs: list[_Job], say: Progress) -> None:

@@ -30,11 +30,20 @@ LIBRARY_PACKAGES = ("jax", "jaxlib", "numpy", "ml_dtypes", "opt_einsum", "autoop
 
 
 class CompileCounter:
-    """Counts XLA compilations and their time through jax.monitoring events."""
+    """Counts XLA compilations and their time through jax.monitoring events.
+
+    With the verification's compilation cache (`autoopt.verify.xla_cache`), `count`
+    still counts every compilation requested, `hits` those the cache served, and each
+    request's seconds are charged to what compiling cost (`charge`): `seconds` and
+    `charged_wall`/`charged_cpu`, the latter two to add to a run's own clocks.
+    """
 
     def __init__(self) -> None:
         self.count = 0
         self.seconds = 0.0
+        self.hits = 0
+        self.charged_wall = 0.0
+        self.charged_cpu = 0.0
         jax.monitoring.register_event_duration_secs_listener(self._on_event)  # type: ignore[arg-type]  # **_ takes the metadata
 
     def _on_event(self, event: str, duration: float, **_: Any) -> None:
@@ -45,6 +54,12 @@ class CompileCounter:
 
     def snapshot(self) -> tuple[int, float]:
         return self.count, self.seconds
+
+    def charge(self, wall: float, cpu: float) -> None:
+        """Seconds a compilation request took more (or less) had it compiled, uncached."""
+        self.seconds += wall
+        self.charged_wall += wall
+        self.charged_cpu += cpu
 
 
 # ---------------------------------------------------------------- pytrees out

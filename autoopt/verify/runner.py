@@ -75,8 +75,10 @@ def scan_stderr(path: Path) -> tuple[dict[str, int], str]:
 
 
 def worker_env() -> dict[str, str]:
-    """The child's environment: real device peaks, jax's logs visible, stable hashing."""
+    """The child's environment: real device peaks, jax's logs visible, stable hashing,
+    and not the user's compilation cache (a run compiles, or uses the verification's)."""
     env = dict(os.environ)
+    env.pop("JAX_COMPILATION_CACHE_DIR", None)
     env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
     env.setdefault("PYTHONHASHSEED", "0")
     env["TF_CPP_MIN_LOG_LEVEL"] = "0"  # transfer_guard logs through glog warnings

@@ -27,7 +27,7 @@ from typing import Any
 
 import jax
 
-from autoopt.verify import probes
+from autoopt.verify import probes, xla_cache
 from autoopt.verify.capture import save_output
 from autoopt.verify.program import EntryError, Loaded, environ_changes, preload, resolve_entry
 from autoopt.verify.trees import save_tree
@@ -59,6 +59,7 @@ def run_program(
     if instrument:
         jax.config.update("jax_transfer_guard", "log")
     compiles, compile_s = counter.snapshot()
+    hits, wall, cpu = counter.hits, counter.charged_wall, counter.charged_cpu
     with probes.count_host_syncs() if instrument else nullcontext(Counter()) as syncs:  # type: ignore[attr-defined]  # both context managers
         loaded = loaded or preload(spec)
         try:
@@ -76,9 +77,10 @@ def run_program(
     save_tree(probes.flatten(output), Path(spec["out_dir"]), "outputs")
     save_output(printed, Path(spec["out_dir"]))
     return {
-        "total_s": done - loaded.start,
-        "cpu_s": cpu_done - loaded.cpu_start,
+        "total_s": done - loaded.start + counter.charged_wall - wall,
+        "cpu_s": cpu_done - loaded.cpu_start + counter.charged_cpu - cpu,
         "compiles": counter.count - compiles,
+        "cache_hits": counter.hits - hits,
         "compile_s": counter.seconds - compile_s,
         "syncs": dict(syncs),
         "device_peak": probes.device_peak_bytes(),
@@ -152,6 +154,8 @@ def execute(spec: dict[str, Any], loaded: Loaded | None = None) -> dict[str, Any
     (in a fresh interpreter, also those jax sets when the program imports it).
     """
     counter = probes.CompileCounter()
+    if spec.get("compilation_cache"):
+        xla_cache.enable(spec["compilation_cache"], counter)
     jax.devices()  # initialise the backend before the memory cap
     environ = loaded.environ if loaded else dict(os.environ)
     _limit_memory(spec.get("memory_limit"))
