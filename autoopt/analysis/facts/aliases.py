@@ -133,7 +133,16 @@ def scope_sharing(ctx: ModuleContext, scope: str, depth: int = 0) -> Sharing:
 class Sharing:
     """The may-share relation of one scope, as an undirected graph of names."""
 
-    def __init__(self, ctx: ModuleContext, scope: str, skip: Stmt | None = None, depth: int = 0):
+    def __init__(
+        self,
+        ctx: ModuleContext,
+        scope: str,
+        skip: Stmt | None = None,
+        depth: int = 0,
+        until: Stmt | None = None,
+    ):
+        """`skip`: a statement left out; `until`: only the statements that may run
+        before it (earlier in the scope, or in a loop with it) are read."""
         self.ctx = ctx
         self.scope = scope
         self.depth = depth
@@ -155,7 +164,7 @@ class Sharing:
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
         self.retainers: dict[str, set[str]] = {}  # code that may keep names -> those names
         for stmt in ctx.graph.scope_stmts(scope):
-            if stmt is not skip:
+            if stmt is not skip and (until is None or may_run_before(stmt, until)):
                 self.at = stmt
                 self._link_stmt(stmt)
 
@@ -608,12 +617,12 @@ class Sharing:
                 if arg.keyword is None or arg.keyword.value != nnx_api.RNGS_ARGUMENT:
                     out.add(self.shares(arg.value))
             return out
-        if last[:1].isupper() or last in ("replace", "_replace", "copy"):
+        found = self.callee(call)  # a function of the project, whatever its name's case
+        if (last[:1].isupper() and found is None) or last in ("replace", "_replace", "copy"):
             return self._constructed(call, qual, last, args)
         mapped = self._transformed(call)
         if mapped is not None and mapped[0] == "jax.vmap" and self.depth < _MAX_DEPTH:
             return self._module_call(self.ctx, mapped[1], call)  # may return an argument
-        found = self.callee(call)
         if found is not None and not found[1].node.decorators and self.depth < _MAX_DEPTH:
             return self._module_call(*found, call)
         if found is not None and found[1].name in _jitted_names(found[0]):
@@ -710,6 +719,13 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value))
         return out
+
+
+def may_run_before(stmt: Stmt, other: Stmt) -> bool:
+    """Whether `stmt` may run before `other` (of one scope, run once): it comes earlier,
+    or a loop holds both (a later statement of the body runs before the next iteration's
+    `other`)."""
+    return stmt is not other and (stmt.id < other.id or bool(set(stmt.loops) & set(other.loops)))
 
 
 def _reach(held: dict[str, set[str]], name: str) -> set[str]:

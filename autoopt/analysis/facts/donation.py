@@ -58,6 +58,7 @@ from autoopt.analysis.core.jitted import (
 )
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
+from autoopt.analysis.facts.escape import sharing_at
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
@@ -458,9 +459,10 @@ def _outside_verdict(
 
 
 def _sharing_around(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:
-    """The may-share relation of `scope` without the statement `stmt_id` (the call whose
-    arguments are judged), once for every parameter it passes."""
-    return Sharing(ctx, scope, skip=ctx.graph.stmts[stmt_id])
+    """The may-share relation of `scope` where the statement `stmt_id` (the call whose
+    arguments are judged) runs, without it (`analysis/facts/escape.py`), once for every
+    parameter it passes."""
+    return sharing_at(ctx, ctx.graph.stmts[stmt_id])
 
 
 def _outside_reader(ctx: ModuleContext, scope: str, names: set[str]) -> str | None:

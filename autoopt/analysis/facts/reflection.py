@@ -89,6 +89,28 @@ def constant_globals(ctx: ModuleContext) -> frozenset[str]:
     return ctx.per_module(_constant_globals)
 
 
+#: Words through which code may read a module's namespace or find any object: frames,
+#: `inspect`, `gc`, `__main__` and a reload besides the rebinding ones.
+_READ_WORDS = _OWN_WORDS | {
+    "__main__", "inspect", "gc", "f_locals", "f_back", "_getframe", "currentframe", "reload",
+}  # fmt: skip
+
+
+def namespace_reader(ctx: ModuleContext) -> str:
+    """Why code may read the module's globals other than through what it is handed: its
+    own code holds a word that reaches its namespace (`globals`, `sys.modules`, ...), or
+    another file of the project may import it; "" when none may."""
+    words = sorted(_READ_WORDS & set(_IDENTIFIER.findall(ctx.source)))
+    if words:
+        return f"the module may read its own namespace (`{words[0]}`)"
+    stem = _stem(ctx)
+    if _may_reach(ctx, stem, frozenset()):
+        return "the module imports itself"
+    if stem and importing_files(ctx, stem, _LOOKUP_WORDS):
+        return f"another file of the project may import `{stem}`"
+    return ""
+
+
 def _constant_globals(ctx: ModuleContext) -> frozenset[str]:
     graph = ctx.graph
     if rebinding(ctx).anything:
