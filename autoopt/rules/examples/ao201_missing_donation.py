@@ -8,6 +8,7 @@ from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples import (
     ao201_callers,
     ao201_cross_alias,
+    ao201_escape,
     ao201_fresh_leaves,
     ao201_loop_batches,
     ao201_module_classes,
@@ -2233,4 +2234,5 @@ print(model.kernel.value.sum())
     *ao201_loop_batches.INVALID,
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
+    *ao201_escape.INVALID,
 )
