@@ -36,7 +36,7 @@ from __future__ import annotations
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.aliases import Sharing
-from autoopt.analysis.facts.reflection import namespace_reader
+from autoopt.analysis.facts.reflection import imported_by_project, namespace_reader
 
 
 def sharing_at(ctx: ModuleContext, stmt: Stmt) -> Sharing:
@@ -49,4 +49,11 @@ def sharing_at(ctx: ModuleContext, stmt: Stmt) -> Sharing:
 def ordered(ctx: ModuleContext, scope: str) -> bool:
     """Whether the relation of `scope` may be read as of a statement: the module, run
     once, whose names no code reaches but through what it is handed."""
-    return scope == MODULE and not namespace_reader(ctx)
+    return scope == MODULE and not namespace_reader(ctx) and not imported_by_project(ctx)
+
+
+def namespace_escape(ctx: ModuleContext, scope: str) -> str:
+    """Why every name of `scope` may reach code autoopt cannot see at any time, with no
+    statement handing it out: a global of a module that may hand out its own namespace
+    (`globals()`, `sys.modules`, `inspect`, ...); "" otherwise."""
+    return namespace_reader(ctx) if scope == MODULE else ""

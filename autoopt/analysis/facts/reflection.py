@@ -98,17 +98,18 @@ _READ_WORDS = _OWN_WORDS | {
 
 def namespace_reader(ctx: ModuleContext) -> str:
     """Why code may read the module's globals other than through what it is handed: its
-    own code holds a word that reaches its namespace (`globals`, `sys.modules`, ...), or
-    another file of the project may import it; "" when none may."""
+    own code holds a word that reaches its namespace (`globals`, `sys.modules`, a frame,
+    `gc`, ...) or imports itself; "" when it holds none."""
     words = sorted(_READ_WORDS & set(_IDENTIFIER.findall(ctx.source)))
     if words:
-        return f"the module may read its own namespace (`{words[0]}`)"
+        return f"the module may hand out its own namespace (`{words[0]}`)"
+    return "the module imports itself" if _may_reach(ctx, _stem(ctx), frozenset()) else ""
+
+
+def imported_by_project(ctx: ModuleContext) -> bool:
+    """Whether another file of the project may import the module."""
     stem = _stem(ctx)
-    if _may_reach(ctx, stem, frozenset()):
-        return "the module imports itself"
-    if stem and importing_files(ctx, stem, _LOOKUP_WORDS):
-        return f"another file of the project may import `{stem}`"
-    return ""
+    return bool(stem) and bool(importing_files(ctx, stem, _LOOKUP_WORDS))
 
 
 def _constant_globals(ctx: ModuleContext) -> frozenset[str]:
