@@ -3,10 +3,9 @@ the dict it was given, so the second batch is the first model's donated `"w"`. T
 AO201's escape reading (issue 26): the loader reached the model before the batches were
 made, so a batch may hold its buffers; donating `params` must stay unsafe."""
 
+import hazlib_escape
 import jax
 import jax.numpy as jnp
-
-import hazlib_escape
 
 
 @jax.jit

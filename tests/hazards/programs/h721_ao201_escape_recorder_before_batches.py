@@ -3,10 +3,9 @@ model before the loop: every batch is the first model's `"w"`. Trap for AO201's 
 reading (issue 26): the model reached unseen code before the batches were made;
 donating `params` deletes the buffer the recorder replays."""
 
+import hazlib_escape
 import jax
 import jax.numpy as jnp
-
-import hazlib_escape
 
 
 @jax.jit

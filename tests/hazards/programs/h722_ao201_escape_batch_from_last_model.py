@@ -3,10 +3,9 @@ model of iteration k - 1: it is that model's very `"w"`, read again after the st
 Trap for AO201's escape reading (issue 26): in a loop, what the body hands out runs
 before the next call; donating `params` deletes the batch the loop then sums."""
 
+import hazlib_escape
 import jax
 import jax.numpy as jnp
-
-import hazlib_escape
 
 
 @jax.jit

@@ -3,10 +3,9 @@ the current model's `"w"`, read again after the step. Trap for AO201's escape re
 (issue 26): a lambda reading `params` reached unseen code before the batches were made;
 donating `params` deletes the batch."""
 
+import hazlib_escape
 import jax
 import jax.numpy as jnp
-
-import hazlib_escape
 
 
 @jax.jit

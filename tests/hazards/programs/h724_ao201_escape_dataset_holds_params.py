@@ -2,10 +2,9 @@
 every time, so the second batch is the donated first model. Trap for AO201's escape
 reading (issue 26): a container holding a leaf of the model reached the loader."""
 
+import hazlib_escape
 import jax
 import jax.numpy as jnp
-
-import hazlib_escape
 
 
 @jax.jit

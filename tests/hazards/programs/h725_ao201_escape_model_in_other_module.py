@@ -2,10 +2,9 @@
 loader reads: the second batch is the first model's donated `"w"`. Trap for AO201's
 escape reading (issue 26): a model stored where unseen code reads it has escaped."""
 
+import hazlib_escape
 import jax
 import jax.numpy as jnp
-
-import hazlib_escape
 
 
 @jax.jit

@@ -3,10 +3,9 @@
 for AO201's escape reading (issue 26): no statement hands the model out, but the
 namespace lets unseen code read it at any time; donating `params` deletes the batch."""
 
+import hazlib_escape
 import jax
 import jax.numpy as jnp
-
-import hazlib_escape
 
 
 @jax.jit

@@ -3,10 +3,9 @@ handed to a recorder only after the loop. AO201 may donate `params` (issue 26: n
 that may share the model's buffers reached unseen code before a call, and what the
 recorder keeps is never donated); the results must not change."""
 
+import hazlib_escape
 import jax
 import jax.numpy as jnp
-
-import hazlib_escape
 
 batches = [jnp.full(3, 0.25), jnp.full(3, 0.5), jnp.full(3, 1.0)]
 loader = hazlib_escape.Loader(lambda: batches.pop())
