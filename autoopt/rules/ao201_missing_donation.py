@@ -105,7 +105,9 @@ class MissingDonation(Rule):
       autoopt cannot see holds none of the model's new buffers unless something that
       may share them reached that code first (the loader built with the model, a
       logger or a closure handed it, the model stored in a module), and a keeper
-      reached only after the last call keeps none: `analysis/facts/escape.py`
+      reached only after the last call keeps none; a module that may hand out its own
+      namespace lets code autoopt cannot see read any global at any time, so a global
+      is unsafe to donate there: `analysis/facts/escape.py`
     - no nested or other function reads it, and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`;
       an array the calling function was given only where every call of that function is

@@ -577,4 +577,45 @@ show(params["w"])
         message="`params` is handed to `show`, which may keep it",
         files={"other.py": _IMPORTER},
     ),
+    # unsafe: no statement hands the model out, but the module hands out its namespace
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+from data import Loader
+
+params = {"w": jnp.ones(3)}
+
+
+@jax.jit
+def step(params, batch):
+    return {"w": params["w"] - 0.1 * batch}
+
+
+for batch in Loader(globals()):
+    params = step(params, batch)
+print(params["w"])
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+from data import Loader
+
+params = {"w": jnp.ones(3)}
+
+
+@functools.partial(jax.jit, donate_argnames=("params",))
+def step(params, batch):
+    return {"w": params["w"] - 0.1 * batch}
+
+
+for batch in Loader(globals()):
+    params = step(params, batch)
+print(params["w"])
+""",
+        fix=_UNSAFE,
+        message="`params` is a global and the module may hand out its own namespace (`globals`)",
+    ),
 )
