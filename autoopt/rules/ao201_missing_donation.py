@@ -98,9 +98,12 @@ class MissingDonation(Rule):
       (`repeated_leaf`); another argument of the call may hold one object with it, not
       merely a third value holding both (`Sharing.may_share`), and a name that only ever
       holds a number, a shape or a string holds none: `analysis/facts/bufferless.py`
-    - in a module that runs once (a script, a notebook) and whose namespace no code
-      reaches but through what it hands out (no `globals()`, `sys.modules`, `inspect`,
-      no project file importing it), sharing is read as of the call: only what may run
+    - where no code reaches the scope's names but through what it hands out (no
+      `globals()`, `sys.modules`, `inspect` or frames in the file), in a module that
+      runs once (a script, a notebook; no project file importing it), or in a function
+      for a value every name of which is the call's own (no parameter, global or
+      keeper's: an earlier call's keepers hold none of it), sharing is read as of the
+      call: only what may run
       before it (earlier, or in a loop with it) links values, so a batch from code
       autoopt cannot see holds none of the model's new buffers unless something that
       may share them reached that code first (the loader built with the model, a

@@ -146,6 +146,7 @@ class Sharing:
         self.ctx = ctx
         self.scope = scope
         self.depth = depth
+        self.until = until
         self.jitted = {j.name for j in jitted_callables(ctx)}
         # a framework's jit (`nnx.jit`, `eqx.filter_jit`) keeps no argument either
         self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)}
@@ -204,6 +205,11 @@ class Sharing:
         the changed name holds."""
         held = self._holding()
         return bool(_reach(held, one) & _reach(held, other))
+
+    def reach(self, name: str) -> set[str]:
+        """`name` and every name whose objects its value may hold, through the directed
+        links and the changes in place (`may_share`'s half)."""
+        return _reach(self._holding(), name)
 
     def _holding(self) -> dict[str, set[str]]:
         """`holds`, with each change's values added to every object the changed names

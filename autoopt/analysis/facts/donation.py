@@ -370,7 +370,7 @@ def _alias_verdict(
 ) -> tuple[Applicability, str]:
     graph = ctx.graph
     stmt = site.stmt
-    sharing = ctx.per_module(_sharing_around, stmt.scope, stmt.id)
+    sharing = sharing_at(ctx, stmt, name)
     strong = sharing.component({name}, weak=False) - {name}
     weak = sharing.component({name}, weak=True) - strong - {name}
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
@@ -459,13 +459,6 @@ def _outside_verdict(
     if RETAINED in aliases:
         return _UNSAFE, f"`{name}` {sharing.retained_by({RETAINED})}"
     return _caller_value(ctx, site, name, aliases, seen)
-
-
-def _sharing_around(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:
-    """The may-share relation of `scope` where the statement `stmt_id` (the call whose
-    arguments are judged) runs, without it (`analysis/facts/escape.py`), once for every
-    parameter it passes."""
-    return sharing_at(ctx, ctx.graph.stmts[stmt_id])
 
 
 def _outside_reader(ctx: ModuleContext, scope: str, names: set[str]) -> str | None:

@@ -21,14 +21,22 @@ then no alias when nothing that may share the model's buffers reached unseen cod
 before, and the model holds nothing that came from it (its buffers are new: a
 constructor or initializer the relation proves fresh).
 
-That holds where the scope runs once and unseen code reaches its names only through
-what the scope hands it: the module of a script or a notebook that does not reach its
-own namespace (`globals()`, `vars()`, `sys.modules`, `__main__`, `inspect`, frames,
-`gc`: `facts/reflection.py` `namespace_reader`) and that no other file of the project
-may import. A function of the module that reads one of the names (a callback handed
-out) is found by the donation's own premise (`donation._outside_reader`). A function's
-body may run more than once (what an earlier call handed out may come back in a later
-one), so its relation is read whole.
+That holds where unseen code reaches the scope's names only through what the scope
+hands it (`facts/reflection.py` `namespace_reader`: no `globals()`, `vars()`,
+`sys.modules`, `__main__`, `inspect`, frames or `gc` in the file), and where what ran
+before, in an earlier run of the scope, cannot hold the donated buffers:
+
+- the module of a script or a notebook, which runs once, and which no other file of
+  the project may import (that file's code may read its globals);
+- a function, which may run again (what an earlier call handed out after its loop may
+  come back in a later one), for a donated name whose value, as of the statement, holds
+  only what the call itself made: every name it may hold is a local of the function,
+  none a parameter, a global, a `nonlocal` or a keeper's (`Sharing.reach`).
+
+A function of the module that reads one of the names (a callback handed out) is found
+by the donation's own premise (`donation._outside_reader`). Elsewhere the relation is
+read whole. `namespace_escape` says why a module that may hand out its own namespace
+lets unseen code read every global, with no statement handing it out.
 """
 
 from __future__ import annotations
@@ -39,17 +47,14 @@ from autoopt.analysis.facts.aliases import Sharing
 from autoopt.analysis.facts.reflection import imported_by_project, namespace_reader
 
 
-def sharing_at(ctx: ModuleContext, stmt: Stmt) -> Sharing:
-    """The may-share relation of the scope of `stmt` where `stmt` runs, without it: as
-    of it where the scope is `ordered`, else over the whole scope."""
-    until = stmt if ordered(ctx, stmt.scope) else None
-    return Sharing(ctx, stmt.scope, skip=stmt, until=until)
-
-
-def ordered(ctx: ModuleContext, scope: str) -> bool:
-    """Whether the relation of `scope` may be read as of a statement: the module, run
-    once, whose names no code reaches but through what it is handed."""
-    return scope == MODULE and not namespace_reader(ctx) and not imported_by_project(ctx)
+def sharing_at(ctx: ModuleContext, stmt: Stmt, name: str) -> Sharing:
+    """The may-share relation of the scope of `stmt` where `stmt` runs, without it, for
+    judging the value `name` holds there: as of `stmt` where that is sound, else over
+    the whole scope."""
+    ordered = ctx.per_module(_as_of, stmt.scope, stmt.id)
+    if ordered is not None and (stmt.scope == MODULE or _made_by_the_call(ctx, ordered, name)):
+        return ordered
+    return ctx.per_module(_whole, stmt.scope, stmt.id)
 
 
 def namespace_escape(ctx: ModuleContext, scope: str) -> str:
@@ -57,3 +62,27 @@ def namespace_escape(ctx: ModuleContext, scope: str) -> str:
     statement handing it out: a global of a module that may hand out its own namespace
     (`globals()`, `sys.modules`, `inspect`, ...); "" otherwise."""
     return namespace_reader(ctx) if scope == MODULE else ""
+
+
+def _as_of(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing | None:
+    """The relation made by what may run before the statement `stmt_id`, where unseen
+    code reaches the scope's names only through what it hands out (None elsewhere)."""
+    if namespace_reader(ctx) or (scope == MODULE and imported_by_project(ctx)):
+        return None
+    stmt = ctx.graph.stmts[stmt_id]
+    return Sharing(ctx, scope, skip=stmt, until=stmt)
+
+
+def _whole(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:
+    return Sharing(ctx, scope, skip=ctx.graph.stmts[stmt_id])
+
+
+def _made_by_the_call(ctx: ModuleContext, sharing: Sharing, name: str) -> bool:
+    """Every name the value of `name` may hold is a local of the function (no parameter,
+    global, `nonlocal` or keeper): its buffers were made by this call of it."""
+    fn = ctx.graph.functions.get(sharing.scope)
+    if fn is None:
+        return False
+    local = {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
+    local -= fn.globals | fn.nonlocals | set(fn.params)
+    return sharing.reach(name) <= local

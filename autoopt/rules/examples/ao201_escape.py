@@ -454,7 +454,8 @@ show(params["w"])
         fix=_UNSAFE,
         message="`batch` may hold the buffers of `params` and is passed in the same call",
     ),
-    # unsafe: a function may run again: what it handed out after the loop may come back
+    # safe: a function may run again, but what an earlier call handed out after the loop
+    # holds that call's buffers, not the ones this call made
     Invalid(
         """
 import jax
@@ -499,6 +500,53 @@ def train(loader):
 
 
 train(Loader(8))
+""",
+    ),
+    # unsafe: the model is the caller's, handed out by the first call after its loop
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+from data import Loader, show
+
+
+@jax.jit
+def step(params, batch):
+    return {"w": params["w"] - 0.1 * batch}
+
+
+def train(params, loader):
+    for batch in loader:
+        params = step(params, batch)
+    show(params["w"])
+    return params
+
+
+params = train({"w": jnp.ones(3)}, Loader(8))
+train(params, Loader(8))
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+from data import Loader, show
+
+
+@functools.partial(jax.jit, donate_argnames=("params",))
+def step(params, batch):
+    return {"w": params["w"] - 0.1 * batch}
+
+
+def train(params, loader):
+    for batch in loader:
+        params = step(params, batch)
+    show(params["w"])
+    return params
+
+
+params = train({"w": jnp.ones(3)}, Loader(8))
+train(params, Loader(8))
 """,
         fix=_UNSAFE,
         message="`params` is handed to `show`, which may keep it",

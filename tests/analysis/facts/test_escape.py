@@ -9,10 +9,10 @@ import libcst as cst
 import pytest
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.aliases import may_run_before
 from autoopt.analysis.facts.donation import targets, verdicts
-from autoopt.analysis.facts.escape import namespace_escape, ordered, sharing_at
+from autoopt.analysis.facts.escape import namespace_escape, sharing_at
 from autoopt.model import Applicability
 
 from ..helpers import HEADER, context, stmt
@@ -32,7 +32,7 @@ def _shares(body: str) -> bool:
     """Whether `batch` may share `params`'s buffers where the step runs."""
     ctx = context(STEP + body, HEADER)
     site = stmt(ctx, "params = step(params, batch)")
-    return sharing_at(ctx, site).may_share("batch", "params")
+    return sharing_at(ctx, site, "params").may_share("batch", "params")
 
 
 def _verdict(body: str) -> tuple[Applicability, str]:
@@ -91,11 +91,17 @@ def test_a_batch_made_from_the_model_of_the_last_iteration_may_hold_its_buffers(
     )
     ctx = context("from data import make\n" + STEP + body, HEADER)
     site = stmt(ctx, "params = step(params, batch)")
-    assert sharing_at(ctx, site).may_share("batch", "params")
+    assert sharing_at(ctx, site, "params").may_share("batch", "params")
 
 
-def test_a_function_body_is_read_whole() -> None:
-    """A function may run again: what it hands out after its loop is read too."""
+def _whole(ctx: ModuleContext, site: Stmt, name: str) -> bool:
+    """Whether the relation `name` is judged by is the whole scope's."""
+    return sharing_at(ctx, site, name).until is None
+
+
+def test_a_function_is_read_in_order_for_a_value_the_call_made() -> None:
+    """A function may run again, but what an earlier call handed out after its loop holds
+    that call's buffers, never those this call made."""
     body = (
         "def train(loader):\n"
         '    params = {"w": jnp.ones(3)}\n'
@@ -104,9 +110,25 @@ def test_a_function_body_is_read_whole() -> None:
         '    show(params["w"])\n'
     )
     ctx = context(STEP + body, HEADER)
-    assert not ordered(ctx, "train")
-    fix, why = _verdict(body)
-    assert (fix, why) == (Applicability.UNSAFE, "`params` is handed to `show`, which may keep it")
+    assert not _whole(ctx, stmt(ctx, "params = step(params, batch)"), "params")
+    assert _verdict(body) == (Applicability.SAFE, "")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "def train(params, loader):\n",  # the caller's value, handed out by an earlier call
+        "def train(loader):\n    global params\n",  # a global's
+        'def train(loader, start):\n    params = {"w": start}\n',  # holds a parameter's
+        "def train(loader):\n    params = load()\n",  # made by unseen code
+    ],
+)
+def test_a_function_is_read_whole_for_a_value_from_outside_the_call(head: str) -> None:
+    body = head + "    for batch in loader:\n        params = step(params, batch)\n"
+    body += '    show(params["w"])\n'
+    ctx = context("from data import load\n" + STEP + body, HEADER)
+    assert _whole(ctx, stmt(ctx, "params = step(params, batch)"), "params")
+    assert _verdict(body)[0] is not Applicability.SAFE
 
 
 @pytest.mark.parametrize(
@@ -121,7 +143,7 @@ def test_a_function_body_is_read_whole() -> None:
 def test_a_module_handing_out_its_namespace_is_not_read_in_order(spelling: str, word: str) -> None:
     body = f'import sys, inspect, gc\nparams = {{"w": jnp.ones(3)}}\nloader = {spelling}\n' + LOOP
     ctx = context(STEP + body, HEADER)
-    assert not ordered(ctx, MODULE)
+    assert _whole(ctx, stmt(ctx, "params = step(params, batch)"), "params")
     assert namespace_escape(ctx, MODULE).startswith("the module may hand out its own namespace")
     assert namespace_escape(ctx, "step") == ""
     assert _verdict(body)[0] is not Applicability.SAFE
@@ -143,7 +165,7 @@ def test_a_module_another_file_imports_is_not_read_in_order(tmp_path: Path) -> N
     path = tmp_path / "main.py"
     path.write_text(source)
     ctx = ModuleContext(str(path), source, cst.parse_module(source))
-    assert not ordered(ctx, MODULE)
+    assert _whole(ctx, stmt(ctx, "params = step(params, batch)"), "params")
 
 
 def test_may_run_before_counts_earlier_statements_and_a_shared_loop() -> None:
@@ -165,5 +187,5 @@ def test_a_capitalised_function_of_the_module_is_followed() -> None:
         "params = jnp.ones(3)\nprediction = MLP_predict(params, jnp.ones(3))\n",
         HEADER,
     )
-    sharing = sharing_at(ctx, stmt(ctx, "prediction = MLP_predict(params, jnp.ones(3))"))
+    sharing = sharing_at(ctx, stmt(ctx, "prediction = MLP_predict(params, jnp.ones(3))"), "x")
     assert not any(n.startswith("<") for n in sharing.holds.get("prediction", set()))
