@@ -126,6 +126,19 @@ class MissingDonation(Rule):
       (`repeated_leaf`); another argument of the call may hold one object with it, not
       merely a third value holding both (`Sharing.may_share`), and a name that only ever
       holds a number, a shape or a string holds none: `analysis/facts/bufferless.py`
+    - where no code reaches the scope's names but through what it hands out (no
+      `globals()`, `sys.modules`, `inspect` or frames in the file), in a module that
+      runs once (a script, a notebook; no project file importing it), or in a function
+      for a value every name of which is the call's own (no parameter, global or
+      keeper's: an earlier call's keepers hold none of it), sharing is read as of the
+      call: only what may run
+      before it (earlier, or in a loop with it) links values, so a batch from code
+      autoopt cannot see holds none of the model's new buffers unless something that
+      may share them reached that code first (the loader built with the model, a
+      logger or a closure handed it, the model stored in a module), and a keeper
+      reached only after the last call keeps none; a module that may hand out its own
+      namespace lets code autoopt cannot see read any global at any time, so a global
+      is unsafe to donate there: `analysis/facts/escape.py`
     - no nested or other function reads it, and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`;
       an array the calling function was given only where every call of that function is

@@ -133,10 +133,20 @@ def scope_sharing(ctx: ModuleContext, scope: str, depth: int = 0) -> Sharing:
 class Sharing:
     """The may-share relation of one scope, as an undirected graph of names."""
 
-    def __init__(self, ctx: ModuleContext, scope: str, skip: Stmt | None = None, depth: int = 0):
+    def __init__(
+        self,
+        ctx: ModuleContext,
+        scope: str,
+        skip: Stmt | None = None,
+        depth: int = 0,
+        until: Stmt | None = None,
+    ):
+        """`skip`: a statement left out; `until`: only the statements that may run
+        before it (earlier in the scope, or in a loop with it) are read."""
         self.ctx = ctx
         self.scope = scope
         self.depth = depth
+        self.until = until
         self.jitted = {j.name for j in jitted_callables(ctx)}
         # a framework's jit (`nnx.jit`, `eqx.filter_jit`) keeps no argument either
         self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)}
@@ -155,7 +165,7 @@ class Sharing:
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
         self.retainers: dict[str, set[str]] = {}  # code that may keep names -> those names
         for stmt in ctx.graph.scope_stmts(scope):
-            if stmt is not skip:
+            if stmt is not skip and (until is None or may_run_before(stmt, until)):
                 self.at = stmt
                 self._link_stmt(stmt)
 
@@ -195,6 +205,11 @@ class Sharing:
         the changed name holds."""
         held = self._holding()
         return bool(_reach(held, one) & _reach(held, other))
+
+    def reach(self, name: str) -> set[str]:
+        """`name` and every name whose objects its value may hold, through the directed
+        links and the changes in place (`may_share`'s half)."""
+        return _reach(self._holding(), name)
 
     def _holding(self) -> dict[str, set[str]]:
         """`holds`, with each change's values added to every object the changed names
@@ -608,12 +623,12 @@ class Sharing:
                 if arg.keyword is None or arg.keyword.value != nnx_api.RNGS_ARGUMENT:
                     out.add(self.shares(arg.value))
             return out
-        if last[:1].isupper() or last in ("replace", "_replace", "copy"):
+        found = self.callee(call)  # a function of the project, whatever its name's case
+        if (last[:1].isupper() and found is None) or last in ("replace", "_replace", "copy"):
             return self._constructed(call, qual, last, args)
         mapped = self._transformed(call)
         if mapped is not None and mapped[0] == "jax.vmap" and self.depth < _MAX_DEPTH:
             return self._module_call(self.ctx, mapped[1], call)  # may return an argument
-        found = self.callee(call)
         if found is not None and not found[1].node.decorators and self.depth < _MAX_DEPTH:
             return self._module_call(*found, call)
         if found is not None and found[1].name in _jitted_names(found[0]):
@@ -710,6 +725,13 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value))
         return out
+
+
+def may_run_before(stmt: Stmt, other: Stmt) -> bool:
+    """Whether `stmt` may run before `other` (of one scope, run once): it comes earlier,
+    or a loop holds both (a later statement of the body runs before the next iteration's
+    `other`)."""
+    return stmt is not other and (stmt.id < other.id or bool(set(stmt.loops) & set(other.loops)))
 
 
 def _reach(held: dict[str, set[str]], name: str) -> set[str]:

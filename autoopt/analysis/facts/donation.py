@@ -60,6 +60,7 @@ from autoopt.analysis.core.jitted import (
 )
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
+from autoopt.analysis.facts.escape import namespace_escape, sharing_at
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
@@ -392,7 +393,7 @@ def _alias_verdict(
 ) -> tuple[Applicability, str]:
     graph = ctx.graph
     stmt = site.stmt
-    sharing = ctx.per_module(_sharing_around, stmt.scope, stmt.id)
+    sharing = sharing_at(ctx, stmt, name)
     strong = sharing.component({name}, weak=False) - {name}
     weak = sharing.component({name}, weak=True) - strong - {name}
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
@@ -465,6 +466,9 @@ def _outside_verdict(
     reader = _outside_reader(ctx, site.stmt.scope, {name} | aliases)
     if reader:
         return _NONE, reader
+    reflected = namespace_escape(ctx, site.stmt.scope)
+    if reflected:
+        return _UNSAFE, f"`{name}` is a global and {reflected}: code autoopt cannot see may read it"
     near = sharing.component({name}, weak=False) | sharing.weak.get(name, set())
     keeper = sharing.retained_by(near)
     if keeper is not None:
@@ -478,12 +482,6 @@ def _outside_verdict(
     if RETAINED in aliases:
         return _UNSAFE, f"`{name}` {sharing.retained_by({RETAINED})}"
     return _caller_value(ctx, site, name, aliases, seen)
-
-
-def _sharing_around(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing:
-    """The may-share relation of `scope` without the statement `stmt_id` (the call whose
-    arguments are judged), once for every parameter it passes."""
-    return Sharing(ctx, scope, skip=ctx.graph.stmts[stmt_id])
 
 
 def _outside_reader(ctx: ModuleContext, scope: str, names: set[str]) -> str | None:

@@ -89,6 +89,31 @@ def constant_globals(ctx: ModuleContext) -> frozenset[str]:
     return ctx.per_module(_constant_globals)
 
 
+#: Words through which code may read a module's namespace or find any object: frames,
+#: `inspect`, `gc` and a reload besides the rebinding ones (`__main__` is read through an
+#: import, or `sys.modules`: not the `if __name__ == "__main__":` test).
+_READ_WORDS = _OWN_WORDS | {
+    "inspect", "gc", "f_locals", "f_back", "_getframe", "currentframe", "reload",
+}  # fmt: skip
+
+
+def namespace_reader(ctx: ModuleContext) -> str:
+    """Why code may read the module's globals other than through what it is handed: its
+    own code holds a word that reaches its namespace (`globals`, `sys.modules`, a frame,
+    `gc`, ...) or imports itself or `__main__`; "" when it does neither."""
+    words = sorted(_READ_WORDS & set(_IDENTIFIER.findall(ctx.source)))
+    if words:
+        return f"the module may hand out its own namespace (`{words[0]}`)"
+    imports = _may_reach(ctx, _stem(ctx), frozenset())
+    return "the module may import itself (or `__main__`)" if imports else ""
+
+
+def imported_by_project(ctx: ModuleContext) -> bool:
+    """Whether another file of the project may import the module."""
+    stem = _stem(ctx)
+    return bool(stem) and bool(importing_files(ctx, stem, _LOOKUP_WORDS))
+
+
 def _constant_globals(ctx: ModuleContext) -> frozenset[str]:
     graph = ctx.graph
     if rebinding(ctx).anything:

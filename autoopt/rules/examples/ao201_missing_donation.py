@@ -8,6 +8,7 @@ from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples import (
     ao201_callers,
     ao201_cross_alias,
+    ao201_escape,
     ao201_fresh_leaves,
     ao201_keep_first,
     ao201_loop_batches,
@@ -2286,4 +2287,5 @@ print(model.kernel.value.sum())
     *ao201_keep_first.INVALID,
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
+    *ao201_escape.INVALID,
 )

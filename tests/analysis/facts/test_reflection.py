@@ -9,7 +9,13 @@ import pytest
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.project import dependencies
-from autoopt.analysis.facts.reflection import Rebinding, constant_globals, rebinding
+from autoopt.analysis.facts.reflection import (
+    Rebinding,
+    constant_globals,
+    imported_by_project,
+    namespace_reader,
+    rebinding,
+)
 from autoopt.analysis.facts.summaries import summary
 from tests.analysis.helpers import context
 
@@ -253,3 +259,38 @@ def test_constant_globals_are_constants_nothing_rebinds() -> None:
     assert constant_globals(context(CONSTANTS)) == {"N", "SIZES", "SCALE", "START"}
     rebound = CONSTANTS + "\nglobals()[name] = 1\n"
     assert constant_globals(context(rebound)) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        ("x = 1\nprint(x)\n", ""),
+        ("show(globals())\n", "the module may hand out its own namespace (`globals`)"),
+        (
+            "import sys\nme = sys.modules[__name__]\n",
+            "the module may hand out its own namespace (`modules`)",
+        ),
+        ("import inspect\n", "the module may hand out its own namespace (`inspect`)"),
+        (
+            "import gc\nobjs = gc.get_objects()\n",
+            "the module may hand out its own namespace (`gc`)",
+        ),
+        ("import __main__\n", "the module may import itself (or `__main__`)"),
+        ('if __name__ == "__main__":\n    print(1)\n', ""),
+    ],
+)
+def test_namespace_reader(code: str, reason: str) -> None:
+    assert namespace_reader(context(code)) == reason
+
+
+def test_namespace_reader_of_a_self_import(tmp_path: Path) -> None:
+    ctx = _project(tmp_path, {"model.py": "import model\nGAIN = 1\n"})
+    assert namespace_reader(ctx) == "the module may import itself (or `__main__`)"
+
+
+def test_imported_by_project(tmp_path: Path) -> None:
+    ctx = _project(tmp_path, {"model.py": MODEL, "tune.py": "import model\n", "other.py": ""})
+    assert imported_by_project(ctx)
+    (tmp_path / "alone").mkdir()
+    alone = _project(tmp_path / "alone", {"model.py": MODEL, "other.py": "x = 1\n"})
+    assert not imported_by_project(alone)
