@@ -249,12 +249,11 @@ def test_a_recursive_function_s_parameter_is_not_followed_forever() -> None:
     assert receiver_class(ctx, at, cst.parse_expression("optim")) is None
 
 
-_SHADOWED = """
+_SUPER = "def super(cls, obj):\n    return REGISTRY.setdefault(cls, obj)\n"
+_SHADOWED = f"""
 SCALE = np.var(np.ones(3))
 
-def super(cls, obj):
-    return REGISTRY.setdefault(cls, obj)
-
+{_SUPER}
 class Block(hk.Module):
     def __init__(self, name=None):
         super(Block, self).__init__(name=name)
@@ -265,21 +264,20 @@ class Block(hk.Module):
 net = hk.transform(lambda x: Block()(x))
 out = net.init(key, x)
 """
+_RESET = "def reset():\n    global SCALE\n    SCALE = lambda *_: TABLE\n"
 
 
 @pytest.mark.parametrize(
     ("program", "fresh"),
     [
         (_SHADOWED, False),  # `super` is the module's own function: `Block` handed on
-        (_SHADOWED.replace("def super(cls, obj):\n    return REGISTRY.setdefault(cls, obj)\n", ""), True),
+        (_SHADOWED.replace(_SUPER, ""), True),
         # a global rebound by a function through `global` is no data global
-        (_SHADOWED.replace("def super(cls, obj):\n    return REGISTRY.setdefault(cls, obj)\n",
-                           "def reset():\n    global SCALE\n    SCALE = lambda *_: TABLE\n"), False),
-        # nor one bound to a function's result the value model cannot read
-        (_SHADOWED.replace("def super(cls, obj):\n    return REGISTRY.setdefault(cls, obj)\n", "")
-         .replace("np.var(np.ones(3))", "load_scale()"), False),
+        (_SHADOWED.replace(_SUPER, _RESET), False),
+        # nor one bound to a call the value model cannot read
+        (_SHADOWED.replace(_SUPER, "").replace("np.var(np.ones(3))", "load_scale()"), False),
     ],
-)  # fmt: skip
+)
 def test_super_and_data_globals_in_sealed_code(program: str, fresh: bool) -> None:
     ctx = context(program, IMPORTS)
     at = stmt(ctx, "out = ")
