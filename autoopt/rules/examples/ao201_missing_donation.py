@@ -11,6 +11,7 @@ from autoopt.rules.examples import (
     ao201_fresh_leaves,
     ao201_loop_batches,
     ao201_module_classes,
+    ao201_static_self,
     ao201_trainers,
 )
 
@@ -270,6 +271,7 @@ def main(batches):
 """,
         "a second call passes `self.start`, which no output replaces: `state` stays undonated",
     ),
+    *ao201_static_self.VALID,
 )
 
 INVALID: tuple[Invalid, ...] = (
@@ -2233,4 +2235,5 @@ print(model.kernel.value.sum())
     *ao201_loop_batches.INVALID,
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
+    *ao201_static_self.INVALID,
 )
