@@ -10,8 +10,9 @@ after `self` (`CallSite.bound`).
 
 Every call of such a method is seen (`method_escape` is None) when all of these hold:
 
-- the class is a module-level class bound once, not a base of another class of the
-  module, and its name is read only by the call that makes the instance;
+- the class is a module-level class bound once, with no decorator, base or metaclass
+  (nothing autoopt cannot see wraps or rebinds its methods), not a base of another
+  class of the module, and its name is read only by the call that makes the instance;
 - the instance is a name bound once in the module, by that call, and read only as the
   receiver of method calls (`gan.update(...)`, `gan.sample(...)`): it is never handed
   on, stored, or written through (`gan.x = v`);
@@ -59,8 +60,8 @@ def _static_self_jit(
     static (`static_argnums=0` or `static_argnames` naming it)."""
     if not fn.is_method or len(fn.node.decorators) != 1 or not fn.positional:
         return None
-    if "." in fn.scope or fn.positional[0] != fn.params[0]:
-        return None  # a nested class, or a method with no positional `self`
+    if "." in fn.scope or fn.positional[0] != fn.params[0] or not _plain_class(ctx, fn.scope):
+        return None  # a nested class, a method with no positional `self`, or a base's
     decorator = fn.node.decorators[0]
     options = jit_options(ctx, decorator.decorator)
     if not options:
@@ -70,6 +71,19 @@ def _static_self_jit(
     names = literal_names(options["static_argnames"]) if "static_argnames" in options else None
     by_name = names is not None and fn.params[0] in names
     return (decorator, options) if by_number or by_name else None
+
+
+def _plain_class(ctx: ModuleContext, cls: str) -> bool:
+    """A module-level class with no decorator, base, metaclass or other keyword: no code
+    autoopt cannot see may rebind or wrap its methods."""
+    nodes = [
+        s.node
+        for s in ctx.graph.scope_stmts(MODULE)
+        if type(s.node) is cst.ClassDef and s.node.name.value == cls
+    ]
+    return (
+        len(nodes) == 1 and not nodes[0].decorators and not nodes[0].bases and not nodes[0].keywords
+    )
 
 
 def _instances(ctx: ModuleContext) -> dict[str, list[str]]:

@@ -48,6 +48,15 @@ def test_methods_jitted_with_a_static_self(decorator: str, names: list[str]) -> 
     assert [j.name for j in jitted_methods(ctx)] == names
 
 
+@pytest.mark.parametrize(
+    "head",
+    ["class GAN(Base):", "@register\nclass GAN:", "class GAN(metaclass=Meta):"],
+)
+def test_a_class_whose_methods_other_code_may_wrap_is_not_read(head: str) -> None:
+    ctx = context(PROGRAM.replace("DECORATOR", _STATIC).replace("class GAN:", head), HEADER)
+    assert jitted_methods(ctx) == []
+
+
 def test_a_bound_call_site_binds_the_parameters_after_self() -> None:
     ctx = context(PROGRAM.replace("DECORATOR", _STATIC), HEADER)
     (jitted,) = jitted_methods(ctx)
