@@ -62,6 +62,9 @@ class MissingDonation(Rule):
     In a trainer class the replaced input may be an attribute,
     `self.state, loss = self.train_step(self.state, batch)`, with the step jitted
     at module level or into an attribute (`self.train_step = jax.jit(train_step)`).
+    A method jitted with a static `self` (`functools.partial(jax.jit,
+    static_argnums=0)`) and called through the one instance of its class
+    (`rng, state = gan.update(rng, state, batch)`) donates the parameters after `self`.
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new
@@ -117,7 +120,9 @@ class MissingDonation(Rule):
       buffer; an nnx class only where no other method writes through `self` (tied
       weights): `analysis/facts/aliases.py` (`Leaves`), `analysis/facts/constructors.py`
     - the function cannot be called from code autoopt does not see:
-      `analysis/core/jitted.py` (`escapes`)
+      `analysis/core/jitted.py` (`escapes`); a method jitted with a static `self` only
+      through `obj.m(...)` on the one instance of its class, which is then an input of
+      each call (what it may hold is not donated): `analysis/core/jitted_methods.py`
     - no other name or container that may hold the buffer is read after the call,
       and no code keeps a reference to it (code it is handed to or that made it, a
       class or module attribute, a function of any file of the project that stores

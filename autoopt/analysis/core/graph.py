@@ -154,6 +154,9 @@ class CallSite:
     stmt: Stmt
     call: cst.Call
     function: Function | None = None  # the module function called, when known
+    #: a method called through an instance (`obj.m(a)`): positional arguments bind the
+    #: parameters after `self` (`analysis/core/jitted_methods.py`)
+    bound: bool = False
 
     @property
     def in_loop(self) -> bool:
@@ -171,7 +174,7 @@ class CallSite:
                 return self._keyword(name)
             if name not in positional:
                 return None  # `*args`, `**kwargs`
-            index = positional.index(name)
+            index = positional.index(name) - self.bound
             if name in {p.name.value for p in params.posonly_params}:
                 return self._positional(index)
         found = self._keyword(name)

@@ -58,6 +58,7 @@ from autoopt.analysis.core.exprs import (
 )
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import jitted_callables
+from autoopt.analysis.core.jitted_methods import jitted_methods
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
@@ -147,9 +148,10 @@ class Sharing:
         self.scope = scope
         self.depth = depth
         self.until = until
-        self.jitted = {j.name for j in jitted_callables(ctx)}
+        methods = {j.name for j in jitted_methods(ctx)}  # `gan.update`: `self` static
+        self.jitted = {j.name for j in jitted_callables(ctx)} | methods
         # a framework's jit (`nnx.jit`, `eqx.filter_jit`) keeps no argument either
-        self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)}
+        self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)} | methods
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
         self.ignored |= {f.name for f in ctx.graph.functions.values()}
         # names that never hold a buffer: module constants, the scope's numbers, shapes...
@@ -394,6 +396,8 @@ class Sharing:
 
     def _link_mutation(self, call: cst.Call) -> None:
         func = call.func
+        if dotted(func) in self.compiled:
+            return  # `gan.update(...)`: a jitted method (`core/jitted_methods.py`), no dict's
         if type(func) is cst.Attribute and func.attr.value in MUTATING_METHODS:
             if (self.ctx.qualify(func) or "").startswith(("jax.", "numpy.", "math.")):
                 return  # `np.add(a, b)`: a library function named like a method, no store

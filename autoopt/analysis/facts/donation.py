@@ -58,6 +58,7 @@ from autoopt.analysis.core.jitted import (
     own_exprs,
     rebound_attribute_jits,
 )
+from autoopt.analysis.core.jitted_methods import jitted_methods
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.escape import namespace_escape, sharing_at
@@ -148,6 +149,13 @@ def targets(ctx: ModuleContext, name: str | None = None) -> Iterator[Target]:
         if not can_add_donation(spelling):
             continue  # `donate_argnames=NAMES` or `**options`: what it donates is not known
         yield Target(jitted.name, fn, jitted.options, carrier, None, jitted.transform)
+    for jitted in jitted_methods(ctx):  # `gan.update(...)`, `self` static
+        fn = jitted.function
+        decorator = jitted.carrier
+        if fn is None or type(decorator) is not cst.Decorator or "donate_argnums" in jitted.options:
+            continue
+        if (name is None or jitted.name == name) and can_add_donation(decorator.decorator):
+            yield Target(jitted.name, fn, jitted.options, fn.node)
     for plan in plans(ctx) if name is None else _named_plans(ctx, name):
         fn = plan.fn
         if plan.fix is _NONE or plan.wrap_at_loops or fn.scope != MODULE:
@@ -171,7 +179,7 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
     """The parameters that may be donated, with the fix and its note, and why the
     others may not."""
     fn = target.function
-    sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
+    sites = [CallSite(s.stmt, s.call, fn, fn.is_method) for s in call_sites(ctx, target.name)]
     donate: list[Donation] = []
     blocked: list[str] = []
     in_place = target.transform in overlays.UPDATES_MODULES
@@ -231,7 +239,7 @@ def donate_mode(
     if type(params.star_arg) is cst.Param or params.star_kwarg is not None or not fn.params:
         return None, [], f"`{fn.name}` takes `*args` or `**kwargs`"
     allowed = {param: (param, fix, why) for param, fix, why in donate}
-    sites = [CallSite(s.stmt, s.call, fn) for s in call_sites(ctx, target.name)]
+    sites = [CallSite(s.stmt, s.call, fn, fn.is_method) for s in call_sites(ctx, target.name)]
     missing = ""
     only_arrays = target.transform in eqx_api.DONATES_ONLY_ARRAYS
     for mode, donated in (("all", fn.params), ("all-except-first", fn.params[1:])):
@@ -397,6 +405,8 @@ def _alias_verdict(
     strong = sharing.component({name}, weak=False) - {name}
     weak = sharing.component({name}, weak=True) - strong - {name}
     others = {n.value for a in site.call.args if a.value is not expr for n in read_names(a.value)}
+    if site.bound:  # `obj.m(x)`: the instance is an input too (its attributes, as constants)
+        others |= {n.value for n in read_names(site.call.func)}
     note = ""
     if in_place:  # no array, or made before the module was built: none of its buffers
         weak = {n for n in weak if not _unlike_module(ctx, stmt, n, name)}

@@ -19,7 +19,8 @@
   array it holds (`embedding_init=lambda *_: pretrained`), so a linen module is built
   from literals only, and the code of a module class or of the function handed to
   `hk.transform` is *sealed*: it reads from outside only imports, builtins, literal
-  constants and sealed classes and functions of the module, and makes its parameters
+  constants, globals only ever bound to arrays, numbers or strings (none callable), and
+  sealed classes and functions of the module, and makes its parameters
   with library initializers built from constants only (`analysis/facts/initializers.py`:
   `init=lambda *_: w` twice ties two parameters to one buffer). The receiver may also be
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
@@ -51,9 +52,12 @@ from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_metho
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_linen as linen_api
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
 
 _LINEN_MODULE = "flax.linen.Module"
 _BUILTINS = frozenset(dir(builtins))
+_DATA_KINDS = frozenset({Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR, Kind.STRING, Kind.NONE})
 
 
 def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
@@ -299,4 +303,31 @@ def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:
         return True
     if name in ctx.graph.classes or name in ctx.graph.functions:
         return _sealed(ctx, name, seen)
-    return name in constant_globals(ctx)
+    return name in constant_globals(ctx) or name in ctx.per_module(_data_globals)
+
+
+def _data_globals(ctx: ModuleContext) -> frozenset[str]:
+    """Module names only ever bound, by plain assignments the value model reads, to an
+    array, a number or a string (`data_variance = np.var(images)`), that nothing rebinds
+    (as `constant_globals`). Sealed code may read them: no such value is callable, so
+    none is an initializer, and the audit refuses one handed to a layer that keeps it
+    (`hk.Embed(embedding_matrix=table)`) or to an initializer (`Constant(table)`)."""
+    graph = ctx.graph
+    if rebinding(ctx).anything:
+        return frozenset()
+    values = model(ctx)
+    binders: dict[str, list[Stmt]] = {}
+    for stmt in graph.scope_stmts(MODULE):
+        for name in stmt.defs:
+            binders.setdefault(name, []).append(stmt)
+    declared = {n for fn in graph.functions.values() for n in fn.globals | fn.nonlocals}
+    return frozenset(
+        name
+        for name, stmts in binders.items()
+        if name not in declared
+        and name not in rebinding(ctx).names
+        and all(
+            type(s.node) is cst.Assign and values.defined(s, name).kind in _DATA_KINDS
+            for s in stmts
+        )
+    )

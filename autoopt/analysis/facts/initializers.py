@@ -8,7 +8,9 @@ audit clears code that
 
 - defines no lambda and no function inside a function (no closure over an array);
 - names a function or a class of the module only to call it (no user callable handed to
-  a layer or to `hk.get_parameter`);
+  a layer or to `hk.get_parameter`), or a class as the first argument of the builtin
+  `super` inside that class (`super(Encoder, self).__init__(name=name)`, the same as
+  `super()`);
 - calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
   array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
@@ -39,8 +41,12 @@ class InitializerAudit(cst.CSTVisitor):
         self.clean = True
         self.callees: set[int] = set()
         self.functions = 0
+        self.classes: list[str] = []  # the classes being visited, innermost last
         graph = ctx.graph
         self.module_code = {q for q in graph.functions if "." not in q} | set(graph.classes)
+        self.super_builtin = "super" not in ctx.imports.bindings and not any(
+            "super" in s.defs for s in graph.stmts
+        )
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         self.clean = False
@@ -59,13 +65,19 @@ class InitializerAudit(cst.CSTVisitor):
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.callees.add(id(node.name))
         self.callees.update(id(b.value) for b in node.bases)
+        self.classes.append(node.name.value)
         return True
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.classes.pop()
 
     def visit_Annotation(self, node: cst.Annotation) -> bool:
         return False  # `encoder: Encoder`: a type, not a value
 
     def visit_Call(self, node: cst.Call) -> bool:
         self.callees.add(id(node.func))
+        if self._own_super(node):
+            self.callees.add(id(node.args[0].value))
         qual = self.ctx.qualify(node.func) or ""
         func = node.func
         last = func.attr.value if type(func) is cst.Attribute else qual.rsplit(".", 1)[-1]
@@ -81,6 +93,16 @@ class InitializerAudit(cst.CSTVisitor):
         ):
             self.clean = False
         return True
+
+    def _own_super(self, call: cst.Call) -> bool:
+        """`super(C, self)` in the class `C` being visited, `super` the builtin."""
+        func, args = call.func, call.args
+        if not (self.super_builtin and type(func) is cst.Name and func.value == "super"):
+            return False
+        if len(args) != 2 or any(a.keyword is not None or a.star for a in args):
+            return False
+        first = args[0].value
+        return bool(self.classes) and type(first) is cst.Name and first.value == self.classes[-1]
 
     def visit_Name(self, node: cst.Name) -> bool:
         if node.value in self.module_code and id(node) not in self.callees:

@@ -35,6 +35,7 @@ from autoopt.analysis.values.fields import (
     field_arguments,
     pytree_classes,
 )
+from autoopt.analysis.values.filled import filled_lists
 from autoopt.analysis.values.lattice import (
     ARRAY,
     BOTTOM,
@@ -785,6 +786,9 @@ class ValueModel:
         self, stmt: Stmt, target: cst.BaseExpression, value: cst.BaseExpression, name: str
     ) -> Value:
         if type(target) is cst.Name:
+            fill = self.ctx.per_module(filled_lists).get((stmt.scope, name))
+            if fill and type(value) is cst.List:
+                return self._filled(fill)
             return self.value_of(stmt, value)
         if type(target) is not cst.Tuple and type(target) is not cst.List:
             return UNKNOWN
@@ -813,6 +817,16 @@ class ValueModel:
         if whole.kind is Kind.ARRAY:  # `key, sub = jax.random.split(key)`: rows of an array
             return typed_value(Kind.ARRAY, dtype=whole.dtype, detail=whole.detail)
         return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
+
+    def _filled(self, appends: list[tuple[Stmt, cst.BaseExpression]]) -> Value:
+        """A list built empty and filled by appends (`analysis/values/filled.py`): a list
+        of arrays, a pytree of arrays, or unknown, by what is appended."""
+        values = [self.value_of(stmt, appended) for stmt, appended in appends]
+        if any(v.kind is Kind.BOTTOM for v in values):
+            return BOTTOM
+        if all(v.kind is Kind.ARRAY for v in values):
+            return arrays_in("list")
+        return PYTREE if all(v.is_arrays for v in values) else UNKNOWN
 
     def _value_and_grad(self, value: cst.BaseExpression) -> bool:
         """`jax.value_and_grad(f)(a, ...)` of a function `f` named, nothing else asked."""

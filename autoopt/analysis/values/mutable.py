@@ -6,11 +6,14 @@ a host value. Both sets below are over-approximations by name, over the whole mo
 variables of one name in different functions count as one):
 
 - *mutated*: changed in place by code autoopt sees (`a.append(x)`, `a[k] = x`, `a += [x]`,
-  NumPy's in-place functions and `out=`: `Stmt.mutates`), or linked to such a name: aliased
-  (`b = a`), passed as an argument to such a parameter, returned from a function whose
-  calls are bound to such a name. The value model then knows nothing of it.
+  NumPy's in-place functions and `out=`: `Stmt.mutates`; not the appends that fill a
+  list a function builds, whose values the model joins: `analysis/values/filled.py`),
+  or linked to such a name: aliased (`b = a`), passed as an argument to such a
+  parameter, returned from a function whose calls are bound to such a name. The value
+  model then knows nothing of it.
 - *escaping*: mutated, linked to an escaping name, or used other than in these harmless
   ways, which read the object without keeping or changing it:
+  - an append that fills a list a function builds (`analysis/values/filled.py`);
   - `a[k]` (reading, or the key of another subscript), `a.keys()`/`.values()`/`.items()`/
     `.get(...)`/`.copy()`/`.index(...)`/`.count(...)`;
   - iterating it (`for x in a`, a comprehension's `in a`), testing it (`if a:`), comparing
@@ -41,6 +44,7 @@ from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import own_exprs
 from autoopt.analysis.core.walk import child_list
 from autoopt.analysis.overlays import python as python_api
+from autoopt.analysis.values.filled import filled_appends
 
 _HARMLESS_PARENTS = (
     cst.Return,
@@ -68,10 +72,11 @@ class Changed:
 
 def changed_names(ctx: ModuleContext) -> Changed:
     """The module's `Changed` names (use through `ctx.per_module`)."""
-    uses = _Uses(ctx)
+    fills = ctx.per_module(filled_appends)
+    uses = _Uses(ctx, fills)
     mutated: set[str] = set()
     for stmt in ctx.graph.stmts:
-        mutated |= stmt.mutates
+        mutated |= {n for n in stmt.mutates if (stmt.id, n) not in fills}
         uses.run(stmt)
     uses.link_returns()
     mutated = _closure(mutated | uses.extended, uses.aliases, uses.passed)
@@ -102,8 +107,9 @@ def _closure(
 class _Uses:
     """Sorts every read of a name into harmless and escaping, statement by statement."""
 
-    def __init__(self, ctx: ModuleContext) -> None:
+    def __init__(self, ctx: ModuleContext, fills: frozenset[tuple[int, str]]) -> None:
         self.ctx = ctx
+        self.fills = fills  # the appends that fill a list (`values/filled.py`): harmless
         self.bound = {n for s in ctx.graph.stmts for n in s.defs}
         self.escaping: set[str] = set()
         self.extended: set[str] = set()  # `a += [x]`: changed in place
@@ -180,6 +186,9 @@ class _Uses:
             self._returns(name)
             return
         if type(parent) is cst.Attribute:
+            assert self.stmt is not None
+            if (self.stmt.id, value) in self.fills:
+                return
             if parent.attr.value not in python_api.READ_METHODS:
                 self.escaping.add(value)
             return

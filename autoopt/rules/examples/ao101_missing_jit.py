@@ -1664,4 +1664,99 @@ for _ in range(100):
         fix=_NONE,
         message="calls `optimizer.frobnicate`",
     ),
+    # a user init that builds its list empty and fills it only by appending lists of
+    # arrays (`analysis/values/filled.py`): `params` is a pytree of arrays
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def init(key, sizes):
+    params = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        params.append([jax.random.normal(key, (n_out, n_in)), jnp.zeros(n_out)])
+    return params
+
+def accuracy(params, x, labels):
+    for w, b in params:
+        x = jnp.tanh(x @ w.T + b)
+    return jnp.mean(jnp.argmax(x, axis=1) == labels)
+
+params = init(jax.random.key(0), [4, 8, 2])
+x, labels = jnp.ones((16, 4)), jnp.zeros(16, dtype=int)
+for epoch in range(3):
+    print(accuracy(params, x * epoch, labels))
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def init(key, sizes):
+    params = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        params.append([jax.random.normal(key, (n_out, n_in)), jnp.zeros(n_out)])
+    return params
+
+@jax.jit
+def accuracy(params, x, labels):
+    for w, b in params:
+        x = jnp.tanh(x @ w.T + b)
+    return jnp.mean(jnp.argmax(x, axis=1) == labels)
+
+params = init(jax.random.key(0), [4, 8, 2])
+x, labels = jnp.ones((16, 4)), jnp.zeros(16, dtype=int)
+for epoch in range(3):
+    print(accuracy(params, x * epoch, labels))
+""",
+    ),
+    # no safe fix: the init appends a string to its list through an alias of it
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def init(key, sizes):
+    params = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        params.append([jax.random.normal(key, (n_out, n_in)), jnp.zeros(n_out)])
+    layers = params
+    layers.append('tanh')
+    return params
+
+def accuracy(params, x, labels):
+    for w, b in params[:-1]:
+        x = jnp.tanh(x @ w.T + b)
+    return jnp.mean(jnp.argmax(x, axis=1) == labels)
+
+params = init(jax.random.key(0), [4, 8, 2])
+x, labels = jnp.ones((16, 4)), jnp.zeros(16, dtype=int)
+for epoch in range(3):
+    print(accuracy(params, x * epoch, labels))
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+def init(key, sizes):
+    params = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        params.append([jax.random.normal(key, (n_out, n_in)), jnp.zeros(n_out)])
+    layers = params
+    layers.append('tanh')
+    return params
+
+@jax.jit
+def accuracy(params, x, labels):
+    for w, b in params[:-1]:
+        x = jnp.tanh(x @ w.T + b)
+    return jnp.mean(jnp.argmax(x, axis=1) == labels)
+
+params = init(jax.random.key(0), [4, 8, 2])
+x, labels = jnp.ones((16, 4)), jnp.zeros(16, dtype=int)
+for epoch in range(3):
+    print(accuracy(params, x * epoch, labels))
+""",
+        fix=_UNSAFE,
+        message="cannot prove what `params` receives",
+    ),
 )

@@ -131,6 +131,47 @@ def model(x):
 """,
     "model.init(jax.random.key(0), jnp.ones(3))",
 )
+#: haiku module classes calling `super(C, self)`, the function reading a global only
+#: ever bound to an array (a data statistic): library initializers only, new buffers.
+HAIKU_CLASSES = _program(
+    """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+SCALE = np.var(np.arange(4.0))
+
+
+class Block(hk.Module):
+    def __init__(self, width, name=None):
+        super(Block, self).__init__(name=name)
+        self._width = width
+
+    def __call__(self, x):
+        return hk.Linear(self._width)(x) / SCALE
+
+
+def forward(x):
+    return Block(3)(x) + Block(3)(x)
+
+
+model = hk.transform_with_state(forward)
+""",
+    "model.init(jax.random.key(0), jnp.ones(3))",
+)
+#: The same class keeping the global array as its embedding table: `init` returns it.
+HAIKU_TABLE = HAIKU_CLASSES.replace(
+    "return hk.Linear(self._width)(x) / SCALE",
+    "return x * hk.Embed(embedding_matrix=TABLE)(jnp.arange(3))",
+).replace("SCALE = np.var(np.arange(4.0))", "TABLE = jnp.ones((4, 3))")
+#: A parameter read twice under one name and stored as state too: one buffer, two leaves.
+HAIKU_STATE = HAIKU_CLASSES.replace(
+    "return hk.Linear(self._width)(x) / SCALE",
+    'w = hk.get_parameter("w", [3], init=jnp.zeros)\n'
+    '        hk.set_state("w_copy", hk.get_parameter("w", [3], init=jnp.zeros))\n'
+    "        return x * w / SCALE",
+)
 
 INVALID = (
     Invalid(MLP, _donated(MLP)),
@@ -151,6 +192,19 @@ INVALID = (
     Invalid(
         HAIKU_TIED,
         _donated(HAIKU_TIED),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `params` are distinct buffers (`model.init(",
+    ),
+    Invalid(HAIKU_CLASSES, _donated(HAIKU_CLASSES)),
+    Invalid(
+        HAIKU_TABLE,
+        _donated(HAIKU_TABLE),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `params` are distinct buffers (`model.init(",
+    ),
+    Invalid(
+        HAIKU_STATE,
+        _donated(HAIKU_STATE),
         fix=_UNSAFE,
         message="cannot prove the leaves of `params` are distinct buffers (`model.init(",
     ),

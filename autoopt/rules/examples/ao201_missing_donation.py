@@ -13,6 +13,7 @@ from autoopt.rules.examples import (
     ao201_keep_first,
     ao201_loop_batches,
     ao201_module_classes,
+    ao201_static_self,
     ao201_trainers,
 )
 
@@ -272,6 +273,7 @@ def main(batches):
 """,
         "a second call passes `self.start`, which no output replaces: `state` stays undonated",
     ),
+    *ao201_static_self.VALID,
 )
 
 INVALID: tuple[Invalid, ...] = (
@@ -2288,4 +2290,5 @@ print(model.kernel.value.sum())
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
     *ao201_escape.INVALID,
+    *ao201_static_self.INVALID,
 )

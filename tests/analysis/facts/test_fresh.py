@@ -88,6 +88,42 @@ class Pretrained(nn.Module):
     def __call__(self, x):
         return x + self.param("w", lambda *_: TABLE)
 
+SCALE = np.var(np.ones(3))
+INIT = hk.initializers.RandomNormal()
+
+class Block(hk.Module):
+    def __init__(self, name=None):
+        super(Block, self).__init__(name=name)
+
+    def __call__(self, x):
+        return hk.Linear(3)(x) / SCALE
+
+class Lookup(hk.Module):
+    def __init__(self, name=None):
+        super(Lookup, self).__init__(name=name)
+
+    def __call__(self, x):
+        return hk.Embed(embedding_matrix=TABLE)(x)
+
+class Borrowed(hk.Module):
+    def __init__(self, name=None):
+        super(Block, self).__init__(name=name)
+
+    def __call__(self, x):
+        return hk.Linear(3)(x)
+
+class Drawn(hk.Module):
+    def __call__(self, x):
+        return x + hk.get_parameter("w", [3], init=INIT)
+
+def block_fn(x):
+    return Block()(x)
+
+blocks = hk.transform_with_state(block_fn)
+lookup = hk.transform(lambda x: Lookup()(x))
+borrowed = hk.transform(lambda x: Borrowed()(x))
+drawn = hk.transform(lambda x: Drawn()(x))
+
 class Custom(nn.Module):
     def init(self, key, x):
         return GLOBAL
@@ -131,6 +167,11 @@ def main(params, key, x):
         ("cached.init(key, x)", False),  # a module function handed on as initializer
         ("stateful.init(key, x)", False),  # a state set to an array as it is
         ("Tied().init(key, x)", False),  # a linen module tying two parameters
+        # classes calling `super(C, self)`, reading a global only ever bound to an array
+        ("blocks.init(key, x)", True),
+        ("lookup.init(key, x)", False),  # `Embed(embedding_matrix=TABLE)` keeps `TABLE`
+        ("borrowed.init(key, x)", False),  # `super(Block, self)` hands `Block` on
+        ("drawn.init(key, x)", False),  # a global initializer object, not proven
     ],
 )
 def test_fresh_result(call: str, fresh: bool) -> None:
@@ -217,3 +258,39 @@ def test_a_recursive_function_s_parameter_is_not_followed_forever() -> None:
     ctx = context(code + "train(3, optax.adam(0.1))\n", IMPORTS)
     at = stmt(ctx, "state = ")
     assert receiver_class(ctx, at, cst.parse_expression("optim")) is None
+
+
+_SUPER = "def super(cls, obj):\n    return REGISTRY.setdefault(cls, obj)\n"
+_SHADOWED = f"""
+SCALE = np.var(np.ones(3))
+
+{_SUPER}
+class Block(hk.Module):
+    def __init__(self, name=None):
+        super(Block, self).__init__(name=name)
+
+    def __call__(self, x):
+        return hk.Linear(3)(x) / SCALE
+
+net = hk.transform(lambda x: Block()(x))
+out = net.init(key, x)
+"""
+_RESET = "def reset():\n    global SCALE\n    SCALE = lambda *_: TABLE\n"
+
+
+@pytest.mark.parametrize(
+    ("program", "fresh"),
+    [
+        (_SHADOWED, False),  # `super` is the module's own function: `Block` handed on
+        (_SHADOWED.replace(_SUPER, ""), True),
+        # a global rebound by a function through `global` is no data global
+        (_SHADOWED.replace(_SUPER, _RESET), False),
+        # nor one bound to a call the value model cannot read
+        (_SHADOWED.replace(_SUPER, "").replace("np.var(np.ones(3))", "load_scale()"), False),
+    ],
+)
+def test_super_and_data_globals_in_sealed_code(program: str, fresh: bool) -> None:
+    ctx = context(program, IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
