@@ -40,6 +40,7 @@ from autoopt.analysis.facts import (
     purity,
     pytest_config,
     summaries,
+    tiny,
     tracing,
 )
 from autoopt.analysis.facts.donation import Donation, weakest
@@ -187,6 +188,11 @@ class Semantic:
         """Where no mode fits an `eqx.filter_jit` target: the arguments to keep from
         donation and the donations of the others (`facts/donation.py`)."""
         return donation.kept_arguments(self.ctx, target, donate)
+
+    def all_tiny(self, fn: Function, params: list[str]) -> bool:
+        """Every call of the jitted `fn` passes each of `params` a value whose every array
+        leaf is proven 0-d or a PRNG key (`facts/tiny.py`): donating them saves nothing."""
+        return tiny.all_tiny(self.ctx, fn, params)
 
     def keep_first(self, fn: Function, kept: list[str]) -> keep_first.KeepFirst | str:
         """The plan passing `kept` first to the jitted `fn`, or why there is none

@@ -182,6 +182,11 @@ class MissingDonation(Rule):
             notes.append(f"{escape}: callers autoopt cannot see may read the donated input")
         fix = weakest(fixes)
         listed = ", ".join(f"`{n}`" for n in names)
+        verb = "is" if len(names) == 1 else "are"
+        where = f"{listed} {verb} dead after every call of `{target.name}`"
+        worthless = _worthless(ctx, target, names, where)
+        if worthless:
+            return self.finding(ctx, _anchor(target), worthless, _NONE, target=target.name)
         replaced = "replaced by its output"
         if target.transform in overlays.UPDATES_MODULES:
             replaced += " (a module: written back in place)"
@@ -229,6 +234,10 @@ class MissingDonation(Rule):
             fixes.append(_UNSAFE)
             notes.append(f"{escape}: callers autoopt cannot see may read the donated input")
         fix = weakest(fixes)
+        params = target.function.params
+        worthless = _worthless(ctx, target, params if mode == "all" else params[1:], where)
+        if worthless:
+            return self.finding(ctx, _anchor(target), worthless, _NONE, target=target.name)
         message = f'{where}: donate (`donate="{mode}"`) so XLA reuses the buffers'
         if fix is _UNSAFE and notes:
             message += f"; unsafe: {notes[0]}"
@@ -250,6 +259,10 @@ class MissingDonation(Rule):
         blocked: list[str],
     ) -> Finding:
         """Pass the kept arguments first (packed when several) and donate the rest."""
+        rest = [p for p in target.function.params if p not in plan.kept]
+        worthless = _worthless(ctx, target, rest, where)
+        if worthless:
+            return self.finding(ctx, _anchor(target), worthless, _NONE, target=target.name)
         fix = weakest([f for _, f, _ in donated] + [target.fix])
         notes = [why for _, f, why in donated if why and f is _UNSAFE]
         kept = _listed(list(plan.kept))
@@ -278,6 +291,17 @@ def _keep_first_plan(
     if not target.is_decorated:
         return f"`{target.name}` is jitted by a call, not a decorator"
     return semantic(ctx).keep_first(target.function, kept)
+
+
+def _worthless(ctx: ModuleContext, target: DonationTarget, donated: list[str], where: str) -> str:
+    """Why donating `donated` saves nothing, where every value a call passes them is
+    proven tiny (`facts/tiny.py`); "" otherwise."""
+    if not semantic(ctx).all_tiny(target.function, donated):
+        return ""
+    return (
+        f"{where}, but donating {_listed(donated)} saves nothing: every array leaf is a 0-d "
+        "array or a PRNG key"
+    )
 
 
 def _listed(names: list[str]) -> str:
