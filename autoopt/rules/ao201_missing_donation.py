@@ -62,6 +62,10 @@ class MissingDonation(Rule):
     In a trainer class the replaced input may be an attribute,
     `self.state, loss = self.train_step(self.state, batch)`, with the step jitted
     at module level or into an attribute (`self.train_step = jax.jit(train_step)`).
+    Where every value a fix would donate is proven tiny, every array leaf a 0-d array or a
+    PRNG key (an equinox module of one scalar and its optax state, a key alone), the
+    finding stays with no fix: the donation saves nothing worth a diff. A key donated
+    with a big state, or with a value autoopt cannot size, stays donated.
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new
@@ -136,6 +140,12 @@ class MissingDonation(Rule):
       loop's batch is new buffers every iteration: `analysis/facts/loop_batches.py`; an
       argument holds no array: `analysis/facts/no_arrays.py`; where one is only unproven
       the fix is unsafe
+    - a donation is offered unless every value it donates is proven tiny at every call
+      (`jnp.array(0.0)`, `jax.random.PRNGKey(0)` and its splits, an equinox module of this
+      file whose fields the call sets to such values, an optax state of such parameters,
+      and the step's output that replaces them where its every return is proven tiny
+      given tiny arguments): `analysis/facts/tiny.py`, `LEAF_SHAPES_FROM` in
+      `analysis/overlays/optax.py` and `analysis/overlays/equinox.py`
     - kept arguments passed first: the step's one decorator is its jit, every caller is in
       sight and every read of its name is a direct call (none from another module, as a
       value, through `functools.partial` or an attribute such as `.lower`), no kept

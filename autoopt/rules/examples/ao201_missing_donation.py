@@ -12,6 +12,7 @@ from autoopt.rules.examples import (
     ao201_keep_first,
     ao201_loop_batches,
     ao201_module_classes,
+    ao201_tiny,
     ao201_trainers,
 )
 
@@ -2286,4 +2287,5 @@ print(model.kernel.value.sum())
     *ao201_keep_first.INVALID,
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
+    *ao201_tiny.INVALID,
 )
