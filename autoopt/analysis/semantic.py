@@ -40,6 +40,7 @@ from autoopt.analysis.facts import (
     purity,
     pytest_config,
     summaries,
+    tiny,
     tracing,
 )
 from autoopt.analysis.facts.donation import Donation, weakest
@@ -191,6 +192,11 @@ class Semantic:
         """Where no mode fits an `eqx.filter_jit` target: the arguments to keep from
         donation and the donations of the others (`facts/donation.py`)."""
         return donation.kept_arguments(self.ctx, target, donate)
+
+    def all_tiny(self, fn: Function, params: list[str]) -> bool:
+        """Every call of the jitted `fn` passes each of `params` a value whose every array
+        leaf is proven 0-d or a PRNG key (`facts/tiny.py`): donating them saves nothing."""
+        return tiny.all_tiny(self.ctx, fn, params)
 
     def safe_donations(self, name: str) -> list[str]:
         """The inputs of the jitted function `name` proven safe to donate."""

@@ -65,6 +65,10 @@ class MissingDonation(Rule):
     A method jitted with a static `self` (`functools.partial(jax.jit,
     static_argnums=0)`) and called through the one instance of its class
     (`rng, state = gan.update(rng, state, batch)`) donates the parameters after `self`.
+    Where every value a fix would donate is proven tiny, every array leaf a 0-d array or a
+    PRNG key (an equinox module of one scalar and its optax state, a key alone), the
+    finding stays with no fix: the donation saves nothing worth a diff. A key donated
+    with a big state, or with a value autoopt cannot size, stays donated.
 
     ## Why is this bad?
     Without donation XLA must keep the old buffers alive while it writes the new
@@ -160,6 +164,12 @@ class MissingDonation(Rule):
       loop's batch is new buffers every iteration: `analysis/facts/loop_batches.py`; an
       argument holds no array: `analysis/facts/no_arrays.py`; where one is only unproven
       the fix is unsafe
+    - a donation is offered unless every value it donates is proven tiny at every call
+      (`jnp.array(0.0)`, `jax.random.PRNGKey(0)` and its splits, an equinox module of this
+      file whose fields the call sets to such values, an optax state of such parameters,
+      and the step's output that replaces them where its every return is proven tiny
+      given tiny arguments): `analysis/facts/tiny.py`, `LEAF_SHAPES_FROM` in
+      `analysis/overlays/optax.py` and `analysis/overlays/equinox.py`
     - kept arguments passed first: the step's one decorator is its jit, every caller is in
       sight and every read of its name is a direct call (none from another module, as a
       value, through `functools.partial` or an attribute such as `.lower`), no kept
@@ -206,6 +216,11 @@ class MissingDonation(Rule):
             notes.append(f"{escape}: callers autoopt cannot see may read the donated input")
         fix = weakest(fixes)
         listed = ", ".join(f"`{n}`" for n in names)
+        verb = "is" if len(names) == 1 else "are"
+        where = f"{listed} {verb} dead after every call of `{target.name}`"
+        worthless = _worthless(ctx, target, names, where)
+        if worthless:
+            return self.finding(ctx, _anchor(target), worthless, _NONE, target=target.name)
         replaced = "replaced by its output"
         if target.transform in overlays.UPDATES_MODULES:
             replaced += " (a module: written back in place)"
@@ -253,6 +268,10 @@ class MissingDonation(Rule):
             fixes.append(_UNSAFE)
             notes.append(f"{escape}: callers autoopt cannot see may read the donated input")
         fix = weakest(fixes)
+        params = target.function.params
+        worthless = _worthless(ctx, target, params if mode == "all" else params[1:], where)
+        if worthless:
+            return self.finding(ctx, _anchor(target), worthless, _NONE, target=target.name)
         message = f'{where}: donate (`donate="{mode}"`) so XLA reuses the buffers'
         if fix is _UNSAFE and notes:
             message += f"; unsafe: {notes[0]}"
@@ -274,6 +293,10 @@ class MissingDonation(Rule):
         blocked: list[str],
     ) -> Finding:
         """Pass the kept arguments first (packed when several) and donate the rest."""
+        rest = [p for p in target.function.params if p not in plan.kept]
+        worthless = _worthless(ctx, target, rest, where)
+        if worthless:
+            return self.finding(ctx, _anchor(target), worthless, _NONE, target=target.name)
         fix = weakest([f for _, f, _ in donated] + [target.fix])
         notes = [why for _, f, why in donated if why and f is _UNSAFE]
         kept = _listed(list(plan.kept))
@@ -302,6 +325,17 @@ def _keep_first_plan(
     if not target.is_decorated:
         return f"`{target.name}` is jitted by a call, not a decorator"
     return keep_first.keep_first(ctx, target.function, kept)
+
+
+def _worthless(ctx: ModuleContext, target: DonationTarget, donated: list[str], where: str) -> str:
+    """Why donating `donated` saves nothing, where every value a call passes them is
+    proven tiny (`facts/tiny.py`); "" otherwise."""
+    if not semantic(ctx).all_tiny(target.function, donated):
+        return ""
+    return (
+        f"{where}, but donating {_listed(donated)} saves nothing: every array leaf is a 0-d "
+        "array or a PRNG key"
+    )
 
 
 def _listed(names: list[str]) -> str:

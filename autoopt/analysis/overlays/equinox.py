@@ -65,6 +65,9 @@ SAME_STRUCTURE: dict[str, tuple[int, ...]] = {
     "equinox.combine": (0,),
     "equinox.tree_at": (1,),
 }
+#: Calls -> the arguments (by position) such that, where every array leaf of those is 0-d,
+#: so is every array leaf of the result (`apply_updates` adds an update to each leaf).
+LEAF_SHAPES_FROM: dict[str, tuple[int, ...]] = {"equinox.apply_updates": (0, 1)}
 #: Calls whose result may hold the very buffers of an argument -> which and when:
 #: `apply_updates` keeps a leaf of the model whose update is None, `filter` and
 #: `partition` keep the leaves they select, `tree_at` every leaf it does not replace.

@@ -62,3 +62,11 @@ FRESH_RESULTS = frozenset({"optax.apply_updates", "optax.GradientTransformation.
 COMBINATORS = frozenset({"optax.chain"})
 #: optax's modules: their functions keep no state.
 MODULES = frozenset({"optax"})
+#: Calls and methods -> the arguments (by position) such that, where every array leaf of
+#: those is 0-d, so is every array leaf of the result: an optimizer of `OPTIMIZERS` keeps
+#: states and updates shaped like the parameters and updates, with 0-d counts.
+LEAF_SHAPES_FROM: dict[str, tuple[int, ...]] = {
+    "optax.GradientTransformation.init": (0,),
+    "optax.GradientTransformation.update": (0, 1, 2),
+    "optax.apply_updates": (0, 1),
+}

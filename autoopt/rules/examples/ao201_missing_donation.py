@@ -14,6 +14,7 @@ from autoopt.rules.examples import (
     ao201_loop_batches,
     ao201_module_classes,
     ao201_static_self,
+    ao201_tiny,
     ao201_trainers,
 )
 
@@ -2291,4 +2292,5 @@ print(model.kernel.value.sum())
     *ao201_cross_alias.INVALID,
     *ao201_escape.INVALID,
     *ao201_static_self.INVALID,
+    *ao201_tiny.INVALID,
 )

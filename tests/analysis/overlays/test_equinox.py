@@ -313,3 +313,18 @@ def test_a_transformed_call_keeps_none_of_its_arguments(name: str) -> None:
     gc.collect()
     assert ref() is None
     assert sys.getrefcount(x) == before_x and sys.getrefcount(weight) == before_w - 1
+
+
+def test_apply_updates_of_0d_leaves_is_0d() -> None:
+    """`LEAF_SHAPES_FROM`: 0-d model leaves and updates give 0-d leaves; a gradient
+    (`GRAD_LIKE`) is shaped like the model."""
+    assert eqx_api.LEAF_SHAPES_FROM == {"equinox.apply_updates": (0, 1)}
+
+    class Decay(eqx.Module):
+        rate: jax.Array
+
+    model = Decay(jnp.array(0.5))
+    grads = eqx.filter_grad(lambda m, x: (m.rate * x) ** 2)(model, jnp.array(2.0))
+    assert jnp.ndim(grads.rate) == 0
+    new = eqx.apply_updates(model, grads)
+    assert all(jnp.ndim(leaf) == 0 for leaf in jax.tree_util.tree_leaves(new))

@@ -245,3 +245,25 @@ def test_adam_moments_are_two_buffers_per_parameter() -> None:
     (adam, _) = optax.adam(0.1).init(PARAMS)
     assert not pointers(adam.mu) & pointers(adam.nu)
     assert len(pointers((adam.count, adam.mu, adam.nu))) == 1 + 2 * len(PARAMS)
+
+
+def _all_0d(tree: object) -> bool:
+    return all(jnp.ndim(leaf) == 0 for leaf in jax.tree_util.tree_leaves(tree))
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_state_and_updates_of_0d_params_are_0d(name: str) -> None:
+    """`LEAF_SHAPES_FROM`: 0-d parameters and updates give 0-d states and updates."""
+    assert set(optax_api.LEAF_SHAPES_FROM) == {
+        "optax.GradientTransformation.init",
+        "optax.GradientTransformation.update",
+        "optax.apply_updates",
+    }
+    params = {"a": jnp.array(1.0), "b": (jnp.array(2.0),)}
+    opt = BUILT[name]()
+    state = opt.init(params)
+    assert _all_0d(state)
+    for _ in range(2):
+        updates, state = opt.update(params, state, params)
+        assert _all_0d(updates) and _all_0d(state)
+    assert _all_0d(optax.apply_updates(params, updates))
