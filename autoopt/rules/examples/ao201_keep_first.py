@@ -162,7 +162,9 @@ def main():
     return state
 """,
         fix=_UNSAFE,
-        message="unsafe: `key` may hold the buffers of `state` and is passed in the same call",
+        # `key` is proven apart from `state` (facts/escape.py); the premise left is the
+        # second call's input, an output of the `filter_jit` step
+        message="unsafe: cannot prove the leaves of `state` are distinct buffers (`step(state, key, x)`)",
     ),
     # fires, safe: the kept `images.sum(0)` moves before the local name `model`, which no
     # evaluation can rebind
