@@ -33,7 +33,7 @@ class PseudoLabelLoader:
 def main():
     xs = jnp.linspace(-1.0, 1.0, 12).reshape(6, 2)
     params = jnp.array([[0.3], [-0.2]])
-    for epoch in range(3):
+    for _ in range(3):
         loader = PseudoLabelLoader(xs, params)
         for x, y in loader:
             params = train_step(params, x, y)

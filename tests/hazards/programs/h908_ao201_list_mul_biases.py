@@ -16,13 +16,13 @@ def init(depth, width):
 def step(ws, bs, x):
     def loss(ws, bs):
         h = x
-        for w, b in zip(ws, bs):
+        for w, b in zip(ws, bs, strict=True):
             h = jnp.tanh(h @ w + b)
         return jnp.sum((h - 0.5) ** 2)
 
     gw, gb = jax.grad(loss, argnums=(0, 1))(ws, bs)
-    ws = [w - 0.1 * g for w, g in zip(ws, gw)]
-    bs = [b - 0.1 * g for b, g in zip(bs, gb)]
+    ws = [w - 0.1 * g for w, g in zip(ws, gw, strict=True)]
+    bs = [b - 0.1 * g for b, g in zip(bs, gb, strict=True)]
     return ws, bs
 
 

@@ -2,10 +2,9 @@
 global of another module of the project that `hazlib_blind_sched.cool()` rebinds after
 each step. Trap for AO103: the compiled step keeps the first temperature."""
 
+import hazlib_blind_sched
 import jax
 import jax.numpy as jnp
-
-import hazlib_blind_sched
 
 
 def distill_loss(logits, teacher):

@@ -12,10 +12,14 @@ TABLE = jnp.array([[0.1, 0.2], [0.3, -0.1], [0.0, 0.5]], dtype=jnp.float32)
 
 
 def forward(ids):
-    enc = hk.Embed(embedding_matrix=None, vocab_size=3, embed_dim=2, name="enc",
-                   w_init=hk.initializers.Constant(TABLE))
-    dec = hk.Embed(vocab_size=3, embed_dim=2, name="dec",
-                   w_init=hk.initializers.Constant(TABLE))
+    enc = hk.Embed(
+        embedding_matrix=None,
+        vocab_size=3,
+        embed_dim=2,
+        name="enc",
+        w_init=hk.initializers.Constant(TABLE),
+    )
+    dec = hk.Embed(vocab_size=3, embed_dim=2, name="dec", w_init=hk.initializers.Constant(TABLE))
     return jnp.sum(enc(ids) * dec(ids))
 
 

@@ -2,7 +2,6 @@
 `FLAGS.learning_rate`, which the loop lowers by assigning the flag (a plateau
 schedule). Trap for AO101: jitting `sgd_update` reads the flag at trace time only."""
 
-import jax
 import jax.numpy as jnp
 from absl import app, flags
 
@@ -19,7 +18,7 @@ def main(argv=("prog",)):
     FLAGS.learning_rate = 0.3
     target = jnp.array([2.0, -1.0])
     w = jnp.zeros(2)
-    for epoch in range(4):
+    for _ in range(4):
         for _ in range(2):
             g = 2.0 * (w - target)
             w = sgd_update(w, g)
