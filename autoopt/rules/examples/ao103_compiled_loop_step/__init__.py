@@ -10,6 +10,7 @@ from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples.ao103_compiled_loop_step import (
     donated_step,
     guarded,
+    handed,
     kept,
     library_steps,
     nnx_in_place,
@@ -26,6 +27,7 @@ VALID: tuple[Valid, ...] = (
     *kept.VALID,
     *nnx_in_place.VALID,
     *library_steps.VALID,
+    *handed.VALID,
 )
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
@@ -58,4 +60,6 @@ INVALID: tuple[Invalid, ...] = (
     nnx_in_place.NNX_HOST_WRITE,
     nnx_in_place.NNX_MODULE_CALL,
     library_steps.OPTAX_LOCAL,
+    handed.HANDED_ATTRIBUTE,
+    handed.FLOAT_CANCELS,
 )
