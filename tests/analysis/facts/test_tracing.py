@@ -88,5 +88,6 @@ def test_float_sums_before_an_array(code: str, float_math: dict[str, str]) -> No
 
 
 def test_a_parameter_not_proven_a_float_is_judged_as_an_int() -> None:
-    code = "def f(e, d):\n    return (1 - d) * e\ne = jnp.ones(3)\nfor i in range(3):\n    e = f(e, i)\n"
+    code = "def f(e, d):\n    return (1 - d) * e\n"
+    code += "e = jnp.ones(3)\nfor i in range(3):\n    e = f(e, i)\n"
     assert facts(code).float_math == {}
