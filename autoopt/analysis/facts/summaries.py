@@ -331,16 +331,17 @@ def _index_checks(ctx: ModuleContext, stmt: Stmt, traced: set[str]) -> tuple[lis
 
 
 def frozen_reads(
-    ctx: ModuleContext, fn: Function, seen: frozenset[str]
+    ctx: ModuleContext, fn: Function, seen: frozenset[str], within: str = ""
 ) -> tuple[list[str], list[str]]:
     """Outside state `fn` (or a module function it calls) reads that jit would freeze:
-    (values the program changes, values autoopt cannot prove unchanging)."""
+    (values the program changes, values autoopt cannot prove unchanging). `within`: the
+    function `fn` is nested in that hands it on, whose variables are its own, not outside."""
     changes: list[str] = []
     doubts: list[str] = []
     anything = rebinding(ctx).anything
     reflected: set[tuple[bool, str]] = set()  # (holds code, name): globals anything rebinds
     for stmt in ctx.graph.scope_stmts(fn.qualname):
-        for name in sorted(_free_reads(ctx, fn, stmt)):
+        for name in sorted(_free_reads(ctx, fn, stmt) - _enclosing_names(ctx, fn, within)):
             reason, doubt = _frozen(ctx, fn, stmt, name)
             changes += [reason] if reason else []
             doubts += [doubt] if doubt else []
@@ -360,7 +361,10 @@ def frozen_reads(
         for other, used in _function_values(ctx, stmt):
             if _key(other, used) in seen:
                 continue
-            inner, inner_doubts = frozen_reads(other, used, seen | {_key(other, used)})
+            nested = other is ctx and used.qualname.startswith(f"{fn.qualname}.")
+            inner, inner_doubts = frozen_reads(
+                other, used, seen | {_key(other, used)}, fn.qualname if nested else ""
+            )
             changes += [f"uses the function `{used.name}`, which {r}" for r in inner]
             doubts += [f"`{used.name}` {d}" for d in inner_doubts]
     default_changes, default_doubts = frozen_defaults(ctx, fn)
@@ -454,6 +458,18 @@ def _function_values(ctx: ModuleContext, stmt: Stmt) -> list[tuple[ModuleContext
     return list(found.values())
 
 
+def _enclosing_names(ctx: ModuleContext, fn: Function, within: str) -> set[str]:
+    """The names bound in the scopes around `fn` up to `within` (included)."""
+    names: set[str] = set()
+    scope = ctx.graph.functions.get(fn.scope) if within else None
+    while scope is not None and (scope.qualname + ".").startswith(within + "."):
+        names |= set(scope.params) | {
+            n for s in ctx.graph.scope_stmts(scope.qualname) for n in s.defs
+        }
+        scope = ctx.graph.functions.get(scope.scope)
+    return names
+
+
 def _function_refs(expr: cst.CSTNode) -> list[cst.BaseExpression]:
     """The names `expr` reads and the dotted attributes it evaluates (`mod.loss`)."""
     names: list[cst.BaseExpression] = list(read_names(expr))
@@ -487,11 +503,14 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
         return f"reads `{name}`, which the enclosing function rebinds (jit would freeze it)", ""
     if fn.scope != MODULE and _rebound_nonlocal(ctx, fn.scope, name):
         return f"reads `{name}`, which a function rebinds with `nonlocal` (jit would freeze it)", ""
-    if fn.scope == MODULE and name in purity.changed_module_names(ctx):
+    if name in purity.changed_module_names(ctx) and _global(ctx, fn, name):
         return f"reads `{name}`, which {purity.change_reason(ctx, name)} (jit would freeze it)", ""
     if library_object(ctx, name) and refers_to_global(ctx, fn, name):
         return "", ""  # an optimizer bound once, never changed (`library_objects.py`)
     value = model(ctx).name(stmt, name)
+    if value.kind is Kind.UNKNOWN and fn.scope != MODULE and _global(ctx, fn, name):
+        defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
+        value = join_all([model(ctx).defined(d, name) for d in defs]) if defs else UNKNOWN
     if value.kind in _FROZEN_SAFE:
         return "", ""
     if value.kind is Kind.UNKNOWN and not any(name in s.defs for s in ctx.graph.stmts):

@@ -397,3 +397,15 @@ def test_a_handed_function_of_another_project_file(tmp_path) -> None:
         "calls `sched.loss`, which reads `T`, which the module changes",  # purity's
         "uses the function `loss`, which reads `T`, which the module changes (jit would freeze it)",
     ]
+
+
+def test_a_nested_function_handed_on_reads_its_enclosing_variables_as_its_own() -> None:
+    body = "    def body(c, i):\n        return c * {} + x, i\n"
+    scan = "    return jax.lax.scan(body, x, None, length=3)[0]\n"
+    kept = "N = 2\ndef f(x):\n" + body.format("N") + scan
+    assert summarise(kept).impurities == [] and summarise(kept).doubts == []
+    changed = _CHANGED + "def f(x):\n" + body.format("K") + scan
+    assert summarise(changed).impurities == [
+        "uses the function `body`, which reads `K`, which the module changes "
+        "(jit would freeze it)"
+    ]
