@@ -406,6 +406,5 @@ def test_a_nested_function_handed_on_reads_its_enclosing_variables_as_its_own() 
     assert summarise(kept).impurities == [] and summarise(kept).doubts == []
     changed = _CHANGED + "def f(x):\n" + body.format("K") + scan
     assert summarise(changed).impurities == [
-        "uses the function `body`, which reads `K`, which the module changes "
-        "(jit would freeze it)"
+        "uses the function `body`, which reads `K`, which the module changes (jit would freeze it)"
     ]
