@@ -43,14 +43,18 @@ class MissingJit(Rule):
       to it, never changed, and each method is listed pure by the library's overlay:
       `analysis/facts/library_objects.py`
     - it reads no outside state jit would freeze (a global nothing rebinds, by
-      reflection either; defaults proven immutable): `analysis/facts/summaries.py`,
-      `analysis/facts/reflection.py`
+      reflection either; defaults proven immutable), nor does a function it calls or
+      hands on (to a transform, a tree map, a partial, a `lax` body, in a lambda):
+      `analysis/facts/summaries.py`, `analysis/facts/reflection.py`
     - no traced value reaches Python control flow, NumPy, text, a mask or a shape:
       `analysis/facts/summaries.py`, `analysis/facts/tracing.py`
     - it returns arrays: `analysis/facts/summaries.py`
     - every argument at every call site is an array, a pytree of arrays, a number used
       as data or a hashable constant made static: `analysis/values/model.py`,
-      `analysis/facts/callsites.py`, `analysis/facts/tracing.py`
+      `analysis/facts/callsites.py`, `analysis/facts/tracing.py`; a Python float that a
+      Python sum computes on before it meets an array (`1 - decay`: float64 eagerly,
+      float32 traced, where cancellation loses digits) is made static where every call
+      passes a constant, else unproven: `analysis/facts/jit_plan.py`
     - a NumPy argument has a dtype jit's device copy keeps (float32, not float64), and
       parameters made by a library object's method are arrays (the `init` of
       `hk.transform` of sealed code): `analysis/facts/jit_plan.py`,

@@ -71,7 +71,9 @@ class CompiledLoopStep(Rule):
     - the leading lines form a step and carry names bound before the loop:
       `analysis/plans/step.py`
     - the step is jittable, asked of the program with the step extracted (AO101's
-      plan): `analysis/facts/jit_plan.py`
+      plan: what every function it calls or hands on, `jax.grad(loss_fn)`, reads from
+      outside is unchanging; a Python float a Python sum cancels, `1.0 - keep`, is a
+      constant made static): `analysis/facts/jit_plan.py`, `analysis/facts/summaries.py`
     - the loop variable and the carry are never needed static, and no carry grows
       (AO402's): `rules/loop_owner.py`
     - rows indexed by the traced loop variable clamp as before: `analysis/plans/fori.py`

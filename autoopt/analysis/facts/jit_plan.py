@@ -37,7 +37,7 @@ from autoopt.analysis.core.graph import CallSite, Function
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
 from autoopt.analysis.facts.library_arrays import arrays_at_calls
-from autoopt.analysis.facts.summaries import summary
+from autoopt.analysis.facts.summaries import float_doubt, summary
 from autoopt.analysis.facts.writes import writes
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
@@ -213,6 +213,8 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
             plan.problem = f"`{param}` is needed as a Python value but receives an array"
         else:
             plan.static[param] = facts.static[param]
+    elif value.kind is Kind.SCALAR and param in facts.float_math:
+        _plan_float(ctx, plan, param, facts.float_math[param])
     elif value.is_arrays or value.kind is Kind.SCALAR:
         return
     elif value.is_static_kind:
@@ -238,6 +240,23 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
         )
     else:
         plan.doubts.append(f"cannot prove what `{param}` receives")
+
+
+def _plan_float(ctx: ModuleContext, plan: JitPlan, param: str, expr: str) -> None:
+    """A Python float that a Python sum may cancel (`1 - decay`, float32 traced): static
+    where every call passes a constant (a few compilations, each computing as eagerly),
+    else the premise is unproven."""
+    index = plan.fn.params.index(param)
+    sites = ctx.graph.call_sites(plan.fn)
+    kinds = [
+        _default_kind(ctx, plan.fn, param) if expr is None else classify(ctx, site, expr)
+        for site in sites
+        for expr in [site.argument(index, param)]
+    ]
+    if sites and all(kind is ArgKind.CONSTANT for kind in kinds):
+        plan.static[param] = f"`{expr}` is computed in float64 eagerly, float32 traced"
+    else:
+        plan.doubts.append(float_doubt(param, expr))
 
 
 def _check_static(ctx: ModuleContext, plan: JitPlan) -> None:

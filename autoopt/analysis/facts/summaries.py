@@ -14,7 +14,9 @@ Calls are followed into the project functions they run, of this file or another
 (`analysis/core/project.py`), with the arguments that receive a traced value.
 A callee's decorator other than `jax.jit` is a doubt (`functools.lru_cache` a
 handoff), and so is Python integer arithmetic on a traced Python number
-(`tracing.TraceFacts.python_math`: exact eagerly, int32 traced). `handoffs_of`
+(`tracing.TraceFacts.python_math`: exact eagerly, int32 traced) and a sum that may cancel
+a traced Python float (`float_math`: float64 eagerly, float32 traced; a function's own
+such parameter is made static where every call passes a constant, `jit_plan.py`). `handoffs_of`
 answers the same for tracing some parameters only (the ones `vmap` maps).
 
 A global is a constant of the trace only where nothing rebinds it: a name the
@@ -50,9 +52,10 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import only_called
-from autoopt.analysis.core.exprs import is_at_update, read_names
+from autoopt.analysis.core.exprs import evaluated_exprs, is_at_update, read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.project import project_function, project_module
+from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.closures import factory_closure
 from autoopt.analysis.facts.library_objects import library_object, refers_to_global
@@ -106,7 +109,7 @@ def _summarise(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> Summar
     ]
     result = Summary(fn, model(ctx).returns(fn), _computes_on_arrays(ctx, fn, seen), impure)
     result.handoffs, result.doubts = _traced_uses(ctx, fn, seen)
-    result.doubts += _number_doubts(ctx, fn, set(fn.params))
+    result.doubts += _number_doubts(ctx, fn, set(fn.params), floats=False)
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         result.doubts += _index_checks(ctx, stmt, facts.traced)[1]
     frozen, doubts = frozen_reads(ctx, fn, seen | {_key(ctx, fn)})
@@ -140,16 +143,30 @@ def _traced_uses(
     return list(dict.fromkeys(found)), list(dict.fromkeys(doubts))
 
 
-def _number_doubts(ctx: ModuleContext, fn: Function, params: set[str]) -> list[str]:
-    """Python arithmetic on the traced Python numbers `params` of `fn`."""
-    math = tracing.analyse(ctx, fn).python_math
-    return [
+def _number_doubts(
+    ctx: ModuleContext, fn: Function, params: set[str], floats: bool = True
+) -> list[str]:
+    """Python arithmetic on the traced Python numbers `params` of `fn`; sums on its Python
+    floats too where `floats` (`jit_plan.py` judges `fn`'s own: static where constant)."""
+    facts = tracing.analyse(ctx, fn)
+    math = facts.python_math
+    found = [
         f"`{p}` may be a Python int beyond int32, which a traced argument cannot hold"
         if math[p] == p
         else f"`{p}` may be a Python int that `{math[p]}` computes on exactly; traced, it is an "
         "int32 that wraps around"
         for p in sorted(params & math.keys())
     ]
+    sums = facts.float_math if floats else {}
+    return found + [float_doubt(p, sums[p]) for p in sorted(params & sums.keys())]
+
+
+def float_doubt(param: str, expr: str) -> str:
+    """The premise a traced Python float `param` fails where `expr` may cancel it."""
+    return (
+        f"`{param}` is a Python float and `{expr}` is computed in float64 eagerly, float32 "
+        "traced, where cancellation may lose its digits"
+    )
 
 
 def _computes_on_arrays(ctx: ModuleContext, fn: Function, seen: frozenset[str]) -> bool:
@@ -315,16 +332,17 @@ def _index_checks(ctx: ModuleContext, stmt: Stmt, traced: set[str]) -> tuple[lis
 
 
 def frozen_reads(
-    ctx: ModuleContext, fn: Function, seen: frozenset[str]
+    ctx: ModuleContext, fn: Function, seen: frozenset[str], within: str = ""
 ) -> tuple[list[str], list[str]]:
     """Outside state `fn` (or a module function it calls) reads that jit would freeze:
-    (values the program changes, values autoopt cannot prove unchanging)."""
+    (values the program changes, values autoopt cannot prove unchanging). `within`: the
+    function `fn` is nested in that hands it on, whose variables are its own, not outside."""
     changes: list[str] = []
     doubts: list[str] = []
     anything = rebinding(ctx).anything
     reflected: set[tuple[bool, str]] = set()  # (holds code, name): globals anything rebinds
     for stmt in ctx.graph.scope_stmts(fn.qualname):
-        for name in sorted(_free_reads(ctx, fn, stmt)):
+        for name in sorted(_free_reads(ctx, fn, stmt) - _enclosing_names(ctx, fn, within)):
             reason, doubt = _frozen(ctx, fn, stmt, name)
             changes += [reason] if reason else []
             doubts += [doubt] if doubt else []
@@ -341,6 +359,15 @@ def frozen_reads(
             inner, inner_doubts = frozen_reads(other, callee, seen | {_key(other, callee)})
             changes += [f"calls `{callee.name}`, which {r}" for r in inner]
             doubts += [f"`{callee.name}` {d}" for d in inner_doubts]
+        for other, used in _function_values(ctx, stmt):
+            if _key(other, used) in seen:
+                continue
+            nested = other is ctx and used.qualname.startswith(f"{fn.qualname}.")
+            inner, inner_doubts = frozen_reads(
+                other, used, seen | {_key(other, used)}, fn.qualname if nested else ""
+            )
+            changes += [f"uses the function `{used.name}`, which {r}" for r in inner]
+            doubts += [f"`{used.name}` {d}" for d in inner_doubts]
     default_changes, default_doubts = frozen_defaults(ctx, fn)
     return default_changes + changes, _reflected(reflected, anything) + default_doubts + doubts
 
@@ -437,6 +464,53 @@ def _local_name(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
     return False
 
 
+def _function_values(ctx: ModuleContext, stmt: Stmt) -> list[tuple[ModuleContext, Function]]:
+    """The project functions `stmt` names other than as the callee of one of its calls:
+    handed to a transform, a tree map, a partial, a `lax` loop or branch, a callback, or
+    called in a lambda's body. Whatever runs them may run them traced, so what they read
+    is judged as a direct call's."""
+    callees = {id(call.func) for call in stmt.calls}
+    found: dict[str, tuple[ModuleContext, Function]] = {}
+    for expr in evaluated_exprs(stmt.node):
+        for node in _function_refs(expr):
+            if id(node) in callees:
+                continue
+            target = _named_function(ctx, stmt, node)
+            if target is not None:
+                found.setdefault(_key(*target), target)
+    return list(found.values())
+
+
+def _enclosing_names(ctx: ModuleContext, fn: Function, within: str) -> set[str]:
+    """The names bound in the scopes around `fn` up to `within` (included)."""
+    names: set[str] = set()
+    scope = ctx.graph.functions.get(fn.scope) if within else None
+    while scope is not None and (scope.qualname + ".").startswith(within + "."):
+        names |= set(scope.params) | {
+            n for s in ctx.graph.scope_stmts(scope.qualname) for n in s.defs
+        }
+        scope = ctx.graph.functions.get(scope.scope)
+    return names
+
+
+def _function_refs(expr: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The names `expr` reads and the dotted attributes it evaluates (`mod.loss`)."""
+    names: list[cst.BaseExpression] = list(read_names(expr))
+    return names + [n for n in walk(expr) if type(n) is cst.Attribute]
+
+
+def _named_function(
+    ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression
+) -> tuple[ModuleContext, Function] | None:
+    """The function of this module or of another project file that `node` names."""
+    if type(node) is cst.Name:
+        local = ctx.graph.resolve_function(node.value, stmt.scope)
+        if local is not None:
+            return ctx, local
+    qual = ctx.qualify(node)
+    return project_function(ctx, qual) if qual else None
+
+
 def _key(ctx: ModuleContext, fn: Function) -> str:
     return f"{ctx.path}::{fn.qualname}"
 
@@ -457,6 +531,9 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
     if library_object(ctx, name) and refers_to_global(ctx, fn, name):
         return "", ""  # an optimizer bound once, never changed (`library_objects.py`)
     value = model(ctx).name(stmt, name)
+    if value.kind is Kind.UNKNOWN and fn.scope != MODULE and _global(ctx, fn, name):
+        defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
+        value = join_all([model(ctx).defined(d, name) for d in defs]) if defs else UNKNOWN
     if value.kind in _FROZEN_SAFE:
         return "", ""
     if value.kind is Kind.UNKNOWN and not any(name in s.defs for s in ctx.graph.stmts):

@@ -11,7 +11,10 @@ from `x.shape`, `x.ndim`, `x.dtype`, `x.size` and `len(x)` stay concrete.
 A Python number argument becomes a 32-bit tracer: an int that `+ - * ** <<`
 combine before it meets an array (`(step * 9_000_017) % m`) is exact eagerly and
 wraps around traced (`python_math`), unless every call passes a proven float
-(`values/ints.py`), which differs by rounding only.
+(`values/ints.py`). A float that `+ -` combine with another Python number before it
+meets an array (`1 - decay`) is computed in float64 eagerly and float32 traced, where
+the sum may cancel its leading digits (`1 - 0.99999` is 0.14% off: `float_math`);
+multiplied by an array directly (`lr * grad`), weak typing computes it alike.
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ class TraceFacts:
     traced: set[str] = field(default_factory=set)
     #: traced parameters receiving Python numbers -> Python arithmetic on them
     python_math: dict[str, str] = field(default_factory=dict)
+    #: traced parameters receiving Python floats -> a Python sum that may cancel them
+    float_math: dict[str, str] = field(default_factory=dict)
 
 
 def analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
@@ -111,6 +116,7 @@ def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
             facts.traced_control.append(f"{why} depends on a traced value")
     facts.traced_control = list(dict.fromkeys(facts.traced_control))
     facts.python_math = _python_math(ctx, fn, stmts, deps, set(fn.params) - set(facts.static))
+    facts.float_math = _float_math(ctx, fn, stmts, deps, set(fn.params) - set(facts.static))
     return facts
 
 
@@ -122,7 +128,7 @@ def _python_math(
     it within int32 (a jitted call refuses a larger Python int: OverflowError), else an
     expression `+ - * ** <<` combine before they meet an array (`(step * 9_000_017) % m`):
     eagerly Python computes it exactly, traced it is an int32 that wraps around. (A float
-    differs by rounding only: float64 eagerly, float32 traced.) An expression whose value
+    is judged by `_float_math`.) An expression whose value
     every call proves within int32 (`ints.bounds`: `t + DELAY` for `t` from `range(300)`)
     computes the same either way."""
     values = model(ctx)
@@ -145,8 +151,33 @@ def _python_math(
     return found
 
 
+def _float_math(
+    ctx: ModuleContext, fn: Function, stmts: list[Stmt], deps: dict[str, set[str]], params: set[str]
+) -> dict[str, str]:
+    """The traced `params` every call passes a Python float, each with the first sum or
+    difference (`1 - decay`) that computes on it before it meets an array: eagerly in
+    float64, traced in float32, where cancellation leaves the float32 rounding of
+    `decay` as a large relative error of the result."""
+    values = model(ctx)
+    floats = {
+        p
+        for p in params
+        if values.parameter(fn, p).kind is Kind.SCALAR and ints.float_parameter(ctx, fn, p)
+    }
+    found: dict[str, str] = {}
+    for stmt in stmts if floats else ():
+        for node in _in_source_order(stmt.node):
+            if type(node) is not cst.BinaryOperation or type(node.operator) not in _SUMS:
+                continue
+            hit = _closure(dynamic_names(node), deps) & floats - found.keys()
+            if hit and values.value_of(stmt, node).kind not in _ARRAY_KINDS:
+                found.update(dict.fromkeys(hit, ctx.code(node)))
+    return found
+
+
 _ARRAY_KINDS = (Kind.ARRAY, Kind.PYTREE, Kind.HOST_ARRAY)
 _WRAPPING = frozenset({cst.Add, cst.Subtract, cst.Multiply, cst.Power, cst.LeftShift})
+_SUMS = frozenset({cst.Add, cst.Subtract})
 
 
 def reached(ctx: ModuleContext, fn: Function, params: set[str]) -> set[str]:

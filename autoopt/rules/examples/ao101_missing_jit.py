@@ -1216,6 +1216,9 @@ u = jnp.ones(4)
 for i in range(8):
     u = step(u, 0.1 * i)
 """,
+        fix=_UNSAFE,
+        message="unsafe: `t` is a Python float and `(t * 0.5 - 1.0)` is computed in float64 "
+        "eagerly, float32 traced, where cancellation may lose its digits",
     ),
     Invalid(
         """
@@ -1663,6 +1666,201 @@ for _ in range(100):
 """,
         fix=_NONE,
         message="calls `optimizer.frobnicate`",
+    ),
+    # A function handed to a transform, a tree map or a partial runs traced inside the
+    # jitted function: what it reads is judged as a direct call's.
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+MU = 1.0
+
+def penalised(w, x):
+    return jnp.sum((w - x) ** 2) + MU * (jnp.sum(w) - 1.0) ** 2
+
+def sgd(w, x):
+    return w - 0.01 * jax.grad(penalised)(w, x)
+
+def increase_mu():
+    global MU
+    MU = MU * 2.0
+
+w, x = jnp.zeros(3), jnp.ones(3)
+for _ in range(5):
+    w = sgd(w, x)
+    increase_mu()
+""",
+        fix=_NONE,
+        message="it uses the function `penalised`, which reads `MU`, which the module changes "
+        "(jit would freeze it)",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+LR = 0.2
+
+def scaled_step(p, g):
+    return p - LR * g
+
+def apply_sgd(params, grads):
+    return jax.tree.map(lambda p, g: scaled_step(p, g), params, grads)
+
+params = {"w": jnp.ones(2)}
+for epoch in range(4):
+    params = apply_sgd(params, params)
+    LR = LR / 2
+""",
+        fix=_NONE,
+        message="it uses the function `scaled_step`, which reads `LR`, which the module changes "
+        "(jit would freeze it)",
+    ),
+    Invalid(
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+WEIGHTS = [1.0, 2.0]
+
+def weighted_loss(w, scale):
+    return scale * jnp.sum(jnp.asarray(WEIGHTS) * w**2)
+
+def update(w):
+    return w - 0.05 * jax.grad(functools.partial(weighted_loss, scale=2.0))(w)
+
+w = jnp.ones(2)
+for step in range(3):
+    w = update(w)
+    WEIGHTS.append(float(step))
+""",
+        fix=_NONE,
+        message="it uses the function `weighted_loss`, which reads `WEIGHTS`, which the module "
+        "changes (jit would freeze it)",
+    ),
+    # Must not regress: the handed function reads a global nothing rebinds.
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+SCALE = 2.0
+
+def loss(w, x):
+    return SCALE * jnp.sum((w - x) ** 2)
+
+def sgd(w, x):
+    return w - 0.01 * jax.grad(loss)(w, x)
+
+w, x = jnp.zeros(3), jnp.ones(3)
+for _ in range(5):
+    w = sgd(w, x)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+SCALE = 2.0
+
+def loss(w, x):
+    return SCALE * jnp.sum((w - x) ** 2)
+
+@jax.jit
+def sgd(w, x):
+    return w - 0.01 * jax.grad(loss)(w, x)
+
+w, x = jnp.zeros(3), jnp.ones(3)
+for _ in range(5):
+    w = sgd(w, x)
+""",
+        message="add `@jax.jit`",
+    ),
+    # A Python float that a Python sum cancels (`1 - decay`) is float64 eagerly and
+    # float32 traced: static where every call passes a constant, else unproven.
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def ema_update(ema, x, decay):
+    return decay * ema + (1 - decay) * x
+
+ema, x = jnp.zeros(3), jnp.ones(3)
+for _ in range(5):
+    ema = ema_update(ema, x, 0.99999)
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, static_argnames=("decay",))
+def ema_update(ema, x, decay):
+    return decay * ema + (1 - decay) * x
+
+ema, x = jnp.zeros(3), jnp.ones(3)
+for _ in range(5):
+    ema = ema_update(ema, x, 0.99999)
+""",
+        message="(`(1 - decay)` is computed in float64 eagerly, float32 traced)",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def ema_update(ema, x, decay):
+    return decay * ema + (1 - decay) * x
+
+ema, x = jnp.zeros(3), jnp.ones(3)
+for i in range(5):
+    ema = ema_update(ema, x, 0.99 + 0.001 * i)
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def ema_update(ema, x, decay):
+    return decay * ema + (1 - decay) * x
+
+ema, x = jnp.zeros(3), jnp.ones(3)
+for i in range(5):
+    ema = ema_update(ema, x, 0.99 + 0.001 * i)
+""",
+        fix=_UNSAFE,
+        message="unsafe: `decay` is a Python float and `(1 - decay)` is computed in float64 "
+        "eagerly, float32 traced, where cancellation may lose its digits",
+    ),
+    # Must not regress: a Python float multiplied by an array directly computes alike.
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def sgd(w, g, lr):
+    return w - lr * g
+
+w, g = jnp.ones(3), jnp.ones(3)
+for i in range(5):
+    w = sgd(w, g, 0.1 / (i + 1))
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def sgd(w, g, lr):
+    return w - lr * g
+
+w, g = jnp.ones(3), jnp.ones(3)
+for i in range(5):
+    w = sgd(w, g, 0.1 / (i + 1))
+""",
     ),
     # a user init that builds its list empty and fills it only by appending lists of
     # arrays (`analysis/values/filled.py`): `params` is a pytree of arrays

@@ -164,7 +164,8 @@ def main():
         fix=_UNSAFE,
         # `key` is proven apart from `state` (facts/escape.py); the premise left is the
         # second call's input, an output of the `filter_jit` step
-        message="unsafe: cannot prove the leaves of `state` are distinct buffers (`step(state, key, x)`)",
+        message="unsafe: cannot prove the leaves of `state` are distinct buffers "
+        "(`step(state, key, x)`)",
     ),
     # fires, safe: the kept `images.sum(0)` moves before the local name `model`, which no
     # evaluation can rebind

@@ -223,3 +223,26 @@ def test_params_rebound_to_a_host_value_in_the_loop_leave_the_jit_unsafe() -> No
     (plan,) = plans(ctx)
     assert plan.fix is Applicability.UNSAFE
     assert "`params`" in plan.doubts[0]
+
+
+_EMA = "def f(e, d):\n    return d * e + (1 - d) * e\n"
+
+
+def test_a_float_a_python_sum_cancels_is_static_where_every_call_passes_a_constant() -> None:
+    plan = plan_of(_EMA, "jnp.ones(3), 0.99999")
+    assert plan.fix is Applicability.SAFE
+    assert plan.static == {"d": "`(1 - d)` is computed in float64 eagerly, float32 traced"}
+
+
+def test_a_float_a_python_sum_cancels_is_unproven_where_a_call_varies() -> None:
+    plan = plan_of(_EMA, "jnp.ones(3), 0.99 + 0.001 * _")
+    assert plan.fix is Applicability.UNSAFE and plan.static == {}
+    assert plan.doubts == [
+        "`d` is a Python float and `(1 - d)` is computed in float64 eagerly, float32 traced, "
+        "where cancellation may lose its digits"
+    ]
+
+
+def test_a_float_multiplied_by_an_array_stays_traced() -> None:
+    plan = plan_of("def f(w, lr):\n    return w - lr * w\n", "jnp.ones(3), 0.1 * _")
+    assert plan.fix is Applicability.SAFE and plan.static == {} and plan.doubts == []

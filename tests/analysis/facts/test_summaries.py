@@ -369,3 +369,79 @@ def test_a_factory_closure_over_a_list_is_a_doubt() -> None:
     assert info.doubts == [
         "`loss` reads `xs` (a Python container) from outside; jit would freeze its value"
     ]
+
+
+_CHANGED = "K = 1.0\ndef stiffen():\n    global K\n    K = K * 2.0\n"
+_READS_K = "def energy(w):\n    return K * jnp.sum(w**2)\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    return jax.grad(energy)(w)\n",
+        "    return jax.hessian(energy)(w) @ w\n",
+        "    return jax.tree.map(energy, w)\n",
+        "    return jax.grad(functools.partial(energy))(w)\n",
+        "    return jax.lax.scan(lambda c, _: (c, energy(c)), w, None, length=3)[1]\n",
+        "    return jax.lax.cond(True, energy, energy, w)\n",
+    ],
+)
+def test_a_function_handed_on_is_judged_as_a_direct_call(body: str) -> None:
+    code = "import functools\n" + _CHANGED + _READS_K + "def f(w):\n" + body
+    assert summarise(code).impurities == [
+        "uses the function `energy`, which reads `K`, which the module changes "
+        "(jit would freeze it)"
+    ]
+
+
+def test_a_function_handed_on_through_another_reads_transitively() -> None:
+    code = (
+        _CHANGED + _READS_K + "def loss(w):\n    return jnp.sum(jax.grad(energy)(w))\n"
+        "def f(w):\n    return jax.grad(loss)(w)\n"
+    )
+    assert summarise(code).impurities == [
+        "uses the function `loss`, which uses the function `energy`, which reads `K`, which "
+        "the module changes (jit would freeze it)"
+    ]
+
+
+def test_a_function_handed_on_reading_unchanged_state_is_pure() -> None:
+    code = "K = 1.0\n" + _READS_K + "def f(w):\n    return jax.grad(energy)(w)\n"
+    assert summarise(code).impurities == [] and summarise(code).doubts == []
+
+
+def test_a_function_handed_on_reading_a_host_object_is_a_doubt() -> None:
+    code = (
+        "class S:\n    def __init__(self):\n        self.w = 0.0\nSCHED = S()\n"
+        "def loss(w):\n    return SCHED.w * jnp.sum(w)\n"
+        "def f(w):\n    return jax.grad(loss)(w)\n"
+    )
+    assert summarise(code).doubts == [
+        "`loss` reads `SCHED` (a host object) from outside; jit would freeze its value"
+    ]
+
+
+def test_a_handed_function_of_another_project_file(tmp_path) -> None:
+    (tmp_path / "sched.py").write_text(
+        "T = 2.0\ndef cool():\n    global T\n    T = T * 0.5\n"
+        "def loss(x):\n    return T * x.sum()\n"
+    )
+    code = "import jax\nimport sched\ndef f(x):\n    return jax.grad(sched.loss)(x)\n"
+    path = tmp_path / "main.py"
+    path.write_text(code)
+    ctx = ModuleContext(str(path), code, cst.parse_module(code))
+    assert summary(ctx, ctx.graph.functions["f"]).impurities == [
+        "calls `sched.loss`, which reads `T`, which the module changes",  # purity's
+        "uses the function `loss`, which reads `T`, which the module changes (jit would freeze it)",
+    ]
+
+
+def test_a_nested_function_handed_on_reads_its_enclosing_variables_as_its_own() -> None:
+    body = "    def body(c, i):\n        return c * {} + x, i\n"
+    scan = "    return jax.lax.scan(body, x, None, length=3)[0]\n"
+    kept = "N = 2\ndef f(x):\n" + body.format("N") + scan
+    assert summarise(kept).impurities == [] and summarise(kept).doubts == []
+    changed = _CHANGED + "def f(x):\n" + body.format("K") + scan
+    assert summarise(changed).impurities == [
+        "uses the function `body`, which reads `K`, which the module changes (jit would freeze it)"
+    ]

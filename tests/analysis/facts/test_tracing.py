@@ -70,3 +70,24 @@ def test_a_key_lookup_of_an_array_argument_is_traced_control() -> None:
 def test_shape_reads_stay_concrete() -> None:
     code = "def f(x):\n    if x.shape[0] > 2:\n        return x\n    return jnp.zeros(len(x))\n"
     assert (facts(code).static, facts(code).traced_control) == ({}, [])
+
+
+@pytest.mark.parametrize(
+    ("code", "float_math"),
+    [
+        ("def f(e, x, d):\n    return d * e + (1 - d) * x\n", {"d": "(1 - d)"}),
+        ("def f(e, x, d):\n    k = 1.0 - d\n    return k * x\n", {"d": "1.0 - d"}),
+        ("def f(e, x, d):\n    return e - d * x\n", {}),  # `d * x` meets an array first
+        ("def f(e, x, d):\n    return e + d\n", {}),  # `e + d`: an array sum, weakly typed
+        ("def f(e, x, d):\n    return (d * 0.5) * x\n", {}),  # a product: rounding only
+    ],
+)
+def test_float_sums_before_an_array(code: str, float_math: dict[str, str]) -> None:
+    calls = "e = jnp.ones(3)\nfor i in range(3):\n    e = f(e, e, 0.5 * i)\n"
+    assert facts(code + calls).float_math == float_math
+
+
+def test_a_parameter_not_proven_a_float_is_judged_as_an_int() -> None:
+    code = "def f(e, d):\n    return (1 - d) * e\n"
+    code += "e = jnp.ones(3)\nfor i in range(3):\n    e = f(e, i)\n"
+    assert facts(code).float_math == {}

@@ -11,6 +11,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     closures,
     donated_step,
     guarded,
+    handed,
     kept,
     library_steps,
     nnx_in_place,
@@ -28,6 +29,7 @@ VALID: tuple[Valid, ...] = (
     *nnx_in_place.VALID,
     *library_steps.VALID,
     *closures.VALID,
+    *handed.VALID,
 )
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
@@ -61,4 +63,6 @@ INVALID: tuple[Invalid, ...] = (
     nnx_in_place.NNX_MODULE_CALL,
     library_steps.OPTAX_LOCAL,
     *closures.INVALID,
+    handed.HANDED_ATTRIBUTE,
+    handed.FLOAT_CANCELS,
 )
