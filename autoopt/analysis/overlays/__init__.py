@@ -86,6 +86,8 @@ PURE_CALLS = (
     | flax_training.PURE_CALLS
     | haiku.PURE_CALLS
 )
+#: Calls, outside JAX's own modules, whose result, given arrays, is one JAX array.
+ARRAY_CALLS = optax.LOSSES
 #: Calls, in any library, whose result holds the very buffers of an argument -> which.
 ALIASING = {**equinox.ALIASING, **flax_nnx.ALIASING}
 #: Calls, in any library, that keep no reference to their arguments once they return and
