@@ -53,8 +53,9 @@ GRADS = {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
 
 
 def test_names_exist() -> None:
-    names = (optax_api.PURE_CALLS | optax_api.LOSSES | optax_api.PURE_METHODS | set(optax_api.SAME_STRUCTURE)
-             | optax_api.FRESH_RESULTS | optax_api.MODULES)  # fmt: skip
+    names = (optax_api.PURE_CALLS | optax_api.LOSSES | optax_api.PURE_METHODS
+             | set(optax_api.SAME_STRUCTURE) | optax_api.FRESH_RESULTS
+             | optax_api.MODULES)  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert set(BUILT) == optax_api.OPTIMIZERS
     assert set(SCHEDULES) == optax_api.SCHEDULES
