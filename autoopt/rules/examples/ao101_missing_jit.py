@@ -256,10 +256,28 @@ def main():
 )
 
 INVALID = (
+    # `net.apply` of `hk.transform(forward)` runs `forward`, read and pure: a haiku MLP of
+    # literal sizes given `jnp.tanh`
+    Invalid(
+        "\nimport haiku as hk\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\ndef forward(x):\n    return hk.nets.MLP([4, 1], activation=jnp.tanh)(x)\n\nnet = hk.without_apply_rng(hk.transform(forward))\n\ndef loss(params, x):\n    return jnp.mean(net.apply(params, x) ** 2)\n\ndef step(params, x):\n    value, grads = jax.value_and_grad(loss)(params, x)\n    return value + 1.0\n\ndef main():\n    x = jnp.ones((4, 3))\n    params = net.init(jax.random.key(0), x)\n    for i in range(4):\n        value = step(params, x)\n    return value\n",
+        "\nimport haiku as hk\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\ndef forward(x):\n    return hk.nets.MLP([4, 1], activation=jnp.tanh)(x)\n\nnet = hk.without_apply_rng(hk.transform(forward))\n\ndef loss(params, x):\n    return jnp.mean(net.apply(params, x) ** 2)\n\n@jax.jit\ndef step(params, x):\n    value, grads = jax.value_and_grad(loss)(params, x)\n    return value + 1.0\n\ndef main():\n    x = jnp.ones((4, 3))\n    params = net.init(jax.random.key(0), x)\n    for i in range(4):\n        value = step(params, x)\n    return value\n",
+    ),
+    # not pure: the function `hk.transform` wraps draws host random numbers
+    Invalid(
+        "\nimport haiku as hk\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\ndef forward(x):\n    return hk.Linear(1)(x + np.random.normal(size=x.shape))\n\nnet = hk.without_apply_rng(hk.transform(forward))\n\ndef loss(params, x):\n    return jnp.mean(net.apply(params, x) ** 2)\n\ndef step(params, x):\n    value, grads = jax.value_and_grad(loss)(params, x)\n    return value + 1.0\n\ndef main():\n    x = jnp.ones((4, 3))\n    params = net.init(jax.random.key(0), x)\n    for i in range(4):\n        value = step(params, x)\n    return value\n",
+        fix=_NONE,
+        message="calls `net.apply`, which runs `forward`: it draws host random numbers",
+    ),
+    # not pure: the haiku MLP runs the activation it is given, which appends to a global
+    Invalid(
+        "\nimport haiku as hk\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\nSEEN = []\n\ndef act(v):\n    SEEN.append(v)\n    return jnp.tanh(v)\n\ndef forward(x):\n    return hk.nets.MLP([4, 1], activation=act)(x)\n\nnet = hk.without_apply_rng(hk.transform(forward))\n\ndef loss(params, x):\n    return jnp.mean(net.apply(params, x) ** 2)\n\ndef step(params, x):\n    value, grads = jax.value_and_grad(loss)(params, x)\n    return value + 1.0\n\ndef main():\n    x = jnp.ones((4, 3))\n    params = net.init(jax.random.key(0), x)\n    for i in range(4):\n        value = step(params, x)\n    return value\n",
+        fix=_NONE,
+        message="it gives `act` to `hk.nets.MLP(...)`, which runs it: it calls `act`, which",
+    ),
     # the parameters of `hk.transform` of code making them with haiku's initializers are
-    # JAX arrays (`init`, kept by `hk.without_apply_rng`), the batch a float32 NumPy array;
-    # unsafe: the code `update` runs (`opt.update`, `optax.apply_updates`) is not proven to
-    # leave that array unchanged, as jit's device copy would
+    # JAX arrays (`init`, kept by `hk.without_apply_rng`), the batch a float32 NumPy array
+    # that the code `update` runs (`opt.update`, `optax.apply_updates`: pure, the optax
+    # overlay) leaves unchanged, as jit's device copy would
     Invalid(
         """
 import haiku as hk
@@ -320,8 +338,6 @@ def main():
         params, state = update(params, state, data[i])
     return params
 """,
-        fix=_UNSAFE,
-        message="`x` receives a NumPy array, which `update` may change in place",
     ),
     # no safe fix: an initializer of the user's may return a NumPy array as a parameter
     Invalid(
