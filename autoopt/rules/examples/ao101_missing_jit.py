@@ -255,22 +255,59 @@ def main():
     ),
 )
 
+#: `net.apply` of `hk.transform(forward)`, called through `jax.value_and_grad(loss)`.
+_HAIKU_STEP = """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+def forward(x):
+    BODY
+
+net = hk.without_apply_rng(hk.transform(forward))
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+def step(params, x):
+    value, grads = jax.value_and_grad(loss)(params, x)
+    return value + 1.0
+
+def main():
+    x = jnp.ones((4, 3))
+    params = net.init(jax.random.key(0), x)
+    for i in range(4):
+        value = step(params, x)
+    return value
+"""
+
+
+def _haiku(body: str, helper: str = "") -> str:
+    """The haiku program with `forward`'s body and a helper defined before it."""
+    return _HAIKU_STEP.replace("def forward", helper + "def forward").replace("BODY", body)
+
+
+HAIKU_MLP = _haiku("return hk.nets.MLP([4, 1], activation=jnp.tanh)(x)")
+HAIKU_HOST_RNG = _haiku("return hk.Linear(1)(x + np.random.normal(size=x.shape))")
+HAIKU_ACTIVATION = _haiku(
+    "return hk.nets.MLP([4, 1], activation=act)(x)",
+    "SEEN = []\n\ndef act(v):\n    SEEN.append(v)\n    return jnp.tanh(v)\n\n",
+)
+
 INVALID = (
     # `net.apply` of `hk.transform(forward)` runs `forward`, read and pure: a haiku MLP of
     # literal sizes given `jnp.tanh`
-    Invalid(
-        "\nimport haiku as hk\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\ndef forward(x):\n    return hk.nets.MLP([4, 1], activation=jnp.tanh)(x)\n\nnet = hk.without_apply_rng(hk.transform(forward))\n\ndef loss(params, x):\n    return jnp.mean(net.apply(params, x) ** 2)\n\ndef step(params, x):\n    value, grads = jax.value_and_grad(loss)(params, x)\n    return value + 1.0\n\ndef main():\n    x = jnp.ones((4, 3))\n    params = net.init(jax.random.key(0), x)\n    for i in range(4):\n        value = step(params, x)\n    return value\n",
-        "\nimport haiku as hk\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\ndef forward(x):\n    return hk.nets.MLP([4, 1], activation=jnp.tanh)(x)\n\nnet = hk.without_apply_rng(hk.transform(forward))\n\ndef loss(params, x):\n    return jnp.mean(net.apply(params, x) ** 2)\n\n@jax.jit\ndef step(params, x):\n    value, grads = jax.value_and_grad(loss)(params, x)\n    return value + 1.0\n\ndef main():\n    x = jnp.ones((4, 3))\n    params = net.init(jax.random.key(0), x)\n    for i in range(4):\n        value = step(params, x)\n    return value\n",
-    ),
+    Invalid(HAIKU_MLP, HAIKU_MLP.replace("\ndef step(", "\n@jax.jit\ndef step(")),
     # not pure: the function `hk.transform` wraps draws host random numbers
     Invalid(
-        "\nimport haiku as hk\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\ndef forward(x):\n    return hk.Linear(1)(x + np.random.normal(size=x.shape))\n\nnet = hk.without_apply_rng(hk.transform(forward))\n\ndef loss(params, x):\n    return jnp.mean(net.apply(params, x) ** 2)\n\ndef step(params, x):\n    value, grads = jax.value_and_grad(loss)(params, x)\n    return value + 1.0\n\ndef main():\n    x = jnp.ones((4, 3))\n    params = net.init(jax.random.key(0), x)\n    for i in range(4):\n        value = step(params, x)\n    return value\n",
+        HAIKU_HOST_RNG,
         fix=_NONE,
         message="calls `net.apply`, which runs `forward`: it draws host random numbers",
     ),
     # not pure: the haiku MLP runs the activation it is given, which appends to a global
     Invalid(
-        "\nimport haiku as hk\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\nSEEN = []\n\ndef act(v):\n    SEEN.append(v)\n    return jnp.tanh(v)\n\ndef forward(x):\n    return hk.nets.MLP([4, 1], activation=act)(x)\n\nnet = hk.without_apply_rng(hk.transform(forward))\n\ndef loss(params, x):\n    return jnp.mean(net.apply(params, x) ** 2)\n\ndef step(params, x):\n    value, grads = jax.value_and_grad(loss)(params, x)\n    return value + 1.0\n\ndef main():\n    x = jnp.ones((4, 3))\n    params = net.init(jax.random.key(0), x)\n    for i in range(4):\n        value = step(params, x)\n    return value\n",
+        HAIKU_ACTIVATION,
         fix=_NONE,
         message="it gives `act` to `hk.nets.MLP(...)`, which runs it: it calls `act`, which",
     ),

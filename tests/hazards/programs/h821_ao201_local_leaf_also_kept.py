@@ -13,7 +13,7 @@ SIZES = (3, 4, 2)
 def init_params(key, drawn):
     params = []
     keys = jax.random.split(key, len(SIZES) - 1)
-    for k, n_in, n_out in zip(keys, SIZES[:-1], SIZES[1:]):
+    for k, n_in, n_out in zip(keys, SIZES[:-1], SIZES[1:], strict=True):
         w = jax.random.normal(k, (n_in, n_out))
         params.append({"w": w, "b": jnp.zeros(n_out)})
         drawn.append(w)

@@ -13,7 +13,7 @@ def init_params(key):
     params = []
     w = jnp.ones((3, 3))
     keys = jax.random.split(key, len(SIZES) - 1)
-    for k, n_out in zip(keys, SIZES[1:]):
+    for k, n_out in zip(keys, SIZES[1:], strict=True):
         if n_out > 3:
             w = jax.random.normal(k, (3, 3))
         params.append({"w": w, "b": jnp.zeros(3)})
