@@ -26,11 +26,8 @@ RUNNER = Path(__file__).with_name("corpus_runner.py")
 NEGATIVES = {"impure_logging_step", "traced_control_flow", "host_rng_step"}
 #: Positives whose only rewrite is unsafe (AO702): rewritten with `--unsafe-fixes`.
 #: Programs whose only fix is unsafe: `history_buffer`'s AO402 list form, whose pieces come
-#: from a jitted function that the analysis cannot prove keeps their dtype; and
-#: `style_nnx_optimizer`'s donation of its nnx model (a user `nnx.Module` now proven to
-#: hold distinct buffers), which is handed to a loss function autoopt cannot prove keeps
-#: no reference to it (issue 26).
-UNSAFE_ONLY = {"shared_gpu_workers", "history_buffer", "style_nnx_optimizer"}
+#: from a jitted function that the analysis cannot prove keeps their dtype.
+UNSAFE_ONLY = {"shared_gpu_workers", "history_buffer"}
 PROGRAMS = sorted(p for p in CORPUS.glob("*.py") if not p.stem.endswith("_expert"))
 
 

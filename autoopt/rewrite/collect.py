@@ -63,12 +63,15 @@ def collect_edits(plan: CollectPlan, names: set[str]) -> tuple[list[Edit], str]:
     """The edits, and how the fix reads in the message; `names` are the names other
     fixes of this run took (updated)."""
     if plan.how == "append":
-        return _append_edits(plan)
+        return _append_edits(plan, names)
     return _sum_edits(plan, names)
 
 
-def _append_edits(plan: CollectPlan) -> tuple[list[Edit], str]:
-    """The device value appended, the list converted after the loop."""
+def _append_edits(plan: CollectPlan, names: set[str]) -> tuple[list[Edit], str]:
+    """The device value appended, the list converted after the loop (a list not set
+    empty just before it: the device values collected apart, added after it)."""
+    if plan.start(plan.loop) is None:
+        return _extend_edits(plan, names)
     value = plan.sync.value
     text, imports = conversion(plan)
     after = (cst.parse_statement(text + "\n"),)
@@ -97,4 +100,27 @@ def _sum_edits(plan: CollectPlan, names: set[str]) -> tuple[list[Edit], str]:
         *imports,
     ]
     how = f"collect the device values in `{parts}` and add them to `{plan.name}` after the loop"
+    return edits, how
+
+
+def _extend_edits(plan: CollectPlan, names: set[str]) -> tuple[list[Edit], str]:
+    """The device values collected in a list of their own, converted and added to the
+    list after the loop, in order."""
+    ctx, loop = plan.ctx, plan.loop
+    device_get, imports = ctx.ref("jax.device_get")
+    element = fresh_name(ctx, "value")  # local to the comprehension
+    parts = claim_name(ctx, f"{plan.name}_parts", names)
+    converted = f"[{redo(ctx, plan.sync, element)} for {element} in {device_get}({parts})]"
+    after = cst.parse_statement(f"{plan.name}.extend({converted})\n")
+    append = cst.Expr(cst.parse_expression(f"{parts}.append({ctx.code(plan.sync.value)})"))
+    edits: list[Edit] = [
+        InsertBefore(loop.node, (cst.parse_statement(f"{parts} = []\n"),)),
+        Replace(plan.stmt.node, lambda _node: append),
+        InsertAfter(loop.node, (after,)),
+        *imports,
+    ]
+    how = (
+        f"collect the device values in `{parts}`, then `{plan.name}.extend({converted})` "
+        "after the loop"
+    )
     return edits, how

@@ -41,7 +41,9 @@ class HostSyncInLoop(Rule):
     `x.tolist()`, `np.asarray(x)`, `np.array(x)` and `jax.device_get(x)` of a
     JAX array. When the host value is only collected (appended to a list, or
     added to a Python number), it keeps the device value in the loop and
-    converts everything with one `jax.device_get` after the loop. When the
+    converts everything with one `jax.device_get` after the loop (a list that
+    already holds values when the loop starts, as in an inner loop, gets the
+    converted values appended after it). When the
     whole loop is made of jitted (or JAX) calls, `for i in range(n)` with a
     known positive `n`, it goes further: the loop becomes one jitted
     `lax.scan` over the indices, which returns the collected values stacked
@@ -79,9 +81,11 @@ class HostSyncInLoop(Rule):
     the flush while the value stays readable.
 
     - the value converted is a device array: `analysis/values/placement.py`
-    - the list (or sum) starts empty just before the loop, nothing else reads or
-      changes it, the loop cannot leave first, no later call donates the kept value:
-      `analysis/plans/collect.py`
+    - the list (or sum) starts empty just before the loop, or is a local list that
+      every statement sets empty, whatever it holds when the loop starts, in a loop no
+      `try` or `with` encloses (the values are collected apart and added to it after
+      the loop), nothing else reads or changes it, the loop cannot leave first, no
+      later call donates the kept value: `analysis/plans/collect.py`
     - a value read at an interval is read only by statements under an `if` of
       the loop that does not hold the collection, and the loop leaves only where
       the after-loop flush covers it (no `return`, no `try` around it):

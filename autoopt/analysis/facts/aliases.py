@@ -970,12 +970,50 @@ class Leaves:
         """A local list or dict filled in place with new buffers only
         (`constructors.fresh_filled`)."""
         stored = fresh_filled(self.ctx, self.scope, name)
-        return stored is not None and all(self._new(at, v, depth) for at, v in stored)
+        return stored is not None and all(self._new(at, v, depth, name) for at, v in stored)
 
-    def _new(self, at: Stmt, expr: cst.BaseExpression, depth: int) -> bool:
-        """Whether `expr`, evaluated at `at`, is new buffers only, none twice."""
+    def _new(self, at: Stmt, expr: cst.BaseExpression, depth: int, into: str) -> bool:
+        """Whether `expr`, stored at `at` into the container `into`, is new buffers only,
+        none twice: a leaf may be a local made for this store alone (`_made_for`)."""
         before, self.sharing.at = self.sharing.at, at
         leaves = self.of(expr, depth + 1)
+        self.sharing.at = before
+        if leaves is None or first_repeat(leaves, "") is not None:
+            return False
+        return all(not leaf or self._made_for(at, leaf - {into}, depth) for leaf in leaves)
+
+    def _made_for(self, at: Stmt, leaf: frozenset[str], depth: int) -> bool:
+        """Whether the leaf is one local that `at` alone reads, once, and that is bound to
+        new buffers by `name = value` in `at`'s own block before it at every definition
+        reaching it (`w = jax.random.normal(k, s) * g; params.append({"w": w})` in a
+        loop body): each run of `at` stores a buffer made for it and kept nowhere else."""
+        (name,) = leaf if len(leaf) == 1 else ("",)
+        fn = self.ctx.graph.functions.get(self.scope)
+        if not name or fn is None or name in fn.params or name in fn.globals | fn.nonlocals:
+            return False
+        graph = self.ctx.graph
+        if any(
+            name in s.uses | s.defs for s in graph.stmts if s.scope.startswith(f"{self.scope}.")
+        ):
+            return False  # a nested function or class reads it
+        defs = graph.reaching_defs(at, name)
+        for stmt in graph.scope_stmts(self.scope):
+            reads = name in stmt.uses and stmt is not at and stmt not in defs
+            if reads or name in stmt.mutates:
+                return False
+        once = sum(n.value == name for n in read_names(at.node)) == 1
+        return once and bool(defs) and all(self._binds_new(d, at, name, depth) for d in defs)
+
+    def _binds_new(self, definition: Stmt, at: Stmt, name: str, depth: int) -> bool:
+        """`name = value` of new buffers, run before `at` in its block on every path."""
+        node = definition.node
+        if definition.block != at.block or definition.id >= at.id or type(node) is not cst.Assign:
+            return False
+        targets = node.targets
+        if len(targets) != 1 or type(targets[0].target) is not cst.Name:
+            return False
+        before, self.sharing.at = self.sharing.at, definition
+        leaves = self.of(node.value, depth + 1)
         self.sharing.at = before
         return leaves is not None and not any(leaves) and first_repeat(leaves, "") is None
 
@@ -1131,7 +1169,7 @@ class Leaves:
     def _fresh_in(self, fn: Function, name: str, depth: int) -> bool:
         stored = fresh_filled(self.ctx, fn.qualname, name)
         inner = Leaves(self.ctx, self.ctx.graph.scope_stmts(fn.qualname)[0])
-        return stored is not None and all(inner._new(at, v, depth) for at, v in stored)
+        return stored is not None and all(inner._new(at, v, depth, name) for at, v in stored)
 
     def _caller_names(
         self, owner: ModuleContext, fn: Function, call: cst.Call, leaf: frozenset[str]

@@ -36,6 +36,7 @@ from autoopt.analysis.core.exprs import (
     calls_in,
     evaluated_exprs,
     is_at_update,
+    is_literal,
     mutated_names,
     mutating_call_target,
     param_names,
@@ -53,6 +54,7 @@ from autoopt.analysis.facts.library_objects import (
 )
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import flax_nnx as nnx_api
+from autoopt.analysis.overlays import haiku as haiku_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
@@ -175,6 +177,8 @@ def _call_impurity(
         handed = _handed_impurity(ctx, fn, call, qual, seen)
         if handed:
             return handed
+        if qual in haiku_api.LAYERS:
+            return _layer_arguments_impurity(ctx, fn, stmt, call, seen)
         project = _project_impurity(ctx, qual, seen)
         return _qualified_impurity(qual) if project is None else project or None
     if name is None:
@@ -191,6 +195,9 @@ def _call_impurity(
         return _method_impurity(ctx, stmt, name, head)
     if pure_method(ctx, fn, name):
         return None  # `optimizer.update(...)` on a proven optax optimizer
+    transformed = _transformed_method_impurity(ctx, fn, name, seen)
+    if transformed is not None:
+        return transformed or None
     if head in {"logger", "log", "logging"}:
         return f"logs (`{name}`)"
     return f"calls `{name}`, code autoopt cannot see"
@@ -613,3 +620,71 @@ def _unknown_result(
     if qual is None and head is not None and ctx.graph.resolve_function(head, stmt.scope):
         return value.kind is Kind.OBJECT or (value.detail or "").startswith("class:")
     return True
+
+
+#: The kinds of a haiku module's argument that run no code of their own (sizes, names).
+_PLAIN_KINDS = (Kind.SCALAR, Kind.STRING, Kind.SHAPE, Kind.DTYPE, Kind.NONE, Kind.CONTAINER)
+
+
+def _layer_arguments_impurity(
+    ctx: ModuleContext, fn: Function, stmt: Stmt, call: cst.Call, seen: frozenset[str]
+) -> str | None:
+    """A haiku module built in place (`hk.nets.MLP([64, 1], activation=jnp.tanh)`) runs
+    the functions it is given: each argument is a literal, a plain value, or a function
+    proven pure; anything else (`activation=act`, an argument) is code not seen."""
+    for arg in call.args:
+        value = arg.value
+        if arg.star or is_literal(value):
+            continue
+        if model(ctx).value_of(stmt, value).kind in _PLAIN_KINDS:
+            continue
+        if type(value) in (cst.Name, cst.Attribute):
+            why = _function_value_impurity(ctx, fn, value, seen)
+            if not why:
+                continue
+            return f"gives `{ctx.code(value)}` to `{_short(ctx, call)}`, which runs it: it {why}"
+        return f"gives `{ctx.code(value)}` to `{_short(ctx, call)}`, {UNSEEN}"
+    return None
+
+
+def _transformed_method_impurity(
+    ctx: ModuleContext, fn: Function, name: str, seen: frozenset[str]
+) -> str | None:
+    """`net.apply(params, x)` (or `init`) of a module global bound once to `hk.transform`
+    of a function of the module (through `hk.without_apply_rng`), or of a function
+    decorated `@hk.transform`: it runs that function, whose own code is judged ("" when
+    pure). None: not such a call."""
+    head, _, method = name.partition(".")
+    if method not in ("apply", "init") or not refers_to_global(ctx, fn, head):
+        return None
+    target = _transformed_by_haiku(ctx, head)
+    if target is None:
+        return None
+    if _key(ctx, target) in seen:
+        return ""
+    inner = impurities(ctx, target, seen | {_key(ctx, fn)})
+    return f"calls `{name}`, which runs `{target.name}`: it {inner[0]}" if inner else ""
+
+
+def _transformed_by_haiku(ctx: ModuleContext, name: str) -> Function | None:
+    """The module function behind the module global `name`, bound once (outside loops,
+    changed by nothing) to a haiku transform of it."""
+    if name in changed_module_names(ctx):
+        return None
+    decorated = ctx.graph.resolve_function(name, MODULE)
+    if decorated is not None:
+        decorators = decorated.node.decorators
+        one = len(decorators) == 1 and ctx.qualify(decorators[0].decorator)
+        return decorated if one in haiku_api.TRANSFORMING else None
+    defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
+    if len(defs) != 1 or defs[0].loops or type(defs[0].node) is not cst.Assign:
+        return None
+    value = defs[0].node.value
+    if type(value) is cst.Call and ctx.qualify(value.func) in haiku_api.SAME_INIT:
+        value = value.args[0].value if len(value.args) == 1 else value
+    if type(value) is not cst.Call or ctx.qualify(value.func) not in haiku_api.TRANSFORMING:
+        return None
+    args = value.args
+    if len(args) != 1 or args[0].keyword is not None or type(args[0].value) is not cst.Name:
+        return None
+    return ctx.graph.resolve_function(args[0].value.value, MODULE)

@@ -75,10 +75,12 @@ from autoopt.analysis.core.jitted import jitted_callables, own_exprs
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, scope_sharing
+from autoopt.analysis.facts.library_objects import pure_calls_only
 from autoopt.analysis.facts.purity import transformed_function
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
+from autoopt.analysis.overlays import optax as optax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
@@ -197,7 +199,7 @@ def direct_causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[
     """What `stmt` changes itself: its targets' roots (`a[i] = v`; the objects a computed
     root may return, `np.asarray(a)[:] = v`), an augmented target, what NumPy writes into
     (`Stmt.mutates`)."""
-    direct = set(stmt.mutates)
+    direct = {n for n in stmt.mutates if not _static_object(ctx, stmt, n)}
     node = stmt.node
     target = node.target if type(node) is cst.AugAssign else None
     if type(target) is cst.Name and model(ctx).value_of(stmt, target).kind not in IMMUTABLE:
@@ -206,6 +208,15 @@ def direct_causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[
         direct |= sharing.shares(root).names() - {RETAINED}
     if direct:
         yield Cause(frozenset(direct), "`{name}` changes inside the loop")
+
+
+def _static_object(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """`name` holds an immutable library object (an optax optimizer,
+    `overlays.STATIC_CLASSES`) that `stmt` only calls pure methods of (`opt.update(...)`,
+    which the graph reads like `dict.update`)."""
+    value = model(ctx).name(stmt, name)
+    cls = value.detail if value.kind is Kind.OBJECT else None
+    return cls in overlays.STATIC_CLASSES and pure_calls_only(ctx, stmt, name, cls or "")
 
 
 def _targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
@@ -269,6 +280,8 @@ class _Call:
             yield self._passed(self._positional()[:1], "writes into it")
         elif qual in overlays.JIT_SPELLINGS:
             return  # `eqx.filter_jit(f)`, like `jax.jit(f)`, wraps `f` without changing it
+        elif qual in optax_api.PURE_CALLS:
+            return  # `optax.apply_updates(params, updates)`: computes new arrays
         elif not qual.startswith(("math.", "functools.partial", "operator.")):
             yield from self._unseen()
 
@@ -282,10 +295,12 @@ class _Call:
             yield self._passed(written, "writes into it")
 
     def _method(self, func: cst.Attribute) -> Iterator[Cause]:
-        kind = model(self.ctx).value_of(self.stmt, func.value).kind
+        value = model(self.ctx).value_of(self.stmt, func.value)
+        kind, method = value.kind, func.attr.value
         if is_at_update(func) or kind in IMMUTABLE:
             return  # `x.at[i].set(v)`, a JAX array's or a string's method: a new value
-        method = func.attr.value
+        if kind is Kind.OBJECT and f"{value.detail}.{method}" in overlays.PURE_METHODS:
+            return  # `opt.update(grads, state)` of an optax optimizer: a pure function
         if method not in READ_ONLY_METHODS:
             root = self._objects(func.value)
             yield Cause(

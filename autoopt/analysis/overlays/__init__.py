@@ -65,8 +65,8 @@ TRACING_TRANSFORMS = (
 )
 #: Library layers whose instance, built in place and called (`nn.Dense(3)(x)`), computes
 #: on its variables and arguments only: those each library's overlay tests the same under
-#: recomputation (`REMAT_PURE`).
-PURE_LAYER_CALLS = flax_linen.REMAT_PURE | equinox.REMAT_PURE
+#: recomputation (`REMAT_PURE`), and haiku's pure modules (`haiku.LAYERS`).
+PURE_LAYER_CALLS = flax_linen.REMAT_PURE | equinox.REMAT_PURE | haiku.LAYERS
 #: Transforms, in any library, that differentiate a function in reverse mode.
 REVERSE_MODE = (
     frozenset(jax.REVERSE_MODE)
@@ -85,7 +85,10 @@ PURE_CALLS = (
     | flax_nnx.PURE_CALLS
     | flax_training.PURE_CALLS
     | haiku.PURE_CALLS
+    | haiku.LAYERS
 )
+#: Calls, outside JAX's own modules, whose result, given arrays, is one JAX array.
+ARRAY_CALLS = optax.LOSSES
 #: Calls, in any library, whose result holds the very buffers of an argument -> which.
 ALIASING = {**equinox.ALIASING, **flax_nnx.ALIASING}
 #: Calls, in any library, that keep no reference to their arguments once they return and

@@ -23,6 +23,13 @@ TRANSFORMS = VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
 WRAPS_FUNCTION = frozenset({"haiku.transform", "haiku.transform_with_state"})
 #: Calls that build pure functions from impure ones (they trace nothing themselves).
 PURE_CALLS = frozenset({"haiku.transform", "haiku.transform_with_state", "haiku.without_apply_rng"})
+#: Calls that transform a function into a `Transformed` whose `apply` (and `init`)
+#: runs that function, as written, in haiku's frame: pure where the function is.
+TRANSFORMING = frozenset({"haiku.transform", "haiku.transform_with_state"})
+#: Modules whose construction inside a transformed function and whose call compute on
+#: their arguments and on the parameters `hk.get_parameter` gives in haiku's frame alone
+#: (no state, no rng drawn, nothing kept outside it).
+LAYERS = frozenset({"haiku.Linear", "haiku.nets.MLP", "haiku.Conv2D", "haiku.LayerNorm"})
 #: Methods that are pure functions of their arguments.
 PURE_METHODS = frozenset({"haiku.Transformed.init", "haiku.Transformed.apply"})
 #: Methods whose array leaves are new buffers, none of an argument's and none twice

@@ -16,8 +16,19 @@ OPTIMIZERS = frozenset(
         "optax.scale", "optax.scale_by_adam", "optax.adabelief",
     }
 )  # fmt: skip
+#: Loss functions: given arrays, each returns one JAX array computed from them alone
+#: (per example; `.mean()` of it is an array's method). `optax.X` is `optax.losses.X`.
+LOSSES = frozenset(
+    f"optax{module}.{name}"
+    for module in ("", ".losses")
+    for name in (
+        "softmax_cross_entropy", "softmax_cross_entropy_with_integer_labels",
+        "sigmoid_binary_cross_entropy", "l2_loss", "squared_error", "huber_loss",
+        "log_cosh", "cosine_distance", "cosine_similarity", "hinge_loss",
+    )
+)  # fmt: skip
 #: Calls that compute on their arguments and touch nothing else.
-PURE_CALLS = OPTIMIZERS | {"optax.apply_updates"}
+PURE_CALLS = OPTIMIZERS | LOSSES | {"optax.apply_updates"}
 #: Constructors of a learning-rate schedule: a function of the step count that holds the
 #: numbers it is given.
 SCHEDULES = frozenset(

@@ -6,7 +6,9 @@
         losses.append(float(loss))
 
 keeps `loss` on the device in the list and converts the list once after the loop.
-The list (or a running sum) must start empty (zero) just before the loop, nothing
+The list (or a running sum) must start empty (zero) just before the loop (a local list
+every statement sets empty, in a loop not under a `try` or `with`, may hold anything:
+the values are collected apart and added to it after the loop, `CollectPlan.extends`), nothing
 else may read or change it until the loop ends (no other statement of the loop, no
 alias, and no code that reads it when it runs: a function reading it as a free
 variable, a lambda, introspection; `facts/mutation.py`'s `late_reader`), the loop may
@@ -167,7 +169,7 @@ class CollectPlan:
         reader = late_reader(self.ctx, loop, self.name)  # the first: it explains the others
         if reader:
             return f"{reader} and could run during the loop"
-        if self.start(loop) is None:
+        if self.start(loop) is None and not self.extends(loop):
             what = "an empty list" if self.how == "append" else "a number"
             return f"`{self.name}` is not {what} set just before the loop"
         if exits_early(loop):
@@ -202,6 +204,28 @@ class CollectPlan:
             return None
         return start
 
+    def extends(self, loop: Loop) -> bool:
+        """Whether the loop's values may be added to the list after it, whatever the list
+        holds when the loop starts (`losses` set empty before an outer loop that reads
+        it between runs of this one): a local of a function that every statement binds
+        to an empty list only, that no alias links, and that no `try` or `with` (which
+        may suppress an exception) around the loop in the function lets code read after
+        an exception left the loop early."""
+        graph = self.ctx.graph
+        fn = graph.functions.get(loop.scope)
+        if self.how != "append" or fn is None or self.name in fn.params:
+            return False
+        if self.name in fn.globals | fn.nonlocals:
+            return False
+        binders = [s for s in graph.scope_stmts(loop.scope) if self.name in s.defs]
+        if not binders or not all(sets_start(s.node, self.name, "append") for s in binders):
+            return False
+        inside = self.ctx.ancestors(loop.node)[:-1]
+        body = inside[inside.index(fn.node) + 1 :]
+        if any(type(node) in (cst.Try, cst.TryStar, cst.With) for node in body):
+            return False
+        return scope_sharing(self.ctx, loop.scope).component({self.name}, weak=True) == {self.name}
+
 
 def collect_plan(ctx: ModuleContext, stmt: Stmt, sync: Sync) -> CollectPlan | None:
     """The plan when `stmt` only collects the conversion, else None."""
@@ -222,6 +246,8 @@ def loop_scan(
                 return None
             if plan.loop.id != loop.id or plan.problem(donation=False):
                 return None
+            if plan.start(loop) is None:
+                return None  # added to what the list holds: the list form's
             plans.append(plan)
     if not plans or len({p.name for p in plans}) != len(plans):
         return None

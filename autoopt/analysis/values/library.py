@@ -89,6 +89,8 @@ def call_value(qual: str, call: cst.Call, made: str | None = None) -> Value:
         return PYTREE
     if qual.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")):
         return Value(Kind.ARRAY, detail=_element_type(last))
+    if qual in overlays.ARRAY_CALLS:
+        return ARRAY
     if qual in ("numpy.random.default_rng", "numpy.random.Generator", "numpy.random.RandomState"):
         return Value(Kind.OBJECT, detail="numpy-rng")
     if made is not None:

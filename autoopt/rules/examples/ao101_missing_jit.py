@@ -255,11 +255,66 @@ def main():
     ),
 )
 
+#: `net.apply` of `hk.transform(forward)`, called through `jax.value_and_grad(loss)`.
+_HAIKU_STEP = """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+def forward(x):
+    BODY
+
+net = hk.without_apply_rng(hk.transform(forward))
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+def step(params, x):
+    value, grads = jax.value_and_grad(loss)(params, x)
+    return value + 1.0
+
+def main():
+    x = jnp.ones((4, 3))
+    params = net.init(jax.random.key(0), x)
+    for i in range(4):
+        value = step(params, x)
+    return value
+"""
+
+
+def _haiku(body: str, helper: str = "") -> str:
+    """The haiku program with `forward`'s body and a helper defined before it."""
+    return _HAIKU_STEP.replace("def forward", helper + "def forward").replace("BODY", body)
+
+
+HAIKU_MLP = _haiku("return hk.nets.MLP([4, 1], activation=jnp.tanh)(x)")
+HAIKU_HOST_RNG = _haiku("return hk.Linear(1)(x + np.random.normal(size=x.shape))")
+HAIKU_ACTIVATION = _haiku(
+    "return hk.nets.MLP([4, 1], activation=act)(x)",
+    "SEEN = []\n\ndef act(v):\n    SEEN.append(v)\n    return jnp.tanh(v)\n\n",
+)
+
 INVALID = (
+    # `net.apply` of `hk.transform(forward)` runs `forward`, read and pure: a haiku MLP of
+    # literal sizes given `jnp.tanh`
+    Invalid(HAIKU_MLP, HAIKU_MLP.replace("\ndef step(", "\n@jax.jit\ndef step(")),
+    # not pure: the function `hk.transform` wraps draws host random numbers
+    Invalid(
+        HAIKU_HOST_RNG,
+        fix=_NONE,
+        message="calls `net.apply`, which runs `forward`: it draws host random numbers",
+    ),
+    # not pure: the haiku MLP runs the activation it is given, which appends to a global
+    Invalid(
+        HAIKU_ACTIVATION,
+        fix=_NONE,
+        message="it gives `act` to `hk.nets.MLP(...)`, which runs it: it calls `act`, which",
+    ),
     # the parameters of `hk.transform` of code making them with haiku's initializers are
-    # JAX arrays (`init`, kept by `hk.without_apply_rng`), the batch a float32 NumPy array;
-    # unsafe: the code `update` runs (`opt.update`, `optax.apply_updates`) is not proven to
-    # leave that array unchanged, as jit's device copy would
+    # JAX arrays (`init`, kept by `hk.without_apply_rng`), the batch a float32 NumPy array
+    # that the code `update` runs (`opt.update`, `optax.apply_updates`: pure, the optax
+    # overlay) leaves unchanged, as jit's device copy would
     Invalid(
         """
 import haiku as hk
@@ -320,8 +375,6 @@ def main():
         params, state = update(params, state, data[i])
     return params
 """,
-        fix=_UNSAFE,
-        message="`x` receives a NumPy array, which `update` may change in place",
     ),
     # no safe fix: an initializer of the user's may return a NumPy array as a parameter
     Invalid(

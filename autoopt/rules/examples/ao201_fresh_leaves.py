@@ -52,6 +52,36 @@ def init_mlp(sizes, key, scale=0.01):
 """,
     "init_mlp([3, 4, 2], jax.random.key(0))",
 )
+#: Each leaf a local bound to a new draw in the loop body just before it is stored, read
+#: nowhere else: a buffer made for that store alone.
+LOCAL_DRAW = _program(
+    """
+import jax
+import jax.numpy as jnp
+
+
+def init_mlp(sizes, key):
+    params = []
+    keys = jax.random.split(key, len(sizes) - 1)
+    for k, n_in, n_out in zip(keys, sizes[:-1], sizes[1:]):
+        w = jax.random.normal(k, (n_in, n_out)) * jnp.sqrt(2.0 / n_in)
+        params.append({"w": w, "b": jnp.zeros(n_out)})
+    return params
+""",
+    "init_mlp([3, 4, 2], jax.random.key(0))",
+)
+#: The local is bound once, before the loop: every element holds the same buffer.
+LOCAL_BEFORE_LOOP = LOCAL_DRAW.replace(
+    "    keys = jax.random.split", "    w = jnp.ones((3, 4))\n    keys = jax.random.split"
+).replace("        w = jax.random.normal(k, (n_in, n_out)) * jnp.sqrt(2.0 / n_in)\n", "")
+#: The local is bound only on some iterations: the others store the previous buffer again.
+LOCAL_SOMETIMES = LOCAL_DRAW.replace(
+    "        w = jax.random.normal", "        if n_in > 3:\n            w = jax.random.normal"
+)
+#: The local is kept in a second list too: donating `params` deletes what `kept` holds.
+LOCAL_KEPT = LOCAL_DRAW.replace(
+    '"b": jnp.zeros(n_out)})\n', '"b": jnp.zeros(n_out)})\n        kept.append(w)\n'
+).replace("    params = []\n", "    params = []\n    kept = []\n")
 #: One zeros array in both leaves: XLA would be asked to donate it twice.
 PAIR = _program(
     """
@@ -173,8 +203,14 @@ HAIKU_STATE = HAIKU_CLASSES.replace(
     "        return x * w / SCALE",
 )
 
+_UNPROVEN = "cannot prove the leaves of `params` are distinct buffers (`init_mlp("
+
 INVALID = (
     Invalid(MLP, _donated(MLP)),
+    Invalid(LOCAL_DRAW, _donated(LOCAL_DRAW)),
+    Invalid(LOCAL_BEFORE_LOOP, _donated(LOCAL_BEFORE_LOOP), fix=_UNSAFE, message=_UNPROVEN),
+    Invalid(LOCAL_SOMETIMES, _donated(LOCAL_SOMETIMES), fix=_UNSAFE, message=_UNPROVEN),
+    Invalid(LOCAL_KEPT, _donated(LOCAL_KEPT), fix=_UNSAFE, message=_UNPROVEN),
     Invalid(PAIR, fix=_NONE, message="`init.z` fills two leaves of `params`"),
     Invalid(
         CACHED,

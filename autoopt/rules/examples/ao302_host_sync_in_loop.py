@@ -80,6 +80,201 @@ losses = [float(jnp.sum(x)) for x in xs]
 )
 
 INVALID = (
+    # the list is set empty before an outer loop that reads it between runs of this one:
+    # the device values are collected apart and added to it after each run, in order
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    return w * 0.9, jnp.sum(w)
+
+
+def run(w, epochs):
+    losses = []
+    for epoch in range(epochs):
+        for i in range(3):
+            w, loss = step(w)
+            losses.append(float(loss))
+        print(epoch, losses[-1])
+    return losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    return w * 0.9, jnp.sum(w)
+
+
+def run(w, epochs):
+    losses = []
+    for epoch in range(epochs):
+        losses_parts = []
+        for i in range(3):
+            w, loss = step(w)
+            losses_parts.append(loss)
+        losses.extend([float(value) for value in jax.device_get(losses_parts)])
+        print(epoch, losses[-1])
+    return losses
+""",
+    ),
+    # appended to between its reset and the loop: what it holds is kept, the values added
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    return w * 0.9, jnp.sum(w)
+
+
+def run(w, epochs):
+    losses = []
+    losses.append("start")
+    for epoch in range(epochs):
+        for i in range(3):
+            w, loss = step(w)
+            losses.append(float(loss))
+        print(epoch, losses[-1])
+    return losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    return w * 0.9, jnp.sum(w)
+
+
+def run(w, epochs):
+    losses = []
+    losses.append("start")
+    for epoch in range(epochs):
+        losses_parts = []
+        for i in range(3):
+            w, loss = step(w)
+            losses_parts.append(loss)
+        losses.extend([float(value) for value in jax.device_get(losses_parts)])
+        print(epoch, losses[-1])
+    return losses
+""",
+    ),
+    # a list the caller's values fill (`list(w)`) is not proven a list set empty only
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    return w * 0.9, jnp.sum(w)
+
+
+def run(w, epochs):
+    losses = list(w)
+    for epoch in range(epochs):
+        for i in range(3):
+            w, loss = step(w)
+            losses.append(float(loss))
+        print(epoch, losses[-1])
+    return losses
+""",
+        fix=_NONE,
+        message="`losses` is not an empty list",
+    ),
+    # an alias (`history`) could read it during the loop
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    return w * 0.9, jnp.sum(w)
+
+
+def run(w, epochs):
+    losses = []
+    history = losses
+    for epoch in range(epochs):
+        for i in range(3):
+            w, loss = step(w)
+            losses.append(float(loss))
+        print(epoch, losses[-1])
+    return losses
+""",
+        fix=_NONE,
+        message="`losses` is not an empty list",
+    ),
+    # an exception the `try` catches would print it without the loop's values
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    return w * 0.9, jnp.sum(w)
+
+
+def run(w, epochs):
+    losses = []
+    try:
+        pass
+    except ValueError:
+        pass
+    try:
+        for epoch in range(epochs):
+            for i in range(3):
+                w, loss = step(w)
+                losses.append(float(loss))
+            print(epoch, losses[-1])
+    except KeyboardInterrupt:
+        print(losses)
+    return losses
+""",
+        fix=_NONE,
+        message="`losses` is not an empty list",
+    ),
+    # bound to a list that is not empty on some path
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w):
+    return w * 0.9, jnp.sum(w)
+
+
+def run(w, epochs):
+    losses = []
+    if epochs > 3:
+        losses = [0.0]
+    for epoch in range(epochs):
+        for i in range(3):
+            w, loss = step(w)
+            losses.append(float(loss))
+        print(epoch, losses[-1])
+    return losses
+""",
+        fix=_NONE,
+        message="`losses` is not an empty list",
+    ),
     Invalid(
         """
 import jax

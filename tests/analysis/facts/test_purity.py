@@ -15,7 +15,7 @@ from ..helpers import HEADER, context
 
 IMPORTS = HEADER + (
     "import time\nimport random\nimport logging\nimport os\nimport functools\n"
-    "import equinox as eqx\n"
+    "import equinox as eqx\nimport optax\n"
     "logger = logging.getLogger()\n"
 )
 MODULE = """
@@ -86,6 +86,16 @@ AT_TRACE = "runs once, at trace time; use jax.debug.print"
         ("return functools.partial(pure, x)", []),
         ("return jnp.add(x, 1)", []),  # a function of `jnp`, not a method changing it
         ("return jax.lax.add(x, 1) + np.add(1, 2)", []),
+        # an optax loss returns an array: its `.mean()` is an array's method
+        ("return optax.softmax_cross_entropy_with_integer_labels(x, cb).mean()", []),
+        ("return optax.losses.l2_loss(x).sum()", []),
+        (
+            "return optax.tree_utils.tree_zeros_like(x).mean()",
+            [
+                "calls `.mean` on the result of `optax.tree_utils.tree_zeros_like(...)`, " + UNSEEN,
+                "calls `optax.tree_utils.tree_zeros_like`, " + UNSEEN,
+            ],
+        ),
         # side effects
         ("print(x)\n    return x", [f"prints (`print` {AT_TRACE})"]),
         ("open('f')\n    return x", [f"opens a file (`open` {AT_TRACE})"]),

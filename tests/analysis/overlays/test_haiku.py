@@ -134,3 +134,43 @@ def test_same_init_wrappers_keep_the_class_and_the_init(name: str) -> None:
     for made in (hk.transform(forward), hk.transform_with_state(normed)):
         wrapped = wrap(made)
         assert type(wrapped) is type(made) and wrapped.init is made.init
+
+
+#: Each listed module, built inside a transformed function with small options.
+LAYERS = {
+    "haiku.Linear": lambda: hk.Linear(2),
+    "haiku.nets.MLP": lambda: hk.nets.MLP([4, 2], activation=jnp.tanh),
+    "haiku.Conv2D": lambda: hk.Conv2D(2, 3),
+    "haiku.LayerNorm": lambda: hk.LayerNorm(-1, True, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.LAYERS))
+def test_layers_compute_on_their_parameters_and_arguments_alone(name: str) -> None:
+    """Built and called in a transformed function, a listed module keeps no state and
+    draws no rng (`without_apply_rng` and `transform`, not `transform_with_state`):
+    `apply` gives the same output twice and leaves its arguments unchanged."""
+    assert resolve(name) and set(LAYERS) == hk_api.LAYERS
+    net = hk.without_apply_rng(hk.transform(lambda x: LAYERS[name]()(x)))
+    x = jnp.ones((1, 5, 5, 3))
+    params = net.init(jax.random.key(0), x)
+    before = snapshot((params, x))
+    assert leaves_equal(net.apply(params, x), net.apply(params, x))
+    assert leaves_equal(before, snapshot((params, x)))
+
+
+def test_transforming_calls_give_an_apply_that_runs_the_function_as_written() -> None:
+    calls = []
+
+    def forward(x):
+        calls.append(1)
+        return x * 2
+
+    assert all(resolve(n) for n in hk_api.TRANSFORMING)
+    assert {"haiku.transform", "haiku.transform_with_state"} == hk_api.TRANSFORMING
+    plain = hk.transform(forward)
+    plain.apply(plain.init(jax.random.key(0), jnp.ones(2)), None, jnp.ones(2))
+    stateful = hk.transform_with_state(forward)
+    params, state = stateful.init(jax.random.key(0), jnp.ones(2))
+    stateful.apply(params, state, None, jnp.ones(2))
+    assert len(calls) == 4  # each `init` and each `apply` ran `forward` as written

@@ -53,8 +53,9 @@ GRADS = {"w": jnp.full((2, 3), 0.5), "b": jnp.ones(3)}
 
 
 def test_names_exist() -> None:
-    names = (optax_api.PURE_CALLS | optax_api.PURE_METHODS | set(optax_api.SAME_STRUCTURE)
-             | optax_api.FRESH_RESULTS | optax_api.MODULES)  # fmt: skip
+    names = (optax_api.PURE_CALLS | optax_api.LOSSES | optax_api.PURE_METHODS
+             | set(optax_api.SAME_STRUCTURE) | optax_api.FRESH_RESULTS
+             | optax_api.MODULES)  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert set(BUILT) == optax_api.OPTIMIZERS
     assert set(SCHEDULES) == optax_api.SCHEDULES
@@ -267,3 +268,35 @@ def test_state_and_updates_of_0d_params_are_0d(name: str) -> None:
         updates, state = opt.update(params, state, params)
         assert _all_0d(updates) and _all_0d(state)
     assert _all_0d(optax.apply_updates(params, updates))
+
+
+#: Arguments for each loss, by its name in `optax.losses`.
+LOSS_ARGUMENTS = {
+    "softmax_cross_entropy": (jnp.ones((4, 3)), jnp.full((4, 3), 1 / 3)),
+    "softmax_cross_entropy_with_integer_labels": (jnp.ones((4, 3)), jnp.array([0, 1, 2, 0])),
+    "sigmoid_binary_cross_entropy": (jnp.ones((4, 3)), jnp.zeros((4, 3))),
+    "l2_loss": (jnp.ones((4, 3)), jnp.zeros((4, 3))),
+    "squared_error": (jnp.ones((4, 3)), jnp.zeros((4, 3))),
+    "huber_loss": (jnp.ones((4, 3)), jnp.zeros((4, 3))),
+    "log_cosh": (jnp.ones((4, 3)), jnp.zeros((4, 3))),
+    "cosine_distance": (jnp.ones((4, 3)), jnp.ones((4, 3))),
+    "cosine_similarity": (jnp.ones((4, 3)), jnp.ones((4, 3))),
+    "hinge_loss": (jnp.ones(4), jnp.ones(4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.LOSSES))
+def test_losses_are_pure_and_return_one_array(name: str) -> None:
+    """`optax.X` is `optax.losses.X`; given arrays it returns one new JAX array, the same
+    for the same arguments, and leaves them unchanged."""
+    short = name.rsplit(".", 1)[1]
+    loss = getattr(optax.losses, short)
+    assert resolve(name) and getattr(optax, short) is loss
+    args = LOSS_ARGUMENTS[short]
+    before = snapshot(args)
+    out = loss(*args)
+    assert isinstance(out, jax.Array)
+    assert leaves_equal(out, loss(*args))
+    assert leaves_equal(before, snapshot(args))
+    assert not pointers(out) & pointers(args)
+    assert set(LOSS_ARGUMENTS) == {n.rsplit(".", 1)[1] for n in optax_api.LOSSES}

@@ -88,6 +88,29 @@ def problem(code: str, line: str = LINE) -> str | None:
 
 
 SUM = edit("losses = []", "total = 0.0", edit(LINE, "total += float(loss)"))
+NOT_EMPTY = "`losses` is not an empty list set just before the loop"
+#: The list filled before the loop, the loop under a `try` (or `with`) that may go on
+#: after an exception, reading the list without the values collected so far.
+AROUND = """
+@jax.jit
+def step(x):
+    return x * 2, x.sum()
+
+def main():
+    x = jnp.zeros(3)
+    losses = []
+    losses.append(0.0)
+    HEAD
+        for t in range(3):
+            x, loss = step(x)
+            losses.append(float(loss))
+    TAIL
+    return x, losses
+"""
+TRY = AROUND.replace("HEAD", "try:").replace("TAIL", "except KeyboardInterrupt:\n        pass")
+WITH = AROUND.replace("HEAD", "with ctx:").replace("TAIL", "")
+FILLED = edit("    losses = []\n", "    losses = []\n    losses.append(0.0)\n")
+GLOBAL = edit("    x = jnp.zeros(3)\n", "    global losses\n    x = jnp.zeros(3)\n", FILLED)
 DONATES = (
     "`loss` is replaced by a call in the loop that could donate it, so keeping it on the device "
     "is not proven safe"
@@ -121,6 +144,14 @@ CONTROL = "the host value is used for control flow in the loop, so the sync must
             "the loop can `return` or `yield` before the values are converted",
         ),
         (edit(LINE, f"{LINE}\n        loss = step(loss)[1]"), LINE, DONATES),
+        # not empty when the loop starts: the values are added after it (`extends`)
+        (FILLED, LINE, None),
+        (edit("    losses = []\n", "    losses = []\n    history = losses\n"), LINE, NOT_EMPTY),
+        (edit("    losses = []\n", "    losses = list(x)\n"), LINE, NOT_EMPTY),
+        (edit("def main():", "def main(losses):", edit("    losses = []\n", "")), LINE, NOT_EMPTY),
+        (GLOBAL, LINE, NOT_EMPTY),
+        (TRY, LINE, NOT_EMPTY),
+        (WITH, LINE, NOT_EMPTY),
     ],
 )
 def test_each_problem_says_why(code: str, line: str, expected: str | None) -> None:
