@@ -657,7 +657,7 @@ def _transformed_method_impurity(
     head, _, method = name.partition(".")
     if method not in ("apply", "init") or not refers_to_global(ctx, fn, head):
         return None
-    target = _transformed_by_haiku(ctx, head)
+    target = transformed_by_haiku(ctx, head)
     if target is None:
         return None
     if _key(ctx, target) in seen:
@@ -666,7 +666,7 @@ def _transformed_method_impurity(
     return f"calls `{name}`, which runs `{target.name}`: it {inner[0]}" if inner else ""
 
 
-def _transformed_by_haiku(ctx: ModuleContext, name: str) -> Function | None:
+def transformed_by_haiku(ctx: ModuleContext, name: str) -> Function | None:
     """The module function behind the module global `name`, bound once (outside loops,
     changed by nothing) to a haiku transform of it."""
     if name in changed_module_names(ctx):

@@ -530,6 +530,8 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
         return f"reads `{name}`, which {purity.change_reason(ctx, name)} (jit would freeze it)", ""
     if library_object(ctx, name) and refers_to_global(ctx, fn, name):
         return "", ""  # an optimizer bound once, never changed (`library_objects.py`)
+    if purity.transformed_by_haiku(ctx, name) is not None:
+        return "", ""  # `hk.transform(f)` bound once, never changed: purity reads `f`
     value = model(ctx).name(stmt, name)
     if value.kind is Kind.UNKNOWN and fn.scope != MODULE and _global(ctx, fn, name):
         defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
