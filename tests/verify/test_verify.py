@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -299,3 +300,18 @@ def test_correct_jit_rewrites_are_accepted_alone_and_together(program, fast, mon
     assert report.accepted_source.count("@jax.jit") == 2 and "0.3" not in report.accepted_source
     assert [finding.target for finding in report.kept] == ["chain_a", "chain_b"]
     assert report.exit_code == 1
+
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+@pytest.mark.parametrize("name", ["chaotic_standard_map", "chaotic_lorenz"])
+def test_a_chaotic_program_whose_compiled_rounding_grows_is_not_equivalent(
+    program, fast, name
+) -> None:
+    """jit agrees with eager execution to rounding per step; a chaotic loop grows that
+    into another result. The default rewrite compiles it (the rule cannot see chaos), and
+    verification must reject it (docs/verification.md, "Equivalence")."""
+    report = verify_file(program((PROGRAMS / f"{name}.py").read_text()), options=fast)
+    assert report.rows and all(r.verdict is Verdict.NOT_EQUIVALENT for r in report.rows)
+    assert report.accepted_source == (PROGRAMS / f"{name}.py").read_text()
