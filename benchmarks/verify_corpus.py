@@ -3,6 +3,7 @@
 Usage:
     python benchmarks/verify_corpus.py [--corpus DIR] [--out FILE] [--only NAME ...]
         [--repeats N] [--rounds N] [--timeout S] [--side-by-side [--sbs-repeats N]]
+        [--default-rewrite]
 
 Every `corpus/*.py` except `*_expert.py` goes through `autoopt.verify.verify_file`
 (with unsafe fixes for the programs in UNSAFE_ONLY).
@@ -14,7 +15,8 @@ processes, interleaved, medians; the table shows each speedup and autoopt's
 speedup as a fraction of the expert's. Where the accepted rewrites include AO601,
 the compiled temp memory of the same jitted function in all three versions is
 measured as the verifier does (captured arguments, `memory_analysis()`) and shown
-with autoopt's saving as a fraction of the expert's.
+with autoopt's saving as a fraction of the expert's. With --default-rewrite, nothing is
+verified: autoopt's version is what `rewrite --write` applies (issue 26's measure).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from autoopt.api import optimize_source
 from autoopt.config import Settings
 from autoopt.model import AutooptError
 from autoopt.verify import Candidate, VerifyOptions, VerifyReport, verify_candidates, verify_file
@@ -83,6 +86,17 @@ def verify_program(path: Path, options: VerifyOptions) -> Program:
         f"{path.name}: {len(report.rows)} rewrite(s), {len(report.accepted)} accepted", flush=True
     )
     return Program(path, report, time.perf_counter() - start)
+
+
+def default_program(path: Path) -> Program:
+    """The program with what `rewrite --write` applies (no verification): the version a
+    user who does not pass `--verify` runs."""
+    settings = Settings(unsafe_fixes=path.stem in UNSAFE_ONLY)
+    source = path.read_text()
+    result = optimize_source(source, path=str(path), settings=settings)
+    report = VerifyReport(str(path), "main", accepted_source=result.new_source)
+    print(f"{path.name}: {len(result.applied)} fix(es) applied", flush=True)
+    return Program(path, report, 0.0)
 
 
 def time_versions(program: Program, repeats: int, timeout: float) -> SideBySide | None:
@@ -285,6 +299,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--side-by-side", action="store_true")
     parser.add_argument("--sbs-repeats", type=int, default=5)
+    parser.add_argument(
+        "--default-rewrite",
+        action="store_true",
+        help="time the default rewrite (`rewrite --write`) instead of verifying",
+    )
     return parser.parse_args(argv)
 
 
@@ -298,7 +317,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         paths = [p for p in paths if p.stem in args.only]
     start = time.perf_counter()
-    programs = [verify_program(path, options) for path in paths]
+    programs = [
+        default_program(path) if args.default_rewrite else verify_program(path, options)
+        for path in paths
+    ]
     versions = []
     if args.side_by_side:
         for program in programs:
