@@ -24,7 +24,7 @@ from autoopt.analysis.core.context import ModuleContext, module_blocks
 from autoopt.analysis.core.exprs import bound_names, calls_in, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Loop, Stmt
 from autoopt.analysis.core.jitted import Jitted
-from autoopt.analysis.core.jitted_methods import jitted_methods, method_escape
+from autoopt.analysis.core.jitted_methods import name_escape
 from autoopt.analysis.core.names import dotted, first_jax_import
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import (
@@ -134,10 +134,7 @@ class Semantic:
     def escapes(self, name: str) -> str | None:
         """How `name` reaches code autoopt cannot see, or None (`core/jitted.py`; a
         jitted method called through its instance: `core/jitted_methods.py`)."""
-        for method in jitted_methods(self.ctx):
-            if method.name == name:
-                return method_escape(self.ctx, method)
-        return jitted.escapes(self.ctx, name)
+        return name_escape(self.ctx, name)
 
     def jit_plans(self) -> list[JitPlan]:
         """AO101's plan for every function it may jit (`facts/jit_plan.py`)."""

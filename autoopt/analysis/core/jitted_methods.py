@@ -32,7 +32,14 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
-from autoopt.analysis.core.jitted import Jitted, is_script, jit_options, literal_names, own_exprs
+from autoopt.analysis.core.jitted import (
+    Jitted,
+    escapes,
+    is_script,
+    jit_options,
+    literal_names,
+    own_exprs,
+)
 from autoopt.analysis.core.walk import walk
 
 
@@ -123,6 +130,16 @@ def method_escape(ctx: ModuleContext, jitted: Jitted) -> str | None:
         if problem:
             return f"{problem} at line {ctx.span(stmt.node).line}"
     return None
+
+
+def name_escape(ctx: ModuleContext, name: str) -> str | None:
+    """How the jitted `name` reaches code autoopt cannot see, or None: a method jitted with
+    a static `self` by its instance's uses (`method_escape`), anything else by
+    `core/jitted.py`."""
+    for method in jitted_methods(ctx):
+        if method.name == name:
+            return method_escape(ctx, method)
+    return escapes(ctx, name)
 
 
 def _subclassed(ctx: ModuleContext, cls: str) -> bool:
