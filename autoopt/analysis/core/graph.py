@@ -248,6 +248,17 @@ class ModuleGraph:
     def scope_stmts(self, scope: str) -> list[Stmt]:
         return self._by_scope.get(scope, [])
 
+    def enclosing_functions(self, scope: str) -> list[Function]:
+        """The function `scope` names and those around it, innermost first; class bodies are
+        skipped, as Python's name lookup skips them (`Recorder.total` -> `total` only)."""
+        found = []
+        while scope != MODULE:
+            fn = self.functions.get(scope)
+            if fn is not None:
+                found.append(fn)
+            scope = fn.scope if fn is not None else scope.rpartition(".")[0] or MODULE
+        return found
+
     def loop_stmts(self, loop_id: int) -> list[Stmt]:
         """Statements run on every iteration (a `while` test included, a `for` iter not)."""
         return [self.stmts[i] for i in self._in_loop.get(loop_id, ())]

@@ -332,12 +332,9 @@ def _passed(ctx: ModuleContext, at: Stmt, name: str) -> bool:
     enclosing it) binds it, or the module binds it to a value other than a literal
     constant. Functions, imports, constants and builtins stay global references."""
     graph = ctx.graph
-    scope = at.scope
-    while scope != MODULE:
-        fn = graph.functions[scope]
-        if name in fn.params or any(name in s.defs for s in graph.scope_stmts(scope)):
+    for fn in graph.enclosing_functions(at.scope):
+        if name in fn.params or any(name in s.defs for s in graph.scope_stmts(fn.qualname)):
             return True
-        scope = fn.scope
     values = [
         s
         for s in graph.scope_stmts(MODULE)

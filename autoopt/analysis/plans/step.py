@@ -342,12 +342,10 @@ def _passed(ctx: ModuleContext, loop: Loop, name: str) -> bool:
             or any(s.loops for s in values)
             or (bool(values) and not _before(ctx, loop, values[0]))
         )
-    while scope != MODULE:
-        fn = graph.functions[scope]
-        if name in fn.params or any(name in s.defs for s in graph.scope_stmts(scope)):
-            return True
-        scope = fn.scope
-    return False
+    return any(
+        name in fn.params or any(name in s.defs for s in graph.scope_stmts(fn.qualname))
+        for fn in graph.enclosing_functions(scope)
+    )
 
 
 def _before(ctx: ModuleContext, loop: Loop, definition: Stmt) -> bool:

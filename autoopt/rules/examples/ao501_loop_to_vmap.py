@@ -235,6 +235,48 @@ def run(keys: jax.Array, table: jax.Array):
 )
 
 INVALID = (
+    # a comprehension in a method: the names it reads are looked up past the class body
+    Invalid(
+        """import jax.numpy as jnp
+
+
+class Recorder:
+    def __init__(self):
+        self.kept = [jnp.ones(3), jnp.ones(3)]
+
+    def total(self):
+        return jnp.stack([jnp.sum(v) for v in self.kept])
+
+
+def main():
+    r = Recorder()
+    return r.total()
+""",
+        """import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+@jax.vmap
+def _total_per_item(v):
+    return jnp.sum(v)
+
+
+class Recorder:
+    def __init__(self):
+        self.kept = [jnp.ones(3), jnp.ones(3)]
+
+    def total(self):
+        return _total_per_item(jnp.stack(self.kept))
+
+
+def main():
+    r = Recorder()
+    return r.total()
+""",
+        fix=Applicability.UNSAFE,
+        message="cannot prove `self.kept` is one array",
+    ),
     Invalid(
         """
 import jax

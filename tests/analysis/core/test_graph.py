@@ -372,3 +372,18 @@ def test_a_fact_store_keeps_small_statement_facts_for_statements_kept() -> None:
     ]
     assert second.stmts[2].calls is first.stmts[2].calls  # `y = jnp.sin(x)`: from the store
     assert second.stmts[4].calls is not first.stmts[4].calls  # the edited statement
+
+
+def test_enclosing_functions_skip_class_bodies() -> None:
+    graph = ModuleGraph(
+        cst.parse_module(
+            "class Recorder:\n    def total(self):\n        def inner():\n            pass\n\n"
+            "def f():\n    class C:\n        def m(self):\n            pass\n"
+        )
+    )
+    assert [f.qualname for f in graph.enclosing_functions("Recorder.total.inner")] == [
+        "Recorder.total.inner",
+        "Recorder.total",
+    ]
+    assert [f.qualname for f in graph.enclosing_functions("f.C.m")] == ["f.C.m", "f"]
+    assert graph.enclosing_functions("Recorder") == []
