@@ -446,11 +446,18 @@ def _held_function(
     ctx: ModuleContext, stmt: Stmt, call: cst.Call
 ) -> tuple[ModuleContext, Function] | None:
     """The function a module-level name holds that a call runs: JAX transforms of a module
-    function (`g = jax.grad(loss)`), or what a factory returns (`closures.py`)."""
-    if type(call.func) is not cst.Name or _local_name(ctx, stmt, call.func.value):
+    function (`g = jax.grad(loss)`), what a factory returns (`closures.py`), or the
+    function a haiku transform runs (`net.apply(...)` of `net = hk.transform(f)`)."""
+    func = call.func
+    haiku = type(func) is cst.Attribute and func.attr.value in ("apply", "init")
+    head = func.value if type(func) is cst.Attribute and haiku else func
+    if type(head) is not cst.Name or _local_name(ctx, stmt, head.value):
         return None
-    name = call.func.value
-    fn = purity.transformed_function(ctx, name) or factory_closure(ctx, name)
+    name = head.value
+    if haiku:
+        fn = purity.transformed_by_haiku(ctx, name)
+    else:
+        fn = purity.transformed_function(ctx, name) or factory_closure(ctx, name)
     return (ctx, fn) if fn is not None else None
 
 

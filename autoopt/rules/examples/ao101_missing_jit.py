@@ -296,6 +296,43 @@ HAIKU_ACTIVATION = _haiku(
 )
 
 INVALID = (
+    # haiku's `net.apply` runs the transformed function: a global it reads that the loop
+    # changes would be frozen by jit
+    Invalid(
+        """
+import haiku as hk
+import jax
+import jax.numpy as jnp
+
+SCALE = 1.0
+
+def bump():
+    global SCALE
+    SCALE = SCALE * 2.0
+
+def forward(x):
+    return hk.nets.MLP([4, 1], activation=jnp.tanh)(x) * SCALE
+
+net = hk.without_apply_rng(hk.transform(forward))
+
+def loss(params, x):
+    return jnp.mean(net.apply(params, x) ** 2)
+
+def step(params, x):
+    value, grads = jax.value_and_grad(loss)(params, x)
+    return value + 1.0
+
+def main():
+    x = jnp.ones((4, 3))
+    params = {"mlp/~/linear_0": {"w": jnp.ones((3, 4)), "b": jnp.zeros(4)}}
+    for i in range(4):
+        value = step(params, x)
+        bump()
+    return value
+""",
+        fix=_NONE,
+        message="which calls `forward`, which reads `SCALE`, which the module changes",
+    ),
     # `net.apply` of `hk.transform(forward)` runs `forward`, read and pure: a haiku MLP of
     # literal sizes given `jnp.tanh`
     Invalid(HAIKU_MLP, HAIKU_MLP.replace("\ndef step(", "\n@jax.jit\ndef step(")),
