@@ -32,6 +32,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in, is_at_update, read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.core.suppress import is_suppressed, suppressions
+from autoopt.analysis.facts.held_globals import held_layers
 from autoopt.analysis.facts.jit_plan import eager_loop_sites, jit_plan
 from autoopt.analysis.plans.fori import fori_plan
 from autoopt.analysis.plans.nnx_step import callee_problem, step_modules, update_calls
@@ -232,7 +233,7 @@ def _jit_verdict(
     """The verdict of the step under `jax.jit`, or (`modules`, proven nnx objects among its
     parameters) under `nnx.jit`; `nnx` is set only where the step changes them."""
     definition = step_function(ctx, plan, names)
-    other = ctx.derived(extracted(ctx, plan, names, definition))
+    other = ctx.derived(extracted(ctx, plan, names, definition), held_layers(ctx, plan.loop))
     fn = other.graph.functions[names.function]
     exempt = update_calls(other, fn, modules) if modules else frozenset()
     if modules and not exempt:

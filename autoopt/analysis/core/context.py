@@ -67,6 +67,9 @@ class ModuleContext:
     line_offsets: list[int] | None = None
     statements: StatementMemo | None = None
     rules: frozenset[str] | None = None  # the enabled rule ids (None: all)
+    # module globals that hold one library layer while the code judged here runs (a
+    # loop's extracted step: `facts/held_globals.py`) -> its class; empty for a parsed module
+    held: dict[str, str] = field(default_factory=dict, repr=False)
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
     # id(node) -> (node, its qualified name): the node is kept, so its id stays its own
     _qualified: dict[int, tuple[cst.CSTNode, str | None]] = field(default_factory=dict, repr=False)
@@ -240,13 +243,15 @@ class ModuleContext:
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
-    def derived(self, module: cst.Module) -> ModuleContext:
+    def derived(self, module: cst.Module, held: dict[str, str] | None = None) -> ModuleContext:
         """The context of `module`, this module with top-level statements edited, added
-        or removed: it shares the statement facts. Its `source` and `line_offsets` are
+        or removed: it shares the statement facts; `held`, the globals that hold one
+        library layer while the code it judges runs (only ever fewer unknowns: what it
+        asks of its origin, which knows none, stays as strict). Its `source` and `line_offsets` are
         made when first asked for (an analysis of an extracted program seldom does), from
         the text of the statements it kept from this source (generating the whole
         module's code costs about a parse)."""
-        other = ModuleContext(self.path, "", module, None, self.statements)
+        other = ModuleContext(self.path, "", module, None, self.statements, held=held or {})
         other._origin = self
         del other.source, other.line_offsets  # `__getattr__` makes them
         other.__dict__["_text"] = lambda: _spliced(self, module) or (module.code, None)

@@ -10,7 +10,9 @@ proven a JAX array or a pytree of them by the value model, or is a name every bi
 of which reaching the call is either such a value or `name = obj.method(...)`, the
 method one `overlays.ARRAYS_RESULTS` lists of the class of `obj`, whose construction
 `fresh.receiver_class` sees (`hk.transform(f)` of sealed `f`, kept by
-`hk.without_apply_rng`). Anything else is unproven.
+`hk.without_apply_rng`), or `name = model.init(...)` of a listed linen layer every
+binding of `model` reaching it holds (`facts/held_globals.py`). Anything else is
+unproven.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Stmt
 from autoopt.analysis.facts.fresh import receiver_class
+from autoopt.analysis.facts.held_globals import layer_at
+from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.values.model import model
 
 
@@ -55,5 +59,7 @@ def _binds_arrays(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
     func = value.func
     if type(func) is not cst.Attribute:
         return False
+    if func.attr.value in linen_api.ARRAYS_METHODS and layer_at(ctx, stmt, func.value):
+        return True  # `params = model.init(key, x)` of a listed linen layer
     cls = receiver_class(ctx, stmt, func.value)
     return cls is not None and f"{cls}.{func.attr.value}" in overlays.ARRAYS_RESULTS

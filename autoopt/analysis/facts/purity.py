@@ -46,6 +46,7 @@ from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts.closures import factory_closure
+from autoopt.analysis.facts.held_globals import layer_call
 from autoopt.analysis.facts.library_objects import (
     library_object,
     pure_calls_only,
@@ -195,6 +196,8 @@ def _call_impurity(
         return _method_impurity(ctx, stmt, name, head)
     if pure_method(ctx, fn, name):
         return None  # `optimizer.update(...)` on a proven optax optimizer
+    if layer_call(ctx, ctx.held, call) and refers_to_global(ctx, fn, head):
+        return None  # `model.apply(...)` of a linen layer the global holds while the loop runs
     transformed = _transformed_method_impurity(ctx, fn, name, seen)
     if transformed is not None:
         return transformed or None
@@ -418,7 +421,8 @@ def reads_module_state(ctx: ModuleContext, fn: Function) -> list[str]:
     graph = ctx.graph
     local = {n for s in graph.scope_stmts(fn.qualname) for n in s.defs} | set(fn.params)
     reads = {n for s in graph.scope_stmts(fn.qualname) for n in s.uses} - local
-    return sorted(reads & changed_module_names(ctx))
+    held = {n for n in ctx.held if refers_to_global(ctx, fn, n)}  # fixed while the step runs
+    return sorted(reads & changed_module_names(ctx) - held)
 
 
 def changed_module_names(ctx: ModuleContext) -> set[str]:

@@ -533,6 +533,8 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
         return f"reads `{name}`, which the enclosing function rebinds (jit would freeze it)", ""
     if fn.scope != MODULE and _rebound_nonlocal(ctx, fn.scope, name):
         return f"reads `{name}`, which a function rebinds with `nonlocal` (jit would freeze it)", ""
+    if name in ctx.held and _global(ctx, fn, name):
+        return "", ""  # one linen layer while the loop runs (`facts/held_globals.py`)
     if name in purity.changed_module_names(ctx) and _global(ctx, fn, name):
         return f"reads `{name}`, which {purity.change_reason(ctx, name)} (jit would freeze it)", ""
     if library_object(ctx, name) and refers_to_global(ctx, fn, name):

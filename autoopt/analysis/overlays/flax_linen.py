@@ -45,5 +45,19 @@ PURE_METHODS = frozenset({"flax.linen.Module.init", "flax.linen.Module.apply"})
 #: (variables made by flax's initializers), on a module class deriving from
 #: `MODULE_BASES`.
 FRESH_RESULTS = frozenset({"flax.linen.Module.init"})
+#: Layers whose instance, built from plain values (numbers, strings, shapes, dtypes), runs
+#: no code but the library's: its `init` and `apply` (no `method=`, no
+#: `capture_intermediates=`) are pure functions of their arguments, the same traced as
+#: eager. `LAYER_METHODS` are those two. Any other layer, or one given a function, is
+#: unknown.
+APPLY_PURE_LAYERS = frozenset(
+    {"flax.linen.Dense", "flax.linen.DenseGeneral", "flax.linen.Conv", "flax.linen.Embed",
+     "flax.linen.LayerNorm", "flax.linen.BatchNorm", "flax.linen.Dropout"}
+)  # fmt: skip
+LAYER_METHODS = frozenset({"init", "apply"})
+#: Those of a listed layer whose result is a pytree of JAX arrays (its variables).
+ARRAYS_METHODS = frozenset({"init"})
+#: Keywords of `init`/`apply` that run a function they are given inside the module.
+RUNS_GIVEN_CODE = frozenset({"method", "capture_intermediates"})
 #: Base classes of linen modules (immutable dataclasses; `setup` fields are not state).
 MODULE_BASES = frozenset({"flax.linen.Module"})

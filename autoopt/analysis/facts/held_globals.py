@@ -1,0 +1,182 @@
+"""Module globals that hold one known library layer for as long as a loop runs.
+
+A notebook rebinds `model` cell after cell (`model = nn.Dense(5)`, later
+`model = MLP(...)`), and a function it defines reads the global when it runs
+(`pred = model.apply(params, x)`). Such a global is changed by the program, so a
+function reading it is not pure in general; but a step extracted from one loop (AO103)
+runs only while that loop runs, so what it reads is the binding that reaches the loop,
+flow-sensitively. `held_layers(ctx, loop)` gives the globals proven to hold one linen
+layer of a kind the overlay lists (`overlays/flax_linen.py`, `APPLY_PURE_LAYERS`: its
+`init` and `apply` are pure) for the whole time `loop` runs, when all of these hold:
+
+- the loop runs at module level (a function's loop would read globals some caller may
+  have rebound);
+- exactly one binding of the name reaches the loop's header, `name = nn.Dense(...)` at
+  module level outside any loop, whose arguments are plain values (numbers, strings,
+  shapes, dtypes, None: no function the layer would run);
+- neither the loop nor any loop around it binds or changes the name; no function
+  declares it `global`, and nothing rebinds globals through the module's namespace
+  (`facts/reflection.py`);
+- every read of the name in a function (which may run at any time), and every read at
+  module level that binding reaches, is the receiver of `name.init(...)` or `name.apply(...)`:
+  no alias of the layer exists that could change its fields (linen layers are not
+  frozen: `model.features = 4` works) and nothing changes them through the name.
+
+Anything else leaves the name out, and a call of its methods stays code autoopt cannot
+see.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import evaluated_exprs, is_literal
+from autoopt.analysis.core.graph import MODULE, Loop, Stmt
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
+from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.overlays import flax_linen as linen_api
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
+
+#: The kinds of a layer's constructor argument that run no code (sizes, names, dtypes).
+_PLAIN_KINDS = (Kind.SCALAR, Kind.STRING, Kind.SHAPE, Kind.DTYPE, Kind.NONE)
+
+
+def held_layers(ctx: ModuleContext, loop: Loop) -> dict[str, str]:
+    """The module globals proven to hold one listed linen layer while `loop` runs -> the
+    layer's qualified class."""
+    return ctx.per_module(_held_layers, loop.id)
+
+
+def layer_at(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> str | None:
+    """The listed linen layer class the name `expr` holds where the module-level `stmt`
+    reads it: every binding reaching it binds one (plain arguments), whose every later
+    read is one of its listed methods; else None."""
+    if type(expr) is not cst.Name or stmt.scope != MODULE:
+        return None
+    name = expr.value
+    if name in rebinding(ctx).names or rebinding(ctx).anything or _declared_global(ctx, name):
+        return None
+    binders = ctx.graph.reaching_defs(stmt, name)
+    classes = {_layer_binding(ctx, b, name) for b in binders}
+    if not binders or None in classes or len(classes) != 1:
+        return None
+    if not all(_only_layer_reads(ctx, b, name) for b in binders):
+        return None
+    return classes.pop()
+
+
+def layer_call(ctx: ModuleContext, held: dict[str, str], call: cst.Call) -> bool:
+    """`call` is `name.init(...)` or `name.apply(...)` of a global `held` names, running
+    no function it is given (no `method=`, no `capture_intermediates=`, no `**`)."""
+    func = call.func
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+        return False
+    if func.value.value not in held or func.attr.value not in linen_api.LAYER_METHODS:
+        return False
+    return all(
+        arg.star != "**"
+        and (arg.keyword is None or arg.keyword.value not in linen_api.RUNS_GIVEN_CODE)
+        for arg in call.args
+    )
+
+
+def _held_layers(ctx: ModuleContext, loop_id: int) -> dict[str, str]:
+    graph = ctx.graph
+    loop = graph.loops[loop_id]
+    if loop.scope != MODULE or rebinding(ctx).anything:
+        return {}
+    header = graph.stmts[loop.header]
+    written: set[str] = set()
+    for outer in (*loop.loops, loop.id):
+        written |= graph.written_in_loop(outer)
+    found: dict[str, str] = {}
+    for name in sorted(_layer_names(ctx) - written - set(rebinding(ctx).names)):
+        binder = _reaching(ctx, header, name)
+        cls = _layer_binding(ctx, binder, name) if binder is not None else None
+        if cls is not None and binder is not None and not _declared_global(ctx, name):
+            if _only_layer_reads(ctx, binder, name):
+                found[name] = cls
+    return found
+
+
+def _reaching(ctx: ModuleContext, header: Stmt, name: str) -> Stmt | None:
+    """The one module-level binding of `name` that reaches `header` on every path: the
+    last before it, which runs whenever the header does."""
+    before = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs and s.id < header.id]
+    last = max(before, key=lambda s: s.id, default=None)
+    return last if last is not None and ctx.graph.dominates(last, header) else None
+
+
+def _layer_names(ctx: ModuleContext) -> set[str]:
+    """The module-level names some statement binds to a call of a listed layer."""
+    return {
+        t.target.value
+        for s in ctx.graph.scope_stmts(MODULE)
+        if type(s.node) is cst.Assign and type(s.node.value) is cst.Call
+        and ctx.qualify(s.node.value.func) in linen_api.APPLY_PURE_LAYERS
+        for t in s.node.targets
+        if type(t.target) is cst.Name
+    }
+
+
+def _layer_binding(ctx: ModuleContext, stmt: Stmt, name: str) -> str | None:
+    """The listed layer class `stmt` binds `name` to: `name = nn.Dense(...)` alone, at
+    module level outside loops, its arguments plain values."""
+    node = stmt.node
+    if stmt.scope != MODULE or stmt.loops or type(node) is not cst.Assign:
+        return None
+    if len(node.targets) != 1 or type(node.targets[0].target) is not cst.Name:
+        return None
+    value = node.value
+    if node.targets[0].target.value != name or type(value) is not cst.Call:
+        return None
+    cls = ctx.qualify(value.func)
+    if cls not in linen_api.APPLY_PURE_LAYERS:
+        return None
+    values = model(ctx)
+    for arg in value.args:
+        if arg.star or not (
+            is_literal(arg.value) or values.value_of(stmt, arg.value).kind in _PLAIN_KINDS
+        ):
+            return None
+    return cls
+
+
+def _declared_global(ctx: ModuleContext, name: str) -> bool:
+    return any(name in fn.globals for fn in ctx.graph.functions.values())
+
+
+def _only_layer_reads(ctx: ModuleContext, binder: Stmt, name: str) -> bool:
+    """Every read of `name` that may see the layer `binder` binds is the receiver of one
+    of its listed methods: reads inside functions (which may run at any time) and those
+    at module level that `binder` reaches."""
+    held = {name: ""}
+    for stmt in ctx.graph.stmts:
+        if name not in stmt.uses:
+            continue
+        if stmt.scope == MODULE and binder not in ctx.graph.reaching_defs(stmt, name):
+            continue  # reads another binding of the name
+        if not refers_to_global(ctx, enclosing_function(ctx, stmt.scope), name):
+            continue
+        for expr in _read_exprs(stmt.node):
+            names = [n for n in walk(expr) if type(n) is cst.Name and n.value == name]
+            receivers = [
+                c
+                for c in walk(expr)
+                if type(c) is cst.Call and layer_call(ctx, held, c)
+            ]
+            if len(names) != len(receivers):
+                return False
+    return True
+
+
+def _read_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """What a statement evaluates, with a definition's defaults and a class's bases."""
+    if type(node) is cst.FunctionDef:
+        return [*evaluated_exprs(node), node.params]
+    if type(node) is cst.ClassDef:
+        return [*node.decorators, *node.bases, *node.keywords]
+    return evaluated_exprs(node)
