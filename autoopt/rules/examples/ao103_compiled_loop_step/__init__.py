@@ -12,6 +12,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     donated_step,
     guarded,
     handed,
+    held_layers,
     kept,
     library_steps,
     nnx_in_place,
@@ -30,6 +31,7 @@ VALID: tuple[Valid, ...] = (
     *library_steps.VALID,
     *closures.VALID,
     *handed.VALID,
+    *held_layers.VALID,
 )
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
@@ -65,4 +67,5 @@ INVALID: tuple[Invalid, ...] = (
     *closures.INVALID,
     handed.HANDED_ATTRIBUTE,
     handed.FLOAT_CANCELS,
+    *held_layers.INVALID,
 )
