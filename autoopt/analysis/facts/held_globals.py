@@ -115,7 +115,8 @@ def _layer_names(ctx: ModuleContext) -> set[str]:
     return {
         t.target.value
         for s in ctx.graph.scope_stmts(MODULE)
-        if type(s.node) is cst.Assign and type(s.node.value) is cst.Call
+        if type(s.node) is cst.Assign
+        and type(s.node.value) is cst.Call
         and ctx.qualify(s.node.value.func) in linen_api.APPLY_PURE_LAYERS
         for t in s.node.targets
         if type(t.target) is cst.Name
@@ -153,6 +154,8 @@ def _only_layer_reads(ctx: ModuleContext, binder: Stmt, name: str) -> bool:
     """Every read of `name` that may see the layer `binder` binds is the receiver of one
     of its listed methods: reads inside functions (which may run at any time) and those
     at module level that `binder` reaches."""
+    if any(_default_reads(fn.node, name) for fn in ctx.graph.functions.values()):
+        return False  # a default holds the object it reads for as long as the function
     held = {name: ""}
     for stmt in ctx.graph.stmts:
         if name not in stmt.uses:
@@ -163,20 +166,26 @@ def _only_layer_reads(ctx: ModuleContext, binder: Stmt, name: str) -> bool:
             continue
         for expr in _read_exprs(stmt.node):
             names = [n for n in walk(expr) if type(n) is cst.Name and n.value == name]
-            receivers = [
-                c
-                for c in walk(expr)
-                if type(c) is cst.Call and layer_call(ctx, held, c)
-            ]
+            receivers = [c for c in walk(expr) if type(c) is cst.Call and layer_call(ctx, held, c)]
             if len(names) != len(receivers):
                 return False
     return True
 
 
+def _default_reads(node: cst.FunctionDef, name: str) -> bool:
+    """A default of the function reads `name` (the graph records no use of it)."""
+    params = node.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    return any(
+        type(n) is cst.Name and n.value == name
+        for p in every
+        if p.default is not None
+        for n in walk(p.default)
+    )
+
+
 def _read_exprs(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """What a statement evaluates, with a definition's defaults and a class's bases."""
-    if type(node) is cst.FunctionDef:
-        return [*evaluated_exprs(node), node.params]
+    """What a statement evaluates, and a class's bases."""
     if type(node) is cst.ClassDef:
         return [*node.decorators, *node.bases, *node.keywords]
     return evaluated_exprs(node)

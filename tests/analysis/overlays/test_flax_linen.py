@@ -154,3 +154,61 @@ def test_remat_static_argnums_count_self_and_name_positions_only() -> None:
         nn.remat(Layer, static_argnums=(2,))().init(KEY, x, train=False)
     with pytest.raises(jax.errors.TracerBoolConversionError):
         nn.remat(Layer)().init(KEY, x, False)
+
+
+#: Each `APPLY_PURE_LAYERS` entry built from plain values, its input, and `apply`'s extras.
+_LAYERS = {
+    "flax.linen.Dense": (lambda: nn.Dense(3), X, {}),
+    "flax.linen.DenseGeneral": (lambda: nn.DenseGeneral((2, 2)), X, {}),
+    "flax.linen.Conv": (lambda: nn.Conv(2, (1,)), jnp.ones((1, 4, 3)), {}),
+    "flax.linen.Embed": (lambda: nn.Embed(5, 3), jnp.arange(4), {}),
+    "flax.linen.LayerNorm": (lambda: nn.LayerNorm(), X, {}),
+    "flax.linen.BatchNorm": (
+        lambda: nn.BatchNorm(use_running_average=False),
+        X,
+        {"mutable": ["batch_stats"]},
+    ),
+    "flax.linen.Dropout": (
+        lambda: nn.Dropout(0.5, deterministic=False),
+        X,
+        {"rngs": {"dropout": jax.random.key(1)}},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(linen_api.APPLY_PURE_LAYERS))
+def test_listed_layers_init_and_apply_are_pure_and_the_same_traced(name: str) -> None:
+    """`APPLY_PURE_LAYERS`, `LAYER_METHODS`, `ARRAYS_METHODS`: built from plain values,
+    `init` gives JAX arrays, `apply` leaves its variables alone and computes the same
+    eagerly, again, and under jit."""
+    assert resolve(name) and linen_api.LAYER_METHODS == {"init", "apply"}
+    make, x, extra = _LAYERS[name]
+    layer = make()
+    variables = layer.init({"params": KEY, "dropout": KEY}, x)
+    assert linen_api.ARRAYS_METHODS == {"init"}
+    assert all(isinstance(leaf, jax.Array) for leaf in jax.tree.leaves(variables))
+    before = snapshot(variables)
+    out = layer.apply(variables, x, **extra)
+    assert leaves_equal(out, layer.apply(variables, x, **extra))
+    assert leaves_equal(out, jax.jit(lambda v: layer.apply(v, x, **extra))(variables))
+    assert leaves_equal(before, snapshot(variables))
+
+
+def test_apply_runs_the_functions_it_is_given() -> None:
+    """`RUNS_GIVEN_CODE`: `method=` and `capture_intermediates=` run code of the caller's,
+    once per trace under jit."""
+    calls = []
+
+    def method(module, x):
+        calls.append(1)
+        return module(x)
+
+    def capture(module, name):
+        calls.append(2)
+        return False
+
+    layer = nn.Dense(3)
+    variables = layer.init(KEY, X)
+    layer.apply(variables, X, method=method)
+    layer.apply(variables, X, capture_intermediates=capture)
+    assert calls == [1, 2] and linen_api.RUNS_GIVEN_CODE == {"method", "capture_intermediates"}

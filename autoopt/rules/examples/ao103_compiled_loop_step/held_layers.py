@@ -73,7 +73,9 @@ for epoch in range(20):
 _UNSEEN = "it is not pure: it calls `grad_fn`, which calls `model.apply`, code autoopt cannot see"
 
 REBOUND_IN_LOOP = Invalid(
-    _NOTEBOOK.replace("    print(epoch, loss)\n", "    print(epoch, loss)\n    model = nn.Dense(1)\n"),
+    _NOTEBOOK.replace(
+        "    print(epoch, loss)\n", "    print(epoch, loss)\n    model = nn.Dense(1)\n"
+    ),
     fix=_NONE,
     message=_UNSEEN,
 )
