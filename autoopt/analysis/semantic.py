@@ -31,6 +31,7 @@ from autoopt.analysis.facts import (
     donation,
     effects,
     environment,
+    held_globals,
     invariance,
     jax_reach,
     jit_plan,
@@ -162,6 +163,16 @@ class Semantic:
         """The call of `stmt` to an `nnx.jit` function of the module given a proven nnx
         object, which it changes in place, as written, or None (`facts/nnx_modules.py`)."""
         return nnx_modules.written_back(self.ctx, stmt)
+
+    def layer_globals(self) -> list[str]:
+        """The module globals some module-level statement binds to a linen layer the
+        overlay lists (`facts/held_globals.py`)."""
+        return held_globals.layer_globals(self.ctx)
+
+    def why_not_held(self, loop: Loop, name: str) -> str | None:
+        """Why the global `name` is not proven to hold one listed linen layer while `loop`
+        runs ("" when it is; None: no statement binds it to one)."""
+        return held_globals.why_not_held(self.ctx, loop, name)
 
     def runs_eagerly(self, scope: str) -> bool:
         """Whether code in `scope` provably runs eagerly (`core/execution.py`)."""

@@ -155,7 +155,7 @@ class CompiledLoopStep(Rule):
         premise = _in_place(ctx, body, counted=True)
         if premise is None and not semantic(ctx).unproven(verdict.problem):
             return
-        premise = premise or verdict.problem
+        premise = premise or verdict.problem + _unheld(ctx, plan.loop, verdict.problem)
         message = f"{_EAGER}; not compiled as one step (`{verdict.names.function}`): {premise}"
         yield self.finding(ctx, plan.loop.node, message, Applicability.NONE)
 
@@ -269,6 +269,18 @@ def _in_place(ctx: ModuleContext, body: list[Stmt], counted: bool) -> str | None
                 "`@nnx.jit`, which writes its module arguments back"
             )
     return None
+
+
+def _unheld(ctx: ModuleContext, loop: Loop, problem: str) -> str:
+    """Why a global whose `init` or `apply` the unseen call of `problem` is, bound to a
+    linen layer somewhere in the module, is not proven to hold one while the loop runs
+    (`analysis/facts/held_globals.py`), as a clause; "" for any other problem."""
+    values = semantic(ctx)
+    for name in values.layer_globals():
+        if f"`{name}.apply`" in problem or f"`{name}.init`" in problem:
+            why = values.why_not_held(loop, name)
+            return f" ({why})" if why else ""
+    return ""
 
 
 def _device_step(verdict: StepVerdict) -> bool:

@@ -63,7 +63,7 @@ def layer_at(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> str | 
     classes = {_layer_binding(ctx, b, name) for b in binders}
     if not binders or None in classes or len(classes) != 1:
         return None
-    if not all(_only_layer_reads(ctx, b, name) for b in binders):
+    if any(_other_reader(ctx, b, name) is not None for b in binders):
         return None
     return classes.pop()
 
@@ -83,23 +83,53 @@ def layer_call(ctx: ModuleContext, held: dict[str, str], call: cst.Call) -> bool
     )
 
 
+def why_not_held(ctx: ModuleContext, loop: Loop, name: str) -> str | None:
+    """Why the global `name`, which some module-level statement binds to a listed linen
+    layer, is not proven to hold one while `loop` runs ("" when it is); None where no
+    statement binds it to one."""
+    return ctx.per_module(_verdicts, loop.id).get(name, (None, None))[1]
+
+
 def _held_layers(ctx: ModuleContext, loop_id: int) -> dict[str, str]:
+    verdicts = ctx.per_module(_verdicts, loop_id)
+    return {name: cls for name, (cls, why) in verdicts.items() if cls and not why}
+
+
+def _verdicts(ctx: ModuleContext, loop_id: int) -> dict[str, tuple[str | None, str]]:
+    """Each global some statement binds to a listed layer -> (its class while the loop
+    runs, else None; why it is not proven held, "" when it is)."""
+    loop = ctx.graph.loops[loop_id]
+    return {name: _verdict(ctx, loop, name) for name in sorted(_layer_names(ctx))}
+
+
+def _verdict(ctx: ModuleContext, loop: Loop, name: str) -> tuple[str | None, str]:
     graph = ctx.graph
-    loop = graph.loops[loop_id]
-    if loop.scope != MODULE or rebinding(ctx).anything:
-        return {}
-    header = graph.stmts[loop.header]
-    written: set[str] = set()
-    for outer in (*loop.loops, loop.id):
-        written |= graph.written_in_loop(outer)
-    found: dict[str, str] = {}
-    for name in sorted(_layer_names(ctx) - written - set(rebinding(ctx).names)):
-        binder = _reaching(ctx, header, name)
-        cls = _layer_binding(ctx, binder, name) if binder is not None else None
-        if cls is not None and binder is not None and not _declared_global(ctx, name):
-            if _only_layer_reads(ctx, binder, name):
-                found[name] = cls
-    return found
+    if loop.scope != MODULE:
+        return None, f"the loop runs in a function, whose callers may rebind `{name}`"
+    how = rebinding(ctx).how(name)
+    if how:
+        return None, f"`{name}` may be rebound through {how}"
+    if any(name in graph.written_in_loop(outer) for outer in (*loop.loops, loop.id)):
+        return None, f"the loop rebinds or changes `{name}`"
+    if _declared_global(ctx, name):
+        return None, f"a function rebinds `{name}` through `global`"
+    binder = _reaching(ctx, graph.stmts[loop.header], name)
+    if binder is None:
+        return None, f"no one binding of `{name}` reaches the loop on every path"
+    cls = _layer_binding(ctx, binder, name)
+    if cls is None:
+        line = ctx.span(binder.node).line
+        return None, (
+            f"the binding of `{name}` reaching the loop, at line {line}, is not a linen "
+            "layer autoopt lists, built from plain values"
+        )
+    reader = _other_reader(ctx, binder, name)
+    if reader is not None:
+        return None, (
+            f"line {ctx.span(reader.node).line} reads `{name}` other than to call its "
+            "`init` or `apply`, so the layer may be kept or changed"
+        )
+    return cls, ""
 
 
 def _reaching(ctx: ModuleContext, header: Stmt, name: str) -> Stmt | None:
@@ -108,6 +138,11 @@ def _reaching(ctx: ModuleContext, header: Stmt, name: str) -> Stmt | None:
     before = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs and s.id < header.id]
     last = max(before, key=lambda s: s.id, default=None)
     return last if last is not None and ctx.graph.dominates(last, header) else None
+
+
+def layer_globals(ctx: ModuleContext) -> list[str]:
+    """The module-level names some statement binds to a call of a listed layer."""
+    return sorted(_layer_names(ctx))
 
 
 def _layer_names(ctx: ModuleContext) -> set[str]:
@@ -150,12 +185,14 @@ def _declared_global(ctx: ModuleContext, name: str) -> bool:
     return any(name in fn.globals for fn in ctx.graph.functions.values())
 
 
-def _only_layer_reads(ctx: ModuleContext, binder: Stmt, name: str) -> bool:
-    """Every read of `name` that may see the layer `binder` binds is the receiver of one
-    of its listed methods: reads inside functions (which may run at any time) and those
-    at module level that `binder` reaches."""
-    if any(_default_reads(fn.node, name) for fn in ctx.graph.functions.values()):
-        return False  # a default holds the object it reads for as long as the function
+def _other_reader(ctx: ModuleContext, binder: Stmt, name: str) -> Stmt | None:
+    """A statement reading `name`, where it may see the layer `binder` binds, other than
+    as the receiver of one of its listed methods (reads inside functions, which may run
+    at any time, and those at module level that `binder` reaches); None when there is
+    none."""
+    for fn in ctx.graph.functions.values():
+        if _default_reads(fn.node, name):  # the default holds the object it reads
+            return ctx.graph.stmts[fn.header]
     held = {name: ""}
     for stmt in ctx.graph.stmts:
         if name not in stmt.uses:
@@ -168,8 +205,8 @@ def _only_layer_reads(ctx: ModuleContext, binder: Stmt, name: str) -> bool:
             names = [n for n in walk(expr) if type(n) is cst.Name and n.value == name]
             receivers = [c for c in walk(expr) if type(c) is cst.Call and layer_call(ctx, held, c)]
             if len(names) != len(receivers):
-                return False
-    return True
+                return stmt
+    return None
 
 
 def _default_reads(node: cst.FunctionDef, name: str) -> bool:

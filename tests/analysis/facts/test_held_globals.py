@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from autoopt.analysis.facts.held_globals import held_layers, layer_at
+from autoopt.analysis.facts.held_globals import held_layers, layer_at, why_not_held
 from autoopt.analysis.facts.library_arrays import arrays_at_calls
 from autoopt.analysis.facts.purity import impurities, reads_module_state
 
@@ -126,3 +126,23 @@ def test_a_method_given_to_apply_is_code_not_seen():
         code.replace("BEFORE", "fn = jnp.sum").replace("INSIDE", "").replace("AFTER", ""), IMPORTS
     )
     assert _held(ctx) == {}
+
+
+@pytest.mark.parametrize(
+    ("before", "inside", "after", "why"),
+    [
+        ("", "", "", ""),
+        ("", "    model = nn.Dense(2)", "", "the loop rebinds or changes `model`"),
+        ("", "", "alias = model", "line 17 reads `model` other than to call its `init` or "
+         "`apply`, so the layer may be kept or changed"),
+        ("def grow():\n    global model\n    model = nn.Dense(3)\n", "", "",
+         "a function rebinds `model` through `global`"),
+        ("globals()['model'] = None", "", "",
+         "`model` may be rebound through `globals()`"),
+    ],
+)  # fmt: skip
+def test_why_not_held_names_the_premise(before: str, inside: str, after: str, why: str):
+    ctx = _ctx(before, inside, after)
+    (loop,) = ctx.graph.loops.values()
+    assert why_not_held(ctx, loop, "model") == why
+    assert why_not_held(ctx, loop, "xs") is None

@@ -181,11 +181,11 @@ def test_listed_layers_init_and_apply_are_pure_and_the_same_traced(name: str) ->
     """`APPLY_PURE_LAYERS`, `LAYER_METHODS`, `ARRAYS_METHODS`: built from plain values,
     `init` gives JAX arrays, `apply` leaves its variables alone and computes the same
     eagerly, again, and under jit."""
-    assert resolve(name) and linen_api.LAYER_METHODS == {"init", "apply"}
+    assert resolve(name) and {"init", "apply"} == linen_api.LAYER_METHODS
     make, x, extra = _LAYERS[name]
     layer = make()
     variables = layer.init({"params": KEY, "dropout": KEY}, x)
-    assert linen_api.ARRAYS_METHODS == {"init"}
+    assert {"init"} == linen_api.ARRAYS_METHODS
     assert all(isinstance(leaf, jax.Array) for leaf in jax.tree.leaves(variables))
     before = snapshot(variables)
     out = layer.apply(variables, x, **extra)
@@ -211,4 +211,4 @@ def test_apply_runs_the_functions_it_is_given() -> None:
     variables = layer.init(KEY, X)
     layer.apply(variables, X, method=method)
     layer.apply(variables, X, capture_intermediates=capture)
-    assert calls == [1, 2] and linen_api.RUNS_GIVEN_CODE == {"method", "capture_intermediates"}
+    assert calls == [1, 2] and {"method", "capture_intermediates"} == linen_api.RUNS_GIVEN_CODE

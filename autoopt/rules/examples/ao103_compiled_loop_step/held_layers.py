@@ -77,7 +77,7 @@ REBOUND_IN_LOOP = Invalid(
         "    print(epoch, loss)\n", "    print(epoch, loss)\n    model = nn.Dense(1)\n"
     ),
     fix=_NONE,
-    message=_UNSEEN,
+    message=_UNSEEN + " (the loop rebinds or changes `model`)",
 )
 
 ALIAS_CHANGED = Invalid(
@@ -85,7 +85,8 @@ ALIAS_CHANGED = Invalid(
         "params = model.init(", "alias = model\nalias.features = 2\nparams = model.init("
     ),
     fix=_NONE,
-    message=_UNSEEN,
+    message=_UNSEEN + " (line 18 reads `model` other than to call its `init` or `apply`, "
+    "so the layer may be kept or changed)",
 )
 
 OWN_MODULE_CLASS = Invalid(
@@ -98,7 +99,8 @@ OWN_MODULE_CLASS = Invalid(
         "model = Head()\n",
     ),
     fix=_NONE,
-    message=_UNSEEN,
+    message=_UNSEEN + " (the binding of `model` reaching the loop, at line 23, is not a "
+    "linen layer autoopt lists, built from plain values)",
 )
 
 GIVEN_FUNCTION = Invalid(
@@ -106,7 +108,8 @@ GIVEN_FUNCTION = Invalid(
         "model = nn.Dense(features=1)", "model = nn.Dense(features=1, dot_general=my_dot)"
     ).replace("xs = jnp.ones", "my_dot = jax.lax.dot_general\nxs = jnp.ones", 1),
     fix=_NONE,
-    message=_UNSEEN,
+    message=_UNSEEN + " (the binding of `model` reaching the loop, at line 18, is not a "
+    "linen layer autoopt lists, built from plain values)",
 )
 
 BRANCH_REBINDING = Invalid(
@@ -114,7 +117,7 @@ BRANCH_REBINDING = Invalid(
         "params = model.init(", "if xs.shape[0] > 4:\n    model = nn.Dense(2)\nparams = model.init("
     ),
     fix=_NONE,
-    message=_UNSEEN,
+    message=_UNSEEN + " (no one binding of `model` reaches the loop on every path)",
 )
 
 INVALID = (
