@@ -7,15 +7,16 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from autoopt.analysis.plans.fori import counted_for
+from autoopt.analysis.plans.step import LateLines, late_lines
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
-from autoopt.analysis.semantic import Loop, ModuleContext, Stmt, semantic
+from autoopt.analysis.semantic import Loop, ModuleContext, Stmt, overlays, semantic
 from autoopt.model import Applicability, Edit, Finding
 from autoopt.rewrite.jit import add_decorator, jit_decorator
 from autoopt.rewrite.step import step_edits
 from autoopt.rewrite.whole_loop import guarded_loop_edits, whole_loop_edits
 from autoopt.rules.base import Rule
 from autoopt.rules.deferred import DeferredEdits
-from autoopt.rules.loop_owner import StepVerdict, step_verdicts
+from autoopt.rules.loop_owner import StepVerdict, fori_owned, step_verdicts
 
 
 class CompiledLoopStep(Rule):
@@ -121,7 +122,28 @@ class CompiledLoopStep(Rule):
         judged = {verdict.plan.loop.id for verdict in verdicts}
         for loop in ctx.graph.loops.values():
             if loop.id not in judged:
-                yield from self._module_updates(ctx, loop)
+                found = list(self._module_updates(ctx, loop))
+                yield from found or self._late(ctx, loop)
+
+    def _late(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
+        """An eager loop whose device work (two statements of it at least) follows a
+        statement that forms no step (an `if` block, a print): no fix, that premise
+        named, since a step is taken only from the lines that begin the body."""
+        late = late_lines(ctx, loop)
+        if late is None or fori_owned(ctx, loop.id) or not _device_work(ctx, loop, late):
+            return
+        first = next(
+            text.strip()
+            for text in ctx.code(late.first).splitlines()
+            if text.strip() and not text.strip().startswith("#")
+        )
+        message = (
+            f"{_EAGER}; not compiled as one step: its device work, from line "
+            f"{ctx.span(late.lines[0]).line}, comes after `{first}` (line "
+            f"{ctx.span(late.first).line}), and a step is taken only from the lines that "
+            "begin the body"
+        )
+        yield self.finding(ctx, loop.node, message, Applicability.NONE)
 
     def _module_updates(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
         """An eager loop whose body changes an nnx module in place (a counted loop: also
@@ -281,6 +303,24 @@ def _unheld(ctx: ModuleContext, loop: Loop, problem: str) -> str:
             why = values.why_not_held(loop, name)
             return f" ({why})" if why else ""
     return ""
+
+
+def _device_work(ctx: ModuleContext, loop: Loop, late: LateLines) -> bool:
+    """At least two statements of the `late` lines call JAX, an array library the
+    overlays list, or a function of the module that computes on arrays."""
+    moved = {id(small) for line in late.lines for small in line.body}
+    stmts = [s for s in ctx.graph.loop_stmts(loop.id) if id(s.node) in moved]
+    return sum(any(_device_call(ctx, s, c) for c in s.calls) for s in stmts) >= 2
+
+
+def _device_call(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
+    qual = ctx.qualify(call.func) or ""
+    if qual.startswith("jax") or qual in overlays.PURE_CALLS or qual in overlays.ARRAY_CALLS:
+        return True
+    if type(call.func) is not cst.Name:
+        return False
+    fn = ctx.graph.resolve_function(call.func.value, stmt.scope)
+    return fn is not None and semantic(ctx).array_function(fn)
 
 
 def _device_step(verdict: StepVerdict) -> bool:

@@ -22,6 +22,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function
 from autoopt.analysis.core.jitted import is_escaping
 from autoopt.analysis.core.walk import walk
+from autoopt.analysis.overlays import absl as absl_api
 
 
 @dataclass(frozen=True)
@@ -100,9 +101,21 @@ def _modes(ctx: ModuleContext) -> Modes:
 
 def _entry_points(ctx: ModuleContext) -> set[str]:
     """A module-level `main()` without parameters: the program's entry, by the contract
-    that `--verify` runs it (docs/verification.md)."""
+    that `--verify` runs it (docs/verification.md); and a module function a module-level
+    call hands to a runner that calls it from Python (`app.run(main)` of absl:
+    `overlays/absl.py`)."""
     fn = ctx.graph.functions.get("main")
-    return {"main"} if fn is not None and not fn.params and _eager_candidate(fn) else set()
+    found = {"main"} if fn is not None and not fn.params and _eager_candidate(fn) else set()
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        for call in stmt.calls:
+            if ctx.qualify(call.func) not in absl_api.RUNS_EAGERLY or not call.args:
+                continue
+            first = call.args[0]
+            entry = first.value if first.keyword is None and not first.star else None
+            run = ctx.graph.functions.get(entry.value) if type(entry) is cst.Name else None
+            if run is not None and run.scope == MODULE and _eager_candidate(run):
+                found.add(run.qualname)
+    return found
 
 
 def _eager_candidate(fn: Function) -> bool:

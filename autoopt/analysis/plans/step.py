@@ -36,6 +36,7 @@ loop may rebind them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -183,13 +184,46 @@ def _plain_loop(node: cst.For | cst.While) -> bool:
     return type(node) is cst.For and node.asynchronous is None and type(node.target) is cst.Name
 
 
+@dataclass(frozen=True)
+class LateLines:
+    """Lines of an eager loop's body that could form a step but do not begin the body:
+    `first`, the statement that does, comes before them."""
+
+    first: cst.BaseStatement
+    lines: tuple[cst.SimpleStatementLine, ...]
+
+
+def late_lines(ctx: ModuleContext, loop: Loop) -> LateLines | None:
+    """The first run of step lines (`_device_lines`) with at least two computing
+    statements in the body of an eager plain loop whose own first lines form no step:
+    a step is taken only from the lines that begin the body. None where there is none."""
+    node = loop.node
+    if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
+        return None
+    body = node.body.body
+    if _lines(ctx, body):
+        return None  # the body begins with step lines: `step_plan` judges them
+    for start in range(1, len(body)):
+        run = _lines(ctx, body[start:])
+        if sum(_computes(small) for line in run for small in line.body) >= _MIN_STATEMENTS:
+            return LateLines(body[0], tuple(run))
+    return None
+
+
 def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.SimpleStatementLine]:
     """The leading lines of the body made of plain assignments to names and
     `xs.append(value)` calls, up to the first that converts a value for the host: the
     part a step can run. The lines after them (printing, logging, `float(loss)`, a
     `break`) stay in the loop, where the other rules may still fix them."""
+    return _lines(ctx, node.body.body)
+
+
+def _lines(
+    ctx: ModuleContext, statements: Sequence[cst.BaseStatement]
+) -> list[cst.SimpleStatementLine]:
+    """The step lines (`_device_lines`) that begin `statements`."""
     lines = []
-    for line in node.body.body:
+    for line in statements:
         if type(line) is not cst.SimpleStatementLine:
             break
         if not all(_assigns_names(s) or _append(s) is not None for s in line.body):
