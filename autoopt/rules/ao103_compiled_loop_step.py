@@ -49,7 +49,8 @@ class CompiledLoopStep(Rule):
     reported with no fix, the premise named. A step of device work whose
     purity is unproven (it calls code autoopt cannot see: another library's object, a
     function made at run time other than by a factory of the module) is reported with no
-    fix, naming the call.
+    fix, naming the call; so is a loop whose device work follows a statement that forms
+    no step (an `if` block that begins the body), naming it.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -68,8 +69,9 @@ class CompiledLoopStep(Rule):
     rules' per-statement fixes. Results agree to float rounding (jit fuses
     operations).
 
-    - the loop runs eagerly: `analysis/core/execution.py`
-    - the leading lines form a step and carry names bound before the loop:
+    - the loop runs eagerly (in the module, or a function it calls, a `main()` or one
+      absl's `app.run` calls): `analysis/core/execution.py`, `analysis/overlays/absl.py`
+    - the lines that begin the body form a step and carry names bound before the loop:
       `analysis/plans/step.py`
     - the step is jittable, asked of the program with the step extracted (AO101's
       plan: what every function it calls or hands on, `jax.grad(loss_fn)`, reads from

@@ -100,3 +100,27 @@ def test_traced_and_eager_scopes(code: str, traced: set[str], eager: set[str]) -
     modes = execution.modes(ctx_of(code))
     assert set(modes.traced) == traced
     assert set(modes.eager) == eager
+
+
+ABSL = (
+    "from absl import app\nimport jax.numpy as jnp\n\n\ndef main(argv):\n    return jnp.ones(3)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("tail", "eager"),
+    [
+        ("\nif __name__ == '__main__':\n    app.run(main)\n", True),
+        ("\napp.run(main=main)\n", False),  # a keyword: not the first argument as written
+        ("\napp.run(lambda argv: main(argv))\n", False),  # the lambda is not `main`
+        ("\nrunner.run(main)\n", False),  # not absl's
+    ],
+)
+def test_absl_app_run_makes_its_function_an_entry_point(tail: str, eager: bool) -> None:
+    ctx = ctx_of(ABSL + tail)
+    assert execution.runs_eagerly(ctx, "main") is eager
+
+
+def test_a_decorated_function_handed_to_app_run_is_no_entry_point() -> None:
+    code = ABSL.replace("def main", "import jax\n\n\n@jax.jit\ndef main") + "\napp.run(main)\n"
+    assert not execution.runs_eagerly(ctx_of(code), "main")

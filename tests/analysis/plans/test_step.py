@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
-from autoopt.analysis.plans.step import step_plan
+from autoopt.analysis.plans.step import late_lines, step_plan
 
 from ..helpers import HEADER, context
 
@@ -122,3 +124,49 @@ def test_global_declared_name_is_not_a_step() -> None:
     )
     ctx = context(code, HEADER)
     assert step_plan(ctx, ctx.graph.loops[0]) is None
+
+
+@pytest.mark.parametrize(
+    ("body", "first", "lines"),
+    [
+        (  # an `if` block begins the body: the lines after it
+            "    if t % 5 == 0:\n        print(t)\n    y = jnp.sin(x)\n    x = x + y\n"
+            "    print(x)\n",
+            "if t % 5 == 0:",
+            ["y = jnp.sin(x)", "x = x + y"],
+        ),
+        (  # a print begins it
+            "    print(t)\n    y = jnp.sin(x)\n    x = x + y\n",
+            "print(t)",
+            ["y = jnp.sin(x)", "x = x + y"],
+        ),
+    ],
+)
+def test_late_lines_are_the_first_run_after_the_statement_that_begins_the_body(
+    body: str, first: str, lines: list[str]
+) -> None:
+    ctx = context(_looped(body), HEADER)
+    late = late_lines(ctx, ctx.graph.loops[0])
+    assert late is not None
+    assert ctx.code(late.first).strip().splitlines()[0] == first
+    assert [ctx.code(line).strip() for line in late.lines] == lines
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    y = jnp.sin(x)\n    x = x + y\n",  # the step begins the body: `step_plan`'s
+        "    if t % 5 == 0:\n        print(t)\n    x = x + 1\n",  # one statement after
+        "    if t:\n        print(t)\n    y = float(x)\n    x = x + y\n",  # a host value first
+    ],
+)
+def test_no_late_lines(body: str) -> None:
+    ctx = context(_looped(body), HEADER)
+    assert late_lines(ctx, ctx.graph.loops[0]) is None
+
+
+def _looped(body: str) -> str:
+    """`body` (indented as a function's) as the body of a loop in a function the module
+    calls."""
+    inner = textwrap.indent(body, "    ")
+    return f"def run(x, n):\n    for t in range(n):\n{inner}    return x\n\n\nrun(1.0, 2)\n"

@@ -32,6 +32,7 @@ VALID: tuple[Valid, ...] = (
     *closures.VALID,
     *handed.VALID,
     *held_layers.VALID,
+    *no_fix.VALID,
 )
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
@@ -68,4 +69,5 @@ INVALID: tuple[Invalid, ...] = (
     handed.HANDED_ATTRIBUTE,
     handed.FLOAT_CANCELS,
     *held_layers.INVALID,
+    no_fix.LATE_DEVICE_WORK,
 )

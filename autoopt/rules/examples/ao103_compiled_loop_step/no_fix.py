@@ -1,7 +1,7 @@
 """AO103 examples, steps with a premise not proven: the finding names it, no fix."""
 
 from autoopt.model import Applicability
-from autoopt.rules.base import Invalid
+from autoopt.rules.base import Invalid, Valid
 
 _NONE = Applicability.NONE
 
@@ -69,4 +69,53 @@ for _ in range(10):
     fix=_NONE,
     message="not compiled as one step (`_step`): it is not pure: it calls `problem.eval`, "
     "code autoopt cannot see",
+)
+
+
+_ABSL_MAIN = """
+import jax
+import jax.numpy as jnp
+from absl import app
+
+
+@jax.jit
+def update(w, x):
+    return w - 0.1 * jnp.tanh(x @ w)
+
+
+def main(argv):
+    w = jnp.ones(3)
+    x = jnp.ones((4, 3))
+    for step in range(100):
+        if step % 10 == 0:
+            print(step)
+        w = update(w, x)
+        x = jnp.roll(x, 1, axis=0) * 0.5
+    return w
+
+
+if __name__ == "__main__":
+    app.run(main)
+"""
+
+#: The device work follows an `if` block: a step is taken only from the lines that begin
+#: the body, so no fix, and the finding names the block (`main` runs eagerly: absl's
+#: `app.run` calls it).
+LATE_DEVICE_WORK = Invalid(
+    _ABSL_MAIN,
+    fix=_NONE,
+    message="not compiled as one step: its device work, from line 18, comes after "
+    "`if step % 10 == 0:` (line 16), and a step is taken only from the lines that begin "
+    "the body",
+)
+
+VALID = (
+    Valid(
+        _ABSL_MAIN.replace("        x = jnp.roll(x, 1, axis=0) * 0.5\n", ""),
+        "one statement of device work after the `if` block: AO101's to jit, no step",
+    ),
+    Valid(
+        _ABSL_MAIN.replace("from absl import app", "from tools import app"),
+        "`main` is handed to a runner autoopt does not know: not proven eager",
+    ),
 )
