@@ -189,7 +189,7 @@ class LateLines:
     """Lines of an eager loop's body that could form a step but do not begin the body:
     `first`, the statement that does, comes before them."""
 
-    first: cst.BaseStatement
+    first: cst.BaseStatement | cst.BaseSmallStatement
     lines: tuple[cst.SimpleStatementLine, ...]
 
 
@@ -219,7 +219,7 @@ def _device_lines(ctx: ModuleContext, node: cst.For | cst.While) -> list[cst.Sim
 
 
 def _lines(
-    ctx: ModuleContext, statements: Sequence[cst.BaseStatement]
+    ctx: ModuleContext, statements: Sequence[cst.BaseStatement | cst.BaseSmallStatement]
 ) -> list[cst.SimpleStatementLine]:
     """The step lines (`_device_lines`) that begin `statements`."""
     lines = []
