@@ -30,7 +30,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in, is_at_update, read_names
-from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.suppress import is_suppressed, suppressions
 from autoopt.analysis.facts.held_globals import held_layers
 from autoopt.analysis.facts.jit_plan import eager_loop_sites, jit_plan
@@ -38,6 +38,7 @@ from autoopt.analysis.plans.fori import fori_plan
 from autoopt.analysis.plans.nnx_step import callee_problem, step_modules, update_calls
 from autoopt.analysis.plans.step import StepPlan, step_plans
 from autoopt.analysis.plans.whole_loop import scan_form, whole_loop
+from autoopt.analysis.semantic import Kind, semantic
 from autoopt.model import Applicability, Replace
 from autoopt.rewrite.step import StepNames, extracted, step_function, step_names
 from autoopt.rules.ao501_loop_to_vmap import LoopToVmap
@@ -241,7 +242,7 @@ def _jit_verdict(
     jit = jit_plan(other, fn, eager_loop_sites(other, fn), exempt, frozenset(modules or ()))
     static = tuple(p for p in fn.params if p in jit.static)
     varying = [p for p in static if p == plan.index or p in plan.returns]
-    problem = jit.problem or _growth(ctx, plan)
+    problem = _returned(other, fn, jit.problem) or _growth(ctx, plan)
     if modules and not problem:
         problem = callee_problem(other, fn, modules)
     if varying and not problem:
@@ -250,6 +251,27 @@ def _jit_verdict(
         problem = f"`{static[0]}` would have to be static, which the `nnx.jit` step does not spell"
     doubts = (*plan.doubts, *jit.doubts)
     return StepVerdict(plan, names, definition, other, static, problem, doubts, bool(modules))
+
+
+def _returned(ctx: ModuleContext, fn: Function, problem: str) -> str:
+    """`problem`, where the step's tuple of returned names is not all arrays naming the
+    first that is not (a Python number the loop leaves to the code after it)."""
+    if not problem.startswith(_CONTAINER):
+        return problem
+    for stmt in ctx.graph.scope_stmts(fn.qualname):
+        value = stmt.node.value if type(stmt.node) is cst.Return else None
+        for element in value.elements if type(value) is cst.Tuple else ():
+            kind = semantic(ctx).value_of(stmt, element.value)
+            known = kind.kind is not Kind.UNKNOWN and not kind.is_arrays
+            if known and type(element.value) is cst.Name:
+                return (
+                    f"it returns `{element.value.value}`, {kind.kind.value} the loop leaves "
+                    "to the code after it, which the jitted step would return as an array"
+                )
+    return problem
+
+
+_CONTAINER = f"it returns {Kind.CONTAINER.value}"
 
 
 def _growth(ctx: ModuleContext, plan: StepPlan) -> str:

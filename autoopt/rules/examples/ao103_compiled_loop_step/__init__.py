@@ -70,4 +70,5 @@ INVALID: tuple[Invalid, ...] = (
     handed.FLOAT_CANCELS,
     *held_layers.INVALID,
     no_fix.LATE_DEVICE_WORK,
+    no_fix.PYTHON_NUMBER_LEFT,
 )

@@ -119,3 +119,38 @@ VALID = (
         "`main` is handed to a runner autoopt does not know: not proven eager",
     ),
 )
+
+#: At module level the step returns every name it binds, for the code after the loop;
+#: `progress` is a Python number there, which the jitted step would return as an array
+#: (the nnx step names every premise it fails).
+PYTHON_NUMBER_LEFT = Invalid(
+    """
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+@nnx.jit
+def decay(model, optimizer, scale):
+    grads = jax.tree.map(lambda p: p * scale, nnx.state(model, nnx.Param))
+    optimizer.update(model, grads)
+    return jnp.sum(model.kernel[...])
+
+
+n = 10
+model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+x = jnp.ones(3)
+for epoch in range(n):
+    progress = epoch / n
+    scale = jnp.cos(x[0]) * progress
+    total = decay(model, optimizer, scale)
+    x = jnp.sin(x) * total
+print(x, progress)
+""",
+    fix=_NONE,
+    message="not compiled as one `nnx.jit` step (`_step`), which would write back the nnx "
+    "modules it changes: it returns `progress`, a Python number the loop leaves to the code "
+    "after it, which the jitted step would return as an array",
+)
