@@ -217,6 +217,7 @@ def _suppressed(ctx: ModuleContext, loop: cst.CSTNode, table: dict[int, frozense
 def _verdict(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> StepVerdict:
     """The `jax.jit` step's verdict; where it fails and the step changes nnx modules in
     place, the `nnx.jit` step's (`analysis/plans/nnx_step.py`)."""
+    plan = _held_read(ctx, plan)
     verdict = _jit_verdict(ctx, plan, names)
     if not verdict.problem:
         return verdict
@@ -226,6 +227,16 @@ def _verdict(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> StepVerdic
     wider = replace(plan, params=(*plan.params, *(m for m in modules if m not in plan.params)))
     nnx = _jit_verdict(ctx, wider, names, modules)
     return nnx if nnx.nnx else verdict
+
+
+def _held_read(ctx: ModuleContext, plan: StepPlan) -> StepPlan:
+    """The plan with each global that holds a listed linen layer while the loop runs
+    (`analysis/facts/held_globals.py`) read by the step from the module, not passed: a
+    module-level loop passes the names the module binds more than once
+    (`analysis/plans/step.py`), and jit could not trace a layer."""
+    held = held_layers(ctx, plan.loop)
+    params = tuple(p for p in plan.params if p not in held)
+    return plan if params == plan.params else replace(plan, params=params)
 
 
 def _jit_verdict(

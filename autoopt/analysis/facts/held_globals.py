@@ -38,6 +38,7 @@ from autoopt.analysis.facts.library_objects import enclosing_function, refers_to
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.layers import layer_call
 from autoopt.analysis.values.model import model
 
 #: The kinds of a layer's constructor argument that run no code (sizes, names, dtypes).
@@ -66,21 +67,6 @@ def layer_at(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> str | 
     if any(_other_reader(ctx, b, name) is not None for b in binders):
         return None
     return classes.pop()
-
-
-def layer_call(ctx: ModuleContext, held: dict[str, str], call: cst.Call) -> bool:
-    """`call` is `name.init(...)` or `name.apply(...)` of a global `held` names, running
-    no function it is given (no `method=`, no `capture_intermediates=`, no `**`)."""
-    func = call.func
-    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
-        return False
-    if func.value.value not in held or func.attr.value not in linen_api.LAYER_METHODS:
-        return False
-    return all(
-        arg.star != "**"
-        and (arg.keyword is None or arg.keyword.value not in linen_api.RUNS_GIVEN_CODE)
-        for arg in call.args
-    )
 
 
 def why_not_held(ctx: ModuleContext, loop: Loop, name: str) -> str | None:
@@ -203,7 +189,7 @@ def _other_reader(ctx: ModuleContext, binder: Stmt, name: str) -> Stmt | None:
             continue
         for expr in _read_exprs(stmt.node):
             names = [n for n in walk(expr) if type(n) is cst.Name and n.value == name]
-            receivers = [c for c in walk(expr) if type(c) is cst.Call and layer_call(ctx, held, c)]
+            receivers = [c for c in walk(expr) if type(c) is cst.Call and layer_call(held, c)]
             if len(names) != len(receivers):
                 return stmt
     return None

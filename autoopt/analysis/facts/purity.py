@@ -46,7 +46,6 @@ from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts.closures import factory_closure
-from autoopt.analysis.facts.held_globals import layer_call
 from autoopt.analysis.facts.library_objects import (
     library_object,
     pure_calls_only,
@@ -59,6 +58,7 @@ from autoopt.analysis.overlays import haiku as haiku_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.layers import held_call
 from autoopt.analysis.values.model import model
 
 _METHOD_SAFE_KINDS = (
@@ -196,7 +196,7 @@ def _call_impurity(
         return _method_impurity(ctx, stmt, name, head)
     if pure_method(ctx, fn, name):
         return None  # `optimizer.update(...)` on a proven optax optimizer
-    if layer_call(ctx, ctx.held, call) and refers_to_global(ctx, fn, head):
+    if held_call(ctx, fn.qualname, call):
         return None  # `model.apply(...)` of a linen layer the global holds while the loop runs
     transformed = _transformed_method_impurity(ctx, fn, name, seen)
     if transformed is not None:

@@ -58,6 +58,7 @@ from autoopt.analysis.values.lattice import (
     typed_arithmetic,
     typed_value,
 )
+from autoopt.analysis.values.layers import held_call
 from autoopt.analysis.values.library import (
     arange,
     astyped,
@@ -527,6 +528,8 @@ class ValueModel:
     def _method_call(self, stmt: Stmt, call: cst.Call, func: cst.Attribute) -> Value:
         if is_at_update(func):
             return ARRAY
+        if held_call(self.ctx, stmt.scope, call):
+            return PYTREE  # `model.apply(...)` of a linen layer held while the loop runs
         base = self.value_of(stmt, func.value)
         method = func.attr.value
         if (

@@ -120,8 +120,44 @@ BRANCH_REBINDING = Invalid(
     message=_UNSEEN + " (no one binding of `model` reaches the loop on every path)",
 )
 
+_INLINE = """
+import jax
+import jax.numpy as jnp
+from flax import linen as nn
+
+xs = jnp.ones((8, 2))
+model = nn.Dense(features=5)
+print(model.init(jax.random.key(1), xs))
+model = nn.Dense(features=1)
+params = model.init(jax.random.key(0), xs)
+for epoch in range(20):
+    pred = model.apply(params, xs)
+    params = jax.tree_util.tree_map(lambda p: p - 0.1 * jnp.mean(pred), params)
+    print(epoch)
+"""
+
+#: The loop's own lines call `model.apply`: the step reads the held layer from the module
+#: (a name the module binds twice is otherwise passed, and jit cannot trace a layer).
+INLINE_APPLY = Invalid(
+    _INLINE,
+    _INLINE.replace("import jax\n", "import functools\n\nimport jax\n", 1).replace(
+        "for epoch in range(20):\n"
+        "    pred = model.apply(params, xs)\n"
+        "    params = jax.tree_util.tree_map(lambda p: p - 0.1 * jnp.mean(pred), params)\n",
+        '\n\n@functools.partial(jax.jit, donate_argnames=("params",))\n'
+        "def _step(params):\n"
+        "    pred = model.apply(params, xs)\n"
+        "    params = jax.tree_util.tree_map(lambda p: p - 0.1 * jnp.mean(pred), params)\n"
+        "    return pred, params\n\n\n"
+        "for epoch in range(20):\n"
+        "    pred, params = _step(params)\n",
+    ),
+    message="compile it as one jitted step, `_step`, donating `params`",
+)
+
 INVALID = (
     REBOUND_LAYER,
+    INLINE_APPLY,
     REBOUND_IN_LOOP,
     ALIAS_CHANGED,
     OWN_MODULE_CLASS,
