@@ -112,10 +112,19 @@ def host_use(ctx: ModuleContext, stmt: Stmt, sync: Sync) -> str | None:
     node = stmt.node
     if type(node) is cst.Assign and node.value is sync.call:
         names = {n.value for t in node.targets for n in read_names(t.target)}
-        for other in ctx.graph.loop_stmts(loop.id):
-            if names & other.uses and type(other.node) in (cst.If, cst.While):
-                return CONTROL
-        return "the host value is used inside the loop" if every_step else None
+        readers = [s for s in ctx.graph.loop_stmts(loop.id) if names & s.uses and s is not stmt]
+        if any(type(other.node) in (cst.If, cst.While) for other in readers):
+            return CONTROL
+        if not every_step:
+            return None
+        later = [s for s in readers if s.id > stmt.id]
+        if not later:
+            return "the host value is used inside the loop"
+        code = ctx.code(later[0].node).strip().splitlines()[0]
+        return (
+            f"the host value is used inside the loop: line {ctx.span(later[0].node).line} "
+            f"reads it (`{code}`)"
+        )
     return None
 
 

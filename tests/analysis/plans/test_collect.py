@@ -165,6 +165,10 @@ def test_each_problem_says_why(code: str, line: str, expected: str | None) -> No
         ("if float(loss) < 0.1:\n            break", CONTROL),
         ("y = float(loss)\n        if y < 0.1:\n            break", CONTROL),
         ("y = float(loss)", "the host value is used inside the loop"),
+        (
+            "y = jax.device_get(loss)\n        ys.append(y * 2)",
+            "the host value is used inside the loop: line 14 reads it (`ys.append(y * 2)`)",
+        ),
         ("if t:\n            print(float(loss))", None),  # not every step: not worth a report
     ],
 )
