@@ -168,6 +168,19 @@ VerifyBudget = Annotated[
 ]
 
 
+VerifyJobs = Annotated[
+    int | None,
+    typer.Option(
+        "--verify-jobs",
+        min=1,
+        metavar="N",
+        help="Local executor: files verified at once, each in its own processes (default 1; "
+        "`verify-jobs` in pyproject.toml); more is faster on a machine with idle cores, and "
+        "noisier where they are busy.",
+    ),
+]
+
+
 class InconclusiveName(str, Enum):
     keep_safe = "keep-safe"
     keep = "keep"
@@ -237,7 +250,7 @@ def _settings(
     if gpus_per_job is not None and settings.executor != "ray":
         typer.echo(
             "error: --gpus-per-job needs the ray executor (--executor ray); the local one"
-            " verifies one job at a time with every device of this machine",
+            " gives every job every device of this machine",
             err=True,
         )
         raise typer.Exit(EXIT_ERROR)
@@ -245,11 +258,22 @@ def _settings(
 
 
 def _verify_settings(
-    settings: Settings, budget: float | None, inconclusive: InconclusiveName | None
+    settings: Settings,
+    budget: float | None,
+    inconclusive: InconclusiveName | None,
+    jobs: int | None = None,
 ) -> Settings:
-    """The settings with `--verify-budget` and `--verify-inconclusive` over pyproject's."""
+    """The settings with `--verify-budget`, `--verify-inconclusive` and `--verify-jobs`
+    over pyproject's."""
     policy = inconclusive.value if inconclusive else None
-    return settings.merged(verify_budget=budget, verify_inconclusive=policy)
+    if jobs is not None and settings.executor != "local":
+        typer.echo(
+            "error: --verify-jobs is for the local executor; the ray executor runs one job per"
+            " CPU of its cluster",
+            err=True,
+        )
+        raise typer.Exit(EXIT_ERROR)
+    return settings.merged(verify_budget=budget, verify_inconclusive=policy, verify_jobs=jobs)
 
 
 def _unchecked_budget(batch: Batch, settings: Settings) -> None:
@@ -436,6 +460,7 @@ def rewrite(
     stdin_filename: StdinFilename = None,
     verify_budget: VerifyBudget = None,
     verify_inconclusive: VerifyInconclusive = None,
+    verify_jobs: VerifyJobs = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -470,7 +495,7 @@ def rewrite(
     if verify:
         from autoopt.verify.commands import options_for, verify_outcomes
 
-        settings = _verify_settings(settings, verify_budget, verify_inconclusive)
+        settings = _verify_settings(settings, verify_budget, verify_inconclusive, verify_jobs)
         options = options_for(entry, timeout, None, None, settings)
         show = progress.wanted(no_progress)
         errors = verify_outcomes(
