@@ -19,8 +19,9 @@ def sgd_step(params, x, y):
 
 
 def main():
-    x = jnp.array([[1.0, 0.2, -0.5, 1.0], [0.3, -1.0, 0.8, 1.0],
-                   [-0.7, 0.4, 0.1, 1.0], [0.9, 0.9, -0.2, 1.0]])
+    x = jnp.array(
+        [[1.0, 0.2, -0.5, 1.0], [0.3, -1.0, 0.8, 1.0], [-0.7, 0.4, 0.1, 1.0], [0.9, 0.9, -0.2, 1.0]]
+    )
     y = jnp.array([1.0, 0.0, 0.0, 1.0])
     params = {"w": jnp.full(4, 0.1)}
     theta0 = jnp.concatenate(jax.tree.leaves(params))

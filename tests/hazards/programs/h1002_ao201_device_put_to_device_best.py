@@ -27,7 +27,7 @@ def main():
     xv, yv = x[::2] + 0.05, y[::2]
     params = {"w1": jnp.full((2, 4), 0.3) * jnp.arange(1.0, 5.0), "w2": jnp.full((4, 1), -0.2)}
     best, best_loss = None, float("inf")
-    for epoch in range(10):
+    for epoch in range(10):  # noqa: B007
         params = update(params, x, y)
         v = float(val_loss(params, xv, yv))
         if v < best_loss:

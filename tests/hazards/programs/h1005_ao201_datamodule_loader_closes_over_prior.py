@@ -15,7 +15,8 @@ class DataModule:
     def train_loader(self, prior):
         def batches():
             for i in range(0, self.xs.shape[0], self.batch_size):
-                yield self.xs[i:i + self.batch_size], self.ys[i:i + self.batch_size], prior
+                yield self.xs[i : i + self.batch_size], self.ys[i : i + self.batch_size], prior
+
         return batches
 
 
@@ -28,8 +29,9 @@ def map_step(w, x, y, prior):
 
 
 def main():
-    dm = DataModule(jnp.linspace(-1.0, 1.0, 24).reshape(12, 2),
-                    jnp.linspace(0.0, 1.2, 12), batch_size=4)
+    dm = DataModule(
+        jnp.linspace(-1.0, 1.0, 24).reshape(12, 2), jnp.linspace(0.0, 1.2, 12), batch_size=4
+    )
     w = jnp.array([0.5, 0.5])
     loader = dm.train_loader(prior=w)
     for x, y, prior in loader():

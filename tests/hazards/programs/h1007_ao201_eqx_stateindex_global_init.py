@@ -29,7 +29,7 @@ class RunningNorm(eqx.Module):
 def step(model, state, x):
     def loss(m):
         out, new_state = m(x, state)
-        return jnp.mean(out ** 2 - 0.5 * out), new_state
+        return jnp.mean(out**2 - 0.5 * out), new_state
 
     (value, state), grads = eqx.filter_value_and_grad(loss, has_aux=True)(model)
     model = jax.tree.map(lambda p, g: p - 0.1 * g, model, grads)

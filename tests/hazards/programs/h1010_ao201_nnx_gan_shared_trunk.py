@@ -3,7 +3,7 @@
 Trap for AO201: donating the generator module in its `nnx.jit` step deletes the trunk's
 arrays, which the discriminator module holds too."""
 
-import jax
+import jax  # noqa: F401
 import jax.numpy as jnp
 import optax
 from flax import nnx

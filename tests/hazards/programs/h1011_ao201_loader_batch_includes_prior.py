@@ -11,7 +11,8 @@ import jax.numpy as jnp
 def make_loader(xs, ys, prior_mean, batch):
     def loader():
         for i in range(0, xs.shape[0], batch):
-            yield xs[i:i + batch], ys[i:i + batch], prior_mean
+            yield xs[i : i + batch], ys[i : i + batch], prior_mean
+
     return loader
 
 
@@ -30,7 +31,7 @@ def main():
     ys = xs @ jnp.array([1.5, -0.5])
     params = jnp.array([0.2, 0.2])
     loader = make_loader(xs, ys, params, 4)
-    for epoch in range(3):
+    for epoch in range(3):  # noqa: B007
         for batch in loader():
             params = map_step(params, batch)
     return params

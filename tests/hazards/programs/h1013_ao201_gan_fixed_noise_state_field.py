@@ -30,8 +30,9 @@ def gan_step(state, z, real):
 
 
 def main():
-    state = GanState(g=jnp.eye(3) * 0.3, d=jnp.ones(3) * 0.1,
-                     z_vis=jnp.linspace(-1.0, 1.0, 6).reshape(2, 3))
+    state = GanState(
+        g=jnp.eye(3) * 0.3, d=jnp.ones(3) * 0.1, z_vis=jnp.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    )
     z_vis = state.z_vis
     z = jnp.linspace(0.0, 1.0, 12).reshape(4, 3)
     real = jnp.ones((4, 3))

@@ -13,9 +13,11 @@ class RegularizedLoader:
 
     def __iter__(self):
         for i in range(0, self.xs.shape[0], self.batch_size):
-            yield {"x": self.xs[i:i + self.batch_size],
-                   "y": self.ys[i:i + self.batch_size],
-                   "prior": self.prior}
+            yield {
+                "x": self.xs[i : i + self.batch_size],
+                "y": self.ys[i : i + self.batch_size],
+                "prior": self.prior,
+            }
 
 
 @jax.jit
@@ -32,7 +34,7 @@ def main():
     ys = xs @ jnp.array([0.5, 1.0, -1.0])
     params = jnp.array([0.1, 0.2, 0.3])
     loader = RegularizedLoader(xs, ys, prior=params, batch_size=2)
-    for epoch in range(2):
+    for epoch in range(2):  # noqa: B007
         for batch in loader:
             params = step(params, batch)
     return params

@@ -18,6 +18,7 @@ def timed(fn):
     def wrapper(*args):
         CALLS[fn.__name__] += 1
         return fn(*args)
+
     return wrapper
 
 

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import optax
 
 BASE_LR = 0.2
-tx = optax.sgd(learning_rate=lambda count: BASE_LR * 0.9 ** count)
+tx = optax.sgd(learning_rate=lambda count: BASE_LR * 0.9**count)
 
 
 def loss_fn(w, x, y):

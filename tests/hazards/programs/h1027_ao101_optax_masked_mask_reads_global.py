@@ -15,8 +15,10 @@ def mask_fn(params):
     return {"backbone": TRAIN_BACKBONE, "head": True}
 
 
-tx = optax.chain(optax.masked(optax.sgd(0.1), mask_fn),
-                 optax.masked(optax.set_to_zero(), lambda p: {"backbone": not TRAIN_BACKBONE, "head": False}))
+tx = optax.chain(
+    optax.masked(optax.sgd(0.1), mask_fn),
+    optax.masked(optax.set_to_zero(), lambda p: {"backbone": not TRAIN_BACKBONE, "head": False}),
+)
 
 
 def loss(params, x, y):

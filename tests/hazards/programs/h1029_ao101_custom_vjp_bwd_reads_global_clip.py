@@ -37,7 +37,7 @@ def main():
     x = jnp.array([[3.0, 1.0], [1.0, 2.0], [-1.0, 4.0]])
     y = jnp.array([5.0, -3.0, 2.0])
     w = jnp.zeros(2)
-    for i in range(10):
+    for i in range(10):  # noqa: B007
         w = sgd_step(w, x, y)
         CLIP = CLIP * 0.7
     return w

@@ -32,7 +32,7 @@ def main():
     x = jnp.array([[1.0, 0.3], [0.2, 1.0], [0.7, 0.7]])
     y = jnp.array([0.9, -0.4, 0.3])
     w = jnp.array([0.1, 0.1])
-    for i in range(10):
+    for i in range(10):  # noqa: B007
         w = update(w, x, y)
         STE_SLOPE = 0.8 * STE_SLOPE
     return w

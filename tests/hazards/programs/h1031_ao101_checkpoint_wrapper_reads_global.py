@@ -24,7 +24,7 @@ def train_step(ws, x, y):
         return jnp.mean((h - y) ** 2)
 
     grads = jax.grad(loss)(ws)
-    return [w - 0.2 * g for w, g in zip(ws, grads)]
+    return [w - 0.2 * g for w, g in zip(ws, grads)]  # noqa: B905
 
 
 def main():
@@ -32,7 +32,7 @@ def main():
     x = jnp.linspace(-1.0, 1.0, 12).reshape(4, 3)
     y = jnp.roll(x, 1, axis=1)
     ws = [jnp.eye(3) * 0.3, jnp.eye(3) * -0.2, jnp.ones((3, 3)) * 0.1]
-    for i in range(8):
+    for i in range(8):  # noqa: B007
         ws = train_step(ws, x, y)
         RES_SCALE = min(1.0, RES_SCALE + 0.15)
     return ws

@@ -18,7 +18,7 @@ def main():
     reports = {}
 
     def report(tag, p):
-        reports[tag] = jnp.sum(p ** 2)
+        reports[tag] = jnp.sum(p**2)
 
     params = jnp.array([1.0, -2.0, 0.5])
     with contextlib.ExitStack() as stack:

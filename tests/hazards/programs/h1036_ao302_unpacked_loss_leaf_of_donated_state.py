@@ -29,10 +29,10 @@ def main():
     state = State(jnp.zeros(2), jnp.array(0.0))
     losses = []
     seconds = 0.0
-    for i in range(12):
+    for i in range(12):  # noqa: B007
         started = time.perf_counter()
         state = train_step(state, x, y)
-        w, loss = state
+        w, loss = state  # noqa: RUF059
         losses.append(float(loss))
         seconds += time.perf_counter() - started
     return state.w, losses

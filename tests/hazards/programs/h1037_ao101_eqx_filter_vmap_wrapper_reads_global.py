@@ -28,7 +28,7 @@ def main():
     params = {"w": jnp.array([0.1, -0.1]), "b": jnp.array(0.0)}
     xs = jnp.array([[1.0, 2.0], [0.5, -1.0], [1.0, 1.0], [-0.5, 0.5]])
     ys = jnp.array([0.5, 0.0, 0.2, -0.3])
-    for epoch in range(6):
+    for epoch in range(6):  # noqa: B007
         params = step(params, xs, ys)
         OFFSET = OFFSET - 0.1
     return params

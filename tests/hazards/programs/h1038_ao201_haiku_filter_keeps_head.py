@@ -24,7 +24,7 @@ def update(params, x, y):
 
 def main():
     x = jnp.linspace(-1.0, 1.0, 16).reshape(8, 2)
-    y = jnp.sum(x ** 2, axis=1, keepdims=True)
+    y = jnp.sum(x**2, axis=1, keepdims=True)
     params = net.init(jax.random.PRNGKey(3), x)
     head0 = hk.data_structures.filter(lambda m, n, v: m.startswith("head"), params)
     for _ in range(6):

@@ -25,7 +25,7 @@ def main():
     xs = jnp.array([[1.0, 2.0], [0.5, -1.0], [1.0, 1.0], [-0.5, 0.3]])
     ys = jnp.array([0.5, 0.0, 0.2, -0.1])
     w = jnp.zeros(2)
-    for epoch in range(8):
+    for epoch in range(8):  # noqa: B007
         w = sgd_step(w, xs, ys)
         BIAS_SHIFT = BIAS_SHIFT - 0.05
     return w

@@ -12,7 +12,7 @@ def robust(r):
     return jnp.piecewise(
         r,
         [jnp.abs(r) <= DELTA],
-        [lambda t: 0.5 * t ** 2, lambda t: DELTA * (jnp.abs(t) - 0.5 * DELTA)],
+        [lambda t: 0.5 * t**2, lambda t: DELTA * (jnp.abs(t) - 0.5 * DELTA)],
     )
 
 
@@ -26,7 +26,7 @@ def main():
     x = jnp.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, -1.0]])
     y = jnp.array([3.0, -2.0, 0.5, 6.0])
     w = jnp.zeros(2)
-    for i in range(10):
+    for i in range(10):  # noqa: B007
         w = step(w, x, y)
         DELTA = DELTA * 0.6
     return w

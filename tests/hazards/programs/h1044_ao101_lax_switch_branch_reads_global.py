@@ -9,7 +9,7 @@ MARGIN = 0.1
 
 
 def l2(r):
-    return jnp.mean(r ** 2)
+    return jnp.mean(r**2)
 
 
 def l1(r):

@@ -25,7 +25,7 @@ def main():
     x = jnp.linspace(-1.0, 1.0, 8).reshape(4, 2)
     y = jnp.array([[0.1, 0.2], [0.0, -0.1], [0.3, 0.3], [0.2, -0.2]])
     w = jnp.eye(2) * 0.5
-    for i in range(8):
+    for i in range(8):  # noqa: B007
         w = update(w, x, y)
         MIX = MIX * 0.7
     return w

@@ -22,7 +22,7 @@ def main():
     x = jnp.linspace(-1.0, 1.0, 15).reshape(5, 3)
     y = x[:, :1] - 2.0 * x[:, 2:]
     values = []
-    for i in range(8):
+    for i in range(8):  # noqa: B007
         value, grads = nnx.value_and_grad(loss_fn)(model, x, y)
         opt.update(model, grads)
         values.append(value)

@@ -13,12 +13,13 @@ ALPHA = 0.0
 def grad_reverse(x):
     def bwd(g):
         return (-ALPHA * g,)
+
     return x, bwd
 
 
 def loss(w, x, d):
     feat = jnp.tanh(x @ w)
-    return jnp.mean((grad_reverse(feat).sum(axis=1) - d) ** 2) + jnp.mean(feat ** 2)
+    return jnp.mean((grad_reverse(feat).sum(axis=1) - d) ** 2) + jnp.mean(feat**2)
 
 
 def step(w, x, d):
@@ -30,7 +31,7 @@ def main():
     x = jnp.linspace(-1.0, 1.0, 12).reshape(4, 3)
     d = jnp.array([0.0, 1.0, 0.0, 1.0])
     w = jnp.full((3, 2), 0.2)
-    for i in range(8):
+    for i in range(8):  # noqa: B007
         w = step(w, x, d)
         ALPHA = min(1.0, ALPHA + 0.25)
     return w

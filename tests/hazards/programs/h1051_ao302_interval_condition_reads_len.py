@@ -18,7 +18,7 @@ def main():
     y = jnp.array([0.5, -0.5, 0.25, 0.0])
     w = jnp.zeros(3)
     losses = []
-    for step in range(15):
+    for step in range(15):  # noqa: B007
         w, loss = train_step(w, x, y)
         losses.append(loss.item())
         if len(losses) % 5 == 0:
