@@ -44,6 +44,7 @@ class Settings:
     # How long verification may measure a file, and what an undecided speed means.
     verify_budget: float | None = field(default=None, repr=False)
     verify_inconclusive: str | None = field(default=None, repr=False)
+    verify_jobs: int | None = field(default=None, repr=False)  # files verified at once (local)
 
     def enabled(self, rule_id: str) -> bool:
         if self.select and not any(rule_id.startswith(s) for s in self.select):
@@ -181,7 +182,7 @@ def _executor_settings(pyproject: Path, table: dict) -> dict[str, Any]:
 
 
 def _verify_settings(pyproject: Path, table: dict) -> dict[str, Any]:
-    """`verify-budget` (seconds per file) and `verify-inconclusive`, checked."""
+    """`verify-budget` (seconds per file), `verify-inconclusive` and `verify-jobs`, checked."""
     budget = table.get("verify-budget")
     if budget is not None and (
         isinstance(budget, bool) or not isinstance(budget, int | float) or budget <= 0
@@ -195,4 +196,9 @@ def _verify_settings(pyproject: Path, table: dict) -> dict[str, Any]:
             str(pyproject),
             f"[tool.autoopt] verify-inconclusive: {policy!r} is not one of {INCONCLUSIVE}",
         )
-    return {"verify_budget": budget, "verify_inconclusive": policy}
+    jobs = table.get("verify-jobs")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise AutooptError(
+            str(pyproject), f"[tool.autoopt] verify-jobs: {jobs!r} is not a positive integer"
+        )
+    return {"verify_budget": budget, "verify_inconclusive": policy, "verify_jobs": jobs}

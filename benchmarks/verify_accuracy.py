@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/verify_accuracy.py [--busy N ...] [--cores C] [--budget S]
-        [--only NAME ...] [--json PATH] [--corpus [N ...]]
+        [--only NAME ...] [--json PATH] [--corpus [N ...]] [--jobs N]
     python benchmarks/verify_accuracy.py --table RUN.json ...
 
 Each case below is a small program and a rewrite of it, kept as text here: some with a
@@ -20,12 +20,17 @@ prints the matrix of saved runs (one command per load keeps each under a time li
 `--cores C` emulates a C-core machine on a bigger one where CPU pinning does not hold (a
 sandbox that ignores `taskset`): every core but C gets a busy loop too, so load N means
 `cores - C + N` busy loops (on 13 cores, `--cores 2 --busy 0 1 2` runs 11, 12 and 13).
+
+`--jobs N` verifies N cases at once (each in a process of its own, as `--verify-jobs N`
+runs files) and passes `--verify-jobs N` to the corpus run: the accuracy and the wall
+time of verifying several files side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -573,13 +578,13 @@ def corpus_files(part: str | None) -> list[str]:
     return files[(number - 1) * size : number * size]
 
 
-def corpus_time(folder: Path, part: str | None = None) -> dict[str, Any]:
+def corpus_time(folder: Path, part: str | None = None, jobs: int = 1) -> dict[str, Any]:
     """Wall time of `autoopt rewrite corpus/ --verify --no-cache` (or of a part of the
-    corpus's files), and its verdicts."""
+    corpus's files, `jobs` files at once), and its verdicts."""
     report = folder / "corpus.json"
     files = corpus_files(part)
     command = [sys.executable, "-m", "autoopt", "rewrite", *files, "--verify", "--no-cache"]
-    command += ["--no-progress", "--report", str(report)]
+    command += ["--no-progress", "--report", str(report), "--verify-jobs", str(jobs)]
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path}
     start = time.perf_counter()
@@ -590,7 +595,13 @@ def corpus_time(folder: Path, part: str | None = None) -> dict[str, Any]:
         for file in json.loads(report.read_text())["reports"]:
             for row in file.get("rows", []):
                 verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
-    return {"seconds": seconds, "exit": done.returncode, "verdicts": verdicts, "files": files}
+    return {
+        "seconds": seconds,
+        "exit": done.returncode,
+        "verdicts": verdicts,
+        "files": files,
+        "jobs": jobs,
+    }
 
 
 def loops(load: int, cores: int | None) -> int:
@@ -606,22 +617,35 @@ def run(
     corpus: list[int] | None,
     cores: int | None = None,
     part: str | None = None,
+    jobs: int = 1,
 ) -> list[dict]:
     runs = []
     for load in loads:
         count = loops(load, cores)
         with busy(count), tempfile.TemporaryDirectory(prefix="autoopt-accuracy-") as tmp:
-            results = []
-            for case in cases:
-                results.append(verify_case(case, options, Path(tmp)))
-                print(f"busy {count}: {line(results[-1])}", file=sys.stderr, flush=True)
+            results = verify_cases(cases, options, Path(tmp), jobs, f"busy {count}")
             entry: dict[str, Any] = {"busy": count, "emulated_load": load, "cores": cores}
-            entry |= {"load": os.getloadavg(), "cases": results}
+            entry |= {"load": os.getloadavg(), "cases": results, "jobs": jobs}
             if corpus is not None and (not corpus or load in corpus):
-                entry["corpus"] = corpus_time(Path(tmp), part)
+                entry["corpus"] = corpus_time(Path(tmp), part, jobs)
                 print(f"busy {count}: corpus {entry['corpus']}", file=sys.stderr, flush=True)
         runs.append(entry)
     return runs
+
+
+def verify_cases(
+    cases: list[Case], options: VerifyOptions, folder: Path, jobs: int, label: str
+) -> list[dict[str, Any]]:
+    """Every case's result, in the cases' order: one after another, or `jobs` at once."""
+    work = [(case, options, folder) for case in cases]
+    if jobs == 1:
+        results = [verify_case(*args) for args in work]
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            results = pool.starmap(verify_case, work, chunksize=1)
+    for result in results:
+        print(f"{label}: {line(result)}", file=sys.stderr, flush=True)
+    return results
 
 
 def line(result: dict[str, Any]) -> str:
@@ -668,9 +692,10 @@ def matrix(runs: list[dict]) -> str:
 
 def _like(entry: dict) -> str:
     """What the load emulates: e.g. `2 cores, 1 busy` (an entry without `--cores`: `-`)."""
+    jobs = f", {entry['jobs']} at once" if entry.get("jobs", 1) > 1 else ""
     if not entry.get("cores"):
-        return "-"
-    return f"{entry['cores']} cores, {entry['emulated_load']} busy"
+        return "-" + jobs
+    return f"{entry['cores']} cores, {entry['emulated_load']} busy{jobs}"
 
 
 def _count(cases: list[dict], key: str) -> str:
@@ -704,13 +729,14 @@ def main() -> None:
     parser.add_argument("--corpus-part", metavar="K/N", help="time part K of N of the corpus")
     parser.add_argument("--no-cases", action="store_true", help="only the corpus (--corpus)")
     parser.add_argument("--table", type=Path, nargs="+", help="print the matrix of saved runs")
+    parser.add_argument("--jobs", type=int, default=1, help="cases (and corpus files) at once")
     args = parser.parse_args()
     if args.table:
         print(matrix([run for path in args.table for run in json.loads(path.read_text())]))
         return
     cases = [c for c in CASES if not args.no_cases and (not args.only or c.name in args.only)]
     options = replace(VerifyOptions(), budget_s=args.budget)
-    runs = run(args.busy, cases, options, args.corpus, args.cores, args.corpus_part)
+    runs = run(args.busy, cases, options, args.corpus, args.cores, args.corpus_part, args.jobs)
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1))
     print(matrix(runs))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.main import get_command_name
@@ -36,6 +36,12 @@ STDIN = "-"
 app = typer.Typer(**APP_SETTINGS)
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
+
+
+def _refuse(message: str) -> NoReturn:
+    """Say `error: message` on stderr and exit with the error status."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_ERROR)
 
 
 def _print_version(value: bool) -> None:
@@ -168,6 +174,19 @@ VerifyBudget = Annotated[
 ]
 
 
+VerifyJobs = Annotated[
+    int | None,
+    typer.Option(
+        "--verify-jobs",
+        min=1,
+        metavar="N",
+        help="Local executor: files verified at once, each in its own processes (default 1; "
+        "`verify-jobs` in pyproject.toml); more is faster on a machine with idle cores, and "
+        "noisier where they are busy.",
+    ),
+]
+
+
 class InconclusiveName(str, Enum):
     keep_safe = "keep-safe"
     keep = "keep"
@@ -235,21 +254,28 @@ def _settings(
         gpus_per_job=gpus_per_job,
     )
     if gpus_per_job is not None and settings.executor != "ray":
-        typer.echo(
-            "error: --gpus-per-job needs the ray executor (--executor ray); the local one"
-            " verifies one job at a time with every device of this machine",
-            err=True,
+        _refuse(
+            "--gpus-per-job needs the ray executor (--executor ray); the local one"
+            " gives every job every device of this machine"
         )
-        raise typer.Exit(EXIT_ERROR)
     return settings
 
 
 def _verify_settings(
-    settings: Settings, budget: float | None, inconclusive: InconclusiveName | None
+    settings: Settings,
+    budget: float | None,
+    inconclusive: InconclusiveName | None,
+    jobs: int | None = None,
 ) -> Settings:
-    """The settings with `--verify-budget` and `--verify-inconclusive` over pyproject's."""
+    """The settings with `--verify-budget`, `--verify-inconclusive` and `--verify-jobs`
+    over pyproject's."""
     policy = inconclusive.value if inconclusive else None
-    return settings.merged(verify_budget=budget, verify_inconclusive=policy)
+    if jobs is not None and settings.executor != "local":
+        _refuse(
+            "--verify-jobs is for the local executor; the ray executor runs one job per"
+            " CPU of its cluster"
+        )
+    return settings.merged(verify_budget=budget, verify_inconclusive=policy, verify_jobs=jobs)
 
 
 def _unchecked_budget(batch: Batch, settings: Settings) -> None:
@@ -278,8 +304,7 @@ def _collect(
 ) -> Batch:
     if STDIN in paths:
         if len(paths) > 1:
-            typer.echo("error: - (stdin) cannot be combined with other paths", err=True)
-            raise typer.Exit(EXIT_ERROR)
+            _refuse("- (stdin) cannot be combined with other paths")
         return collect_text(sys.stdin.read(), stdin_filename or STDIN, settings)
     show = progress.wanted(no_progress)
     batch = collect(paths, settings, exclude, jobs, cache=not no_cache, progress=show)
@@ -367,8 +392,7 @@ def check(
         stdin_filename=stdin_filename,
     )
     if add_noqa and STDIN in paths:
-        typer.echo("error: --add-noqa writes files; it cannot take - (stdin)", err=True)
-        raise typer.Exit(EXIT_ERROR)
+        _refuse("--add-noqa writes files; it cannot take - (stdin)")
     batch = _collect(paths, settings, exclude, jobs, no_progress, no_cache, stdin_filename)
     if add_noqa:
         raise typer.Exit(_add_noqa(batch))
@@ -436,6 +460,7 @@ def rewrite(
     stdin_filename: StdinFilename = None,
     verify_budget: VerifyBudget = None,
     verify_inconclusive: VerifyInconclusive = None,
+    verify_jobs: VerifyJobs = None,
 ) -> None:
     """Show the rewrites as a diff, or apply them with --write.
 
@@ -444,11 +469,9 @@ def rewrite(
     source on stdout.
     """
     if verify_tests and not write:
-        typer.echo("error: --verify-tests needs --write", err=True)
-        raise typer.Exit(EXIT_ERROR)
+        _refuse("--verify-tests needs --write")
     if STDIN in paths and (verify or verify_tests):
-        typer.echo("error: - (stdin) cannot be verified; name a file", err=True)
-        raise typer.Exit(EXIT_ERROR)
+        _refuse("- (stdin) cannot be verified; name a file")
     if verify or verify_tests:
         _need_jax("rewrite --verify" if verify else "rewrite --verify-tests")
     settings = _settings(
@@ -470,7 +493,7 @@ def rewrite(
     if verify:
         from autoopt.verify.commands import options_for, verify_outcomes
 
-        settings = _verify_settings(settings, verify_budget, verify_inconclusive)
+        settings = _verify_settings(settings, verify_budget, verify_inconclusive, verify_jobs)
         options = options_for(entry, timeout, None, None, settings)
         show = progress.wanted(no_progress)
         errors = verify_outcomes(
@@ -498,8 +521,7 @@ def _need_jax(command: str) -> None:
 
     why = missing_jax(f"autoopt {command}")
     if why is not None:
-        typer.echo(f"error: {why}", err=True)
-        raise typer.Exit(EXIT_ERROR)
+        _refuse(why)
 
 
 def _print_rewritten(batch: Batch) -> int:
@@ -606,8 +628,7 @@ def explain(
 
     rule = BY_ID.get(rule_id.upper()) or next((r for r in ALL_RULES if r.name == rule_id), None)
     if rule is None:
-        typer.echo(f"error: unknown rule {rule_id!r}; `autoopt rules` lists them", err=True)
-        raise typer.Exit(EXIT_ERROR)
+        _refuse(f"unknown rule {rule_id!r}; `autoopt rules` lists them")
     typer.echo(f"# {rule.id} {rule.name}\n\n{rule.doc()}")
 
 

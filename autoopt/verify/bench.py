@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import jax
@@ -40,6 +41,9 @@ class NoArguments:
 
     def fresh(self) -> tuple[tuple, dict]:
         return (), {}
+
+    def rebound(self, name: str, module: ModuleType) -> NoArguments:
+        return self
 
 
 Call = probes.SavedCall | NoArguments
@@ -76,6 +80,7 @@ class Side:
     """One variant of a function and what was measured about it."""
 
     fn: Any
+    calls: list[Call]  # the captured calls, their arguments built for this side's module
     samples: list[float] = field(default_factory=list)
     compiles: int = 0  # inside the timed rounds
     first_s: float = 0.0
@@ -115,9 +120,10 @@ def run_bench(
         except Exception as exc:
             results[pair["id"]] = {"error": f"{type(exc).__name__}: {exc}"}
             continue
-        a = Side(first.fn, first_s=first.first_s, compile_s=first.compile_s)
+        a = Side(first.fn, calls, first_s=first.first_s, compile_s=first.compile_s)
         a.deleted, a.output = first.deleted, first.output
-        results[pair["id"]] = bench_pair(a, Side(fb), calls, spec, counter, timer)
+        b = Side(fb, [call.rebound(spec["module"], module) for call in calls])
+        results[pair["id"]] = bench_pair(a, b, spec, counter, timer)
     return {"functions": results}
 
 
@@ -133,8 +139,8 @@ def _first_of_original(module: Any, target: str, calls: list[Call], counter: Any
     if not calls:
         return "no calls captured"
     try:
-        side = Side(resolve(module, target))
-        _first_round(side, calls, counter)
+        side = Side(resolve(module, target), calls)
+        _first_round(side, counter)
     except EntryError as exc:
         return str(exc)
     except Exception as exc:
@@ -143,23 +149,21 @@ def _first_of_original(module: Any, target: str, calls: list[Call], counter: Any
 
 
 def bench_pair(
-    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any, timer: Clock
+    a: Side, b: Side, spec: dict[str, Any], counter: Any, timer: Clock
 ) -> dict[str, Any]:
     """Time `b` against `a` (whose first round is done) and compare their first outputs."""
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            _first_round(b, calls, counter)
-        result = _measure(a, b, calls, spec, counter, timer)
+            _first_round(b, counter)
+        result = _measure(a, b, spec, counter, timer)
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
     result["warnings"] = sorted({str(w.message) for w in caught})
     return result
 
 
-def _measure(
-    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any, timer: Clock
-) -> dict[str, Any]:
+def _measure(a: Side, b: Side, spec: dict[str, Any], counter: Any, timer: Clock) -> dict[str, Any]:
     tol = Tolerance(spec.get("rtol"), spec.get("atol"))
     comparison = compare_trees(
         probes.flatten(a.output),
@@ -169,29 +173,27 @@ def _measure(
     )
     long = a.first_s + b.first_s > spec["budget_s"] / 4  # the first calls warmed up enough
     for _ in range(0 if long else max(spec["warmup"] - 1, 0)):
-        _round(a, calls, counter)
-        _round(b, calls, counter)
+        _round(a, counter)
+        _round(b, counter)
     a.compiles = b.compiles = 0
-    _timed_rounds(a, b, calls, spec, counter, timer)
+    _timed_rounds(a, b, spec, counter, timer)
     return {
-        "calls": len(calls),
+        "calls": len(a.calls),
         "clock": timer.name,
         "a": a.to_json(),
         "b": b.to_json(),
-        "memory_a": _memory(a.fn, calls[0]),
-        "memory_b": _memory(b.fn, calls[0]),
+        "memory_a": _memory(a.fn, a.calls[0]),
+        "memory_b": _memory(b.fn, b.calls[0]),
         "comparison": comparison.__dict__,
     }
 
 
-def _timed_rounds(
-    a: Side, b: Side, calls: list[Call], spec: dict[str, Any], counter: Any, timer: Clock
-) -> None:
+def _timed_rounds(a: Side, b: Side, spec: dict[str, Any], counter: Any, timer: Clock) -> None:
     """ABBA rounds until the interval decides, `rounds` are done or the budget ends."""
     start = time.perf_counter()
     for i in range(spec["rounds"]):
         for side in (a, b) if i % 2 == 0 else (b, a):
-            side.samples.append(_sample(side, calls, counter, timer.now))
+            side.samples.append(_sample(side, counter, timer.now))
         if i + 1 >= MIN_PAIRS and _decided(a, b, spec):
             break
         if i + 1 >= MIN_ROUNDS and time.perf_counter() - start > spec["budget_s"]:
@@ -203,10 +205,10 @@ def _decided(a: Side, b: Side, spec: dict[str, Any]) -> bool:
     return decision(paired_interval(a.samples, b.samples), floor) is not Decision.UNDECIDED
 
 
-def _first_round(side: Side, calls: list[Call], counter: Any) -> None:
+def _first_round(side: Side, counter: Any) -> None:
     """The first call of each captured input: compiles; its time and compile cost are kept."""
     seconds = counter.seconds
-    inputs = [call.fresh() for call in calls]
+    inputs = [call.fresh() for call in side.calls]
     start = time.perf_counter()
     outputs = probes.block([side.fn(*args, **kwargs) for args, kwargs in inputs])
     side.first_s = time.perf_counter() - start
@@ -215,25 +217,23 @@ def _first_round(side: Side, calls: list[Call], counter: Any) -> None:
     side.output = outputs[0]
 
 
-def _sample(side: Side, calls: list[Call], counter: Any, now: Callable[[], float]) -> float:
+def _sample(side: Side, counter: Any, now: Callable[[], float]) -> float:
     """Seconds per call (by `now`) over enough passes to last `MIN_SAMPLE_S`, judged by
     the side's latest pass."""
     passes = min(MAX_PASSES, math.ceil(MIN_SAMPLE_S / side.pass_s)) if side.pass_s > 0 else 1
-    return sum(_round(side, calls, counter, now) for _ in range(passes)) / passes
+    return sum(_round(side, counter, now) for _ in range(passes)) / passes
 
 
-def _round(
-    side: Side, calls: list[Call], counter: Any, now: Callable[[], float] = time.perf_counter
-) -> float:
+def _round(side: Side, counter: Any, now: Callable[[], float] = time.perf_counter) -> float:
     """One timed pass over the captured calls; returns seconds per call (by `now`)."""
-    inputs = [call.fresh() for call in calls]
+    inputs = [call.fresh() for call in side.calls]
     before = counter.count
     wall, start = time.perf_counter(), now()
     probes.block([side.fn(*args, **kwargs) for args, kwargs in inputs])
     elapsed = now() - start
     side.pass_s = max(time.perf_counter() - wall, 1e-9)
     side.compiles += counter.count - before
-    return elapsed / len(calls)
+    return elapsed / len(side.calls)
 
 
 def _memory(fn: Any, call: Any) -> dict[str, int] | None:

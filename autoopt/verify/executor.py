@@ -1,5 +1,8 @@
 """Where verification jobs run: this machine (`local`, the default) or a Ray cluster (`ray`).
 
+The local executor runs one job after another, or with `verify-jobs` N several at once,
+each in a worker process of its own (started with `spawn`, so it has its own fork server).
+
 An executor takes file jobs (`autoopt.verify.jobs`) and yields each one's report, or the
 error that stopped it, as it finishes. `verify_jobs` puts the verification cache in front
 of it: a job whose verdicts are stored for a device the executor runs on is not run. It
@@ -9,6 +12,7 @@ one at a time, each a run of the project's test command.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterator
 from typing import Protocol
 
@@ -34,10 +38,11 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Today's verification: one job after another, in processes on this machine."""
+    """Jobs in processes on this machine: one after another, or `jobs` at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, jobs: int = 1) -> None:
         self._environment: Environment | None = None
+        self.jobs = jobs
 
     def environments(self, jobs: int) -> list[Environment]:
         if self._environment is None:
@@ -45,8 +50,28 @@ class LocalExecutor:
         return [self._environment]
 
     def run(self, jobs: list[FileJob], say: Progress) -> Iterator[tuple[FileJob, Outcome]]:
+        if self.jobs > 1 and len(jobs) > 1:
+            yield from self._at_once(jobs, say)
+            return
         for job in jobs:
             yield job, guarded(run_job, job, say)
+
+    def _at_once(self, jobs: list[FileJob], say: Progress) -> Iterator[tuple[FileJob, Outcome]]:
+        """Up to `self.jobs` jobs at a time, each in a worker process, yielded as they end.
+
+        However the loop ends (Ctrl-C, an error), the workers are terminated, and with each
+        its fork server and the program it runs (they die with their parent).
+        """
+        size = min(self.jobs, len(jobs))
+        say(f"{size} files at a time")
+        pool = multiprocessing.get_context("spawn").Pool(size)
+        try:
+            for index, outcome in pool.imap_unordered(_run_quietly, enumerate(jobs)):
+                yield jobs[index], outcome
+            pool.close()
+        finally:
+            pool.terminate()
+            pool.join()
 
     def run_tests(self, job: TestJob) -> bool:
         """The test command in its folder here, the job's files written in place first."""
@@ -56,13 +81,23 @@ class LocalExecutor:
         """Nothing to let go: the fork server ends with this process."""
 
 
+def _run_quietly(numbered: tuple[int, FileJob]) -> tuple[int, Outcome]:
+    """A worker process's job: its number and its outcome (no progress steps cross over)."""
+    index, job = numbered
+    return index, guarded(run_job, job, _silent)
+
+
+def _silent(_: str) -> None:
+    """The progress callback of a job in a worker process."""
+
+
 def make_executor(settings: Settings) -> Executor:
     """The executor `settings.executor` names (Ray is imported only for `ray`)."""
     if settings.executor == "ray":
         from autoopt.verify.ray_executor import RayExecutor
 
         return RayExecutor(settings.ray_address, settings.gpus_per_job)
-    return LocalExecutor()
+    return LocalExecutor(settings.verify_jobs or 1)
 
 
 def verify_jobs(

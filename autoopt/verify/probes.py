@@ -5,6 +5,10 @@ Never import this module in the autoopt process: only `autoopt.verify.worker` do
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import functools
+import io
 import pickle
 import re
 import sys
@@ -12,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import jax
@@ -232,10 +237,19 @@ class SavedCall:
         self.blob = stem.with_suffix(".pkl").read_bytes()
         with np.load(stem.with_suffix(".npz"), allow_pickle=False) as data:
             self.arrays = {key: data[key] for key in data.files}
+        self.modules: dict[str, ModuleType] = {}
+
+    def rebound(self, name: str, module: ModuleType) -> SavedCall:
+        """This call for a copy of module `name` loaded as `module` (a rewrite): its
+        arguments' classes of `name` (a NamedTuple, a dataclass, a pytree node) are
+        `module`'s, as that copy's own code builds them."""
+        call = copy.copy(self)
+        call.modules = {**self.modules, name: module}
+        return call
 
     def fresh(self) -> tuple[tuple, dict]:
         """New buffers for every array: a donated argument is deleted by the call."""
-        treedef, kinds, others = pickle.loads(self.blob)
+        treedef, kinds, others = _Unpickler(io.BytesIO(self.blob), self.modules).load()
         leaves = []
         for i, (kind, dtype) in enumerate(kinds):
             if kind == "object":
@@ -247,6 +261,20 @@ class SavedCall:
             leaves.append(jax.device_put(array) if kind == "jax" else array.copy())
         args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
         return block((tuple(args), dict(kwargs)))
+
+
+class _Unpickler(pickle.Unpickler):
+    """Classes of the modules in `modules` looked up there, the rest as pickle does."""
+
+    def __init__(self, file: io.BytesIO, modules: dict[str, ModuleType]) -> None:
+        super().__init__(file)
+        self.modules = modules
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module in self.modules:
+            with contextlib.suppress(AttributeError):
+                return functools.reduce(getattr, name.split("."), self.modules[module])
+        return super().find_class(module, name)
 
 
 def load_calls(directory: Path) -> list[SavedCall]:

@@ -29,22 +29,22 @@ def test_a_fine_clock_is_recognised_at_its_first_steps() -> None:
 
 def test_a_sample_repeats_passes_until_it_lasts_the_minimum() -> None:
     calls: list[int] = []
-    side = Side(lambda: calls.append(1), pass_s=MIN_SAMPLE_S / 4.5)
-    bench._sample(side, [NoArguments()], Counter(), ticking(1.0))
+    side = Side(lambda: calls.append(1), [NoArguments()], pass_s=MIN_SAMPLE_S / 4.5)
+    bench._sample(side, Counter(), ticking(1.0))
     assert len(calls) == 5  # ceil(4.5) passes, judged by the pass before the sample
 
 
 def test_a_long_pass_is_a_sample_alone_and_the_first_sample_takes_one_pass() -> None:
     calls: list[int] = []
-    long = Side(lambda: calls.append(1), pass_s=MIN_SAMPLE_S * 3)
-    bench._sample(long, [NoArguments()], Counter(), ticking(1.0))
+    long = Side(lambda: calls.append(1), [NoArguments()], pass_s=MIN_SAMPLE_S * 3)
+    bench._sample(long, Counter(), ticking(1.0))
     assert len(calls) == 1
-    first = Side(lambda: calls.append(1))  # no pass seen yet (no warm-up was run)
-    bench._sample(first, [NoArguments()], Counter(), ticking(1.0))
+    first = Side(lambda: calls.append(1), [NoArguments()])  # no pass seen yet (no warm-up)
+    bench._sample(first, Counter(), ticking(1.0))
     assert len(calls) == 2 and first.pass_s > 0
 
 
 def test_a_sample_is_seconds_per_call_by_the_clock_given() -> None:
-    side = Side(lambda: None, pass_s=MIN_SAMPLE_S / 2)  # two passes of two calls each
-    seconds = bench._sample(side, [NoArguments(), NoArguments()], Counter(), ticking(0.5))
+    side = Side(lambda: None, [NoArguments(), NoArguments()], pass_s=MIN_SAMPLE_S / 2)  # 2x2
+    seconds = bench._sample(side, Counter(), ticking(0.5))
     assert seconds == 0.5 / 2  # every read of the clock ticks once: 0.5 s per pass

@@ -118,3 +118,56 @@ def test_a_bad_verify_budget_is_an_error(tmp_path) -> None:
     result = CliRunner().invoke(app, ["verify", str(path)])
     assert result.exit_code == 2
     assert "verify-budget: 'soon' is not a positive number" in result.output
+
+
+def test_rewrite_verify_jobs_verifies_files_at_once(tmp_path, fast, monkeypatch) -> None:
+    from autoopt.verify import commands
+
+    monkeypatch.setattr(commands, "options_for", lambda *args: fast)
+    for name in ("one.py", "two.py"):
+        (tmp_path / name).write_text(CHAIN_LOOP)
+    args = [
+        "rewrite",
+        str(tmp_path),
+        "--verify",
+        "--verify-jobs",
+        "2",
+        "--no-progress",
+        "--no-cache",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, result.output
+    for name in ("one.py", "two.py"):
+        assert f"+++ {tmp_path / name}" in result.stdout, result.stdout
+    assert result.stdout.count("+    x = _main_loop(x)") == 2, result.stdout
+    assert result.output.count("accepted") >= 2, result.output
+
+
+def test_verify_jobs_from_pyproject_and_the_command_line_over_it(tmp_path, monkeypatch) -> None:
+    from autoopt.verify import commands
+
+    seen = []
+    monkeypatch.setattr(
+        commands, "verify_outcomes", lambda outcomes, settings, *rest: seen.append(settings) or []
+    )
+    (tmp_path / "pyproject.toml").write_text("[tool.autoopt]\nverify-jobs = 3\n")
+    path = tmp_path / "prog.py"
+    path.write_text(CHAIN_LOOP)
+    CliRunner().invoke(app, ["rewrite", str(path), "--verify"])
+    CliRunner().invoke(app, ["rewrite", str(path), "--verify", "--verify-jobs", "2"])
+    assert [s.verify_jobs for s in seen] == [3, 2]
+
+
+def test_a_bad_verify_jobs_is_an_error(tmp_path) -> None:
+    path = tmp_path / "prog.py"
+    path.write_text(CHAIN_LOOP)
+    result = CliRunner().invoke(app, ["rewrite", str(path), "--verify", "--verify-jobs", "0"])
+    assert result.exit_code == 2 and "--verify-jobs" in result.output
+    args = ["rewrite", str(path), "--verify", "--verify-jobs", "2", "--executor", "ray"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert "--verify-jobs is for the local executor" in result.output
+    (tmp_path / "pyproject.toml").write_text("[tool.autoopt]\nverify-jobs = 1.5\n")
+    result = CliRunner().invoke(app, ["rewrite", str(path), "--verify"])
+    assert result.exit_code == 2
+    assert "verify-jobs: 1.5 is not a positive integer" in result.output

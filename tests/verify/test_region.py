@@ -105,3 +105,49 @@ def test_a_module_level_change_falls_back_to_the_whole_program(program, fast) ->
     row = report.rows[0]
     assert row.function is None and row.program is not None
     assert any("only the whole program is timed" in note for note in row.notes)
+
+
+NAMED_CARRY = """\
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class State(NamedTuple):
+    x: jax.Array
+    v: jax.Array
+
+
+def _step(state, _):
+    return State(state.x + 0.1 * state.v, state.v * 0.99), None
+
+
+@jax.jit
+def simulate(state):
+    state, _ = jax.lax.scan(_step, state, None, length=50)
+    return state
+
+
+def main():
+    state = State(jnp.zeros(1000), jnp.ones(1000))
+    for _ in range(5):
+        state = simulate(state)
+    return state
+"""
+
+
+def test_a_replayed_argument_of_the_programs_own_class_is_the_rewrites_class(program, fast) -> None:
+    """The rewrite is loaded as a module of its own: a captured `State` is rebuilt as its
+    `State`, so a scan whose carry its own code builds gets the structure it expects (it
+    crashed on replay, where a rewrite that does not touch `State` is equivalent)."""
+    path = program(NAMED_CARRY)
+    donated = NAMED_CARRY.replace(
+        "@jax.jit\ndef simulate",
+        '@functools.partial(jax.jit, donate_argnames=("state",))\ndef simulate',
+    ).replace("from typing", "import functools\nfrom typing")
+    report = verify_rewrite(path, donated, rule="AO201", options=fast)
+    row = report.rows[0]
+    assert row.target == "simulate"
+    assert row.function is not None and row.function.samples >= 2, row.reason
+    assert row.verdict is not Verdict.CRASHED, row.reason
