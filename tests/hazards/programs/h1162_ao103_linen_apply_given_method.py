@@ -26,7 +26,7 @@ def loss_fn(params):
 grad_fn = jax.value_and_grad(loss_fn)
 model = nn.Dense(features=1)
 params = model.init(jax.random.key(0), xs)
-for epoch in range(5):
+for _ in range(5):
     loss, grads = grad_fn(params)
     params = jax.tree_util.tree_map(lambda p, g: p - 0.3 * g, params, grads)
 
