@@ -147,8 +147,12 @@ class MissingDonation(Rule):
       logger or a closure handed it, the model stored in a module), and a keeper
       reached only after the last call keeps none; a module that may hand out its own
       namespace lets code autoopt cannot see read any global at any time, so a global
-      is unsafe to donate there: `analysis/facts/escape.py`
-    - no nested or other function reads it, and the first call donates no array of
+      is unsafe to donate there (`from inspect import signature`, called plainly, hands
+      out nothing): `analysis/facts/escape.py`, `analysis/facts/reflection.py`
+    - no nested or other function reads it (a module function every call of which, at
+      the top level, comes before the name is rebound from the import it shadows, in no
+      loop with that binding, reads the import: `analysis/facts/shadowed_imports.py`),
+      and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`;
       an array the calling function was given only where every call of that function is
       known (a module-level function of a script, never used as a value, its module's
