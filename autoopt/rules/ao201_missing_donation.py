@@ -99,12 +99,14 @@ class MissingDonation(Rule):
       every stored value is new buffers: `analysis/facts/attributes.py`,
       `analysis/facts/self_attrs.py`; a read that reaches only a call keeping none of its
       arguments (`checkpoints.save_checkpoint` without an asynchronous manager or
-      checkpointer: `analysis/facts/unkept_arguments.py`) or the `TrainState.create`
+      checkpointer, `jax.random.split`: `analysis/facts/unkept_arguments.py`) or the
+      `TrainState.create`
       or `TrainState(...)` (flax's or a field subclass's: `analysis/facts/train_states.py`)
       whose record replaces `self.x` keeps none, and that record's fields read from
       `self.x` are its own: `analysis/facts/attribute_reads.py`; a stored value that may
       hold another attribute's buffers names it (`self.init_params`), and one that fills
-      two leaves with one name (`params=p, ema_params=p`) gets no fix, asked first
+      two leaves with one name (`params=p, ema_params=p`) gets no fix, asked first; a
+      key unpacked from `jax.random.split` (`self.rng, sub = ...`) is a new buffer
     - code outside the class reads `trainer.x`, or copies or hands on the trainer, only
       where no step can run on that instance after it (a method run only then may keep
       `self.x`): `analysis/facts/trainer_steps.py`; the subclasses the module derives

@@ -15,15 +15,18 @@ proves, over the whole module (each premise that fails is named):
   replaces `self.x` (`analysis/facts/attribute_reads.py`).
   A read stored in another name or attribute that is read again is a proven alias (no
   fix); any other read (returned, handed to other code, closed over) may keep it;
-- every value stored in `self.x` (other than a jitted call's output) holds no buffer
-  another name may read later, no caller's array, nothing code autoopt cannot see may
-  keep (`analysis/facts/aliases.py`), and no buffer in two leaves.
+- every value stored in `self.x` (other than a jitted call's output, or a target of
+  unpacking a call whose every target gets a new buffer, `overlays.UNPACKS_FRESH`:
+  `self.rng, sub = jax.random.split(self.rng)`) holds no buffer another name may read
+  later, no caller's array, nothing code autoopt cannot see may keep
+  (`analysis/facts/aliases.py`), and no buffer in two leaves.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import CallSite, Stmt
@@ -179,6 +182,8 @@ def _stored_premise(
             return _UNSAFE, f"the value stored in `self.{attr}` at line {line} is bound twice"
         if type(value) is cst.Call and (dotted(value.func) or "") in jitted:
             continue  # a compiled call's outputs: new buffers
+        if _unpacked_fresh(ctx, node):
+            continue  # `self.rng, sub = jax.random.split(self.rng)`: a new buffer each
         if type(node.targets[0].target) is not cst.Attribute:
             line = ctx.span(node).line
             return _UNSAFE, f"the value stored in `self.{attr}` at line {line} is not followed"
@@ -186,6 +191,20 @@ def _stored_premise(
         if verdict is not None:
             return verdict
     return None
+
+
+def _unpacked_fresh(ctx: ModuleContext, node: cst.Assign) -> bool:
+    """`a, b = call(...)` (plain names and attributes, nothing starred) of a call whose
+    result, unpacked, gives each target a new buffer (`overlays.UNPACKS_FRESH`)."""
+    target, value = node.targets[0].target, node.value
+    if type(target) not in (cst.Tuple, cst.List) or type(value) is not cst.Call:
+        return False
+    plain = all(
+        type(e) is cst.Element and type(e.value) in (cst.Name, cst.Attribute)
+        for e in target.elements  # type: ignore[attr-defined]
+    )
+    qual = ctx.qualify(value.func) or ""
+    return plain and qual in overlays.UNPACKS_FRESH and not any(a.star for a in value.args)
 
 
 def _repeat_premise(

@@ -199,3 +199,72 @@ INVALID += (
         message="`Mixed` at line 39 derives from `Trainer` in a way autoopt does not follow",
     ),
 )
+
+#: A trainer that keeps its PRNG key in `self.rng`, split in `__init__` and replaced by
+#: the step with the state (the uvadlc tutorials' shape).
+_KEYED = """
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+@jax.jit
+def train_step(state, rng, batch):
+    rng, noise_rng = jax.random.split(rng)
+    noise = jax.random.normal(noise_rng, batch.shape)
+    grads = jax.tree.map(lambda p: p * (batch + noise).mean(), state.params)
+    return state.apply_gradients(grads=grads), rng, batch.sum()
+
+
+class Trainer:
+    def __init__(self, seed):
+        self.rng = jax.random.PRNGKey(seed)
+        self.rng, init_rng = jax.random.split(self.rng)
+        params = {"w": jax.random.normal(init_rng, (3,))}
+        self.state = train_state.TrainState.create(apply_fn=None, params=params, tx=optax.sgd(0.1))
+
+    def train_model(self, batches):
+        for batch in batches:
+            self.state, self.rng, loss = train_step(self.state, self.rng, batch)
+
+
+def main(batches):
+    Trainer(0).train_model(batches)
+"""
+_SPLIT = "self.rng, init_rng = jax.random.split(self.rng)"
+
+
+def _keyed(new: str, message: str) -> Invalid:
+    """`_KEYED` with its key split written `new`: unsafe, `message` names why."""
+    code = _KEYED.replace(_SPLIT, new)
+    assert code != _KEYED, new
+    return Invalid(code, _keyed_donated(code), fix=_UNSAFE, message=message)
+
+
+def _keyed_donated(code: str) -> str:
+    """`code` as AO201 rewrites it: `train_step` donates `state` and `rng`."""
+    jit = '@functools.partial(jax.jit, donate_argnames=("state", "rng"))'
+    return "\nimport functools\n" + code.replace("@jax.jit", jit)
+
+
+INVALID += (
+    # fires: `jax.random.split` keeps no reference to the key it reads, and unpacked its
+    # result gives `self.rng` and `init_rng` new buffers of their own
+    Invalid(_KEYED, _keyed_donated(_KEYED)),
+    # fires, unsafe: the key is split by code autoopt cannot see, which may keep it
+    _keyed(
+        "self.rng, init_rng = split_key(self.rng)",
+        "`self.rng` is read at line 19 (`self.rng, init_rng = split_key(self.rng)`)",
+    ),
+    # fires, unsafe: a starred target is not followed
+    _keyed(
+        "self.rng, *subs = jax.random.split(self.rng, 3)\n        init_rng = subs[0]",
+        "the value stored in `self.rng` at line 19 is not followed",
+    ),
+    # fires, unsafe: the old key is kept in a list
+    _keyed(
+        "KEYS.append(self.rng)\n        init_rng = jax.random.PRNGKey(1)",
+        "`self.rng` is read at line 19 (`KEYS.append(self.rng)`)",
+    ),
+)
