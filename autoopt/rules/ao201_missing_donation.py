@@ -117,7 +117,13 @@ class MissingDonation(Rule):
       `TrainState.create` makes new buffers, none twice, and `TrainState(...)` holds the
       fields it is given (its `tx` such an optimizer or `None`): `analysis/facts/fresh.py`; a
       haiku function or linen module only with library initializers given constants
-      (`init=lambda *_: w` twice ties two parameters): `analysis/facts/initializers.py`
+      (`init=lambda *_: w` twice ties two parameters; `self.variable(c, n, jnp.asarray,
+      w)` holds `w`): `analysis/facts/initializers.py`; a linen module class built from
+      anything (`Model(**hparams)`) only where no field can become a variable (each
+      only sizes, shapes or switches what it computes): `analysis/facts/linen_fields.py`;
+      `self.model` read while the trainer is built (in `__init__` or a method only it
+      calls, `self` handed to nothing) holds what the class stores there:
+      `analysis/facts/construction.py`
     - a function of the module, an equinox or nnx module class with its own `__init__`
       or a list filled in place gives distinct leaves only where each is a new array,
       none referenced twice (`z = jnp.zeros(n); return [z, z]` is refused, so is a

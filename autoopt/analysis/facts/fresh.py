@@ -16,15 +16,19 @@
   `flax.linen.Module` that defines no `init` of its own; or a wrapper that keeps the
   `init` of the object it is given, written in place
   (`hk.without_apply_rng(hk.transform(f))`). An initializer may return an
-  array it holds (`embedding_init=lambda *_: pretrained`), so a linen module is built
-  from literals only, and the code of a module class or of the function handed to
+  array it holds (`embedding_init=lambda *_: pretrained`), so a linen layer is built
+  from literals only, and a linen module class of this module from literals or from
+  anything when none of its fields can become a variable (`facts/linen_fields.py`:
+  `Model(**hparams)`), and the code of a module class or of the function handed to
   `hk.transform` is *sealed*: it reads from outside only imports, builtins, literal
   constants, globals only ever bound to arrays, numbers or strings (none callable), and
   sealed classes and functions of the module, and makes its parameters
   with library initializers built from constants only (`analysis/facts/initializers.py`:
   `init=lambda *_: w` twice ties two parameters to one buffer). The receiver may also be
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
-  that stores only such constructor calls of one class in it.
+  that stores only such constructor calls of one class in it, or read while the
+  instance is built (`facts/construction.py`: `self.model.init(...)` in a method only
+  `__init__` calls), where only the class's own stores can have set it.
 
 `held_fields` reads `TrainState.create(...)` and `TrainState(...)` (flax's, or a field
 subclass's: `analysis/facts/train_states.py`): its result holds the very buffers of

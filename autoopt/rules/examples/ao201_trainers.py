@@ -268,3 +268,85 @@ INVALID += (
         "`self.rng` is read at line 19 (`KEYS.append(self.rng)`)",
     ),
 )
+
+#: A trainer that builds its linen model from keyword arguments and initialises it in a
+#: method its constructor calls (the uvadlc tutorials' shape); code outside reads
+#: `trainer.model` after training.
+_MODELLED = """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class MLP(nn.Module):
+    width: int
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))
+
+
+@jax.jit
+def train_step(state, batch):
+    grads = jax.grad(lambda p: state.apply_fn(p, batch).sum())(state.params)
+    return state.apply_gradients(grads=grads), batch.sum()
+
+
+class Trainer:
+    def __init__(self, exmp, **hparams):
+        self.model = MLP(**hparams)
+        self.init_model(exmp)
+
+    def init_model(self, exmp):
+        params = self.model.init(jax.random.PRNGKey(0), exmp)
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply, params=params, tx=optax.sgd(0.1)
+        )
+
+    def train_model(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(jnp.ones((2, 3)), width=8)
+    trainer.train_model(batches)
+    return trainer.model.apply(trainer.state.params, batches[0])
+"""
+_HELD = "may be held by another attribute of `self` too (`self.model`)"
+
+
+def _modelled(old: str, new: str) -> Invalid:
+    """`_MODELLED` with `old` replaced by `new`: `self.model` may hold the state's
+    buffers, unsafe."""
+    code = _MODELLED.replace(old, new)
+    assert code != _MODELLED, old
+    return Invalid(code, _donated(code), fix=_UNSAFE, message=_HELD)
+
+
+INVALID += (
+    # fires: read while the trainer is built, `self.model` holds the `MLP` its
+    # constructor stores, whose one field only sizes a layer: `init` makes new buffers
+    Invalid(_MODELLED, _donated(_MODELLED)),
+    # fires, unsafe: a field the model calls may be a module holding arrays of its own
+    _modelled(
+        "    width: int\n\n    @nn.compact\n    def __call__(self, x):\n"
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+        "    width: int\n    act: object = nn.relu\n\n    @nn.compact\n    def __call__(self, x):\n"
+        "        return nn.Dense(1)(self.act(nn.Dense(self.width)(x)))",
+    ),
+    # fires, unsafe: the model keeps a field's array as a variable (`jnp.asarray`)
+    _modelled(
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+        '        return x + self.variable("c", "t", jnp.asarray, self.width).value',
+    ),
+    # fires, unsafe: the model is initialised again after training, when code outside
+    # may have stored another object in `trainer.model`
+    _modelled(
+        "            self.state, loss = train_step(self.state, batch)\n",
+        "            self.state, loss = train_step(self.state, batch)\n"
+        "        self.init_model(batches[0])\n",
+    ),
+)

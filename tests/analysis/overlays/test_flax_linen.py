@@ -177,3 +177,19 @@ def test_hyperparameters_are_fields_of_layers_that_never_become_variables() -> N
         leaves = jax.tree_util.tree_leaves(variables)
         assert not any(leaf is v for leaf in leaves for v in (rate, momentum, epsilon))
         assert pointers(variables).isdisjoint(pointers([rate, momentum, epsilon]))
+
+
+def test_a_variable_holds_what_its_function_returns() -> None:
+    table = jnp.ones(3)
+
+    class Kept(nn.Module):
+        make: object
+
+        @nn.compact
+        def __call__(self, x):
+            return x + self.variable("consts", "t", self.make, table).value
+
+    kept = Kept(jnp.asarray).init(KEY, X[0])["consts"]["t"]
+    assert kept.unsafe_buffer_pointer() == table.unsafe_buffer_pointer()
+    copied = Kept(jnp.array).init(KEY, X[0])["consts"]["t"]
+    assert copied.unsafe_buffer_pointer() != table.unsafe_buffer_pointer()
