@@ -3,12 +3,11 @@ and calls the function reading that name again after training: the function then
 the live state's params. Trap for AO201 (a function that reads a global only while it
 holds an import): `kept` holds the params the next donation deletes, read at the end."""
 
+import hazlib_h1124_start as state
 import jax
 import jax.numpy as jnp
 import optax
 from flax.training.train_state import TrainState
-
-import hazlib_h1124_start as state
 
 
 @jax.jit
@@ -21,7 +20,7 @@ def current_params():
     return state.params
 
 
-state = TrainState.create(apply_fn=None, params=current_params(), tx=optax.sgd(0.1))
+state = TrainState.create(apply_fn=None, params=current_params(), tx=optax.sgd(0.1))  # noqa: F811
 for _ in range(3):
     state = train_step(state, jnp.ones(3))
 kept = current_params()

@@ -28,7 +28,7 @@ def create_train_state(params):
     return train_state.TrainState.create(apply_fn=None, params=params, tx=optax.sgd(0.1))
 
 
-train_state = create_train_state({"w": jnp.linspace(0.0, 1.0, 3)})
+train_state = create_train_state({"w": jnp.linspace(0.0, 1.0, 3)})  # noqa: F811
 for _ in range(2):
     train_state = train_epoch(train_state, [jnp.ones(3)] * 3)
 totals = jax.tree.map(jnp.sum, train_state.params)
