@@ -104,7 +104,12 @@ class MissingDonation(Rule):
       or `TrainState(...)` (flax's or a field subclass's: `analysis/facts/train_states.py`)
       whose record replaces `self.x` keeps none, and that record's fields read from
       `self.x` are its own: `analysis/facts/attribute_reads.py`; a stored value that may
-      hold another attribute's buffers names it (`self.init_params`), and one that fills
+      hold another attribute's buffers names it (`self.init_params`) unless that
+      attribute is spent: new buffers, read only by methods that run before any step on
+      the instance (while it is built, or before the first step statement of a step
+      method its holders call first), only into the record replacing `self.x`, and
+      named nowhere outside the class: `analysis/facts/attributes.py`,
+      `analysis/facts/trainer_steps.py`; one that fills
       two leaves with one name (`params=p, ema_params=p`) gets no fix, asked first; a
       key unpacked from `jax.random.split` (`self.rng, sub = ...`) is a new buffer
     - code outside the class reads `trainer.x`, or copies or hands on the trainer, only

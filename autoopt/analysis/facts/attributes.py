@@ -19,7 +19,12 @@ proves, over the whole module (each premise that fails is named):
   unpacking a call whose every target gets a new buffer, `overlays.UNPACKS_FRESH`:
   `self.rng, sub = jax.random.split(self.rng)`) holds no buffer another name may read
   later, no caller's array, nothing code autoopt cannot see may keep
-  (`analysis/facts/aliases.py`), and no buffer in two leaves.
+  (`analysis/facts/aliases.py`), and no buffer in two leaves. It may hold another
+  attribute's buffers only where that attribute is *spent* (`_spent`): every store in
+  it is new buffers (`facts/fresh.py`), every read is in a method that runs before any
+  step on the instance (`trainer_steps.Confinement.before`) and reaches only the record
+  that replaces `self.x`, and nothing outside the class names it: once a step donates
+  them, nothing reads them.
 """
 
 from __future__ import annotations
@@ -41,12 +46,15 @@ from autoopt.analysis.facts.aliases import (
 )
 from autoopt.analysis.facts.attribute_reads import keeps_nothing, replaced_fields
 from autoopt.analysis.facts.bufferless import bufferless_names
+from autoopt.analysis.facts.class_family import family
+from autoopt.analysis.facts.fresh import fresh_result
 from autoopt.analysis.facts.self_attrs import (
     Use,
     assign_targets,
     closed_class,
     is_self_attr,
     is_store,
+    roots,
     sealed_class,
     self_method,
     uses,
@@ -57,6 +65,8 @@ from autoopt.analysis.facts.trainer_steps import compiled_names, confinement
 from autoopt.model import Applicability
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
+#: Stands for a name `_sources` does not follow (bound other than by `=`).
+_UNFOLLOWED = "<unfollowed>"
 #: A verdict: the fix a donation allows and the premise that failed, as text.
 Verdict = tuple[Applicability, str]
 
@@ -291,8 +301,11 @@ def _value_verdict(
     stored = f"the value stored in `self.{attr}` at line {line}"
     me = method.params[0]
     if me in names:  # before what `self`'s other attributes are handed to may keep
-        others = _other_attributes(ctx, stmt, _sources(ctx, stmt, parts), me, attr)
-        return _UNSAFE, f"{stored} may be held by another attribute of `{me}` too ({others})"
+        sources = _sources(ctx, stmt, parts)
+        if not _spent_attributes(ctx, use, attr, sources):
+            others = _other_attributes(ctx, stmt, sources, me, attr)
+            return _UNSAFE, f"{stored} may be held by another attribute of `{me}` too ({others})"
+        names = names - {me}
     kept = sharing.retained_by(names)
     if kept is not None:
         return _UNSAFE, f"{stored} {kept}"
@@ -317,7 +330,7 @@ def _sources(
 ) -> list[cst.BaseExpression]:
     """The expressions whose buffers the stored `parts` may hold (a record's fields, not
     its `apply_fn`), with the values bound to the names they read in the scope of `stmt`
-    (`params = self.model.init(...)`)."""
+    (`params = self.model.init(...)`), and to the names those read, to a fixed point."""
     found: list[cst.BaseExpression] = []
     for part in parts:
         static = record_static(ctx, part) if type(part) is cst.Call else None
@@ -325,12 +338,89 @@ def _sources(
             found.append(part)
         else:  # `TrainState.create(...)`: its fields
             found += [a.value for a in part.args if not a.keyword or a.keyword.value not in static]  # type: ignore[attr-defined]
-    names = {n.value for part in found for n in read_names(part)}
-    for other in ctx.graph.scope_stmts(stmt.scope):
-        node = other.node
-        if other is not stmt and type(node) is cst.Assign and other.defs & names:
-            found.append(node.value)
+    seen: set[int] = set()
+    grown = True
+    while grown:
+        names = {n.value for part in found for n in read_names(part)}
+        grown = False
+        for other in ctx.graph.scope_stmts(stmt.scope):
+            node = other.node
+            bound = other is not stmt and other.defs & names and id(node) not in seen
+            if bound and type(node) is cst.Assign:
+                found.append(node.value)
+                seen.add(id(node))
+                grown = True
+            elif bound:
+                return [*found, cst.Name(_UNFOLLOWED)]  # bound otherwise: not followed
     return found
+
+
+def _spent_attributes(
+    ctx: ModuleContext, use: Use, attr: str, sources: list[cst.BaseExpression]
+) -> bool:
+    """Every attribute of `self` the stored value's `sources` read is *spent*: new buffers
+    (`facts/fresh.py`) read only before any step runs on the instance, only into a record
+    that replaces `self.attr` (`self.state = TrainState.create(params=self.init_params)`),
+    and named nowhere outside the class: once a step donates them nothing reads them."""
+    me = use.method.params[0]
+    if any(type(s) is cst.Name and s.value == _UNFOLLOWED for s in sources):
+        return False
+    others: set[str] = set()
+    for value in sources:
+        for node, parent in walk_parents(value, None):
+            based = type(parent) is cst.Attribute and parent.value is node
+            if type(node) is cst.Name and node.value == me and not based:
+                return False  # `self` itself
+            named = type(node) is cst.Attribute and type(node.value) is cst.Name
+            if named and node.value.value == me and node.attr.value != attr:  # type: ignore[attr-defined]
+                others.add(node.attr.value)  # type: ignore[attr-defined]
+    cls = use.method.scope
+    before = confinement(ctx, cls, attr).before
+    return bool(others) and all(_spent(ctx, cls, attr, other, before) for other in others)
+
+
+def _spent(ctx: ModuleContext, cls: str, attr: str, other: str, before: frozenset[str]) -> bool:
+    """`self.other` holds new buffers, read only by methods in `before`, each read only
+    into the record that replaces `self.attr`; nothing outside the class names it."""
+    inside = {id(u.node) for u in uses(ctx, cls, other)}
+    members = set(family(ctx, cls))
+    for stmt in ctx.graph.stmts:
+        if stmt.scope.split(".")[0] in members:
+            continue
+        for root in roots(stmt):
+            for node, _ in walk_parents(root, None):
+                if (
+                    type(node) is cst.Attribute
+                    and node.attr.value == other
+                    and id(node) not in inside
+                ):
+                    return False
+    stores = 0
+    for u in uses(ctx, cls, other):
+        if type(u.node) is not cst.Attribute:
+            return False
+        if is_store(u):
+            stores += 1
+            if not _fresh_store(ctx, u):
+                return False
+        elif u.method.qualname not in before or not keeps_nothing(ctx, u, attr):
+            return False
+    return stores > 0
+
+
+def _fresh_store(ctx: ModuleContext, use: Use) -> bool:
+    """`self.other = fresh(...)` or a field or item of it (`model.init(...)["params"]`)."""
+    node = use.stmt.node
+    if (
+        type(node) is not cst.Assign
+        or len(node.targets) != 1
+        or node.targets[0].target is not use.node
+    ):
+        return False
+    value = node.value
+    while type(value) in (cst.Subscript, cst.Attribute):
+        value = value.value  # type: ignore[attr-defined]
+    return type(value) is cst.Call and fresh_result(ctx, use.stmt, value)
 
 
 def _other_attributes(

@@ -350,3 +350,79 @@ INVALID += (
         "        self.init_model(batches[0])\n",
     ),
 )
+
+#: A trainer that keeps its first parameters in `self.init_params` and builds its state
+#: from them when training starts (the uvadlc tutorials' shape): the state holds their
+#: very buffers, but nothing reads `self.init_params` once a step may have run.
+_SPENT = """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+@jax.jit
+def train_step(state, batch):
+    grads = jax.grad(lambda p: state.apply_fn(p, batch).sum())(state.params)
+    return state.apply_gradients(grads=grads), batch.sum()
+
+
+class Trainer:
+    def __init__(self, exmp):
+        self.model = nn.Dense(3)
+        self.init_model(exmp)
+
+    def init_model(self, exmp):
+        self.init_params = self.model.init(jax.random.PRNGKey(0), exmp)
+        self.state = None
+
+    def init_optimizer(self, lr):
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply,
+            params=self.init_params if self.state is None else self.state.params,
+            tx=optax.sgd(lr),
+        )
+
+    def train_model(self, batches):
+        self.init_optimizer(0.1)
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(jnp.ones((2, 3)))
+    trainer.train_model(batches)
+    return trainer.state.params
+"""
+_SPENT_HELD = "may be held by another attribute of `self` too (`self.init_params`)"
+
+
+def _spent(old: str, new: str, message: str = _SPENT_HELD) -> Invalid:
+    """`_SPENT` with `old` replaced by `new`: `self.init_params` may be read once a step
+    has deleted its buffers, unsafe."""
+    code = _SPENT.replace(old, new)
+    assert code != _SPENT, old
+    return Invalid(code, _donated(code), fix=_UNSAFE, message=message)
+
+
+INVALID += (
+    # fires: `self.init_params` holds new buffers (`init` of a linen layer), read only by
+    # `init_optimizer`, which runs before the first step of the one `train_model` call
+    Invalid(_SPENT, _donated(_SPENT)),
+    # fires, unsafe: `train_model` runs twice: the second `init_optimizer` follows steps
+    _spent("    trainer.train_model(batches)\n", "    trainer.train_model(batches)\n" * 2),
+    # fires, unsafe: a method reads the first parameters after training
+    _spent(
+        "    def train_model(self, batches):",
+        "    def reset(self):\n        return self.init_params\n\n"
+        "    def train_model(self, batches):",
+    ),
+    # fires, unsafe: code outside the class reads them
+    _spent("    return trainer.state.params", "    return trainer.init_params"),
+    # fires, unsafe: the optimizer's set-up keeps them elsewhere too
+    _spent(
+        "    def init_optimizer(self, lr):\n",
+        "    def init_optimizer(self, lr):\n        self.backup = self.init_params\n",
+    ),
+)

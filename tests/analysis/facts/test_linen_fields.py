@@ -52,8 +52,7 @@ def _inert(code: str) -> bool:
         ),
         # the shape of a parameter made by a library initializer
         (
-            _C
-            + "        w = self.param('w', nn.initializers.normal(0.02), (self.width, 2))\n"
+            _C + "        w = self.param('w', nn.initializers.normal(0.02), (self.width, 2))\n"
             "        return x @ w\n",
             True,
         ),
