@@ -25,7 +25,8 @@ any call of it: it runs while the instance is built (`facts/construction.py`, no
 method being a step method), or every mention of it is a direct call `self.m(...)` in
 the body of such a method, or of a step method that every holder calls first (outside
 a loop, no step call on it before) and no method of the class names, before that
-method's first statement naming a step and in no loop with one.
+method's first statement naming a step or calling a jitted function, and in no loop
+with one.
 
 A method is *after the steps* (`after`) when no step call on its instance can follow any
 call of it: it is no step method nor a dunder, `C`'s methods never name it, and every
@@ -368,11 +369,13 @@ def _called_before(
 
 
 def _step_from(ctx: ModuleContext, fn: Function, stmt: Stmt, steps: frozenset[str]) -> bool:
-    """A statement of `fn` naming a step on `self` may run before or at `stmt`."""
-    me = fn.params[0]
+    """A statement of `fn` naming a step on `self`, or calling a jitted function, may run
+    before or at `stmt`."""
+    me, jitted = fn.params[0], compiled_names(ctx)
     for other, node, _ in _nodes(ctx, _within(ctx, fn.qualname)):
         named = type(node) is cst.Attribute and node.attr.value in steps and _on_self(node, me)
-        if named and (other.id <= stmt.id or set(other.loops) & set(stmt.loops)):
+        called = type(node) is cst.Call and (dotted(node.func) or "") in jitted
+        if (named or called) and (other.id <= stmt.id or set(other.loops) & set(stmt.loops)):
             return True
     return False
 
