@@ -302,9 +302,12 @@ def _value_verdict(
     me = method.params[0]
     if me in names:  # before what `self`'s other attributes are handed to may keep
         sources = _sources(ctx, stmt, parts)
-        if not _spent_attributes(ctx, use, attr, sources):
+        unspent = _spent_attributes(ctx, use, attr, sources)
+        if unspent is not None:
             others = _other_attributes(ctx, stmt, sources, me, attr)
-            return _UNSAFE, f"{stored} may be held by another attribute of `{me}` too ({others})"
+            return _UNSAFE, (
+                f"{stored} may be held by another attribute of `{me}` too ({others}): {unspent}"
+            )
         names = names - {me}
     kept = sharing.retained_by(names)
     if kept is not None:
@@ -357,31 +360,57 @@ def _sources(
 
 def _spent_attributes(
     ctx: ModuleContext, use: Use, attr: str, sources: list[cst.BaseExpression]
-) -> bool:
-    """Every attribute of `self` the stored value's `sources` read is *spent*: new buffers
-    (`facts/fresh.py`) read only before any step runs on the instance, only into a record
-    that replaces `self.attr` (`self.state = TrainState.create(params=self.init_params)`),
-    and named nowhere outside the class: once a step donates them nothing reads them."""
+) -> str | None:
+    """Why an attribute of `self` the stored value's `sources` read may not be *spent*
+    (None: each is): new buffers (`facts/fresh.py`) read only before any step runs on
+    the instance, only into a record that replaces `self.attr` (`self.state =
+    TrainState.create(params=self.init_params)`), and named nowhere outside the class:
+    once a step donates them nothing reads them."""
     me = use.method.params[0]
     if any(type(s) is cst.Name and s.value == _UNFOLLOWED for s in sources):
-        return False
+        return "a name it reads is bound other than by `=`"
     others: set[str] = set()
+    called: dict[str, str] = {}  # `self.model` -> `self.model.init(...)`, not proven new
     for value in sources:
         for node, parent in walk_parents(value, None):
             based = type(parent) is cst.Attribute and parent.value is node
             if type(node) is cst.Name and node.value == me and not based:
-                return False  # `self` itself
+                return f"it reads `{me}` itself"
             named = type(node) is cst.Attribute and type(node.value) is cst.Name
-            if named and node.value.value == me and node.attr.value != attr:  # type: ignore[attr-defined]
-                others.add(node.attr.value)  # type: ignore[attr-defined]
+            if not named or node.value.value != me or node.attr.value == attr:  # type: ignore[attr-defined]
+                continue
+            call = _method_call(ctx, node)
+            if call is not None and fresh_result(ctx, use.stmt, call):
+                continue  # `self.model.init(...)`: new buffers, none of `self.model`'s
+            if call is not None:
+                called.setdefault(node.attr.value, ctx.code(call))  # type: ignore[attr-defined]
+            others.add(node.attr.value)  # type: ignore[attr-defined]
     cls = use.method.scope
     before = confinement(ctx, cls, attr).before
-    return bool(others) and all(_spent(ctx, cls, attr, other, before) for other in others)
+    for other in sorted(others):
+        if other in called:
+            return f"`{called[other]}` is not proven to make new buffers"
+        reason = _unspent(ctx, cls, attr, other, before)
+        if reason is not None:
+            return f"`{me}.{other}` {reason}"
+    return None if others else "it reads no attribute autoopt follows"
 
 
-def _spent(ctx: ModuleContext, cls: str, attr: str, other: str, before: frozenset[str]) -> bool:
-    """`self.other` holds new buffers, read only by methods in `before`, each read only
-    into the record that replaces `self.attr`; nothing outside the class names it."""
+def _method_call(ctx: ModuleContext, node: cst.CSTNode) -> cst.Call | None:
+    """The call `self.x.m(...)` whose receiver is `node` (`self.x`), or None."""
+    path = ctx.ancestors(node)
+    if len(path) < 3 or type(path[-2]) is not cst.Attribute or type(path[-3]) is not cst.Call:
+        return None
+    call = path[-3]
+    return call if call.func is path[-2] else None
+
+
+def _unspent(
+    ctx: ModuleContext, cls: str, attr: str, other: str, before: frozenset[str]
+) -> str | None:
+    """Why `self.other` may be read once a step has donated what it holds (None: it
+    holds new buffers, read only by methods in `before`, each read only into the record
+    that replaces `self.attr`, and nothing outside the class names it)."""
     inside = {id(u.node) for u in uses(ctx, cls, other)}
     members = set(family(ctx, cls))
     for stmt in ctx.graph.stmts:
@@ -389,23 +418,22 @@ def _spent(ctx: ModuleContext, cls: str, attr: str, other: str, before: frozense
             continue
         for root in roots(stmt):
             for node, _ in walk_parents(root, None):
-                if (
-                    type(node) is cst.Attribute
-                    and node.attr.value == other
-                    and id(node) not in inside
-                ):
-                    return False
-    stores = 0
+                named = type(node) is cst.Attribute and node.attr.value == other
+                if named and id(node) not in inside:
+                    return f"is reached outside `{cls}` at line {ctx.span(stmt.node).line}"
+    stored = False
     for u in uses(ctx, cls, other):
+        line = ctx.span(u.stmt.node).line
         if type(u.node) is not cst.Attribute:
-            return False
-        if is_store(u):
-            stores += 1
-            if not _fresh_store(ctx, u):
-                return False
-        elif u.method.qualname not in before or not keeps_nothing(ctx, u, attr):
-            return False
-    return stores > 0
+            return f"may be reached through `{ctx.code(u.node)}` at line {line}"
+        if is_store(u) and not _fresh_store(ctx, u):
+            return f"is stored at line {line} a value not proven new buffers"
+        if not is_store(u) and u.method.qualname not in before:
+            return f"is read at line {line}, where a step may have run"
+        if not is_store(u) and not keeps_nothing(ctx, u, attr):
+            return f"is read at line {line} other than into the record replacing `self.{attr}`"
+        stored = stored or is_store(u)
+    return None if stored else "is never stored by the class"
 
 
 def _fresh_store(ctx: ModuleContext, use: Use) -> bool:
