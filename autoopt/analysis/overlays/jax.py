@@ -404,3 +404,6 @@ KEEPS_NO_ARGUMENT = {
 #: Calls whose result, unpacked into targets (`k, sub = jax.random.split(k)`), gives
 #: each target a new buffer of its own, none an argument's.
 UNPACKS_FRESH = frozenset({"jax.random.split"})
+#: jax.random functions that return their argument's buffer (a raw key's data is the
+#: key itself; a typed key wraps the data it is given): no new buffer.
+RANDOM_VIEWS = frozenset({"jax.random.key_data", "jax.random.wrap_key_data"})

@@ -366,3 +366,12 @@ def test_random_calls_keep_no_argument_and_unpack_new_buffers() -> None:
         parts = list(getattr(jax.random, name.rsplit(".", 1)[1])(key, 3))
         pointers = {p.unsafe_buffer_pointer() for p in parts}
         assert len(pointers) == 3 and key.unsafe_buffer_pointer() not in pointers
+
+
+def test_random_views_return_their_argument_s_buffer() -> None:
+    raw = jax.random.PRNGKey(0)
+    data = jax.random.key_data(raw)
+    assert data.unsafe_buffer_pointer() == raw.unsafe_buffer_pointer()
+    wrapped = jax.random.wrap_key_data(data)
+    assert jax.random.key_data(wrapped).unsafe_buffer_pointer() == data.unsafe_buffer_pointer()
+    assert {"jax.random.key_data", "jax.random.wrap_key_data"} == jax_api.RANDOM_VIEWS
