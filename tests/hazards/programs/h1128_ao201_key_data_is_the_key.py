@@ -1,5 +1,6 @@
 """`jax.random.key_data` of a raw key returns the key itself. Trap for AO201 (new buffers
-of `jax.random`): donating `key` deletes `data`, the same buffer, read after the loop."""
+of `jax.random`): donating `key` donates `data`, the same buffer, read after the loop (the
+CPU backend may keep it: XLA may decline a donation it cannot use)."""
 
 import jax
 import jax.numpy as jnp
