@@ -99,12 +99,19 @@ class MissingDonation(Rule):
       every stored value is new buffers: `analysis/facts/attributes.py`,
       `analysis/facts/self_attrs.py`; a read that reaches only a call keeping none of its
       arguments (`checkpoints.save_checkpoint` without an asynchronous manager or
-      checkpointer: `analysis/facts/unkept_arguments.py`) or the `TrainState.create`
+      checkpointer, `jax.random.split`: `analysis/facts/unkept_arguments.py`) or the
+      `TrainState.create`
       or `TrainState(...)` (flax's or a field subclass's: `analysis/facts/train_states.py`)
       whose record replaces `self.x` keeps none, and that record's fields read from
       `self.x` are its own: `analysis/facts/attribute_reads.py`; a stored value that may
-      hold another attribute's buffers names it (`self.init_params`), and one that fills
-      two leaves with one name (`params=p, ema_params=p`) gets no fix, asked first
+      hold another attribute's buffers names it (`self.init_params`) unless that
+      attribute is spent: new buffers, read only by methods that run before any step on
+      the instance (while it is built, or before the first step statement of a step
+      method its holders call first), only into the record replacing `self.x`, and
+      named nowhere outside the class: `analysis/facts/attributes.py`,
+      `analysis/facts/trainer_steps.py`; one that fills
+      two leaves with one name (`params=p, ema_params=p`) gets no fix, asked first; a
+      key unpacked from `jax.random.split` (`self.rng, sub = ...`) is a new buffer
     - code outside the class reads `trainer.x`, or copies or hands on the trainer, only
       where no step can run on that instance after it (a method run only then may keep
       `self.x`): `analysis/facts/trainer_steps.py`; the subclasses the module derives
@@ -115,7 +122,13 @@ class MissingDonation(Rule):
       `TrainState.create` makes new buffers, none twice, and `TrainState(...)` holds the
       fields it is given (its `tx` such an optimizer or `None`): `analysis/facts/fresh.py`; a
       haiku function or linen module only with library initializers given constants
-      (`init=lambda *_: w` twice ties two parameters): `analysis/facts/initializers.py`
+      (`init=lambda *_: w` twice ties two parameters; `self.variable(c, n, jnp.asarray,
+      w)` holds `w`): `analysis/facts/initializers.py`; a linen module class built from
+      anything (`Model(**hparams)`) only where no field can become a variable (each
+      only sizes, shapes or switches what it computes): `analysis/facts/linen_fields.py`;
+      `self.model` read while the trainer is built (in `__init__` or a method only it
+      calls, `self` handed to nothing) holds what the class stores there:
+      `analysis/facts/construction.py`
     - a function of the module, an equinox or nnx module class with its own `__init__`
       or a list filled in place gives distinct leaves only where each is a new array,
       none referenced twice (`z = jnp.zeros(n); return [z, z]` is refused, so is a
@@ -147,8 +160,12 @@ class MissingDonation(Rule):
       logger or a closure handed it, the model stored in a module), and a keeper
       reached only after the last call keeps none; a module that may hand out its own
       namespace lets code autoopt cannot see read any global at any time, so a global
-      is unsafe to donate there: `analysis/facts/escape.py`
-    - no nested or other function reads it, and the first call donates no array of
+      is unsafe to donate there (`from inspect import signature`, called plainly, hands
+      out nothing): `analysis/facts/escape.py`, `analysis/facts/reflection.py`
+    - no nested or other function reads it (a module function every call of which, at
+      the top level, comes before the name is rebound from the import it shadows, in no
+      loop with that binding, reads the import: `analysis/facts/shadowed_imports.py`),
+      and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`;
       an array the calling function was given only where every call of that function is
       known (a module-level function of a script, never used as a value, its module's

@@ -785,7 +785,7 @@ def _is_fresh(qual: str, last: str, call: cst.Call | None) -> bool:
     if (
         qual in python_api.FRESH_BUILTINS
         or qual in jax_api.HOST_COPIES
-        or qual.startswith(("jax.random.", "jax.nn."))
+        or (qual.startswith(("jax.random.", "jax.nn.")) and qual not in jax_api.RANDOM_VIEWS)
     ):
         return not _copy_false(call)
     module = qual.rsplit(".", 1)[0]

@@ -15,15 +15,23 @@ proves, over the whole module (each premise that fails is named):
   replaces `self.x` (`analysis/facts/attribute_reads.py`).
   A read stored in another name or attribute that is read again is a proven alias (no
   fix); any other read (returned, handed to other code, closed over) may keep it;
-- every value stored in `self.x` (other than a jitted call's output) holds no buffer
-  another name may read later, no caller's array, nothing code autoopt cannot see may
-  keep (`analysis/facts/aliases.py`), and no buffer in two leaves.
+- every value stored in `self.x` (other than a jitted call's output, or a target of
+  unpacking a call whose every target gets a new buffer, `overlays.UNPACKS_FRESH`:
+  `self.rng, sub = jax.random.split(self.rng)`) holds no buffer another name may read
+  later, no caller's array, nothing code autoopt cannot see may keep
+  (`analysis/facts/aliases.py`), and no buffer in two leaves. It may hold another
+  attribute's buffers only where that attribute is *spent* (`_spent`): every store in
+  it is new buffers (`facts/fresh.py`), every read is in a method that runs before any
+  step on the instance (`trainer_steps.Confinement.before`) and reaches only the record
+  that replaces `self.x`, and nothing outside the class names it: once a step donates
+  them, nothing reads them.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import CallSite, Stmt
@@ -38,12 +46,15 @@ from autoopt.analysis.facts.aliases import (
 )
 from autoopt.analysis.facts.attribute_reads import keeps_nothing, replaced_fields
 from autoopt.analysis.facts.bufferless import bufferless_names
+from autoopt.analysis.facts.class_family import family
+from autoopt.analysis.facts.fresh import fresh_result
 from autoopt.analysis.facts.self_attrs import (
     Use,
     assign_targets,
     closed_class,
     is_self_attr,
     is_store,
+    roots,
     sealed_class,
     self_method,
     uses,
@@ -54,6 +65,8 @@ from autoopt.analysis.facts.trainer_steps import compiled_names, confinement
 from autoopt.model import Applicability
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
+#: Stands for a name `_sources` does not follow (bound other than by `=`).
+_UNFOLLOWED = "<unfollowed>"
 #: A verdict: the fix a donation allows and the premise that failed, as text.
 Verdict = tuple[Applicability, str]
 
@@ -179,6 +192,8 @@ def _stored_premise(
             return _UNSAFE, f"the value stored in `self.{attr}` at line {line} is bound twice"
         if type(value) is cst.Call and (dotted(value.func) or "") in jitted:
             continue  # a compiled call's outputs: new buffers
+        if _unpacked_fresh(ctx, node):
+            continue  # `self.rng, sub = jax.random.split(self.rng)`: a new buffer each
         if type(node.targets[0].target) is not cst.Attribute:
             line = ctx.span(node).line
             return _UNSAFE, f"the value stored in `self.{attr}` at line {line} is not followed"
@@ -186,6 +201,20 @@ def _stored_premise(
         if verdict is not None:
             return verdict
     return None
+
+
+def _unpacked_fresh(ctx: ModuleContext, node: cst.Assign) -> bool:
+    """`a, b = call(...)` (plain names and attributes, nothing starred) of a call whose
+    result, unpacked, gives each target a new buffer (`overlays.UNPACKS_FRESH`)."""
+    target, value = node.targets[0].target, node.value
+    if type(target) not in (cst.Tuple, cst.List) or type(value) is not cst.Call:
+        return False
+    plain = all(
+        type(e) is cst.Element and type(e.value) in (cst.Name, cst.Attribute)
+        for e in target.elements  # type: ignore[attr-defined]
+    )
+    qual = ctx.qualify(value.func) or ""
+    return plain and qual in overlays.UNPACKS_FRESH and not any(a.star for a in value.args)
 
 
 def _repeat_premise(
@@ -272,8 +301,14 @@ def _value_verdict(
     stored = f"the value stored in `self.{attr}` at line {line}"
     me = method.params[0]
     if me in names:  # before what `self`'s other attributes are handed to may keep
-        others = _other_attributes(ctx, stmt, _sources(ctx, stmt, parts), me, attr)
-        return _UNSAFE, f"{stored} may be held by another attribute of `{me}` too ({others})"
+        sources = _sources(ctx, stmt, parts)
+        unspent = _spent_attributes(ctx, use, attr, sources)
+        if unspent is not None:
+            others = _other_attributes(ctx, stmt, sources, me, attr)
+            return _UNSAFE, (
+                f"{stored} may be held by another attribute of `{me}` too ({others}): {unspent}"
+            )
+        names = names - {me}
     kept = sharing.retained_by(names)
     if kept is not None:
         return _UNSAFE, f"{stored} {kept}"
@@ -298,7 +333,7 @@ def _sources(
 ) -> list[cst.BaseExpression]:
     """The expressions whose buffers the stored `parts` may hold (a record's fields, not
     its `apply_fn`), with the values bound to the names they read in the scope of `stmt`
-    (`params = self.model.init(...)`)."""
+    (`params = self.model.init(...)`), and to the names those read, to a fixed point."""
     found: list[cst.BaseExpression] = []
     for part in parts:
         static = record_static(ctx, part) if type(part) is cst.Call else None
@@ -306,12 +341,114 @@ def _sources(
             found.append(part)
         else:  # `TrainState.create(...)`: its fields
             found += [a.value for a in part.args if not a.keyword or a.keyword.value not in static]  # type: ignore[attr-defined]
-    names = {n.value for part in found for n in read_names(part)}
-    for other in ctx.graph.scope_stmts(stmt.scope):
-        node = other.node
-        if other is not stmt and type(node) is cst.Assign and other.defs & names:
-            found.append(node.value)
+    seen: set[int] = set()
+    grown = True
+    while grown:
+        names = {n.value for part in found for n in read_names(part)}
+        grown = False
+        for other in ctx.graph.scope_stmts(stmt.scope):
+            node = other.node
+            bound = other is not stmt and other.defs & names and id(node) not in seen
+            if bound and type(node) is cst.Assign:
+                found.append(node.value)
+                seen.add(id(node))
+                grown = True
+            elif bound:
+                return [*found, cst.Name(_UNFOLLOWED)]  # bound otherwise: not followed
     return found
+
+
+def _spent_attributes(
+    ctx: ModuleContext, use: Use, attr: str, sources: list[cst.BaseExpression]
+) -> str | None:
+    """Why an attribute of `self` the stored value's `sources` read may not be *spent*
+    (None: each is): new buffers (`facts/fresh.py`) read only before any step runs on
+    the instance, only into a record that replaces `self.attr` (`self.state =
+    TrainState.create(params=self.init_params)`), and named nowhere outside the class:
+    once a step donates them nothing reads them."""
+    me = use.method.params[0]
+    if any(type(s) is cst.Name and s.value == _UNFOLLOWED for s in sources):
+        return "a name it reads is bound other than by `=`"
+    others: set[str] = set()
+    called: dict[str, str] = {}  # `self.model` -> `self.model.init(...)`, not proven new
+    for value in sources:
+        for node, parent in walk_parents(value, None):
+            based = type(parent) is cst.Attribute and parent.value is node
+            if type(node) is cst.Name and node.value == me and not based:
+                return f"it reads `{me}` itself"
+            named = type(node) is cst.Attribute and type(node.value) is cst.Name
+            if not named or node.value.value != me or node.attr.value == attr:  # type: ignore[attr-defined]
+                continue
+            call = _method_call(ctx, node)
+            if call is not None and fresh_result(ctx, use.stmt, call):
+                continue  # `self.model.init(...)`: new buffers, none of `self.model`'s
+            if call is not None:
+                called.setdefault(node.attr.value, ctx.code(call))  # type: ignore[attr-defined]
+            others.add(node.attr.value)  # type: ignore[attr-defined]
+    cls = use.method.scope
+    before = confinement(ctx, cls, attr).before
+    for other in sorted(others):
+        if other in called:
+            return f"`{called[other]}` is not proven to make new buffers"
+        reason = _unspent(ctx, cls, attr, other, before)
+        if reason is not None:
+            return f"`{me}.{other}` {reason}"
+    return None if others else "it reads no attribute autoopt follows"
+
+
+def _method_call(ctx: ModuleContext, node: cst.CSTNode) -> cst.Call | None:
+    """The call `self.x.m(...)` whose receiver is `node` (`self.x`), or None."""
+    path = ctx.ancestors(node)
+    if len(path) < 3 or type(path[-2]) is not cst.Attribute or type(path[-3]) is not cst.Call:
+        return None
+    call = path[-3]
+    return call if call.func is path[-2] else None
+
+
+def _unspent(
+    ctx: ModuleContext, cls: str, attr: str, other: str, before: frozenset[str]
+) -> str | None:
+    """Why `self.other` may be read once a step has donated what it holds (None: it
+    holds new buffers, read only by methods in `before`, each read only into the record
+    that replaces `self.attr`, and nothing outside the class names it)."""
+    inside = {id(u.node) for u in uses(ctx, cls, other)}
+    members = set(family(ctx, cls))
+    for stmt in ctx.graph.stmts:
+        if stmt.scope.split(".")[0] in members:
+            continue
+        for root in roots(stmt):
+            for node, _ in walk_parents(root, None):
+                named = type(node) is cst.Attribute and node.attr.value == other
+                if named and id(node) not in inside:
+                    return f"is reached outside `{cls}` at line {ctx.span(stmt.node).line}"
+    stored = False
+    for u in uses(ctx, cls, other):
+        line = ctx.span(u.stmt.node).line
+        if type(u.node) is not cst.Attribute:
+            return f"may be reached through `{ctx.code(u.node)}` at line {line}"
+        if is_store(u) and not _fresh_store(ctx, u):
+            return f"is stored at line {line} a value not proven new buffers"
+        if not is_store(u) and u.method.qualname not in before:
+            return f"is read at line {line}, where a step may have run"
+        if not is_store(u) and not keeps_nothing(ctx, u, attr):
+            return f"is read at line {line} other than into the record replacing `self.{attr}`"
+        stored = stored or is_store(u)
+    return None if stored else "is never stored by the class"
+
+
+def _fresh_store(ctx: ModuleContext, use: Use) -> bool:
+    """`self.other = fresh(...)` or a field or item of it (`model.init(...)["params"]`)."""
+    node = use.stmt.node
+    if (
+        type(node) is not cst.Assign
+        or len(node.targets) != 1
+        or node.targets[0].target is not use.node
+    ):
+        return False
+    value = node.value
+    while type(value) in (cst.Subscript, cst.Attribute):
+        value = value.value  # type: ignore[attr-defined]
+    return type(value) is cst.Call and fresh_result(ctx, use.stmt, value)
 
 
 def _other_attributes(

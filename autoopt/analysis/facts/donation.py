@@ -68,6 +68,7 @@ from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
 from autoopt.analysis.facts.module_provenance import made_before
 from autoopt.analysis.facts.nnx_modules import built_from_fields, holds_module
 from autoopt.analysis.facts.no_arrays import holds_no_array
+from autoopt.analysis.facts.shadowed_imports import reads_import_only
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values.lattice import Kind
@@ -495,7 +496,9 @@ def _outside_verdict(
 
 
 def _outside_reader(ctx: ModuleContext, scope: str, names: set[str]) -> str | None:
-    """A nested or other function that reads one of `names` from this scope."""
+    """A nested or other function that reads one of `names` from this scope (not a
+    module function that runs only while the name holds an import,
+    `facts/shadowed_imports.py`: it never reads the value bound later)."""
     fn = ctx.graph.functions.get(scope)
     if fn is not None:
         hit = sorted(names & (fn.captured | fn.globals | fn.nonlocals))
@@ -504,8 +507,9 @@ def _outside_reader(ctx: ModuleContext, scope: str, names: set[str]) -> str | No
         stmts = ctx.graph.scope_stmts(other.qualname)
         local = {n for s in stmts for n in s.defs} | set(other.params)
         read = {n for s in stmts for n in s.uses} - local
-        if names & read:
-            return f"the function `{other.name}` reads `{sorted(names & read)[0]}`"
+        hit = sorted(n for n in names & read if not reads_import_only(ctx, other, n))
+        if hit:
+            return f"the function `{other.name}` reads `{hit[0]}`"
     return None
 
 

@@ -16,15 +16,19 @@
   `flax.linen.Module` that defines no `init` of its own; or a wrapper that keeps the
   `init` of the object it is given, written in place
   (`hk.without_apply_rng(hk.transform(f))`). An initializer may return an
-  array it holds (`embedding_init=lambda *_: pretrained`), so a linen module is built
-  from literals only, and the code of a module class or of the function handed to
+  array it holds (`embedding_init=lambda *_: pretrained`), so a linen layer is built
+  from literals only, and a linen module class of this module from literals or from
+  anything when none of its fields can become a variable (`facts/linen_fields.py`:
+  `Model(**hparams)`), and the code of a module class or of the function handed to
   `hk.transform` is *sealed*: it reads from outside only imports, builtins, literal
   constants, globals only ever bound to arrays, numbers or strings (none callable), and
   sealed classes and functions of the module, and makes its parameters
   with library initializers built from constants only (`analysis/facts/initializers.py`:
   `init=lambda *_: w` twice ties two parameters to one buffer). The receiver may also be
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
-  that stores only such constructor calls of one class in it.
+  that stores only such constructor calls of one class in it, or read while the
+  instance is built (`facts/construction.py`: `self.model.init(...)` in a method only
+  `__init__` calls), where only the class's own stores can have set it.
 
 `held_fields` reads `TrainState.create(...)` and `TrainState(...)` (flax's, or a field
 subclass's: `analysis/facts/train_states.py`): its result holds the very buffers of
@@ -44,9 +48,11 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_literal, read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.construction import stored_calls
 from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
+from autoopt.analysis.facts.linen_fields import inert_fields
 from autoopt.analysis.facts.reflection import constant_globals, rebinding
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.facts.train_states import create_static, record_static
@@ -170,7 +176,9 @@ def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str |
         return None
     cls, attr = method.scope, expr.attr.value
     if closed_class(ctx, cls, attr) is not None:
-        return None
+        built = stored_calls(ctx, at.scope, expr)  # read while the instance is built
+        made = {_made_class(ctx, c) for c in built or []}
+        return made.pop() if built and len(made) == 1 else None
     stores = [u.stmt.node for u in uses(ctx, cls, attr) if is_store(u)]
     calls = [n.value for n in stores if type(n) is cst.Assign and len(n.targets) == 1]
     made = {_made_class(ctx, c) if type(c) is cst.Call else None for c in calls}
@@ -226,12 +234,11 @@ def _linen_module(ctx: ModuleContext, call: cst.Call) -> bool:
     built from literals only (an initializer handed in may return an array it holds)."""
     func = call.func
     qual = ctx.qualify(func) or ""
-    if not all(is_literal(a.value) and not a.star for a in call.args):
-        return False
+    literal = all(is_literal(a.value) and not a.star for a in call.args)
     if qual.startswith("flax.linen.") and qual.rsplit(".", 1)[-1][:1].isupper():
-        return qual not in linen_api.TRANSFORMS
+        return literal and qual not in linen_api.TRANSFORMS
     node = _class_def(ctx, func.value) if type(func) is cst.Name else None
-    if node is None:
+    if node is None or not (literal or inert_fields(ctx, node.name.value)):
         return False
     bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
     own = {s.node.name.value for s in ctx.graph.scope_stmts(node.name.value)

@@ -14,7 +14,10 @@ audit clears code that
 - calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
   array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
-  `sow`), and uses no custom creator or getter, nor `functools` (`partial(jnp.full, w)`).
+  `sow`), makes each linen `self.param` with a library initializer and each
+  `self.variable` with one or a NumPy or jax.numpy constructor (`jnp.zeros`; not
+  `jnp.asarray`, which returns the array it is given), and uses no custom creator or
+  getter, nor `functools` (`partial(jnp.full, w)`).
 
 The rest is a fact about the libraries: their initializers, called with constants, make
 a new buffer at each call (tests/analysis/overlays).
@@ -26,9 +29,15 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.overlays import haiku as hk_api
+from autoopt.analysis.overlays import jax as jax_api
 
 _INITIALIZERS = ".initializers."
 _STORES = frozenset({"set_state", "put_variable", "sow"})
+#: Methods of a linen module making a variable -> the position of the function they call
+#: to make it (`self.param(name, init_fn, *args)`, `self.variable(col, name, init_fn,
+#: *args)`), and the keywords they keep.
+_MAKERS = {"param": 1, "variable": 2}
+_KEYWORDS = frozenset({"init_fn", "unbox"})
 _CUSTOM = "custom_"
 
 
@@ -81,6 +90,8 @@ class InitializerAudit(cst.CSTVisitor):
         qual = self.ctx.qualify(node.func) or ""
         func = node.func
         last = func.attr.value if type(func) is cst.Attribute else qual.rsplit(".", 1)[-1]
+        if last in _MAKERS and type(func) is cst.Attribute and not self._library_made(node, last):
+            self.clean = False  # `self.variable(c, n, jnp.asarray, w)` holds `w` itself
         if (
             last in _STORES
             or _CUSTOM in qual
@@ -93,6 +104,23 @@ class InitializerAudit(cst.CSTVisitor):
         ):
             self.clean = False
         return True
+
+    def _library_made(self, call: cst.Call, last: str) -> bool:
+        """`self.param(name, init, ...)` or `self.variable(col, name, init, ...)` whose
+        `init` is a library initializer (`*.initializers.*`) or, for a variable, a NumPy
+        or jax.numpy constructor that makes a new array (`jnp.zeros`), and no keyword
+        but `unbox` (the rest reach `init`: `copy=False`)."""
+        position = _MAKERS[last]
+        given = [a for a in call.args if a.keyword and a.keyword.value == "init_fn"]
+        given += [a for a in call.args if a.keyword is None][position : position + 1]
+        others = [a for a in call.args if a.keyword and a.keyword.value not in _KEYWORDS]
+        if len(given) != 1 or others or any(a.star for a in call.args):
+            return False
+        init = given[0].value
+        qual = self.ctx.qualify(init.func if type(init) is cst.Call else init) or ""
+        module, _, name = qual.rpartition(".")
+        fresh = module in ("numpy", "jax.numpy") and name in jax_api.FRESH_CONSTRUCTORS
+        return _INITIALIZERS in qual or (last == "variable" and fresh)
 
     def _own_super(self, call: cst.Call) -> bool:
         """`super(C, self)` in the class `C` being visited, `super` the builtin."""

@@ -36,13 +36,14 @@ string, handing it to a function, returning or storing it) may rebind any global
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import is_constant
+from autoopt.analysis.core.exprs import evaluated_exprs, is_constant
 from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import importing_files, loads_file
@@ -100,12 +101,60 @@ _READ_WORDS = _OWN_WORDS | {
 def namespace_reader(ctx: ModuleContext) -> str:
     """Why code may read the module's globals other than through what it is handed: its
     own code holds a word that reaches its namespace (`globals`, `sys.modules`, a frame,
-    `gc`, ...) or imports itself or `__main__`; "" when it does neither."""
+    `gc`, `inspect` but where it only imports functions that read what they are given:
+    `_local_inspect`) or imports itself or `__main__`; "" when it does neither."""
     words = sorted(_READ_WORDS & set(_IDENTIFIER.findall(ctx.source)))
+    if words == ["inspect"] and _local_inspect(ctx):
+        words = []
     if words:
         return f"the module may hand out its own namespace (`{words[0]}`)"
     imports = _may_reach(ctx, _stem(ctx), frozenset())
     return "the module may import itself (or `__main__`)" if imports else ""
+
+
+def _local_inspect(ctx: ModuleContext) -> bool:
+    """Every `inspect` in the source is a `from inspect import ...` of functions that read
+    only what they are given (`python_api.INSPECT_LOCAL`), not renamed, and each is only
+    called, directly, without a keyword that evaluates text (`eval_str=True`)."""
+    found = [s.node for s in ctx.graph.stmts if type(s.node) is cst.ImportFrom]
+    found = [n for n in found if type(n.module) is cst.Name and n.module.value == "inspect"]
+    if len(found) != _IDENTIFIER.findall(ctx.source).count("inspect"):
+        return False  # `import inspect`, an attribute, a comment: not followed
+    names: set[str] = set()
+    for node in found:
+        if isinstance(node.names, cst.ImportStar) or node.relative:
+            return False
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            if alias.asname is not None or name not in python_api.INSPECT_LOCAL:
+                return False
+            names.add(name)
+    return all(_called_plainly(ctx, n) for n in names)
+
+
+def _called_plainly(ctx: ModuleContext, name: str) -> bool:
+    """Every read of `name` is a direct call without `INSPECT_EVALUATING` keywords."""
+    for stmt in ctx.graph.stmts:
+        if type(stmt.node) is cst.ImportFrom:
+            continue
+        for root in evaluated_exprs(stmt.node):
+            for node, parent in _with_parents(root, None):
+                if type(node) is not cst.Name or node.value != name:
+                    continue
+                if type(parent) is not cst.Call or parent.func is not node:
+                    return False
+                keywords = {a.keyword.value for a in parent.args if a.keyword is not None}
+                if keywords & python_api.INSPECT_EVALUATING or any(a.star for a in parent.args):
+                    return False
+    return True
+
+
+def _with_parents(
+    node: cst.CSTNode, parent: cst.CSTNode | None
+) -> Iterator[tuple[cst.CSTNode, cst.CSTNode | None]]:
+    yield node, parent
+    for child in child_list(node):
+        yield from _with_parents(child, node)
 
 
 def imported_by_project(ctx: ModuleContext) -> bool:

@@ -20,6 +20,14 @@ can follow, or names the premise that fails:
   `.x` only where no step call on it can follow: not in a statement that calls the step
   on it, and not before or in a loop with one (source order, loops by their statements).
 
+A method is *before the steps* (`before`) when no step can have run on its instance at
+any call of it: it runs while the instance is built (`facts/construction.py`, no such
+method being a step method), or every mention of it is a direct call `self.m(...)` in
+the body of such a method, or of a step method that every holder calls first (outside
+a loop, no step call on it before) and no method of the class names, before that
+method's first statement naming a step or calling a jitted function, and in no loop
+with one.
+
 A method is *after the steps* (`after`) when no step call on its instance can follow any
 call of it: it is no step method nor a dunder, `C`'s methods never name it, and every
 holder calls it where a bare use would be allowed. What it reads from or stores in
@@ -38,6 +46,7 @@ from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.core.jitted import jitted_callables, rebound_attribute_jits
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.facts.class_family import family, root_class
+from autoopt.analysis.facts.construction import constructing
 from autoopt.analysis.facts.self_attrs import is_store, roots, self_method, uses, walk_parents
 
 #: Expressions with a scope of their own.
@@ -53,6 +62,7 @@ class Confinement:
 
     reason: str | None
     after: frozenset[str]
+    before: frozenset[str] = frozenset()
 
 
 def confinement(ctx: ModuleContext, cls: str, attr: str) -> Confinement:
@@ -74,7 +84,8 @@ def _confinement(ctx: ModuleContext, cls: str, attr: str) -> Confinement:
     if reason is None:
         reason = _uses_premise(ctx, cls, attr, steps, holders)
     after = frozenset() if reason else _after(ctx, cls, methods, steps, holders)
-    return Confinement(reason, after)
+    before = frozenset() if reason else _before(ctx, cls, methods, steps, holders)
+    return Confinement(reason, after, before)
 
 
 def compiled_names(ctx: ModuleContext) -> set[str]:
@@ -269,6 +280,104 @@ def _after(
         if held and _step_after(stmt, held) is not None:
             candidates.discard(node.attr.value)
     return frozenset(fn.qualname for fn in methods if fn.name in candidates)
+
+
+def _before(
+    ctx: ModuleContext,
+    cls: str,
+    methods: list[Function],
+    steps: frozenset[str],
+    holders: dict[Holder, list[Stmt]],
+) -> frozenset[str]:
+    """The qualnames of the methods that run only before any step on their instance:
+    those that run while it is built (`facts/construction.py`), none a step method, and
+    those every mention of which is a direct call `self.m(...)` in the body of such a
+    method, or of a step method called first on its instance, before its first step
+    statement and in no loop with one (to a fixed point)."""
+    building = constructing(ctx, cls)
+    if any(fn.name in steps for fn in methods if fn.qualname in building):
+        building = frozenset()
+    named = set().union(*(_self_names(ctx, fn) for fn in methods))
+    entries = {
+        fn.qualname
+        for fn in methods
+        if fn.name in steps and fn.name not in named and _first_only(ctx, cls, fn.name, holders)
+    }
+    found = set(building)
+    grown = True
+    while grown:
+        more = {
+            fn.qualname
+            for fn in methods
+            if fn.qualname not in found
+            and fn.name not in steps
+            and not fn.name.startswith("__")
+            and not fn.node.decorators
+            and _called_before(ctx, fn.name, methods, found, entries, steps)
+        }
+        found |= more
+        grown = bool(more)
+    return frozenset(found)
+
+
+def _first_only(ctx: ModuleContext, cls: str, name: str, holders: dict[Holder, list[Stmt]]) -> bool:
+    """Outside `cls`, the method `name` is only called directly on `C(...)` or on a
+    holder, in no loop and where no other step call on that holder comes before it."""
+    mentioned = False
+    for stmt, node, parent in _nodes(ctx, _outside(ctx, cls)):
+        if type(node) is not cst.Attribute or node.attr.value != name:
+            continue
+        base = node.value
+        steps = holders.get((stmt.scope, base.value)) if type(base) is cst.Name else None
+        if not _called(node, parent) or stmt.loops or id(node) in _nested(stmt):
+            return False
+        if steps is None and not _made(ctx, base, cls):
+            return False
+        if any(
+            t is not stmt and (t.id < stmt.id or set(t.loops) & set(stmt.loops))
+            for t in steps or []
+        ):
+            return False
+        mentioned = True
+    return mentioned
+
+
+def _called_before(
+    ctx: ModuleContext,
+    name: str,
+    methods: list[Function],
+    found: set[str],
+    entries: set[str],
+    steps: frozenset[str],
+) -> bool:
+    """Every mention of `name` is a direct call `self.name(...)` in the body of a method
+    of `found`, or of one of `entries` before every statement there naming a step."""
+    by_name = {fn.qualname: fn for fn in methods if fn.qualname in found | entries}
+    mentioned = False
+    for stmt, node, parent in _nodes(ctx, ctx.graph.stmts):
+        if type(node) is not cst.Attribute or node.attr.value != name:
+            continue
+        fn = by_name.get(stmt.scope)
+        base = node.value
+        on_self = fn is not None and type(base) is cst.Name and base.value == fn.params[0]
+        if not on_self or not _called(node, parent) or id(node) in _nested(stmt):
+            return False
+        if fn is not None and fn.qualname not in found and _step_from(ctx, fn, stmt, steps):
+            return False
+        mentioned = True
+    return mentioned
+
+
+def _step_from(ctx: ModuleContext, fn: Function, stmt: Stmt, steps: frozenset[str]) -> bool:
+    """A statement of `fn` naming a step on `self`, or calling a jitted function, may run
+    before or at `stmt`."""
+    me, jitted = fn.params[0], compiled_names(ctx)
+    for other, node, _ in _nodes(ctx, _within(ctx, fn.qualname)):
+        named = type(node) is cst.Attribute and node.attr.value in steps and _on_self(node, me)
+        called = type(node) is cst.Call and (dotted(node.func) or "") in jitted
+        if (named or called) and (other.id <= stmt.id or set(other.loops) & set(stmt.loops)):
+            return True
+    return False
 
 
 def _self_name(ctx: ModuleContext, cls: str, stmt: Stmt) -> str | None:

@@ -1,10 +1,10 @@
 """Library calls that keep no reference to their arguments and return none of them.
 
 `keeps_no_argument` holds of a call the overlays list (`overlays.KEEPS_NO_ARGUMENT`,
-`flax.training.checkpoints.save_checkpoint`) when it is given only the parameters the
-overlay names (by position, in order, or by keyword) and no `*args` or `**kwargs`: an
-argument left out of the list (an `async_manager` that writes later) voids it. Once
-such a call returns, what it was given is held only where it was before.
+`flax.training.checkpoints.save_checkpoint`, `jax.random.split`) when it is given only
+the parameters the overlay names (by position, in order, or by keyword) and no `*args` or
+`**kwargs`: an argument left out of the list (an `async_manager` that writes later) voids
+it. Once such a call returns, what it was given is held only where it was before.
 """
 
 from __future__ import annotations

@@ -94,7 +94,9 @@ ARRAY_CALLS = optax.LOSSES
 ALIASING = {**equinox.ALIASING, **flax_nnx.ALIASING}
 #: Calls, in any library, that keep no reference to their arguments once they return and
 #: return none of them -> the parameters that keep this so, in order.
-KEEPS_NO_ARGUMENT = flax_training.KEEPS_NO_ARGUMENT
+KEEPS_NO_ARGUMENT = {**flax_training.KEEPS_NO_ARGUMENT, **jax.KEEPS_NO_ARGUMENT}
+#: Calls whose result, unpacked, gives each target a new buffer of its own.
+UNPACKS_FRESH = jax.UNPACKS_FRESH
 #: Constructors, in any library, whose object nothing else keeps (it may hold what it is
 #: given): `nnx.Linear(...)`, `nnx.Optimizer(...)`, `optax.adam(...)`.
 UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS | optax.UNKEPT_OBJECTS | equinox.UNKEPT_OBJECTS

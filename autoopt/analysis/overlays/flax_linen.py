@@ -61,3 +61,11 @@ ARRAYS_METHODS = frozenset({"init"})
 RUNS_GIVEN_CODE = frozenset({"method", "capture_intermediates"})
 #: Base classes of linen modules (immutable dataclasses; `setup` fields are not state).
 MODULE_BASES = frozenset({"flax.linen.Module"})
+#: Fields of flax.linen layers that only size, shape, scale or switch what the layer
+#: computes: none becomes a variable (their variables come from the `*_init` fields).
+HYPERPARAMETERS = frozenset(
+    {"features", "rate", "kernel_size", "strides", "padding", "use_bias", "epsilon",
+     "momentum", "num_embeddings", "dtype", "param_dtype", "use_running_average",
+     "deterministic", "num_heads", "qkv_features", "out_features", "dropout_rate",
+     "use_scale"}
+)  # fmt: skip

@@ -393,3 +393,17 @@ ABSORBS: dict[str, frozenset[str]] = {
     "complex64": frozenset({*_HALF, "float32", "complex64"}),
     "complex128": frozenset({*_HALF, "float32", "float64", "float", "complex64", "complex128"}),
 }
+
+#: Calls that keep no reference to their arguments once they return and return none of
+#: them -> the parameters that keep this so, in order (`overlays.KEEPS_NO_ARGUMENT`):
+#: `jax.random.split(key, num)` and `fold_in(key, data)` compute new keys.
+KEEPS_NO_ARGUMENT = {
+    "jax.random.split": ("key", "num"),
+    "jax.random.fold_in": ("key", "data"),
+}
+#: Calls whose result, unpacked into targets (`k, sub = jax.random.split(k)`), gives
+#: each target a new buffer of its own, none an argument's.
+UNPACKS_FRESH = frozenset({"jax.random.split"})
+#: jax.random functions that return their argument's buffer (a raw key's data is the
+#: key itself; a typed key wraps the data it is given): no new buffer.
+RANDOM_VIEWS = frozenset({"jax.random.key_data", "jax.random.wrap_key_data"})

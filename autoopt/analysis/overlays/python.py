@@ -54,6 +54,13 @@ CODE_BUILTINS = frozenset({"exec", "eval"})
 MODULE_LOOKUPS = frozenset({"sys.modules.get", "importlib.import_module", "__import__"})
 #: Attributes holding the namespace of the module a function or a frame runs in.
 GLOBALS_ATTRIBUTES = frozenset({"__globals__", "f_globals"})
+#: Functions of `inspect` that read only the object they are given (no frame, no
+#: module namespace, no global by name), called directly without the keywords of
+#: `INSPECT_EVALUATING` (`signature(f, eval_str=True)` evaluates string annotations in
+#: `f`'s globals).
+INSPECT_LOCAL = frozenset({"signature", "isclass", "isfunction", "ismethod", "cleandoc"})
+#: Keywords through which an `inspect` function evaluates text in a namespace.
+INSPECT_EVALUATING = frozenset({"eval_str", "globals", "locals"})
 #: Builtins that read an object (a module) without keeping or changing it.
 OBJECT_READERS = frozenset(
     {"hasattr", "isinstance", "id", "type", "dir", "callable", "print", "repr", "str"}

@@ -13,6 +13,7 @@ from autoopt.rules.examples import (
     ao201_keep_first,
     ao201_loop_batches,
     ao201_module_classes,
+    ao201_shadowed,
     ao201_static_self,
     ao201_tiny,
     ao201_trainers,
@@ -2293,4 +2294,5 @@ print(model.kernel.value.sum())
     *ao201_escape.INVALID,
     *ao201_static_self.INVALID,
     *ao201_tiny.INVALID,
+    *ao201_shadowed.INVALID,
 )

@@ -199,3 +199,230 @@ INVALID += (
         message="`Mixed` at line 39 derives from `Trainer` in a way autoopt does not follow",
     ),
 )
+
+#: A trainer that keeps its PRNG key in `self.rng`, split in `__init__` and replaced by
+#: the step with the state (the uvadlc tutorials' shape).
+_KEYED = """
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+@jax.jit
+def train_step(state, rng, batch):
+    rng, noise_rng = jax.random.split(rng)
+    noise = jax.random.normal(noise_rng, batch.shape)
+    grads = jax.tree.map(lambda p: p * (batch + noise).mean(), state.params)
+    return state.apply_gradients(grads=grads), rng, batch.sum()
+
+
+class Trainer:
+    def __init__(self, seed):
+        self.rng = jax.random.PRNGKey(seed)
+        self.rng, init_rng = jax.random.split(self.rng)
+        params = {"w": jax.random.normal(init_rng, (3,))}
+        self.state = train_state.TrainState.create(apply_fn=None, params=params, tx=optax.sgd(0.1))
+
+    def train_model(self, batches):
+        for batch in batches:
+            self.state, self.rng, loss = train_step(self.state, self.rng, batch)
+
+
+def main(batches):
+    Trainer(0).train_model(batches)
+"""
+_SPLIT = "self.rng, init_rng = jax.random.split(self.rng)"
+
+
+def _keyed(new: str, message: str) -> Invalid:
+    """`_KEYED` with its key split written `new`: unsafe, `message` names why."""
+    code = _KEYED.replace(_SPLIT, new)
+    assert code != _KEYED, new
+    return Invalid(code, _keyed_donated(code), fix=_UNSAFE, message=message)
+
+
+def _keyed_donated(code: str) -> str:
+    """`code` as AO201 rewrites it: `train_step` donates `state` and `rng`."""
+    jit = '@functools.partial(jax.jit, donate_argnames=("state", "rng"))'
+    return "\nimport functools\n" + code.replace("@jax.jit", jit)
+
+
+INVALID += (
+    # fires: `jax.random.split` keeps no reference to the key it reads, and unpacked its
+    # result gives `self.rng` and `init_rng` new buffers of their own
+    Invalid(_KEYED, _keyed_donated(_KEYED)),
+    # fires, unsafe: the key is split by code autoopt cannot see, which may keep it
+    _keyed(
+        "self.rng, init_rng = split_key(self.rng)",
+        "`self.rng` is read at line 19 (`self.rng, init_rng = split_key(self.rng)`)",
+    ),
+    # fires, unsafe: a starred target is not followed
+    _keyed(
+        "self.rng, *subs = jax.random.split(self.rng, 3)\n        init_rng = subs[0]",
+        "the value stored in `self.rng` at line 19 is not followed",
+    ),
+    # fires, unsafe: the old key is kept in a list
+    _keyed(
+        "KEYS.append(self.rng)\n        init_rng = jax.random.PRNGKey(1)",
+        "`self.rng` is read at line 19 (`KEYS.append(self.rng)`)",
+    ),
+)
+
+#: A trainer that builds its linen model from keyword arguments and initialises it in a
+#: method its constructor calls (the uvadlc tutorials' shape); code outside reads
+#: `trainer.model` after training.
+_MODELLED = """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class MLP(nn.Module):
+    width: int
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))
+
+
+@jax.jit
+def train_step(state, batch):
+    grads = jax.grad(lambda p: state.apply_fn(p, batch).sum())(state.params)
+    return state.apply_gradients(grads=grads), batch.sum()
+
+
+class Trainer:
+    def __init__(self, exmp, **hparams):
+        self.model = MLP(**hparams)
+        self.init_model(exmp)
+
+    def init_model(self, exmp):
+        params = self.model.init(jax.random.PRNGKey(0), exmp)
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply, params=params, tx=optax.sgd(0.1)
+        )
+
+    def train_model(self, batches):
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(jnp.ones((2, 3)), width=8)
+    trainer.train_model(batches)
+    return trainer.model.apply(trainer.state.params, batches[0])
+"""
+_HELD = "may be held by another attribute of `self` too (`self.model`)"
+
+
+def _modelled(old: str, new: str) -> Invalid:
+    """`_MODELLED` with `old` replaced by `new`: `self.model` may hold the state's
+    buffers, unsafe."""
+    code = _MODELLED.replace(old, new)
+    assert code != _MODELLED, old
+    return Invalid(code, _donated(code), fix=_UNSAFE, message=_HELD)
+
+
+INVALID += (
+    # fires: read while the trainer is built, `self.model` holds the `MLP` its
+    # constructor stores, whose one field only sizes a layer: `init` makes new buffers
+    Invalid(_MODELLED, _donated(_MODELLED)),
+    # fires, unsafe: a field the model calls may be a module holding arrays of its own
+    _modelled(
+        "    width: int\n\n    @nn.compact\n    def __call__(self, x):\n"
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+        "    width: int\n    act: object = nn.relu\n\n    @nn.compact\n    def __call__(self, x):\n"
+        "        return nn.Dense(1)(self.act(nn.Dense(self.width)(x)))",
+    ),
+    # fires, unsafe: the model keeps a field's array as a variable (`jnp.asarray`)
+    _modelled(
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+        '        return x + self.variable("c", "t", jnp.asarray, self.width).value',
+    ),
+    # fires, unsafe: the model is initialised again after training, when code outside
+    # may have stored another object in `trainer.model`
+    _modelled(
+        "            self.state, loss = train_step(self.state, batch)\n",
+        "            self.state, loss = train_step(self.state, batch)\n"
+        "        self.init_model(batches[0])\n",
+    ),
+)
+
+#: A trainer that keeps its first parameters in `self.init_params` and builds its state
+#: from them when training starts (the uvadlc tutorials' shape): the state holds their
+#: very buffers, but nothing reads `self.init_params` once a step may have run.
+_SPENT = """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+@jax.jit
+def train_step(state, batch):
+    grads = jax.grad(lambda p: state.apply_fn(p, batch).sum())(state.params)
+    return state.apply_gradients(grads=grads), batch.sum()
+
+
+class Trainer:
+    def __init__(self, exmp):
+        self.model = nn.Dense(3)
+        self.init_model(exmp)
+
+    def init_model(self, exmp):
+        self.init_params = self.model.init(jax.random.PRNGKey(0), exmp)
+        self.state = None
+
+    def init_optimizer(self, lr):
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply,
+            params=self.init_params if self.state is None else self.state.params,
+            tx=optax.sgd(lr),
+        )
+
+    def train_model(self, batches):
+        self.init_optimizer(0.1)
+        for batch in batches:
+            self.state, loss = train_step(self.state, batch)
+
+
+def main(batches):
+    trainer = Trainer(jnp.ones((2, 3)))
+    trainer.train_model(batches)
+    return trainer.state.params
+"""
+_SPENT_HELD = "may be held by another attribute of `self` too (`self.init_params`)"
+
+
+def _spent(old: str, new: str, message: str = _SPENT_HELD) -> Invalid:
+    """`_SPENT` with `old` replaced by `new`: `self.init_params` may be read once a step
+    has deleted its buffers, unsafe."""
+    code = _SPENT.replace(old, new)
+    assert code != _SPENT, old
+    return Invalid(code, _donated(code), fix=_UNSAFE, message=message)
+
+
+INVALID += (
+    # fires: `self.init_params` holds new buffers (`init` of a linen layer), read only by
+    # `init_optimizer`, which runs before the first step of the one `train_model` call
+    Invalid(_SPENT, _donated(_SPENT)),
+    # fires, unsafe: `train_model` runs twice: the second `init_optimizer` follows steps
+    _spent("    trainer.train_model(batches)\n", "    trainer.train_model(batches)\n" * 2),
+    # fires, unsafe: a method reads the first parameters after training
+    _spent(
+        "    def train_model(self, batches):",
+        "    def reset(self):\n        return self.init_params\n\n"
+        "    def train_model(self, batches):",
+    ),
+    # fires, unsafe: code outside the class reads them
+    _spent("    return trainer.state.params", "    return trainer.init_params"),
+    # fires, unsafe: the optimizer's set-up keeps them elsewhere too
+    _spent(
+        "    def init_optimizer(self, lr):\n",
+        "    def init_optimizer(self, lr):\n        self.backup = self.init_params\n",
+    ),
+)

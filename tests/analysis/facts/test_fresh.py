@@ -294,3 +294,53 @@ def test_super_and_data_globals_in_sealed_code(program: str, fresh: bool) -> Non
     at = stmt(ctx, "out = ")
     assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
     assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+_LINEN = """
+TABLE = jnp.ones(3)
+
+class Kept(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return x + self.variable("consts", "t", jnp.asarray, TABLE).value
+
+class Zeroed(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return x + self.variable("stats", "t", jnp.zeros, (3,)).value
+
+class Sized(nn.Module):
+    width: int
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(self.width)(x)
+
+class Activated(nn.Module):
+    act: object
+
+    @nn.compact
+    def __call__(self, x):
+        return self.act(nn.Dense(3)(x))
+
+def main(key, x, cfg, f):
+    CALL
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "fresh"),
+    [
+        ("Kept().init(key, x)", False),  # `jnp.asarray(TABLE)` is `TABLE` itself
+        ("Zeroed().init(key, x)", True),
+        ("Sized(**cfg).init(key, x)", True),  # its one field only sizes a layer
+        ("Sized(width=x).init(key, x)", True),
+        ("Activated(act=f).init(key, x)", False),  # a field called may hold arrays
+        ("Activated(**cfg).init(key, x)", False),
+    ],
+)
+def test_linen_modules_built_from_anything(call: str, fresh: bool) -> None:
+    ctx = context(_LINEN.replace("CALL", f"out = {call}"), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh

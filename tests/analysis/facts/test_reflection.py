@@ -271,6 +271,36 @@ def test_constant_globals_are_constants_nothing_rebinds() -> None:
             "the module may hand out its own namespace (`modules`)",
         ),
         ("import inspect\n", "the module may hand out its own namespace (`inspect`)"),
+        ("from inspect import signature\nprint(signature(len))\n", ""),
+        ("from inspect import isclass, cleandoc\nisclass(int)\n", ""),
+        (
+            "from inspect import signature\nprint(signature(len, eval_str=True))\n",
+            "the module may hand out its own namespace (`inspect`)",
+        ),
+        (
+            "from inspect import signature\nshow = signature\n",
+            "the module may hand out its own namespace (`inspect`)",
+        ),
+        (
+            "from inspect import signature as sig\nprint(sig(len))\n",
+            "the module may hand out its own namespace (`inspect`)",
+        ),
+        (
+            "from inspect import getclosurevars\nprint(getclosurevars(len))\n",
+            "the module may hand out its own namespace (`inspect`)",
+        ),
+        (
+            "from inspect import signature\nimport inspect\nsignature(len)\n",
+            "the module may hand out its own namespace (`inspect`)",
+        ),
+        (
+            "from inspect import signature  # see inspect\nsignature(len)\n",
+            "the module may hand out its own namespace (`inspect`)",
+        ),
+        (
+            "from inspect import signature\nimport gc\nsignature(len)\n",
+            "the module may hand out its own namespace (`gc`)",
+        ),
         (
             "import gc\nobjs = gc.get_objects()\n",
             "the module may hand out its own namespace (`gc`)",

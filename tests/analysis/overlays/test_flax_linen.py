@@ -156,6 +156,45 @@ def test_remat_static_argnums_count_self_and_name_positions_only() -> None:
         nn.remat(Layer)().init(KEY, x, False)
 
 
+def test_hyperparameters_are_fields_of_layers_that_never_become_variables() -> None:
+    import dataclasses
+
+    layers = (nn.Dense, nn.Conv, nn.Dropout, nn.BatchNorm, nn.LayerNorm, nn.Embed,
+              nn.MultiHeadDotProductAttention)  # fmt: skip
+    fields = {f.name for layer in layers for f in dataclasses.fields(layer)}
+    assert fields >= linen_api.HYPERPARAMETERS
+    assert not any(n.endswith("_init") for n in linen_api.HYPERPARAMETERS)
+    # given as arrays, the scalars among them are not kept as variables
+    rate, momentum, epsilon = jnp.float32(0.5), jnp.float32(0.9), jnp.float32(1e-5)
+    built = (
+        (nn.Dropout(rate=rate, deterministic=False), {"rngs": {"dropout": KEY}}),
+        (nn.BatchNorm(momentum=momentum, epsilon=epsilon, use_running_average=False), {}),
+        (nn.LayerNorm(epsilon=epsilon), {}),
+    )
+    for layer, extra in built:
+        rngs = {"params": KEY, **extra.get("rngs", {})}
+        variables = layer.init(rngs, X)
+        leaves = jax.tree_util.tree_leaves(variables)
+        assert not any(leaf is v for leaf in leaves for v in (rate, momentum, epsilon))
+        assert pointers(variables).isdisjoint(pointers([rate, momentum, epsilon]))
+
+
+def test_a_variable_holds_what_its_function_returns() -> None:
+    table = jnp.ones(3)
+
+    class Kept(nn.Module):
+        make: object
+
+        @nn.compact
+        def __call__(self, x):
+            return x + self.variable("consts", "t", self.make, table).value
+
+    kept = Kept(jnp.asarray).init(KEY, X[0])["consts"]["t"]
+    assert kept.unsafe_buffer_pointer() == table.unsafe_buffer_pointer()
+    copied = Kept(jnp.array).init(KEY, X[0])["consts"]["t"]
+    assert copied.unsafe_buffer_pointer() != table.unsafe_buffer_pointer()
+
+
 #: Each `APPLY_PURE_LAYERS` entry built from plain values, its input, and `apply`'s extras.
 _LAYERS = {
     "flax.linen.Dense": (lambda: nn.Dense(3), X, {}),

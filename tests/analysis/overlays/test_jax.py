@@ -342,3 +342,36 @@ def test_jit_narrows_a_numpy_array_of_another_dtype(name: str) -> None:
     assert name not in jax_api.DEVICE_KEPT_DTYPES
     if not jax.config.jax_enable_x64:
         assert jax.jit(lambda a: a)(np.zeros(3, getattr(np, name))).dtype != np.dtype(name)
+
+
+def test_random_calls_keep_no_argument_and_unpack_new_buffers() -> None:
+    import sys
+
+    key = jax.random.PRNGKey(0)
+    calls = {"jax.random.split": (key, 3), "jax.random.fold_in": (key, 7)}
+    before = sys.getrefcount(key)
+    assert set(calls) == set(jax_api.KEEPS_NO_ARGUMENT)
+    for name, args in calls.items():
+        f = getattr(jax.random, name.rsplit(".", 1)[1])
+        params = list(inspect.signature(f).parameters)
+        assert params[: len(jax_api.KEEPS_NO_ARGUMENT[name])] == list(
+            jax_api.KEEPS_NO_ARGUMENT[name]
+        )
+        out = f(*args)
+        assert out is not key and not any(a is out for a in args)
+        assert out.unsafe_buffer_pointer() != key.unsafe_buffer_pointer()
+    assert sys.getrefcount(key) == before  # nothing kept a reference
+    assert overlays.KEEPS_NO_ARGUMENT["jax.random.split"] == ("key", "num")
+    for name in jax_api.UNPACKS_FRESH:
+        parts = list(getattr(jax.random, name.rsplit(".", 1)[1])(key, 3))
+        pointers = {p.unsafe_buffer_pointer() for p in parts}
+        assert len(pointers) == 3 and key.unsafe_buffer_pointer() not in pointers
+
+
+def test_random_views_return_their_argument_s_buffer() -> None:
+    raw = jax.random.PRNGKey(0)
+    data = jax.random.key_data(raw)
+    assert data.unsafe_buffer_pointer() == raw.unsafe_buffer_pointer()
+    wrapped = jax.random.wrap_key_data(data)
+    assert jax.random.key_data(wrapped).unsafe_buffer_pointer() == data.unsafe_buffer_pointer()
+    assert {"jax.random.key_data", "jax.random.wrap_key_data"} == jax_api.RANDOM_VIEWS

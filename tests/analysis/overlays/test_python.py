@@ -215,3 +215,24 @@ def test_builtins_that_write_call_or_introspect() -> None:
 def test_transparent_decorators_exist() -> None:
     for name in python_api.TRANSPARENT_DECORATORS:
         assert resolve(name) if "." in name else hasattr(builtins, name), name
+
+
+def test_inspect_local_functions_read_only_their_argument() -> None:
+    import inspect
+
+    assert all(callable(getattr(inspect, n)) for n in python_api.INSPECT_LOCAL)
+
+    def f(x: object) -> None:
+        pass
+
+    f.__annotations__ = {"x": "GAIN"}  # a name only the module's namespace has
+    globals()["GAIN"] = marker = object()
+    try:
+        assert inspect.signature(f).parameters["x"].annotation == "GAIN"
+        evaluated = inspect.signature(f, eval_str=True).parameters["x"].annotation
+        assert evaluated is marker  # `eval_str` reads the function's globals
+    finally:
+        del globals()["GAIN"]
+    assert "eval_str" in python_api.INSPECT_EVALUATING
+    assert {"globals", "locals"} <= set(inspect.signature(inspect.signature).parameters)
+    assert set(inspect.signature(inspect.signature).parameters) & python_api.INSPECT_EVALUATING

@@ -1,0 +1,262 @@
+"""Linen module classes whose fields cannot become variables: built from anything.
+
+A linen module is a dataclass of hyperparameters; `init` makes its variables with
+initializers. A field's value becomes (part of) a variable only if the module's code
+hands that very object on to where an initializer or a layer may return it. So
+`Model(**hparams).init(key, x)` makes new buffers, whatever `hparams` holds, when the
+class's code is sealed (`facts/fresh.py`: library initializers given constants) and
+every field is *inert*: each read `self.f` of a field (an annotated name of the class
+body) in the class's code, or a field or item of it (`self.f[0]`, `self.f.x`), is
+
+- an operand of arithmetic or a comparison, a test (`if`, a conditional expression's),
+  or a bound of a slice or an index of another value: the result is a new value, or
+  none of the field's;
+- an argument of `range`, `len`, `int`, `float` or `bool`, or (directly, or as an
+  element of a tuple or list given) of a NumPy or jax.numpy constructor
+  (`np.zeros((n, self.d))`, `jnp.arange(self.n)`), which make new arrays;
+- a shape after the initializer of `self.param(name, init, *shape)`, `init` a library
+  initializer (`nn.initializers.normal(0.02)`), or an argument of a shape method
+  (`qkv.reshape(b, n, self.num_heads, -1)`) of a local name every binding of which is an
+  array: a call of a flax.linen layer the class stores in `setup` (`self.qkv_proj(x)`),
+  of jax.numpy or jax.nn, or a shape method of such a name;
+- the first positional argument, or a hyperparameter keyword
+  (`flax_linen.HYPERPARAMETERS`), of a flax.linen layer;
+- an argument of a linen module class of this module that derives from
+  `flax.linen.Module` alone, whose code is sealed, bound to a field of it (by keyword,
+  or by position in the order the fields are declared) that is inert there in turn.
+
+Nothing else is inert: a field called (`self.act_fn(x)` may be a module with arrays of
+its own), bound to a name or another attribute, returned, or handed to anything else.
+`self` itself is only read as `self.a`. A `**` argument may set linen's own `parent` (a
+module built outside `setup` or `@compact` raises) and `name` (a string) too.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.facts.self_attrs import roots, walk_parents
+from autoopt.analysis.overlays import flax_linen as linen_api
+from autoopt.analysis.overlays import jax as jax_api
+
+_NUMBER_BUILTINS = frozenset({"range", "len", "int", "float", "bool"})
+_OPERATIONS = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.ComparisonTarget)
+_TESTS = (cst.If, cst.While, cst.Assert)
+_INITIALIZERS = ".initializers."
+
+
+def inert_fields(ctx: ModuleContext, cls: str) -> bool:
+    """Whether no field of the module class `cls` can become one of its variables."""
+    return ctx.per_module(_inert_class, cls, frozenset())
+
+
+def _inert_class(ctx: ModuleContext, cls: str, seen: frozenset[str]) -> bool:
+    fields = field_names(ctx, cls)
+    return fields is not None and all(_inert(ctx, cls, f, seen | {cls}) for f in fields)
+
+
+def field_names(ctx: ModuleContext, cls: str) -> list[str] | None:
+    """The fields of a module class of this module deriving from `flax.linen.Module`
+    alone, in order (None: not such a class)."""
+    node = _class(ctx, cls)
+    if node is None or len(node.bases) != 1 or node.keywords or node.decorators:
+        return None
+    if ctx.qualify(node.bases[0].value) not in linen_api.MODULE_BASES:
+        return None
+    found: list[str] = []
+    for stmt in ctx.graph.scope_stmts(cls):
+        target = getattr(stmt.node, "target", None)
+        if type(stmt.node) is cst.AnnAssign and type(target) is cst.Name:
+            found.append(target.value)
+    return found
+
+
+def _class(ctx: ModuleContext, cls: str) -> cst.ClassDef | None:
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        if type(stmt.node) is cst.ClassDef and stmt.node.name.value == cls:
+            return stmt.node
+    return None
+
+
+def _inert(ctx: ModuleContext, cls: str, field: str, seen: frozenset[str]) -> bool:
+    """Every read of `self.field` in the methods of `cls` is inert (and `self` is read
+    only as `self.a` there)."""
+    for fn in ctx.graph.functions.values():
+        if fn.scope != cls or not fn.params:
+            continue
+        me = fn.params[0]
+        stmts = [s for s in ctx.graph.stmts if s.scope == fn.qualname or
+                 s.scope.startswith(fn.qualname + ".")]  # fmt: skip
+        for stmt in stmts:
+            for root in roots(stmt):
+                for node, parent in walk_parents(root, None):
+                    if type(node) is not cst.Name or node.value != me:
+                        continue
+                    if type(parent) is not cst.Attribute or parent.value is not node:
+                        return False  # `self` handed on: its fields may go anywhere
+                    if parent.attr.value == field and not _inert_read(ctx, parent, me, seen):
+                        return False
+    return True
+
+
+def _inert_read(ctx: ModuleContext, node: cst.CSTNode, me: str, seen: frozenset[str]) -> bool:
+    """The value of `node` (a field, or a part of one) reaches no variable."""
+    path = ctx.ancestors(node)
+    parent = path[-2]
+    if isinstance(parent, (*_OPERATIONS, *_TESTS)):
+        return True
+    if type(parent) is cst.IfExp:
+        return parent.test is node or _inert_read(ctx, parent, me, seen)
+    if type(parent) in (cst.Attribute, cst.Subscript) and parent.value is node:  # type: ignore[attr-defined]
+        return _inert_read(ctx, parent, me, seen)  # `self.f[0]`: a part of the field
+    if type(parent) in (cst.Index, cst.Slice, cst.SubscriptElement):
+        return True  # an index of another value
+    if type(parent) is cst.Element and type(path[-3]) in (cst.Tuple, cst.List):
+        return _element_inert(ctx, path, me)
+    if type(parent) is cst.Arg and parent.value is node and not parent.star:
+        call = path[-3]
+        return type(call) is cst.Call and _argument_inert(ctx, call, parent, me, seen)
+    return False
+
+
+def _element_inert(ctx: ModuleContext, path: list[cst.CSTNode], me: str) -> bool:
+    """An element of a tuple or list given to a constructor of new arrays, or as the
+    shape of `self.param(name, init, shape)`."""
+    arg, call = (path[-4], path[-5]) if len(path) > 4 else (None, None)
+    if type(arg) is not cst.Arg or type(call) is not cst.Call or arg.star:
+        return False
+    return _constructor(ctx, call) or _param_shape(ctx, call, arg, me)
+
+
+def _argument_inert(
+    ctx: ModuleContext, call: cst.Call, arg: cst.Arg, me: str, seen: frozenset[str]
+) -> bool:
+    func = call.func
+    if type(func) is cst.Name and func.value in _NUMBER_BUILTINS:
+        return func.value not in ctx.imports.bindings and not _rebound(ctx, func.value)
+    if _constructor(ctx, call) or _param_shape(ctx, call, arg, me):
+        return True
+    if _shape_of_array(ctx, call, me):
+        return True
+    qual = ctx.qualify(func) or ""
+    position = call.args.index(arg)
+    keyword = arg.keyword.value if arg.keyword is not None else None
+    if _linen_layer(qual):
+        return keyword in linen_api.HYPERPARAMETERS if keyword else position == 0
+    if type(func) is not cst.Name:
+        return False
+    fields = field_names(ctx, func.value)
+    if fields is None or any(a.star for a in call.args):
+        return False
+    bound = keyword if keyword is not None else fields[position] if position < len(fields) else ""
+    if bound not in fields:
+        return False
+    if func.value in seen:
+        return _inert(ctx, func.value, bound, seen)
+    from autoopt.analysis.facts.fresh import sealed_code  # fresh asks this module
+
+    return sealed_code(ctx, func.value) and _inert(ctx, func.value, bound, seen | {func.value})
+
+
+def _constructor(ctx: ModuleContext, call: cst.Call) -> bool:
+    """`np.zeros(...)`, `jnp.arange(...)`: a new array, none of an argument's."""
+    qual = ctx.qualify(call.func) or ""
+    module, _, last = qual.rpartition(".")
+    return module in ("numpy", "jax.numpy") and last in jax_api.FRESH_CONSTRUCTORS
+
+
+def _param_shape(ctx: ModuleContext, call: cst.Call, arg: cst.Arg, me: str) -> bool:
+    """`self.param(name, init, *shape)`, `arg` after `init`, a library initializer (the
+    sealed audit proves it given constants only): it makes a new array of that shape."""
+    func = call.func
+    if type(func) is not cst.Attribute or func.attr.value != "param":
+        return False
+    if type(func.value) is not cst.Name or func.value.value != me:
+        return False
+    if arg.keyword is not None or call.args.index(arg) < 2 or len(call.args) < 2:
+        return False
+    init = call.args[1].value
+    init = init.func if type(init) is cst.Call else init
+    return _INITIALIZERS in (ctx.qualify(init) or "")
+
+
+def _shape_of_array(ctx: ModuleContext, call: cst.Call, me: str) -> bool:
+    """`x.reshape(..., self.f)` (a method of `jax_api.SHAPE_METHODS`) of a local name
+    proven an array: it returns the array's data, none of the argument's."""
+    func = call.func
+    if type(func) is not cst.Attribute or func.attr.value not in jax_api.SHAPE_METHODS:
+        return False
+    stmt = ctx.graph_statement(call)
+    receiver = func.value
+    return (
+        stmt is not None
+        and type(receiver) is cst.Name
+        and _array_name(ctx, stmt.scope, receiver.value, me, frozenset())
+    )
+
+
+def _array_name(ctx: ModuleContext, scope: str, name: str, me: str, seen: frozenset[str]) -> bool:
+    """Every binding of `name` in `scope` is a call of a flax.linen layer the class sets
+    up (`qkv = self.qkv_proj(x)`), of jax.numpy or jax.nn, or a shape method of such a
+    name: an array."""
+    fn = ctx.graph.functions.get(scope)
+    if fn is None or name in fn.params or name in fn.globals | fn.nonlocals or name in seen:
+        return name in seen
+    binders = [s for s in ctx.graph.scope_stmts(scope) if name in s.defs]
+    for stmt in binders:
+        node = stmt.node
+        if type(node) is not cst.Assign or len(node.targets) != 1:
+            return False
+        value = node.value
+        if type(value) is not cst.Call:
+            return False
+        func = value.func
+        qual = ctx.qualify(func) or ""
+        if qual.startswith(("jax.numpy.", "jax.nn.")):
+            continue
+        if type(func) is not cst.Attribute:
+            return False
+        base = func.value
+        if type(base) is not cst.Name:
+            return False
+        if base.value == me and _set_up_layer(ctx, fn.scope, func.attr.value):
+            continue
+        shaped = func.attr.value in jax_api.SHAPE_METHODS
+        if not (shaped and _array_name(ctx, scope, base.value, me, seen | {name})):
+            return False
+    return bool(binders)
+
+
+def _set_up_layer(ctx: ModuleContext, cls: str, attr: str) -> bool:
+    """The class stores `self.attr` only in `setup`, each time a flax.linen layer."""
+    stores = []
+    for fn in ctx.graph.functions.values():
+        if fn.scope != cls or not fn.params:
+            continue
+        for stmt in ctx.graph.stmts:
+            if stmt.scope != fn.qualname and not stmt.scope.startswith(fn.qualname + "."):
+                continue
+            node = stmt.node
+            targets = [t.target for t in node.targets] if type(node) is cst.Assign else []
+            targets += [node.target] if type(node) in (cst.AugAssign, cst.AnnAssign) else []  # type: ignore[attr-defined]
+            for target in targets:
+                if type(target) is cst.Attribute and target.attr.value == attr:
+                    value = node.value if type(node) is cst.Assign else None
+                    stores.append((fn.name, value))
+    return bool(stores) and all(
+        name == "setup" and type(v) is cst.Call and _linen_layer(ctx.qualify(v.func) or "")
+        for name, v in stores
+    )
+
+
+def _linen_layer(qual: str) -> bool:
+    """A flax.linen layer class (`nn.Dense`), not a lifted transform."""
+    last = qual.rsplit(".", 1)[-1]
+    layer = qual.startswith("flax.linen.") and last[:1].isupper()
+    return layer and qual not in linen_api.TRANSFORMS
+
+
+def _rebound(ctx: ModuleContext, name: str) -> bool:
+    return any(name in s.defs for s in ctx.graph.stmts)
