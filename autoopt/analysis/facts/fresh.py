@@ -40,30 +40,24 @@ else is unknown (None).
 
 from __future__ import annotations
 
-import builtins
-
 import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import is_literal, read_names
+from autoopt.analysis.core.exprs import is_literal
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.construction import stored_calls
-from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.linen_fields import inert_fields
-from autoopt.analysis.facts.reflection import constant_globals, rebinding
+from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.facts.sealed import class_def, sealed_code, sealed_value
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_linen as linen_api
-from autoopt.analysis.values.lattice import Kind
-from autoopt.analysis.values.model import model
 
 _LINEN_MODULE = "flax.linen.Module"
-_BUILTINS = frozenset(dir(builtins))
-_DATA_KINDS = frozenset({Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR, Kind.STRING, Kind.NONE})
 
 
 def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
@@ -163,7 +157,7 @@ def _decorated_class(ctx: ModuleContext, stmt: Stmt) -> str | None:
     name = node.name.value
     qualname = name if stmt.scope == MODULE else f"{stmt.scope}.{name}"
     fn = ctx.graph.functions.get(qualname)
-    sealed = fn is not None and fn.node is node and _sealed(ctx, qualname, frozenset())
+    sealed = fn is not None and fn.node is node and sealed_code(ctx, qualname)
     return cls if sealed else None
 
 
@@ -222,7 +216,7 @@ def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
         return cls if fresh and not any(a.star or a.keyword for a in call.args) else None
     if cls is not None and cls.startswith("haiku."):
         given = call.args[0].value if len(call.args) == 1 and not call.args[0].keyword else None
-        return cls if given is not None and _sealed_value(ctx, given) else None
+        return cls if given is not None and sealed_value(ctx, given) else None
     if cls is not None:
         return cls
     return _LINEN_MODULE if _linen_module(ctx, call) else None
@@ -237,104 +231,11 @@ def _linen_module(ctx: ModuleContext, call: cst.Call) -> bool:
     literal = all(is_literal(a.value) and not a.star for a in call.args)
     if qual.startswith("flax.linen.") and qual.rsplit(".", 1)[-1][:1].isupper():
         return literal and qual not in linen_api.TRANSFORMS
-    node = _class_def(ctx, func.value) if type(func) is cst.Name else None
+    node = class_def(ctx, func.value) if type(func) is cst.Name else None
     if node is None or not (literal or inert_fields(ctx, node.name.value)):
         return False
     bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
     own = {s.node.name.value for s in ctx.graph.scope_stmts(node.name.value)
            if type(s.node) is cst.FunctionDef}  # fmt: skip
-    sealed = _sealed(ctx, node.name.value, frozenset())
+    sealed = sealed_code(ctx, node.name.value)
     return bool(bases & linen_api.MODULE_BASES) and "init" not in own and sealed
-
-
-def _class_def(ctx: ModuleContext, name: str) -> cst.ClassDef | None:
-    for stmt in ctx.graph.scope_stmts(MODULE):
-        if type(stmt.node) is cst.ClassDef and stmt.node.name.value == name:
-            return stmt.node
-    return None
-
-
-def _sealed_value(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
-    """A function handed to `hk.transform`: a module function or a lambda, whose code is
-    sealed."""
-    if type(expr) is cst.Lambda:
-        params = {p.name.value for p in expr.params.params}
-        return _library_initializers(ctx, expr.body) and all(
-            _known(ctx, n.value, frozenset())
-            for n in read_names(expr.body)
-            if n.value not in params
-        )
-    if type(expr) is cst.Name and expr.value in ctx.graph.functions:
-        return _sealed(ctx, expr.value, frozenset())
-    return False
-
-
-def sealed_code(ctx: ModuleContext, scope: str) -> bool:
-    """Whether the code of the module class or function `scope` is sealed (below)."""
-    return _sealed(ctx, scope, frozenset())
-
-
-def _sealed(ctx: ModuleContext, scope: str, seen: frozenset[str]) -> bool:
-    """Whether the code of `scope` (a module class or function, nested code included)
-    reads from outside only imports, builtins, literal constants and sealed module
-    classes and functions: no array an initializer might return as it is."""
-    stmts = [s for s in ctx.graph.stmts if s.scope == scope or s.scope.startswith(scope + ".")]
-    scopes = {s.scope for s in stmts} | {scope}
-    local = {n for s in stmts for n in s.defs}
-    local |= {p for q in scopes if q in ctx.graph.functions for p in ctx.graph.functions[q].params}
-    free = {n for s in stmts for n in s.uses} - local
-    node = _definition(ctx, scope)
-    if node is None or not _library_initializers(ctx, node):
-        return False
-    return all(_known(ctx, name, seen | {scope}) for name in free)
-
-
-def _definition(ctx: ModuleContext, scope: str) -> cst.CSTNode | None:
-    fn = ctx.graph.functions.get(scope)
-    if fn is not None:
-        return fn.node
-    return _class_def(ctx, scope)
-
-
-def _library_initializers(ctx: ModuleContext, node: cst.CSTNode) -> bool:
-    """Whether `node` makes its parameters with the libraries' initializers only, none
-    given an array: `init=lambda *_: w` or `Constant(w)` fills two parameters with the
-    one buffer `w` (`initializers.InitializerAudit`)."""
-    audit = InitializerAudit(ctx)
-    node.visit(audit)
-    return audit.clean
-
-
-def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:
-    if name in ctx.imports.bindings or name in _BUILTINS or name in seen:
-        return True
-    if name in ctx.graph.classes or name in ctx.graph.functions:
-        return _sealed(ctx, name, seen)
-    return name in constant_globals(ctx) or name in ctx.per_module(_data_globals)
-
-
-def _data_globals(ctx: ModuleContext) -> frozenset[str]:
-    """Module names only ever bound, by plain assignments the value model reads, to an
-    array, a number or a string (`data_variance = np.var(images)`), that nothing rebinds
-    (as `constant_globals`). Sealed code may read them: no such value is callable, so
-    none is an initializer, and the audit refuses one handed to a layer that keeps it
-    (`hk.Embed(embedding_matrix=table)`) or to an initializer (`Constant(table)`)."""
-    graph = ctx.graph
-    if rebinding(ctx).anything:
-        return frozenset()
-    values = model(ctx)
-    binders: dict[str, list[Stmt]] = {}
-    for stmt in graph.scope_stmts(MODULE):
-        for name in stmt.defs:
-            binders.setdefault(name, []).append(stmt)
-    declared = {n for fn in graph.functions.values() for n in fn.globals | fn.nonlocals}
-    return frozenset(
-        name
-        for name, stmts in binders.items()
-        if name not in declared
-        and name not in rebinding(ctx).names
-        and all(
-            type(s.node) is cst.Assign and values.defined(s, name).kind in _DATA_KINDS
-            for s in stmts
-        )
-    )

@@ -37,6 +37,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.facts.sealed import sealed_code
 from autoopt.analysis.facts.self_attrs import roots, walk_parents
 from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import jax as jax_api
@@ -155,7 +156,6 @@ def _argument_inert(
         return False
     if func.value in seen:
         return _inert(ctx, func.value, bound, seen)
-    from autoopt.analysis.facts.fresh import sealed_code  # fresh asks this module
 
     return sealed_code(ctx, func.value) and _inert(ctx, func.value, bound, seen | {func.value})
 

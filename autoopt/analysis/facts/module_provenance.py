@@ -30,8 +30,8 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_literal
 from autoopt.analysis.core.graph import Stmt
-from autoopt.analysis.facts.fresh import sealed_code
 from autoopt.analysis.facts.nnx_modules import module_class
+from autoopt.analysis.facts.sealed import sealed_code
 from autoopt.analysis.overlays import OBJECT_CLASSES
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 

@@ -1,0 +1,115 @@
+"""Sealed code: a module class or function whose code can hand out no array it did not make.
+
+The code of `scope` (nested code included) is *sealed* when it reads from outside only
+imports, builtins, literal constants, globals only ever bound to arrays, numbers or
+strings (none callable), and sealed classes and functions of the module, and makes its
+parameters with library initializers built from constants only
+(`facts/initializers.py`: `init=lambda *_: w` twice ties two parameters to one buffer).
+`facts/fresh.py` asks it of module classes and `hk.transform` functions, and
+`facts/linen_fields.py` of linen module classes.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.initializers import InitializerAudit
+from autoopt.analysis.facts.reflection import constant_globals, rebinding
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
+
+_BUILTINS = frozenset(dir(builtins))
+_DATA_KINDS = frozenset({Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR, Kind.STRING, Kind.NONE})
+
+
+def class_def(ctx: ModuleContext, name: str) -> cst.ClassDef | None:
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        if type(stmt.node) is cst.ClassDef and stmt.node.name.value == name:
+            return stmt.node
+    return None
+
+
+def sealed_value(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    """A function handed to `hk.transform`: a module function or a lambda, whose code is
+    sealed."""
+    if type(expr) is cst.Lambda:
+        params = {p.name.value for p in expr.params.params}
+        return _library_initializers(ctx, expr.body) and all(
+            _known(ctx, n.value, frozenset())
+            for n in read_names(expr.body)
+            if n.value not in params
+        )
+    if type(expr) is cst.Name and expr.value in ctx.graph.functions:
+        return sealed_code(ctx, expr.value, frozenset())
+    return False
+
+
+def sealed_code(ctx: ModuleContext, scope: str, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether the code of `scope` (a module class or function, nested code included)
+    reads from outside only imports, builtins, literal constants and sealed module
+    classes and functions: no array an initializer might return as it is."""
+    stmts = [s for s in ctx.graph.stmts if s.scope == scope or s.scope.startswith(scope + ".")]
+    scopes = {s.scope for s in stmts} | {scope}
+    local = {n for s in stmts for n in s.defs}
+    local |= {p for q in scopes if q in ctx.graph.functions for p in ctx.graph.functions[q].params}
+    free = {n for s in stmts for n in s.uses} - local
+    node = _definition(ctx, scope)
+    if node is None or not _library_initializers(ctx, node):
+        return False
+    return all(_known(ctx, name, seen | {scope}) for name in free)
+
+
+def _definition(ctx: ModuleContext, scope: str) -> cst.CSTNode | None:
+    fn = ctx.graph.functions.get(scope)
+    if fn is not None:
+        return fn.node
+    return class_def(ctx, scope)
+
+
+def _library_initializers(ctx: ModuleContext, node: cst.CSTNode) -> bool:
+    """Whether `node` makes its parameters with the libraries' initializers only, none
+    given an array: `init=lambda *_: w` or `Constant(w)` fills two parameters with the
+    one buffer `w` (`initializers.InitializerAudit`)."""
+    audit = InitializerAudit(ctx)
+    node.visit(audit)
+    return audit.clean
+
+
+def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:
+    if name in ctx.imports.bindings or name in _BUILTINS or name in seen:
+        return True
+    if name in ctx.graph.classes or name in ctx.graph.functions:
+        return sealed_code(ctx, name, seen)
+    return name in constant_globals(ctx) or name in ctx.per_module(_data_globals)
+
+
+def _data_globals(ctx: ModuleContext) -> frozenset[str]:
+    """Module names only ever bound, by plain assignments the value model reads, to an
+    array, a number or a string (`data_variance = np.var(images)`), that nothing rebinds
+    (as `constant_globals`). Sealed code may read them: no such value is callable, so
+    none is an initializer, and the audit refuses one handed to a layer that keeps it
+    (`hk.Embed(embedding_matrix=table)`) or to an initializer (`Constant(table)`)."""
+    graph = ctx.graph
+    if rebinding(ctx).anything:
+        return frozenset()
+    values = model(ctx)
+    binders: dict[str, list[Stmt]] = {}
+    for stmt in graph.scope_stmts(MODULE):
+        for name in stmt.defs:
+            binders.setdefault(name, []).append(stmt)
+    declared = {n for fn in graph.functions.values() for n in fn.globals | fn.nonlocals}
+    return frozenset(
+        name
+        for name, stmts in binders.items()
+        if name not in declared
+        and name not in rebinding(ctx).names
+        and all(
+            type(s.node) is cst.Assign and values.defined(s, name).kind in _DATA_KINDS
+            for s in stmts
+        )
+    )
