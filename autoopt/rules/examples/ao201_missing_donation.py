@@ -1125,8 +1125,6 @@ def main():
         loss = train_step(model, optimizer, x, y)
     return loss
 """,
-        fix=_UNSAFE,
-        message="`optimizer` is built from `model` and passed in the same call",
     ),
     Invalid(
         """
