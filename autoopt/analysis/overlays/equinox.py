@@ -77,6 +77,7 @@ ALIASING = {
     "equinox.partition": "keeps the leaves of its first argument",
     "equinox.combine": "keeps the leaves of its arguments",
     "equinox.tree_at": "keeps the leaves of its second argument it does not replace",
+    "equinox.nn.State": "holds the initial states its model argument keeps, the very buffers",
 }
 #: Base classes that make a class an immutable pytree of its fields.
 MODULE_BASES = frozenset({"equinox.Module"})
