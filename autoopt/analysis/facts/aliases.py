@@ -850,12 +850,15 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     return _repeated(ctx, stmt, name, 0)
 
 
-def _repeated(ctx: ModuleContext, stmt: Stmt, name: str, depth: int) -> tuple[str, bool] | None:
-    """`repeated_leaf`, its values' leaves read `depth` levels down (`Leaves.of`)."""
+def _repeated(
+    ctx: ModuleContext, stmt: Stmt, name: str, depth: int, in_place: bool = True
+) -> tuple[str, bool] | None:
+    """`repeated_leaf`, its values' leaves read `depth` levels down (`Leaves.of`);
+    `in_place`: what is put into it in place checked too (else the caller does)."""
     values = model(ctx)
     if values.name(stmt, name).kind is Kind.ARRAY:
         return None  # one array: one buffer
-    if any(name in s.mutates for s in ctx.graph.scope_stmts(stmt.scope)):
+    if in_place and any(name in s.mutates for s in ctx.graph.scope_stmts(stmt.scope)):
         filled = Leaves(ctx, stmt).of(cst.Name(name), depth)  # `p.append(w)`: p holds w too
         if filled is None:
             return (
@@ -967,6 +970,8 @@ class Leaves:
             return self._all(values, depth) if len(values) == len(expr.elements) else None
         if type(expr) is cst.ListComp or type(expr) is cst.DictComp:
             return self._comprehension(expr, depth)
+        if type(expr) is cst.IfExp:
+            return self._either(expr, depth)
         if type(expr) is cst.Name:
             if self._fresh_container(expr.value, depth):
                 return [frozenset({expr.value})]  # each leaf new: the container once
@@ -989,11 +994,20 @@ class Leaves:
         shares = self.sharing.shares(expr)
         return [frozenset(shares.names())] if not shares.weak else None
 
+    def _either(self, expr: cst.IfExp, depth: int) -> list[frozenset[str]] | None:
+        """`a if c else b`: where each branch's leaves are distinct, one leaf standing for
+        either, holding what both may hold."""
+        branches = [self.of(expr.body, depth + 1), self.of(expr.orelse, depth + 1)]
+        if any(b is None or first_repeat(b, "") is not None for b in branches):
+            return None
+        return [frozenset().union(*(leaf for b in branches for leaf in b or ()))]
+
     def _whole(self, name: str, depth: int) -> bool:
         """Whether the value `name` holds where it is read has distinct leaves (an array,
-        or a value `repeated_leaf` proves so): a leaf standing for all of it is sound."""
+        or a value `repeated_leaf` proves so): a leaf standing for all of it is sound.
+        What is put into it in place, `of` has checked (`_filled_with_names`)."""
         at = self.sharing.at
-        return at is not None and _repeated(self.ctx, at, name, depth + 1) is None
+        return at is not None and _repeated(self.ctx, at, name, depth + 1, False) is None
 
     def _distinct(self, expr: cst.BaseExpression, depth: int) -> bool:
         """Whether `expr`'s leaves are provably distinct buffers."""
@@ -1169,13 +1183,15 @@ class Leaves:
             param_fields(init, stores),
         )
         leaves: list[frozenset[str]] = []
+        unknown = False
         for stmt in stores:
             part = Leaves(self.ctx, stmt, init=scope).of(field_value(stmt), depth + 1)
-            if part is None:
-                return None
-            leaves += [leaf - scope.me for leaf in part]  # linked by the store only
-        if first_repeat(leaves, "") is not None:
+            unknown |= part is None
+            leaves += [leaf - scope.me for leaf in part or ()]  # linked by the store only
+        if first_repeat(leaves, "") is not None:  # among the fields known, whatever the rest
             return [frozenset(f"{cls}.{n}" for n in leaf) for leaf in leaves]  # `self.b = w`
+        if unknown:
+            return None
         out = []
         for leaf in leaves:
             names = self._init_names(init, call, leaf, depth)
