@@ -15,9 +15,14 @@ when all of these hold:
 - `tx` is an optax transformation whose `init` makes new buffers, none twice
   (`facts/fresh.py`, `fresh_init`: `optax.adam(lr)`, not a user's transformation, whose
   `init` may return the parameters it is given);
-- with that statement left out, nothing else in the scope links the two names
-  (`aliases.Sharing`: no store of one into the other, no code autoopt cannot see handed
-  both, no change in place putting one's values into the other).
+- with every such statement of the scope left out (a notebook builds the pair again in
+  later cells; each binds `optimizer` to a value holding only the model of its time and
+  new buffers), nothing else in the scope links the two names (`aliases.Sharing`: no
+  store of one into the other, no code autoopt cannot see handed both, no change in
+  place putting one's values into the other).
+
+The optimizer's own leaves (the model whole, where its leaves are distinct, and
+`tx.init`'s new buffers) are `aliases.Leaves`'s.
 """
 
 from __future__ import annotations
