@@ -1148,9 +1148,26 @@ class Leaves:
         if len(returns) != 1:
             return None
         leaves = Leaves(owner, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
-        if leaves is None or not all(self._distinct(a.value, depth) for a in call.args):
-            return None  # `wrap([w, w])` may return its argument, `w` twice in it
+        if leaves is None or not self._returned_distinct(fn, call, leaves, depth):
+            return None  # `wrap([w, w])` returns its argument, `w` twice in it
         return [self._caller_names(owner, fn, call, leaf) for leaf in leaves]
+
+    def _returned_distinct(
+        self, fn: Function, call: cst.Call, leaves: list[frozenset[str]], depth: int
+    ) -> bool:
+        """Whether each argument the callee may return (a parameter behind a leaf) has
+        distinct leaves itself; a starred argument may stand for any parameter, and
+        `*args` or `**kwargs` for several arguments."""
+        returned = {n for leaf in leaves for n in leaf} & set(fn.params)
+        params = fn.node.params
+        variadic = {
+            p.name.value for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param
+        }
+        if returned and (any(a.star for a in call.args) or returned & variadic):
+            return False
+        site = CallSite(self.sharing.at, call, fn)  # type: ignore[arg-type]  # set per read
+        given = [site.argument(fn.params.index(p), p) for p in sorted(returned)]
+        return all(e is None or self._distinct(e, depth) for e in given)
 
     def _optimizer(
         self, given: cst.BaseExpression, tx: cst.BaseExpression, depth: int

@@ -241,6 +241,15 @@ def wrap(x):
 """,
     "pair = [w, w]\n    state = wrap(pair)",
 )
+#: A helper returning its `*args`, given one array twice.
+HELPER_VARIADIC = _plain(
+    """
+
+def pack(*xs):
+    return xs
+""",
+    "state = pack(w, w)",
+)
 #: The caller hands in a tuple holding one array twice.
 CALLER_PAIR = (
     "\nimport jax\nimport jax.numpy as jnp\n"
@@ -305,6 +314,12 @@ INVALID = (
         _plain_donated(HELPER_ARGUMENT),
         fix=_UNSAFE,
         message="cannot prove the leaves of `state`",
+    ),
+    Invalid(
+        HELPER_VARIADIC,
+        _plain_donated(HELPER_VARIADIC),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `state` are distinct buffers (`pack(w, w)`)",
     ),
     Invalid(
         CALLER_PAIR,
