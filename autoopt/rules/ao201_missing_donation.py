@@ -135,7 +135,19 @@ class MissingDonation(Rule):
       cached function or `self.b = self.a`); an nnx layer the overlay lists draws new
       buffers from `rngs` (given no initializer); a value built of literals holds no
       buffer; an nnx class only where no other method writes through `self` (tied
-      weights): `analysis/facts/aliases.py` (`Leaves`), `analysis/facts/constructors.py`
+      weights): `analysis/facts/aliases.py` (`Leaves`), `analysis/facts/constructors.py`;
+      a name, a class's argument or a helper's that stands for a whole value only where
+      that value's own leaves are distinct (`pair = [w, w]; state = (pair, 1)` is
+      refused), and a caller's value handed in only where it is too
+    - an equinox layer that holds its arguments (`BatchNorm`, `SpectralNorm(layer)`)
+      holds new buffers and theirs; `eqx.nn.make_with_state(Model)(key)` splits the
+      buffers of `Model(key)` between the model and its state, each as often, while
+      `eqx.nn.State(model)` holds the model's own initial values (both passed to one
+      call, a buffer would be donated twice): `analysis/facts/split_makers.py`
+    - an nnx optimizer built from the model passed with it (`nnx.ModelAndOptimizer(model,
+      optax.adam(lr))`) shares nothing with it but the model, which `nnx.jit` passes once,
+      where its transformation's `init` makes new buffers and nothing else in the scope
+      links the two: `analysis/facts/nnx_optimizers.py`
     - the function cannot be called from code autoopt does not see:
       `analysis/core/jitted.py` (`escapes`); a method jitted with a static `self` only
       through `obj.m(...)` on the one instance of its class, which is then an input of

@@ -73,8 +73,10 @@ from autoopt.analysis.facts.constructors import (
     param_fields,
     plain_record,
 )
-from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.nnx_modules import optimizer_arguments
 from autoopt.analysis.facts.reflection import constant_globals
+from autoopt.analysis.facts.split_makers import made_call
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -141,9 +143,10 @@ class Sharing:
         skip: Stmt | None = None,
         depth: int = 0,
         until: Stmt | None = None,
+        skips: Sequence[Stmt] = (),
     ):
-        """`skip`: a statement left out; `until`: only the statements that may run
-        before it (earlier in the scope, or in a loop with it) are read."""
+        """`skip` (and `skips`): statements left out; `until`: only the statements that
+        may run before it (earlier in the scope, or in a loop with it) are read."""
         self.ctx = ctx
         self.scope = scope
         self.depth = depth
@@ -166,8 +169,9 @@ class Sharing:
         self._held: dict[str, set[str]] | None = None
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
         self.retainers: dict[str, set[str]] = {}  # code that may keep names -> those names
+        left_out = {id(skip), *map(id, skips)}
         for stmt in ctx.graph.scope_stmts(scope):
-            if stmt is not skip and (until is None or may_run_before(stmt, until)):
+            if id(stmt) not in left_out and (until is None or may_run_before(stmt, until)):
                 self.at = stmt
                 self._link_stmt(stmt)
 
@@ -430,6 +434,9 @@ class Sharing:
     def _keeps_nothing(self, call: cst.Call) -> bool:
         """JAX, NumPy, builtins, jitted functions, array methods and pure module
         functions return what they compute and keep no reference to their arguments."""
+        inner = made_call(self.ctx, call)
+        if inner is not None:
+            return self._keeps_nothing(inner)  # `make_with_state(Model)(key)`: `Model(key)`
         qual = self.ctx.qualify(call.func) or ""
         name = dotted(call.func) or ""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.compiled:
@@ -595,6 +602,9 @@ class Sharing:
         return receiver in (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING)
 
     def _call(self, call: cst.Call) -> Shares:
+        made = made_call(self.ctx, call)
+        if made is not None:
+            return self._call(made)  # `make_with_state(Model)(key)`: `Model(key)`'s buffers
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = call.func.attr.value if type(call.func) is cst.Attribute else qual
         args = Shares()
@@ -621,11 +631,11 @@ class Sharing:
             return built
         if qual in nnx_api.VARIABLE_TYPES:
             return args  # `nnx.Param(w)` holds `w`, and nothing keeps it
-        if qual in nnx_api.FRESH_LAYERS and not _initializer_given(call):
-            out = Shares()  # new buffers, none of `rngs`'s, and what the rest hold
-            for arg in call.args:
-                if arg.keyword is None or arg.keyword.value != nnx_api.RNGS_ARGUMENT:
-                    out.add(self.shares(arg.value))
+        kept = _layer_arguments(qual, call)
+        if kept is not None:
+            out = Shares()  # new buffers, none of `rngs`'s (`key`'s), and what the rest hold
+            for value in kept:
+                out.add(self.shares(value))
             return out
         found = self.callee(call)  # a function of the project, whatever its name's case
         if (last[:1].isupper() and found is None) or last in ("replace", "_replace", "copy"):
@@ -749,6 +759,19 @@ def _reach(held: dict[str, set[str]], name: str) -> set[str]:
     return seen
 
 
+def _layer_arguments(qual: str, call: cst.Call) -> list[cst.BaseExpression] | None:
+    """The arguments a layer holds, besides new buffers: of an nnx layer not given an
+    initializer, all but `rngs`; of an equinox layer that holds its arguments, all but
+    `key` (with no starred one); None for any other call."""
+    if qual in nnx_api.FRESH_LAYERS and not _initializer_given(call):
+        skipped = nnx_api.RNGS_ARGUMENT
+    elif qual in eqx_api.HOLDING_LAYERS and not any(a.star for a in call.args):
+        skipped = eqx_api.KEY_ARGUMENT
+    else:
+        return None
+    return [a.value for a in call.args if a.keyword is None or a.keyword.value != skipped]
+
+
 def _initializer_given(call: cst.Call) -> bool:
     """Whether an nnx layer call may be given an initializer (`kernel_init=...`, or a
     starred argument), which may return an array it holds."""
@@ -824,11 +847,19 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
     """Why the value `name` holds when `stmt` reads it may hold one buffer in two of its
     leaves (donating it would donate that buffer twice), or None when its leaves are
     provably distinct. The flag says whether the repetition is proven (else unknown)."""
+    return _repeated(ctx, stmt, name, 0)
+
+
+def _repeated(
+    ctx: ModuleContext, stmt: Stmt, name: str, depth: int, in_place: bool = True
+) -> tuple[str, bool] | None:
+    """`repeated_leaf`, its values' leaves read `depth` levels down (`Leaves.of`);
+    `in_place`: what is put into it in place checked too (else the caller does)."""
     values = model(ctx)
     if values.name(stmt, name).kind is Kind.ARRAY:
         return None  # one array: one buffer
-    if any(name in s.mutates for s in ctx.graph.scope_stmts(stmt.scope)):
-        filled = Leaves(ctx, stmt).of(cst.Name(name), 0)  # `p.append(w)`: p holds w too
+    if in_place and any(name in s.mutates for s in ctx.graph.scope_stmts(stmt.scope)):
+        filled = Leaves(ctx, stmt).of(cst.Name(name), depth)  # `p.append(w)`: p holds w too
         if filled is None:
             return (
                 f"cannot prove the leaves of `{name}` are distinct buffers (filled in place)",
@@ -842,7 +873,7 @@ def repeated_leaf(ctx: ModuleContext, stmt: Stmt, name: str) -> tuple[str, bool]
         if value is None:
             return f"cannot prove the leaves of `{name}` are distinct buffers", False
         without = Sharing(ctx, definition.scope, skip=definition)  # not through `name`
-        leaves = Leaves(ctx, definition, without).of(value, 0)
+        leaves = Leaves(ctx, definition, without).of(value, depth)
         if leaves is None:
             return (
                 f"cannot prove the leaves of `{name}` are distinct buffers{_why(ctx, value)}",
@@ -876,7 +907,10 @@ def _bound_value(ctx: ModuleContext, stmt: Stmt, name: str) -> cst.BaseExpressio
         return node.value  # `s = value`, or `s = t = value`
     value = node.value  # `params, state = model.init(key, x)`: new buffers, none twice
     one = len(node.targets) == 1 and type(node.targets[0].target) is cst.Tuple
-    return value if one and type(value) is cst.Call and fresh_result(ctx, stmt, value) else None
+    if not one or type(value) is not cst.Call:
+        return None
+    # `model, state = make_with_state(Model)(key)`: each part's leaves are some of the pair's
+    return value if fresh_result(ctx, stmt, value) or made_call(ctx, value) else None
 
 
 def first_repeat(leaves: list[frozenset[str]], name: str) -> str | None:
@@ -936,11 +970,15 @@ class Leaves:
             return self._all(values, depth) if len(values) == len(expr.elements) else None
         if type(expr) is cst.ListComp or type(expr) is cst.DictComp:
             return self._comprehension(expr, depth)
+        if type(expr) is cst.IfExp:
+            return self._either(expr, depth)
         if type(expr) is cst.Name:
             if self._fresh_container(expr.value, depth):
                 return [frozenset({expr.value})]  # each leaf new: the container once
             if self._filled_with_names(expr.value):
                 return None  # a container filled in place: its leaves are not tracked
+            if not self._whole(expr.value, depth):
+                return None  # `pair = [w, w]`: one leaf here, but two buffers of `w` in it
             strong = self.sharing.component({expr.value}, weak=False, without=self.init.me)
             weak = self.sharing.component({expr.value}, weak=True, without=self.init.me)
             return [frozenset(strong)] if strong == weak else None
@@ -950,8 +988,31 @@ class Leaves:
             return self._call(expr, depth)
         if type(expr) in (cst.BinaryOperation, cst.UnaryOperation) and self._array(expr):
             return [frozenset()]  # arithmetic on arrays makes a new buffer
+        root = base_name(expr) if type(expr) in (cst.Attribute, cst.Subscript) else None
+        if root is not None and not self._whole(root, depth):
+            return None  # `holder.pair`: a part of a value whose leaves may repeat
         shares = self.sharing.shares(expr)
         return [frozenset(shares.names())] if not shares.weak else None
+
+    def _either(self, expr: cst.IfExp, depth: int) -> list[frozenset[str]] | None:
+        """`a if c else b`: where each branch's leaves are distinct, one leaf standing for
+        either, holding what both may hold."""
+        branches = [self.of(expr.body, depth + 1), self.of(expr.orelse, depth + 1)]
+        if any(b is None or first_repeat(b, "") is not None for b in branches):
+            return None
+        return [frozenset().union(*(leaf for b in branches for leaf in b or ()))]
+
+    def _whole(self, name: str, depth: int) -> bool:
+        """Whether the value `name` holds where it is read has distinct leaves (an array,
+        or a value `repeated_leaf` proves so): a leaf standing for all of it is sound.
+        What is put into it in place, `of` has checked (`_filled_with_names`)."""
+        at = self.sharing.at
+        return at is not None and _repeated(self.ctx, at, name, depth + 1, False) is None
+
+    def _distinct(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """Whether `expr`'s leaves are provably distinct buffers."""
+        leaves = self.of(expr, depth + 1)
+        return leaves is not None and first_repeat(leaves, "") is None
 
     def _array(self, expr: cst.BaseExpression) -> bool:
         at = self.sharing.at
@@ -1042,6 +1103,9 @@ class Leaves:
         return out
 
     def _call(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
+        inner = made_call(self.ctx, call)
+        if inner is not None:
+            return self._call(inner, depth)  # `make_with_state(Model)(key)`: `Model(key)`'s
         at = self.sharing.at
         if at is not None and fresh_result(self.ctx, at, call):
             return [frozenset()]  # new buffers, none twice
@@ -1053,8 +1117,15 @@ class Leaves:
         qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
         last = qual.rsplit(".", 1)[-1]
         name = dotted(call.func) or ""
+        optimizer = optimizer_arguments(self.ctx, call)
+        if optimizer is not None:
+            return self._optimizer(*optimizer, depth)
+        kept = _layer_arguments(qual, call)
+        if kept is not None:  # new buffers, and what its arguments but `rngs`/`key` hold
+            leaves = self._all(kept, depth)
+            return None if leaves is None else [*leaves, frozenset()]
         if qual in nnx_api.FRESH_LAYERS:
-            return self._layer(call, depth)
+            return None  # given an initializer, which may return an array it holds
         if qual in nnx_api.VARIABLE_TYPES:  # `nnx.Param(w)` holds `w`, as given
             return self._all([a.value for a in call.args], depth)
         if name in self.ctx.graph.classes and not plain_record(self.ctx, name):
@@ -1077,19 +1148,41 @@ class Leaves:
         if len(returns) != 1:
             return None
         leaves = Leaves(owner, returns[0]).of(returns[0].node.value, depth + 1)  # type: ignore[attr-defined]  # a Return
-        if leaves is None:
-            return None
+        if leaves is None or not self._returned_distinct(fn, call, leaves, depth):
+            return None  # `wrap([w, w])` returns its argument, `w` twice in it
         return [self._caller_names(owner, fn, call, leaf) for leaf in leaves]
 
-    def _layer(self, call: cst.Call, depth: int) -> list[frozenset[str]] | None:
-        """An nnx layer (`nnx.Linear(n, m, rngs=rngs)`): new buffers, and what its
-        arguments but `rngs` hold; unknown when given an initializer."""
-        if _initializer_given(call):
+    def _returned_distinct(
+        self, fn: Function, call: cst.Call, leaves: list[frozenset[str]], depth: int
+    ) -> bool:
+        """Whether each argument the callee may return (a parameter behind a leaf) has
+        distinct leaves itself; a starred argument may stand for any parameter, and
+        `*args` or `**kwargs` for several arguments."""
+        returned = {n for leaf in leaves for n in leaf} & set(fn.params)
+        params = fn.node.params
+        variadic = {
+            p.name.value for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param
+        }
+        if returned and (any(a.star for a in call.args) or returned & variadic):
+            return False
+        site = CallSite(self.sharing.at, call, fn)  # type: ignore[arg-type]  # set per read
+        given = [site.argument(fn.params.index(p), p) for p in sorted(returned)]
+        return all(e is None or self._distinct(e, depth) for e in given)
+
+    def _optimizer(
+        self, given: cst.BaseExpression, tx: cst.BaseExpression, depth: int
+    ) -> list[frozenset[str]] | None:
+        """`nnx.ModelAndOptimizer(model, tx)`: the module given, whole (one leaf, where its
+        own leaves are distinct), and `tx.init`'s new buffers, where `tx` makes them."""
+        at = self.sharing.at
+        if at is None or not fresh_init(self.ctx, at, tx):
             return None
-        rngs = nnx_api.RNGS_ARGUMENT
-        kept = [a.value for a in call.args if a.keyword is None or a.keyword.value != rngs]
-        leaves = self._all(kept, depth)
-        return None if leaves is None else [*leaves, frozenset()]
+        if type(given) is not cst.Name:
+            leaves = self.of(given, depth + 1)
+            return None if leaves is None else [*leaves, frozenset()]
+        if not self._whole(given.value, depth):
+            return None  # a model holding one array in two variables
+        return [frozenset(self.sharing.shares(given).names()), frozenset()]
 
     def _constructed(self, call: cst.Call, cls: str, depth: int) -> list[frozenset[str]] | None:
         """The leaves of an object of an equinox or nnx module class with its own
@@ -1107,13 +1200,15 @@ class Leaves:
             param_fields(init, stores),
         )
         leaves: list[frozenset[str]] = []
+        unknown = False
         for stmt in stores:
             part = Leaves(self.ctx, stmt, init=scope).of(field_value(stmt), depth + 1)
-            if part is None:
-                return None
-            leaves += [leaf - scope.me for leaf in part]  # linked by the store only
-        if first_repeat(leaves, "") is not None:
+            unknown |= part is None
+            leaves += [leaf - scope.me for leaf in part or ()]  # linked by the store only
+        if first_repeat(leaves, "") is not None:  # among the fields known, whatever the rest
             return [frozenset(f"{cls}.{n}" for n in leaf) for leaf in leaves]  # `self.b = w`
+        if unknown:
+            return None
         out = []
         for leaf in leaves:
             names = self._init_names(init, call, leaf, depth)
@@ -1159,6 +1254,8 @@ class Leaves:
                 given = _init_argument(init, call, name)
                 if given is None and not literal_default(init, name):
                     return None
+                if given is not None and not self._distinct(given, depth):
+                    return None  # `Holder([w, w])`: the field holds `w` twice
                 out |= set() if given is None else self.sharing.shares(given).names()
             elif name not in local:
                 out.add(name)  # a global: the caller's too

@@ -67,6 +67,7 @@ from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
 from autoopt.analysis.facts.module_provenance import made_before
 from autoopt.analysis.facts.nnx_modules import built_from_fields, holds_module
+from autoopt.analysis.facts.nnx_optimizers import own_optimizer
 from autoopt.analysis.facts.no_arrays import holds_no_array
 from autoopt.analysis.facts.shadowed_imports import reads_import_only
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -415,7 +416,7 @@ def _alias_verdict(
         # modules `nnx.jit` writes back: passed together, a module they share goes once
         modules = {n for n in group if in_place and holds_module(ctx, stmt, n)}
         group = {n for n in group if sharing.may_share(n, name)}  # not only held by a third
-        twice = sorted(group & others)
+        twice = sorted(n for n in group & others if not _own_optimizers(ctx, stmt, n, name))
         if twice and set(twice) <= modules:
             note = note or (
                 f"`{twice[0]}` is built from `{name}` and passed in the same call: `nnx.jit` "
@@ -433,6 +434,12 @@ def _alias_verdict(
                 return fix, f"`{alias}` may hold the buffers of `{name}` and is read at line {at}"
     verdict = _outside_verdict(ctx, site, name, sharing, strong | weak, seen)
     return (_UNSAFE, note) if note and verdict[0] is _SAFE else verdict
+
+
+def _own_optimizers(ctx: ModuleContext, stmt: Stmt, one: str, other: str) -> bool:
+    """One of the two names holds an nnx optimizer built from the module the other holds,
+    sharing no array with it but that module (`analysis/facts/nnx_optimizers.py`)."""
+    return own_optimizer(ctx, stmt, one, other) or own_optimizer(ctx, stmt, other, one)
 
 
 def _unlike_module(ctx: ModuleContext, stmt: Stmt, other: str, module: str) -> bool:
@@ -593,6 +600,9 @@ def _let_go_at(
         return _UNSAFE, (
             f"`{name}`, passed to {called} at line {line}, may be read after the call, at line {at}"
         )
+    repeated = repeated_leaf(ctx, site.stmt, name)  # `train((w, w))`: `w` donated twice
+    if repeated is not None:
+        return _UNSAFE, f"at the call of {called} at line {line}, {repeated[0]}"
     verdict = _alias_verdict(ctx, site, expr, name, seen=seen)
     if verdict[0] is not _SAFE:
         return _UNSAFE, f"at the call of {called} at line {line}, {verdict[1]}"

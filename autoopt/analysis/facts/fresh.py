@@ -93,11 +93,17 @@ def held_fields(ctx: ModuleContext, at: Stmt, call: cst.Call) -> list[cst.BaseEx
     given = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     tx = given.get("tx")
     made = create_static(ctx, call) is None  # the constructor: `opt_state` is given
-    if not (made and type(tx) is cst.Name and tx.value == "None"):
-        cls = None if tx is None else receiver_class(ctx, at, tx)
-        if cls is None or f"{cls}.init" not in overlays.FRESH_RESULTS:
-            return None
+    given_none = made and type(tx) is cst.Name and tx.value == "None"
+    if not given_none and (tx is None or not fresh_init(ctx, at, tx)):
+        return None
     return [value for key, value in given.items() if key not in static]
+
+
+def fresh_init(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> bool:
+    """Whether `expr`, read at `at`, is a receiver whose `init` makes new buffers only
+    (`optax.adam(lr)`, or a name bound to one: `receiver_class`)."""
+    cls = receiver_class(ctx, at, expr)
+    return cls is not None and f"{cls}.init" in overlays.FRESH_RESULTS
 
 
 def receiver_class(

@@ -183,3 +183,24 @@ def jit_spelling(ctx: ModuleContext) -> tuple[str, tuple[RequireImport, ...]]:
         if full in ("flax.nnx", "flax"):
             return f"{local}.nnx.jit" if full == "flax" else f"{local}.jit", ()
     return ctx.ref("flax.nnx.jit")
+
+
+def optimizer_arguments(
+    ctx: ModuleContext, call: cst.Call
+) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """`nnx.ModelAndOptimizer(model, tx, wrt=...)` -> its model and transformation, for
+    a constructor the overlay lists (`OPTIMIZERS`) given no starred argument and no
+    keyword but its parameters and filters; None otherwise."""
+    if ctx.qualify(call.func) not in nnx_api.OPTIMIZERS or any(a.star for a in call.args):
+        return None
+    params = nnx_api.OPTIMIZER_PARAMETERS
+    positional = [a.value for a in call.args if a.keyword is None]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if len(positional) > len(params) or set(keywords) - set(params) - nnx_api.OPTIMIZER_FILTERS:
+        return None
+    given = dict(zip(params, positional, strict=False))
+    if set(given) & set(keywords):
+        return None
+    given.update(keywords)
+    model, tx = (given.get(p) for p in params)
+    return None if model is None or tx is None else (model, tx)

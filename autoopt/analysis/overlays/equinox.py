@@ -77,6 +77,7 @@ ALIASING = {
     "equinox.partition": "keeps the leaves of its first argument",
     "equinox.combine": "keeps the leaves of its arguments",
     "equinox.tree_at": "keeps the leaves of its second argument it does not replace",
+    "equinox.nn.State": "holds the initial states its model argument keeps, the very buffers",
 }
 #: Base classes that make a class an immutable pytree of its fields.
 MODULE_BASES = frozenset({"equinox.Module"})
@@ -85,10 +86,23 @@ MODULE_BASES = frozenset({"equinox.Module"})
 #: fields), unless given the array of `HELD_ARGUMENTS` (`Embedding(weight=w)` keeps `w`).
 FRESH_RESULTS = frozenset(
     {"equinox.nn.Linear", "equinox.nn.MLP", "equinox.nn.Conv2d", "equinox.nn.LayerNorm",
-     "equinox.nn.Embedding", "equinox.nn.GRUCell", "equinox.nn.LSTMCell"}
+     "equinox.nn.Embedding", "equinox.nn.GRUCell", "equinox.nn.LSTMCell",
+     "equinox.nn.ConvTranspose2d"}
 )  # fmt: skip
 #: Layers -> the argument (keyword, position) whose array they keep as their own leaf.
 HELD_ARGUMENTS = {"equinox.nn.Embedding": ("weight", 2)}
+#: Layers whose array leaves are new buffers, none twice, and what their arguments other
+#: than `KEY_ARGUMENT` hold, as given (`SpectralNorm(layer, ...)` wraps `layer`; a value
+#: given for a field that is not static, `BatchNorm(axis_name=...)`, stays a leaf); the
+#: initial values of their states (`StateIndex`) are among those new buffers.
+HOLDING_LAYERS = frozenset({"equinox.nn.BatchNorm", "equinox.nn.SpectralNorm"})
+#: The argument layers draw their weights from and keep none of.
+KEY_ARGUMENT = "key"
 #: Constructors whose object nothing else keeps (no registry, no cache), nor any of
 #: their arguments: dropped, it is freed.
-UNKEPT_OBJECTS = FRESH_RESULTS
+UNKEPT_OBJECTS = FRESH_RESULTS | HOLDING_LAYERS
+#: Calls `f(make)` returning a function that calls `make(*args, **kwargs)` once and
+#: returns `(model, state)`: the object made, its initial states moved out into an
+#: `eqx.nn.State` (the very buffers), so that the array leaves of the pair are those of
+#: the object made, each as often; nothing else keeps a reference to them.
+SPLIT_MAKERS = frozenset({"equinox.nn.make_with_state"})

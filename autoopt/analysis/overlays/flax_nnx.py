@@ -84,3 +84,12 @@ FRESH_LAYERS = frozenset(
 RNGS_ARGUMENT = "rngs"
 #: The ending of the names of the initializer arguments of `FRESH_LAYERS`.
 INITIALIZER_SUFFIX = "_init"
+#: Optimizer constructors, called `C(model, tx, wrt=...)`: the object holds `model`
+#: itself (`ModelAndOptimizer`: the very module, whose variables `nnx.jit` passes once
+#: however many arguments reach them) or none of it (`Optimizer`), and besides only
+#: `tx.init` of the model's state that `wrt` selects and a new step count.
+OPTIMIZERS = frozenset({"flax.nnx.Optimizer", "flax.nnx.ModelAndOptimizer"})
+#: The parameters of `OPTIMIZERS`, in order: the model and the optax transformation.
+OPTIMIZER_PARAMETERS = ("model", "tx")
+#: Their keyword-only filters, which select the state `tx.init` is given.
+OPTIMIZER_FILTERS = frozenset({"wrt"})

@@ -9,6 +9,7 @@ from autoopt.rules.examples import (
     ao201_callers,
     ao201_cross_alias,
     ao201_escape,
+    ao201_framework_leaves,
     ao201_fresh_leaves,
     ao201_keep_first,
     ao201_loop_batches,
@@ -1126,8 +1127,6 @@ def main():
         loss = train_step(model, optimizer, x, y)
     return loss
 """,
-        fix=_UNSAFE,
-        message="`optimizer` is built from `model` and passed in the same call",
     ),
     Invalid(
         """
@@ -2286,6 +2285,7 @@ print(model.kernel.value.sum())
     ),
     *ao201_fresh_leaves.INVALID,
     *ao201_module_classes.INVALID,
+    *ao201_framework_leaves.INVALID,
     *ao201_callers.INVALID,
     *ao201_loop_batches.INVALID,
     *ao201_keep_first.INVALID,

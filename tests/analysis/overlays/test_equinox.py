@@ -166,6 +166,7 @@ LAYERS = {
     "equinox.nn.Embedding": lambda: eqx.nn.Embedding(5, 3, key=KEY),
     "equinox.nn.GRUCell": lambda: eqx.nn.GRUCell(3, 4, key=KEY),
     "equinox.nn.LSTMCell": lambda: eqx.nn.LSTMCell(3, 4, key=KEY),
+    "equinox.nn.ConvTranspose2d": lambda: eqx.nn.ConvTranspose2d(2, 1, 3, key=KEY),
 }
 
 
@@ -218,6 +219,7 @@ SIZED = {
     "equinox.nn.Embedding": lambda n: eqx.nn.Embedding(n[0], n[1], key=KEY),
     "equinox.nn.GRUCell": lambda n: eqx.nn.GRUCell(n[0], n[1], key=KEY),
     "equinox.nn.LSTMCell": lambda n: eqx.nn.LSTMCell(n[0], n[1], key=KEY),
+    "equinox.nn.ConvTranspose2d": lambda n: eqx.nn.ConvTranspose2d(n[0], n[1], n[0], key=KEY),
 }
 
 
@@ -235,17 +237,88 @@ def test_an_mlp_copies_a_module_activation() -> None:
     assert fresh_leaves(mlp, KEY, activation)
 
 
+#: Each layer that holds its arguments, built from `KEY` and the arguments it is given.
+WRAPPED = eqx.nn.Linear(3, 4, key=KEY)
+HOLDING = {
+    "equinox.nn.BatchNorm": lambda key: eqx.nn.BatchNorm(3, "batch"),  # the default mode, "ema"
+    "equinox.nn.SpectralNorm": lambda key: eqx.nn.SpectralNorm(WRAPPED, "weight", key=key),
+}
+
+
 @pytest.mark.parametrize("name", sorted(eqx_api.UNKEPT_OBJECTS))
 def test_nothing_else_keeps_a_layer_or_its_arguments(name: str) -> None:
     """Dropped, a layer is freed, and its key holds no more references than before."""
     key = jax.random.key(1)
     before = sys.getrefcount(key)
-    layer = LAYERS[name]()
+    layer = HOLDING[name](key) if name in HOLDING else LAYERS[name]()
     ref = weakref.ref(layer)
-    made = SIZED[name](SIZES)
+    made = None if name in HOLDING else SIZED[name](SIZES)
     del layer, made
     gc.collect()
     assert ref() is None and sys.getrefcount(key) == before
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.HOLDING_LAYERS))
+def test_a_holding_layer_has_new_buffers_and_its_arguments_only(name: str) -> None:
+    """`HOLDING_LAYERS`: the leaves are the very buffers of the arguments (the wrapped
+    layer) and new buffers, none twice and none of the key's; their states' initial
+    values are among them."""
+    assert resolve(name) and set(HOLDING) == eqx_api.HOLDING_LAYERS
+    layer = HOLDING[name](KEY)
+    found = [x for x in jax.tree.leaves(layer) if isinstance(x, jax.Array)]
+    assert len(found) == len(pointers(found))  # none twice
+    new = [x for x in found if x.unsafe_buffer_pointer() not in pointers(WRAPPED)]
+    assert new and fresh_leaves(new, KEY, WRAPPED)
+    state = eqx.nn.State(layer)
+    assert pointers(state) and pointers(state) <= pointers(new)
+    assert eqx_api.KEY_ARGUMENT in inspect.signature(eqx.nn.SpectralNorm).parameters
+
+
+def test_a_spectral_norm_wraps_the_very_layer() -> None:
+    """Why the arguments' leaves are the layer's: `SpectralNorm(layer)` keeps `layer`."""
+    assert pointers(WRAPPED) <= pointers(eqx.nn.SpectralNorm(WRAPPED, "weight", key=KEY))
+
+
+class Tied(eqx.Module):
+    """A module whose one array is both a field and a state's initial value."""
+
+    w: jax.Array
+    index: eqx.nn.StateIndex
+
+    def __init__(self, w, s):
+        self.w = w
+        self.index = eqx.nn.StateIndex(s)
+
+
+@pytest.mark.parametrize("maker", sorted(eqx_api.SPLIT_MAKERS))
+def test_a_split_maker_returns_the_buffers_of_the_object_made_each_as_often(maker: str) -> None:
+    """`SPLIT_MAKERS`: the model and the state hold the buffers the object made holds, each
+    in as many leaves (a state made from a field's array holds it a second time), and
+    nothing else keeps them."""
+    assert resolve(maker)
+    split = getattr(eqx.nn, maker.rsplit(".", 1)[1])
+    w, s = jnp.ones(3), jnp.zeros(2)
+    before = sys.getrefcount(w), sys.getrefcount(s)
+    made, state = split(Tied)(w, s)
+    leaves = lambda t: [x.unsafe_buffer_pointer() for x in jax.tree.leaves(t)]  # noqa: E731
+    assert leaves(made) == leaves(w) and leaves(state) == leaves(s)
+    tied, tied_state = split(Tied)(w, w)
+    assert leaves(tied) == leaves(tied_state) == leaves(w)  # one buffer in two leaves
+    del made, state, tied, tied_state
+    gc.collect()
+    assert (sys.getrefcount(w), sys.getrefcount(s)) == before
+
+
+def test_a_state_of_a_model_holds_the_model_s_own_buffers() -> None:
+    """`ALIASING`: `eqx.nn.State(model)` (no `make_with_state`) holds the very initial
+    values the model keeps: donating both in one call fails (why autoopt links them)."""
+    assert "equinox.nn.State" in eqx_api.ALIASING
+    norm = eqx.nn.BatchNorm(3, "batch", mode="batch")
+    state = eqx.nn.State(norm)
+    assert pointers(state) and pointers(state) <= pointers(norm)
+    step = eqx.filter_jit(lambda m, st: (m, st), donate="all")
+    with pytest.raises(Exception, match="donate"):
+        step(norm, state)
 
 
 class Block(eqx.Module):

@@ -315,3 +315,71 @@ def test_a_user_module_holds_what_its_init_stores_and_nothing_else() -> None:
     block = Block(2, rngs=rngs)
     stored = pointers((nnx.state(block.linear), block.scale[...]))
     assert pointers(nnx.state(block)) == stored and fresh_leaves(nnx.state(block), nnx.state(rngs))
+
+
+def _optimizer(name: str):
+    assert resolve(name)
+    return getattr(nnx, name.rsplit(".", 1)[1])
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.OPTIMIZERS))
+def test_an_optimizer_holds_its_model_or_none_of_it_and_new_buffers(name: str) -> None:
+    """`OPTIMIZERS`: besides the very model (`ModelAndOptimizer`) or none of its arrays
+    (`Optimizer`), the optimizer's arrays are new buffers, none twice."""
+    assert nnx_api.OPTIMIZERS <= nnx_api.MODULE_CLASSES
+    m = model()
+    optimizer = _optimizer(name)(m, optax.adam(0.1), wrt=nnx.Param)
+    own = [x for x in jax.tree.leaves(nnx.state(optimizer)) if isinstance(x, jax.Array)]
+    held = pointers(nnx.state(m))
+    fresh = [x for x in own if x.unsafe_buffer_pointer() not in held]
+    assert fresh and fresh_leaves(fresh, nnx.state(m))
+    holds_model = getattr(optimizer, "model", None) is m
+    assert holds_model is (name == "flax.nnx.ModelAndOptimizer")
+    assert (pointers(own) & held == held) if holds_model else not pointers(own) & held
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.OPTIMIZERS))
+def test_an_optimizer_s_parameters_are_the_signature_s(name: str) -> None:
+    parameters = inspect.signature(_optimizer(name).__init__).parameters
+    names = tuple(parameters)[1 : 1 + len(nnx_api.OPTIMIZER_PARAMETERS)]  # after `self`
+    assert names == nnx_api.OPTIMIZER_PARAMETERS
+    kinds = {parameters[f].kind for f in nnx_api.OPTIMIZER_FILTERS}
+    assert kinds == {inspect.Parameter.KEYWORD_ONLY}
+
+
+def _train(name: str, tx, donate: tuple[str, ...]) -> tuple[float, float]:
+    """Three `nnx.jit` steps of a model and an optimizer built from it."""
+    import functools
+
+    m = model()
+    optimizer = _optimizer(name)(m, tx, wrt=nnx.Param)
+
+    @functools.partial(nnx.jit, donate_argnames=donate)
+    def step(model, optimizer, x):
+        value, grads = nnx.value_and_grad(lambda mm: jnp.sum(mm(x) ** 2))(model)
+        if name == "flax.nnx.ModelAndOptimizer":
+            optimizer.update(grads)
+        else:
+            optimizer.update(model, grads)
+        return value
+
+    for _ in range(3):
+        value = step(m, optimizer, X)
+    return float(value), float(jnp.sum(m.kernel[...]))
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.OPTIMIZERS))
+def test_a_model_and_its_optimizer_are_donated_together(name: str) -> None:
+    """`nnx.jit` passes the model's variables once though both arguments reach them: both
+    donated, the steps give what they give undonated."""
+    donated = _train(name, optax.adam(0.1), ("model", "optimizer"))
+    assert donated == _train(name, optax.adam(0.1), ())
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.OPTIMIZERS))
+def test_a_transformation_keeping_the_params_makes_the_donation_fail(name: str) -> None:
+    """Why `tx`'s `init` must make new buffers: one returning the parameters puts them in
+    the optimizer too, and XLA refuses to donate them twice."""
+    keep = optax.GradientTransformation(lambda p: p, lambda u, s, p=None: (u, s))
+    with pytest.raises(Exception, match="donate"):
+        _train(name, keep, ("model", "optimizer"))

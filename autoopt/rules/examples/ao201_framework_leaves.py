@@ -1,0 +1,330 @@
+"""AO201 cases on the buffers inside and between framework objects passed to one
+donating call (issue 26): an equinox model and state from `eqx.nn.make_with_state`, an
+nnx optimizer built from the model passed with it, and values that hold one buffer in
+two leaves behind a name, a class or a helper. `ao201_missing_donation` lists them after
+its own."""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid
+
+_UNSAFE, _NONE = Applicability.UNSAFE, Applicability.NONE
+
+_EQX_HEAD = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+"""
+
+_EQX_STEP = """
+
+@eqx.filter_jit
+def step(x, model, state):
+    params, static = eqx.partition(model, eqx.is_inexact_array)
+    params = jax.tree.map(lambda p: p - 0.1 * x.sum(), params)
+    return eqx.combine(params, static), jax.tree.map(lambda s: s + 1.0, state)
+
+
+def main():
+    x = jnp.ones(4)
+    MAKE
+    for _ in range(3):
+        model, state = step(x, model, state)
+    return model, state
+"""
+
+
+def _eqx(classes: str, make: str) -> str:
+    return _EQX_HEAD + classes + _EQX_STEP.replace("MAKE", make)
+
+
+def _eqx_donated(code: str) -> str:
+    """`code` as AO201 rewrites it: `step` donates all but its first argument."""
+    return code.replace("@eqx.filter_jit", '@eqx.filter_jit(donate="all-except-first")')
+
+
+#: Layers with states, a wrapped layer and a transposed convolution, split into a model
+#: and its state by `make_with_state`: distinct buffers, none shared between the two.
+EQX_STATEFUL = _eqx(
+    """
+
+class Model(eqx.Module):
+    norm: eqx.nn.BatchNorm
+    spectral: eqx.nn.SpectralNorm
+    up: eqx.nn.ConvTranspose2d
+
+    def __init__(self, key):
+        key1, key2, key3 = jax.random.split(key, 3)
+        self.norm = eqx.nn.BatchNorm(input_size=4, axis_name="batch")
+        self.spectral = eqx.nn.SpectralNorm(
+            layer=eqx.nn.Linear(4, 4, key=key1), weight_name="weight", key=key2
+        )
+        self.up = eqx.nn.ConvTranspose2d(1, 1, 2, key=key3)
+""",
+    "model, state = eqx.nn.make_with_state(Model)(jax.random.key(0))",
+)
+#: The state's initial value is the array of a field: the pair holds it twice.
+EQX_STATE_OF_FIELD = _eqx(
+    """
+
+class Tied(eqx.Module):
+    w: jax.Array
+    index: eqx.nn.StateIndex
+
+    def __init__(self):
+        w = jnp.ones(4)
+        self.w = w
+        self.index = eqx.nn.StateIndex(w)
+""",
+    "model, state = eqx.nn.make_with_state(Tied)()",
+)
+#: One layer stored in a field and wrapped in another: its weight in two leaves.
+EQX_WRAPPED_TWICE = _eqx(
+    """
+
+class Twice(eqx.Module):
+    linear: eqx.nn.Linear
+    spectral: eqx.nn.SpectralNorm
+
+    def __init__(self, key):
+        key1, key2 = jax.random.split(key)
+        linear = eqx.nn.Linear(4, 4, key=key1)
+        self.linear = linear
+        self.spectral = eqx.nn.SpectralNorm(linear, "weight", key=key2)
+""",
+    "model, state = eqx.nn.make_with_state(Twice)(jax.random.key(0))",
+)
+#: The model keeps the caller's array, which the step is given too.
+EQX_ARGUMENT = _eqx(
+    """
+
+class Scaled(eqx.Module):
+    w: jax.Array
+    norm: eqx.nn.BatchNorm
+
+    def __init__(self, w):
+        self.w = w
+        self.norm = eqx.nn.BatchNorm(4, "batch")
+""",
+    "model, state = eqx.nn.make_with_state(Scaled)(x)",
+)
+#: `eqx.nn.State(model)` holds the initial values the model keeps, the very buffers.
+EQX_STATE_OF_MODEL = _eqx(
+    """
+
+class Model(eqx.Module):
+    norm: eqx.nn.BatchNorm
+
+    def __init__(self):
+        self.norm = eqx.nn.BatchNorm(4, "batch")
+""",
+    "model = Model()\n    state = eqx.nn.State(model)",
+)
+
+_NNX_HEAD = """
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+"""
+
+_NNX_STEP = """
+
+@nnx.jit
+def step(model, optimizer, x):
+    grads = nnx.grad(lambda m: jnp.sum(m(x) ** 2))(model)
+    optimizer.update(grads)
+
+
+def main():
+    x = jnp.ones((2, 4))
+    MAKE
+    for _ in range(3):
+        step(model, optimizer, x)
+    return model
+"""
+
+
+def _nnx(classes: str, make: str) -> str:
+    return _NNX_HEAD + classes + _NNX_STEP.replace("MAKE", make)
+
+
+def _nnx_donated(code: str) -> str:
+    """`code` as AO201 rewrites it: `step` donates the model and the optimizer."""
+    donated = '@functools.partial(nnx.jit, donate_argnames=("model", "optimizer"))'
+    return "\nimport functools\n" + code.replace("@nnx.jit", donated)
+
+
+_MLP = """
+
+class MLP(nnx.Module):
+    def __init__(self, *, rngs: nnx.Rngs):
+        self.hidden = nnx.Linear(4, 8, rngs=rngs)
+        self.out = nnx.Linear(8, 4, rngs=rngs)
+
+    def __call__(self, x):
+        return self.out(nnx.relu(self.hidden(x)))
+"""
+#: An optimizer holding the model, its state `optax.adam`'s new buffers: `nnx.jit` passes
+#: the model's variables once, so both are donated safely.
+NNX_OPTIMIZER = _nnx(
+    _MLP,
+    "model = MLP(rngs=nnx.Rngs(0))\n    optimizer = nnx.ModelAndOptimizer(model, optax.adam(1e-3))",
+)
+#: A transformation of the program's own, whose `init` may return the parameters.
+NNX_OWN_TRANSFORMATION = _nnx(
+    _MLP
+    + """
+
+def keep_params():
+    return optax.GradientTransformation(lambda p: p, lambda u, s, p=None: (u, s))
+""",
+    "model = MLP(rngs=nnx.Rngs(0))\n    optimizer = nnx.ModelAndOptimizer(model, keep_params())",
+)
+#: An array of the model stored into the optimizer after it is built.
+NNX_STORED = _nnx(
+    _MLP,
+    "model = MLP(rngs=nnx.Rngs(0))\n"
+    "    optimizer = nnx.ModelAndOptimizer(model, optax.adam(1e-3))\n"
+    "    optimizer.extra = nnx.Param(model.out.kernel[...])",
+)
+#: A model tying two variables to one array, wrapped by the optimizer.
+NNX_TIED = _nnx(
+    """
+
+class Tied(nnx.Module):
+    def __init__(self, *, rngs: nnx.Rngs):
+        self.encoder = nnx.Linear(4, 4, rngs=rngs)
+        self.decoder = nnx.Linear(4, 4, rngs=rngs)
+        self.decoder.kernel = nnx.Param(self.encoder.kernel[...])
+
+    def __call__(self, x):
+        return self.decoder(self.encoder(x))
+""",
+    "model = Tied(rngs=nnx.Rngs(0))\n"
+    "    optimizer = nnx.ModelAndOptimizer(model, optax.adam(1e-3))",
+)
+
+_PLAIN_STEP = """
+
+@jax.jit
+def step(state):
+    return jax.tree.map(lambda p: p + 1.0, state)
+
+
+def main():
+    w = jnp.ones(3)
+    MAKE
+    for _ in range(3):
+        state = step(state)
+    return state
+"""
+
+
+def _plain_donated(code: str) -> str:
+    """`code` as AO201 rewrites it: `step` donates `state`."""
+    donated = '@functools.partial(jax.jit, donate_argnames=("state",))'
+    return "\nimport functools\n" + code.replace("@jax.jit", donated)
+
+
+def _plain(head: str, make: str) -> str:
+    return "\nimport jax\nimport jax.numpy as jnp\n" + head + _PLAIN_STEP.replace("MAKE", make)
+
+
+#: A name holding one array twice, inside the donated tuple.
+PAIR_IN_NAME = _plain("", "pair = [w, w]\n    state = (pair, 1)")
+#: A helper that returns its argument, given a list holding one array twice.
+HELPER_ARGUMENT = _plain(
+    """
+
+def wrap(x):
+    return (x, 1)
+""",
+    "pair = [w, w]\n    state = wrap(pair)",
+)
+#: A helper returning its `*args`, given one array twice.
+HELPER_VARIADIC = _plain(
+    """
+
+def pack(*xs):
+    return xs
+""",
+    "state = pack(w, w)",
+)
+#: The caller hands in a tuple holding one array twice.
+CALLER_PAIR = (
+    "\nimport jax\nimport jax.numpy as jnp\n"
+    + """
+
+@jax.jit
+def step(state):
+    return jax.tree.map(lambda p: p + 1.0, state)
+
+
+def train(state):
+    for _ in range(3):
+        state = step(state)
+    return state
+
+
+def main():
+    w = jnp.ones(3)
+    pair = (w, w)
+    return train(pair)
+"""
+)
+
+INVALID = (
+    Invalid(EQX_STATEFUL, _eqx_donated(EQX_STATEFUL)),
+    Invalid(
+        EQX_STATE_OF_FIELD,
+        _eqx_donated(EQX_STATE_OF_FIELD),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `model` are distinct buffers",
+    ),
+    Invalid(EQX_WRAPPED_TWICE, fix=_NONE, message="fills two leaves of `model`"),
+    Invalid(EQX_ARGUMENT, fix=_NONE, message="`state` may hold the buffers of `model`"),
+    Invalid(EQX_STATE_OF_MODEL, fix=_NONE, message="`state` may hold the buffers of `model`"),
+    Invalid(NNX_OPTIMIZER, _nnx_donated(NNX_OPTIMIZER)),
+    Invalid(
+        NNX_OWN_TRANSFORMATION,
+        _nnx_donated(NNX_OWN_TRANSFORMATION),
+        fix=_UNSAFE,
+        message="a value that comes from `optax.GradientTransformation`",
+    ),
+    Invalid(
+        NNX_STORED,
+        _nnx_donated(NNX_STORED),
+        fix=_UNSAFE,
+        message="`optimizer` is built from `model` and passed in the same call",
+    ),
+    Invalid(
+        NNX_TIED,
+        _nnx_donated(NNX_TIED),
+        fix=_UNSAFE,
+        message="one array in two variables (tied weights), or one of the caller's (`Tied`)",
+    ),
+    Invalid(
+        PAIR_IN_NAME,
+        _plain_donated(PAIR_IN_NAME),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `state`",
+    ),
+    Invalid(
+        HELPER_ARGUMENT,
+        _plain_donated(HELPER_ARGUMENT),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `state`",
+    ),
+    Invalid(
+        HELPER_VARIADIC,
+        _plain_donated(HELPER_VARIADIC),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `state` are distinct buffers (`pack(w, w)`)",
+    ),
+    Invalid(
+        CALLER_PAIR,
+        _plain_donated(CALLER_PAIR),
+        fix=_UNSAFE,
+        message="`w` fills two leaves of `pair`",
+    ),
+)
