@@ -8,9 +8,9 @@ audit clears code that
 
 - defines no lambda and no function inside a function (no closure over an array);
 - names a function or a class of the module only to call it (no user callable handed to
-  a layer or to `hk.get_parameter`), or a class as the first argument of the builtin
-  `super` inside that class (`super(Encoder, self).__init__(name=name)`, the same as
-  `super()`);
+  a layer or to `hk.get_parameter`; an attribute's name, `jax.nn.relu`, names none), or
+  a class as the first argument of the builtin `super` inside that class
+  (`super(Encoder, self).__init__(name=name)`, the same as `super()`);
 - calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
   array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
@@ -103,6 +103,10 @@ class InitializerAudit(cst.CSTVisitor):
             return False
         first = args[0].value
         return bool(self.classes) and type(first) is cst.Name and first.value == self.classes[-1]
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)  # `nnx.selu`: its `selu` names no function of the module
+        return False
 
     def visit_Name(self, node: cst.Name) -> bool:
         if node.value in self.module_code and id(node) not in self.callees:
