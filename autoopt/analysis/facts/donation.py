@@ -483,13 +483,14 @@ def _outside_verdict(
     keeper = sharing.retained_by(near)
     if keeper is not None:
         return _UNSAFE, f"`{name}` {keeper}"
-    for alias in sorted(aliases - near - {RETAINED}):  # shared through unseen code
+    shared = {a for a in aliases - near if sharing.may_share(a, name)}  # not only held by a third
+    for alias in sorted(shared - {RETAINED}):  # shared through unseen code
         keeper = sharing.retained_by({alias})
         if keeper is not None:
             if is_pseudo(alias):
                 return _UNSAFE, f"`{name}` may share buffers with a value that {keeper}"
             return _UNSAFE, f"`{alias}`, which may hold the buffers of `{name}`, {keeper}"
-    if RETAINED in aliases:
+    if RETAINED in shared | near:
         return _UNSAFE, f"`{name}` {sharing.retained_by({RETAINED})}"
     return _caller_value(ctx, site, name, aliases, seen)
 
