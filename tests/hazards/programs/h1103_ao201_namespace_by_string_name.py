@@ -18,7 +18,7 @@ def step(params, batch):
 
 params = {"w": jnp.ones(3)}
 seen = []
-for batch in hazlib_escape.Loader(getattr(builtins, "globals")()):
+for batch in hazlib_escape.Loader(getattr(builtins, "globals")()):  # noqa: B009
     params = step(params, batch)
     seen.append(float(jnp.sum(batch)))
 RESULT = (jnp.sum(params["w"]), seen)
