@@ -325,3 +325,33 @@ def test_an_attribute_named_like_a_module_function_is_not_that_function(
     at = stmt(ctx, "out = ")
     assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
     assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+_FOREIGN = """
+def forward(x):
+    x = hk.Linear(3, w_init=INIT)(x)
+    return hk.Linear(3, w_init=INIT)(x)
+
+net = hk.transform(forward)
+out = net.init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "init", "fresh"),
+    [
+        ("", "hk.initializers.Constant(0.5)", True),
+        ("", "jax.nn.initializers.ones", True),
+        # another file's initializer may return one global array for both layers
+        ("import helpers\n", "helpers.table_init", False),
+        ("from helpers import table_init\n", "table_init", False),
+        ("import helpers\n", "helpers.make_init()", False),
+    ],
+)
+def test_sealed_code_names_no_import_of_an_unknown_package(
+    header: str, init: str, fresh: bool
+) -> None:
+    ctx = context(_FOREIGN.replace("INIT", init), IMPORTS + header)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
