@@ -155,13 +155,15 @@ class MissingDonation(Rule):
     - no other name or container that may hold the buffer is read after the call,
       and no code keeps a reference to it (code it is handed to or that made it, a
       class or module attribute, a function of any file of the project that stores
-      it): `analysis/facts/aliases.py`
+      it), nor to a value that may hold one object with it (a score holding the model
+      and a batch from a loader joins neither to the other): `analysis/facts/aliases.py`
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
       (`repeated_leaf`); another argument of the call may hold one object with it, not
       merely a third value holding both (`Sharing.may_share`), and a name that only ever
       holds a number, a shape or a string holds none: `analysis/facts/bufferless.py`
     - where no code reaches the scope's names but through what it hands out (no
-      `globals()`, `sys.modules`, `inspect` or frames in the file), in a module that
+      `globals()`, `sys.modules`, `inspect` or frames in the file's code or strings;
+      comments aside), in a module that
       runs once (a script, a notebook; no project file importing it), or in a function
       for a value every name of which is the call's own (no parameter, global or
       keeper's: an earlier call's keepers hold none of it), sharing is read as of the

@@ -7,7 +7,9 @@ the same call twice, not an alias (`analysis/facts/aliases.py`: a name that may 
 object with it, `Sharing.may_share`, not one a third value merely holds too), not a nested or
 other function, not the caller that handed it in, and no place that may keep a
 reference (what autoopt cannot see, a class attribute, a module's container, a
-cache: `Sharing.retained_by`). Each verdict is a fix
+cache: `Sharing.retained_by`) of a value that may hold one object with it
+(`Sharing.may_share`: a score that holds both the model and a batch from a loader
+joins neither to the other). Each verdict is a fix
 applicability and the premise that failed, as text. AO201 words these verdicts as
 findings; AO103 asks `safe_donations` of its extracted step.
 
@@ -491,13 +493,14 @@ def _outside_verdict(
     keeper = sharing.retained_by(near)
     if keeper is not None:
         return _UNSAFE, f"`{name}` {keeper}"
-    for alias in sorted(aliases - near - {RETAINED}):  # shared through unseen code
+    shared = {a for a in aliases - near if sharing.may_share(a, name)}  # not held by a third only
+    for alias in sorted(shared - {RETAINED}):  # shared through unseen code
         keeper = sharing.retained_by({alias})
         if keeper is not None:
             if is_pseudo(alias):
                 return _UNSAFE, f"`{name}` may share buffers with a value that {keeper}"
             return _UNSAFE, f"`{alias}`, which may hold the buffers of `{name}`, {keeper}"
-    if RETAINED in aliases:
+    if RETAINED in shared | near:
         return _UNSAFE, f"`{name}` {sharing.retained_by({RETAINED})}"
     return _caller_value(ctx, site, name, aliases, seen)
 

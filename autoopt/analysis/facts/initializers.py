@@ -8,9 +8,12 @@ audit clears code that
 
 - defines no lambda and no function inside a function (no closure over an array);
 - names a function or a class of the module only to call it (no user callable handed to
-  a layer or to `hk.get_parameter`), or a class as the first argument of the builtin
-  `super` inside that class (`super(Encoder, self).__init__(name=name)`, the same as
-  `super()`);
+  a layer or to `hk.get_parameter`; an attribute's name, `jax.nn.relu`, names none), or
+  a class as the first argument of the builtin `super` inside that class
+  (`super(Encoder, self).__init__(name=name)`, the same as `super()`);
+- names no import but of JAX, NumPy, `math`, `dataclasses`, `typing` and the libraries
+  the overlays know (`w_init=helpers.table_init`, another file's initializer, may return
+  one array for two parameters);
 - calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
   array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
@@ -39,6 +42,13 @@ _STORES = frozenset({"set_state", "put_variable", "sow"})
 _MAKERS = {"param": 1, "variable": 2}
 _KEYWORDS = frozenset({"init_fn", "unbox"})
 _CUSTOM = "custom_"
+#: The packages whose initializers and layers the overlays describe, JAX, NumPy and
+#: `math` (which make new arrays) and `dataclasses` and `typing` (which make none; the
+#: values a dataclass field is given are audited where they are written): code of any
+#: other import is not audited.
+_LIBRARIES = frozenset(
+    {"jax", "numpy", "math", "haiku", "flax", "equinox", "optax", "dataclasses", "typing"}
+)
 
 
 class InitializerAudit(cst.CSTVisitor):
@@ -132,10 +142,24 @@ class InitializerAudit(cst.CSTVisitor):
         first = args[0].value
         return bool(self.classes) and type(first) is cst.Name and first.value == self.classes[-1]
 
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if self._foreign(node):
+            self.clean = False
+        node.value.visit(self)  # `nnx.selu`: its `selu` names no function of the module
+        return False
+
     def visit_Name(self, node: cst.Name) -> bool:
         if node.value in self.module_code and id(node) not in self.callees:
             self.clean = False  # a module function or class handed on as a value
+        if self._foreign(node):
+            self.clean = False
         return False
+
+    def _foreign(self, node: cst.Name | cst.Attribute) -> bool:
+        """Imported code of no library the overlays know (`helpers.table_init`, a
+        project file's initializer, may return one array for two parameters)."""
+        qual = self.ctx.qualify(node)
+        return qual is not None and qual.split(".", 1)[0] not in _LIBRARIES
 
 
 def _no_array(call: cst.Call, keyword: str, position: int) -> bool:

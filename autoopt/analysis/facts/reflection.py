@@ -35,7 +35,9 @@ string, handing it to a function, returning or storing it) may rebind any global
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,16 +102,27 @@ _READ_WORDS = _OWN_WORDS | {
 
 def namespace_reader(ctx: ModuleContext) -> str:
     """Why code may read the module's globals other than through what it is handed: its
-    own code holds a word that reaches its namespace (`globals`, `sys.modules`, a frame,
-    `gc`, `inspect` but where it only imports functions that read what they are given:
-    `_local_inspect`) or imports itself or `__main__`; "" when it does neither."""
-    words = sorted(_READ_WORDS & set(_IDENTIFIER.findall(ctx.source)))
+    own code (comments aside, strings included: `getattr(builtins, "eval")`) holds a word
+    that reaches its namespace (`globals`, `sys.modules`, a frame, `gc`, `inspect` but
+    where it only imports functions that read what they are given: `_local_inspect`) or
+    imports itself or `__main__`; "" when it does neither."""
+    words = sorted(_READ_WORDS & set(_IDENTIFIER.findall(ctx.per_module(_uncommented))))
     if words == ["inspect"] and _local_inspect(ctx):
         words = []
     if words:
         return f"the module may hand out its own namespace (`{words[0]}`)"
     imports = _may_reach(ctx, _stem(ctx), frozenset())
     return "the module may import itself (or `__main__`)" if imports else ""
+
+
+def _uncommented(ctx: ModuleContext) -> str:
+    """The module's source without its comments, which no code reads (the whole source
+    where it does not tokenize)."""
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO(ctx.source).readline)
+        return " ".join(t.string for t in tokens if t.type != tokenize.COMMENT)
+    except (tokenize.TokenError, SyntaxError):
+        return ctx.source
 
 
 def _local_inspect(ctx: ModuleContext) -> bool:

@@ -8,6 +8,7 @@ from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples import (
     ao201_callers,
     ao201_cross_alias,
+    ao201_data_values,
     ao201_escape,
     ao201_framework_leaves,
     ao201_fresh_leaves,
@@ -2292,6 +2293,7 @@ print(model.kernel.value.sum())
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
     *ao201_escape.INVALID,
+    *ao201_data_values.INVALID,
     *ao201_static_self.INVALID,
     *ao201_tiny.INVALID,
     *ao201_shadowed.INVALID,

@@ -198,3 +198,50 @@ def test_a_numpy_generator_holds_no_buffer_of_the_module(rng: str, why: str) -> 
     (target,) = targets(ctx, "step")
     donate, _ = verdicts(ctx, target)
     assert donate[0][0] == "model" and donate[0][1] is UNSAFE and why in donate[0][2]
+
+
+_KEEPER = """
+@eqx.filter_jit
+def pair(s, x):
+    return s, x
+
+def main():
+    x = load()
+    s = jnp.zeros(3)
+    for _ in range(3):
+        both = pair(s, x)
+        print(both)
+        KEEP
+        s = step(s, x)
+    print(s)
+"""
+
+
+_X_PASSED = "`x` may hold the buffers of `s` and is passed in the same call"
+_KEPT_TWO_AWAY = (
+    "`history`, which may hold the buffers of `s`, is handed to `record`, which may keep it"
+)
+_KEEPER_HEADER = HEADER + "import equinox as eqx\nfrom data import load, record\n"
+
+
+@pytest.mark.parametrize(
+    ("keep", "verdict"),
+    [
+        # `x`, from unseen code, is only held with the model by a third (`both`, a framework
+        # jit's result, read as one that may hold its arguments): no alias of it
+        ("x.sum()", ("s", SAFE, "")),
+        # the third handed to code that may keep it and put one of its values into another
+        ("record(both)", ("s", UNSAFE, _X_PASSED)),
+        # the same two joins away (`[both] + [0]` may hold `both`)
+        ("record([[both] + [0]] + [0])", ("s", UNSAFE, _X_PASSED)),
+        # the model alone kept, two joins away, the batch not with it
+        (
+            "views = [s] + [0]\n        history = [views] + [0]\n        record(history)",
+            ("s", UNSAFE, _KEPT_TWO_AWAY),
+        ),
+    ],
+)
+def test_a_keeper_counts_where_it_may_share_the_donated_value(keep: str, verdict: tuple) -> None:
+    ctx = context(STEP + _KEEPER.replace("KEEP", keep), _KEEPER_HEADER)
+    target = next(t for t in targets(ctx) if t.name == "step")
+    assert verdicts(ctx, target) == ([verdict], [])

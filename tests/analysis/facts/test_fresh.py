@@ -296,6 +296,67 @@ def test_super_and_data_globals_in_sealed_code(program: str, fresh: bool) -> Non
     assert fresh_result(ctx, at, at.node.value) is fresh
 
 
+_NAMESAKE = """
+def relu(x):
+    return jnp.maximum(x, 0)
+
+class Block(hk.Module):
+    def __call__(self, x):
+        return ACT(hk.Linear(3)(x))
+
+net = hk.transform(lambda x: Block()(x))
+out = net.init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("act", "fresh"),
+    [
+        ("jax.nn.relu", True),  # the attribute `relu` names no function of the module
+        ("relu", True),  # the module's function, called
+        ("hk.Sequential([relu])", False),  # the module's function handed on as a value
+        ("getattr(jax.nn, 'relu')", True),
+    ],
+)
+def test_an_attribute_named_like_a_module_function_is_not_that_function(
+    act: str, fresh: bool
+) -> None:
+    ctx = context(_NAMESAKE.replace("ACT(", f"{act}("), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+_FOREIGN = """
+def forward(x):
+    x = hk.Linear(3, w_init=INIT)(x)
+    return hk.Linear(3, w_init=INIT)(x)
+
+net = hk.transform(forward)
+out = net.init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "init", "fresh"),
+    [
+        ("", "hk.initializers.Constant(0.5)", True),
+        ("", "jax.nn.initializers.ones", True),
+        # another file's initializer may return one global array for both layers
+        ("import helpers\n", "helpers.table_init", False),
+        ("from helpers import table_init\n", "table_init", False),
+        ("import helpers\n", "helpers.make_init()", False),
+    ],
+)
+def test_sealed_code_names_no_import_of_an_unknown_package(
+    header: str, init: str, fresh: bool
+) -> None:
+    ctx = context(_FOREIGN.replace("INIT", init), IMPORTS + header)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
 _LINEN = """
 TABLE = jnp.ones(3)
 

@@ -307,6 +307,12 @@ def test_constant_globals_are_constants_nothing_rebinds() -> None:
         ),
         ("import __main__\n", "the module may import itself (or `__main__`)"),
         ('if __name__ == "__main__":\n    print(1)\n', ""),
+        ("# Build modules, then inspect them.\nx = 1  # not globals()\n", ""),
+        (
+            'import builtins\nrun = getattr(builtins, "eval")  # by a string\n',
+            "the module may hand out its own namespace (`eval`)",
+        ),
+        ("x = m.eval()\n", "the module may hand out its own namespace (`eval`)"),
     ],
 )
 def test_namespace_reader(code: str, reason: str) -> None:
