@@ -12,6 +12,7 @@ from autoopt.analysis.semantic import (
     MODULE,
     Jitted,
     Loop,
+    May,
     ModuleContext,
     Place,
     Placement,
@@ -354,4 +355,12 @@ def _donation_risk(
                     f"; unsafe: `{sorted(names)[0]}` is replaced by a call's output each "
                     "iteration, so donating that call's argument would delete the shared array"
                 )
+    verdict, _ = semantic(ctx).passed_on(stmt, expr)
+    if verdict.may is May.YES:
+        return _UNSAFE, f"; unsafe: {verdict.why}, which would delete the one shared array"
+    if verdict.may is May.UNKNOWN:
+        return _UNSAFE, (
+            f"; unsafe: not proven that no call donates (and deletes) the one shared array: "
+            f"{verdict.why}"
+        )
     return _SAFE, ""
