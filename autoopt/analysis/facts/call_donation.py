@@ -144,9 +144,8 @@ def _flow_at(
             if verdict.may is not May.NO:
                 return verdict, parent
             func = parent.func
-            if type(func) is cst.Attribute and type(func.value) is cst.Name:
-                if ctx.qualify(func) is None:  # `xs.append(x)`: `xs` holds it
-                    holders.add(func.value.value)
+            if type(func) is cst.Attribute and type(func.value) is cst.Name and not ctx.qualify(func):
+                holders.add(func.value.value)  # `xs.append(x)`: `xs` holds it
     stored = _stored(ctx, stmt)
     if stored is not None:
         return Verdict(May.UNKNOWN, stored), None
