@@ -84,8 +84,8 @@ def call_donation(
         return _method(ctx, stmt, func)
     if type(func) is cst.Subscript:
         return Verdict(
-            May.UNKNOWN, f"`{ctx.code(func)}` is looked up in a container: what it donates is "
-            "not known"
+            May.UNKNOWN,
+            f"`{ctx.code(func)}` is looked up in a container: what it donates is not known",
         )
     return Verdict(May.UNKNOWN, f"`{ctx.code(func)}` is a callable autoopt cannot see into")
 
@@ -143,9 +143,9 @@ def _flow_at(
             verdict = call_donation(ctx, stmt, parent, seen)
             if verdict.may is not May.NO:
                 return verdict, parent
-            func = parent.func
-            if type(func) is cst.Attribute and type(func.value) is cst.Name and not ctx.qualify(func):
-                holders.add(func.value.value)  # `xs.append(x)`: `xs` holds it
+            base = getattr(parent.func, "value", None)
+            if type(base) is cst.Name and not ctx.qualify(parent.func):
+                holders.add(base.value)  # `xs.append(x)`: `xs` holds it
     stored = _stored(ctx, stmt)
     if stored is not None:
         return Verdict(May.UNKNOWN, stored), None
@@ -219,8 +219,9 @@ def _jit_verdict(
     spread = [a for a in getattr(spelling, "args", ()) if a.star == "**"]
     if spread:
         return Verdict(
-            May.UNKNOWN, f"`{shown}` is jitted with `**{ctx.code(spread[0].value)}`, which may "
-            "donate its arguments"
+            May.UNKNOWN,
+            f"`{shown}` is jitted with `**{ctx.code(spread[0].value)}`, which may "
+            "donate its arguments",
         )
     mode = overlays.JIT_DONATE_MODES.get(transform)
     if mode in options:
@@ -245,8 +246,9 @@ def _named(ctx: ModuleContext, stmt: Stmt, name: str, seen: frozenset[str]) -> V
     given = _parameter_of(ctx, stmt.scope, name)
     if given is not None:
         return Verdict(
-            May.UNKNOWN, f"`{name}` is a parameter of `{given}`: what the function it is given "
-            "donates is not known"
+            May.UNKNOWN,
+            f"`{name}` is a parameter of `{given}`: what the function it is given "
+            "donates is not known",
         )
     fn = ctx.graph.resolve_function(name, stmt.scope)
     if fn is not None and _bound_once(ctx, name):
