@@ -231,8 +231,8 @@ def _jit_verdict(
         return Verdict(May.YES, f"`{shown}` donates its arguments (`{mode}={ctx.code(value)}`)")
     for option in overlays.JIT_DONATE_OPTIONS.get(transform, ()):
         if option in options:
-            value = ctx.code(options[option])
-            return Verdict(May.YES, f"`{shown}` donates its arguments (`{option}={value}`)")
+            text = ctx.code(options[option])
+            return Verdict(May.YES, f"`{shown}` donates its arguments (`{option}={text}`)")
     return NO
 
 
@@ -241,7 +241,7 @@ def _named(ctx: ModuleContext, stmt: Stmt, name: str, seen: frozenset[str]) -> V
     for jitted in jitted_callables(ctx, True):
         if jitted.name == name:
             carrier = jitted.carrier
-            spelling = carrier.decorator if type(carrier) is cst.Decorator else carrier
+            spelling = carrier.decorator if isinstance(carrier, cst.Decorator) else carrier
             return _jit_verdict(ctx, spelling, jitted.options, jitted.transform, name)
     given = _parameter_of(ctx, stmt.scope, name)
     if given is not None:
