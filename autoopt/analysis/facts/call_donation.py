@@ -112,7 +112,7 @@ def _follow(
     """Follow the value from `queue` and every read of `holders` in `scope`."""
     done: set[int] = set()
     stmts = ctx.graph.scope_stmts(scope)
-    while queue:
+    while True:
         for stmt, node in queue:
             done.add(id(node))
             verdict, call = _flow_at(ctx, stmt, node, holders, seen)
@@ -125,6 +125,8 @@ def _follow(
             for n in read_names(e)
             if n.value in holders and id(n) not in done
         ]
+        if not queue:
+            break
     return _outside(ctx, scope, holders), None
 
 
