@@ -205,9 +205,17 @@ def _jit_call(ctx: ModuleContext, func: cst.Call) -> Verdict:
     """`jax.jit(f, ...)(x)`: the jit's options decide."""
     for transform in ("jax.jit", *sorted(FRAMEWORK_JITS)):
         options = jit_options(ctx, func, transform)
+        if options is None and ctx.is_jax(func.func, transform) and _one_function(func):
+            options = {a.keyword.value: a.value for a in func.args if a.keyword is not None}
         if options is not None:
             return _jit_verdict(ctx, func, options, transform, ctx.code(func.func))
     return Verdict(May.UNKNOWN, f"`{ctx.code(func)}` is the result of a call")
+
+
+def _one_function(call: cst.Call) -> bool:
+    """`jit(f, option=...)`: the function alone by position, every option by keyword."""
+    positional = [a for a in call.args if a.keyword is None and a.star != "**"]
+    return len(positional) == 1 and positional[0] is call.args[0] and not positional[0].star
 
 
 def _jit_verdict(
