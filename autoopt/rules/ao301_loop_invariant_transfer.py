@@ -64,8 +64,8 @@ class LoopInvariantTransfer(Rule):
     a call's output each iteration, or a call that receives it donates or may: a jit
     spread with `**options`, a step looked up in a dict, a parameter, a decorator
     autoopt cannot see through, a `.lower(...).compile()` or `functools.partial(jax.jit,
-    ...)(f)` result): one shared array would then be deleted by the first call. Data that changes per
-    iteration is never hoisted and not reported. A part taken with an integer index
+    ...)(f)` result): one shared array would then be deleted by the first call. Data
+    that changes per iteration is never hoisted and not reported. A part taken with an integer index
     or an array of indices (`X[i]`, `X[idx]`) is **unsafe**: nothing proves the
     indices in range, and NumPy raises for one out of range where a JAX array clamps
     it (and returns the last row).

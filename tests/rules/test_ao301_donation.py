@@ -141,7 +141,7 @@ def main(w):
         w = step(w, jnp.asarray(mask_np))
     return w
 """,
-        "; unsafe: `step` donates its arguments (`donate=\"all\"`), which would delete the one "
+        '; unsafe: `step` donates its arguments (`donate="all"`), which would delete the one '
         "shared array",
     ),
     "a helper that hands it on": (

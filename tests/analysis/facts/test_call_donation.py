@@ -79,8 +79,7 @@ CASES = {
     ),
     "o = np.apply_along_axis(step, 0, m)": (
         May.UNKNOWN,
-        "`np.apply_along_axis` (`numpy.apply_along_axis`) is not known not to donate its "
-        "arguments",
+        "`np.apply_along_axis` (`numpy.apply_along_axis`) is not known not to donate its arguments",
     ),
 }
 
