@@ -204,10 +204,12 @@ class Semantic:
         with the premise (`facts/call_donation.py`)."""
         return call_donation.call_donation(self.ctx, stmt, call)
 
-    def passed_on(self, stmt: Stmt, expr: cst.BaseExpression) -> tuple[Verdict, cst.Call | None]:
+    def passed_on(
+        self, stmt: Stmt, expr: cst.BaseExpression, after: Loop | None = None
+    ) -> tuple[Verdict, cst.Call | None]:
         """Whether a call may donate the value of `expr` at `stmt`, followed through the
-        names and calls it goes into (`facts/call_donation.py`)."""
-        return call_donation.passed_on(self.ctx, stmt, expr)
+        names and calls it goes into (from the loop `after` on: `facts/call_donation.py`)."""
+        return call_donation.passed_on(self.ctx, stmt, expr, after)
 
     def safe_donations(self, name: str) -> list[str]:
         """The inputs of the jitted function `name` proven safe to donate."""

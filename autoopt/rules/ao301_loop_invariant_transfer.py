@@ -363,7 +363,7 @@ def _donation_risk(
                     f"; unsafe: `{sorted(names)[0]}` is replaced by a call's output each "
                     "iteration, so donating that call's argument would delete the shared array"
                 )
-    verdict, _ = semantic(ctx).passed_on(stmt, expr)
+    verdict, _ = semantic(ctx).passed_on(stmt, expr, loop)
     if verdict.may is May.YES:
         return _UNSAFE, f"; unsafe: {verdict.why}, which would delete the one shared array"
     if verdict.may is May.UNKNOWN:

@@ -29,7 +29,7 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
-from autoopt.analysis.core.graph import MODULE, Function, Stmt
+from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.core.jitted import FRAMEWORK_JITS, jit_options, jitted_callables, own_exprs
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
@@ -91,15 +91,26 @@ def call_donation(
 
 
 def passed_on(
-    ctx: ModuleContext,
-    stmt: Stmt,
-    expr: cst.BaseExpression,
-    seen: frozenset[str] = frozenset(),
+    ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression, after: Loop | None = None
 ) -> tuple[Verdict, cst.Call | None]:
     """Whether a call may donate the value `expr` gives where `stmt` evaluates it, or
-    one of the names it is then bound to in the scope: the first call that may (or the
-    verdict, with no call, on how the value leaves what autoopt follows)."""
-    return _follow(ctx, stmt.scope, [(stmt, expr)], set(), seen)
+    one of the names it is then bound to in the scope (only the statements that may run
+    once `after` starts, when given): the first call that may (or the verdict, with no
+    call, on how the value leaves what autoopt follows)."""
+    region = None if after is None else _from_loop(ctx, after)
+    return _follow(ctx, stmt.scope, [(stmt, expr)], set(), frozenset(), region)
+
+
+def _from_loop(ctx: ModuleContext, loop: Loop) -> list[Stmt]:
+    """The statements of the loop's scope that may run once it starts: its own, those
+    after it and those of the loops around it."""
+    end = ctx.span(loop.node).end_line
+    around = set(ctx.graph.stmts[loop.header].loops) | {loop.id}
+    return [
+        s
+        for s in ctx.graph.scope_stmts(loop.scope)
+        if around & set(s.loops) or ctx.span(s.node).line > end
+    ]
 
 
 def _follow(
@@ -108,10 +119,12 @@ def _follow(
     queue: list[tuple[Stmt, cst.CSTNode]],
     holders: set[str],
     seen: frozenset[str],
+    region: list[Stmt] | None = None,
 ) -> tuple[Verdict, cst.Call | None]:
-    """Follow the value from `queue` and every read of `holders` in `scope`."""
+    """Follow the value from `queue` and every read of `holders` in `scope` (in its
+    statements `region`, when given)."""
     done: set[int] = set()
-    stmts = ctx.graph.scope_stmts(scope)
+    stmts = ctx.graph.scope_stmts(scope) if region is None else region
     while True:
         for stmt, node in queue:
             done.add(id(node))
@@ -316,13 +329,24 @@ def _literal_container(ctx: ModuleContext, stmt: Stmt, base: cst.BaseExpression)
     if name in set(fn.params) | fn.globals | fn.nonlocals:
         return False
     binders = [s.node for s in ctx.graph.scope_stmts(stmt.scope) if name in s.defs]
-    return bool(binders) and all(
-        type(node) is cst.Assign
-        and len(node.targets) == 1
-        and type(node.targets[0].target) is cst.Name
-        and type(node.value) in _DISPLAYS
-        for node in binders
-    )
+    return bool(binders) and all(type(_bound_value(n, name)) in _DISPLAYS for n in binders)
+
+
+def _bound_value(node: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """What `name = value` or `a, name = x, value` binds `name` to, else None."""
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target, value = node.targets[0].target, node.value
+    if type(target) is cst.Name:
+        return value if target.value == name else None
+    if type(target) is not cst.Tuple or type(value) is not cst.Tuple:
+        return None
+    if len(target.elements) != len(value.elements):
+        return None
+    for left, right in zip(target.elements, value.elements, strict=True):
+        if type(left.value) is cst.Name and left.value.value == name:
+            return right.value
+    return None
 
 
 def _parameter_of(ctx: ModuleContext, scope: str, name: str) -> str | None:
