@@ -28,6 +28,7 @@ from autoopt.analysis.core.jitted_methods import name_escape
 from autoopt.analysis.core.names import dotted, first_jax_import
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import (
+    call_donation,
     donation,
     effects,
     environment,
@@ -44,6 +45,7 @@ from autoopt.analysis.facts import (
     tiny,
     tracing,
 )
+from autoopt.analysis.facts.call_donation import May, Verdict
 from autoopt.analysis.facts.donation import Donation, weakest
 from autoopt.analysis.facts.donation import Target as DonationTarget
 from autoopt.analysis.facts.jit_plan import JitPlan
@@ -69,6 +71,7 @@ __all__ = [
     "Jitted",
     "Kind",
     "Loop",
+    "May",
     "ModuleContext",
     "Place",
     "Placement",
@@ -76,6 +79,7 @@ __all__ = [
     "Stmt",
     "TraceFacts",
     "Value",
+    "Verdict",
     "Xdist",
     "bound_names",
     "calls_in",
@@ -205,6 +209,18 @@ class Semantic:
         """Every call of the jitted `fn` passes each of `params` a value whose every array
         leaf is proven 0-d or a PRNG key (`facts/tiny.py`): donating them saves nothing."""
         return tiny.all_tiny(self.ctx, fn, params)
+
+    def call_donation(self, stmt: Stmt, call: cst.Call) -> Verdict:
+        """Whether `call` may donate an argument it is given: proven no, yes or unknown,
+        with the premise (`facts/call_donation.py`)."""
+        return call_donation.call_donation(self.ctx, stmt, call)
+
+    def passed_on(
+        self, stmt: Stmt, expr: cst.BaseExpression, after: Loop | None = None
+    ) -> tuple[Verdict, cst.Call | None]:
+        """Whether a call may donate the value of `expr` at `stmt`, followed through the
+        names and calls it goes into (from the loop `after` on: `facts/call_donation.py`)."""
+        return call_donation.passed_on(self.ctx, stmt, expr, after)
 
     def safe_donations(self, name: str) -> list[str]:
         """The inputs of the jitted function `name` proven safe to donate."""

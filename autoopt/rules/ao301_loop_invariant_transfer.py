@@ -12,6 +12,7 @@ from autoopt.analysis.semantic import (
     MODULE,
     Jitted,
     Loop,
+    May,
     ModuleContext,
     Place,
     Placement,
@@ -57,11 +58,14 @@ class LoopInvariantTransfer(Rule):
     40 KB argument, 4x for 4 MB and 21x for 40 MB once the copy is made once.
 
     ## Fix safety
-    **Safe** when every name the transfer reads is loop-invariant; **unsafe** when
-    the hoisted array could be donated (the loop calls a function with buffer
-    donation, or the value is replaced by a call's output each iteration): one
-    shared array would then be deleted by the first call. Data that changes per
-    iteration is never hoisted and not reported. A part taken with an integer index
+    **Safe** when every name the transfer reads is loop-invariant and every call the
+    hoisted array reaches is proven not to donate it; **unsafe** when it could be
+    donated (the loop calls a function with buffer donation, the value is replaced by
+    a call's output each iteration, or a call that receives it donates or may: a jit
+    spread with `**options`, a step looked up in a dict, a parameter, a decorator
+    autoopt cannot see through, a `.lower(...).compile()` or `functools.partial(jax.jit,
+    ...)(f)` result): one shared array would then be deleted by the first call. Data
+    that changes per iteration is never hoisted and not reported. A part taken with an integer index
     or an array of indices (`X[i]`, `X[idx]`) is **unsafe**: nothing proves the
     indices in range, and NumPy raises for one out of range where a JAX array clamps
     it (and returns the last row).
@@ -73,7 +77,12 @@ class LoopInvariantTransfer(Rule):
       autoopt cannot see that may reach it): `analysis/facts/mutation.py`
     - the data lives on the host (NumPy) or is a transfer: `analysis/values/placement.py`
     - no call in the loop donates the hoisted array: `analysis/core/jitted.py`
-      (the jit options)
+      (the jit options); every call it reaches, through the names it is bound to, the
+      containers it is put in and the functions of the module it is handed to, is
+      proven not to donate it (a `jax.jit` whose options are written out and name no
+      donation, a JAX or NumPy function, a builtin, a method of an array or of a list,
+      a function of the module seen in full), and it is not stored in an attribute or
+      an item, yielded or read by another function: `analysis/facts/call_donation.py`
     - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
       theirs: `rules/loop_owner.py`
     - for a part of an array (`X[...]`): `X` alone meets the premises above; it is a
@@ -354,4 +363,12 @@ def _donation_risk(
                     f"; unsafe: `{sorted(names)[0]}` is replaced by a call's output each "
                     "iteration, so donating that call's argument would delete the shared array"
                 )
+    verdict, _ = semantic(ctx).passed_on(stmt, expr, loop)
+    if verdict.may is May.YES:
+        return _UNSAFE, f"; unsafe: {verdict.why}, which would delete the one shared array"
+    if verdict.may is May.UNKNOWN:
+        return _UNSAFE, (
+            f"; unsafe: not proven that no call donates (and deletes) the one shared array: "
+            f"{verdict.why}"
+        )
     return _SAFE, ""

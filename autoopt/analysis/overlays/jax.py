@@ -317,6 +317,12 @@ CALLING = TRACING_TRANSFORMS | TREE_MAPS | frozenset(
      "jax.lax.reduce", "jax.lax.reduce_window", "jax.custom_gradient",
      "jax.closure_convert", "jax.linear_transpose"}
 )  # fmt: skip
+#: JAX namespaces whose functions never donate an argument: donation is an option of a
+#: jit's wrapper, and a function one of them is given (`lax.scan`'s body) is traced,
+#: where no call donates.
+NON_DONATING_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
+#: Other JAX calls that never donate their arguments.
+NON_DONATING_CALLS = frozenset({"jax.device_put", "jax.device_get", "jax.block_until_ready"})
 #: jax's jits -> their options naming static arguments (by position, by name).
 STATIC_OPTIONS = {"jax.jit": ("static_argnums", "static_argnames")}
 #: jax's jits -> their options naming donated arguments (by position, by name).

@@ -996,4 +996,73 @@ def main():
     return total, img
 """,
     ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+JIT_OPTS = {"donate_argnums": (0, 1)}
+
+def apply_mask(w, mask):
+    return w * mask, mask
+
+masked_step = jax.jit(apply_mask, **JIT_OPTS)
+
+def main(w):
+    mask_np = np.ones(4, np.float32)
+    for _ in range(5):
+        w, _ = masked_step(w, jnp.asarray(mask_np))
+    return w
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+JIT_OPTS = {"donate_argnums": (0, 1)}
+
+def apply_mask(w, mask):
+    return w * mask, mask
+
+masked_step = jax.jit(apply_mask, **JIT_OPTS)
+
+def main(w):
+    mask_np = np.ones(4, np.float32)
+    mask_np_dev = jax.device_put(mask_np)
+    for _ in range(5):
+        w, _ = masked_step(w, mask_np_dev)
+    return w
+""",
+        fix=_UNSAFE,
+        message="`masked_step` is jitted with `**JIT_OPTS`, which may donate its arguments",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+def run(step_fn, w):
+    mask_np = np.ones(4, np.float32)
+    for _ in range(5):
+        w = step_fn(w, jnp.asarray(mask_np))
+    return w
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def run(step_fn, w):
+    mask_np = np.ones(4, np.float32)
+    mask_np_dev = jax.device_put(mask_np)
+    for _ in range(5):
+        w = step_fn(w, mask_np_dev)
+    return w
+""",
+        fix=_UNSAFE,
+        message="`step_fn` is a parameter of `run`: what the function it is given donates",
+    ),
 )
