@@ -10,6 +10,11 @@ MISSING = object()
 
 def resolve(qual: str) -> bool:
     """Whether `qual` names something in the installed libraries (deprecated or not)."""
+    return lookup(qual) is not MISSING
+
+
+def lookup(qual: str) -> object:
+    """What `qual` names in the installed libraries, or `MISSING`."""
     parts = qual.split(".")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -18,8 +23,10 @@ def resolve(qual: str) -> bool:
                 obj = importlib.import_module(".".join(parts[:i]))
             except ImportError:
                 continue
-            return all((obj := getattr(obj, p, MISSING)) is not MISSING for p in parts[i:])
-    return False
+            for part in parts[i:]:
+                obj = getattr(obj, part, MISSING)
+            return obj
+    return MISSING
 
 
 def leaves_equal(a, b) -> bool:

@@ -13,7 +13,7 @@ import pytest
 from autoopt.analysis import overlays
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import numpy as numpy_api
-from tests.analysis.overlays import leaves_equal, resolve
+from tests.analysis.overlays import leaves_equal, lookup, resolve
 
 #: Spellings of older JAX releases (or of libraries not installed) the tables keep.
 OLD_SPELLINGS = {"jax.pjit", "jax.xla_computation", "jax.numpy.DeviceArray",
@@ -375,3 +375,26 @@ def test_random_views_return_their_argument_s_buffer() -> None:
     wrapped = jax.random.wrap_key_data(data)
     assert jax.random.key_data(wrapped).unsafe_buffer_pointer() == data.unsafe_buffer_pointer()
     assert {"jax.random.key_data", "jax.random.wrap_key_data"} == jax_api.RANDOM_VIEWS
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.NON_DONATING_CALLS))
+def test_non_donating_calls_leave_their_argument_alive(name: str) -> None:
+    x = jnp.arange(4.0)
+    lookup(name)(x)
+    assert not x.is_deleted() and float(x.sum()) == 6.0
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["jax.numpy.sin", "jax.lax.neg", "jax.nn.relu", "jax.scipy.special.erf", "jax.random.split"],
+)
+def test_functions_under_the_non_donating_prefixes_leave_their_argument_alive(name: str) -> None:
+    assert name.startswith(jax_api.NON_DONATING_PREFIXES)
+    x = jax.random.key(0) if name == "jax.random.split" else jnp.arange(4.0)
+    lookup(name)(x)
+    assert not x.is_deleted()
+
+
+def test_the_non_donating_prefixes_are_jax_modules() -> None:
+    for prefix in jax_api.NON_DONATING_PREFIXES:
+        assert inspect.ismodule(lookup(prefix.rstrip(".")))
