@@ -29,6 +29,7 @@ from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.aliases import scope_sharing
+from autoopt.analysis.facts.call_donation import May, call_donation
 from autoopt.analysis.facts.mutation import late_reader
 from autoopt.analysis.plans.scan import Collect, ScanPlan, scan_plan
 from autoopt.analysis.values.placement import Place, Placement
@@ -273,7 +274,8 @@ def exits_early(loop: Loop) -> bool:
 
 def donation_problem(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) -> str | None:
     """A value kept on the device must not be a name the loop passes to a call that
-    replaces it (the call could donate its buffer)."""
+    replaces it, or to any call not proven to keep its buffer alive (either could donate
+    it, and the list would hold a deleted array)."""
     kept = scope_sharing(ctx, loop.scope).shares(value).names()
     for other in ctx.graph.loop_stmts(loop.id):
         replaced = kept & other.defs & other.uses
@@ -281,6 +283,25 @@ def donation_problem(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) 
             return (
                 f"`{sorted(replaced)[0]}` is replaced by a call in the loop that could donate "
                 "it, so keeping it on the device is not proven safe"
+            )
+        problem = _handed_to_donor(ctx, loop, other, kept)
+        if problem:
+            return problem
+    return None
+
+
+def _handed_to_donor(ctx: ModuleContext, loop: Loop, stmt: Stmt, kept: set[str]) -> str | None:
+    """Why a call of `stmt` given a value that may share a kept name's buffer may donate
+    it (`facts/call_donation.py`); `float(loss)` shares none."""
+    sharing = scope_sharing(ctx, loop.scope)
+    for call in stmt.calls:
+        given = sorted(kept & {n for arg in call.args for n in sharing.shares(arg.value).names()})
+        verdict = call_donation(ctx, stmt, call) if given else None
+        if verdict is not None and verdict.may is not May.NO:
+            return (
+                f"`{given[0]}` is also passed to a call at line {ctx.span(call).line} that may"
+                f" donate it ({verdict.why or verdict.may.value}), so keeping it on the device"
+                " is not proven safe"
             )
     return None
 

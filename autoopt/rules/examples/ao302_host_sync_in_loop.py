@@ -981,6 +981,29 @@ def main(w):
     Invalid(
         """
 import jax
+import jax.numpy as jnp
+
+@jax.jit
+def step(w):
+    return w * 0.5, jnp.sum(w)
+
+consume = jax.jit(lambda x: x * 2.0, donate_argnums=0)
+
+def main(w):
+    losses = []
+    total = 0.0
+    for _ in range(5):
+        w, loss = step(w)
+        losses.append(float(loss))
+        total = total + consume(loss)
+    return losses, total
+""",
+        fix=Applicability.NONE,
+        message="`loss` is also passed to a call at line 17 that may donate it",
+    ),
+    Invalid(
+        """
+import jax
 
 @jax.jit
 def step(w):
