@@ -96,7 +96,9 @@ class CompiledLoopStep(Rule):
       program rebinds, a factory variable a `nonlocal` setter rebinds, a list it was given)
       must be unchanging, as for the step's own callees: `analysis/facts/summaries.py`; an optax
       optimizer it calls (`opt.update(...)`, a local bound once before the loop) is a
-      static argument, immutable and hashable: `analysis/overlays/optax.py`
+      static argument, immutable and hashable: `analysis/overlays/optax.py`; a function a
+      global optimizer holds (its schedule) reads nothing that changes:
+      `analysis/facts/held_functions.py`
     """
 
     id = "AO103"

@@ -93,6 +93,23 @@ def _returns_code(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
     return model(ctx).value_of(stmt, call).kind in (Kind.CALLABLE, Kind.UNKNOWN)
 
 
+def held_locally(ctx: ModuleContext, scope: str, name: str) -> list[Held] | None:
+    """What `name`, bound in the function `scope` once, outside loops, holds, where its
+    value names no other local (`_handed`); None where that is not proven."""
+    fn = ctx.graph.functions.get(scope)
+    if fn is None or name in fn.params:
+        return None
+    defs = [s for s in ctx.graph.scope_stmts(scope) if name in s.defs]
+    node = defs[0].node if len(defs) == 1 else None
+    if type(node) is not cst.Assign or defs[0].loops or len(node.targets) != 1:
+        return None
+    local = {n for s in ctx.graph.scope_stmts(scope) for n in s.defs} | set(fn.params)
+    handed = _handed(node.value)
+    if any(type(n) is cst.Name and n.value in local for n in handed):
+        return None
+    return [h for n in handed for h in _resolve(ctx, defs[0], n, frozenset({name}))]
+
+
 def _handed(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     """The lambdas, names and attributes an argument evaluates to or hands on: itself,
     or inside its calls' arguments and its containers (not a call's own callee)."""

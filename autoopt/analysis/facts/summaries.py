@@ -373,7 +373,7 @@ def frozen_reads(
             doubts += [f"`{used.name}` {d}" for d in inner_doubts]
         for name in outside:
             if _global(ctx, fn, name) and _held_name(ctx, stmt, cst.Name(name)) is None:
-                inner, inner_doubts = _holder_reads(ctx, name, seen)
+                inner, inner_doubts = holder_reads(ctx, name, seen)
                 changes += inner
                 doubts += inner_doubts
     rule_changes, rule_doubts = _rules_reads(ctx, fn, seen)
@@ -382,8 +382,8 @@ def frozen_reads(
     return changes, _reflected(reflected, anything) + default_doubts + doubts + rule_doubts
 
 
-def _holder_reads(
-    ctx: ModuleContext, name: str, seen: frozenset[str]
+def holder_reads(
+    ctx: ModuleContext, name: str, seen: frozenset[str] = frozenset()
 ) -> tuple[list[str], list[str]]:
     """What the functions the module-level `name` holds read (`held_functions.py`): a
     call through it may run them."""
@@ -459,7 +459,7 @@ def _lambda_reads(
         reason, doubt = _frozen(ctx, None, stmt, name)
         changes += [reason] if reason else []
         doubts += [doubt] if doubt else []
-        inner, inner_doubts = _holder_reads(ctx, name, seen)
+        inner, inner_doubts = holder_reads(ctx, name, seen)
         changes += inner
         doubts += inner_doubts
     for reason, doubt in _project_globals(ctx, walk(lam.body)):

@@ -342,3 +342,17 @@ def test_jit_narrows_a_numpy_array_of_another_dtype(name: str) -> None:
     assert name not in jax_api.DEVICE_KEPT_DTYPES
     if not jax.config.jax_enable_x64:
         assert jax.jit(lambda a: a)(np.zeros(3, getattr(np, name))).dtype != np.dtype(name)
+
+
+def test_custom_rule_methods_register_rules_that_run_under_differentiation() -> None:
+    """`CUSTOM_RULE_METHODS`: each is a method of a `custom_vjp` or `custom_jvp` function,
+    and the rule it registers runs (reading a global at that time) when differentiated."""
+    vjp, jvp = jax.custom_vjp(lambda x: x), jax.custom_jvp(lambda x: x)
+    owners = {m: [f for f in (vjp, jvp) if hasattr(f, m)] for m in jax_api.CUSTOM_RULE_METHODS}
+    assert all(owners.values())
+    scale = [2.0]
+    vjp.defvjp(lambda x: (x, None), lambda _, g: (g * scale[0],))
+    jvp.defjvp(lambda p, t: (p[0], t[0] * scale[0]))
+    assert float(jax.grad(vjp)(1.0)) == 2.0 and float(jax.grad(jvp)(1.0)) == 2.0
+    scale[0] = 3.0
+    assert float(jax.grad(vjp)(1.0)) == 3.0 and float(jax.grad(jvp)(1.0)) == 3.0
