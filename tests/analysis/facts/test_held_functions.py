@@ -7,6 +7,7 @@ import pytest
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.facts.held_functions import held_by, registered_rules
+from autoopt.analysis.facts.jit_plan import JitPlan, jit_plan
 from autoopt.analysis.facts.summaries import Summary, summary
 
 HEADER = "import functools\nimport jax\nimport jax.numpy as jnp\nimport optax\n"
@@ -146,7 +147,9 @@ _CUSTOM_JVP = (
     "@q.defjvp\ndef _q_jvp(primals, tangents):\n    return q(primals[0]), {s} * tangents[0]\n"
     "def f(w):\n    return jax.grad(lambda v: jnp.sum(q(v)))(w)\n"
 )
-_TIGHTEN = "def tighten():\n    global CLIP, SLOPE\n    CLIP = CLIP * 0.5\n    SLOPE = SLOPE * 0.5\n"
+_TIGHTEN = (
+    "def tighten():\n    global CLIP, SLOPE\n    CLIP = CLIP * 0.5\n    SLOPE = SLOPE * 0.5\n"
+)
 
 
 def test_registered_rules_are_found_by_call_and_decorator() -> None:
@@ -156,9 +159,7 @@ def test_registered_rules_are_found_by_call_and_decorator() -> None:
         "the `defvjp` rule `_fwd`",
         "the `defvjp` rule `_bwd`",
     ]
-    assert [h.what for h in registered_rules(ctx, functions["q"])] == [
-        "the `defjvp` rule `_q_jvp`"
-    ]
+    assert [h.what for h in registered_rules(ctx, functions["q"])] == ["the `defjvp` rule `_q_jvp`"]
 
 
 def test_a_custom_vjp_rule_reading_a_changed_global_is_read() -> None:
@@ -212,3 +213,53 @@ def test_a_module_wrapper_is_followed_from_a_lambda_a_def_or_handed_on(body: str
     )
     kept = summarise(_WRAPPED + "def f(w, xs):\n" + body)
     assert (kept.impurities, kept.doubts) == ([], [])
+
+
+_PASSED = (
+    "BASE = 0.2\n{binding}"
+    "def f(w, s, g, opt):\n    u, s = opt.update(g, s, w)\n"
+    "    return optax.apply_updates(w, u), s\n"
+    "def main(w, s, g):\n{local}    for i in range(3):\n        w, s = f(w, s, g, tx)\n"
+    "        cut()\n    return w\n"
+)
+_CUT = "def cut():\n    global BASE\n    BASE = BASE * 0.5\n"
+
+
+def _about_opt(plan: JitPlan) -> list[str]:
+    """The plan's doubts about the optimizer (the arrays' are unproven here)."""
+    return [d for d in plan.doubts if "`opt`" in d]
+
+
+def plan_of(code: str) -> JitPlan:
+    ctx = context(code)
+    fn = ctx.graph.functions["f"]
+    return jit_plan(ctx, fn, ctx.graph.call_sites(fn))
+
+
+def test_a_static_optimizer_holding_a_schedule_that_reads_a_changed_global_is_refused() -> None:
+    binding = "tx = optax.sgd(lambda c: BASE)\n"
+    plan = plan_of(_CUT + _PASSED.format(binding=binding, local=""))
+    assert plan.problem == (
+        "`opt` is kept static and it reads `tx`, which holds the lambda `lambda c: BASE`, "
+        "which reads `BASE`, which the module changes (jit would freeze it)"
+    )
+
+
+@pytest.mark.parametrize(
+    "binding", ["tx = optax.sgd(0.1)\n", "tx = optax.sgd(lambda c: 0.1 * 0.9**c)\n"]
+)
+def test_a_static_optimizer_holding_nothing_that_changes_is_static(binding: str) -> None:
+    plan = plan_of(_CUT + _PASSED.format(binding=binding, local=""))
+    assert (plan.problem, _about_opt(plan), list(plan.static)) == ("", [], ["opt"])
+
+
+def test_a_local_optimizer_holding_a_function_is_unproven() -> None:
+    local = "    tx = optax.sgd(lambda c: BASE)\n"
+    plan = plan_of(_CUT + _PASSED.format(binding="", local=local))
+    assert plan.problem == ""
+    assert _about_opt(plan) == [
+        "`opt` receives `tx`, which holds the lambda `lambda c: BASE`; jit keeps it static, "
+        "so it would freeze what that reads"
+    ]
+    kept = plan_of(_CUT + _PASSED.format(binding="", local="    tx = optax.adam(1e-3)\n"))
+    assert (kept.problem, _about_opt(kept)) == ("", [])
