@@ -248,15 +248,17 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
 def _static_holders(ctx: ModuleContext, plan: JitPlan, param: str) -> None:
     """A static library object runs the functions it holds (an optax schedule) at trace
     time only: what they read must not change (`facts/held_functions.py`). A global
-    passed is judged as the step's own read; a local bound once to a call holding no
-    function is a constant; any other is unproven."""
+    passed (or left to a default naming it) is judged as the step's own read; a local
+    bound once to a call holding no function is a constant; any other is unproven."""
     index = plan.fn.params.index(param)
     for site in ctx.graph.call_sites(plan.fn):
         expr = site.argument(index, param)
+        scope = site.stmt.scope if expr is not None else plan.fn.scope  # or its default's
+        expr = expr if expr is not None else parameter_default(plan.fn, param)
         if type(expr) is not cst.Name:
             plan.doubts.append(f"cannot prove what functions `{param}` holds")
             return
-        fn = enclosing_function(ctx, site.stmt.scope)
+        fn = enclosing_function(ctx, scope)
         if refers_to_global(ctx, fn, expr.value):
             changes, doubts = holder_reads(ctx, expr.value)
             if changes:
