@@ -44,8 +44,12 @@ class MissingJit(Rule):
       `analysis/facts/library_objects.py`
     - it reads no outside state jit would freeze (a global nothing rebinds, by
       reflection either; defaults proven immutable), nor does a function it calls or
-      hands on (to a transform, a tree map, a partial, a `lax` body, in a lambda):
-      `analysis/facts/summaries.py`, `analysis/facts/reflection.py`
+      hands on (to a transform, a tree map, a partial, a `lax` body, in a lambda),
+      nor a function a global it reads holds (a schedule given to `optax.sgd`, the
+      function of a module-level `jax.vmap`, a bound method and its receiver's state),
+      nor a `custom_vjp`/`custom_jvp` rule registered on a function it calls:
+      `analysis/facts/summaries.py`, `analysis/facts/held_functions.py`,
+      `analysis/facts/reflection.py`
     - no traced value reaches Python control flow, NumPy, text, a mask or a shape:
       `analysis/facts/summaries.py`, `analysis/facts/tracing.py`
     - it returns arrays: `analysis/facts/summaries.py`

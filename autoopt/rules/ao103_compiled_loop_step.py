@@ -99,11 +99,13 @@ class CompiledLoopStep(Rule):
       program rebinds, a factory variable a `nonlocal` setter rebinds, a list it was given)
       must be unchanging, as for the step's own callees: `analysis/facts/summaries.py`; an optax
       optimizer it calls (`opt.update(...)`, a local bound once before the loop) is a
-      static argument, immutable and hashable: `analysis/overlays/optax.py`; in a loop at
-      module level, a global the program rebinds (`model = nn.Dense(...)` cell after cell)
-      whose one binding reaching the loop is a linen layer the overlay lists, built from
-      plain values, never aliased, changed or rebound while the loop runs, has pure
-      `model.init`/`model.apply` for the step: `analysis/facts/held_globals.py`
+      static argument, immutable and hashable: `analysis/overlays/optax.py`; a function a
+      global optimizer holds (its schedule) reads nothing that changes:
+      `analysis/facts/held_functions.py`; in a loop at module level, a global the program
+      rebinds (`model = nn.Dense(...)` cell after cell) whose one binding reaching the loop
+      is a linen layer the overlay lists, built from plain values, never aliased, changed
+      or rebound while the loop runs, has pure `model.init`/`model.apply` for the step:
+      `analysis/facts/held_globals.py`
     """
 
     id = "AO103"

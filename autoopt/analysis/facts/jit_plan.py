@@ -36,8 +36,10 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
+from autoopt.analysis.facts.held_functions import held_locally
 from autoopt.analysis.facts.library_arrays import arrays_at_calls
-from autoopt.analysis.facts.summaries import float_doubt, summary
+from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
+from autoopt.analysis.facts.summaries import float_doubt, holder_reads, summary
 from autoopt.analysis.facts.writes import writes
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
@@ -221,6 +223,7 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
         plan.static[param] = f"it receives {value.kind.value}"
     elif value.kind is Kind.OBJECT and value.detail in overlays.STATIC_CLASSES:
         plan.static[param] = f"it receives an object of `{value.detail}`, immutable and hashable"
+        _static_holders(ctx, plan, param)
     elif value.kind is Kind.HOST_ARRAY and value.dtype in jax_api.DEVICE_KEPT_DTYPES:
         why = _not_device_like(ctx, plan.fn, param)
         if why:  # in place, `x *= 2` writes the caller's array; traced, it rebinds `x`
@@ -240,6 +243,37 @@ def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> Non
         )
     else:
         plan.doubts.append(f"cannot prove what `{param}` receives")
+
+
+def _static_holders(ctx: ModuleContext, plan: JitPlan, param: str) -> None:
+    """A static library object runs the functions it holds (an optax schedule) at trace
+    time only: what they read must not change (`facts/held_functions.py`). A global
+    passed (or left to a default naming it) is judged as the step's own read; a local
+    bound once to a call holding no function is a constant; any other is unproven."""
+    index = plan.fn.params.index(param)
+    for site in ctx.graph.call_sites(plan.fn):
+        expr = site.argument(index, param)
+        scope = site.stmt.scope if expr is not None else plan.fn.scope  # or its default's
+        expr = expr if expr is not None else parameter_default(plan.fn, param)
+        if type(expr) is not cst.Name:
+            plan.doubts.append(f"cannot prove what functions `{param}` holds")
+            return
+        fn = enclosing_function(ctx, scope)
+        if refers_to_global(ctx, fn, expr.value):
+            changes, doubts = holder_reads(ctx, expr.value)
+            if changes:
+                plan.problem = f"`{param}` is kept static and it {changes[0]}"
+                return
+            plan.doubts += [f"`{param}` is kept static and it {d}" for d in doubts]
+            continue
+        held = held_locally(ctx, fn.qualname, expr.value) if fn is not None else None
+        if held is None:
+            plan.doubts.append(f"cannot prove what functions `{param}` (`{expr.value}`) holds")
+        elif held:
+            plan.doubts.append(
+                f"`{param}` receives `{expr.value}`, which holds {held[0].what}; jit keeps it "
+                "static, so it would freeze what that reads"
+            )
 
 
 def _plan_float(ctx: ModuleContext, plan: JitPlan, param: str, expr: str) -> None:

@@ -45,6 +45,7 @@ default of a function the module changes itself (`f.__defaults__ = ...`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -58,6 +59,7 @@ from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.closures import factory_closure
+from autoopt.analysis.facts.held_functions import Held, held_by, registered_rules, state_changes
 from autoopt.analysis.facts.library_objects import library_object, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import flax_nnx as nnx_api
@@ -342,13 +344,14 @@ def frozen_reads(
     anything = rebinding(ctx).anything
     reflected: set[tuple[bool, str]] = set()  # (holds code, name): globals anything rebinds
     for stmt in ctx.graph.scope_stmts(fn.qualname):
-        for name in sorted(_free_reads(ctx, fn, stmt) - _enclosing_names(ctx, fn, within)):
+        outside = sorted(_free_reads(ctx, fn, stmt) - _enclosing_names(ctx, fn, within))
+        for name in outside:
             reason, doubt = _frozen(ctx, fn, stmt, name)
             changes += [reason] if reason else []
             doubts += [doubt] if doubt else []
             if anything and not reason and _global(ctx, fn, name):
                 reflected.add((model(ctx).name(stmt, name).kind in _CODE, name))
-        for reason, doubt in _project_globals(ctx, stmt):
+        for reason, doubt in _project_globals(ctx, stmt.own_nodes):
             changes += [reason] if reason else []
             doubts += [doubt] if doubt else []
         for call in stmt.calls:
@@ -368,8 +371,101 @@ def frozen_reads(
             )
             changes += [f"uses the function `{used.name}`, which {r}" for r in inner]
             doubts += [f"`{used.name}` {d}" for d in inner_doubts]
+        for name in outside:
+            if _global(ctx, fn, name) and _held_name(ctx, stmt, cst.Name(name)) is None:
+                inner, inner_doubts = holder_reads(ctx, name, seen)
+                changes += inner
+                doubts += inner_doubts
+    rule_changes, rule_doubts = _rules_reads(ctx, fn, seen)
     default_changes, default_doubts = frozen_defaults(ctx, fn)
-    return default_changes + changes, _reflected(reflected, anything) + default_doubts + doubts
+    changes = default_changes + changes + rule_changes
+    return changes, _reflected(reflected, anything) + default_doubts + doubts + rule_doubts
+
+
+def holder_reads(
+    ctx: ModuleContext, name: str, seen: frozenset[str] = frozenset()
+) -> tuple[list[str], list[str]]:
+    """What the functions the module-level `name` holds read (`held_functions.py`): a
+    call through it may run them."""
+    changes: list[str] = []
+    doubts: list[str] = []
+    for held in held_by(ctx, name):
+        inner, inner_doubts = _held_reads(ctx, held, seen)
+        changes += [f"reads `{name}`, which holds {held.what}, which {r}" for r in inner]
+        doubts += [f"reads `{name}`, which holds {held.what}, which {d}" for d in inner_doubts]
+    return changes, doubts
+
+
+def _rules_reads(
+    ctx: ModuleContext, fn: Function, seen: frozenset[str]
+) -> tuple[list[str], list[str]]:
+    """What the derivative rules registered on `fn` (`f.defvjp(fwd, bwd)`) read: they
+    are part of the function (`held_functions.registered_rules`)."""
+    changes: list[str] = []
+    doubts: list[str] = []
+    for held in registered_rules(ctx, fn):
+        inner, inner_doubts = _held_reads(ctx, held, seen)
+        changes += [f"has {held.what}, which {r}" for r in inner]
+        doubts += [f"has {held.what}, which {d}" for d in inner_doubts]
+    return changes, doubts
+
+
+def _held_reads(
+    ctx: ModuleContext, held: Held, seen: frozenset[str]
+) -> tuple[list[str], list[str]]:
+    """What one held function reads from outside that jit would freeze: (changes, doubts)."""
+    if held.unseen:
+        return [], ["may be a function autoopt cannot see (jit would freeze what it reads)"]
+    if held.lam is not None:
+        return _lambda_reads(ctx, held.stmt, held.lam, seen)
+    assert held.fn is not None
+    home = held.home or ctx
+    if _key(home, held.fn) in seen:
+        return [], []
+    changes, doubts = frozen_reads(home, held.fn, seen | {_key(home, held.fn)})
+    if held.receiver and _reads_self(ctx, held.fn):
+        changes += [
+            f"reads the state of `{held.receiver}`, which {where} changes (jit would freeze it)"
+            for where in state_changes(ctx, held.receiver)
+        ]
+    return changes, doubts
+
+
+def _reads_self(ctx: ModuleContext, method: Function) -> bool:
+    me = method.params[0] if method.params else ""
+    return any(me in s.uses for s in ctx.graph.scope_stmts(method.qualname))
+
+
+def _lambda_reads(
+    ctx: ModuleContext, stmt: Stmt, lam: cst.Lambda, seen: frozenset[str]
+) -> tuple[list[str], list[str]]:
+    """What a lambda at module level reads from outside that jit would freeze: the
+    globals it reads, and what the functions it names (or their holders) read."""
+    key = f"{ctx.path}::<lambda {ctx.span(lam).line}:{ctx.span(lam).column}>"
+    if key in seen:
+        return [], []
+    seen = seen | {key}
+    changes: list[str] = []
+    doubts: list[str] = []
+    names = {n.value: n for n in read_names(lam)}
+    for name in sorted(names.keys() - {"True", "False", "None"}):
+        target = _named_function(ctx, stmt, names[name])
+        if target is not None:
+            if _key(*target) not in seen:
+                inner, inner_doubts = frozen_reads(*target, seen | {_key(*target)})
+                changes += [f"uses the function `{target[1].name}`, which {r}" for r in inner]
+                doubts += [f"`{target[1].name}` {d}" for d in inner_doubts]
+            continue
+        reason, doubt = _frozen(ctx, None, stmt, name)
+        changes += [reason] if reason else []
+        doubts += [doubt] if doubt else []
+        inner, inner_doubts = holder_reads(ctx, name, seen)
+        changes += inner
+        doubts += inner_doubts
+    for reason, doubt in _project_globals(ctx, walk(lam.body)):
+        changes += [reason] if reason else []
+        doubts += [doubt] if doubt else []
+    return changes, doubts
 
 
 def _reflected(names: set[tuple[bool, str]], anything: str) -> list[str]:
@@ -453,11 +549,22 @@ def _held_function(
     head = func.value if type(func) is cst.Attribute and haiku else func
     if type(head) is not cst.Name or _local_name(ctx, stmt, head.value):
         return None
-    name = head.value
     if haiku:
-        fn = purity.transformed_by_haiku(ctx, name)
-    else:
-        fn = purity.transformed_function(ctx, name) or factory_closure(ctx, name)
+        fn = purity.transformed_by_haiku(ctx, head.value)
+        return (ctx, fn) if fn is not None else None
+    return _held_name(ctx, stmt, head)
+
+
+def _held_name(
+    ctx: ModuleContext, stmt: Stmt, node: cst.Name
+) -> tuple[ModuleContext, Function] | None:
+    """The function the module-level name `node` holds, read in `stmt` where nothing
+    around it binds that name: JAX transforms of a module function (`vf =
+    jax.vmap(f)`), or what a factory returns (`closures.py`). Called or named (handed
+    to a transform, called in a lambda's body), what it runs is judged alike."""
+    if _local_name(ctx, stmt, node.value):
+        return None
+    fn = purity.transformed_function(ctx, node.value) or factory_closure(ctx, node.value)
     return (ctx, fn) if fn is not None else None
 
 
@@ -509,11 +616,15 @@ def _function_refs(expr: cst.CSTNode) -> list[cst.BaseExpression]:
 def _named_function(
     ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression
 ) -> tuple[ModuleContext, Function] | None:
-    """The function of this module or of another project file that `node` names."""
+    """The function of this module or of another project file that `node` names, or
+    that the module-level name `node` holds (`_held_name`)."""
     if type(node) is cst.Name:
         local = ctx.graph.resolve_function(node.value, stmt.scope)
         if local is not None:
             return ctx, local
+        held = _held_name(ctx, stmt, node)
+        if held is not None:
+            return held
     qual = ctx.qualify(node)
     return project_function(ctx, qual) if qual else None
 
@@ -527,22 +638,25 @@ def _free_reads(ctx: ModuleContext, fn: Function, stmt: Stmt) -> set[str]:
     return set(stmt.uses) - local - {"True", "False", "None"}
 
 
-def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[str, str]:
-    """Why reading the outside `name` under jit may change results: (known, doubt)."""
-    if fn.scope != MODULE and _rebound_in(ctx, fn.scope, name):
+def _frozen(ctx: ModuleContext, fn: Function | None, stmt: Stmt, name: str) -> tuple[str, str]:
+    """Why reading the outside `name` under jit may change results: (known, doubt).
+    `fn` None: read by a lambda at module level (a global)."""
+    nested = fn is not None and fn.scope != MODULE
+    if fn is not None and nested and _rebound_in(ctx, fn.scope, name):
         return f"reads `{name}`, which the enclosing function rebinds (jit would freeze it)", ""
-    if fn.scope != MODULE and _rebound_nonlocal(ctx, fn.scope, name):
+    if fn is not None and nested and _rebound_nonlocal(ctx, fn.scope, name):
         return f"reads `{name}`, which a function rebinds with `nonlocal` (jit would freeze it)", ""
-    if name in ctx.held and _global(ctx, fn, name):
+    is_global = fn is None or _global(ctx, fn, name)
+    if name in ctx.held and is_global:
         return "", ""  # one linen layer while the loop runs (`facts/held_globals.py`)
-    if name in purity.changed_module_names(ctx) and _global(ctx, fn, name):
+    if name in purity.changed_module_names(ctx) and is_global:
         return f"reads `{name}`, which {purity.change_reason(ctx, name)} (jit would freeze it)", ""
     if library_object(ctx, name) and refers_to_global(ctx, fn, name):
         return "", ""  # an optimizer bound once, never changed (`library_objects.py`)
     if purity.transformed_by_haiku(ctx, name) is not None:
         return "", ""  # `hk.transform(f)` bound once, never changed: purity reads `f`
     value = model(ctx).name(stmt, name)
-    if value.kind is Kind.UNKNOWN and fn.scope != MODULE and _global(ctx, fn, name):
+    if value.kind is Kind.UNKNOWN and nested and is_global:
         defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
         value = join_all([model(ctx).defined(d, name) for d in defs]) if defs else UNKNOWN
     if value.kind in _FROZEN_SAFE:
@@ -552,12 +666,12 @@ def _frozen(ctx: ModuleContext, fn: Function, stmt: Stmt, name: str) -> tuple[st
     return "", f"reads `{name}` ({value.kind.value}) from outside; jit would freeze its value"
 
 
-def _project_globals(ctx: ModuleContext, stmt: Stmt) -> list[tuple[str, str]]:
-    """`(known, doubt)` for each global of another project file the statement reads as
-    an attribute of its module (`cfg.GAIN`): frozen unless that file proves it is never
-    rebound and holds an immutable value (installed modules are not read)."""
+def _project_globals(ctx: ModuleContext, nodes: Iterable[cst.CSTNode]) -> list[tuple[str, str]]:
+    """`(known, doubt)` for each global of another project file `nodes` (a statement's)
+    read as an attribute of its module (`cfg.GAIN`): frozen unless that file proves it is
+    never rebound and holds an immutable value (installed modules are not read)."""
     found = []
-    for node in stmt.own_nodes:
+    for node in nodes:
         if type(node) is not cst.Attribute:
             continue
         qual = ctx.qualify(node.value)

@@ -28,6 +28,10 @@ TRACING_TRANSFORMS = JIT_SPELLINGS | frozenset(
     }
 )  # fmt: skip
 
+#: Methods of `jax.custom_vjp` and `jax.custom_jvp` functions that register their
+#: derivative rules, which then run when the function is differentiated.
+CUSTOM_RULE_METHODS = frozenset({"defvjp", "defjvp", "defjvps"})
+
 #: Functional JAX namespaces: their calls compute on arrays and touch nothing else.
 PURE_PREFIXES = (
     "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.", "jax.tree_util.",

@@ -1868,6 +1868,144 @@ for _ in range(5):
 """,
         message="add `@jax.jit`",
     ),
+    # An optimizer holds the schedule it was given, and `tx.update` calls it: the
+    # schedule reads a global the loop changes, which jit would freeze.
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+BASE_LR = 0.2
+tx = optax.sgd(learning_rate=lambda count: BASE_LR * 0.9**count)
+
+def train_step(w, state, x):
+    g = jax.grad(lambda v: jnp.sum((x @ v) ** 2))(w)
+    updates, state = tx.update(g, state, w)
+    return optax.apply_updates(w, updates), state
+
+def main():
+    global BASE_LR
+    x, w = jnp.ones((3, 2)), jnp.zeros(2)
+    state = tx.init(w)
+    for step in range(6):
+        w, state = train_step(w, state, x)
+        BASE_LR = BASE_LR * 0.5
+    return w
+""",
+        fix=_NONE,
+        message="it reads `tx`, which holds the lambda `lambda count: BASE_LR * 0.9**count`, "
+        "which reads `BASE_LR`, which the module changes (jit would freeze it)",
+    ),
+    # Must not regress: the schedule reads only constants and its argument.
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+BASE_LR = 0.2
+tx = optax.sgd(learning_rate=lambda count: 0.2 * 0.9**count)
+
+def train_step(w, state, x):
+    g = jax.grad(lambda v: jnp.sum((x @ v) ** 2))(w)
+    updates, state = tx.update(g, state, w)
+    return optax.apply_updates(w, updates), state
+
+def main():
+    x, w = jnp.ones((3, 2)), jnp.zeros(2)
+    state = tx.init(w)
+    for step in range(6):
+        w, state = train_step(w, state, x)
+    return w
+""",
+        """
+import jax
+import jax.numpy as jnp
+import optax
+
+BASE_LR = 0.2
+tx = optax.sgd(learning_rate=lambda count: 0.2 * 0.9**count)
+
+@jax.jit
+def train_step(w, state, x):
+    g = jax.grad(lambda v: jnp.sum((x @ v) ** 2))(w)
+    updates, state = tx.update(g, state, w)
+    return optax.apply_updates(w, updates), state
+
+def main():
+    x, w = jnp.ones((3, 2)), jnp.zeros(2)
+    state = tx.init(w)
+    for step in range(6):
+        w, state = train_step(w, state, x)
+    return w
+""",
+        message="add `@jax.jit`",
+    ),
+    # A `custom_vjp` function's backward rule is part of it: it reads a global the loop
+    # changes, which jit would freeze.
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+CLIP = 1.0
+
+@jax.custom_vjp
+def clip_grad(x):
+    return x
+
+def _fwd(x):
+    return x, None
+
+def _bwd(_, g):
+    return (jnp.clip(g, -CLIP, CLIP),)
+
+clip_grad.defvjp(_fwd, _bwd)
+
+def sgd_step(w, x):
+    return w - 0.05 * jax.grad(lambda v: jnp.sum(clip_grad(x @ v)))(w)
+
+def main():
+    global CLIP
+    x, w = jnp.ones((3, 2)), jnp.zeros(2)
+    for i in range(5):
+        w = sgd_step(w, x)
+        CLIP = CLIP * 0.7
+    return w
+""",
+        fix=_NONE,
+        message="it uses the function `clip_grad`, which has the `defvjp` rule `_bwd`, which "
+        "reads `CLIP`, which the module changes (jit would freeze it)",
+    ),
+    # A module-level `jax.vmap` of a function, called in a lambda, runs that function.
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+SHIFT = 0.0
+
+def predict(w, x):
+    return jnp.tanh(x @ w + SHIFT)
+
+batched = jax.vmap(predict, in_axes=(None, 0))
+
+def sgd_step(w, xs):
+    return w - 0.3 * jax.grad(lambda v: jnp.mean(batched(v, xs) ** 2))(w)
+
+def main():
+    global SHIFT
+    xs, w = jnp.ones((4, 2)), jnp.zeros(2)
+    for epoch in range(4):
+        w = sgd_step(w, xs)
+        SHIFT = SHIFT - 0.05
+    return w
+""",
+        fix=_NONE,
+        message="it uses the function `predict`, which reads `SHIFT`, which the module "
+        "changes (jit would freeze it)",
+    ),
     # A Python float that a Python sum cancels (`1 - decay`) is float64 eagerly and
     # float32 traced: static where every call passes a constant, else unproven.
     Invalid(

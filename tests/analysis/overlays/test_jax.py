@@ -398,3 +398,17 @@ def test_functions_under_the_non_donating_prefixes_leave_their_argument_alive(na
 def test_the_non_donating_prefixes_are_jax_modules() -> None:
     for prefix in jax_api.NON_DONATING_PREFIXES:
         assert inspect.ismodule(lookup(prefix.rstrip(".")))
+
+
+def test_custom_rule_methods_register_rules_that_run_under_differentiation() -> None:
+    """`CUSTOM_RULE_METHODS`: each is a method of a `custom_vjp` or `custom_jvp` function,
+    and the rule it registers runs (reading a global at that time) when differentiated."""
+    vjp, jvp = jax.custom_vjp(lambda x: x), jax.custom_jvp(lambda x: x)
+    owners = {m: [f for f in (vjp, jvp) if hasattr(f, m)] for m in jax_api.CUSTOM_RULE_METHODS}
+    assert all(owners.values())
+    scale = [2.0]
+    vjp.defvjp(lambda x: (x, None), lambda _, g: (g * scale[0],))
+    jvp.defjvp(lambda p, t: (p[0], t[0] * scale[0]))
+    assert float(jax.grad(vjp)(1.0)) == 2.0 and float(jax.grad(jvp)(1.0)) == 2.0
+    scale[0] = 3.0
+    assert float(jax.grad(vjp)(1.0)) == 3.0 and float(jax.grad(jvp)(1.0)) == 3.0
