@@ -478,7 +478,7 @@ def _outside_verdict(
         return _NONE, reader
     reflected = namespace_escape(ctx, site.stmt.scope)
     if reflected:
-        return _UNSAFE, f"`{name}` is a global and {reflected}: code autoopt cannot see may read it"
+        return _UNSAFE, f"`{name}` {reflected}"
     near = sharing.component({name}, weak=False) | sharing.weak.get(name, set())
     keeper = sharing.retained_by(near)
     if keeper is not None:

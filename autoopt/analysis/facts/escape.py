@@ -41,10 +41,21 @@ lets unseen code read every global, with no statement handing it out.
 
 from __future__ import annotations
 
+import re
+
+import libcst as cst
+
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.aliases import Sharing
 from autoopt.analysis.facts.reflection import imported_by_project, namespace_reader
+from autoopt.analysis.overlays import python as python_api
+
+#: Builtins that give, or run code with, the calling function's locals.
+_LOCALS_READERS = frozenset({"locals", "vars"}) | python_api.CODE_BUILTINS
+#: Words through which code may read any function's locals: its frame, or any object.
+_FRAME_WORDS = frozenset({"f_locals", "_getframe", "currentframe", "inspect", "gc"})
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def sharing_at(ctx: ModuleContext, stmt: Stmt, name: str) -> Sharing:
@@ -59,9 +70,31 @@ def sharing_at(ctx: ModuleContext, stmt: Stmt, name: str) -> Sharing:
 
 def namespace_escape(ctx: ModuleContext, scope: str) -> str:
     """Why every name of `scope` may reach code autoopt cannot see at any time, with no
-    statement handing it out: a global of a module that may hand out its own namespace
-    (`globals()`, `sys.modules`, `inspect`, ...); "" otherwise."""
-    return namespace_reader(ctx) if scope == MODULE else ""
+    statement handing it out, as a clause about the name: a global of a module that may
+    hand out its own namespace (`globals()`, `sys.modules`, `inspect`, ...), or a local of
+    a function that hands out its own (`locals()`, `vars()`) or whose module reads frames;
+    "" otherwise."""
+    if scope == MODULE:
+        reader = namespace_reader(ctx)
+        return f"is a global and {reader}: code autoopt cannot see may read it" if reader else ""
+    fn = ctx.graph.functions.get(scope)
+    name = fn.name if fn is not None else scope
+    for stmt in ctx.graph.scope_stmts(scope):
+        for call in stmt.calls:
+            if _reads_locals(call):
+                line = ctx.span(stmt.node).line
+                return f"is a local of `{name}`, and `{ctx.code(call)}` at line {line} takes it"
+    words = sorted(_FRAME_WORDS & set(_IDENTIFIER.findall(ctx.source)))
+    found = f"the module names `{words[0]}`" if words else ""
+    return f"is a local of `{name}`, and {found}, which may read any frame's locals" if found else ""
+
+
+def _reads_locals(call: cst.Call) -> bool:
+    """`locals()`, `vars()`, `eval(...)` or `exec(...)`: every local of the caller."""
+    func = call.func
+    if type(func) is not cst.Name or func.value not in _LOCALS_READERS:
+        return False
+    return func.value != "vars" or not call.args
 
 
 def _as_of(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing | None:
