@@ -54,7 +54,9 @@ from autoopt.analysis.overlays import python as python_api
 #: Builtins that give, or run code with, the calling function's locals.
 _LOCALS_READERS = frozenset({"locals", "vars"}) | python_api.CODE_BUILTINS
 #: Words through which code may read any function's locals: its frame, or any object.
-_FRAME_WORDS = frozenset({"f_locals", "_getframe", "currentframe", "inspect", "gc"})
+_FRAME_WORDS = frozenset(
+    {"f_locals", "_getframe", "currentframe", "inspect", "get_referrers", "get_objects"}
+)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

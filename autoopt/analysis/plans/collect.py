@@ -263,16 +263,26 @@ def exits_early(loop: Loop) -> bool:
 
 
 def donation_problem(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) -> str | None:
-    """A value kept on the device must not be a name the loop passes to a call that
-    replaces it (the call could donate its buffer)."""
-    kept = scope_sharing(ctx, loop.scope).shares(value).names()
+    """A value kept on the device must share no buffer with a name the loop passes to a
+    call that replaces it (the call could donate its buffer): not the name itself, nor a
+    value it was unpacked or read from (`w, loss = state`, `cur = state.loss`)."""
+    sharing = scope_sharing(ctx, loop.scope)
+    kept = sharing.shares(value).names()
     for other in ctx.graph.loop_stmts(loop.id):
-        replaced = kept & other.defs & other.uses
-        if replaced and any(_may_donate(ctx, call) for call in other.calls):
-            return (
-                f"`{sorted(replaced)[0]}` is replaced by a call in the loop that could donate "
-                "it, so keeping it on the device is not proven safe"
-            )
+        if not any(_may_donate(ctx, call) for call in other.calls):
+            continue
+        for name in sorted(other.defs & other.uses):
+            held = sorted(k for k in kept if sharing.may_share(k, name))
+            if name in kept:
+                return (
+                    f"`{name}` is replaced by a call in the loop that could donate it, so "
+                    "keeping it on the device is not proven safe"
+                )
+            if held:
+                return (
+                    f"`{held[0]}` may hold the buffers of `{name}`, which a call in the loop "
+                    "replaces and could donate, so keeping it on the device is not proven safe"
+                )
     return None
 
 
