@@ -36,7 +36,9 @@ before, in an earlier run of the scope, cannot hold the donated buffers:
 A function of the module that reads one of the names (a callback handed out) is found
 by the donation's own premise (`donation._outside_reader`). Elsewhere the relation is
 read whole. `namespace_escape` says why a module that may hand out its own namespace
-lets unseen code read every global, with no statement handing it out.
+lets unseen code read every global, with no statement handing it out; `locals_escape`
+why a function that hands out its own namespace (`dict(locals())`) lets code read every
+local.
 """
 
 from __future__ import annotations
@@ -72,23 +74,27 @@ def sharing_at(ctx: ModuleContext, stmt: Stmt, name: str) -> Sharing:
 
 def namespace_escape(ctx: ModuleContext, scope: str) -> str:
     """Why every name of `scope` may reach code autoopt cannot see at any time, with no
-    statement handing it out, as a clause about the name: a global of a module that may
-    hand out its own namespace (`globals()`, `sys.modules`, `inspect`, ...), or a local of
-    a function that hands out its own (`locals()`, `vars()`) or whose module reads frames;
-    "" otherwise."""
-    if scope == MODULE:
-        reader = namespace_reader(ctx)
-        return f"is a global and {reader}: code autoopt cannot see may read it" if reader else ""
+    statement handing it out: a global of a module that may hand out its own namespace
+    (`globals()`, `sys.modules`, `inspect`, ...); "" otherwise."""
+    return namespace_reader(ctx) if scope == MODULE else ""
+
+
+def locals_escape(ctx: ModuleContext, scope: str) -> str:
+    """Why every local of the function `scope` may be read with no statement handing it
+    out, as a clause about the local: the function hands out its own namespace
+    (`locals()`, `vars()`, `eval`, `exec`), or its module reads frames; "" otherwise."""
     fn = ctx.graph.functions.get(scope)
-    name = fn.name if fn is not None else scope
+    if fn is None:
+        return ""
     for stmt in ctx.graph.scope_stmts(scope):
         for call in stmt.calls:
             if _reads_locals(call):
                 line = ctx.span(stmt.node).line
-                return f"is a local of `{name}`, and `{ctx.code(call)}` at line {line} takes it"
+                return f"is a local of `{fn.name}`, and `{ctx.code(call)}` at line {line} takes it"
     words = sorted(_FRAME_WORDS & set(_IDENTIFIER.findall(ctx.source)))
-    found = f"the module names `{words[0]}`" if words else ""
-    return f"is a local of `{name}`, and {found}, which may read any frame's locals" if found else ""
+    if not words:
+        return ""
+    return f"is a local of `{fn.name}`, and the module names `{words[0]}`, which may read it"
 
 
 def _reads_locals(call: cst.Call) -> bool:
