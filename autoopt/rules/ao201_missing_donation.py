@@ -148,6 +148,18 @@ class MissingDonation(Rule):
       reached only after the last call keeps none; a module that may hand out its own
       namespace lets code autoopt cannot see read any global at any time, so a global
       is unsafe to donate there: `analysis/facts/escape.py`
+    - a value built from an expression that received the model holds it, and so does
+      what is built from that value: a closure, or a generator, that a factory or a method
+      makes, a `functools.partial`, and what calling any of them returns (a name bound
+      to a value is a variable, though a nested function elsewhere has that name):
+      `analysis/facts/aliases.py`
+    - assigning `self.x` runs no code of the class: no class of its family binds `x` in
+      its body (a property, a method, or any value but a literal, which may be a
+      descriptor whose setter keeps the value): `analysis/facts/self_attrs.py`
+    - a local reaches no code but through what its function hands out: no `locals()`,
+      `vars()`, `eval` or `exec` in the function, no frame read in the module
+      (`inspect`, `f_locals`, `sys._getframe`): `analysis/facts/escape.py`
+      (`locals_escape`)
     - no nested or other function reads it, and the first call donates no array of
       the caller's or from outside it: `analysis/core/graph.py`, `analysis/facts/aliases.py`;
       an array the calling function was given only where every call of that function is

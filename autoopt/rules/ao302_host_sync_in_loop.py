@@ -85,7 +85,9 @@ class HostSyncInLoop(Rule):
       every statement sets empty, whatever it holds when the loop starts, in a loop no
       `try` or `with` encloses (the values are collected apart and added to it after
       the loop), nothing else reads or changes it, the loop cannot leave first, no
-      later call donates the kept value: `analysis/plans/collect.py`
+      later call donates the kept value, nor a value it may share buffers with (a state
+      it was unpacked or read from, `w, loss = state`, `state.loss`, which AO201 may
+      donate): `analysis/plans/collect.py`
     - a value read at an interval is read only by statements under an `if` of
       the loop that does not hold the collection, and the loop leaves only where
       the after-loop flush covers it (no `return`, no `try` around it):
