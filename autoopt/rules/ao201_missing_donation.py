@@ -176,6 +176,18 @@ class MissingDonation(Rule):
       namespace lets code autoopt cannot see read any global at any time, so a global
       is unsafe to donate there (`from inspect import signature`, called plainly, hands
       out nothing): `analysis/facts/escape.py`, `analysis/facts/reflection.py`
+    - a value built from an expression that received the model holds it, and so does
+      what is built from that value: a closure, or a generator, that a factory or a method
+      makes, a `functools.partial`, and what calling any of them returns (a name bound
+      to a value is a variable, though a nested function elsewhere has that name):
+      `analysis/facts/aliases.py`
+    - assigning `self.x` runs no code of the class: no class of its family binds `x` in
+      its body (a property, a method, or any value but a literal, which may be a
+      descriptor whose setter keeps the value): `analysis/facts/self_attrs.py`
+    - a local reaches no code but through what its function hands out: no `locals()`,
+      `vars()`, `eval` or `exec` in the function, no frame read in the module
+      (`inspect`, `f_locals`, `sys._getframe`): `analysis/facts/escape.py`
+      (`locals_escape`)
     - no nested or other function reads it (a module function every call of which, at
       the top level, comes before the name is rebound from the import it shadows, in no
       loop with that binding, reads the import: `analysis/facts/shadowed_imports.py`),

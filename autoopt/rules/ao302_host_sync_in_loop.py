@@ -85,10 +85,12 @@ class HostSyncInLoop(Rule):
       every statement sets empty, whatever it holds when the loop starts, in a loop no
       `try` or `with` encloses (the values are collected apart and added to it after
       the loop), nothing else reads or changes it, the loop cannot leave first, no
-      call that replaces the kept value may donate it, and every other call handed a
-      value that may share its buffer is proven not to donate (`consume(loss)` with
-      `consume` jitted with a donation, or unseen, is not):
-      `analysis/plans/collect.py`, `analysis/facts/call_donation.py`
+      call that replaces the kept value, or a value it may share buffers with (a state
+      it was unpacked or read from, `w, loss = state`, `state.loss`, which AO201 may
+      donate), may donate it, and every other call handed a value that may share its
+      buffer is proven not to donate (`consume(loss)` with `consume` jitted with a
+      donation, or unseen, is not): `analysis/plans/collect.py`,
+      `analysis/facts/call_donation.py`
     - a value read at an interval is read only by statements under an `if` of
       the loop that does not hold the collection, and the loop leaves only where
       the after-loop flush covers it (no `return`, no `try` around it):

@@ -156,7 +156,7 @@ class Sharing:
         # a framework's jit (`nnx.jit`, `eqx.filter_jit`) keeps no argument either
         self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)} | methods
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
-        self.ignored |= {f.name for f in ctx.graph.functions.values()}
+        self.ignored |= _function_names(ctx, scope)
         # names that never hold a buffer: module constants, the scope's numbers, shapes...
         self.constants = constant_globals(ctx) | bufferless_names(ctx, scope)
         self.ignored |= self.constants
@@ -649,11 +649,21 @@ class Sharing:
             return Shares()  # jitted in another file of the project: new buffers
         out = Shares()
         out.add(args, weak=qual not in overlays.ALIASING)  # `nnx.state(m)`: m's buffers
-        if type(call.func) is cst.Attribute:
-            out.add(self.shares(call.func.value), weak=True)
+        out.add(self._callable_holds(call.func), weak=True)
         if found is not None or self._unseen(call, qual):
             out.weak.add(self._kept_result(call))  # a cache, a global may hold it too
         return out
+
+    def _callable_holds(self, func: cst.BaseExpression) -> Shares:
+        """What the value called may hand its result: a method's receiver, or a callable
+        bound to a variable (a closure, a `functools.partial`, a generator function made by
+        a factory), which may return what it was built from; a name the module never binds
+        (a builtin) holds nothing of it."""
+        if type(func) is cst.Attribute:
+            return self.shares(func.value)
+        if type(func) is cst.Name and func.value not in self.ctx.per_module(_bound_anywhere):
+            return Shares()
+        return self.shares(func)
 
     def _constructed(self, call: cst.Call, qual: str, last: str, args: Shares) -> Shares:
         """A constructor or a shallow copy holds what it is given (and a class autoopt
@@ -739,6 +749,22 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value))
         return out
+
+
+def _function_names(ctx: ModuleContext, scope: str) -> set[str]:
+    """The names that refer to a function from `scope`: one defined in the module or in
+    a function around it, and bound by nothing else there (a nested function's name
+    elsewhere, `loader`, may be a variable here)."""
+    graph = ctx.graph
+    around = {MODULE} | {f.qualname for f in graph.enclosing_functions(scope)}
+    names = {f.name for f in graph.functions.values() if f.scope in around}
+    stmts = graph.scope_stmts(scope)
+    return names - {n for s in stmts if type(s.node) is not cst.FunctionDef for n in s.defs}
+
+
+def _bound_anywhere(ctx: ModuleContext) -> frozenset[str]:
+    """Every name a statement of the module binds."""
+    return frozenset(n for s in ctx.graph.stmts for n in s.defs)
 
 
 def may_run_before(stmt: Stmt, other: Stmt) -> bool:

@@ -63,7 +63,7 @@ from autoopt.analysis.core.jitted import (
 from autoopt.analysis.core.jitted_methods import jitted_methods
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
-from autoopt.analysis.facts.escape import namespace_escape, sharing_at
+from autoopt.analysis.facts.escape import locals_escape, namespace_escape, sharing_at
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
@@ -489,6 +489,9 @@ def _outside_verdict(
     reflected = namespace_escape(ctx, site.stmt.scope)
     if reflected:
         return _UNSAFE, f"`{name}` is a global and {reflected}: code autoopt cannot see may read it"
+    taken = locals_escape(ctx, site.stmt.scope)
+    if taken:
+        return _UNSAFE, f"`{name}` {taken}"
     near = sharing.component({name}, weak=False) | sharing.weak.get(name, set())
     keeper = sharing.retained_by(near)
     if keeper is not None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import evaluated_exprs
+from autoopt.analysis.core.exprs import evaluated_exprs, is_literal
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.jitted import escapes
 from autoopt.analysis.core.names import dotted
@@ -84,6 +84,26 @@ def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
         escape = escapes(ctx, member) or _value_use(ctx, member)
         if escape:
             return f"{escape}: code autoopt cannot see may keep `{member}().{attr}`"
+    return next(filter(None, (_descriptor(ctx, m, attr) for m in family(ctx, cls))), None)
+
+
+def _descriptor(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """Where the body of `cls` binds `attr` to what may be a descriptor (a property, a
+    method, any value but a literal): `self.attr = v` may then run a setter that keeps
+    `v`."""
+    node = class_node(ctx, cls)
+    kept = f"assigning `self.{attr}` may run a setter that keeps the value"
+    for line in node.body.body if node is not None else ():
+        where = f"`{cls}.{attr}` (line {ctx.span(line).line})"
+        if type(line) is cst.FunctionDef and line.name.value == attr:
+            return f"{where} is {'a property' if line.decorators else 'a method'}: {kept}"
+        for small in line.body if type(line) is cst.SimpleStatementLine else ():
+            value = getattr(small, "value", None)
+            targets = [t.target for t in getattr(small, "targets", ())]
+            targets += [small.target] if type(small) is cst.AnnAssign else []
+            bound = any(type(t) is cst.Name and t.value == attr for t in targets)
+            if bound and value is not None and not is_literal(value):
+                return f"{where} is `{ctx.code(value)}`, which may be a descriptor: {kept}"
     return None
 
 

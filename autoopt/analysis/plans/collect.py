@@ -28,7 +28,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
-from autoopt.analysis.facts.aliases import scope_sharing
+from autoopt.analysis.facts.aliases import Sharing, scope_sharing
 from autoopt.analysis.facts.call_donation import May, call_donation
 from autoopt.analysis.facts.mutation import late_reader
 from autoopt.analysis.plans.scan import Collect, ScanPlan, scan_plan
@@ -273,27 +273,48 @@ def exits_early(loop: Loop) -> bool:
 
 
 def donation_problem(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) -> str | None:
-    """A value kept on the device must not be a name the loop passes to a call that
-    replaces it, or to any call not proven to keep its buffer alive (either could donate
-    it, and the list would hold a deleted array)."""
-    kept = scope_sharing(ctx, loop.scope).shares(value).names()
+    """A value kept on the device must share no buffer with a name the loop passes to a
+    call that replaces it (the call could donate its buffer): not the name itself, nor a
+    value it was unpacked or read from (`w, loss = state`, `cur = state.loss`); and every
+    other call handed a value that may share its buffer must be proven not to donate it
+    (else the list would hold a deleted array)."""
+    sharing = scope_sharing(ctx, loop.scope)
+    kept = sharing.shares(value).names()
     for other in ctx.graph.loop_stmts(loop.id):
-        replaced = kept & other.defs & other.uses
-        if replaced and any(_may_donate(ctx, call) for call in other.calls):
-            return (
-                f"`{sorted(replaced)[0]}` is replaced by a call in the loop that could donate "
-                "it, so keeping it on the device is not proven safe"
-            )
-        problem = _handed_to_donor(ctx, loop, other, kept)
+        problem = _replaced_problem(ctx, other, kept, sharing) or _handed_to_donor(
+            ctx, other, kept, sharing
+        )
         if problem:
             return problem
     return None
 
 
-def _handed_to_donor(ctx: ModuleContext, loop: Loop, stmt: Stmt, kept: set[str]) -> str | None:
+def _replaced_problem(
+    ctx: ModuleContext, stmt: Stmt, kept: set[str], sharing: Sharing
+) -> str | None:
+    """Why a call of `stmt` that replaces a name sharing a kept buffer could donate it."""
+    if not any(_may_donate(ctx, call) for call in stmt.calls):
+        return None
+    for name in sorted(stmt.defs & stmt.uses):
+        held = sorted(k for k in kept if sharing.may_share(k, name))
+        if name in kept:
+            return (
+                f"`{name}` is replaced by a call in the loop that could donate it, so "
+                "keeping it on the device is not proven safe"
+            )
+        if held:
+            return (
+                f"`{held[0]}` may hold the buffers of `{name}`, which a call in the loop "
+                "replaces and could donate, so keeping it on the device is not proven safe"
+            )
+    return None
+
+
+def _handed_to_donor(
+    ctx: ModuleContext, stmt: Stmt, kept: set[str], sharing: Sharing
+) -> str | None:
     """Why a call of `stmt` given a value that may share a kept name's buffer may donate
     it (`facts/call_donation.py`); `float(loss)` shares none."""
-    sharing = scope_sharing(ctx, loop.scope)
     for call in stmt.calls:
         given = sorted(kept & {n for arg in call.args for n in sharing.shares(arg.value).names()})
         verdict = call_donation(ctx, stmt, call) if given else None

@@ -1282,4 +1282,95 @@ losses.extend(float(value) for value in jax.device_get(losses_pending))
         fix=_UNSAFE,
         message="unsafe: an exception (Ctrl-C) leaving the loop leaves `losses`",
     ),
+    # none: the collected `loss` is a leaf of `state`, which the next step may donate
+    Invalid(
+        """
+import time
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class State(NamedTuple):
+    w: jax.Array
+    loss: jax.Array
+
+
+@jax.jit
+def train_step(state, x):
+    loss = jnp.sum((state.w - x) ** 2)
+    return State(state.w - 0.1 * (state.w - x), loss)
+
+
+def main():
+    x = jnp.ones(2)
+    state = State(jnp.zeros(2), jnp.array(0.0))
+    losses = []
+    seconds = 0.0
+    for i in range(4):
+        started = time.perf_counter()
+        state = train_step(state, x)
+        w, loss = state
+        losses.append(float(loss))
+        seconds += time.perf_counter() - started
+    return state.w, losses
+""",
+        fix=_NONE,
+        message="`loss` may hold the buffers of `state`, which a call in the loop replaces",
+    ),
+    # safe: a loss the step returns apart from the weights shares none of their buffers
+    Invalid(
+        """
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(w, x):
+    loss = jnp.sum((w - x) ** 2)
+    return w - 0.1 * (w - x), loss
+
+
+def main():
+    x = jnp.ones(2)
+    w = jnp.zeros(2)
+    losses = []
+    seconds = 0.0
+    for i in range(4):
+        started = time.perf_counter()
+        w, loss = train_step(w, x)
+        losses.append(float(loss))
+        seconds += time.perf_counter() - started
+    return w, losses
+""",
+        """
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(w, x):
+    loss = jnp.sum((w - x) ** 2)
+    return w - 0.1 * (w - x), loss
+
+
+def main():
+    x = jnp.ones(2)
+    w = jnp.zeros(2)
+    losses = []
+    seconds = 0.0
+    for i in range(4):
+        started = time.perf_counter()
+        w, loss = train_step(w, x)
+        losses.append(loss)
+        seconds += time.perf_counter() - started
+    losses = [float(value) for value in jax.device_get(losses)]
+    return w, losses
+""",
+    ),
 )

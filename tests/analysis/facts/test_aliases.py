@@ -498,3 +498,44 @@ def test_a_yielded_value_is_kept_by_the_caller(line: str) -> None:
     kept = sharing.component({"p"}, weak=False)
     assert sharing.retained_by(kept) == "is yielded at line 5, where the caller may keep it"
     assert sharing.retained_by({"other"}) is None
+
+
+HOLDERS = """
+import functools
+
+def make_loader(xs, prior):
+    def loader():
+        for x in xs:
+            yield x, prior
+    return loader
+
+def main():
+    params = jnp.zeros(2)
+    BIND
+    for batch in CALL:
+        pass
+"""
+
+
+@pytest.mark.parametrize(
+    ("bind", "call", "holds"),
+    [
+        # a variable named like the nested function of `make_loader` is a variable
+        ("loader = make_loader(jnp.ones((4, 2)), params)", "loader()", "loader"),
+        ("batches = functools.partial(make_loader, prior=params)", "batches(1)()", "batches"),
+        ("f = lambda: (1, params)", "f()", "f"),
+        ("g = Holder(params).get", "g()", "g"),  # a bound method holds its receiver
+    ],
+)
+def test_the_call_of_a_value_built_from_the_model_may_return_the_model(
+    bind: str, call: str, holds: str
+) -> None:
+    ctx = context(HOLDERS.replace("BIND", bind).replace("CALL", call), HEADER)
+    sharing = Sharing(ctx, "main")
+    assert holds in sharing.holds["batch"]
+    assert sharing.may_share("batch", "params")
+
+
+def test_the_call_of_a_builtin_holds_nothing_of_its_name() -> None:
+    sharing = Sharing(context("y = iter(a)", HEADER), MODULE)
+    assert "iter" not in sharing.holds["y"]

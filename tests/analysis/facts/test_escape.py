@@ -12,7 +12,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.aliases import may_run_before
 from autoopt.analysis.facts.donation import targets, verdicts
-from autoopt.analysis.facts.escape import namespace_escape, sharing_at
+from autoopt.analysis.facts.escape import locals_escape, namespace_escape, sharing_at
 from autoopt.model import Applicability
 
 from ..helpers import HEADER, context, stmt
@@ -189,3 +189,35 @@ def test_a_capitalised_function_of_the_module_is_followed() -> None:
     )
     sharing = sharing_at(ctx, stmt(ctx, "prediction = MLP_predict(params, jnp.ones(3))"), "x")
     assert not any(n.startswith("<") for n in sharing.holds.get("prediction", set()))
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("start = dict(locals())", "`locals()` at line 12 takes it"),
+        ("start = vars()", "`vars()` at line 12 takes it"),
+        ("eval('params')", "`eval('params')` at line 12 takes it"),
+        ("start = vars(config)", None),  # another object's attributes
+        ("start = dict(config)", None),
+    ],
+)
+def test_a_function_handing_out_its_locals_lets_code_read_the_model(
+    line: str, why: str | None
+) -> None:
+    body = f'def main(config):\n    params = {{"w": jnp.ones(3)}}\n    {line}\n'
+    body += "    for batch in Loader(8):\n        params = step(params, batch)\n"
+    ctx = context(STEP + body, HEADER)
+    found = locals_escape(ctx, "main")
+    assert found == ("" if why is None else f"is a local of `main`, and {why}")
+    assert _verdict(body) == (
+        (Applicability.SAFE, "") if why is None else (Applicability.UNSAFE, f"`params` {found}")
+    )
+
+
+def test_a_module_reading_frames_may_read_any_local() -> None:
+    body = 'def main():\n    params = {"w": jnp.ones(3)}\n    print(sys._getframe())\n'
+    ctx = context("import sys\n" + STEP + body, HEADER)
+    assert locals_escape(ctx, "main") == (
+        "is a local of `main`, and the module names `_getframe`, which may read it"
+    )
+    assert locals_escape(ctx, MODULE) == ""  # a global: `namespace_escape`'s

@@ -53,3 +53,32 @@ def test_a_closed_class_has_no_way_in_from_outside(extra: str, reason: str | Non
     ctx = context(CLASS.replace("EXTRA", extra), HEADER)
     found = closed_class(ctx, "Run", "x")
     assert found is None if reason is None else (found or "").startswith(reason), found
+
+
+@pytest.mark.parametrize(
+    ("member", "reason"),
+    [
+        (
+            "    @property\n    def x(self):\n        return self._x\n",
+            "`Run.x` (line 6) is a property: assigning `self.x` may run a setter that keeps "
+            "the value",
+        ),
+        (
+            "    def x(self):\n        return 0\n",
+            "`Run.x` (line 5) is a method: assigning `self.x` may run a setter that keeps the "
+            "value",
+        ),
+        (
+            "    x = Recorded()\n",
+            "`Run.x` (line 5) is `Recorded()`, which may be a descriptor: assigning `self.x` "
+            "may run a setter that keeps the value",
+        ),
+        ("    x = None\n", None),  # a literal class default runs no code
+        ("    y = Recorded()\n", None),  # another attribute
+    ],
+)
+def test_a_class_body_binding_the_attribute_may_run_code_on_assignment(
+    member: str, reason: str | None
+) -> None:
+    code = CLASS.replace("class Run:\n", f"class Run:\n{member}\n").replace("EXTRA", "")
+    assert closed_class(context(code, HEADER), "Run", "x") == reason

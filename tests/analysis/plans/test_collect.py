@@ -196,3 +196,35 @@ def test_loop_scan(code: str, scans: bool) -> None:
     if found is not None:
         scan, [plan] = found
         assert (plan.name, [c.name for c in scan.collects]) == ("losses", ["losses"])
+
+
+STATE = """
+@jax.jit
+def step(state):
+    return (state[0] * 2, state[0].sum())
+
+def main():
+    state = (jnp.zeros(3), jnp.zeros(()))
+    losses = []
+    for t in range(3):
+        state = step(state)
+        READ
+        losses.append(float(loss))
+    return state, losses
+"""
+
+
+@pytest.mark.parametrize(
+    ("read", "expected"),
+    [
+        ("w, loss = state", "`loss` may hold the buffers of `state`"),
+        ("loss = state[1]", "`loss` may hold the buffers of `state`"),
+        ("loss = jnp.exp(state[1])", None),  # a new buffer
+    ],
+)
+def test_a_kept_value_shares_no_buffer_with_a_value_a_call_replaces(
+    read: str, expected: str | None
+) -> None:
+    found = problem(STATE.replace("READ", read))
+    tail = ", which a call in the loop replaces and could donate, so keeping it on the device is"
+    assert found == (None if expected is None else f"{expected}{tail} not proven safe")
