@@ -98,6 +98,7 @@ _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
 #: Transforms whose function, called, keeps no reference to its arguments (a jit's cache
 #: keeps its static ones).
 _UNKEPT_CALLS = (jax_api.TRACING_TRANSFORMS - jax_api.JIT_SPELLINGS) | eqx_api.UNKEPT_CALLS
+_CONSTANT_NAMES = frozenset({"True", "False", "None"})
 _BUFFERLESS = frozenset({Kind.SCALAR, Kind.SHAPE, Kind.STRING, Kind.DTYPE, Kind.NONE})
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
@@ -241,7 +242,7 @@ class Sharing:
         if type(expr) is cst.Name:
             if expr.value in self.ignored:
                 out.strong |= self._closed_over(expr.value)
-            elif expr.value not in ("True", "False", "None"):
+            elif expr.value not in _CONSTANT_NAMES:
                 out.strong.add(expr.value)
         elif (type(expr) is cst.Attribute or type(expr) is cst.Subscript) and self._bufferless(
             expr
@@ -302,7 +303,8 @@ class Sharing:
 
     # -- construction --------------------------------------------------------------
     def _named(self, names: Iterable[cst.Name]) -> set[str]:
-        return {n.value for n in names} - self.ignored
+        """The variables among `names` (`None`, `True` and `False` are constants)."""
+        return {n.value for n in names} - self.ignored - _CONSTANT_NAMES
 
     def _closed_over(self, name: str) -> set[str]:
         """The names of this scope a nested function `name` reads: its closure holds them."""

@@ -43,14 +43,12 @@ local.
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.aliases import Sharing
-from autoopt.analysis.facts.reflection import imported_by_project, namespace_reader
+from autoopt.analysis.facts.reflection import code_words, imported_by_project, namespace_reader
 from autoopt.analysis.overlays import python as python_api
 
 #: Builtins that give, or run code with, the calling function's locals.
@@ -59,7 +57,6 @@ _LOCALS_READERS = frozenset({"locals", "vars"}) | python_api.CODE_BUILTINS
 _FRAME_WORDS = frozenset(
     {"f_locals", "_getframe", "currentframe", "inspect", "get_referrers", "get_objects"}
 )
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def sharing_at(ctx: ModuleContext, stmt: Stmt, name: str) -> Sharing:
@@ -91,7 +88,7 @@ def locals_escape(ctx: ModuleContext, scope: str) -> str:
             if _reads_locals(call):
                 line = ctx.span(stmt.node).line
                 return f"is a local of `{fn.name}`, and `{ctx.code(call)}` at line {line} takes it"
-    words = sorted(_FRAME_WORDS & set(_IDENTIFIER.findall(ctx.source)))
+    words = code_words(ctx, _FRAME_WORDS)
     if not words:
         return ""
     return f"is a local of `{fn.name}`, and the module names `{words[0]}`, which may read it"

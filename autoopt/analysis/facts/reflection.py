@@ -106,13 +106,19 @@ def namespace_reader(ctx: ModuleContext) -> str:
     that reaches its namespace (`globals`, `sys.modules`, a frame, `gc`, `inspect` but
     where it only imports functions that read what they are given: `_local_inspect`) or
     imports itself or `__main__`; "" when it does neither."""
-    words = sorted(_READ_WORDS & set(_IDENTIFIER.findall(ctx.per_module(_uncommented))))
-    if words == ["inspect"] and _local_inspect(ctx):
-        words = []
+    words = code_words(ctx, _READ_WORDS)
     if words:
         return f"the module may hand out its own namespace (`{words[0]}`)"
     imports = _may_reach(ctx, _stem(ctx), frozenset())
     return "the module may import itself (or `__main__`)" if imports else ""
+
+
+def code_words(ctx: ModuleContext, words: frozenset[str]) -> list[str]:
+    """Which of `words` the module's code names (comments aside, strings included), in
+    order; `inspect` left out where it only imports functions that read what they are
+    given (`_local_inspect`)."""
+    found = sorted(words & set(_IDENTIFIER.findall(ctx.per_module(_uncommented))))
+    return [] if found == ["inspect"] and _local_inspect(ctx) else found
 
 
 def _uncommented(ctx: ModuleContext) -> str:

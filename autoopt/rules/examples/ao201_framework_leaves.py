@@ -289,7 +289,7 @@ INVALID = (
         NNX_OWN_TRANSFORMATION,
         _nnx_donated(NNX_OWN_TRANSFORMATION),
         fix=_UNSAFE,
-        message="a value that comes from `optax.GradientTransformation`",
+        message="`optimizer` is built from `model` and passed in the same call",
     ),
     Invalid(
         NNX_STORED,
