@@ -30,7 +30,7 @@ def loss_fn(model, state, xs):
 @eqx.filter_jit
 def step(xs, model, state):
     (loss, state), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(model, state, xs)
-    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads), state, loss
+    return eqx.apply_updates(model, jax.tree.map(lambda g: -0.1 * g, grads)), state, loss
 
 
 def main():
