@@ -6,8 +6,17 @@ namespace word counts in code and strings, not in comments
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid
+from autoopt.rules.examples.ao201_escape import LOOP_THEN_SHOW, LOOP_THEN_SHOW_DONATED
 
 _SAFE, _UNSAFE = Applicability.SAFE, Applicability.UNSAFE
+
+
+def _commented(code: str) -> str:
+    """`code` with a comment naming the namespace readers above its module-level names."""
+    return code.replace("loader = Loader(8)", f"{_COMMENT}\nloader = Loader(8)")
+
+
+_COMMENT = "# Nothing here calls globals(), vars() or sys.modules."
 
 INVALID: tuple[Invalid, ...] = (
     # safe: the score holds the model and a batch from unseen code, joining neither to
@@ -121,48 +130,7 @@ def main():
         ),
     ),
     # safe: namespace words in a comment only; no code reads the module's namespace
-    Invalid(
-        """
-import jax
-import jax.numpy as jnp
-from data import Loader, show
-
-# Nothing here calls globals(), vars() or sys.modules.
-loader = Loader(8)
-params = {"w": jnp.ones(3)}
-
-
-@jax.jit
-def step(params, batch):
-    return {"w": params["w"] - 0.1 * batch}
-
-
-for batch in loader:
-    params = step(params, batch)
-show(params["w"])
-""",
-        """
-import functools
-
-import jax
-import jax.numpy as jnp
-from data import Loader, show
-
-# Nothing here calls globals(), vars() or sys.modules.
-loader = Loader(8)
-params = {"w": jnp.ones(3)}
-
-
-@functools.partial(jax.jit, donate_argnames=("params",))
-def step(params, batch):
-    return {"w": params["w"] - 0.1 * batch}
-
-
-for batch in loader:
-    params = step(params, batch)
-show(params["w"])
-""",
-    ),
+    Invalid(_commented(LOOP_THEN_SHOW), _commented(LOOP_THEN_SHOW_DONATED)),
     # unsafe: a word in a string still counts (`getattr(builtins, "globals")`)
     Invalid(
         """

@@ -14,10 +14,7 @@ import main
 print(main.params)
 """
 
-INVALID: tuple[Invalid, ...] = (
-    # safe: the model's leaf reaches `show` only after the loop, when no call is left
-    Invalid(
-        """
+LOOP_THEN_SHOW = """
 import jax
 import jax.numpy as jnp
 from data import Loader, show
@@ -34,8 +31,8 @@ def step(params, batch):
 for batch in loader:
     params = step(params, batch)
 show(params["w"])
-""",
-        """
+"""
+LOOP_THEN_SHOW_DONATED = """
 import functools
 
 import jax
@@ -54,8 +51,11 @@ def step(params, batch):
 for batch in loader:
     params = step(params, batch)
 show(params["w"])
-""",
-    ),
+"""
+
+INVALID: tuple[Invalid, ...] = (
+    # safe: the model's leaf reaches `show` only after the loop, when no call is left
+    Invalid(LOOP_THEN_SHOW, LOOP_THEN_SHOW_DONATED),
     # safe: `images` was made and handed out before the model existed, and nothing hands
     # the model out before the calls
     Invalid(
