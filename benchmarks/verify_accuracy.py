@@ -591,14 +591,22 @@ def corpus_time(folder: Path, part: str | None = None, jobs: int = 1) -> dict[st
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, check=False)
     seconds = time.perf_counter() - start
     verdicts: dict[str, int] = {}
+    phases: dict[str, float] = {}  # wall seconds per phase, summed over the files
+    per_file: dict[str, float] = {}
     if report.exists():
         for file in json.loads(report.read_text())["reports"]:
             for row in file.get("rows", []):
                 verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
+            timings = file.get("timings", {})
+            for phase, spent in timings.items():
+                phases[phase] = phases.get(phase, 0.0) + spent
+            per_file[file["path"]] = sum(timings.values())
     return {
         "seconds": seconds,
         "exit": done.returncode,
         "verdicts": verdicts,
+        "phases": phases,
+        "per_file": per_file,
         "files": files,
         "jobs": jobs,
     }

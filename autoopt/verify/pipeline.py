@@ -12,11 +12,12 @@ See docs/verification.md for the protocol and the thresholds.
 from __future__ import annotations
 
 import ast
+import contextlib
 import itertools
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -243,12 +244,14 @@ def verify_candidates(
     if not candidates:
         return report
     candidates = [_with_region(source, c) for c in candidates]
+    clock = Phases(report.timings)
     with tempfile.TemporaryDirectory(prefix="autoopt-verify-") as work:
         session = _Session(path.resolve(), entry, options, Path(work))
         if any(changes_setup(source, c.source) for c in candidates if not c.error):
             session.fresh = "a rewrite changes the environment settings or imports"
         say(f"{path}: running the original")
-        baseline = _baseline(session, _targets(candidates, entry))
+        with clock("baseline"):
+            baseline = _baseline(session, _targets(candidates, entry))
         _environment(report, baseline.result)
         if not baseline.ok:
             report.error = f"the original program fails: {baseline.reason}"
@@ -259,19 +262,38 @@ def verify_candidates(
         live = [job for job in jobs if not job.failed]
         combo = _combo(session, path, live, combine) if combine and len(live) > 1 else None
         measured = [*live, *([combo] if combo else [])]
-        _measure_programs(session, measured, say, options.repeats, options.repeats)
-        _measure_functions(session, [job for job in live if not job.failed], say)
+        with clock("first_round"):
+            _measure_programs(session, measured, say, options.repeats, options.repeats)
+        with clock("steady_state"):
+            _measure_functions(session, [job for job in live if not job.failed], say)
         more = options.max_repeats - options.repeats
-        _measure_programs(session, [j for j in measured if _unsettled(j)], say, 0, more)
+        with clock("more_rounds"):
+            _measure_programs(session, [j for j in measured if _unsettled(j)], say, 0, more)
         for job in live:
             if not job.failed:
                 _decide(job, options, report.platform)
         report.rows = [job.row for job in jobs]
-        report.combined, kept, report.accepted_source = _combined(
-            session, path, jobs, combo, combine, say
-        )
+        with clock("together"):
+            report.combined, kept, report.accepted_source = _combined(
+                session, path, jobs, combo, combine, say
+            )
         report.kept = [job.candidate.finding for job in kept if job.candidate.finding]
     return report
+
+
+class Phases:
+    """Wall seconds of each phase of a file's verification, written into `timings`."""
+
+    def __init__(self, timings: dict[str, float]) -> None:
+        self.timings = timings
+
+    @contextlib.contextmanager
+    def __call__(self, phase: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[phase] = round(time.perf_counter() - start, 3)
 
 
 def _with_region(source: str, candidate: Candidate) -> Candidate:

@@ -124,6 +124,7 @@ class VerifyReport:
     x64: bool = False
     settings: dict[str, Any] = field(default_factory=dict)  # tolerances and thresholds used
     cached: bool = False  # the verdicts come from the verification cache, not from this run
+    timings: dict[str, float] = field(default_factory=dict)  # wall seconds by phase (`Phases`)
     kept: list[Finding] = field(default_factory=list, repr=False)  # fixes in accepted_source
 
     @property

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -289,7 +290,9 @@ def test_correct_jit_rewrites_are_accepted_alone_and_together(program, fast, mon
     result = Result("prog.py", TWO_CHAINS, findings, TWO_CHAINS)
     monkeypatch.setattr(api, "optimize_source", lambda code, **_: result)
     monkeypatch.setattr(api, "apply_fixes", fake_apply)
+    start = time.perf_counter()
     report = verify_file(program(TWO_CHAINS), options=fast)
+    elapsed = time.perf_counter() - start
     jit_a, jit_b, wrong = report.rows
     for row in (jit_a, jit_b):
         assert row.verdict is Verdict.ACCEPTED, row.reason
@@ -300,6 +303,11 @@ def test_correct_jit_rewrites_are_accepted_alone_and_together(program, fast, mon
     assert report.accepted_source.count("@jax.jit") == 2 and "0.3" not in report.accepted_source
     assert [finding.target for finding in report.kept] == ["chain_a", "chain_b"]
     assert report.exit_code == 1
+    phases = ["baseline", "first_round", "steady_state", "more_rounds", "together"]
+    assert list(report.timings) == phases
+    assert report.timings["baseline"] > 0 and report.timings["first_round"] > 0
+    assert report.timings["steady_state"] > 0 and sum(report.timings.values()) <= elapsed
+    assert report.to_json()["timings"] == report.timings
 
 
 PROGRAMS = Path(__file__).parent / "programs"
