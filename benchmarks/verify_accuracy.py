@@ -578,13 +578,17 @@ def corpus_files(part: str | None) -> list[str]:
     return files[(number - 1) * size : number * size]
 
 
-def corpus_time(folder: Path, part: str | None = None, jobs: int = 1) -> dict[str, Any]:
+def corpus_time(
+    folder: Path, part: str | None = None, jobs: int = 1, budget: float | None = None
+) -> dict[str, Any]:
     """Wall time of `autoopt rewrite corpus/ --verify --no-cache` (or of a part of the
-    corpus's files, `jobs` files at once), and its verdicts."""
+    corpus's files, `jobs` files at once, each with `budget` seconds if given), and its
+    verdicts."""
     report = folder / "corpus.json"
     files = corpus_files(part)
     command = [sys.executable, "-m", "autoopt", "rewrite", *files, "--verify", "--no-cache"]
     command += ["--no-progress", "--report", str(report), "--verify-jobs", str(jobs)]
+    command += ["--verify-budget", str(budget)] if budget is not None else []
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path}
     start = time.perf_counter()
@@ -626,6 +630,7 @@ def run(
     cores: int | None = None,
     part: str | None = None,
     jobs: int = 1,
+    budget: float | None = None,
 ) -> list[dict]:
     runs = []
     for load in loads:
@@ -635,7 +640,7 @@ def run(
             entry: dict[str, Any] = {"busy": count, "emulated_load": load, "cores": cores}
             entry |= {"load": os.getloadavg(), "cases": results, "jobs": jobs}
             if corpus is not None and (not corpus or load in corpus):
-                entry["corpus"] = corpus_time(Path(tmp), part, jobs)
+                entry["corpus"] = corpus_time(Path(tmp), part, jobs, budget)
                 print(f"busy {count}: corpus {entry['corpus']}", file=sys.stderr, flush=True)
         runs.append(entry)
     return runs
@@ -738,13 +743,23 @@ def main() -> None:
     parser.add_argument("--no-cases", action="store_true", help="only the corpus (--corpus)")
     parser.add_argument("--table", type=Path, nargs="+", help="print the matrix of saved runs")
     parser.add_argument("--jobs", type=int, default=1, help="cases (and corpus files) at once")
+    parser.add_argument("--corpus-budget", type=float, help="--verify-budget of the corpus run")
     args = parser.parse_args()
     if args.table:
         print(matrix([run for path in args.table for run in json.loads(path.read_text())]))
         return
     cases = [c for c in CASES if not args.no_cases and (not args.only or c.name in args.only)]
     options = replace(VerifyOptions(), budget_s=args.budget)
-    runs = run(args.busy, cases, options, args.corpus, args.cores, args.corpus_part, args.jobs)
+    runs = run(
+        args.busy,
+        cases,
+        options,
+        args.corpus,
+        args.cores,
+        args.corpus_part,
+        args.jobs,
+        args.corpus_budget,
+    )
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1))
     print(matrix(runs))

@@ -16,7 +16,8 @@
 #   all       both (default); where a command is capped at 10 minutes run `cases 0 2`,
 #             then `cases 1`, as separate commands
 #
-# JOBS=N (default 1) verifies N cases, and N corpus files, at once (--verify-jobs N).
+# JOBS=N (default 1) verifies N cases, and N corpus files, at once (--verify-jobs N);
+# BUDGET=S gives each corpus file S seconds (--verify-budget S; default the CLI's).
 # JSON and the log go to $OUT (the device's output folder) or /tmp; the CPU backend is used.
 # Prerequisites there: jax, and autoopt's dependencies on PYTHONPATH (the .whl-tpu recipe).
 set -euo pipefail
@@ -26,7 +27,10 @@ stage=${1:-all}
 shift || true
 export JAX_PLATFORMS=cpu PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
-accuracy() { python benchmarks/verify_accuracy.py --cores 2 --jobs "${JOBS:-1}" "$@"; }
+accuracy() {
+    python benchmarks/verify_accuracy.py --cores 2 --jobs "${JOBS:-1}" \
+        ${BUDGET:+--corpus-budget "$BUDGET"} "$@"
+}
 
 echo "$(date -u +%H:%M:%S) cores: $(nproc), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 loads=("$@")
