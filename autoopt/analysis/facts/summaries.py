@@ -300,12 +300,23 @@ def _call_handoff(ctx: ModuleContext, call: cst.Call, traced: set[str]) -> list[
         return [f"tests `isinstance` on the traced `{ctx.code(args[0])}`"]
     if name in ("str", "repr", "format") and touched:
         return [f"formats the traced `{touched[0]}` as text"]
-    last = qual.rsplit(".", 1)[-1]
-    sized = any(a.keyword is not None and a.keyword.value == "size" for a in call.args)
-    dynamic = last in jax_api.DYNAMIC_SHAPE or (last == "where" and len(args) == 1)
-    if qual.startswith("jax.numpy.") and dynamic and not sized:
-        return [f"calls `{qual}` without `size=`: its shape depends on the data"]
-    return []
+    if not qual.startswith("jax.numpy."):
+        return []
+    name = qual.removeprefix("jax.numpy.")
+    needed = jax_api.CONCRETE_UNLESS.get(name) or (("size", None) if name == "where" else None)
+    if needed is None or (name == "where" and len(args) != 1) or _given(call, *needed):
+        return []
+    keyword, value = needed
+    wanted = f"{keyword}={value}" if value else f"{keyword}="
+    return [f"calls `{qual}` without `{wanted}`: it needs concrete values (a data-dependent shape)"]
+
+
+def _given(call: cst.Call, keyword: str, value: str | None) -> bool:
+    """`call` passes `keyword` (with the literal `value`, unless None)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return value is None or (type(arg.value) is cst.Name and arg.value.value == value)
+    return False
 
 
 def _index_checks(ctx: ModuleContext, stmt: Stmt, traced: set[str]) -> tuple[list[str], list[str]]:

@@ -221,8 +221,74 @@ MULTI_RESULTS = frozenset(
         "atleast_2d", "atleast_3d", "ix_", "gradient", "where", "polyfit", "indices",
     }
 )  # fmt: skip
-#: jax.numpy.linalg functions that return one array.
-LINALG_ARRAYS = frozenset({"norm", "inv", "det", "solve", "cholesky", "pinv", "matrix_power"})
+#: jax.numpy functions (name after `jax.numpy.`, with `linalg.` and `fft.`) that return
+#: one array: those the library annotates `-> Array`, and its ufuncs. Any other is not
+#: proven an array (`jnp.split` gives a list, `jnp.unstack` a tuple, `jnp.shape` a tuple
+#: of ints).
+ARRAY_FUNCTIONS = frozenset(
+    {
+        "abs", "absolute", "acos", "acosh", "add", "all", "allclose", "amax", "amin",
+        "angle", "any", "append", "apply_along_axis", "apply_over_axes", "arange", "arccos",
+        "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax", "argmin",
+        "argpartition", "argsort", "argwhere", "around", "array", "array_equal",
+        "array_equiv", "asarray", "asin", "asinh", "astype", "atan", "atan2", "atanh",
+        "bartlett", "bincount", "bitwise_and", "bitwise_count", "bitwise_invert",
+        "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift",
+        "bitwise_xor", "blackman", "block", "broadcast_to", "cbrt", "ceil", "choose",
+        "clip", "column_stack", "compress", "concat", "concatenate", "conj", "conjugate",
+        "convolve", "copy", "copysign", "corrcoef", "correlate", "cos", "cosh",
+        "count_nonzero", "cov", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum",
+        "deg2rad", "degrees", "delete", "diag", "diagflat", "diagonal", "diff", "digitize",
+        "divide", "dot", "dstack", "ediff1d", "einsum", "empty", "empty_like", "equal",
+        "exp", "exp2", "expand_dims", "expm1", "extract", "eye", "fabs", "fft.fft",
+        "fft.fft2", "fft.fftfreq", "fft.fftn", "fft.fftshift", "fft.hfft", "fft.ifft",
+        "fft.ifft2", "fft.ifftn", "fft.ifftshift", "fft.ihfft", "fft.irfft", "fft.irfft2",
+        "fft.irfftn", "fft.rfft", "fft.rfft2", "fft.rfftfreq", "fft.rfftn", "fill_diagonal",
+        "flatnonzero", "flip", "fliplr", "flipud", "float_power", "floor", "floor_divide",
+        "fmax", "fmin", "fmod", "from_dlpack", "frombuffer", "fromfunction", "fromstring",
+        "full", "full_like", "gcd", "geomspace", "greater", "greater_equal", "hamming",
+        "hanning", "heaviside", "histogram_bin_edges", "hstack", "hypot", "i0", "identity",
+        "imag", "inner", "insert", "interp", "invert", "isclose", "iscomplex", "isfinite",
+        "isin", "isinf", "isnan", "isreal", "kaiser", "kron", "lcm", "ldexp", "left_shift",
+        "less", "less_equal", "lexsort", "linalg.cholesky", "linalg.det", "linalg.diagonal",
+        "linalg.eigvals", "linalg.eigvalsh", "linalg.inv", "linalg.matmul",
+        "linalg.matrix_norm", "linalg.matrix_power", "linalg.matrix_rank",
+        "linalg.matrix_transpose", "linalg.multi_dot", "linalg.norm", "linalg.outer",
+        "linalg.pinv", "linalg.solve", "linalg.svdvals", "linalg.tensordot",
+        "linalg.tensorinv", "linalg.tensorsolve", "linalg.trace", "linalg.vecdot",
+        "linalg.vector_norm", "load", "log", "log10", "log1p", "log2", "logaddexp",
+        "logaddexp2", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace",
+        "matmul", "matrix_transpose", "matvec", "max", "maximum", "mean", "median", "min",
+        "minimum", "mod", "moveaxis", "multiply", "nan_to_num", "nanargmax", "nanargmin",
+        "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmedian", "nanmin",
+        "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar", "negative",
+        "nextafter", "not_equal", "ones", "ones_like", "outer", "packbits", "pad",
+        "partition", "percentile", "permute_dims", "piecewise", "place", "poly", "polyadd",
+        "polyder", "polyint", "polymul", "polysub", "polyval", "positive", "pow", "power",
+        "prod", "ptp", "put", "put_along_axis", "quantile", "rad2deg", "radians", "ravel",
+        "ravel_multi_index", "real", "reciprocal", "remainder", "repeat", "reshape",
+        "resize", "right_shift", "rint", "roll", "rollaxis", "roots", "rot90", "round",
+        "searchsorted", "select", "setdiff1d", "setxor1d", "sign", "signbit", "sin", "sinc",
+        "sinh", "sort", "sort_complex", "spacing", "sqrt", "square", "squeeze", "stack",
+        "std", "subtract", "sum", "swapaxes", "take", "take_along_axis", "tan", "tanh",
+        "tensordot", "tile", "trace", "transpose", "trapezoid", "tri", "tril", "trim_zeros",
+        "triu", "true_divide", "trunc", "union1d", "unique_values", "unpackbits", "unwrap",
+        "vander", "var", "vdot", "vecdot", "vecmat", "vstack", "zeros", "zeros_like"
+    }
+)  # fmt: skip
+#: jax.numpy functions that return one array unless the keyword is given
+#: (`jnp.linspace(..., retstep=True)` gives a pair).
+ARRAY_UNLESS_KEYWORD = {"linspace": "retstep", "average": "returned"}
+#: jax.numpy scalar types, called as functions (`jnp.float32(0.5)`): arrays.
+SCALAR_TYPES = frozenset({"bool_", "int_", "float_", "complex_"})
+#: jax.numpy functions that need concrete values under jit unless the keyword is given
+#: with the value (None: any value): `jnp.bincount(x)` sizes its result by `x.max()`.
+CONCRETE_UNLESS = {
+    **dict.fromkeys(DYNAMIC_SHAPE, ("size", None)),
+    "bincount": ("length", None),
+    "delete": ("assume_unique_indices", "True"),
+    "roots": ("strip_zeros", "False"),
+}
 #: jax.numpy and NumPy functions whose result holds no buffer of their arguments.
 FRESH_FUNCTIONS = frozenset(
     {"zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",

@@ -15,6 +15,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_at_update
 from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.values.library import numpy_returns_array
 
 _DEPTH = 6
 
@@ -102,10 +103,8 @@ def _call_is_array(
     assumed: frozenset[str],
 ) -> bool:
     qual = ctx.qualify(call.func) or ""
-    if qual.startswith("jax.numpy.linalg."):
-        return qual.rsplit(".", 1)[1] in jax_api.LINALG_ARRAYS
     if qual.startswith("jax.numpy."):
-        return qual.count(".") == 2 and qual.rsplit(".", 1)[1] not in jax_api.MULTI_RESULTS
+        return numpy_returns_array(qual.removeprefix("jax.numpy."), call)
     if qual.startswith(("jax.nn.", "jax.random.")):
         return not qual.startswith("jax.nn.initializers")
     func = call.func

@@ -87,7 +87,9 @@ def call_value(qual: str, call: cst.Call, made: str | None = None) -> Value:
         return Value(Kind.CALLABLE, detail="arrays")
     if qual in ("jax.tree_util.tree_map", "jax.tree.map", "jax.device_put"):
         return PYTREE
-    if qual.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")):
+    if qual.startswith("jax.numpy."):
+        return _numpy_value(qual.removeprefix("jax.numpy."), call)
+    if qual.startswith(("jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")):
         return Value(Kind.ARRAY, detail=_element_type(last))
     if qual in overlays.ARRAY_CALLS:
         return ARRAY
@@ -103,6 +105,23 @@ def call_value(qual: str, call: cst.Call, made: str | None = None) -> Value:
         if last in jax_api.DTYPE_NAMES:
             return HOST
         return Value(Kind.HOST_ARRAY, detail=_element_type(last))
+    return UNKNOWN
+
+
+def numpy_returns_array(name: str, call: cst.Call) -> bool:
+    """`jax.numpy.<name>(...)` returns one array (`jax_api.ARRAY_FUNCTIONS`)."""
+    keyword = jax_api.ARRAY_UNLESS_KEYWORD.get(name)
+    if keyword is not None:
+        return not any(a.keyword is not None and a.keyword.value == keyword for a in call.args)
+    return name in jax_api.ARRAY_FUNCTIONS or name in jax_api.SCALAR_TYPES | jax_api.DTYPES
+
+
+def _numpy_value(name: str, call: cst.Call) -> Value:
+    """A jax.numpy call: an array, a list or tuple of arrays, or not known."""
+    if numpy_returns_array(name, call):
+        return Value(Kind.ARRAY, detail=_element_type(name.rsplit(".", 1)[-1]))
+    if name in jax_api.MULTI_RESULTS or name == "unstack":
+        return PYTREE
     return UNKNOWN
 
 

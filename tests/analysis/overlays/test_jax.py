@@ -3,7 +3,9 @@ against the installed jax where that is cheap."""
 
 from __future__ import annotations
 
+import functools
 import inspect
+import typing
 
 import jax
 import jax.numpy as jnp
@@ -82,9 +84,63 @@ def test_jax_numpy_names_exist() -> None:
     # jax.nn's logsumexp is listed, though only jax.numpy names are looked up there
     options = set(jax_api.OPTION_POSITIONS) - {"logsumexp"}
     assert [n for n in sorted(options) if not resolve(f"jax.numpy.{n}")] == []
-    assert all(hasattr(jnp.linalg, n) for n in jax_api.LINALG_ARRAYS)
     results = jax_api.BOOL_RESULTS | jax_api.INT_RESULTS
     assert all(hasattr(jnp, n) or hasattr(jax.random, n) for n in results)
+
+
+def _numpy_function(name: str):
+    return functools.reduce(getattr, name.split("."), jnp)
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.ARRAY_FUNCTIONS))
+def test_array_functions_return_one_array(name: str) -> None:
+    """Annotated `-> jax.Array` by the library, or one of its ufuncs."""
+    function = _numpy_function(name)
+    hints = typing.get_type_hints(function) if not isinstance(function, jnp.ufunc) else {}
+    assert isinstance(function, jnp.ufunc) or hints["return"] is jax.Array
+
+
+def test_functions_left_out_are_not_one_array() -> None:
+    """What the value model must not call an array: lists, tuples, Python values."""
+    x = jnp.arange(6.0)
+    assert isinstance(jnp.split(x, 2), list) and isinstance(jnp.array_split(x, 4), list)
+    assert isinstance(jnp.unstack(x.reshape(2, 3)), tuple)
+    assert isinstance(jnp.linalg.eigh(jnp.eye(2)), tuple)
+    assert jnp.shape(x) == (6,) and jnp.ndim(x) == 1
+    left_out = {"split", "array_split", "unstack", "linalg.eigh", "shape", "ndim", "where"}
+    assert not left_out & jax_api.ARRAY_FUNCTIONS
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.ARRAY_UNLESS_KEYWORD))
+def test_array_unless_keyword(name: str) -> None:
+    keyword = jax_api.ARRAY_UNLESS_KEYWORD[name]
+    args = {"linspace": (0.0, 1.0, 5), "average": (jnp.arange(4.0),)}[name]
+    assert isinstance(getattr(jnp, name)(*args), jax.Array)
+    assert isinstance(getattr(jnp, name)(*args, **{keyword: True}), tuple)
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.SCALAR_TYPES | jax_api.DTYPES))
+def test_scalar_types_make_arrays(name: str) -> None:
+    assert isinstance(getattr(jnp, name)(1), jax.Array)
+
+
+CONCRETE_CALLS = {
+    "bincount": lambda x, **kw: jnp.bincount(x, **kw),
+    "delete": lambda x, **kw: jnp.delete(jnp.arange(6.0), x[:1], **kw),
+    "roots": lambda x, **kw: jnp.roots(x.astype(float) + 1.0, **kw),
+    "nonzero": lambda x, **kw: jnp.nonzero(x, **kw)[0],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONCRETE_CALLS))
+def test_concrete_unless_keyword(name: str) -> None:
+    """Under jit, the call fails without the keyword and runs with it."""
+    keyword, value = jax_api.CONCRETE_UNLESS[name]
+    given = {keyword: {"True": True, "False": False, None: 4}[value]}
+    call, x = CONCRETE_CALLS[name], jnp.array([1, 2, 0, 1])
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(call)(x)
+    assert isinstance(jax.jit(lambda x: call(x, **given))(x), jax.Array)
 
 
 def test_shared_with_numpy() -> None:
