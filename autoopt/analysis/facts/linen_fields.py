@@ -249,7 +249,12 @@ def _array_name(
 
 
 def _array_binding(
-    ctx: ModuleContext, fn: Function, stmt: Stmt, me: str, seen: frozenset[str], arrays: frozenset[str]
+    ctx: ModuleContext,
+    fn: Function,
+    stmt: Stmt,
+    me: str,
+    seen: frozenset[str],
+    arrays: frozenset[str],
 ) -> bool:
     """The statement binds its one target to an array (`_array_name`)."""
     node = stmt.node
