@@ -31,10 +31,8 @@ body) in the class's code, or a field or item of it (`self.f[0]`, `self.f.x`), i
   parameter is an array when this call passes it a name proven an array where it is
   read (each binding reaching the call an array, as below).
 
-A local name is an array where every binding of it is; a positional parameter without
-default of a linen module's `__call__` is one: the data `init` and `apply` are given
-(the premise `facts/fresh.py` already rests on: the model's code calls methods of its
-inputs).
+A local name is an array where every binding of it is; a parameter only where the call
+being followed passes one (the input of `__call__` may be any object).
 
 Nothing else is inert: a field called (`self.act_fn(x)` may be a module with arrays of
 its own), bound to a name or another attribute, returned, or handed to anything else.
@@ -235,12 +233,12 @@ def _array_name(
 ) -> bool:
     """Every binding of `name` in `scope` is a call of a flax.linen layer the class sets
     up (`qkv = self.qkv_proj(x)`), of jax.numpy or jax.nn, or a shape method of such a
-    name: an array; a parameter, one of `arrays` or an input (`_array_parameter`)."""
+    name: an array; a parameter only if one of `arrays`."""
     fn = ctx.graph.functions.get(scope)
     if fn is None or name in fn.globals | fn.nonlocals or name in seen:
         return name in seen
     param = name in fn.params
-    if param and not _array_parameter(ctx, fn, name, arrays):
+    if param and name not in arrays:
         return False
     binders = [s for s in ctx.graph.scope_stmts(scope) if name in s.defs]
     if not all(_array_binding(ctx, fn, s, me, seen | {name}, arrays) for s in binders):
@@ -276,29 +274,15 @@ def _array_binding(
     return shaped and _array_name(ctx, fn.qualname, base, me, seen, arrays)
 
 
-def _array_parameter(ctx: ModuleContext, fn: Function, name: str, arrays: frozenset[str]) -> bool:
-    """`name` is one of `arrays`, or an input of a linen module: a positional parameter
-    without default, not `self`, of the `__call__` of a module class (`field_names`)."""
-    if name in arrays:
-        return True
-    if fn.name != "__call__" or field_names(ctx, fn.scope) is None:
-        return False
-    params = fn.node.params
-    plain = [p for p in [*params.posonly_params, *params.params][1:] if p.default is None]
-    return name in {p.name.value for p in plain}
-
-
 def _array_at(ctx: ModuleContext, stmt: Stmt, name: str, me: str, arrays: frozenset[str]) -> bool:
     """`name`, read at `stmt`, is an array: each binding reaching it is, and so is the
-    parameter it may be."""
+    parameter it may be (one of `arrays`) where no binding runs before on every path."""
     fn = ctx.graph.functions.get(stmt.scope)
     if fn is None or name in fn.globals | fn.nonlocals:
         return False
     defs = ctx.graph.reaching_defs(stmt, name)
-    if name in fn.params:
-        if not _array_parameter(ctx, fn, name, arrays):
-            return False
-    elif not defs:
+    killed = any(ctx.graph.dominates(d, stmt) for d in defs)  # the parameter cannot reach
+    if not killed and (name not in fn.params or name not in arrays):
         return False
     return all(_array_binding(ctx, fn, d, me, frozenset({name}), arrays) for d in defs)
 

@@ -1,7 +1,7 @@
 """Control (issue 26): a trainer class in the uvadlc shape whose linen model hands a
-field to a module function that only reshapes its input with it
-(`patchify(x, self.patch)`); the first parameters, kept in `self.init_params`, are read
-only by `init_optimizer` before the first step. AO201 donates `self.state` safely and
+field to a module function that only reshapes an array with it (`patchify(x,
+self.patch)`, `x = jnp.asarray(x)` before); the first parameters, kept in
+`self.init_params`, are read only by `init_optimizer` before the first step. AO201 donates `self.state` safely and
 the results stay the same."""
 
 import flax.linen as nn
@@ -23,6 +23,7 @@ class Model(nn.Module):
 
     @nn.compact
     def __call__(self, x):
+        x = jnp.asarray(x)
         x = patchify(x, self.patch)
         return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))
 
