@@ -333,8 +333,7 @@ def _sources(
 ) -> list[cst.BaseExpression]:
     """The expressions whose buffers the stored `parts` may hold (a record's fields, not
     its `apply_fn`), with the values bound to the names they read in the scope of `stmt`
-    (`params = self.model.init(...)`), and to the names those read, to a fixed point; not
-    the names only a call proven to return new buffers reads (`_fresh_calls`)."""
+    (`params = self.model.init(...)`), and to the names those read, to a fixed point."""
     found: list[cst.BaseExpression] = []
     for part in parts:
         static = record_static(ctx, part) if type(part) is cst.Call else None
@@ -345,7 +344,7 @@ def _sources(
     seen: set[int] = set()
     grown = True
     while grown:
-        names = {n.value for part in found for n in _unfresh_names(ctx, part)}
+        names = {n.value for part in found for n in read_names(part)}
         grown = False
         for other in ctx.graph.scope_stmts(stmt.scope):
             node = other.node
@@ -373,10 +372,7 @@ def _spent_attributes(
     others: set[str] = set()
     called: dict[str, str] = {}  # `self.model` -> `self.model.init(...)`, not proven new
     for value in sources:
-        fresh = _fresh_calls(ctx, value)
         for node, parent in walk_parents(value, None):
-            if id(node) in fresh:
-                continue  # `self.model.init(key, self.x)`: new buffers, none it is given
             based = type(parent) is cst.Attribute and parent.value is node
             if type(node) is cst.Name and node.value == me and not based:
                 return f"it reads `{me}` itself"
@@ -384,38 +380,20 @@ def _spent_attributes(
             if not named or node.value.value != me or node.attr.value == attr:  # type: ignore[attr-defined]
                 continue
             call = _method_call(ctx, node)
+            if call is not None and fresh_result(ctx, use.stmt, call):
+                continue  # `self.model.init(...)`: new buffers, none of `self.model`'s
             if call is not None:
                 called.setdefault(node.attr.value, ctx.code(call))  # type: ignore[attr-defined]
             others.add(node.attr.value)  # type: ignore[attr-defined]
     cls = use.method.scope
     before = confinement(ctx, cls, attr).before
-    for other in sorted(called):  # the call that may hand on what it is given, first
-        return f"`{called[other]}` is not proven to make new buffers"
+    if called:  # a call that may hand on what it is given: the first premise to name
+        return f"`{called[min(called)]}` is not proven to make new buffers"
     for other in sorted(others):
         reason = _unspent(ctx, cls, attr, other, before)
         if reason is not None:
             return f"`{me}.{other}` {reason}"
     return None if others else "it reads no attribute autoopt follows"
-
-
-def _fresh_calls(ctx: ModuleContext, value: cst.BaseExpression) -> set[int]:
-    """The ids of the nodes of `value` inside a call proven to return new buffers only,
-    none of what it is given (`facts/fresh.py`, read at its own statement): the call's
-    result holds none of the buffers its receiver and arguments read."""
-    found: set[int] = set()
-    for node, _ in walk_parents(value, None):
-        if type(node) is not cst.Call or id(node) in found:
-            continue
-        at = ctx.graph_statement(node)
-        if at is not None and fresh_result(ctx, at, node):
-            found |= {id(n) for n, _ in walk_parents(node, None)}
-    return found
-
-
-def _unfresh_names(ctx: ModuleContext, value: cst.BaseExpression) -> list[cst.Name]:
-    """The names `value` reads but inside the calls `_fresh_calls` finds."""
-    fresh = _fresh_calls(ctx, value)
-    return [n for n in read_names(value) if id(n) not in fresh]
 
 
 def _method_call(ctx: ModuleContext, node: cst.CSTNode) -> cst.Call | None:

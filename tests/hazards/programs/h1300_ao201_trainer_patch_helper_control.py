@@ -1,8 +1,8 @@
 """Control (issue 26): a trainer class in the uvadlc shape whose linen model hands a
 field to a module function that only reshapes an array with it (`patchify(x,
 self.patch)`, `x = jnp.asarray(x)` before); the first parameters, kept in
-`self.init_params`, are read only by `init_optimizer` before the first step. AO201 donates `self.state` safely and
-the results stay the same."""
+`self.init_params`, are read only by `init_optimizer` before the first step. AO201
+donates `self.state` safely and the results stay the same."""
 
 import flax.linen as nn
 import jax
@@ -39,7 +39,9 @@ class Trainer:
 
     def create_functions(self):
         def train_step(state, batch):
-            loss_fn = lambda p: ((state.apply_fn(p, batch) - 1.0) ** 2).mean()
+            def loss_fn(p):
+                return ((state.apply_fn(p, batch) - 1.0) ** 2).mean()
+
             loss, grads = jax.value_and_grad(loss_fn)(state.params)
             return state.apply_gradients(grads=grads), loss
 

@@ -36,7 +36,9 @@ class Trainer:
 
     def create_functions(self):
         def train_step(state, batch):
-            loss_fn = lambda p: ((state.apply_fn(p, batch) - 1.0) ** 2).mean()
+            def loss_fn(p):
+                return ((state.apply_fn(p, batch) - 1.0) ** 2).mean()
+
             loss, grads = jax.value_and_grad(loss_fn)(state.params)
             return state.apply_gradients(grads=grads), loss
 
