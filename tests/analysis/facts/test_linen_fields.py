@@ -133,7 +133,10 @@ def dense(x, init):
         # the array, bound on every path before the call
         (_C + "        x = jnp.asarray(x)\n        return patchify(x, self.width)\n", True),
         # an array given as an expression, not a name: not followed
-        (_C + "        h = nn.Dense(4)(x)\n        return patchify(jnp.tanh(h), self.width)\n", False),
+        (
+            _C + "        h = nn.Dense(4)(x)\n        return patchify(jnp.tanh(h), self.width)\n",
+            False,
+        ),
         # the input itself, which may be any object, reshaped there
         (_C + "        return patchify(x, self.width)\n", False),
         # an array only on one path: the input may reach the call
