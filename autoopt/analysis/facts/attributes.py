@@ -387,9 +387,9 @@ def _spent_attributes(
             others.add(node.attr.value)  # type: ignore[attr-defined]
     cls = use.method.scope
     before = confinement(ctx, cls, attr).before
+    if called:  # a call that may hand on what it is given: the first premise to name
+        return f"`{called[min(called)]}` is not proven to make new buffers"
     for other in sorted(others):
-        if other in called:
-            return f"`{called[other]}` is not proven to make new buffers"
         reason = _unspent(ctx, cls, attr, other, before)
         if reason is not None:
             return f"`{me}.{other}` {reason}"

@@ -13,7 +13,9 @@
   (`optax.chain`) only when each argument is such a call, written in place; a function
   defined with `@hk.transform` as its one decorator (`model.init(key, x)`); or a linen
   module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
-  `flax.linen.Module` that defines no `init` of its own; or a wrapper that keeps the
+  `flax.linen.Module` that defines no `init` of its own (its code sealed, as below, or
+  sealed where `init` runs it by default, `sealed.sealed_entry`: then only `init` given
+  no `method` is fresh); or a wrapper that keeps the
   `init` of the object it is given, written in place
   (`hk.without_apply_rng(hk.transform(f))`). An initializer may return an
   array it holds (`embedding_init=lambda *_: pretrained`), so a linen layer is built
@@ -51,13 +53,16 @@ from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.linen_fields import inert_fields
 from autoopt.analysis.facts.reflection import rebinding
-from autoopt.analysis.facts.sealed import class_def, sealed_code, sealed_value
+from autoopt.analysis.facts.sealed import class_def, sealed_code, sealed_entry, sealed_value
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_linen as linen_api
 
 _LINEN_MODULE = "flax.linen.Module"
+#: A linen module class whose code is sealed only where `init` runs it by default
+#: (`sealed.sealed_entry`): its `init` is fresh only given no `method`.
+_LINEN_ENTRY = "flax.linen.Module(entry)"
 
 
 def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
@@ -72,7 +77,14 @@ def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
     if type(func) is not cst.Attribute:
         return False
     cls = receiver_class(ctx, at, func.value)
+    if cls == _LINEN_ENTRY:
+        return func.attr.value == "init" and _default_method(call)
     return cls is not None and f"{cls}.{func.attr.value}" in overlays.FRESH_RESULTS
+
+
+def _default_method(call: cst.Call) -> bool:
+    """`model.init(...)` runs `__call__`: no `method` keyword, nothing behind `**`."""
+    return not any(a.star or (a.keyword and a.keyword.value == "method") for a in call.args)
 
 
 def _left_out(call: cst.Call, keyword: str, position: int) -> bool:
@@ -225,23 +237,29 @@ def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
         return cls if given is not None and sealed_value(ctx, given) else None
     if cls is not None:
         return cls
-    return _LINEN_MODULE if _linen_module(ctx, call) else None
+    return _linen_module(ctx, call)
 
 
-def _linen_module(ctx: ModuleContext, call: cst.Call) -> bool:
-    """A linen layer (`nn.Dense(3)`) or a module class of this module deriving from one
-    of `linen_api.MODULE_BASES` directly, with no `init` of its own and sealed code,
-    built from literals only (an initializer handed in may return an array it holds)."""
+def _linen_module(ctx: ModuleContext, call: cst.Call) -> str | None:
+    """`_LINEN_MODULE` for a linen layer (`nn.Dense(3)`) or a module class of this module
+    deriving from one of `linen_api.MODULE_BASES` directly, with no `init` of its own and
+    sealed code, built from literals only (an initializer handed in may return an array
+    it holds) or inert fields; `_LINEN_ENTRY` for such a class sealed only where `init`
+    runs it by default; None otherwise."""
     func = call.func
     qual = ctx.qualify(func) or ""
     literal = all(is_literal(a.value) and not a.star for a in call.args)
     if qual.startswith("flax.linen.") and qual.rsplit(".", 1)[-1][:1].isupper():
-        return literal and qual not in linen_api.TRANSFORMS
+        layer = literal and qual not in linen_api.TRANSFORMS
+        return _LINEN_MODULE if layer else None
     node = class_def(ctx, func.value) if type(func) is cst.Name else None
     if node is None or not (literal or inert_fields(ctx, node.name.value)):
-        return False
+        return None
     bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
     own = {s.node.name.value for s in ctx.graph.scope_stmts(node.name.value)
            if type(s.node) is cst.FunctionDef}  # fmt: skip
-    sealed = sealed_code(ctx, node.name.value)
-    return bool(bases & linen_api.MODULE_BASES) and "init" not in own and sealed
+    if not bases & linen_api.MODULE_BASES or "init" in own:
+        return None
+    if sealed_code(ctx, node.name.value):
+        return _LINEN_MODULE
+    return _LINEN_ENTRY if sealed_entry(ctx, node.name.value) else None

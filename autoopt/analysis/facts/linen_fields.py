@@ -23,7 +23,16 @@ body) in the class's code, or a field or item of it (`self.f[0]`, `self.f.x`), i
   (`flax_linen.HYPERPARAMETERS`), of a flax.linen layer;
 - an argument of a linen module class of this module that derives from
   `flax.linen.Module` alone, whose code is sealed, bound to a field of it (by keyword,
-  or by position in the order the fields are declared) that is inert there in turn.
+  or by position in the order the fields are declared) that is inert there in turn;
+- an argument of a module-level function of this module (`img_to_patch(x,
+  self.patch_size)`: defined once, undecorated, bound nowhere else, its code sealed)
+  bound to a parameter it never rebinds, each read of which there is inert by these
+  rules. Where that function calls a shape method of one of its parameters, that
+  parameter is an array when this call passes it a name proven an array where it is
+  read (each binding reaching the call an array, as below).
+
+A local name is an array where every binding of it is; a parameter only where the call
+being followed passes one (the input of `__call__` may be any object).
 
 Nothing else is inert: a field called (`self.act_fn(x)` may be a module with arrays of
 its own), bound to a name or another attribute, returned, or handed to anything else.
@@ -36,7 +45,8 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
+from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.sealed import sealed_code
 from autoopt.analysis.facts.self_attrs import roots, walk_parents
 from autoopt.analysis.overlays import flax_linen as linen_api
@@ -102,23 +112,30 @@ def _inert(ctx: ModuleContext, cls: str, field: str, seen: frozenset[str]) -> bo
     return True
 
 
-def _inert_read(ctx: ModuleContext, node: cst.CSTNode, me: str, seen: frozenset[str]) -> bool:
-    """The value of `node` (a field, or a part of one) reaches no variable."""
+def _inert_read(
+    ctx: ModuleContext,
+    node: cst.CSTNode,
+    me: str,
+    seen: frozenset[str],
+    arrays: frozenset[str] = frozenset(),
+) -> bool:
+    """The value of `node` (a field, or a part of one) reaches no variable; `arrays`:
+    the parameters of the enclosing function proven arrays at the call being followed."""
     path = ctx.ancestors(node)
     parent = path[-2]
     if isinstance(parent, (*_OPERATIONS, *_TESTS)):
         return True
     if type(parent) is cst.IfExp:
-        return parent.test is node or _inert_read(ctx, parent, me, seen)
+        return parent.test is node or _inert_read(ctx, parent, me, seen, arrays)
     if type(parent) in (cst.Attribute, cst.Subscript) and parent.value is node:  # type: ignore[attr-defined]
-        return _inert_read(ctx, parent, me, seen)  # `self.f[0]`: a part of the field
+        return _inert_read(ctx, parent, me, seen, arrays)  # `self.f[0]`: a part of the field
     if type(parent) in (cst.Index, cst.Slice, cst.SubscriptElement):
         return True  # an index of another value
     if type(parent) is cst.Element and type(path[-3]) in (cst.Tuple, cst.List):
         return _element_inert(ctx, path, me)
     if type(parent) is cst.Arg and parent.value is node and not parent.star:
         call = path[-3]
-        return type(call) is cst.Call and _argument_inert(ctx, call, parent, me, seen)
+        return type(call) is cst.Call and _argument_inert(ctx, call, parent, me, seen, arrays)
     return False
 
 
@@ -132,14 +149,19 @@ def _element_inert(ctx: ModuleContext, path: list[cst.CSTNode], me: str) -> bool
 
 
 def _argument_inert(
-    ctx: ModuleContext, call: cst.Call, arg: cst.Arg, me: str, seen: frozenset[str]
+    ctx: ModuleContext,
+    call: cst.Call,
+    arg: cst.Arg,
+    me: str,
+    seen: frozenset[str],
+    arrays: frozenset[str],
 ) -> bool:
     func = call.func
     if type(func) is cst.Name and func.value in _NUMBER_BUILTINS:
         return func.value not in ctx.imports.bindings and not _rebound(ctx, func.value)
     if _constructor(ctx, call) or _param_shape(ctx, call, arg, me):
         return True
-    if _shape_of_array(ctx, call, me):
+    if _shape_of_array(ctx, call, me, arrays):
         return True
     qual = ctx.qualify(func) or ""
     position = call.args.index(arg)
@@ -148,6 +170,8 @@ def _argument_inert(
         return keyword in linen_api.HYPERPARAMETERS if keyword else position == 0
     if type(func) is not cst.Name:
         return False
+    if func.value in ctx.graph.functions:
+        return _helper_inert(ctx, call, arg, me, seen, arrays)
     fields = field_names(ctx, func.value)
     if fields is None or any(a.star for a in call.args):
         return False
@@ -182,7 +206,9 @@ def _param_shape(ctx: ModuleContext, call: cst.Call, arg: cst.Arg, me: str) -> b
     return _INITIALIZERS in (ctx.qualify(init) or "")
 
 
-def _shape_of_array(ctx: ModuleContext, call: cst.Call, me: str) -> bool:
+def _shape_of_array(
+    ctx: ModuleContext, call: cst.Call, me: str, arrays: frozenset[str] = frozenset()
+) -> bool:
     """`x.reshape(..., self.f)` (a method of `jax_api.SHAPE_METHODS`) of a local name
     proven an array: it returns the array's data, none of the argument's."""
     func = call.func
@@ -193,40 +219,124 @@ def _shape_of_array(ctx: ModuleContext, call: cst.Call, me: str) -> bool:
     return (
         stmt is not None
         and type(receiver) is cst.Name
-        and _array_name(ctx, stmt.scope, receiver.value, me, frozenset())
+        and _array_name(ctx, stmt.scope, receiver.value, me, frozenset(), arrays)
     )
 
 
-def _array_name(ctx: ModuleContext, scope: str, name: str, me: str, seen: frozenset[str]) -> bool:
+def _array_name(
+    ctx: ModuleContext,
+    scope: str,
+    name: str,
+    me: str,
+    seen: frozenset[str],
+    arrays: frozenset[str] = frozenset(),
+) -> bool:
     """Every binding of `name` in `scope` is a call of a flax.linen layer the class sets
     up (`qkv = self.qkv_proj(x)`), of jax.numpy or jax.nn, or a shape method of such a
-    name: an array."""
+    name: an array; a parameter only if one of `arrays`."""
     fn = ctx.graph.functions.get(scope)
-    if fn is None or name in fn.params or name in fn.globals | fn.nonlocals or name in seen:
+    if fn is None or name in fn.globals | fn.nonlocals or name in seen:
         return name in seen
+    param = name in fn.params
+    if param and name not in arrays:
+        return False
     binders = [s for s in ctx.graph.scope_stmts(scope) if name in s.defs]
-    for stmt in binders:
-        node = stmt.node
-        if type(node) is not cst.Assign or len(node.targets) != 1:
-            return False
-        value = node.value
-        if type(value) is not cst.Call:
-            return False
-        func = value.func
-        qual = ctx.qualify(func) or ""
-        if qual.startswith(("jax.numpy.", "jax.nn.")):
-            continue
-        if type(func) is not cst.Attribute:
-            return False
-        base = func.value
-        if type(base) is not cst.Name:
-            return False
-        if base.value == me and _set_up_layer(ctx, fn.scope, func.attr.value):
-            continue
-        shaped = func.attr.value in jax_api.SHAPE_METHODS
-        if not (shaped and _array_name(ctx, scope, base.value, me, seen | {name})):
-            return False
-    return bool(binders)
+    if not all(_array_binding(ctx, fn, s, me, seen | {name}, arrays) for s in binders):
+        return False
+    return param or bool(binders)
+
+
+def _array_binding(
+    ctx: ModuleContext,
+    fn: Function,
+    stmt: Stmt,
+    me: str,
+    seen: frozenset[str],
+    arrays: frozenset[str],
+) -> bool:
+    """The statement binds its one target to an array (`_array_name`)."""
+    node = stmt.node
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return False
+    value = node.value
+    if type(value) is not cst.Call:
+        return False
+    func = value.func
+    qual = ctx.qualify(func) or ""
+    if qual.startswith(("jax.numpy.", "jax.nn.")):
+        return True
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+        return False
+    base = func.value.value
+    if base == me and _set_up_layer(ctx, fn.scope, func.attr.value):
+        return True
+    shaped = func.attr.value in jax_api.SHAPE_METHODS
+    return shaped and _array_name(ctx, fn.qualname, base, me, seen, arrays)
+
+
+def _array_at(ctx: ModuleContext, stmt: Stmt, name: str, me: str, arrays: frozenset[str]) -> bool:
+    """`name`, read at `stmt`, is an array: each binding reaching it is, and so is the
+    parameter it may be (one of `arrays`) where no binding runs before on every path."""
+    fn = ctx.graph.functions.get(stmt.scope)
+    if fn is None or name in fn.globals | fn.nonlocals:
+        return False
+    defs = ctx.graph.reaching_defs(stmt, name)
+    killed = any(ctx.graph.dominates(d, stmt) for d in defs)  # the parameter cannot reach
+    if not killed and (name not in fn.params or name not in arrays):
+        return False
+    return all(_array_binding(ctx, fn, d, me, frozenset({name}), arrays) for d in defs)
+
+
+def _helper_inert(
+    ctx: ModuleContext,
+    call: cst.Call,
+    arg: cst.Arg,
+    me: str,
+    seen: frozenset[str],
+    arrays: frozenset[str],
+) -> bool:
+    """`arg` of a call of a module-level function of this module, sealed and bound once,
+    reaches a parameter it never rebinds whose every read there is inert."""
+    name = call.func.value  # type: ignore[attr-defined]
+    fn = ctx.graph.functions[name]
+    stmt = ctx.graph_statement(call)
+    if stmt is None or fn.scope != MODULE or fn.node.decorators or name in seen:
+        return False
+    if any(a.star for a in call.args) or not _bound_once(ctx, stmt, name):
+        return False
+    site = CallSite(stmt, call, fn)
+    bound = {p: site.argument(i, p) for i, p in enumerate(fn.positional)}
+    bound |= {p.name.value: site.argument(0, p.name.value) for p in fn.node.params.kwonly_params}
+    param = next((p for p, e in bound.items() if e is arg.value), None)
+    if param is None or any(param in s.defs for s in _body(ctx, fn.qualname)):
+        return False
+    if not sealed_code(ctx, fn.qualname):
+        return False
+    given = frozenset(
+        p
+        for p, e in bound.items()
+        if type(e) is cst.Name and _array_at(ctx, stmt, e.value, me, arrays)
+    )
+    return all(
+        _inert_read(ctx, node, "", seen | {name}, given)
+        for s in _body(ctx, fn.qualname)
+        for root in roots(s)
+        for node, _ in walk_parents(root, None)
+        if type(node) is cst.Name and node.value == param
+    )
+
+
+def _bound_once(ctx: ModuleContext, at: Stmt, name: str) -> bool:
+    """`name` read at `at` is the module function: bound once in the module, by no
+    other scope, and rebound through no namespace."""
+    module = sum(name in s.defs for s in ctx.graph.scope_stmts(MODULE)) == 1
+    local = any(name in s.defs for s in ctx.graph.stmts if s.scope != MODULE)
+    declared = any(name in f.globals | f.nonlocals for f in ctx.graph.functions.values())
+    return module and not local and not declared and not rebinding(ctx).how(name)
+
+
+def _body(ctx: ModuleContext, qualname: str) -> list[Stmt]:
+    return [s for s in ctx.graph.stmts if s.scope == qualname or s.scope.startswith(qualname + ".")]
 
 
 def _set_up_layer(ctx: ModuleContext, cls: str, attr: str) -> bool:

@@ -7,6 +7,16 @@ parameters with library initializers built from constants only
 (`facts/initializers.py`: `init=lambda *_: w` twice ties two parameters to one buffer).
 `facts/fresh.py` asks it of module classes and `hk.transform` functions, and
 `facts/linen_fields.py` of linen module classes.
+
+`sealed_entry` asks it of the part of a linen module class that `init` runs when given
+no `method`: the class body but the methods nothing there reaches. It starts from
+`setup`, `__call__`, every dunder and every decorated method, and adds each method whose
+name any of them reads (`self.pred_logits(x)`, or any attribute or name so spelled), to
+a fixed point, and so for the module classes and functions that code names (a
+submodule may call `self.parent.m()`); a string naming a method names it, and code
+reaching attributes by name (`getattr`) reaches them all. The class derives from
+`flax.linen.Module` alone. A method only a user calls after training (`sample`,
+jitting a lambda) does not run in `init`.
 """
 
 from __future__ import annotations
@@ -20,10 +30,16 @@ from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.reflection import constant_globals, rebinding
+from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
 _BUILTINS = frozenset(dir(builtins))
+#: Words through which code may reach a method by a name it computes.
+_REFLECTION = frozenset(
+    {"getattr", "vars", "__dict__", "__getattribute__", "attrgetter", "methodcaller",
+     "eval", "exec"}
+)  # fmt: skip
 _DATA_KINDS = frozenset({Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR, Kind.STRING, Kind.NONE})
 
 
@@ -54,11 +70,100 @@ def sealed_code(ctx: ModuleContext, scope: str, seen: frozenset[str] = frozenset
     reads from outside only imports, builtins, literal constants and sealed module
     classes and functions: no array an initializer might return as it is."""
     stmts = [s for s in ctx.graph.stmts if s.scope == scope or s.scope.startswith(scope + ".")]
+    return _sealed(ctx, scope, _definition(ctx, scope), stmts, seen)
+
+
+def sealed_entry(ctx: ModuleContext, cls: str) -> bool:
+    """Whether the code of the linen module class `cls` that `init` runs when given no
+    `method` is sealed (`sealed_code`), the methods nothing there reaches left out."""
+    node = class_def(ctx, cls)
+    if node is None or len(node.bases) != 1 or node.keywords or node.decorators:
+        return False
+    if ctx.qualify(node.bases[0].value) not in linen_api.MODULE_BASES:
+        return False
+    unreached = _unreached(ctx, node)
+    inside = [f"{cls}.{m}" for m in unreached]
+    stmts = [
+        s
+        for s in ctx.graph.stmts
+        if (s.scope == cls or s.scope.startswith(cls + "."))
+        and not any(s.scope == q or s.scope.startswith(q + ".") for q in inside)
+        and not (type(s.node) is cst.FunctionDef and s.node.name.value in unreached)
+    ]
+    body = [i for i in node.body.body if not _method_named(i, unreached)]
+    kept = node.with_changes(body=node.body.with_changes(body=body))
+    return _sealed(ctx, cls, kept, stmts, frozenset())
+
+
+def _unreached(ctx: ModuleContext, node: cst.ClassDef) -> set[str]:
+    """The methods of the class that nothing `init` runs by default names
+    (`sealed_entry`): neither its reached code nor the module classes and functions that
+    code names (a submodule may call `self.parent.m()`), as a name, an attribute or a
+    string; none where that code reaches attributes by name (`getattr`)."""
+    methods = {i.name.value: i for i in node.body.body if type(i) is cst.FunctionDef}
+    code: list[cst.CSTNode] = [i for i in node.body.body if type(i) is not cst.FunctionDef]
+    reached = {
+        name
+        for name, fn in methods.items()
+        if name in ("setup", "__call__") or name.startswith("__") or fn.decorators
+    }
+    code += [methods[m] for m in reached]
+    scanned = {node.name.value}
+    while code:
+        named = {word for root in code for word in _words(root)}
+        if named & _REFLECTION:
+            return set()
+        more = (named & set(methods)) - reached
+        reached |= more
+        code = [methods[m] for m in more]
+        for other in sorted(named - scanned):
+            definition = _module_code(ctx, other)
+            if definition is not None:
+                scanned.add(other)
+                code.append(definition)
+    return set(methods) - reached
+
+
+def _module_code(ctx: ModuleContext, name: str) -> cst.CSTNode | None:
+    """The definition of the module-level class or function `name`, or None."""
+    fn = ctx.graph.functions.get(name)
+    return fn.node if fn is not None else class_def(ctx, name)
+
+
+def _words(node: cst.CSTNode) -> set[str]:
+    """Every identifier under `node` (names, attribute names, keywords) and the text of
+    every plain string."""
+    found: set[str] = set()
+
+    class _Words(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+        def visit_SimpleString(self, string: cst.SimpleString) -> None:
+            value = string.evaluated_value
+            found.add(value if isinstance(value, str) else "")
+
+    node.visit(_Words())
+    return found
+
+
+def _method_named(item: cst.CSTNode, names: set[str]) -> bool:
+    return type(item) is cst.FunctionDef and item.name.value in names
+
+
+def _sealed(
+    ctx: ModuleContext,
+    scope: str,
+    node: cst.CSTNode | None,
+    stmts: list[Stmt],
+    seen: frozenset[str],
+) -> bool:
+    """`stmts` (the code of `scope`, whose definition is `node`) read from outside only
+    what `_known` allows, and `node` makes parameters with library initializers only."""
     scopes = {s.scope for s in stmts} | {scope}
     local = {n for s in stmts for n in s.defs}
     local |= {p for q in scopes if q in ctx.graph.functions for p in ctx.graph.functions[q].params}
     free = {n for s in stmts for n in s.uses} - local
-    node = _definition(ctx, scope)
     if node is None or not _library_initializers(ctx, node):
         return False
     return all(_known(ctx, name, seen | {scope}) for name in free)

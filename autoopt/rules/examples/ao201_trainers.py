@@ -426,3 +426,56 @@ INVALID += (
         "    def init_optimizer(self, lr):\n        self.backup = self.init_params\n",
     ),
 )
+
+#: `_MODELLED` whose model is initialised from attributes of `self` (`self.seed`,
+#: `self.exmp`, the uvadlc tutorials' shape): a fresh `init` holds none of what it is
+#: given, so the state holds no buffer of theirs.
+_SEEDED = _MODELLED.replace(
+    "        self.model = MLP(**hparams)\n        self.init_model(exmp)\n",
+    "        self.seed = 0\n        self.exmp = exmp\n        self.model = MLP(**hparams)\n"
+    "        self.init_model()\n",
+).replace(
+    "    def init_model(self, exmp):\n"
+    "        params = self.model.init(jax.random.PRNGKey(0), exmp)\n",
+    "    def init_model(self):\n        init_rng = jax.random.PRNGKey(self.seed)\n"
+    "        params = self.model.init(init_rng, self.exmp)\n",
+)
+#: `_SEEDED` whose model has a method only users call (`sample`, jitting a lambda).
+_SAMPLING = _SEEDED.replace(
+    "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))\n",
+    "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))\n\n"
+    "    def sample(self, x):\n        return jax.jit(lambda v: jnp.tanh(v))(x)\n\n"
+    "    def tied(self, x):\n        return nn.Dense(1, kernel_init=lambda *_: TABLE)(x)\n",
+).replace(
+    "from flax.training import train_state\n",
+    "from flax.training import train_state\n\nTABLE = jnp.ones((3, 1))\n",
+)
+
+
+def _seeded(code: str, old: str, new: str, message: str) -> Invalid:
+    """`code` with `old` replaced by `new`: `init` may hold what it is given, unsafe."""
+    changed = code.replace(old, new)
+    assert changed != code, old
+    return Invalid(changed, _donated(changed), fix=_UNSAFE, message=message)
+
+
+INVALID += (
+    # fires: `init` of the `MLP` makes new buffers, none of `self.exmp`'s or the key's
+    Invalid(_SEEDED, _donated(_SEEDED)),
+    # fires: `sample` and `tied` run only when called, and `init` runs neither
+    Invalid(_SAMPLING, _donated(_SAMPLING)),
+    # fires, unsafe: `init` told to run `tied`, whose parameter is the global `TABLE`
+    _seeded(
+        _SAMPLING,
+        "self.model.init(init_rng, self.exmp)",
+        "self.model.init(init_rng, self.exmp, method=MLP.tied)",
+        "`self.model.init(init_rng, self.exmp, method=MLP.tied)` is not proven to make new buffers",
+    ),
+    # fires, unsafe: a model of no linen class may return what it is given
+    _seeded(
+        _SEEDED,
+        "        self.model = MLP(**hparams)\n",
+        "        self.model = MODELS[0](**hparams)\n",
+        "`self.model.init(init_rng, self.exmp)` is not proven to make new buffers",
+    ),
+)

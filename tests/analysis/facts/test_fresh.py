@@ -405,3 +405,62 @@ def test_linen_modules_built_from_anything(call: str, fresh: bool) -> None:
     at = stmt(ctx, "out = ")
     assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
     assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+_SAMPLED = """
+TABLE = jnp.ones(3)
+
+class Net(nn.Module):
+    width: int
+
+    @nn.compact
+    def __call__(self, x):
+        return self.logits(x)
+
+    def logits(self, x):
+        return nn.Dense(self.width)(x)
+
+    def sample(self, x):
+        step = jax.jit(lambda v: self.logits(v))
+        return step(x)
+
+    def tied(self, x):
+        return nn.Dense(3, kernel_init=lambda *_: TABLE)(x)
+
+def generate(model, params, x):
+    return model.bind(params).sample(x)
+
+def main(key, x, cfg):
+    CALL
+"""
+
+
+@pytest.mark.parametrize(
+    ("program", "call", "fresh"),
+    [
+        # `sample` and `tied` (a lambda each) run only when a user calls them: `init`
+        # runs `__call__` and `logits`
+        (_SAMPLED, "Net(**cfg).init(key, x)", True),
+        # told to run another method, or given `**kw` that may tell it
+        (_SAMPLED, "Net(**cfg).init(key, x, method=Net.tied)", False),
+        (_SAMPLED, "Net(**cfg).init(key, x, **cfg)", False),
+        # the methods `init` runs name `tied`, as an attribute or a string, or reach
+        # attributes by name
+        (_SAMPLED.replace("self.logits(x)\n\n    def logits", "self.tied(x)\n\n    def logits"),
+         "Net(**cfg).init(key, x)", False),
+        (_SAMPLED.replace("return nn.Dense(self.width)(x)", 'return nn.apply(self, "tied")(x)'),
+         "Net(**cfg).init(key, x)", False),
+        (_SAMPLED.replace("return self.logits(x)", 'return getattr(self, "lo" + "gits")(x)'),
+         "Net(**cfg).init(key, x)", False),
+        # a submodule it uses calls its parent's `tied`
+        (_SAMPLED.replace("return nn.Dense(self.width)(x)", "return Child()(x)")
+         + "\nclass Child(nn.Module):\n    @nn.compact\n"
+         "    def __call__(self, x):\n        return self.parent.tied(x)\n",
+         "Net(**cfg).init(key, x)", False),
+    ],
+)  # fmt: skip
+def test_methods_init_does_not_run_are_not_audited(program: str, call: str, fresh: bool) -> None:
+    ctx = context(program.replace("CALL", f"out = {call}"), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh

@@ -112,3 +112,50 @@ def test_fields_are_the_annotated_names_of_a_linen_module_class() -> None:
     ctx = context(_BLOCK + "\n\nclass Other(Block):\n    extra: int\n", _HEADER)
     assert field_names(ctx, "Block") == ["width", "rate"]
     assert field_names(ctx, "Other") is None  # derives from a class of the file
+
+
+_PATCH = """
+def patchify(x, patch):
+    b, n = x.shape
+    x = x.reshape(b, n // patch, patch)
+    return x.reshape(b, -1)
+
+
+def dense(x, init):
+    return nn.Dense(3, kernel_init=init)(x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "inert"),
+    [
+        # given to a module function that reshapes an array with it: `jnp.asarray` makes
+        # the array, bound on every path before the call
+        (_C + "        x = jnp.asarray(x)\n        return patchify(x, self.width)\n", True),
+        # an array given as an expression, not a name: not followed
+        (
+            _C + "        h = nn.Dense(4)(x)\n        return patchify(jnp.tanh(h), self.width)\n",
+            False,
+        ),
+        # the input itself, which may be any object, reshaped there
+        (_C + "        return patchify(x, self.width)\n", False),
+        # an array only on one path: the input may reach the call
+        (
+            _C + "        if self.depth:\n            x = jnp.asarray(x)\n"
+            "        return patchify(x, self.width)\n",
+            False,
+        ),
+        # given to a layer as its initializer there
+        (_C + "        return dense(x, self.width)\n", False),
+        # behind `*args`: the parameter it binds is not known
+        (_C + "        x = jnp.asarray(x)\n        return patchify(*(x, self.width))\n", False),
+    ],
+)
+def test_a_field_given_to_a_module_function(body: str, inert: bool) -> None:
+    assert _inert(_PATCH + _model(body)) is inert
+
+
+def test_a_module_function_bound_twice_is_not_followed() -> None:
+    body = _C + "        x = jnp.asarray(x)\n        return patchify(x, self.width)\n"
+    rebound = _PATCH + "\npatchify = dense\n"
+    assert not _inert(rebound + _model(body))
