@@ -179,7 +179,8 @@ class CompiledLoopStep(Rule):
         moved = {id(small) for line in plan.lines for small in line.body}
         body = [s for s in ctx.graph.loop_stmts(plan.loop.id) if id(s.node) in moved]
         premise = _in_place(ctx, body, counted=True)
-        if premise is None and not semantic(ctx).unproven(verdict.problem):
+        batches = bool(plan.batches.doubt or plan.batches.blocks)  # a loop over batches
+        if premise is None and not batches and not semantic(ctx).unproven(verdict.problem):
             return
         premise = premise or verdict.problem + _unheld(ctx, plan.loop, verdict.problem)
         message = f"{_EAGER}; not compiled as one step (`{verdict.names.function}`): {premise}"

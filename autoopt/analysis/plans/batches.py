@@ -134,7 +134,13 @@ def _block(ctx: ModuleContext, loop: Loop, sub: cst.Subscript, index: str) -> Bl
         )
     for i in first_last:
         start = lower[0] * i + lower[1]
-        if start < 0 or start + size > rows:
+        if start < 0:
+            return (
+                f"`{code}` starts before the first row of `{array.value}` at `{index} = {i}` "
+                "(a Python slice counts a negative bound from the end, where "
+                "`lax.dynamic_slice_in_dim` clamps it to 0)"
+            )
+        if start + size > rows:
             return (
                 f"`{code}` runs past the {rows} rows of `{array.value}` at `{index} = {i}` (a "
                 "ragged batch, which `lax.dynamic_slice_in_dim` would shift back to full size)"
