@@ -137,8 +137,8 @@ def _block(ctx: ModuleContext, loop: Loop, sub: cst.Subscript, index: str) -> Bl
         if start < 0:
             return (
                 f"`{code}` starts before the first row of `{array.value}` at `{index} = {i}` "
-                "(a Python slice counts a negative bound from the end, where "
-                "`lax.dynamic_slice_in_dim` clamps it to 0)"
+                "(a Python slice with a negative bound counts from the end, and "
+                "`lax.dynamic_slice_in_dim` takes a full batch of other rows)"
             )
         if start + size > rows:
             return (

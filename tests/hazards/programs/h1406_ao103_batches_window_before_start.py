@@ -1,7 +1,7 @@
 """A loop whose first window starts before the data: `x[(i - 1) * BATCH : i * BATCH]` at
-`i = 0` is `x[-8:0]`, an empty batch in Python (its mean loss is NaN, and the gradient
+`i = 0` is `x[-8:0]`, an empty batch in Python (its summed loss is 0, and the gradient
 zero). Trap for AO103's batches taken by the traced index: `lax.dynamic_slice_in_dim`
-would clamp the start to 0 and take the first 8 rows, a full batch."""
+would take a full batch of 8 rows there."""
 
 import jax
 import jax.numpy as jnp

@@ -243,7 +243,7 @@ def main():
 )
 
 
-# `x[-8:0]` is empty in Python; `lax.dynamic_slice_in_dim` would clamp it to the first rows.
+# `x[-8:0]` is empty in Python; `lax.dynamic_slice_in_dim` would take a full batch there.
 WINDOW_BEFORE_START = Invalid(
     """
 import jax
