@@ -80,10 +80,10 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.plans.step import StepPlan
 from autoopt.analysis.plans.whole_loop import WholeLoop
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
+from autoopt.rewrite.batches import batch_imports
 from autoopt.rewrite.helpers import grouped, parse_function, spaced
 from autoopt.rewrite.jit import fresh_name, jit_decorator
 from autoopt.rewrite.spell import spell
-from autoopt.rewrite.batches import batch_imports
 from autoopt.rewrite.step import StepNames, anchor, appended, calling_loop, step_call, step_lines
 
 

@@ -67,6 +67,9 @@ class Blocks:
     doubt: str = ""
 
 
+NO_BLOCKS = Blocks()
+
+
 def batch_blocks(ctx: ModuleContext, loop: Loop, step: list[Stmt], index: str) -> Blocks:
     """The blocks of JAX arrays that `step` (statements of `loop`'s body) slices with the
     loop variable `index`."""
@@ -81,7 +84,7 @@ def batch_blocks(ctx: ModuleContext, loop: Loop, step: list[Stmt], index: str) -
             if isinstance(block, str):
                 return Blocks(doubt=block)
             blocks.append(block)
-    return Blocks(tuple(blocks))
+    return Blocks(tuple(blocks)) if blocks else NO_BLOCKS
 
 
 def block_reads(blocks: tuple[Block, ...]) -> set[int]:

@@ -47,7 +47,7 @@ from autoopt.analysis.core.exprs import calls_in, read_names
 from autoopt.analysis.core.graph import MODULE, Loop, Stmt
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
-from autoopt.analysis.plans.batches import Blocks, batch_blocks
+from autoopt.analysis.plans.batches import NO_BLOCKS, Blocks, batch_blocks
 from autoopt.analysis.plans.fori import counted_for, index_doubts
 
 _MIN_STATEMENTS = 2  # one call alone is AO101's to jit (and what a step leaves)
@@ -84,7 +84,7 @@ class StepPlan:
     single: bool = False
     # the batches the step takes by the loop variable, `lax.dynamic_slice_in_dim` in the
     # step (analysis/plans/batches.py), or the premise that fails for one
-    batches: Blocks = Blocks()
+    batches: Blocks = NO_BLOCKS
 
 
 def step_plans(ctx: ModuleContext) -> list[StepPlan]:
@@ -176,7 +176,7 @@ def _plan(
     doubts = index_doubts(ctx, node, step, index, traced) if counted else []  # type: ignore[arg-type]  # counted: a For with an index
     single = computing < _MIN_STATEMENTS
     names = (tuple(params), tuple(returns))
-    batches = batch_blocks(ctx, loop, step, index) if counted and index else Blocks()
+    batches = batch_blocks(ctx, loop, step, index) if counted and index else NO_BLOCKS
     return StepPlan(
         loop, index, tuple(lines), *names, appends, tuple(doubts), single=single, batches=batches
     )
