@@ -75,7 +75,7 @@ def batch_blocks(ctx: ModuleContext, loop: Loop, step: list[Stmt], index: str) -
     loop variable `index`."""
     blocks: list[Block] = []
     for stmt in step:
-        for sub in walk(stmt.node):
+        for sub in walk(stmt.node, _own_scope):
             if type(sub) is not cst.Subscript or not _sliced(sub, index):
                 continue
             if model(ctx).value_of(stmt, sub.value).kind is not Kind.ARRAY:
@@ -95,6 +95,15 @@ def block_reads(blocks: tuple[Block, ...]) -> set[int]:
         assert type(part) is cst.Slice
         found |= {id(n) for bound in (part.lower, part.upper) if bound for n in read_names(bound)}
     return found
+
+
+def _own_scope(node: cst.CSTNode) -> bool:
+    """A lambda or a comprehension: its names (an `i` of its own) are not the loop's, and
+    its slices stay as they are."""
+    return type(node) in _SCOPES
+
+
+_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 def _sliced(sub: cst.Subscript, index: str) -> bool:

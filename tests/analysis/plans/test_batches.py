@@ -88,6 +88,11 @@ def test_a_dataset_the_loop_rebinds() -> None:
     assert found.doubt == "the loop rebinds `x`, which `x[i * B : (i + 1) * B]` slices"
 
 
+def test_a_slice_inside_a_lambda_is_its_own() -> None:
+    body = f"f = lambda i: x[i * B : (i + 1) * B]\nxb = f(i + 1)\n{STEP}"
+    assert blocks_of(DATA, "i in range(N)", body) == Blocks()
+
+
 def test_host_arrays_are_left_to_the_other_premises() -> None:
     """A NumPy array sliced by the index is not a block taken on the device (its doubt is
     `fori.index_doubts`'s: it may raise where a traced index clamps)."""
