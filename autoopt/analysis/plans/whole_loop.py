@@ -390,8 +390,8 @@ def _rows_only(ctx: ModuleContext, plan: StepPlan, index: str) -> bool:
     batches it takes by it (analysis/plans/batches.py): those pick the same rows for a
     Python int and a traced one (a JAX array clamps an index out of range alike, and every
     batch is proven whole), so a scan over `jnp.arange` of the range runs the same steps.
-    Anything else
-    (arithmetic, a call) could see the index's type: the loop keeps the step form."""
+    Anything else (arithmetic, a call) could see the index's type: the loop keeps the step
+    form."""
     if plan.loop.scope == MODULE or plan.doubts:
         return False
     values = model(ctx)
