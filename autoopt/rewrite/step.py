@@ -31,6 +31,7 @@ from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.plans.step import StepPlan
 from autoopt.model import Edit, InsertBefore, Replace
 from autoopt.rewrite.apply import apply_edits
+from autoopt.rewrite.batches import batch_imports, on_device
 from autoopt.rewrite.helpers import spaced, top_statement
 from autoopt.rewrite.jit import fresh_name
 
@@ -76,15 +77,23 @@ def step_function(ctx: ModuleContext, plan: StepPlan, names: StepNames) -> cst.F
     value is bound to its item name instead. Built, not parsed (the same code)."""
     params = cst.Parameters([cst.Param(cst.Name(p)) for p in plan.params])
     returned = cst.SimpleStatementLine([cst.Return(_names((*plan.returns, *names.items)))])
-    body = cst.IndentedBlock([*step_lines(plan, names), returned])
+    body = cst.IndentedBlock([*step_lines(ctx, plan, names), returned])
     definition = cst.FunctionDef(cst.Name(names.function), params, body)
     return spaced(ctx, definition, anchor(ctx, plan))
 
 
-def step_lines(plan: StepPlan, names: StepNames) -> list[cst.SimpleStatementLine]:
-    """The body lines the step runs, each appended value bound to its item name."""
+def step_lines(
+    ctx: ModuleContext, plan: StepPlan, names: StepNames
+) -> list[cst.SimpleStatementLine]:
+    """The body lines the step runs, each appended value bound to its item name, each
+    batch taken by the traced index (rewrite/batches.py)."""
     items = {id(node): item for node, _, item in appended(plan, names)}
-    return [bound for line in plan.lines if (bound := _bind_items(line, items)).body]
+    blocks = plan.batches.blocks
+    return [
+        on_device(ctx, bound, blocks)
+        for line in plan.lines
+        if (bound := _bind_items(line, items)).body
+    ]
 
 
 def step_edits(
@@ -95,6 +104,7 @@ def step_edits(
     return [
         InsertBefore(anchor(ctx, plan), (definition,)),
         Replace(plan.loop.node, lambda node: calling_loop(plan, names, node)),
+        *batch_imports(ctx, plan.batches.blocks),
     ]
 
 

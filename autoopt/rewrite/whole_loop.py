@@ -80,6 +80,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.plans.step import StepPlan
 from autoopt.analysis.plans.whole_loop import WholeLoop
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
+from autoopt.rewrite.batches import batch_imports
 from autoopt.rewrite.helpers import grouped, parse_function, spaced
 from autoopt.rewrite.jit import fresh_name, jit_decorator
 from autoopt.rewrite.spell import spell
@@ -96,6 +97,7 @@ def whole_loop_edits(
     definition, imports = _scan_function(
         ctx, plan, whole, names.loop, decorator, _body(ctx, plan, whole, names), lists
     )
+    imports = (*imports, *batch_imports(ctx, plan.batches.blocks))
     return _edits(ctx, plan, whole, names.loop, (definition,), imports, lists, stacked)
 
 
@@ -125,6 +127,7 @@ def guarded_loop_edits(
     scan, more = _scan_function(ctx, plan, whole, names.scan, decorator, body, lists, peel)
     imports = (*imports, *more)
     check, more = _check(ctx, plan, whole)
+    more = (*more, *batch_imports(ctx, plan.batches.blocks))
     returned = [f"{stack_of[n][0]}({n})" if n == items else n for n, items in lists]
     ret = ", ".join(whole.carry)
     if lists:
@@ -372,7 +375,7 @@ def _body(
     )
     parsed = list(template.body.body)
     block = template.body.with_changes(
-        body=[*parsed[:-1], *(lines or step_lines(plan, names)), parsed[-1]],
+        body=[*parsed[:-1], *(lines or step_lines(ctx, plan, names)), parsed[-1]],
         footer=[cst.EmptyLine(indent=False)],
     )
     return template.with_changes(body=block)

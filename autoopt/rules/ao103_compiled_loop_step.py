@@ -39,6 +39,13 @@ class CompiledLoopStep(Rule):
       checks the step's types with `jax.eval_shape` when it starts, and runs the
       scan or else the loop of jitted steps.
 
+    A step that takes its batch from a dataset on the device by the loop variable
+    (`xb = x_dev[i * BATCH : (i + 1) * BATCH]`, after AO301 put `x_dev` there) takes it
+    with `lax.dynamic_slice_in_dim(x_dev, i * BATCH, BATCH)`, so the index is traced
+    (one compilation, and a scan of the whole epoch); where a batch may run past the
+    data (a ragged last batch, rows not proven) the loop is reported with no fix, the
+    batch named.
+
     A loop whose step would be one call (`rank, change = sweep(rank, ...)`) is
     taken only in the whole-loop forms: as a step it would only be AO101's jit of
     the call. A step that changes nnx modules in place (`optimizer.update(model,
@@ -80,6 +87,8 @@ class CompiledLoopStep(Rule):
     - the loop variable and the carry are never needed static, and no carry grows
       (AO402's): `rules/loop_owner.py`
     - rows indexed by the traced loop variable clamp as before: `analysis/plans/fori.py`
+    - a batch taken by the traced loop variable is a block of one size inside the
+      dataset's proven rows at every index: `analysis/plans/batches.py`
     - a donated carry is read nowhere else (AO201's proof): `analysis/facts/aliases.py`
     - the loop is counted, its variable only picks rows, each list gets one array per
       step, a kept append's condition is the loop's own: `analysis/plans/whole_loop.py`
@@ -179,7 +188,8 @@ class CompiledLoopStep(Rule):
         moved = {id(small) for line in plan.lines for small in line.body}
         body = [s for s in ctx.graph.loop_stmts(plan.loop.id) if id(s.node) in moved]
         premise = _in_place(ctx, body, counted=True)
-        if premise is None and not semantic(ctx).unproven(verdict.problem):
+        batches = bool(plan.batches.doubt or plan.batches.blocks)  # a loop over batches
+        if premise is None and not batches and not semantic(ctx).unproven(verdict.problem):
             return
         premise = premise or verdict.problem + _unheld(ctx, plan.loop, verdict.problem)
         message = f"{_EAGER}; not compiled as one step (`{verdict.names.function}`): {premise}"

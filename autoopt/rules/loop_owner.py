@@ -254,6 +254,11 @@ def _jit_verdict(
     static = tuple(p for p in fn.params if p in jit.static)
     varying = [p for p in static if p == plan.index or p in plan.returns]
     problem = _returned(other, fn, jit.problem) or _growth(ctx, plan)
+    if plan.batches.doubt and plan.index in static and problem == jit.problem:
+        problem = (
+            f"its batches are not taken by the traced `{plan.index}` (a Python slice would "
+            f"need it static, one compilation per batch): {plan.batches.doubt}"
+        )
     if modules and not problem:
         problem = callee_problem(other, fn, modules)
     if varying and not problem:

@@ -23,7 +23,7 @@ PROGRAMS = (
     "adam_regression_dict",  # AO101, AO103 guarded scan with a peeled step
     "cg_poisson_bc",  # AO103 with a kept list, AO302
     "deep_resnet_grad",  # AO601
-    "device_dataset_train",  # AO301's sliced form
+    "device_dataset_train",  # AO301's sliced form, then AO103's scan of the batches
     "env_after_import",  # AO701 moving imports, AO101 adding one
     "history_buffer",  # AO402 (unsafe)
     "jit_in_loop_rollout",  # AO102

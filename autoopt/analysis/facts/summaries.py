@@ -55,6 +55,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import only_called
 from autoopt.analysis.core.exprs import evaluated_exprs, is_at_update, read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
+from autoopt.analysis.core.jitted import jit_options
 from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import purity, tracing
@@ -246,16 +247,23 @@ def _callee_uses(
 
 
 def _unseen_decorator(ctx: ModuleContext, fn: Function) -> str:
-    """The first decorator of `fn` other than `jax.jit` and a bare `nnx.jit` (qualified
-    where known): traced, either is inlined into the caller's trace."""
+    """The first decorator of `fn` other than `jax.jit`, a bare `nnx.jit` and
+    `functools.partial(jax.jit, ...)` with donation options alone (qualified where
+    known): traced, each is inlined into the caller's trace, where donation does nothing."""
     for decorator in fn.node.decorators:
         node = decorator.decorator
         func = node.func if type(node) is cst.Call else node
         if ctx.qualify(node) in nnx_api.JIT_LIKE:
             continue
+        options = jit_options(ctx, node)
+        if options is not None and set(options) <= _DONATION:
+            continue
         if not ctx.is_jax(func, "jax.jit"):
             return ctx.qualify(func) or ctx.code(func)
     return ""
+
+
+_DONATION = frozenset({"donate_argnums", "donate_argnames"})
 
 
 def _traced_params(callee: Function, call: cst.Call, traced: set[str]) -> set[str]:

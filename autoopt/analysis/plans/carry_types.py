@@ -44,6 +44,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import is_jit
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
+from autoopt.analysis.overlays.jax import ALWAYS_INEXACT as _ALWAYS_INEXACT
 from autoopt.analysis.overlays.jax import AT_METHODS as _AT_METHODS
 from autoopt.analysis.overlays.jax import BINARY as _BINARY
 from autoopt.analysis.overlays.jax import ELEMENTWISE as _ELEMENTWISE
@@ -699,7 +700,7 @@ class CarryTypes:
             and isinstance(args[0], PythonNumber)
             and not kwargs
         ):
-            floats = all(isinstance(a, PythonNumber) and a.is_float for a in args)
+            floats = all(isinstance(a, PythonNumber) and _floating_input(a, last) for a in args)
             return ArrayType((), "float64", True) if floats else None  # a NumPy float64 scalar
         if last in _ELEMENTWISE and args and not kwargs:
             first = args[0]
@@ -981,6 +982,12 @@ def _arithmetic(left: Type, right: Type, op: cst.BaseBinaryOp) -> Type:
     if type(op) in (cst.Divide, cst.Power, cst.FloorDivide, cst.Modulo) and dtype not in _FLOATS:
         dtype = None
     return ArrayType(shape, dtype, host)
+
+
+def _floating_input(number: PythonNumber, function: str) -> bool:
+    """A Python float, or a known Python int given to a function that always gives a
+    float (`np.sqrt(8)`: NumPy makes the int an int64, then a float64)."""
+    return number.is_float or (number.value is not None and function in _ALWAYS_INEXACT)
 
 
 def _scalars_keep(array: ArrayType, scalars: list[PythonNumber]) -> bool:

@@ -47,6 +47,7 @@ from autoopt.analysis.core.exprs import calls_in, read_names
 from autoopt.analysis.core.graph import MODULE, Loop, Stmt
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
+from autoopt.analysis.plans.batches import NO_BLOCKS, Blocks, batch_blocks
 from autoopt.analysis.plans.fori import counted_for, index_doubts
 
 _MIN_STATEMENTS = 2  # one call alone is AO101's to jit (and what a step leaves)
@@ -81,6 +82,9 @@ class StepPlan:
     # fewer than `_MIN_STATEMENTS` computing statements (one call): a step of it is only
     # AO101's jit of the callee, so the plan stands only where the loop runs as one scan
     single: bool = False
+    # the batches the step takes by the loop variable, `lax.dynamic_slice_in_dim` in the
+    # step (analysis/plans/batches.py), or the premise that fails for one
+    batches: Blocks = NO_BLOCKS
 
 
 def step_plans(ctx: ModuleContext) -> list[StepPlan]:
@@ -172,7 +176,10 @@ def _plan(
     doubts = index_doubts(ctx, node, step, index, traced) if counted else []  # type: ignore[arg-type]  # counted: a For with an index
     single = computing < _MIN_STATEMENTS
     names = (tuple(params), tuple(returns))
-    return StepPlan(loop, index, tuple(lines), *names, appends, tuple(doubts), single=single)
+    batches = batch_blocks(ctx, loop, step, index) if counted and index else NO_BLOCKS
+    return StepPlan(
+        loop, index, tuple(lines), *names, appends, tuple(doubts), single=single, batches=batches
+    )
 
 
 def _plain_loop(node: cst.For | cst.While) -> bool:

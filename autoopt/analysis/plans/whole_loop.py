@@ -92,6 +92,7 @@ from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.invariance import variant_reason
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
+from autoopt.analysis.plans.batches import block_reads
 from autoopt.analysis.plans.carry import entry_value, typed_like, unstable_carry
 from autoopt.analysis.plans.carry_types import carry_types, entry_defs
 from autoopt.analysis.plans.fori import counted_for
@@ -385,18 +386,21 @@ def _one_array_each(ctx: ModuleContext, plan: StepPlan) -> bool:
 
 def _rows_only(ctx: ModuleContext, plan: StepPlan, index: str) -> bool:
     """In a function, the step reads the loop variable only as the one index of
-    subscripts of JAX arrays (`xs[i]`), with no doubt about them: those pick the same row
-    for a Python int and a traced one (a JAX array clamps an index out of range alike),
-    so a scan over `jnp.arange` of the range runs the same steps. Anything else
-    (arithmetic, a call) could see the index's type: the loop keeps the step form."""
+    subscripts of JAX arrays (`xs[i]`), with no doubt about them, or in the bounds of the
+    batches it takes by it (analysis/plans/batches.py): those pick the same rows for a
+    Python int and a traced one (a JAX array clamps an index out of range alike, and every
+    batch is proven whole), so a scan over `jnp.arange` of the range runs the same steps.
+    Anything else (arithmetic, a call) could see the index's type: the loop keeps the step
+    form."""
     if plan.loop.scope == MODULE or plan.doubts:
         return False
     values = model(ctx)
     stmts = {id(s.node): s for s in ctx.graph.loop_stmts(plan.loop.id)}
+    batches = block_reads(plan.batches.blocks)
     for line in plan.lines:
         for small in line.body:
             stmt = stmts[id(small)]
-            reads = {id(n) for n in read_names(small) if n.value == index}
+            reads = {id(n) for n in read_names(small) if n.value == index} - batches
             rows = {
                 id(name)
                 for node in walk(small)

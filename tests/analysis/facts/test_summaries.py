@@ -171,6 +171,22 @@ def test_unproven_uses_are_doubts(code: str, doubt: str) -> None:
     assert not found.handoffs and any(doubt in d for d in found.doubts), found.doubts
 
 
+_DONATING = "import functools\n@functools.partial(jax.jit, {})\ndef g(k, y):\n    return k * y\n"
+
+
+def test_a_donating_jit_is_inlined_like_jax_jit() -> None:
+    """Traced, `functools.partial(jax.jit, donate_argnames=...)` is inlined into the
+    caller's trace (where donation does nothing): no doubt about the callee."""
+    code = _DONATING.format('donate_argnames=("k",)') + "def f(x, t):\n    return g(x, t)\n"
+    assert not [d for d in summarise(code + _CALLER).doubts if "cannot see through" in d]
+
+
+def test_a_partial_jit_with_other_options_stays_a_doubt() -> None:
+    code = _DONATING.format('static_argnames=("y",)') + "def f(x, t):\n    return g(x, t)\n"
+    found = summarise(code + _CALLER)
+    assert any("`functools.partial` autoopt cannot see through" in d for d in found.doubts)
+
+
 @pytest.mark.parametrize(
     "code",
     [

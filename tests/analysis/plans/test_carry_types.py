@@ -361,6 +361,21 @@ def test_types_at_the_loop_start() -> None:
     assert not types.proven("state")
 
 
+@pytest.mark.parametrize(
+    ("scale", "dtype"),
+    [("np.sqrt(4)", "float64"), ("np.sqrt(4.0)", "float64"), ("np.abs(4)", None)],
+)
+def test_a_numpy_function_of_a_python_int(scale: str, dtype: str | None) -> None:
+    """`np.sqrt(4)` is a NumPy float64 scalar (the int becomes an int64, sqrt a float64):
+    a float32 draw divided by it is float64; `np.abs(4)` stays an int, not followed."""
+    ctx, stmts = loop_of(
+        f"    w = np.random.default_rng(0).normal(size=(3, 2)) / {scale}\n",
+        "v = w + 1.0",
+    )
+    found = CarryTypes(ctx, stmts, ("w",), iterate=False).entry["w"]
+    assert found == (ArrayType((3, 2), dtype, True) if dtype else None)
+
+
 def test_entry_value_gives_a_namedtuple_its_leaves_dtype() -> None:
     """AO103's scan form asks that a carry be floating: a NamedTuple whose every leaf has
     one known floating dtype is."""

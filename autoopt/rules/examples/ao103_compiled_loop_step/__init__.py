@@ -8,6 +8,7 @@ its documentation shows.
 
 from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples.ao103_compiled_loop_step import (
+    batches,
     closures,
     donated_step,
     guarded,
@@ -33,6 +34,7 @@ VALID: tuple[Valid, ...] = (
     *handed.VALID,
     *held_layers.VALID,
     *no_fix.VALID,
+    *batches.VALID,
 )
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
@@ -71,4 +73,5 @@ INVALID: tuple[Invalid, ...] = (
     *held_layers.INVALID,
     no_fix.LATE_DEVICE_WORK,
     no_fix.PYTHON_NUMBER_LEFT,
+    *batches.INVALID,
 )
