@@ -18,6 +18,7 @@ from autoopt.analysis.plans.collect import (
     host_use,
     loop_scan,
 )
+from autoopt.analysis.plans.fed import FedPlan, fed_plan
 from autoopt.analysis.plans.interval import interval_plan
 from autoopt.analysis.plans.replay import Printed, replay_problem
 from autoopt.analysis.plans.scan import ScanPlan
@@ -25,7 +26,7 @@ from autoopt.analysis.semantic import ModuleContext, Place, Placement, Stmt, sem
 from autoopt.model import Applicability, Edit, Finding, InsertAfter
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
-from autoopt.rewrite.interval import interval_edits
+from autoopt.rewrite.interval import fed_edits, interval_edits
 from autoopt.rewrite.replay import replay_edits
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Rule
@@ -144,7 +145,10 @@ class HostSyncInLoop(Rule):
         )
         plan = collect_plan(ctx, stmt, sync)
         if plan is None:
-            reason = host_use(ctx, stmt, sync)
+            fed = fed_plan(ctx, stmt, sync)
+            if isinstance(fed, FedPlan):
+                return self._fed_finding(ctx, sync, where, fed, names)
+            reason = fed or host_use(ctx, stmt, sync)
             if reason is None:
                 return None
             if reason == PRINTED:
@@ -181,6 +185,18 @@ class HostSyncInLoop(Rule):
         message = f"{where}: {how}" + (f"; unsafe: {doubt}" if doubt else "")
         title = "Collect on the device, convert where the value is read"
         fix = _UNSAFE if doubt else _SAFE
+        return self.finding(ctx, sync.call, message, fix, edits, title=title)
+
+    def _fed_finding(
+        self, ctx: ModuleContext, sync: Sync, where: str, plan: FedPlan, names: set[str]
+    ) -> Finding:
+        """A host copy only fed to lists read at an interval: keep it on the device."""
+        edits, how = fed_edits(plan, names)
+        message = f"{where} only to feed lists read at an interval: {how}"
+        if plan.unproven:
+            message += f"; unsafe: {plan.unproven}"
+        title = "Keep the value on the device, convert where the lists are read"
+        fix = _UNSAFE if plan.unproven else _SAFE
         return self.finding(ctx, sync.call, message, fix, edits, title=title)
 
     def _scan_finding(

@@ -19,7 +19,7 @@ conversion of a loop is collected this way and the loop fits `lax.scan`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -166,6 +166,11 @@ class CollectPlan:
         return best
 
     @property
+    def dropped(self) -> tuple[Stmt, ...]:
+        """Statements of the loop the fix removes."""
+        return ()
+
+    @property
     def used_inside(self) -> str:
         """The problem of a name the loop also reads: the interval form's case."""
         return f"`{self.name}` is also used inside the loop"
@@ -208,9 +213,7 @@ class CollectPlan:
         outer = tuple(i for i in header.loops if i != loop.id)  # a `while` test is inside
         if start is None or start.loops != outer or not graph.dominates(start, header):
             return None  # runs once per run of the loop, and on every path to it
-        if not sets_start(start.node, self.name, self.how):
-            return None
-        if scope_sharing(self.ctx, loop.scope).component({self.name}, weak=True) != {self.name}:
+        if not sets_start(start.node, self.name, self.how) or not self.unaliased(loop):
             return None
         return start
 
@@ -234,6 +237,10 @@ class CollectPlan:
         body = inside[inside.index(fn.node) + 1 :]
         if any(type(node) in (cst.Try, cst.TryStar, cst.With) for node in body):
             return False
+        return self.unaliased(loop)
+
+    def unaliased(self, loop: Loop) -> bool:
+        """Whether no other name may hold the list (or what it holds)."""
         return scope_sharing(self.ctx, loop.scope).component({self.name}, weak=True) == {self.name}
 
 
@@ -272,15 +279,19 @@ def exits_early(loop: Loop) -> bool:
     return any(type(n) in (cst.Return, cst.Yield) for n in walk(loop.node.body))
 
 
-def donation_problem(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) -> str | None:
+def donation_problem(
+    ctx: ModuleContext, loop: Loop, value: cst.BaseExpression, dropped: Sequence[Stmt] = ()
+) -> str | None:
     """A value kept on the device must share no buffer with a name the loop passes to a
     call that replaces it (the call could donate its buffer): not the name itself, nor a
     value it was unpacked or read from (`w, loss = state`, `cur = state.loss`); and every
     other call handed a value that may share its buffer must be proven not to donate it
-    (else the list would hold a deleted array)."""
+    (else the list would hold a deleted array). `dropped`: statements the fix removes."""
     sharing = scope_sharing(ctx, loop.scope)
     kept = sharing.shares(value).names()
     for other in ctx.graph.loop_stmts(loop.id):
+        if other in dropped:
+            continue
         problem = _replaced_problem(ctx, other, kept, sharing) or _handed_to_donor(
             ctx, other, kept, sharing
         )
