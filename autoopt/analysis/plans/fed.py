@@ -10,10 +10,11 @@ fed form)?
             print(np.mean(losses[-100:]), np.mean(errors[-100:]))
 
 copies the whole `results` to the host every step only to append some of its leaves. The
-copy goes (`results` stays the device value: the conversion rebinds the name it converts) and each list collects its device leaf by the
-interval form (`plans/interval.py`): `jax.device_get` of a list of the leaves gives the
-leaves `jax.device_get(results)` held, and `float(l)` of a bare `l = float(loss)` is
-`float` of the same value later. Premises, each failing one named:
+copy goes (the conversion rebinds the name it converts, which then keeps the device
+value) and each list collects its device leaf by the interval form (`plans/interval.py`):
+`jax.device_get` of a list of the leaves gives the leaves `jax.device_get(results)` held,
+and a bare `loss = float(loss)` appended is `float` of the same value, later.
+Premises, each failing one named:
 
 - the conversion is a statement `name = <conversion>` of its own line, in the loop's
   body block;
