@@ -324,10 +324,12 @@ def _replaced_problem(
 def _handed_to_donor(
     ctx: ModuleContext, stmt: Stmt, kept: set[str], sharing: Sharing
 ) -> str | None:
-    """Why a call of `stmt` given a value that may share a kept name's buffer may donate
-    it (`facts/call_donation.py`); `float(loss)` shares none."""
+    """Why a call of `stmt` given a value that may share a kept name's buffer (the name,
+    or an alias of it: `kept = loss`) may donate it (`facts/call_donation.py`);
+    `float(loss)` shares none."""
     for call in stmt.calls:
-        given = sorted(kept & {n for arg in call.args for n in sharing.shares(arg.value).names()})
+        passed = {n for arg in call.args for n in sharing.shares(arg.value).names()}
+        given = sorted(n for n in passed if n in kept or any(sharing.may_share(k, n) for k in kept))
         verdict = call_donation(ctx, stmt, call) if given else None
         if verdict is not None and verdict.may is not May.NO:
             return (

@@ -137,7 +137,8 @@ def _fed_list(
     """(the list, the value appended) of a reader `xs.append(name[...])`, else why not."""
     line = ctx.span(reader.node).line
     code = ctx.code(reader.node).strip().splitlines()[0]
-    why = f"the host value is used inside the loop: line {line} reads it (`{code}`)"
+    where = "inside the loop" if stmt.loops[-1] in reader.loops else "after the loop"
+    why = f"the host value is used {where}: line {line} reads it (`{code}`)"
     node = reader.node
     if reader.block != stmt.block or reader.id < stmt.id or type(node) is not cst.Expr:
         return why
@@ -180,7 +181,16 @@ def _name_problem(
     for other in ctx.graph.references(name):
         if other.id in allowed:
             continue
-        if other.scope != stmt.scope:
+        if other.scope != stmt.scope and not _own_local(ctx, other.scope, name):
             return f"`{name}` is read at line {ctx.span(other.node).line}, in another scope"
     late = late_reader(ctx, loop, name)
     return f"{late} and could run during the loop" if late else None
+
+
+def _own_local(ctx: ModuleContext, scope: str, name: str) -> bool:
+    """Whether `name` in the function `scope` is a variable of its own (a parameter, or
+    bound there and declared neither global nor nonlocal)."""
+    fn = ctx.graph.functions.get(scope)
+    if fn is None or name in fn.globals | fn.nonlocals:
+        return False
+    return name in fn.params or any(name in s.defs for s in ctx.graph.scope_stmts(scope))
