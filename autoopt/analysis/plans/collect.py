@@ -167,7 +167,8 @@ class CollectPlan:
 
     @property
     def dropped(self) -> tuple[Stmt, ...]:
-        """Statements of the loop the fix removes."""
+        """Statements of the loop the fix removes, or rewrites to link nothing read
+        elsewhere (`donation_problem`)."""
         return ()
 
     @property
@@ -286,8 +287,9 @@ def donation_problem(
     call that replaces it (the call could donate its buffer): not the name itself, nor a
     value it was unpacked or read from (`w, loss = state`, `cur = state.loss`); and every
     other call handed a value that may share its buffer must be proven not to donate it
-    (else the list would hold a deleted array). `dropped`: statements the fix removes."""
-    sharing = scope_sharing(ctx, loop.scope)
+    (else the list would hold a deleted array). `dropped`: statements the fix removes or
+    rewrites so that they link nothing read elsewhere, left out of the sharing too."""
+    sharing = Sharing(ctx, loop.scope, skips=dropped) if dropped else scope_sharing(ctx, loop.scope)
     kept = sharing.shares(value).names()
     for other in ctx.graph.loop_stmts(loop.id):
         if other in dropped:

@@ -48,18 +48,23 @@ from autoopt.analysis.values.model import model
 
 @dataclass
 class FedCollect(CollectPlan):
-    """A list fed a leaf of the host copy: the appends that feed the lists link them to
-    the copy, which no other name holds once the copy is gone; any other link counts."""
+    """A list fed a leaf of the host copy: the appends that feed the lists (`feeds`) link
+    them to the copy, which no other name holds once the copy is gone; any other link
+    counts. The copy and the feeds are `dropped`: the fix removes the copy and makes the
+    feeds fill pending lists that nothing else reads."""
 
     feeds: tuple[Stmt, ...] = ()
     copy: Stmt | None = None
 
     @property
     def dropped(self) -> tuple[Stmt, ...]:
-        return (self.copy,) if self.copy is not None else ()
+        return (*self.feeds, self.copy) if self.copy is not None else self.feeds
 
     def unaliased(self, loop: Loop) -> bool:
-        sharing = Sharing(self.ctx, loop.scope, skips=self.feeds)
+        """No alias of the list made before the loop ends (one made after it, `plot(xs)`,
+        sees it flushed)."""
+        header = self.ctx.graph.stmts[loop.header]
+        sharing = Sharing(self.ctx, loop.scope, skips=self.feeds, until=header)
         return sharing.component({self.name}, weak=True) == {self.name}
 
 
@@ -106,7 +111,7 @@ def fed_plan(ctx: ModuleContext, stmt: Stmt, sync: Sync) -> FedPlan | str | None
         if isinstance(interval, str):
             return interval
         intervals.append(interval)
-    doubts = [i.unproven for i in intervals if i.unproven]
+    doubts = _first_doubt(intervals)
     if keyed and model(ctx).value_of(stmt, sync.value).container is None:
         doubts.append(
             f"cannot prove `{ctx.code(sync.value)}` is a dict, list or tuple of arrays, whose "
@@ -194,3 +199,12 @@ def _own_local(ctx: ModuleContext, scope: str, name: str) -> bool:
     if fn is None or name in fn.globals | fn.nonlocals:
         return False
     return name in fn.params or any(name in s.defs for s in ctx.graph.scope_stmts(scope))
+
+
+def _first_doubt(intervals: list[IntervalPlan]) -> list[str]:
+    """The first list's unproven premise, naming the other lists it holds for."""
+    doubtful = [i for i in intervals if i.unproven]
+    if not doubtful:
+        return []
+    others = ", ".join(f"`{i.collect.name}`" for i in doubtful[1:])
+    return [doubtful[0].unproven + (f" (so too {others})" if others else "")]
