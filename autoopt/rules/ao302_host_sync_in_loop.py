@@ -52,7 +52,9 @@ class HostSyncInLoop(Rule):
     list (or sum) is also read in the loop, but only under an `if` (a mean
     printed every k steps), the device values wait in a pending list that is
     converted into it, in order, just before each statement that reads it and
-    after the loop.
+    after the loop. A host copy made only to feed such lists (`results =
+    jax.device_get(results)`, then `losses.append(results["loss"])`) is dropped, each
+    list collecting its device leaf the same way.
     When the host value steers the loop (`if loss < tol: break`) it reports the
     sync without rewriting it. When it is printed every step, the unsafe fix
     records the printed values on the device and prints the same lines after
@@ -96,6 +98,11 @@ class HostSyncInLoop(Rule):
       the loop that does not hold the collection, and the loop leaves only where
       the after-loop flush covers it (no `return`, no `try` around it):
       `analysis/plans/interval.py`
+    - a host copy dropped is read only by the appends that feed the lists, and an item
+      taken from it by string keys is the same leaf of the device value (proven for a
+      dict, list or tuple of arrays, else unsafe): `analysis/plans/fed.py`
+    - an eqx.filter_jit step's output proven an array is a new buffer, sharing none of
+      the model's: `analysis/facts/jit_outputs.py`
     - no code that runs during the loop reads the list (or sum) either: a function
       reading it as a free variable (late binding) that the loop may run, a lambda,
       introspection: `analysis/facts/mutation.py`

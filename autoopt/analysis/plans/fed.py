@@ -41,7 +41,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.facts.aliases import Sharing
 from autoopt.analysis.facts.mutation import late_reader
-from autoopt.analysis.plans.collect import SCALAR, CollectPlan, Sync
+from autoopt.analysis.plans.collect import CONTROL, SCALAR, CollectPlan, Sync
 from autoopt.analysis.plans.interval import IntervalPlan, interval_plan
 from autoopt.analysis.values.model import model
 
@@ -91,6 +91,8 @@ def fed_plan(ctx: ModuleContext, stmt: Stmt, sync: Sync) -> FedPlan | str | None
     readers = ctx.graph.uses_of(stmt, name)
     if not readers:
         return None
+    if any(type(r.node) in (cst.If, cst.While) for r in readers):
+        return CONTROL
     plans = []
     for reader in readers:
         fed = _fed_list(ctx, stmt, reader, name, sync.kind)
