@@ -142,7 +142,21 @@ MUST_NOT = {
         ),
         "is also passed to a call at line",
     ),
+    "the list kept by unseen code while the loop runs": (
+        BARE.replace(
+            '            print(f"{np.mean(losses[-4:]):.6f}")\n',
+            '            print(f"{np.mean(losses[-4:]):.6f}")\n            monitor.keep(losses)\n',
+        ).replace("def main(w):", "from monitoring import monitor\n\ndef main(w):"),
+        "`losses` is not an empty list set before the loop",
+    ),
 }
+
+
+def test_a_list_handed_to_unseen_code_after_the_loop_sees_it_flushed() -> None:
+    source = BARE.replace("    return w, losses\n", "    plot(losses)\n    return w, losses\n")
+    source = source.replace("def main(w):", "from plotting import plot\n\ndef main(w):")
+    [finding] = _fixed(source).findings
+    assert finding.fix is Applicability.SAFE, finding.message
 
 
 @pytest.mark.parametrize("name", MUST_NOT)

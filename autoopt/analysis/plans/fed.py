@@ -63,8 +63,7 @@ class FedCollect(CollectPlan):
     def unaliased(self, loop: Loop) -> bool:
         """No alias of the list made before the loop ends (one made after it, `plot(xs)`,
         sees it flushed)."""
-        header = self.ctx.graph.stmts[loop.header]
-        sharing = Sharing(self.ctx, loop.scope, skips=self.feeds, until=header)
+        sharing = Sharing(self.ctx, loop.scope, skips=self.feeds, until=self.stmt)
         return sharing.component({self.name}, weak=True) == {self.name}
 
 
