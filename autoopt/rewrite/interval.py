@@ -24,12 +24,15 @@ becomes
         total += value.item()
 
 and a list gets `losses.extend(float(value) for value in jax.device_get(losses_pending))`.
+A host copy that only feeds such lists (`results = jax.device_get(results)`, plan:
+analysis/plans/fed.py) is dropped, each list collecting its device leaf.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from autoopt.analysis.plans.fed import FedPlan
 from autoopt.analysis.plans.interval import IntervalPlan
 from autoopt.model import Edit, InsertAfter, InsertBefore, Replace, RequireImport
 from autoopt.rewrite.collect import redo
@@ -73,3 +76,18 @@ def _flush(plan: IntervalPlan, pending: str) -> tuple[cst.BaseStatement, tuple[R
     else:
         text = f"{name}.extend({redo(ctx, sync, element)} for {element} in {fetched})\n"
     return cst.parse_statement(text), imports
+
+
+def fed_edits(plan: FedPlan, names: set[str]) -> tuple[list[Edit], str]:
+    """Drop the host copy; each list collects its device leaf by the interval form."""
+    edits: list[Edit] = [Replace(plan.stmt.anchor, lambda _node: cst.RemovalSentinel.REMOVE)]
+    lists = []
+    for interval in plan.intervals:
+        more, _how = interval_edits(interval, names)
+        edits.extend(more)
+        lists.append(f"`{interval.collect.name}`")
+    how = (
+        f"drop the copy and keep `{plan.name}` on the device; collect its leaves on the device "
+        f"and convert them into {', '.join(lists)} just before each is read and after the loop"
+    )
+    return edits, how

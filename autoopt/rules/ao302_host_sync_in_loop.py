@@ -18,6 +18,7 @@ from autoopt.analysis.plans.collect import (
     host_use,
     loop_scan,
 )
+from autoopt.analysis.plans.fed import FedPlan, fed_plan
 from autoopt.analysis.plans.interval import interval_plan
 from autoopt.analysis.plans.replay import Printed, replay_problem
 from autoopt.analysis.plans.scan import ScanPlan
@@ -25,7 +26,7 @@ from autoopt.analysis.semantic import ModuleContext, Place, Placement, Stmt, sem
 from autoopt.model import Applicability, Edit, Finding, InsertAfter
 from autoopt.rewrite.apply import apply_edits
 from autoopt.rewrite.collect import collect_edits, conversion, picked, redo
-from autoopt.rewrite.interval import interval_edits
+from autoopt.rewrite.interval import fed_edits, interval_edits
 from autoopt.rewrite.replay import replay_edits
 from autoopt.rewrite.scan import scan_edits
 from autoopt.rules.base import Rule
@@ -51,7 +52,9 @@ class HostSyncInLoop(Rule):
     list (or sum) is also read in the loop, but only under an `if` (a mean
     printed every k steps), the device values wait in a pending list that is
     converted into it, in order, just before each statement that reads it and
-    after the loop.
+    after the loop. A host copy made only to feed such lists (`results =
+    jax.device_get(results)`, then `losses.append(results["loss"])`) is dropped, each
+    list collecting its device leaf the same way.
     When the host value steers the loop (`if loss < tol: break`) it reports the
     sync without rewriting it. When it is printed every step, the unsafe fix
     records the printed values on the device and prints the same lines after
@@ -95,6 +98,11 @@ class HostSyncInLoop(Rule):
       the loop that does not hold the collection, and the loop leaves only where
       the after-loop flush covers it (no `return`, no `try` around it):
       `analysis/plans/interval.py`
+    - a host copy dropped is read only by the appends that feed the lists, and an item
+      taken from it by string keys is the same leaf of the device value (proven for a
+      dict, list or tuple of arrays, else unsafe): `analysis/plans/fed.py`
+    - an eqx.filter_jit step's output proven an array is a new buffer, sharing none of
+      the model's: `analysis/facts/jit_outputs.py`
     - no code that runs during the loop reads the list (or sum) either: a function
       reading it as a free variable (late binding) that the loop may run, a lambda,
       introspection: `analysis/facts/mutation.py`
@@ -144,7 +152,10 @@ class HostSyncInLoop(Rule):
         )
         plan = collect_plan(ctx, stmt, sync)
         if plan is None:
-            reason = host_use(ctx, stmt, sync)
+            fed = fed_plan(ctx, stmt, sync)
+            if isinstance(fed, FedPlan):
+                return self._fed_finding(ctx, sync, where, fed, names)
+            reason = fed or host_use(ctx, stmt, sync)
             if reason is None:
                 return None
             if reason == PRINTED:
@@ -181,6 +192,18 @@ class HostSyncInLoop(Rule):
         message = f"{where}: {how}" + (f"; unsafe: {doubt}" if doubt else "")
         title = "Collect on the device, convert where the value is read"
         fix = _UNSAFE if doubt else _SAFE
+        return self.finding(ctx, sync.call, message, fix, edits, title=title)
+
+    def _fed_finding(
+        self, ctx: ModuleContext, sync: Sync, where: str, plan: FedPlan, names: set[str]
+    ) -> Finding:
+        """A host copy only fed to lists read at an interval: keep it on the device."""
+        edits, how = fed_edits(plan, names)
+        message = f"{where} only to feed lists read at an interval: {how}"
+        if plan.unproven:
+            message += f"; unsafe: {plan.unproven}"
+        title = "Keep the value on the device, convert where the lists are read"
+        fix = _UNSAFE if plan.unproven else _SAFE
         return self.finding(ctx, sync.call, message, fix, edits, title=title)
 
     def _scan_finding(

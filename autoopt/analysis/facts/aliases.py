@@ -74,6 +74,7 @@ from autoopt.analysis.facts.constructors import (
     plain_record,
 )
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.jit_outputs import fresh_positions
 from autoopt.analysis.facts.nnx_modules import optimizer_arguments
 from autoopt.analysis.facts.reflection import constant_globals
 from autoopt.analysis.facts.split_makers import made_call
@@ -390,7 +391,7 @@ class Sharing:
         changes: bool = False,
     ) -> None:
         for target in targets:
-            pairs = _pairs(target, value)
+            pairs = self._output_pairs(target, value) or _pairs(target, value)
             for sub_target, sub_value in pairs:
                 shares = self.shares(sub_value)
                 bound = set(bound_names(sub_target))
@@ -399,6 +400,21 @@ class Sharing:
                     root = base_name(sub_target)  # `d[k] = v`, `obj.field = v`, `f()[k] = v`
                     bound.add(self._holder(root, sub_target))
                 self._link(bound, shares, changes or stored)
+
+    def _output_pairs(
+        self, target: cst.BaseExpression, value: cst.BaseExpression
+    ) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+        """`loss, model = make_step(model, b)` of an `eqx.filter_jit` function: each target
+        but those bound to new buffers only (`facts/jit_outputs.py`) paired with the call."""
+        if type(target) not in (cst.Tuple, cst.List) or type(value) is not cst.Call:
+            return []
+        elements = target.elements  # type: ignore[attr-defined]  # a Tuple or List
+        if any(type(e) is cst.StarredElement for e in elements):
+            return []
+        fresh = fresh_positions(self.ctx, value, len(elements))
+        if not fresh:
+            return []
+        return [(e.value, value) for i, e in enumerate(elements) if i not in fresh]
 
     def _link_mutation(self, call: cst.Call) -> None:
         func = call.func

@@ -46,6 +46,10 @@ DONATE_OPTION = {"equinox.filter_jit": "donate", "equinox.filter_pmap": "donate"
 #: mode donates; every other leaf (a function, a number, an optimizer's functions) is
 #: static and kept as it is.
 DONATES_ONLY_ARRAYS = frozenset({"equinox.filter_jit"})
+#: Jits whose outputs' array leaves are new buffers, even an argument's or a global's
+#: array returned as it is; every other leaf comes back as the trace made it (a number
+#: or function argument, the very object).
+FRESH_ARRAY_OUTPUTS = frozenset({"equinox.filter_jit"})
 #: The values of `donate=` -> whether they donate the first argument; `"none"` is absent.
 DONATE_MODES = {"all": True, "warn": True, "all-except-first": False, "warn-except-first": False}
 #: The mode that keeps the first argument from donation, the first as

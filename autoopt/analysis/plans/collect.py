@@ -19,7 +19,7 @@ conversion of a loop is collected this way and the loop fits `lax.scan`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -166,6 +166,12 @@ class CollectPlan:
         return best
 
     @property
+    def dropped(self) -> tuple[Stmt, ...]:
+        """Statements of the loop the fix removes, or rewrites to link nothing read
+        elsewhere (`donation_problem`)."""
+        return ()
+
+    @property
     def used_inside(self) -> str:
         """The problem of a name the loop also reads: the interval form's case."""
         return f"`{self.name}` is also used inside the loop"
@@ -208,9 +214,7 @@ class CollectPlan:
         outer = tuple(i for i in header.loops if i != loop.id)  # a `while` test is inside
         if start is None or start.loops != outer or not graph.dominates(start, header):
             return None  # runs once per run of the loop, and on every path to it
-        if not sets_start(start.node, self.name, self.how):
-            return None
-        if scope_sharing(self.ctx, loop.scope).component({self.name}, weak=True) != {self.name}:
+        if not sets_start(start.node, self.name, self.how) or not self.unaliased(loop):
             return None
         return start
 
@@ -234,6 +238,10 @@ class CollectPlan:
         body = inside[inside.index(fn.node) + 1 :]
         if any(type(node) in (cst.Try, cst.TryStar, cst.With) for node in body):
             return False
+        return self.unaliased(loop)
+
+    def unaliased(self, loop: Loop) -> bool:
+        """Whether no other name may hold the list (or what it holds)."""
         return scope_sharing(self.ctx, loop.scope).component({self.name}, weak=True) == {self.name}
 
 
@@ -272,15 +280,20 @@ def exits_early(loop: Loop) -> bool:
     return any(type(n) in (cst.Return, cst.Yield) for n in walk(loop.node.body))
 
 
-def donation_problem(ctx: ModuleContext, loop: Loop, value: cst.BaseExpression) -> str | None:
+def donation_problem(
+    ctx: ModuleContext, loop: Loop, value: cst.BaseExpression, dropped: Sequence[Stmt] = ()
+) -> str | None:
     """A value kept on the device must share no buffer with a name the loop passes to a
     call that replaces it (the call could donate its buffer): not the name itself, nor a
     value it was unpacked or read from (`w, loss = state`, `cur = state.loss`); and every
     other call handed a value that may share its buffer must be proven not to donate it
-    (else the list would hold a deleted array)."""
-    sharing = scope_sharing(ctx, loop.scope)
+    (else the list would hold a deleted array). `dropped`: statements the fix removes or
+    rewrites so that they link nothing read elsewhere, left out of the sharing too."""
+    sharing = Sharing(ctx, loop.scope, skips=dropped) if dropped else scope_sharing(ctx, loop.scope)
     kept = sharing.shares(value).names()
     for other in ctx.graph.loop_stmts(loop.id):
+        if other in dropped:
+            continue
         problem = _replaced_problem(ctx, other, kept, sharing) or _handed_to_donor(
             ctx, other, kept, sharing
         )
@@ -313,10 +326,12 @@ def _replaced_problem(
 def _handed_to_donor(
     ctx: ModuleContext, stmt: Stmt, kept: set[str], sharing: Sharing
 ) -> str | None:
-    """Why a call of `stmt` given a value that may share a kept name's buffer may donate
-    it (`facts/call_donation.py`); `float(loss)` shares none."""
+    """Why a call of `stmt` given a value that may share a kept name's buffer (the name,
+    or an alias of it: `kept = loss`) may donate it (`facts/call_donation.py`);
+    `float(loss)` shares none."""
     for call in stmt.calls:
-        given = sorted(kept & {n for arg in call.args for n in sharing.shares(arg.value).names()})
+        passed = {n for arg in call.args for n in sharing.shares(arg.value).names()}
+        given = sorted(n for n in passed if n in kept or any(sharing.may_share(k, n) for k in kept))
         verdict = call_donation(ctx, stmt, call) if given else None
         if verdict is not None and verdict.may is not May.NO:
             return (

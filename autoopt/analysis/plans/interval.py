@@ -81,7 +81,7 @@ def interval_plan(collect: CollectPlan) -> IntervalPlan | str:
         _exit_problem(ctx, collect, loop)
         or _reader_problem(ctx, collect, loop, readers)
         or _start_problem(collect, loop)
-        or donation_problem(ctx, loop, collect.sync.value)
+        or donation_problem(ctx, loop, collect.sync.value, collect.dropped)
     )
     if problem:
         return problem

@@ -1373,4 +1373,76 @@ def main():
     return w, losses
 """,
     ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+
+def main(params, batch, n):
+    losses = []
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        loss = float(loss)
+        losses.append(loss)
+        if step % 20 == 19:
+            print(np.mean(losses[-20:]))
+    return params, losses
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, jnp.sum((params - batch) ** 2)
+
+
+def main(params, batch, n):
+    losses = []
+    losses_pending = []
+    for step in range(n):
+        params, loss = train_step(params, batch)
+        losses_pending.append(loss)
+        if step % 20 == 19:
+            losses.extend(float(value) for value in jax.device_get(losses_pending))
+            losses_pending.clear()
+            print(np.mean(losses[-20:]))
+    losses.extend(float(value) for value in jax.device_get(losses_pending))
+    return params, losses
+""",
+        message="only to feed lists read at an interval: drop the copy",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def train_step(params, batch):
+    return params * 0.9 + 0.1 * batch, {"loss": jnp.sum((params - batch) ** 2)}
+
+
+def main(params, batch, n):
+    losses = []
+    for step in range(n):
+        params, out = train_step(params, batch)
+        out = jax.device_get(out)
+        losses.append(out["loss"])
+        if step % 20 == 19:
+            print(np.mean(losses[-20:]))
+        if out["loss"] < 0.1:
+            break
+    return params, losses
+""",
+        fix=_NONE,
+        message="the host value is used for control flow in the loop",
+    ),
 )

@@ -401,3 +401,17 @@ def test_apply_updates_of_0d_leaves_is_0d() -> None:
     assert jnp.ndim(grads.rate) == 0
     new = eqx.apply_updates(model, grads)
     assert all(jnp.ndim(leaf) == 0 for leaf in jax.tree_util.tree_leaves(new))
+
+
+def test_filter_jit_returns_new_array_buffers() -> None:
+    """`FRESH_ARRAY_OUTPUTS`: an argument's or a global's array returned as it is comes
+    back in a new buffer; a number argument returned comes back as the same object."""
+    assert {"equinox.filter_jit"} == eqx_api.FRESH_ARRAY_OUTPUTS
+    kept = jnp.arange(4.0)
+    scale = 2.5
+    step = eqx.filter_jit(lambda x, n: (x, kept, n, x * n))
+    x = jnp.ones(4)
+    out = step(x, scale)
+    got = {pointer for leaf in (out[0], out[1], out[3]) for pointer in pointers(leaf)}
+    assert got.isdisjoint(pointers(x) | pointers(kept)) and len(got) == 3
+    assert out[2] is scale

@@ -1,0 +1,62 @@
+"""Which parts of what a framework jit returns are new buffers.
+
+`eqx.filter_jit` returns its function's array leaves as outputs of the compiled
+computation, new buffers even where the function returns an argument or a global as it
+is; every other leaf (a number, a function, an object holding arrays) comes back as the
+trace made it (`overlays.equinox.FRESH_ARRAY_OUTPUTS`). So in
+
+    @eqx.filter_jit
+    def make_step(model, opt_state, batch):
+        loss, grads = eqx.filter_value_and_grad(loss_fn)(model, batch)
+        ...
+        return loss, model, opt_state
+
+    loss, model, opt_state = make_step(model, opt_state, batch)
+
+`loss` holds new buffers only: every `return` of the function (a function of this
+module, compiled by the decorator or a wrapper bound once, `core/jitted.py`) is a tuple
+of as many elements as the target, and its first element is, by the value model, a JAX
+array or a pytree of arrays (`analysis/values/model.py`), so no leaf of it is static.
+`model` stays unknown: its static leaves may be objects an argument holds.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.jitted import jitted_callables
+from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
+
+_ARRAYS = (Kind.ARRAY, Kind.PYTREE)
+
+
+def fresh_positions(ctx: ModuleContext, call: cst.Call, count: int) -> frozenset[int]:
+    """The positions of the `count`-tuple `call` returns that hold new buffers only."""
+    if type(call.func) is not cst.Name:
+        return frozenset()
+    compiled = [
+        j
+        for j in jitted_callables(ctx, frameworks=True)
+        if j.name == call.func.value and j.transform in eqx_api.FRESH_ARRAY_OUTPUTS
+    ]
+    fn = compiled[0].function if len(compiled) == 1 else None
+    if fn is None or fn.is_generator or fn.node.asynchronous is not None:
+        return frozenset()
+    returns = [s for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
+    if not returns:
+        return frozenset()
+    fresh = set(range(count))
+    values = model(ctx)
+    for stmt in returns:
+        value = stmt.node.value  # type: ignore[attr-defined]  # a Return statement
+        if type(value) is not cst.Tuple or len(value.elements) != count:
+            return frozenset()
+        for i, element in enumerate(value.elements):
+            if type(element) is cst.StarredElement:
+                return frozenset()
+            if values.value_of(stmt, element.value).kind not in _ARRAYS:
+                fresh.discard(i)
+    return frozenset(fresh)
