@@ -512,8 +512,10 @@ class Sharing:
             cls = user_module_class(self.ctx, at, arg.value)
             if cls is not None:
                 return cls
-        kind = model(self.ctx).value_of(at, arg).kind
-        return DATA if kind in _DATA_KINDS else UNKNOWN
+        value = model(self.ctx).value_of(at, arg)
+        if value.kind in _DATA_KINDS or value.container is not None:
+            return DATA  # a container of arrays: `arrays_in`'s
+        return UNKNOWN
 
     def _transformed(self, call: cst.Call) -> tuple[str, Function] | None:
         """The JAX transform and the function of the module a call runs, where its callee

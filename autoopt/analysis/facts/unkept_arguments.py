@@ -8,9 +8,10 @@ it. Once such a call returns, what it was given is held only where it was before
 returns none of it.
 
 `visible_keeps_nothing` holds of a function of the module whose body is seen, read with
-what the caller gives each parameter (`data`: an array, a number, a string or None, whose
-methods and operators run no code of the program; an instance of a module class; or a
-value of unknown kind), when it keeps none of its arguments and changes none in place:
+what the caller gives each parameter (data: an array, a tuple, list or dict of arrays, a
+number, a string or None, whose methods and operators run no code of the program; an
+instance of a module class; or a value of unknown kind), when it keeps none of its
+arguments and changes none in place:
 
 - it is undecorated, neither a generator nor a coroutine, declares no `global` or
   `nonlocal` and makes no function, lambda, class or comprehension (nothing it makes can
@@ -19,8 +20,9 @@ value of unknown kind), when it keeps none of its arguments and changes none in 
   and `while`, binding plain names only: no attribute or item is stored anywhere, and
   `x += y` only of data;
 - each call is known to keep nothing and is given data: a JAX, NumPy or `math` function,
-  a call the overlays list pure, a builtin, a method of data (an array's, given anything:
-  such methods run no function they are given); or it is code seen and proven the same
+  a call the overlays list pure, a builtin, a method of data that changes nothing (an
+  array's, given anything: such methods run no function they are given; not `append` or
+  `update`, which store in what it was given); or it is code seen and proven the same
   way: a function of the module, a method of an instance of a module class
   (`model(x)` runs `C.__call__`, its `self` that instance; `self.encode(x)`), or a layer
   held in a field its `__init__` alone stores (`constructors.init_fields`), which nothing
@@ -43,11 +45,10 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import scope_nodes
-from autoopt.analysis.core.graph import MODULE, Function
+from autoopt.analysis.core.exprs import MUTATING_METHODS, scope_nodes
+from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.facts.constructors import field_value, init_fields
 from autoopt.analysis.overlays import flax_nnx as nnx_api
-from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import optax as optax_api
 from autoopt.analysis.overlays import python as python_api
 
@@ -156,9 +157,9 @@ class _Reader:
                 if type(other) is cst.If:
                     self._compound(other)
                 else:
-                    self._block(other.body)  # type: ignore[union-attr]  # an Else
+                    self._block(other.body)
             self.env = _join(after, self.env)
-        elif type(node) in (cst.For, cst.While) and node.orelse is None:  # type: ignore[union-attr]  # a loop
+        elif type(node) in (cst.For, cst.While) and node.orelse is None:  # type: ignore[attr-defined]  # a loop
             for _ in range(2):  # a kind a later statement binds reaches the next iteration
                 if type(node) is cst.For:
                     self._bind(node.target, self._data(node.iter))
@@ -286,6 +287,8 @@ class _Reader:
 
     def _method_call(self, call: cst.Call, func: cst.Attribute, args: list[str]) -> str:
         receiver = self.expr(func.value)
+        if receiver == DATA and func.attr.value in MUTATING_METHODS:
+            raise _Kept  # `params.update(other)`: stores in what it was given
         if receiver == DATA:
             return DATA  # an array's method runs no function it is given
         if receiver and f"{receiver}.{func.attr.value}" not in self.ctx.graph.functions:
@@ -369,7 +372,7 @@ def _field_name(node: cst.CSTNode) -> str | None:
     return target.attr.value if type(target) is cst.Attribute else None
 
 
-def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list) -> bool:  # type: ignore[type-arg]
+def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     """Whether a statement of the module but `__init__`'s own stores may set attribute
     `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`)."""
     own = {id(s.node) for s in stores}
