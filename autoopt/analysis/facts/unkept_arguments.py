@@ -18,7 +18,8 @@ arguments and changes none in place:
   close over an argument);
 - its statements are assignments, expressions, `return`, `assert`, `pass`, `if`, `for`
   and `while`, binding plain names only: no attribute or item is stored anywhere, and
-  `x += y` only of data;
+  `x += y` only of data the function made (not of a parameter, a name bound to one or to
+  a part of one, or a loop's item, which may be a list it was given, extended in place);
 - each call is known to keep nothing and is given data: a JAX, NumPy or `math` function,
   a call the overlays list pure, a builtin, a method of data that changes nothing (an
   array's, given anything: such methods run no function they are given; not `append` or
@@ -100,6 +101,7 @@ class _Reader:
         self.env: dict[str, str] = {}
         self.fn: Function | None = None
         self.returns: list[str] = []
+        self.shared: set[str] = set()
 
     def function(self, fn: Function, given: dict[str, str]) -> str:
         """The kind `fn` returns, given its parameters' kinds."""
@@ -113,6 +115,7 @@ class _Reader:
         self.fn = fn
         self.seen = self.seen | {fn.qualname}
         self.env = {p: given.get(p, UNKNOWN) for p in fn.params}
+        self.shared = set(fn.params)  # names that may hold an argument or a part of one
         self._block(node.body)
         kinds = set(self.returns) or {DATA}  # `return` of nothing: None
         return DATA if kinds == {DATA} else UNKNOWN
@@ -132,10 +135,12 @@ class _Reader:
         elif type(node) is cst.Assign:
             kind = self.expr(node.value)
             for target in node.targets:
-                self._bind(target.target, kind)
+                self._bind(target.target, kind, _may_alias(node.value))
         elif type(node) is cst.AnnAssign and node.value is not None:
-            self._bind(node.target, self.expr(node.value))
+            self._bind(node.target, self.expr(node.value), _may_alias(node.value))
         elif type(node) is cst.AugAssign and type(node.target) is cst.Name:
+            if node.target.value in self.shared:
+                raise _Kept  # `xs += ys` extends, in place, a list it was given
             self._data(node.target)
             self._data(node.value)
         elif type(node) is cst.Return:
@@ -170,15 +175,18 @@ class _Reader:
         else:
             raise _Kept
 
-    def _bind(self, target: cst.BaseExpression, kind: str) -> None:
-        """Bind the plain names of `target` (unpacking data gives data)."""
+    def _bind(self, target: cst.BaseExpression, kind: str, shared: bool = True) -> None:
+        """Bind the plain names of `target` (unpacking data gives data); `shared`: to a
+        value that may be, or be part of, an argument."""
         if type(target) is cst.Name:
             self.env[target.value] = kind
+            if shared:
+                self.shared.add(target.value)
         elif type(target) in (cst.Tuple, cst.List):
             for element in target.elements:  # type: ignore[attr-defined]  # a Tuple or List
                 if type(element) is not cst.Element:
                     raise _Kept
-                self._bind(element.value, kind)
+                self._bind(element.value, kind, shared)
         else:
             raise _Kept  # an attribute or an item: a store
 
@@ -287,8 +295,9 @@ class _Reader:
 
     def _method_call(self, call: cst.Call, func: cst.Attribute, args: list[str]) -> str:
         receiver = self.expr(func.value)
-        if receiver == DATA and func.attr.value in MUTATING_METHODS:
-            raise _Kept  # `params.update(other)`: stores in what it was given
+        method = func.attr.value
+        if receiver == DATA and (method in MUTATING_METHODS or method.startswith("_")):
+            raise _Kept  # `params.update(other)`, `__setitem__`: stores in what it was given
         if receiver == DATA:
             return DATA  # an array's method runs no function it is given
         if receiver and f"{receiver}.{func.attr.value}" not in self.ctx.graph.functions:
@@ -323,6 +332,12 @@ class _Reader:
                     raise _Kept
                 given[arg.keyword.value] = self.expr(arg.value)
         return _Reader(self.ctx, self.seen).function(target, given)
+
+
+def _may_alias(value: cst.BaseExpression) -> bool:
+    """Whether a name bound to `value` may hold an argument, or part of one: anything but
+    a new value (arithmetic, a literal, a call's result)."""
+    return type(value) in (cst.Name, cst.Attribute, cst.Subscript, cst.IfExp, cst.BooleanOperation)
 
 
 def _index_parts(index: cst.BaseSlice) -> list[cst.BaseExpression]:

@@ -64,6 +64,13 @@ def _keeps_nothing(body: str, given: dict[str, str], header: str = MODULE_CLASS)
         def f(model, data, labels):
             return model, data
         """,
+        # arithmetic in place on a value it made
+        """
+        def f(model, data, labels):
+            total = data.sum()
+            total += labels.mean()
+            return total
+        """,
         # a function of the module given data, and builtins given data
         """
         def g(x):
@@ -124,6 +131,26 @@ def test_a_function_storing_nothing_keeps_nothing(body: str) -> None:
         """
         def f(model, data, labels):
             data.update(labels)
+        """,
+        # a list it was given extended in place, directly or through a name or an item
+        """
+        def f(model, data, labels):
+            data += [labels]
+        """,
+        """
+        def f(model, data, labels):
+            kept = data
+            kept += [labels]
+        """,
+        """
+        def f(model, data, labels):
+            for row in data:
+                row += [labels]
+        """,
+        # a dunder method of data that stores into it
+        """
+        def f(model, data, labels):
+            data.__setitem__(0, labels)
         """,
         # calling itself
         """
