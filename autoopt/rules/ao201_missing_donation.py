@@ -156,7 +156,10 @@ class MissingDonation(Rule):
       and no code keeps a reference to it (code it is handed to or that made it, a
       class or module attribute, a function of any file of the project that stores
       it), nor to a value that may hold one object with it (a score holding the model
-      and a batch from a loader joins neither to the other): `analysis/facts/aliases.py`
+      and a batch from a loader joins neither to the other): `analysis/facts/aliases.py`;
+      a function of the module it is given to keeps none of it where its body, and the
+      code it runs (a method of a module class, a layer the overlay lists), stores
+      nothing it was given: `analysis/facts/unkept_arguments.py`
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
       (`repeated_leaf`); another argument of the call may hold one object with it, not
       merely a third value holding both (`Sharing.may_share`), and a name that only ever

@@ -75,11 +75,16 @@ from autoopt.analysis.facts.constructors import (
 )
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
 from autoopt.analysis.facts.jit_outputs import fresh_positions
-from autoopt.analysis.facts.nnx_modules import optimizer_arguments
+from autoopt.analysis.facts.nnx_modules import optimizer_arguments, user_module_class
 from autoopt.analysis.facts.reflection import constant_globals
 from autoopt.analysis.facts.split_makers import made_call
 from autoopt.analysis.facts.train_states import create_static, record_static
-from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
+from autoopt.analysis.facts.unkept_arguments import (
+    DATA,
+    UNKNOWN,
+    keeps_no_argument,
+    visible_keeps_nothing,
+)
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
@@ -101,6 +106,8 @@ _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
 _UNKEPT_CALLS = (jax_api.TRACING_TRANSFORMS - jax_api.JIT_SPELLINGS) | eqx_api.UNKEPT_CALLS
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})
 _BUFFERLESS = frozenset({Kind.SCALAR, Kind.SHAPE, Kind.STRING, Kind.DTYPE, Kind.NONE})
+#: Values whose methods and operators run no code of the program.
+_DATA_KINDS = _BUFFERLESS | {Kind.ARRAY, Kind.HOST_ARRAY}
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
     cst.BinaryOperation,
@@ -496,7 +503,35 @@ class Sharing:
         owner, fn = found
         if owner is not self.ctx and fn.name in _jitted_names(owner):
             return True
-        return not fn.node.decorators and not purity.impurities(owner, fn)
+        if fn.node.decorators:
+            return False
+        return not purity.impurities(owner, fn) or self._visibly_unkept(owner, fn, call)
+
+    def _visibly_unkept(self, owner: ModuleContext, fn: Function, call: cst.Call) -> bool:
+        """A function of this module whose body keeps none of the arguments this call
+        gives it, read with what each is (`unkept_arguments.visible_keeps_nothing`)."""
+        at = self.at
+        if owner is not self.ctx or at is None or any(a.star for a in call.args):
+            return False
+        site = CallSite(at, call, fn)
+        given = {}
+        for index, param in enumerate(fn.params):
+            arg = site.argument(index, param)
+            if arg is not None:
+                given[param] = self._argument_kind(at, arg)
+        return visible_keeps_nothing(self.ctx, fn, given)
+
+    def _argument_kind(self, at: Stmt, arg: cst.BaseExpression) -> str:
+        """What `arg` is, for `visible_keeps_nothing`: an instance of a module class,
+        data, or unknown."""
+        if type(arg) is cst.Name:
+            cls = user_module_class(self.ctx, at, arg.value)
+            if cls is not None:
+                return cls
+        value = model(self.ctx).value_of(at, arg)
+        if value.kind in _DATA_KINDS or value.container is not None:
+            return DATA  # a container of arrays: `arrays_in`'s
+        return UNKNOWN
 
     def _transformed(self, call: cst.Call) -> tuple[str, Function] | None:
         """The JAX transform and the function of the module a call runs, where its callee

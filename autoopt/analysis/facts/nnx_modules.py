@@ -62,6 +62,16 @@ def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     return ctx.per_module(_module_classes).get(func.value) if type(func) is cst.Name else None
 
 
+def user_module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
+    """The nnx module class of this module whose constructor alone built the object `name`
+    holds where `reader` reads it, where `constructors.init_fields` reads that class."""
+    call = _binding_call(ctx, reader, name)
+    func = None if call is None else call.func
+    if type(func) is not cst.Name or func.value not in ctx.per_module(_module_classes):
+        return None
+    return func.value if init_fields(ctx, func.value) is not None else None
+
+
 def library_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     """The overlay-listed class whose constructor built the object `name` holds where
     `reader` reads it (`flax.nnx.Optimizer`), else None (a class of this module, which

@@ -1,18 +1,71 @@
-"""Library calls that keep no reference to their arguments and return none of them.
+"""Calls that keep no reference to their arguments once they return.
 
 `keeps_no_argument` holds of a call the overlays list (`overlays.KEEPS_NO_ARGUMENT`,
 `flax.training.checkpoints.save_checkpoint`, `jax.random.split`) when it is given only
 the parameters the overlay names (by position, in order, or by keyword) and no `*args` or
 `**kwargs`: an argument left out of the list (an `async_manager` that writes later) voids
-it. Once such a call returns, what it was given is held only where it was before.
+it. Once such a call returns, what it was given is held only where it was before, and it
+returns none of it.
+
+`visible_keeps_nothing` holds of a function of the module whose body is seen, read with
+what the caller gives each parameter (data: an array, a tuple, list or dict of arrays, a
+number, a string or None, whose methods and operators run no code of the program; an
+instance of a module class; or a value of unknown kind), when it keeps none of its
+arguments and changes none in place:
+
+- it is undecorated, neither a generator nor a coroutine, declares no `global` or
+  `nonlocal` and makes no function, lambda, class or comprehension (nothing it makes can
+  close over an argument);
+- its statements are assignments, expressions, `return`, `assert`, `pass`, `if`, `for`
+  and `while`, binding plain names only: no attribute or item is stored anywhere, and
+  `x += y` only of data the function made (not of a parameter, a name bound to one or to
+  a part of one, or a loop's item, which may be a list it was given, extended in place);
+- each call is known to keep nothing and is given data: a JAX, NumPy or `math` function,
+  a call the overlays list pure, a builtin, a method of data that changes nothing (an
+  array's, given anything: such methods run no function they are given; not `append` or
+  `update`, which store in what it was given); or it is code seen and proven the same
+  way: a function of the module, a method of an instance of a module class
+  (`model(x)` runs `C.__call__`, its `self` that instance; `self.encode(x)`), or a layer
+  held in a field its `__init__` alone stores (`constructors.init_fields`), which nothing
+  in the module stores again, built by a constructor the overlay lists as keeping nothing
+  when called, given only options that run no code when it is called
+  (`overlays/flax_nnx.py`, `UNKEPT_LAYER_CALLS`, `PLAIN_LAYER_OPTIONS`);
+- a value of unknown kind is never called, operated on, iterated or indexed, and none of
+  its methods runs: it may only be bound, returned, put in a tuple, or given to a method
+  of data.
+
+What such a function returns is the caller's question (`aliases.Sharing`, from its
+`return` statements).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import MUTATING_METHODS, scope_nodes
+from autoopt.analysis.core.graph import MODULE, Function, Stmt
+from autoopt.analysis.facts.constructors import field_value, init_fields
+from autoopt.analysis.overlays import flax_nnx as nnx_api
+from autoopt.analysis.overlays import optax as optax_api
+from autoopt.analysis.overlays import python as python_api
+
+#: A value whose methods and operators run no code of the program.
+DATA = "data"
+#: A value of unknown kind.
+UNKNOWN = ""
+_LAYER = "layer:"
+_MAX_DEPTH = 4
+_LIBRARIES = ("jax.", "numpy.", "math.")
+_DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS
+_BUILTINS = python_api.PURE_BUILTINS | {"print"}
+_MAKES_CODE = (
+    cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Yield,
+    cst.Await, cst.NamedExpr, cst.FunctionDef, cst.ClassDef, cst.Global, cst.Nonlocal,
+)  # fmt: skip
 
 
 def keeps_no_argument(ctx: ModuleContext, call: cst.Call) -> bool:
@@ -23,3 +76,340 @@ def keeps_no_argument(ctx: ModuleContext, call: cst.Call) -> bool:
     positional = [a for a in call.args if a.keyword is None]
     named = [a.keyword.value for a in call.args if a.keyword is not None]
     return len(positional) <= len(params) and all(n in params for n in named)
+
+
+def visible_keeps_nothing(ctx: ModuleContext, fn: Function, given: Mapping[str, str]) -> bool:
+    """Whether calling `fn`, its parameters holding what `given` says (`DATA`, a class of
+    the module, else unknown), keeps none of its arguments and changes none in place."""
+    try:
+        _Reader(ctx, frozenset()).function(fn, dict(given))
+    except _Kept:
+        return False
+    return True
+
+
+class _Kept(Exception):
+    """The function read may keep or change what it is given."""
+
+
+class _Reader:
+    """Reads a function's body for what its values are; raises `_Kept` where it may keep."""
+
+    def __init__(self, ctx: ModuleContext, seen: frozenset[str]):
+        self.ctx = ctx
+        self.seen = seen
+        self.env: dict[str, str] = {}
+        self.fn: Function | None = None
+        self.returns: list[str] = []
+        self.shared: set[str] = set()
+
+    def function(self, fn: Function, given: dict[str, str]) -> str:
+        """The kind `fn` returns, given its parameters' kinds."""
+        node = fn.node
+        if fn.qualname in self.seen or len(self.seen) >= _MAX_DEPTH:
+            raise _Kept
+        if node.decorators or node.asynchronous is not None:
+            raise _Kept
+        if any(isinstance(n, _MAKES_CODE) for n in scope_nodes(node.body)):
+            raise _Kept
+        self.fn = fn
+        self.seen = self.seen | {fn.qualname}
+        self.env = {p: given.get(p, UNKNOWN) for p in fn.params}
+        self.shared = set(fn.params)  # names that may hold an argument or a part of one
+        self._block(node.body)
+        kinds = set(self.returns) or {DATA}  # `return` of nothing: None
+        return DATA if kinds == {DATA} else UNKNOWN
+
+    # -- statements -----------------------------------------------------------------
+    def _block(self, body: cst.BaseSuite) -> None:
+        for stmt in body.body:
+            if type(stmt) is cst.SimpleStatementLine:
+                for small in stmt.body:
+                    self._small(small)
+            else:
+                self._compound(stmt)  # type: ignore[arg-type]  # an IndentedBlock's
+
+    def _small(self, node: cst.BaseSmallStatement) -> None:
+        if type(node) is cst.Expr:
+            self.expr(node.value)
+        elif type(node) is cst.Assign:
+            kind = self.expr(node.value)
+            for target in node.targets:
+                self._bind(target.target, kind, _may_alias(node.value))
+        elif type(node) is cst.AnnAssign and node.value is not None:
+            self._bind(node.target, self.expr(node.value), _may_alias(node.value))
+        elif type(node) is cst.AugAssign and type(node.target) is cst.Name:
+            if node.target.value in self.shared:
+                raise _Kept  # `xs += ys` extends, in place, a list it was given
+            self._data(node.target)
+            self._data(node.value)
+        elif type(node) is cst.Return:
+            self.returns.append(DATA if node.value is None else self.expr(node.value))
+        elif type(node) is cst.Assert:
+            self._data(node.test)
+        elif type(node) is not cst.Pass:
+            raise _Kept
+
+    def _compound(self, node: cst.BaseCompoundStatement) -> None:
+        before = dict(self.env)
+        if type(node) is cst.If:
+            self._data(node.test)
+            self._block(node.body)
+            after = self.env
+            self.env = dict(before)
+            if node.orelse is not None:
+                other = node.orelse
+                if type(other) is cst.If:
+                    self._compound(other)
+                else:
+                    self._block(other.body)
+            self.env = _join(after, self.env)
+        elif type(node) in (cst.For, cst.While) and node.orelse is None:  # type: ignore[attr-defined]  # a loop
+            for _ in range(2):  # a kind a later statement binds reaches the next iteration
+                if type(node) is cst.For:
+                    self._bind(node.target, self._data(node.iter))
+                else:
+                    self._data(node.test)  # type: ignore[attr-defined]  # a While
+                self._block(node.body)
+                self.env = _join(before, self.env)
+        else:
+            raise _Kept
+
+    def _bind(self, target: cst.BaseExpression, kind: str, shared: bool = True) -> None:
+        """Bind the plain names of `target` (unpacking data gives data); `shared`: to a
+        value that may be, or be part of, an argument."""
+        if type(target) is cst.Name:
+            self.env[target.value] = kind
+            if shared:
+                self.shared.add(target.value)
+        elif type(target) in (cst.Tuple, cst.List):
+            for element in target.elements:  # type: ignore[attr-defined]  # a Tuple or List
+                if type(element) is not cst.Element:
+                    raise _Kept
+                self._bind(element.value, kind, shared)
+        else:
+            raise _Kept  # an attribute or an item: a store
+
+    # -- expressions ----------------------------------------------------------------
+    def _data(self, expr: cst.BaseExpression) -> str:
+        if self.expr(expr) != DATA:
+            raise _Kept  # its methods or operators may run code of the program
+        return DATA
+
+    def expr(self, expr: cst.BaseExpression) -> str:
+        """The kind of `expr`'s value."""
+        kind = type(expr)
+        if kind is cst.Name:
+            return self._name(expr)  # type: ignore[arg-type]
+        if isinstance(expr, cst.BaseNumber | cst.SimpleString | cst.ConcatenatedString):
+            return DATA
+        if kind is cst.FormattedString:
+            for part in expr.parts:  # type: ignore[attr-defined]
+                if type(part) is cst.FormattedStringExpression:
+                    self._data(part.expression)
+            return DATA
+        if kind is cst.Attribute:
+            return self._attribute(expr)  # type: ignore[arg-type]
+        if kind is cst.Subscript:
+            self._data(expr.value)  # type: ignore[attr-defined]
+            for element in expr.slice:  # type: ignore[attr-defined]
+                for part in _index_parts(element.slice):
+                    self._data(part)
+            return DATA
+        if kind in (cst.BinaryOperation, cst.BooleanOperation):
+            self._data(expr.left)  # type: ignore[attr-defined]
+            return self._data(expr.right)  # type: ignore[attr-defined]
+        if kind is cst.UnaryOperation:
+            return self._data(expr.expression)  # type: ignore[attr-defined]
+        if kind is cst.Comparison:
+            self._data(expr.left)  # type: ignore[attr-defined]
+            for target in expr.comparisons:  # type: ignore[attr-defined]
+                self._data(target.comparator)
+            return DATA
+        if kind in (cst.Tuple, cst.List):
+            kinds = {self._element(e) for e in expr.elements}  # type: ignore[attr-defined]
+            return DATA if kinds <= {DATA} else UNKNOWN
+        if kind is cst.IfExp:
+            self._data(expr.test)  # type: ignore[attr-defined]
+            body, other = self.expr(expr.body), self.expr(expr.orelse)  # type: ignore[attr-defined]
+            return body if body == other else UNKNOWN
+        if kind is cst.Call:
+            return self._call(expr)  # type: ignore[arg-type]
+        raise _Kept
+
+    def _element(self, element: cst.BaseElement) -> str:
+        if type(element) is not cst.Element:
+            raise _Kept  # `*xs` iterates a value
+        return self.expr(element.value)
+
+    def _name(self, name: cst.Name) -> str:
+        if name.value in ("True", "False", "None"):
+            return DATA
+        if name.value in self.env:
+            return self.env[name.value]
+        return UNKNOWN  # a global: it may be anything, and holds no argument
+
+    def _attribute(self, expr: cst.Attribute) -> str:
+        qual = self.ctx.qualify(expr) or ""
+        if qual.startswith(_LIBRARIES):
+            return DATA  # `jnp.pi`, `jnp.float32`
+        base = self.expr(expr.value)
+        if base == DATA:
+            return DATA
+        if base.startswith(_LAYER) or not base:
+            return UNKNOWN
+        return _field_kind(self.ctx, base, expr.attr.value)
+
+    # -- calls ----------------------------------------------------------------------
+    def _call(self, call: cst.Call) -> str:
+        if any(a.star for a in call.args):
+            raise _Kept
+        args = [self.expr(a.value) for a in call.args]
+        func = call.func
+        qual = self.ctx.qualify(func) or ""
+        if qual.startswith(_LIBRARIES) or qual in overlays.PURE_CALLS or qual in _DATA_RESULTS:
+            if any(a != DATA for a in args):
+                raise _Kept  # a function it is given (`jax.tree.map(keep, x)`) may keep
+            pure = qual.startswith(_LIBRARIES) or qual in _DATA_RESULTS
+            return DATA if pure else UNKNOWN
+        if qual or keeps_no_argument(self.ctx, call):
+            raise _Kept  # another library's code
+        if type(func) is cst.Name:
+            return self._named_call(call, func.value, args)
+        if type(func) is cst.Attribute:
+            return self._method_call(call, func, args)
+        raise _Kept
+
+    def _named_call(self, call: cst.Call, name: str, args: list[str]) -> str:
+        kind = self.env.get(name)
+        if kind is not None:
+            return self._object_call(call, kind, "__call__", args)
+        assert self.fn is not None
+        target = self.ctx.graph.resolve_function(name, self.fn.qualname)
+        if target is not None and target.scope == MODULE:
+            return self._run(target, call, {})
+        module_names = {n for s in self.ctx.graph.scope_stmts(MODULE) for n in s.defs}
+        if name in _BUILTINS and name not in module_names and all(a == DATA for a in args):
+            return DATA
+        raise _Kept
+
+    def _method_call(self, call: cst.Call, func: cst.Attribute, args: list[str]) -> str:
+        receiver = self.expr(func.value)
+        method = func.attr.value
+        if receiver == DATA and (method in MUTATING_METHODS or method.startswith("_")):
+            raise _Kept  # `params.update(other)`, `__setitem__`: stores in what it was given
+        if receiver == DATA:
+            return DATA  # an array's method runs no function it is given
+        if receiver and f"{receiver}.{func.attr.value}" not in self.ctx.graph.functions:
+            return self._object_call(call, self._attribute(func), "__call__", args)  # a field
+        return self._object_call(call, receiver, func.attr.value, args)
+
+    def _object_call(self, call: cst.Call, kind: str, method: str, args: list[str]) -> str:
+        """A call of an object of `kind`: a layer (its `__call__`, given data) or an
+        instance of a class of the module (the method it defines)."""
+        if kind.startswith(_LAYER):
+            if method != "__call__" or any(a != DATA for a in args):
+                raise _Kept
+            return DATA
+        target = self.ctx.graph.functions.get(f"{kind}.{method}") if kind else None
+        if target is None or target.scope != kind or target.name == "__init__":
+            raise _Kept
+        return self._run(target, call, {target.params[0]: kind} if target.params else {})
+
+    def _run(self, target: Function, call: cst.Call, bound: dict[str, str]) -> str:
+        """The kind `target` returns, called by `call` (its parameters in `bound` given)."""
+        params = [p for p in target.positional if p not in bound]
+        named = {p.name.value for p in target.node.params.kwonly_params}
+        given = dict(bound)
+        positional = [a for a in call.args if a.keyword is None]
+        if len(positional) > len(params) or target.node.params.star_kwarg is not None:
+            raise _Kept
+        for param, arg in zip(params, positional, strict=False):
+            given[param] = self.expr(arg.value)
+        for arg in call.args:
+            if arg.keyword is not None:
+                if arg.keyword.value not in set(params) | named:
+                    raise _Kept
+                given[arg.keyword.value] = self.expr(arg.value)
+        return _Reader(self.ctx, self.seen).function(target, given)
+
+
+def _may_alias(value: cst.BaseExpression) -> bool:
+    """Whether a name bound to `value` may hold an argument, or part of one: anything but
+    a new value (arithmetic, a literal, a call's result)."""
+    return type(value) in (cst.Name, cst.Attribute, cst.Subscript, cst.IfExp, cst.BooleanOperation)
+
+
+def _index_parts(index: cst.BaseSlice) -> list[cst.BaseExpression]:
+    if type(index) is cst.Index:
+        return [index.value]
+    return [e for e in (index.lower, index.upper, index.step) if e is not None]  # type: ignore[attr-defined]  # a Slice
+
+
+def _join(one: dict[str, str], other: dict[str, str]) -> dict[str, str]:
+    """Each name's kind after two paths: the same on both, else unknown."""
+    names = set(one) | set(other)
+    return {n: one[n] if one.get(n) == other.get(n) else UNKNOWN for n in names}
+
+
+def _field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
+    """The kind of field `name` of an instance of module class `cls`: a layer, where
+    every value `__init__` stores in it is built by a constructor `UNKEPT_LAYER_CALLS`
+    lists, given only `PLAIN_LAYER_OPTIONS`, and nothing else in the module stores an
+    attribute of that name; else unknown."""
+    found = init_fields(ctx, cls)
+    if found is None or _stored_elsewhere(ctx, name, found[1]):
+        return UNKNOWN
+    values = [field_value(s) for s in found[1] if _field_name(s.node) == name]
+    quals = {_layer(ctx, v) for v in values}
+    if len(quals) != 1 or None in quals:
+        return UNKNOWN
+    return f"{_LAYER}{quals.pop()}"
+
+
+def _layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
+    if type(value) is not cst.Call:
+        return None
+    qual = ctx.qualify(value.func) or ""
+    positional = nnx_api.UNKEPT_LAYER_CALLS.get(qual)
+    if positional is None or any(a.star for a in value.args):
+        return None
+    if sum(a.keyword is None for a in value.args) > positional:
+        return None  # a hook given by position
+    named = {a.keyword.value for a in value.args if a.keyword is not None}
+    return qual if named <= nnx_api.PLAIN_LAYER_OPTIONS else None  # no call-time hook
+
+
+def _field_name(node: cst.CSTNode) -> str | None:
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    return target.attr.value if type(target) is cst.Attribute else None
+
+
+def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
+    """Whether a statement of the module but `__init__`'s own stores may set attribute
+    `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`)."""
+    own = {id(s.node) for s in stores}
+    for stmt in ctx.graph.stmts:
+        if id(stmt.node) in own:
+            continue
+        for node in scope_nodes(stmt.node):
+            if type(node) is cst.Name and node.value in ("setattr", "__dict__", "vars"):
+                return True
+            if type(node) is cst.Attribute and node.attr.value == "__dict__":
+                return True
+        if _stores_attribute(stmt.node, name):
+            return True
+    return False
+
+
+def _stores_attribute(node: cst.CSTNode, name: str) -> bool:
+    targets: list[cst.BaseExpression] = []
+    if type(node) is cst.Assign:
+        targets = [t.target for t in node.targets]
+    elif type(node) in (cst.AugAssign, cst.AnnAssign):
+        targets = [node.target]  # type: ignore[attr-defined]
+    found = [n for t in targets for n in scope_nodes(t) if type(n) is cst.Attribute]
+    found += [t for t in targets if type(t) is cst.Attribute]
+    return any(a.attr.value == name for a in found)

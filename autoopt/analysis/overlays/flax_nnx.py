@@ -80,6 +80,32 @@ FRESH_LAYERS = frozenset(
     {"flax.nnx.Linear", "flax.nnx.Conv", "flax.nnx.Embed", "flax.nnx.LayerNorm",
      "flax.nnx.BatchNorm", "flax.nnx.Dropout", "flax.nnx.RMSNorm", "flax.nnx.GroupNorm"}
 )  # fmt: skip
+#: Layer constructors whose object, called on arrays, returns new arrays computed from
+#: them and keeps no reference to them or to its own arrays -> how many of its
+#: parameters may be given by position (sizes, shapes).
+UNKEPT_LAYER_CALLS = {
+    "flax.nnx.Linear": 2, "flax.nnx.Conv": 4, "flax.nnx.LayerNorm": 1, "flax.nnx.Embed": 2,
+}  # fmt: skip
+#: Their keyword options that run no code when the layer is called (an initializer runs
+#: when it is built; `dot_general`, `promote_dtype`, `conv_general_dilated` run at every
+#: call and are not listed).
+PLAIN_LAYER_OPTIONS = frozenset(
+    {"use_bias", "dtype", "param_dtype", "precision", "kernel_init", "bias_init",
+     "scale_init", "embedding_init", "rngs", "strides", "padding", "input_dilation",
+     "kernel_dilation", "feature_group_count", "epsilon", "use_scale", "reduction_axes",
+     "feature_axes", "use_fast_variance"}
+)  # fmt: skip
+#: Functions `flax.nnx` exports that are `jax.nn`'s own (`nnx.relu is jax.nn.relu`): each
+#: returns new arrays computed from the arrays it is given, and keeps none.
+JAX_FUNCTIONS = frozenset(
+    f"flax.nnx.{name}"
+    for name in (
+        "celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish",
+        "hard_tanh", "leaky_relu", "log_sigmoid", "log_softmax", "logsumexp", "one_hot",
+        "relu", "relu6", "selu", "sigmoid", "silu", "soft_sign", "softmax", "softplus",
+        "standardize", "swish", "tanh",
+    )
+)  # fmt: skip
 #: The argument of `FRESH_LAYERS` they draw from and keep none of.
 RNGS_ARGUMENT = "rngs"
 #: The ending of the names of the initializer arguments of `FRESH_LAYERS`.

@@ -322,6 +322,8 @@ DTYPE_POSITIONS = {"zeros": 1, "ones": 1, "empty": 1, "full": 2, "asarray": 1, "
 CONVERSIONS = frozenset({"numpy.array", "numpy.asarray", "jax.numpy.array", "jax.numpy.asarray"})
 #: Calls that copy an array to the device.
 DEVICE_COPIES = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
+#: Calls that, given one value, return one JAX array (or raise): never a pytree of them.
+ARRAY_MAKERS = frozenset({"jax.numpy.asarray", "jax.numpy.array"})
 #: Calls that copy an array to the host.
 HOST_COPIES = frozenset({"numpy.asarray", "numpy.array", "jax.device_get"})
 #: Calls that stack a list of arrays into one.

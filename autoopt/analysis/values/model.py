@@ -805,6 +805,8 @@ class ValueModel:
             return self.value_of(stmt, value.elements[index].value)
         if len(names) == 2 and type(value) is cst.Call and self._value_and_grad(value):
             return self._differentiated(stmt, value, index)
+        if self._maps_to_arrays(stmt, value):
+            return ARRAY  # `a, b = map(jnp.asarray, splits)`: each item one JAX array
         unpacked = self._unpacked_return(stmt, value, index, len(names))
         if unpacked.kind not in (Kind.UNKNOWN, Kind.BOTTOM):
             return unpacked
@@ -820,6 +822,18 @@ class ValueModel:
         if whole.kind is Kind.ARRAY:  # `key, sub = jax.random.split(key)`: rows of an array
             return typed_value(Kind.ARRAY, dtype=whole.dtype, detail=whole.detail)
         return SCALAR if whole.kind is Kind.SHAPE else UNKNOWN
+
+    def _maps_to_arrays(self, stmt: Stmt, value: cst.BaseExpression) -> bool:
+        """`map(jnp.asarray, xs)` (the builtin, given a function that always returns one
+        JAX array and one iterable): each item it yields is a JAX array."""
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return False
+        name = value.func.value
+        if name != "map" or self.ctx.graph.reaching_defs(stmt, name) or len(value.args) != 2:
+            return False
+        if not _is_builtin(self.ctx, name) or any(a.star or a.keyword for a in value.args):
+            return False
+        return self.ctx.qualify(value.args[0].value) in jax_api.ARRAY_MAKERS
 
     def _filled(self, appends: list[tuple[Stmt, cst.BaseExpression]]) -> Value:
         """A list built empty and filled by appends (`analysis/values/filled.py`): a list

@@ -20,6 +20,7 @@ from autoopt.rules.examples import (
     ao201_static_self,
     ao201_tiny,
     ao201_trainers,
+    ao201_visible_keepers,
 )
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
@@ -2295,6 +2296,7 @@ print(model.kernel.value.sum())
     *ao201_trainers.INVALID,
     *ao201_cross_alias.INVALID,
     *ao201_escape.INVALID,
+    *ao201_visible_keepers.INVALID,
     *ao201_data_values.INVALID,
     *ao201_static_self.INVALID,
     *ao201_tiny.INVALID,

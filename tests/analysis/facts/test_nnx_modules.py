@@ -10,6 +10,7 @@ from autoopt.analysis.facts.nnx_modules import (
     library_class,
     module_update,
     update_call,
+    user_module_class,
     written_back,
 )
 
@@ -141,6 +142,20 @@ def test_written_back_names_an_nnx_jit_call_given_a_module(
 def test_library_class_is_the_overlay_constructor_s(binding: str, cls: str | None) -> None:
     ctx = context(CLASSES + f"\ndef main(arg):\n    {binding}\n    use(m)\n", IMPORTS)
     assert library_class(ctx, stmt(ctx, "use(m)"), "m") == cls
+
+
+@pytest.mark.parametrize(
+    ("binding", "cls"),
+    [
+        ("m = Counter()", "Counter"),
+        ("m = nnx.Linear(2, 2, rngs=nnx.Rngs(0))", None),  # the overlay's, not the module's
+        ("m = Twice()", None),  # bound twice
+        ("m = arg", None),
+    ],
+)
+def test_user_module_class_is_the_module_s_class(binding: str, cls: str | None) -> None:
+    ctx = context(CLASSES + f"\ndef main(arg):\n    {binding}\n    use(m)\n", IMPORTS)
+    assert user_module_class(ctx, stmt(ctx, "use(m)"), "m") == cls
 
 
 _UPDATES = """

@@ -383,3 +383,69 @@ def test_a_transformation_keeping_the_params_makes_the_donation_fail(name: str) 
     keep = optax.GradientTransformation(lambda p: p, lambda u, s, p=None: (u, s))
     with pytest.raises(Exception, match="donate"):
         _train(name, keep, ("model", "optimizer"))
+
+
+#: Each `UNKEPT_LAYER_CALLS` layer, built with its positional sizes, and an input for it.
+UNKEPT_LAYERS = {
+    "flax.nnx.Linear": (lambda r: nnx.Linear(3, 2, rngs=r), lambda: jnp.ones((2, 3))),
+    "flax.nnx.Conv": (lambda r: nnx.Conv(1, 2, (3, 3), 1, rngs=r), lambda: jnp.ones((1, 4, 4, 1))),
+    "flax.nnx.LayerNorm": (lambda r: nnx.LayerNorm(3, rngs=r), lambda: jnp.ones((2, 3))),
+    "flax.nnx.Embed": (lambda r: nnx.Embed(4, 3, rngs=r), lambda: jnp.array([0, 2])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.UNKEPT_LAYER_CALLS))
+def test_an_unkept_layer_call_keeps_neither_its_input_nor_its_arrays(name: str) -> None:
+    assert set(UNKEPT_LAYERS) == set(nnx_api.UNKEPT_LAYER_CALLS)
+    make, data = UNKEPT_LAYERS[name]
+    layer, x = make(nnx.Rngs(0)), data()
+    before = [v for v in jax.tree.leaves(nnx.state(layer))]
+    out = layer(x)
+    assert isinstance(out, jax.Array) and not pointers(out) & pointers((x, before))
+    after = [v for v in jax.tree.leaves(nnx.state(layer))]
+    assert all(a is b for a, b in zip(before, after, strict=True))  # nothing stored
+    inputs, arrays = weakref.ref(x), [weakref.ref(v) for v in before]
+    del x, layer, before, after, out
+    gc.collect()
+    assert inputs() is None and all(ref() is None for ref in arrays), name
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.UNKEPT_LAYER_CALLS))
+def test_an_unkept_layer_s_positional_parameters_are_sizes(name: str) -> None:
+    """The positions given to `UNKEPT_LAYER_CALLS` hold no function with a default, and
+    every option run at call time (a function default) is left out of the plain ones."""
+    parameters = list(inspect.signature(transform(name).__init__).parameters.values())[1:]
+    positional = [p for p in parameters if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    assert len(positional) == nnx_api.UNKEPT_LAYER_CALLS[name]
+    assert not any(callable(p.default) and p.default is not p.empty for p in positional)
+    for p in parameters[len(positional) :]:
+        if callable(p.default) and not isinstance(p.default, type):
+            hook = not p.name.endswith(nnx_api.INITIALIZER_SUFFIX)
+            assert not hook or p.name not in nnx_api.PLAIN_LAYER_OPTIONS, p.name
+
+
+def test_a_dot_general_hook_runs_at_every_call() -> None:
+    """Why `dot_general` is no plain option: it is handed the kernel on each call."""
+    seen = []
+
+    def dot(x, kernel, *args, **kwargs):
+        seen.append(kernel)
+        return jax.lax.dot_general(x, kernel, *args, **kwargs)
+
+    layer = nnx.Linear(3, 2, dot_general=dot, rngs=nnx.Rngs(0))
+    layer(X)
+    layer(X)
+    assert len(seen) == 2 and seen[0] is layer.kernel.value
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.JAX_FUNCTIONS))
+def test_jax_functions_are_jax_nn_s_own(name: str) -> None:
+    short = name.rsplit(".", 1)[1]
+    assert getattr(nnx, short) is getattr(jax.nn, short)
+
+
+def test_plain_layer_options_are_options_of_the_layers() -> None:
+    names = set()
+    for name in nnx_api.UNKEPT_LAYER_CALLS:
+        names |= set(inspect.signature(transform(name).__init__).parameters)
+    assert names >= nnx_api.PLAIN_LAYER_OPTIONS

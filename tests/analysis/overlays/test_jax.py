@@ -65,7 +65,7 @@ def test_qualified_names_exist() -> None:
         | set(jax_api.STACKS) | jax_api.NEW_AXIS | jax_api.PASSING_TRANSFORMS | jax_api.GRADS
         | jax_api.VALUE_AND_GRADS | jax_api.TREE_MAPS | set(jax_api.REVERSE_MODE)
         | set(jax_api.CHECKPOINTS) | jax_api.ARRAY_ANNOTATIONS | jax_api.MODULES
-        | jax_api.CALLING
+        | jax_api.CALLING | jax_api.ARRAY_MAKERS
     )  # fmt: skip
     jax_names = {n for n in names if n.startswith("jax.")} - OLD_SPELLINGS
     assert [n for n in sorted(jax_names) if not resolve(n)] == []
@@ -468,3 +468,12 @@ def test_custom_rule_methods_register_rules_that_run_under_differentiation() -> 
     assert float(jax.grad(vjp)(1.0)) == 2.0 and float(jax.grad(jvp)(1.0)) == 2.0
     scale[0] = 3.0
     assert float(jax.grad(vjp)(1.0)) == 3.0 and float(jax.grad(jvp)(1.0)) == 3.0
+
+
+@pytest.mark.parametrize("name", sorted(jax_api.ARRAY_MAKERS))
+def test_array_makers_return_one_jax_array(name: str) -> None:
+    make = lookup(name)
+    for given in (np.ones(3), [1.0, 2.0], 3, jnp.ones(2), (np.ones(2), np.ones(2))):
+        assert isinstance(make(given), jax.Array)
+    with pytest.raises((TypeError, ValueError)):
+        make({"w": jnp.ones(2)})  # a pytree is no array: it raises, never gives a pytree

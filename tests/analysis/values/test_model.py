@@ -475,3 +475,22 @@ def test_a_method_of_a_class_in_a_function_reads_the_function_not_the_class_body
     ctx = ModuleContext("<t>", code, cst.parse_module(code))
     body = next(s for s in ctx.graph.scope_stmts("f.C.m") if type(s.node) is cst.Return)
     assert model(ctx).name(body, "x").kind is Kind.ARRAY
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("a, b = map(jnp.asarray, splits)", Kind.ARRAY),  # each item one JAX array
+        ("a, b = map(jnp.array, splits)", Kind.ARRAY),
+        ("a, b = map(jax.device_put, splits)", Kind.UNKNOWN),  # a pytree given a pytree
+        ("a, b = map(convert, splits)", Kind.UNKNOWN),
+    ],
+)
+def test_unpacking_a_map_of_an_array_maker(line: str, kind: Kind) -> None:
+    body = f"splits = load()\n{line}\n"
+    assert value_at_end(body, "b").kind is kind
+
+
+def test_a_map_rebound_in_the_module_is_not_the_builtin() -> None:
+    body = "map = lambda f, xs: xs\nsplits = load()\na, b = map(jnp.asarray, splits)\n"
+    assert value_at_end(body, "b").kind is Kind.UNKNOWN

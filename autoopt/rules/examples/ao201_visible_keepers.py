@@ -1,0 +1,173 @@
+"""AO201 cases for a function of the module given the donated value between two calls
+(`analysis/facts/unkept_arguments.py`, `visible_keeps_nothing`): where its body, and the
+code it runs, keep nothing they are given, it is no keeper; appended to
+`ao201_missing_donation`'s. Each case edits one program, the rewrite the same way."""
+
+from autoopt.model import Applicability
+from autoopt.rules.base import Invalid
+
+_SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
+
+#: An nnx training loop whose loss function is also called eagerly, every other step.
+NNX_LOOP = """
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+class MLP(nnx.Module):
+    def __init__(self, *, rngs: nnx.Rngs):
+        self.hidden = nnx.Linear(3, 8, rngs=rngs)
+        self.out = nnx.Linear(8, 2, rngs=rngs)
+
+    def __call__(self, x):
+        return self.out(nnx.relu(self.hidden(x)))
+
+
+def loss_fun(model, data, labels):
+    logits = model(data)
+    return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+
+
+@nnx.jit
+def train_step(model, optimizer, data, labels):
+    grads = nnx.grad(loss_fun)(model, data, labels)
+    optimizer.update(grads)
+
+
+model = MLP(rngs=nnx.Rngs(0))
+optimizer = nnx.ModelAndOptimizer(model, optax.sgd(0.1))
+data = jnp.ones((4, 3))
+labels = jnp.zeros(4, dtype=jnp.int32)
+for i in range(6):
+    train_step(model, optimizer, data, labels)
+    if i % 2 == 0:
+        print(loss_fun(model, data, labels))
+"""
+NNX_DONATED = "\nimport functools\n" + NNX_LOOP.replace(
+    "@nnx.jit\n", '@functools.partial(nnx.jit, donate_argnames=("model", "optimizer"))\n'
+)
+#: A plain JAX loop whose evaluation function keeps its argument as a global.
+PLAIN_LOOP = """
+import jax
+import jax.numpy as jnp
+
+original = None
+
+
+def evaluate(params, x):
+    global original
+    original = params
+    return jnp.mean((x @ params["w"]) ** 2)
+
+
+@jax.jit
+def train_step(params, x):
+    grads = jax.grad(evaluate)(params, x)
+    return {"w": params["w"] - 0.1 * grads["w"]}
+
+
+params = {"w": jnp.ones((3, 2))}
+x = jnp.ones((4, 3))
+for i in range(6):
+    params = train_step(params, x)
+    if i % 2 == 0:
+        print(evaluate(params, x))
+print(original["w"].sum())
+"""
+PLAIN_DONATED = PLAIN_LOOP.replace("import jax\n", "import functools\n\nimport jax\n", 1).replace(
+    "@jax.jit\n", '@functools.partial(jax.jit, donate_argnames=("params",))\n'
+)
+
+_LOSS = "    logits = model(data)\n"
+_LIST = ("\n\nclass MLP", "\nSEEN = []\n\n\nclass MLP")
+_HOOK = """
+
+def dot(x, kernel, *args, **kwargs):
+    SEEN.append(kernel)
+    return jax.lax.dot_general(x, kernel, *args, **kwargs)
+"""
+_RETURNED = (
+    "    return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()\n",
+    "    loss = optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()\n"
+    "    return loss, [model.hidden.kernel.value]\n",
+)
+_KEPT_BY_CALLER = (
+    (
+        "for i in range(6):",
+        "history = []\nfor i in range(6):",
+    ),
+    (
+        "        print(loss_fun(model, data, labels))\n",
+        "        loss, kept = loss_fun(model, data, labels)\n        history.append(kept)\n"
+        "print(history[0][0].sum())\n",
+    ),
+)
+
+
+def _edit(code: str, *pairs: tuple[str, str]) -> str:
+    for old, new in pairs:
+        assert old in code, old
+        code = code.replace(old, new, 1)
+    return code
+
+
+def _nnx_case(*pairs: tuple[str, str], fix: Applicability, message: str) -> Invalid:
+    """`NNX_LOOP` edited by `pairs`, and its rewrite (none where no fix is offered)."""
+    expected = None if fix is _NONE else _edit(NNX_DONATED, *pairs)
+    return Invalid(_edit(NNX_LOOP, *pairs), expected, fix=fix, message=message)
+
+
+_MAY_HOLD = "`data` may hold the buffers of `model`"
+
+INVALID: tuple[Invalid, ...] = (
+    # safe: the loss function called eagerly, and the model class's `__call__` it runs,
+    # keep nothing they are given
+    Invalid(NNX_LOOP, NNX_DONATED),
+    # unsafe: the loss function appends the model's kernel to a module list
+    _nnx_case(
+        _LIST,
+        (_LOSS, "    SEEN.append(model.hidden.kernel.value)\n" + _LOSS),
+        fix=_UNSAFE,
+        message=_MAY_HOLD,
+    ),
+    # unsafe: the loss function stores the model on the batch it is given
+    _nnx_case((_LOSS, "    data.owner = model\n" + _LOSS), fix=_UNSAFE, message=_MAY_HOLD),
+    # unsafe: the model class's `__call__`, which the loss runs, keeps its own kernel
+    _nnx_case(
+        _LIST,
+        (
+            "        return self.out(",
+            "        SEEN.append(self.hidden.kernel.value)\n        return self.out(",
+        ),
+        fix=_UNSAFE,
+        message=_MAY_HOLD,
+    ),
+    # unsafe: a layer given a `dot_general` hook, which runs at every call (and keeps
+    # the kernel)
+    _nnx_case(
+        ("import jax.numpy as jnp\n", "import jax\nimport jax.numpy as jnp\n"),
+        ("\n\nclass MLP", "\nSEEN = []\n" + _HOOK + "\n\nclass MLP"),
+        ("nnx.Linear(3, 8, rngs=rngs)", "nnx.Linear(3, 8, dot_general=dot, rngs=rngs)"),
+        fix=_UNSAFE,
+        message=_MAY_HOLD,
+    ),
+    # unsafe: the loss function hands the model to code autoopt cannot see
+    _nnx_case(
+        ("from flax import nnx\n", "from flax import nnx\nfrom monitor import watch\n"),
+        (_LOSS, "    watch(model)\n" + _LOSS),
+        fix=_UNSAFE,
+        message=_MAY_HOLD,
+    ),
+    # no fix: the loss function keeps nothing, but returns the model's kernel in a list
+    # the caller keeps and reads after the loop
+    _nnx_case(
+        _RETURNED,
+        ("    grads = nnx.grad(loss_fun)(", "    grads, _ = nnx.grad(loss_fun, has_aux=True)("),
+        *_KEPT_BY_CALLER,
+        fix=_NONE,
+        message="`history` may hold the buffers of `model`",
+    ),
+    # unsafe: the function keeps its argument as `original = params` through `global`
+    Invalid(PLAIN_LOOP, PLAIN_DONATED, fix=_UNSAFE, message="`x` may hold the buffers of `params`"),
+)

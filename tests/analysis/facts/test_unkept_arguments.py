@@ -1,0 +1,209 @@
+"""Calls that keep none of their arguments: a visible function read with its callers'
+argument kinds (`visible_keeps_nothing`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoopt.analysis.facts.unkept_arguments import DATA, UNKNOWN, visible_keeps_nothing
+from tests.analysis.helpers import context
+
+MODULE_CLASS = """
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+SEEN = []
+
+
+class MLP(nnx.Module):
+    def __init__(self, size: int = 3, *, rngs: nnx.Rngs):
+        self.size = size
+        self.hidden = nnx.Linear(size, 8, rngs=rngs)
+        self.out = nnx.Linear(8, 2, rngs=rngs)
+
+    def __call__(self, x):
+        x = x.reshape(x.shape[0], self.size)
+        return self.out(nnx.relu(self.hidden(x)))
+
+    def features(self, x):
+        return self.hidden(x)
+
+"""
+
+MODEL = {"model": "MLP", "data": DATA, "labels": DATA}
+
+
+def _keeps_nothing(body: str, given: dict[str, str], header: str = MODULE_CLASS) -> bool:
+    ctx = context(body, header)
+    return visible_keeps_nothing(ctx, ctx.graph.functions["f"], given)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a loss function: the module's `__call__`, its layers, an optax loss
+        """
+        def f(model, data, labels):
+            logits = model(data)
+            return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean(), logits
+        """,
+        # a method of the module, control flow and prints of data
+        """
+        def f(model, data, labels):
+            total = 0.0
+            for row in data:
+                if row.sum() > 0:
+                    total += jnp.sum(model.features(row[None]))
+            print(f"total {total}")
+            return total
+        """,
+        # returning the argument is the caller's question, not a keeper
+        """
+        def f(model, data, labels):
+            return model, data
+        """,
+        # arithmetic in place on a value it made
+        """
+        def f(model, data, labels):
+            total = data.sum()
+            total += labels.mean()
+            return total
+        """,
+        # a function of the module given data, and builtins given data
+        """
+        def g(x):
+            return jax.nn.relu(x) * len(x)
+
+        def f(model, data, labels):
+            assert data.ndim == 2
+            return g(data) + max(1, 2)
+        """,
+    ],
+)
+def test_a_function_storing_nothing_keeps_nothing(body: str) -> None:
+    assert _keeps_nothing(body, MODEL)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # appended to a module list
+        """
+        def f(model, data, labels):
+            SEEN.append(model.hidden.kernel.value)
+            return model(data)
+        """,
+        # stored on another object, or into the argument
+        """
+        def f(model, data, labels):
+            labels.owner = model
+        """,
+        """
+        def f(model, data, labels):
+            data[0] = model
+        """,
+        # kept as a global
+        """
+        def f(model, data, labels):
+            global SEEN
+            SEEN = model
+        """,
+        # closed over by a function it makes
+        """
+        def f(model, data, labels):
+            return jax.grad(lambda x: model(x).sum())(data)
+        """,
+        # handed to code autoopt cannot see, or to a seen function that keeps it
+        """
+        def f(model, data, labels):
+            optax.tree_utils.tree_add(model, data)
+        """,
+        """
+        def g(x):
+            SEEN.append(x)
+
+        def f(model, data, labels):
+            g(data)
+        """,
+        # a method of data that stores into it
+        """
+        def f(model, data, labels):
+            data.update(labels)
+        """,
+        # a list it was given extended in place, directly or through a name or an item
+        """
+        def f(model, data, labels):
+            data += [labels]
+        """,
+        """
+        def f(model, data, labels):
+            kept = data
+            kept += [labels]
+        """,
+        """
+        def f(model, data, labels):
+            for row in data:
+                row += [labels]
+        """,
+        # a dunder method of data that stores into it
+        """
+        def f(model, data, labels):
+            data.__setitem__(0, labels)
+        """,
+        # calling itself
+        """
+        def f(model, data, labels):
+            return f(model, data, labels)
+        """,
+        # a method the class does not define (nnx.Module's own)
+        """
+        def f(model, data, labels):
+            model.eval()
+        """,
+    ],
+)
+def test_a_store_or_unseen_code_may_keep(body: str) -> None:
+    assert not _keeps_nothing(body, MODEL)
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"model": UNKNOWN, "data": DATA, "labels": DATA},  # `model(data)` runs unknown code
+        {"model": "MLP", "data": UNKNOWN, "labels": DATA},  # `x.reshape` of an unknown value
+    ],
+)
+def test_a_value_of_unknown_kind_runs_no_code(given: dict[str, str]) -> None:
+    body = """
+    def f(model, data, labels):
+        return model(data)
+    """
+    assert not _keeps_nothing(body, given)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # the method run keeps what it is given
+        ("        return self.hidden(x)", "        SEEN.append(x)\n        return self.hidden(x)"),
+        # a layer given a hook run at every call, or a layer the overlay does not list
+        ("nnx.Linear(size, 8, rngs=rngs)", "nnx.Linear(size, 8, dot_general=dot, rngs=rngs)"),
+        ("nnx.Linear(size, 8, rngs=rngs)", "nnx.Dropout(0.5, rngs=rngs)"),
+        # the field may hold another object by the time it is called
+        ("\n\nclass MLP", "\n\ndef swap(m, other):\n    m.hidden = other\n\n\nclass MLP"),
+        (
+            "\n\nclass MLP",
+            "\n\ndef swap(m, other):\n    setattr(m, 'hidden', other)\n\n\nclass MLP",
+        ),
+    ],
+)
+def test_the_module_class_s_code_is_read_too(change: tuple[str, str]) -> None:
+    body = """
+    def f(model, data, labels):
+        return model.features(data)
+    """
+    assert _keeps_nothing(body, MODEL)
+    assert change[0] in MODULE_CLASS
+    assert not _keeps_nothing(body, MODEL, MODULE_CLASS.replace(*change))

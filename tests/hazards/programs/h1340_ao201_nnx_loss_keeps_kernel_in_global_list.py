@@ -1,0 +1,48 @@
+"""A loss function, called eagerly at an interval, appends its model's kernel array to a
+module list. Trap for AO201's proof that a visible function keeps none of its
+arguments: donating the model deletes the array the list holds, read after training."""
+
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+SEEN = []
+
+
+class MLP(nnx.Module):
+    def __init__(self, n_features: int = 3, *, rngs: nnx.Rngs):
+        self.n_features = n_features
+        self.hidden = nnx.Linear(n_features, 8, rngs=rngs)
+        self.out = nnx.Linear(8, 2, rngs=rngs)
+
+    def __call__(self, x):
+        x = x.reshape(x.shape[0], self.n_features)
+        return self.out(nnx.relu(self.hidden(x)))
+
+
+def loss_fun(model: nnx.Module, data: jax.Array, labels: jax.Array):
+    SEEN.append(model.hidden.kernel.value)
+    logits = model(data)
+    loss = optax.softmax_cross_entropy_with_integer_labels(logits=logits, labels=labels).mean()
+    return loss, logits
+
+
+@nnx.jit
+def train_step(model, optimizer, data, labels):
+    grads, _ = nnx.grad(loss_fun, has_aux=True)(model, data, labels)
+    optimizer.update(grads)
+
+
+def main():
+    model = MLP(rngs=nnx.Rngs(0))
+    optimizer = nnx.ModelAndOptimizer(model, optax.sgd(0.1))
+    data = jnp.arange(12.0).reshape(4, 3) / 12.0
+    labels = jnp.array([0, 1, 0, 1])
+    losses = []
+    for i in range(6):
+        train_step(model, optimizer, data, labels)
+        if i % 2 == 0:
+            loss, _ = loss_fun(model, data, labels)
+            losses.append(float(loss))
+    return losses, SEEN[-1].sum()
