@@ -46,9 +46,11 @@ from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
-#: Kinds of values that are data, never a function a call through the holder may run.
+#: Kinds of values that are data, never a function a call through the holder may run
+#: (a pytree of arrays: `es.default_params`).
 _DATA = (
     Kind.ARRAY, Kind.HOST_ARRAY, Kind.DTYPE, Kind.NONE, Kind.SCALAR, Kind.STRING, Kind.SHAPE,
+    Kind.PYTREE,
 )  # fmt: skip
 
 
