@@ -16,6 +16,7 @@ unknown kind as a premise they cannot prove.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import libcst as cst
 
@@ -364,7 +365,8 @@ class ValueModel:
         if qual == "jax.numpy.arange" and len(call.args) == 1:
             return arange(call.args[0].value)
         if qual is not None:
-            made = constructed_class(self.ctx.qualify, call, lambda n: assigned_value(self.ctx, stmt, n))
+            bound = partial(assigned_value, self.ctx, stmt)
+            made = constructed_class(self.ctx.qualify, call, bound)
             return self._project_call(qual) or call_value(qual, call, made)
         func = call.func
         if type(func) is cst.Name:
