@@ -97,7 +97,8 @@ def _returns_code(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
 
 def held_locally(ctx: ModuleContext, scope: str, name: str) -> list[Held] | None:
     """What `name`, bound in the function `scope` once, outside loops, holds, where its
-    value names no other local (`_handed`); None where that is not proven."""
+    value names no other local (`_handed`) but those holding data there (an array);
+    None where that is not proven."""
     fn = ctx.graph.functions.get(scope)
     if fn is None or name in fn.params:
         return None
@@ -106,10 +107,17 @@ def held_locally(ctx: ModuleContext, scope: str, name: str) -> list[Held] | None
     if type(node) is not cst.Assign or defs[0].loops or len(node.targets) != 1:
         return None
     local = {n for s in ctx.graph.scope_stmts(scope) for n in s.defs} | set(fn.params)
-    handed = _handed(node.value)
+    handed = [n for n in _handed(node.value) if not _local_data(ctx, defs[0], n, local)]
     if any(type(n) is cst.Name and n.value in local for n in handed):
         return None
     return [h for n in handed for h in _resolve(ctx, defs[0], n, frozenset({name}))]
+
+
+def _local_data(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression, local: set[str]) -> bool:
+    """`node` is a local name that holds data where `stmt` reads it (no function)."""
+    if type(node) is not cst.Name or node.value not in local:
+        return False
+    return model(ctx).value_of(stmt, node).kind in _DATA
 
 
 def _handed(expr: cst.BaseExpression) -> list[cst.BaseExpression]:

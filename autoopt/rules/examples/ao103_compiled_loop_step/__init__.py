@@ -10,6 +10,7 @@ from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples.ao103_compiled_loop_step import (
     closures,
     donated_step,
+    evosax_steps,
     guarded,
     handed,
     held_layers,
@@ -29,6 +30,7 @@ VALID: tuple[Valid, ...] = (
     *kept.VALID,
     *nnx_in_place.VALID,
     *library_steps.VALID,
+    *evosax_steps.VALID,
     *closures.VALID,
     *handed.VALID,
     *held_layers.VALID,
@@ -65,6 +67,7 @@ INVALID: tuple[Invalid, ...] = (
     nnx_in_place.NNX_HOST_WRITE,
     nnx_in_place.NNX_MODULE_CALL,
     library_steps.OPTAX_LOCAL,
+    *evosax_steps.INVALID,
     *closures.INVALID,
     handed.HANDED_ATTRIBUTE,
     handed.FLOAT_CANCELS,
