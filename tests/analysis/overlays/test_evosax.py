@@ -7,13 +7,11 @@ import inspect
 import jax
 import jax.numpy as jnp
 import pytest
+from evosax.algorithms.base import EvolutionaryAlgorithm
+from evosax.problems import Problem
 
 from autoopt.analysis.overlays import evosax as evosax_api
 from tests.analysis.overlays import leaves_equal, lookup, resolve, snapshot
-
-evosax = pytest.importorskip("evosax")
-from evosax.algorithms.base import EvolutionaryAlgorithm  # noqa: E402
-from evosax.problems import Problem  # noqa: E402
 
 KEY = jax.random.key(0)
 PROBLEM = lookup("evosax.problems.BBOBProblem")(fn_name="sphere", num_dims=3, seed=0)  # type: ignore[operator]
