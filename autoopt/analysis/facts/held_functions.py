@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.project import project_function
@@ -46,11 +47,9 @@ from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
-#: Kinds of values that are data, never a function a call through the holder may run
-#: (a pytree of arrays: `es.default_params`).
+#: Kinds of values that are data, never a function a call through the holder may run.
 _DATA = (
     Kind.ARRAY, Kind.HOST_ARRAY, Kind.DTYPE, Kind.NONE, Kind.SCALAR, Kind.STRING, Kind.SHAPE,
-    Kind.PYTREE,
 )  # fmt: skip
 
 
@@ -180,9 +179,17 @@ def _attribute(ctx: ModuleContext, stmt: Stmt, node: cst.Attribute) -> list[Held
     if qual is not None:
         found = project_function(ctx, qual)
         return [Held(f"the function `{code}`", stmt, fn=found[1], home=found[0])] if found else []
-    if model(ctx).value_of(stmt, node).kind in _DATA:
+    if model(ctx).value_of(stmt, node).kind in _DATA or _arrays_attribute(ctx, stmt, node):
         return []
     return [Held(f"`{code}`", stmt, unseen=True)]
+
+
+def _arrays_attribute(ctx: ModuleContext, stmt: Stmt, node: cst.Attribute) -> bool:
+    """An attribute of a library object that an overlay lists as holding arrays
+    (`es.default_params` of an evosax strategy, `overlays.ARRAYS_ATTRIBUTES`)."""
+    base = model(ctx).value_of(stmt, node.value)
+    attribute = f"{base.detail}.{node.attr.value}"
+    return base.kind is Kind.OBJECT and attribute in overlays.ARRAYS_ATTRIBUTES
 
 
 def instance_class(ctx: ModuleContext, name: str) -> str | None:
