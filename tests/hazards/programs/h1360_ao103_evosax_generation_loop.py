@@ -19,7 +19,7 @@ def main():
     params = es.default_params
     state = es.init(key, solution, params)
     best = []
-    for generation in range(6):
+    for _ in range(6):
         key, key_ask, key_tell = jax.random.split(key, 3)
         population, state = es.ask(key_ask, state, params)
         fitness = fitness_fn(population)

@@ -15,7 +15,7 @@ def fitness_fn(population):
 
 def evolve(es, params, state, key):
     best = []
-    for generation in range(6):
+    for _ in range(6):
         key, key_ask, key_tell = jax.random.split(key, 3)
         population, state = es.ask(key_ask, state, params)
         fitness = fitness_fn(population)

@@ -19,9 +19,9 @@ def main():
     es = SimpleES(population_size=8, solution=solution)
     params = es.default_params
     state = es.init(key, solution, params)
-    for generation in range(6):
+    for _ in range(6):
         key, key_ask, key_tell = jax.random.split(key, 3)
         population, state = es.ask(key_ask, state, params)
         fitness = fitness_fn(population)
-        state, metrics = es.tell(key_tell, population, fitness, state, params)
+        state, _ = es.tell(key_tell, population, fitness, state, params)
     return state.mean, len(EVALUATED), jnp.stack(EVALUATED).sum()

@@ -21,7 +21,7 @@ params = es.default_params
 key, subkey = jax.random.split(key)
 state = es.init(subkey, solution, params)
 first = []
-for i in range(5):
+for _ in range(5):
     key, subkey = jax.random.split(key)
     key_ask, key_eval, key_tell = jax.random.split(subkey, 3)
     population, state = es.ask(key_ask, state, params)
@@ -35,7 +35,7 @@ params = es.default_params
 key, subkey = jax.random.split(key)
 state = es.init(subkey, solution, params)
 second = []
-for i in range(5):
+for _ in range(5):
     key, subkey = jax.random.split(key)
     key_ask, key_eval, key_tell = jax.random.split(subkey, 3)
     population, state = es.ask(key_ask, state, params)
