@@ -108,7 +108,11 @@ class CompiledLoopStep(Rule):
       program rebinds, a factory variable a `nonlocal` setter rebinds, a list it was given)
       must be unchanging, as for the step's own callees: `analysis/facts/summaries.py`; an optax
       optimizer it calls (`opt.update(...)`, a local bound once before the loop) is a
-      static argument, immutable and hashable: `analysis/overlays/optax.py`; a function a
+      static argument, immutable and hashable: `analysis/overlays/optax.py`; so is an evosax
+      strategy or benchmark problem built by a constructor the overlay lists, given only
+      its data options and evosax's own fitness-shaping and metrics functions (its `ask`,
+      `tell`, `eval` are pure; one of unproven kind, given a function of the program's
+      own, or rebuilt in the loop is not): `analysis/overlays/evosax.py`; a function a
       global optimizer holds (its schedule) reads nothing that changes:
       `analysis/facts/held_functions.py`; in a loop at module level, a global the program
       rebinds (`model = nn.Dense(...)` cell after cell) whose one binding reaching the loop

@@ -12,6 +12,7 @@ from autoopt.analysis.core.exprs import is_constant
 from autoopt.analysis.core.graph import CallSite, Function, Stmt
 from autoopt.analysis.facts.tracing import dynamic_names
 from autoopt.analysis.values.library import constructed_class
+from autoopt.analysis.values.model import assigned_value
 
 
 class ArgKind(str, Enum):
@@ -83,12 +84,13 @@ def _kind_of_def(ctx: ModuleContext, stmt: Stmt, name: str) -> ArgKind:
             return ArgKind.UNHASHABLE
         if type(value) is cst.Call and (ctx.qualify(value.func) or "").startswith("jax."):
             return ArgKind.ARRAY
-        if type(value) is cst.Call and _static_object(ctx, value):
+        if type(value) is cst.Call and _static_object(ctx, stmt, value):
             return ArgKind.CONSTANT
     return ArgKind.UNKNOWN
 
 
-def _static_object(ctx: ModuleContext, call: cst.Call) -> bool:
-    """A constructor of an object jit may keep static (`optax.adam(...)`): hashable, and
-    the one object every call passes where this binding reaches it."""
-    return constructed_class(ctx.qualify, call) in overlays.STATIC_CLASSES
+def _static_object(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
+    """A constructor of an object jit may keep static (`optax.adam(...)`), run by `stmt`:
+    hashable, and the one object every call passes where this binding reaches it."""
+    cls = constructed_class(ctx.qualify, call, lambda n: assigned_value(ctx, stmt, n))
+    return cls in overlays.STATIC_CLASSES

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.project import project_function
@@ -95,7 +96,8 @@ def _returns_code(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
 
 def held_locally(ctx: ModuleContext, scope: str, name: str) -> list[Held] | None:
     """What `name`, bound in the function `scope` once, outside loops, holds, where its
-    value names no other local (`_handed`); None where that is not proven."""
+    value names no other local (`_handed`) but those holding data there (an array);
+    None where that is not proven."""
     fn = ctx.graph.functions.get(scope)
     if fn is None or name in fn.params:
         return None
@@ -104,10 +106,17 @@ def held_locally(ctx: ModuleContext, scope: str, name: str) -> list[Held] | None
     if type(node) is not cst.Assign or defs[0].loops or len(node.targets) != 1:
         return None
     local = {n for s in ctx.graph.scope_stmts(scope) for n in s.defs} | set(fn.params)
-    handed = _handed(node.value)
+    handed = [n for n in _handed(node.value) if not _local_data(ctx, defs[0], n, local)]
     if any(type(n) is cst.Name and n.value in local for n in handed):
         return None
     return [h for n in handed for h in _resolve(ctx, defs[0], n, frozenset({name}))]
+
+
+def _local_data(ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression, local: set[str]) -> bool:
+    """`node` is a local name that holds data where `stmt` reads it (no function)."""
+    if type(node) is not cst.Name or node.value not in local:
+        return False
+    return model(ctx).value_of(stmt, node).kind in _DATA
 
 
 def _handed(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
@@ -170,9 +179,17 @@ def _attribute(ctx: ModuleContext, stmt: Stmt, node: cst.Attribute) -> list[Held
     if qual is not None:
         found = project_function(ctx, qual)
         return [Held(f"the function `{code}`", stmt, fn=found[1], home=found[0])] if found else []
-    if model(ctx).value_of(stmt, node).kind in _DATA:
+    if model(ctx).value_of(stmt, node).kind in _DATA or _arrays_attribute(ctx, stmt, node):
         return []
     return [Held(f"`{code}`", stmt, unseen=True)]
+
+
+def _arrays_attribute(ctx: ModuleContext, stmt: Stmt, node: cst.Attribute) -> bool:
+    """An attribute of a library object that an overlay lists as holding arrays
+    (`es.default_params` of an evosax strategy, `overlays.ARRAYS_ATTRIBUTES`)."""
+    base = model(ctx).value_of(stmt, node.value)
+    attribute = f"{base.detail}.{node.attr.value}"
+    return base.kind is Kind.OBJECT and attribute in overlays.ARRAYS_ATTRIBUTES
 
 
 def instance_class(ctx: ModuleContext, name: str) -> str | None:

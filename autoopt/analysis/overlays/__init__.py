@@ -1,7 +1,7 @@
 """Library knowledge as data: one module per library, the facts the analysis needs
 about its API (what a call returns, whether it is pure, which transforms it is):
 `jax`, `numpy`, `python` (builtins and the standard library), and the libraries built
-on jax: `optax`, `flax_linen`, `flax_nnx`, `flax_training`, `equinox`, `haiku`; and
+on jax: `optax`, `flax_linen`, `flax_nnx`, `flax_training`, `equinox`, `haiku`, `evosax`; and
 `absl`, whose `app.run` runs a script's entry.
 Anything a table does not list is unknown. The analysis never imports these
 libraries. Below, the tables that join every library's."""
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from autoopt.analysis.overlays import (
     equinox,
+    evosax,
     flax_linen,
     flax_nnx,
     flax_training,
@@ -87,6 +88,7 @@ PURE_CALLS = (
     | flax_training.PURE_CALLS
     | haiku.PURE_CALLS
     | haiku.LAYERS
+    | evosax.PURE_CALLS
 )
 #: Calls, outside JAX's own modules, whose result, given arrays, is one JAX array.
 ARRAY_CALLS = optax.LOSSES
@@ -103,20 +105,30 @@ UNKEPT_OBJECTS = flax_nnx.UNKEPT_OBJECTS | optax.UNKEPT_OBJECTS | equinox.UNKEPT
 #: Classes, in any library, read as values (filters, types): they hold no array.
 CLASSES = flax_nnx.VARIABLE_TYPES
 #: Constructors of library objects, in any library -> the class of the object returned.
-CONSTRUCTED_CLASSES = optax.RETURNS
+CONSTRUCTED_CLASSES = {**optax.RETURNS, **evosax.RETURNS}
+#: Constructors known only when given the options listed -> their data options, in order
+#: (`values/library.py`): the function options they may be given are `FUNCTION_OPTIONS`,
+#: each a pure library function (`PURE_FUNCTIONS`) or a `FUNCTION_MAKERS` call of one.
+CONSTRUCTOR_OPTIONS = evosax.OPTIONS
+FUNCTION_OPTIONS = evosax.FUNCTION_OPTIONS
+PURE_FUNCTIONS = evosax.PURE_FUNCTIONS
+FUNCTION_MAKERS = evosax.FUNCTION_MAKERS
 #: Classes, in any library, whose objects jit may keep as static arguments: immutable,
 #: hashable, changed by nothing.
-STATIC_CLASSES = optax.STATIC_CLASSES
+STATIC_CLASSES = optax.STATIC_CLASSES | evosax.STATIC_CLASSES
 #: Methods (`class.method`), in any library, that are pure functions of their receiver
 #: and arguments.
-PURE_METHODS = optax.PURE_METHODS
+PURE_METHODS = optax.PURE_METHODS | evosax.PURE_METHODS
 #: Classes whose objects hold no array leaf (a jit with equinox's filtering keeps them
 #: static, never donates them).
 NO_ARRAY_CLASSES = optax.NO_ARRAY_CLASSES
 #: Calls and methods (`class.method`), in any library, whose result, given arrays, is a
 #: pytree of arrays (haiku's `init`: of a transformed function with sealed code, which
 #: `facts/fresh.py` proves).
-ARRAYS_RESULTS = optax.ARRAYS_RESULTS | haiku.ARRAYS_RESULTS
+ARRAYS_RESULTS = optax.ARRAYS_RESULTS | haiku.ARRAYS_RESULTS | evosax.ARRAYS_RESULTS
+#: Attributes (`class.attribute`) of library objects that hold a pytree of arrays (or
+#: Python numbers): `es.default_params` of an evosax strategy.
+ARRAYS_ATTRIBUTES = evosax.ARRAYS_ATTRIBUTES
 #: Calls and methods (`class.method`), in any library, whose array leaves are new
 #: buffers, none of an argument's and none twice.
 FRESH_RESULTS = (

@@ -51,15 +51,26 @@ def attribute_value(qual: str) -> Value:
     return UNKNOWN
 
 
+#: What a name given to a constructor is bound to where the constructor runs (its one
+#: binding, an assignment), or None where that is not proven.
+Binding = Callable[[cst.Name], cst.BaseExpression | None]
+
+
 def constructed_class(
-    qualify: Callable[[cst.BaseExpression], str | None], call: cst.Call
+    qualify: Callable[[cst.BaseExpression], str | None],
+    call: cst.Call,
+    binding: Binding | None = None,
 ) -> str | None:
     """The library class of the object `call` constructs (`optax.adam(...)` ->
     `optax.GradientTransformation`), or None. A combinator (`optax.chain`) is known only
     when each argument is such a constructor call, written in place: a transformation
-    the user wrote may have an `update` that is not pure."""
+    the user wrote may have an `update` that is not pure. A constructor whose options an
+    overlay lists (`overlays.CONSTRUCTOR_OPTIONS`: an evosax strategy) is known only when
+    given those, each function option a pure library function (`binding` reads a name's)."""
     qual = qualify(call.func) or ""
     cls = overlays.CONSTRUCTED_CLASSES.get(qual)
+    if cls is not None and qual in overlays.CONSTRUCTOR_OPTIONS:
+        return cls if _known_options(qualify, call, qual, binding) else None
     if cls is None or qual not in overlays.COMBINATORS:
         return cls
     parts = [a.value for a in call.args if not a.star and a.keyword is None]
@@ -67,6 +78,52 @@ def constructed_class(
         type(p) is cst.Call and constructed_class(qualify, p) is not None for p in parts
     )
     return cls if known else None
+
+
+def _known_options(
+    qualify: Callable[[cst.BaseExpression], str | None],
+    call: cst.Call,
+    qual: str,
+    binding: Binding | None,
+) -> bool:
+    """`call` gives the constructor `qual` its data options (the first ones by position)
+    and, by keyword, function options that are pure library functions."""
+    data = overlays.CONSTRUCTOR_OPTIONS[qual]
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return False
+        if arg.keyword is None:
+            if index >= len(data):
+                return False
+        elif arg.keyword.value in overlays.FUNCTION_OPTIONS:
+            if not pure_function(qualify, arg.value, binding):
+                return False
+        elif arg.keyword.value not in data:
+            return False
+    return True
+
+
+def pure_function(
+    qualify: Callable[[cst.BaseExpression], str | None],
+    expr: cst.BaseExpression,
+    binding: Binding | None = None,
+) -> bool:
+    """`expr` is a library function the overlays list pure (`overlays.PURE_FUNCTIONS`),
+    a call of a maker of one wrapping such a function, or a name bound to either."""
+    if type(expr) is cst.Name and qualify(expr) is None:
+        bound = binding(expr) if binding is not None else None
+        return bound is not None and pure_function(qualify, bound)
+    if type(expr) is not cst.Call:
+        return qualify(expr) in overlays.PURE_FUNCTIONS
+    first = expr.args[0] if expr.args else None
+    return (
+        qualify(expr.func) in overlays.FUNCTION_MAKERS
+        and first is not None
+        and first.keyword is None
+        and not first.star
+        and pure_function(qualify, first.value, binding)
+        and not any(a.star for a in expr.args)
+    )
 
 
 def call_value(qual: str, call: cst.Call, made: str | None = None) -> Value:

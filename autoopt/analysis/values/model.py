@@ -16,6 +16,7 @@ unknown kind as a premise they cannot prove.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import libcst as cst
 
@@ -261,6 +262,8 @@ class ValueModel:
             if cls is not None and attr in cls.arrays:
                 return ARRAY  # the constructor was shown to give it a JAX array
             return PYTREE  # a field of a pytree of arrays is a pytree of arrays
+        if base.kind is Kind.OBJECT and f"{base.detail}.{attr}" in overlays.ARRAYS_ATTRIBUTES:
+            return PYTREE  # `es.default_params` of an evosax strategy
         return UNKNOWN
 
     def _subscript(self, stmt: Stmt, expr: cst.Subscript) -> Value:
@@ -362,7 +365,8 @@ class ValueModel:
         if qual == "jax.numpy.arange" and len(call.args) == 1:
             return arange(call.args[0].value)
         if qual is not None:
-            made = constructed_class(self.ctx.qualify, call)
+            bound = partial(assigned_value, self.ctx, stmt)
+            made = constructed_class(self.ctx.qualify, call, bound)
             return self._project_call(qual) or call_value(qual, call, made)
         func = call.func
         if type(func) is cst.Name:
@@ -1107,3 +1111,14 @@ def parameter_default(fn: Function, name: str) -> cst.BaseExpression | None:
         if param.name.value == name:
             return param.default
     return None
+
+
+def assigned_value(ctx: ModuleContext, stmt: Stmt, name: cst.Name) -> cst.BaseExpression | None:
+    """What `name` is bound to where `stmt` reads it: the value of its one reaching
+    assignment, which binds it alone; else None."""
+    defs = ctx.graph.reaching_defs(stmt, name.value)
+    node = defs[0].node if len(defs) == 1 else None
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    return node.value if type(target) is cst.Name and target.value == name.value else None

@@ -86,3 +86,53 @@ def test_constructed_class_vouches_for_a_chain_only_of_known_parts(
     assert constructed_class(qualify, call) == cls
     made = call_value(qualify(call.func) or "", call, constructed_class(qualify, call))
     assert (made.kind is Kind.OBJECT) is (cls is not None)
+
+
+_STRATEGY = "evosax.algorithms.base.EvolutionaryAlgorithm"
+_NAMES = {
+    "ES": "evosax.algorithms.SimpleES",
+    "BBOB": "evosax.problems.BBOBProblem",
+    "standardize": "evosax.core.fitness_shaping.standardize_fitness_shaping_fn",
+    "add_weight_decay": "evosax.core.fitness_shaping.add_weight_decay",
+    "optax.adam": "optax.adam",
+}
+#: Names bound before the constructor runs (`binding`), by their one assignment.
+_BOUND = {
+    "shaping": "add_weight_decay(standardize, weight_decay=0.01)",
+    "mine": "make_shaping()",
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "cls"),
+    [
+        ("ES(population_size=8, solution=x)", _STRATEGY),
+        ("ES(8, x)", _STRATEGY),
+        ("ES(population_size=8, solution=x, fitness_shaping_fn=standardize)", _STRATEGY),
+        ("ES(8, x, fitness_shaping_fn=add_weight_decay(standardize, 0.1))", _STRATEGY),
+        ("ES(8, x, fitness_shaping_fn=shaping)", _STRATEGY),
+        ("BBOB(fn_name='sphere', num_dims=2, seed=0)", "evosax.problems.Problem"),
+        ("ES(8, x, standardize)", None),  # a third positional: an option not data
+        ("ES(8, x, optimizer=optax.adam(0.1))", None),  # an option not followed
+        ("ES(8, x, metrics_fn=my_metrics)", None),  # a function of the program's own
+        ("ES(8, x, fitness_shaping_fn=mine)", None),  # bound to what code not seen made
+        ("ES(8, x, fitness_shaping_fn=unbound)", None),  # no one binding
+        ("ES(8, x, fitness_shaping_fn=add_weight_decay(my_fn, 0.1))", None),
+        ("ES(*args)", None),
+        ("ES(8, x, **options)", None),
+    ],
+)
+def test_constructed_class_vouches_for_evosax_objects_given_known_options(
+    code: str, cls: str | None
+) -> None:
+    def qualify(node: cst.BaseExpression) -> str | None:
+        code = cst.Module([]).code_for_node(node)
+        return _NAMES.get(code)
+
+    def binding(name: cst.Name) -> cst.BaseExpression | None:
+        bound = _BOUND.get(name.value)
+        return cst.parse_expression(bound) if bound else None
+
+    call = cst.parse_expression(code)
+    assert type(call) is cst.Call
+    assert constructed_class(qualify, call, binding) == cls
