@@ -74,6 +74,7 @@ from autoopt.analysis.facts.constructors import (
     plain_record,
 )
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.nnx_modules import optimizer_arguments
 from autoopt.analysis.facts.reflection import constant_globals
 from autoopt.analysis.facts.split_makers import made_call
@@ -361,8 +362,9 @@ class Sharing:
             self._link_targets([node.target], node.value, changes=True)
         elif type(node) is cst.AnnAssign and node.value is not None:
             self._link_targets([node.target], node.value)
-        elif type(node) is cst.For:
-            self._link(bound_names(node.target), self.shares(node.iter))
+        elif type(node) is cst.For:  # a new batch of a generator holds nothing else
+            bound = [n for n in bound_names(node.target) if not fresh_items(self.ctx, stmt, n)]
+            self._link(bound, self.shares(node.iter))
         elif type(node) is cst.With:
             for item in node.items:
                 if item.asname is not None:

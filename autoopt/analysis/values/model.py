@@ -293,6 +293,13 @@ class ValueModel:
 
     def _binary(self, stmt: Stmt, expr: cst.BinaryOperation) -> Value:
         left, right = self.value_of(stmt, expr.left), self.value_of(stmt, expr.right)
+        joined = left.container
+        if (
+            type(expr.operator) is cst.Add
+            and joined in ("tuple", "list")
+            and right.container == joined
+        ):
+            return arrays_in(joined)  # `(xs, ys) + coeffs`: a tuple of arrays, made anew
         combined = combine(left, right, type(expr.operator) is cst.Modulo)
         if combined.kind is Kind.ARRAY and type(expr.operator) is not cst.MatrixMultiply:
             return typed_arithmetic(combined, left, right)
