@@ -362,9 +362,8 @@ class Sharing:
             self._link_targets([node.target], node.value, changes=True)
         elif type(node) is cst.AnnAssign and node.value is not None:
             self._link_targets([node.target], node.value)
-        elif type(node) is cst.For:  # a new batch of a generator holds nothing else
-            bound = [n for n in bound_names(node.target) if not fresh_items(self.ctx, stmt, n)]
-            self._link(bound, self.shares(node.iter))
+        elif type(node) is cst.For:
+            self._link_loop(stmt, node)
         elif type(node) is cst.With:
             for item in node.items:
                 if item.asname is not None:
@@ -373,6 +372,21 @@ class Sharing:
             self._link_mutation(call)
             self._link_retention(call)
         self._link_yields(stmt)
+
+    def _link_loop(self, stmt: Stmt, node: cst.For) -> None:
+        """The loop's target holds what its iterable holds; a new batch of a generator
+        (`facts/loop_batches.py`) holds nothing else, but the generator keeps its
+        arguments and reads them again on every iteration."""
+        held = self.shares(node.iter)
+        names = list(bound_names(node.target))
+        bound = [n for n in names if not fresh_items(self.ctx, stmt, n)]
+        self._link(bound, held)
+        if len(bound) < len(names):
+            line = self.ctx.span(node).line
+            where = (
+                f"{KEPT}is held by the iterator of the loop at line {line}, which reads it again"
+            )
+            self._link({where}, held)
 
     def _link_yields(self, stmt: Stmt) -> None:
         """A value a generator yields (`yield params`, `yield from [params]`) is handed to

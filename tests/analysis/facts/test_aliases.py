@@ -580,3 +580,13 @@ def test_a_generator_yielding_its_array_holds_it() -> None:
     sharing = Sharing(context(code, HEADER), "main")
     assert sharing.may_share("x", "xs")
     assert sharing.may_share("x", "model")
+
+
+def test_a_proven_generator_keeps_its_arguments() -> None:
+    """The batch is new, but the generator reads `model` again on every iteration."""
+    code = FRESH_LOADER.replace("GEN((xs, ys), 2)", "loader((model, ys), 2)")
+    sharing = Sharing(context(code, HEADER), "main")
+    assert "x" not in sharing.holds
+    iterator = "<kept>is held by the iterator of the loop at line 23, which reads it again"
+    assert "model" in sharing.holds[iterator]
+    assert iterator in sharing.component({"model"}, weak=False)
