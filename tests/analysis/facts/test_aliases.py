@@ -589,4 +589,4 @@ def test_a_proven_generator_keeps_its_arguments() -> None:
     assert "x" not in sharing.holds
     iterator = "<kept>is held by the iterator of the loop at line 23, which reads it again"
     assert "model" in sharing.holds[iterator]
-    assert iterator in sharing.component({"model"}, weak=False)
+    assert sharing.may_share(iterator, "model")
