@@ -27,8 +27,10 @@ from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import is_escaping
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
+from autoopt.analysis.overlays import diffrax as diffrax_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
+from autoopt.analysis.values import diffrax_calls
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT
 from autoopt.analysis.values.fields import (
     PytreeClass,
@@ -248,6 +250,9 @@ class ValueModel:
         attr = expr.attr.value
         if base.kind is Kind.BOTTOM:
             return BOTTOM  # not known until the cycle's first estimate
+        solved = diffrax_calls.attribute_value(base, attr)
+        if solved is not None:
+            return solved
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             if attr == "shape" and base.shape is not None:
                 return typed_value(Kind.SHAPE, base.shape)
@@ -368,6 +373,8 @@ class ValueModel:
             return converted(qual, call, self.value_of(stmt, call.args[0].value))
         if qual == "jax.numpy.arange" and len(call.args) == 1:
             return arange(call.args[0].value)
+        if qual in diffrax_api.CALLS:
+            return diffrax_calls.call_value(qual, call, lambda e: self.value_of(stmt, e))
         if qual is not None:
             made = constructed_class(self.ctx.qualify, call)
             return self._project_call(qual) or call_value(qual, call, made)
@@ -382,8 +389,27 @@ class ValueModel:
                 first = self.value_of(stmt, call.args[0].value)
                 if first.kind is Kind.BOTTOM or first.container is not None:
                     return first  # the gradient has its argument's structure
+            if inner == "jax.vmap" and func.args:
+                return self._vmapped(stmt, func.args[0].value, call)
             return PYTREE if inner in overlays.TRACING_TRANSFORMS else UNKNOWN
         return UNKNOWN
+
+    def _vmapped(self, stmt: Stmt, func: cst.BaseExpression, call: cst.Call) -> Value:
+        """`jax.vmap(f)(...)` stacks `f`'s output leaf by leaf: an array, or a tuple of
+        arrays, where `f` (a function of the module, a lambda calling one, or a library
+        function given arrays) is proven to return one; else a pytree of arrays."""
+        if type(func) is cst.Lambda and type(func.body) is cst.Call:
+            func = func.body.func if type(func.body.func) is cst.Name else func
+        returned = UNKNOWN
+        if type(func) is cst.Name:
+            fn = self.ctx.graph.resolve_function(func.value, stmt.scope)
+            if fn is not None and not self._rebound(stmt, func.value, fn):
+                returned = self.returns(fn)
+        elif self.ctx.qualify(func) in diffrax_api.ARRAY_TUPLES:
+            returned = self._call(stmt, call.with_changes(func=func))
+        if returned.kind is Kind.ARRAY or returned.container == "tuple":
+            return Value(returned.kind, detail=returned.detail)
+        return PYTREE
 
     def _project_call(self, qual: str) -> Value | None:
         """A function of another project file: what its own analysis says it returns."""
