@@ -243,7 +243,7 @@ def _array_source(
         proven = _is_array(ctx, site.stmt, given)
         return None if proven else f": `{ctx.code(given)}`, given as `{param}`, is no array"
     if type(given) in (cst.Tuple, cst.List):
-        parts = list(given.elements)  # type: ignore[union-attr]
+        parts = list(given.elements)  # type: ignore[attr-defined]
         for part in parts:
             if type(part) is cst.StarredElement or not _is_array(ctx, site.stmt, part.value):
                 return f": `{ctx.code(part.value)}`, given in `{param}`, is not proven an array"

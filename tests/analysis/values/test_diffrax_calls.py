@@ -54,7 +54,8 @@ def test_a_save_option_bound_to_a_name_is_followed() -> None:
             Value(Kind.ARRAY),
         ),
         (
-            "import diffrax\nts = jnp.ones((2, 5))\nys = jax.vmap(diffrax.backward_hermite_coefficients)(ts, ts)",
+            "import diffrax\nts = jnp.ones((2, 5))\n"
+            "ys = jax.vmap(diffrax.backward_hermite_coefficients)(ts, ts)",
             Value(Kind.PYTREE, detail="tuple"),
         ),
         # anything else: a pytree of arrays

@@ -25,7 +25,7 @@ def main():
     ys = jnp.ones((8, 4))
     model = jnp.eye(4)
     losses = []
-    for _, (x, y) in zip(range(3), batches((xs, ys), 8)):
+    for _, (x, y) in zip(range(3), batches((xs, ys), 8), strict=False):
         model, pred, loss = make_step(model, x, y)
         losses.append((loss, pred.sum()))
     return model, losses

@@ -20,7 +20,7 @@ def main():
     data = jnp.linspace(0.0, 1.0, 6)
     model = jnp.zeros(6)
     totals = []
-    for _, x in zip(range(4), repeat(data)):
+    for _, x in zip(range(4), repeat(data), strict=False):
         model, residual = make_step(model, x)
         totals.append(residual.sum())
     return model, totals

@@ -20,7 +20,7 @@ def step(params, x):
 def main():
     params = {"w": jnp.arange(8.0)}
     losses = []
-    for _, (x,) in zip(range(4), batches((params["w"],), 2)):
+    for _, (x,) in zip(range(4), batches((params["w"],), 2), strict=False):
         params = step(params, x)
         losses.append(params["w"].sum())
     return params, losses

@@ -43,7 +43,7 @@ def main():
         return value, model
 
     values = []
-    for step, data_i in zip(range(6), dataloader((ts, ys) + extra, 4, key=key)):
+    for _, data_i in zip(range(6), dataloader((ts, ys) + extra, 4, key=key), strict=False):  # noqa: RUF005
         value, model = make_step(model, data_i)
         values.append(value)
     return model.weight, values, ts, ys
