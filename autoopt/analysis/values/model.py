@@ -399,7 +399,9 @@ class ValueModel:
         arrays, where `f` (a function of the module, a lambda calling one, or a library
         function given arrays) is proven to return one; else a pytree of arrays."""
         if type(func) is cst.Lambda and type(func.body) is cst.Call:
-            func = func.body.func if type(func.body.func) is cst.Name else func
+            called = func.body.func  # `lambda k: f(ts, key=k)`: `f`'s output, not a parameter's
+            params = {p.name.value for p in func.params.params}
+            func = called if type(called) is cst.Name and called.value not in params else func
         returned = UNKNOWN
         if type(func) is cst.Name:
             fn = self.ctx.graph.resolve_function(func.value, stmt.scope)
@@ -745,7 +747,8 @@ class ValueModel:
                 header = self.ctx.graph.stmts[fn.header]
                 values.append(self.value_of(header, default) if default is not None else UNKNOWN)
             else:
-                values.append(self.value_of(site.stmt, expr))
+                value = self.value_of(site.stmt, expr)
+                values.append(Value(value.kind) if _batches(self.ctx, site.call) else value)
         return join_all(values)
 
     def defined(self, stmt: Stmt, name: str) -> Value:
@@ -925,13 +928,18 @@ class ValueModel:
         return join_all(values)
 
 
+#: Transforms whose call `T(fn)(...)` binds `fn`'s parameters to its arguments (slices of
+#: them for `jax.vmap`).
+_PASSING = jax_api.PASSING_TRANSFORMS | jax_api.BATCHING_TRANSFORMS
+
+
 def _binding_calls(ctx: ModuleContext, fn: Function) -> list[CallSite] | None:
     """The calls that bind `fn`'s parameters: its direct calls, and `jax.grad(fn)(...)`
     and the like; None when it may be called in another way or from elsewhere."""
     direct = ctx.graph.call_sites(fn)
     if only_called(ctx, fn):
         return direct
-    if is_escaping(ctx, fn.name, fn.scope == MODULE, jax_api.PASSING_TRANSFORMS):
+    if is_escaping(ctx, fn.name, fn.scope == MODULE, _PASSING):
         return None
     transformed = [
         CallSite(stmt, call, fn)
@@ -950,7 +958,13 @@ def _passes_to(ctx: ModuleContext, call: cst.Call, fn: Function) -> bool:
     arg = func.args[0]
     if arg.keyword is not None or arg.star or type(arg.value) is not cst.Name:
         return False
-    return arg.value.value == fn.name and ctx.qualify(func.func) in jax_api.PASSING_TRANSFORMS
+    return arg.value.value == fn.name and ctx.qualify(func.func) in _PASSING
+
+
+def _batches(ctx: ModuleContext, call: cst.Call) -> bool:
+    """`call` is `jax.vmap(fn)(...)`: its arguments' kinds reach `fn`, not their shapes."""
+    func = call.func
+    return type(func) is cst.Call and ctx.qualify(func.func) in jax_api.BATCHING_TRANSFORMS
 
 
 def _module_binders(ctx: ModuleContext) -> dict[str, list[Stmt]]:

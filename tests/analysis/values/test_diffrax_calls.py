@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import libcst as cst
 import pytest
 
+from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.values.lattice import Kind, Value
+from autoopt.analysis.values.model import model
 
-from .test_model import value_at_end
+from .test_model import HEADER, value_at_end
 
 SOLVE = """
 import diffrax
@@ -62,6 +65,10 @@ def test_a_save_option_bound_to_a_name_is_followed() -> None:
         ("def f(k):\n    return {'a': k}\nys = jax.vmap(f)(jnp.arange(4))", Value(Kind.PYTREE)),
         ("ys = jax.vmap(lambda k: k + 1)(jnp.arange(4))", Value(Kind.PYTREE)),
         ("ys = jax.vmap(g)(jnp.arange(4))", Value(Kind.PYTREE)),
+        (  # the lambda's `f` is its parameter, not the module's function
+            "def f(k):\n    return jnp.ones(3)\nys = jax.vmap(lambda f: f(1))(fs)",
+            Value(Kind.PYTREE),
+        ),
     ],
 )
 def test_vmap_keeps_the_structure_of_what_its_function_returns(body: str, value: Value) -> None:
@@ -73,3 +80,11 @@ def test_hermite_coefficients_of_arrays_are_a_tuple_of_arrays() -> None:
     assert value_at_end(body, "c") == Value(Kind.PYTREE, detail="tuple")
     body = body.replace("(ts, ts)", "(ts, load())")
     assert value_at_end(body, "c").kind is Kind.UNKNOWN
+
+
+def test_a_function_vmap_calls_takes_its_arguments_kinds_not_their_shapes() -> None:
+    body = "def _f(y):\n    probe(y)\n    return y\nys = jax.vmap(_f)(jnp.ones((4, 3)))"
+    code = HEADER + body + "\n"
+    ctx = ModuleContext("<t>", code, cst.parse_module(code))
+    probe = ctx.graph.scope_stmts("_f")[0]
+    assert model(ctx).name(probe, "y") == Value(Kind.ARRAY)  # a row: no (4, 3) shape
