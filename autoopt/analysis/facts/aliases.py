@@ -30,7 +30,10 @@ statements, in its own file (`analysis/core/project.py`): the arguments behind i
 parameters, the places it stores them (a global it declares, a class attribute, a
 container of its module: held by that module), and, for a generator or a coroutine,
 every argument (its frame keeps them). A nested function a scope names holds the names
-of that scope it reads (its closure).
+of that scope it reads (its closure). A loop's target holds what its iterable holds,
+except a new batch of a generator proven to yield new buffers
+(`analysis/facts/loop_batches.py` `fresh_items`), which holds nothing; the loop's
+iterator, a pseudo-name, keeps the generator's arguments instead.
 """
 
 from __future__ import annotations

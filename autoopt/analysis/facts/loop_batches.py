@@ -15,14 +15,20 @@ step that takes them deletes nothing another name reads when all of these hold
   but the loop;
 - that function's name is bound once in the module, and every `yield` in it yields an
   expression (never a name or `yield from`) whose every leaf is made anew where it is
-  yielded, one buffer per leaf (`_fresh`): a tuple (or `tuple(E for a in arrays)`) of
-  such expressions, or `A[I]` with `I` an array (advanced indexing: a NumPy copy, a JAX
-  gather; `overlays/jax.py` `INDEX_COPIES`) and `A` an array, a parameter given an array
-  or the element of a parameter given a tuple of arrays at the loop's call.
+  yielded, one buffer per leaf (`_stale` finds none that is not): a tuple (or
+  `tuple(E for a in arrays)`) of such expressions, or `A[I]` with `I` an array
+  (advanced indexing: a NumPy copy, a JAX gather; `overlays/jax.py` `INDEX_COPIES`) and
+  `A` an array, a parameter given an array or the element of a parameter given a tuple
+  of arrays at the loop's call (written out, or a value the value model knows is a tuple
+  or list of arrays: `(ts, labels) + coeffs`). A basic slice `A[i:j]` is no copy: JAX
+  returns `A` itself where the slice covers it.
 
 Where the loop iterates anything else (a list, `itertools.repeat`, a library's loader)
 its items may be kept there: no fix. Where the generator's yields are not proven new
-buffers the premise is unproven: unsafe, and the verdict names it.
+buffers the premise is unproven: unsafe, and the verdict names the part that fails.
+`fresh_items` answers the same question for the may-share relation
+(`analysis/facts/aliases.py`): such a batch holds no object another name holds, though
+the generator keeps its arguments.
 """
 
 from __future__ import annotations
