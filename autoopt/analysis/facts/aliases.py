@@ -30,7 +30,10 @@ statements, in its own file (`analysis/core/project.py`): the arguments behind i
 parameters, the places it stores them (a global it declares, a class attribute, a
 container of its module: held by that module), and, for a generator or a coroutine,
 every argument (its frame keeps them). A nested function a scope names holds the names
-of that scope it reads (its closure).
+of that scope it reads (its closure). A loop's target holds what its iterable holds,
+except a new batch of a generator proven to yield new buffers
+(`analysis/facts/loop_batches.py` `fresh_items`), which holds nothing; the loop's
+iterator, a pseudo-name, keeps the generator's arguments instead.
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ from autoopt.analysis.facts.constructors import (
 )
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
 from autoopt.analysis.facts.jit_outputs import fresh_positions
+from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.nnx_modules import optimizer_arguments, user_module_class
 from autoopt.analysis.facts.reflection import constant_globals
 from autoopt.analysis.facts.split_makers import made_call
@@ -370,7 +374,7 @@ class Sharing:
         elif type(node) is cst.AnnAssign and node.value is not None:
             self._link_targets([node.target], node.value)
         elif type(node) is cst.For:
-            self._link(bound_names(node.target), self.shares(node.iter))
+            self._link_loop(stmt, node)
         elif type(node) is cst.With:
             for item in node.items:
                 if item.asname is not None:
@@ -379,6 +383,21 @@ class Sharing:
             self._link_mutation(call)
             self._link_retention(call)
         self._link_yields(stmt)
+
+    def _link_loop(self, stmt: Stmt, node: cst.For) -> None:
+        """The loop's target holds what its iterable holds; a new batch of a generator
+        (`facts/loop_batches.py`) holds nothing else, but the generator keeps its
+        arguments and reads them again on every iteration."""
+        held = self.shares(node.iter)
+        names = list(bound_names(node.target))
+        bound = [n for n in names if not fresh_items(self.ctx, stmt, n)]
+        self._link(bound, held)
+        if len(bound) < len(names):
+            line = self.ctx.span(node).line
+            where = (
+                f"{KEPT}is held by the iterator of the loop at line {line}, which reads it again"
+            )
+            self._link({where}, held)
 
     def _link_yields(self, stmt: Stmt) -> None:
         """A value a generator yields (`yield params`, `yield from [params]`) is handed to

@@ -15,14 +15,20 @@ step that takes them deletes nothing another name reads when all of these hold
   but the loop;
 - that function's name is bound once in the module, and every `yield` in it yields an
   expression (never a name or `yield from`) whose every leaf is made anew where it is
-  yielded, one buffer per leaf (`_fresh`): a tuple (or `tuple(E for a in arrays)`) of
-  such expressions, or `A[I]` with `I` an array (advanced indexing: a NumPy copy, a JAX
-  gather; `overlays/jax.py` `INDEX_COPIES`) and `A` an array, a parameter given an array
-  or the element of a parameter given a tuple of arrays at the loop's call.
+  yielded, one buffer per leaf (`_stale` finds none that is not): a tuple (or
+  `tuple(E for a in arrays)`) of such expressions, or `A[I]` with `I` an array
+  (advanced indexing: a NumPy copy, a JAX gather; `overlays/jax.py` `INDEX_COPIES`) and
+  `A` an array, a parameter given an array or the element of a parameter given a tuple
+  of arrays at the loop's call (written out, or a value the value model knows is a tuple
+  or list of arrays: `(ts, labels) + coeffs`). A basic slice `A[i:j]` is no copy: JAX
+  returns `A` itself where the slice covers it.
 
 Where the loop iterates anything else (a list, `itertools.repeat`, a library's loader)
 its items may be kept there: no fix. Where the generator's yields are not proven new
-buffers the premise is unproven: unsafe, and the verdict names it.
+buffers the premise is unproven: unsafe, and the verdict names the part that fails.
+`fresh_items` answers the same question for the may-share relation
+(`analysis/facts/aliases.py`): such a batch holds no object another name holds, though
+the generator keeps its arguments.
 """
 
 from __future__ import annotations
@@ -146,6 +152,19 @@ def _rebound(ctx: ModuleContext, fn: Function) -> bool:
     return any(fn.name in s.defs and s.id != fn.header for s in ctx.graph.stmts)
 
 
+def fresh_items(ctx: ModuleContext, header: Stmt, name: str) -> bool:
+    """Whether the `for` loop `header` binds `name` to the items of a generator of this
+    module whose every `yield` is proven new buffers: `name` then holds no object any
+    other name holds (`analysis/facts/aliases.py` links it to nothing)."""
+    if type(header.node) is not cst.For:
+        return False
+    source = _source(ctx, header, name)
+    if source is None:
+        return False
+    call, fn, gen_stmt = source
+    return _fresh_yields(ctx, fn, CallSite(gen_stmt, call, fn))[0] is _SAFE
+
+
 def _fresh_yields(ctx: ModuleContext, fn: Function, site: CallSite) -> Verdict:
     """Safe when every `yield` of `fn` yields new buffers only, one per leaf."""
     for stmt in ctx.graph.scope_stmts(fn.qualname):
@@ -155,54 +174,56 @@ def _fresh_yields(ctx: ModuleContext, fn: Function, site: CallSite) -> Verdict:
             value = node.value
             if value is None or isinstance(value, cst.From):
                 return _UNSAFE, f"`{fn.name}` yields values it does not make (`yield from`)"
-            if not _fresh(ctx, fn, site, stmt, value, None):
+            why = _stale(ctx, fn, site, stmt, value, None)
+            if why is not None:
                 return _UNSAFE, (
-                    f"cannot prove `{fn.name}` yields new buffers (`{ctx.code(value)}`)"
+                    f"cannot prove `{fn.name}` yields new buffers (`{ctx.code(value)}`){why}"
                 )
     return _SAFE, ""
 
 
-def _fresh(
+def _stale(
     ctx: ModuleContext,
     fn: Function,
     site: CallSite,
     stmt: Stmt,
     expr: cst.BaseExpression,
     element: tuple[str, str] | None,
-) -> bool:
-    """Whether every leaf of `expr`, evaluated at `stmt` of `fn`, is a new buffer of its
-    own; `element` is (name, parameter) for `E` in `tuple(E for name in parameter)`."""
+) -> str | None:
+    """None where every leaf of `expr`, evaluated at `stmt` of `fn`, is a new buffer of
+    its own; else the premise that fails, as a clause (empty where nothing more is
+    known); `element` is (name, parameter) for `E` in `tuple(E for name in parameter)`."""
     if type(expr) in (cst.Tuple, cst.List):
         elements = expr.elements  # type: ignore[attr-defined]
-        return all(
-            type(e) is not cst.StarredElement and _fresh(ctx, fn, site, stmt, e.value, element)
-            for e in elements
-        )
+        if any(type(e) is cst.StarredElement for e in elements):
+            return ""
+        found = (_stale(ctx, fn, site, stmt, e.value, element) for e in elements)
+        return next((why for why in found if why is not None), None)
     if type(expr) is cst.Call:
-        return _fresh_comprehension(ctx, fn, site, stmt, expr)
-    if type(expr) is cst.Subscript and len(expr.slice) == 1:
-        index = expr.slice[0].slice
-        if type(index) is not cst.Index or not _is_array(ctx, stmt, index.value):
-            return False
-        return _array_source(ctx, fn, site, stmt, expr.value, element)
-    return False
+        return _stale_comprehension(ctx, fn, site, stmt, expr)
+    if type(expr) is not cst.Subscript or len(expr.slice) != 1:
+        return ""
+    index = expr.slice[0].slice
+    if type(index) is not cst.Index or not _is_array(ctx, stmt, index.value):
+        return ": its index is no array (a basic slice may return the array itself)"
+    return _array_source(ctx, fn, site, stmt, expr.value, element)
 
 
-def _fresh_comprehension(
+def _stale_comprehension(
     ctx: ModuleContext, fn: Function, site: CallSite, stmt: Stmt, call: cst.Call
-) -> bool:
+) -> str | None:
     """`tuple(E for a in p)` (or `list`), `p` a parameter of `fn`, `E` fresh for each."""
     func, args = call.func, call.args
     if type(func) is not cst.Name or func.value not in ("tuple", "list") or len(args) != 1:
-        return False
+        return ""
     gen = args[0].value
     if type(gen) is not cst.GeneratorExp or gen.for_in.inner_for_in is not None:
-        return False
+        return ""
     for_in = gen.for_in
     if for_in.ifs or type(for_in.target) is not cst.Name or type(for_in.iter) is not cst.Name:
-        return False
+        return ""
     element = (for_in.target.value, for_in.iter.value)
-    return _fresh(ctx, fn, site, stmt, gen.elt, element)
+    return _stale(ctx, fn, site, stmt, gen.elt, element)
 
 
 def _array_source(
@@ -212,22 +233,31 @@ def _array_source(
     stmt: Stmt,
     expr: cst.BaseExpression,
     element: tuple[str, str] | None,
-) -> bool:
-    """Whether `expr` is proven an array: by its value, as a parameter of `fn` given an
-    array, or as the element of a parameter given a tuple of arrays."""
+) -> str | None:
+    """None where `expr` is proven an array: by its value, as a parameter of `fn` given
+    an array, or as the element of a parameter given a tuple of arrays (written out, or
+    a value the value model knows is a tuple or list of arrays); else why not."""
     if _is_array(ctx, stmt, expr):
-        return True
+        return None
     if type(expr) is not cst.Name:
-        return False
-    if element is not None and expr.value == element[0]:
-        given = _argument(ctx, fn, site, element[1])
-        parts = given.elements if type(given) in (cst.Tuple, cst.List) else None  # type: ignore[union-attr]
-        return bool(parts) and all(
-            type(p) is not cst.StarredElement and _is_array(ctx, site.stmt, p.value)
-            for p in parts  # type: ignore[union-attr]
-        )
-    given = _argument(ctx, fn, site, expr.value)
-    return given is not None and _is_array(ctx, site.stmt, given)
+        return f": `{ctx.code(expr)}` is not proven an array"
+    param = element[1] if element is not None and expr.value == element[0] else expr.value
+    given = _argument(ctx, fn, site, param)
+    if given is None:
+        return f": `{ctx.code(expr)}` is not proven an array"
+    if element is None or param != element[1]:
+        proven = _is_array(ctx, site.stmt, given)
+        return None if proven else f": `{ctx.code(given)}`, given as `{param}`, is no array"
+    if type(given) in (cst.Tuple, cst.List):
+        parts = list(given.elements)  # type: ignore[attr-defined]
+        for part in parts:
+            if type(part) is cst.StarredElement or not _is_array(ctx, site.stmt, part.value):
+                return f": `{ctx.code(part.value)}`, given in `{param}`, is not proven an array"
+        return None if parts else f": `{param}` is given no array"
+    value = model(ctx).value_of(site.stmt, given)
+    if value.container in ("tuple", "list"):
+        return None
+    return f": `{ctx.code(given)}`, given as `{param}`, is not proven a tuple of arrays"
 
 
 def _argument(

@@ -375,6 +375,10 @@ TRACEABLE_PREFIXES = (
 PASSING_TRANSFORMS = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.jit", "jax.checkpoint", "jax.remat"}
 )
+#: Transforms whose immediate call `T(f)(a, b)` calls `f` with slices of the mapped
+#: arguments (the others as given): each parameter is of its argument's kind (an array
+#: for an array, a pytree for a pytree), not of its shape.
+BATCHING_TRANSFORMS = frozenset({"jax.vmap"})
 #: Transforms that give the gradient alone.
 GRADS = frozenset({"jax.grad"})
 #: Transforms that give the value and the gradient.

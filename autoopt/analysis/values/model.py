@@ -28,8 +28,10 @@ from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import is_escaping
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
+from autoopt.analysis.overlays import diffrax as diffrax_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
+from autoopt.analysis.values import diffrax_calls
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT
 from autoopt.analysis.values.fields import (
     PytreeClass,
@@ -249,6 +251,9 @@ class ValueModel:
         attr = expr.attr.value
         if base.kind is Kind.BOTTOM:
             return BOTTOM  # not known until the cycle's first estimate
+        solved = diffrax_calls.attribute_value(base, attr)
+        if solved is not None:
+            return solved
         if base.kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             if attr == "shape" and base.shape is not None:
                 return typed_value(Kind.SHAPE, base.shape)
@@ -296,6 +301,13 @@ class ValueModel:
 
     def _binary(self, stmt: Stmt, expr: cst.BinaryOperation) -> Value:
         left, right = self.value_of(stmt, expr.left), self.value_of(stmt, expr.right)
+        joined = left.container
+        if (
+            type(expr.operator) is cst.Add
+            and joined in ("tuple", "list")
+            and right.container == joined
+        ):
+            return arrays_in(joined)  # `(xs, ys) + coeffs`: a tuple of arrays, made anew
         combined = combine(left, right, type(expr.operator) is cst.Modulo)
         if combined.kind is Kind.ARRAY and type(expr.operator) is not cst.MatrixMultiply:
             return typed_arithmetic(combined, left, right)
@@ -364,6 +376,8 @@ class ValueModel:
             return converted(qual, call, self.value_of(stmt, call.args[0].value))
         if qual == "jax.numpy.arange" and len(call.args) == 1:
             return arange(call.args[0].value)
+        if qual in diffrax_api.CALLS:
+            return diffrax_calls.call_value(qual, call, lambda e: self.value_of(stmt, e))
         if qual is not None:
             bound = partial(assigned_value, self.ctx, stmt)
             made = constructed_class(self.ctx.qualify, call, bound)
@@ -379,8 +393,29 @@ class ValueModel:
                 first = self.value_of(stmt, call.args[0].value)
                 if first.kind is Kind.BOTTOM or first.container is not None:
                     return first  # the gradient has its argument's structure
+            if inner == "jax.vmap" and func.args:
+                return self._vmapped(stmt, func.args[0].value, call)
             return PYTREE if inner in overlays.TRACING_TRANSFORMS else UNKNOWN
         return UNKNOWN
+
+    def _vmapped(self, stmt: Stmt, func: cst.BaseExpression, call: cst.Call) -> Value:
+        """`jax.vmap(f)(...)` stacks `f`'s output leaf by leaf: an array, or a tuple of
+        arrays, where `f` (a function of the module, a lambda calling one, or a library
+        function given arrays) is proven to return one; else a pytree of arrays."""
+        if type(func) is cst.Lambda and type(func.body) is cst.Call:
+            called = func.body.func  # `lambda k: f(ts, key=k)`: `f`'s output, not a parameter's
+            params = {p.name.value for p in func.params.params}
+            func = called if type(called) is cst.Name and called.value not in params else func
+        returned = UNKNOWN
+        if type(func) is cst.Name:
+            fn = self.ctx.graph.resolve_function(func.value, stmt.scope)
+            if fn is not None and not self._rebound(stmt, func.value, fn):
+                returned = self.returns(fn)
+        elif self.ctx.qualify(func) in diffrax_api.ARRAY_TUPLES:
+            returned = self._call(stmt, call.with_changes(func=func))
+        if returned.kind is Kind.ARRAY or returned.container == "tuple":
+            return Value(returned.kind, detail=returned.detail)
+        return PYTREE
 
     def _project_call(self, qual: str) -> Value | None:
         """A function of another project file: what its own analysis says it returns."""
@@ -716,7 +751,8 @@ class ValueModel:
                 header = self.ctx.graph.stmts[fn.header]
                 values.append(self.value_of(header, default) if default is not None else UNKNOWN)
             else:
-                values.append(self.value_of(site.stmt, expr))
+                value = self.value_of(site.stmt, expr)
+                values.append(Value(value.kind) if _batches(self.ctx, site.call) else value)
         return join_all(values)
 
     def defined(self, stmt: Stmt, name: str) -> Value:
@@ -910,13 +946,18 @@ class ValueModel:
         return join_all(values)
 
 
+#: Transforms whose call `T(fn)(...)` binds `fn`'s parameters to its arguments (slices of
+#: them for `jax.vmap`).
+_PASSING = jax_api.PASSING_TRANSFORMS | jax_api.BATCHING_TRANSFORMS
+
+
 def _binding_calls(ctx: ModuleContext, fn: Function) -> list[CallSite] | None:
     """The calls that bind `fn`'s parameters: its direct calls, and `jax.grad(fn)(...)`
     and the like; None when it may be called in another way or from elsewhere."""
     direct = ctx.graph.call_sites(fn)
     if only_called(ctx, fn):
         return direct
-    if is_escaping(ctx, fn.name, fn.scope == MODULE, jax_api.PASSING_TRANSFORMS):
+    if is_escaping(ctx, fn.name, fn.scope == MODULE, _PASSING):
         return None
     transformed = [
         CallSite(stmt, call, fn)
@@ -935,7 +976,13 @@ def _passes_to(ctx: ModuleContext, call: cst.Call, fn: Function) -> bool:
     arg = func.args[0]
     if arg.keyword is not None or arg.star or type(arg.value) is not cst.Name:
         return False
-    return arg.value.value == fn.name and ctx.qualify(func.func) in jax_api.PASSING_TRANSFORMS
+    return arg.value.value == fn.name and ctx.qualify(func.func) in _PASSING
+
+
+def _batches(ctx: ModuleContext, call: cst.Call) -> bool:
+    """`call` is `jax.vmap(fn)(...)`: its arguments' kinds reach `fn`, not their shapes."""
+    func = call.func
+    return type(func) is cst.Call and ctx.qualify(func.func) in jax_api.BATCHING_TRANSFORMS
 
 
 def _module_binders(ctx: ModuleContext) -> dict[str, list[Stmt]]:

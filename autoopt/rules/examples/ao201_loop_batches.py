@@ -161,6 +161,30 @@ def main():
         fix=_UNSAFE,
         message="cannot prove `twice` yields new buffers (`b, b`)",
     ),
+    # fires, safe: the arrays given as two tuples joined with `+`, a tuple of arrays
+    _case(
+        _MAIN.replace("dataloader((xs, ys), 2)", "dataloader((xs,) + (ys,), 2)"),
+        message='donate (`donate="all"`)',
+    ),
+    # unsafe: a basic slice is no copy (`xs[0:8]` of 8 rows is `xs` itself)
+    _case(
+        _MAIN.replace("dataloader((xs, ys), 2)", "sliced((xs, ys), 8)")
+        + "\ndef sliced(arrays, size):\n    for start in range(0, 8, size):\n"
+        + "        yield tuple(array[start : start + size] for array in arrays)\n",
+        fix=_UNSAFE,
+        message="cannot prove `sliced` yields new buffers (`tuple(array[start : start + size] "
+        "for array in arrays)`): its index is no array (a basic slice may return the array "
+        "itself)",
+    ),
+    # unsafe: new batches, but gathered from the state the call donates, which the
+    # generator reads again at the next step
+    _case(
+        _MAIN.replace("dataloader((xs, ys), 2)", "dataloader((state, ys), 2)").replace(
+            "jnp.zeros(4)", "jnp.zeros((8, 4))"
+        ),
+        fix=_UNSAFE,
+        message="`state` is handed to `dataloader`, which may keep it",
+    ),
     # fires, safe: the batch `x` is kept in a list read after the loop, so it is kept
     _kept(
         _MAIN.replace("        state = step(", "        kept.append(x)\n        state = step(")

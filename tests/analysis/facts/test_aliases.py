@@ -539,3 +539,54 @@ def test_the_call_of_a_value_built_from_the_model_may_return_the_model(
 def test_the_call_of_a_builtin_holds_nothing_of_its_name() -> None:
     sharing = Sharing(context("y = iter(a)", HEADER), MODULE)
     assert "iter" not in sharing.holds["y"]
+
+
+FRESH_LOADER = """
+def loader(arrays, size):
+    perm = np.random.permutation(arrays[0].shape[0])
+    for start in range(0, 8, size):
+        part = perm[start : start + size]
+        yield tuple(array[part] for array in arrays)
+
+def again(arrays):
+    while True:
+        yield arrays[0]
+
+@jax.jit
+def step(model, x):
+    return model + x.sum(0)
+
+def main():
+    xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))
+    model = jnp.zeros(4)
+    show(xs)
+    show(model)
+    for i, (x, y) in zip(range(4), GEN((xs, ys), 2)):
+        model = step(model, x)
+"""
+
+
+def test_a_new_batch_of_a_proven_generator_holds_nothing() -> None:
+    """The items of `tuple(a[perm] for a in arrays)` are gathers, new buffers: `x` holds
+    neither `xs` nor what unseen code that saw `xs` and `model` may have kept."""
+    sharing = Sharing(context(FRESH_LOADER.replace("GEN", "loader"), HEADER), "main")
+    assert "x" not in sharing.holds
+    assert not sharing.may_share("x", "model")
+    assert sharing.may_share("xs", "model")  # both handed to `show`, which may keep them
+
+
+def test_a_generator_yielding_its_array_holds_it() -> None:
+    code = FRESH_LOADER.replace("GEN((xs, ys), 2)", "again((xs, ys))")
+    sharing = Sharing(context(code, HEADER), "main")
+    assert sharing.may_share("x", "xs")
+    assert sharing.may_share("x", "model")
+
+
+def test_a_proven_generator_keeps_its_arguments() -> None:
+    """The batch is new, but the generator reads `model` again on every iteration."""
+    code = FRESH_LOADER.replace("GEN((xs, ys), 2)", "loader((model, ys), 2)")
+    sharing = Sharing(context(code, HEADER), "main")
+    assert "x" not in sharing.holds
+    iterator = "<kept>is held by the iterator of the loop at line 23, which reads it again"
+    assert "model" in sharing.holds[iterator]
+    assert sharing.may_share(iterator, "model")

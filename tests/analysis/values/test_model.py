@@ -36,6 +36,10 @@ def value_at_end(body: str, name: str) -> Value:
         ("p = {'w': jnp.ones(3), 'b': jnp.zeros(3)}", "p", Kind.PYTREE, False, None),
         ("p = (jnp.ones(3), jnp.zeros(3))", "p", Kind.PYTREE, False, "tuple"),
         ("cfg = {'lr': 0.1}", "cfg", Kind.CONTAINER, False, None),
+        # tuples of arrays joined: a new tuple of the same arrays
+        ("p = (jnp.ones(3),)\nq = p + (jnp.zeros(3),)", "q", Kind.PYTREE, False, "tuple"),
+        ("p = (jnp.ones(3),)\nq = p + [jnp.zeros(3)]", "q", Kind.UNKNOWN, False, None),
+        ("p = (jnp.ones(3),)\nq = p + (1,)", "q", Kind.UNKNOWN, False, None),
         # rows of a JAX array unpacked, and comprehensions of JAX arrays
         ("k = jax.random.PRNGKey(0)\nk, sub = jax.random.split(k)", "sub", Kind.ARRAY, False, None),
         (
