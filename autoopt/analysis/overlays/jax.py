@@ -279,6 +279,9 @@ ARRAY_FUNCTIONS = frozenset(
 #: jax.numpy functions that return one array unless the keyword is given
 #: (`jnp.linspace(..., retstep=True)` gives a pair).
 ARRAY_UNLESS_KEYWORD = {"linspace": "retstep", "average": "returned"}
+#: jax.numpy functions that return one array when given this many arguments
+#: (`jnp.where(c, x, y)`; `jnp.where(c)` gives a tuple of index arrays).
+ARRAY_WITH_ARGUMENTS = {"where": 3}
 #: jax.numpy scalar types, called as functions (`jnp.float32(0.5)`): arrays.
 SCALAR_TYPES = frozenset({"bool_", "int_", "float_", "complex_"})
 #: jax.numpy functions that need concrete values under jit unless the keyword is given

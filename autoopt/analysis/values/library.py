@@ -167,6 +167,9 @@ def call_value(qual: str, call: cst.Call, made: str | None = None) -> Value:
 
 def numpy_returns_array(name: str, call: cst.Call) -> bool:
     """`jax.numpy.<name>(...)` returns one array (`jax_api.ARRAY_FUNCTIONS`)."""
+    if name in jax_api.ARRAY_WITH_ARGUMENTS:
+        given = [a for a in call.args if not a.star]
+        return len(given) == len(call.args) == jax_api.ARRAY_WITH_ARGUMENTS[name]
     keyword = jax_api.ARRAY_UNLESS_KEYWORD.get(name)
     if keyword is not None:
         return not any(a.keyword is not None and a.keyword.value == keyword for a in call.args)

@@ -119,6 +119,13 @@ def test_array_unless_keyword(name: str) -> None:
     assert isinstance(getattr(jnp, name)(*args, **{keyword: True}), tuple)
 
 
+def test_array_with_arguments() -> None:
+    assert jax_api.ARRAY_WITH_ARGUMENTS == {"where": 3}
+    condition = jnp.arange(4) > 1
+    assert isinstance(jnp.where(condition, 1.0, 0.0), jax.Array)
+    assert isinstance(jnp.where(condition), tuple)
+
+
 @pytest.mark.parametrize("name", sorted(jax_api.SCALAR_TYPES | jax_api.DTYPES))
 def test_scalar_types_make_arrays(name: str) -> None:
     assert isinstance(getattr(jnp, name)(1), jax.Array)
