@@ -428,8 +428,12 @@ def test_default_rewrite_keeps_result(suite, program):
 
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_default_rewrite_is_idempotent(suite, program):
+    """A second rewrite changes nothing (where the first changed nothing, the second is
+    that same call again: the rewrite is a function of the code)."""
     first = suite.rewrites["default"][program]
     assert first.code is not None, first.error
+    if first.code == suite.sources[program]:
+        return
     second = rewrite(first.code, str(suite.root / "default" / program), unsafe=False)
     assert second.code is not None, second.error
     assert second.code == first.code, "".join(
