@@ -6,10 +6,22 @@ the whole loop one `lax.scan`) where every batch is proven whole.
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
 
+# The loss and the jitted step every training example below shares.
+_SGD_STEP = """\
+def mse(w, x, y):
+    return jnp.mean((x @ w - y) ** 2)
+
+
+@jax.jit
+def sgd_step(w, x, y):
+    loss, grad = jax.value_and_grad(mse)(w, x, y)
+    return w - 0.1 * grad, loss
+"""
+
 # The whole loop over batch indices as one jitted `lax.scan`: every batch proven whole
 # (48 rows, 6 batches of 8), taken by the traced index with `lax.dynamic_slice_in_dim`.
 BATCHES_SCAN = Invalid(
-    """
+    f"""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -19,15 +31,7 @@ BATCH = 8
 N_BATCHES = 6
 
 
-def mse(w, x, y):
-    return jnp.mean((x @ w - y) ** 2)
-
-
-@jax.jit
-def sgd_step(w, x, y):
-    loss, grad = jax.value_and_grad(mse)(w, x, y)
-    return w - 0.1 * grad, loss
-
+{_SGD_STEP}
 
 def train():
     rng = np.random.default_rng(0)
@@ -46,7 +50,7 @@ def train():
 def main():
     return train()
 """,
-    expected="""
+    expected=f"""
 import functools
 
 import jax
@@ -58,15 +62,7 @@ BATCH = 8
 N_BATCHES = 6
 
 
-def mse(w, x, y):
-    return jnp.mean((x @ w - y) ** 2)
-
-
-@jax.jit
-def sgd_step(w, x, y):
-    loss, grad = jax.value_and_grad(mse)(w, x, y)
-    return w - 0.1 * grad, loss
-
+{_SGD_STEP}
 
 @functools.partial(jax.jit, donate_argnames=("w",))
 def _train_loop(w, x, y):
@@ -208,7 +204,7 @@ def main():
 
 # A ragged last batch: `lax.dynamic_slice_in_dim` would shift it back to 8 other rows.
 RAGGED_LAST_BATCH = Invalid(
-    """
+    f"""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -217,15 +213,7 @@ BATCH = 8
 N_BATCHES = 7  # 50 samples: the last batch holds 2
 
 
-def mse(w, x, y):
-    return jnp.mean((x @ w - y) ** 2)
-
-
-@jax.jit
-def sgd_step(w, x, y):
-    loss, grad = jax.value_and_grad(mse)(w, x, y)
-    return w - 0.1 * grad, loss
-
+{_SGD_STEP}
 
 def main():
     rng = np.random.default_rng(0)
@@ -245,7 +233,7 @@ def main():
 
 # `x[-8:0]` is empty in Python; `lax.dynamic_slice_in_dim` would take a full batch there.
 WINDOW_BEFORE_START = Invalid(
-    """
+    f"""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -254,15 +242,7 @@ BATCH = 8
 N_BATCHES = 7  # the first window, x[-8:0], is empty
 
 
-def mse(w, x, y):
-    return jnp.mean((x @ w - y) ** 2)
-
-
-@jax.jit
-def sgd_step(w, x, y):
-    loss, grad = jax.value_and_grad(mse)(w, x, y)
-    return w - 0.1 * grad, loss
-
+{_SGD_STEP}
 
 def main():
     rng = np.random.default_rng(0)
@@ -308,22 +288,14 @@ def main():
 
 # A Python int carried from step to step would come back from a jitted step as an array.
 PYTHON_INT_CARRY = Invalid(
-    """
+    f"""
 import jax
 import jax.numpy as jnp
 
 BATCH = 4
 
 
-def mse(w, x, y):
-    return jnp.mean((x @ w - y) ** 2)
-
-
-@jax.jit
-def sgd_step(w, x, y):
-    loss, grad = jax.value_and_grad(mse)(w, x, y)
-    return w - 0.1 * grad, loss
-
+{_SGD_STEP}
 
 def main():
     x = jnp.ones((16, 2))
@@ -343,7 +315,7 @@ def main():
 
 
 HOST_SHUFFLE = Valid(
-    """
+    f"""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -351,15 +323,7 @@ import numpy as np
 BATCH = 4
 
 
-def mse(w, x, y):
-    return jnp.mean((x @ w - y) ** 2)
-
-
-@jax.jit
-def sgd_step(w, x, y):
-    loss, grad = jax.value_and_grad(mse)(w, x, y)
-    return w - 0.1 * grad, loss
-
+{_SGD_STEP}
 
 def main():
     rng = np.random.default_rng(0)
