@@ -159,7 +159,10 @@ class MissingDonation(Rule):
       and a batch from a loader joins neither to the other): `analysis/facts/aliases.py`;
       a function of the module it is given to keeps none of it where its body, and the
       code it runs (a method of a module class, a layer the overlay lists), stores
-      nothing it was given: `analysis/facts/unkept_arguments.py`
+      nothing it was given: `analysis/facts/unkept_arguments.py`; `nnx.display` keeps
+      none of a model built just before it that flax's code alone renders (no hook of
+      the program's: `__repr__`, a field of a class of the program):
+      `analysis/facts/rendering.py`
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
       (`repeated_leaf`); another argument of the call may hold one object with it, not
       merely a third value holding both (`Sharing.may_share`), and a name that only ever

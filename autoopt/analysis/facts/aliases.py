@@ -23,7 +23,8 @@ cannot see, and a pseudo-name per place (`is stored in `Run.start``) for a value
   keep what it returns: only JAX, NumPy, `math`, `functools` and builtins are known
   not to; a method of a variable is linked to that variable instead. A library call
   the overlays list as keeping none of its arguments and returning none of them
-  (`analysis/facts/unkept_arguments.py`: `save_checkpoint`) links nothing.
+  (`analysis/facts/unkept_arguments.py`: `save_checkpoint`) links nothing, nor does one
+  that only renders what it is given (`analysis/facts/rendering.py`: `nnx.display`).
 
 What a call of a function of the project returns is read from its `return`
 statements, in its own file (`analysis/core/project.py`): the arguments behind its
@@ -81,6 +82,7 @@ from autoopt.analysis.facts.jit_outputs import fresh_positions
 from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.nnx_modules import optimizer_arguments, user_module_class
 from autoopt.analysis.facts.reflection import constant_globals
+from autoopt.analysis.facts.rendering import renders_only
 from autoopt.analysis.facts.split_makers import made_call
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.facts.unkept_arguments import (
@@ -493,6 +495,8 @@ class Sharing:
             return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
         if keeps_no_argument(self.ctx, call):
             return True  # `checkpoints.save_checkpoint(d, target=p, step=0)`
+        if self.at is not None and renders_only(self.ctx, self.at, call):
+            return True  # `nnx.display(model)` of a model flax alone renders
         if record_static(self.ctx, call) is not None:
             return True  # a field subclass's `TrainState.create` or constructor, flax's
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):
