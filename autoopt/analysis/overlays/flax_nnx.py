@@ -131,3 +131,7 @@ RENDERED_LAYERS = FRESH_LAYERS
 SEQUENTIAL = "flax.nnx.Sequential"
 #: The random-stream holder layers are given (`rngs=nnx.Rngs(0)`).
 RNGS = "flax.nnx.Rngs"
+#: Methods `nnx.Module` defines and flax's layers inherit as they are: `model.eval()` and
+#: `model.train()` set the flags `deterministic` and `use_running_average` of the module
+#: and of its submodules that have them, and reach no namespace (not the builtin `eval`).
+MODULE_METHODS = frozenset({"eval", "train"})

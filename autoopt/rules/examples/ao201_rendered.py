@@ -1,7 +1,10 @@
 """AO201 cases for a model handed to `nnx.display` before its loop
 (`analysis/facts/rendering.py`): the call renders what it is given and keeps none of
-it where flax's code alone renders the model; appended to `ao201_missing_donation`'s.
-Each case edits one program, the rewrite the same way."""
+it where flax's code alone renders the model; for `model.eval()`, flax's method, not
+the builtin that may read the module's namespace (`analysis/facts/reflection.py`); and
+for the model called, or a method of its class, eagerly, whose code may keep the
+model's own buffers (`analysis/facts/aliases.py`, `unkept_arguments.py`). Appended to
+`ao201_missing_donation`'s. Each case edits one program, the rewrite the same way."""
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid
@@ -57,6 +60,14 @@ _HOOK = (
     '        return "MLP"\n',
 )
 _LIST = ("\n\nclass MLP", "\nSEEN = []\n\n\nclass MLP")
+_CALLED = ("labels = jnp.zeros(", "print(model(data).sum())\nlabels = jnp.zeros(")
+_MODES = (
+    (
+        "for _ in range(6):\n    train_step(",
+        "for _ in range(6):\n    model.train()\n    train_step(",
+    ),
+    ("print(model.out.bias.value.sum())", "model.eval()\nprint(model.out.bias.value.sum())"),
+)
 
 
 def _edit(code: str, *pairs: tuple[str, str]) -> str:
@@ -85,4 +96,25 @@ INVALID: tuple[Invalid, ...] = (
     # unsafe: a statement runs between the construction and the display (a call that
     # may change the model; here a print, which does not, but only adjacency is read)
     _case(("nnx.display(model)\n", 'print("built")\nnnx.display(model)\n')),
+    # safe: `model.train()` and `model.eval()` are flax's methods of the model, not the
+    # builtin `eval`, which may read the module's globals
+    Invalid(
+        _edit(DISPLAYED, *_MODES),
+        _edit(DONATED, *_MODES),
+    ),
+    # unsafe: the builtin `eval` besides may read `model`, a global, at any time
+    _case(
+        *_MODES,
+        ("print(model.out.bias.value.sum())", 'print(eval("model.out.bias.value.sum()"))'),
+        message="`model` is a global and the module may hand out its own namespace (`eval`)",
+    ),
+    # safe: the model called eagerly before training, its `__call__` keeping nothing
+    Invalid(_edit(DISPLAYED, _CALLED), _edit(DONATED, _CALLED)),
+    # unsafe: a method of the model's class keeps its bias, called before training
+    _case(
+        _LIST,
+        (_HOOK[0], _HOOK[0] + "\n    def keep(self):\n        SEEN.append(self.out.bias.value)\n"),
+        ("data = jnp.ones((4, 3))\n", "data = jnp.ones((4, 3))\nmodel.keep()\n"),
+        message="`model` is handed to `model.keep`, which may keep it",
+    ),
 )

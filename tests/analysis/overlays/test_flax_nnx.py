@@ -488,7 +488,7 @@ def test_rendering_keeps_nothing_and_runs_no_public_method(rendering, capsys) ->
     """What `RENDERING` and `RENDERED_LAYERS` claim: the call returns None and, once it
     returns, nothing holds the module or its arrays; rendering read no
     property and ran no method of the module's own but its hooks."""
-    assert nnx_api.RENDERING == {"flax.nnx.display"}
+    assert {"flax.nnx.display"} == nnx_api.RENDERING
     assert nnx_api.SEQUENTIAL == "flax.nnx.Sequential" and nnx_api.RNGS == "flax.nnx.Rngs"
     assert set(LAYERS) == nnx_api.RENDERED_LAYERS
     m = _Rendered(nnx.Rngs(0, dropout=1))
@@ -525,3 +525,45 @@ def test_rendering_runs_the_hooks_of_what_it_reaches(rendering, capsys) -> None:
     nnx.display(_Hooked())
     capsys.readouterr()
     assert len(_Hook.kept) == 1
+
+
+def _code_words(function) -> set[str]:
+    """The identifiers of a function's code, its docstring left out."""
+    import ast
+    import textwrap
+
+    node = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    first = node.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        node.body = node.body[1:]
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+        n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+    }
+
+
+@pytest.mark.parametrize("method", sorted(nnx_api.MODULE_METHODS))
+def test_module_methods_are_flax_s_and_set_flags_only(method: str) -> None:
+    """What `MODULE_METHODS` claims: every listed module class has nnx.Module's own method
+    (or none), it changes only the two flags, and its code and `set_attributes`' name no
+    builtin that reaches a namespace."""
+    from autoopt.analysis.overlays import python as python_api
+
+    own = getattr(nnx.Module, method)
+    assert all(getattr(transform(n), method, own) is own for n in nnx_api.MODULE_CLASSES)
+    rngs = nnx.Rngs(0)
+    layers = [nnx.Dropout(0.5, rngs=rngs), nnx.BatchNorm(3, rngs=rngs), nnx.Linear(3, 3, rngs=rngs)]
+    m = nnx.Sequential(*layers)
+    before = [dict(vars(layer)) for layer in layers]
+    getattr(m, method)()
+    changed = {
+        k
+        for layer, old in zip(layers, before, strict=True)
+        for k, v in vars(layer).items()
+        if old.get(k) is not v
+    }
+    assert changed <= {"deterministic", "use_running_average"}
+    reaching = (
+        python_api.CODE_BUILTINS | python_api.NAMESPACE_BUILTINS | python_api.GLOBALS_ATTRIBUTES
+    )
+    assert not (_code_words(own) | _code_words(nnx.Module.set_attributes)) & reaching
