@@ -60,6 +60,8 @@ class InplaceUpdate(Rule):
     1000 updates of 1e6 elements). Under `jit` the update is in place:
     `fori_loop` inside one `jit` took 0.83 ms for the same work, and a
     donating helper is 250x faster than the eager update for a 200 MB state.
+    A pixel written with `img.at[:, h, w, c].set(v)` into a 16x28x28x1 image
+    took 1.6 ms eagerly and 10 us in the helper (XLA:CPU).
     A splice copies the whole array as well, and every new `i` gives new
     slice shapes that JAX compiles again: 12.5 s of compiles for 100 splices,
     245 s for 1000; a donated `dynamic_update_slice` of a 200 MB state took
@@ -143,6 +145,9 @@ class InplaceUpdate(Rule):
         self, ctx: ModuleContext, u: _Update, helpers: dict[tuple[str, str], str]
     ) -> Finding:
         where = _where(u)
+        if any(type(e.slice) is cst.Index and e.slice.star for e in u.index):
+            message = f"{where}; not rewritten: a starred index has no dynamic form"
+            return self.finding(ctx, u.stmt.node, message, _NONE)
         indexed = all(type(e.slice) is cst.Index or _static(e) for e in u.index)
         if not indexed and not _simple_slice(u):
             why = "a multi-axis slice" if len(u.index) > 1 else "a slice with no start"

@@ -749,6 +749,19 @@ def cols(n, m):
         """
 import jax.numpy as jnp
 
+def corners(n, idx):
+    out = jnp.zeros((n, n, n))
+    for i in range(n):
+        out = out.at[:, *idx].add(1.0)
+    return out
+""",
+        fix=Applicability.NONE,
+        message="a starred index has no dynamic form",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
 def cols(img, n):
     for i in range(n):
         img = img.at[:, i].set(1.0)
