@@ -344,6 +344,8 @@ def _static(element: cst.SubscriptElement) -> bool:
     part = element.slice
     if type(part) is cst.Index:
         return type(part.value) is cst.Ellipsis
+    if type(part) is not cst.Slice:
+        return False
     return all(b is None or _literal(b) for b in (part.lower, part.upper, part.step))
 
 

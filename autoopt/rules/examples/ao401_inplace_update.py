@@ -730,7 +730,7 @@ def cols(n):
     for i in range(n):
         out = out_set_at_2(out, i, 2.0)
     return out
-"""
+""",
     ),
     Invalid(
         """
