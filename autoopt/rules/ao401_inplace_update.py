@@ -61,7 +61,8 @@ class InplaceUpdate(Rule):
     `fori_loop` inside one `jit` took 0.83 ms for the same work, and a
     donating helper is 250x faster than the eager update for a 200 MB state.
     A pixel written with `img.at[:, h, w, c].set(v)` into a 16x28x28x1 image
-    took 1.6 ms eagerly and 10 us in the helper (XLA:CPU).
+    took 1.6 ms eagerly and 10 us in the helper on XLA:CPU (TPU v5e: 1.9 ms and
+    0.6 ms, the same as a `dynamic_update_slice` helper, up to 256x128x128x3).
     A splice copies the whole array as well, and every new `i` gives new
     slice shapes that JAX compiles again: 12.5 s of compiles for 100 splices,
     245 s for 1000; a donated `dynamic_update_slice` of a 200 MB state took
