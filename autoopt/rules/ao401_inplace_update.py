@@ -75,7 +75,9 @@ class InplaceUpdate(Rule):
     elements as written), so values, dtypes and out-of-range indices are as
     before; it is **safe** when the passed indices are built from integers and
     donating is proven harmless, **unsafe** when an index may be a mask, the
-    array may be shared, or the update is a slice with a variable start
+    array may be shared, the function is called only from code that may run
+    under `jit` (where the update is in place already), or the update is a
+    slice with a variable start
     (`dynamic_update_slice` clamps a start out of range, where the slice drops
     the update or fails). A splice's fix is **safe** when its premises
     are proven and **unsafe**, naming what is not, otherwise. A win is not
@@ -91,6 +93,8 @@ class InplaceUpdate(Rule):
       dtype: `analysis/plans/carry.py`
     - rows indexed by the traced loop index clamp as before: `analysis/plans/fori.py`
     - the index is built from integers: `analysis/values/ints.py`
+    - a function called in the module is called from code that runs eagerly (not only
+      from methods and functions nothing here calls): `analysis/core/execution.py`
     - the array is fresh, read by nothing else before or in the loop, and this
       update is its only write: `analysis/facts/loop_vars.py`
     - a splice is an update in place (`v` has `k` rows, `0 <= i <= len(x) - k`,
@@ -192,6 +196,10 @@ class InplaceUpdate(Rule):
         doubts: list[str],
     ) -> Finding:
         """The donating helper's finding: safe unless something is in doubt."""
+        callers = ", ".join(f"`{c}`" for c in semantic(ctx).unproven_callers(stmt.scope))
+        if callers:
+            name = ctx.graph.functions[stmt.scope].name
+            doubts.append(f"`{name}` is called only from {callers}, {_MAY_BE_TRACED}")
         message = f"{where}: update it in a jitted helper that donates it (`{helper}`)"
         fix = Applicability.UNSAFE if doubts else Applicability.SAFE
         if doubts:
@@ -201,6 +209,9 @@ class InplaceUpdate(Rule):
 
 
 _NONE = Applicability.NONE
+_MAY_BE_TRACED = (
+    "which autoopt cannot prove runs eagerly (under `jit` the update is in place already)"
+)
 
 
 def _fori(ctx: ModuleContext, loop_id: int) -> ForiPlan | None:

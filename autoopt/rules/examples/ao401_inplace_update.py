@@ -749,6 +749,45 @@ def cols(n, m):
         """
 import jax.numpy as jnp
 
+def randomize(speeds):
+    cars = jnp.zeros((8, 4), dtype=jnp.int32)
+    for i in range(8):
+        cars = cars.at[i, :].set(speeds[i])
+    return cars
+
+class Env:
+    def step(self, speeds):
+        return randomize(speeds)
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def cars_set_at(array, index, value):
+    return array.at[index, :].set(value)
+
+
+def randomize(speeds):
+    cars = jnp.zeros((8, 4), dtype=jnp.int32)
+    for i in range(8):
+        cars = cars_set_at(cars, i, speeds[i])
+    return cars
+
+class Env:
+    def step(self, speeds):
+        return randomize(speeds)
+""",
+        fix=Applicability.UNSAFE,
+        message="`randomize` is called only from `Env.step`, which autoopt cannot prove runs",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
 def corners(n, idx):
     out = jnp.zeros((n, n, n))
     for i in range(n):
