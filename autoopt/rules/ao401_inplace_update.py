@@ -210,7 +210,7 @@ class InplaceUpdate(Rule):
 
 _NONE = Applicability.NONE
 _MAY_BE_TRACED = (
-    "which autoopt cannot prove runs eagerly (under `jit` the update is in place already)"
+    "which autoopt cannot prove to run eagerly (under `jit` the update is in place already)"
 )
 
 

@@ -782,7 +782,7 @@ class Env:
         return randomize(speeds)
 """,
         fix=Applicability.UNSAFE,
-        message="`randomize` is called only from `Env.step`, which autoopt cannot prove runs",
+        message="`randomize` is called only from `Env.step`, which autoopt cannot prove to run",
     ),
     Invalid(
         """
