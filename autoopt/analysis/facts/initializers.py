@@ -17,10 +17,11 @@ audit clears code that
 - calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
   array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
-  `sow`), makes each linen `self.param` with a library initializer and each
-  `self.variable` with one or a NumPy or jax.numpy constructor (`jnp.zeros`; not
-  `jnp.asarray`, which returns the array it is given), and uses no custom creator or
-  getter, nor `functools` (`partial(jnp.full, w)`).
+  `sow`, a variable's `.value = x`, any attribute through `setattr`), makes each linen
+  `self.param` with a library initializer and each `self.variable` with one or a NumPy
+  or jax.numpy constructor (`jnp.zeros`; not `jnp.asarray`, which returns the array it
+  is given), and uses no custom creator or getter, nor `functools` (`partial(jnp.full,
+  w)`).
 
 The rest is a fact about the libraries: their initializers, called with constants, make
 a new buffer at each call (tests/analysis/overlays).
@@ -36,6 +37,8 @@ from autoopt.analysis.overlays import jax as jax_api
 
 _INITIALIZERS = ".initializers."
 _STORES = frozenset({"set_state", "put_variable", "sow"})
+#: The attribute through which a linen variable (`self.variable(...)`) is written.
+_WRITTEN = "value"
 #: Methods of a linen module making a variable -> the position of the function they call
 #: to make it (`self.param(name, init_fn, *args)`, `self.variable(col, name, init_fn,
 #: *args)`), and the keywords they keep.
@@ -90,6 +93,31 @@ class InitializerAudit(cst.CSTVisitor):
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.classes.pop()
 
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        self._stores([t.target for t in node.targets])
+        return True
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> bool:
+        self._stores([node.target])
+        return True
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+        self._stores([node.target])
+        return True
+
+    def _stores(self, targets: list[cst.BaseAssignTargetExpression]) -> None:
+        """`v.value = x` writes `x` into a variable (`v = self.variable(...)`): init's
+        variables then hold it."""
+        todo: list[cst.BaseExpression] = list(targets)
+        while todo:
+            target = todo.pop()
+            if type(target) in (cst.Tuple, cst.List):
+                todo += [e.value for e in target.elements]  # type: ignore[attr-defined]
+            elif type(target) is cst.StarredElement:
+                todo.append(target.value)  # type: ignore[attr-defined]
+            elif type(target) is cst.Attribute and target.attr.value == _WRITTEN:
+                self.clean = False
+
     def visit_Annotation(self, node: cst.Annotation) -> bool:
         return False  # `encoder: Encoder`: a type, not a value
 
@@ -104,6 +132,7 @@ class InitializerAudit(cst.CSTVisitor):
             self.clean = False  # `self.variable(c, n, jnp.asarray, w)` holds `w` itself
         if (
             last in _STORES
+            or (type(func) is cst.Name and func.value == "setattr")
             or _CUSTOM in qual
             or qual.startswith("functools.")
             or (_INITIALIZERS in qual and not all(_constant(a.value) for a in node.args))

@@ -342,6 +342,13 @@ INVALID += (
         "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
         '        return x + self.variable("c", "t", jnp.asarray, self.width).value',
     ),
+    # fires, unsafe: the model writes its input into a variable it made new
+    _modelled(
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+        '        seen = self.variable("cache", "x", jnp.zeros, x.shape)\n'
+        "        if self.is_initializing():\n            seen.value = x\n"
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+    ),
     # fires, unsafe: the model is initialised again after training, when code outside
     # may have stored another object in `trainer.model`
     _modelled(
