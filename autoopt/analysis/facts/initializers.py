@@ -114,7 +114,7 @@ class InitializerAudit(cst.CSTVisitor):
             if type(target) in (cst.Tuple, cst.List):
                 todo += [e.value for e in target.elements]  # type: ignore[attr-defined]
             elif type(target) is cst.StarredElement:
-                todo.append(target.value)  # type: ignore[attr-defined]
+                todo.append(target.value)
             elif type(target) is cst.Attribute and target.attr.value == _WRITTEN:
                 self.clean = False
 
