@@ -14,8 +14,10 @@ audit clears code that
 - names no import but of JAX, NumPy, `math`, `dataclasses`, `typing` and the libraries
   the overlays know (`w_init=helpers.table_init`, another file's initializer, may return
   one array for two parameters);
-- calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
-  array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
+- calls an initializer (`*.initializers.*`) with literal arguments only, gives no
+  array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`), and
+  gives each keyword `*_init` (`kernel_init=`) a library initializer, an attribute of
+  `self` or None (not `kernel_init=x.init`, a function the input hands in);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
   `sow`, a variable's `.value = x`, any attribute through `setattr`), makes each linen
   `self.param` with a library initializer and each `self.variable` with one or a NumPy
@@ -36,6 +38,8 @@ from autoopt.analysis.overlays import haiku as hk_api
 from autoopt.analysis.overlays import jax as jax_api
 
 _INITIALIZERS = ".initializers."
+#: The keywords through which a layer is given a function that makes a parameter.
+_INIT_SUFFIX = "_init"
 _STORES = frozenset({"set_state", "put_variable", "sow"})
 #: The attribute through which a linen variable (`self.variable(...)`) is written.
 _WRITTEN = "value"
@@ -140,9 +144,28 @@ class InitializerAudit(cst.CSTVisitor):
                 qual in hk_api.ARRAY_PARAMETERS
                 and not _no_array(node, *hk_api.ARRAY_PARAMETERS[qual])
             )
+            or not all(self._known_init(a) for a in node.args if a.keyword)
         ):
             self.clean = False
         return True
+
+    def _known_init(self, arg: cst.Arg) -> bool:
+        """A keyword `*_init` (`kernel_init=`, `w_init=`) names a library initializer
+        (`nn.initializers.zeros`, or a call of one), an attribute of `self` (a field:
+        `facts/linen_fields.py` asks where it comes from), or None: not a function the
+        input hands in (`kernel_init=x.init`)."""
+        assert arg.keyword is not None
+        if not arg.keyword.value.endswith(_INIT_SUFFIX):
+            return True
+        value = arg.value
+        if type(value) is cst.Name and value.value == "None":
+            return True
+        based = type(value) is cst.Attribute and type(value.value) is cst.Name
+        if based and value.value.value == "self":  # type: ignore[attr-defined]
+            return True
+        if type(value) is cst.Call:
+            value = value.func
+        return _INITIALIZERS in (self.ctx.qualify(value) or "")
 
     def _library_made(self, call: cst.Call, last: str) -> bool:
         """`self.param(name, init, ...)` or `self.variable(col, name, init, ...)` whose

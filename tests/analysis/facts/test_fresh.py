@@ -437,6 +437,39 @@ def test_a_variable_written_is_not_new_buffers(write: str) -> None:
     assert fresh_result(ctx, at, at.node.value) is (write == "pass")
 
 
+_HANDED = """
+KERNEL = nn.initializers.lecun_normal()
+SCALED = nn.initializers.normal(X)
+
+class Handed(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(1, kernel_init=INIT)(x.data)
+
+def main(key, x):
+    out = Handed().init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("init", "fresh"),
+    [
+        ("nn.initializers.zeros", True),
+        ("nn.initializers.normal(0.02)", True),
+        ("KERNEL", False),  # sealed code reads no global that may be called
+        ("None", True),
+        ("x.init", False),  # a function the input hands in may return any array
+        ("SCALED", False),  # a library initializer given what is not a constant
+        ("make_init()", False),
+    ],
+)
+def test_a_layer_s_initializer_keyword_is_a_library_initializer(init: str, fresh: bool) -> None:
+    ctx = context(_HANDED.replace("INIT", init), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
 _SAMPLED = """
 TABLE = jnp.ones(3)
 
