@@ -16,8 +16,9 @@ audit clears code that
   one array for two parameters);
 - calls an initializer (`*.initializers.*`) with literal arguments only, gives no
   array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`), and
-  gives each keyword `*_init` (`kernel_init=`) a library initializer, an attribute of
-  `self` or None (not `kernel_init=x.init`, a function the input hands in);
+  gives each keyword `*_init` (`kernel_init=`) or `init` (`hk.get_parameter`) a library
+  initializer, an attribute of `self` or None (not `kernel_init=x.init`, a function the
+  input hands in);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
   `sow`, a variable's `.value = x`, any attribute through `setattr`), makes each linen
   `self.param` with a library initializer and each `self.variable` with one or a NumPy
@@ -38,8 +39,10 @@ from autoopt.analysis.overlays import haiku as hk_api
 from autoopt.analysis.overlays import jax as jax_api
 
 _INITIALIZERS = ".initializers."
-#: The keywords through which a layer is given a function that makes a parameter.
+#: The keywords through which a layer is given a function that makes a parameter
+#: (`kernel_init=`, `w_init=`; `hk.get_parameter(..., init=)`).
 _INIT_SUFFIX = "_init"
+_INIT = "init"
 _STORES = frozenset({"set_state", "put_variable", "sow"})
 #: The attribute through which a linen variable (`self.variable(...)`) is written.
 _WRITTEN = "value"
@@ -150,12 +153,13 @@ class InitializerAudit(cst.CSTVisitor):
         return True
 
     def _known_init(self, arg: cst.Arg) -> bool:
-        """A keyword `*_init` (`kernel_init=`, `w_init=`) names a library initializer
+        """A keyword `*_init` (`kernel_init=`, `w_init=`) or `init` names a library initializer
         (`nn.initializers.zeros`, or a call of one), an attribute of `self` (a field:
         `facts/linen_fields.py` asks where it comes from), or None: not a function the
         input hands in (`kernel_init=x.init`)."""
         assert arg.keyword is not None
-        if not arg.keyword.value.endswith(_INIT_SUFFIX):
+        keyword = arg.keyword.value
+        if keyword != _INIT and not keyword.endswith(_INIT_SUFFIX):
             return True
         value = arg.value
         if type(value) is cst.Name and value.value == "None":

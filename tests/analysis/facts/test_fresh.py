@@ -470,6 +470,25 @@ def test_a_layer_s_initializer_keyword_is_a_library_initializer(init: str, fresh
     assert fresh_result(ctx, at, at.node.value) is fresh
 
 
+_GOTTEN = """
+def forward(x):
+    return x.data * hk.get_parameter("w", [3], init=INIT)
+
+net = hk.transform(forward)
+out = net.init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("init", "fresh"), [("hk.initializers.Constant(0.5)", True), ("x.init", False)]
+)
+def test_a_haiku_parameter_s_init_is_a_library_initializer(init: str, fresh: bool) -> None:
+    ctx = context(_GOTTEN.replace("INIT", init), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
 _SAMPLED = """
 TABLE = jnp.ones(3)
 
