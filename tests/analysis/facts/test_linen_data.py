@@ -83,4 +83,5 @@ def test_a_model_also_used_as_a_submodule_is_not_followed() -> None:
     assert not _inert(extra=outer)
     derived = "\n\nclass Other(Model):\n    pass\n"
     assert not _inert(extra=derived)
-    assert _inert(extra="\n\nclass Trainer:\n    def __init__(self):\n        self.m = Model(4, 2)\n")
+    trainer = "\n\nclass Trainer:\n    def __init__(self):\n        self.m = Model(4, 2)\n"
+    assert _inert(extra=trainer)
