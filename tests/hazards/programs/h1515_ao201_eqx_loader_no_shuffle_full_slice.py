@@ -1,0 +1,37 @@
+"""Equinox dataloader with `shuffle=False` for evaluation-style training: slices of the arrays."""
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+def dataloader(arrays, batch_size, *, key=None):
+    size = arrays[0].shape[0]
+    if key is not None:
+        perm = jax.random.permutation(key, size)
+        arrays = tuple(a[perm] for a in arrays)
+    start = 0
+    while start < size:
+        yield tuple(a[start : start + batch_size] for a in arrays)
+        start += batch_size
+
+
+@eqx.filter_jit
+def step(model, x, y):
+    def loss_fn(m):
+        return jnp.mean((jax.vmap(m)(x)[:, 0] - y) ** 2)
+
+    loss, grads = eqx.filter_value_and_grad(loss_fn)(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads), loss
+
+
+def main():
+    model = eqx.nn.Linear(2, 1, key=jax.random.PRNGKey(0))
+    xs = jax.random.normal(jax.random.PRNGKey(1), (8, 2))
+    ys = xs[:, 0] * 0.5 + xs[:, 1]
+    losses = []
+    for epoch in range(3):
+        for x, y in dataloader((xs, ys), 8):
+            model, loss = step(model, x, y)
+        losses.append(loss)
+    return jnp.stack(losses)
