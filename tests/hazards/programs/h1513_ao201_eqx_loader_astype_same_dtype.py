@@ -15,11 +15,12 @@ def batches(xs, ys, batch_size):
 @eqx.filter_jit
 def step(model, x, y):
     def loss_fn(m):
-        return jnp.mean((jax.vmap(m)(x)[:, 0] - y) ** 2)
+        pred = jax.vmap(m)(x)[:, 0]
+        return jnp.mean((pred - y) ** 2), pred
 
-    loss, grads = eqx.filter_value_and_grad(loss_fn)(model)
+    (loss, pred), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(model)
     model = jax.tree.map(lambda p, g: p - 0.05 * g, model, grads)
-    return model, loss
+    return model, loss, pred - y
 
 
 def main():
@@ -29,6 +30,6 @@ def main():
     losses = []
     for epoch in range(3):
         for x, y in batches(xs, ys, 16):
-            model, loss = step(model, x, y)
+            model, loss, residual = step(model, x, y)
             losses.append(loss)
     return jnp.stack(losses)

@@ -13,10 +13,11 @@ def full_batch_loader(xs, ys, epochs):
 @eqx.filter_jit
 def step(model, x, y):
     def loss_fn(m):
-        return jnp.mean((jax.vmap(m)(x)[:, 0] - y) ** 2)
+        pred = jax.vmap(m)(x)[:, 0]
+        return jnp.mean((pred - y) ** 2), pred
 
-    loss, grads = eqx.filter_value_and_grad(loss_fn)(model)
-    return eqx.apply_updates(model, jax.tree.map(lambda g: -0.1 * g, grads)), loss
+    (loss, pred), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(model)
+    return eqx.apply_updates(model, jax.tree.map(lambda g: -0.1 * g, grads)), loss, pred - y
 
 
 def main():
@@ -24,5 +25,5 @@ def main():
     xs = jax.random.normal(jax.random.PRNGKey(4), (10, 2))
     ys = jnp.tanh(xs[:, 0] - xs[:, 1])
     for x, y in full_batch_loader(xs, ys, 4):
-        model, loss = step(model, x, y)
+        model, loss, residual = step(model, x, y)
     return loss

@@ -19,10 +19,11 @@ def dataloader(arrays, batch_size, *, key=None):
 @eqx.filter_jit
 def step(model, x, y):
     def loss_fn(m):
-        return jnp.mean((jax.vmap(m)(x)[:, 0] - y) ** 2)
+        pred = jax.vmap(m)(x)[:, 0]
+        return jnp.mean((pred - y) ** 2), pred
 
-    loss, grads = eqx.filter_value_and_grad(loss_fn)(model)
-    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads), loss
+    (loss, pred), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(model)
+    return jax.tree.map(lambda p, g: p - 0.1 * g, model, grads), loss, pred - y
 
 
 def main():
@@ -32,6 +33,6 @@ def main():
     losses = []
     for epoch in range(3):
         for x, y in dataloader((xs, ys), 8):
-            model, loss = step(model, x, y)
+            model, loss, residual = step(model, x, y)
         losses.append(loss)
     return jnp.stack(losses)

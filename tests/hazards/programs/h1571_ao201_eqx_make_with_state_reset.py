@@ -25,7 +25,7 @@ def step(model, state, x, y):
         return jnp.mean((pred - y) ** 2), s
 
     (loss, state), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(model, state)
-    model = jax.tree.map(lambda p, g: p - 0.05 * g, model, grads)
+    model = eqx.apply_updates(model, jax.tree.map(lambda g: -0.05 * g, grads))
     return model, state, loss
 
 
