@@ -39,8 +39,12 @@ class GANTrainer:
         embed = jax.random.normal(k1, (4, 3))
         g_params = {"w": jax.random.normal(k2, (2, 3)), "embed": embed}
         d_params = {"v": jax.random.normal(k3, (3,)), "embed": embed}
-        self.g_state = train_state.TrainState.create(apply_fn=gen_apply, params=g_params, tx=optax.sgd(0.01))
-        self.d_state = train_state.TrainState.create(apply_fn=disc_apply, params=d_params, tx=optax.sgd(0.01))
+        self.g_state = train_state.TrainState.create(
+            apply_fn=gen_apply, params=g_params, tx=optax.sgd(0.01)
+        )
+        self.d_state = train_state.TrainState.create(
+            apply_fn=disc_apply, params=d_params, tx=optax.sgd(0.01)
+        )
 
     def train_model(self, real, steps):
         key = jax.random.PRNGKey(5)

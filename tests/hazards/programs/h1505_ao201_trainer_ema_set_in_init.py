@@ -22,13 +22,17 @@ def train_step(state, x, y):
 class Trainer:
     def __init__(self, decay=0.9):
         params = {"w": jnp.full((3,), 0.1), "b": jnp.zeros(())}
-        self.state = train_state.TrainState.create(apply_fn=apply_fn, params=params, tx=optax.sgd(0.1))
+        self.state = train_state.TrainState.create(
+            apply_fn=apply_fn, params=params, tx=optax.sgd(0.1)
+        )
         self.ema_params = self.state.params
         self.decay = decay
 
     def update_ema(self):
         d = self.decay
-        self.ema_params = jax.tree.map(lambda e, p: d * e + (1 - d) * p, self.ema_params, self.state.params)
+        self.ema_params = jax.tree.map(
+            lambda e, p: d * e + (1 - d) * p, self.ema_params, self.state.params
+        )
 
     def train_model(self, x, y, steps):
         for _ in range(steps):

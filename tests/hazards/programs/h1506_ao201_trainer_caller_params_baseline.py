@@ -21,7 +21,9 @@ def train_step(state, x, y):
 
 class Trainer:
     def __init__(self, params):
-        self.state = train_state.TrainState.create(apply_fn=apply_fn, params=params, tx=optax.adam(0.02))
+        self.state = train_state.TrainState.create(
+            apply_fn=apply_fn, params=params, tx=optax.adam(0.02)
+        )
 
     def train_model(self, x, y, steps):
         for _ in range(steps):

@@ -23,7 +23,9 @@ def train_step(state, x, y):
 
 class FineTuner:
     def __init__(self, lr):
-        self.state = train_state.TrainState.create(apply_fn=apply_fn, params=PRETRAINED, tx=optax.sgd(lr))
+        self.state = train_state.TrainState.create(
+            apply_fn=apply_fn, params=PRETRAINED, tx=optax.sgd(lr)
+        )
 
     def train_model(self, x, y, steps):
         for _ in range(steps):

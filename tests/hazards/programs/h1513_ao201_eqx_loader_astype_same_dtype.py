@@ -28,8 +28,8 @@ def main():
     xs = jax.random.normal(jax.random.PRNGKey(1), (12, 3))
     ys = xs @ jnp.array([1.0, -1.0, 2.0])
     losses = []
-    for epoch in range(3):
+    for epoch in range(3):  # noqa: B007
         for x, y in batches(xs, ys, 16):
-            model, loss, residual = step(model, x, y)
+            model, loss, residual = step(model, x, y)  # noqa: RUF059
             losses.append(loss)
     return jnp.stack(losses)

@@ -25,5 +25,5 @@ def main():
     xs = jax.random.normal(jax.random.PRNGKey(4), (10, 2))
     ys = jnp.tanh(xs[:, 0] - xs[:, 1])
     for x, y in full_batch_loader(xs, ys, 4):
-        model, loss, residual = step(model, x, y)
+        model, loss, residual = step(model, x, y)  # noqa: RUF059
     return loss

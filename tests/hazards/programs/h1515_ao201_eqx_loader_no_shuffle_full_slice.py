@@ -31,8 +31,8 @@ def main():
     xs = jax.random.normal(jax.random.PRNGKey(1), (8, 2))
     ys = xs[:, 0] * 0.5 + xs[:, 1]
     losses = []
-    for epoch in range(3):
+    for epoch in range(3):  # noqa: B007
         for x, y in dataloader((xs, ys), 8):
-            model, loss, residual = step(model, x, y)
+            model, loss, residual = step(model, x, y)  # noqa: RUF059
         losses.append(loss)
     return jnp.stack(losses)

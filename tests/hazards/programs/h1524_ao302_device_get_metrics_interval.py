@@ -20,5 +20,7 @@ def main():
         log.append(jax.device_get(metrics))
         if i % 3 == 0:
             last = log[-1]
-            print(f"{i:3d} loss={float(last['loss']):.5f} gnorm={float(last['gnorm']):.5f} n={len(log)}")
+            print(
+                f"{i:3d} loss={float(last['loss']):.5f} gnorm={float(last['gnorm']):.5f} n={len(log)}"  # noqa: E501
+            )
     return [m["loss"] for m in log]

@@ -29,4 +29,4 @@ def main():
         if i % 3 == 0:
             val_losses.append(evaluate(w, xv, yv).item())
             print(f"step {i}: train {train_losses[-1]:.4f} val {val_losses[-1]:.4f}")
-    return list(zip(train_losses[::3], val_losses))
+    return list(zip(train_losses[::3], val_losses))  # noqa: B905

@@ -1,4 +1,6 @@
-"""Initial weights kept as `w.astype(jnp.float32)` (already float32) to measure drift after training."""
+"""Initial weights kept as `w.astype(jnp.float32)` (already float32) to measure drift after
+training.
+"""
 
 import functools
 

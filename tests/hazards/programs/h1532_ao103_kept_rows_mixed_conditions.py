@@ -1,4 +1,6 @@
-"""A relaxation loop keeps probes under several step conditions: every 4th, after warm-up, the last."""
+"""A relaxation loop keeps probes under several step conditions: every 4th, after warm-up,
+the last.
+"""
 
 import jax.numpy as jnp
 

@@ -12,7 +12,7 @@ def main():
     xs = jnp.arange(10.0)
     key = jax.random.PRNGKey(0)
     firsts = []
-    for epoch in range(3):
+    for epoch in range(3):  # noqa: B007
         key, sub = jax.random.split(key)
         order = shuffled_order(sub, xs.shape[0])
         firsts.append(xs[order][:3])

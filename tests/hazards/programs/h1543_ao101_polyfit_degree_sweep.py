@@ -1,4 +1,6 @@
-"""Model selection: polynomial fits of degree 1..4, residual per degree (`jnp.polyfit(x, y, deg)`)."""
+"""Model selection: polynomial fits of degree 1..4, residual per degree (`jnp.polyfit(x, y,
+deg)`).
+"""
 
 import jax
 import jax.numpy as jnp

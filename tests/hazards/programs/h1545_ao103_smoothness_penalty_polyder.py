@@ -1,4 +1,6 @@
-"""Smoothness penalty of a polynomial: squared derivatives of orders 1..3 on a grid (`jnp.polyder`)."""
+"""Smoothness penalty of a polynomial: squared derivatives of orders 1..3 on a grid
+(`jnp.polyder`).
+"""
 
 import jax.numpy as jnp
 

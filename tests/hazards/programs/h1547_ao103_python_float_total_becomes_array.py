@@ -11,7 +11,7 @@ def loss_fn(w):
 def main():
     w = jnp.zeros(3)
     total = 0.0
-    for step in range(6):
+    for step in range(6):  # noqa: B007
         loss, g = jax.value_and_grad(loss_fn)(w)
         w = w - 0.1 * g
         total = total + loss

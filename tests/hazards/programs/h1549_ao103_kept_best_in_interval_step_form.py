@@ -14,7 +14,7 @@ def main():
     w = jnp.zeros(3)
     best, best_loss = w, float("inf")
     for step in range(9):
-        loss, g = jax.value_and_grad(loss_fn)(w, x, y)
+        loss, g = jax.value_and_grad(loss_fn)(w, x, y)  # noqa: RUF059
         w = w - 0.5 * g
         if step % 3 == 0:
             current = float(loss_fn(w, x, y))

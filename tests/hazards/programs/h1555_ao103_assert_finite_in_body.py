@@ -12,7 +12,7 @@ def main():
     x = jax.random.normal(jax.random.PRNGKey(0), (8, 2))
     y = x @ jnp.array([1.0, -1.0])
     w = jnp.zeros(2)
-    for step in range(6):
+    for step in range(6):  # noqa: B007
         loss, g = jax.value_and_grad(loss_fn)(w, x, y)
         w = w - 0.1 * g
         assert jnp.isfinite(loss), "diverged"

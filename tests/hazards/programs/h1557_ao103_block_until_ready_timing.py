@@ -10,7 +10,7 @@ def loss_fn(w):
 
 def main():
     w = jnp.linspace(0.0, 1.0, 5)
-    for step in range(5):
+    for step in range(5):  # noqa: B007
         g = jax.grad(loss_fn)(w)
         w = w - 0.1 * g
         w.block_until_ready()

@@ -1,4 +1,6 @@
-"""Trainer builds an L2-to-init regularizer with `functools.partial(..., anchor=self.init_params)`."""
+"""Trainer builds an L2-to-init regularizer with `functools.partial(...,
+anchor=self.init_params)`.
+"""
 
 import functools
 
@@ -16,7 +18,10 @@ class Net(nn.Module):
 
 
 def l2_to(params, anchor):
-    return sum(jnp.sum((p - a) ** 2) for p, a in zip(jax.tree.leaves(params), jax.tree.leaves(anchor)))
+    return sum(
+        jnp.sum((p - a) ** 2)
+        for p, a in zip(jax.tree.leaves(params), jax.tree.leaves(anchor))  # noqa: B905
+    )
 
 
 @jax.jit

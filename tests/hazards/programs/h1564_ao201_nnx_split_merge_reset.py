@@ -1,4 +1,6 @@
-"""nnx: `graphdef, state0 = nnx.split(model)`; the model is reset with `nnx.merge` after training."""
+"""nnx: `graphdef, state0 = nnx.split(model)`; the model is reset with `nnx.merge` after
+training.
+"""
 
 import jax
 import jax.numpy as jnp

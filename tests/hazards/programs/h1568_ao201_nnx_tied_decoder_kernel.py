@@ -1,4 +1,6 @@
-"""nnx autoencoder: decoder and encoder built apart, then the decoder's kernel tied by assignment."""
+"""nnx autoencoder: decoder and encoder built apart, then the decoder's kernel tied by
+assignment.
+"""
 
 import jax
 import jax.numpy as jnp

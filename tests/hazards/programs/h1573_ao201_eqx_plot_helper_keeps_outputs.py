@@ -1,4 +1,6 @@
-"""Equinox loop; predictions made by the step are handed to a plotting buffer, then batches reused."""
+"""Equinox loop; predictions made by the step are handed to a plotting buffer, then batches
+reused.
+"""
 
 import equinox as eqx
 import jax
@@ -25,7 +27,7 @@ def main():
     model = eqx.nn.Linear(2, 1, key=jax.random.PRNGKey(4))
     x = jax.random.normal(jax.random.PRNGKey(5), (6, 2))
     y = x[:, 0] * 2.0
-    for i in range(4):
+    for i in range(4):  # noqa: B007
         model, pred, loss = step(model, x, y)
         plot_predictions(pred, y)
     return loss, [float(jnp.mean((p - t) ** 2)) for p, t in PLOTS]

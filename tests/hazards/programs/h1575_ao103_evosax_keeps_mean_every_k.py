@@ -19,7 +19,7 @@ def main():
         key, k_ask, k_tell = jax.random.split(key, 3)
         population, state = es.ask(k_ask, state, params)
         fit = fitness(population)
-        state, metrics = es.tell(k_tell, population, fit, state, params)
+        state, metrics = es.tell(k_tell, population, fit, state, params)  # noqa: RUF059
         if gen % 2 == 0:
             trajectory.append(state.mean)
     return jnp.stack(trajectory), state.best_fitness

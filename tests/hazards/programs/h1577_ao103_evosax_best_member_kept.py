@@ -15,11 +15,11 @@ def main():
     key = jax.random.PRNGKey(2)
     state = es.init(key, jnp.zeros(2), params)
     best_x, best_f = None, float("inf")
-    for gen in range(5):
+    for gen in range(5):  # noqa: B007
         key, k_ask, k_tell = jax.random.split(key, 3)
         population, state = es.ask(k_ask, state, params)
         fit = fitness(population)
-        state, metrics = es.tell(k_tell, population, fit, state, params)
+        state, metrics = es.tell(k_tell, population, fit, state, params)  # noqa: RUF059
         i = int(jnp.argmin(fit))
         if float(fit[i]) < best_f:
             best_f = float(fit[i])

@@ -1,4 +1,6 @@
-"""An exponential-decay multiplier sampled every 1000 steps for a plot: `decay ** step`, `decay` an array."""
+"""An exponential-decay multiplier sampled every 1000 steps for a plot: `decay ** step`,
+`decay` an array.
+"""
 
 import jax.numpy as jnp
 

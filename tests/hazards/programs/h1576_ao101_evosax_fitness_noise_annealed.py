@@ -17,10 +17,10 @@ def main():
     params = es.default_params
     key = jax.random.PRNGKey(1)
     state = es.init(key, jnp.full(2, 2.0), params)
-    for gen in range(6):
+    for gen in range(6):  # noqa: B007
         key, k_ask, k_fit, k_tell = jax.random.split(key, 4)
         population, state = es.ask(k_ask, state, params)
         fit = fitness(k_fit, population)
-        state, metrics = es.tell(k_tell, population, fit, state, params)
+        state, metrics = es.tell(k_tell, population, fit, state, params)  # noqa: RUF059
         NOISE = NOISE * 0.1
     return state.mean, NOISE
