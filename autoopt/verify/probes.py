@@ -202,7 +202,8 @@ class ArgRecorder:
     def _save(self, args: tuple, kwargs: dict) -> None:
         if _has_tracer((args, kwargs)):
             return
-        block((args, kwargs))  # computing the arguments is the program's time, not saving's
+        with contextlib.suppress(Exception):  # what cannot be saved, save_call reports
+            block((args, kwargs))  # computing the arguments is the program's time, not saving's
         wall, cpu = time.perf_counter(), time.process_time()
         try:
             self._write(args, kwargs)

@@ -19,7 +19,7 @@ from autoopt.verify.pipeline import (
 )
 from autoopt.verify.probes import ArgRecorder
 from autoopt.verify.report import Row
-from autoopt.verify.runner import WorkerRun
+from autoopt.verify.runner import WorkerRun, run_worker
 from tests.verify.test_program_view import ScriptedSession
 
 QUIET = lambda _message: None  # noqa: E731
@@ -117,3 +117,32 @@ def test_saving_the_captured_arguments_is_timed_apart(tmp_path: Path) -> None:
         recorder(jnp.ones(3), big)
     assert recorder.saved == 2 and sorted(p.name for p in tmp_path.iterdir())[0] == "0.npz"
     assert recorder.wall_s > 0 and recorder.cpu_s >= 0
+
+
+SAVES_A_BIG_ARGUMENT = """\
+import numpy as np
+
+
+def total(x):
+    return float(x.sum())
+
+
+def main():
+    return total(np.ones((2000, 2000), np.float32))
+"""
+
+
+def test_a_capturing_run_reports_its_saving_time_apart(tmp_path, program) -> None:
+    path = program(SAVES_A_BIG_ARGUMENT)
+    spec = {
+        "mode": "run",
+        "program": str(path),
+        "module": "prog",
+        "search_path": [str(path.parent)],
+        "entry": None,
+        "capture": {"targets": ["total"], "dir": str(tmp_path / "cap"), "max_calls": 1},
+    }
+    run = run_worker(spec, tmp_path / "out", timeout=60, cwd=path.parent)
+    assert run.ok, run.reason
+    assert run.result["captured"]["total"] == {"calls": 1, "error": ""}
+    assert run.result["capture_s"] > 0 and run.result["total_s"] > 0
