@@ -182,6 +182,11 @@ class Semantic:
         """Whether code in `scope` provably runs eagerly (`core/execution.py`)."""
         return execution.runs_eagerly(self.ctx, scope)
 
+    def unproven_callers(self, scope: str) -> list[str]:
+        """The callers of the function `scope`, where it has some and none provably runs
+        eagerly (`core/execution.py`)."""
+        return execution.unproven_callers(self.ctx, scope)
+
     # -- donation -----------------------------------------------------------------------
     def donation_targets(self) -> Iterator[DonationTarget]:
         """The jitted functions (and AO101's plans) that may donate (`facts/donation.py`)."""

@@ -68,9 +68,13 @@ class UpdateForm:
     imports: tuple[RequireImport, ...] = ()
 
 
-def at_update(op: str) -> UpdateForm:
-    """`array.at[index].op(value)`: the same index semantics as the eager update."""
-    return UpdateForm("index, value", (f"return array.at[index].{op}(value)",))
+def at_update(op: str, subscript: str = "index", indexed: bool = True) -> UpdateForm:
+    """`array.at[index].op(value)`: the same index semantics as the eager update.
+    `subscript` is what the helper writes between the brackets: `index` (the argument),
+    or the update's own subscript, its static elements kept as written and `index` (or
+    `index[k]`) for the others; the helper takes no `index` where it is not `indexed`."""
+    params = "index, value" if indexed else "value"
+    return UpdateForm(params, (f"return array.at[{subscript}].{op}(value)",))
 
 
 def slice_update(ctx: ModuleContext) -> UpdateForm:

@@ -162,10 +162,9 @@ class MissingDonation(Rule):
       nothing it was given: `analysis/facts/unkept_arguments.py`; an object of a class of
       the module called, or a method of its class called (`model(x)`, `model.keep()`),
       is handed to that code unless it is proven so: `analysis/facts/aliases.py`;
-      `nnx.display` keeps
-      none of a model built just before it that flax's code alone renders (no hook of
-      the program's: `__repr__`, a field of a class of the program):
-      `analysis/facts/rendering.py`
+      `nnx.display` keeps none of a model built just before it that flax's code alone
+      renders (no hook of the program's: `__repr__`, a field of a class of the
+      program): `analysis/facts/rendering.py`
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
       (`repeated_leaf`); another argument of the call may hold one object with it, not
       merely a third value holding both (`Sharing.may_share`), and a name that only ever

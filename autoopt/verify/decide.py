@@ -43,7 +43,7 @@ def decide(
     if row.rule == REMAT:
         return _decide_remat(row, views, thresholds, memory_budget)
     saved = memory_win(row.memory, thresholds)
-    if _memory_goal(row.rule) and saved and _within_budget(views, thresholds):
+    if memory_goal(row.rule) and saved and _within_budget(views, thresholds):
         return Verdict.ACCEPTED, "; ".join([saved, *map(describe, views)])
     program = row.program
     if program and (program.slower or program.faster) and row.function:
@@ -104,8 +104,11 @@ def _compiles_more(row: Row) -> bool:
     return before is not None and after is not None and after > before
 
 
-def _memory_goal(rule_id: str) -> bool:
-    """Whether the rule's rewrites are kept for the memory they save (`Rule.goal`)."""
+def memory_goal(rule_id: str) -> bool:
+    """Whether the rule's rewrites are kept for the memory they save (`Rule.goal`), or
+    judged by it (AO601)."""
+    if rule_id == REMAT:
+        return True
     rule = BY_ID.get(rule_id)
     return rule is not None and rule.goal == "memory"
 
@@ -140,15 +143,22 @@ def memory_win(memory: MemoryView, thresholds: Thresholds) -> str:
             f"{human_bytes(after['footprint'])} (temp {human_bytes(before['temp'])} -> "
             f"{human_bytes(after['temp'])}, aliased {human_bytes(after['alias'])})"
         )
+    wins.extend(peak_wins(memory, thresholds))
+    if wins and (memory.donated_after or 0) > (memory.donated_before or 0):
+        wins.append(f"donation confirmed ({memory.donated_after} input buffers reused)")
+    return "; ".join(wins)
+
+
+def peak_wins(memory: MemoryView, thresholds: Thresholds) -> list[str]:
+    """The measured peaks (device, RSS) that fall by `rss_floor`, in words."""
+    wins = []
     for label, old, new in (
         ("device peak", memory.device_peak_before, memory.device_peak_after),
         ("peak RSS", memory.peak_rss_before, memory.peak_rss_after),
     ):
         if old and new and new < old * (1 - thresholds.rss_floor):
             wins.append(f"{label} {human_bytes(old)} -> {human_bytes(new)}")
-    if wins and (memory.donated_after or 0) > (memory.donated_before or 0):
-        wins.append(f"donation confirmed ({memory.donated_after} input buffers reused)")
-    return "; ".join(wins)
+    return wins
 
 
 def remat_memory(memory: MemoryView) -> tuple[str, int | None, int | None]:

@@ -26,7 +26,15 @@ from autoopt.config import Settings
 from autoopt.model import Applicability, AutooptError, Finding
 from autoopt.verify.capture import load_output
 from autoopt.verify.compare import TOLERANCES, Comparison, Tolerance, compare_trees
-from autoopt.verify.decide import REMAT, Thresholds, decide, describe, settle
+from autoopt.verify.decide import (
+    REMAT,
+    Thresholds,
+    decide,
+    describe,
+    memory_goal,
+    peak_wins,
+    settle,
+)
 from autoopt.verify.environment import changes_setup
 from autoopt.verify.printed import OutputDiff, Position, compare_output
 from autoopt.verify.region import changed_region
@@ -129,11 +137,13 @@ class _Session:
         self.volatile: set[Position] = set()  # printed numbers the original's runs disagree on
         self.x64 = False
         self.unstable = ""  # why the original's own runs disagree, if they do
+        self.rechecked = False  # the original ran again and was compared with its baseline
         self.fresh = ""  # why every run starts a fresh interpreter; "" when forked
         self.deadline = time.perf_counter() + options.budget_s
         self.cpu = False  # CPU backend: runs are timed by their CPU time
         self.round = 0  # rounds of entry runs so far; samples are paired by round
         self.samples: dict[Path, dict[int, Sample]] = {}  # by program, by round
+        self.first_sample: Sample | None = None  # the baseline's, the original's in round 0
         self.memory: dict[Path, Memory] = {}  # by program (`_note_memory`)
 
     def left_s(self) -> float:
@@ -178,7 +188,13 @@ class _Session:
             self.printed = load_output(self.baseline.out_dir)
             self.x64 = bool(self.baseline.result.get("x64"))
             self.cpu = self.baseline.result.get("platform") == "cpu"
+            self.first_sample = self.sample(self.baseline)
         return self.baseline
+
+    def sample(self, run: WorkerRun) -> Sample:
+        """The timing sample of an entry run: CPU seconds on the CPU backend, else wall
+        seconds, and its compile seconds."""
+        return run.result["cpu_s" if self.cpu else "total_s"], run.result["compile_s"]
 
     def compare(self, run: WorkerRun) -> Comparison:
         return compare_trees(
@@ -269,6 +285,7 @@ def verify_candidates(
         more = options.max_repeats - options.repeats
         with clock("more_rounds"):
             _measure_programs(session, [j for j in measured if _unsettled(j)], say, 0, more)
+            _warm_memory(session, live, say)
         for job in live:
             if not job.failed:
                 _decide(job, options, report.platform)
@@ -385,15 +402,16 @@ def _program_round(session: _Session, jobs: list[_Job], say: Progress) -> None:
     session.round += 1
     order: list[_Job | None] = [None, *jobs]
     for job in order if number % 2 == 0 else reversed(order):
+        if job is None and number == 0 and session.first_sample is not None:
+            session.samples.setdefault(session.path, {})[0] = session.first_sample
+            continue  # the capturing baseline ran the original first, as a fresh process
         program = job.program if job else session.path
         say(f"run {number + 1}: {job.row.rule if job else 'original'}")
         run = session.run(program)
         if run.ok:
             _note_memory(session, program, run)
         if _usable(session, job, run, program not in session.samples):
-            seconds = run.result["cpu_s" if session.cpu else "total_s"]
-            sample = (seconds, run.result["compile_s"])
-            session.samples.setdefault(program, {})[number] = sample
+            session.samples.setdefault(program, {})[number] = session.sample(run)
         else:
             session.samples.setdefault(program, {})
 
@@ -494,6 +512,7 @@ def _faster_alone(job: _Job) -> bool:
 
 def _check_original(session: _Session, run: WorkerRun) -> bool:
     """A timing run of the original: usable, and does it agree with the baseline?"""
+    session.rechecked = True
     if not run.ok:
         session.unstable = f"the original failed on a later run: {run.reason}"
         return False
@@ -519,11 +538,50 @@ def _check_rewrite(session: _Session, job: _Job, run: WorkerRun, first: bool) ->
     result = session.compare(run)
     job.row.max_abs = max(job.row.max_abs or 0.0, result.max_abs)
     job.row.max_rel = max(job.row.max_rel or 0.0, result.max_rel)
-    printed = session.compare_printed(run) if result.equal else None
-    if not result.equal or (printed and not printed.equal):
+    differs = _differs(session, result, run)
+    if differs and _original_again(session):
+        differs = _differs(session, result, run)
+    if differs:
         note = f" ({session.unstable})" if session.unstable else ""
-        job.fail(Verdict.NOT_EQUIVALENT, (printed.reason if printed else result.reason) + note)
+        job.fail(Verdict.NOT_EQUIVALENT, differs + note)
         return False
+    return True
+
+
+def _differs(session: _Session, result: Comparison, run: WorkerRun) -> str:
+    """Why a rewrite's run does not match the original's baseline; "" when it does."""
+    if not result.equal:
+        return result.reason
+    printed = session.compare_printed(run)
+    return "" if printed.equal else printed.reason
+
+
+def _warm_memory(session: _Session, jobs: list[_Job], say: Progress) -> None:
+    """Where the original's peak memory comes only from its baseline (which compiled every
+    function, and so peaks higher) and a memory rewrite's peak falls against it, the
+    original runs once more, compiling nothing, and its peaks are the ones compared."""
+    warm = session.memory.get(session.path, (True, None, None))[0]
+    live = [job for job in jobs if not job.failed and memory_goal(job.row.rule)]
+    thresholds = session.options.thresholds
+    if warm or not any(peak_wins(job.row.memory, thresholds) for job in live):
+        return
+    say("peak memory of the original, compiling nothing")
+    _original_again(session, force=True)
+    for job in live:
+        _memory_counters(session, job)
+
+
+def _original_again(session: _Session, force: bool = False) -> bool:
+    """Before a rewrite is judged not equivalent, the original runs a second time if it
+    has not yet (its baseline stood in for its first timing run): what its own runs
+    disagree on, printed timings or an unstable result, is then known. False when the
+    original had run again already, unless `force`."""
+    if session.rechecked and not force:
+        return False
+    run = session.run(session.path)
+    if run.ok:
+        _note_memory(session, session.path, run)
+    _check_original(session, run)
     return True
 
 

@@ -12,6 +12,7 @@ import io
 import pickle
 import re
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -179,7 +180,10 @@ def count_host_syncs() -> Iterator[Counter[str]]:
 
 
 class ArgRecorder:
-    """Stands in for a module-level function and saves the arguments of its first calls."""
+    """Stands in for a module-level function and saves the arguments of its first calls.
+
+    `wall_s` and `cpu_s` are what saving took (copying and writing the arguments, once
+    they are computed): the run's time less these is the program's own."""
 
     def __init__(self, fn: Callable[..., Any], directory: Path, max_calls: int) -> None:
         self.fn = fn
@@ -188,6 +192,7 @@ class ArgRecorder:
         self.max_calls = max_calls
         self.saved = 0
         self.error = ""
+        self.wall_s = self.cpu_s = 0.0
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.saved < self.max_calls and not self.error:
@@ -197,6 +202,16 @@ class ArgRecorder:
     def _save(self, args: tuple, kwargs: dict) -> None:
         if _has_tracer((args, kwargs)):
             return
+        with contextlib.suppress(Exception):  # what cannot be saved, save_call reports
+            block((args, kwargs))  # computing the arguments is the program's time, not saving's
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            self._write(args, kwargs)
+        finally:
+            self.wall_s += time.perf_counter() - wall
+            self.cpu_s += time.process_time() - cpu
+
+    def _write(self, args: tuple, kwargs: dict) -> None:
         try:
             save_call(self.directory / str(self.saved), args, kwargs)
             self.saved += 1

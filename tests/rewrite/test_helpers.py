@@ -121,6 +121,17 @@ DUS = "jax.lax.dynamic_update_slice_in_dim"
             id="at-update",
         ),
         pytest.param(
+            lambda ctx: at_update("set", ":, index[0], index[1]"),
+            "def x_helper(array, index, value):\n"
+            "    return array.at[:, index[0], index[1]].set(value)\n",
+            id="at-update-static-elements-kept",
+        ),
+        pytest.param(
+            lambda ctx: at_update("multiply", "::2", indexed=False),
+            "def x_helper(array, value):\n    return array.at[::2].multiply(value)\n",
+            id="at-update-nothing-passed",
+        ),
+        pytest.param(
             slice_update,
             "def x_helper(array, start, value):\n"
             f"    return {DUS}(\n        array, jnp.asarray(value, array.dtype), start, 0\n    )\n",

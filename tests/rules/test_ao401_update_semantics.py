@@ -37,8 +37,52 @@ result = grid
 """,
 ]
 
+# Multi-axis updates with `:`, `...` or literal-bounded slices kept in the helper's
+# subscript: negative and out-of-range indices, a value broadcast along the slice, and a
+# value of another dtype (cast to the array's, as the eager update does).
+MULTI_AXIS = [
+    """
+import jax.numpy as jnp
+def pixels(b):
+    img = jnp.full((b, 4, 5, 2), -1, dtype=jnp.int32)
+    for h in range(4):
+        for w in range(6):
+            for c in range(2):
+                img = img.at[:, h - 1, w, c].set(jnp.arange(b) * h + w - c)
+    return img
+result = pixels(3)
+""",
+    """
+import jax.numpy as jnp
+def cols(n):
+    out = jnp.zeros((3, 4), dtype=jnp.bfloat16)
+    for i in range(n):
+        out = out.at[:, i - 5].add(jnp.float32(i) / 3)
+    return out
+result = cols(11)
+""",
+    """
+import jax.numpy as jnp
+def ends(n):
+    out = jnp.zeros((2, 6, 3), dtype=jnp.int32)
+    for i in range(n):
+        out = out.at[..., 1:-1:2, i].set(i * 2.7)
+    return out
+result = ends(5)
+""",
+    """
+import jax.numpy as jnp
+def strided(n):
+    out = jnp.ones(7)
+    for i in range(n):
+        out = out.at[::3].multiply(i + 1.5)
+    return out
+result = strided(4)
+""",
+]
 
-@pytest.mark.parametrize("source", UPDATES)
+
+@pytest.mark.parametrize("source", UPDATES + MULTI_AXIS)
 def test_ao401_donated_helper_is_identical(source: str) -> None:
     result = rewrite(source, ("AO401",))
     assert [f.rule for f in result.applied] == ["AO401"]

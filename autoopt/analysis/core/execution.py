@@ -69,6 +69,17 @@ def runs_eagerly(ctx: ModuleContext, scope: str) -> bool:
     return scope in modes(ctx).eager
 
 
+def unproven_callers(ctx: ModuleContext, scope: str) -> list[str]:
+    """The scopes that call the function `scope` by name, where it has such callers, it
+    does not run eagerly itself, and none of them provably does (methods, library code
+    nothing here calls from Python, which its users may run under jit); empty otherwise."""
+    fn = ctx.graph.functions.get(scope)
+    if fn is None or runs_eagerly(ctx, scope):
+        return []
+    callers = dict.fromkeys(site.stmt.scope for site in ctx.graph.call_sites(fn))
+    return [] if any(runs_eagerly(ctx, c) for c in callers) else list(callers)
+
+
 def only_called(ctx: ModuleContext, fn: Function) -> bool:
     """Every use of `fn` in the module is a direct call, and nothing outside can call it."""
     return ctx.per_function(_only_called, fn)

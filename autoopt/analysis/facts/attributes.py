@@ -21,7 +21,7 @@ proves, over the whole module (each premise that fails is named):
   later, no caller's array, nothing code autoopt cannot see may keep
   (`analysis/facts/aliases.py`), and no buffer in two leaves. It may hold another
   attribute's buffers only where that attribute is *spent* (`_spent`): every store in
-  it is new buffers (`facts/fresh.py`), every read is in a method that runs before any
+  it is new buffers (`facts/fresh_stores.py`), every read is in a method that runs before any
   step on the instance (`trainer_steps.Confinement.before`) and reaches only the record
   that replaces `self.x`, and nothing outside the class names it: once a step donates
   them, nothing reads them.
@@ -48,6 +48,7 @@ from autoopt.analysis.facts.attribute_reads import keeps_nothing, replaced_field
 from autoopt.analysis.facts.bufferless import bufferless_names
 from autoopt.analysis.facts.class_family import family
 from autoopt.analysis.facts.fresh import fresh_result
+from autoopt.analysis.facts.fresh_stores import fresh_store
 from autoopt.analysis.facts.self_attrs import (
     Use,
     assign_targets,
@@ -426,7 +427,7 @@ def _unspent(
         line = ctx.span(u.stmt.node).line
         if type(u.node) is not cst.Attribute:
             return f"may be reached through `{ctx.code(u.node)}` at line {line}"
-        if is_store(u) and not _fresh_store(ctx, u):
+        if is_store(u) and not fresh_store(ctx, u):
             return f"is stored at line {line} a value not proven new buffers"
         if not is_store(u) and u.method.qualname not in before:
             return f"is read at line {line}, where a step may have run"
@@ -434,21 +435,6 @@ def _unspent(
             return f"is read at line {line} other than into the record replacing `self.{attr}`"
         stored = stored or is_store(u)
     return None if stored else "is never stored by the class"
-
-
-def _fresh_store(ctx: ModuleContext, use: Use) -> bool:
-    """`self.other = fresh(...)` or a field or item of it (`model.init(...)["params"]`)."""
-    node = use.stmt.node
-    if (
-        type(node) is not cst.Assign
-        or len(node.targets) != 1
-        or node.targets[0].target is not use.node
-    ):
-        return False
-    value = node.value
-    while type(value) in (cst.Subscript, cst.Attribute):
-        value = value.value  # type: ignore[attr-defined]
-    return type(value) is cst.Call and fresh_result(ctx, use.stmt, value)
 
 
 def _other_attributes(

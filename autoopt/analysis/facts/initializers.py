@@ -14,13 +14,17 @@ audit clears code that
 - names no import but of JAX, NumPy, `math`, `dataclasses`, `typing` and the libraries
   the overlays know (`w_init=helpers.table_init`, another file's initializer, may return
   one array for two parameters);
-- calls an initializer (`*.initializers.*`) with literal arguments only, and gives no
-  array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`);
+- calls an initializer (`*.initializers.*`) with literal arguments only, gives no
+  array to a layer that keeps one as a parameter (`hk.Embed(embedding_matrix=t)`), and
+  gives each keyword `*_init` (`kernel_init=`) or `init` (`hk.get_parameter`) a library
+  initializer, an attribute of `self` or None (not `kernel_init=x.init`, a function the
+  input hands in);
 - never stores a value as a parameter or a state itself (`hk.set_state`, `put_variable`,
-  `sow`), makes each linen `self.param` with a library initializer and each
-  `self.variable` with one or a NumPy or jax.numpy constructor (`jnp.zeros`; not
-  `jnp.asarray`, which returns the array it is given), and uses no custom creator or
-  getter, nor `functools` (`partial(jnp.full, w)`).
+  `sow`, a variable's `.value = x`, any attribute through `setattr`), makes each linen
+  `self.param` with a library initializer and each `self.variable` with one or a NumPy
+  or jax.numpy constructor (`jnp.zeros`; not `jnp.asarray`, which returns the array it
+  is given), and uses no custom creator or getter, nor `functools` (`partial(jnp.full,
+  w)`).
 
 The rest is a fact about the libraries: their initializers, called with constants, make
 a new buffer at each call (tests/analysis/overlays).
@@ -35,7 +39,13 @@ from autoopt.analysis.overlays import haiku as hk_api
 from autoopt.analysis.overlays import jax as jax_api
 
 _INITIALIZERS = ".initializers."
+#: The keywords through which a layer is given a function that makes a parameter
+#: (`kernel_init=`, `w_init=`; `hk.get_parameter(..., init=)`).
+_INIT_SUFFIX = "_init"
+_INIT = "init"
 _STORES = frozenset({"set_state", "put_variable", "sow"})
+#: The attribute through which a linen variable (`self.variable(...)`) is written.
+_WRITTEN = "value"
 #: Methods of a linen module making a variable -> the position of the function they call
 #: to make it (`self.param(name, init_fn, *args)`, `self.variable(col, name, init_fn,
 #: *args)`), and the keywords they keep.
@@ -90,6 +100,31 @@ class InitializerAudit(cst.CSTVisitor):
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.classes.pop()
 
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        self._stores([t.target for t in node.targets])
+        return True
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> bool:
+        self._stores([node.target])
+        return True
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+        self._stores([node.target])
+        return True
+
+    def _stores(self, targets: list[cst.BaseAssignTargetExpression]) -> None:
+        """`v.value = x` writes `x` into a variable (`v = self.variable(...)`): init's
+        variables then hold it."""
+        todo: list[cst.BaseExpression] = list(targets)
+        while todo:
+            target = todo.pop()
+            if type(target) in (cst.Tuple, cst.List):
+                todo += [e.value for e in target.elements]  # type: ignore[attr-defined]
+            elif type(target) is cst.StarredElement:
+                todo.append(target.value)
+            elif type(target) is cst.Attribute and target.attr.value == _WRITTEN:
+                self.clean = False
+
     def visit_Annotation(self, node: cst.Annotation) -> bool:
         return False  # `encoder: Encoder`: a type, not a value
 
@@ -104,6 +139,7 @@ class InitializerAudit(cst.CSTVisitor):
             self.clean = False  # `self.variable(c, n, jnp.asarray, w)` holds `w` itself
         if (
             last in _STORES
+            or (type(func) is cst.Name and func.value == "setattr")
             or _CUSTOM in qual
             or qual.startswith("functools.")
             or (_INITIALIZERS in qual and not all(_constant(a.value) for a in node.args))
@@ -111,9 +147,29 @@ class InitializerAudit(cst.CSTVisitor):
                 qual in hk_api.ARRAY_PARAMETERS
                 and not _no_array(node, *hk_api.ARRAY_PARAMETERS[qual])
             )
+            or not all(self._known_init(a) for a in node.args if a.keyword)
         ):
             self.clean = False
         return True
+
+    def _known_init(self, arg: cst.Arg) -> bool:
+        """A keyword `*_init` (`kernel_init=`, `w_init=`) or `init` names a library initializer
+        (`nn.initializers.zeros`, or a call of one), an attribute of `self` (a field:
+        `facts/linen_fields.py` asks where it comes from), or None: not a function the
+        input hands in (`kernel_init=x.init`)."""
+        assert arg.keyword is not None
+        keyword = arg.keyword.value
+        if keyword != _INIT and not keyword.endswith(_INIT_SUFFIX):
+            return True
+        value = arg.value
+        if type(value) is cst.Name and value.value == "None":
+            return True
+        based = type(value) is cst.Attribute and type(value.value) is cst.Name
+        if based and value.value.value == "self":  # type: ignore[attr-defined]
+            return True
+        if type(value) is cst.Call:
+            value = value.func
+        return _INITIALIZERS in (self.ctx.qualify(value) or "")
 
     def _library_made(self, call: cst.Call, last: str) -> bool:
         """`self.param(name, init, ...)` or `self.variable(col, name, init, ...)` whose

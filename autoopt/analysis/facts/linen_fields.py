@@ -21,6 +21,9 @@ body) in the class's code, or a field or item of it (`self.f[0]`, `self.f.x`), i
   of jax.numpy or jax.nn, or a shape method of such a name;
 - the first positional argument, or a hyperparameter keyword
   (`flax_linen.HYPERPARAMETERS`), of a flax.linen layer;
+- an argument of a shape method of an object of unknown kind (`x.reshape(b, -1,
+  self.patch)`, `x` the input of `__call__`), where every value that may then hold the
+  field stays on the data path (`facts/linen_data.py`);
 - an argument of a linen module class of this module that derives from
   `flax.linen.Module` alone, whose code is sealed, bound to a field of it (by keyword,
   or by position in the order the fields are declared) that is inert there in turn;
@@ -46,7 +49,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
-from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.facts.linen_data import Sites, bound_once, on_data_path
 from autoopt.analysis.facts.sealed import sealed_code
 from autoopt.analysis.facts.self_attrs import roots, walk_parents
 from autoopt.analysis.overlays import flax_linen as linen_api
@@ -118,24 +121,29 @@ def _inert_read(
     me: str,
     seen: frozenset[str],
     arrays: frozenset[str] = frozenset(),
+    sites: Sites = (),
 ) -> bool:
     """The value of `node` (a field, or a part of one) reaches no variable; `arrays`:
-    the parameters of the enclosing function proven arrays at the call being followed."""
+    the parameters of the enclosing function proven arrays at the call being followed,
+    `sites` the calls of module functions followed to get there."""
     path = ctx.ancestors(node)
     parent = path[-2]
     if isinstance(parent, (*_OPERATIONS, *_TESTS)):
         return True
     if type(parent) is cst.IfExp:
-        return parent.test is node or _inert_read(ctx, parent, me, seen, arrays)
+        return parent.test is node or _inert_read(ctx, parent, me, seen, arrays, sites)
     if type(parent) in (cst.Attribute, cst.Subscript) and parent.value is node:  # type: ignore[attr-defined]
-        return _inert_read(ctx, parent, me, seen, arrays)  # `self.f[0]`: a part of the field
+        return _inert_read(ctx, parent, me, seen, arrays, sites)  # `self.f[0]`: a part
     if type(parent) in (cst.Index, cst.Slice, cst.SubscriptElement):
         return True  # an index of another value
     if type(parent) is cst.Element and type(path[-3]) in (cst.Tuple, cst.List):
         return _element_inert(ctx, path, me)
     if type(parent) is cst.Arg and parent.value is node and not parent.star:
         call = path[-3]
-        return type(call) is cst.Call and _argument_inert(ctx, call, parent, me, seen, arrays)
+        inert = type(call) is cst.Call and _argument_inert(
+            ctx, call, parent, me, seen, arrays, sites
+        )
+        return inert
     return False
 
 
@@ -155,6 +163,7 @@ def _argument_inert(
     me: str,
     seen: frozenset[str],
     arrays: frozenset[str],
+    sites: Sites,
 ) -> bool:
     func = call.func
     if type(func) is cst.Name and func.value in _NUMBER_BUILTINS:
@@ -163,6 +172,8 @@ def _argument_inert(
         return True
     if _shape_of_array(ctx, call, me, arrays):
         return True
+    if _shape_method(call) and on_data_path(ctx, call, arg, sites):
+        return True  # `x.reshape(b, -1, self.f)`, `x` of unknown kind
     qual = ctx.qualify(func) or ""
     position = call.args.index(arg)
     keyword = arg.keyword.value if arg.keyword is not None else None
@@ -171,7 +182,7 @@ def _argument_inert(
     if type(func) is not cst.Name:
         return False
     if func.value in ctx.graph.functions:
-        return _helper_inert(ctx, call, arg, me, seen, arrays)
+        return _helper_inert(ctx, call, arg, me, seen, arrays, sites)
     fields = field_names(ctx, func.value)
     if fields is None or any(a.star for a in call.args):
         return False
@@ -182,6 +193,12 @@ def _argument_inert(
         return _inert(ctx, func.value, bound, seen)
 
     return sealed_code(ctx, func.value) and _inert(ctx, func.value, bound, seen | {func.value})
+
+
+def _shape_method(call: cst.Call) -> bool:
+    """`r.reshape(...)`, a method of `jax_api.SHAPE_METHODS`."""
+    func = call.func
+    return type(func) is cst.Attribute and func.attr.value in jax_api.SHAPE_METHODS
 
 
 def _constructor(ctx: ModuleContext, call: cst.Call) -> bool:
@@ -294,6 +311,7 @@ def _helper_inert(
     me: str,
     seen: frozenset[str],
     arrays: frozenset[str],
+    sites: Sites,
 ) -> bool:
     """`arg` of a call of a module-level function of this module, sealed and bound once,
     reaches a parameter it never rebinds whose every read there is inert."""
@@ -302,7 +320,7 @@ def _helper_inert(
     stmt = ctx.graph_statement(call)
     if stmt is None or fn.scope != MODULE or fn.node.decorators or name in seen:
         return False
-    if any(a.star for a in call.args) or not _bound_once(ctx, stmt, name):
+    if any(a.star for a in call.args) or not bound_once(ctx, stmt, name):
         return False
     site = CallSite(stmt, call, fn)
     bound = {p: site.argument(i, p) for i, p in enumerate(fn.positional)}
@@ -318,21 +336,12 @@ def _helper_inert(
         if type(e) is cst.Name and _array_at(ctx, stmt, e.value, me, arrays)
     )
     return all(
-        _inert_read(ctx, node, "", seen | {name}, given)
+        _inert_read(ctx, node, "", seen | {name}, given, (*sites, site))
         for s in _body(ctx, fn.qualname)
         for root in roots(s)
         for node, _ in walk_parents(root, None)
         if type(node) is cst.Name and node.value == param
     )
-
-
-def _bound_once(ctx: ModuleContext, at: Stmt, name: str) -> bool:
-    """`name` read at `at` is the module function: bound once in the module, by no
-    other scope, and rebound through no namespace."""
-    module = sum(name in s.defs for s in ctx.graph.scope_stmts(MODULE)) == 1
-    local = any(name in s.defs for s in ctx.graph.stmts if s.scope != MODULE)
-    declared = any(name in f.globals | f.nonlocals for f in ctx.graph.functions.values())
-    return module and not local and not declared and not rebinding(ctx).how(name)
 
 
 def _body(ctx: ModuleContext, qualname: str) -> list[Stmt]:

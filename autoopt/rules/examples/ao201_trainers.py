@@ -342,6 +342,13 @@ INVALID += (
         "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
         '        return x + self.variable("c", "t", jnp.asarray, self.width).value',
     ),
+    # fires, unsafe: the model writes its input into a variable it made new
+    _modelled(
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+        '        seen = self.variable("cache", "x", jnp.zeros, x.shape)\n'
+        "        if self.is_initializing():\n            seen.value = x\n"
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+    ),
     # fires, unsafe: the model is initialised again after training, when code outside
     # may have stored another object in `trainer.model`
     _modelled(
@@ -398,11 +405,11 @@ def main(batches):
 _SPENT_HELD = "may be held by another attribute of `self` too (`self.init_params`)"
 
 
-def _spent(old: str, new: str, message: str = _SPENT_HELD) -> Invalid:
-    """`_SPENT` with `old` replaced by `new`: `self.init_params` may be read once a step
+def _spent(base: str, old: str, new: str, message: str = _SPENT_HELD) -> Invalid:
+    """`base` with `old` replaced by `new`: `self.init_params` may be read once a step
     has deleted its buffers, unsafe."""
-    code = _SPENT.replace(old, new)
-    assert code != _SPENT, old
+    code = base.replace(old, new)
+    assert code != base, old
     return Invalid(code, _donated(code), fix=_UNSAFE, message=message)
 
 
@@ -411,19 +418,51 @@ INVALID += (
     # `init_optimizer`, which runs before the first step of the one `train_model` call
     Invalid(_SPENT, _donated(_SPENT)),
     # fires, unsafe: `train_model` runs twice: the second `init_optimizer` follows steps
-    _spent("    trainer.train_model(batches)\n", "    trainer.train_model(batches)\n" * 2),
+    _spent(_SPENT, "    trainer.train_model(batches)\n", "    trainer.train_model(batches)\n" * 2),
     # fires, unsafe: a method reads the first parameters after training
     _spent(
+        _SPENT,
         "    def train_model(self, batches):",
         "    def reset(self):\n        return self.init_params\n\n"
         "    def train_model(self, batches):",
     ),
     # fires, unsafe: code outside the class reads them
-    _spent("    return trainer.state.params", "    return trainer.init_params"),
+    _spent(_SPENT, "    return trainer.state.params", "    return trainer.init_params"),
     # fires, unsafe: the optimizer's set-up keeps them elsewhere too
     _spent(
+        _SPENT,
         "    def init_optimizer(self, lr):\n",
         "    def init_optimizer(self, lr):\n        self.backup = self.init_params\n",
+    ),
+)
+
+#: `_SPENT` whose first variables are bound to a name and unpacked into attributes (the
+#: uvadlc tutorials' shape: `self.init_params, self.init_batch_stats = variables[...], ...`).
+_UNPACKED = _SPENT.replace(
+    "        self.init_params = self.model.init(jax.random.PRNGKey(0), exmp)\n",
+    "        variables = self.model.init(jax.random.PRNGKey(0), exmp)\n"
+    '        self.init_params, self.seed = variables["params"], 0\n',
+)
+_UNPACKED_HELD = "`self.init_params` is stored at line 22 a value not proven new buffers"
+
+INVALID += (
+    # fires: the unpacked part of `variables` is new buffers, and nothing else reads
+    # `variables`, so only `self.init_params` holds them
+    Invalid(_UNPACKED, _donated(_UNPACKED)),
+    # fires, unsafe: `variables` is kept whole in another attribute too
+    _spent(
+        _UNPACKED,
+        '        self.init_params, self.seed = variables["params"], 0\n',
+        '        self.init_params, self.seed = variables["params"], 0\n'
+        "        self.first = variables\n",
+        _UNPACKED_HELD,
+    ),
+    # fires, unsafe: one item unpacked into two attributes
+    _spent(
+        _UNPACKED,
+        'self.init_params, self.seed = variables["params"], 0',
+        'self.init_params, self.seed = variables["params"], variables["params"]',
+        _UNPACKED_HELD,
     ),
 )
 

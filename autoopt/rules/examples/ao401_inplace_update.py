@@ -590,8 +590,37 @@ def strided(n):
         out = out.at[::2].add(i)
     return out
 """,
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_add_at(array, value):
+    return array.at[::2].add(value)
+
+
+def strided(n):
+    out = jnp.zeros(n)
+    for i in range(n):
+        out = out_add_at(out, i)
+    return out
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def strided(n, k):
+    out = jnp.zeros(n)
+    for i in range(n):
+        out = out.at[::k].add(i)
+    return out
+""",
         fix=Applicability.NONE,
-        message="stepped",
+        message="a stepped slice whose bounds are not integer literals",
     ),
     Invalid(
         """
@@ -603,8 +632,230 @@ def cols(n):
         out = out.at[:, i].set(1.0)
     return out
 """,
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_set_at(array, index, value):
+    return array.at[:, index].set(value)
+
+
+def cols(n):
+    out = jnp.zeros((n, n))
+    for i in range(n):
+        out = out_set_at(out, i, 1.0)
+    return out
+""",
+    ),
+    Invalid(
+        """
+import jax
+import jax.numpy as jnp
+
+def pixels(b, h, w, c, p):
+    img = jnp.zeros((b, h, w, c), dtype=jnp.int32)
+    for i in range(h):
+        for j in range(w):
+            for k in range(c):
+                img = img.at[:, i, j, k].set(jnp.argmax(p[:, i, j, k], -1))
+    return img
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def img_set_at(array, index, value):
+    return array.at[:, index[0], index[1], index[2]].set(value)
+
+
+def pixels(b, h, w, c, p):
+    img = jnp.zeros((b, h, w, c), dtype=jnp.int32)
+    for i in range(h):
+        for j in range(w):
+            for k in range(c):
+                img = img_set_at(img, (i, j, k), jnp.argmax(p[:, i, j, k], -1))
+    return img
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def rows(n):
+    out = jnp.zeros((n, n))
+    for i in range(n):
+        out = out.at[i].set(1.0)
+    return out
+
+def cols(n):
+    out = jnp.zeros((n, n))
+    for i in range(n):
+        out = out.at[..., 1:-1, i].set(2.0)
+    return out
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_set_at(array, index, value):
+    return array.at[index].set(value)
+
+
+def rows(n):
+    out = jnp.zeros((n, n))
+    for i in range(n):
+        out = out_set_at(out, i, 1.0)
+    return out
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_set_at_2(array, index, value):
+    return array.at[..., 1:-1, index].set(value)
+
+
+def cols(n):
+    out = jnp.zeros((n, n))
+    for i in range(n):
+        out = out_set_at_2(out, i, 2.0)
+    return out
+""",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def cols(n, m):
+    out = jnp.zeros((n, n))
+    for i in range(n):
+        out = out.at[:m, i].set(1.0)
+    return out
+""",
         fix=Applicability.NONE,
-        message="multi-axis",
+        message="a multi-axis slice whose bounds are not integer literals has no dynamic form",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def randomize(speeds):
+    cars = jnp.zeros((8, 4), dtype=jnp.int32)
+    for i in range(8):
+        cars = cars.at[i, :].set(speeds[i])
+    return cars
+
+class Env:
+    def step(self, speeds):
+        return randomize(speeds)
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def cars_set_at(array, index, value):
+    return array.at[index, :].set(value)
+
+
+def randomize(speeds):
+    cars = jnp.zeros((8, 4), dtype=jnp.int32)
+    for i in range(8):
+        cars = cars_set_at(cars, i, speeds[i])
+    return cars
+
+class Env:
+    def step(self, speeds):
+        return randomize(speeds)
+""",
+        fix=Applicability.UNSAFE,
+        message="`randomize` is called only from `Env.step`, which autoopt cannot prove to run",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def corners(n, idx):
+    out = jnp.zeros((n, n, n))
+    for i in range(n):
+        out = out.at[:, *idx].add(1.0)
+    return out
+""",
+        fix=Applicability.NONE,
+        message="a starred index has no dynamic form",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def cols(img, n):
+    for i in range(n):
+        img = img.at[:, i].set(1.0)
+    return img
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def img_set_at(array, index, value):
+    return array.at[:, index].set(value)
+
+
+def cols(img, n):
+    for i in range(n):
+        img = img_set_at(img, i, 1.0)
+    return img
+""",
+        fix=Applicability.UNSAFE,
+        message="not created in this scope by a fresh constructor",
+    ),
+    Invalid(
+        """
+import jax.numpy as jnp
+
+def clip_cols(n, keep):
+    out = jnp.ones((n, n))
+    for i in range(n):
+        out = out.at[:, keep].set(0.0)
+    return out
+""",
+        """
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@functools.partial(jax.jit, donate_argnames=("array",))
+def out_set_at(array, index, value):
+    return array.at[:, index].set(value)
+
+
+def clip_cols(n, keep):
+    out = jnp.ones((n, n))
+    for i in range(n):
+        out = out_set_at(out, keep, 0.0)
+    return out
+""",
+        fix=Applicability.UNSAFE,
+        message="cannot prove the index is an integer",
     ),
     Invalid(
         """

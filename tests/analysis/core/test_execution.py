@@ -124,3 +124,27 @@ def test_absl_app_run_makes_its_function_an_entry_point(tail: str, eager: bool) 
 def test_a_decorated_function_handed_to_app_run_is_no_entry_point() -> None:
     code = ABSL.replace("def main", "import jax\n\n\n@jax.jit\ndef main") + "\napp.run(main)\n"
     assert not execution.runs_eagerly(ctx_of(code), "main")
+
+
+_CALLED = "def f(x):\n    return x\n"
+
+
+@pytest.mark.parametrize(
+    ("tail", "callers"),
+    [
+        # called only from a method nothing here calls: its mode is its users'
+        ("class Env:\n    def step(self, x):\n        return f(x)\n", ["Env.step"]),
+        # and from a helper that method calls
+        (
+            "def g(x):\n    return f(x)\nclass Env:\n    def step(self, x):\n        return g(x)\n",
+            ["g"],
+        ),
+        # one caller that runs eagerly is enough
+        ("def g(x):\n    return f(x)\ndef main():\n    return g(1)\n", []),
+        ("y = f(1)\n", []),
+        # nothing here calls it: an entry of the program's users, not judged here
+        ("", []),
+    ],
+)
+def test_unproven_callers(tail: str, callers: list[str]) -> None:
+    assert execution.unproven_callers(ctx_of(_CALLED + tail), "f") == callers

@@ -370,6 +370,14 @@ class Zeroed(nn.Module):
     def __call__(self, x):
         return x + self.variable("stats", "t", jnp.zeros, (3,)).value
 
+class Written(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        seen = self.variable("cache", "seen", jnp.zeros, x.shape)
+        if self.is_initializing():
+            WRITE
+        return x + seen.value
+
 class Sized(nn.Module):
     width: int
 
@@ -394,6 +402,8 @@ def main(key, x, cfg, f):
     [
         ("Kept().init(key, x)", False),  # `jnp.asarray(TABLE)` is `TABLE` itself
         ("Zeroed().init(key, x)", True),
+        # the variable is made new, then given the input itself
+        ("Written().init(key, x)", False),
         ("Sized(**cfg).init(key, x)", True),  # its one field only sizes a layer
         ("Sized(width=x).init(key, x)", True),
         ("Activated(act=f).init(key, x)", False),  # a field called may hold arrays
@@ -401,7 +411,79 @@ def main(key, x, cfg, f):
     ],
 )
 def test_linen_modules_built_from_anything(call: str, fresh: bool) -> None:
-    ctx = context(_LINEN.replace("CALL", f"out = {call}"), IMPORTS)
+    ctx = context(
+        _LINEN.replace("CALL", f"out = {call}").replace("WRITE", "seen.value = x"), IMPORTS
+    )
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "seen.value = x",
+        "seen.value += x",
+        "seen.value, n = x, 1",
+        'setattr(seen, "value", x)',
+        "pass",
+    ],
+)
+def test_a_variable_written_is_not_new_buffers(write: str) -> None:
+    program = _LINEN.replace("CALL", "out = Written().init(key, x)").replace("WRITE", write)
+    ctx = context(program, IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is (write == "pass")
+
+
+_HANDED = """
+KERNEL = nn.initializers.lecun_normal()
+SCALED = nn.initializers.normal(X)
+
+class Handed(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(1, kernel_init=INIT)(x.data)
+
+def main(key, x):
+    out = Handed().init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("init", "fresh"),
+    [
+        ("nn.initializers.zeros", True),
+        ("nn.initializers.normal(0.02)", True),
+        ("KERNEL", False),  # sealed code reads no global that may be called
+        ("None", True),
+        ("x.init", False),  # a function the input hands in may return any array
+        ("SCALED", False),  # a library initializer given what is not a constant
+        ("make_init()", False),
+    ],
+)
+def test_a_layer_s_initializer_keyword_is_a_library_initializer(init: str, fresh: bool) -> None:
+    ctx = context(_HANDED.replace("INIT", init), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+_GOTTEN = """
+def forward(x):
+    return x.data * hk.get_parameter("w", [3], init=INIT)
+
+net = hk.transform(forward)
+out = net.init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("init", "fresh"), [("hk.initializers.Constant(0.5)", True), ("x.init", False)]
+)
+def test_a_haiku_parameter_s_init_is_a_library_initializer(init: str, fresh: bool) -> None:
+    ctx = context(_GOTTEN.replace("INIT", init), IMPORTS)
     at = stmt(ctx, "out = ")
     assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
     assert fresh_result(ctx, at, at.node.value) is fresh

@@ -1,0 +1,21 @@
+"""Eager loop whose body starts by logging the state every 4 steps, then updates it."""
+
+import jax
+import jax.numpy as jnp
+
+
+def energy(q):
+    return jnp.sum(q**2) + 0.1 * jnp.sum(q**4)
+
+
+def main():
+    q = jnp.array([1.0, -0.5, 2.0])
+    p = jnp.zeros(3)
+    dt = 0.05
+    for step in range(12):
+        if step % 4 == 0:
+            print(f"step {step}: E={float(energy(q) + 0.5 * jnp.sum(p**2)):.6f}")
+        p = p - 0.5 * dt * jax.grad(energy)(q)
+        q = q + dt * p
+        p = p - 0.5 * dt * jax.grad(energy)(q)
+    return q, p
