@@ -6,9 +6,13 @@ make their names share buffers. Sharing is **strong** when it follows from the
 syntax (names, containers, constructors, chained assignment) and **weak** when
 autoopt only cannot rule it out (calls it cannot see, operators that may
 concatenate lists). Calls that return new buffers (jitted functions, array
-creation, random draws, conversions to Python or NumPy values) share nothing;
-a NumPy view of a device array pins its buffer, so JAX then refuses to donate
-it rather than delete it. A name that never holds a buffer (a module constant, a
+creation, random draws, conversions to Python values) share nothing, and so do
+conversions to NumPy (`np.asarray`, `jax.device_get`) of a value proven a JAX array
+or a number (for `device_get`, or a pytree of arrays): a NumPy view of a device array
+pins its buffer, so JAX then refuses to donate it rather than delete it. Of any other
+value the copy may hold the value's own objects, a weak link (`np.asarray(d)` of a
+dict is a 0-d object array holding `d`; `device_get` returns a leaf that is no array
+as it is). A name that never holds a buffer (a module constant, a
 number, a shape: `analysis/facts/bufferless.py`) links nothing: two values that hold
 the same number share no buffer through it.
 
@@ -119,6 +123,8 @@ _JOINING = (cst.Add, cst.Multiply, cst.BitOr)
 #: keeps its static ones).
 _UNKEPT_CALLS = (jax_api.TRACING_TRANSFORMS - jax_api.JIT_SPELLINGS) | eqx_api.UNKEPT_CALLS
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})
+#: Values a host copy converts to a NumPy array of numbers: a JAX array, a number.
+_CONVERTED = frozenset({Kind.ARRAY, Kind.SCALAR})
 _BUFFERLESS = frozenset({Kind.SCALAR, Kind.SHAPE, Kind.STRING, Kind.DTYPE, Kind.NONE})
 #: Values whose methods and operators run no code of the program.
 _DATA_KINDS = _BUFFERLESS | {Kind.ARRAY, Kind.HOST_ARRAY}
@@ -725,6 +731,10 @@ class Sharing:
         args = Shares()
         for arg in call.args:
             args.add(self.shares(arg.value))
+        if qual in jax_api.HOST_COPIES and not self._converts_arrays(qual, call):
+            out = Shares()  # `np.asarray({"w": w})`: an object array holding the dict
+            out.add(args, weak=True)
+            return out
         if _is_fresh(qual, last, call) or qual in self.jitted or self._host_copy(qual, call):
             return Shares()
         if keeps_no_argument(self.ctx, call):
@@ -800,6 +810,18 @@ class Sharing:
         if qual not in jax_api.DEVICE_COPIES or not call.args or self.at is None:
             return False
         return model(self.ctx).value_of(self.at, call.args[0].value).kind is Kind.HOST_ARRAY
+
+    def _converts_arrays(self, qual: str, call: cst.Call) -> bool:
+        """A host copy (`np.asarray`, `jax.device_get`) of a value proven a JAX array or a
+        number (`jax.device_get`: or a pytree of arrays): a NumPy array holding no object
+        of its argument. Of anything else it may hold the very objects: `np.asarray(d)` of
+        a dict is a 0-d object array holding `d`, `jax.device_get` returns a leaf that is
+        no array as it is."""
+        first = call.args[0] if call.args else None
+        if self.at is None or first is None or first.keyword is not None or first.star:
+            return False
+        kind = model(self.ctx).value_of(self.at, first.value).kind
+        return kind in _CONVERTED or (kind is Kind.PYTREE and qual == "jax.device_get")
 
     def _tree_map(self, call: cst.Call, args: Shares) -> Shares:
         func = call.args[0].value

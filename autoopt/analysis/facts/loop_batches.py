@@ -6,9 +6,12 @@ step that takes them deletes nothing another name reads when all of these hold
 (`batch_verdict`):
 
 - the call statement is in the body of the innermost `for` loop whose target binds the
-  name, that target is the only statement of the scope that binds it, the call is the
-  only statement that reads it (the caller checks that the call reads it once and no
-  nested function reads it);
+  name, that target's binding is the only one reaching the call, and the call is the
+  only statement it reaches (the caller checks that the call reads it once and no
+  nested function reads it): the name may be bound elsewhere in the scope, even to the
+  dataset the generator is given (`for data in batches(data)`: the iterable is read
+  once, before the first batch), but a read after the loop, or the loop's own iterable
+  read again by an outer loop, reaches the last batch;
 - the loop iterates a call of a generator function of this module, directly, as an
   argument of the builtins `zip` or `enumerate` (the target's element taking that
   argument's items), or through a name bound once to such a call and read by nothing
@@ -68,18 +71,19 @@ def batch_verdict(ctx: ModuleContext, stmt: Stmt, name: str) -> Verdict | None:
 
 def _binding_loop(ctx: ModuleContext, stmt: Stmt, name: str) -> Stmt | None:
     """The header of the innermost `for` around `stmt` whose target binds `name`, when
-    only it binds `name` in the scope and only `stmt` reads it."""
+    its binding is the only one `stmt` reads and only `stmt` reads it (through an outer
+    loop, the header's own iterable counts as a reader)."""
     graph = ctx.graph
     headers = [graph.stmts[graph.loops[i].header] for i in stmt.loops]
     binding = [h for h in headers if type(h.node) is cst.For and name in h.defs]
     if not binding or binding[-1] is not headers[-1]:
         return None
-    scope = graph.scope_stmts(stmt.scope)
-    if [s for s in scope if name in s.defs] != [binding[-1]]:
+    header = binding[-1]
+    if [d.id for d in graph.reaching_defs(stmt, name)] != [header.id]:
         return None
-    if [s for s in scope if name in s.uses] != [stmt]:
+    if [u.id for u in graph.uses_of(header, name)] != [stmt.id]:
         return None
-    return binding[-1]
+    return header
 
 
 def _source(ctx: ModuleContext, header: Stmt, name: str) -> tuple[cst.Call, Function, Stmt] | None:

@@ -27,6 +27,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.core.walk import child_list, fields_extractor, walk
+from autoopt.analysis.facts.jax_parameters import python_arguments
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.overlays.jax import SHAPE_ARGS
@@ -248,10 +249,50 @@ def _concrete_positions(
         positions.extend(_index_positions(ctx, stmt, sources))
         positions.extend(_key_positions(ctx, stmt, sources))
         positions.extend(_ternary_positions(node))
+        positions.extend(_power_positions(node))
     return positions
 
 
 def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
+    """The listed positions (`_listed_positions`), and every argument of a JAX call whose
+    parameter does not take array data (`facts/jax_parameters.py`)."""
+    listed = _listed_positions(ctx, call)
+    qual = ctx.qualify(call.func)
+    if qual is None:
+        return listed
+    seen = {id(node) for node, _ in listed}
+    short = _short(qual)
+    return listed + [
+        (node, f"`{name}` of `{short}`" if name != "*" else f"an argument of `{short}`")
+        for node, name in python_arguments(qual, call)
+        if id(node) not in seen
+    ]
+
+
+def _short(qual: str) -> str:
+    for prefix, short in (("jax.numpy.", "jnp."), ("jax.random.", "random."), ("jax.lax.", "lax.")):
+        if qual.startswith(prefix):
+            return short + qual.removeprefix(prefix)
+    return qual
+
+
+def _power_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+    """Exponents of `**` and `pow()`: a whole number raised eagerly is exact repeated
+    multiplication, traced it is `lax.pow` (`overlays/jax_signatures.INTEGER_EXPONENTS`)."""
+    if type(node) in (cst.FunctionDef, cst.If, cst.While):
+        return []
+    out: list[tuple[cst.CSTNode, str]] = []
+    for inner in _in_source_order(node):
+        if type(inner) is cst.BinaryOperation and type(inner.operator) is cst.Power:
+            out.append((inner.right, "the exponent of `**`"))
+        elif type(inner) is cst.AugAssign and type(inner.operator) is cst.PowerAssign:
+            out.append((inner.value, "the exponent of `**=`"))
+        elif type(inner) is cst.Call and type(inner.func) is cst.Name and inner.func.value == "pow":
+            out.extend((arg.value, "the exponent of `pow()`") for arg in inner.args[1:2])
+    return out
+
+
+def _listed_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
     func = call.func
     if type(func) is cst.Name and func.value in python_api.FORCING_BUILTINS:
         return [(arg.value, f"`{func.value}()`") for arg in call.args]

@@ -153,6 +153,31 @@ def main():
         "step(state, xs, ys)",
         message="keep `x`, `y` from donation by passing them first in a tuple",
     ),
+    # fires, safe: the loop's target is named like the dataset the generator is given,
+    # read once, before the first batch is bound (score_based_diffusion's `data`)
+    _case(
+        _MAIN.replace(
+            "xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))",
+            "x, y = jnp.ones((8, 4)), jnp.ones((8, 4))",
+        ).replace("dataloader((xs, ys), 2)", "dataloader((x, y), 2)"),
+        message='donate (`donate="all"`)',
+    ),
+    # fires, safe: as above, but an outer loop makes the next loader of the last batch,
+    # which donating it would delete: the batch is kept (passed first)
+    _kept(
+        _MAIN.replace(
+            "xs, ys = jnp.ones((8, 4)), jnp.ones((8, 4))",
+            "x, y = jnp.ones((8, 4)), jnp.ones((8, 4))",
+        ).replace(
+            "    for _, (x, y) in zip(range(4), dataloader((xs, ys), 2)):\n"
+            "        state = step(state, x, y)\n",
+            "    for _ in range(2):\n        for x, y in dataloader((x, y), 2):\n"
+            "            state = step(state, x, y)\n",
+        ),
+        _PACKED_STEP,
+        "step((x, y), state)",
+        message="keep `x`, `y` from donation by passing them first in a tuple",
+    ),
     # unsafe: a generator that yields one array twice is not proven to yield new buffers
     _case(
         _MAIN.replace("dataloader((xs, ys), 2)", "twice(xs)")

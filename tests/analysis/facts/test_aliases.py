@@ -57,10 +57,15 @@ def kept(code: str) -> str:
         ("with ctx(a) as y:\n    pass", "y", [], [kept("ctx"), "a"]),
         # fresh: the value holds no buffer of its inputs
         ("y = jnp.exp(a)", "y", [], []),
-        ("y = np.array(a)", "y", [], []),
+        ("a = jnp.zeros(3)\ny = np.array(a)", "y", [], []),
         ("y = float(a)", "y", [], []),
         ("y = a.item()", "y", [], []),
-        ("y = jax.device_get(a)", "y", [], []),
+        ("a = jnp.zeros(3)\ny = jax.device_get(a)", "y", [], []),
+        ("a = {'w': jnp.zeros(3)}\ny = jax.device_get(a)", "y", [], []),  # a pytree of arrays
+        # a host copy of a value not proven an array may hold its objects
+        ("y = np.array(a)", "y", [], ["a"]),  # `np.asarray(d)`: an object array holding `d`
+        ("a = {'w': jnp.zeros(3)}\ny = np.asarray(a)", "y", [], ["a"]),
+        ("y = jax.device_get(a)", "y", [], ["a"]),  # a leaf that is no array, as it is
         ("y = jax.random.normal(a, (3,))", "y", [], []),
         ("y = jax.tree.map(jnp.zeros_like, a)", "y", [], []),
         ("y = a > b", "y", [], []),

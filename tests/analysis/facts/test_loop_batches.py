@@ -140,3 +140,33 @@ def test_a_call_in_an_inner_loop_is_not_per_iteration() -> None:
     code += "            out = step(x)\n"
     ctx = context(code, HEADER)
     assert batch_verdict(ctx, stmt(ctx, "out = step(x)"), "x") is None
+
+
+def test_a_name_bound_before_the_loop_too_holds_the_batch_in_it() -> None:
+    """`for data in single(data)`: the generator takes the dataset once, before the
+    first batch is bound; in the body only the header's binding reaches the call."""
+    code = GEN + "    data = xs * 2\n    for data in single(data):\n        out = step(data)\n"
+    ctx = context(code, HEADER)
+    assert batch_verdict(ctx, stmt(ctx, "out = step(data)"), "data") == (_SAFE, "")
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "    last = data\n",  # the last batch, read after the loop
+        "    for data in single(data):\n        pass\n",  # a loader made of the last batch
+    ],
+)
+def test_a_shadowing_batch_read_after_its_call_is_left_to_the_alias_proof(after: str) -> None:
+    code = GEN + "    data = xs * 2\n    for data in single(data):\n        out = step(data)\n"
+    ctx = context(code + after, HEADER)
+    assert batch_verdict(ctx, stmt(ctx, "out = step(data)"), "data") is None
+
+
+def test_an_outer_loop_handing_the_last_batch_to_the_next_loader_is_no_batch() -> None:
+    """The second epoch's `single(data)` reads the last batch of the first, which a
+    donation would have deleted."""
+    code = GEN + "    data = xs * 2\n    for _ in range(2):\n        for data in single(data):\n"
+    code += "            out = step(data)\n"
+    ctx = context(code, HEADER)
+    assert batch_verdict(ctx, stmt(ctx, "out = step(data)"), "data") is None

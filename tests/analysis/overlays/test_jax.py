@@ -484,3 +484,25 @@ def test_array_makers_return_one_jax_array(name: str) -> None:
         assert isinstance(make(given), jax.Array)
     with pytest.raises((TypeError, ValueError)):
         make({"w": jnp.ones(2)})  # a pytree is no array: it raises, never gives a pytree
+
+
+def test_host_copies_hold_no_array_of_an_array_but_may_hold_other_objects() -> None:
+    """`HOST_COPIES` of a JAX array is a NumPy array of numbers; of a dict, `np.asarray`
+    makes a 0-d object array holding the dict itself, and `jax.device_get` returns a
+    leaf that is no array as it is (`facts/aliases.py` links them weakly)."""
+    assert {"numpy.asarray", "numpy.array", "jax.device_get"} == jax_api.HOST_COPIES
+    w = jnp.ones(3)
+    for convert in (np.asarray, np.array, jax.device_get):
+        copied = convert(w)
+        assert type(copied) is np.ndarray and copied.dtype == np.float32
+    params = {"w": w}
+    for convert in (np.asarray, np.array):
+        assert convert(params).dtype == object and convert(params).item() is params
+    assert jax.device_get(params)["w"] is not w
+
+    class Box:
+        def __init__(self, held: jax.Array) -> None:
+            self.held = held
+
+    box = Box(w)
+    assert jax.device_get(box) is box
