@@ -159,7 +159,12 @@ class MissingDonation(Rule):
       and a batch from a loader joins neither to the other): `analysis/facts/aliases.py`;
       a function of the module it is given to keeps none of it where its body, and the
       code it runs (a method of a module class, a layer the overlay lists), stores
-      nothing it was given: `analysis/facts/unkept_arguments.py`
+      nothing it was given: `analysis/facts/unkept_arguments.py`; an object of a class of
+      the module called, or a method of its class called (`model(x)`, `model.keep()`),
+      is handed to that code unless it is proven so: `analysis/facts/aliases.py`;
+      `nnx.display` keeps none of a model built just before it that flax's code alone
+      renders (no hook of the program's: `__repr__`, a field of a class of the
+      program): `analysis/facts/rendering.py`
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
       (`repeated_leaf`); another argument of the call may hold one object with it, not
       merely a third value holding both (`Sharing.may_share`), and a name that only ever
@@ -178,7 +183,8 @@ class MissingDonation(Rule):
       reached only after the last call keeps none; a module that may hand out its own
       namespace lets code autoopt cannot see read any global at any time, so a global
       is unsafe to donate there (`from inspect import signature`, called plainly, hands
-      out nothing): `analysis/facts/escape.py`, `analysis/facts/reflection.py`
+      out nothing, nor does `model.eval()` of a name proven to hold an nnx module, flax's
+      method): `analysis/facts/escape.py`, `analysis/facts/reflection.py`
     - a value built from an expression that received the model holds it, and so does
       what is built from that value: a closure, or a generator, that a factory or a method
       makes, a `functools.partial`, and what calling any of them returns (a name bound

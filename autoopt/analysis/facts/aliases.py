@@ -18,7 +18,10 @@ the same number share no buffer through it.
 
 Code that may keep a reference is a name in the relation too, so that a donated
 buffer it holds is found like an alias: `RETAINED` for what is handed to code autoopt
-cannot see, and a pseudo-name per place (`is stored in `Run.start``) for a value
+cannot see (and for an object of a class of the module called, or a method of its
+class called, `model(x)`, `model.keep()`, where that code is not proven to keep
+nothing: it may store the object's own buffers), and a pseudo-name per place (`is
+stored in `Run.start``) for a value
 
 - stored into, or read from, an attribute or item of a class, a module or a function
   (`Run.start = p`, `config.best[k] = p`, `p = Run.start`), where no variable holds it;
@@ -27,7 +30,8 @@ cannot see, and a pseudo-name per place (`is stored in `Run.start``) for a value
   keep what it returns: only JAX, NumPy, `math`, `functools` and builtins are known
   not to; a method of a variable is linked to that variable instead. A library call
   the overlays list as keeping none of its arguments and returning none of them
-  (`analysis/facts/unkept_arguments.py`: `save_checkpoint`) links nothing.
+  (`analysis/facts/unkept_arguments.py`: `save_checkpoint`) links nothing, nor does one
+  that only renders what it is given (`analysis/facts/rendering.py`: `nnx.display`).
 
 What a call of a function of the project returns is read from its `return`
 statements, in its own file (`analysis/core/project.py`): the arguments behind its
@@ -83,8 +87,14 @@ from autoopt.analysis.facts.constructors import (
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
 from autoopt.analysis.facts.jit_outputs import fresh_positions
 from autoopt.analysis.facts.loop_batches import fresh_items
-from autoopt.analysis.facts.nnx_modules import optimizer_arguments, user_module_class
+from autoopt.analysis.facts.nnx_modules import (
+    binding_call,
+    holds_module,
+    optimizer_arguments,
+    user_module_class,
+)
 from autoopt.analysis.facts.reflection import constant_globals
+from autoopt.analysis.facts.rendering import renders_only
 from autoopt.analysis.facts.split_makers import made_call
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.facts.unkept_arguments import (
@@ -470,16 +480,47 @@ class Sharing:
         args = Shares()
         for arg in call.args:
             args.add(self.shares(arg.value))
+        own = self._program_object(call)
+        if own is not None:
+            args.strong.add(own)  # its class's code may keep the object's own buffers
         if not args.names() or self._keeps_nothing(call):
             return
         func = call.func
         holder = base_name(func.value) if type(func) is cst.Attribute else None
-        if holder is None or holder in self.ignored:
+        if own is not None or holder is None or holder in self.ignored:
             holder = RETAINED
             self.retainers.setdefault(self.ctx.code(func), set()).update(args.names())
         self._link({holder}, Shares(weak=args.names()))
         together = frozenset(args.names() | {holder})  # may put any into any other of them
         self.changes.append((together, together))
+
+    def _program_object(self, call: cst.Call) -> str | None:
+        """The name of an object of a class of the module that `call` calls or calls a
+        method of (`model(x)`, `model.keep()`), where the code it runs is the class's
+        own and not proven to keep nothing (`unkept_arguments.visible_keeps_nothing`):
+        that code may store the object's buffers anywhere. A method the class does not
+        define is a base's: nnx's own `eval` and `train` keep nothing
+        (`overlays/flax_nnx.py`, `MODULE_METHODS`), any other is unknown."""
+        func = call.func
+        name = func.value if type(func) is cst.Attribute else func
+        if type(name) is not cst.Name or self.at is None or name.value in self.ignored:
+            return None
+        made = binding_call(self.ctx, self.at, name.value)
+        cls = made.func.value if made is not None and type(made.func) is cst.Name else ""
+        if cls not in self.ctx.graph.classes:
+            return None
+        method = func.attr.value if type(func) is cst.Attribute else "__call__"
+        fn = self.ctx.graph.functions.get(f"{cls}.{method}")
+        if fn is None or fn.scope != cls:
+            own = method in nnx_api.MODULE_METHODS and holds_module(self.ctx, self.at, name.value)
+            return None if own else name.value
+        site = CallSite(self.at, call, fn, bound=True)
+        given = {fn.params[0]: self._argument_kind(self.at, name)} if fn.params else {}
+        for index, param in enumerate(fn.params[1:], start=1):
+            arg = site.argument(index, param)
+            if arg is not None:
+                given[param] = self._argument_kind(self.at, arg)
+        return None if visible_keeps_nothing(self.ctx, fn, given) else name.value
 
     def _keeps_nothing(self, call: cst.Call) -> bool:
         """JAX, NumPy, builtins, jitted functions, array methods and pure module
@@ -499,6 +540,8 @@ class Sharing:
             return True  # `TrainState.create(...)`, `optax.adam(lr)`: touch nothing else
         if keeps_no_argument(self.ctx, call):
             return True  # `checkpoints.save_checkpoint(d, target=p, step=0)`
+        if self.at is not None and renders_only(self.ctx, self.at, call):
+            return True  # `nnx.display(model)` of a model flax alone renders
         if record_static(self.ctx, call) is not None:
             return True  # a field subclass's `TrainState.create` or constructor, flax's
         if name in python_api.PURE_BUILTINS or name in ("print", "len", "isinstance"):

@@ -39,7 +39,7 @@ def built_from_fields(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
     it does not may store one array in two variables: tied weights)."""
     if module_class(ctx, reader, name) in nnx_api.MODULE_CLASSES:
         return True
-    call = _binding_call(ctx, reader, name)
+    call = binding_call(ctx, reader, name)
     func = None if call is None else call.func
     return type(func) is cst.Name and init_fields(ctx, func.value) is not None
 
@@ -52,7 +52,7 @@ def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
 def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     """The nnx class `name` is proven to hold where `reader` reads it (`flax.nnx.Optimizer`;
     for a class of this module, its nnx base), else None."""
-    value = _binding_call(ctx, reader, name)
+    value = binding_call(ctx, reader, name)
     if value is None:
         return None
     qual = ctx.qualify(value.func)
@@ -65,7 +65,7 @@ def module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
 def user_module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     """The nnx module class of this module whose constructor alone built the object `name`
     holds where `reader` reads it, where `constructors.init_fields` reads that class."""
-    call = _binding_call(ctx, reader, name)
+    call = binding_call(ctx, reader, name)
     func = None if call is None else call.func
     if type(func) is not cst.Name or func.value not in ctx.per_module(_module_classes):
         return None
@@ -76,12 +76,12 @@ def library_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     """The overlay-listed class whose constructor built the object `name` holds where
     `reader` reads it (`flax.nnx.Optimizer`), else None (a class of this module, which
     may override any method, included)."""
-    value = _binding_call(ctx, reader, name)
+    value = binding_call(ctx, reader, name)
     qual = ctx.qualify(value.func) if value is not None else None
     return qual if qual in nnx_api.MODULE_CLASSES else None
 
 
-def _binding_call(ctx: ModuleContext, reader: Stmt, name: str) -> cst.Call | None:
+def binding_call(ctx: ModuleContext, reader: Stmt, name: str) -> cst.Call | None:
     """The call `name = C(...)` that alone binds `name` where `reader` reads it, and
     dominates it; None for a parameter, a global or nonlocal, or anything else."""
     fn = ctx.graph.functions.get(reader.scope)

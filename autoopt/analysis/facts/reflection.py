@@ -15,7 +15,10 @@ In the module itself:
   `importlib.import_module(...)` and `__import__(...)` of `__name__`, of its own name, of
   `"__main__"` or of a name that is not a constant string; `inspect.getmodule(...)`; an
   import of the module itself (or of `__main__`);
-- `exec(...)` and `eval(...)`, which may run any code in it: any global.
+- `exec(...)` and `eval(...)`, which may run any code in it: any global. The words are
+  read in the source (strings included); `model.eval()` is not the builtin where every
+  `eval` of the source is such a call of a method every nnx module has, on a name proven
+  to hold one (`overlays/flax_nnx.py`, `MODULE_METHODS`; `facts/nnx_modules.py`).
 
 In the project's other files that name the module (`analysis/core/project.py`), its
 module object: an import of it, `sys.modules[...]`/`importlib.import_module(...)` of
@@ -46,10 +49,12 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import evaluated_exprs, is_constant
-from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import importing_files, loads_file
 from autoopt.analysis.core.walk import child_list
+from autoopt.analysis.facts.nnx_modules import holds_module
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import python as python_api
 
 #: Names one of which a module's code holds where it may reach its own namespace.
@@ -118,7 +123,31 @@ def code_words(ctx: ModuleContext, words: frozenset[str]) -> list[str]:
     order; `inspect` left out where it only imports functions that read what they are
     given (`_local_inspect`)."""
     found = sorted(words & set(_IDENTIFIER.findall(ctx.per_module(_uncommented))))
+    found = [w for w in found if not _module_methods_only(ctx, w)]
     return [] if found == ["inspect"] and _local_inspect(ctx) else found
+
+
+def _module_methods_only(ctx: ModuleContext, word: str) -> bool:
+    """Every `word` in the module's code (comments aside) calls a method every nnx module
+    has (`overlays/flax_nnx.py`, `MODULE_METHODS`: `model.eval()`, not the builtin) on a
+    name proven to hold an nnx module there (`nnx_modules.holds_module`): a class that
+    defines or stores its own `eval` names it elsewhere too."""
+    if word not in nnx_api.MODULE_METHODS:
+        return False
+    calls = {
+        id(call)
+        for stmt in ctx.graph.stmts
+        for call in stmt.calls
+        if _module_method(ctx, stmt, call.func, word)
+    }
+    return len(calls) == _IDENTIFIER.findall(ctx.per_module(_uncommented)).count(word)
+
+
+def _module_method(ctx: ModuleContext, stmt: Stmt, func: cst.BaseExpression, word: str) -> bool:
+    if type(func) is not cst.Attribute or func.attr.value != word:
+        return False
+    receiver = func.value
+    return type(receiver) is cst.Name and holds_module(ctx, stmt, receiver.value)
 
 
 def _uncommented(ctx: ModuleContext) -> str:

@@ -119,3 +119,19 @@ OPTIMIZERS = frozenset({"flax.nnx.Optimizer", "flax.nnx.ModelAndOptimizer"})
 OPTIMIZER_PARAMETERS = ("model", "tx")
 #: Their keyword-only filters, which select the state `tx.init` is given.
 OPTIMIZER_FILTERS = frozenset({"wrt"})
+#: Calls that render each argument before they return (printed outside IPython, drawn as
+#: treescope's HTML inside) and return None, keeping none of them. Rendering runs the
+#: hooks of every object it reaches (`__repr__`, `__treescope_repr__`, `_repr_html_`):
+#: flax's own for its modules and variables, a class's own where it defines one.
+RENDERING = frozenset({"flax.nnx.display"})
+#: Layers whose objects render through flax's code alone when built of plain values (and
+#: `rngs`): they hold their variables, flax's own objects and the values given.
+RENDERED_LAYERS = FRESH_LAYERS
+#: The container layer: it holds the layers it is given, in order, and renders each.
+SEQUENTIAL = "flax.nnx.Sequential"
+#: The random-stream holder layers are given (`rngs=nnx.Rngs(0)`).
+RNGS = "flax.nnx.Rngs"
+#: Methods `nnx.Module` defines and flax's layers inherit as they are: `model.eval()` and
+#: `model.train()` set the flags `deterministic` and `use_running_average` of the module
+#: and of its submodules that have them, and reach no namespace (not the builtin `eval`).
+MODULE_METHODS = frozenset({"eval", "train"})

@@ -595,3 +595,39 @@ def test_a_proven_generator_keeps_its_arguments() -> None:
     iterator = "<kept>is held by the iterator of the loop at line 23, which reads it again"
     assert "model" in sharing.holds[iterator]
     assert sharing.may_share(iterator, "model")
+
+
+_NNX_NET = """
+from flax import nnx
+
+SEEN = []
+
+
+class Net(nnx.Module):
+    def __init__(self, *, rngs):
+        self.out = nnx.Linear(2, 2, rngs=rngs)
+
+    def __call__(self, x):
+        return self.out(x)
+
+    def keep(self):
+        SEEN.append(self.out.bias.value)
+
+
+model = Net(rngs=nnx.Rngs(0))
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "kept"),
+    [
+        ("model.keep()", {"model"}),  # the class's own method stores the object's bias
+        ("model(1.0)", set()),  # `__call__` proven to keep nothing
+        ("model.eval()", set()),  # flax's method: the class defines none
+        ("model.summary()", {"model"}),  # a base's method autoopt does not know
+    ],
+)
+def test_an_object_of_a_class_of_the_module_is_handed_to_its_code(call: str, kept: set) -> None:
+    ctx = context(_NNX_NET + call + "\n")
+    sharing = Sharing(ctx, MODULE)
+    assert sharing.retainers.get(call.split("(")[0], set()) == kept

@@ -330,3 +330,37 @@ def test_imported_by_project(tmp_path: Path) -> None:
     (tmp_path / "alone").mkdir()
     alone = _project(tmp_path / "alone", {"model.py": MODEL, "other.py": "x = 1\n"})
     assert not imported_by_project(alone)
+
+
+_NNX = (
+    "from flax import nnx\n\n\nclass Net(nnx.Module):\n    def __init__(self, *, rngs):\n"
+    "        self.drop = nnx.Dropout(0.5, rngs=rngs)\n"
+)
+_EVAL = "the module may hand out its own namespace (`eval`)"
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        # `eval` and `train` of a name proven to hold an nnx module: flax's methods
+        (_NNX + "\n\nmodel = Net(rngs=nnx.Rngs(0))\nmodel.train()\nmodel.eval()\n", ""),
+        ("from flax import nnx\nlayer = nnx.Dropout(0.5)\nlayer.eval()\n", ""),
+        # a receiver not proven to hold an nnx module
+        ("from flax import nnx\ndef f(model):\n    model.eval()\n", _EVAL),
+        # the class defines, or stores, its own `eval`
+        (
+            _NNX + "\n    def eval(self):\n        pass\n\n\n"
+            "model = Net(rngs=nnx.Rngs(0))\nmodel.eval()\n",
+            _EVAL,
+        ),
+        (
+            _NNX + "        self.eval = print\n\n\nmodel = Net(rngs=nnx.Rngs(0))\nmodel.eval()\n",
+            _EVAL,
+        ),
+        # the builtin besides, or the word in a string
+        (_NNX + "\n\nmodel = Net(rngs=nnx.Rngs(0))\nmodel.eval()\neval('1')\n", _EVAL),
+        (_NNX + "\n\nmodel = Net(rngs=nnx.Rngs(0))\nmodel.eval()\nprint('eval')\n", _EVAL),
+    ],
+)
+def test_namespace_reader_excuses_the_methods_of_nnx_modules(code: str, reason: str) -> None:
+    assert namespace_reader(context(code)) == reason

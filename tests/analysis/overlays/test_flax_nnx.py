@@ -37,7 +37,8 @@ def test_names_exist() -> None:
              | nnx_api.MODULE_BASES | set(nnx_api.STATIC_OPTIONS)
              | set(nnx_api.DONATE_OPTIONS) | nnx_api.UNKEPT_OBJECTS
              | set(nnx_api.ALIASING) | nnx_api.VARIABLE_TYPES
-             | nnx_api.FRESH_LAYERS | nnx_api.USER_MODULE_BASES)  # fmt: skip
+             | nnx_api.FRESH_LAYERS | nnx_api.USER_MODULE_BASES | nnx_api.RENDERING
+             | nnx_api.RENDERED_LAYERS | {nnx_api.SEQUENTIAL, nnx_api.RNGS})  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
     assert nnx_api.CACHING_JITS <= nnx_api.JIT_LIKE
@@ -449,3 +450,120 @@ def test_plain_layer_options_are_options_of_the_layers() -> None:
     for name in nnx_api.UNKEPT_LAYER_CALLS:
         names |= set(inspect.signature(transform(name).__init__).parameters)
     assert names >= nnx_api.PLAIN_LAYER_OPTIONS
+
+
+class _Rendered(nnx.Module):
+    """A module of the kind `facts/rendering.py` accepts: listed layers of plain values,
+    a `Sequential` of them, a lambda, a number; a public method and a property."""
+
+    calls = 0
+
+    def __init__(self, rngs: nnx.Rngs):
+        self.size = 3
+        self.layers = nnx.Sequential(*(make(rngs) for make in LAYERS.values()))
+        self.skip = lambda x: x
+
+    def __call__(self, x):
+        return self.skip(x)
+
+    def count(self):
+        _Rendered.calls += 1
+
+    @property
+    def counted(self):
+        _Rendered.calls += 1
+        return 0
+
+
+@pytest.fixture(params=[False, True], ids=["printed", "ipython"])
+def rendering(request, monkeypatch):
+    """`nnx.display` as it runs outside IPython (it prints) and inside (treescope)."""
+    from flax.nnx import visualization
+
+    monkeypatch.setattr(visualization, "in_ipython", request.param)
+    return request.param
+
+
+def test_rendering_keeps_nothing_and_runs_no_public_method(rendering, capsys) -> None:
+    """What `RENDERING` and `RENDERED_LAYERS` claim: the call returns None and, once it
+    returns, nothing holds the module or its arrays; rendering read no
+    property and ran no method of the module's own but its hooks."""
+    assert {"flax.nnx.display"} == nnx_api.RENDERING
+    assert nnx_api.SEQUENTIAL == "flax.nnx.Sequential" and nnx_api.RNGS == "flax.nnx.Rngs"
+    assert set(LAYERS) == nnx_api.RENDERED_LAYERS
+    m = _Rendered(nnx.Rngs(0, dropout=1))
+    held = [m, *(x for x in jax.tree.leaves(nnx.state(m)) if isinstance(x, jax.Array))]
+    assert len(held) > len(LAYERS)
+    refs = [weakref.ref(x) for x in held]
+    assert nnx.display(m, jnp.ones(2), 3) is None
+    assert capsys.readouterr().out
+    del m, held
+    gc.collect()
+    assert [r for r in refs if r() is not None] == []
+    assert _Rendered.calls == 0
+
+
+class _Hook:
+    """An object whose rendering hook keeps it."""
+
+    kept: list = []
+
+    def __repr__(self):
+        _Hook.kept.append(self)
+        return "hook"
+
+
+class _Hooked(nnx.Module):
+    def __init__(self):
+        self.hook = _Hook()
+
+
+def test_rendering_runs_the_hooks_of_what_it_reaches(rendering, capsys) -> None:
+    """Why a class of the program with hooks of its own, or held in a field, is not
+    proven: rendering runs them, and they may keep what they are given."""
+    _Hook.kept.clear()
+    nnx.display(_Hooked())
+    capsys.readouterr()
+    assert len(_Hook.kept) == 1
+
+
+def _code_words(function) -> set[str]:
+    """The identifiers of a function's code, its docstring left out."""
+    import ast
+    import textwrap
+
+    node = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    first = node.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        node.body = node.body[1:]
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+        n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+    }
+
+
+@pytest.mark.parametrize("method", sorted(nnx_api.MODULE_METHODS))
+def test_module_methods_are_flax_s_and_set_flags_only(method: str) -> None:
+    """What `MODULE_METHODS` claims: every listed module class has nnx.Module's own method
+    (or none), it changes only the two flags, and its code and `set_attributes`' name no
+    builtin that reaches a namespace."""
+    from autoopt.analysis.overlays import python as python_api
+
+    own = getattr(nnx.Module, method)
+    assert all(getattr(transform(n), method, own) is own for n in nnx_api.MODULE_CLASSES)
+    rngs = nnx.Rngs(0)
+    layers = [nnx.Dropout(0.5, rngs=rngs), nnx.BatchNorm(3, rngs=rngs), nnx.Linear(3, 3, rngs=rngs)]
+    m = nnx.Sequential(*layers)
+    before = [dict(vars(layer)) for layer in layers]
+    getattr(m, method)()
+    changed = {
+        k
+        for layer, old in zip(layers, before, strict=True)
+        for k, v in vars(layer).items()
+        if old.get(k) is not v
+    }
+    assert changed <= {"deterministic", "use_running_average"}
+    reaching = (
+        python_api.CODE_BUILTINS | python_api.NAMESPACE_BUILTINS | python_api.GLOBALS_ATTRIBUTES
+    )
+    assert not (_code_words(own) | _code_words(nnx.Module.set_attributes)) & reaching
