@@ -382,20 +382,21 @@ class ModuleGraph:
         for use in self.scope_stmts(scope):
             for var in use.uses:
                 defs = defs_of.get(var, [])
+                killers = [k for k in defs if self.dominates(k, use)]
+                last = max((k.id for k in killers), default=-1)
                 for d in defs:
-                    if self._reaches(d, use, defs):
+                    if self._reaches(d, use, killers, last):
                         self._flow_out.setdefault(d.id, {}).setdefault(use.id, []).append(var)
                         self._flow_in.setdefault(use.id, {}).setdefault(d.id, []).append(var)
 
-    def _reaches(self, d: Stmt, use: Stmt, defs: Sequence[Stmt]) -> bool:
-        """Whether definition `d` reaches `use`; `defs` are all definitions of the var."""
+    def _reaches(self, d: Stmt, use: Stmt, killers: Sequence[Stmt], last: int) -> bool:
+        """Whether definition `d` reaches `use`; `killers` are the definitions of the var
+        that dominate `use` (each runs before it on every path), `last` the latest id."""
         if d.id < use.id:
-            return not any(d.id < k.id < use.id and self.dominates(k, use) for k in defs)
+            return d.id >= last  # no killer between them
         if self._shares_loop(d, use):
             loop = max(set(d.loops) & set(use.loops))
-            return not any(
-                loop in k.loops and k.id < use.id and self.dominates(k, use) for k in defs
-            )
+            return not any(loop in k.loops for k in killers)
         return False
 
 

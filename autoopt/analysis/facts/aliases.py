@@ -185,7 +185,7 @@ class Sharing:
         # a framework's jit (`nnx.jit`, `eqx.filter_jit`) keeps no argument either
         self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)} | methods
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
-        self.ignored |= _function_names(ctx, scope)
+        self.ignored |= ctx.per_module(_function_names, scope)
         # names that never hold a buffer: module constants, the scope's numbers, shapes...
         self.constants = constant_globals(ctx) | bufferless_names(ctx, scope)
         self.ignored |= self.constants
@@ -888,7 +888,7 @@ class Sharing:
         return out
 
 
-def _function_names(ctx: ModuleContext, scope: str) -> set[str]:
+def _function_names(ctx: ModuleContext, scope: str) -> frozenset[str]:
     """The names that refer to a function from `scope`: one defined in the module or in
     a function around it, and bound by nothing else there (a nested function's name
     elsewhere, `loader`, may be a variable here)."""
@@ -896,7 +896,9 @@ def _function_names(ctx: ModuleContext, scope: str) -> set[str]:
     around = {MODULE} | {f.qualname for f in graph.enclosing_functions(scope)}
     names = {f.name for f in graph.functions.values() if f.scope in around}
     stmts = graph.scope_stmts(scope)
-    return names - {n for s in stmts if type(s.node) is not cst.FunctionDef for n in s.defs}
+    return frozenset(
+        names - {n for s in stmts if type(s.node) is not cst.FunctionDef for n in s.defs}
+    )
 
 
 def _bound_anywhere(ctx: ModuleContext) -> frozenset[str]:

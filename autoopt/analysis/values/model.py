@@ -1129,10 +1129,15 @@ def _class_detail(ctx: ModuleContext, node: cst.ClassDef) -> str:
 def _is_builtin(ctx: ModuleContext, name: str) -> bool:
     """`name` is Python's builtin: nothing in the module binds it."""
     return (
-        (name in python_api.PURE_BUILTINS or name in python_api.IO_BUILTINS)
-        and not any(name in s.defs for s in ctx.graph.stmts)
-        and not any(name in f.params for f in ctx.graph.functions.values())
-    )
+        name in python_api.PURE_BUILTINS or name in python_api.IO_BUILTINS
+    ) and name not in ctx.per_module(_bound_names)
+
+
+def _bound_names(ctx: ModuleContext) -> frozenset[str]:
+    """Every name the module binds: the statements' definitions, the functions' parameters."""
+    names = {name for s in ctx.graph.stmts for name in s.defs}
+    names.update(name for f in ctx.graph.functions.values() for name in f.params)
+    return frozenset(names)
 
 
 def _target_names(target: cst.BaseExpression) -> set[str]:
