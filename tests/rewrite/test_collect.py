@@ -51,10 +51,6 @@ def rewrite(start: str, line: str, taken: set[str]) -> tuple[str, str]:
         ("float(loss)", "[float(value) for value in jax.device_get(losses)]"),
         ("loss.item()", "[value.item() for value in jax.device_get(losses)]"),
         ("loss.tolist()", "[value.tolist() for value in jax.device_get(losses)]"),
-        (
-            "np.asarray(loss, np.float32)",
-            "[np.asarray(value, np.float32) for value in jax.device_get(losses)]",
-        ),
         ("jax.device_get(loss)", "jax.device_get(losses)"),
     ],
 )
@@ -100,3 +96,22 @@ def test_picked_keeps_the_steps_a_guarded_append_ran_on(line: str, clause: str) 
     assert scanned is not None
     scan, _ = scanned
     assert picked(ctx, scan, scan.collects[0]) == clause
+
+
+def test_a_copy_of_a_value_not_proven_an_array_is_collected_in_a_list_of_its_own() -> None:
+    """`loss` comes from `step(x)` with `x` of unknown kind, so `np.asarray(loss)` may hold
+    `loss` itself (`np.asarray` of a dict is an object array holding it): the list gets
+    the converted values only after the loop, from a list of its own."""
+    how, code = rewrite("losses = []", "losses.append(np.asarray(loss, np.float32))", set())
+    assert how == (
+        "collect the device values in `losses_parts`, then `losses.extend([np.asarray(value, "
+        "np.float32) for value in jax.device_get(losses_parts)])` after the loop"
+    )
+    assert code == SOURCE.format(start="losses = []", line="losses_parts.append(loss)").replace(
+        "    losses = []\n", "    losses = []\n    losses_parts = []\n"
+    ).replace(
+        "    return x\n",
+        "    losses.extend(\n"
+        "        [np.asarray(value, np.float32) for value in jax.device_get(losses_parts)]\n"
+        "    )\n    return x\n",
+    )

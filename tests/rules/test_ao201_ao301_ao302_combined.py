@@ -153,7 +153,9 @@ PROGRAMS = [
     ("numpy_batches_train", {"EPOCHS": 5}, {"AO201", "AO301"}),
     ("device_dataset_train", {"EPOCHS": 2}, {"AO201", "AO301"}),
     ("loss_sync_train", {"STEPS": 20}, {"AO201", "AO302"}),
-    ("particle_sim_diagnostics", {"N_STEPS": 25}, {"AO201", "AO302"}),
+    # AO201 unsafe: `snapshots` keeps `np.asarray(x)`, and `x` (carried through the jitted
+    # step) is not proven an array, so the copy may hold it
+    ("particle_sim_diagnostics", {"N_STEPS": 25}, {"AO302"}),
     ("big_optimizer", {"STEPS": 3}, {"AO201"}),
     ("trainer_class", {"STEPS": 3, "EPOCHS": 2}, {"AO201"}),
     ("neg_early_stopping", {"MAX_STEPS": 50}, {"AO201"}),

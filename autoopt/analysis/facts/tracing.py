@@ -31,6 +31,7 @@ from autoopt.analysis.facts.jax_parameters import python_arguments
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.overlays.jax import SHAPE_ARGS
+from autoopt.analysis.overlays.jax_signatures import INTEGER_EXPONENTS
 from autoopt.analysis.values import ints
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
@@ -66,6 +67,10 @@ def _value_free(node: cst.CSTNode) -> bool:
 
 
 _IDENTITY = frozenset({cst.Is, cst.IsNot})
+#: How an exponent's position is named: a Python whole number there must stay one (a
+#: power of it is exact repeated multiplication eagerly, `lax.pow` traced); an array
+#: exponent is traced either way, and rounds as any jitted arithmetic may.
+_EXPONENT = "the exponent of"
 
 
 @dataclass
@@ -106,6 +111,8 @@ def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
     for param in fn.params:
         for names, why in needs_value:
             if param in names:
+                if arrays.has(param) and why.startswith(_EXPONENT):
+                    continue  # an array exponent: traced, it rounds as jitted arithmetic does
                 if arrays.has(param):
                     facts.traced_control.append(f"{why} depends on the array argument `{param}`")
                 else:
@@ -113,7 +120,7 @@ def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
                 break
     facts.traced = _propagate(set(fn.params) - set(facts.static), stmts)
     for names, why in needs_value:
-        if names & facts.traced - set(fn.params):
+        if names & facts.traced - set(fn.params) and not why.startswith(_EXPONENT):
             facts.traced_control.append(f"{why} depends on a traced value")
     facts.traced_control = list(dict.fromkeys(facts.traced_control))
     facts.python_math = _python_math(ctx, fn, stmts, deps, set(fn.params) - set(facts.static))
@@ -261,12 +268,18 @@ def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNod
     if qual is None:
         return listed
     seen = {id(node) for node, _ in listed}
-    short = _short(qual)
     return listed + [
-        (node, f"`{name}` of `{short}`" if name != "*" else f"an argument of `{short}`")
+        (node, _argument_reason(qual, name))
         for node, name in python_arguments(qual, call)
         if id(node) not in seen
     ]
+
+
+def _argument_reason(qual: str, name: str) -> str:
+    short = _short(qual)
+    if INTEGER_EXPONENTS.get(qual) == name:
+        return f"{_EXPONENT} `{short}`"
+    return f"`{name}` of `{short}`" if name != "*" else f"an argument of `{short}`"
 
 
 def _short(qual: str) -> str:
@@ -277,18 +290,19 @@ def _short(qual: str) -> str:
 
 
 def _power_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
-    """Exponents of `**` and `pow()`: a whole number raised eagerly is exact repeated
-    multiplication, traced it is `lax.pow` (`overlays/jax_signatures.INTEGER_EXPONENTS`)."""
+    """Exponents of `**` and `pow()`: a Python whole number raised eagerly is exact
+    repeated multiplication, traced it is `lax.pow` (`overlays/jax_signatures.
+    INTEGER_EXPONENTS`); an array exponent is let through (`_EXPONENT`)."""
     if type(node) in (cst.FunctionDef, cst.If, cst.While):
         return []
     out: list[tuple[cst.CSTNode, str]] = []
     for inner in _in_source_order(node):
         if type(inner) is cst.BinaryOperation and type(inner.operator) is cst.Power:
-            out.append((inner.right, "the exponent of `**`"))
+            out.append((inner.right, f"{_EXPONENT} `**`"))
         elif type(inner) is cst.AugAssign and type(inner.operator) is cst.PowerAssign:
-            out.append((inner.value, "the exponent of `**=`"))
+            out.append((inner.value, f"{_EXPONENT} `**=`"))
         elif type(inner) is cst.Call and type(inner.func) is cst.Name and inner.func.value == "pow":
-            out.extend((arg.value, "the exponent of `pow()`") for arg in inner.args[1:2])
+            out.extend((arg.value, f"{_EXPONENT} `pow()`") for arg in inner.args[1:2])
     return out
 
 

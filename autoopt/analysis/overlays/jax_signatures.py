@@ -21,8 +21,10 @@ tests.analysis.overlays.jax_signature_table`).
 
 `INTEGER_EXPONENTS`: a whole-number exponent jax knows as a Python value is raised by
 repeated multiplication (`lax.integer_pow`), a traced one by `lax.pow`, which rounds
-otherwise: the exponent of `**` and of these functions keeps its value only as a Python
-value (checked against the installed jax), so the table lists it as not taking arrays.
+otherwise (checked against the installed jax): the table lists the exponent of these
+functions, like that of `**`, as not taking arrays, so a Python whole number there stays
+a static argument. An array exponent is traced all the same (facts/tracing.py): jit has
+no other spelling for it, and it rounds as any jitted arithmetic may.
 """
 
 from __future__ import annotations
