@@ -170,3 +170,19 @@ def test_a_copy_of_a_value_not_proven_an_array_gets_no_interval_form() -> None:
     assert interval_plan(collect) == (
         "`losses` is not an empty list set before the loop with nothing between"
     )
+
+
+def test_a_long_flush_is_wrapped_at_88_columns_as_ruff_format_would() -> None:
+    reads = "print(np.mean(train_losses[-10:]))"
+    _, code = rewrite("train_losses = []", "train_losses.append(float(loss))", reads, set())
+    flush = "train_losses.extend(float(value) for value in jax.device_get(train_losses_pending))"
+    assert code == SOURCE.format(
+        imports=IMPORTS,
+        start="train_losses = []\n    train_losses_pending = []",
+        line="train_losses_pending.append(loss)",
+        reads="            train_losses.extend(\n"
+        "                float(value) for value in jax.device_get(train_losses_pending)\n"
+        "            )\n"
+        "            train_losses_pending.clear()\n"
+        "            print(np.mean(train_losses[-10:]))",
+    ).replace("    return x\n", f"    {flush}\n    return x\n")
