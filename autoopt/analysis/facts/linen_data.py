@@ -46,7 +46,7 @@ from autoopt.analysis.core.exprs import evaluated_exprs, read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.sealed import sealed_code
-from autoopt.analysis.facts.self_attrs import assign_targets, walk_parents
+from autoopt.analysis.facts.self_attrs import assign_targets, method_targets, walk_parents
 from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import jax as jax_api
 
@@ -262,21 +262,12 @@ def _statement(ctx: ModuleContext, node: cst.CSTNode) -> Stmt | None:
 def _stores(ctx: ModuleContext, cls: str, attr: str) -> list[tuple[str, cst.BaseExpression | None]]:
     """(method, value) for each store of an attribute `attr` in the methods of `cls`."""
     found: list[tuple[str, cst.BaseExpression | None]] = []
-    for fn in ctx.graph.functions.values():
-        if fn.scope != cls:
-            continue
-        for stmt in ctx.graph.stmts:
-            if stmt.scope != fn.qualname and not stmt.scope.startswith(fn.qualname + "."):
-                continue
-            node = stmt.node
-            targets = [t.target for t in node.targets] if type(node) is cst.Assign else []
-            targets += [node.target] if type(node) in (cst.AugAssign, cst.AnnAssign) else []  # type: ignore[attr-defined]
-            for target in targets:
-                stored = [n for n, _ in walk_parents(target, None) if type(n) is cst.Attribute]
-                if any(n.attr.value == attr for n in stored):
-                    value = node.value if type(node) is cst.Assign else None
-                    single = type(node) is cst.Assign and target is node.targets[0].target
-                    found.append((fn.name if single else "", value))
+    for fn, node, target in method_targets(ctx, cls):
+        stored = [n for n, _ in walk_parents(target, None) if type(n) is cst.Attribute]
+        if any(n.attr.value == attr for n in stored):
+            value = node.value if type(node) is cst.Assign else None
+            single = type(node) is cst.Assign and target is node.targets[0].target
+            found.append((fn.name if single else "", value))
     return found
 
 

@@ -51,7 +51,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.facts.linen_data import Sites, bound_once, on_data_path
 from autoopt.analysis.facts.sealed import sealed_code
-from autoopt.analysis.facts.self_attrs import roots, walk_parents
+from autoopt.analysis.facts.self_attrs import method_targets, roots, walk_parents
 from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import jax as jax_api
 
@@ -350,20 +350,11 @@ def _body(ctx: ModuleContext, qualname: str) -> list[Stmt]:
 
 def _set_up_layer(ctx: ModuleContext, cls: str, attr: str) -> bool:
     """The class stores `self.attr` only in `setup`, each time a flax.linen layer."""
-    stores = []
-    for fn in ctx.graph.functions.values():
-        if fn.scope != cls or not fn.params:
-            continue
-        for stmt in ctx.graph.stmts:
-            if stmt.scope != fn.qualname and not stmt.scope.startswith(fn.qualname + "."):
-                continue
-            node = stmt.node
-            targets = [t.target for t in node.targets] if type(node) is cst.Assign else []
-            targets += [node.target] if type(node) in (cst.AugAssign, cst.AnnAssign) else []  # type: ignore[attr-defined]
-            for target in targets:
-                if type(target) is cst.Attribute and target.attr.value == attr:
-                    value = node.value if type(node) is cst.Assign else None
-                    stores.append((fn.name, value))
+    stores = [
+        (fn.name, node.value if type(node) is cst.Assign else None)
+        for fn, node, target in method_targets(ctx, cls)
+        if fn.params and type(target) is cst.Attribute and target.attr.value == attr
+    ]
     return bool(stores) and all(
         name == "setup" and type(v) is cst.Call and _linen_layer(ctx.qualify(v.func) or "")
         for name, v in stores

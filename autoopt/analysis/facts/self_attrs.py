@@ -287,6 +287,24 @@ def is_self_attr(node: cst.CSTNode, me: str, attr: str) -> bool:
     )
 
 
+def method_targets(
+    ctx: ModuleContext, cls: str
+) -> Iterator[tuple[Function, cst.BaseStatement | cst.BaseSmallStatement, cst.BaseExpression]]:
+    """(method, statement, target) for each target an assignment binds in the methods of
+    class `cls` (their nested functions included): `=`, `+=`, annotated."""
+    for fn in ctx.graph.functions.values():
+        if fn.scope != cls:
+            continue
+        for stmt in ctx.graph.stmts:
+            if stmt.scope != fn.qualname and not stmt.scope.startswith(fn.qualname + "."):
+                continue
+            node = stmt.node
+            if type(node) is cst.Assign:
+                yield from ((fn, node, t.target) for t in node.targets)
+            elif type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
+                yield fn, node, node.target
+
+
 def assign_targets(node: cst.Assign) -> Iterator[cst.BaseExpression]:
     """The assignment's targets, tuple and list elements included."""
     todo: list[cst.BaseExpression] = [t.target for t in node.targets]
