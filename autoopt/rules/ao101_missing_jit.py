@@ -50,8 +50,12 @@ class MissingJit(Rule):
       nor a `custom_vjp`/`custom_jvp` rule registered on a function it calls:
       `analysis/facts/summaries.py`, `analysis/facts/held_functions.py`,
       `analysis/facts/reflection.py`
-    - no traced value reaches Python control flow, NumPy, text, a mask or a shape:
-      `analysis/facts/summaries.py`, `analysis/facts/tracing.py`
+    - no traced value reaches Python control flow, NumPy, text, a mask or a shape,
+      nor a parameter of a JAX function that takes no array data (`k` of `lax.top_k`,
+      from jax's own signatures), nor the exponent of `**` as a Python whole number
+      (exact eagerly, `lax.pow` traced): `analysis/facts/summaries.py`,
+      `analysis/facts/tracing.py`, `analysis/facts/jax_parameters.py`,
+      `analysis/overlays/jax_signatures.py`
     - it returns arrays: `analysis/facts/summaries.py`
     - every argument at every call site is an array, a pytree of arrays, a number used
       as data or a hashable constant made static: `analysis/values/model.py`,
