@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -67,10 +68,17 @@ def _value_free(node: cst.CSTNode) -> bool:
 
 
 _IDENTITY = frozenset({cst.Is, cst.IsNot})
-#: How an exponent's position is named: a Python whole number there must stay one (a
-#: power of it is exact repeated multiplication eagerly, `lax.pow` traced); an array
-#: exponent is traced either way, and rounds as any jitted arithmetic may.
-_EXPONENT = "the exponent of"
+
+
+class Position(NamedTuple):
+    """An expression whose value Python must know, and why (`an index into ...`).
+    `exponent`: a power's exponent, where a Python whole number must stay one (raised
+    eagerly it is exact repeated multiplication, traced it is `lax.pow`) while an array
+    exponent is traced either way and rounds as any jitted arithmetic may."""
+
+    node: cst.CSTNode
+    why: str
+    exponent: bool = False
 
 
 @dataclass
@@ -101,27 +109,29 @@ def _analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
         names = _closure(dynamic_names(expr), deps)
         return names if names & reach else set()
 
-    needs_value = [  # the names each position's value comes from, and why
-        (names, why)
-        for expr, why in _concrete_positions(ctx, stmts, sources)
-        if (names := sources(expr))
+    needs_value = [  # the names each position's value comes from, and the position
+        (names, position)
+        for position in _concrete_positions(ctx, stmts, sources)
+        if (names := sources(position.node))
     ]
     facts = TraceFacts()
     arrays = _ArrayParams(ctx, fn, stmts)
     for param in fn.params:
-        for names, why in needs_value:
+        for names, position in needs_value:
             if param in names:
-                if arrays.has(param) and why.startswith(_EXPONENT):
+                if arrays.has(param) and position.exponent:
                     continue  # an array exponent: traced, it rounds as jitted arithmetic does
                 if arrays.has(param):
-                    facts.traced_control.append(f"{why} depends on the array argument `{param}`")
+                    facts.traced_control.append(
+                        f"{position.why} depends on the array argument `{param}`"
+                    )
                 else:
-                    facts.static.setdefault(param, why)
+                    facts.static.setdefault(param, position.why)
                 break
     facts.traced = _propagate(set(fn.params) - set(facts.static), stmts)
-    for names, why in needs_value:
-        if names & facts.traced - set(fn.params) and not why.startswith(_EXPONENT):
-            facts.traced_control.append(f"{why} depends on a traced value")
+    for names, position in needs_value:
+        if names & facts.traced - set(fn.params) and not position.exponent:
+            facts.traced_control.append(f"{position.why} depends on a traced value")
     facts.traced_control = list(dict.fromkeys(facts.traced_control))
     facts.python_math = _python_math(ctx, fn, stmts, deps, set(fn.params) - set(facts.static))
     facts.float_math = _float_math(ctx, fn, stmts, deps, set(fn.params) - set(facts.static))
@@ -238,18 +248,18 @@ def _propagate(traced: set[str], stmts: list[Stmt]) -> set[str]:
 
 def _concrete_positions(
     ctx: ModuleContext, stmts: list[Stmt], sources: Callable[[cst.CSTNode], set[str]]
-) -> list[tuple[cst.CSTNode, str]]:
+) -> list[Position]:
     """Expressions whose value Python must know, each with a human reason (indexes only
     where a parameter's value reaches them: `sources`)."""
-    positions: list[tuple[cst.CSTNode, str]] = []
+    positions: list[Position] = []
     for stmt in stmts:
         node = stmt.node
         if type(node) is cst.If:
-            positions.append((node.test, "an `if` condition"))
+            positions.append(Position(node.test, "an `if` condition"))
         elif type(node) is cst.While:
-            positions.append((node.test, "a `while` condition"))
+            positions.append(Position(node.test, "a `while` condition"))
         elif type(node) is cst.Assert:
-            positions.append((node.test, "an `assert`"))
+            positions.append(Position(node.test, "an `assert`"))
         for call in stmt.calls:
             positions.extend(_call_positions(ctx, call))
         positions.extend(_slice_positions(node))
@@ -260,26 +270,26 @@ def _concrete_positions(
     return positions
 
 
-def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
+def _call_positions(ctx: ModuleContext, call: cst.Call) -> list[Position]:
     """The listed positions (`_listed_positions`), and every argument of a JAX call whose
     parameter does not take array data (`facts/jax_parameters.py`)."""
     listed = _listed_positions(ctx, call)
     qual = ctx.qualify(call.func)
     if qual is None:
         return listed
-    seen = {id(node) for node, _ in listed}
+    seen = {id(position.node) for position in listed}
     return listed + [
-        (node, _argument_reason(qual, name))
+        _argument_position(qual, node, name)
         for node, name in python_arguments(qual, call)
         if id(node) not in seen
     ]
 
 
-def _argument_reason(qual: str, name: str) -> str:
+def _argument_position(qual: str, node: cst.CSTNode, name: str) -> Position:
     short = _short(qual)
     if INTEGER_EXPONENTS.get(qual) == name:
-        return f"{_EXPONENT} `{short}`"
-    return f"`{name}` of `{short}`" if name != "*" else f"an argument of `{short}`"
+        return Position(node, f"the exponent of `{short}`", exponent=True)
+    return Position(node, f"`{name}` of `{short}`" if name != "*" else f"an argument of `{short}`")
 
 
 def _short(qual: str) -> str:
@@ -289,36 +299,39 @@ def _short(qual: str) -> str:
     return qual
 
 
-def _power_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+def _power_positions(node: cst.CSTNode) -> list[Position]:
     """Exponents of `**` and `pow()`: a Python whole number raised eagerly is exact
     repeated multiplication, traced it is `lax.pow` (`overlays/jax_signatures.
-    INTEGER_EXPONENTS`); an array exponent is let through (`_EXPONENT`)."""
+    INTEGER_EXPONENTS`); an array exponent is let through (`Position.exponent`)."""
     if type(node) in (cst.FunctionDef, cst.If, cst.While):
         return []
-    out: list[tuple[cst.CSTNode, str]] = []
+    out: list[Position] = []
     for inner in _in_source_order(node):
         if type(inner) is cst.BinaryOperation and type(inner.operator) is cst.Power:
-            out.append((inner.right, f"{_EXPONENT} `**`"))
+            out.append(Position(inner.right, "the exponent of `**`", exponent=True))
         elif type(inner) is cst.AugAssign and type(inner.operator) is cst.PowerAssign:
-            out.append((inner.value, f"{_EXPONENT} `**=`"))
+            out.append(Position(inner.value, "the exponent of `**=`", exponent=True))
         elif type(inner) is cst.Call and type(inner.func) is cst.Name and inner.func.value == "pow":
-            out.extend((arg.value, f"{_EXPONENT} `pow()`") for arg in inner.args[1:2])
+            out.extend(
+                Position(arg.value, "the exponent of `pow()`", exponent=True)
+                for arg in inner.args[1:2]
+            )
     return out
 
 
-def _listed_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
+def _listed_positions(ctx: ModuleContext, call: cst.Call) -> list[Position]:
     func = call.func
     if type(func) is cst.Name and func.value in python_api.FORCING_BUILTINS:
-        return [(arg.value, f"`{func.value}()`") for arg in call.args]
+        return [Position(arg.value, f"`{func.value}()`") for arg in call.args]
     if type(func) is cst.Attribute and func.attr.value in jax_api.TO_PYTHON_METHODS:
-        return [(func.value, f"`.{func.attr.value}()`")]
-    keywords: list[tuple[cst.CSTNode, str]] = [
-        (a.value, f"`{a.keyword.value}=`")
+        return [Position(func.value, f"`.{func.attr.value}()`")]
+    keywords: list[Position] = [
+        Position(a.value, f"`{a.keyword.value}=`")
         for a in call.args
         if a.keyword is not None and a.keyword.value in jax_api.PYTHON_KEYWORDS
     ]
     if type(func) is cst.Attribute and func.attr.value in jax_api.VALUE_METHODS:
-        return [(arg.value, f"the argument of `.{func.attr.value}()`") for arg in call.args]
+        return [Position(arg.value, f"the argument of `.{func.attr.value}()`") for arg in call.args]
     qual = ctx.qualify(func)
     if qual is not None and qual.startswith("jax.numpy.") and qual not in SHAPE_ARGS:
         return keywords + _option_positions(qual, call)
@@ -326,32 +339,32 @@ def _listed_positions(ctx: ModuleContext, call: cst.Call) -> list[tuple[cst.CSTN
         return keywords
     indexes, names = SHAPE_ARGS[qual]
     short = qual.replace("jax.numpy.", "jnp.").replace("jax.random.", "random.")
-    out: list[tuple[cst.CSTNode, str]] = []
+    out: list[Position] = []
     positional = [a for a in call.args if a.keyword is None and not a.star]
     for i in indexes:
         if i < len(positional):
-            out.append((positional[i].value, f"the shape in `{short}`"))
+            out.append(Position(positional[i].value, f"the shape in `{short}`"))
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value in names:
-            out.append((arg.value, f"the shape in `{short}`"))
-    return out + [k for k in keywords if k[0] not in {o[0] for o in out}]
+            out.append(Position(arg.value, f"the shape in `{short}`"))
+    return out + [k for k in keywords if k.node not in {o.node for o in out}]
 
 
-def _option_positions(qual: str, call: cst.Call) -> list[tuple[cst.CSTNode, str]]:
+def _option_positions(qual: str, call: cst.Call) -> list[Position]:
     """Positional axes and options of jax.numpy functions: `jnp.sum(x, 1)`, `jnp.take(x, i, 0)`."""
     start = jax_api.OPTION_POSITIONS.get(qual.removeprefix("jax.numpy."))
     if start is None:
         return []
     positional = [a for a in call.args if a.keyword is None and not a.star]
     short = qual.replace("jax.numpy.", "jnp.")
-    return [(a.value, f"an option of `{short}`") for a in positional[start:]]
+    return [Position(a.value, f"an option of `{short}`") for a in positional[start:]]
 
 
-def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+def _slice_positions(node: cst.CSTNode) -> list[Position]:
     if type(node) is cst.FunctionDef:
         return []
     return [
-        (part, "a slice bound")
+        Position(part, "a slice bound")
         for inner in _in_source_order(node)
         if type(inner) is cst.Slice
         for part in (inner.lower, inner.upper, inner.step)
@@ -361,12 +374,12 @@ def _slice_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
 
 def _index_positions(
     ctx: ModuleContext, stmt: Stmt, sources: Callable[[cst.CSTNode], set[str]]
-) -> list[tuple[cst.CSTNode, str]]:
+) -> list[Position]:
     """Indexes into Python values (`shape[axis]`, `layers[i]`, `cfg[key]`): only an
     array can be indexed with a traced value. Indexes that no parameter's value reaches
     are left out before the indexed value's kind is asked for."""
     values = model(ctx)
-    out: list[tuple[cst.CSTNode, str]] = []
+    out: list[Position] = []
     for node in stmt.own_nodes:
         if type(node) is not cst.Subscript:
             continue
@@ -377,18 +390,18 @@ def _index_positions(
         ]
         if not indexes or values.value_of(stmt, node.value).kind in (Kind.ARRAY, Kind.HOST_ARRAY):
             continue
-        out += [(index, f"an index into `{ctx.code(node.value)}`") for index in indexes]
+        out += [Position(index, f"an index into `{ctx.code(node.value)}`") for index in indexes]
     return out
 
 
 def _key_positions(
     ctx: ModuleContext, stmt: Stmt, sources: Callable[[cst.CSTNode], set[str]]
-) -> list[tuple[cst.CSTNode, str]]:
+) -> list[Position]:
     """Keys looked up in Python containers (`table.get(k)`, `k in seen`): a container
     hashes or compares them, which a traced value cannot stand. A lookup in an array
     (`k in x`) of a JAX array is array code."""
     values = model(ctx)
-    out: list[tuple[cst.CSTNode, str]] = []
+    out: list[Position] = []
     for node in stmt.own_nodes:
         pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
         if type(node) is cst.Call and type(node.func) is cst.Attribute and node.args:
@@ -402,23 +415,23 @@ def _key_positions(
                 left = target.comparator
         for key, container in pairs:
             if sources(key) and values.value_of(stmt, container).kind not in _SEARCHABLE:
-                out.append((key, f"a key looked up in `{ctx.code(container)}`"))
+                out.append(Position(key, f"a key looked up in `{ctx.code(container)}`"))
     return out
 
 
 _SEARCHABLE = (Kind.ARRAY,)  # `k in x` of a JAX array is array code
 
 
-def _ternary_positions(node: cst.CSTNode) -> list[tuple[cst.CSTNode, str]]:
+def _ternary_positions(node: cst.CSTNode) -> list[Position]:
     if type(node) in (cst.FunctionDef, cst.If, cst.While):
         return []
-    out: list[tuple[cst.CSTNode, str]] = []
+    out: list[Position] = []
     for inner in _in_source_order(node):
         if type(inner) is cst.IfExp:
-            out.append((inner.test, "a conditional expression"))
+            out.append(Position(inner.test, "a conditional expression"))
         elif type(inner) is cst.BooleanOperation:
             word = "and" if type(inner.operator) is cst.And else "or"
-            out.append((inner.left, f"`{word}`"))
+            out.append(Position(inner.left, f"`{word}`"))
     return out
 
 
