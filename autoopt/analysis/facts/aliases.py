@@ -47,7 +47,7 @@ iterator, a pseudo-name, keeps the generator's arguments instead.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -335,7 +335,8 @@ class Sharing:
         return {n.value for n in names} - self.ignored - _CONSTANT_NAMES
 
     def _closed_over(self, name: str) -> set[str]:
-        """The names of this scope a nested function `name` reads: its closure holds them."""
+        """The names of this scope a nested function `name` reads (its closure holds them)
+        or its defaults hold."""
         fn = self.ctx.graph.resolve_function(name, self.scope)
         if fn is None or fn.scope != self.scope or self.scope == MODULE:
             return set()
@@ -343,7 +344,8 @@ class Sharing:
         free = {n for s in stmts for n in s.uses} | fn.captured
         free -= {n for s in stmts for n in s.defs} | set(fn.params)
         here = {n for s in self.ctx.graph.scope_stmts(self.scope) for n in s.defs}
-        return free & (here | set(self.ctx.graph.functions[self.scope].params)) - self.ignored
+        closed = free & (here | set(self.ctx.graph.functions[self.scope].params)) - self.ignored
+        return closed.union(*(self.shares(e).names() for e in _defined_values(fn.node)))
 
     def _held_by_root(self, root: str, expr: cst.BaseExpression) -> bool:
         """`Run.start`, `config.best`, `step.cache[0]`: read from a class, a module or a
@@ -395,10 +397,26 @@ class Sharing:
             for item in node.items:
                 if item.asname is not None:
                     self._link(bound_names(item.asname.name), self.shares(item.item))
+        elif type(node) is cst.FunctionDef or type(node) is cst.ClassDef:
+            self._link_definition(node)
         for call in stmt.calls:
             self._link_mutation(call)
             self._link_retention(call)
         self._link_yields(stmt)
+
+    def _link_definition(self, node: cst.FunctionDef | cst.ClassDef) -> None:
+        """What a definition evaluates once, when it runs, and keeps: a function's default
+        arguments (`def drift(p, p0=params)`), a class body's values (`start = u`) and its
+        methods' defaults. Read whenever the function is called or the class attribute
+        read, however the names were rebound since."""
+        kept = Shares()
+        for expr in _defined_values(node):
+            kept.add(self.shares(expr))
+        if kept.names():
+            kind = "a default argument of" if type(node) is cst.FunctionDef else "the body of"
+            line = self.ctx.span(node).line
+            where = f"{KEPT}is held by {kind} `{node.name.value}` (line {line}), made once"
+            self._link({where}, kept)
 
     def _link_loop(self, stmt: Stmt, node: cst.For) -> None:
         """The loop's target holds what its iterable holds; a new batch of a generator
@@ -886,6 +904,24 @@ class Sharing:
         for arg in call.args:
             out.add(self.shares(arg.value))
         return out
+
+
+def _defined_values(node: cst.FunctionDef | cst.ClassDef) -> Iterator[cst.BaseExpression]:
+    """The expressions a definition evaluates when it runs and keeps: a function's
+    defaults; a class body's assigned values and its methods' defaults (nested classes
+    too)."""
+    if type(node) is cst.FunctionDef:
+        params = node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if param.default is not None:
+                yield param.default
+        return
+    for small in scope_nodes(node.body):
+        if type(small) is cst.Assign or type(small) is cst.AnnAssign:
+            if small.value is not None:
+                yield small.value
+        elif type(small) is cst.FunctionDef or type(small) is cst.ClassDef:
+            yield from _defined_values(small)
 
 
 def _function_names(ctx: ModuleContext, scope: str) -> frozenset[str]:

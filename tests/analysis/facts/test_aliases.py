@@ -381,6 +381,58 @@ def test_places_that_keep_a_reference(body: str, name: str, held: set[str]) -> N
         assert sharing.retained_by({name} | held)
 
 
+DEFINED = """
+def defaults(p):
+    def report(v, ref=p):
+        return v - ref
+    return report
+
+def main(a):
+    BODY
+"""
+
+
+def _held_by(kind: str, name: str) -> set[str]:
+    return {f"<kept>is held by {kind} `{name}` (line 10), made once"}
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "held"),
+    [
+        (
+            "def drift(v, v0=a):\n        return v - v0",
+            "a",
+            _held_by("a default argument of", "drift"),
+        ),
+        (
+            "def drift(v, *, v0=a):\n        return v - v0",
+            "a",
+            _held_by("a default argument of", "drift"),
+        ),
+        ("class Probe:\n        start = a", "a", _held_by("the body of", "Probe")),
+        (
+            "class Probe:\n        def f(self, v0=a):\n            return v0",
+            "a",
+            _held_by("the body of", "Probe"),
+        ),  # a method's default, made with the class
+        (
+            "r = defaults(a)",
+            "r",
+            {"a", "<kept>is held by a default argument of `report` (line 5), made once"},
+        ),  # a nested function returned holds its defaults
+        ("def drift(v, scale=2.0):\n        return v * scale", "a", set()),  # a number
+        ("def drift(v):\n        return v - a", "a", set()),  # reads `a` when called
+        ("class Probe:\n        label = 'start'", "a", set()),
+    ],
+)
+def test_definitions_keep_what_they_evaluate_once(body: str, name: str, held: set[str]) -> None:
+    """A function's defaults and a class body's values are made when the definition runs
+    and kept: read later, however the names were rebound since (blind round 6)."""
+    ctx = context(DEFINED.replace("BODY", body), HEADER)
+    sharing = Sharing(ctx, "main")
+    assert sharing.component({name}, weak=True) - {name} == held
+
+
 OTHER_FILE = """\
 import jax.numpy as jnp
 
