@@ -567,3 +567,21 @@ def test_module_methods_are_flax_s_and_set_flags_only(method: str) -> None:
         python_api.CODE_BUILTINS | python_api.NAMESPACE_BUILTINS | python_api.GLOBALS_ATTRIBUTES
     )
     assert not (_code_words(own) | _code_words(nnx.Module.set_attributes)) & reaching
+
+
+class _Wrapper(nnx.Module):
+    def __init__(self, inner: nnx.Module) -> None:
+        self.inner = inner
+
+
+def test_a_wrapper_and_its_module_are_donated_together() -> None:
+    """`nnx.jit` passes a module two arguments share once: a wrapper holding the model,
+    both donated, runs and leaves the model's (written back) kernel readable."""
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    wrapper = _Wrapper(model)
+    before = float(jnp.sum(model.kernel[...]))
+    step = nnx.jit(
+        lambda m, w: m(jnp.ones(2)).sum() + w.inner(jnp.ones(2)).sum(), donate_argnums=(0, 1)
+    )
+    assert float(step(model, wrapper)) == pytest.approx(2 * float(model(jnp.ones(2)).sum()))
+    assert float(jnp.sum(wrapper.inner.kernel[...])) == pytest.approx(before)
