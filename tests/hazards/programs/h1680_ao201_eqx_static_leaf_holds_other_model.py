@@ -5,7 +5,6 @@ very objects). Trap for AO201 (`donate="all-except-first"` on the generator's st
 kept critic's probe holds a buffer of the donated generator, read at the end."""
 
 import equinox as eqx
-import jax
 import jax.numpy as jnp
 
 
