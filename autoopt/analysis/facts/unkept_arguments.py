@@ -58,9 +58,14 @@ DATA = "data"
 #: A value of unknown kind.
 UNKNOWN = ""
 _LAYER = "layer:"
+#: A kind for an `nnx.Sequential` of layers (its elements' kinds, comma-separated).
+_SEQUENCE = "sequence:"
+#: A kind for a field `__init__` stores one of several values in (`|`-separated kinds).
+_EITHER = "either:"
+_LAYER_CALLS = nnx_api.UNKEPT_LAYER_CALLS | nnx_api.STATS_LAYER_CALLS
 _MAX_DEPTH = 4
 _LIBRARIES = ("jax.", "numpy.", "math.")
-_DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS
+_DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS | nnx_api.POOLING
 _BUILTINS = python_api.PURE_BUILTINS | {"print"}
 _MAKES_CODE = (
     cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Yield,
@@ -256,7 +261,7 @@ class _Reader:
         base = self.expr(expr.value)
         if base == DATA:
             return DATA
-        if base.startswith(_LAYER) or not base:
+        if base.startswith((_LAYER, _SEQUENCE, _EITHER)) or not base:
             return UNKNOWN
         return _field_kind(self.ctx, base, expr.attr.value)
 
@@ -311,10 +316,44 @@ class _Reader:
             if method != "__call__" or any(a != DATA for a in args):
                 raise _Kept
             return DATA
+        if kind.startswith(_EITHER):
+            outs = {self._object_call(call, k, method, args) for k in _parts(kind, _EITHER, "|")}
+            return DATA if outs == {DATA} else UNKNOWN
+        if kind.startswith(_SEQUENCE):
+            return self._sequence_call(call, kind, method, args)
         target = self.ctx.graph.functions.get(f"{kind}.{method}") if kind else None
         if target is None or target.scope != kind or target.name == "__init__":
             raise _Kept
         return self._run(target, call, {target.params[0]: kind} if target.params else {})
+
+    def _sequence_call(self, call: cst.Call, kind: str, method: str, args: list[str]) -> str:
+        """`nnx.Sequential`'s `__call__` given one array: each element in turn, given the
+        previous one's output (data, as the argument was: each must return data)."""
+        if method != "__call__" or args != [DATA] or call.args[0].keyword is not None:
+            raise _Kept  # `rngs=` is handed on to the elements
+        for element in _parts(kind, _SEQUENCE, ","):
+            if self._object_call(call, element, "__call__", args) != DATA:
+                raise _Kept
+        return DATA
+
+    def lambda_kind(self, node: cst.Lambda, init: Function) -> str:
+        """A layer kind for a lambda that `init` stores, whose plain parameters given
+        data make it return data keeping nothing; else unknown. The names of `init` it
+        may close over are unknown."""
+        params = node.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg:
+            return UNKNOWN
+        if params.kwonly_params or params.posonly_params or any(p.default for p in params.params):
+            return UNKNOWN
+        self.fn = init
+        local = {n for s in self.ctx.graph.scope_stmts(init.qualname) for n in s.defs}
+        self.env = dict.fromkeys(local | set(init.params), UNKNOWN)
+        self.env.update((p.name.value, DATA) for p in params.params)
+        self.shared = {p.name.value for p in params.params}
+        try:
+            return f"{_LAYER}lambda" if self.expr(node.body) == DATA else UNKNOWN
+        except _Kept:
+            return UNKNOWN
 
     def _run(self, target: Function, call: cst.Call, bound: dict[str, str]) -> str:
         """The kind `target` returns, called by `call` (its parameters in `bound` given)."""
@@ -353,25 +392,55 @@ def _join(one: dict[str, str], other: dict[str, str]) -> dict[str, str]:
 
 
 def _field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
-    """The kind of field `name` of an instance of module class `cls`: a layer, where
-    every value `__init__` stores in it is built by a constructor `UNKEPT_LAYER_CALLS`
-    lists, given only `PLAIN_LAYER_OPTIONS`, and nothing else in the module stores an
-    attribute of that name; else unknown."""
+    """The kind of field `name` of an instance of module class `cls`, where nothing in
+    the module but the `__init__` of such a class stores an attribute of that name: each
+    value `__init__` stores in it (`_value_kind`), one of them where there are several;
+    else unknown."""
     found = init_fields(ctx, cls)
     if found is None or _stored_elsewhere(ctx, name, found[1]):
         return UNKNOWN
+    init = found[0]
     values = [field_value(s) for s in found[1] if _field_name(s.node) == name]
-    quals = {_layer(ctx, v) for v in values}
-    if len(quals) != 1 or None in quals:
+    kinds = sorted({_value_kind(ctx, v, init) for v in values})
+    if not kinds or UNKNOWN in kinds:
         return UNKNOWN
-    return f"{_LAYER}{quals.pop()}"
+    return kinds[0] if len(kinds) == 1 else _EITHER + "|".join(kinds)
+
+
+def _value_kind(ctx: ModuleContext, value: cst.BaseExpression, init: Function) -> str:
+    """A layer built by a constructor `UNKEPT_LAYER_CALLS` or `STATS_LAYER_CALLS` lists,
+    given only `PLAIN_LAYER_OPTIONS`; a lambda returning data (`lambda x: x`); an
+    object of an nnx module class of the module (`constructors.init_fields` reads it);
+    or an `nnx.Sequential` of such values, given by position; else unknown."""
+    if type(value) is cst.Lambda:
+        return _Reader(ctx, frozenset()).lambda_kind(value, init)
+    if type(value) is not cst.Call:
+        return UNKNOWN
+    layer = _layer(ctx, value)
+    if layer is not None:
+        return f"{_LAYER}{layer}"
+    func = value.func
+    if type(func) is cst.Name and func.value in ctx.graph.classes:
+        return func.value if init_fields(ctx, func.value) is not None else UNKNOWN
+    if ctx.qualify(func) != nnx_api.SEQUENTIAL or not value.args:
+        return UNKNOWN
+    if any(a.star or a.keyword is not None for a in value.args):
+        return UNKNOWN
+    kinds = [_value_kind(ctx, a.value, init) for a in value.args]
+    if any(not k or k.startswith((_SEQUENCE, _EITHER)) for k in kinds):
+        return UNKNOWN  # unknown, or nested (its kind would not parse)
+    return _SEQUENCE + ",".join(kinds)
+
+
+def _parts(kind: str, prefix: str, separator: str) -> list[str]:
+    return kind[len(prefix) :].split(separator)
 
 
 def _layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
     if type(value) is not cst.Call:
         return None
     qual = ctx.qualify(value.func) or ""
-    positional = nnx_api.UNKEPT_LAYER_CALLS.get(qual)
+    positional = _LAYER_CALLS.get(qual)
     if positional is None or any(a.star for a in value.args):
         return None
     if sum(a.keyword is None for a in value.args) > positional:
@@ -389,8 +458,11 @@ def _field_name(node: cst.CSTNode) -> str | None:
 
 def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     """Whether a statement of the module but `__init__`'s own stores may set attribute
-    `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`)."""
-    own = {id(s.node) for s in stores}
+    `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`). The
+    stores of another class's `__init__` that `constructors.init_fields` reads set
+    only the object that class makes, where no code runs an `__init__` on an object
+    it is given (`C.__init__(obj)`; `super().__init__()` runs its own)."""
+    own = {id(s.node) for s in stores} | ctx.per_module(_init_stores)
     for stmt in ctx.graph.stmts:
         if id(stmt.node) in own:
             continue
@@ -402,6 +474,24 @@ def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool
         if _stores_attribute(stmt.node, name):
             return True
     return False
+
+
+def _init_stores(ctx: ModuleContext) -> frozenset[int]:
+    """The ids of the field stores of every class `init_fields` reads, where no code
+    names `__init__` but as `super().__init__` (nor in a string); else none."""
+    for stmt in ctx.graph.stmts:
+        for node in scope_nodes(stmt.node):
+            named = type(node) is cst.Attribute and node.attr.value == "__init__"
+            if named and not _super_call(node.value):  # type: ignore[attr-defined]
+                return frozenset()
+            if isinstance(node, cst.SimpleString) and "__init__" in node.value:
+                return frozenset()  # `getattr(C, "__init__")`
+    found = [init_fields(ctx, cls) for cls in ctx.graph.classes]
+    return frozenset(id(s.node) for f in found if f is not None for s in f[1])
+
+
+def _super_call(node: cst.BaseExpression) -> bool:
+    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "super"
 
 
 def _stores_attribute(node: cst.CSTNode, name: str) -> bool:
