@@ -21,15 +21,21 @@ arguments and changes none in place:
   `x += y` only of data the function made (not of a parameter, a name bound to one or to
   a part of one, or a loop's item, which may be a list it was given, extended in place);
 - each call is known to keep nothing and is given data: a JAX, NumPy or `math` function,
-  a call the overlays list pure, a builtin, a method of data that changes nothing (an
+  `flax.nnx`'s pooling (`POOLING`), a call the overlays list pure, a builtin, a method of data that changes nothing (an
   array's, given anything: such methods run no function they are given; not `append` or
   `update`, which store in what it was given); or it is code seen and proven the same
   way: a function of the module, a method of an instance of a module class
   (`model(x)` runs `C.__call__`, its `self` that instance; `self.encode(x)`), or a layer
   held in a field its `__init__` alone stores (`constructors.init_fields`), which nothing
-  in the module stores again, built by a constructor the overlay lists as keeping nothing
-  when called, given only options that run no code when it is called
-  (`overlays/flax_nnx.py`, `UNKEPT_LAYER_CALLS`, `PLAIN_LAYER_OPTIONS`);
+  in the module stores again but the `__init__` of another such class (run only on the
+  object it makes: no code names `__init__` but `super().__init__`), built by a
+  constructor the overlay lists as keeping nothing when called, given only options
+  that run no code when it is called (`overlays/flax_nnx.py`, `UNKEPT_LAYER_CALLS`,
+  `PLAIN_LAYER_OPTIONS`; `STATS_LAYER_CALLS`, whose `BatchNorm` also replaces its own
+  statistics with new arrays), or a lambda of plain parameters returning data, or an
+  object of such a class, or an `nnx.Sequential` of these given by position, called
+  with one array (each element in turn must return data); where `__init__` stores one
+  of several such values (`lambda x: x` in one branch), each is read;
 - a value of unknown kind is never called, operated on, iterated or indexed, and none of
   its methods runs: it may only be bound, returned, put in a tuple, or given to a method
   of data.

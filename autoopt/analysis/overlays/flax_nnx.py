@@ -90,9 +90,6 @@ UNKEPT_LAYER_CALLS = {
 #: also replaces its own running statistics with new arrays computed from them (it keeps
 #: none of its input's buffers nor hands out its own) -> positional parameters, as above.
 STATS_LAYER_CALLS = {"flax.nnx.BatchNorm": 1}
-#: Pooling functions `flax.nnx` exports (`flax.linen.pooling`'s): each returns a new array computed
-#: from the array it is given (`lax.reduce_window`), and keeps none.
-POOLING = frozenset({"flax.nnx.max_pool", "flax.nnx.avg_pool", "flax.nnx.min_pool"})
 #: Their keyword options that run no code when the layer is called (an initializer runs
 #: when it is built; `dot_general`, `promote_dtype`, `conv_general_dilated` run at every
 #: call and are not listed).
@@ -103,6 +100,9 @@ PLAIN_LAYER_OPTIONS = frozenset(
      "feature_axes", "use_fast_variance", "kernel_size", "momentum", "use_running_average",
      "axis"}
 )  # fmt: skip
+#: Pooling functions `flax.nnx` exports (`flax.linen.pooling`'s): each returns a new
+#: array computed from the array it is given (`lax.reduce_window`), and keeps none.
+POOLING = frozenset({"flax.nnx.max_pool", "flax.nnx.avg_pool", "flax.nnx.min_pool"})
 #: Functions `flax.nnx` exports that are `jax.nn`'s own (`nnx.relu is jax.nn.relu`): each
 #: returns new arrays computed from the arrays it is given, and keeps none.
 JAX_FUNCTIONS = frozenset(
