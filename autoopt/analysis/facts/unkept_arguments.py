@@ -21,9 +21,10 @@ arguments and changes none in place:
   `x += y` only of data the function made (not of a parameter, a name bound to one or to
   a part of one, or a loop's item, which may be a list it was given, extended in place);
 - each call is known to keep nothing and is given data: a JAX, NumPy or `math` function,
-  `flax.nnx`'s pooling (`POOLING`), a call the overlays list pure, a builtin, a method of data that changes nothing (an
-  array's, given anything: such methods run no function they are given; not `append` or
-  `update`, which store in what it was given); or it is code seen and proven the same
+  `flax.nnx`'s pooling (`POOLING`), a call the overlays list pure, a builtin, a method
+  of data that changes nothing (an array's, given anything: such methods run no
+  function they are given; not `append` or `update`, which store in what it was
+  given); or it is code seen and proven the same
   way: a function of the module, a method of an instance of a module class
   (`model(x)` runs `C.__call__`, its `self` that instance; `self.encode(x)`), or a layer
   held in a field its `__init__` alone stores (`constructors.init_fields`), which nothing
