@@ -11,7 +11,8 @@ returns none of it.
 what the caller gives each parameter (data: an array, a tuple, list or dict of arrays, a
 number, a string or None, whose methods and operators run no code of the program; an
 instance of a module class; or a value of unknown kind), when it keeps none of its
-arguments and changes none in place:
+arguments and changes none in place (but for the running statistics a `BatchNorm` it
+calls replaces with new arrays, which put none of its arguments' buffers anywhere):
 
 - it is undecorated, neither a generator nor a coroutine, declares no `global` or
   `nonlocal` and makes no function, lambda, class or comprehension (nothing it makes can
@@ -92,7 +93,8 @@ def keeps_no_argument(ctx: ModuleContext, call: cst.Call) -> bool:
 
 def visible_keeps_nothing(ctx: ModuleContext, fn: Function, given: Mapping[str, str]) -> bool:
     """Whether calling `fn`, its parameters holding what `given` says (`DATA`, a class of
-    the module, else unknown), keeps none of its arguments and changes none in place."""
+    the module, else unknown), keeps none of its arguments and changes none in place
+    (a `BatchNorm`'s statistics aside: new arrays)."""
     try:
         _Reader(ctx, frozenset()).function(fn, dict(given))
     except _Kept:
