@@ -4,8 +4,9 @@
 refuses a donation for it names the link that is not ruled out (`why_shared`, a clause
 that follows "`alias` may hold the buffers of `name`"):
 
-- `alias` is bound to the result of a call given `name` (`d = step(d, g)`), which may
-  hand back what it was given: an `eqx.filter_jit` returns each non-array leaf its
+- `alias` (or a variable whose value it may hold: the loader a batch comes from) is
+  bound to the result of a call given `name` (`d = step(d, g)`), which may hand back
+  what it was given: an `eqx.filter_jit` returns each non-array leaf its
   function returns as the trace made it, which may be an object an argument holds
   (`analysis/facts/jit_outputs.py`);
 - `alias` holds `name` only through code autoopt cannot see: `name` was handed to code
@@ -44,8 +45,12 @@ def _part_read(ctx: ModuleContext, site: CallSite, alias: str) -> str:
 
 
 def _link(ctx: ModuleContext, site: CallSite, sharing: Sharing, alias: str, name: str) -> str:
-    if name in sharing.holds.get(alias, set()):
-        return _binding(ctx, site, alias, name)
+    holder = _holder(sharing, alias, name)
+    bound = "" if holder is None else _binding(ctx, site, holder, name)
+    if bound and holder != alias:
+        return f": `{alias}` may hold what `{holder}` holds, and {bound}"
+    if bound:
+        return f": {bound}"
     if name in sharing.reach(RETAINED) and RETAINED in sharing.reach(alias):
         keeper = _keeper(ctx, site, sharing, name)
         if keeper:
@@ -53,8 +58,25 @@ def _link(ctx: ModuleContext, site: CallSite, sharing: Sharing, alias: str, name
     return ""
 
 
+def _holder(sharing: Sharing, alias: str, name: str) -> str | None:
+    """The nearest variable whose value holds `name`'s directly, reached from `alias`
+    through the values each variable may hold (`alias` itself, or the loader a batch
+    comes from)."""
+    seen, todo = {alias}, [alias]
+    while todo:
+        current = todo.pop(0)
+        near = sharing.holds.get(current, set())
+        if name in near:
+            return current
+        for other in sorted(near - seen):
+            if other.isidentifier():
+                seen.add(other)
+                todo.append(other)
+    return None
+
+
 def _binding(ctx: ModuleContext, site: CallSite, alias: str, name: str) -> str:
-    """`: `d` is bound at line 3 to the result of `step`, given `g`` for the statement of
+    """``d` is bound at line 3 to the result of `step`, given `g`` for the statement of
     the scope that binds `alias` to a call reading `name`."""
     for stmt in ctx.graph.scope_stmts(site.stmt.scope):
         node = stmt.node
@@ -67,7 +89,7 @@ def _binding(ctx: ModuleContext, site: CallSite, alias: str, name: str) -> str:
             continue
         line = ctx.span(node).line
         func = ctx.code(value.func)
-        clause = f": `{alias}` is bound at line {line} to the result of `{func}`, given `{name}`"
+        clause = f"`{alias}` is bound at line {line} to the result of `{func}`, given `{name}`"
         return clause + _jit_note(ctx, value)
     return ""
 
