@@ -9,6 +9,7 @@ from autoopt.analysis.facts.donation import targets, verdicts
 from autoopt.model import Applicability
 
 from ..helpers import HEADER, context
+from .test_unkept_arguments import BLOCKS
 
 UNSAFE = Applicability.UNSAFE
 
@@ -189,3 +190,48 @@ def test_a_filter_jit_output_names_its_non_array_leaves() -> None:
             [],
         ),
     }
+
+
+STEPPED = """
+@nnx.jit
+def train_step(model, x):
+    return model(x).sum()
+
+
+model = Net(rngs=nnx.Rngs(0))
+y = model(jnp.ones((2, 8, 8, 3)))
+for _ in range(3):
+    loss = train_step(model, jnp.ones((2, 8, 8, 3)))
+"""
+
+TIED = (
+    "cannot prove the leaves of `model` are distinct buffers: a module class of this file "
+    "may hold one array in two variables (tied weights), or one of the caller's (`Net`)"
+)
+FC = "        self.fc = nnx.Linear(4, 2, rngs=rngs)\n"
+BLOCKS_FIELD = "        self.blocks = nnx.Sequential("
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (("", ""), (Applicability.SAFE, "")),  # `model(x)` proven to keep nothing
+        ((FC, FC + "        self.head = self.fc\n"), (UNSAFE, TIED)),  # tied weights
+        ((BLOCKS_FIELD, "        self.again = None\n" + BLOCKS_FIELD), (Applicability.SAFE, "")),
+        (  # a module given another's submodule
+            (FC, FC + "        self.again = self.blocks\n"),
+            (UNSAFE, TIED),
+        ),
+    ],
+)
+def test_a_model_called_eagerly_is_donated_only_with_distinct_leaves(
+    change: tuple[str, str], expected: tuple
+) -> None:
+    """The ResNet shape of `test_unkept_arguments.BLOCKS`, called once eagerly: the proof
+    that the call keeps nothing lets the donation through only where no two fields share
+    an array."""
+    code = BLOCKS.replace(*change) + STEPPED
+    ctx = context(code)
+    (target,) = targets(ctx)
+    (donation,), blocked = verdicts(ctx, target)
+    assert (donation[1], donation[2]) == expected and not blocked
