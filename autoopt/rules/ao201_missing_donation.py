@@ -158,7 +158,8 @@ class MissingDonation(Rule):
       it), nor to a value that may hold one object with it (a score holding the model
       and a batch from a loader joins neither to the other): `analysis/facts/aliases.py`;
       a function of the module it is given to keeps none of it where its body, and the
-      code it runs (a method of a module class, a layer the overlay lists), stores
+      code it runs (a method of a module class, a layer the overlay lists, an
+      `nnx.Sequential` of such layers, lambdas and objects of module classes), stores
       nothing it was given: `analysis/facts/unkept_arguments.py`; an object of a class of
       the module called, or a method of its class called (`model(x)`, `model.keep()`),
       is handed to that code unless it is proven so: `analysis/facts/aliases.py`;
@@ -168,7 +169,14 @@ class MissingDonation(Rule):
     - no buffer is passed twice or fills two leaves: `analysis/facts/aliases.py`
       (`repeated_leaf`); another argument of the call may hold one object with it, not
       merely a third value holding both (`Sharing.may_share`), and a name that only ever
-      holds a number, a shape or a string holds none: `analysis/facts/bufferless.py`
+      holds a number, a shape or a string holds none: `analysis/facts/bufferless.py`;
+      where it may, the finding names the link not ruled out: the other argument is bound
+      to the result of a call given the donated one (an `eqx.filter_jit` hands back its
+      non-array leaves as the very objects, which may hold an argument's arrays), it holds
+      what code autoopt cannot see keeps and the donated one was handed to such code
+      (`model(x)` of a class whose `__call__` is not proven to keep nothing), or the call
+      reads only a field of it (`diffusion.rates`), not proven to hold none of the donated
+      buffers: `analysis/facts/alias_reasons.py`
     - where no code reaches the scope's names but through what it hands out (no
       `globals()`, `sys.modules`, `inspect` or frames in the file's code or strings;
       comments aside), in a module that

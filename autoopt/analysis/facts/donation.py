@@ -61,6 +61,7 @@ from autoopt.analysis.core.jitted import (
     rebound_attribute_jits,
 )
 from autoopt.analysis.core.jitted_methods import jitted_methods
+from autoopt.analysis.facts.alias_reasons import why_shared
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
 from autoopt.analysis.facts.escape import locals_escape, namespace_escape, sharing_at
@@ -425,9 +426,11 @@ def _alias_verdict(
                 "passes a module they share once, but not proven to share no array otherwise"
             )
         elif twice:
+            why = why_shared(ctx, site, sharing, twice[0], name)
             return (
                 fix,
-                f"`{twice[0]}` may hold the buffers of `{name}` and is passed in the same call",
+                f"`{twice[0]}` may hold the buffers of `{name}` and is passed in the same call"
+                + why,
             )
         for alias in sorted(group - modules):
             readers = graph.read_after(stmt, alias)

@@ -11,7 +11,8 @@ returns none of it.
 what the caller gives each parameter (data: an array, a tuple, list or dict of arrays, a
 number, a string or None, whose methods and operators run no code of the program; an
 instance of a module class; or a value of unknown kind), when it keeps none of its
-arguments and changes none in place:
+arguments and changes none in place (but for the running statistics a `BatchNorm` it
+calls replaces with new arrays, which put none of its arguments' buffers anywhere):
 
 - it is undecorated, neither a generator nor a coroutine, declares no `global` or
   `nonlocal` and makes no function, lambda, class or comprehension (nothing it makes can
@@ -21,15 +22,22 @@ arguments and changes none in place:
   `x += y` only of data the function made (not of a parameter, a name bound to one or to
   a part of one, or a loop's item, which may be a list it was given, extended in place);
 - each call is known to keep nothing and is given data: a JAX, NumPy or `math` function,
-  a call the overlays list pure, a builtin, a method of data that changes nothing (an
-  array's, given anything: such methods run no function they are given; not `append` or
-  `update`, which store in what it was given); or it is code seen and proven the same
+  `flax.nnx`'s pooling (`POOLING`), a call the overlays list pure, a builtin, a method
+  of data that changes nothing (an array's, given anything: such methods run no
+  function they are given; not `append` or `update`, which store in what it was
+  given); or it is code seen and proven the same
   way: a function of the module, a method of an instance of a module class
   (`model(x)` runs `C.__call__`, its `self` that instance; `self.encode(x)`), or a layer
   held in a field its `__init__` alone stores (`constructors.init_fields`), which nothing
-  in the module stores again, built by a constructor the overlay lists as keeping nothing
-  when called, given only options that run no code when it is called
-  (`overlays/flax_nnx.py`, `UNKEPT_LAYER_CALLS`, `PLAIN_LAYER_OPTIONS`);
+  in the module stores again but the `__init__` of another such class (run only on the
+  object it makes: no code names `__init__` but `super().__init__`), built by a
+  constructor the overlay lists as keeping nothing when called, given only options
+  that run no code when it is called (`overlays/flax_nnx.py`, `UNKEPT_LAYER_CALLS`,
+  `PLAIN_LAYER_OPTIONS`; `STATS_LAYER_CALLS`, whose `BatchNorm` also replaces its own
+  statistics with new arrays), or a lambda of plain parameters returning data, or an
+  object of such a class, or an `nnx.Sequential` of these given by position, called
+  with one array (each element in turn must return data); where `__init__` stores one
+  of several such values (`lambda x: x` in one branch), each is read;
 - a value of unknown kind is never called, operated on, iterated or indexed, and none of
   its methods runs: it may only be bound, returned, put in a tuple, or given to a method
   of data.
@@ -58,9 +66,14 @@ DATA = "data"
 #: A value of unknown kind.
 UNKNOWN = ""
 _LAYER = "layer:"
+#: A kind for an `nnx.Sequential` of layers (its elements' kinds, comma-separated).
+_SEQUENCE = "sequence:"
+#: A kind for a field `__init__` stores one of several values in (`|`-separated kinds).
+_EITHER = "either:"
+_LAYER_CALLS = nnx_api.UNKEPT_LAYER_CALLS | nnx_api.STATS_LAYER_CALLS
 _MAX_DEPTH = 4
 _LIBRARIES = ("jax.", "numpy.", "math.")
-_DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS
+_DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS | nnx_api.POOLING
 _BUILTINS = python_api.PURE_BUILTINS | {"print"}
 _MAKES_CODE = (
     cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Yield,
@@ -80,7 +93,8 @@ def keeps_no_argument(ctx: ModuleContext, call: cst.Call) -> bool:
 
 def visible_keeps_nothing(ctx: ModuleContext, fn: Function, given: Mapping[str, str]) -> bool:
     """Whether calling `fn`, its parameters holding what `given` says (`DATA`, a class of
-    the module, else unknown), keeps none of its arguments and changes none in place."""
+    the module, else unknown), keeps none of its arguments and changes none in place
+    (a `BatchNorm`'s statistics aside: new arrays)."""
     try:
         _Reader(ctx, frozenset()).function(fn, dict(given))
     except _Kept:
@@ -256,7 +270,7 @@ class _Reader:
         base = self.expr(expr.value)
         if base == DATA:
             return DATA
-        if base.startswith(_LAYER) or not base:
+        if base.startswith((_LAYER, _SEQUENCE, _EITHER)) or not base:
             return UNKNOWN
         return _field_kind(self.ctx, base, expr.attr.value)
 
@@ -311,10 +325,44 @@ class _Reader:
             if method != "__call__" or any(a != DATA for a in args):
                 raise _Kept
             return DATA
+        if kind.startswith(_EITHER):
+            outs = {self._object_call(call, k, method, args) for k in _parts(kind, _EITHER, "|")}
+            return DATA if outs == {DATA} else UNKNOWN
+        if kind.startswith(_SEQUENCE):
+            return self._sequence_call(call, kind, method, args)
         target = self.ctx.graph.functions.get(f"{kind}.{method}") if kind else None
         if target is None or target.scope != kind or target.name == "__init__":
             raise _Kept
         return self._run(target, call, {target.params[0]: kind} if target.params else {})
+
+    def _sequence_call(self, call: cst.Call, kind: str, method: str, args: list[str]) -> str:
+        """`nnx.Sequential`'s `__call__` given one array: each element in turn, given the
+        previous one's output (data, as the argument was: each must return data)."""
+        if method != "__call__" or args != [DATA] or call.args[0].keyword is not None:
+            raise _Kept  # `rngs=` is handed on to the elements
+        for element in _parts(kind, _SEQUENCE, ","):
+            if self._object_call(call, element, "__call__", args) != DATA:
+                raise _Kept
+        return DATA
+
+    def lambda_kind(self, node: cst.Lambda, init: Function) -> str:
+        """A layer kind for a lambda that `init` stores, whose plain parameters given
+        data make it return data keeping nothing; else unknown. The names of `init` it
+        may close over are unknown."""
+        params = node.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg:
+            return UNKNOWN
+        if params.kwonly_params or params.posonly_params or any(p.default for p in params.params):
+            return UNKNOWN
+        self.fn = init
+        local = {n for s in self.ctx.graph.scope_stmts(init.qualname) for n in s.defs}
+        self.env = dict.fromkeys(local | set(init.params), UNKNOWN)
+        self.env.update((p.name.value, DATA) for p in params.params)
+        self.shared = {p.name.value for p in params.params}
+        try:
+            return f"{_LAYER}lambda" if self.expr(node.body) == DATA else UNKNOWN
+        except _Kept:
+            return UNKNOWN
 
     def _run(self, target: Function, call: cst.Call, bound: dict[str, str]) -> str:
         """The kind `target` returns, called by `call` (its parameters in `bound` given)."""
@@ -353,25 +401,55 @@ def _join(one: dict[str, str], other: dict[str, str]) -> dict[str, str]:
 
 
 def _field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
-    """The kind of field `name` of an instance of module class `cls`: a layer, where
-    every value `__init__` stores in it is built by a constructor `UNKEPT_LAYER_CALLS`
-    lists, given only `PLAIN_LAYER_OPTIONS`, and nothing else in the module stores an
-    attribute of that name; else unknown."""
+    """The kind of field `name` of an instance of module class `cls`, where nothing in
+    the module but the `__init__` of such a class stores an attribute of that name: each
+    value `__init__` stores in it (`_value_kind`), one of them where there are several;
+    else unknown."""
     found = init_fields(ctx, cls)
     if found is None or _stored_elsewhere(ctx, name, found[1]):
         return UNKNOWN
+    init = found[0]
     values = [field_value(s) for s in found[1] if _field_name(s.node) == name]
-    quals = {_layer(ctx, v) for v in values}
-    if len(quals) != 1 or None in quals:
+    kinds = sorted({_value_kind(ctx, v, init) for v in values})
+    if not kinds or UNKNOWN in kinds:
         return UNKNOWN
-    return f"{_LAYER}{quals.pop()}"
+    return kinds[0] if len(kinds) == 1 else _EITHER + "|".join(kinds)
+
+
+def _value_kind(ctx: ModuleContext, value: cst.BaseExpression, init: Function) -> str:
+    """A layer built by a constructor `UNKEPT_LAYER_CALLS` or `STATS_LAYER_CALLS` lists,
+    given only `PLAIN_LAYER_OPTIONS`; a lambda returning data (`lambda x: x`); an
+    object of an nnx module class of the module (`constructors.init_fields` reads it);
+    or an `nnx.Sequential` of such values, given by position; else unknown."""
+    if type(value) is cst.Lambda:
+        return _Reader(ctx, frozenset()).lambda_kind(value, init)
+    if type(value) is not cst.Call:
+        return UNKNOWN
+    layer = _layer(ctx, value)
+    if layer is not None:
+        return f"{_LAYER}{layer}"
+    func = value.func
+    if type(func) is cst.Name and func.value in ctx.graph.classes:
+        return func.value if init_fields(ctx, func.value) is not None else UNKNOWN
+    if ctx.qualify(func) != nnx_api.SEQUENTIAL or not value.args:
+        return UNKNOWN
+    if any(a.star or a.keyword is not None for a in value.args):
+        return UNKNOWN
+    kinds = [_value_kind(ctx, a.value, init) for a in value.args]
+    if any(not k or k.startswith((_SEQUENCE, _EITHER)) for k in kinds):
+        return UNKNOWN  # unknown, or nested (its kind would not parse)
+    return _SEQUENCE + ",".join(kinds)
+
+
+def _parts(kind: str, prefix: str, separator: str) -> list[str]:
+    return kind[len(prefix) :].split(separator)
 
 
 def _layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
     if type(value) is not cst.Call:
         return None
     qual = ctx.qualify(value.func) or ""
-    positional = nnx_api.UNKEPT_LAYER_CALLS.get(qual)
+    positional = _LAYER_CALLS.get(qual)
     if positional is None or any(a.star for a in value.args):
         return None
     if sum(a.keyword is None for a in value.args) > positional:
@@ -389,8 +467,11 @@ def _field_name(node: cst.CSTNode) -> str | None:
 
 def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     """Whether a statement of the module but `__init__`'s own stores may set attribute
-    `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`)."""
-    own = {id(s.node) for s in stores}
+    `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`). The
+    stores of another class's `__init__` that `constructors.init_fields` reads set
+    only the object that class makes, where no code runs an `__init__` on an object
+    it is given (`C.__init__(obj)`; `super().__init__()` runs its own)."""
+    own = {id(s.node) for s in stores} | ctx.per_module(_init_stores)
     for stmt in ctx.graph.stmts:
         if id(stmt.node) in own:
             continue
@@ -402,6 +483,24 @@ def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool
         if _stores_attribute(stmt.node, name):
             return True
     return False
+
+
+def _init_stores(ctx: ModuleContext) -> frozenset[int]:
+    """The ids of the field stores of every class `init_fields` reads, where no code
+    names `__init__` but as `super().__init__` (nor in a string); else none."""
+    for stmt in ctx.graph.stmts:
+        for node in scope_nodes(stmt.node):
+            named = type(node) is cst.Attribute and node.attr.value == "__init__"
+            if named and not _super_call(node.value):  # type: ignore[attr-defined]
+                return frozenset()
+            if isinstance(node, cst.SimpleString) and "__init__" in node.value:
+                return frozenset()  # `getattr(C, "__init__")`
+    found = [init_fields(ctx, cls) for cls in ctx.graph.classes]
+    return frozenset(id(s.node) for f in found if f is not None for s in f[1])
+
+
+def _super_call(node: cst.BaseExpression) -> bool:
+    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "super"
 
 
 def _stores_attribute(node: cst.CSTNode, name: str) -> bool:

@@ -86,6 +86,10 @@ FRESH_LAYERS = frozenset(
 UNKEPT_LAYER_CALLS = {
     "flax.nnx.Linear": 2, "flax.nnx.Conv": 4, "flax.nnx.LayerNorm": 1, "flax.nnx.Embed": 2,
 }  # fmt: skip
+#: Layer constructors like those, but whose object, called on arrays in training mode,
+#: also replaces its own running statistics with new arrays computed from them (it keeps
+#: none of its input's buffers nor hands out its own) -> positional parameters, as above.
+STATS_LAYER_CALLS = {"flax.nnx.BatchNorm": 1}
 #: Their keyword options that run no code when the layer is called (an initializer runs
 #: when it is built; `dot_general`, `promote_dtype`, `conv_general_dilated` run at every
 #: call and are not listed).
@@ -93,8 +97,12 @@ PLAIN_LAYER_OPTIONS = frozenset(
     {"use_bias", "dtype", "param_dtype", "precision", "kernel_init", "bias_init",
      "scale_init", "embedding_init", "rngs", "strides", "padding", "input_dilation",
      "kernel_dilation", "feature_group_count", "epsilon", "use_scale", "reduction_axes",
-     "feature_axes", "use_fast_variance"}
+     "feature_axes", "use_fast_variance", "kernel_size", "momentum", "use_running_average",
+     "axis"}
 )  # fmt: skip
+#: Pooling functions `flax.nnx` exports (`flax.linen.pooling`'s): each returns a new
+#: array computed from the array it is given (`lax.reduce_window`), and keeps none.
+POOLING = frozenset({"flax.nnx.max_pool", "flax.nnx.avg_pool", "flax.nnx.min_pool"})
 #: Functions `flax.nnx` exports that are `jax.nn`'s own (`nnx.relu is jax.nn.relu`): each
 #: returns new arrays computed from the arrays it is given, and keeps none.
 JAX_FUNCTIONS = frozenset(

@@ -57,7 +57,11 @@ def test_a_batch_of_unseen_code_is_no_alias_of_a_model_that_never_reached_it(bod
     assert _verdict(body) == (Applicability.SAFE, "")
 
 
-ALIAS = "`batch` may hold the buffers of `params` and is passed in the same call"
+ALIAS = (
+    "`batch` may hold the buffers of `params` and is passed in the same call: `batch` may "
+    "hold what `loader` holds, and `loader` is bound at line 11 to the result of `Loader`, "
+    "given `params`"
+)
 KEPT = "`params` is handed to `show`, which may keep it"
 
 

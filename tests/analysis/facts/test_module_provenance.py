@@ -95,7 +95,11 @@ def test_data_from_an_unknown_object_made_after_the_model_stays_a_doubt() -> Non
     )
     fix, why = _verdict(body)
     assert fix is Applicability.UNSAFE
-    assert why == "`batch` may hold the buffers of `model` and is passed in the same call"
+    assert why == (
+        "`batch` may hold the buffers of `model` and is passed in the same call: "
+        "`show(model)` at line 21 runs code that may keep `model`, and `batch` may hold "
+        "what such code keeps"
+    )
 
 
 def test_data_made_before_the_model_leaves_the_premise_that_fails() -> None:

@@ -207,3 +207,87 @@ def test_the_module_class_s_code_is_read_too(change: tuple[str, str]) -> None:
     assert _keeps_nothing(body, MODEL)
     assert change[0] in MODULE_CLASS
     assert not _keeps_nothing(body, MODEL, MODULE_CLASS.replace(*change))
+
+
+BLOCKS = """
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+SEEN = []
+
+
+class Block(nnx.Module):
+    def __init__(self, size: int, down: bool = False, *, rngs: nnx.Rngs):
+        self.main = nnx.Sequential(
+            nnx.Conv(size, size, kernel_size=(3, 3), padding="SAME", rngs=rngs),
+            nnx.BatchNorm(size, momentum=0.9, epsilon=1e-5, rngs=rngs),
+        )
+        if down:
+            self.skip = nnx.Sequential(nnx.Conv(size, size, kernel_size=(1, 1), rngs=rngs))
+        else:
+            self.skip = lambda x: x
+
+    def __call__(self, x):
+        out = nnx.relu(self.main(x))
+        out += self.skip(x)
+        return out
+
+
+class Net(nnx.Module):
+    def __init__(self, *, rngs: nnx.Rngs):
+        self.main = nnx.Sequential(
+            nnx.Conv(3, 4, kernel_size=(3, 3), rngs=rngs),
+            nnx.BatchNorm(4, rngs=rngs),
+        )
+        self.blocks = nnx.Sequential(Block(4, rngs=rngs), Block(4, down=True, rngs=rngs))
+        self.fc = nnx.Linear(4, 2, rngs=rngs)
+
+    def __call__(self, x):
+        x = nnx.max_pool(self.main(x), (2, 2), strides=(2, 2))
+        x = self.blocks(x)
+        x = nnx.avg_pool(x, (x.shape[1], x.shape[2]))
+        return self.fc(x.reshape((x.shape[0], -1)))
+
+"""
+
+NET_CALL = """
+def f(model, data):
+    return model(data)
+"""
+
+
+def test_a_sequential_of_layers_blocks_and_lambdas_keeps_nothing() -> None:
+    """A ResNet's shape: `nnx.Sequential`s of listed layers (a `BatchNorm` replaces its
+    own statistics with new arrays) and of blocks of the module, a field that is a
+    `Sequential` or `lambda x: x`, pooling; two classes store fields of one name, each
+    in its own `__init__`."""
+    assert _keeps_nothing(NET_CALL, {"model": "Net", "data": DATA}, BLOCKS)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # a block's `__call__` keeps its input
+        ("        out += self.skip(x)\n", "        out += self.skip(x)\n        SEEN.append(x)\n"),
+        # a lambda that keeps what it is given, or returns a local of `__init__`
+        ("lambda x: x\n", "lambda x: SEEN.append(x) or x\n"),
+        ("lambda x: x\n", "lambda x: size\n"),
+        ("lambda x: x\n", "lambda x, k=SEEN: x\n"),
+        # a layer option that runs at every call
+        ("epsilon=1e-5, rngs=rngs", "epsilon=1e-5, promote_dtype=SEEN.append, rngs=rngs"),
+        # an element no overlay lists, or a Sequential given `rngs` at the call
+        ("nnx.BatchNorm(4, rngs=rngs)", "nnx.Dropout(0.1, rngs=rngs)"),
+        ("x = self.blocks(x)", "x = self.blocks(x, rngs=None)"),
+        # another object's `__init__` run on an instance, or a store outside `__init__`
+        (
+            "\n\nclass Net",
+            "\n\ndef grow(net, rngs):\n    Block.__init__(net, 4, rngs=rngs)\n\n\nclass Net",
+        ),
+        ("\n\nclass Net", "\n\ndef swap(net, other):\n    net.main = other\n\n\nclass Net"),
+    ],
+)
+def test_a_sequential_is_proven_only_of_what_it_holds(change: tuple[str, str]) -> None:
+    assert change[0] in BLOCKS
+    given = {"model": "Net", "data": DATA}
+    assert not _keeps_nothing(NET_CALL, given, BLOCKS.replace(*change))

@@ -415,3 +415,22 @@ def test_filter_jit_returns_new_array_buffers() -> None:
     got = {pointer for leaf in (out[0], out[1], out[3]) for pointer in pointers(leaf)}
     assert got.isdisjoint(pointers(x) | pointers(kept)) and len(got) == 3
     assert out[2] is scale
+
+
+class _Box:
+    """No pytree: a non-array leaf for equinox, holding an array."""
+
+    def __init__(self, array: jax.Array) -> None:
+        self.array = array
+
+
+def test_filter_jit_returns_a_non_array_leaf_as_it_is() -> None:
+    """Why an output of `eqx.filter_jit` that is no array may hold an argument's buffers
+    (`facts/alias_reasons.py`): a non-array leaf comes back as the very object given,
+    holding that argument's array, at every call."""
+    weight = jnp.arange(3.0)
+    box = _Box(weight)
+    step = eqx.filter_jit(lambda b, x: (b, x + 1.0))
+    for _ in range(2):
+        out, _ = step(box, X)
+        assert out is box and pointers(out.array) == pointers(weight)

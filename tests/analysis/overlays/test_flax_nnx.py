@@ -411,18 +411,60 @@ def test_an_unkept_layer_call_keeps_neither_its_input_nor_its_arrays(name: str) 
     assert inputs() is None and all(ref() is None for ref in arrays), name
 
 
-@pytest.mark.parametrize("name", sorted(nnx_api.UNKEPT_LAYER_CALLS))
+LAYER_CALLS = nnx_api.UNKEPT_LAYER_CALLS | nnx_api.STATS_LAYER_CALLS
+
+
+@pytest.mark.parametrize("name", sorted(LAYER_CALLS))
 def test_an_unkept_layer_s_positional_parameters_are_sizes(name: str) -> None:
-    """The positions given to `UNKEPT_LAYER_CALLS` hold no function with a default, and
-    every option run at call time (a function default) is left out of the plain ones."""
+    """The positions given to `UNKEPT_LAYER_CALLS` and `STATS_LAYER_CALLS` hold no
+    function with a default, and every option run at call time (a function default) is
+    left out of the plain ones."""
     parameters = list(inspect.signature(transform(name).__init__).parameters.values())[1:]
     positional = [p for p in parameters if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
-    assert len(positional) == nnx_api.UNKEPT_LAYER_CALLS[name]
+    assert len(positional) == LAYER_CALLS[name]
     assert not any(callable(p.default) and p.default is not p.empty for p in positional)
     for p in parameters[len(positional) :]:
         if callable(p.default) and not isinstance(p.default, type):
             hook = not p.name.endswith(nnx_api.INITIALIZER_SUFFIX)
             assert not hook or p.name not in nnx_api.PLAIN_LAYER_OPTIONS, p.name
+
+
+def test_a_stats_layer_call_keeps_neither_its_input_nor_its_arrays() -> None:
+    """`STATS_LAYER_CALLS`: `BatchNorm` in training mode returns a new array, keeps its
+    own parameters as they were, replaces its statistics with new arrays sharing no
+    buffer with the input or the old ones, and keeps no reference to either."""
+    assert set(nnx_api.STATS_LAYER_CALLS) == {"flax.nnx.BatchNorm"}
+    layer = nnx.BatchNorm(3, momentum=0.9, rngs=nnx.Rngs(0))
+    x = jnp.arange(6.0).reshape(2, 3)
+    params = jax.tree.leaves(nnx.state(layer, nnx.Param))
+    stats = jax.tree.leaves(nnx.state(layer, nnx.BatchStat))
+    out = layer(x)
+    assert isinstance(out, jax.Array) and not pointers(out) & pointers((x, params, stats))
+    after_params = jax.tree.leaves(nnx.state(layer, nnx.Param))
+    after_stats = jax.tree.leaves(nnx.state(layer, nnx.BatchStat))
+    assert all(a is b for a, b in zip(params, after_params, strict=True))
+    assert not pointers(after_stats) & pointers((x, stats, out))
+    assert not jnp.allclose(after_stats[0], stats[0])  # the running mean moved
+    inputs, old = weakref.ref(x), [weakref.ref(v) for v in stats]
+    del x, stats, out
+    gc.collect()
+    assert inputs() is None and all(ref() is None for ref in old)
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.POOLING))
+def test_pooling_returns_a_new_array_and_keeps_none(name: str) -> None:
+    """`POOLING`: `flax.linen.pooling`'s functions, returning a new array."""
+    from flax.linen import pooling
+
+    short = name.rsplit(".", 1)[1]
+    assert transform(name) is getattr(pooling, short)
+    x = jnp.arange(32.0).reshape(1, 4, 4, 2)
+    out = transform(name)(x, (2, 2), strides=(2, 2))
+    assert out.shape == (1, 2, 2, 2) and not pointers(out) & pointers(x)
+    ref = weakref.ref(x)
+    del x
+    gc.collect()
+    assert ref() is None
 
 
 def test_a_dot_general_hook_runs_at_every_call() -> None:
@@ -447,7 +489,7 @@ def test_jax_functions_are_jax_nn_s_own(name: str) -> None:
 
 def test_plain_layer_options_are_options_of_the_layers() -> None:
     names = set()
-    for name in nnx_api.UNKEPT_LAYER_CALLS:
+    for name in LAYER_CALLS:
         names |= set(inspect.signature(transform(name).__init__).parameters)
     assert names >= nnx_api.PLAIN_LAYER_OPTIONS
 
@@ -567,3 +609,21 @@ def test_module_methods_are_flax_s_and_set_flags_only(method: str) -> None:
         python_api.CODE_BUILTINS | python_api.NAMESPACE_BUILTINS | python_api.GLOBALS_ATTRIBUTES
     )
     assert not (_code_words(own) | _code_words(nnx.Module.set_attributes)) & reaching
+
+
+class _Wrapper(nnx.Module):
+    def __init__(self, inner: nnx.Module) -> None:
+        self.inner = inner
+
+
+def test_a_wrapper_and_its_module_are_donated_together() -> None:
+    """`nnx.jit` passes a module two arguments share once: a wrapper holding the model,
+    both donated, runs and leaves the model's (written back) kernel readable."""
+    model = nnx.Linear(2, 2, rngs=nnx.Rngs(0))
+    wrapper = _Wrapper(model)
+    before = float(jnp.sum(model.kernel[...]))
+    step = nnx.jit(
+        lambda m, w: m(jnp.ones(2)).sum() + w.inner(jnp.ones(2)).sum(), donate_argnums=(0, 1)
+    )
+    assert float(step(model, wrapper)) == pytest.approx(2 * float(model(jnp.ones(2)).sum()))
+    assert float(jnp.sum(wrapper.inner.kernel[...])) == pytest.approx(before)
