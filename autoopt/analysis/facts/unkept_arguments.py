@@ -358,7 +358,7 @@ def _field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
     lists, given only `PLAIN_LAYER_OPTIONS`, and nothing else in the module stores an
     attribute of that name; else unknown."""
     found = init_fields(ctx, cls)
-    if found is None or _stored_elsewhere(ctx, name, found[1]):
+    if found is None or stored_elsewhere(ctx, name, found[1]):
         return UNKNOWN
     values = [field_value(s) for s in found[1] if _field_name(s.node) == name]
     quals = {_layer(ctx, v) for v in values}
@@ -387,7 +387,7 @@ def _field_name(node: cst.CSTNode) -> str | None:
     return target.attr.value if type(target) is cst.Attribute else None
 
 
-def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
+def stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     """Whether a statement of the module but `__init__`'s own stores may set attribute
     `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`)."""
     own = {id(s.node) for s in stores}
