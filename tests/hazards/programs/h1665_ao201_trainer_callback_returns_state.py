@@ -1,6 +1,6 @@
 """Trainer whose callback returns the state it was given; the trainer keeps the value
-returned after the first epoch as its best state, read after training. Trap for AO201: donating `self.state` at the
-next step deletes the arrays `self.best` holds."""
+returned after the first epoch as its best state, read after training. Trap for AO201:
+donating `self.state` at the next step deletes the arrays `self.best` holds."""
 
 import flax.linen as nn
 import jax
