@@ -9,9 +9,9 @@ returns, and returns none:
   and no other argument reads it;
 - the callee is `self.f.m`, where every store of `self.f` in the methods of the class
   is `self.f = K(...)` of one class `K` of this module, bound once, with no base,
-  keyword, decorator or `__getattribute__`, from which no class derives; no statement
-  of the module but those stores sets an attribute `f`, nor any `m`, of any object, and
-  none reaches attributes by name (`setattr`, `__dict__`, `vars`:
+  keyword, decorator, `__new__` or `__getattribute__`, from which no class derives; no
+  statement of the module but those stores sets an attribute `f`, nor any `m` or
+  `__class__`, of any object, and none reaches attributes by name (`setattr`, `__dict__`, `vars`:
   `unkept_arguments.stored_elsewhere`);
   `K` defines `m` (no `*args` or `**kwargs`), undecorated, neither a generator nor a
   coroutine, declaring no `global` or `nonlocal` and making no function, lambda, class
@@ -93,8 +93,8 @@ def _helper_class(ctx: ModuleContext, use: Use, expr: cst.BaseExpression) -> str
     node = _class_node(ctx, made)
     if node is None or node.bases or node.keywords or node.decorators:
         return None
-    if f"{made}.__getattribute__" in ctx.graph.functions:
-        return None  # it may hand out anything for `self.f.m`
+    if any(f"{made}.{m}" in ctx.graph.functions for m in ("__getattribute__", "__new__")):
+        return None  # it may make, or hand out for `self.f.m`, anything
     for stmt in ctx.graph.stmts:
         if type(stmt.node) is cst.ClassDef and any(
             type(b.value) is cst.Name and b.value.value == made for b in stmt.node.bases
@@ -124,6 +124,8 @@ def _stored_class(ctx: ModuleContext, use: Use, expr: cst.BaseExpression) -> str
         made.add(value.func.value if type(value.func) is cst.Name else "")
     if len(made) != 1 or stored_elsewhere(ctx, name, [s.stmt for s in stores]):
         return None
+    if stored_elsewhere(ctx, "__class__", []):
+        return None  # an object's class changed in place
     cls = made.pop()
     return cls if _class_node(ctx, cls) is not None else None
 

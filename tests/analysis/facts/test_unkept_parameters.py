@@ -154,6 +154,17 @@ def test_a_callback_that_logs_the_model_output_keeps_nothing() -> None:
         ),
         # the state handed twice in one call
         (_CALL, _CALL.replace("epoch=epoch)", "epoch=self.state)")),
+        # a callback class that makes its instances itself
+        (
+            "    def __init__(self, images, every=1):",
+            "    def __new__(cls, *a, **k):\n        return LOG\n\n"
+            "    def __init__(self, images, every=1):",
+        ),
+        # an object's class changed in place
+        (
+            "        self.every = every\n",
+            "        self.every = every\n        self.__class__ = list\n",
+        ),
         # a callback class with a base (its methods may come from it)
         ("class Callback:", "class Callback(object):"),
         # the model's `apply` may be set to anything
