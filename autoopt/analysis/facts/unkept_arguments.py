@@ -59,6 +59,8 @@ DATA = "data"
 UNKNOWN = ""
 _LAYER = "layer:"
 _MAX_DEPTH = 4
+#: Words through which code sets attributes by name.
+_BY_NAME = frozenset({"setattr", "__setattr__", "__dict__", "vars"})
 _LIBRARIES = ("jax.", "numpy.", "math.")
 _DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS
 _BUILTINS = python_api.PURE_BUILTINS | {"print"}
@@ -389,13 +391,14 @@ def _field_name(node: cst.CSTNode) -> str | None:
 
 def stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     """Whether a statement of the module but `__init__`'s own stores may set attribute
-    `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`)."""
+    `name` of some object (`m.dense = ...`, `setattr`, `object.__setattr__`, an
+    object's `__dict__`)."""
     own = {id(s.node) for s in stores}
     for stmt in ctx.graph.stmts:
         if id(stmt.node) in own:
             continue
         for node in scope_nodes(stmt.node):
-            if type(node) is cst.Name and node.value in ("setattr", "__dict__", "vars"):
+            if type(node) is cst.Name and node.value in _BY_NAME:
                 return True
             if type(node) is cst.Attribute and node.attr.value == "__dict__":
                 return True

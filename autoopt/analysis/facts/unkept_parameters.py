@@ -11,9 +11,9 @@ returns, and returns none:
   is `self.f = K(...)` of one class `K` of this module, bound once, with no base,
   keyword, decorator, `__new__` or `__getattribute__`, from which no class derives; no
   statement of the module but those stores sets an attribute `f`, nor any `m` or
-  `__class__`, of any object, and none reaches attributes by name (`setattr`, `__dict__`, `vars`:
-  `unkept_arguments.stored_elsewhere`);
-  `K` defines `m` (no `*args` or `**kwargs`), undecorated, neither a generator nor a
+  `__class__`, of any object, and none sets attributes by name (`setattr`,
+  `__setattr__`, `__dict__`, `vars`: `unkept_arguments.stored_elsewhere`); `K`
+  defines `m` (no `*args` or `**kwargs`), undecorated, neither a generator nor a
   coroutine, declaring no `global` or `nonlocal` and making no function, lambda, class
   or comprehension; the call binds each argument to a parameter by position or keyword;
 - `m`'s body, read with the parameter bound to the argument as *held* (it may hold the

@@ -160,6 +160,12 @@ def test_a_callback_that_logs_the_model_output_keeps_nothing() -> None:
             "    def __new__(cls, *a, **k):\n        return LOG\n\n"
             "    def __init__(self, images, every=1):",
         ),
+        # the model's `__call__` set on the instance by name
+        (
+            "        self.model = Autoencoder(width=4)\n",
+            "        self.model = Autoencoder(width=4)\n"
+            '        object.__setattr__(self.model, "__call__", print)\n',
+        ),
         # an object's class changed in place
         (
             "        self.every = every\n",
