@@ -103,7 +103,12 @@ class MissingDonation(Rule):
       `TrainState.create`
       or `TrainState(...)` (flax's or a field subclass's: `analysis/facts/train_states.py`)
       whose record replaces `self.x` keeps none, and that record's fields read from
-      `self.x` are its own: `analysis/facts/attribute_reads.py`; a stored value that may
+      `self.x` are its own: `analysis/facts/attribute_reads.py`; nor does a method of a
+      helper object the class stores (`self.callback.log(self.model, self.state)`) whose
+      body keeps nothing of that argument, handing its parameters only to the `apply`
+      of a linen model whose code reaches no variable:
+      `analysis/facts/unkept_parameters.py`, `analysis/facts/linen_outputs.py`; a stored
+      value that may
       hold another attribute's buffers names it (`self.init_params`) unless that
       attribute is spent: new buffers, read only by methods that run before any step on
       the instance (while it is built, or before the first step statement of a step

@@ -14,7 +14,10 @@ reaches only an argument of
   (`overlays.PURE_CALLS`, `CONSTRUCTOR_STATIC`),
   and that record replaces the object read, which then nothing holds. What the record
   holds is the stored value's premise (`facts/attributes.py`). `TrainState` is flax's
-  or a field subclass of it (`facts/train_states.py`).
+  or a field subclass of it (`facts/train_states.py`); or
+- a method of a helper object the class stores (`self.callback.log(self.model,
+  self.state)`) proven to keep no reference to it and return none
+  (`facts/unkept_parameters.py`).
 
 Anything else (a method of the object, `self.x` handed to any other call, kept in a
 name) is not proven.
@@ -30,6 +33,7 @@ from autoopt.analysis.facts.fresh import held_fields
 from autoopt.analysis.facts.self_attrs import Use, is_self_attr
 from autoopt.analysis.facts.train_states import record_static
 from autoopt.analysis.facts.unkept_arguments import keeps_no_argument
+from autoopt.analysis.facts.unkept_parameters import handed_unkept
 
 _CONTAINERS = (cst.List, cst.Tuple, cst.Set, cst.Dict)
 
@@ -40,7 +44,9 @@ def keeps_nothing(ctx: ModuleContext, use: Use, attr: str) -> bool:
     call = _argument_of(ctx, use.node)
     if call is None:
         return False
-    return keeps_no_argument(ctx, call) or _replaces_itself(ctx, use, attr, call)
+    if keeps_no_argument(ctx, call) or _replaces_itself(ctx, use, attr, call):
+        return True
+    return handed_unkept(ctx, use, attr, call)
 
 
 def _argument_of(ctx: ModuleContext, node: cst.CSTNode) -> cst.Call | None:

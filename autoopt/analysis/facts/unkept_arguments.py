@@ -72,6 +72,8 @@ _SEQUENCE = "sequence:"
 _EITHER = "either:"
 _LAYER_CALLS = nnx_api.UNKEPT_LAYER_CALLS | nnx_api.STATS_LAYER_CALLS
 _MAX_DEPTH = 4
+#: Words through which code sets attributes by name.
+_BY_NAME = frozenset({"setattr", "__setattr__", "__dict__", "vars"})
 _LIBRARIES = ("jax.", "numpy.", "math.")
 _DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS | nnx_api.POOLING
 _BUILTINS = python_api.PURE_BUILTINS | {"print"}
@@ -406,7 +408,7 @@ def _field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
     value `__init__` stores in it (`_value_kind`), one of them where there are several;
     else unknown."""
     found = init_fields(ctx, cls)
-    if found is None or _stored_elsewhere(ctx, name, found[1]):
+    if found is None or stored_elsewhere(ctx, name, found[1]):
         return UNKNOWN
     init = found[0]
     values = [field_value(s) for s in found[1] if _field_name(s.node) == name]
@@ -465,18 +467,19 @@ def _field_name(node: cst.CSTNode) -> str | None:
     return target.attr.value if type(target) is cst.Attribute else None
 
 
-def _stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
+def stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     """Whether a statement of the module but `__init__`'s own stores may set attribute
-    `name` of some object (`m.dense = ...`, `setattr`, an object's `__dict__`). The
-    stores of another class's `__init__` that `constructors.init_fields` reads set
-    only the object that class makes, where no code runs an `__init__` on an object
-    it is given (`C.__init__(obj)`; `super().__init__()` runs its own)."""
+    `name` of some object (`m.dense = ...`, `setattr`, `object.__setattr__`, an
+    object's `__dict__`). The stores of another class's `__init__` that
+    `constructors.init_fields` reads set only the object that class makes, where no code
+    runs an `__init__` on an object it is given (`C.__init__(obj)`; `super().__init__()`
+    runs its own)."""
     own = {id(s.node) for s in stores} | ctx.per_module(_init_stores)
     for stmt in ctx.graph.stmts:
         if id(stmt.node) in own:
             continue
         for node in scope_nodes(stmt.node):
-            if type(node) is cst.Name and node.value in ("setattr", "__dict__", "vars"):
+            if type(node) is cst.Name and node.value in _BY_NAME:
                 return True
             if type(node) is cst.Attribute and node.attr.value == "__dict__":
                 return True

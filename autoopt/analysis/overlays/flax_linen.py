@@ -55,6 +55,19 @@ APPLY_PURE_LAYERS = frozenset(
      "flax.linen.LayerNorm", "flax.linen.BatchNorm", "flax.linen.Dropout"}
 )  # fmt: skip
 LAYER_METHODS = frozenset({"init", "apply"})
+#: Layers whose output, in `apply` and built from plain values (`HYPERPARAMETERS`), holds
+#: none of their variables' buffers: a new array computed from them (`Dropout` returns
+#: its input, or a new array).
+NEW_OUTPUT_LAYERS = APPLY_PURE_LAYERS | {"flax.linen.ConvTranspose"}
+#: `apply(variables, *args)` drops `variables` once it returns: only what the module's
+#: code returned or stored may hold them (no `mutable=`, which returns collections).
+UNKEPT_APPLY = frozenset({"flax.linen.Module.apply"})
+#: flax.linen names that are JAX's own array functions (`nn.gelu is jax.nn.gelu`).
+JAX_FUNCTIONS = frozenset(
+    {"flax.linen.relu", "flax.linen.gelu", "flax.linen.tanh", "flax.linen.sigmoid",
+     "flax.linen.elu", "flax.linen.softplus", "flax.linen.silu", "flax.linen.swish",
+     "flax.linen.log_softmax", "flax.linen.softmax", "flax.linen.leaky_relu"}
+)  # fmt: skip
 #: Those of a listed layer whose result is a pytree of JAX arrays (its variables).
 ARRAYS_METHODS = frozenset({"init"})
 #: Keywords of `init`/`apply` that run a function they are given inside the module.

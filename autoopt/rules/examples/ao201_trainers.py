@@ -518,3 +518,92 @@ INVALID += (
         "`self.model.init(init_rng, self.exmp)` is not proven to make new buffers",
     ),
 )
+
+#: A trainer that hands `self.model` and `self.state` to a callback of the file after
+#: every epoch (the autoencoder tutorial's `log_generations`): the callback computes the
+#: model's output with the state's parameters and logs a number from it.
+_CALLBACK = """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+from flax.training import train_state
+
+
+class Autoencoder(nn.Module):
+    width: int
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(features=3)(nn.gelu(nn.Dense(features=self.width)(x)))
+
+
+class GenerateCallback:
+    def __init__(self, images):
+        self.images = images
+
+    def log_generations(self, model, state, logger, epoch):
+        reconst = jax.device_get(model.apply({"params": state.params}, self.images))
+        logger.append((epoch, float(np.stack([self.images, reconst]).sum())))
+
+
+class Trainer:
+    def __init__(self, images):
+        self.model = Autoencoder(width=8)
+        self.callback = GenerateCallback(images)
+        self.logs = []
+        params = self.model.init(jax.random.PRNGKey(0), images)["params"]
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply, params=params, tx=optax.sgd(0.1)
+        )
+
+        def train_step(state, batch):
+            loss_fn = lambda p: jnp.mean((self.model.apply({"params": p}, batch) - batch) ** 2)
+            loss, grads = jax.value_and_grad(loss_fn)(state.params)
+            return state.apply_gradients(grads=grads), loss
+
+        self.train_step = jax.jit(train_step)
+
+    def train_model(self, batches, epochs):
+        for epoch in range(epochs):
+            for batch in batches:
+                self.state, loss = self.train_step(self.state, batch)
+            self.callback.log_generations(self.model, self.state, logger=self.logs, epoch=epoch)
+
+
+if __name__ == "__main__":
+    Trainer(jnp.ones((2, 3))).train_model([jnp.ones((2, 3))], 2)
+"""
+_LOGGED = "        logger.append((epoch, float(np.stack([self.images, reconst]).sum())))\n"
+_CALLED = "self.callback.log_generations(self.model, self.state, logger=self.logs, epoch=epoch)"
+_CALLBACK_READ = f"(`{_CALLED}`), where a reference to its buffers may be kept"
+
+
+def _callback(old: str, new: str) -> Invalid:
+    """`_CALLBACK` with `old` replaced by `new`: the callback may keep the state, unsafe."""
+    code = _CALLBACK.replace(old, new)
+    assert code != _CALLBACK, old
+    donated = code.replace("jax.jit(train_step)", 'jax.jit(train_step, donate_argnames=("state",))')
+    return Invalid(code, donated, fix=_UNSAFE, message=_CALLBACK_READ)
+
+
+INVALID += (
+    # fires: the callback hands the state's parameters only to the model's `apply`, whose
+    # code reaches no variable, and keeps only numbers computed from the output
+    Invalid(
+        _CALLBACK,
+        _CALLBACK.replace("jax.jit(train_step)", 'jax.jit(train_step, donate_argnames=("state",))'),
+    ),
+    # fires, unsafe: the callback keeps the state it is given
+    _callback(_LOGGED, _LOGGED + "        self.last = state\n"),
+    # fires, unsafe: the callback keeps the parameters in a list it is given
+    _callback(_LOGGED, "        logger.append(state.params)\n"),
+    # fires, unsafe: `mutable=` returns the collections, which hold the parameters given
+    _callback("self.images))\n", 'self.images, mutable=["params"]))\n'),
+    # fires, unsafe: the model returns its own parameter, which the callback keeps
+    _callback(
+        "        return nn.Dense(features=3)(nn.gelu(nn.Dense(features=self.width)(x)))",
+        '        return self.param("w", nn.initializers.zeros, (3,)) + 0 * x',
+    ),
+)

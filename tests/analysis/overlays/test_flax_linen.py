@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import flax.linen as nn
 import jax
 import jax.numpy as jnp
@@ -251,3 +254,52 @@ def test_apply_runs_the_functions_it_is_given() -> None:
     layer.apply(variables, X, method=method)
     layer.apply(variables, X, capture_intermediates=capture)
     assert calls == [1, 2] and {"method", "capture_intermediates"} == linen_api.RUNS_GIVEN_CODE
+
+
+#: `ConvTranspose`, which `NEW_OUTPUT_LAYERS` adds to `APPLY_PURE_LAYERS`.
+_OUTPUT_LAYERS = {
+    **_LAYERS,
+    "flax.linen.ConvTranspose": (lambda: nn.ConvTranspose(2, (3,)), jnp.ones((1, 4, 3)), {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(linen_api.NEW_OUTPUT_LAYERS))
+def test_listed_layers_outputs_hold_none_of_their_variables(name: str) -> None:
+    """`NEW_OUTPUT_LAYERS`: built from plain values, the output shares no buffer with the
+    variables (`Dropout`, deterministic, returns its input itself)."""
+    assert resolve(name) and linen_api.APPLY_PURE_LAYERS <= linen_api.NEW_OUTPUT_LAYERS
+    make, x, extra = _OUTPUT_LAYERS[name]
+    layer = make()
+    variables = layer.init({"params": KEY, "dropout": KEY}, x)
+    out = layer.apply(variables, x, **extra)
+    assert not pointers(out) & pointers(variables)
+    if name == "flax.linen.Dropout":
+        assert nn.Dropout(0.5, deterministic=True).apply({}, x) is x
+
+
+class _Model(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.gelu(nn.Dense(3)(x)), nn.ConvTranspose(2, (3,))(x[None])
+
+
+def test_apply_drops_the_variables_it_is_given() -> None:
+    """`UNKEPT_APPLY`: once `apply` returns, only what the module's code returned holds
+    its variables; here none of them, so they die with the caller's references."""
+    assert {"flax.linen.Module.apply"} == linen_api.UNKEPT_APPLY
+    model = _Model()
+    variables = jax.tree.map(lambda v: v + 0, model.init(KEY, X))
+    refs = [weakref.ref(leaf) for leaf in jax.tree.leaves(variables)]
+    out = model.apply(variables, X)
+    assert not pointers(out) & pointers(variables)
+    del variables
+    gc.collect()
+    assert all(r() is None for r in refs)
+
+
+@pytest.mark.parametrize("name", sorted(linen_api.JAX_FUNCTIONS))
+def test_listed_functions_are_jaxs_own(name: str) -> None:
+    """`JAX_FUNCTIONS`: flax.linen hands out JAX's array functions themselves."""
+    short = name.rsplit(".", 1)[1]
+    own = getattr(jax.nn, short, None), getattr(jnp, short, None)
+    assert any(getattr(nn, short) is f for f in own if f is not None)
