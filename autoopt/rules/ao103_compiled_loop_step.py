@@ -7,11 +7,13 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from autoopt.analysis.plans.fori import counted_for
+from autoopt.analysis.plans.nnx_loop import NnxLoop, nnx_loop
 from autoopt.analysis.plans.step import LateLines, late_lines
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
-from autoopt.analysis.semantic import Loop, ModuleContext, Stmt, overlays, semantic
+from autoopt.analysis.semantic import MODULE, Loop, ModuleContext, Stmt, overlays, semantic
 from autoopt.model import Applicability, Edit, Finding
-from autoopt.rewrite.jit import add_decorator, jit_decorator
+from autoopt.rewrite.jit import add_decorator, claim_name, jit_decorator
+from autoopt.rewrite.nnx_loop import nnx_loop_edits
 from autoopt.rewrite.step import step_edits
 from autoopt.rewrite.whole_loop import guarded_loop_edits, whole_loop_edits
 from autoopt.rules.base import Rule
@@ -137,9 +139,14 @@ class CompiledLoopStep(Rule):
             elif _device_step(verdict):
                 yield from self._blocked(ctx, verdict)
         judged = {verdict.plan.loop.id for verdict in verdicts}
+        taken = {
+            n
+            for v in verdicts
+            for n in (v.names.function, v.names.loop, v.names.scan, *v.names.items)
+        }
         for loop in ctx.graph.loops.values():
             if loop.id not in judged:
-                found = list(self._module_updates(ctx, loop))
+                found = list(self._module_updates(ctx, loop, taken))
                 yield from found or self._late(ctx, loop)
 
     def _late(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
@@ -162,19 +169,46 @@ class CompiledLoopStep(Rule):
         )
         yield self.finding(ctx, loop.node, message, Applicability.NONE)
 
-    def _module_updates(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
+    def _module_updates(self, ctx: ModuleContext, loop: Loop, taken: set[str]) -> Iterator[Finding]:
         """An eager loop whose body changes an nnx module in place (a counted loop: also
-        by calling an `nnx.jit` function on it): no fix (a `jax.jit` step cannot change
-        its arguments), the premise named, and the nnx spelling."""
+        by calling an `nnx.jit` function on it): the nnx whole-loop form where its
+        premises hold, else no fix (a `jax.jit` step cannot change its arguments), the
+        premise named, and the nnx spelling."""
         values = semantic(ctx)
         if not values.runs_eagerly(loop.scope):
+            return
+        plan = nnx_loop(ctx, loop)
+        if isinstance(plan, NnxLoop):
+            yield self._nnx_loop(ctx, plan, taken)
             return
         body = [s for s in ctx.graph.loop_stmts(loop.id) if s.loops[-1] == loop.id]
         counted = type(loop.node) is cst.For and counted_for(loop.node) is not None
         premise = _in_place(ctx, body, counted)
         if premise is not None:
             message = f"{_EAGER}; not compiled as one step: {premise}"
+            if plan is not None:
+                message += f"; not as compiled loops of the step between the reads: {plan}"
             yield self.finding(ctx, loop.node, message, Applicability.NONE)
+
+    def _nnx_loop(self, ctx: ModuleContext, plan: NnxLoop, taken: set[str]) -> Finding:
+        """The steps between the interval reads run as one `nnx.fori_loop` under
+        `@nnx.jit`, the interval block kept eager (`rewrite/nnx_loop.py`)."""
+        base = "_" if plan.loop.scope == MODULE else f"_{plan.loop.scope.rsplit('.', 1)[-1]}_"
+        function = claim_name(ctx, f"{base}loop", taken)
+        pending = claim_name(ctx, f"{base}pending", taken)
+        edits = DeferredEdits(ctx, lambda: nnx_loop_edits(ctx, plan, function, pending))
+        message = (
+            f"{_EAGER}: run the `nnx.jit` steps between the reads of `if "
+            f"{ctx.code(plan.interval.test)}:` as one compiled loop, `{function}` "
+            "(`nnx.fori_loop` under `@nnx.jit`, which writes the nnx modules back), the "
+            "block kept eager at the same iterations"
+        )
+        fix = Applicability.SAFE
+        if plan.unproven:
+            message += f"; unsafe: {plan.unproven}"
+            fix = Applicability.UNSAFE
+        title = f"Run the nnx.jit steps between the reads as one compiled loop ({function})"
+        return self.finding(ctx, plan.loop.node, message, fix, edits, title=title)
 
     def _blocked(self, ctx: ModuleContext, verdict: StepVerdict) -> Iterator[Finding]:
         """A step of device work kept from compiling by a premise autoopt cannot prove (a
