@@ -22,7 +22,9 @@ statistics) from one step to the next and writes it back into them when it retur
   the step;
 - the step function is pure but for the overlay's changes of the modules it is given
   (`plans/nnx_step.py`'s `jitted_problem`): traced again inside the compiled loop, a
-  `print` or a read of a global the program rebinds would differ. Where only code
+  `print` would run once more; what it (or a function it calls) reads from outside does
+  not change (`facts/summaries.py`'s `frozen_reads`): that trace could read another
+  value than the step's own trace, made at its first call. Where only code
   autoopt cannot see stands in the way (a call of the model, `model(x)`, whose
   `__call__` it does not follow), the fix is unsafe (`unproven`), that call named;
 - the condition reads only the loop variable and Python numbers the loop does not
@@ -43,6 +45,8 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.facts.nnx_modules import library_class, module_class, written_back
+from autoopt.analysis.facts.purity import change_reason, reads_module_state
+from autoopt.analysis.facts.summaries import frozen_reads
 from autoopt.analysis.plans.fori import counted_for
 from autoopt.analysis.plans.nnx_step import jitted_problem
 from autoopt.analysis.plans.whole_loop import index_test
@@ -96,7 +100,24 @@ def nnx_loop(ctx: ModuleContext, loop: Loop) -> NnxLoop | str | None:
     problem = jitted_problem(ctx, first, step, classes, "the compiled loop")
     if problem and not semantic(ctx).unproven(problem):
         return problem
-    return NnxLoop(loop, index, body[0], step, modules, inputs, interval, problem)
+    frozen, doubts = _outside_reads(ctx, first, step)
+    if frozen:
+        return frozen
+    return NnxLoop(loop, index, body[0], step, modules, inputs, interval, problem or doubts)
+
+
+def _outside_reads(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> tuple[str, str]:
+    """What the step function (or a function it calls) reads from outside that a trace
+    would freeze, and changes (`facts/summaries.py`'s `frozen_reads`): a trace made
+    inside the compiled loop could read another value than the step's own trace, made
+    at its first call; the first such read, and the first doubt ("" for none)."""
+    assert type(call.func) is cst.Name
+    fn = ctx.graph.resolve_function(call.func.value, stmt.scope)
+    assert fn is not None  # `written_back` resolved it
+    changes, doubts = frozen_reads(ctx, fn, frozenset())
+    changes += [f"reads `{n}`, which {change_reason(ctx, n)}" for n in reads_module_state(ctx, fn)]
+    where = f"`{fn.name}` is traced again inside the compiled loop, and it "
+    return (where + changes[0] if changes else "", where + doubts[0] if doubts else "")
 
 
 def _step_call(first: Stmt) -> cst.Call | str:
