@@ -53,8 +53,15 @@ class CompiledLoopStep(Rule):
     the call. A step that changes nnx modules in place (`optimizer.update(model,
     grads)`, a call of an `nnx.jit` function given the module) is compiled with
     `@nnx.jit` instead, the modules passed as its arguments (**nnx step**): `nnx.jit`
-    writes their state back after each call, which a `jax.jit` step cannot. Where a
-    premise of that form fails, or the body changes a module otherwise, the loop is
+    writes their state back after each call, which a `jax.jit` step cannot. A counted
+    loop whose body is one call of an `nnx.jit` step (`train_step(model, optimizer, x,
+    y)`) then an `if i % k == 0:` block that reads the model runs the steps between the
+    reads as one compiled loop (**nnx whole loop**): `nnx.fori_loop` under `@nnx.jit`,
+    the modules its carry, so every state variable (parameters, optimizer state,
+    `nnx.Rngs` counts, BatchNorm statistics) goes from step to step as before and is
+    written back when it returns; the loop still counts the steps and runs the pending
+    ones at the top of the block, which stays eager, at the same iterations. Where a
+    premise of these forms fails, or the body changes a module otherwise, the loop is
     reported with no fix, the premise named. A step of device work whose
     purity is unproven (it calls code autoopt cannot see: another library's object, a
     function made at run time other than by a factory of the module) is reported with no
@@ -101,7 +108,14 @@ class CompiledLoopStep(Rule):
       `nnx.jit` function, proven an nnx object): `analysis/facts/nnx_modules.py`; the
       nnx step: the modules proven, passed as arguments, changed only through the
       overlay's calls, and an `nnx.jit` function it calls pure but for those:
-      `analysis/plans/nnx_step.py`
+      `analysis/plans/nnx_step.py`; the nnx whole loop: the loop counted, its body the
+      step's call (its result unused, given proven nnx objects and arrays, not the loop
+      variable) then one `if` without `else` whose condition reads only the loop
+      variable and unchanging numbers, nothing in the loop rebinding what the step is
+      given or changing a module outside it, and the step function pure but for its
+      module updates and reading nothing from outside that changes (it is traced again,
+      inside the compiled loop; a call of the model, whose `__call__` autoopt does not
+      follow, leaves the fix unsafe): `analysis/plans/nnx_loop.py`
     - every call the step makes is seen and pure: `analysis/facts/purity.py`; a module-level
       name bound once to JAX transforms of a module function (`grad_fn = jax.grad(loss)`)
       or to what a factory of the module returns (`mse_loss = make_loss(xs, ys)`, its one

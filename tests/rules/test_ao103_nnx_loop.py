@@ -157,12 +157,13 @@ for i in range(31):
     if i % 10 == 0:
         losses.append(float(loss_fn(model, x, y)))
         print(i, losses[-1])
-state = nnx.state(model)
-result = (
-    losses,
-    jax.tree.map(lambda v: jax.random.key_data(v) if jax.dtypes.issubdtype(v.dtype, jax.dtypes.prng_key) else v, state),
-    i,
-)
+
+
+def plain(v):
+    return jax.random.key_data(v) if jax.dtypes.issubdtype(v.dtype, jax.dtypes.prng_key) else v
+
+
+result = (losses, jax.tree.map(plain, nnx.state(model)), i)
 """
 
 
