@@ -236,6 +236,16 @@ _MUST_NOT = {
         "        if jnp.sum(model.kernel[...]) > 0.0:\n",
         "is not proven a function of `i` alone",
     ),
+    "jit with options": (
+        "@nnx.jit\ndef train_step(",
+        "@nnx.jit(donate_argnums=(2,))\ndef train_step(",
+        "is not a function of this module under a bare `@nnx.jit`",
+    ),
+    "block on the if line": (
+        "        if i % 5 == 0:\n            sums.append(float(jnp.sum(model.kernel[...])))\n",
+        "        if i % 5 == 0: sums.append(float(jnp.sum(model.kernel[...])))\n",
+        "its body is not the step then one `if` block",
+    ),
     "more in the body": (
         "        if i % 5 == 0:\n",
         "        y = y + 0.0\n        if i % 5 == 0:\n",

@@ -12,11 +12,13 @@ statistics) from one step to the next and writes it back into them when it retur
 `if` block stays eager, run at the same iterations, after the same steps
 (rewrite/nnx_loop.py). Premises, each failing one named:
 
-- the loop is `for i in range(...)` of known shape (`plans/fori.py`'s `counted_for`),
-  running eagerly, and its body is exactly the step's line then one `if` with no `else`;
+- the loop is `for i in range(...)` (`plans/fori.py`'s `counted_for`), running eagerly,
+  and its body is exactly the step's line then one `if` with no `else`, its block
+  indented on lines of its own;
 - the step's line is one call, its result unused, of a function of this module under a
-  bare `@nnx.jit` (`facts/nnx_modules.py`, `written_back`), given names only, not the
-  loop variable: each a proven nnx object (`module_class`) or a proven array;
+  bare `@nnx.jit` (`facts/nnx_modules.py`, `update_call`: an option such as a static
+  argument would meet a traced value inside the compiled loop), given names only, not
+  the loop variable: each a proven nnx object (`module_class`) or a proven array;
 - no statement of the loop binds any of those names, and the `if` block changes no nnx
   module in place (`module_update`, `written_back`): the modules change only through
   the step;
@@ -44,7 +46,12 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
-from autoopt.analysis.facts.nnx_modules import library_class, module_class, written_back
+from autoopt.analysis.facts.nnx_modules import (
+    library_class,
+    module_class,
+    update_call,
+    written_back,
+)
 from autoopt.analysis.facts.purity import change_reason, reads_module_state
 from autoopt.analysis.facts.summaries import frozen_reads
 from autoopt.analysis.plans.fori import counted_for
@@ -79,8 +86,10 @@ def nnx_loop(ctx: ModuleContext, loop: Loop) -> NnxLoop | str | None:
     if type(body[0]) is not cst.SimpleStatementLine:
         return None
     stmts = [s for s in ctx.graph.loop_stmts(loop.id) if s.loops[-1] == loop.id]
-    first = next(s for s in stmts if s.anchor is body[0])
-    if written_back(ctx, first) is None or not semantic(ctx).runs_eagerly(loop.scope):
+    first = next((s for s in stmts if s.anchor is body[0]), None)
+    if first is None or written_back(ctx, first) is None:
+        return None
+    if not semantic(ctx).runs_eagerly(loop.scope):
         return None
     index = counted[0]
     step = _step_call(first)
@@ -97,6 +106,11 @@ def nnx_loop(ctx: ModuleContext, loop: Loop) -> NnxLoop | str | None:
     if problem:
         return problem
     classes = {m: library_class(ctx, first, m) or "" for m in modules}
+    if not update_call(ctx, first, step, classes, jitted=True):
+        return (
+            f"`{ctx.code(step.func)}` is not a function of this module under a bare "
+            "`@nnx.jit` (a static argument would be traced inside the compiled loop)"
+        )
     problem = jitted_problem(ctx, first, step, classes, "the compiled loop")
     if problem and not semantic(ctx).unproven(problem):
         return problem
@@ -136,7 +150,7 @@ def _interval(
     """The body's one `if` after the step, without `else`, its condition a function of
     the loop variable alone."""
     block = body[1] if len(body) == 2 else None
-    if type(block) is not cst.If or block.orelse is not None:
+    if type(block) is not cst.If or block.orelse is not None or _one_line(block):
         return (
             "its body is not the step then one `if` block read at an interval "
             "(`if i % k == 0:`, no `else`)"
@@ -147,6 +161,11 @@ def _interval(
             f"`{index}` alone (and of numbers the loop does not change)"
         )
     return block
+
+
+def _one_line(block: cst.If) -> bool:
+    """`if i % k == 0: read()`, the block on the `if` line."""
+    return type(block.body) is not cst.IndentedBlock
 
 
 def _given(
