@@ -653,14 +653,15 @@ def _named_function(
 
 
 def _local_variable(ctx: ModuleContext, scope: str, name: str) -> bool:
-    """`name` is a parameter or a variable the function `scope` binds, not a function it
-    defines."""
+    """`name` is a variable the function `scope` binds in its body, not a function it
+    defines, a parameter (a default may hold the module function: `loss=loss`) or a
+    global."""
     fn = ctx.graph.functions.get(scope)
     if fn is None or f"{scope}.{name}" in ctx.graph.functions:
         return False
-    if name in fn.globals | fn.nonlocals:
+    if name in fn.params or name in fn.globals | fn.nonlocals:
         return False
-    return name in fn.params or any(name in s.defs for s in ctx.graph.scope_stmts(scope))
+    return any(name in s.defs for s in ctx.graph.scope_stmts(scope))
 
 
 def _key(ctx: ModuleContext, fn: Function) -> str:
