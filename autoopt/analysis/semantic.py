@@ -153,10 +153,10 @@ class Semantic:
         """How to jit `fn`, judged at `sites` (`facts/jit_plan.py`)."""
         return jit_plan.jit_plan(self.ctx, fn, sites)
 
-    def nnx_jit_spelling(self) -> tuple[str, tuple[RequireImport, ...]]:
-        """`nnx.jit` as this module spells it, and the import it needs
+    def nnx_jit_spelling(self, name: str = "jit") -> tuple[str, tuple[RequireImport, ...]]:
+        """`nnx.jit` (or `nnx.<name>`) as this module spells it, and the import it needs
         (`facts/nnx_modules.py`)."""
-        return nnx_modules.jit_spelling(self.ctx)
+        return nnx_modules.jit_spelling(self.ctx, name)
 
     def module_update(self, stmt: Stmt) -> str | None:
         """The call of `stmt` that changes an nnx module in place, as written, or None

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.core.graph import MODULE, Loop
 from autoopt.analysis.plans.step import StepPlan
 from autoopt.model import Edit, InsertBefore, Replace
 from autoopt.rewrite.apply import apply_edits
@@ -170,9 +170,14 @@ def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.Sim
 
 
 def anchor(ctx: ModuleContext, plan: StepPlan) -> cst.CSTNode:
-    """The statement the step goes above: the loop's top-level function (or class), or
-    for a loop of module code the outermost loop holding it."""
-    header = ctx.graph.stmts[plan.loop.header]
+    """The statement the step goes above (`loop_anchor` of its loop)."""
+    return loop_anchor(ctx, plan.loop)
+
+
+def loop_anchor(ctx: ModuleContext, loop: Loop) -> cst.CSTNode:
+    """The statement a helper of `loop` goes above: the loop's top-level function (or
+    class), or for a loop of module code the outermost loop holding it."""
+    header = ctx.graph.stmts[loop.header]
     if header.scope == MODULE and not header.loops:
-        return plan.loop.node
+        return loop.node
     return top_statement(ctx, header)

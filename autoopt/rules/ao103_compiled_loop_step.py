@@ -7,11 +7,13 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from autoopt.analysis.plans.fori import counted_for
+from autoopt.analysis.plans.nnx_loop import NnxLoop, nnx_loop
 from autoopt.analysis.plans.step import LateLines, late_lines
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
-from autoopt.analysis.semantic import Loop, ModuleContext, Stmt, overlays, semantic
+from autoopt.analysis.semantic import MODULE, Loop, ModuleContext, Stmt, overlays, semantic
 from autoopt.model import Applicability, Edit, Finding
-from autoopt.rewrite.jit import add_decorator, jit_decorator
+from autoopt.rewrite.jit import add_decorator, claim_name, jit_decorator
+from autoopt.rewrite.nnx_loop import nnx_loop_edits
 from autoopt.rewrite.step import step_edits
 from autoopt.rewrite.whole_loop import guarded_loop_edits, whole_loop_edits
 from autoopt.rules.base import Rule
@@ -51,8 +53,15 @@ class CompiledLoopStep(Rule):
     the call. A step that changes nnx modules in place (`optimizer.update(model,
     grads)`, a call of an `nnx.jit` function given the module) is compiled with
     `@nnx.jit` instead, the modules passed as its arguments (**nnx step**): `nnx.jit`
-    writes their state back after each call, which a `jax.jit` step cannot. Where a
-    premise of that form fails, or the body changes a module otherwise, the loop is
+    writes their state back after each call, which a `jax.jit` step cannot. A counted
+    loop whose body is one call of an `nnx.jit` step (`train_step(model, optimizer, x,
+    y)`) then an `if i % k == 0:` block that reads the model runs the steps between the
+    reads as one compiled loop (**nnx whole loop**): `nnx.fori_loop` under `@nnx.jit`,
+    the modules its carry, so every state variable (parameters, optimizer state,
+    `nnx.Rngs` counts, BatchNorm statistics) goes from step to step as before and is
+    written back when it returns; the loop still counts the steps and runs the pending
+    ones at the top of the block, which stays eager, at the same iterations. Where a
+    premise of these forms fails, or the body changes a module otherwise, the loop is
     reported with no fix, the premise named. A step of device work whose
     purity is unproven (it calls code autoopt cannot see: another library's object, a
     function made at run time other than by a factory of the module) is reported with no
@@ -99,7 +108,14 @@ class CompiledLoopStep(Rule):
       `nnx.jit` function, proven an nnx object): `analysis/facts/nnx_modules.py`; the
       nnx step: the modules proven, passed as arguments, changed only through the
       overlay's calls, and an `nnx.jit` function it calls pure but for those:
-      `analysis/plans/nnx_step.py`
+      `analysis/plans/nnx_step.py`; the nnx whole loop: the loop counted, its body the
+      step's call (its result unused, given proven nnx objects and arrays, not the loop
+      variable) then one `if` without `else` whose condition reads only the loop
+      variable and unchanging numbers, nothing in the loop rebinding what the step is
+      given or changing a module outside it, and the step function pure but for its
+      module updates and reading nothing from outside that changes (it is traced again,
+      inside the compiled loop; a call of the model, whose `__call__` autoopt does not
+      follow, leaves the fix unsafe): `analysis/plans/nnx_loop.py`
     - every call the step makes is seen and pure: `analysis/facts/purity.py`; a module-level
       name bound once to JAX transforms of a module function (`grad_fn = jax.grad(loss)`)
       or to what a factory of the module returns (`mse_loss = make_loss(xs, ys)`, its one
@@ -137,9 +153,14 @@ class CompiledLoopStep(Rule):
             elif _device_step(verdict):
                 yield from self._blocked(ctx, verdict)
         judged = {verdict.plan.loop.id for verdict in verdicts}
+        taken = {
+            n
+            for v in verdicts
+            for n in (v.names.function, v.names.loop, v.names.scan, *v.names.items)
+        }
         for loop in ctx.graph.loops.values():
             if loop.id not in judged:
-                found = list(self._module_updates(ctx, loop))
+                found = list(self._module_updates(ctx, loop, taken))
                 yield from found or self._late(ctx, loop)
 
     def _late(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
@@ -162,19 +183,46 @@ class CompiledLoopStep(Rule):
         )
         yield self.finding(ctx, loop.node, message, Applicability.NONE)
 
-    def _module_updates(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
+    def _module_updates(self, ctx: ModuleContext, loop: Loop, taken: set[str]) -> Iterator[Finding]:
         """An eager loop whose body changes an nnx module in place (a counted loop: also
-        by calling an `nnx.jit` function on it): no fix (a `jax.jit` step cannot change
-        its arguments), the premise named, and the nnx spelling."""
+        by calling an `nnx.jit` function on it): the nnx whole-loop form where its
+        premises hold, else no fix (a `jax.jit` step cannot change its arguments), the
+        premise named, and the nnx spelling."""
         values = semantic(ctx)
         if not values.runs_eagerly(loop.scope):
+            return
+        plan = nnx_loop(ctx, loop)
+        if isinstance(plan, NnxLoop):
+            yield self._nnx_loop(ctx, plan, taken)
             return
         body = [s for s in ctx.graph.loop_stmts(loop.id) if s.loops[-1] == loop.id]
         counted = type(loop.node) is cst.For and counted_for(loop.node) is not None
         premise = _in_place(ctx, body, counted)
         if premise is not None:
             message = f"{_EAGER}; not compiled as one step: {premise}"
+            if plan is not None:
+                message += f"; not as compiled loops of the step between the reads: {plan}"
             yield self.finding(ctx, loop.node, message, Applicability.NONE)
+
+    def _nnx_loop(self, ctx: ModuleContext, plan: NnxLoop, taken: set[str]) -> Finding:
+        """The steps between the interval reads run as one `nnx.fori_loop` under
+        `@nnx.jit`, the interval block kept eager (`rewrite/nnx_loop.py`)."""
+        base = "_" if plan.loop.scope == MODULE else f"_{plan.loop.scope.rsplit('.', 1)[-1]}_"
+        function = claim_name(ctx, f"{base}loop", taken)
+        pending = claim_name(ctx, f"{base}pending", taken)
+        edits = DeferredEdits(ctx, lambda: nnx_loop_edits(ctx, plan, function, pending))
+        message = (
+            f"{_EAGER}: run the `nnx.jit` steps between the reads of `if "
+            f"{ctx.code(plan.interval.test)}:` as one compiled loop, `{function}` "
+            "(`nnx.fori_loop` under `@nnx.jit`, which writes the nnx modules back), the "
+            "block kept eager at the same iterations"
+        )
+        fix = Applicability.SAFE
+        if plan.unproven:
+            message += f"; unsafe: {plan.unproven}"
+            fix = Applicability.UNSAFE
+        title = f"Run the nnx.jit steps between the reads as one compiled loop ({function})"
+        return self.finding(ctx, plan.loop.node, message, fix, edits, title=title)
 
     def _blocked(self, ctx: ModuleContext, verdict: StepVerdict) -> Iterator[Finding]:
         """A step of device work kept from compiling by a premise autoopt cannot prove (a

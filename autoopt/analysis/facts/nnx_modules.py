@@ -186,13 +186,13 @@ def _names_module(expr: cst.BaseExpression, modules: dict[str, str]) -> bool:
     return type(expr) is cst.Name and expr.value in modules
 
 
-def jit_spelling(ctx: ModuleContext) -> tuple[str, tuple[RequireImport, ...]]:
-    """`nnx.jit` spelled with the module's own binding of `flax.nnx` (or of `flax`), with
-    the import to add where it has none."""
+def jit_spelling(ctx: ModuleContext, name: str = "jit") -> tuple[str, tuple[RequireImport, ...]]:
+    """`nnx.jit` (or `nnx.<name>`) spelled with the module's own binding of `flax.nnx`
+    (or of `flax`), with the import to add where it has none."""
     for local, full in ctx.imports.module_bindings.items():
         if full in ("flax.nnx", "flax"):
-            return f"{local}.nnx.jit" if full == "flax" else f"{local}.jit", ()
-    return ctx.ref("flax.nnx.jit")
+            return f"{local}.nnx.{name}" if full == "flax" else f"{local}.{name}", ()
+    return ctx.ref(f"flax.nnx.{name}")
 
 
 def optimizer_arguments(

@@ -636,8 +636,12 @@ def _named_function(
     ctx: ModuleContext, stmt: Stmt, node: cst.BaseExpression
 ) -> tuple[ModuleContext, Function] | None:
     """The function of this module or of another project file that `node` names, or
-    that the module-level name `node` holds (`_held_name`)."""
+    that the module-level name `node` holds (`_held_name`); None for a variable of the
+    function `stmt` is in (`loss = ...; return loss`), which no function of the module
+    is."""
     if type(node) is cst.Name:
+        if _local_variable(ctx, stmt.scope, node.value):
+            return None
         local = ctx.graph.resolve_function(node.value, stmt.scope)
         if local is not None:
             return ctx, local
@@ -646,6 +650,18 @@ def _named_function(
             return held
     qual = ctx.qualify(node)
     return project_function(ctx, qual) if qual else None
+
+
+def _local_variable(ctx: ModuleContext, scope: str, name: str) -> bool:
+    """`name` is a variable the function `scope` binds in its body, not a function it
+    defines, a parameter (a default may hold the module function: `loss=loss`) or a
+    global."""
+    fn = ctx.graph.functions.get(scope)
+    if fn is None or f"{scope}.{name}" in ctx.graph.functions:
+        return False
+    if name in fn.params or name in fn.globals | fn.nonlocals:
+        return False
+    return any(name in s.defs for s in ctx.graph.scope_stmts(scope))
 
 
 def _key(ctx: ModuleContext, fn: Function) -> str:

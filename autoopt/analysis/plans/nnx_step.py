@@ -30,7 +30,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in
-from autoopt.analysis.core.graph import Function
+from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.facts.nnx_modules import library_class, module_class, update_call
 from autoopt.analysis.facts.purity import impurities, impurities_except
 from autoopt.analysis.plans.step import StepPlan
@@ -71,26 +71,42 @@ def callee_problem(ctx: ModuleContext, fn: Function, modules: dict[str, str]) ->
         return passed
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         for call in stmt.calls:
-            if not update_call(ctx, stmt, call, modules, jitted=True):
-                continue
-            callee = _jitted_callee(ctx, stmt.scope, call)
-            if callee is None:
-                continue
-            given = _given_modules(callee, call, modules)
-            exempt = frozenset(
-                id(inner)
-                for s in ctx.graph.scope_stmts(callee.qualname)
-                for inner in s.calls
-                if update_call(ctx, s, inner, given, jitted=False)
-            )
-            reasons = impurities_except(ctx, callee, exempt, frozenset(given))
-            reasons = reasons or [p for p in [_passed_problem(ctx, callee)] if p]
-            if reasons:
-                return (
-                    f"`{callee.name}` runs again when the step is traced, and it is not "
-                    f"proven pure but for its module updates: it {reasons[0]}"
-                )
+            if update_call(ctx, stmt, call, modules, jitted=True):
+                problem = jitted_problem(ctx, stmt, call, modules)
+                if problem:
+                    return problem
     return ""
+
+
+def jitted_problem(
+    ctx: ModuleContext,
+    stmt: Stmt,
+    call: cst.Call,
+    modules: dict[str, str],
+    traced: str = "the step",
+) -> str:
+    """Why the `nnx.jit` function `call` (of `stmt`, given modules of `modules`) calls,
+    traced again inside another compiled function (`traced`), is not proven pure but for
+    the overlay's changes of the modules it is given ("" when it is, or is no such
+    function)."""
+    callee = _jitted_callee(ctx, stmt.scope, call)
+    if callee is None:
+        return ""
+    given = _given_modules(callee, call, modules)
+    exempt = frozenset(
+        id(inner)
+        for s in ctx.graph.scope_stmts(callee.qualname)
+        for inner in s.calls
+        if update_call(ctx, s, inner, given, jitted=False)
+    )
+    reasons = impurities_except(ctx, callee, exempt, frozenset(given))
+    reasons = reasons or [p for p in [_passed_problem(ctx, callee)] if p]
+    if not reasons:
+        return ""
+    return (
+        f"`{callee.name}` runs again when {traced} is traced, and it is not "
+        f"proven pure but for its module updates: it {reasons[0]}"
+    )
 
 
 def _passed_problem(ctx: ModuleContext, fn: Function) -> str:

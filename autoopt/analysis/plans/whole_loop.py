@@ -87,7 +87,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_at_update, read_names
-from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.core.graph import MODULE, Loop, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.invariance import variant_reason
 from autoopt.analysis.overlays import jax as jax_api
@@ -236,15 +236,22 @@ def _kept_test(ctx: ModuleContext, plan: StepPlan, block: cst.If) -> bool:
     """The condition of a kept block reads only the loop variable and Python numbers
     that stay the same in the loop, through operators, comparisons and pure builtins:
     the rewrite evaluates it again over the same range after the loop."""
-    stmt = next(s for s in ctx.graph.loop_stmts(plan.loop.id) if s.node is block)
+    return index_test(ctx, plan.loop, plan.index, block)
+
+
+def index_test(ctx: ModuleContext, loop: Loop, index: str | None, block: cst.If) -> bool:
+    """The condition of `block`, an `if` of `loop`'s body, reads only the loop variable
+    `index` and Python numbers that stay the same in the loop, through operators,
+    comparisons and pure builtins: its value at each iteration is known before it runs."""
+    stmt = next(s for s in ctx.graph.loop_stmts(loop.id) if s.node is block)
     if not all(_plain_test(ctx, node) for node in walk(block.test)):
         return False
     called = {n.func.value for n in walk(block.test) if type(n) is cst.Call}  # type: ignore[attr-defined]  # _plain_test: named calls
-    names = {n.value for n in read_names(block.test)} - called - {plan.index}
+    names = {n.value for n in read_names(block.test)} - called - {index}
     values = model(ctx)
     if any(values.value_of(stmt, cst.Name(n)).kind is not Kind.SCALAR for n in names):
         return False
-    return variant_reason(ctx, plan.loop, names) is None
+    return variant_reason(ctx, loop, names) is None
 
 
 def _plain_test(ctx: ModuleContext, node: cst.CSTNode) -> bool:

@@ -461,3 +461,20 @@ def test_a_nested_function_handed_on_reads_its_enclosing_variables_as_its_own() 
     assert summarise(changed).impurities == [
         "uses the function `body`, which reads `K`, which the module changes (jit would freeze it)"
     ]
+
+
+def test_a_local_variable_is_not_the_module_function_of_its_name() -> None:
+    """`loss = ...; return loss` reads the local, not the module's `def loss` (a notebook
+    defines one cells later): what that function reads is not `f`'s."""
+    code = (
+        "SCALE = 1.0\n"
+        "def loss(x):\n    return x * SCALE\n"
+        "def f(x):\n    loss = jnp.sum(x)\n    return loss\n"
+        "def g(x):\n    return jax.grad(loss)(x)\n"
+        "def bump():\n    global SCALE\n    SCALE = 2.0\n"
+    )
+    assert summarise(code).impurities == []
+    assert summarise(code, "g").impurities == [
+        "uses the function `loss`, which reads `SCALE`, which the module changes "
+        "(jit would freeze it)"
+    ]

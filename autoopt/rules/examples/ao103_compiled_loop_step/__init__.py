@@ -77,4 +77,5 @@ INVALID: tuple[Invalid, ...] = (
     no_fix.LATE_DEVICE_WORK,
     no_fix.PYTHON_NUMBER_LEFT,
     *batches.INVALID,
+    nnx_in_place.NNX_LOOP,
 )

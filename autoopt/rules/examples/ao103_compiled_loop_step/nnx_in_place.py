@@ -1,5 +1,7 @@
 """AO103 examples, eager loops that change an nnx module in place: no `jax.jit` step
-carries that, so the finding names the call and the nnx spelling, with no fix."""
+carries that, so the finding names the call and the nnx spelling, with no fix; a counted
+loop of an `nnx.jit` step read at an interval runs the steps between the reads as one
+`nnx.fori_loop` under `@nnx.jit` (the nnx whole-loop form)."""
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
@@ -73,16 +75,87 @@ def main():
     return model.kernel[...]
 """
 
-#: A counted loop of one dispatch of a small `nnx.jit` step: the loop is the hot part,
-#: and only `nnx.jit` around it writes the modules back.
+
+def _looped(code: str) -> str:
+    """`code` with its loop of `train_step` read every 50 steps run as `_main_loop`."""
+    return (
+        code.replace(
+            "\n\ndef main():",
+            "\n\n@nnx.jit\ndef _main_loop(model, optimizer, x, y, steps):\n"
+            "    def body(_, carry):\n"
+            "        model, optimizer = carry\n"
+            "        train_step(model, optimizer, x, y)\n"
+            "        return model, optimizer\n\n"
+            "    nnx.fori_loop(0, steps, body, (model, optimizer))\n\n\ndef main():",
+        )
+        .replace(
+            "    for i in range(300):\n"
+            "        train_step(model, optimizer, x, y)\n"
+            "        if i % 50 == 0:\n",
+            "    _main_pending = 0\n"
+            "    for i in range(300):\n"
+            "        _main_pending += 1\n"
+            "        if i % 50 == 0:\n"
+            "            _main_loop(model, optimizer, x, y, _main_pending)\n"
+            "            _main_pending = 0\n",
+        )
+        .replace(
+            "    return model.kernel[...]\n",
+            "    if _main_pending:\n"
+            "        _main_loop(model, optimizer, x, y, _main_pending)\n"
+            "    return model.kernel[...]\n",
+        )
+    )
+
+
+#: A counted loop of one dispatch of a small `nnx.jit` step read every 50 steps: the
+#: steps between the reads can run as one `nnx.fori_loop` under `nnx.jit`, but the step
+#: calls the model (`m(x)`), whose `__call__` autoopt does not follow: unsafe.
 JIT_STEP_LOOP = Invalid(
     _JIT_STEP,
-    fix=_NONE,
+    expected=_looped(_JIT_STEP),
+    fix=Applicability.UNSAFE,
     message=(
-        "`train_step(model, optimizer, x, y)` is an `nnx.jit` step that changes nnx modules "
-        "in place, which a `jax.jit` step cannot; run the loop in a function decorated with "
-        "`@nnx.jit`"
+        "run the `nnx.jit` steps between the reads of `if i % 50 == 0:` as one compiled "
+        "loop, `_main_loop` (`nnx.fori_loop` under `@nnx.jit`, which writes the nnx modules "
+        "back), the block kept eager at the same iterations; unsafe: `train_step` runs "
+        "again when the compiled loop is traced"
     ),
+)
+
+_NNX_LOOP = """
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+@nnx.jit
+def train_step(model, optimizer, x, y):
+    scale = jnp.mean(x) - jnp.mean(y)
+    grads = jax.tree.map(lambda p: p * scale + 0.01, nnx.state(model, nnx.Param))
+    optimizer.update(model, grads)
+
+
+def main():
+    model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.adam(0.01), wrt=nnx.Param)
+    x = jnp.linspace(-1.0, 2.0, 24).reshape(8, 3)
+    y = jnp.ones((8, 1))
+    for i in range(300):
+        train_step(model, optimizer, x, y)
+        if i % 50 == 0:
+            print(i, jnp.sum(model.kernel[...]))
+    return model.kernel[...]
+"""
+
+#: Every premise proven: the steps between the reads run as one `nnx.fori_loop` under
+#: `@nnx.jit`, which carries the modules' state and writes it back; the block stays
+#: eager, run at the same iterations after the same steps.
+NNX_LOOP = Invalid(
+    _NNX_LOOP,
+    expected=_looped(_NNX_LOOP),
+    message="as one compiled loop, `_main_loop`",
 )
 
 
