@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from autoopt.analysis.plans.fori import counted_for
-from autoopt.analysis.plans.step import LateLines, late_lines
+from autoopt.analysis.plans.step import LateLines, StepPlan, late_lines
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
 from autoopt.analysis.semantic import Loop, ModuleContext, Stmt, overlays, semantic
 from autoopt.model import Applicability, Edit, Finding
@@ -134,6 +134,8 @@ class CompiledLoopStep(Rule):
         for verdict in verdicts:
             if not verdict.problem:
                 yield self._finding(ctx, verdict)
+            elif verdict.plan.start and _device_step(verdict):
+                yield self._late_blocked(ctx, verdict)
             elif _device_step(verdict):
                 yield from self._blocked(ctx, verdict)
         judged = {verdict.plan.loop.id for verdict in verdicts}
@@ -144,23 +146,29 @@ class CompiledLoopStep(Rule):
 
     def _late(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
         """An eager loop whose device work (two statements of it at least) follows a
-        statement that forms no step (an `if` block, a print): no fix, that premise
-        named, since a step is taken only from the lines that begin the body."""
+        statement that forms no step (an `if` block, a print), where those lines form no
+        step either (no tail plan: nothing carried, one computing statement): no fix."""
         late = late_lines(ctx, loop)
         if late is None or fori_owned(ctx, loop.id) or not _device_work(ctx, loop, late):
             return
-        first = next(
-            text.strip()
-            for text in ctx.code(late.first).splitlines()
-            if text.strip() and not text.strip().startswith("#")
-        )
         message = (
-            f"{_EAGER}; not compiled as one step: its device work, from line "
-            f"{ctx.span(late.lines[0]).line}, comes after `{first}` (line "
-            f"{ctx.span(late.first).line}), and a step is taken only from the lines that "
-            "begin the body"
+            f"{_EAGER}; not compiled as one step: {_late_work(ctx, late.first, late.lines[0])}, "
+            "and those lines form no step (one carries names bound before the loop and runs "
+            "two computing statements at least, before the trailing ones of host arithmetic)"
         )
         yield self.finding(ctx, loop.node, message, Applicability.NONE)
+
+    def _late_blocked(self, ctx: ModuleContext, verdict: StepVerdict) -> Finding:
+        """A step of the device work that follows a statement forming no step (a tail
+        plan, analysis/plans/tail_step.py) whose premise fails: no fix, that premise
+        named (a doubt of the plan before the jit plan's problem)."""
+        plan = verdict.plan
+        premise = plan.doubts[0] if plan.doubts else verdict.problem
+        message = (
+            f"{_EAGER}; not compiled as one step (`{verdict.names.function}`) of "
+            f"{_tail(ctx, plan)}: {premise}"
+        )
+        return self.finding(ctx, plan.loop.node, message, Applicability.NONE)
 
     def _module_updates(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
         """An eager loop whose body changes an nnx module in place (a counted loop: also
@@ -204,7 +212,8 @@ class CompiledLoopStep(Rule):
         loop = plan.loop.node
         where = "this loop's body runs eagerly, one dispatch per operation"
         if verdict.doubts:
-            message = f"{where}; not compiled as one step: {verdict.doubts[0]}"
+            what = f" of {_tail(ctx, plan)}" if plan.start else ""
+            message = f"{where}; not compiled as one step{what}: {verdict.doubts[0]}"
             return self.finding(ctx, loop, message, Applicability.NONE)
         name = verdict.names.function
         if verdict.nnx:
@@ -217,7 +226,7 @@ class CompiledLoopStep(Rule):
             return self._guarded(ctx, verdict, whole, donate)
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
         donated = f", donating {_listed(donate)}" if donate else ""
-        message = f"{where}: compile it as one jitted step, `{name}`{donated}"
+        message = f"{where}: compile {_what(ctx, plan)} as one jitted step, `{name}`{donated}"
         if whole is not None:
             message += f"; not the whole loop as one `lax.scan`: {whole.doubt}"
         edits = DeferredEdits(ctx, lambda: _step_edits(ctx, verdict, decorator, imports))
@@ -375,6 +384,37 @@ def _guarded_edits(
     step = _decorated(ctx, verdict, decorator)
     plan, names = verdict.plan, verdict.names
     return [*guarded_loop_edits(ctx, plan, whole, names, step, donate), *imports]
+
+
+def _what(ctx: ModuleContext, plan: StepPlan) -> str:
+    """What the step runs: "it" (the lines beginning the body), or a tail plan's device
+    work, with the `next(it)` calls the loop makes for it."""
+    if not plan.start:
+        return "it"
+    calls = _listed([ctx.code(h.call) for h in plan.hoisted])
+    made = f", the loop calling {calls} just before it" if calls else ""
+    return f"{_tail(ctx, plan)}{made},"
+
+
+def _tail(ctx: ModuleContext, plan: StepPlan) -> str:
+    """"its device work, from line N, after `<first>` (line M)" of a tail plan."""
+    body = plan.loop.node.body.body
+    return _late_work(ctx, body[plan.start - 1], plan.lines[0], "after")
+
+
+def _late_work(
+    ctx: ModuleContext, first: cst.CSTNode, line: cst.CSTNode, joint: str = "comes after"
+) -> str:
+    """"its device work, from line N, <joint> `<first line of first>` (line M)"."""
+    head = next(
+        text.strip()
+        for text in ctx.code(first).splitlines()
+        if text.strip() and not text.strip().startswith("#")
+    )
+    return (
+        f"its device work, from line {ctx.span(line).line}, {joint} `{head}` "
+        f"(line {ctx.span(first).line})"
+    )
 
 
 def _listed(names: list[str]) -> str:
