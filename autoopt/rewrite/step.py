@@ -90,11 +90,8 @@ def step_lines(
     items = {id(node): item for node, _, item in appended(plan, names)}
     blocks = plan.batches.blocks
     hoisted = _Hoisted({id(h.call): h.name for h in plan.hoisted})
-    return [
-        on_device(ctx, bound, blocks)
-        for line in plan.lines
-        if (bound := _bind_items(line, items).visit(hoisted)).body  # type: ignore[union-attr]  # a line stays a line
-    ]
+    bound = [_bind_items(line, items) for line in plan.lines]
+    return [on_device(ctx, _hoist(line, hoisted), blocks) for line in bound if line.body]
 
 
 def step_edits(
@@ -170,6 +167,13 @@ def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.Sim
         target = cst.AssignTarget(cst.Name(item))
         body.append(cst.Assign([target], value, semicolon=small.semicolon))
     return line.with_changes(body=body)
+
+
+def _hoist(line: cst.SimpleStatementLine, hoisted: _Hoisted) -> cst.SimpleStatementLine:
+    """`line` with the `next(it)` calls the loop makes before the step as their names."""
+    changed = line.visit(hoisted)
+    assert type(changed) is cst.SimpleStatementLine
+    return changed
 
 
 class _Hoisted(cst.CSTTransformer):

@@ -397,7 +397,7 @@ def _what(ctx: ModuleContext, plan: StepPlan) -> str:
 
 
 def _tail(ctx: ModuleContext, plan: StepPlan) -> str:
-    """"its device work, from line N, after `<first>` (line M)" of a tail plan."""
+    """ "its device work, from line N, after `<first>` (line M)" of a tail plan."""
     body = plan.loop.node.body.body
     return _late_work(ctx, body[plan.start - 1], plan.lines[0], "after")
 
@@ -405,7 +405,7 @@ def _tail(ctx: ModuleContext, plan: StepPlan) -> str:
 def _late_work(
     ctx: ModuleContext, first: cst.CSTNode, line: cst.CSTNode, joint: str = "comes after"
 ) -> str:
-    """"its device work, from line N, <joint> `<first line of first>` (line M)"."""
+    """ "its device work, from line N, <joint> `<first line of first>` (line M)"."""
     head = next(
         text.strip()
         for text in ctx.code(first).splitlines()

@@ -8,13 +8,13 @@
         progress = min(step / n, 1.0)
 
 The first run of step lines after a statement that forms no step (`late_lines` in
-analysis/plans/step.py), less its trailing lines that call nothing but Python builtins
-and something else (host arithmetic, `min(step / n, 1.0)`, left in the loop), becomes the step, called where the run stood: the
-statements before it and after it run as before, so what they read and bind keeps its
-values. Each `next(it)` in the run's lines is called in the loop just before the step,
-in the order the lines call them (`train_next = next(train)`), and the step takes the
-value; the calls the run makes before it are then the step's own, which the jit plan
-proves pure, so no effect changes its order against it.
+analysis/plans/step.py), less its trailing lines that call Python builtins and nothing
+else (host arithmetic, `min(step / n, 1.0)`, left in the loop), becomes the step, called
+where the run stood: the statements before it and after it run as before, so what they
+read and bind keeps its values. Each `next(it)` in the run's lines is called in the loop
+just before the step, in the order the lines call them (`train_next = next(train)`), and
+the step takes the value; the calls the run makes before it are then the step's own,
+which the jit plan proves pure, so no effect changes its order against it.
 
 Where a premise fails the plan carries it as a doubt (no fix, the premise named):
 
