@@ -20,6 +20,9 @@ Where a premise fails the plan carries it as a doubt (no fix, the premise named)
 
 - each `next(it)` is called whatever happens (not under a conditional expression, an
   `and`/`or`, a starred argument), on a name the run neither binds nor reads otherwise;
+- a `next(it)` after the first statement of the run, where raising (its iterator ends)
+  would leave that statement's names unbound in the rewrite, is in a function, not under
+  a `try` or `with` of it (an error ends the function, its locals unread);
 - the statements before the run bind and change in place none of the names the step
   reads (a carry the earlier block replaces, a value it rebinds).
 """
@@ -40,6 +43,8 @@ from autoopt.rewrite.jit import fresh_name
 
 # the nodes under which a call may not run, or run more than once
 _CONDITIONAL = (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.CompFor)
+# the statements that may catch what the loop raises, keeping what it bound in view
+_CATCHING = (cst.Try, cst.TryStar, cst.With)
 
 
 def tail_plans(ctx: ModuleContext) -> list[StepPlan]:
@@ -119,6 +124,27 @@ def _unhoistable(ctx: ModuleContext, plan: StepPlan, calls: list[cst.Call]) -> s
         read = [n for line in plan.lines for n in read_names(line) if n.value == it]
         if any(id(n) not in given for n in read):
             return f"the step's lines read `{it}` other than by `{code}`, whose order then matters"
+    return _raising(ctx, plan, calls)
+
+
+def _raising(ctx: ModuleContext, plan: StepPlan, calls: list[cst.Call]) -> str:
+    """Why a `next(...)` that raises (its iterator ends) before the step's lines bind
+    their names could be seen to: it is not in the first statement of the step's lines,
+    and the loop is at module level (whose globals outlive an error) or inside a `try` or
+    `with` of its function (which may catch it); "" where it could not."""
+    first = plan.lines[0]
+    late = [c for c in calls if len(first.body) > 1 or not any(c is n for n in calls_in(first))]
+    if not late:
+        return ""
+    chain = ctx.ancestors(plan.loop.node)
+    top = max(i for i, n in enumerate(chain) if type(n) in (cst.Module, cst.FunctionDef))
+    guarded = any(type(n) in _CATCHING for n in chain[top:])
+    if type(chain[top]) is cst.Module or guarded:
+        where = "at module level" if type(chain[top]) is cst.Module else "inside a `try` or `with`"
+        return (
+            f"`{ctx.code(late[0])}` may raise (an iterator that ends) where the step's lines "
+            f"before it have run, and the loop is {where}, where what they bound is then read"
+        )
     return ""
 
 
