@@ -170,7 +170,10 @@ def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.Sim
 
 
 def _hoist(line: cst.SimpleStatementLine, hoisted: _Hoisted) -> cst.SimpleStatementLine:
-    """`line` with the `next(it)` calls the loop makes before the step as their names."""
+    """`line` with the `next(it)` calls the loop makes before the step as their names (a
+    plan that has them takes no batches: `on_device` finds its nodes by identity too)."""
+    if not hoisted.names:
+        return line
     changed = line.visit(hoisted)
     assert type(changed) is cst.SimpleStatementLine
     return changed

@@ -35,6 +35,12 @@ class CompiledLoopStep(Rule):
       the step `n` times with `lax.scan` and the lists receive the stacked appended
       values; appends under `if i % k == 0:` are stacked every step, and the list
       receives the rows of the steps where the condition holds;
+    - **step after a block**: where the body begins with statements that form no
+      step (a periodic evaluation under `if step % k == 0:`, host bookkeeping), the run
+      of device work after them becomes the step, called where that run stood; its
+      trailing lines of host arithmetic (`progress = min(step / n, 1.0)`) stay in the
+      loop, and each `next(it)` its lines make is called by the loop just before the
+      step, in their order, the step taking the value;
     - **guarded whole loop**: where only the carry's type is unproven, the loop
       checks the step's types with `jax.eval_shape` when it starts, and runs the
       scan or else the loop of jitted steps.
@@ -57,7 +63,7 @@ class CompiledLoopStep(Rule):
     purity is unproven (it calls code autoopt cannot see: another library's object, a
     function made at run time other than by a factory of the module) is reported with no
     fix, naming the call; so is a loop whose device work follows a statement that forms
-    no step (an `if` block that begins the body), naming it.
+    no step where the premise of the step after it fails, naming it.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -78,8 +84,15 @@ class CompiledLoopStep(Rule):
 
     - the loop runs eagerly (in the module, or a function it calls, a `main()` or one
       absl's `app.run` calls): `analysis/core/execution.py`, `analysis/overlays/absl.py`
-    - the lines that begin the body form a step and carry names bound before the loop:
+    - the lines that begin the body (or the run of device work after a block) form a
+      step and carry names bound before the loop:
       `analysis/plans/step.py`
+    - a step after a block: the statements before it change no name it reads; each
+      `next(it)` it makes runs on every iteration, on an iterator its lines read nowhere
+      else, and, past its first statement (an iterator that ends raises there), in a
+      function with no `try` or `with` around the loop; the value goes only to functions
+      under a bare `@jax.jit` (traced there already) or is otherwise proven:
+      `analysis/plans/tail_step.py`, `analysis/facts/jit_forwarded.py`
     - the step is jittable, asked of the program with the step extracted (AO101's
       plan: what every function it calls or hands on, `jax.grad(loss_fn)`, reads from
       outside is unchanging; a Python float a Python sum cancels, `1.0 - keep`, is a

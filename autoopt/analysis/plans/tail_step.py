@@ -94,7 +94,7 @@ def _hoisting(ctx: ModuleContext, plan: StepPlan) -> StepPlan:
     )
     if not calls:
         return plan
-    doubt = _unhoistable(ctx, plan, calls)
+    doubt = _unhoistable(ctx, plan, calls) or _batched(ctx, plan)
     if doubt:
         return replace(plan, doubts=(*plan.doubts, doubt))
     hoisted: list[Hoisted] = []
@@ -146,6 +146,18 @@ def _raising(ctx: ModuleContext, plan: StepPlan, calls: list[cst.Call]) -> str:
             f"before it have run, and the loop is {where}, where what they bound is then read"
         )
     return ""
+
+
+def _batched(ctx: ModuleContext, plan: StepPlan) -> str:
+    """Why a step that draws from an iterator cannot also take batches by the loop
+    variable (rewrite/step.py rewrites one or the other); "" where it takes none."""
+    blocks = plan.batches.blocks
+    if not blocks:
+        return ""
+    return (
+        f"it takes `{ctx.code(blocks[0].node)}` by the loop variable and draws from an "
+        "iterator too, which autoopt does not rewrite together"
+    )
 
 
 def _conditional(ctx: ModuleContext, call: cst.Call) -> bool:

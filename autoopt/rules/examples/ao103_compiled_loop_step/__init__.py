@@ -21,6 +21,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     no_fix,
     one_call,
     step,
+    tail,
     valid,
     while_loop,
     whole_loop_scan,
@@ -77,4 +78,5 @@ INVALID: tuple[Invalid, ...] = (
     no_fix.LATE_DEVICE_WORK,
     no_fix.PYTHON_NUMBER_LEFT,
     *batches.INVALID,
+    *tail.INVALID,
 )
