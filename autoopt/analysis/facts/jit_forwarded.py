@@ -11,14 +11,14 @@ already: a jit of `step` traces it at its own boundary instead, the same way (th
 pytree, the same dtypes), so what it receives is no premise of that jit. The premise:
 every read of the parameter in the function is a whole argument (not starred) of a call
 of a function of the module decorated with a bare `@jax.jit` (no static argument, where a
-traced value would raise), and the function never rebinds it.
+traced value would raise; not another library's jit, which splits its arguments its own
+way), and the function never rebinds it.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import Function, Stmt
@@ -56,4 +56,6 @@ def _bare_jitted(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> bool:
 
 
 def _bare_jit(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
-    return type(expr) is not cst.Call and execution.is_jit(ctx, expr)
+    """`jax.jit` itself (not `nnx.jit` or `eqx.filter_jit`, which split their arguments
+    their own way)."""
+    return type(expr) is not cst.Call and ctx.qualify(expr) == "jax.jit"

@@ -53,3 +53,12 @@ def test_an_argument_of_bare_jitted_calls_is_forwarded() -> None:
 )
 def test_any_other_read_is_not(body: str) -> None:
     assert not forwarded(body)
+
+
+def test_another_librarys_jit_is_not_a_bare_jit() -> None:
+    code = (
+        "import jax\nfrom flax import nnx\n\n\n@nnx.jit\ndef update(m, b):\n    return b\n\n\n"
+        "def step(m, b):\n    return update(m, b)\n"
+    )
+    ctx = ModuleContext("<t>", code, cst.parse_module(code))
+    assert not forwarded_to_jits(ctx, ctx.graph.functions["step"], "b")
