@@ -168,3 +168,32 @@ def test_a_premise_that_fails_is_named_with_no_fix(source: str, premise: str) ->
     assert finding.fix.value == "none"
     assert "after `if step % 5 == 0:`" in finding.message
     assert premise in finding.message
+
+
+PER_ITEM = """
+import jax.numpy as jnp
+
+
+def run(xs):
+    for step in range(3):
+        if step % 2 == 0:
+            print(step)
+        a = jnp.sin(xs[step])
+        b = jnp.cos(a)
+        print(b)
+
+
+run(jnp.ones((3, 2)))
+"""
+
+
+def test_device_work_after_a_block_that_carries_nothing_forms_no_step() -> None:
+    _, findings = check_source(PER_ITEM)
+    [finding] = [f for f in findings if f.rule == "AO103"]
+    assert finding.fix.value == "none"
+    assert finding.message.endswith(
+        "not compiled as one step: its device work, from line 9, comes after "
+        "`if step % 2 == 0:` (line 7), and those lines form no step (one carries names "
+        "bound before the loop and runs two computing statements at least, before the "
+        "trailing ones of host arithmetic)"
+    )
