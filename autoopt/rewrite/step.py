@@ -89,11 +89,9 @@ def step_lines(
     batch taken by the traced index (rewrite/batches.py)."""
     items = {id(node): item for node, _, item in appended(plan, names)}
     blocks = plan.batches.blocks
-    return [
-        on_device(ctx, bound, blocks)
-        for line in plan.lines
-        if (bound := _bind_items(line, items)).body
-    ]
+    hoisted = _Hoisted({id(h.call): h.name for h in plan.hoisted})
+    bound = [_bind_items(line, items) for line in plan.lines]
+    return [on_device(ctx, _hoist(line, hoisted), blocks) for line in bound if line.body]
 
 
 def step_edits(
@@ -116,10 +114,12 @@ def calling_loop(plan: StepPlan, names: StepNames, node: cst.CSTNode) -> cst.For
         _call_line(cst.Attribute(cst.Name(name), cst.Name("append")), [item])
         for _, name, item in appended(plan, names)
     ]
-    rest = [] if plan.kept else list(node.body.body[len(plan.lines) :])  # `if`s: the step's
-    return node.with_changes(
-        body=node.body.with_changes(body=[step_call(plan, names), *appends, *rest])
-    )
+    body = node.body.body
+    before = list(body[: plan.start])
+    rest = [] if plan.kept else list(body[plan.start + len(plan.lines) :])  # `if`s: the step's
+    hoisted = [_call_line(cst.Name("next"), [h.iterator], [h.name]) for h in plan.hoisted]
+    calls = [*before, *hoisted, step_call(plan, names), *appends, *rest]
+    return node.with_changes(body=node.body.with_changes(body=calls))
 
 
 def step_call(plan: StepPlan, names: StepNames) -> cst.SimpleStatementLine:
@@ -167,6 +167,28 @@ def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.Sim
         target = cst.AssignTarget(cst.Name(item))
         body.append(cst.Assign([target], value, semicolon=small.semicolon))
     return line.with_changes(body=body)
+
+
+def _hoist(line: cst.SimpleStatementLine, hoisted: _Hoisted) -> cst.SimpleStatementLine:
+    """`line` with the `next(it)` calls the loop makes before the step as their names (a
+    plan that has them takes no batches: `on_device` finds its nodes by identity too)."""
+    if not hoisted.names:
+        return line
+    changed = line.visit(hoisted)
+    assert type(changed) is cst.SimpleStatementLine
+    return changed
+
+
+class _Hoisted(cst.CSTTransformer):
+    """Each `next(it)` the loop calls before the step (by identity) becomes its name."""
+
+    def __init__(self, names: dict[int, str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        name = self.names.get(id(original))
+        return cst.Name(name) if name is not None else updated
 
 
 def anchor(ctx: ModuleContext, plan: StepPlan) -> cst.CSTNode:

@@ -8,7 +8,7 @@ import libcst as cst
 
 from autoopt.analysis.plans.fori import counted_for
 from autoopt.analysis.plans.nnx_loop import NnxLoop, nnx_loop
-from autoopt.analysis.plans.step import LateLines, late_lines
+from autoopt.analysis.plans.step import LateLines, StepPlan, late_lines
 from autoopt.analysis.plans.whole_loop import WholeLoop, whole_loop
 from autoopt.analysis.semantic import MODULE, Loop, ModuleContext, Stmt, overlays, semantic
 from autoopt.model import Applicability, Edit, Finding
@@ -37,6 +37,12 @@ class CompiledLoopStep(Rule):
       the step `n` times with `lax.scan` and the lists receive the stacked appended
       values; appends under `if i % k == 0:` are stacked every step, and the list
       receives the rows of the steps where the condition holds;
+    - **step after a block**: where the body begins with statements that form no
+      step (a periodic evaluation under `if step % k == 0:`, host bookkeeping), the run
+      of device work after them becomes the step, called where that run stood; its
+      trailing lines of host arithmetic (`progress = min(step / n, 1.0)`) stay in the
+      loop, and each `next(it)` its lines make is called by the loop just before the
+      step, in their order, the step taking the value;
     - **guarded whole loop**: where only the carry's type is unproven, the loop
       checks the step's types with `jax.eval_shape` when it starts, and runs the
       scan or else the loop of jitted steps.
@@ -66,7 +72,7 @@ class CompiledLoopStep(Rule):
     purity is unproven (it calls code autoopt cannot see: another library's object, a
     function made at run time other than by a factory of the module) is reported with no
     fix, naming the call; so is a loop whose device work follows a statement that forms
-    no step (an `if` block that begins the body), naming it.
+    no step where the premise of the step after it fails, naming it.
 
     ## Why is this bad?
     Jitting the functions a loop calls one by one (AO101) leaves the glue
@@ -87,8 +93,15 @@ class CompiledLoopStep(Rule):
 
     - the loop runs eagerly (in the module, or a function it calls, a `main()` or one
       absl's `app.run` calls): `analysis/core/execution.py`, `analysis/overlays/absl.py`
-    - the lines that begin the body form a step and carry names bound before the loop:
+    - the lines that begin the body (or the run of device work after a block) form a
+      step and carry names bound before the loop:
       `analysis/plans/step.py`
+    - a step after a block: the statements before it change no name it reads; each
+      `next(it)` it makes runs on every iteration, on an iterator its lines read nowhere
+      else, and, past its first statement (an iterator that ends raises there), in a
+      function with no `try` or `with` around the loop; the value goes only to functions
+      under a bare `@jax.jit` (traced there already) or is otherwise proven:
+      `analysis/plans/tail_step.py`, `analysis/facts/jit_forwarded.py`
     - the step is jittable, asked of the program with the step extracted (AO101's
       plan: what every function it calls or hands on, `jax.grad(loss_fn)`, reads from
       outside is unchanging; a Python float a Python sum cancels, `1.0 - keep`, is a
@@ -150,6 +163,8 @@ class CompiledLoopStep(Rule):
         for verdict in verdicts:
             if not verdict.problem:
                 yield self._finding(ctx, verdict)
+            elif verdict.plan.start and _device_step(verdict):
+                yield self._late_blocked(ctx, verdict)
             elif _device_step(verdict):
                 yield from self._blocked(ctx, verdict)
         judged = {verdict.plan.loop.id for verdict in verdicts}
@@ -165,23 +180,29 @@ class CompiledLoopStep(Rule):
 
     def _late(self, ctx: ModuleContext, loop: Loop) -> Iterator[Finding]:
         """An eager loop whose device work (two statements of it at least) follows a
-        statement that forms no step (an `if` block, a print): no fix, that premise
-        named, since a step is taken only from the lines that begin the body."""
+        statement that forms no step (an `if` block, a print), where those lines form no
+        step either (no tail plan: nothing carried, one computing statement): no fix."""
         late = late_lines(ctx, loop)
         if late is None or fori_owned(ctx, loop.id) or not _device_work(ctx, loop, late):
             return
-        first = next(
-            text.strip()
-            for text in ctx.code(late.first).splitlines()
-            if text.strip() and not text.strip().startswith("#")
-        )
         message = (
-            f"{_EAGER}; not compiled as one step: its device work, from line "
-            f"{ctx.span(late.lines[0]).line}, comes after `{first}` (line "
-            f"{ctx.span(late.first).line}), and a step is taken only from the lines that "
-            "begin the body"
+            f"{_EAGER}; not compiled as one step: {_late_work(ctx, late.first, late.lines[0])}, "
+            "and those lines form no step (one carries names bound before the loop and runs "
+            "two computing statements at least, before the trailing ones of host arithmetic)"
         )
         yield self.finding(ctx, loop.node, message, Applicability.NONE)
+
+    def _late_blocked(self, ctx: ModuleContext, verdict: StepVerdict) -> Finding:
+        """A step of the device work that follows a statement forming no step (a tail
+        plan, analysis/plans/tail_step.py) whose premise fails: no fix, that premise
+        named (a doubt of the plan before the jit plan's problem)."""
+        plan = verdict.plan
+        premise = plan.doubts[0] if plan.doubts else verdict.problem
+        message = (
+            f"{_EAGER}; not compiled as one step (`{verdict.names.function}`) of "
+            f"{_tail(ctx, plan)}: {premise}"
+        )
+        return self.finding(ctx, plan.loop.node, message, Applicability.NONE)
 
     def _module_updates(self, ctx: ModuleContext, loop: Loop, taken: set[str]) -> Iterator[Finding]:
         """An eager loop whose body changes an nnx module in place (a counted loop: also
@@ -252,7 +273,8 @@ class CompiledLoopStep(Rule):
         loop = plan.loop.node
         where = "this loop's body runs eagerly, one dispatch per operation"
         if verdict.doubts:
-            message = f"{where}; not compiled as one step: {verdict.doubts[0]}"
+            what = f" of {_tail(ctx, plan)}" if plan.start else ""
+            message = f"{where}; not compiled as one step{what}: {verdict.doubts[0]}"
             return self.finding(ctx, loop, message, Applicability.NONE)
         name = verdict.names.function
         if verdict.nnx:
@@ -265,7 +287,7 @@ class CompiledLoopStep(Rule):
             return self._guarded(ctx, verdict, whole, donate)
         decorator, imports = jit_decorator(ctx, verdict.static, donate)
         donated = f", donating {_listed(donate)}" if donate else ""
-        message = f"{where}: compile it as one jitted step, `{name}`{donated}"
+        message = f"{where}: compile {_what(ctx, plan)} as one jitted step, `{name}`{donated}"
         if whole is not None:
             message += f"; not the whole loop as one `lax.scan`: {whole.doubt}"
         edits = DeferredEdits(ctx, lambda: _step_edits(ctx, verdict, decorator, imports))
@@ -423,6 +445,37 @@ def _guarded_edits(
     step = _decorated(ctx, verdict, decorator)
     plan, names = verdict.plan, verdict.names
     return [*guarded_loop_edits(ctx, plan, whole, names, step, donate), *imports]
+
+
+def _what(ctx: ModuleContext, plan: StepPlan) -> str:
+    """What the step runs: "it" (the lines beginning the body), or a tail plan's device
+    work, with the `next(it)` calls the loop makes for it."""
+    if not plan.start:
+        return "it"
+    calls = _listed([ctx.code(h.call) for h in plan.hoisted])
+    made = f", the loop calling {calls} just before it" if calls else ""
+    return f"{_tail(ctx, plan)}{made},"
+
+
+def _tail(ctx: ModuleContext, plan: StepPlan) -> str:
+    """ "its device work, from line N, after `<first>` (line M)" of a tail plan."""
+    body = plan.loop.node.body.body
+    return _late_work(ctx, body[plan.start - 1], plan.lines[0], "after")
+
+
+def _late_work(
+    ctx: ModuleContext, first: cst.CSTNode, line: cst.CSTNode, joint: str = "comes after"
+) -> str:
+    """ "its device work, from line N, <joint> `<first line of first>` (line M)"."""
+    head = next(
+        text.strip()
+        for text in ctx.code(first).splitlines()
+        if text.strip() and not text.strip().startswith("#")
+    )
+    return (
+        f"its device work, from line {ctx.span(line).line}, {joint} `{head}` "
+        f"(line {ctx.span(first).line})"
+    )
 
 
 def _listed(names: list[str]) -> str:

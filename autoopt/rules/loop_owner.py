@@ -37,6 +37,7 @@ from autoopt.analysis.facts.jit_plan import eager_loop_sites, jit_plan
 from autoopt.analysis.plans.fori import fori_plan
 from autoopt.analysis.plans.nnx_step import callee_problem, step_modules, update_calls
 from autoopt.analysis.plans.step import StepPlan, step_plans
+from autoopt.analysis.plans.tail_step import tail_plans
 from autoopt.analysis.plans.whole_loop import scan_form, whole_loop
 from autoopt.analysis.semantic import Kind, semantic
 from autoopt.model import Applicability, Replace
@@ -73,7 +74,8 @@ def _step_verdicts(ctx: ModuleContext) -> list[StepVerdict]:
     """One verdict per loop; each step gets a name no other step of the module has (they
     are all inserted at module level)."""
     verdicts: list[StepVerdict] = []
-    for plan in step_plans(ctx):
+    plans = sorted([*step_plans(ctx), *tail_plans(ctx)], key=lambda plan: plan.loop.header)
+    for plan in plans:
         if not fori_owned(ctx, plan.loop.id):
             taken = [
                 n

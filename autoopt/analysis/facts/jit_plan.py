@@ -37,6 +37,7 @@ from autoopt.analysis.core.graph import CallSite, Function
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
 from autoopt.analysis.facts.held_functions import held_locally
+from autoopt.analysis.facts.jit_forwarded import forwarded_to_jits
 from autoopt.analysis.facts.library_arrays import arrays_at_calls
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.summaries import float_doubt, holder_reads, summary
@@ -208,8 +209,8 @@ def _library_arrays(ctx: ModuleContext, plan: JitPlan, param: str) -> bool:
 def _plan_parameter(ctx: ModuleContext, plan: JitPlan, param: str, facts) -> None:
     value = _received(ctx, plan, param)
     unknown = value.kind is Kind.UNKNOWN and param not in facts.static
-    if unknown and _library_arrays(ctx, plan, param):
-        return
+    if unknown and (_library_arrays(ctx, plan, param) or forwarded_to_jits(ctx, plan.fn, param)):
+        return  # traced by the jit of a library method, or of the functions it goes to
     if param in facts.static:
         if value.is_arrays:
             plan.problem = f"`{param}` is needed as a Python value but receives an array"

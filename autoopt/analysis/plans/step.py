@@ -66,6 +66,16 @@ class Append:
 
 
 @dataclass(frozen=True)
+class Hoisted:
+    """`next(it)` in a step's lines, called in the loop just before the step, which
+    takes its value as the parameter `name` (analysis/plans/tail_step.py)."""
+
+    call: cst.Call
+    name: str
+    iterator: str
+
+
+@dataclass(frozen=True)
 class StepPlan:
     """The loop, the body lines that become the step, and the names it takes and
     returns."""
@@ -85,6 +95,8 @@ class StepPlan:
     # the batches the step takes by the loop variable, `lax.dynamic_slice_in_dim` in the
     # step (analysis/plans/batches.py), or the premise that fails for one
     batches: Blocks = NO_BLOCKS
+    start: int = 0  # the body's statements before the step's lines (a tail plan's)
+    hoisted: tuple[Hoisted, ...] = ()  # the `next(it)` calls the loop makes for the step
 
 
 def step_plans(ctx: ModuleContext) -> list[StepPlan]:
@@ -102,7 +114,7 @@ def step_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
     node = loop.node
     if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
         return None
-    return _plan(ctx, loop, _device_lines(ctx, node))
+    return lines_plan(ctx, loop, _device_lines(ctx, node))
 
 
 def kept_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
@@ -120,7 +132,7 @@ def kept_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
     if not kept or not all(_appends_only(ctx, block) for block in kept):
         return None
     inner = [line for block in kept for line in block.body.body]  # type: ignore[union-attr]  # _appends_only: Ifs
-    plan = _plan(ctx, loop, [*lines, *inner], tuple(kept))  # type: ignore[arg-type]  # lines of Ifs
+    plan = lines_plan(ctx, loop, [*lines, *inner], tuple(kept))  # type: ignore[arg-type]  # lines of Ifs
     if plan is None:
         return None
     return replace(plan, kept=tuple(kept), narrow=step_plan(ctx, loop))  # type: ignore[arg-type]  # _appends_only: Ifs
@@ -140,7 +152,7 @@ def _appends_only(ctx: ModuleContext, block: cst.BaseStatement | cst.BaseSmallSt
     )
 
 
-def _plan(
+def lines_plan(
     ctx: ModuleContext,
     loop: Loop,
     lines: list[cst.SimpleStatementLine],
@@ -194,10 +206,12 @@ def _plain_loop(node: cst.For | cst.While) -> bool:
 @dataclass(frozen=True)
 class LateLines:
     """Lines of an eager loop's body that could form a step but do not begin the body:
-    `first`, the statement that does, comes before them."""
+    `first`, the statement that does, comes before them, `start` statements of the body
+    in all."""
 
     first: cst.BaseStatement | cst.BaseSmallStatement
     lines: tuple[cst.SimpleStatementLine, ...]
+    start: int
 
 
 def late_lines(ctx: ModuleContext, loop: Loop) -> LateLines | None:
@@ -213,7 +227,7 @@ def late_lines(ctx: ModuleContext, loop: Loop) -> LateLines | None:
     for start in range(1, len(body)):
         run = _lines(ctx, body[start:])
         if sum(_computes(small) for line in run for small in line.body) >= _MIN_STATEMENTS:
-            return LateLines(body[0], tuple(run))
+            return LateLines(body[0], tuple(run), start)
     return None
 
 

@@ -155,6 +155,8 @@ def _known(ctx: ModuleContext) -> dict[int, tuple[StepPlan, WholeLoop | None]]:
 
 def _whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     node = plan.loop.node
+    if plan.start or plan.hoisted:
+        return None  # statements before the step, or host calls it needs: not a scan
     counter: tuple[str, str, str] | None = None
     premise = ""
     if type(node) is cst.While:

@@ -21,6 +21,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     no_fix,
     one_call,
     step,
+    tail,
     valid,
     while_loop,
     whole_loop_scan,
@@ -78,4 +79,5 @@ INVALID: tuple[Invalid, ...] = (
     no_fix.PYTHON_NUMBER_LEFT,
     *batches.INVALID,
     nnx_in_place.NNX_LOOP,
+    *tail.INVALID,
 )

@@ -98,15 +98,15 @@ if __name__ == "__main__":
     app.run(main)
 """
 
-#: The device work follows an `if` block: a step is taken only from the lines that begin
-#: the body, so no fix, and the finding names the block (`main` runs eagerly: absl's
-#: `app.run` calls it).
+#: The device work follows an `if` block that replaces the carry it reads: the step
+#: would read (and donate) the block's value, which a step after a block is never
+#: allowed, so no fix, that premise named (`main` runs eagerly: absl's `app.run` calls it).
 LATE_DEVICE_WORK = Invalid(
-    _ABSL_MAIN,
+    _ABSL_MAIN.replace("            print(step)\n", "            w = w * 0.5\n"),
     fix=_NONE,
-    message="not compiled as one step: its device work, from line 18, comes after "
-    "`if step % 10 == 0:` (line 16), and a step is taken only from the lines that begin "
-    "the body",
+    message="not compiled as one step of its device work, from line 18, after "
+    "`if step % 10 == 0:` (line 16): `w`, which the step would read, is changed by line 17 "
+    "before its lines, in the body",
 )
 
 VALID = (

@@ -97,25 +97,6 @@ def main():
     Valid(
         """
 import jax.numpy as jnp
-
-
-def run(x):
-    it = 0
-    while it < 10:
-        it += 1
-        d = jnp.sin(x)
-        x = x + 0.1 * d
-    return x
-
-
-def main():
-    return run(jnp.ones(3))
-""",
-        "the body starts with host bookkeeping (`it += 1`)",
-    ),
-    Valid(
-        """
-import jax.numpy as jnp
 import numpy as np
 
 
