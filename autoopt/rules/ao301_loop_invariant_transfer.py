@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis.facts.hoist_reach import hoist_doubt
 from autoopt.analysis.plans.sliced import sliced_index, whole_transfer
 from autoopt.analysis.semantic import (
     MODULE,
@@ -117,7 +118,7 @@ class LoopInvariantTransfer(Rule):
                     yield finding
 
     def _finding(self, ctx, places, stmt, expr, source, jitted, hoists) -> Finding | None:
-        reads = {n.value for n in read_names(source)} - _module_names(ctx)
+        reads = {n.value for n in read_names(expr)} - _module_names(ctx)
         loop = _outermost_invariant(ctx, stmt, reads)
         if loop is None:
             if type(source) is not cst.Subscript:
@@ -131,7 +132,7 @@ class LoopInvariantTransfer(Rule):
         hoisted, imports = _hoisted_text(ctx, places, stmt, expr, source)
         name, edits = hoists.edits(loop, hoisted, ctx.code(source))
         edits += [*imports, Replace(expr, lambda _node, n=name: cst.Name(n))]  # type: ignore[misc]  # a lambda with a default
-        fix, why = _donation_risk(ctx, stmt, expr, loop, jitted)
+        fix, why = _hoist_risk(ctx, stmt, expr, source, loop, jitted)
         message = (
             f"`{ctx.code(expr)}` copies the same data to the device on every iteration of the "
             f"loop at line {line}: transfer it once before the loop (`{name} = {hoisted}`)"
@@ -163,7 +164,7 @@ class LoopInvariantTransfer(Rule):
         hoisted, imports = whole_transfer(ctx, expr, base)
         name, edits = hoists.edits(loop, hoisted, base.value)
         edits += [*imports, Replace(expr, _on_device(source, name))]
-        fix, why = _donation_risk(ctx, stmt, expr, loop, jitted)
+        fix, why = _hoist_risk(ctx, stmt, expr, base, loop, jitted)
         if index.doubt and fix is _SAFE:
             fix, why = _UNSAFE, f"; unsafe: {index.doubt}"
         line = ctx.span(loop.node).line
@@ -340,6 +341,22 @@ def _hoisted_text(
     if expr is source or (simple and places.place_of(stmt, source) is Place.HOST):
         return f"{device_put}({ctx.code(source)})", imports
     return ctx.code(expr), ()
+
+
+def _hoist_risk(
+    ctx: ModuleContext,
+    stmt: Stmt,
+    expr: cst.BaseExpression,
+    source: cst.BaseExpression,
+    loop: Loop,
+    jitted: dict,
+) -> tuple[Applicability, str]:
+    """Unsafe when the hoisted transfer may fail where the original never runs it, or
+    when the one hoisted array may be donated."""
+    doubt = hoist_doubt(ctx, loop, expr, source, frozenset(_module_names(ctx)))
+    if doubt is not None:
+        return _UNSAFE, f"; unsafe: {doubt}"
+    return _donation_risk(ctx, stmt, expr, loop, jitted)
 
 
 def _donation_risk(
