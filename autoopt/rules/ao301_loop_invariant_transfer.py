@@ -353,7 +353,7 @@ def _hoist_risk(
 ) -> tuple[Applicability, str]:
     """Unsafe when the hoisted transfer may fail where the original never runs it, or
     when the one hoisted array may be donated."""
-    doubt = hoist_doubt(ctx, loop, expr, source, frozenset(_module_names(ctx)))
+    doubt = hoist_doubt(ctx, stmt, loop, expr, source, frozenset(_module_names(ctx)))
     if doubt is not None:
         return _UNSAFE, f"; unsafe: {doubt}"
     return _donation_risk(ctx, stmt, expr, loop, jitted)

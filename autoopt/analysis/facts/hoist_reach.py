@@ -25,7 +25,7 @@ from itertools import pairwise
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import Loop
+from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.values.ints import bounds, builtin
 from autoopt.analysis.values.lattice import Kind
@@ -44,6 +44,7 @@ _DEFERRED = {
 
 def hoist_doubt(
     ctx: ModuleContext,
+    stmt: Stmt,
     loop: Loop,
     expr: cst.BaseExpression,
     source: cst.BaseExpression,
@@ -52,7 +53,7 @@ def hoist_doubt(
     """None where `expr` (transferring `source`) may move before `loop`: it cannot raise
     there, or the original runs it whenever the loop is reached; else why it may raise
     where the original does not run it. `constants` are names that hold no data."""
-    if _cannot_raise(ctx, loop, expr, source, constants):
+    if _cannot_raise(ctx, stmt, expr, source, constants):
         return None
     reason = _skipped(ctx, loop, expr, ctx.code(source))
     if reason is None:
@@ -62,14 +63,16 @@ def hoist_doubt(
 
 def _cannot_raise(
     ctx: ModuleContext,
-    loop: Loop,
+    stmt: Stmt,
     expr: cst.BaseExpression,
     source: cst.BaseExpression,
     constants: frozenset[str],
 ) -> bool:
-    """`source` is an array where the loop starts; the other arguments are constants."""
-    header = ctx.graph.stmts[loop.header]
-    value = model(ctx).value_of(header, source)
+    """`source` is an array; the other arguments are constants. Its value at `stmt` is
+    its value where the loop starts: nothing in the loop rebinds it (the caller's
+    premise), and the value model joins every definition that reaches it, never
+    narrowing by a condition (`x is not None` leaves `x` what it was)."""
+    value = model(ctx).value_of(stmt, source)
     if value.kind not in _ARRAYS or value.dtype == "object":
         return False
     others = [a.value for a in expr.args[1:]] if type(expr) is cst.Call else []
