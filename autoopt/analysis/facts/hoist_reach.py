@@ -25,6 +25,7 @@ from itertools import pairwise
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.values.ints import bounds, builtin
@@ -32,6 +33,7 @@ from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
 _ARRAYS = (Kind.ARRAY, Kind.HOST_ARRAY)
+_LITERALS = ("None", "True", "False")
 _JUMPS = (cst.Break, cst.Continue, cst.Return, cst.Raise)
 _DEFERRED = {
     cst.Lambda: "a lambda",
@@ -80,11 +82,10 @@ def _cannot_raise(
 
 
 def _constant(node: cst.BaseExpression, constants: frozenset[str]) -> bool:
-    """Reads only `constants` (`jnp.float16`) and literals."""
-    names = [n for n in walk(node) if type(n) is cst.Name]
-    return not any(type(n) is cst.Call for n in walk(node)) and all(
-        n.value in constants or n.value in ("None", "True", "False") for n in names
-    )
+    """Reads only `constants` (`jnp.float16`) and literals, and calls nothing."""
+    if any(type(n) is cst.Call for n in walk(node)):
+        return False
+    return all(n.value in constants or n.value in _LITERALS for n in read_names(node))
 
 
 def _skipped(ctx: ModuleContext, loop: Loop, expr: cst.CSTNode, source: str) -> str | None:
