@@ -17,7 +17,7 @@ import numpy as np
 
 
 """
-_AFTER = "; before the loop it may not be an array, so the transfer could fail there"
+_AFTER = "; before the loop `{}` may not be an array, so its transfer could fail there"
 
 
 def _only(code: str):
@@ -43,7 +43,7 @@ def evaluate(batches, weights=None):
         total = total + jnp.sum(logits)
     return total
 """,
-        "`weights` is transferred only where `weights is not None`",
+        "the transfer of `weights` runs only where `weights is not None`",
     ),
     "in the `else:` of an `if`": (
         """
@@ -56,7 +56,7 @@ def f(xs, table, plain):
             out = out + jnp.asarray(table)[0]
     return out
 """,
-        "`table` is transferred only where `plain` is false",
+        "the transfer of `table` runs only where `plain` is false",
     ),
     "inside `try:`": (
         """
@@ -70,7 +70,7 @@ def rollout(xs, aux):
         total = total + x + bonus
     return total
 """,
-        "`aux` is transferred inside the `try:` at line 10, whose handlers would no longer "
+        "the transfer of `aux` runs inside the `try:` at line 10, whose handlers would no longer "
         "see what it raises",
     ),
     "a `while` loop that may run zero times": (
@@ -82,7 +82,8 @@ def refine(x, table, tol):
         it += 1
     return x
 """,
-        "the `while` loop at line 9 may run zero times, and then `table` is never transferred",
+        "the `while` loop at line 9 may run zero times, and then the transfer of `table` "
+        "never runs",
     ),
     "a resumed `range(start, n)`": (
         """
@@ -92,7 +93,7 @@ def train(w, start, n_epochs, weights):
     return w
 """,
         "the loop at line 8 may run zero times (over `range(start, n_epochs)`), and then "
-        "`weights` is never transferred",
+        "the transfer of `weights` never runs",
     ),
     "after an early `continue`": (
         """
@@ -115,7 +116,7 @@ def f(table, flags):
         print(total)
     return total
 """,
-        "`table` is transferred only where `flags[i]` is true",
+        "the transfer of `table` runs only where `flags[i]` is true",
     ),
     "one side of a conditional expression": (
         """
@@ -126,7 +127,7 @@ def f(table, use):
         print(total)
     return total
 """,
-        "`table` is transferred only where `use`",
+        "the transfer of `table` runs only where `use`",
     ),
     "a comprehension": (
         """
@@ -137,7 +138,7 @@ def f(table, groups):
         print(total)
     return total
 """,
-        "`table` is transferred inside a comprehension, which may never run it",
+        "the transfer of `table` runs inside a comprehension, which may never run it",
     ),
     "a NumPy array with a dtype read from a parameter": (
         """
@@ -149,8 +150,8 @@ def f(dtype, n):
         print(total)
     return total
 """,
-        "the loop at line 10 may run zero times (over `range(n)`), and then `table` is "
-        "never transferred",
+        "the loop at line 10 may run zero times (over `range(n)`), and then the transfer of "
+        "`table` never runs",
     ),
 }
 
@@ -158,7 +159,8 @@ def f(dtype, n):
 @pytest.mark.parametrize("name", sorted(UNSAFE_CASES))
 def test_a_transfer_the_original_may_not_run_is_hoisted_only_as_unsafe(name: str) -> None:
     code, reason = UNSAFE_CASES[name]
-    assert _doubt(code) == reason + _AFTER
+    operand = "aux" if "aux" in reason else "weights" if "weights" in reason else "table"
+    assert _doubt(code) == reason + _AFTER.format(operand)
 
 
 def test_the_guarded_transfer_is_named_in_the_full_message() -> None:
@@ -166,8 +168,9 @@ def test_the_guarded_transfer_is_named_in_the_full_message() -> None:
     assert _only(code).message == (
         "`jnp.asarray(weights)` copies the same data to the device on every iteration of the "
         "loop at line 9: transfer it once before the loop (`weights_dev = "
-        "jnp.asarray(weights)`); unsafe: `weights` is transferred only where `weights is not "
-        "None`; before the loop it may not be an array, so the transfer could fail there"
+        "jnp.asarray(weights)`); unsafe: the transfer of `weights` runs only where `weights "
+        "is not None`; before the loop `weights` may not be an array, so its transfer could "
+        "fail there"
     )
 
 

@@ -57,10 +57,11 @@ def hoist_doubt(
     where the original does not run it. `constants` are names that hold no data."""
     if _cannot_raise(ctx, stmt, expr, source, constants):
         return None
-    reason = _skipped(ctx, loop, expr, ctx.code(source))
+    reason = skipped(ctx, loop, expr, f"the transfer of `{ctx.code(source)}`")
     if reason is None:
         return None
-    return f"{reason}; before the loop it may not be an array, so the transfer could fail there"
+    operand = ctx.code(source)
+    return f"{reason}; before the loop `{operand}` may not be an array, so its transfer could fail there"
 
 
 def _cannot_raise(
@@ -88,58 +89,56 @@ def _constant(node: cst.BaseExpression, constants: frozenset[str]) -> bool:
     return all(n.value in constants or n.value in _LITERALS for n in read_names(node))
 
 
-def _skipped(ctx: ModuleContext, loop: Loop, expr: cst.CSTNode, source: str) -> str | None:
+def skipped(ctx: ModuleContext, loop: Loop, expr: cst.CSTNode, what: str) -> str | None:
     """Why the original may not evaluate `expr` once `loop` is reached, the guard nearest
-    to it first (None: it does)."""
+    to it first (None: it does). `what` names `expr` in the reason."""
     path = ctx.ancestors(expr)
     start = next(i for i, node in enumerate(path) if node is loop.node)
     for parent, child in reversed(list(pairwise(path[start:]))):
-        reason = _guard(ctx, parent, child, source)
+        reason = _guard(ctx, parent, child, what)
         if reason is not None:
             return reason
     return None
 
 
-def _guard(ctx: ModuleContext, parent: cst.CSTNode, child: cst.CSTNode, source: str) -> str | None:
+def _guard(ctx: ModuleContext, parent: cst.CSTNode, child: cst.CSTNode, what: str) -> str | None:
     """Why evaluating `parent` may not evaluate its part `child` (None: it always does)."""
     if isinstance(parent, (cst.For, cst.While)):
         if child is not parent.body:
-            return f"`{source}` is transferred only in the loop's `else:`"
-        return _may_not_run(ctx, parent, source)
+            return f"{what} runs only in the loop's `else:`"
+        return _may_not_run(ctx, parent, what)
     if isinstance(parent, (cst.IndentedBlock, cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-        return _jump_before(ctx, parent.body, child, source)
+        return _jump_before(ctx, parent.body, child, what)
     if isinstance(parent, (cst.If, cst.IfExp)) and child is not parent.test:
         holds = "" if child is parent.body else " is false"
-        return f"`{source}` is transferred only where `{ctx.code(parent.test)}`{holds}"
+        return f"{what} runs only where `{ctx.code(parent.test)}`{holds}"
     if isinstance(parent, cst.BooleanOperation) and child is parent.right:
         truth = "true" if isinstance(parent.operator, cst.And) else "false"
-        return f"`{source}` is transferred only where `{ctx.code(parent.left)}` is {truth}"
+        return f"{what} runs only where `{ctx.code(parent.left)}` is {truth}"
     if isinstance(parent, (cst.Try, cst.TryStar)):
-        return _in_try(ctx, parent, child, source)
+        return _in_try(ctx, parent, child, what)
     if isinstance(parent, cst.With) and child is parent.body:
-        return f"`{source}` is transferred inside `with {ctx.code(parent.items[0].item)}:`"
+        return f"{what} runs inside `with {ctx.code(parent.items[0].item)}:`"
     if isinstance(parent, cst.Match) and child is not parent.subject:
         line = ctx.span(parent).line
-        return f"`{source}` is transferred only in a `case` of the `match` at line {line}"
+        return f"{what} runs only in a `case` of the `match` at line {line}"
     if type(parent) in _DEFERRED:
-        return f"`{source}` is transferred inside {_DEFERRED[type(parent)]}, which may never run it"
+        return f"{what} runs inside {_DEFERRED[type(parent)]}, which may never run it"
     return None
 
 
-def _in_try(
-    ctx: ModuleContext, node: cst.Try | cst.TryStar, child: cst.CSTNode, source: str
-) -> str:
+def _in_try(ctx: ModuleContext, node: cst.Try | cst.TryStar, child: cst.CSTNode, what: str) -> str:
     line = ctx.span(node).line
     if child is node.body:
         return (
-            f"`{source}` is transferred inside the `try:` at line {line}, whose handlers "
+            f"{what} runs inside the `try:` at line {line}, whose handlers "
             "would no longer see what it raises"
         )
-    return f"`{source}` is transferred only in a clause of the `try:` at line {line}"
+    return f"{what} runs only in a clause of the `try:` at line {line}"
 
 
 def _jump_before(
-    ctx: ModuleContext, body: Sequence[cst.CSTNode], child: cst.CSTNode, source: str
+    ctx: ModuleContext, body: Sequence[cst.CSTNode], child: cst.CSTNode, what: str
 ) -> str | None:
     """An earlier statement of the block that may jump past `child`."""
     for node in body:
@@ -149,14 +148,14 @@ def _jump_before(
         if jump is not None:
             word = type(jump).__name__.lower()
             line = ctx.span(jump).line
-            return f"an earlier `{word}` at line {line} may skip the transfer of `{source}`"
+            return f"an earlier `{word}` at line {line} may skip {what}"
     return None
 
 
-def _may_not_run(ctx: ModuleContext, loop: cst.For | cst.While, source: str) -> str | None:
+def _may_not_run(ctx: ModuleContext, loop: cst.For | cst.While, what: str) -> str | None:
     """Why the loop may run zero times (None: it is proven to run at least once)."""
     line = ctx.span(loop).line
-    never = f"and then `{source}` is never transferred"
+    never = f"and then {what} never runs"
     if isinstance(loop, cst.While):
         if _always_true(loop.test):
             return None
