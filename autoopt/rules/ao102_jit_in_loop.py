@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from autoopt.analysis.facts.hoist_reach import skipped
 from autoopt.analysis.semantic import (
     Kind,
     Loop,
@@ -89,10 +90,11 @@ class JitInLoop(Rule):
         changed = semantic(ctx).variant_reason(inner, reads - set(ctx.imports.bindings))
         if changed:
             return self._none(ctx, call, f"{where}; {changed}")
-        edits = _hoist(ctx, stmt, call, _outermost_invariant(ctx, stmt, reads))
+        loop = _outermost_invariant(ctx, stmt, reads)
+        edits = _hoist(ctx, stmt, call, loop)
         title = "Build the jitted function once, before the loop"
         message = f"{where}: build it once before the loop"
-        doubt = _state_doubt(ctx, stmt, call)
+        doubt = _state_doubt(ctx, stmt, call) or _reach_doubt(ctx, stmt, call, loop)
         fix = Applicability.UNSAFE if doubt else Applicability.SAFE
         message += f"; unsafe: {doubt}" if doubt else ""
         return self.finding(ctx, call, message, fix, edits, title=title)
@@ -118,6 +120,18 @@ def _state_doubt(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> str:
                     f"({base.kind.value}), which jit would freeze at its first value"
                 )
     return ""
+
+
+def _reach_doubt(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> str:
+    """Built before the loop, the jit runs where the original may not build it; it raises
+    there unless it wraps a function and has no options (which jit checks against it)."""
+    args = call.args
+    if len(args) == 1 and semantic(ctx).value_of(stmt, args[0].value).kind is Kind.CALLABLE:
+        return ""
+    reason = skipped(ctx, loop, call, f"`{ctx.code(call)}`")
+    if reason is None:
+        return ""
+    return f"{reason}; before the loop it may raise (not a function, or options it rejects)"
 
 
 def _functions_defined_in(ctx: ModuleContext, stmt: Stmt, loop: Loop) -> set[str]:
