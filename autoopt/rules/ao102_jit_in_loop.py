@@ -46,11 +46,17 @@ class JitInLoop(Rule):
     `partial(f, dt=obj.dt)`), which jit traces once and freezes; **no fix** when
     the function is defined in the loop, changes during it, or its options change
     per iteration: define it once outside the loop and pass the changing values as
-    arguments.
+    arguments. A jit the original may not build when the loop is reached (under `if`,
+    in a `try:`, in a loop that may run zero times) is **unsafe** unless it wraps a
+    function with no options: built before the loop, `jax.jit(None)` or options the
+    function rejects raise where the original never ran it.
 
     - nothing `jax.jit(...)` reads (the function, the options) changes in the loop,
       nor in a function it calls: `analysis/facts/invariance.py`
     - the callable is a module function, not an object's state: `analysis/values/model.py`
+    - building it before the loop cannot raise where the original would not build it: it
+      wraps a function with no options, or it runs on the first iteration of a loop proven
+      to run, nothing before it able to skip it: `analysis/facts/hoist_reach.py`
     - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
       theirs: `rules/loop_owner.py`
     """

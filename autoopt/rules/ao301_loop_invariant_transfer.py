@@ -69,7 +69,11 @@ class LoopInvariantTransfer(Rule):
     that changes per iteration is never hoisted and not reported. A part taken with an integer index
     or an array of indices (`X[i]`, `X[idx]`) is **unsafe**: nothing proves the
     indices in range, and NumPy raises for one out of range where a JAX array clamps
-    it (and returns the last row).
+    it (and returns the last row). A transfer the original may not run when the loop is
+    reached (under `if`, in a `try:` body, on one side of `and`/`or` or `a if c else b`, in
+    a comprehension, after a `break`/`continue`/`return`/`raise` that may skip it, in a loop
+    that may run zero times) is **unsafe** unless its operand is an array: hoisted, it
+    would run anyway, and `jnp.asarray(None)` or a ragged list raises there.
 
     - every name the transfer reads stays the same in the loop: no statement rebinds it
       (`analysis/facts/invariance.py`), and nothing that runs during the loop may change
@@ -77,6 +81,11 @@ class LoopInvariantTransfer(Rule):
       views, bound methods and closures of it; helpers in any file of the project; code
       autoopt cannot see that may reach it): `analysis/facts/mutation.py`
     - the data lives on the host (NumPy) or is a transfer: `analysis/values/placement.py`
+    - the hoisted transfer cannot fail where the original would not run it: its operand is
+      a NumPy or JAX array and its other arguments constants (`dtype=jnp.float16`), or it
+      runs on the first iteration of every loop down from the one it leaves, nothing before
+      it can skip it, and each such loop is proven to run (`while True:`, a non-empty
+      literal, a `range` with proven bounds): `analysis/facts/hoist_reach.py`
     - no call in the loop donates the hoisted array: `analysis/core/jitted.py`
       (the jit options); every call it reaches, through the names it is bound to, the
       containers it is put in and the functions of the module it is handed to, is
