@@ -107,6 +107,16 @@ def f(table, skip):
 """,
         "an earlier `continue` at line 11 may skip the transfer of `table`",
     ),
+    "after a `yield`": (
+        """
+def scaled(xs, table):
+    for i in range(3):
+        yield xs[i]
+        print(i)
+        yield xs[i] * jnp.asarray(table)[0]
+""",
+        "an earlier `yield` at line 9 may skip the transfer of `table`",
+    ),
     "the right of `and`": (
         """
 def f(table, flags):

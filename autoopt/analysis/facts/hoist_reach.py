@@ -5,9 +5,10 @@ Hoisted, `jnp.asarray(x)` runs before the loop every time the loop is reached. T
 original may never run it: it sits under a condition (`if x is not None:`, the right of
 `and`/`or`, one side of `a if c else b`), in a `try:` body whose handlers see what it
 raises, in a comprehension or lambda, after a `break`/`continue`/`return`/`raise` that
-may skip it, or in a loop that may run zero times. The hoisted transfer is then an
-evaluation the original does not make, and it may raise (`jnp.asarray(None)`, a ragged
-list). It is harmless only where it is proven not to raise:
+may skip it or a `yield` after which the consumer may stop, or in a loop that may run
+zero times. The hoisted transfer is then an evaluation the original does not make, and
+it may raise (`jnp.asarray(None)`, a ragged list). It is harmless only where it is
+proven not to raise (AO301's transfers; AO102 asks `skipped` of a jit it builds):
 
 - its operand is, before the loop, a NumPy array or a JAX array (`analysis/values/`),
   and every other argument reads only module names and literals (`dtype=jnp.float16`);
@@ -34,7 +35,7 @@ from autoopt.analysis.values.model import model
 
 _ARRAYS = (Kind.ARRAY, Kind.HOST_ARRAY)
 _LITERALS = ("None", "True", "False")
-_JUMPS = (cst.Break, cst.Continue, cst.Return, cst.Raise)
+_JUMPS = (cst.Break, cst.Continue, cst.Return, cst.Raise, cst.Yield)
 _DEFERRED = {
     cst.Lambda: "a lambda",
     cst.ListComp: "a comprehension",
@@ -61,7 +62,10 @@ def hoist_doubt(
     if reason is None:
         return None
     operand = ctx.code(source)
-    return f"{reason}; before the loop `{operand}` may not be an array, so its transfer could fail there"
+    return (
+        f"{reason}; before the loop `{operand}` may not be an array, so its transfer could "
+        "fail there"
+    )
 
 
 def _cannot_raise(
