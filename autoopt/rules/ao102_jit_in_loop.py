@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from autoopt.analysis.facts.hoist_reach import skipped
 from autoopt.analysis.semantic import (
     Kind,
     Loop,
@@ -45,11 +46,17 @@ class JitInLoop(Rule):
     `partial(f, dt=obj.dt)`), which jit traces once and freezes; **no fix** when
     the function is defined in the loop, changes during it, or its options change
     per iteration: define it once outside the loop and pass the changing values as
-    arguments.
+    arguments. A jit the original may not build when the loop is reached (under `if`,
+    in a `try:`, in a loop that may run zero times) is **unsafe** unless it wraps a
+    function with no options: built before the loop, `jax.jit(None)` or options the
+    function rejects raise where the original never ran it.
 
     - nothing `jax.jit(...)` reads (the function, the options) changes in the loop,
       nor in a function it calls: `analysis/facts/invariance.py`
     - the callable is a module function, not an object's state: `analysis/values/model.py`
+    - building it before the loop cannot raise where the original would not build it: it
+      wraps a function with no options, or it runs on the first iteration of a loop proven
+      to run, nothing before it able to skip it: `analysis/facts/hoist_reach.py`
     - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
       theirs: `rules/loop_owner.py`
     """
@@ -89,10 +96,11 @@ class JitInLoop(Rule):
         changed = semantic(ctx).variant_reason(inner, reads - set(ctx.imports.bindings))
         if changed:
             return self._none(ctx, call, f"{where}; {changed}")
-        edits = _hoist(ctx, stmt, call, _outermost_invariant(ctx, stmt, reads))
+        loop = _outermost_invariant(ctx, stmt, reads)
+        edits = _hoist(ctx, stmt, call, loop)
         title = "Build the jitted function once, before the loop"
         message = f"{where}: build it once before the loop"
-        doubt = _state_doubt(ctx, stmt, call)
+        doubt = _state_doubt(ctx, stmt, call) or _reach_doubt(ctx, stmt, call, loop)
         fix = Applicability.UNSAFE if doubt else Applicability.SAFE
         message += f"; unsafe: {doubt}" if doubt else ""
         return self.finding(ctx, call, message, fix, edits, title=title)
@@ -118,6 +126,18 @@ def _state_doubt(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> str:
                     f"({base.kind.value}), which jit would freeze at its first value"
                 )
     return ""
+
+
+def _reach_doubt(ctx: ModuleContext, stmt: Stmt, call: cst.Call, loop: Loop) -> str:
+    """Built before the loop, the jit runs where the original may not build it; it raises
+    there unless it wraps a function and has no options (which jit checks against it)."""
+    args = call.args
+    if len(args) == 1 and semantic(ctx).value_of(stmt, args[0].value).kind is Kind.CALLABLE:
+        return ""
+    reason = skipped(ctx, loop, call, f"`{ctx.code(call)}`")
+    if reason is None:
+        return ""
+    return f"{reason}; before the loop it may raise (not a function, or options it rejects)"
 
 
 def _functions_defined_in(ctx: ModuleContext, stmt: Stmt, loop: Loop) -> set[str]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from autoopt.analysis.facts.hoist_reach import hoist_doubt
 from autoopt.analysis.plans.sliced import sliced_index, whole_transfer
 from autoopt.analysis.semantic import (
     MODULE,
@@ -68,7 +69,11 @@ class LoopInvariantTransfer(Rule):
     that changes per iteration is never hoisted and not reported. A part taken with an integer index
     or an array of indices (`X[i]`, `X[idx]`) is **unsafe**: nothing proves the
     indices in range, and NumPy raises for one out of range where a JAX array clamps
-    it (and returns the last row).
+    it (and returns the last row). A transfer the original may not run when the loop is
+    reached (under `if`, in a `try:` body, on one side of `and`/`or` or `a if c else b`, in
+    a comprehension, after a `break`/`continue`/`return`/`raise` that may skip it, in a loop
+    that may run zero times) is **unsafe** unless its operand is an array: hoisted, it
+    would run anyway, and `jnp.asarray(None)` or a ragged list raises there.
 
     - every name the transfer reads stays the same in the loop: no statement rebinds it
       (`analysis/facts/invariance.py`), and nothing that runs during the loop may change
@@ -76,6 +81,11 @@ class LoopInvariantTransfer(Rule):
       views, bound methods and closures of it; helpers in any file of the project; code
       autoopt cannot see that may reach it): `analysis/facts/mutation.py`
     - the data lives on the host (NumPy) or is a transfer: `analysis/values/placement.py`
+    - the hoisted transfer cannot fail where the original would not run it: its operand is
+      a NumPy or JAX array and its other arguments constants (`dtype=jnp.float16`), or it
+      runs on the first iteration of every loop down from the one it leaves, nothing before
+      it can skip it, and each such loop is proven to run (`while True:`, a non-empty
+      literal, a `range` with proven bounds): `analysis/facts/hoist_reach.py`
     - no call in the loop donates the hoisted array: `analysis/core/jitted.py`
       (the jit options); every call it reaches, through the names it is bound to, the
       containers it is put in and the functions of the module it is handed to, is
@@ -117,7 +127,7 @@ class LoopInvariantTransfer(Rule):
                     yield finding
 
     def _finding(self, ctx, places, stmt, expr, source, jitted, hoists) -> Finding | None:
-        reads = {n.value for n in read_names(source)} - _module_names(ctx)
+        reads = {n.value for n in read_names(expr)} - _module_names(ctx)
         loop = _outermost_invariant(ctx, stmt, reads)
         if loop is None:
             if type(source) is not cst.Subscript:
@@ -131,7 +141,7 @@ class LoopInvariantTransfer(Rule):
         hoisted, imports = _hoisted_text(ctx, places, stmt, expr, source)
         name, edits = hoists.edits(loop, hoisted, ctx.code(source))
         edits += [*imports, Replace(expr, lambda _node, n=name: cst.Name(n))]  # type: ignore[misc]  # a lambda with a default
-        fix, why = _donation_risk(ctx, stmt, expr, loop, jitted)
+        fix, why = _hoist_risk(ctx, stmt, expr, source, loop, jitted)
         message = (
             f"`{ctx.code(expr)}` copies the same data to the device on every iteration of the "
             f"loop at line {line}: transfer it once before the loop (`{name} = {hoisted}`)"
@@ -163,7 +173,7 @@ class LoopInvariantTransfer(Rule):
         hoisted, imports = whole_transfer(ctx, expr, base)
         name, edits = hoists.edits(loop, hoisted, base.value)
         edits += [*imports, Replace(expr, _on_device(source, name))]
-        fix, why = _donation_risk(ctx, stmt, expr, loop, jitted)
+        fix, why = _hoist_risk(ctx, stmt, expr, base, loop, jitted)
         if index.doubt and fix is _SAFE:
             fix, why = _UNSAFE, f"; unsafe: {index.doubt}"
         line = ctx.span(loop.node).line
@@ -340,6 +350,22 @@ def _hoisted_text(
     if expr is source or (simple and places.place_of(stmt, source) is Place.HOST):
         return f"{device_put}({ctx.code(source)})", imports
     return ctx.code(expr), ()
+
+
+def _hoist_risk(
+    ctx: ModuleContext,
+    stmt: Stmt,
+    expr: cst.BaseExpression,
+    source: cst.BaseExpression,
+    loop: Loop,
+    jitted: dict,
+) -> tuple[Applicability, str]:
+    """Unsafe when the hoisted transfer may fail where the original never runs it, or
+    when the one hoisted array may be donated."""
+    doubt = hoist_doubt(ctx, stmt, loop, expr, source, frozenset(_module_names(ctx)))
+    if doubt is not None:
+        return _UNSAFE, f"; unsafe: {doubt}"
+    return _donation_risk(ctx, stmt, expr, loop, jitted)
 
 
 def _donation_risk(

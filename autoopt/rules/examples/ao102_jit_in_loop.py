@@ -185,12 +185,22 @@ while not done(x):
         """
 import jax as J
 
+
+def sgd(params, batch):
+    return params
+
+
 for epoch in range(3):
     for batch in batches:
         params = J.jit(sgd)(params, batch)
 """,
         """
 import jax as J
+
+
+def sgd(params, batch):
+    return params
+
 
 sgd_jit = J.jit(sgd)
 for epoch in range(3):
@@ -202,6 +212,11 @@ for epoch in range(3):
         """
 import jax
 
+
+def sgd(params, batch, lr):
+    return params
+
+
 for epoch in range(3):
     lr = 0.1 / (epoch + 1)
     for batch in batches:
@@ -209,6 +224,11 @@ for epoch in range(3):
 """,
         """
 import jax
+
+
+def sgd(params, batch, lr):
+    return params
+
 
 sgd_jit = jax.jit(sgd)
 for epoch in range(3):

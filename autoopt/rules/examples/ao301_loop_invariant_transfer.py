@@ -797,6 +797,8 @@ def run(w, table, steps):
         w = jnp.tanh(w @ table_dev)
     return w
 """,
+        fix=_UNSAFE,
+        message="unsafe: the loop at line 5 may run zero times (over `range(steps)`)",
     ),
     Invalid(
         """
