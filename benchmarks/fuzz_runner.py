@@ -12,18 +12,18 @@ programs it had not finished, and those run again one to a child.
 
 from __future__ import annotations
 
-import os
 import pickle
 import signal
 import sys
 import tempfile
-import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tests import forking  # noqa: E402
 from tests.hazards import runner  # noqa: E402
 
 PROGRAM_TIMEOUT_S = 60.0
@@ -33,37 +33,21 @@ def _alarm(signum: int, frame: object) -> None:
     raise TimeoutError(f"timed out after {PROGRAM_TIMEOUT_S:.0f} s")
 
 
-def _child(folder: Path, out: Path, names: list[str]) -> None:
-    """Run `names` one after the other in this (forked) process, then exit."""
-    code = 0
-    try:
-        os.setsid()
-        signal.signal(signal.SIGALRM, _alarm)
-        for name in names:
-            signal.setitimer(signal.ITIMER_REAL, PROGRAM_TIMEOUT_S)
-            record = runner.run_program(folder, name)
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            runner._write(out, name, record)
-    except BaseException:
-        code = 1
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+def _child(folder: Path, out: Path, names: list[str]) -> int:
+    """Run `names` one after the other in this (forked) process."""
+    signal.signal(signal.SIGALRM, _alarm)
+    for name in names:
+        signal.setitimer(signal.ITIMER_REAL, PROGRAM_TIMEOUT_S)
+        record = runner.run_program(folder, name)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        runner._write(out, name, record)
+    return 0
 
 
 def _batch(folder: Path, out: Path, names: list[str]) -> None:
     """Run `names` in one forked child; wait for it (a deadline of every program's time)."""
-    pid = os.fork()
-    if pid == 0:
-        _child(folder, out, names)
-    deadline = time.monotonic() + PROGRAM_TIMEOUT_S * (len(names) + 1)
-    while not os.waitpid(pid, os.WNOHANG)[0]:
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            break
-        time.sleep(0.005)
+    pid = forking.fork(partial(_child, folder, out, names))
+    forking.wait(pid, PROGRAM_TIMEOUT_S * (len(names) + 1))
 
 
 def run_codes(codes: dict[str, str]) -> dict[str, dict]:

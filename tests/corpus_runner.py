@@ -1,4 +1,4 @@
-"""Run a corpus program's `main()` in a fresh process and save its result tree.
+"""Run a corpus program's `main()` and save its result tree (tests/test_corpus.py).
 
 Usage: python tests/corpus_runner.py PROGRAM.py OUT_DIR NAME
 """

@@ -3,16 +3,17 @@
 Positives must get at least one rewrite (those in UNSAFE_ONLY under `--unsafe-fixes`,
 their only fix being unsafe); negatives (`neg_*` and the programs in
 NEGATIVES, where a naive rewrite would change the results) may be reported but
-must keep their results. Each program runs in a fresh process, original and
+must keep their results. Each program runs in a process of its own, original and
 rewritten side by side; results are compared leaf by leaf with the verifier's
-dtype-aware tolerances (docs/verification.md).
+dtype-aware tolerances (docs/verification.md). The processes are forked from two
+interpreters that imported autoopt and jax once (tests/prefork.py); a program that sets
+the environment jax reads gets a fresh interpreter.
 """
 
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ import pytest
 from autoopt.api import optimize_source
 from autoopt.verify.compare import compare_trees
 from autoopt.verify.trees import load_tree
+from tests.forking import isolated
+from tests.prefork import Prefork
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 RUNNER = Path(__file__).with_name("corpus_runner.py")
@@ -29,6 +32,23 @@ NEGATIVES = {"impure_logging_step", "traced_control_flow", "host_rng_step"}
 #: from a jitted function that the analysis cannot prove keeps their dtype.
 UNSAFE_ONLY = {"shared_gpu_workers", "history_buffer"}
 PROGRAMS = sorted(p for p in CORPUS.glob("*.py") if not p.stem.endswith("_expert"))
+#: What `python -m autoopt rewrite` and `corpus_runner.py` import, imported once.
+AUTOOPT_MODULES = ["autoopt.frontends.cli", "autoopt.api", "autoopt.workspace.runner"]
+JAX_MODULES = ["jax", "autoopt.verify.probes", "autoopt.verify.trees"]
+
+
+@pytest.fixture(scope="module")
+def autoopt_python() -> Iterator[Prefork]:
+    server = Prefork(AUTOOPT_MODULES)
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def jax_python() -> Iterator[Prefork]:
+    server = Prefork(JAX_MODULES)
+    yield server
+    server.close()
 
 
 def is_negative(program: Path) -> bool:
@@ -41,7 +61,9 @@ def test_corpus_has_the_programs_the_issues_ask_for() -> None:
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
-def test_rewritten_program_computes_the_same_results(program: Path, tmp_path: Path) -> None:
+def test_rewritten_program_computes_the_same_results(
+    program: Path, tmp_path: Path, autoopt_python: Prefork, jax_python: Prefork
+) -> None:
     original = tmp_path / "original" / program.name
     rewritten = tmp_path / "rewritten" / program.name
     for copy in (original, rewritten):
@@ -49,12 +71,7 @@ def test_rewritten_program_computes_the_same_results(program: Path, tmp_path: Pa
         shutil.copy(program, copy)
     unsafe = ["--unsafe-fixes"] if program.stem in UNSAFE_ONLY else []
     command = ["rewrite", str(rewritten), "--write", "--no-progress", *unsafe]
-    write = subprocess.run(
-        [sys.executable, "-m", "autoopt", *command],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    (write,) = autoopt_python.run([["-m", "autoopt", *command]], timeout=300)
     assert write.returncode == 0, write.stderr
     changed = rewritten.read_text() != program.read_text()
     if not is_negative(program):
@@ -63,18 +80,14 @@ def test_rewritten_program_computes_the_same_results(program: Path, tmp_path: Pa
         )
     if not changed:
         return
-    runs = [
-        subprocess.Popen(
-            [sys.executable, str(RUNNER), str(path), str(tmp_path), name],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for path, name in ((original, "original"), (rewritten, "rewritten"))
-    ]
+    paths = {"original": original, "rewritten": rewritten}
+    runs = jax_python.run(
+        [[str(RUNNER), str(path), str(tmp_path), name] for name, path in paths.items()],
+        timeout=300,
+        fresh=[isolated(path.read_text()) for path in paths.values()],
+    )
     for run in runs:
-        _, err = run.communicate(timeout=300)
-        assert run.returncode == 0, err[-2000:]
+        assert run.returncode == 0, run.stderr[-2000:]
     x64 = "jax_enable_x64" in program.read_text()
     result = compare_trees(
         load_tree(tmp_path, "original"), load_tree(tmp_path, "rewritten"), x64=x64

@@ -3,13 +3,14 @@
 Started by `test_hazards.py` as `python -c` in a fresh interpreter, never imported by
 pytest itself (pytest does not import jax for this suite):
 
-    python -c "<bootstrap>" SPEC.json
+    python -c "<bootstrap>" REPO_ROOT SPEC.json
 
 SPEC names a folder of programs (the originals, or one rewrite of all of them), the
 program files to run and an output folder. With `"fork": true` the interpreter
 imports jax once, without starting a backend, and forks one child per program: each
 child starts its own backend and loads its program as a fresh module, so programs
-cannot see each other's globals, jit caches, NumPy seeds or `jax.config` changes.
+cannot see each other's globals, jit caches, NumPy seeds or `jax.config` changes
+(tests/forking.py).
 With `"fork": false` (programs that set `XLA_FLAGS`/`JAX_*` around `import jax`)
 the one program runs in this interpreter before jax is imported.
 
@@ -26,12 +27,14 @@ import importlib.util
 import json
 import os
 import pickle
-import signal
 import sys
 import tempfile
 import time
 import traceback
+from functools import partial
 from pathlib import Path
+
+from tests import forking
 
 
 def normalise(value: object) -> object:
@@ -120,31 +123,16 @@ def _forked(folder: Path, out: Path, names: list[str], timeout: float) -> None:
     import numpy  # noqa: F401
 
     for name in names:
-        pid = os.fork()
-        if pid == 0:  # child
-            code = 0
-            try:
-                os.setsid()
-                _write(out, name, run_program(folder, name))
-            except BaseException:
-                code = 1
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(code)
-        deadline = time.monotonic() + timeout
-        while True:
-            done, _status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if time.monotonic() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                _write(out, name, {"ok": False, "error": f"timed out after {timeout:.0f} s"})
-                break
-            time.sleep(0.005)
+        pid = forking.fork(partial(_run_and_write, folder, out, name))
+        if forking.wait(pid, timeout) is None:
+            _write(out, name, {"ok": False, "error": f"timed out after {timeout:.0f} s"})
         if not (out / f"{name}.pkl").exists():
             _write(out, name, {"ok": False, "error": "the program's process died"})
+
+
+def _run_and_write(folder: Path, out: Path, name: str) -> int:
+    _write(out, name, run_program(folder, name))
+    return 0
 
 
 def main(spec_path: str) -> None:

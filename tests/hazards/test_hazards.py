@@ -55,6 +55,12 @@ from autoopt.api import optimize_source
 from autoopt.config import Settings
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+if str(ROOT) not in sys.path:  # run as a script, or imported by benchmarks/hazards_unsafe.py
+    sys.path.insert(0, str(ROOT))
+
+from tests.forking import isolated  # noqa: E402
+
 PROGRAMS_DIR = HERE / "programs"
 PROGRAM_RE = re.compile(r"^h\d{2,}_(ao\d\d\d)_\w+\.py$")
 PROGRAMS = sorted(p.name for p in PROGRAMS_DIR.glob("h*.py") if PROGRAM_RE.match(p.name))
@@ -77,19 +83,16 @@ TOLERANCES = {
 #: Python floats usually come from float32 device values.
 PY_FLOAT_TOL = TOLERANCES["float32"]
 
-BOOTSTRAP = "import sys; sys.path.insert(0, sys.argv[1]); import runner; runner.main(sys.argv[2])"
+BOOTSTRAP = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from tests.hazards import runner;"
+    " sys.path.pop(0); runner.main(sys.argv[2])"
+)
 
 
 def rule_of(name: str) -> str:
     match = PROGRAM_RE.match(name)
     assert match, name
     return match.group(1).upper()
-
-
-def isolated(source: str) -> bool:
-    """Programs that set the environment jax reads must not run in a forked child
-    of an interpreter that has imported jax already."""
-    return "os.environ" in source or "putenv" in source
 
 
 # --------------------------------------------------------------------------- rewrites
@@ -169,7 +172,7 @@ def _run(folder: Path, out: Path, programs: list[str], fork: bool, spec_name: st
         env.pop(key, None)
     timeout = PROGRAM_TIMEOUT_S * (len(programs) + 1)
     proc = subprocess.run(
-        [sys.executable, "-c", BOOTSTRAP, str(HERE), str(spec_path)],
+        [sys.executable, "-c", BOOTSTRAP, str(ROOT), str(spec_path)],
         env=env,
         cwd=folder,
         capture_output=True,
