@@ -85,7 +85,7 @@ from autoopt.analysis.facts.constructors import (
     plain_record,
 )
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
-from autoopt.analysis.facts.jit_outputs import fresh_positions
+from autoopt.analysis.facts.jit_outputs import fresh_output, fresh_positions
 from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.nnx_modules import (
     binding_call,
@@ -739,6 +739,8 @@ class Sharing:
             return Shares()
         if keeps_no_argument(self.ctx, call):
             return Shares()  # returns none of its arguments (a path)
+        if fresh_output(self.ctx, call):
+            return Shares()  # an `eqx.filter_jit` function returning arrays (`jit_outputs.py`)
         if self.at is not None and fresh_result(self.ctx, self.at, call):
             return Shares()  # `opt.init(params)`, `model.init(key, x)`: new buffers
         held = None if self.at is None else held_fields(self.ctx, self.at, call)
