@@ -128,6 +128,8 @@ _CONVERTED = frozenset({Kind.ARRAY, Kind.SCALAR})
 _BUFFERLESS = frozenset({Kind.SCALAR, Kind.SHAPE, Kind.STRING, Kind.DTYPE, Kind.NONE})
 #: Values whose methods and operators run no code of the program.
 _DATA_KINDS = _BUFFERLESS | {Kind.ARRAY, Kind.HOST_ARRAY}
+#: Values that hold no reference another object could be put into.
+_IMMUTABLE = _BUFFERLESS | {Kind.ARRAY}
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
     cst.BinaryOperation,
@@ -476,13 +478,19 @@ class Sharing:
     def _link_retention(self, call: cst.Call) -> None:
         """Code that may keep what it is given: the receiver of an unknown method keeps
         its arguments (`monitor.observe(w)`); an unknown or impure function may keep them
-        anywhere (`RETAINED`)."""
+        anywhere (`RETAINED`), and a variable called (`model(x)`, a class's `__call__` or
+        a closure) its own objects too; an argument a function of the module is proven
+        to keep apart (`_apart`) takes no part."""
+        apart = self._apart(call)
         args = Shares()
         for arg in call.args:
-            args.add(self.shares(arg.value))
+            if id(arg) not in apart:
+                args.add(self.shares(arg.value))
         own = self._program_object(call)
         if own is not None:
             args.strong.add(own)  # its class's code may keep the object's own buffers
+        if own is None:
+            args.add(self._called(call.func))  # `fn(x)`: the code it runs holds `fn`'s objects
         if not args.names() or self._keeps_nothing(call):
             return
         func = call.func
@@ -492,7 +500,71 @@ class Sharing:
             self.retainers.setdefault(self.ctx.code(func), set()).update(args.names())
         self._link({holder}, Shares(weak=args.names()))
         together = frozenset(args.names() | {holder})  # may put any into any other of them
-        self.changes.append((together, together))
+        changed = frozenset(n for n in together if not self._immutable(n))
+        self.changes.append((changed, together))
+
+    def _immutable(self, name: str) -> bool:
+        """`name` holds, where `at` reads it, a JAX array or a number, a string, a shape:
+        an object no code can put another object into."""
+        if self.at is None or not name.isidentifier():
+            return False
+        return model(self.ctx).value_of(self.at, cst.Name(name)).kind in _IMMUTABLE
+
+    def _apart(self, call: cst.Call) -> set[int]:
+        """The ids of the arguments of `call`, a call of an undecorated function of this
+        module (neither a generator nor a coroutine, handing out no namespace:
+        `escape.locals_escape`), whose parameter no name of the function's own relation
+        may share objects with but its own locals: the function keeps no reference to
+        the argument, and puts it into no other argument, no global and nothing it
+        hands to code that may keep it, nor any of those into it."""
+        found = self.callee(call)
+        if found is None or found[0] is not self.ctx or self.at is None:
+            return set()
+        fn = found[1]
+        if fn.node.decorators or fn.is_generator or fn.node.asynchronous is not None:
+            return set()
+        if self.depth + 1 >= _MAX_DEPTH or any(a.star for a in call.args):
+            return set()
+        from autoopt.analysis.facts.escape import locals_escape  # escape reads this module
+
+        if locals_escape(self.ctx, fn.qualname):
+            return set()
+        inner = scope_sharing(self.ctx, fn.qualname, self.depth + 1)
+        local = {n for s in self.ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
+        local -= fn.globals | fn.nonlocals | set(fn.params)
+        names = set(inner.holds) | {n for held in inner.holds.values() for n in held}
+        raised = _raised(self.ctx, fn)  # an exception carries them out to any caller
+        site = CallSite(self.at, call, fn)
+        apart = set()
+        for index, param in enumerate(fn.params):
+            arg = site.argument(index, param)
+            shared = {n for n in names - {param} if inner.may_share(n, param)}
+            if any(n == param or inner.may_share(n, param) for n in raised):
+                continue
+            if arg is not None and shared <= local:
+                apart |= {id(a) for a in call.args if a.value is arg}
+        return apart
+
+    def _called(self, func: cst.BaseExpression) -> Shares:
+        """What the callable `func` holds, whose code a call runs with it: a variable
+        (`model(x)`, `fn(x)`: a name the module binds) whose object is not proven one of a
+        class of the module (`_program_object` reads those), or what a callable made by a
+        call was given (`jax.vmap(model)(x)`, `functools.partial(f, model)(x)`)."""
+        out = Shares()
+        if type(func) is cst.Call:
+            for arg in func.args:
+                out.add(self.shares(arg.value))
+            out.add(self._called(func.func))
+            return out
+        if type(func) is not cst.Name or func.value in self.ignored:
+            return out
+        if func.value not in self.ctx.per_module(_variables):
+            return out  # a builtin
+        made = None if self.at is None else binding_call(self.ctx, self.at, func.value)
+        cls = made.func.value if made is not None and type(made.func) is cst.Name else ""
+        if cls not in self.ctx.graph.classes:
+            out.strong.add(func.value)
+        return out
 
     def _program_object(self, call: cst.Call) -> str | None:
         """The name of an object of a class of the module that `call` calls or calls a
@@ -903,6 +975,12 @@ def _function_names(ctx: ModuleContext, scope: str) -> frozenset[str]:
     )
 
 
+def _variables(ctx: ModuleContext) -> frozenset[str]:
+    """Every name a statement of the module binds, or a parameter of one of its functions."""
+    params = {p for f in ctx.graph.functions.values() for p in f.params}
+    return ctx.per_module(_bound_anywhere) | params
+
+
 def _bound_anywhere(ctx: ModuleContext) -> frozenset[str]:
     """Every name a statement of the module binds."""
     return frozenset(n for s in ctx.graph.stmts for n in s.defs)
@@ -958,6 +1036,18 @@ def _init_argument(init: Function, call: cst.Call, param: str) -> cst.BaseExpres
     if index < 0 or index >= len(positional) or any(a.star for a in positional[: index + 1]):
         return None
     return positional[index].value
+
+
+def _raised(ctx: ModuleContext, fn: Function) -> set[str]:
+    """The names the exceptions `fn` raises are made of (`raise Failed(model)`)."""
+    found = set()
+    for stmt in ctx.graph.scope_stmts(fn.qualname):
+        node = stmt.node
+        if type(node) is cst.Raise:
+            for part in (node.exc, node.cause):
+                if part is not None:
+                    found |= {n.value for n in read_names(part)}
+    return found
 
 
 def _jitted_names(ctx: ModuleContext) -> set[str]:
