@@ -128,8 +128,6 @@ _CONVERTED = frozenset({Kind.ARRAY, Kind.SCALAR})
 _BUFFERLESS = frozenset({Kind.SCALAR, Kind.SHAPE, Kind.STRING, Kind.DTYPE, Kind.NONE})
 #: Values whose methods and operators run no code of the program.
 _DATA_KINDS = _BUFFERLESS | {Kind.ARRAY, Kind.HOST_ARRAY}
-#: Values that hold no reference another object could be put into.
-_IMMUTABLE = _BUFFERLESS | {Kind.ARRAY}
 _FRESH_NODES = (
     cst.Comparison, cst.UnaryOperation, cst.BaseNumber, cst.BaseString, cst.Ellipsis,
     cst.BinaryOperation,
@@ -500,15 +498,7 @@ class Sharing:
             self.retainers.setdefault(self.ctx.code(func), set()).update(args.names())
         self._link({holder}, Shares(weak=args.names()))
         together = frozenset(args.names() | {holder})  # may put any into any other of them
-        changed = frozenset(n for n in together if not self._immutable(n))
-        self.changes.append((changed, together))
-
-    def _immutable(self, name: str) -> bool:
-        """`name` holds, where `at` reads it, a JAX array or a number, a string, a shape:
-        an object no code can put another object into."""
-        if self.at is None or not name.isidentifier():
-            return False
-        return model(self.ctx).value_of(self.at, cst.Name(name)).kind in _IMMUTABLE
+        self.changes.append((together, together))
 
     def _apart(self, call: cst.Call) -> set[int]:
         """The ids of the arguments of `call`, a call of an undecorated function of this
@@ -551,6 +541,8 @@ class Sharing:
         class of the module (`_program_object` reads those), or what a callable made by a
         call was given (`jax.vmap(model)(x)`, `functools.partial(f, model)(x)`)."""
         out = Shares()
+        if type(func) is cst.Call and is_jit(self.ctx, func.func):
+            return out  # `jax.jit(f)(x)`: `f` runs on tracers, never on what the call is given
         if type(func) is cst.Call:
             for arg in func.args:
                 out.add(self.shares(arg.value))

@@ -720,3 +720,26 @@ def test_an_argument_kept_apart_still_comes_back_in_what_it_returns() -> None:
     ctx = context(APART.replace("NAME(model, loader)", "out = returns(model, loader)"), HEADER)
     sharing = Sharing(ctx, "main")
     assert sharing.may_share("out", "model") and not sharing.may_share("loader", "model")
+
+
+CALLED = """
+def main(model, x, fn):
+    a = jnp.ones(3)
+    CALL
+    return x
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "joined"),
+    [
+        ("model(x)", True),  # the class's `__call__`, unknown for a parameter, holds `model`
+        ("jax.vmap(model)(x)", True),  # the transformed function runs `model`'s code
+        ("fn(model)(x)", True),  # a callable made from `model`
+        ("jax.jit(fn)(x)", False),  # a jit: compiled code keeps nothing
+        ("len(x)", False),  # a builtin
+    ],
+)
+def test_the_code_a_called_variable_runs_holds_it(call: str, joined: bool) -> None:
+    sharing = Sharing(context(CALLED.replace("CALL", call), HEADER), "main")
+    assert sharing.may_share("x", "model") is joined
