@@ -33,6 +33,16 @@ stored in `Run.start``) for a value
   (`analysis/facts/unkept_arguments.py`: `save_checkpoint`) links nothing, nor does one
   that only renders what it is given (`analysis/facts/rendering.py`: `nnx.display`).
 
+Code a call runs holds what it is called on: a variable called (`model(x)`, where the
+object is not proven one of a class of the module, whose code is read instead; a closure
+`fn(x)`) or what a callable made in place was given (`jax.vmap(model)(x)`,
+`partial(f, model)(x)`; not a jit's, whose function runs on tracers) joins its arguments
+as they do. A call of an undecorated function of the module that may keep some of its
+arguments joins only those: an argument whose parameter, in the function's own relation,
+may share objects with nothing but the function's locals (no other parameter, global,
+keeper or raised exception; no namespace handed out: `escape.locals_escape`) is kept
+apart, held after the call only by what the function returns.
+
 What a call of a function of the project returns is read from its `return`
 statements, in its own file (`analysis/core/project.py`): the arguments behind its
 parameters, the places it stores them (a global it declares, a class attribute, a
