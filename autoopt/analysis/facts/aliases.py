@@ -103,7 +103,7 @@ from autoopt.analysis.facts.nnx_modules import (
     optimizer_arguments,
     user_module_class,
 )
-from autoopt.analysis.facts.reflection import constant_globals
+from autoopt.analysis.facts.reflection import constant_globals, rebinding
 from autoopt.analysis.facts.rendering import renders_only
 from autoopt.analysis.facts.split_makers import made_call
 from autoopt.analysis.facts.train_states import create_static, record_static
@@ -750,11 +750,14 @@ class Sharing:
         return cls is not None and f"{cls}.{func.attr.value}" in overlays.PURE_OBJECT_METHODS
 
     def callee(self, call: cst.Call) -> tuple[ModuleContext, Function] | None:
-        """The function a call runs: of this module (by a bare name), or of another file
-        of the project; with the context that analyses it."""
+        """The function a call runs: of this module (by a bare name its `def` alone binds,
+        or jits of it: `_rebound_functions`), or of another file of the project; with the
+        context that analyses it."""
         name = dotted(call.func) or ""
         if name and "." not in name:
             fn = self.ctx.graph.resolve_function(name, self.scope)
+            if fn is not None and fn.qualname in self.ctx.per_module(_rebound_functions):
+                return None  # `loss = keeper(loss)`: the call may run something else
             if fn is not None:
                 return self.ctx, fn
         qual = self.ctx.qualify(call.func)
@@ -974,6 +977,39 @@ def _function_names(ctx: ModuleContext, scope: str) -> frozenset[str]:
     stmts = graph.scope_stmts(scope)
     return frozenset(
         names - {n for s in stmts if type(s.node) is not cst.FunctionDef for n in s.defs}
+    )
+
+
+def _rebound_functions(ctx: ModuleContext) -> frozenset[str]:
+    """The functions of the module whose name something but their `def` and jits of them
+    (`loss = eqx.filter_jit(loss)`, which run them on tracers) binds in their scope, or
+    that a function declares `global` or `nonlocal`, or the module's namespace may rebind
+    (`facts/reflection.py`)."""
+    graph = ctx.graph
+    moved = rebinding(ctx)
+    declared = {n for f in graph.functions.values() for n in f.globals | f.nonlocals}
+    found = set()
+    for fn in graph.functions.values():
+        binders = [s for s in graph.scope_stmts(fn.scope) if fn.name in s.defs]
+        others = [s for s in binders if s.node is not fn.node and not _jit_of(ctx, s, fn.name)]
+        if others or fn.name in declared or moved.anything or fn.name in moved.names:
+            found.add(fn.qualname)
+    return frozenset(found)
+
+
+def _jit_of(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """`name = jit(name, ...)`, by a spelling the overlays list."""
+    node = stmt.node
+    if type(node) is not cst.Assign or len(node.targets) != 1 or type(node.value) is not cst.Call:
+        return False
+    target, call = node.targets[0].target, node.value
+    first = call.args[0].value if call.args else None
+    return (
+        type(target) is cst.Name
+        and target.value == name
+        and (ctx.qualify(call.func) or "") in overlays.JIT_SPELLINGS
+        and type(first) is cst.Name
+        and first.value == name
     )
 
 

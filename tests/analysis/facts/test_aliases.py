@@ -743,3 +743,30 @@ def main(model, x, fn):
 def test_the_code_a_called_variable_runs_holds_it(call: str, joined: bool) -> None:
     sharing = Sharing(context(CALLED.replace("CALL", call), HEADER), "main")
     assert sharing.may_share("x", "model") is joined
+
+
+REBOUND = """
+KEPT = []
+
+def loss(w, x):
+    return jnp.sum(w * x)
+
+REBIND
+
+def main(w, x):
+    loss(w, x)
+    return x
+"""
+
+
+@pytest.mark.parametrize(
+    ("rebind", "kept"),
+    [
+        ("", False),  # the `def` alone: pure
+        ("loss = jax.jit(loss)", False),  # a jit of it runs it on tracers
+        ("loss = keeper(loss)", True),  # the call runs what `keeper` returned
+    ],
+)
+def test_a_rebound_function_is_no_longer_read_as_its_def(rebind: str, kept: bool) -> None:
+    sharing = Sharing(context(REBOUND.replace("REBIND", rebind), HEADER), "main")
+    assert (sharing.retained_by({"w"}) is not None) is kept
