@@ -33,6 +33,16 @@ stored in `Run.start``) for a value
   (`analysis/facts/unkept_arguments.py`: `save_checkpoint`) links nothing, nor does one
   that only renders what it is given (`analysis/facts/rendering.py`: `nnx.display`).
 
+Code a call runs holds what it is called on: a variable called (`model(x)`, where the
+object is not proven one of a class of the module, whose code is read instead; a closure
+`fn(x)`) or what a callable made in place was given (`jax.vmap(model)(x)`,
+`partial(f, model)(x)`; not a jit's, whose function runs on tracers) joins its arguments
+as they do. A call of an undecorated function of the module that may keep some of its
+arguments joins only those: an argument whose parameter, in the function's own relation,
+may share objects with nothing but the function's locals (no other parameter, global,
+keeper or raised exception; no namespace handed out: `escape.locals_escape`) is kept
+apart, held after the call only by what the function returns.
+
 What a call of a function of the project returns is read from its `return`
 statements, in its own file (`analysis/core/project.py`): the arguments behind its
 parameters, the places it stores them (a global it declares, a class attribute, a
@@ -85,7 +95,7 @@ from autoopt.analysis.facts.constructors import (
     plain_record,
 )
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
-from autoopt.analysis.facts.jit_outputs import fresh_positions
+from autoopt.analysis.facts.jit_outputs import fresh_output, fresh_positions
 from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.nnx_modules import (
     binding_call,
@@ -93,7 +103,7 @@ from autoopt.analysis.facts.nnx_modules import (
     optimizer_arguments,
     user_module_class,
 )
-from autoopt.analysis.facts.reflection import constant_globals
+from autoopt.analysis.facts.reflection import constant_globals, rebinding
 from autoopt.analysis.facts.rendering import renders_only
 from autoopt.analysis.facts.split_makers import made_call
 from autoopt.analysis.facts.train_states import create_static, record_static
@@ -494,13 +504,19 @@ class Sharing:
     def _link_retention(self, call: cst.Call) -> None:
         """Code that may keep what it is given: the receiver of an unknown method keeps
         its arguments (`monitor.observe(w)`); an unknown or impure function may keep them
-        anywhere (`RETAINED`)."""
+        anywhere (`RETAINED`), and a variable called (`model(x)`, a class's `__call__` or
+        a closure) its own objects too; an argument a function of the module is proven
+        to keep apart (`_apart`) takes no part."""
+        apart = self._apart(call)
         args = Shares()
         for arg in call.args:
-            args.add(self.shares(arg.value))
+            if id(arg) not in apart:
+                args.add(self.shares(arg.value))
         own = self._program_object(call)
         if own is not None:
             args.strong.add(own)  # its class's code may keep the object's own buffers
+        if own is None:
+            args.add(self._called(call.func))  # `fn(x)`: the code it runs holds `fn`'s objects
         if not args.names() or self._keeps_nothing(call):
             return
         func = call.func
@@ -511,6 +527,64 @@ class Sharing:
         self._link({holder}, Shares(weak=args.names()))
         together = frozenset(args.names() | {holder})  # may put any into any other of them
         self.changes.append((together, together))
+
+    def _apart(self, call: cst.Call) -> set[int]:
+        """The ids of the arguments of `call`, a call of an undecorated function of this
+        module (neither a generator nor a coroutine, handing out no namespace:
+        `escape.locals_escape`), whose parameter no name of the function's own relation
+        may share objects with but its own locals: the function keeps no reference to
+        the argument, and puts it into no other argument, no global and nothing it
+        hands to code that may keep it, nor any of those into it."""
+        found = self.callee(call)
+        if found is None or found[0] is not self.ctx or self.at is None:
+            return set()
+        fn = found[1]
+        if fn.node.decorators or fn.is_generator or fn.node.asynchronous is not None:
+            return set()
+        if self.depth + 1 >= _MAX_DEPTH or any(a.star for a in call.args):
+            return set()
+        from autoopt.analysis.facts.escape import locals_escape  # escape reads this module
+
+        if locals_escape(self.ctx, fn.qualname):
+            return set()
+        inner = scope_sharing(self.ctx, fn.qualname, self.depth + 1)
+        local = {n for s in self.ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
+        local -= fn.globals | fn.nonlocals | set(fn.params)
+        names = set(inner.holds) | {n for held in inner.holds.values() for n in held}
+        raised = _raised(self.ctx, fn)  # an exception carries them out to any caller
+        site = CallSite(self.at, call, fn)
+        apart = set()
+        for index, param in enumerate(fn.params):
+            arg = site.argument(index, param)
+            shared = {n for n in names - {param} if inner.may_share(n, param)}
+            if any(n == param or inner.may_share(n, param) for n in raised):
+                continue
+            if arg is not None and shared <= local:
+                apart |= {id(a) for a in call.args if a.value is arg}
+        return apart
+
+    def _called(self, func: cst.BaseExpression) -> Shares:
+        """What the callable `func` holds, whose code a call runs with it: a variable
+        (`model(x)`, `fn(x)`: a name the module binds) whose object is not proven one of a
+        class of the module (`_program_object` reads those), or what a callable made by a
+        call was given (`jax.vmap(model)(x)`, `functools.partial(f, model)(x)`)."""
+        out = Shares()
+        if type(func) is cst.Call and is_jit(self.ctx, func.func):
+            return out  # `jax.jit(f)(x)`: `f` runs on tracers, never on what the call is given
+        if type(func) is cst.Call:
+            for arg in func.args:
+                out.add(self.shares(arg.value))
+            out.add(self._called(func.func))
+            return out
+        if type(func) is not cst.Name or func.value in self.ignored:
+            return out
+        if func.value not in self.ctx.per_module(_variables):
+            return out  # a builtin
+        made = None if self.at is None else binding_call(self.ctx, self.at, func.value)
+        cls = made.func.value if made is not None and type(made.func) is cst.Name else ""
+        if cls not in self.ctx.graph.classes:
+            out.strong.add(func.value)
+        return out
 
     def _program_object(self, call: cst.Call) -> str | None:
         """The name of an object of a class of the module that `call` calls or calls a
@@ -694,11 +768,14 @@ class Sharing:
         return cls is not None and f"{cls}.{func.attr.value}" in overlays.PURE_OBJECT_METHODS
 
     def callee(self, call: cst.Call) -> tuple[ModuleContext, Function] | None:
-        """The function a call runs: of this module (by a bare name), or of another file
-        of the project; with the context that analyses it."""
+        """The function a call runs: of this module (by a bare name its `def` alone binds,
+        or jits of it: `_rebound_functions`), or of another file of the project; with the
+        context that analyses it."""
         name = dotted(call.func) or ""
         if name and "." not in name:
             fn = self.ctx.graph.resolve_function(name, self.scope)
+            if fn is not None and fn.qualname in self.ctx.per_module(_rebound_functions):
+                return None  # `loss = keeper(loss)`: the call may run something else
             if fn is not None:
                 return self.ctx, fn
         qual = self.ctx.qualify(call.func)
@@ -757,6 +834,8 @@ class Sharing:
             return Shares()
         if keeps_no_argument(self.ctx, call):
             return Shares()  # returns none of its arguments (a path)
+        if fresh_output(self.ctx, call):
+            return Shares()  # an `eqx.filter_jit` function returning arrays (`jit_outputs.py`)
         if self.at is not None and fresh_result(self.ctx, self.at, call):
             return Shares()  # `opt.init(params)`, `model.init(key, x)`: new buffers
         held = None if self.at is None else held_fields(self.ctx, self.at, call)
@@ -937,6 +1016,45 @@ def _function_names(ctx: ModuleContext, scope: str) -> frozenset[str]:
     )
 
 
+def _rebound_functions(ctx: ModuleContext) -> frozenset[str]:
+    """The functions of the module whose name something but their `def` and jits of them
+    (`loss = eqx.filter_jit(loss)`, which run them on tracers) binds in their scope, or
+    that a function declares `global` or `nonlocal`, or the module's namespace may rebind
+    (`facts/reflection.py`)."""
+    graph = ctx.graph
+    moved = rebinding(ctx)
+    declared = {n for f in graph.functions.values() for n in f.globals | f.nonlocals}
+    found = set()
+    for fn in graph.functions.values():
+        binders = [s for s in graph.scope_stmts(fn.scope) if fn.name in s.defs]
+        others = [s for s in binders if s.node is not fn.node and not _jit_of(ctx, s, fn.name)]
+        if others or fn.name in declared or moved.anything or fn.name in moved.names:
+            found.add(fn.qualname)
+    return frozenset(found)
+
+
+def _jit_of(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """`name = jit(name, ...)`, by a spelling the overlays list."""
+    node = stmt.node
+    if type(node) is not cst.Assign or len(node.targets) != 1 or type(node.value) is not cst.Call:
+        return False
+    target, call = node.targets[0].target, node.value
+    first = call.args[0].value if call.args else None
+    return (
+        type(target) is cst.Name
+        and target.value == name
+        and (ctx.qualify(call.func) or "") in overlays.JIT_SPELLINGS
+        and type(first) is cst.Name
+        and first.value == name
+    )
+
+
+def _variables(ctx: ModuleContext) -> frozenset[str]:
+    """Every name a statement of the module binds, or a parameter of one of its functions."""
+    params = {p for f in ctx.graph.functions.values() for p in f.params}
+    return ctx.per_module(_bound_anywhere) | params
+
+
 def _bound_anywhere(ctx: ModuleContext) -> frozenset[str]:
     """Every name a statement of the module binds."""
     return frozenset(n for s in ctx.graph.stmts for n in s.defs)
@@ -992,6 +1110,18 @@ def _init_argument(init: Function, call: cst.Call, param: str) -> cst.BaseExpres
     if index < 0 or index >= len(positional) or any(a.star for a in positional[: index + 1]):
         return None
     return positional[index].value
+
+
+def _raised(ctx: ModuleContext, fn: Function) -> set[str]:
+    """The names the exceptions `fn` raises are made of (`raise Failed(model)`)."""
+    found = set()
+    for stmt in ctx.graph.scope_stmts(fn.qualname):
+        node = stmt.node
+        if type(node) is cst.Raise:
+            for part in (node.exc, node.cause):
+                if part is not None:
+                    found |= {n.value for n in read_names(part)}
+    return found
 
 
 def _jitted_names(ctx: ModuleContext) -> set[str]:

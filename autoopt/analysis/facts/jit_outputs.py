@@ -17,7 +17,10 @@ trace made it (`overlays.equinox.FRESH_ARRAY_OUTPUTS`). So in
 module, compiled by the decorator or a wrapper bound once, `core/jitted.py`) is a tuple
 of as many elements as the target, and its first element is, by the value model, a JAX
 array or a pytree of arrays (`analysis/values/model.py`), so no leaf of it is static.
-`model` stays unknown: its static leaves may be objects an argument holds.
+`model` stays unknown: its static leaves may be objects an argument holds. Likewise a
+call bound whole (`acc = compute_accuracy(model, x, y)`, or given on as an argument) holds
+new buffers only where every `return` of the function is, by the value model, a JAX array
+or a pytree of arrays (`fresh_output`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
@@ -33,19 +37,19 @@ from autoopt.analysis.values.model import model
 _ARRAYS = (Kind.ARRAY, Kind.PYTREE)
 
 
+def fresh_output(ctx: ModuleContext, call: cst.Call) -> bool:
+    """Whether the whole value `call` returns holds new buffers only."""
+    returns = _returns(ctx, call)
+    values = model(ctx)
+    return bool(returns) and all(
+        s.node.value is not None and values.value_of(s, s.node.value).kind in _ARRAYS  # type: ignore[attr-defined]  # a Return statement
+        for s in returns
+    )
+
+
 def fresh_positions(ctx: ModuleContext, call: cst.Call, count: int) -> frozenset[int]:
     """The positions of the `count`-tuple `call` returns that hold new buffers only."""
-    if type(call.func) is not cst.Name:
-        return frozenset()
-    compiled = [
-        j
-        for j in jitted_callables(ctx, frameworks=True)
-        if j.name == call.func.value and j.transform in eqx_api.FRESH_ARRAY_OUTPUTS
-    ]
-    fn = compiled[0].function if len(compiled) == 1 else None
-    if fn is None or fn.is_generator or fn.node.asynchronous is not None:
-        return frozenset()
-    returns = [s for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
+    returns = _returns(ctx, call)
     if not returns:
         return frozenset()
     fresh = set(range(count))
@@ -60,3 +64,19 @@ def fresh_positions(ctx: ModuleContext, call: cst.Call, count: int) -> frozenset
             if values.value_of(stmt, element.value).kind not in _ARRAYS:
                 fresh.discard(i)
     return frozenset(fresh)
+
+
+def _returns(ctx: ModuleContext, call: cst.Call) -> list[Stmt]:
+    """The `return` statements of the function of this module that `call` runs through a
+    jit returning new array buffers (`FRESH_ARRAY_OUTPUTS`); none for anything else."""
+    if type(call.func) is not cst.Name:
+        return []
+    compiled = [
+        j
+        for j in jitted_callables(ctx, frameworks=True)
+        if j.name == call.func.value and j.transform in eqx_api.FRESH_ARRAY_OUTPUTS
+    ]
+    fn = compiled[0].function if len(compiled) == 1 else None
+    if fn is None or fn.is_generator or fn.node.asynchronous is not None:
+        return []
+    return [s for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]

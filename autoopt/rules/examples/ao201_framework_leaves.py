@@ -1,8 +1,8 @@
 """AO201 cases on the buffers inside and between framework objects passed to one
 donating call (issue 26): an equinox model and state from `eqx.nn.make_with_state`, an
-nnx optimizer built from the model passed with it, and values that hold one buffer in
-two leaves behind a name, a class or a helper. `ao201_missing_donation` lists them after
-its own."""
+nnx optimizer built from the model passed with it, values that hold one buffer in two
+leaves behind a name, a class or a helper, and what an `eqx.filter_jit` function returns
+of the model, kept while it trains. `ao201_missing_donation` lists them after its own."""
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid
@@ -273,8 +273,78 @@ def main():
 """
 )
 
+_EQX_RESULT = (
+    _EQX_HEAD
+    + """
+
+class Linear(eqx.Module):
+    weight: jax.Array
+
+
+@eqx.filter_jit
+def step(x, model):
+    return eqx.tree_at(lambda m: m.weight, model, model.weight - 0.1 * x)
+
+
+@eqx.filter_jit
+def weight_of(model):
+    return jnp.asarray(model.weight)
+
+
+def main():
+    model = Linear(jnp.arange(4.0))
+    x = jnp.ones(4)
+    seen = []
+    for _ in range(3):
+        seen.append(weight_of(model))
+        model = step(x, model)
+    return model.weight, seen
+"""
+)
+#: A jitted function returns the model's weight as it is, kept in a list read after
+#: training: the jit returns every array leaf in a new buffer (`facts/jit_outputs.py`).
+EQX_JIT_RESULT = _EQX_RESULT
+#: It returns a plain object it was given, holding the weight: no pytree, so the jit
+#: hands it back as the very object, and `kept` holds the weight donating `model` deletes.
+EQX_JIT_STATIC_RESULT = (
+    _EQX_RESULT.replace(
+        """def weight_of(model):
+    return jnp.asarray(model.weight)""",
+        """def weight_of(model, box):
+    return box""",
+    )
+    .replace(
+        """    seen = []
+    for _ in range(3):
+        seen.append(weight_of(model))
+""",
+        """    kept = weight_of(model, Box(model.weight))
+    for _ in range(3):
+""",
+    )
+    .replace("return model.weight, seen", "return model.weight, kept.value")
+    .replace(
+        "class Linear",
+        "class Box:\n    def __init__(self, value):\n        self.value = value\n\n\nclass Linear",
+    )
+)
+
 INVALID = (
     Invalid(EQX_STATEFUL, _eqx_donated(EQX_STATEFUL)),
+    Invalid(
+        EQX_JIT_RESULT,
+        EQX_JIT_RESULT.replace(
+            "@eqx.filter_jit\ndef step", '@eqx.filter_jit(donate="all-except-first")\ndef step'
+        ),
+    ),
+    Invalid(
+        EQX_JIT_STATIC_RESULT,
+        EQX_JIT_STATIC_RESULT.replace(
+            "@eqx.filter_jit\ndef step", '@eqx.filter_jit(donate="all-except-first")\ndef step'
+        ),
+        fix=_UNSAFE,
+        message="`kept` may hold the buffers of `model` and is read at line 32",
+    ),
     Invalid(
         EQX_STATE_OF_FIELD,
         _eqx_donated(EQX_STATE_OF_FIELD),

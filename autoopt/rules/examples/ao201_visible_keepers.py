@@ -1,6 +1,7 @@
 """AO201 cases for a function of the module given the donated value between two calls
 (`analysis/facts/unkept_arguments.py`, `visible_keeps_nothing`): where its body, and the
-code it runs, keep nothing they are given, it is no keeper; appended to
+code it runs, keep nothing they are given, it is no keeper; where it hands some of them
+to code that may keep them, it joins only those (`analysis/facts/aliases.py`); appended to
 `ao201_missing_donation`'s. Each case edits one program, the rewrite the same way."""
 
 from autoopt.model import Applicability
@@ -120,6 +121,69 @@ def _nnx_case(*pairs: tuple[str, str], fix: Applicability, message: str) -> Inva
 
 _MAY_HOLD = "`data` may hold the buffers of `model`"
 
+#: The MNIST loop: `evaluate` hands copies of the loader's batches to code autoopt cannot
+#: see, and the model only to a jitted loss; it joins the loader to nothing of the model.
+EQX_EVALUATE = """
+import copy
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class Linear(eqx.Module):
+    weight: jax.Array
+
+
+class Loader:
+    def __init__(self, batches):
+        self.batches = batches
+        self.seen = []
+
+    def __iter__(self):
+        return iter(self.batches)
+
+    def watch(self, model):
+        self.seen.append(model)
+
+
+@eqx.filter_jit
+def loss(model, x):
+    return jnp.sum(model.weight * x)
+
+
+@eqx.filter_jit
+def make_step(x, model):
+    return eqx.tree_at(lambda m: m.weight, model, model.weight - 0.1 * x)
+
+
+def evaluate(model, loader):
+    total = 0.0
+    for batch in loader:
+        total += loss(model, copy.copy(batch))
+    return total
+
+
+def train(model, trainloader, testloader):
+    for step, x in enumerate(trainloader):
+        model = make_step(x, model)
+        if step % 2 == 0:
+            print(evaluate(model, testloader))
+    return model
+
+
+def main():
+    model = Linear(jnp.arange(4.0))
+    testloader = Loader([jnp.full(4, 2.0)])
+    model = train(model, [jnp.ones(4)] * 4, testloader)
+    return model, testloader.seen
+"""
+EQX_EVALUATE_DONATED = EQX_EVALUATE.replace(
+    "@eqx.filter_jit\ndef make_step", '@eqx.filter_jit(donate="all-except-first")\ndef make_step'
+)
+#: `evaluate` also hands the model to the loader's own code, which may keep it.
+_WATCHED = ("    return total\n", "    loader.watch(model)\n    return total\n")
+
 INVALID: tuple[Invalid, ...] = (
     # safe: the loss function called eagerly, and the model class's `__call__` it runs,
     # keep nothing they are given
@@ -168,6 +232,21 @@ INVALID: tuple[Invalid, ...] = (
         fix=_NONE,
         message="`history` may hold the buffers of `model`",
     ),
+    # safe: `evaluate` joins the loader's batches to unseen code, the model to a jit only
+    Invalid(EQX_EVALUATE, EQX_EVALUATE_DONATED),
+    # unsafe: `evaluate` hands the model to the loader's method, which may keep it
+    Invalid(
+        _edit(EQX_EVALUATE, _WATCHED),
+        _edit(EQX_EVALUATE_DONATED, _WATCHED),
+        fix=_UNSAFE,
+        message="`testloader` may hold the buffers of `model` and is read at line 47",
+    ),
     # unsafe: the function keeps its argument as `original = params` through `global`
-    Invalid(PLAIN_LOOP, PLAIN_DONATED, fix=_UNSAFE, message="`x` may hold the buffers of `params`"),
+    # (and keeps `x` apart from it)
+    Invalid(
+        PLAIN_LOOP,
+        PLAIN_DONATED,
+        fix=_UNSAFE,
+        message="`params` is handed to `evaluate`, which may keep it",
+    ),
 )

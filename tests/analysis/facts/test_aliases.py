@@ -683,3 +683,142 @@ def test_an_object_of_a_class_of_the_module_is_handed_to_its_code(call: str, kep
     ctx = context(_NNX_NET + call + "\n")
     sharing = Sharing(ctx, MODULE)
     assert sharing.retainers.get(call.split("(")[0], set()) == kept
+
+
+APART = """
+import copy
+import equinox as eqx
+
+CACHE = []
+
+
+class Failed(Exception):
+    pass
+
+
+@eqx.filter_jit
+def loss(model, x):
+    return jnp.sum(model.weight * x)
+
+
+def evaluate(model, loader):
+    total = 0.0
+    for batch in loader:
+        x = copy.copy(batch).numpy()
+        total += loss(model, x)
+    return total
+
+
+def hands_over(model, loader):
+    loader.seen.append(model)
+    return evaluate(model, loader)
+
+
+def caches(model, loader):
+    CACHE.append(model)
+    return evaluate(model, loader)
+
+
+def logs(model, loader):
+    copy.copy(model)
+    return evaluate(model, loader)
+
+
+def raises(model, loader):
+    failure = Failed()
+    failure.model = model
+    if evaluate(model, loader) > 1:
+        raise failure
+    return 0
+
+
+def namespace(model, loader):
+    copy.copy(locals())
+    return evaluate(model, loader)
+
+
+def returns(model, loader):
+    evaluate(model, loader)
+    return model
+
+
+def main(model, loader, f):
+    NAME(model, loader)
+    return model
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "joined"),
+    [
+        ("evaluate", False),  # the loader reaches unseen code, the model a jit only
+        ("hands_over", True),  # the model is stored into the loader
+        ("caches", True),  # into a global: a reference that outlives the call
+        ("logs", True),  # handed to unseen code, which may keep it with the loader's
+        ("raises", True),  # an exception carries it out to any caller
+        ("namespace", True),  # its locals handed out: unseen code may take the model
+    ],
+)
+def test_a_function_of_the_module_keeps_apart_what_it_never_joins(name: str, joined: bool) -> None:
+    """A call of an impure function of the module joins only the arguments the function's
+    own relation joins: `loader` reaches code autoopt cannot see, `model` never does."""
+    ctx = context(APART.replace("NAME", name), HEADER)
+    sharing = Sharing(ctx, "main")
+    assert sharing.may_share("loader", "model") is joined
+    assert sharing.may_share("loader", RETAINED)
+
+
+def test_an_argument_kept_apart_still_comes_back_in_what_it_returns() -> None:
+    ctx = context(APART.replace("NAME(model, loader)", "out = returns(model, loader)"), HEADER)
+    sharing = Sharing(ctx, "main")
+    assert sharing.may_share("out", "model") and not sharing.may_share("loader", "model")
+
+
+CALLED = """
+def main(model, x, fn):
+    a = jnp.ones(3)
+    CALL
+    return x
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "joined"),
+    [
+        ("model(x)", True),  # the class's `__call__`, unknown for a parameter, holds `model`
+        ("jax.vmap(model)(x)", True),  # the transformed function runs `model`'s code
+        ("fn(model)(x)", True),  # a callable made from `model`
+        ("jax.jit(fn)(x)", False),  # a jit: compiled code keeps nothing
+        ("len(x)", False),  # a builtin
+    ],
+)
+def test_the_code_a_called_variable_runs_holds_it(call: str, joined: bool) -> None:
+    sharing = Sharing(context(CALLED.replace("CALL", call), HEADER), "main")
+    assert sharing.may_share("x", "model") is joined
+
+
+REBOUND = """
+KEPT = []
+
+def loss(w, x):
+    return jnp.sum(w * x)
+
+REBIND
+
+def main(w, x):
+    loss(w, x)
+    return x
+"""
+
+
+@pytest.mark.parametrize(
+    ("rebind", "kept"),
+    [
+        ("", False),  # the `def` alone: pure
+        ("loss = jax.jit(loss)", False),  # a jit of it runs it on tracers
+        ("loss = keeper(loss)", True),  # the call runs what `keeper` returned
+    ],
+)
+def test_a_rebound_function_is_no_longer_read_as_its_def(rebind: str, kept: bool) -> None:
+    sharing = Sharing(context(REBOUND.replace("REBIND", rebind), HEADER), "main")
+    assert (sharing.retained_by({"w"}) is not None) is kept

@@ -6,7 +6,7 @@ import libcst as cst
 import pytest
 
 from autoopt.analysis.facts.aliases import scope_sharing
-from autoopt.analysis.facts.jit_outputs import fresh_positions
+from autoopt.analysis.facts.jit_outputs import fresh_output, fresh_positions
 
 from ..helpers import HEADER, context, stmt
 
@@ -77,3 +77,76 @@ def test_sharing_unlinks_fresh_targets_only() -> None:
     assert not sharing.may_share("a", "model") and not sharing.may_share("d", "x")
     assert sharing.may_share("b", "model")
     assert sharing.may_share("e", "model") and sharing.may_share("f", "model")
+
+
+WHOLE = """
+@eqx.filter_jit
+def accuracy(model, x, y):
+    pred = jax.vmap(model)(x)
+    return jnp.mean(y == jnp.argmax(pred, axis=1))
+
+@eqx.filter_jit
+def weight_of(model):
+    return jnp.asarray(model.weight)
+
+@eqx.filter_jit
+def carry(model, box):
+    return box
+
+@eqx.filter_jit
+def either(model, x):
+    if x.shape[0] > 2:
+        return jnp.sum(x)
+    return model
+
+@eqx.filter_jit
+def nothing(model):
+    return
+
+@jax.jit
+def plain(model):
+    return model
+
+def eager(x):
+    return jnp.sum(x)
+
+def main(model, x, y, box, seen):
+    acc = accuracy(model, x, y)
+    w = weight_of(model)
+    kept = carry(model, box)
+    e = either(model, x)
+    n = nothing(model)
+    p = plain(model)
+    s = eager(x)
+    seen.append(weight_of(model))
+    return acc, w, kept, e, n, p, s
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("acc = accuracy(model, x, y)", True),
+        ("w = weight_of(model)", True),  # the jit returns `model.weight` in a new buffer
+        ("kept = carry(model, box)", False),  # a static leaf comes back as the very object
+        ("e = either(model, x)", False),  # one `return` of a value not proven an array
+        ("n = nothing(model)", False),
+        ("p = plain(model)", False),  # jax.jit: every output is new (aliases.py)
+        ("s = eager(x)", False),  # not compiled
+    ],
+)
+def test_fresh_output(line: str, expected: bool) -> None:
+    ctx = context(WHOLE, IMPORTS)
+    node = stmt(ctx, line).node
+    assert type(node) is cst.Assign and type(node.value) is cst.Call
+    assert fresh_output(ctx, node.value) is expected
+
+
+def test_sharing_unlinks_fresh_outputs_only() -> None:
+    """`acc`, `w` and the list given `weight_of(model)` hold no object of the model's;
+    `kept` and `e` may."""
+    ctx = context(WHOLE, IMPORTS)
+    sharing = scope_sharing(ctx, "main")
+    assert not sharing.may_share("acc", "model") and not sharing.may_share("w", "model")
+    assert not sharing.may_share("seen", "model")
+    assert sharing.may_share("kept", "model") and sharing.may_share("e", "model")

@@ -100,10 +100,9 @@ def reason(setup: str, body: str, name: str = "x") -> str | None:
         (
             "x = np.zeros(3)\nhooks = []\nhooks.append(functools.partial(np.copyto, x))",
             "for hook in hooks:\n    hook(SRC)",
-            # `hooks` filled with a partial is a value the model cannot see (values/filled.py
-            # proves lists of arrays only): iterating it is the first cause found
-            "the loop iterates `hooks`, which may hold `x` (a generator or an iterator of "
-            "it) and change it",
+            # `hook` holds the partial over `x`, and the code a called variable runs holds
+            # it (aliases.py): the call, which joins `SRC` to `x`, is the first cause found
+            "the loop passes `SRC` to `hook`, which may change it",
         ),
         ("x = np.zeros(3)", "apply(x.fill, 1.0)", "the loop passes `x` to `apply`, which calls it"),
         (
