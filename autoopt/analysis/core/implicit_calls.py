@@ -145,9 +145,15 @@ def _call(node: cst.Call) -> Iterator[Implicit]:
     """A builtin's special method of its arguments (`len(x)`; a function of the module
     that takes a builtin's name counts as both), and `*args`/`**kwargs` unpacked."""
     func = node.func
-    method = python_api.IMPLICIT_BUILTINS.get(func.value) if type(func) is cst.Name else None
+    name = func.value if type(func) is cst.Name else ""
+    method = python_api.IMPLICIT_BUILTINS.get(name)
+    positional = [a.value for a in node.args if not a.star and a.keyword is None]
+    if name in python_api.CALLING_FIRST_BUILTINS:
+        positional = positional[1:]  # `map(f, xs)`: `f` is called (`facts/writes.py`)
+    elif name in python_api.OBJECT_FIRST_BUILTINS:
+        positional = positional[:1]  # `getattr(obj, "name")`, `format(x, spec)`
+    for value in positional if method is not None else ():
+        yield Implicit(value, method)
     for arg in node.args:
         if arg.star:
             yield Implicit(arg.value, "__iter__" if arg.star == "*" else "keys")
-        elif method is not None:
-            yield Implicit(arg.value, method)

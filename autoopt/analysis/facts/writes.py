@@ -115,7 +115,9 @@ class Cause:
     why: str
     unseen: str = ""
     calls: frozenset[str] = frozenset()  # the variables whose callables it calls
-    held: bool = False  # changed only as what a callable holds (reported after the rest)
+    #: reported after the rest: changed only as what a callable holds, or by a special
+    #: method Python calls implicitly (a generator's own cause names what it holds)
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -515,15 +517,17 @@ def _implicit(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Caus
     loader`, `while feeder:`, `ds[i]`, `a + b`, `len(x)`, `f"{x}"`, `obj.attr`) on a value
     not proven of a type whose special methods change nothing (`QUIET`): code autoopt
     does not follow, as a method call of it (`_Call._method`), that may change the value
-    and what it is handed, and reach what unseen code reaches."""
+    and what it is handed (but a JAX array, a number), and reach what unseen code
+    reaches."""
     for found in implicit_calls(stmt):
         if _quiet(ctx, stmt, found.operand):
             continue
-        exprs = (found.operand, *found.given)
-        names = {n for e in exprs for n in objects(ctx, stmt, sharing, e)}
+        values = model(ctx)
+        given = [e for e in found.given if values.value_of(stmt, e).kind not in IMMUTABLE]
+        names = {n for e in (found.operand, *given) for n in objects(ctx, stmt, sharing, e)}
         code = f"{ctx.code(found.operand)}.{found.method}"
         why = f"Python calls `{code}` implicitly, which may change `{{name}}`"
-        yield Cause(frozenset(names), why, code)
+        yield Cause(frozenset(names), why, code, held=True)
 
 
 def _quiet(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:

@@ -90,11 +90,18 @@ IMPLICIT_BUILTINS = {
     "getattr": "__getattr__", "hasattr": "__getattr__", "setattr": "__setattr__",
     "delattr": "__delattr__", "dir": "__dir__",
 }  # fmt: skip
+#: Builtins whose first argument is a function they call, not a value they iterate.
+CALLING_FIRST_BUILTINS = frozenset({"map", "filter"})
+#: Builtins that ask a special method of their first argument only (`getattr(obj, "k")`).
+OBJECT_FIRST_BUILTINS = frozenset(
+    {"getattr", "hasattr", "setattr", "delattr", "format", "round", "next", "iter"}
+)
 #: Builtins whose result is of a builtin type, whose special methods only read (what
 #: `enumerate(x)` iterates is `x`: its own `__iter__`, `IMPLICIT_BUILTINS`).
 BUILTIN_RESULTS = frozenset(
     {"list", "tuple", "set", "frozenset", "dict", "enumerate", "zip", "map", "filter",
-     "reversed", "range", "sorted", "len", "bool", "str", "repr", "format", "hash"}
+     "reversed", "range", "sorted", "len", "bool", "str", "repr", "format", "hash",
+     "globals", "locals"}
 )  # fmt: skip
 #: Decorators that return a function behaving as the one they are given (a cache of its
 #: results, a method kind).

@@ -760,6 +760,7 @@ def score(w, x):
     return x @ w
 
 x_val = np.ones((4, 2))
+candidates = [np.ones(2), np.zeros(2)]
 for w in candidates:
     s = score(w, jnp.asarray(x_val))
 """,
@@ -773,6 +774,7 @@ def score(w, x):
     return x @ w
 
 x_val = np.ones((4, 2))
+candidates = [np.ones(2), np.zeros(2)]
 x_val_dev = jax.device_put(x_val)
 for w in candidates:
     s = score(w, x_val_dev)

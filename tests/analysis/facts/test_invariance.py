@@ -69,8 +69,8 @@ x = np.zeros(3)
 
 WRITER
 
-def run(n):
-    for i in range(n):
+def run():
+    for i in range(3):
         y = jnp.asarray(x)
 """
 
@@ -93,15 +93,27 @@ def test_a_function_that_changes_the_global(writer: str, why: str | None) -> Non
 
 def test_globals_nothing_writes_are_invariant_in_a_function_loop() -> None:
     ctx = context(
-        "x = np.zeros(3)\n\ndef run(n):\n    for i in range(n):\n        y = jnp.asarray(x)\n",
+        "x = np.zeros(3)\n\ndef run():\n    for i in range(3):\n        y = jnp.asarray(x)\n",
         HEADER,
     )
     assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) is None
 
 
+def test_an_unknown_value_s_index_may_change_a_global() -> None:
+    """`range(n)` calls `n.__index__`: of a parameter of unknown type, code autoopt cannot
+    see (a class of the program's, which may write the global)."""
+    ctx = context(
+        "x = np.zeros(3)\n\ndef run(n):\n    for i in range(n):\n        y = jnp.asarray(x)\n",
+        HEADER,
+    )
+    assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) == (
+        "the loop calls `n.__index__`, code autoopt cannot see, which may change `x`"
+    )
+
+
 def test_a_parameter_or_local_is_not_a_global_another_function_writes() -> None:
     writer = "def reset():\n    global x\n    x = np.zeros(3)"
-    code = GLOBAL_WRITER.replace("def run(n):", "def run(n, x):").replace("WRITER", writer)
+    code = GLOBAL_WRITER.replace("def run():", "def run(x):").replace("WRITER", writer)
     ctx = context(code, HEADER)
     assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) is None
 
