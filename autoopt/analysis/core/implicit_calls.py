@@ -146,13 +146,13 @@ def _call(node: cst.Call) -> Iterator[Implicit]:
     that takes a builtin's name counts as both), and `*args`/`**kwargs` unpacked."""
     func = node.func
     name = func.value if type(func) is cst.Name else ""
-    method = python_api.IMPLICIT_BUILTINS.get(name)
+    method = python_api.IMPLICIT_BUILTINS.get(name, "")
     positional = [a.value for a in node.args if not a.star and a.keyword is None]
     if name in python_api.CALLING_FIRST_BUILTINS:
         positional = positional[1:]  # `map(f, xs)`: `f` is called (`facts/writes.py`)
     elif name in python_api.OBJECT_FIRST_BUILTINS:
         positional = positional[:1]  # `getattr(obj, "name")`, `format(x, spec)`
-    for value in positional if method is not None else ():
+    for value in positional if method else ():
         yield Implicit(value, method)
     for arg in node.args:
         if arg.star:
