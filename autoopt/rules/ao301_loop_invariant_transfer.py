@@ -80,6 +80,14 @@ class LoopInvariantTransfer(Rule):
       its object in place (NumPy's in-place spellings, positional `out` included; aliases,
       views, bound methods and closures of it; helpers in any file of the project; code
       autoopt cannot see that may reach it): `analysis/facts/mutation.py`
+    - a special method Python calls by itself is such code (`for _ in loader`,
+      `enumerate(loader)`, `while feeder:`, `ds[i]`, `len(ds)`, `k in ds`, `a + b`,
+      `obj.attr` of a property, `f"{obj}"`, `with obj:`, unpacking, hashing), unless the
+      value is proven a builtin, an array, a literal container or a module, whose special
+      methods only read: of any other value (a class of the program, a value of unknown
+      type, `range(n)` of a parameter `n`) it may change the object, what it is handed
+      and what code autoopt cannot see reaches: `analysis/core/implicit_calls.py`,
+      `analysis/facts/writes.py`
     - the data lives on the host (NumPy) or is a transfer: `analysis/values/placement.py`
     - the hoisted transfer cannot fail where the original would not run it: its operand is
       a NumPy or JAX array and its other arguments constants (`dtype=jnp.float16`), or it

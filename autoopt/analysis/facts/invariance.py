@@ -22,7 +22,7 @@ def variant_reason(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | Non
     changed = sorted(names & ctx.graph.written_in_loop(loop.id))
     if changed:
         return f"`{changed[0]}` changes inside the loop"
-    return change_reason(ctx, loop, names) or _reflected(ctx, loop, names)
+    return _reflected(ctx, loop, names) or change_reason(ctx, loop, names)
 
 
 def _reflected(ctx: ModuleContext, loop: Loop, names: set[str]) -> str | None:

@@ -71,6 +71,7 @@ from autoopt.analysis.core.exprs import (
     scope_nodes,
 )
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
+from autoopt.analysis.core.implicit_calls import implicit_calls
 from autoopt.analysis.core.jitted import jitted_callables, own_exprs
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.core.walk import walk
@@ -89,6 +90,10 @@ from autoopt.analysis.values.model import model
 READ_ONLY_METHODS = jax_api.READ_METHODS | python_api.READ_METHODS
 #: Kinds whose objects never change in place.
 IMMUTABLE = (Kind.ARRAY, Kind.STRING, Kind.SCALAR, Kind.SHAPE, Kind.DTYPE, Kind.NONE)
+#: Kinds whose special methods (`__iter__`, `__bool__`, `__getitem__`, `__add__`, ...)
+#: only read: builtins, arrays, literal containers, pytrees of arrays, functions and
+#: classes, modules (an attribute read).
+QUIET = (*IMMUTABLE, Kind.HOST_ARRAY, Kind.CONTAINER, Kind.PYTREE, Kind.CALLABLE, Kind.MODULE)
 _LIST_METHODS = python_api.MUTATING_METHODS | python_api.READ_METHODS
 _READING_BUILTINS = (
     python_api.PURE_BUILTINS | python_api.READ_ONLY_BUILTINS | set(python_api.IO_BUILTINS)
@@ -110,7 +115,9 @@ class Cause:
     why: str
     unseen: str = ""
     calls: frozenset[str] = frozenset()  # the variables whose callables it calls
-    held: bool = False  # changed only as what a callable holds (reported after the rest)
+    #: reported after the rest: changed only as what a callable holds, or by a special
+    #: method Python calls implicitly (a generator's own cause names what it holds)
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,6 +198,7 @@ def causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
 def run_causes(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
     """What the code `stmt` runs may change: its calls, the iterators it iterates."""
     yield from _iterations(ctx, stmt, sharing)
+    yield from _implicit(ctx, stmt, sharing)
     for call in stmt.calls:
         yield from _Call(ctx, stmt, call, sharing).causes()
 
@@ -447,20 +455,7 @@ class _Call:
             yield Cause(frozenset(held), why, calls=calls, held=True)
 
     def _objects(self, expr: cst.BaseExpression) -> set[str]:
-        """The names whose objects `expr` may be or hold (`facts/aliases.py`), and its
-        root, be it a class or a module (`Cfg.BUF`, `sensors.FRAME`; not a function, nor
-        JAX's or NumPy's modules)."""
-        names = self.sharing.shares(expr).names()
-        root = base_name(expr)
-        if root is not None and self._holds_data(root):
-            names.add(root)
-        return names
-
-    def _holds_data(self, name: str) -> bool:
-        if self.ctx.graph.resolve_function(name, self.stmt.scope) is not None:
-            return False
-        qual = self.ctx.imports.bindings.get(name, "")
-        return qual.split(".")[0] not in ("jax", "numpy", "math")
+        return objects(self.ctx, self.stmt, self.sharing, expr)
 
     def _held_by(self, expr: cst.BaseExpression) -> set[str]:
         return held_by(self.ctx, self.stmt, self.sharing, expr)
@@ -515,6 +510,53 @@ def _iterations(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Ca
             held = held_by(ctx, stmt, sharing, expr) | {RETAINED}  # and what it was handed
             calls = frozenset({expr.value}) if type(expr) is cst.Name else frozenset()
             yield Cause(frozenset(held), why, calls=calls, held=True)
+
+
+def _implicit(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Cause]:
+    """A special method Python calls by itself (`core/implicit_calls.py`: `for _ in
+    loader`, `while feeder:`, `ds[i]`, `a + b`, `len(x)`, `f"{x}"`, `obj.attr`) on a value
+    not proven of a type whose special methods change nothing (`QUIET`): code autoopt
+    does not follow, as a method call of it (`_Call._method`), that may change the value
+    and what it is handed (but a JAX array, a number), and reach what unseen code
+    reaches."""
+    for found in implicit_calls(stmt):
+        if _quiet(ctx, stmt, found.operand):
+            continue
+        values = model(ctx)
+        given = [e for e in found.given if values.value_of(stmt, e).kind not in IMMUTABLE]
+        names = {n for e in (found.operand, *given) for n in objects(ctx, stmt, sharing, e)}
+        code = f"{ctx.code(found.operand)}.{found.method}"
+        why = f"Python calls `{code}` implicitly, which may change `{{name}}`"
+        yield Cause(frozenset(names), why, code, held=True)
+
+
+def _quiet(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
+    """A value whose special methods only read: of a `QUIET` kind, or what a builtin
+    returns of a builtin type (`range(n)`, `enumerate(xs)`)."""
+    if model(ctx).value_of(stmt, expr).kind in QUIET:
+        return True
+    func = expr.func if type(expr) is cst.Call else None
+    if type(func) is not cst.Name or func.value not in python_api.BUILTIN_RESULTS:
+        return False
+    return func.value not in ctx.per_module(bound_names)
+
+
+def objects(ctx: ModuleContext, stmt: Stmt, sharing: Sharing, expr: cst.BaseExpression) -> set[str]:
+    """The names whose objects `expr` may be or hold (`facts/aliases.py`), and its root,
+    be it a class or a module (`Cfg.BUF`, `sensors.FRAME`; not a function, nor JAX's or
+    NumPy's modules)."""
+    names = sharing.shares(expr).names()
+    root = base_name(expr)
+    if root is not None and _holds_data(ctx, stmt, root):
+        names.add(root)
+    return names
+
+
+def _holds_data(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    if ctx.graph.resolve_function(name, stmt.scope) is not None:
+        return False
+    qual = ctx.imports.bindings.get(name, "")
+    return qual.split(".")[0] not in ("jax", "numpy", "math")
 
 
 def holds(ctx: ModuleContext, scope: str, name: str, hops: int) -> set[str]:

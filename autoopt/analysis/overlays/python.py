@@ -79,6 +79,30 @@ ITERATING_BUILTINS = frozenset(
     {"list", "tuple", "set", "frozenset", "dict", "sum", "min", "max", "sorted", "any", "all",
      "zip", "enumerate", "map", "filter", "reversed", "iter", "next"}
 )  # fmt: skip
+#: Builtins -> the special method they call on each argument (`len(x)`: `x.__len__`);
+#: code of the argument's type, which may be the program's own (`facts/writes.py`).
+IMPLICIT_BUILTINS = {
+    **dict.fromkeys(ITERATING_BUILTINS | {"bytes", "bytearray"}, "__iter__"),
+    "next": "__next__", "len": "__len__", "bool": "__bool__", "str": "__str__",
+    "print": "__str__", "repr": "__repr__", "format": "__format__", "hash": "__hash__",
+    "int": "__int__", "float": "__float__", "complex": "__complex__", "abs": "__abs__",
+    "round": "__round__", "range": "__index__", "divmod": "__divmod__", "pow": "__pow__",
+    "getattr": "__getattr__", "hasattr": "__getattr__", "setattr": "__setattr__",
+    "delattr": "__delattr__", "dir": "__dir__",
+}  # fmt: skip
+#: Builtins whose first argument is a function they call, not a value they iterate.
+CALLING_FIRST_BUILTINS = frozenset({"map", "filter"})
+#: Builtins that ask a special method of their first argument only (`getattr(obj, "k")`).
+OBJECT_FIRST_BUILTINS = frozenset(
+    {"getattr", "hasattr", "setattr", "delattr", "format", "round", "next", "iter"}
+)
+#: Builtins whose result is of a builtin type, whose special methods only read (what
+#: `enumerate(x)` iterates is `x`: its own `__iter__`, `IMPLICIT_BUILTINS`).
+BUILTIN_RESULTS = frozenset(
+    {"list", "tuple", "set", "frozenset", "dict", "enumerate", "zip", "map", "filter",
+     "reversed", "range", "sorted", "len", "bool", "str", "repr", "format", "hash",
+     "globals", "locals"}
+)  # fmt: skip
 #: Decorators that return a function behaving as the one they are given (a cache of its
 #: results, a method kind).
 TRANSPARENT_DECORATORS = frozenset(

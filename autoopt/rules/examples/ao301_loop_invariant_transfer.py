@@ -12,6 +12,181 @@ VALID = (
     Valid(
         """
 import jax.numpy as jnp
+import numpy as np
+
+class Feed:
+    def __init__(self):
+        self.buf = np.zeros(3)
+
+    def __len__(self):
+        self.buf[:] = 1.0
+        return 3
+
+    def __contains__(self, k):
+        self.buf[:] = k
+        return True
+
+    def __format__(self, spec):
+        self.buf[:] = 2.0
+        return "feed"
+
+    @property
+    def ready(self):
+        self.buf[:] = 3.0
+        return True
+
+feed = Feed()
+buf = feed.buf
+
+for i in range(3):
+    n = len(feed)
+    x = jnp.asarray(buf)
+""",
+        "`len(feed)` calls `Feed.__len__`, which refills the buffer",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+class Feed:
+    def __init__(self):
+        self.buf = np.zeros(3)
+
+    def __len__(self):
+        self.buf[:] = 1.0
+        return 3
+
+    def __contains__(self, k):
+        self.buf[:] = k
+        return True
+
+    def __format__(self, spec):
+        self.buf[:] = 2.0
+        return "feed"
+
+    @property
+    def ready(self):
+        self.buf[:] = 3.0
+        return True
+
+feed = Feed()
+buf = feed.buf
+
+for i in range(3):
+    hit = i in feed
+    x = jnp.asarray(buf)
+""",
+        "`i in feed` calls `Feed.__contains__`, which refills the buffer",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+class Feed:
+    def __init__(self):
+        self.buf = np.zeros(3)
+
+    def __len__(self):
+        self.buf[:] = 1.0
+        return 3
+
+    def __contains__(self, k):
+        self.buf[:] = k
+        return True
+
+    def __format__(self, spec):
+        self.buf[:] = 2.0
+        return "feed"
+
+    @property
+    def ready(self):
+        self.buf[:] = 3.0
+        return True
+
+feed = Feed()
+buf = feed.buf
+
+for i in range(3):
+    print(f"{feed}")
+    x = jnp.asarray(buf)
+""",
+        "the f-string calls `Feed.__format__`, which refills the buffer",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+class Feed:
+    def __init__(self):
+        self.buf = np.zeros(3)
+
+    def __len__(self):
+        self.buf[:] = 1.0
+        return 3
+
+    def __contains__(self, k):
+        self.buf[:] = k
+        return True
+
+    def __format__(self, spec):
+        self.buf[:] = 2.0
+        return "feed"
+
+    @property
+    def ready(self):
+        self.buf[:] = 3.0
+        return True
+
+feed = Feed()
+buf = feed.buf
+
+for i in range(3):
+    ok = feed.ready
+    x = jnp.asarray(buf)
+""",
+        "the property `ready` refills the buffer",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
+import numpy as np
+
+class Feed:
+    def __init__(self):
+        self.buf = np.zeros(3)
+
+    def __len__(self):
+        self.buf[:] = 1.0
+        return 3
+
+    def __contains__(self, k):
+        self.buf[:] = k
+        return True
+
+    def __format__(self, spec):
+        self.buf[:] = 2.0
+        return "feed"
+
+    @property
+    def ready(self):
+        self.buf[:] = 3.0
+        return True
+
+feed = Feed()
+buf = feed.buf
+
+while feed:
+    x = jnp.asarray(buf)
+    break
+""",
+        "`while feed:` calls `Feed.__len__` (truth), which refills the buffer",
+    ),
+    Valid(
+        """
+import jax.numpy as jnp
 
 for batch in batches:
     x = jnp.asarray(batch)
@@ -506,6 +681,37 @@ def main(w, starts):
 INVALID = (
     Invalid(
         """
+import jax.numpy as jnp
+import numpy as np
+
+def main():
+    table = np.ones(3)
+    rows = np.zeros((4, 3))
+    out = []
+    for row in rows:
+        if len(row) and row[0] in (0.0, 1.0):
+            out.append(jnp.asarray(table) + f"{row}".count("0"))
+    return out
+""",
+        """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def main():
+    table = np.ones(3)
+    rows = np.zeros((4, 3))
+    out = []
+    table_dev = jax.device_put(table)
+    for row in rows:
+        if len(row) and row[0] in (0.0, 1.0):
+            out.append(table_dev + f"{row}".count("0"))
+    return out
+""",
+    ),
+    Invalid(
+        """
 import jax
 import numpy as np
 
@@ -760,6 +966,7 @@ def score(w, x):
     return x @ w
 
 x_val = np.ones((4, 2))
+candidates = [np.ones(2), np.zeros(2)]
 for w in candidates:
     s = score(w, jnp.asarray(x_val))
 """,
@@ -773,6 +980,7 @@ def score(w, x):
     return x @ w
 
 x_val = np.ones((4, 2))
+candidates = [np.ones(2), np.zeros(2)]
 x_val_dev = jax.device_put(x_val)
 for w in candidates:
     s = score(w, x_val_dev)

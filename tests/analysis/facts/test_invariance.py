@@ -69,8 +69,8 @@ x = np.zeros(3)
 
 WRITER
 
-def run(n):
-    for i in range(n):
+def run():
+    for i in range(3):
         y = jnp.asarray(x)
 """
 
@@ -93,15 +93,27 @@ def test_a_function_that_changes_the_global(writer: str, why: str | None) -> Non
 
 def test_globals_nothing_writes_are_invariant_in_a_function_loop() -> None:
     ctx = context(
-        "x = np.zeros(3)\n\ndef run(n):\n    for i in range(n):\n        y = jnp.asarray(x)\n",
+        "x = np.zeros(3)\n\ndef run():\n    for i in range(3):\n        y = jnp.asarray(x)\n",
         HEADER,
     )
     assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) is None
 
 
+def test_an_unknown_value_s_index_may_change_a_global() -> None:
+    """`range(n)` calls `n.__index__`: of a parameter of unknown type, code autoopt cannot
+    see (a class of the program's, which may write the global)."""
+    ctx = context(
+        "x = np.zeros(3)\n\ndef run(n):\n    for i in range(n):\n        y = jnp.asarray(x)\n",
+        HEADER,
+    )
+    assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) == (
+        "the loop calls `n.__index__`, code autoopt cannot see, which may change `x`"
+    )
+
+
 def test_a_parameter_or_local_is_not_a_global_another_function_writes() -> None:
     writer = "def reset():\n    global x\n    x = np.zeros(3)"
-    code = GLOBAL_WRITER.replace("def run(n):", "def run(n, x):").replace("WRITER", writer)
+    code = GLOBAL_WRITER.replace("def run():", "def run(x):").replace("WRITER", writer)
     ctx = context(code, HEADER)
     assert variant_reason(ctx, ctx.graph.loops[0], {"x"}) is None
 
@@ -130,3 +142,76 @@ def test_a_global_rebound_by_reflection_is_variant(spelling: str, why: str) -> N
     )
     ctx = context(code, HEADER)
     assert why in (variant_reason(ctx, ctx.graph.loops[0], {"TABLE"}) or "")
+
+
+IMPLICIT = """
+class Loader:
+    def __init__(self):
+        self.buf = np.zeros(3)
+
+    def refill(self):
+        self.buf[:] = 1.0
+
+    __iter__ = __next__ = __bool__ = __len__ = __getitem__ = __contains__ = refill
+
+    @property
+    def fresh(self):
+        self.refill()
+        return self.buf
+
+    def __format__(self, spec):
+        self.refill()
+        return "loader"
+
+
+def main(items):
+    loader = Loader()
+    buf = loader.buf
+    table = np.ones(3)
+    for i in range(3):
+        BODY
+        y = jnp.asarray(buf)
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("for _ in loader:\n            pass", "`loader.__iter__`"),
+        ("z = list(enumerate(loader))", "`loader.__iter__`"),
+        ("z = 1 if loader else 0", "`loader.__bool__`"),
+        ("z = not loader", "`loader.__bool__`"),
+        ("z = len(loader)", "`loader.__len__`"),
+        ("z = loader[i]", "`loader.__getitem__`"),
+        ("z = i in loader", "`loader.__contains__`"),
+        ("z = loader.fresh", "`loader.__getattr__`"),
+        ('print(f"{loader}")', "`loader.__format__`"),
+        ("z = loader + 1", "`loader.__add__`"),
+        ("z = loader == 1", "`loader.__eq__`"),
+        ("a, b = loader", "`loader.__iter__`"),
+        ("with loader:\n            pass", "`loader.__enter__`"),
+    ],
+)
+def test_a_special_method_python_calls_may_change_the_object(body: str, why: str) -> None:
+    """Each implicit call runs the type's code (here the program's own, refilling `buf`)."""
+    ctx = context(IMPLICIT.replace("BODY", body), HEADER)
+    loop = next(lp for lp in ctx.graph.loops.values() if lp.scope == "main" and not lp.loops)
+    assert variant_reason(ctx, loop, {"buf"}) == (
+        f"Python calls {why} implicitly, which may change `loader`"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "for v in table:\n            pass",
+        "for v in range(3):\n            pass",
+        "z = table[i] + len(table) + (1 if table.any() else 0)",
+        "z = [1, 2][i] + sum([1.0, 2.0]) + (i in (1, 2))",
+        'print(f"{table} {i}")',
+    ],
+)
+def test_builtin_and_array_special_methods_only_read(body: str) -> None:
+    ctx = context(IMPLICIT.replace("BODY", body), HEADER)
+    loop = next(lp for lp in ctx.graph.loops.values() if lp.scope == "main" and not lp.loops)
+    assert variant_reason(ctx, loop, {"table"}) is None
