@@ -45,8 +45,11 @@ def implicit_calls(stmt: Stmt) -> Iterator[Implicit]:
     """The special methods `stmt` itself makes Python call (a loop header: not its body)."""
     node = stmt.node
     stored = {id(t) for t in _stored(node)}
-    for root in evaluated_exprs(node):
-        for inner in scope_nodes(root):
+    nodes = [inner for root in evaluated_exprs(node) for inner in scope_nodes(root)]
+    # `obj.m(...)`: the lookup is judged with the call, as the method it finds
+    callees = {id(n.func) for n in nodes if type(n) is cst.Call}
+    for inner in nodes:
+        if type(inner) is not cst.Attribute or id(inner) not in callees:
             yield from _of(inner, id(inner) in stored)
     yield from _header(node)
 

@@ -99,6 +99,7 @@ _READING_BUILTINS = (
     python_api.PURE_BUILTINS | python_api.READ_ONLY_BUILTINS | set(python_api.IO_BUILTINS)
 ) - python_api.CALLING_BUILTINS
 HOPS = 3  # bindings followed to find what a variable holds
+_STATIC = overlays.STATIC_CLASSES
 
 #: Transforms whose traced function receives copies of the arguments (JAX's, and
 #: equinox's filtered ones; not `nnx.jit`, which updates the modules it is given).
@@ -531,9 +532,11 @@ def _implicit(ctx: ModuleContext, stmt: Stmt, sharing: Sharing) -> Iterator[Caus
 
 
 def _quiet(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
-    """A value whose special methods only read: of a `QUIET` kind, or what a builtin
-    returns of a builtin type (`range(n)`, `enumerate(xs)`)."""
-    if model(ctx).value_of(stmt, expr).kind in QUIET:
+    """A value whose special methods only read: of a `QUIET` kind, a library object
+    nothing changes (`overlays.STATIC_CLASSES`: an optax optimizer, a named tuple of
+    functions), or what a builtin returns of a builtin type (`range(n)`, `enumerate(xs)`)."""
+    value = model(ctx).value_of(stmt, expr)
+    if value.kind in QUIET or (value.kind is Kind.OBJECT and value.detail in _STATIC):
         return True
     func = expr.func if type(expr) is cst.Call else None
     if type(func) is not cst.Name or func.value not in python_api.BUILTIN_RESULTS:

@@ -215,3 +215,34 @@ def test_builtin_and_array_special_methods_only_read(body: str) -> None:
     ctx = context(IMPLICIT.replace("BODY", body), HEADER)
     loop = next(lp for lp in ctx.graph.loops.values() if lp.scope == "main" and not lp.loops)
     assert variant_reason(ctx, loop, {"table"}) is None
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("z = loader.refill()", "`loader.refill()` may change `loader` in place"),
+        (
+            "f = loader.refill",
+            "Python calls `loader.__getattr__` implicitly, which may change `loader`",
+        ),
+    ],
+)
+def test_a_method_call_is_judged_as_the_call_its_lookup_makes(body: str, why: str) -> None:
+    """`obj.m(...)`: the lookup of `m` is judged with the call (an unseen method may change
+    its receiver); a lookup alone is an implicit `__getattr__`."""
+    ctx = context(IMPLICIT.replace("BODY", body), HEADER)
+    loop = next(lp for lp in ctx.graph.loops.values() if lp.scope == "main" and not lp.loops)
+    assert variant_reason(ctx, loop, {"buf"}) == why
+
+
+def test_an_optax_optimizer_read_changes_nothing() -> None:
+    """An optax optimizer is a named tuple of functions nothing changes
+    (`overlays.STATIC_CLASSES`): reading its fields runs no code of the program."""
+    body = "f = opt.update\n        g = opt.init if opt else None"
+    code = IMPLICIT.replace(
+        "    table = np.ones(3)\n", "    table = np.ones(3)\n    opt = optax.sgd(0.1)\n"
+    )
+    ctx = context("import optax\n" + code.replace("BODY", body), HEADER)
+    loop = next(lp for lp in ctx.graph.loops.values() if lp.scope == "main" and not lp.loops)
+    assert variant_reason(ctx, loop, {"opt"}) is None
+    assert variant_reason(ctx, loop, {"buf"}) is None
