@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.free_names import fresh_name as fresh_name
 from autoopt.analysis.core.jitted import can_add_donation, names_tuple, option_text
 from autoopt.analysis.core.jitted import jit_decorator as jit_decorator
 from autoopt.analysis.core.jitted import literal_names as literal_names
@@ -50,17 +51,6 @@ def is_jit_decorator(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
         and bool(expr.args)
         and is_spelling(ctx, expr.args[0].value, "jax.jit")
     )
-
-
-def fresh_name(ctx: ModuleContext, base: str, also_taken: Collection[str] = ()) -> str:
-    """`base`, or `base_2`, ... : a name nothing in the module (nor `also_taken`) uses yet."""
-    taken = {s for stmt in ctx.graph.stmts for s in stmt.defs | stmt.uses}
-    taken |= set(ctx.imports.bindings) | set(also_taken)
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base}_{n}"
-    return name
 
 
 def claim_name(ctx: ModuleContext, base: str, taken: set[str]) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from autoopt.analysis.facts.hoist_reach import skipped
+from autoopt.analysis.plans.hoist_reach import skipped
 from autoopt.analysis.semantic import (
     Kind,
     Loop,
@@ -56,7 +56,7 @@ class JitInLoop(Rule):
     - the callable is a module function, not an object's state: `analysis/values/model.py`
     - building it before the loop cannot raise where the original would not build it: it
       wraps a function with no options, or it runs on the first iteration of a loop proven
-      to run, nothing before it able to skip it: `analysis/facts/hoist_reach.py`
+      to run, nothing before it able to skip it: `analysis/plans/hoist_reach.py`
     - one owner per loop, the statements of an AO103 step or an AO501 `vmap` are
       theirs: `rules/loop_owner.py`
     """

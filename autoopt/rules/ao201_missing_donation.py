@@ -209,7 +209,7 @@ class MissingDonation(Rule):
     - a local reaches no code but through what its function hands out: no `locals()`,
       `vars()`, `eval` or `exec` in the function, no frame read in the module
       (`inspect`, `f_locals`, `sys._getframe`): `analysis/facts/escape.py`
-      (`locals_escape`)
+      (`reflection.locals_escape`)
     - no nested or other function reads it (a module function every call of which, at
       the top level, comes before the name is rebound from the import it shadows, in no
       loop with that binding, reads the import: `analysis/facts/shadowed_imports.py`),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from autoopt.analysis.facts.hoist_reach import hoist_doubt
+from autoopt.analysis.plans.hoist_reach import hoist_doubt
 from autoopt.analysis.plans.sliced import sliced_index, whole_transfer
 from autoopt.analysis.semantic import (
     MODULE,
@@ -93,7 +93,7 @@ class LoopInvariantTransfer(Rule):
       a NumPy or JAX array and its other arguments constants (`dtype=jnp.float16`), or it
       runs on the first iteration of every loop down from the one it leaves, nothing before
       it can skip it, and each such loop is proven to run (`while True:`, a non-empty
-      literal, a `range` with proven bounds): `analysis/facts/hoist_reach.py`
+      literal, a `range` with proven bounds): `analysis/plans/hoist_reach.py`
     - no call in the loop donates the hoisted array: `analysis/core/jitted.py`
       (the jit options); every call it reaches, through the names it is bound to, the
       containers it is put in and the functions of the module it is handed to, is

@@ -1,5 +1,5 @@
 """AO102 builds `jax.jit(f)` before its loop safely only where building it there cannot
-raise where the original never builds it (`analysis/facts/hoist_reach.py`): it wraps a
+raise where the original never builds it (`analysis/plans/hoist_reach.py`): it wraps a
 function with no options, or it runs on the first iteration of a loop proven to run."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """AO301 hoists a transfer before its loop only where the hoisted evaluation cannot fail
-where the original never runs it (`analysis/facts/hoist_reach.py`): its operand is an
+where the original never runs it (`analysis/plans/hoist_reach.py`): its operand is an
 array, or it runs on the first iteration of a loop proven to run. Otherwise the fix is
 unsafe and names the guard that may skip it."""
 
@@ -119,25 +119,31 @@ def scaled(xs, table):
     ),
     "the right of `and`": (
         """
-def f(table, flags):
-    total = 0.0
+FLAGS = (True, False, True)
+
+
+def f(table):
+    total = jnp.zeros(())
     for i in range(3):
-        total = total + (flags[i] and jnp.asarray(table)[i])
+        total = jnp.add(total, FLAGS[i] and jnp.asarray(table)[i])
         print(total)
     return total
 """,
-        "the transfer of `table` runs only where `flags[i]` is true",
+        "the transfer of `table` runs only where `FLAGS[i]` is true",
     ),
     "one side of a conditional expression": (
         """
-def f(table, use):
-    total = 0.0
+USE = True
+
+
+def f(table):
+    total = jnp.zeros(())
     for i in range(3):
-        total = total + (jnp.asarray(table)[i] if use else i)
+        total = jnp.add(total, jnp.asarray(table)[i] if USE else i)
         print(total)
     return total
 """,
-        "the transfer of `table` runs only where `use`",
+        "the transfer of `table` runs only where `USE`",
     ),
     "a comprehension": (
         """

@@ -40,7 +40,7 @@ object is not proven one of a class of the module, whose code is read instead; a
 as they do. A call of an undecorated function of the module that may keep some of its
 arguments joins only those: an argument whose parameter, in the function's own relation,
 may share objects with nothing but the function's locals (no other parameter, global,
-keeper or raised exception; no namespace handed out: `escape.locals_escape`) is kept
+keeper or raised exception; no namespace handed out: `reflection.locals_escape`) is kept
 apart, held after the call only by what the function returns.
 
 What a call of a function of the project returns is read from its `return`
@@ -103,7 +103,7 @@ from autoopt.analysis.facts.nnx_modules import (
     optimizer_arguments,
     user_module_class,
 )
-from autoopt.analysis.facts.reflection import constant_globals, rebinding
+from autoopt.analysis.facts.reflection import constant_globals, locals_escape, rebinding
 from autoopt.analysis.facts.rendering import renders_only
 from autoopt.analysis.facts.split_makers import made_call
 from autoopt.analysis.facts.train_states import create_static, record_static
@@ -531,7 +531,7 @@ class Sharing:
     def _apart(self, call: cst.Call) -> set[int]:
         """The ids of the arguments of `call`, a call of an undecorated function of this
         module (neither a generator nor a coroutine, handing out no namespace:
-        `escape.locals_escape`), whose parameter no name of the function's own relation
+        `reflection.locals_escape`), whose parameter no name of the function's own relation
         may share objects with but its own locals: the function keeps no reference to
         the argument, and puts it into no other argument, no global and nothing it
         hands to code that may keep it, nor any of those into it."""
@@ -543,8 +543,6 @@ class Sharing:
             return set()
         if self.depth + 1 >= _MAX_DEPTH or any(a.star for a in call.args):
             return set()
-        from autoopt.analysis.facts.escape import locals_escape  # escape reads this module
-
         if locals_escape(self.ctx, fn.qualname):
             return set()
         inner = scope_sharing(self.ctx, fn.qualname, self.depth + 1)

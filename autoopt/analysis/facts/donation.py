@@ -64,7 +64,7 @@ from autoopt.analysis.core.jitted_methods import jitted_methods
 from autoopt.analysis.facts.alias_reasons import why_shared
 from autoopt.analysis.facts.aliases import RETAINED, Sharing, is_pseudo, repeated_leaf
 from autoopt.analysis.facts.attributes import attribute_verdict
-from autoopt.analysis.facts.escape import locals_escape, namespace_escape, sharing_at
+from autoopt.analysis.facts.escape import namespace_escape, sharing_at
 from autoopt.analysis.facts.jit_plan import JitPlan, candidate_plan, plans
 from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.loop_batches import ARRAY_TYPES, batch_verdict
@@ -72,6 +72,7 @@ from autoopt.analysis.facts.module_provenance import made_before
 from autoopt.analysis.facts.nnx_modules import built_from_fields, holds_module
 from autoopt.analysis.facts.nnx_optimizers import own_optimizer
 from autoopt.analysis.facts.no_arrays import holds_no_array
+from autoopt.analysis.facts.reflection import locals_escape
 from autoopt.analysis.facts.shadowed_imports import reads_import_only
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import jax as jax_api

@@ -43,20 +43,10 @@ local.
 
 from __future__ import annotations
 
-import libcst as cst
-
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.aliases import Sharing
-from autoopt.analysis.facts.reflection import code_words, imported_by_project, namespace_reader
-from autoopt.analysis.overlays import python as python_api
-
-#: Builtins that give, or run code with, the calling function's locals.
-_LOCALS_READERS = frozenset({"locals", "vars"}) | python_api.CODE_BUILTINS
-#: Words through which code may read any function's locals: its frame, or any object.
-_FRAME_WORDS = frozenset(
-    {"f_locals", "_getframe", "currentframe", "inspect", "get_referrers", "get_objects"}
-)
+from autoopt.analysis.facts.reflection import imported_by_project, namespace_reader
 
 
 def sharing_at(ctx: ModuleContext, stmt: Stmt, name: str) -> Sharing:
@@ -74,32 +64,6 @@ def namespace_escape(ctx: ModuleContext, scope: str) -> str:
     statement handing it out: a global of a module that may hand out its own namespace
     (`globals()`, `sys.modules`, `inspect`, ...); "" otherwise."""
     return namespace_reader(ctx) if scope == MODULE else ""
-
-
-def locals_escape(ctx: ModuleContext, scope: str) -> str:
-    """Why every local of the function `scope` may be read with no statement handing it
-    out, as a clause about the local: the function hands out its own namespace
-    (`locals()`, `vars()`, `eval`, `exec`), or its module reads frames; "" otherwise."""
-    fn = ctx.graph.functions.get(scope)
-    if fn is None:
-        return ""
-    for stmt in ctx.graph.scope_stmts(scope):
-        for call in stmt.calls:
-            if _reads_locals(call):
-                line = ctx.span(stmt.node).line
-                return f"is a local of `{fn.name}`, and `{ctx.code(call)}` at line {line} takes it"
-    words = code_words(ctx, _FRAME_WORDS)
-    if not words:
-        return ""
-    return f"is a local of `{fn.name}`, and the module names `{words[0]}`, which may read it"
-
-
-def _reads_locals(call: cst.Call) -> bool:
-    """`locals()`, `vars()`, `eval(...)` or `exec(...)`: every local of the caller."""
-    func = call.func
-    if type(func) is not cst.Name or func.value not in _LOCALS_READERS:
-        return False
-    return func.value != "vars" or not call.args
 
 
 def _as_of(ctx: ModuleContext, scope: str, stmt_id: int) -> Sharing | None:

@@ -596,3 +596,37 @@ def _plain_attribute(call: cst.Call) -> bool:
 
 def _called_name(call: cst.Call) -> str | None:
     return call.func.value if type(call.func) is cst.Name else None
+
+
+#: Builtins that give, or run code with, the calling function's locals.
+_LOCALS_READERS = frozenset({"locals", "vars"}) | python_api.CODE_BUILTINS
+#: Words through which code may read any function's locals: its frame, or any object.
+_FRAME_WORDS = frozenset(
+    {"f_locals", "_getframe", "currentframe", "inspect", "get_referrers", "get_objects"}
+)
+
+
+def locals_escape(ctx: ModuleContext, scope: str) -> str:
+    """Why every local of the function `scope` may be read with no statement handing it
+    out, as a clause about the local: the function hands out its own namespace
+    (`locals()`, `vars()`, `eval`, `exec`), or its module reads frames; "" otherwise."""
+    fn = ctx.graph.functions.get(scope)
+    if fn is None:
+        return ""
+    for stmt in ctx.graph.scope_stmts(scope):
+        for call in stmt.calls:
+            if _reads_locals(call):
+                line = ctx.span(stmt.node).line
+                return f"is a local of `{fn.name}`, and `{ctx.code(call)}` at line {line} takes it"
+    words = code_words(ctx, _FRAME_WORDS)
+    if not words:
+        return ""
+    return f"is a local of `{fn.name}`, and the module names `{words[0]}`, which may read it"
+
+
+def _reads_locals(call: cst.Call) -> bool:
+    """`locals()`, `vars()`, `eval(...)` or `exec(...)`: every local of the caller."""
+    func = call.func
+    if type(func) is not cst.Name or func.value not in _LOCALS_READERS:
+        return False
+    return func.value != "vars" or not call.args

@@ -36,10 +36,10 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in, read_names
+from autoopt.analysis.core.free_names import fresh_name
 from autoopt.analysis.core.graph import Loop, Stmt
 from autoopt.analysis.plans.step import Hoisted, StepPlan, late_lines, lines_plan
 from autoopt.analysis.values.shapes import is_builtin
-from autoopt.rewrite.jit import fresh_name
 
 # the nodes under which a call may not run, or run more than once
 _CONDITIONAL = (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.CompFor)

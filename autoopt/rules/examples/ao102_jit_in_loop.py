@@ -247,19 +247,8 @@ def simulate(x, fns):
         out.append(jax.jit(fns.step)(x))
     return out
 """,
-        """
-import jax
-
-
-def simulate(x, fns):
-    out = []
-    step_jit = jax.jit(fns.step)
-    for i in range(4):
-        out.append(step_jit(x))
-    return out
-""",
-        fix=Applicability.UNSAFE,
-        message="reads an attribute of `fns`",
+        fix=Applicability.NONE,  # reading `fns.step` may run a property or `__getattr__`
+        message="Python calls `fns.__getattr__` implicitly, which may change `fns`",
     ),
     Invalid(
         """

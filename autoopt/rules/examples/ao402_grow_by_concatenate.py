@@ -446,7 +446,7 @@ import jax.numpy as jnp
 def run(x, n):
     trace = jnp.zeros((0, 2))
     for i in range(n):
-        x = x * 0.5
+        x = jnp.tanh(x) * 0.5
         trace = jnp.append(trace, x[None], axis=0)
     return x, trace
 """,
@@ -458,7 +458,7 @@ def run(x, n):
     trace = jnp.zeros((0, 2))
     trace_parts = [trace]
     for i in range(n):
-        x = x * 0.5
+        x = jnp.tanh(x) * 0.5
         trace_parts.append(x[None])
     trace = jnp.concatenate(trace_parts, axis=0)
     return x, trace
@@ -708,7 +708,7 @@ def track(x, n):
         if t < 3:
             piece = jnp.asarray(0.1 * t)[None]
         else:
-            piece = x[None]
+            piece = jnp.asarray(x)[None]
         out = jnp.concatenate([out, piece])
     return out
 """,
@@ -723,7 +723,7 @@ def track(x, n):
         if t < 3:
             piece = jnp.asarray(0.1 * t)[None]
         else:
-            piece = x[None]
+            piece = jnp.asarray(x)[None]
         out_parts.append(piece)
     out = jnp.concatenate(out_parts)
     return out

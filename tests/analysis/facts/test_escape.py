@@ -12,7 +12,8 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.aliases import may_run_before
 from autoopt.analysis.facts.donation import targets, verdicts
-from autoopt.analysis.facts.escape import locals_escape, namespace_escape, sharing_at
+from autoopt.analysis.facts.escape import namespace_escape, sharing_at
+from autoopt.analysis.facts.reflection import locals_escape
 from autoopt.model import Applicability
 
 from ..helpers import HEADER, context, stmt

@@ -51,9 +51,14 @@ def summary(body: str, params: str = "a, b") -> Writes | None:
         ("v = a.reshape(-1)\nv[0] = 1", {"a"}),  # through a view
         ("r = a.fill\nr(0.0)", {"a"}),  # through a bound method taken as a value
         ("mystery(a)", {"a"}),  # code autoopt cannot see
-        ("reads(a)\nnp.sum(a)\njnp.asarray(a)\nlen(a)\nprint(a)", set()),
+        ("reads(a)\nnp.sum(a)\njnp.asarray(a)", set()),
         ("np.multiply(a, 2.0)\nnp.clip(a, 0, 1)\na.mean()", set()),
-        ("a = a + 1\nb = [b]", set()),  # rebinding a parameter changes no caller's object
+        ("b = [b]", set()),  # rebinding a parameter changes no caller's object
+        # a special method Python calls on a value of unknown type (`a.__len__`,
+        # `a.__str__`, `a.__add__`) is code autoopt does not follow (blind round 6)
+        ("len(a)", {"a"}),
+        ("print(a)", {"a"}),
+        ("a = a + 1", {"a"}),
     ],
 )
 def test_parameters_changed_in_place(body: str, params: set[str]) -> None:
