@@ -99,7 +99,6 @@ _READING_BUILTINS = (
     python_api.PURE_BUILTINS | python_api.READ_ONLY_BUILTINS | set(python_api.IO_BUILTINS)
 ) - python_api.CALLING_BUILTINS
 HOPS = 3  # bindings followed to find what a variable holds
-_STATIC = overlays.STATIC_CLASSES
 
 #: Transforms whose traced function receives copies of the arguments (JAX's, and
 #: equinox's filtered ones; not `nnx.jit`, which updates the modules it is given).
@@ -536,7 +535,9 @@ def _quiet(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
     nothing changes (`overlays.STATIC_CLASSES`: an optax optimizer, a named tuple of
     functions), or what a builtin returns of a builtin type (`range(n)`, `enumerate(xs)`)."""
     value = model(ctx).value_of(stmt, expr)
-    if value.kind in QUIET or (value.kind is Kind.OBJECT and value.detail in _STATIC):
+    if value.kind in QUIET:
+        return True
+    if value.kind is Kind.OBJECT and value.detail in overlays.STATIC_CLASSES:
         return True
     func = expr.func if type(expr) is cst.Call else None
     if type(func) is not cst.Name or func.value not in python_api.BUILTIN_RESULTS:
