@@ -59,6 +59,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from autoopt.analysis import overlays
+from autoopt.analysis.core import exprs
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import decorated_traced, transform_of
 from autoopt.analysis.core.exprs import (
@@ -577,9 +578,28 @@ def holds(ctx: ModuleContext, scope: str, name: str, hops: int) -> set[str]:
         sharing.at = stmt
         for value in _filled_with(stmt, name):
             found |= sharing.shares(value).names() - {RETAINED, name}
+        found |= _unpacked_beside(stmt, name)
     if hops > 1:
         found |= {h for n in sorted(found) for h in holds(ctx, scope, n, hops - 1)}
     return found - {name}
+
+
+def _unpacked_beside(stmt: Stmt, name: str) -> set[str]:
+    """The other names one unpacking binds with `name` (`refill, buf = make_sampler()`,
+    `for step, buf in pairs`): parts of one value, which may hold each other's objects (a
+    closure returned beside the buffer it refills)."""
+    node = stmt.node
+    if type(node) is cst.Assign:
+        targets = [t.target for t in node.targets]
+    elif type(node) is cst.For:
+        targets = [node.target]
+    elif type(node) is cst.With:
+        targets = [item.asname.name for item in node.items if item.asname is not None]
+    else:
+        return set()
+    packed = [t for t in targets if type(t) is cst.Tuple or type(t) is cst.List]
+    together = [set(exprs.bound_names(t)) for t in packed]
+    return {n for names in together if name in names for n in names} - {name}
 
 
 def _filled_with(stmt: Stmt, name: str) -> list[cst.BaseExpression]:

@@ -167,6 +167,53 @@ def test_a_writer_used_as_a_value_may_run_at_any_time() -> None:
     assert change_reason(ctx, loop(ctx), {"x"}) == "`refill` changes `x`"
 
 
+@pytest.mark.parametrize(
+    ("bind", "callee"),
+    [
+        ("refill, x = make()", "refill"),
+        ("x, refill = make()", "refill"),
+        ("(refill, _), x = make(), 0", "refill"),
+        ("refill, [x] = make()", "refill"),
+    ],
+)
+def test_a_closure_unpacked_beside_the_buffer_it_refills(bind: str, callee: str) -> None:
+    """A factory returns a closure and the buffer it refills (blind h1853): the parts of
+    one unpacked value may hold each other's objects."""
+    code = (
+        "def make():\n    buf = np.zeros(3)\n    def refill():\n        buf[:] = 1.0\n"
+        "    return refill, buf\n\n"
+        f"def main():\n    {bind}\n    for t in range(3):\n        {callee}()\n"
+        "        y = jnp.asarray(x)\n"
+    )
+    ctx = context(code, HEADER)
+    assert change_reason(ctx, loop(ctx), {"x"}) == HOLDS.format(callee=callee, name="x")
+
+
+def test_a_closure_bound_apart_from_the_buffer_holds_nothing_of_it() -> None:
+    code = (
+        "def make():\n    buf = np.zeros(3)\n    def refill():\n        buf[:] = 1.0\n"
+        "    return refill\n\n"
+        "def main():\n    refill = make()\n    x = np.zeros(3)\n    for t in range(3):\n"
+        "        refill()\n        y = jnp.asarray(x)\n"
+    )
+    ctx = context(code, HEADER)
+    assert change_reason(ctx, loop(ctx), {"x"}) is None
+
+
+def test_a_generator_unpacked_beside_the_buffer_it_fills() -> None:
+    code = (
+        "def make():\n    buf = np.zeros(3)\n    def gen():\n        while True:\n"
+        "            buf[:] = 1.0\n            yield 0\n    return gen(), buf\n\n"
+        "def main():\n    batches, x = make()\n    for t in range(3):\n"
+        "        next(batches)\n        y = jnp.asarray(x)\n"
+    )
+    ctx = context(code, HEADER)
+    assert change_reason(ctx, loop(ctx, 1), {"x"}) == (
+        "the loop iterates `batches`, which may hold `x` (a generator or an iterator of it) "
+        "and change it"
+    )
+
+
 def test_iterating_a_generator_made_before_the_loop() -> None:
     code = (
         "def batches(buf):\n    while True:\n        buf[:] = 1.0\n        yield 0\n\n"
