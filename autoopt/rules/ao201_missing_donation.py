@@ -131,8 +131,13 @@ class MissingDonation(Rule):
       w)` holds `w`): `analysis/facts/initializers.py`; a linen module class built from
       anything (`Model(**hparams)`) only where no field can become a variable (each
       only sizes, shapes or switches what it computes): `analysis/facts/linen_fields.py`;
+      one assembled from such modules (a list of layers in a field it calls, a subclass
+      chain binding none of linen's names) or returned by a factory function, its lists
+      left alone by every name and attribute that held it on the way:
+      `analysis/facts/linen_trees.py`, `analysis/facts/module_custody.py`;
       `self.model` read while the trainer is built (in `__init__` or a method only it
-      calls, `self` handed to nothing) holds what the class stores there:
+      calls, `self` handed to nothing) holds what the class stores there, a parameter
+      of `__init__` followed to every building of an instance:
       `analysis/facts/construction.py`
     - a function of the module, an equinox or nnx module class with its own `__init__`
       or a list filled in place gives distinct leaves only where each is a new array,

@@ -212,6 +212,126 @@ def main():
 """
 
 
+# a flow as the uvadlc tutorial 11 builds it: a factory assembles it from a list of
+# layers (one a subclass with flows of its own), handed to a trainer that initialises it
+FLOW_TRAINER = """
+from typing import Sequence
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class Net(nn.Module):
+    c_out: int
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(self.c_out)(x)
+
+
+class Coupling(nn.Module):
+    network: nn.Module
+    mask: jnp.ndarray
+    c_in: int
+
+    def setup(self):
+        self.scale = self.param("scale", nn.initializers.zeros, (self.c_in,))
+
+    def __call__(self, z):
+        return z + (1 - self.mask) * self.network(z * self.mask) * jnp.exp(self.scale)
+
+
+class Dequant(nn.Module):
+    quants: int = 4
+
+    def __call__(self, z):
+        return self.dequant(z)
+
+    def dequant(self, z):
+        return z / self.quants
+
+
+class VarDequant(Dequant):
+    var_flows: Sequence[nn.Module] = None
+
+    def dequant(self, z):
+        if self.var_flows is not None:
+            for flow in self.var_flows:
+                z = flow(z)
+        return z / self.quants
+
+
+class Flow(nn.Module):
+    flows: Sequence[nn.Module]
+
+    def __call__(self, x):
+        for flow in self.flows:
+            x = flow(x)
+        return jnp.mean(x**2)
+
+
+def make_mask(n, invert):
+    mask = jnp.arange(n) % 2
+    return 1 - mask if invert else mask
+
+
+def create_flow():
+    layers = []
+    var = [Coupling(network=Net(3), mask=make_mask(3, i % 2 == 1), c_in=3) for i in range(2)]
+    layers += [VarDequant(var_flows=var)]
+    for i in range(2):
+        layers += [Coupling(network=Net(3), mask=make_mask(3, i % 2 == 0), c_in=3)]
+    model = Flow(layers)
+    return model
+
+
+class TrainerModule:
+    def __init__(self, flow, lr=0.1):
+        self.model = flow
+        self.lr = lr
+        self.exmp = jnp.ones((2, 3))
+        self.create_functions()
+        self.init_model()
+
+    def create_functions(self):
+        def train_step(state, batch):
+            loss_fn = lambda params: self.model.apply({"params": params}, batch)
+            loss, grads = jax.value_and_grad(loss_fn)(state.params)
+            return state.apply_gradients(grads=grads), loss
+
+        self.train_step = jax.jit(train_step)
+
+    def init_model(self):
+        params = self.model.init(jax.random.PRNGKey(0), self.exmp)["params"]
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply, params=params, tx=optax.sgd(self.lr)
+        )
+
+    def train_model(self, batches):
+        losses = []
+        for batch in batches:
+            self.state, loss = self.train_step(self.state, batch)
+            losses.append(loss)
+        return losses
+
+
+def train_flow(flow):
+    trainer = TrainerModule(flow)
+    losses = trainer.train_model([jnp.ones((2, 3)) * i for i in range(3)])
+    return trainer, losses
+
+
+def main():
+    trainer, losses = train_flow(create_flow())
+    params = jax.tree.map(jnp.sum, trainer.state.params)
+    return [float(v) for v in losses], params, jnp.sum(trainer.exmp)
+
+"""
+
+
 @pytest.mark.parametrize(
     ("source", "donated"),
     [
@@ -247,3 +367,48 @@ def test_the_trainer_s_old_state_is_donated() -> None:
     before = kept.state[0]["w"]
     kept.fit([jnp.ones(3)])
     assert not before.is_deleted()  # the original program keeps it
+
+
+def test_a_flow_from_a_factory_is_donated() -> None:
+    """`init` of the assembled flow makes new buffers (tests/hazards h1294 runs it: the
+    results are unchanged)."""
+    result = rewrite(FLOW_TRAINER, rules=("AO201",))
+    assert [f.fix for f in result.findings] == [Applicability.SAFE]
+    assert 'self.train_step = jax.jit(train_step, donate_argnames=("state",))' in result.new_source
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        (  # the flow's list changed before the trainer initialises it
+            "    trainer = TrainerModule(flow)",
+            "    flow.flows.append(Net(3))\n    trainer = TrainerModule(flow)",
+            98,
+        ),
+        (  # the trainer hands its model to code autoopt does not follow
+            "        self.lr = lr\n",
+            "        self.lr = lr\n        print(self.model)\n",
+            99,
+        ),
+        (  # a subclass's own `init`
+            "    model = Flow(layers)",
+            "    model = Own(layers)",
+            98,
+        ),
+    ],
+    ids=["list-appended", "model-handed-on", "own-init"],
+)
+def test_a_flow_changed_or_handed_on_is_not_proven_new_buffers(
+    old: str, new: str, line: int
+) -> None:
+    own = (
+        "class Own(Flow):\n    def init(self, *args):\n        return {}\n\n\nclass TrainerModule:"
+    )
+    source = FLOW_TRAINER.replace(old, new).replace("class TrainerModule:", own)
+    (finding,) = rewrite(source, rules=("AO201",)).findings
+    assert finding.fix is Applicability.UNSAFE
+    assert finding.message.endswith(
+        f"unsafe: the value stored in `self.state` at line {line} may be held by another"
+        " attribute of `self` too (`self.model`, `self.exmp`): `self.model.init(jax.random."
+        "PRNGKey(0), self.exmp)` is not proven to make new buffers"
+    )

@@ -19,6 +19,11 @@ calls stored in `self.x` by the class's family (`facts/class_family.py`), which 
 - every statement of the family storing `self.x` is `self.x = C(...)`, its one target,
   and no class body of the family binds `x` (a class attribute read before the store).
 
+`stored_parameters` gives, under the same premises, the parameters `self.x` holds where
+every store is `self.x = p` in the `__init__` of a class with no subclass, `p` a
+parameter it never rebinds (`self.model = flow`): `facts/fresh.py` follows each to what
+every building of an instance passes.
+
 Anything else is not proven (None).
 """
 
@@ -27,7 +32,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import Function
+from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.facts.class_family import family, root_class
 from autoopt.analysis.facts.self_attrs import (
@@ -46,6 +51,43 @@ _INIT = "__init__"
 def stored_calls(ctx: ModuleContext, at: str, expr: cst.Attribute) -> list[cst.Call] | None:
     """The calls the family stores in `self.x`, all that `expr` (`self.x`, read in the
     method `at`, a qualname) may hold there (None: not proven)."""
+    stores = _stores(ctx, at, expr)
+    if not stores or any(type(n.value) is not cst.Call for _, _, n in stores):
+        return None
+    return [n.value for _, _, n in stores]  # type: ignore[misc]  # calls, as checked
+
+
+def stored_parameters(
+    ctx: ModuleContext, at: str, expr: cst.Attribute
+) -> list[tuple[Function, cst.Name]] | None:
+    """As `stored_calls`, where each store is `self.x = p` in the `__init__` of a class
+    with no subclass, `p` a parameter it never rebinds: that `__init__` and `p` as read
+    there (None: not proven)."""
+    stores = _stores(ctx, at, expr)
+    if not stores:
+        return None
+    found: list[tuple[Function, cst.Name]] = []
+    for method, stmt, node in stores:
+        value = node.value
+        if method.name != _INIT or stmt.scope != method.qualname or type(value) is not cst.Name:
+            return None
+        if len(family(ctx, method.scope)) != 1:
+            return None
+        name = value.value
+        if name not in method.params or name in method.globals | method.nonlocals:
+            return None
+        if any(name in s.defs for s in ctx.graph.scope_stmts(method.qualname)):
+            return None
+        found.append((method, value))
+    return found
+
+
+def _stores(
+    ctx: ModuleContext, at: str, expr: cst.Attribute
+) -> list[tuple[Function, Stmt, cst.Assign]] | None:
+    """Every statement of the family storing `self.x` (`self.x = v`, its one target),
+    with its method, where `expr` (`self.x` read in the method `at`) may hold only what
+    they store (None: not proven)."""
     method = self_method(ctx, at)
     base = expr.value
     if method is None or type(base) is not cst.Name or base.value != method.params[0]:
@@ -55,17 +97,17 @@ def stored_calls(ctx: ModuleContext, at: str, expr: cst.Attribute) -> list[cst.C
         return None
     if at not in constructing(ctx, cls) or _later(ctx, expr):
         return None
-    calls: list[cst.Call] = []
+    stores: list[tuple[Function, Stmt, cst.Assign]] = []
     for use in uses(ctx, cls, attr):
         node = use.stmt.node
         if not is_store(use):
             continue
         if type(node) is not cst.Assign or len(node.targets) != 1:
             return None
-        if node.targets[0].target is not use.node or type(node.value) is not cst.Call:
+        if node.targets[0].target is not use.node:
             return None
-        calls.append(node.value)
-    return calls or None
+        stores.append((use.method, use.stmt, node))
+    return stores or None
 
 
 def constructing(ctx: ModuleContext, cls: str) -> frozenset[str]:

@@ -12,10 +12,13 @@
   lists (`optax.adam` -> `optax.GradientTransformation`, `hk.transform`); a combinator
   (`optax.chain`) only when each argument is such a call, written in place; a function
   defined with `@hk.transform` as its one decorator (`model.init(key, x)`); or a linen
-  module: a linen layer (`nn.Dense(3)`) or a class of this module deriving from
-  `flax.linen.Module` that defines no `init` of its own (its code sealed, as below, or
-  sealed where `init` runs it by default, `sealed.sealed_entry`: then only `init` given
-  no `method` is fresh); or a wrapper that keeps the
+  module (`facts/linen_trees.py`): a linen layer (`nn.Dense(3)`), a class of this module
+  deriving from `flax.linen.Module` that defines no `init` of its own (its code sealed,
+  as below, or sealed where `init` runs it by default, `sealed.sealed_entry`: then only
+  `init` given no `method` is fresh), a module assembled from such modules (a list of
+  layers in a field it calls, a subclass chain), or what a factory function of this
+  module returns (`create_flow()`), `init` given no `capture_intermediates` (which keeps
+  what the module's methods return, an input among them); or a wrapper that keeps the
   `init` of the object it is given, written in place
   (`hk.without_apply_rng(hk.transform(f))`). An initializer may return an
   array it holds (`embedding_init=lambda *_: pretrained`), so a linen layer is built
@@ -30,7 +33,14 @@
   `self.opt` in a method of a class closed for `opt` (`analysis/facts/self_attrs.py`)
   that stores only such constructor calls of one class in it, or read while the
   instance is built (`facts/construction.py`: `self.model.init(...)` in a method only
-  `__init__` calls), where only the class's own stores can have set it.
+  `__init__` calls), where only the class's own stores can have set it: constructor
+  calls, or a parameter of its `__init__` (`self.model = flow`), followed to every
+  building of an instance (`known_callers.class_call_sites`) as a parameter is. A
+  parameter of a function is followed to every call of it, where all are known
+  (`facts/known_callers.py`). An assembled module whose field holds a list its builder
+  made is a linen module only where every name and attribute that held it on the way
+  keeps it (`facts/module_custody.py`): flax keeps that very list, which whoever holds
+  the module may change.
 
 `held_fields` reads `TrainState.create(...)` and `TrainState(...)` (flax's, or a field
 subclass's: `analysis/facts/train_states.py`): its result holds the very buffers of
@@ -46,23 +56,18 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import is_literal
-from autoopt.analysis.core.graph import MODULE, Stmt
-from autoopt.analysis.facts.construction import stored_calls
-from autoopt.analysis.facts.known_callers import known_call_sites
+from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
+from autoopt.analysis.facts.construction import stored_calls, stored_parameters
+from autoopt.analysis.facts.known_callers import class_call_sites, known_call_sites
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
-from autoopt.analysis.facts.linen_fields import inert_fields
+from autoopt.analysis.facts.linen_trees import ASSEMBLED, LINEN_ENTRY, LINEN_MODULE, linen_module
+from autoopt.analysis.facts.module_custody import kept_attribute, kept_name
 from autoopt.analysis.facts.reflection import rebinding
-from autoopt.analysis.facts.sealed import class_def, sealed_code, sealed_entry, sealed_value
+from autoopt.analysis.facts.sealed import sealed_code, sealed_value
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_linen as linen_api
-
-_LINEN_MODULE = "flax.linen.Module"
-#: A linen module class whose code is sealed only where `init` runs it by default
-#: (`sealed.sealed_entry`): its `init` is fresh only given no `method`.
-_LINEN_ENTRY = "flax.linen.Module(entry)"
 
 
 def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
@@ -77,14 +82,17 @@ def fresh_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
     if type(func) is not cst.Attribute:
         return False
     cls = receiver_class(ctx, at, func.value)
-    if cls == _LINEN_ENTRY:
-        return func.attr.value == "init" and _default_method(call)
+    if cls == LINEN_ENTRY:
+        return func.attr.value == "init" and _given_none(call, linen_api.KEEPS_OUTPUTS | {"method"})
+    if cls == LINEN_MODULE and not _given_none(call, linen_api.KEEPS_OUTPUTS):
+        return False
     return cls is not None and f"{cls}.{func.attr.value}" in overlays.FRESH_RESULTS
 
 
-def _default_method(call: cst.Call) -> bool:
-    """`model.init(...)` runs `__call__`: no `method` keyword, nothing behind `**`."""
-    return not any(a.star or (a.keyword and a.keyword.value == "method") for a in call.args)
+def _given_none(call: cst.Call, keywords: frozenset[str]) -> bool:
+    """`call` gives none of `keywords` and nothing behind `**` (`method=` runs another
+    method; `capture_intermediates=` keeps what methods return)."""
+    return not any(a.star or (a.keyword and a.keyword.value in keywords) for a in call.args)
 
 
 def _left_out(call: cst.Call, keyword: str, position: int) -> bool:
@@ -118,18 +126,27 @@ def fresh_init(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> bool:
     return cls is not None and f"{cls}.init" in overlays.FRESH_RESULTS
 
 
-def receiver_class(
-    ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression, seen: frozenset[str] = frozenset()
-) -> str | None:
+def receiver_class(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> str | None:
     """The class of the library object `expr` holds at `at`, where its construction is
-    seen (None: unknown); `seen`: the functions whose parameters are being followed."""
+    seen (None: unknown). An assembled linen module (`linen_trees.ASSEMBLED`) is a linen
+    module where each name and attribute that held it from its construction on is kept
+    (`facts/module_custody.py`)."""
+    cls = _receiver(ctx, at, expr, frozenset())
+    return LINEN_MODULE if cls == ASSEMBLED else cls
+
+
+def _receiver(
+    ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression, seen: frozenset[str]
+) -> str | None:
+    """`receiver_class`, `ASSEMBLED` left as it is; `seen`: the functions whose
+    parameters are being followed."""
     if type(expr) is cst.Call:
         return _made_class(ctx, expr)
     if type(expr) is cst.Attribute:
-        return _attribute_class(ctx, at, expr)
+        return _attribute_class(ctx, at, expr, seen)
     if type(expr) is not cst.Name:
         return None
-    given = _parameter_class(ctx, at, expr.value, seen)
+    given = _parameter_class(ctx, at, expr, seen)
     if given is not None:
         return given
     defs = _definitions(ctx, at, expr.value)
@@ -137,13 +154,27 @@ def receiver_class(
         return _decorated_class(ctx, defs[0])
     made = [_bound_call(d, expr.value) for d in defs]
     classes = {_made_class(ctx, call) if call else None for call in made}
-    return classes.pop() if made and len(classes) == 1 else None
+    cls = classes.pop() if made and len(classes) == 1 else None
+    return cls if cls != ASSEMBLED or _kept_local(ctx, at, expr) else None
 
 
-def _parameter_class(ctx: ModuleContext, at: Stmt, name: str, seen: frozenset[str]) -> str | None:
+def _kept_local(ctx: ModuleContext, at: Stmt, expr: cst.Name) -> bool:
+    """`expr`, read at `at`, is a local name of a function that keeps it."""
+    fn = ctx.graph.functions.get(at.scope)
+    return (
+        fn is not None
+        and expr.value not in fn.globals | fn.nonlocals
+        and kept_name(ctx, fn.node, expr.value, expr)
+    )
+
+
+def _parameter_class(
+    ctx: ModuleContext, at: Stmt, expr: cst.Name, seen: frozenset[str]
+) -> str | None:
     """A parameter of the function `at` is in, which that function never rebinds and
     whose every call is known (`facts/known_callers.py`) and passes an object of one
     class (`optim` in `def train(model, optim)`, called as `train(model, optax.adam(lr))`)."""
+    name = expr.value
     fn = ctx.graph.functions.get(at.scope)
     if fn is None or name not in fn.params or fn.qualname in seen:
         return None
@@ -152,11 +183,25 @@ def _parameter_class(ctx: ModuleContext, at: Stmt, name: str, seen: frozenset[st
     ):
         return None
     sites, unknown = known_call_sites(ctx, fn)
+    cls = _passed_class(ctx, sites, unknown, fn, name, seen)
+    return cls if cls != ASSEMBLED or kept_name(ctx, fn.node, name, expr) else None
+
+
+def _passed_class(
+    ctx: ModuleContext,
+    sites: list[CallSite],
+    unknown: str,
+    fn: Function,
+    name: str,
+    seen: frozenset[str],
+) -> str | None:
+    """The one class of what every call in `sites` passes to the parameter `name` of
+    `fn` (None: unknown, or none or several)."""
     given = [s.argument(fn.params.index(name), name) for s in sites]
     if unknown or not sites or any(e is None for e in given):
         return None  # a default, or a starred argument: not followed
     classes = {
-        receiver_class(ctx, s.stmt, e, seen | {fn.qualname})  # type: ignore[arg-type]  # no None
+        _receiver(ctx, s.stmt, e, seen | {fn.qualname})  # type: ignore[arg-type]  # no None
         for s, e in zip(sites, given, strict=True)
     }
     return classes.pop() if len(classes) == 1 else None
@@ -179,22 +224,47 @@ def _decorated_class(ctx: ModuleContext, stmt: Stmt) -> str | None:
     return cls if sealed else None
 
 
-def _attribute_class(ctx: ModuleContext, at: Stmt, expr: cst.Attribute) -> str | None:
+def _attribute_class(
+    ctx: ModuleContext, at: Stmt, expr: cst.Attribute, seen: frozenset[str]
+) -> str | None:
     """`self.opt` in a method of a class closed for `opt`, which stores in it only
-    constructor calls of one class."""
+    constructor calls of one class; or read while the instance is built, where it holds
+    what the class stored (a call, or a parameter of its `__init__`)."""
     method = self_method(ctx, at.scope)
     base = expr.value
     if method is None or type(base) is not cst.Name or base.value != method.params[0]:
         return None
     cls, attr = method.scope, expr.attr.value
     if closed_class(ctx, cls, attr) is not None:
-        built = stored_calls(ctx, at.scope, expr)  # read while the instance is built
-        made = {_made_class(ctx, c) for c in built or []}
-        return made.pop() if built and len(made) == 1 else None
+        built = _built_class(ctx, at, expr, seen)
+        return built if built != ASSEMBLED or kept_attribute(ctx, cls, attr) else None
     stores = [u.stmt.node for u in uses(ctx, cls, attr) if is_store(u)]
     calls = [n.value for n in stores if type(n) is cst.Assign and len(n.targets) == 1]
     made = {_made_class(ctx, c) if type(c) is cst.Call else None for c in calls}
-    return made.pop() if stores and len(calls) == len(stores) and len(made) == 1 else None
+    found = made.pop() if stores and len(calls) == len(stores) and len(made) == 1 else None
+    return found if found != ASSEMBLED else None
+
+
+def _built_class(
+    ctx: ModuleContext, at: Stmt, expr: cst.Attribute, seen: frozenset[str]
+) -> str | None:
+    """The one class of what the class stored in `self.x` (`expr`), read while the
+    instance is built: the calls it stores, or what every building of an instance
+    passes to the `__init__` parameter it stores, `__init__` keeping that parameter."""
+    built = stored_calls(ctx, at.scope, expr)
+    if built:
+        made = {_made_class(ctx, c) for c in built}
+        return made.pop() if len(made) == 1 else None
+    given = stored_parameters(ctx, at.scope, expr)
+    classes: set[str | None] = set()
+    for init, value in given or []:
+        if init.qualname in seen:
+            return None
+        sites, unknown = class_call_sites(ctx, init)
+        cls = _passed_class(ctx, sites, unknown, init, value.value, seen)
+        kept = cls != ASSEMBLED or kept_name(ctx, init.node, value.value, value)
+        classes.add(cls if kept else None)
+    return classes.pop() if len(classes) == 1 else None
 
 
 def _definitions(ctx: ModuleContext, at: Stmt, name: str) -> list[Stmt]:
@@ -237,29 +307,4 @@ def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
         return cls if given is not None and sealed_value(ctx, given) else None
     if cls is not None:
         return cls
-    return _linen_module(ctx, call)
-
-
-def _linen_module(ctx: ModuleContext, call: cst.Call) -> str | None:
-    """`_LINEN_MODULE` for a linen layer (`nn.Dense(3)`) or a module class of this module
-    deriving from one of `linen_api.MODULE_BASES` directly, with no `init` of its own and
-    sealed code, built from literals only (an initializer handed in may return an array
-    it holds) or inert fields; `_LINEN_ENTRY` for such a class sealed only where `init`
-    runs it by default; None otherwise."""
-    func = call.func
-    qual = ctx.qualify(func) or ""
-    literal = all(is_literal(a.value) and not a.star for a in call.args)
-    if qual.startswith("flax.linen.") and qual.rsplit(".", 1)[-1][:1].isupper():
-        layer = literal and qual not in linen_api.TRANSFORMS
-        return _LINEN_MODULE if layer else None
-    node = class_def(ctx, func.value) if type(func) is cst.Name else None
-    if node is None or not (literal or inert_fields(ctx, node.name.value)):
-        return None
-    bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
-    own = {s.node.name.value for s in ctx.graph.scope_stmts(node.name.value)
-           if type(s.node) is cst.FunctionDef}  # fmt: skip
-    if not bases & linen_api.MODULE_BASES or "init" in own:
-        return None
-    if sealed_code(ctx, node.name.value):
-        return _LINEN_MODULE
-    return _LINEN_ENTRY if sealed_entry(ctx, node.name.value) else None
+    return linen_module(ctx, call)

@@ -9,19 +9,25 @@ a program, not a library) and:
 - the module never reaches its own namespace or module object (`globals()`, `vars()`,
   `locals()`, `exec`, `eval`, `__globals__`, `f_globals`, `sys.modules`,
   `importlib.import_module`, `__import__`, `inspect.getmodule`), through which code
-  may fetch the function by name;
+  may fetch the function by name: none of these words is in its code or its strings
+  (a comment runs nothing);
 - no other file of the project may import the module (`project.importing_files`), where
   callers autoopt does not follow may be. A module given without a file has no project.
 
-Then its call sites are the graph's direct calls `f(...)`, one per call. A function
+Then its call sites are the graph's direct calls `f(...)`, one per call. The calls
+building an instance of a class (`class_call_sites`, the class bound once at the
+module's top level, undecorated, only ever called) are read so too, against its
+`__init__`. A function
 whose one decorator is its jit (`unseen_callers(..., jitted=True)`) is read the same way:
 the name holds the jit's wrapper, which hands each call's arguments on to the function.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import tokenize
 
 import libcst as cst
 
@@ -73,6 +79,35 @@ def unseen_callers(ctx: ModuleContext, fn: Function, jitted: bool = False) -> st
     return ""
 
 
+def class_call_sites(ctx: ModuleContext, init: Function) -> tuple[list[CallSite], str]:
+    """Every call `C(...)` building an instance of the class whose `__init__` is `init`,
+    when all are proven in sight as for a function (`unseen_callers`: a class of the
+    module's top level, undecorated, bound once, only ever called), else no sites and
+    the premise that fails. Positional arguments bind the parameters after `self`."""
+    cls = init.scope
+    binders = [s for s in ctx.graph.scope_stmts(MODULE) if cls in s.defs]
+    node = binders[0].node if len(binders) == 1 else None
+    if type(node) is not cst.ClassDef or node.decorators or init.qualname != f"{cls}.{init.name}":
+        return [], f"`{cls}` is not a class bound once at the module's top level"
+    if not is_script(ctx):
+        return [], f"`{cls}` is in a module that may be imported: its callers are not all known"
+    if is_escaping(ctx, cls):
+        return [], f"`{cls}` is used other than called, so its callers are not all known"
+    reach = ctx.per_module(_reaches_itself)
+    if reach:
+        return [], f"the module may fetch `{cls}` by name (`{reach}`)"
+    importer = ctx.per_module(_importer)
+    if importer:
+        return [], f"`{importer}` may import this module and call `{cls}`"
+    sites = [
+        CallSite(stmt, call, init, bound=True)
+        for stmt in ctx.graph.stmts
+        for call in stmt.calls
+        if type(call.func) is cst.Name and call.func.value == cls
+    ]
+    return sites, ""
+
+
 def _yields(node: cst.FunctionDef) -> bool:
     """A `yield` in the function's own body (not a nested function's)."""
     found = False
@@ -94,8 +129,20 @@ def _yields(node: cst.FunctionDef) -> bool:
 
 def _reaches_itself(ctx: ModuleContext) -> str:
     """A name of the module's code through which it may reach its namespace, or ""."""
-    words = set(_IDENTIFIER.findall(ctx.source)) & _REACH_WORDS
+    words = _code_words(ctx.source) & _REACH_WORDS
     return sorted(words)[0] if words else ""
+
+
+def _code_words(source: str) -> set[str]:
+    """The identifiers of `source` and of its strings (`getattr(sys, "modules")`), its
+    comments left out (no code runs them); every identifier of the text where Python's
+    tokenizer cannot read it."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return set(_IDENTIFIER.findall(source))
+    code = " ".join(t.string for t in tokens if t.type != tokenize.COMMENT)
+    return set(_IDENTIFIER.findall(code))
 
 
 def _importer(ctx: ModuleContext) -> str:

@@ -97,22 +97,36 @@ def _class(ctx: ModuleContext, cls: str) -> cst.ClassDef | None:
 def _inert(ctx: ModuleContext, cls: str, field: str, seen: frozenset[str]) -> bool:
     """Every read of `self.field` in the methods of `cls` is inert (and `self` is read
     only as `self.a` there)."""
+    reads = field_reads(ctx, (cls,), field)
+    return reads is not None and all(_inert_read(ctx, n, me, seen) for n, me in reads)
+
+
+def field_reads(
+    ctx: ModuleContext, classes: tuple[str, ...], field: str
+) -> list[tuple[cst.Attribute, str]] | None:
+    """Every read `self.field` in the methods of `classes` (nested code included), with
+    the name `self` has there; None where `self` is read other than as `self.a`."""
+    found: list[tuple[cst.Attribute, str]] = []
     for fn in ctx.graph.functions.values():
-        if fn.scope != cls or not fn.params:
+        if fn.scope not in classes or not fn.params:
             continue
         me = fn.params[0]
-        stmts = [s for s in ctx.graph.stmts if s.scope == fn.qualname or
-                 s.scope.startswith(fn.qualname + ".")]  # fmt: skip
-        for stmt in stmts:
+        for stmt in _body(ctx, fn.qualname):
             for root in roots(stmt):
                 for node, parent in walk_parents(root, None):
                     if type(node) is not cst.Name or node.value != me:
                         continue
                     if type(parent) is not cst.Attribute or parent.value is not node:
-                        return False  # `self` handed on: its fields may go anywhere
-                    if parent.attr.value == field and not _inert_read(ctx, parent, me, seen):
-                        return False
-    return True
+                        return None  # `self` handed on: its fields may go anywhere
+                    if parent.attr.value == field:
+                        found.append((parent, me))
+    return found
+
+
+def inert_read(ctx: ModuleContext, node: cst.Attribute, me: str, classes: tuple[str, ...]) -> bool:
+    """The value of the field read `node` (`self.f` in a method of one of `classes`)
+    reaches no variable."""
+    return _inert_read(ctx, node, me, frozenset(classes))
 
 
 def _inert_read(

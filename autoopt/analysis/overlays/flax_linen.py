@@ -82,3 +82,23 @@ HYPERPARAMETERS = frozenset(
      "deterministic", "num_heads", "qkv_features", "out_features", "dropout_rate",
      "use_scale"}
 )  # fmt: skip
+#: The attributes of `flax.linen.Module` but `setup` (the one a module class is meant to
+#: define) and the dunder ones: a class of the user's binding one (`init`,
+#: `init_with_output`, `clone`, `_try_setup`) changes what `init` runs or returns, and
+#: so may one binding a dunder name but `__call__`.
+MODULE_ATTRIBUTES = frozenset(
+    {"apply", "bind", "clone", "copy", "get_variable", "has_rng", "has_variable", "init",
+     "init_with_output", "is_initializing", "is_mutable_collection", "lazy_init",
+     "make_rng", "module_paths", "param", "path", "perturb", "put_variable", "sow",
+     "tabulate", "unbind", "variable", "variables", "_call_wrapped_method",
+     "_customized_dataclass_transform", "_find_compact_name_scope_methods",
+     "_initialization_allowed", "_module_checks", "_name_taken", "_register_submodules",
+     "_try_setup", "_validate_setup", "_wrap_module_attributes"}
+)  # fmt: skip
+#: Methods of a module that change none of its fields: a list a field holds keeps its
+#: items (a field's list is the very list the constructor was given, which other code
+#: holding it may change).
+FIELD_KEEPING = frozenset({"init", "apply", "bind"})
+#: Keywords of `init` that put what the module's methods return into the variables it
+#: returns (the `intermediates` collection), an input returned as it is among them.
+KEEPS_OUTPUTS = frozenset({"capture_intermediates"})

@@ -55,6 +55,13 @@ def test_every_caller_lets_go(caller: str) -> None:
     assert _verdict(caller) == (SAFE, "")
 
 
+def test_a_comment_naming_eval_reaches_nothing() -> None:
+    """A comment runs no code: `# eval` is no way to the module's namespace."""
+    caller = "def main():\n    s = jnp.zeros(3)  # eval globals()\n"
+    caller += "    s = epoch(s, [1.0])\n    print(s)\n"
+    assert _verdict(caller) == (SAFE, "")
+
+
 @pytest.mark.parametrize(
     ("caller", "why"),
     [
@@ -110,6 +117,11 @@ def test_every_caller_lets_go(caller: str) -> None:
         (  # the module reaches its own namespace
             "def main():\n    s = jnp.zeros(3)\n    s = epoch(s, [1.0])\n    print(s, globals())\n",
             "the module may fetch `epoch` by name (`globals`)",
+        ),
+        (  # a name in a string may be code `getattr` runs; one in a comment is none
+            "def main():\n    s = jnp.zeros(3)  # eval\n    s = epoch(s, [1.0])\n"
+            "    print(s, getattr(main, 'f_globals', 0))\n",
+            "the module may fetch `epoch` by name (`f_globals`)",
         ),
         (  # callers that call each other
             "def a(s, u):\n    s = epoch(s, [1.0])\n    return b(u, s)\n\n"

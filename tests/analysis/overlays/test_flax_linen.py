@@ -303,3 +303,61 @@ def test_listed_functions_are_jaxs_own(name: str) -> None:
     short = name.rsplit(".", 1)[1]
     own = getattr(jax.nn, short, None), getattr(jnp, short, None)
     assert any(getattr(nn, short) is f for f in own if f is not None)
+
+
+def test_module_attributes_are_all_but_setup_and_the_dunder_ones() -> None:
+    names = {n for n in dir(nn.Module) if not (n.startswith("__") and n.endswith("__"))}
+    assert names - {"setup"} == linen_api.MODULE_ATTRIBUTES
+
+
+class Flow(nn.Module):
+    """A module assembled from a list of modules held in a field, which it calls."""
+
+    flows: tuple
+
+    def __call__(self, x):
+        for flow in self.flows:
+            x = flow(x)
+        return x
+
+
+def test_a_module_held_in_a_field_and_called_makes_its_own_variables() -> None:
+    """`facts/linen_trees.py`: calling a submodule a field holds makes its variables by
+    its own code, new buffers when that is sealed; a field's list is the constructor's,
+    kept by the module and changed by whoever holds it (why its custody is followed)."""
+    layers = [nn.Dense(3), nn.LayerNorm()]
+    flow = Flow(layers)
+    assert flow.flows is layers
+    variables = flow.init(KEY, X)
+    assert fresh_leaves(variables, X, KEY)
+    assert list(variables["params"]) == ["flows_0", "flows_1"]
+    kernel = jnp.ones((3, 3))
+    layers.append(nn.Dense(3, kernel_init=lambda *_: kernel))
+    assert pointers(flow.init(KEY, X)) & pointers(kernel)
+
+
+@pytest.mark.parametrize("method", sorted(linen_api.FIELD_KEEPING))
+def test_field_keeping_methods_keep_a_field_s_list(method: str) -> None:
+    layers = [nn.Dense(3)]
+    flow = Flow(layers)
+    variables = flow.init(KEY, X)
+    if method == "apply":
+        flow.apply(variables, X)
+    elif method == "bind":
+        flow.bind(variables)
+    assert flow.flows is layers and len(layers) == 1 and type(layers[0]) is nn.Dense
+
+
+class Identity(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        nn.Dense(3)(x)
+        return x
+
+
+def test_captured_intermediates_hold_what_a_method_returns() -> None:
+    """`KEEPS_OUTPUTS`: `init` is no longer fresh given it (an input returned as it is)."""
+    (keyword,) = linen_api.KEEPS_OUTPUTS
+    variables = Identity().init(KEY, X, **{keyword: True})
+    assert pointers(variables) & pointers(X)
+    assert fresh_leaves(Identity().init(KEY, X), X, KEY)
