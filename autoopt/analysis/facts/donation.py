@@ -467,9 +467,9 @@ def _clear_fields_only(
 def _whole_holder(
     ctx: ModuleContext, sharing: Sharing, site: CallSite, alias: str, name: str
 ) -> str:
-    """ "" where `alias` holds `name`'s buffers only through modules the call is given,
-    which `nnx.jit` writes back (`wrapper_fields.holds_whole`); else why not, or "-" where
-    `alias` is no object of a class of the module."""
+    """Why `alias` may hold `name`'s buffers other than through modules the call is given,
+    which `nnx.jit` writes back (`wrapper_fields.holds_whole`; empty: it holds none), or
+    "-" where `alias` is no object of a class of the module."""
     if is_pseudo(alias) or not alias.isidentifier():
         return "-"
     if isinstance(instance(ctx, site.stmt, alias), str):

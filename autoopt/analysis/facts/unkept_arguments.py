@@ -124,12 +124,28 @@ def _plain_class(ctx: ModuleContext, cls: str) -> bool:
     node = binders[0].node if len(binders) == 1 else None
     if type(node) is not cst.ClassDef or node.decorators or node.keywords:
         return False
-    if any(ctx.code(b.value) != "object" for b in node.bases) or not literal_defaults(node):
+    if any(ctx.code(b.value) != "object" for b in node.bases) or not plain_body(node):
         return False
     methods = [s for s in node.body.body if type(s) is cst.FunctionDef]
     if any(m.decorators for m in methods) or {m.name.value for m in methods} & _HOOKS:
         return False
     return f"{cls}.__init__" in ctx.graph.functions
+
+
+def plain_body(node: cst.ClassDef) -> bool:
+    """Whether a class's body holds only functions, a docstring, `pass` and names bound to
+    literals (`literal_defaults`), each a statement of its own: no value a store or a
+    read of an attribute could run code of (a descriptor), bound in a branch or a loop."""
+    if type(node.body) is not cst.IndentedBlock or not literal_defaults(node):
+        return False
+    plain = (cst.Assign, cst.AnnAssign, cst.Expr, cst.Pass)
+    for statement in node.body.body:
+        if type(statement) is cst.SimpleStatementLine:
+            if not all(type(small) in plain for small in statement.body):
+                return False
+        elif type(statement) is not cst.FunctionDef:
+            return False
+    return True
 
 
 def keeps_no_argument(ctx: ModuleContext, call: cst.Call) -> bool:

@@ -42,7 +42,7 @@ from autoopt.analysis.core.exprs import MUTATING_METHODS
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.facts.aliases import Sharing
 from autoopt.analysis.facts.class_family import family
-from autoopt.analysis.facts.constructors import literal_default, literal_defaults, writes_later
+from autoopt.analysis.facts.constructors import literal_default, writes_later
 from autoopt.analysis.facts.nnx_modules import binding_call, holds_module
 from autoopt.analysis.facts.reflection import (
     constant_globals,
@@ -57,6 +57,7 @@ from autoopt.analysis.facts.self_attrs import (
     sealed_class,
     walk_parents,
 )
+from autoopt.analysis.facts.unkept_arguments import plain_body
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
@@ -91,8 +92,8 @@ class Instance:
 def field_clear(
     ctx: ModuleContext, sharing: Sharing, stmt: Stmt, expr: cst.Attribute, name: str
 ) -> str:
-    """ "" where `obj.f`, read at `stmt`, holds none of the buffers `name` holds there
-    (`sharing`: the caller's relation); else why that is not proven."""
+    """Why `obj.f`, read at `stmt`, may hold buffers `name` holds there (`sharing`: the
+    caller's relation); empty where it is proven to hold none."""
     if type(expr.value) is not cst.Name:
         return "it is not a field of a name"
     obj, attr = expr.value.value, expr.attr.value
@@ -104,10 +105,10 @@ def field_clear(
 
 
 def holds_whole(ctx: ModuleContext, sharing: Sharing, site: CallSite, obj: str, name: str) -> str:
-    """ "" where `obj`, read at the call `site`, holds `name`'s buffers only through nnx
-    modules the call is given (a field `self.m = m` given a name the call passes, proven
-    to hold a module, as bound at the call: `nnx.jit` writes its variables back in
-    place), each other field holding none of them; else why that is not proven."""
+    """Why `obj`, read at the call `site`, may hold `name`'s buffers other than through
+    nnx modules the call is given (a field `self.m = m` given a name the call passes,
+    proven to hold a module, as bound at the call: `nnx.jit` writes its variables back in
+    place); empty where every other field is proven to hold none of them."""
     stmt = site.stmt
     found = instance(ctx, stmt, obj)
     if isinstance(found, str):
@@ -133,7 +134,8 @@ def instance(ctx: ModuleContext, stmt: Stmt, obj: str) -> Instance | str:
     cls = func.value
     init = ctx.graph.functions.get(f"{cls}.__init__")
     binders = [s for s in ctx.graph.scope_stmts(MODULE) if cls in s.defs]
-    if init is None or len(binders) != 1 or type(binders[0].node) is not cst.ClassDef:
+    single = len(binders) == 1 and type(binders[0].node) is cst.ClassDef
+    if init is None or not init.params or not single:
         return f"`{cls}` is not a class of the module with an `__init__` of its own"
     if any(a.star for a in call.args):
         return f"`{ctx.code(call)}` passes starred arguments"
@@ -174,7 +176,7 @@ def _closed(
     } & _HOOKS
     if hooks:
         return f"`{cls}` defines `{sorted(hooks)[0]}`, which runs on attribute access"
-    if node is None or not literal_defaults(node):
+    if node is None or not plain_body(node):
         return (
             f"`{cls}` binds a value in its body that is not a literal, which may be read as a field"
         )
@@ -288,12 +290,16 @@ def _uses(ctx: ModuleContext, stmt: Stmt, name: str, methods: set[str], handed: 
     or `name.method(...)` calls (or ""); `handed`: a call of a function of the module
     given it is followed one level."""
     stored = {id(n) for n in _stored_nodes(stmt.node)}
+    written = _written(stmt)
     for root in _roots(stmt):
         for node, parent in walk_parents(root, None):
             if type(node) is not cst.Name or node.value != name:
                 continue
             if id(node) in stored:
                 continue  # `obj = C(...)`, or another binding of the name: not the object
+            if id(node) in written:
+                line = ctx.span(stmt.node).line
+                return f"`{name}` is written through at line {line}"
             why = _use(ctx, stmt, node, parent, methods, stored, handed)
             if why:
                 return why
@@ -321,6 +327,20 @@ def _use(
     if type(parent) is cst.Arg and parent.value is node and handed and not parent.star:
         return "" if _handed_to_reader(ctx, stmt, parent, methods) else what
     return what
+
+
+def _written(stmt: Stmt) -> set[int]:
+    """The ids of the nodes inside what `stmt` stores to or deletes through an attribute or
+    an item (`obj.model.extra = w`), or changes in place by a method
+    (`obj.items.append(w)`)."""
+    parts: list[cst.CSTNode] = [
+        t for t in _stored_nodes(stmt.node) if type(t) is cst.Attribute or type(t) is cst.Subscript
+    ]
+    for call in stmt.calls:
+        func = call.func
+        if type(func) is cst.Attribute and func.attr.value in MUTATING_METHODS:
+            parts.append(func.value)
+    return {id(n) for part in parts for n, _ in walk_parents(part, None)}
 
 
 def _roots(stmt: Stmt) -> list[cst.CSTNode]:
@@ -481,7 +501,10 @@ class _Judge:
         taken = locals_escape(self.ctx, fn.qualname) or _nonlocal_writer(self.ctx, fn, var)
         if taken:
             return f"`{var}` {taken}"
-        for binder in self.ctx.graph.reaching_defs(stmt, var):
+        binders = self.ctx.graph.reaching_defs(stmt, var)
+        if not binders:
+            return f"no binding of `{var}` is seen to reach line {self.ctx.span(stmt.node).line}"
+        for binder in binders:
             node = binder.node
             single = type(node) is cst.Assign and len(node.targets) == 1
             if not single or type(node.targets[0].target) is not cst.Name:  # type: ignore[attr-defined]

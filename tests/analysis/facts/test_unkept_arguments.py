@@ -353,6 +353,10 @@ def test_a_plain_constructor_keeps_its_arguments_only_in_the_object() -> None:
             "    @property\n    def rates(self):\n        return 1\n\n    def _betas",
         ),
         ("class Schedule:\n", "class Schedule:\n    model = somelib.Slot()\n"),
+        (
+            "class Schedule:\n",
+            "class Schedule:\n    if somelib.FLAG:\n        model = somelib.Slot()\n",
+        ),
     ],
 )
 def test_a_constructor_that_may_keep_an_argument_elsewhere(old: str, new: str) -> None:

@@ -74,7 +74,10 @@ def _verdicts(code: str) -> tuple[list, list]:
 
 def _passed(why: str, line: int = 36) -> list[str]:
     """The notes on `model` and `optimizer` where `schedule.rates` is not proven clear."""
-    part = f"and is passed in the same call (as `schedule.rates`, not proven to hold none of them: {why})"
+    part = (
+        "and is passed in the same call (as `schedule.rates`, not proven to hold none of "
+        f"them: {why})"
+    )
     bound = f": `schedule` is bound at line {line} to the result of `Schedule`, given `model`"
     return [
         f"`schedule` may hold the buffers of `model` {part}{bound}",
@@ -141,6 +144,18 @@ def test_a_field_of_an_argument_given_new_buffers_is_donated() -> None:
             "`schedule` is used other than by reading its fields at line 38",
             36,
             id="set-from-outside",
+        ),
+        pytest.param(
+            [
+                (
+                    "    for _ in range(4):",
+                    "    schedule.model.extra = nnx.Param(model.out.bias[...])\n"
+                    "    for _ in range(4):",
+                )
+            ],
+            "`schedule` is written through at line 38",
+            36,
+            id="written-through",
         ),
         pytest.param(
             [
@@ -226,7 +241,10 @@ def test_an_object_read_after_the_call_holding_a_weight_is_not_donated() -> None
         ("self.steps = steps", "self.steps = steps\n        self.start = model.out.bias[...]"),
         ("self.model(x)", "self.model(x) + self.start"),
     )
-    why = "is read at line 40: `self.start` (line 16): `model.out.bias` is not proven an array or a number"
+    why = (
+        "is read at line 40: `self.start` (line 16): `model.out.bias` is not proven an array "
+        "or a number"
+    )
     assert _verdicts(code) == (
         [],
         [f"`schedule` may hold the buffers of `{n}` and {why}" for n in ("model", "optimizer")],
