@@ -141,7 +141,7 @@ def test_a_field_of_an_argument_given_new_buffers_is_donated() -> None:
                     "    schedule.rates = model.out.bias[...]\n    for _ in range(4):",
                 )
             ],
-            "`schedule` is used other than by reading its fields at line 38",
+            "`schedule` is written through at line 38",
             36,
             id="set-from-outside",
         ),
