@@ -186,7 +186,21 @@ class MissingDonation(Rule):
       what code autoopt cannot see keeps and the donated one was handed to such code
       (`model(x)` of a class whose `__call__` is not proven to keep nothing), or the call
       reads only a field of it (`diffusion.rates`), not proven to hold none of the donated
-      buffers: `analysis/facts/alias_reasons.py`
+      buffers, naming the premise that failed: `analysis/facts/alias_reasons.py`
+    - a field of an object of a plain class of the module (`diffusion.rates`, `diffusion =
+      Diffusion(model, steps)`) holds none of the model's buffers where `__init__` alone
+      stores it, once, as arrays or numbers made of new buffers, of its own methods'
+      results and of arguments sharing nothing with the model (`jnp.asarray(x)` holds
+      `x`), and nothing can change it after: the class derives from nothing, is
+      undecorated, has no subclass, hook or descriptor, no other method writes through
+      `self`, nothing reaches attributes by name, and the object is bound once and only
+      read as `obj.field` or `obj.method(...)`, there or in a function of the module it is
+      handed to; an `nnx.jit` call's object read after it holds the model only as the
+      very module the call writes back (`self.model = model`) with every other field so
+      proven: `analysis/facts/wrapper_fields.py`; the constructor keeps what it is given
+      nowhere but in the object (its `__init__`, and its own methods it calls, store only
+      into `self` and call only JAX, NumPy and builtins on data):
+      `analysis/facts/unkept_arguments.py` (`construction_keeps_nothing`)
     - where no code reaches the scope's names but through what it hands out (no
       `globals()`, `sys.modules`, `inspect` or frames in the file's code or strings;
       comments aside), in a module that

@@ -25,23 +25,28 @@ from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import CallSite
 from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.facts.aliases import RETAINED, Sharing
+from autoopt.analysis.facts.wrapper_fields import field_clear
 from autoopt.analysis.overlays import equinox as eqx_api
 
 
 def why_shared(ctx: ModuleContext, site: CallSite, sharing: Sharing, alias: str, name: str) -> str:
     """A clause (with its leading punctuation) naming why `alias` may hold `name`'s
     buffers where `site` passes both, or "" where no single link is found."""
-    parts = [p for p in (_part_read(ctx, site, alias), _link(ctx, site, sharing, alias, name)) if p]
+    part = _part_read(ctx, site, sharing, alias, name)
+    parts = [p for p in (part, _link(ctx, site, sharing, alias, name)) if p]
     return "".join(parts)
 
 
-def _part_read(ctx: ModuleContext, site: CallSite, alias: str) -> str:
+def _part_read(ctx: ModuleContext, site: CallSite, sharing: Sharing, alias: str, name: str) -> str:
     """` (as `d.f`, a part read from it ...)` where the call reads `alias` only inside
-    a larger argument."""
+    a larger argument; for a field of a name, the premise of `wrapper_fields` that
+    failed."""
     args = [a.value for a in site.call.args if any(n.value == alias for n in read_names(a.value))]
     if not args or any(type(a) is cst.Name for a in args):
         return ""
-    return f" (as `{ctx.code(args[0])}`, not proven to hold none of them)"
+    first = args[0]
+    why = field_clear(ctx, sharing, site.stmt, first, name) if type(first) is cst.Attribute else ""
+    return f" (as `{ctx.code(first)}`, not proven to hold none of them{': ' + why if why else ''})"
 
 
 def _link(ctx: ModuleContext, site: CallSite, sharing: Sharing, alias: str, name: str) -> str:

@@ -110,6 +110,7 @@ from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.facts.unkept_arguments import (
     DATA,
     UNKNOWN,
+    construction_keeps_nothing,
     keeps_no_argument,
     visible_keeps_nothing,
 )
@@ -648,6 +649,8 @@ class Sharing:
             return False
         if name in self.ctx.graph.classes and self._init_keeps_nothing(name):
             return True  # an equinox module storing only fields of its own
+        if name in self.ctx.graph.classes and self._constructs_only(call, name):
+            return True  # a plain class whose `__init__` keeps what it is given in fields
         if name in self.ctx.graph.classes and plain_record(self.ctx, name):
             return True  # a record holds its arguments (linked), nothing else keeps them
         if name in self.ctx.graph.classes and self.at is not None:
@@ -664,6 +667,21 @@ class Sharing:
         if fn.node.decorators:
             return False
         return not purity.impurities(owner, fn) or self._visibly_unkept(owner, fn, call)
+
+    def _constructs_only(self, call: cst.Call, cls: str) -> bool:
+        """`cls(...)` of a plain class keeping what it is given only in the object it makes
+        (`unkept_arguments.construction_keeps_nothing`), read with what each argument is."""
+        init = self.ctx.graph.functions.get(f"{cls}.__init__")
+        at = self.at
+        if init is None or at is None or any(a.star for a in call.args):
+            return False
+        site = CallSite(at, call, init, bound=True)
+        given = {}
+        for index, param in enumerate(init.params[1:], start=1):
+            arg = site.argument(index, param)
+            if arg is not None:
+                given[param] = self._argument_kind(at, arg)
+        return construction_keeps_nothing(self.ctx, cls, given)
 
     def _visibly_unkept(self, owner: ModuleContext, fn: Function, call: cst.Call) -> bool:
         """A function of this module whose body keeps none of the arguments this call

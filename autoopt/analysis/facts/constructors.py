@@ -46,14 +46,14 @@ def init_fields(ctx: ModuleContext, name: str) -> tuple[Function, list[Stmt]] | 
     where the class is not read so (module docstring)."""
     node = _module_class(ctx, name)
     init = ctx.graph.functions.get(f"{name}.__init__")
-    if node is None or init is None or not _literal_defaults(node):
+    if node is None or init is None or not literal_defaults(node):
         return None
     methods = {
         s.node.name.value for s in ctx.graph.scope_stmts(name) if type(s.node) is cst.FunctionDef
     }
     if methods & _OWN_CONSTRUCTION or not init.params:
         return None
-    if ctx.qualify(node.bases[0].value) in nnx_api.USER_MODULE_BASES and _writes_later(ctx, name):
+    if ctx.qualify(node.bases[0].value) in nnx_api.USER_MODULE_BASES and writes_later(ctx, name):
         return None
     me = init.params[0]
     stmts = [
@@ -139,7 +139,7 @@ def literal_default(init: Function, name: str) -> bool:
     return False
 
 
-def _writes_later(ctx: ModuleContext, name: str) -> bool:
+def writes_later(ctx: ModuleContext, name: str) -> bool:
     """Whether a method of class `name` other than `__init__` writes through its first
     parameter (`self.a = ...`, `self.a.b = ...`, `self.a[k] = ...`, `del self.a`) or
     calls `setattr`."""
@@ -161,7 +161,7 @@ def plain_record(ctx: ModuleContext, name: str) -> bool:
     construction code of its own and no default but a literal one."""
     binders = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
     node = binders[0].node if len(binders) == 1 else None
-    if type(node) is not cst.ClassDef or not _literal_defaults(node):
+    if type(node) is not cst.ClassDef or not literal_defaults(node):
         return False
     own = {
         s.node.name.value for s in ctx.graph.scope_stmts(name) if type(s.node) is cst.FunctionDef
@@ -198,7 +198,7 @@ def _module_class(ctx: ModuleContext, name: str) -> cst.ClassDef | None:
     return node if ctx.qualify(node.bases[0].value) in _MODULE_BASES else None
 
 
-def _literal_defaults(node: cst.ClassDef) -> bool:
+def literal_defaults(node: cst.ClassDef) -> bool:
     """Whether every class-level value is a literal (`t0: float = 0.0`) or a function."""
     body = node.body.body if type(node.body) is cst.IndentedBlock else ()
     for statement in body:

@@ -74,6 +74,7 @@ from autoopt.analysis.facts.nnx_optimizers import own_optimizer
 from autoopt.analysis.facts.no_arrays import holds_no_array
 from autoopt.analysis.facts.reflection import locals_escape
 from autoopt.analysis.facts.shadowed_imports import reads_import_only
+from autoopt.analysis.facts.wrapper_fields import field_clear, holds_whole, instance
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values.lattice import Kind
@@ -421,6 +422,7 @@ def _alias_verdict(
         modules = {n for n in group if in_place and holds_module(ctx, stmt, n)}
         group = {n for n in group if sharing.may_share(n, name)}  # not only held by a third
         twice = sorted(n for n in group & others if not _own_optimizers(ctx, stmt, n, name))
+        twice = [n for n in twice if not _clear_fields_only(ctx, site, sharing, expr, n, name)]
         if twice and set(twice) <= modules:
             note = note or (
                 f"`{twice[0]}` is built from `{name}` and passed in the same call: `nnx.jit` "
@@ -435,11 +437,44 @@ def _alias_verdict(
             )
         for alias in sorted(group - modules):
             readers = graph.read_after(stmt, alias)
-            if readers:
+            whole = _whole_holder(ctx, sharing, site, alias, name) if in_place and readers else "-"
+            if readers and whole:
                 at = ctx.span(readers[0].node).line
-                return fix, f"`{alias}` may hold the buffers of `{name}` and is read at line {at}"
+                why = f": {whole}" if whole != "-" else ""
+                return (
+                    fix,
+                    f"`{alias}` may hold the buffers of `{name}` and is read at line {at}{why}",
+                )
     verdict = _outside_verdict(ctx, site, name, sharing, strong | weak, seen)
     return (_UNSAFE, note) if note and verdict[0] is _SAFE else verdict
+
+
+def _clear_fields_only(
+    ctx: ModuleContext, site: CallSite, sharing: Sharing, expr: cst.Name, alias: str, name: str
+) -> bool:
+    """Whether the call reads `alias` only as fields (`diffusion.rates`) proven to hold
+    none of `name`'s buffers (`analysis/facts/wrapper_fields.py`)."""
+    if site.bound and any(n.value == alias for n in read_names(site.call.func)):
+        return False
+    parts = [a.value for a in site.call.args if a.value is not expr]
+    reading = [p for p in parts if any(n.value == alias for n in read_names(p))]
+    return all(
+        type(p) is cst.Attribute and not field_clear(ctx, sharing, site.stmt, p, name)
+        for p in reading
+    )
+
+
+def _whole_holder(
+    ctx: ModuleContext, sharing: Sharing, site: CallSite, alias: str, name: str
+) -> str:
+    """Why `alias` may hold `name`'s buffers other than through modules the call is given,
+    which `nnx.jit` writes back (`wrapper_fields.holds_whole`; empty: it holds none), or
+    "-" where `alias` is no object of a class of the module."""
+    if is_pseudo(alias) or not alias.isidentifier():
+        return "-"
+    if isinstance(instance(ctx, site.stmt, alias), str):
+        return "-"
+    return holds_whole(ctx, sharing, site, alias, name)
 
 
 def _own_optimizers(ctx: ModuleContext, stmt: Stmt, one: str, other: str) -> bool:

@@ -44,6 +44,17 @@ calls replaces with new arrays, which put none of its arguments' buffers anywher
 
 What such a function returns is the caller's question (`aliases.Sharing`, from its
 `return` statements).
+
+`construction_keeps_nothing` holds of a call of a plain class of the module, `C(...)`,
+read the same way, when it keeps what it is given nowhere but in the object it makes
+(which its caller's relation links to its arguments): `C` is bound once at the top level,
+derives from nothing, is undecorated, has no keyword (a metaclass), binds nothing in its
+body but undecorated functions and literals (a descriptor's setter may run on a store),
+and defines none of `__new__`, `__setattr__`, `__getattr__`, `__getattribute__`,
+`__delattr__`, `__post_init__`, `__set_name__`; its `__init__`, read as above with `self`
+the object being made, may also store into `self.a` (what it stores there is read again
+as stored: an unknown argument stays unknown) and call its own methods on `self`, read
+the same way, but call no field and hand `self` to nothing.
 """
 
 from __future__ import annotations
@@ -56,7 +67,7 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import MUTATING_METHODS, scope_nodes
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
-from autoopt.analysis.facts.constructors import field_value, init_fields
+from autoopt.analysis.facts.constructors import field_value, init_fields, literal_defaults
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import optax as optax_api
 from autoopt.analysis.overlays import python as python_api
@@ -66,6 +77,13 @@ DATA = "data"
 #: A value of unknown kind.
 UNKNOWN = ""
 _LAYER = "layer:"
+#: A kind for the object a constructor is making (`made:Cls`).
+_MADE = "made:"
+#: Methods that run on construction or on an attribute's store or read.
+_HOOKS = frozenset(
+    {"__new__", "__setattr__", "__getattr__", "__getattribute__", "__delattr__",
+     "__post_init__", "__set_name__"}
+)  # fmt: skip
 #: A kind for an `nnx.Sequential` of layers (its elements' kinds, comma-separated).
 _SEQUENCE = "sequence:"
 #: A kind for a field `__init__` stores one of several values in (`|`-separated kinds).
@@ -81,6 +99,53 @@ _MAKES_CODE = (
     cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Yield,
     cst.Await, cst.NamedExpr, cst.FunctionDef, cst.ClassDef, cst.Global, cst.Nonlocal,
 )  # fmt: skip
+
+
+def construction_keeps_nothing(ctx: ModuleContext, cls: str, given: Mapping[str, str]) -> bool:
+    """Whether `cls(...)`, its `__init__`'s parameters holding what `given` says, keeps
+    what it is given nowhere but in the object it makes (module docstring)."""
+    if not _plain_class(ctx, cls):
+        return False
+    init = ctx.graph.functions[f"{cls}.__init__"]
+    bound = {init.params[0]: f"{_MADE}{cls}"} if init.params else {}
+    try:
+        _Reader(ctx, frozenset(), {}).function(init, {**given, **bound})
+    except _Kept:
+        return False
+    return True
+
+
+def _plain_class(ctx: ModuleContext, cls: str) -> bool:
+    """A class of the module's top level, bound once, deriving from nothing, undecorated,
+    with an `__init__` of its own, none of the methods that run on construction or on
+    a store (`__new__`, `__setattr__`, ...) and nothing in its body but undecorated
+    functions and literals (a descriptor's setter may run on `self.a = v`)."""
+    binders = [s for s in ctx.graph.scope_stmts(MODULE) if cls in s.defs]
+    node = binders[0].node if len(binders) == 1 else None
+    if type(node) is not cst.ClassDef or node.decorators or node.keywords:
+        return False
+    if any(ctx.code(b.value) != "object" for b in node.bases) or not plain_body(node):
+        return False
+    methods = [s for s in node.body.body if type(s) is cst.FunctionDef]
+    if any(m.decorators for m in methods) or {m.name.value for m in methods} & _HOOKS:
+        return False
+    return f"{cls}.__init__" in ctx.graph.functions
+
+
+def plain_body(node: cst.ClassDef) -> bool:
+    """Whether a class's body holds only functions, a docstring, `pass` and names bound to
+    literals (`literal_defaults`), each a statement of its own: no value a store or a
+    read of an attribute could run code of (a descriptor), bound in a branch or a loop."""
+    if type(node.body) is not cst.IndentedBlock or not literal_defaults(node):
+        return False
+    plain = (cst.Assign, cst.AnnAssign, cst.Expr, cst.Pass)
+    for statement in node.body.body:
+        if type(statement) is cst.SimpleStatementLine:
+            if not all(type(small) in plain for small in statement.body):
+                return False
+        elif type(statement) is not cst.FunctionDef:
+            return False
+    return True
 
 
 def keeps_no_argument(ctx: ModuleContext, call: cst.Call) -> bool:
@@ -111,9 +176,13 @@ class _Kept(Exception):
 class _Reader:
     """Reads a function's body for what its values are; raises `_Kept` where it may keep."""
 
-    def __init__(self, ctx: ModuleContext, seen: frozenset[str]):
+    def __init__(
+        self, ctx: ModuleContext, seen: frozenset[str], made: dict[str, str] | None = None
+    ):
         self.ctx = ctx
         self.seen = seen
+        # the fields stored so far in the object under construction, where one is read
+        self.made = made
         self.env: dict[str, str] = {}
         self.fn: Function | None = None
         self.returns: list[str] = []
@@ -203,8 +272,19 @@ class _Reader:
                 if type(element) is not cst.Element:
                     raise _Kept
                 self._bind(element.value, kind, shared)
+        elif self._field_store(target):
+            field, made = target.attr.value, self.made  # type: ignore[attr-defined]  # checked
+            assert made is not None
+            made[field] = kind if made.get(field, kind) == kind else UNKNOWN  # either
         else:
             raise _Kept  # an attribute or an item: a store
+
+    def _field_store(self, target: cst.BaseExpression) -> bool:
+        """`self.a = v` of the object under construction: it keeps `v`, as its caller's
+        relation has it (the object holds what its constructor was given)."""
+        if self.made is None or type(target) is not cst.Attribute:
+            return False
+        return self.expr(target.value).startswith(_MADE)
 
     # -- expressions ----------------------------------------------------------------
     def _data(self, expr: cst.BaseExpression) -> str:
@@ -272,6 +352,8 @@ class _Reader:
         base = self.expr(expr.value)
         if base == DATA:
             return DATA
+        if base.startswith(_MADE):
+            return (self.made or {}).get(expr.attr.value, UNKNOWN)  # a method: unknown
         if base.startswith((_LAYER, _SEQUENCE, _EITHER)) or not base:
             return UNKNOWN
         return _field_kind(self.ctx, base, expr.attr.value)
@@ -316,6 +398,14 @@ class _Reader:
             raise _Kept  # `params.update(other)`, `__setitem__`: stores in what it was given
         if receiver == DATA:
             return DATA  # an array's method runs no function it is given
+        if receiver.startswith(_MADE) and method not in (self.made or {}):
+            cls = receiver[len(_MADE) :]  # `self.schedule(n)`: its own method, on itself
+            target = self.ctx.graph.functions.get(f"{cls}.{method}")
+            if target is None or target.scope != cls or target.name == "__init__":
+                raise _Kept
+            return self._run(target, call, {target.params[0]: receiver})
+        if receiver.startswith(_MADE):
+            raise _Kept  # a field called
         if receiver and f"{receiver}.{func.attr.value}" not in self.ctx.graph.functions:
             return self._object_call(call, self._attribute(func), "__call__", args)  # a field
         return self._object_call(call, receiver, func.attr.value, args)
@@ -381,7 +471,7 @@ class _Reader:
                 if arg.keyword.value not in set(params) | named:
                     raise _Kept
                 given[arg.keyword.value] = self.expr(arg.value)
-        return _Reader(self.ctx, self.seen).function(target, given)
+        return _Reader(self.ctx, self.seen, self.made).function(target, given)
 
 
 def _may_alias(value: cst.BaseExpression) -> bool:

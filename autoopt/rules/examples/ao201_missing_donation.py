@@ -22,6 +22,7 @@ from autoopt.rules.examples import (
     ao201_tiny,
     ao201_trainers,
     ao201_visible_keepers,
+    ao201_wrapper_fields,
 )
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
@@ -2303,4 +2304,5 @@ print(model.kernel.value.sum())
     *ao201_static_self.INVALID,
     *ao201_tiny.INVALID,
     *ao201_shadowed.INVALID,
+    *ao201_wrapper_fields.INVALID,
 )

@@ -47,6 +47,9 @@ def main():
 """
 )
 
+#: `PART`, its field the array the holder was given: a part read not proven new buffers.
+PART_GIVEN = PART.replace("self.scale = jnp.ones(3)", "self.scale = w")
+
 KEPT = """
 import somelib
 from flax import nnx
@@ -124,13 +127,21 @@ g, d = train(Net(jax.random.key(0)), Net(jax.random.key(1)))
             ),
         ),
         (
+            # `h.scale` is proven new buffers (`wrapper_fields.field_clear`): the part read
+            # links nothing, but `h` itself, which holds the first `g`, is read again by
+            # the next iteration
             PART,
+            ([], ["`h` may hold the buffers of `g` and is read at line 20"]),
+        ),
+        (
+            PART_GIVEN,
             (
                 [],
                 [
                     "`h` may hold the buffers of `g` and is passed in the same call (as "
-                    "`h.scale`, not proven to hold none of them): `h` is bound at line 18 to "
-                    "the result of `Holder`, given `g`"
+                    "`h.scale`, not proven to hold none of them: `self.scale` (line 13): `w` "
+                    "is given `g`, which may hold them): `h` is bound at line 18 to the "
+                    "result of `Holder`, given `g`"
                 ],
             ),
         ),

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.facts.unkept_arguments import DATA, UNKNOWN, visible_keeps_nothing
+from autoopt.analysis.facts.unkept_arguments import (
+    DATA,
+    UNKNOWN,
+    construction_keeps_nothing,
+    visible_keeps_nothing,
+)
 from tests.analysis.helpers import context
 
 MODULE_CLASS = """
@@ -291,3 +296,74 @@ def test_a_sequential_is_proven_only_of_what_it_holds(change: tuple[str, str]) -
     assert change[0] in BLOCKS
     given = {"model": "Net", "data": DATA}
     assert not _keeps_nothing(NET_CALL, given, BLOCKS.replace(*change))
+
+
+PLAIN_CLASS = """
+import jax.numpy as jnp
+import somelib
+
+SEEN = []
+
+
+class Schedule:
+    def __init__(self, model, steps):
+        self.model = model
+        self.steps = steps
+        self.beta = self._betas(steps)
+        self.rates = jnp.sqrt(jnp.cumprod(1 - self.beta))
+
+    def _betas(self, steps):
+        return jnp.linspace(0.0, 0.5, steps)
+"""
+
+GIVEN = {"model": UNKNOWN, "steps": DATA}
+
+
+def _construction(code: str, given: dict[str, str] = GIVEN) -> bool:
+    return construction_keeps_nothing(context(code), "Schedule", given)
+
+
+def test_a_plain_constructor_keeps_its_arguments_only_in_the_object() -> None:
+    assert _construction(PLAIN_CLASS)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # kept in a module list, handed to code autoopt cannot see, stored on an argument
+        ("self.model = model\n", "self.model = model\n        SEEN.append(model)\n"),
+        ("self.model = model\n", "self.model = model\n        somelib.log(model)\n"),
+        ("self.model = model\n", "self.model = model\n        steps.owner = model\n"),
+        # the object handed on, the model called (its code may keep itself)
+        ("self.model = model\n", "self.model = model\n        somelib.register(self)\n"),
+        ("self.steps = steps\n", "self.steps = steps\n        self.model(steps)\n"),
+        # a method that is a field's, or given the unknown argument
+        ("self.beta = self._betas(steps)", "self.beta = self._betas(model)"),
+        # a base, a decorator, a metaclass: code of their own runs on construction
+        ("class Schedule:", "class Schedule(somelib.Base):"),
+        ("class Schedule:", "@somelib.register\nclass Schedule:"),
+        ("class Schedule:", "class Schedule(metaclass=somelib.Meta):"),
+        # a store may run a setter: `__setattr__`, a property, a class value
+        (
+            "    def _betas",
+            "    def __setattr__(self, k, v):\n        SEEN.append(v)\n\n    def _betas",
+        ),
+        (
+            "    def _betas",
+            "    @property\n    def rates(self):\n        return 1\n\n    def _betas",
+        ),
+        ("class Schedule:\n", "class Schedule:\n    model = somelib.Slot()\n"),
+        (
+            "class Schedule:\n",
+            "class Schedule:\n    if somelib.FLAG:\n        model = somelib.Slot()\n",
+        ),
+    ],
+)
+def test_a_constructor_that_may_keep_an_argument_elsewhere(old: str, new: str) -> None:
+    assert old in PLAIN_CLASS
+    assert not _construction(PLAIN_CLASS.replace(old, new))
+
+
+def test_a_constructor_given_an_unknown_value_where_it_computes_is_not_read() -> None:
+    """`steps` of unknown kind: `jnp.linspace(0.0, 0.5, steps)` may run its code."""
+    assert not _construction(PLAIN_CLASS, {"model": UNKNOWN, "steps": UNKNOWN})
