@@ -25,6 +25,10 @@ SCAN_LIKE = frozenset({"flax.nnx.scan"})
 REMAT_LIKE = frozenset({"flax.nnx.remat"})
 #: Every transform that traces the functions handed to it.
 TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
+#: Transforms whose result calls the function with the arguments it is given, in order,
+#: a module argument as a module of the same class (split, and merged again): whatever
+#: the function calls of that argument is its class's code.
+ARGUMENT_TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | REMAT_LIKE
 #: Transforms that write the state of their module arguments back into them, in place,
 #: on every call, state the function left as it was included: a donated module keeps
 #: working after the call (only other references to its old arrays are deleted).

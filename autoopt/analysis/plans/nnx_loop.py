@@ -46,6 +46,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
+from autoopt.analysis.facts.nnx_instances import instance_methods
 from autoopt.analysis.facts.nnx_modules import (
     library_class,
     module_class,
@@ -55,7 +56,7 @@ from autoopt.analysis.facts.nnx_modules import (
 from autoopt.analysis.facts.purity import change_reason, reads_module_state
 from autoopt.analysis.facts.summaries import frozen_reads
 from autoopt.analysis.plans.fori import counted_for
-from autoopt.analysis.plans.nnx_step import jitted_problem
+from autoopt.analysis.plans.nnx_step import jitted_problem, step_instances
 from autoopt.analysis.plans.whole_loop import index_test
 from autoopt.analysis.semantic import semantic
 
@@ -131,6 +132,15 @@ def _outside_reads(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> tuple[str,
     changes, doubts = frozen_reads(ctx, fn, frozenset())
     changes += [f"reads `{n}`, which {change_reason(ctx, n)}" for n in reads_module_state(ctx, fn)]
     where = f"`{fn.name}` is traced again inside the compiled loop, and it "
+    for instance in sorted(set(step_instances(ctx, stmt, call).values())):
+        for method in instance_methods(ctx, instance):
+            inner, inner_doubts = frozen_reads(ctx, method, frozenset())
+            inner += [
+                f"reads `{n}`, which {change_reason(ctx, n)}"
+                for n in reads_module_state(ctx, method)
+            ]
+            changes += [f"calls `{method.qualname}`, which {r}" for r in inner]
+            doubts += [f"calls `{method.qualname}`, which {d}" for d in inner_doubts]
     return (where + changes[0] if changes else "", where + doubts[0] if doubts else "")
 
 
