@@ -250,6 +250,27 @@ _MUST_NOT = {
         Applicability.UNSAFE,
         "whose `SimpleNN.__call__` calls `self.layer2`, code autoopt cannot see",
     ),
+    "a layer's hook set after it is built": (
+        [
+            (
+                "optimizer = nnx.ModelAndOptimizer(",
+                "model.layer2.dot_general = jax.lax.dot_general\n"
+                "optimizer = nnx.ModelAndOptimizer(",
+            )
+        ],
+        Applicability.UNSAFE,
+        "whose `SimpleNN.__call__` calls `self.layer1`, code autoopt cannot see",
+    ),
+    "a layer's attributes set by name": (
+        [
+            (
+                "optimizer = nnx.ModelAndOptimizer(",
+                "model.set_attributes(precision=None)\noptimizer = nnx.ModelAndOptimizer(",
+            )
+        ],
+        Applicability.UNSAFE,
+        "whose `SimpleNN.__call__` calls `self.layer1`, code autoopt cannot see",
+    ),
     "the class's `__call__` replaced": (
         [("\n\ndef loss_fun(", "\n\nSimpleNN.__call__ = lambda self, x: x\n\n\ndef loss_fun(")],
         Applicability.UNSAFE,

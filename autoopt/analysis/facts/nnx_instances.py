@@ -5,7 +5,9 @@ object the field holds. An object's *instance* here names what such a call runs:
 
 - the qualified name of a layer the overlay lists as computing new arrays when called
   (`overlays/flax_nnx.py`, `UNKEPT_LAYER_CALLS`: `flax.nnx.Linear`), built with sizes by
-  position and options that run no code when it is called (`unkept_arguments.plain_layer`);
+  position and options that run no code when it is called (`unkept_arguments.plain_layer`),
+  in a module that sets none of the attributes such a layer holds after it is built
+  (`LAYER_ATTRIBUTES`, `set_attributes`);
 - or the name of a class of this module (`user_classes`): bound once at module level,
   undecorated, with `flax.nnx.Module` its one base and no keyword (no metaclass of its
   own), so an object `C(...)` builds is of exactly that class, whose methods are the
@@ -49,7 +51,7 @@ def called_instance(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
         return None
     layer = plain_layer(ctx, call)
     if layer in nnx_api.UNKEPT_LAYER_CALLS:
-        return layer
+        return layer if _layers_kept(ctx) else None
     func = call.func
     return func.value if type(func) is cst.Name and func.value in user_classes(ctx) else None
 
@@ -62,7 +64,7 @@ def field_instance(ctx: ModuleContext, cls: str, field: str) -> str | None:
     kind = field_kind(ctx, cls, field)
     if kind.startswith(LAYER):
         layer = kind[len(LAYER) :]
-        return layer if layer in nnx_api.UNKEPT_LAYER_CALLS else None
+        return layer if layer in nnx_api.UNKEPT_LAYER_CALLS and _layers_kept(ctx) else None
     if kind in user_classes(ctx):
         return kind
     found = init_fields(ctx, cls)
@@ -85,6 +87,20 @@ def _stored_field(stmt: Stmt) -> str:
     target = node.targets[0].target
     assert type(target) is cst.Attribute
     return target.attr.value
+
+
+def _layers_kept(ctx: ModuleContext) -> bool:
+    """Whether no code of the module may set an attribute of a listed layer after it is
+    built (`layer.dot_general = hook`, `model.set_attributes(...)`, `setattr`), nor its
+    class's `__call__`: its call then runs flax's code alone."""
+    return ctx.per_module(_kept_layers)
+
+
+def _kept_layers(ctx: ModuleContext) -> bool:
+    if nnx_api.SET_ATTRIBUTES in ctx.source:
+        return False
+    names = nnx_api.LAYER_ATTRIBUTES | {"__call__", "__class__"}
+    return not any(stored_anywhere(ctx, name) for name in sorted(names))
 
 
 def is_layer(instance: str) -> bool:

@@ -721,3 +721,27 @@ def test_a_python_attribute_set_in_a_call_is_seen_by_nnx_jit_as_another_graph() 
 
     with pytest.raises(TypeError, match="carry"):
         looped(m, X)
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.UNKEPT_LAYER_CALLS))
+def test_layer_attributes_are_every_attribute_a_layer_holds(name: str) -> None:
+    """`LAYER_ATTRIBUTES`: every attribute a built `UNKEPT_LAYER_CALLS` layer holds but
+    flax's own bookkeeping (`_pytree__*`), its hooks among them."""
+    make, _ = UNKEPT_LAYERS[name]
+    held = {a for a in vars(make(nnx.Rngs(0))) if not a.startswith("_pytree__")}
+    assert held <= nnx_api.LAYER_ATTRIBUTES
+
+
+def test_set_attributes_sets_a_layer_s_hook() -> None:
+    """Why `set_attributes` voids the listed layers' calls: it sets any attribute of the
+    submodules that have it, a hook run at every call included."""
+    seen = []
+
+    def dot(x, kernel, *args, **kwargs):
+        seen.append(1)
+        return jax.lax.dot_general(x, kernel, *args, **kwargs)
+
+    layer = model()
+    getattr(layer, nnx_api.SET_ATTRIBUTES)(dot_general=dot)
+    layer(X)
+    assert seen == [1]
