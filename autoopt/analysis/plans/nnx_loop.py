@@ -26,9 +26,13 @@ statistics) from one step to the next and writes it back into them when it retur
   (`plans/nnx_step.py`'s `jitted_problem`): traced again inside the compiled loop, a
   `print` would run once more; what it (or a function it calls) reads from outside does
   not change (`facts/summaries.py`'s `frozen_reads`): that trace could read another
-  value than the step's own trace, made at its first call. Where only code
-  autoopt cannot see stands in the way (a call of the model, `model(x)`, whose
-  `__call__` it does not follow), the fix is unsafe (`unproven`), that call named;
+  value than the step's own trace, made at its first call. A call of a module the step
+  is given (`model(x)`, in the step or a function it hands the module to, through the nnx
+  transforms) runs its class's `__call__`, judged the same way, reads included, where the
+  module is proven an instance (`facts/nnx_instances.py`: a class of this module, or a
+  listed layer). Where only code autoopt cannot see stands in the way (a module not so
+  proven, a layer the overlay does not list), the fix is unsafe (`unproven`), that call
+  named;
 - the condition reads only the loop variable and Python numbers the loop does not
   change, through operators and pure builtins (`plans/whole_loop.py`'s `index_test`):
   the rewrite evaluates it at the same iteration, before the pending steps run.

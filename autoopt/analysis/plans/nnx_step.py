@@ -21,7 +21,9 @@ each failing one named:
   traced (eagerly it was traced on its own, possibly before the loop), so its body must
   be pure but for the overlay's changes of its module parameters (`callee_problem`): a
   `print` there, or in a module's `__call__` it calls, would run a different number of
-  times. Calling a module (`model(x)`) is code autoopt does not follow: unproven.
+  times. Calling a module (`model(x)`) runs its class's `__call__`, followed where the
+  name the call is given holds a proven instance (`step_instances`,
+  `facts/nnx_instances.py`); otherwise it is code autoopt does not follow: unproven.
 """
 
 from __future__ import annotations
