@@ -169,14 +169,16 @@ result = (losses, jax.tree.map(plain, nnx.state(model)), i)
 
 def test_module_state_is_carried_exactly() -> None:
     """A model with BatchNorm statistics and Dropout's `nnx.Rngs` counts: the step calls
-    the model, code autoopt does not follow (unsafe); the unsafe rewrite carries every
-    state variable, so every read and the final state are bitwise the same."""
+    the model, whose `__call__` autoopt follows (`facts/nnx_instances.py`) up to the
+    Dropout layer, which the overlay does not list (unsafe, that call named: the message
+    named only `model(x)` before autoopt followed the model); the unsafe rewrite carries
+    every state variable, so every read and the final state are bitwise the same."""
     (finding,) = _ao103(_STATEFUL)
     assert finding.fix is Applicability.UNSAFE
     assert finding.message.endswith(
         "unsafe: `train_step` runs again when the compiled loop is traced, and it is not "
         "proven pure but for its module updates: it calls `loss_fn`, which calls its "
-        "argument `model`, code autoopt cannot see"
+        "argument `model`, whose `Net.__call__` calls `self.drop`, code autoopt cannot see"
     )
     assert _rewritten(_STATEFUL) == _STATEFUL  # not by default
     rewritten = _rewritten(_STATEFUL, unsafe=True)

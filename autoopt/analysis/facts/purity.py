@@ -52,6 +52,7 @@ from autoopt.analysis.facts.library_objects import (
     pure_method,
     refers_to_global,
 )
+from autoopt.analysis.facts.nnx_instances import field_instance, is_layer, method_problem
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import haiku as haiku_api
@@ -99,13 +100,23 @@ def impurities(ctx: ModuleContext, fn: Function, _seen: frozenset[str] = frozens
     return _impurities(ctx, fn, _seen)
 
 
+#: Parameters of a function -> the instance each is proven to hold where a trace runs
+#: it (`facts/nnx_instances.py`): a call of it runs that instance's code, followed.
+Instances = tuple[tuple[str, str], ...]
+
+
 def impurities_except(
-    ctx: ModuleContext, fn: Function, exempt: frozenset[int], modules: frozenset[str]
+    ctx: ModuleContext,
+    fn: Function,
+    exempt: frozenset[int],
+    modules: frozenset[str],
+    instances: Instances = (),
 ) -> list[str]:
     """`impurities` of `fn` but for the calls in `exempt` (by identity) and, in their
     statements, the changes of the names in `modules`: the caller's proof covers them
-    (`plans/nnx_step.py`: calls that change nnx modules in place)."""
-    return _impurities(ctx, fn, exempt=exempt, modules=modules)
+    (`plans/nnx_step.py`: calls that change nnx modules in place). `instances`: what
+    parameters of `fn` hold, whose calls are followed (`_instance_call`)."""
+    return _impurities(ctx, fn, exempt=exempt, modules=modules, instances=instances)
 
 
 def _impurities(
@@ -115,14 +126,18 @@ def _impurities(
     exempt: frozenset[int] = frozenset(),
     modules: frozenset[str] = frozenset(),
     fresh: bool = False,
+    instances: Instances = (),
 ) -> list[str]:
     """`fresh`: `fn` is a method run on an instance built in place (`Block(w)(h)`), whose
-    `self` holds only what its constructor was given at that call."""
+    `self` holds only what its constructor was given at that call, or (`instances` naming
+    `self`) on a module object a trace is given. `instances`: parameters proven to hold
+    an nnx instance where the trace runs `fn` (those `fn` binds again aside)."""
     graph = ctx.graph
     seen = outer | {_key(ctx, fn)}
     local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
     local |= {n for s in graph.scope_stmts(fn.qualname) for n in _lambda_params(s)}
-    reasons: list[str] = []
+    instances = _kept_instances(ctx, fn, instances)
+    reasons: list[str] = _shared_changes(ctx, fn) if instances else []
     for name in sorted(fn.globals | fn.nonlocals):
         if any(name in s.defs | s.mutates for s in graph.scope_stmts(fn.qualname)):
             reasons.append(f"writes the global `{name}`")
@@ -131,7 +146,9 @@ def _impurities(
         for name in sorted(stmt.mutates - changed):
             if fresh and name == "self" and fn.name in _CONSTRUCTORS:
                 continue  # a constructor setting up the instance it builds
-            if name in fn.params:
+            if name == "self" and "self" in dict(instances):
+                reasons.append("changes attributes of `self`, Python state a trace changes once")
+            elif name in fn.params:
                 if not _static_receiver(ctx, stmt, name):
                     reasons.append(_argument_change(ctx, stmt, name))
             elif name not in local or name in fn.globals:
@@ -141,10 +158,9 @@ def _impurities(
         if fn.is_method and "self" in stmt.uses and not fresh:
             reasons.append("reads `self` state, which jit would freeze at trace time")
         for call in (c for c in _all_calls(stmt) if id(c) not in exempt):
-            reason = _self_call_impurity(ctx, fn, call, seen) if fresh else None
-            reason = (
-                reason if reason is not None else _call_impurity(ctx, fn, stmt, call, local, seen)
-            )
+            reason = _self_call_impurity(ctx, fn, call, seen, instances) if fresh else None
+            if reason is None:
+                reason = _call_impurity(ctx, fn, stmt, call, local, seen, instances)
             if reason:
                 reasons.append(reason)
     return list(dict.fromkeys(reasons))
@@ -171,6 +187,7 @@ def _call_impurity(
     call: cst.Call,
     local: set[str],
     seen: frozenset[str],
+    instances: Instances = (),
 ) -> str | None:
     name = dotted(call.func)
     qual = ctx.qualify(call.func)
@@ -183,7 +200,7 @@ def _call_impurity(
         project = _project_impurity(ctx, qual, seen)
         return _qualified_impurity(qual) if project is None else project or None
     if name is None:
-        return _computed_callee_impurity(ctx, fn, stmt, call, seen)
+        return _computed_callee_impurity(ctx, fn, stmt, call, seen, instances)
     head = name.split(".")[0]
     if name in python_api.IO_BUILTINS:
         return (
@@ -191,7 +208,10 @@ def _call_impurity(
             " use jax.debug.print)"
         )
     if "." not in name:
-        return _bare_call_impurity(ctx, fn, name, local, seen)
+        return _bare_call_impurity(ctx, fn, name, local, seen, call, instances)
+    held = dict(instances).get(head)
+    if held is not None and name.count(".") == 1 and not is_layer(held):
+        return _instance_attribute_call(ctx, held, name.partition(".")[2], seen, head) or None
     if head in local:
         return _method_impurity(ctx, stmt, name, head)
     if pure_method(ctx, fn, name):
@@ -336,18 +356,33 @@ def _qualified_impurity(qual: str) -> str | None:
 
 
 def _bare_call_impurity(
-    ctx: ModuleContext, fn: Function, name: str, local: set[str], seen: frozenset[str]
+    ctx: ModuleContext,
+    fn: Function,
+    name: str,
+    local: set[str],
+    seen: frozenset[str],
+    call: cst.Call | None = None,
+    instances: Instances = (),
 ) -> str | None:
+    """`call` (absent where a function value is judged) calls `name`, its arguments
+    those of `fn`'s that hold `instances`."""
     target = ctx.graph.resolve_function(name, fn.qualname)
     if target is not None:
         if _key(ctx, target) in seen:
             return None
-        inner = impurities(ctx, target, seen)
+        given = _passed(target, call, instances) if call is not None else ()
+        inner = (
+            _impurities(ctx, target, seen, instances=given)
+            if given
+            else impurities(ctx, target, seen)
+        )
         return f"calls `{name}`, which {inner[0]}" if inner else None
+    if name in fn.params and name in dict(instances):
+        return _instance_call(ctx, dict(instances)[name], f"its argument `{name}`", seen)
     if name in fn.params:
         return f"calls its argument `{name}`, code autoopt cannot see"
     if name in local:
-        return _local_call_impurity(ctx, fn, name)
+        return _local_call_impurity(ctx, fn, name, call, instances)
     if name in python_api.PURE_BUILTINS:
         return None
     if name in ctx.graph.classes:
@@ -394,17 +429,27 @@ def transformed_function(ctx: ModuleContext, name: str) -> Function | None:
     return ctx.graph.resolve_function(value.value, MODULE)
 
 
-def _local_call_impurity(ctx: ModuleContext, fn: Function, name: str) -> str | None:
+def _local_call_impurity(
+    ctx: ModuleContext,
+    fn: Function,
+    name: str,
+    call: cst.Call | None = None,
+    instances: Instances = (),
+) -> str | None:
     """Calling the local `name`: a lambda or a nested function (followed), a JAX
-    transform or partial of a function proven pure (`g = jax.grad(loss)`); what any
-    other call returned (`layer = jax.tree.map(...)`) is code autoopt cannot see."""
+    transform or partial of a function proven pure (`g = jax.grad(loss)`, given the
+    arguments of `call` that hold `instances`); what any other call returned (`layer =
+    jax.tree.map(...)`) is code autoopt cannot see."""
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         if name in stmt.defs and type(stmt.node) is cst.Assign:
             value = stmt.node.value
             if type(value) is cst.Lambda:
                 return None
             if type(value) is cst.Call:
-                why = _wrapped_impurity(ctx, fn, value, frozenset({_key(ctx, fn)}))
+                if instances and not _bound_once(ctx, fn, name):
+                    return f"calls `{name}`, bound more than once, {UNSEEN}"
+                seen = frozenset({_key(ctx, fn)})
+                why = _wrapped_impurity(ctx, fn, value, seen, call, instances)
                 if why.startswith("calls the result of "):
                     return f"calls `{name}`, the result of `{_short(ctx, value)}`, {UNSEEN}"
                 return f"calls `{name}`, which {why}" if why else None
@@ -516,31 +561,43 @@ def _constructor_impurity(ctx: ModuleContext, cls: str, seen: frozenset[str]) ->
 
 
 def _self_call_impurity(
-    ctx: ModuleContext, fn: Function, call: cst.Call, seen: frozenset[str]
+    ctx: ModuleContext,
+    fn: Function,
+    call: cst.Call,
+    seen: frozenset[str],
+    instances: Instances = (),
 ) -> str | None:
     """In a method of an instance built in place: `self.m(...)` follows the class's
     method `m` ("" when pure); any other attribute of `self` called is code not seen.
-    None: not such a call."""
+    On an nnx instance (`instances` naming `self`), a field holding an instance is
+    followed too (`facts/nnx_instances.py`). None: not such a call."""
     func = call.func
     if not (type(func) is cst.Attribute and type(func.value) is cst.Name):
         return None
     if func.value.value != "self":
         return None
     method = func.attr.value
+    if "self" in dict(instances):
+        return _instance_attribute_call(ctx, fn.scope, method, seen)
     if f"{fn.scope}.{method}" not in ctx.graph.functions:
         return f"calls `self.{method}`, {UNSEEN}"
     return _method_of(ctx, fn.scope, method, "self", seen)
 
 
 def _computed_callee_impurity(
-    ctx: ModuleContext, fn: Function, stmt: Stmt, call: cst.Call, seen: frozenset[str]
+    ctx: ModuleContext,
+    fn: Function,
+    stmt: Stmt,
+    call: cst.Call,
+    seen: frozenset[str],
+    instances: Instances = (),
 ) -> str | None:
     """A call whose callee is computed: what another call returns (`Block(w)(h)`,
     `eqx.combine(p, s)(h)`), a method of it (`Block(w).forward(h)`, `x.at[i].set(v)`),
     an item (`fns[i](x)`)."""
     func = call.func
     if type(func) is cst.Call:
-        return _wrapped_impurity(ctx, fn, func, seen) or None
+        return _wrapped_impurity(ctx, fn, func, seen, call, instances) or None
     if type(func) is cst.Attribute:
         return _computed_method_impurity(ctx, stmt, func, seen)
     if type(func) is cst.Lambda:
@@ -549,11 +606,18 @@ def _computed_callee_impurity(
 
 
 def _wrapped_impurity(
-    ctx: ModuleContext, fn: Function, inner: cst.Call, seen: frozenset[str]
+    ctx: ModuleContext,
+    fn: Function,
+    inner: cst.Call,
+    seen: frozenset[str],
+    call: cst.Call | None = None,
+    instances: Instances = (),
 ) -> str:
     """Why calling what `inner` returns is impure ("" when proven pure): the `__call__`
     of a class of the module built in place, or the function a JAX transform or a
-    partial wraps; anything else a library call returns is code autoopt cannot see."""
+    partial wraps; anything else a library call returns is code autoopt cannot see.
+    An nnx transform that hands the function its own arguments (`ARGUMENT_TRANSFORMS`)
+    hands it those of `call` that hold `instances`, as instances of the same class."""
     cls = _module_class(ctx, inner.func)
     if cls is not None:
         return _method_of(ctx, cls, "__call__", f"{cls}(...)", seen)
@@ -561,6 +625,8 @@ def _wrapped_impurity(
     first = inner.args[0] if inner.args else None
     wraps = qual in overlays.TRACING_TRANSFORMS or qual in _PARTIALS
     if wraps and first is not None and first.keyword is None and not first.star:
+        if qual in nnx_api.ARGUMENT_TRANSFORMS and instances and call is not None:
+            return _function_value_impurity(ctx, fn, first.value, seen, call, instances)
         return _function_value_impurity(ctx, fn, first.value, seen)
     if qual in overlays.PURE_LAYER_CALLS:
         return ""  # the constructor call itself is judged as a call of its own
@@ -568,9 +634,15 @@ def _wrapped_impurity(
 
 
 def _function_value_impurity(
-    ctx: ModuleContext, fn: Function, target: cst.BaseExpression, seen: frozenset[str]
+    ctx: ModuleContext,
+    fn: Function,
+    target: cst.BaseExpression,
+    seen: frozenset[str],
+    call: cst.Call | None = None,
+    instances: Instances = (),
 ) -> str:
-    """Why calling the function `target` names is impure ("" when proven pure)."""
+    """Why calling the function `target` names is impure ("" when proven pure), by
+    `call`, whose arguments that are `fn`'s hold `instances`."""
     if type(target) is cst.Lambda:
         return ""  # its body's calls are the statement's own
     if type(target) is cst.Call:
@@ -581,7 +653,8 @@ def _function_value_impurity(
         return (_qualified_impurity(qual) or "") if project is None else project
     if type(target) is cst.Name:
         local = {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
-        return _bare_call_impurity(ctx, fn, target.value, local | set(fn.params), seen) or ""
+        local |= set(fn.params)
+        return _bare_call_impurity(ctx, fn, target.value, local, seen, call, instances) or ""
     return f"calls `{ctx.code(target)}`, {UNSEEN}"
 
 
@@ -692,3 +765,111 @@ def transformed_by_haiku(ctx: ModuleContext, name: str) -> Function | None:
     if len(args) != 1 or args[0].keyword is not None or type(args[0].value) is not cst.Name:
         return None
     return ctx.graph.resolve_function(args[0].value.value, MODULE)
+
+
+def _kept_instances(ctx: ModuleContext, fn: Function, instances: Instances) -> Instances:
+    """The `instances` of parameters of `fn` that hold them throughout: not bound again
+    in `fn` (by a statement, a lambda's or comprehension's own names), nor declared
+    `global` or `nonlocal`."""
+    if not instances:
+        return ()
+    stmts = ctx.graph.scope_stmts(fn.qualname)
+    bound = {n for s in stmts for n in s.defs | _lambda_params(s)} | fn.globals | fn.nonlocals
+    for stmt in stmts:
+        for node in scope_nodes(stmt.node):
+            if type(node) is cst.CompFor:
+                bound |= {n.value for n in scope_nodes(node.target) if type(n) is cst.Name}
+    return tuple((p, c) for p, c in instances if p in fn.params and p not in bound)
+
+
+def _shared_changes(ctx: ModuleContext, fn: Function) -> list[str]:
+    """In a function given nnx instances: its locals changed in place that a binding
+    other than a new container's may have made (`h = self.history; h.append(x)`):
+    they may be Python state of a module, which a trace changes once."""
+    stmts = ctx.graph.scope_stmts(fn.qualname)
+    changed = sorted({n for s in stmts for n in s.mutates} - set(fn.params))
+    return [
+        f"changes `{name}` in place, which may hold Python state of a module"
+        for name in changed
+        if not all(_new_container(s, name) for s in stmts if name in s.defs)
+    ]
+
+
+def _new_container(stmt: Stmt, name: str) -> bool:
+    """`name = []` (a list, dict or set display or comprehension): an object of its own."""
+    node = stmt.node
+    if type(node) is not cst.Assign or len(node.targets) != 1:
+        return False
+    target = node.targets[0].target
+    return type(target) is cst.Name and target.value == name and type(node.value) in _CONTAINERS
+
+
+_CONTAINERS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
+
+
+def _passed(target: Function, call: cst.Call, instances: Instances) -> Instances:
+    """The parameters of `target` that `call` gives a parameter holding one of
+    `instances`, by name or position (none where it unpacks arguments)."""
+    held = dict(instances)
+    if not held or target.is_method or any(a.star for a in call.args):
+        return ()
+    given = []
+    for position, arg in enumerate(call.args):
+        value = arg.value
+        if type(value) is not cst.Name or value.value not in held:
+            continue
+        if arg.keyword is not None:
+            given.append((arg.keyword.value, held[value.value]))
+        elif position < len(target.positional):
+            given.append((target.positional[position], held[value.value]))
+    return tuple(given)
+
+
+def _bound_once(ctx: ModuleContext, fn: Function, name: str) -> bool:
+    stmts = ctx.graph.scope_stmts(fn.qualname)
+    return name not in fn.params and sum(name in s.defs for s in stmts) == 1
+
+
+def _instance_call(
+    ctx: ModuleContext, instance: str, label: str, seen: frozenset[str]
+) -> str | None:
+    """Why calling an object of `instance` (`label` in the reason) is impure (None when
+    proven pure): a listed layer computes new arrays and changes nothing
+    (`overlays/flax_nnx.py`, `UNKEPT_LAYER_CALLS`); a class of the module runs its
+    `__call__`, followed."""
+    if is_layer(instance):
+        return None
+    return _instance_method(ctx, instance, "__call__", label, seen) or None
+
+
+def _instance_attribute_call(
+    ctx: ModuleContext, cls: str, attr: str, seen: frozenset[str], owner: str = "self"
+) -> str:
+    """Why `owner.attr(...)` on an object of the class `cls` is impure ("" when proven
+    pure): a method of the class, or a field holding an instance, followed."""
+    label = f"`{owner}.{attr}`"
+    if f"{cls}.{attr}" in ctx.graph.functions:
+        if attr in _CONSTRUCTORS:
+            return f"calls {label}, which sets the module up again"
+        return _instance_method(ctx, cls, attr, label, seen)
+    held = field_instance(ctx, cls, attr)
+    if held is None:
+        return f"calls {label}, {UNSEEN}"
+    return _instance_call(ctx, held, label, seen) or ""
+
+
+def _instance_method(
+    ctx: ModuleContext, cls: str, method: str, label: str, seen: frozenset[str]
+) -> str:
+    """Why running `cls.method` on an nnx module object a trace is given is impure ("" when
+    proven pure): its code, `self` that object, whose variables the trace holds and whose
+    other attributes nothing it runs may change (`_impurities`, `fresh` and `self` an
+    instance)."""
+    problem = method_problem(ctx, cls, method)
+    if problem:
+        return f"calls {label}, whose `{cls}.{method}` {problem}, {UNSEEN}"
+    target = ctx.graph.functions[f"{cls}.{method}"]
+    if _key(ctx, target) in seen:
+        return ""
+    inner = _impurities(ctx, target, seen, fresh=True, instances=(("self", cls),))
+    return f"calls {label}, whose `{cls}.{method}` {inner[0]}" if inner else ""

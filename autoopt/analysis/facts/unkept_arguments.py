@@ -76,7 +76,8 @@ from autoopt.analysis.overlays import python as python_api
 DATA = "data"
 #: A value of unknown kind.
 UNKNOWN = ""
-_LAYER = "layer:"
+#: The prefix of the kind of a layer the overlay lists (`layer:flax.nnx.Linear`).
+LAYER = "layer:"
 #: A kind for the object a constructor is making (`made:Cls`).
 _MADE = "made:"
 #: Methods that run on construction or on an attribute's store or read.
@@ -354,9 +355,9 @@ class _Reader:
             return DATA
         if base.startswith(_MADE):
             return (self.made or {}).get(expr.attr.value, UNKNOWN)  # a method: unknown
-        if base.startswith((_LAYER, _SEQUENCE, _EITHER)) or not base:
+        if base.startswith((LAYER, _SEQUENCE, _EITHER)) or not base:
             return UNKNOWN
-        return _field_kind(self.ctx, base, expr.attr.value)
+        return field_kind(self.ctx, base, expr.attr.value)
 
     # -- calls ----------------------------------------------------------------------
     def _call(self, call: cst.Call) -> str:
@@ -413,7 +414,7 @@ class _Reader:
     def _object_call(self, call: cst.Call, kind: str, method: str, args: list[str]) -> str:
         """A call of an object of `kind`: a layer (its `__call__`, given data) or an
         instance of a class of the module (the method it defines)."""
-        if kind.startswith(_LAYER):
+        if kind.startswith(LAYER):
             if method != "__call__" or any(a != DATA for a in args):
                 raise _Kept
             return DATA
@@ -452,7 +453,7 @@ class _Reader:
         self.env.update((p.name.value, DATA) for p in params.params)
         self.shared = {p.name.value for p in params.params}
         try:
-            return f"{_LAYER}lambda" if self.expr(node.body) == DATA else UNKNOWN
+            return f"{LAYER}lambda" if self.expr(node.body) == DATA else UNKNOWN
         except _Kept:
             return UNKNOWN
 
@@ -492,7 +493,7 @@ def _join(one: dict[str, str], other: dict[str, str]) -> dict[str, str]:
     return {n: one[n] if one.get(n) == other.get(n) else UNKNOWN for n in names}
 
 
-def _field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
+def field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
     """The kind of field `name` of an instance of module class `cls`, where nothing in
     the module but the `__init__` of such a class stores an attribute of that name: each
     value `__init__` stores in it (`_value_kind`), one of them where there are several;
@@ -517,9 +518,9 @@ def _value_kind(ctx: ModuleContext, value: cst.BaseExpression, init: Function) -
         return _Reader(ctx, frozenset()).lambda_kind(value, init)
     if type(value) is not cst.Call:
         return UNKNOWN
-    layer = _layer(ctx, value)
+    layer = plain_layer(ctx, value)
     if layer is not None:
-        return f"{_LAYER}{layer}"
+        return f"{LAYER}{layer}"
     func = value.func
     if type(func) is cst.Name and func.value in ctx.graph.classes:
         return func.value if init_fields(ctx, func.value) is not None else UNKNOWN
@@ -537,7 +538,10 @@ def _parts(kind: str, prefix: str, separator: str) -> list[str]:
     return kind[len(prefix) :].split(separator)
 
 
-def _layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
+def plain_layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
+    """The layer `value` builds (`flax.nnx.Linear`), where a constructor `UNKEPT_LAYER_CALLS`
+    or `STATS_LAYER_CALLS` lists is given only sizes by position and `PLAIN_LAYER_OPTIONS`
+    by keyword (no option run when the layer is called); else None."""
     if type(value) is not cst.Call:
         return None
     qual = ctx.qualify(value.func) or ""
@@ -565,6 +569,16 @@ def stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     runs an `__init__` on an object it is given (`C.__init__(obj)`; `super().__init__()`
     runs its own)."""
     own = {id(s.node) for s in stores} | ctx.per_module(_init_stores)
+    return _stored(ctx, name, own)
+
+
+def stored_anywhere(ctx: ModuleContext, name: str) -> bool:
+    """Whether any statement of the module may set attribute `name` of some object, the
+    stores of an `__init__` included (by name too: `setattr`, `__dict__`)."""
+    return _stored(ctx, name, frozenset())
+
+
+def _stored(ctx: ModuleContext, name: str, own: set[int] | frozenset[int]) -> bool:
     for stmt in ctx.graph.stmts:
         if id(stmt.node) in own:
             continue
@@ -573,7 +587,7 @@ def stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
                 return True
             if type(node) is cst.Attribute and node.attr.value == "__dict__":
                 return True
-        if _stores_attribute(stmt.node, name):
+        if stores_attribute(stmt.node, name):
             return True
     return False
 
@@ -596,7 +610,7 @@ def _super_call(node: cst.BaseExpression) -> bool:
     return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "super"
 
 
-def _stores_attribute(node: cst.CSTNode, name: str) -> bool:
+def stores_attribute(node: cst.CSTNode, name: str) -> bool:
     targets: list[cst.BaseExpression] = []
     if type(node) is cst.Assign:
         targets = [t.target for t in node.targets]

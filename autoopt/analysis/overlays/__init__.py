@@ -85,6 +85,8 @@ PURE_CALLS = (
     | optax.PURE_CALLS
     | equinox.PURE_CALLS
     | flax_nnx.PURE_CALLS
+    | flax_nnx.JAX_FUNCTIONS
+    | flax_nnx.POOLING
     | flax_training.PURE_CALLS
     | haiku.PURE_CALLS
     | haiku.LAYERS

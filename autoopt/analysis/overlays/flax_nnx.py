@@ -25,6 +25,10 @@ SCAN_LIKE = frozenset({"flax.nnx.scan"})
 REMAT_LIKE = frozenset({"flax.nnx.remat"})
 #: Every transform that traces the functions handed to it.
 TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | VMAP_LIKE | SCAN_LIKE | REMAT_LIKE
+#: Transforms whose result calls the function with the arguments it is given, in order,
+#: a module argument as a module of the same class (split, and merged again): whatever
+#: the function calls of that argument is its class's code.
+ARGUMENT_TRANSFORMS = JIT_LIKE | GRAD_LIKE | VALUE_AND_GRAD_LIKE | REMAT_LIKE
 #: Transforms that write the state of their module arguments back into them, in place,
 #: on every call, state the function left as it was included: a donated module keeps
 #: working after the call (only other references to its old arrays are deleted).
@@ -86,6 +90,19 @@ FRESH_LAYERS = frozenset(
 UNKEPT_LAYER_CALLS = {
     "flax.nnx.Linear": 2, "flax.nnx.Conv": 4, "flax.nnx.LayerNorm": 1, "flax.nnx.Embed": 2,
 }  # fmt: skip
+#: The attributes an object of `UNKEPT_LAYER_CALLS` holds (its variables, sizes, options
+#: and the functions it runs when called, `dot_general`): set again after it is built,
+#: its call may run other code.
+LAYER_ATTRIBUTES = frozenset(
+    {"axis_index_groups", "axis_name", "bias", "conv_general_dilated", "dot_general",
+     "dtype", "embedding", "epsilon", "feature_axes", "feature_group_count", "features",
+     "in_features", "input_dilation", "kernel", "kernel_dilation", "kernel_shape",
+     "kernel_size", "mask", "num_embeddings", "num_features", "out_features", "padding",
+     "param_dtype", "precision", "preferred_element_type", "promote_dtype",
+     "reduction_axes", "scale", "strides", "use_bias", "use_fast_variance", "use_scale"}
+)  # fmt: skip
+#: The `nnx.Module` method that sets attributes of a module and its submodules by name.
+SET_ATTRIBUTES = "set_attributes"
 #: Layer constructors like those, but whose object, called on arrays in training mode,
 #: also replaces its own running statistics with new arrays computed from them (it keeps
 #: none of its input's buffers nor hands out its own) -> positional parameters, as above.

@@ -26,9 +26,13 @@ statistics) from one step to the next and writes it back into them when it retur
   (`plans/nnx_step.py`'s `jitted_problem`): traced again inside the compiled loop, a
   `print` would run once more; what it (or a function it calls) reads from outside does
   not change (`facts/summaries.py`'s `frozen_reads`): that trace could read another
-  value than the step's own trace, made at its first call. Where only code
-  autoopt cannot see stands in the way (a call of the model, `model(x)`, whose
-  `__call__` it does not follow), the fix is unsafe (`unproven`), that call named;
+  value than the step's own trace, made at its first call. A call of a module the step
+  is given (`model(x)`, in the step or a function it hands the module to, through the nnx
+  transforms) runs its class's `__call__`, judged the same way, reads included, where the
+  module is proven an instance (`facts/nnx_instances.py`: a class of this module, or a
+  listed layer). Where only code autoopt cannot see stands in the way (a module not so
+  proven, a layer the overlay does not list), the fix is unsafe (`unproven`), that call
+  named;
 - the condition reads only the loop variable and Python numbers the loop does not
   change, through operators and pure builtins (`plans/whole_loop.py`'s `index_test`):
   the rewrite evaluates it at the same iteration, before the pending steps run.
@@ -46,6 +50,7 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Loop, Stmt
+from autoopt.analysis.facts.nnx_instances import instance_methods
 from autoopt.analysis.facts.nnx_modules import (
     library_class,
     module_class,
@@ -55,7 +60,7 @@ from autoopt.analysis.facts.nnx_modules import (
 from autoopt.analysis.facts.purity import change_reason, reads_module_state
 from autoopt.analysis.facts.summaries import frozen_reads
 from autoopt.analysis.plans.fori import counted_for
-from autoopt.analysis.plans.nnx_step import jitted_problem
+from autoopt.analysis.plans.nnx_step import jitted_problem, step_instances
 from autoopt.analysis.plans.whole_loop import index_test
 from autoopt.analysis.semantic import semantic
 
@@ -131,6 +136,15 @@ def _outside_reads(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> tuple[str,
     changes, doubts = frozen_reads(ctx, fn, frozenset())
     changes += [f"reads `{n}`, which {change_reason(ctx, n)}" for n in reads_module_state(ctx, fn)]
     where = f"`{fn.name}` is traced again inside the compiled loop, and it "
+    for instance in sorted(set(step_instances(ctx, stmt, call).values())):
+        for method in instance_methods(ctx, instance):
+            inner, inner_doubts = frozen_reads(ctx, method, frozenset())
+            inner += [
+                f"reads `{n}`, which {change_reason(ctx, n)}"
+                for n in reads_module_state(ctx, method)
+            ]
+            changes += [f"calls `{method.qualname}`, which {r}" for r in inner]
+            doubts += [f"calls `{method.qualname}`, which {d}" for d in inner_doubts]
     return (where + changes[0] if changes else "", where + doubts[0] if doubts else "")
 
 

@@ -21,7 +21,9 @@ each failing one named:
   traced (eagerly it was traced on its own, possibly before the loop), so its body must
   be pure but for the overlay's changes of its module parameters (`callee_problem`): a
   `print` there, or in a module's `__call__` it calls, would run a different number of
-  times. Calling a module (`model(x)`) is code autoopt does not follow: unproven.
+  times. Calling a module (`model(x)`) runs its class's `__call__`, followed where the
+  name the call is given holds a proven instance (`step_instances`,
+  `facts/nnx_instances.py`); otherwise it is code autoopt does not follow: unproven.
 """
 
 from __future__ import annotations
@@ -31,8 +33,11 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in
 from autoopt.analysis.core.graph import Function, Stmt
+from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts.nnx_instances import called_instance
 from autoopt.analysis.facts.nnx_modules import library_class, module_class, update_call
 from autoopt.analysis.facts.purity import impurities, impurities_except
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.plans.step import StepPlan
 
 
@@ -92,14 +97,15 @@ def jitted_problem(
     callee = _jitted_callee(ctx, stmt.scope, call)
     if callee is None:
         return ""
-    given = _given_modules(callee, call, modules)
+    given = _given(callee, call, modules)
     exempt = frozenset(
         id(inner)
         for s in ctx.graph.scope_stmts(callee.qualname)
         for inner in s.calls
         if update_call(ctx, s, inner, given, jitted=False)
     )
-    reasons = impurities_except(ctx, callee, exempt, frozenset(given))
+    instances = tuple(_given(callee, call, step_instances(ctx, stmt, call)).items())
+    reasons = impurities_except(ctx, callee, exempt, frozenset(given), instances)
     reasons = reasons or [p for p in [_passed_problem(ctx, callee)] if p]
     if not reasons:
         return ""
@@ -124,7 +130,7 @@ def _passed_problem(ctx: ModuleContext, fn: Function) -> str:
                     if any(_calls(c, own) for c in calls_in(value.body)):
                         code = ctx.code(value)
                         return f"passes `{code}`, which calls its argument: {_UNFOLLOWED}"
-                elif type(value) is cst.Name:
+                elif type(value) is cst.Name and not _followed(ctx, fn, stmt, call, arg):
                     passed = ctx.graph.resolve_function(value.value, stmt.scope)
                     reasons = impurities(ctx, passed) if passed is not None else []
                     if reasons:
@@ -132,26 +138,67 @@ def _passed_problem(ctx: ModuleContext, fn: Function) -> str:
     return ""
 
 
+def _followed(ctx: ModuleContext, fn: Function, stmt: Stmt, call: cst.Call, arg: cst.Arg) -> bool:
+    """Whether purity judges the function `arg` hands to `call` where it runs, with the
+    instances the arguments hold (`facts/purity.py`): `call` is an nnx transform that
+    hands it its own arguments (`ARGUMENT_TRANSFORMS`), given it first, whose result is
+    only called, at once (`nnx.grad(loss)(model)`) or through a local bound to it once
+    (`g = nnx.grad(loss)`, then `g(model)` alone)."""
+    if ctx.qualify(call.func) not in nnx_api.ARGUMENT_TRANSFORMS or arg is not call.args[0]:
+        return False
+    if any(c.func is call for c in stmt.calls):
+        return True
+    node = stmt.node
+    if type(node) is not cst.Assign or node.value is not call or len(node.targets) != 1:
+        return False
+    target = node.targets[0].target
+    if type(target) is not cst.Name:
+        return False
+    name = target.value
+    stmts = ctx.graph.scope_stmts(fn.qualname)
+    if name in fn.params or sum(name in s.defs for s in stmts) != 1:
+        return False
+    nodes = list(walk(fn.node.body))  # nested functions and lambdas too
+    reads = [n for n in nodes if type(n) is cst.Name and n.value == name]
+    calls = [n for n in nodes if type(n) is cst.Call and _names(n.func, name)]
+    return len(reads) == len(calls) + 1  # the target, then callees only
+
+
 def _jitted_callee(ctx: ModuleContext, scope: str, call: cst.Call) -> Function | None:
     func = call.func
     return ctx.graph.resolve_function(func.value, scope) if type(func) is cst.Name else None
 
 
-def _given_modules(callee: Function, call: cst.Call, modules: dict[str, str]) -> dict[str, str]:
-    """The callee's parameters given a module of `modules` by name -> its class."""
-    given = {}
+def step_instances(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> dict[str, str]:
+    """The names `call` (of `stmt`) is given that hold an nnx instance there -> it
+    (`facts/nnx_instances.py`): what a call of them runs is followed."""
+    names = {a.value.value for a in call.args if type(a.value) is cst.Name}
+    found = {n: called_instance(ctx, stmt, n) for n in sorted(names)}
+    return {n: i for n, i in found.items() if i is not None}
+
+
+def _given(callee: Function, call: cst.Call, held: dict[str, str]) -> dict[str, str]:
+    """The callee's parameters given a name of `held` by name -> what it holds (none
+    where the call unpacks arguments)."""
+    given: dict[str, str] = {}
+    if any(arg.star for arg in call.args):
+        return given
     for position, arg in enumerate(call.args):
         value = arg.value
-        if type(value) is not cst.Name or value.value not in modules:
+        if type(value) is not cst.Name or value.value not in held:
             continue
         if arg.keyword is not None:
-            given[arg.keyword.value] = modules[value.value]
+            given[arg.keyword.value] = held[value.value]
         elif position < len(callee.positional):
-            given[callee.positional[position]] = modules[value.value]
+            given[callee.positional[position]] = held[value.value]
     return given
 
 
 _UNFOLLOWED = "code autoopt does not follow"
+
+
+def _names(expr: cst.BaseExpression, name: str) -> bool:
+    return type(expr) is cst.Name and expr.value == name
 
 
 def _calls(call: cst.Call, names: set[str]) -> bool:

@@ -627,3 +627,121 @@ def test_a_wrapper_and_its_module_are_donated_together() -> None:
     )
     assert float(step(model, wrapper)) == pytest.approx(2 * float(model(jnp.ones(2)).sum()))
     assert float(jnp.sum(wrapper.inner.kernel[...])) == pytest.approx(before)
+
+
+class _Recorded(nnx.Module):
+    """A module recording the class of `self` at every run of its `__call__`."""
+
+    def __init__(self, rngs: nnx.Rngs) -> None:
+        self.dense = nnx.Linear(3, 2, rngs=rngs)
+
+    def __call__(self, x):
+        _CALLED.append(type(self))
+        return self.dense(x)
+
+
+_CALLED: list[type] = []
+
+
+def _scaled(m, x, scale):
+    return jnp.sum(m(x)) * scale
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.ARGUMENT_TRANSFORMS))
+def test_an_argument_transform_hands_the_function_its_arguments_in_order(name: str) -> None:
+    """`ARGUMENT_TRANSFORMS`: the function gets the arguments the transformed function is
+    given, in order, a module argument as a module of its own class, whose `__call__` runs
+    (the argument split and merged again, not replaced by another kind of object)."""
+    m = _Recorded(nnx.Rngs(0))
+    direct = _scaled(m, X, 2.0)
+    _CALLED.clear()
+    out = transform(name)(_scaled)(m, X, 2.0)
+    assert _CALLED and all(c is _Recorded for c in _CALLED)
+    if name in nnx_api.GRAD_LIKE:
+        bias = out["dense"]["bias"][...]  # two rows of X, each scaled by 2.0
+        assert type(out) is nnx.State and jnp.allclose(bias, 4.0)
+        return
+    value = out[0] if name in nnx_api.VALUE_AND_GRAD_LIKE else out
+    assert jnp.allclose(value, direct)
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.UNKEPT_LAYER_CALLS))
+def test_an_unkept_layer_call_changes_no_python_attribute(name: str) -> None:
+    """Calling an `UNKEPT_LAYER_CALLS` layer leaves its graph as it was (no Python
+    attribute set, which `nnx.jit` would see as another graph), eagerly and traced:
+    a jitted function given it traces once however often it is called."""
+    make, data = UNKEPT_LAYERS[name]
+    layer, x = make(nnx.Rngs(0)), data()
+    before = nnx.graphdef(layer)
+    layer(x)
+    assert nnx.graphdef(layer) == before
+    traces = []
+
+    @nnx.jit
+    def run(layer, x):
+        traces.append(1)
+        return layer(x)
+
+    for _ in range(3):
+        run(layer, x)
+    assert len(traces) == 1 and nnx.graphdef(layer) == before
+
+
+def test_a_python_attribute_set_in_a_call_is_seen_by_nnx_jit_as_another_graph() -> None:
+    """Why a module whose `__call__` sets a Python attribute keeps the compiled loop
+    unsafe: eagerly, `nnx.jit` traces again at every call (the counter counts each step);
+    a loop compiled around the step would count once or fail (the carry's graph changes)."""
+
+    class Counted(nnx.Module):
+        def __init__(self) -> None:
+            self.dense = nnx.Linear(3, 2, rngs=nnx.Rngs(0))
+            self.calls = 0
+
+        def __call__(self, x):
+            self.calls += 1
+            return self.dense(x)
+
+    m = Counted()
+
+    @nnx.jit
+    def step(m, x):
+        return m(x)
+
+    for _ in range(3):
+        step(m, X)
+    assert m.calls == 3
+
+    @nnx.jit
+    def looped(m, x):
+        def body(_, m):
+            step(m, x)
+            return m
+
+        return nnx.fori_loop(0, 3, body, m)
+
+    with pytest.raises(TypeError, match="carry"):
+        looped(m, X)
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.UNKEPT_LAYER_CALLS))
+def test_layer_attributes_are_every_attribute_a_layer_holds(name: str) -> None:
+    """`LAYER_ATTRIBUTES`: every attribute a built `UNKEPT_LAYER_CALLS` layer holds but
+    flax's own bookkeeping (`_pytree__*`), its hooks among them."""
+    make, _ = UNKEPT_LAYERS[name]
+    held = {a for a in vars(make(nnx.Rngs(0))) if not a.startswith("_pytree__")}
+    assert held <= nnx_api.LAYER_ATTRIBUTES
+
+
+def test_set_attributes_sets_a_layer_s_hook() -> None:
+    """Why `set_attributes` voids the listed layers' calls: it sets any attribute of the
+    submodules that have it, a hook run at every call included."""
+    seen = []
+
+    def dot(x, kernel, *args, **kwargs):
+        seen.append(1)
+        return jax.lax.dot_general(x, kernel, *args, **kwargs)
+
+    layer = model()
+    getattr(layer, nnx_api.SET_ATTRIBUTES)(dot_general=dot)
+    layer(X)
+    assert seen == [1]
