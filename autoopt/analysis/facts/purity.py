@@ -57,6 +57,7 @@ from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import haiku as haiku_api
 from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.overlays import numpy as numpy_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.layers import held_call
@@ -137,7 +138,7 @@ def _impurities(
     local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
     local |= {n for s in graph.scope_stmts(fn.qualname) for n in _lambda_params(s)}
     instances = _kept_instances(ctx, fn, instances)
-    reasons: list[str] = _shared_changes(ctx, fn) if instances else []
+    reasons = _shared_changes(ctx, fn, bool(instances))
     for name in sorted(fn.globals | fn.nonlocals):
         if any(name in s.defs | s.mutates for s in graph.scope_stmts(fn.qualname)):
             reasons.append(f"writes the global `{name}`")
@@ -782,26 +783,39 @@ def _kept_instances(ctx: ModuleContext, fn: Function, instances: Instances) -> I
     return tuple((p, c) for p, c in instances if p in fn.params and p not in bound)
 
 
-def _shared_changes(ctx: ModuleContext, fn: Function) -> list[str]:
-    """In a function given nnx instances: its locals changed in place that a binding
-    other than a new container's may have made (`h = self.history; h.append(x)`):
-    they may be Python state of a module, which a trace changes once."""
+def _shared_changes(ctx: ModuleContext, fn: Function, instances: bool) -> list[str]:
+    """Its locals changed in place that a binding other than a new object's may have made
+    (`p = params; p["w"] = w`, `h = self.history; h.append(x)`): they may be an argument's
+    objects, a global's, or (`instances`: a function given nnx instances) Python state of
+    a module, which a trace changes once."""
     stmts = ctx.graph.scope_stmts(fn.qualname)
-    changed = sorted({n for s in stmts for n in s.mutates} - set(fn.params))
+    changed = sorted({n for s in stmts for n in s.mutates} - set(fn.params) - {"self"})
+    held = "Python state of a module" if instances else "an object from outside the function"
     return [
-        f"changes `{name}` in place, which may hold Python state of a module"
+        f"changes `{name}` in place, which may hold {held}"
         for name in changed
-        if not all(_new_container(s, name) for s in stmts if name in s.defs)
+        if not all(_new_object(ctx, s, name) for s in stmts if name in s.defs)
     ]
 
 
-def _new_container(stmt: Stmt, name: str) -> bool:
-    """`name = []` (a list, dict or set display or comprehension): an object of its own."""
+def _new_object(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """`name = []`, `name = dict(...)`, `name = np.zeros(...)`: an object of its own (a
+    display or comprehension, or a call the overlays list as making a new object)."""
     node = stmt.node
     if type(node) is not cst.Assign or len(node.targets) != 1:
         return False
     target = node.targets[0].target
-    return type(target) is cst.Name and target.value == name and type(node.value) in _CONTAINERS
+    if type(target) is not cst.Name or target.value != name:
+        return False
+    value = node.value
+    if type(value) in _CONTAINERS:
+        return True
+    if type(value) is not cst.Call or any(
+        a.keyword and a.keyword.value == "copy" for a in value.args
+    ):
+        return False
+    qual = ctx.qualify(value.func) or dotted(value.func) or ""
+    return qual in python_api.NEW_OBJECT_CALLS or qual in numpy_api.NEW_ARRAY_CALLS
 
 
 _CONTAINERS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)

@@ -17,6 +17,13 @@ MUTATING_FUNCTIONS = frozenset(
 #: `byteswap(True)` swaps in place).
 MUTATING_METHODS = frozenset({"fill", "resize", "put", "itemset", "partition", "setfield",
                               "byteswap"})  # fmt: skip
+#: NumPy calls that return a new array, sharing no memory with their arguments (`array`:
+#: unless given `copy=`).
+NEW_ARRAY_CALLS = frozenset(
+    f"numpy.{f}"
+    for f in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+              "full_like", "array", "copy", "arange", "eye", "identity", "linspace")
+)  # fmt: skip
 #: NumPy's ufuncs -> how many inputs they take: the positional arguments after those are
 #: outputs (`np.multiply(a, b, out)` writes `out`).
 UFUNC_INPUTS = {

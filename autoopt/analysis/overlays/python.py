@@ -35,6 +35,8 @@ FRESH_BUILTINS = frozenset(
     {"float", "int", "bool", "str", "repr", "len", "round", "format", "hash", "print",
      "isinstance", "range", "sum", "complex"}
 )  # fmt: skip
+#: Builtins that make a new container (its elements may still be shared).
+NEW_OBJECT_CALLS = frozenset({"list", "dict", "set", "bytearray"})
 #: Methods of Python containers that hash or compare their first argument with the
 #: elements: a traced value cannot be looked up (a tracer is unhashable, `==` gives no bool).
 KEY_METHODS = frozenset({"get", "pop", "setdefault", "index", "count", "remove", "__contains__"})

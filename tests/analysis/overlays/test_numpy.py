@@ -27,6 +27,17 @@ def test_conversions_may_return_their_argument() -> None:
     assert np.array(a, copy=None) is a
 
 
+def test_new_array_calls_share_no_memory() -> None:
+    a = np.arange(6.0)
+    args = {"full": (3, 1.0), "full_like": (a, 1.0), "linspace": (0.0, 1.0, 3)}
+    for qual in numpy_api.NEW_ARRAY_CALLS:
+        name = qual.removeprefix("numpy.")
+        made = getattr(np, name)(
+            *args.get(name, (a if "like" in name or name in ("array", "copy") else 3,))
+        )
+        assert isinstance(made, np.ndarray) and not np.shares_memory(made, a), name
+
+
 def test_reading_methods_leave_the_array_alone() -> None:
     a = np.arange(6.0).reshape(2, 3)
     for name in numpy_api.READING_METHODS:

@@ -37,6 +37,12 @@ def test_scalar_and_string_builtins() -> None:
     assert all(isinstance(getattr(builtins, n)(1), str) for n in python_api.STRING_BUILTINS)
 
 
+def test_new_object_calls_make_new_containers() -> None:
+    for name in python_api.NEW_OBJECT_CALLS:
+        given = getattr(builtins, name)()
+        assert getattr(builtins, name)(given) is not given, name
+
+
 def test_methods_of_containers() -> None:
     containers = (list, dict, set)
     methods = python_api.MUTATING_METHODS | python_api.READ_METHODS
