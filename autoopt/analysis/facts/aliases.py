@@ -38,7 +38,7 @@ object is not proven one of a class of the module, whose code is read instead; a
 `fn(x)`) or what a callable made in place was given (`jax.vmap(model)(x)`,
 `partial(f, model)(x)`; not a jit's, whose function runs on tracers) joins its arguments
 as they do. A call of a compiled function (`core/jitted.py`, by name; not `nnx.jit`'s,
-which writes modules back) joins only the arguments its body sees as the caller's
+still read as keeping nothing) joins only the arguments its body sees as the caller's
 objects: `jax.jit`'s static ones, and every one of `eqx.filter_jit`'s but arrays and
 immutable values holding no buffer (`facts/jit_arguments.py`); an object that is no
 pytree carries the buffers it holds into the body, which may store them on another
@@ -199,11 +199,12 @@ class Sharing:
         self.depth = depth
         self.until = until
         methods = {j.name for j in jitted_methods(ctx)}  # `gan.update`: `self` static
+        self.jitted = {j.name for j in jitted_callables(ctx)} | methods
+        # every jit by name: a call joins what its body sees as it is (`_link_compiled`),
+        # but `nnx.jit`'s, still read as keeping no argument (`_keeps_nothing`)
         self.jits = {j.name: j for j in jitted_callables(ctx, frameworks=True)}
         self.jits |= {j.name: j for j in jitted_methods(ctx)}
-        self.jitted = {j.name for j in jitted_callables(ctx)} | methods
-        # a framework's jit (`nnx.jit`, `eqx.filter_jit`) keeps no argument either
-        self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)} | methods
+        self.compiled = set(self.jits)
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
         self.ignored |= ctx.per_module(_function_names, scope)
         # names that never hold a buffer: module constants, the scope's numbers, shapes...
