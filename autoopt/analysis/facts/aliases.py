@@ -37,7 +37,14 @@ Code a call runs holds what it is called on: a variable called (`model(x)`, wher
 object is not proven one of a class of the module, whose code is read instead; a closure
 `fn(x)`) or what a callable made in place was given (`jax.vmap(model)(x)`,
 `partial(f, model)(x)`; not a jit's, whose function runs on tracers) joins its arguments
-as they do. A call of an undecorated function of the module that may keep some of its
+as they do. A call of a compiled function (`core/jitted.py`, by name; not `nnx.jit`'s,
+still read as keeping nothing) joins only the arguments its body sees as the caller's
+objects: `jax.jit`'s static ones, and every one of `eqx.filter_jit`'s but arrays and
+immutable values holding no buffer (`facts/jit_arguments.py`); an object that is no
+pytree carries the buffers it holds into the body, which may store them on another
+(tests/hazards h1260). A body read and proven to keep and store nothing joins none.
+
+A call of an undecorated function of the module that may keep some of its
 arguments joins only those: an argument whose parameter, in the function's own relation,
 may share objects with nothing but the function's locals (no other parameter, global,
 keeper or raised exception; no namespace handed out: `reflection.locals_escape`) is kept
@@ -95,6 +102,7 @@ from autoopt.analysis.facts.constructors import (
     plain_record,
 )
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.jit_arguments import as_is
 from autoopt.analysis.facts.jit_outputs import fresh_output, fresh_positions
 from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.nnx_modules import (
@@ -193,8 +201,11 @@ class Sharing:
         self.until = until
         methods = {j.name for j in jitted_methods(ctx)}  # `gan.update`: `self` static
         self.jitted = {j.name for j in jitted_callables(ctx)} | methods
-        # a framework's jit (`nnx.jit`, `eqx.filter_jit`) keeps no argument either
-        self.compiled = {j.name for j in jitted_callables(ctx, frameworks=True)} | methods
+        # every jit by name: a call joins what its body sees as it is (`_link_compiled`),
+        # but `nnx.jit`'s, still read as keeping no argument (`_keeps_nothing`)
+        self.jits = {j.name: j for j in jitted_callables(ctx, frameworks=True)}
+        self.jits |= {j.name: j for j in jitted_methods(ctx)}
+        self.compiled = set(self.jits)
         self.ignored = set(ctx.imports.bindings) | set(ctx.graph.classes)
         self.ignored |= ctx.per_module(_function_names, scope)
         # names that never hold a buffer: module constants, the scope's numbers, shapes...
@@ -508,6 +519,8 @@ class Sharing:
         anywhere (`RETAINED`), and a variable called (`model(x)`, a class's `__call__` or
         a closure) its own objects too; an argument a function of the module is proven
         to keep apart (`_apart`) takes no part."""
+        if self._link_compiled(call):
+            return
         apart = self._apart(call)
         args = Shares()
         for arg in call.args:
@@ -528,6 +541,39 @@ class Sharing:
         self._link({holder}, Shares(weak=args.names()))
         together = frozenset(args.names() | {holder})  # may put any into any other of them
         self.changes.append((together, together))
+
+    def _link_compiled(self, call: cst.Call) -> bool:
+        """A call of a compiled function (not `nnx.jit`'s): its body sees tracers of the
+        array leaves, and may put none of them anywhere; the arguments it sees as the
+        caller's objects (`facts/jit_arguments.py`) it may put into each other or keep,
+        as code autoopt cannot see may, unless the body is read and proven to keep and
+        store nothing (`unkept_arguments.visible_keeps_nothing`). False for any other
+        call."""
+        name = dotted(call.func) or ""
+        jitted = self.jits.get(name)
+        if jitted is None or self.at is None:
+            return False
+        seen = as_is(self.ctx, self.at, call, jitted, bound="." in name)
+        if seen is None:
+            return False
+        if "." not in name and self._body_unkept(jitted.function, call):
+            return True  # its body stores nothing anywhere and keeps nothing
+        passed = Shares()
+        for expr in seen:
+            passed.add(self.shares(expr))
+        if passed.names():
+            self.retainers.setdefault(self.ctx.code(call.func), set()).update(passed.names())
+            self._link({RETAINED}, Shares(weak=passed.names()))
+            together = frozenset(passed.names() | {RETAINED})
+            self.changes.append((together, together))
+        return True
+
+    def _body_unkept(self, fn: Function | None, call: cst.Call) -> bool:
+        """The compiled function `fn` (its jit the one decorator, or none where a
+        wrapper compiles it) is read and proven to keep and store nothing."""
+        if fn is None or len(fn.node.decorators) > 1:
+            return False
+        return self._visibly_unkept(self.ctx, fn, call, bool(fn.node.decorators))
 
     def _apart(self, call: cst.Call) -> set[int]:
         """The ids of the arguments of `call`, a call of an undecorated function of this
@@ -683,9 +729,12 @@ class Sharing:
                 given[param] = self._argument_kind(at, arg)
         return construction_keeps_nothing(self.ctx, cls, given)
 
-    def _visibly_unkept(self, owner: ModuleContext, fn: Function, call: cst.Call) -> bool:
+    def _visibly_unkept(
+        self, owner: ModuleContext, fn: Function, call: cst.Call, compiled: bool = False
+    ) -> bool:
         """A function of this module whose body keeps none of the arguments this call
-        gives it, read with what each is (`unkept_arguments.visible_keeps_nothing`)."""
+        gives it, read with what each is (`unkept_arguments.visible_keeps_nothing`;
+        `compiled`: through its jit decorator)."""
         at = self.at
         if owner is not self.ctx or at is None or any(a.star for a in call.args):
             return False
@@ -695,7 +744,7 @@ class Sharing:
             arg = site.argument(index, param)
             if arg is not None:
                 given[param] = self._argument_kind(at, arg)
-        return visible_keeps_nothing(self.ctx, fn, given)
+        return visible_keeps_nothing(self.ctx, fn, given, compiled)
 
     def _argument_kind(self, at: Stmt, arg: cst.BaseExpression) -> str:
         """What `arg` is, for `visible_keeps_nothing`: an instance of a module class,

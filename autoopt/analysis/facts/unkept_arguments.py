@@ -159,12 +159,15 @@ def keeps_no_argument(ctx: ModuleContext, call: cst.Call) -> bool:
     return len(positional) <= len(params) and all(n in params for n in named)
 
 
-def visible_keeps_nothing(ctx: ModuleContext, fn: Function, given: Mapping[str, str]) -> bool:
+def visible_keeps_nothing(
+    ctx: ModuleContext, fn: Function, given: Mapping[str, str], compiled: bool = False
+) -> bool:
     """Whether calling `fn`, its parameters holding what `given` says (`DATA`, a class of
     the module, else unknown), keeps none of its arguments and changes none in place
-    (a `BatchNorm`'s statistics aside: new arrays)."""
+    (a `BatchNorm`'s statistics aside: new arrays). `compiled`: `fn`'s one decorator is
+    a jit the caller has proven, which runs the body as written (on tracers)."""
     try:
-        _Reader(ctx, frozenset()).function(fn, dict(given))
+        _Reader(ctx, frozenset()).function(fn, dict(given), compiled)
     except _Kept:
         return False
     return True
@@ -189,12 +192,13 @@ class _Reader:
         self.returns: list[str] = []
         self.shared: set[str] = set()
 
-    def function(self, fn: Function, given: dict[str, str]) -> str:
-        """The kind `fn` returns, given its parameters' kinds."""
+    def function(self, fn: Function, given: dict[str, str], compiled: bool = False) -> str:
+        """The kind `fn` returns, given its parameters' kinds (`compiled`: its one
+        decorator a jit, read through)."""
         node = fn.node
         if fn.qualname in self.seen or len(self.seen) >= _MAX_DEPTH:
             raise _Kept
-        if node.decorators or node.asynchronous is not None:
+        if len(node.decorators) > int(compiled) or node.asynchronous is not None:
             raise _Kept
         if any(isinstance(n, _MAKES_CODE) for n in scope_nodes(node.body)):
             raise _Kept

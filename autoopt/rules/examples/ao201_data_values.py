@@ -19,8 +19,10 @@ def _commented(code: str) -> str:
 _COMMENT = "# Nothing here calls globals(), vars() or sys.modules."
 
 INVALID: tuple[Invalid, ...] = (
-    # safe: the score holds the model and a batch from unseen code, joining neither to
-    # the other; the model never reaches unseen code, so the batch holds none of its buffers
+    # unsafe: the score holds the model and a batch from unseen code; the jitted `score`
+    # sees the batch and the model's non-array leaves as they are and may store one into
+    # the other (tests/hazards h1260): neither is proven to hold no buffer outside its
+    # array leaves
     Invalid(
         """
 import equinox as eqx
@@ -76,6 +78,8 @@ def main():
         params = step(params, batch)
     return params
 """,
+        fix=_UNSAFE,
+        message="`batch` may hold the buffers of `params` and is passed in the same call",
     ),
     # unsafe: a keeper holds a value two joins away that may hold the model's buffers
     Invalid(

@@ -302,7 +302,8 @@ def main():
 """
 )
 #: A jitted function returns the model's weight as it is, kept in a list read after
-#: training: the jit returns every array leaf in a new buffer (`facts/jit_outputs.py`).
+#: training: the jit returns every array leaf in a new buffer (`facts/jit_outputs.py`),
+#: but its body sees the model's non-array leaves as they are (`facts/jit_arguments.py`).
 EQX_JIT_RESULT = _EQX_RESULT
 #: It returns a plain object it was given, holding the weight: no pytree, so the jit
 #: hands it back as the very object, and `kept` holds the weight donating `model` deletes.
@@ -331,11 +332,15 @@ EQX_JIT_STATIC_RESULT = (
 
 INVALID = (
     Invalid(EQX_STATEFUL, _eqx_donated(EQX_STATEFUL)),
+    # unsafe: `weight_of` sees the model's non-array leaves as they are and may keep one
+    # (in a global); not proven to hold no buffer (tests/hazards h1260)
     Invalid(
         EQX_JIT_RESULT,
         EQX_JIT_RESULT.replace(
             "@eqx.filter_jit\ndef step", '@eqx.filter_jit(donate="all-except-first")\ndef step'
         ),
+        fix=_UNSAFE,
+        message="`model` is handed to `weight_of`, which may keep it",
     ),
     Invalid(
         EQX_JIT_STATIC_RESULT,

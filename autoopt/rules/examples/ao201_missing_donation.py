@@ -13,6 +13,7 @@ from autoopt.rules.examples import (
     ao201_framework_leaves,
     ao201_fresh_leaves,
     ao201_holders,
+    ao201_jit_calls,
     ao201_keep_first,
     ao201_loop_batches,
     ao201_module_classes,
@@ -2305,4 +2306,5 @@ print(model.kernel.value.sum())
     *ao201_tiny.INVALID,
     *ao201_shadowed.INVALID,
     *ao201_wrapper_fields.INVALID,
+    *ao201_jit_calls.INVALID,
 )

@@ -122,7 +122,8 @@ def _nnx_case(*pairs: tuple[str, str], fix: Applicability, message: str) -> Inva
 _MAY_HOLD = "`data` may hold the buffers of `model`"
 
 #: The MNIST loop: `evaluate` hands copies of the loader's batches to code autoopt cannot
-#: see, and the model only to a jitted loss; it joins the loader to nothing of the model.
+#: see, and the model only to a jitted loss, whose body sees the model's non-array leaves
+#: and the copied batch as they are (`facts/jit_arguments.py`).
 EQX_EVALUATE = """
 import copy
 
@@ -232,8 +233,15 @@ INVALID: tuple[Invalid, ...] = (
         fix=_NONE,
         message="`history` may hold the buffers of `model`",
     ),
-    # safe: `evaluate` joins the loader's batches to unseen code, the model to a jit only
-    Invalid(EQX_EVALUATE, EQX_EVALUATE_DONATED),
+    # unsafe: the jitted loss may store a buffer the model holds outside its array leaves
+    # into the batch, a copy of the loader's (tests/hazards h1260): neither is proven to
+    # hold no buffer there
+    Invalid(
+        EQX_EVALUATE,
+        EQX_EVALUATE_DONATED,
+        fix=_UNSAFE,
+        message="`testloader` may hold the buffers of `model` and is read at line 46",
+    ),
     # unsafe: `evaluate` hands the model to the loader's method, which may keep it
     Invalid(
         _edit(EQX_EVALUATE, _WATCHED),

@@ -434,3 +434,25 @@ def test_filter_jit_returns_a_non_array_leaf_as_it_is() -> None:
     for _ in range(2):
         out, _ = step(box, X)
         assert out is box and pointers(out.array) == pointers(weight)
+
+
+class _Plain:
+    """No pytree: `eqx.filter_jit` makes it a static leaf."""
+
+
+def test_a_filter_jit_body_sees_a_non_array_leaf_as_the_callers_object() -> None:
+    """`facts/jit_arguments.py`: every non-array leaf is the caller's very object in the
+    body (an array it holds a real buffer, not a tracer), which the body may store on
+    another; the array leaves are tracers."""
+    holder, box = _Plain(), _Plain()
+    holder.w = jnp.arange(3.0)
+
+    @eqx.filter_jit
+    def probe(holder, box, x):
+        box.kept = holder.w
+        box.traced = isinstance(x, jax.core.Tracer)
+        return x + 1.0
+
+    assert "equinox.filter_jit" in eqx_api.JIT_LIKE
+    probe(holder, box, jnp.ones(3))
+    assert box.kept is holder.w and box.traced

@@ -506,3 +506,24 @@ def test_host_copies_hold_no_array_of_an_array_but_may_hold_other_objects() -> N
 
     box = Box(w)
     assert jax.device_get(box) is box
+
+
+class _Plain:
+    """Hashed by identity: a valid static argument."""
+
+
+def test_a_jit_body_sees_a_static_argument_as_the_callers_object() -> None:
+    """`facts/jit_arguments.py`: a static argument is the caller's very object in the body,
+    which may store what it holds on another; any other argument must be arrays."""
+    holder, box = _Plain(), _Plain()
+    holder.w = jnp.arange(3.0)
+
+    @functools.partial(jax.jit, static_argnums=(0, 1))
+    def probe(holder, box, x):
+        box.kept = holder.w
+        return x + 1.0
+
+    probe(holder, box, jnp.ones(3))
+    assert box.kept is holder.w
+    with pytest.raises(TypeError):
+        jax.jit(lambda h, x: x)(holder, jnp.ones(3))
