@@ -121,16 +121,21 @@ def _function_problems(
         return
     seen.add(fn.qualname)
     framework = module_classes(ctx)[cls]
+    shared = []  # a local changed in place: what the call that made it does says more
     for reason in purity.impurities(ctx, fn):
         if reason.startswith(_SELF_STATE) or _pure_library_call(reason, framework):
             continue
         if _followed_layer(ctx, reason):
             continue  # `_call_problems` reads that class's `__call__` itself
-        (unproven if purity.unseen(reason) else refuted).append(reason)
+        if purity.SHARED_CHANGE in reason:
+            shared.append(reason)
+        else:
+            (unproven if purity.unseen(reason) else refuted).append(reason)
     refuted += [f"{e}, which recomputation would repeat" for e in effects.traced_effects(ctx, fn)]
     for stmt in ctx.graph.scope_stmts(fn.qualname):
         for call in stmt.calls:
             _call_problems(ctx, cls, call, refuted, unproven, seen)
+    refuted += shared
 
 
 def _pure_library_call(reason: str, framework: str) -> bool:

@@ -87,6 +87,10 @@ _DATA_KINDS = (Kind.ARRAY, Kind.HOST_ARRAY, Kind.STRING, Kind.SHAPE)
 UNSEEN = "code autoopt cannot see"
 
 
+#: How a reason reads where a local changed in place may be an object from outside.
+SHARED_CHANGE = "in place, which may hold"
+
+
 def unseen(reason: str) -> bool:
     """Whether `reason` (an impurity, or a problem quoting one) is a call autoopt cannot
     see into: a premise unproven rather than one that fails."""
@@ -138,7 +142,8 @@ def _impurities(
     local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
     local |= {n for s in graph.scope_stmts(fn.qualname) for n in _lambda_params(s)}
     instances = _kept_instances(ctx, fn, instances)
-    reasons = _shared_changes(ctx, fn, bool(instances))
+    shared = _shared_changes(ctx, fn, bool(instances))
+    reasons = shared if instances else []  # a module's Python state: the first premise
     for name in sorted(fn.globals | fn.nonlocals):
         if any(name in s.defs | s.mutates for s in graph.scope_stmts(fn.qualname)):
             reasons.append(f"writes the global `{name}`")
@@ -164,7 +169,7 @@ def _impurities(
                 reason = _call_impurity(ctx, fn, stmt, call, local, seen, instances)
             if reason:
                 reasons.append(reason)
-    return list(dict.fromkeys(reasons))
+    return list(dict.fromkeys(reasons + shared))
 
 
 def _changed_through(stmt: Stmt, exempt: frozenset[int], modules: frozenset[str]) -> set[str]:
@@ -792,7 +797,7 @@ def _shared_changes(ctx: ModuleContext, fn: Function, instances: bool) -> list[s
     changed = sorted({n for s in stmts for n in s.mutates} - set(fn.params) - {"self"})
     held = "Python state of a module" if instances else "an object from outside the function"
     return [
-        f"changes `{name}` in place, which may hold {held}"
+        f"changes `{name}` {SHARED_CHANGE} {held}"
         for name in changed
         if not all(_new_object(ctx, s, name) for s in stmts if name in s.defs)
     ]

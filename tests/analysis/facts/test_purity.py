@@ -216,6 +216,33 @@ def test_a_mutated_outer_container_is_a_reason() -> None:
     assert reasons[0] == "mutates `CACHE`, which lives outside the function"
 
 
+@pytest.mark.parametrize(
+    ("body", "reasons"),
+    [
+        # changed through a local name: the argument's object (h1583), a global's
+        (
+            'p = x\n    p["w"] = 0\n    return p',
+            ["changes `p` in place, which may hold an object from outside the function"],
+        ),
+        (
+            "seen = CACHE\n    seen.append(1)\n    return x",
+            ["changes `seen` in place, which may hold an object from outside the function"],
+        ),
+        (
+            "rows = x if cb else []\n    rows.append(1)\n    return x",
+            ["changes `rows` in place, which may hold an object from outside the function"],
+        ),
+        # a new object of its own
+        ("out = []\n    out.append(x)\n    return out", []),
+        ("out = dict(a=x)\n    out['b'] = x\n    return out", []),
+        ("buf = np.zeros(3)\n    buf[0] = 1.0\n    return x + buf", []),
+    ],
+)
+def test_a_local_changed_in_place(body: str, reasons: list[str]) -> None:
+    ctx = context(MODULE.replace("BODY", body), IMPORTS)
+    assert impurities(ctx, ctx.graph.functions["f"]) == reasons
+
+
 def test_methods_reading_self_are_impure() -> None:
     code = (
         "class M:\n    def apply(self, x):\n        return x * self.w\n\n"
