@@ -13,7 +13,7 @@
   (`optax.chain`) only when each argument is such a call, written in place; a function
   defined with `@hk.transform` as its one decorator (`model.init(key, x)`); or a linen
   module (`facts/linen_trees.py`): a linen layer (`nn.Dense(3)`), a class of this module
-  deriving from `flax.linen.Module` that defines no `init` of its own (its code sealed,
+  deriving from `flax.linen.Module` that binds none of its names (its code sealed,
   as below, or sealed where `init` runs it by default, `sealed.sealed_entry`: then only
   `init` given no `method` is fresh), a module assembled from such modules (a list of
   layers in a field it calls, a subclass chain), or what a factory function of this

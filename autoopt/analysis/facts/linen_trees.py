@@ -3,11 +3,14 @@
 `linen_module(ctx, call)` names what `call` builds, for `facts/fresh.py`:
 
 - `LINEN_MODULE`: a linen layer (`nn.Dense(3)`) built from literals; a class of this
-  module deriving from `flax.linen.Module` directly, with no `init` of its own and
-  sealed code (`facts/sealed.py`), built from literals or with inert fields
-  (`facts/linen_fields.py`): an initializer handed in may return an array it holds;
-- `LINEN_ENTRY`: such a class whose code is sealed only where `init` runs it by default
-  (`sealed.sealed_entry`): its `init` is fresh only given no `method`;
+  module deriving from `flax.linen.Module` directly, binding none of its names (as an
+  assembled module's classes, below) and with sealed code (`facts/sealed.py`), built
+  from constants or with inert fields (`facts/linen_fields.py`): an initializer handed
+  in may return an array it holds; built from literals with a list (or an f-string)
+  among them, some field not inert, `ASSEMBLED`: flax keeps that very list;
+- `LINEN_ENTRY`: such a class, built so but for lists, whose code is sealed only where
+  `init` runs it by default (`sealed.sealed_entry`): its `init` is fresh only given no
+  `method`;
 - a module *assembled* from others, below: `LINEN_MODULE`, or `ASSEMBLED` where a field
   holds a list the call's code made. `flax.linen` keeps that very list, which whoever
   holds it may change (`tests/analysis/overlays/test_flax_linen.py`), so `init` makes
@@ -83,22 +86,25 @@ def linen_module(
     node = class_def(ctx, func.value)
     if node is None:
         return _factory(ctx, call, func.value, seen)
-    return _plain(ctx, node, literal) or _assembled(ctx, call, func.value, seen)
+    return _plain(ctx, call, node, literal) or _assembled(ctx, call, func.value, seen)
 
 
-def _plain(ctx: ModuleContext, node: cst.ClassDef, literal: bool) -> str | None:
-    """A class deriving from `flax.linen.Module` directly, with no `init` of its own and
-    sealed code, built from literals or with inert fields."""
-    if not (literal or inert_fields(ctx, node.name.value)):
-        return None
+def _plain(ctx: ModuleContext, call: cst.Call, node: cst.ClassDef, literal: bool) -> str | None:
+    """A class deriving from `flax.linen.Module` directly, binding none of its names
+    (`_own_names_kept`), with sealed code, built from literals or with inert fields;
+    `ASSEMBLED` where given a list, some field not inert (flax keeps that very list,
+    which whoever holds the module may change)."""
+    cls = node.name.value
+    inert = inert_fields(ctx, cls)
     bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
-    own = {s.node.name.value for s in ctx.graph.scope_stmts(node.name.value)
-           if type(s.node) is cst.FunctionDef}  # fmt: skip
-    if not bases & linen_api.MODULE_BASES or "init" in own:
+    if not (literal or inert) or not bases & linen_api.MODULE_BASES:
         return None
-    if sealed_code(ctx, node.name.value):
-        return LINEN_MODULE
-    return LINEN_ENTRY if sealed_entry(ctx, node.name.value) else None
+    if not _own_names_kept(ctx, cls):
+        return None
+    kept = inert or all(is_constant(a.value) for a in call.args)
+    if sealed_code(ctx, cls):
+        return LINEN_MODULE if kept else ASSEMBLED
+    return LINEN_ENTRY if kept and sealed_entry(ctx, cls) else None
 
 
 def _assembled(ctx: ModuleContext, call: cst.Call, cls: str, seen: frozenset[str]) -> str | None:

@@ -232,3 +232,49 @@ def test_a_factory_returning_a_non_linen_object_is_not_proven() -> None:
         "def create_table():\n    table = Table()\n    return table"
     )
     assert not _fresh("out = create_table().init(key, x)", extra=extra)
+
+
+OWN = "class Own(nn.Module):\n    def __call__(self, x):\n        return x\n"
+
+
+@pytest.mark.parametrize(
+    ("method", "fresh"),
+    [
+        ("def scale(self, x):\n        return x", True),
+        # flax's methods `init` runs, or a dunder: each may make `init` return `x`
+        ("def init_with_output(self, rngs, x):\n        return x, {'params': x}", False),
+        ("def _try_setup(self, shallow=False):\n        pass", False),
+        ("def __post_init__(self):\n        pass", False),
+        ("init = staticmethod(lambda key, x: {'params': x})", False),
+    ],
+)
+def test_a_direct_module_class_binding_a_name_of_linen_s_is_not_proven(
+    method: str, fresh: bool
+) -> None:
+    extra = OWN + f"\n    {method}"
+    assert _fresh("out = Own().init(key, x)", extra=extra) is fresh
+
+
+STACK = (
+    "class Stack(nn.Module):\n    layers: object\n\n    def __call__(self, x):\n"
+    "        for layer in self.layers:\n            x = layer(x)\n        return x\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("call", "fresh"),
+    [
+        ("out = Stack([]).init(key, x)", True),  # no one else holds the list
+        ("out = Stack(()).init(key, x)", True),
+        ("m = Stack([])\n    out = m.init(key, x)", True),  # a local name that keeps it
+        # flax keeps the very list given, which whoever holds the module may change
+        ("m = Stack([])\n    m.layers.append(f)\n    out = m.init(key, x)", False),
+        ("m = Stack([1])\n    keep(m)\n    out = m.init(key, x)", False),
+        ("m = Stack([])\n    n = m\n    out = m.init(key, x)", False),
+        ("out = Late([]).init(key, x)", False),  # sealed only where `init` runs it
+        ("out = Late(()).init(key, x)", True),
+    ],
+)
+def test_a_direct_module_class_given_a_literal_list_must_keep_it(call: str, fresh: bool) -> None:
+    late = STACK.replace("Stack", "Late") + "\n    def later(self):\n        return keep(self)\n"
+    assert _fresh(call, extra=STACK + "\n\n" + late) is fresh
