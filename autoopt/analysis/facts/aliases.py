@@ -105,6 +105,8 @@ from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, 
 from autoopt.analysis.facts.jit_arguments import as_is
 from autoopt.analysis.facts.jit_outputs import fresh_output, fresh_positions
 from autoopt.analysis.facts.loop_batches import fresh_items
+from autoopt.analysis.facts.method_results import fresh_method_result
+from autoopt.analysis.facts.module_structure import structure_class
 from autoopt.analysis.facts.nnx_modules import (
     binding_call,
     holds_module,
@@ -120,6 +122,7 @@ from autoopt.analysis.facts.unkept_arguments import (
     UNKNOWN,
     construction_keeps_nothing,
     keeps_no_argument,
+    stored_anywhere,
     visible_keeps_nothing,
 )
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -651,13 +654,36 @@ class Sharing:
         if fn is None or fn.scope != cls:
             own = method in nnx_api.MODULE_METHODS and holds_module(self.ctx, self.at, name.value)
             return None if own else name.value
+        unkept = self._method_unkept(fn, call, self._argument_kind(self.at, name))
+        return None if unkept else name.value
+
+    def _method_unkept(self, fn: Function, call: cst.Call, receiver: str) -> bool:
+        """The method `fn` of a class of the module, called by `call` on an object of kind
+        `receiver`, proven to keep none of its arguments and change none in place
+        (`unkept_arguments.visible_keeps_nothing`)."""
+        assert self.at is not None
         site = CallSite(self.at, call, fn, bound=True)
-        given = {fn.params[0]: self._argument_kind(self.at, name)} if fn.params else {}
+        given = {fn.params[0]: receiver} if fn.params else {}
         for index, param in enumerate(fn.params[1:], start=1):
             arg = site.argument(index, param)
             if arg is not None:
                 given[param] = self._argument_kind(self.at, arg)
-        return None if visible_keeps_nothing(self.ctx, fn, given) else name.value
+        return visible_keeps_nothing(self.ctx, fn, given)
+
+    def _unkept_equinox_method(self, call: cst.Call) -> bool:
+        """`model.sample(ts)`: a method an equinox module class of the module defines,
+        called on an object that class built or one with its structure
+        (`facts/module_structure.py`), proven to keep none of its arguments and change
+        none in place; no statement stores an attribute of the method's name (an
+        instance's own would hide it)."""
+        func = call.func
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name or self.at is None:
+            return False
+        cls = structure_class(self.ctx, self.at, func.value.value)
+        fn = self.ctx.graph.functions.get(f"{cls}.{func.attr.value}") if cls else None
+        if fn is None or fn.scope != cls or any(a.star for a in call.args):
+            return False
+        return not stored_anywhere(self.ctx, fn.name) and self._method_unkept(fn, call, cls)
 
     def _keeps_nothing(self, call: cst.Call) -> bool:
         """JAX, NumPy, builtins, jitted functions, array methods and pure module
@@ -686,6 +712,8 @@ class Sharing:
         func = call.func
         if type(func) is cst.Attribute and self._pure_library_method(func):
             return True  # `opt.init(params)`, `model.apply(variables, x)`
+        if self._unkept_equinox_method(call):
+            return True  # `model.sample(ts)` of a method read to keep nothing
         if type(func) is cst.Attribute:
             if func.attr.value in MUTATING_METHODS and not qual:
                 return True  # linked by `_link_mutation`
@@ -903,6 +931,8 @@ class Sharing:
             return Shares()  # an `eqx.filter_jit` function returning arrays (`jit_outputs.py`)
         if self.at is not None and fresh_result(self.ctx, self.at, call):
             return Shares()  # `opt.init(params)`, `model.init(key, x)`: new buffers
+        if self.at is not None and fresh_method_result(self.ctx, self.at, call):
+            return Shares()  # `model.sample(ts)` of a method returning what a layer computes
         held = None if self.at is None else held_fields(self.ctx, self.at, call)
         if held is not None:
             out = Shares()  # `TrainState.create(params=p, tx=opt)` holds `p`

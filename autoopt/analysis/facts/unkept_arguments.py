@@ -34,7 +34,11 @@ calls replaces with new arrays, which put none of its arguments' buffers anywher
   constructor the overlay lists as keeping nothing when called, given only options
   that run no code when it is called (`overlays/flax_nnx.py`, `UNKEPT_LAYER_CALLS`,
   `PLAIN_LAYER_OPTIONS`; `STATS_LAYER_CALLS`, whose `BatchNorm` also replaces its own
-  statistics with new arrays), or a lambda of plain parameters returning data, or an
+  statistics with new arrays), or an equinox layer `overlays/equinox.py` lists in
+  `FRESH_CALLS`, given for the options its call runs nothing or functions of JAX
+  (`equinox_layer`), called directly or through `jax.vmap` with no option but those
+  `FRESH_MAPS` lists (it runs on tracers of the data it is given), or a lambda of plain
+  parameters returning data, or an
   object of such a class, or an `nnx.Sequential` of these given by position, called
   with one array (each element in turn must return data); where `__init__` stores one
   of several such values (`lambda x: x` in one branch), each is read;
@@ -68,7 +72,9 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import MUTATING_METHODS, scope_nodes
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.facts.constructors import field_value, init_fields, literal_defaults
+from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
+from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import optax as optax_api
 from autoopt.analysis.overlays import python as python_api
 
@@ -381,7 +387,27 @@ class _Reader:
             return self._named_call(call, func.value, args)
         if type(func) is cst.Attribute:
             return self._method_call(call, func, args)
+        if type(func) is cst.Call:
+            return self._mapped_call(func, args)
         raise _Kept
+
+    def _mapped_call(self, transform: cst.Call, args: list[str]) -> str:
+        """`jax.vmap(self.out)(x)` of an equinox layer `FRESH_CALLS` lists, given data
+        only, and no option but those `FRESH_MAPS` lists: the layer runs on tracers of
+        that data, and keeps none of it."""
+        options = jax_api.FRESH_MAPS.get(self.ctx.qualify(transform.func) or "")
+        given = transform.args
+        if options is None or not given or given[0].keyword is not None:
+            raise _Kept
+        if any(a.star or a.keyword is None or a.keyword.value not in options for a in given[1:]):
+            raise _Kept
+        for option in given[1:]:
+            self._data(option.value)
+        kind = self.expr(given[0].value)
+        layer = kind[len(LAYER) :] if kind.startswith(LAYER) else ""
+        if layer not in eqx_api.FRESH_CALLS or any(a != DATA for a in args):
+            raise _Kept
+        return DATA
 
     def _named_call(self, call: cst.Call, name: str, args: list[str]) -> str:
         kind = self.env.get(name)
@@ -522,7 +548,7 @@ def _value_kind(ctx: ModuleContext, value: cst.BaseExpression, init: Function) -
         return _Reader(ctx, frozenset()).lambda_kind(value, init)
     if type(value) is not cst.Call:
         return UNKNOWN
-    layer = plain_layer(ctx, value)
+    layer = plain_layer(ctx, value) or equinox_layer(ctx, value)
     if layer is not None:
         return f"{LAYER}{layer}"
     func = value.func
@@ -556,6 +582,32 @@ def plain_layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
         return None  # a hook given by position
     named = {a.keyword.value for a in value.args if a.keyword is not None}
     return qual if named <= nnx_api.PLAIN_LAYER_OPTIONS else None  # no call-time hook
+
+
+def equinox_layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
+    """The equinox layer `value` builds (`equinox.nn.Linear`), where a constructor
+    `FRESH_CALLS` lists is given for each option its call runs nothing or a function of
+    JAX (`activation=jax.nn.softplus`), and no `*args` or `**kwargs`; else None."""
+    if type(value) is not cst.Call or any(a.star for a in value.args):
+        return None
+    qual = ctx.qualify(value.func) or ""
+    options = eqx_api.FRESH_CALLS.get(qual)
+    if options is None:
+        return None
+    positional = [a.value for a in value.args if a.keyword is None]
+    named = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
+    for keyword, position in options:
+        given = [named[keyword]] if keyword in named else positional[position : position + 1]
+        if not all(_jax_function(ctx, g) for g in given):
+            return None
+    return qual
+
+
+def _jax_function(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    """A function of JAX named in place (`jax.nn.softplus`, `jnn.tanh`), not called."""
+    if type(expr) not in (cst.Name, cst.Attribute):
+        return False
+    return (ctx.qualify(expr) or "").startswith("jax.")
 
 
 def _field_name(node: cst.CSTNode) -> str | None:

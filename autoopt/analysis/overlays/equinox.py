@@ -69,6 +69,10 @@ SAME_STRUCTURE: dict[str, tuple[int, ...]] = {
     "equinox.combine": (0,),
     "equinox.tree_at": (1,),
 }
+#: Calls -> the argument whose very pytree structure the result has, node classes and
+#: static fields included (`apply_updates` maps over the updates, which must have the
+#: model's structure, and changes leaves only): a method of the result is its class's.
+KEEPS_CLASSES = {"equinox.apply_updates": 0}
 #: Calls -> the arguments (by position) such that, where every array leaf of those is 0-d,
 #: so is every array leaf of the result (`apply_updates` adds an update to each leaf).
 LEAF_SHAPES_FROM: dict[str, tuple[int, ...]] = {"equinox.apply_updates": (0, 1)}
@@ -93,6 +97,19 @@ FRESH_RESULTS = frozenset(
      "equinox.nn.Embedding", "equinox.nn.GRUCell", "equinox.nn.LSTMCell",
      "equinox.nn.ConvTranspose2d"}
 )  # fmt: skip
+#: Layers of `FRESH_RESULTS` whose call, given JAX arrays, returns new buffers only,
+#: computed from the input and the layer's leaves (none of them, none twice), and keeps
+#: none of its arguments -> the options (keyword, position) whose functions the call runs
+#: (`MLP`'s activations: a function of the program's may return an array it holds). A
+#: layer built without them, or given functions of JAX there (a JAX function of a new
+#: array gives a new array, or that one), is fresh when called. `LayerNorm` is left out:
+#: given a state, its call returns that state as it is.
+FRESH_CALLS: dict[str, tuple[tuple[str, int], ...]] = {
+    "equinox.nn.Linear": (),
+    "equinox.nn.MLP": (("activation", 4), ("final_activation", 5)),
+    "equinox.nn.Conv2d": (),
+    "equinox.nn.GRUCell": (),
+}
 #: Layers -> the argument (keyword, position) whose array they keep as their own leaf.
 HELD_ARGUMENTS = {"equinox.nn.Embedding": ("weight", 2)}
 #: Layers whose array leaves are new buffers, none twice, and what their arguments other

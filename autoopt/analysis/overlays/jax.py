@@ -32,6 +32,13 @@ TRACING_TRANSFORMS = JIT_SPELLINGS | frozenset(
 #: derivative rules, which then run when the function is differentiated.
 CUSTOM_RULE_METHODS = frozenset({"defvjp", "defjvp", "defjvps"})
 
+#: Transforms whose transformed function, called, returns new buffers wherever the
+#: function handed to it returns values it computes from its arguments (a layer's call
+#: of `overlays/equinox.py`, `FRESH_CALLS`), but never a value that function returns as
+#: it is (`jax.vmap(lambda x: x)(xs)` is `xs`; with `out_axes=None` a captured array
+#: comes back as it is) -> the options that keep it so.
+FRESH_MAPS = {"jax.vmap": frozenset({"in_axes"})}
+
 #: Functional JAX namespaces: their calls compute on arrays and touch nothing else.
 PURE_PREFIXES = (
     "jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.", "jax.tree_util.",

@@ -456,3 +456,89 @@ def test_a_filter_jit_body_sees_a_non_array_leaf_as_the_callers_object() -> None
     assert "equinox.filter_jit" in eqx_api.JIT_LIKE
     probe(holder, box, jnp.ones(3))
     assert box.kept is holder.w and box.traced
+
+
+#: Each layer `FRESH_CALLS` lists, called on JAX arrays of its input's shape (edge flags
+#: too: no bias, scalar features, an MLP of no hidden layer, activations of JAX).
+CALLED = {
+    "equinox.nn.Linear": [
+        (lambda: eqx.nn.Linear(3, 2, key=KEY), (jnp.ones(3),)),
+        (lambda: eqx.nn.Linear(3, 2, use_bias=False, key=KEY), (jnp.ones(3),)),
+        (lambda: eqx.nn.Linear("scalar", "scalar", key=KEY), (jnp.ones(()),)),
+    ],
+    "equinox.nn.MLP": [
+        (lambda: eqx.nn.MLP(3, 2, 8, 2, key=KEY), (jnp.ones(3),)),
+        (lambda: eqx.nn.MLP(3, 2, 8, 0, use_final_bias=False, key=KEY), (jnp.ones(3),)),
+        (
+            lambda: eqx.nn.MLP(
+                3, 2, 8, 1, activation=jax.nn.softplus, final_activation=jnp.asarray, key=KEY
+            ),
+            (jnp.ones(3),),
+        ),
+    ],
+    "equinox.nn.Conv2d": [(lambda: eqx.nn.Conv2d(1, 2, 3, key=KEY), (jnp.ones((1, 5, 5)),))],
+    "equinox.nn.GRUCell": [(lambda: eqx.nn.GRUCell(3, 4, key=KEY), (jnp.ones(3), jnp.ones(4)))],
+}
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.FRESH_CALLS))
+def test_a_fresh_call_returns_new_buffers_and_keeps_no_argument(name: str) -> None:
+    """`FRESH_CALLS`: eagerly and under `jax.vmap`, the result's buffers are new (none of
+    the input's, none of the layer's), and the call keeps no reference to its input."""
+    assert set(CALLED) == set(eqx_api.FRESH_CALLS) <= eqx_api.FRESH_RESULTS
+    for make, inputs in CALLED[name]:
+        layer = make()
+        before = [sys.getrefcount(x) for x in inputs]
+        out = layer(*inputs)
+        assert fresh_leaves(out, layer, inputs)
+        assert [sys.getrefcount(x) for x in inputs] == before
+        batched = tuple(jnp.stack([x, x]) for x in inputs)
+        assert fresh_leaves(jax.vmap(layer)(*batched), layer, batched)
+
+
+def test_fresh_call_options_are_the_functions_the_call_runs() -> None:
+    """The listed options are where the constructor takes them; a function of the
+    program's given there is what the call may return (`final_activation` of a scalar
+    output) as it is."""
+    for name, options in eqx_api.FRESH_CALLS.items():
+        parameters = list(inspect.signature(resolve_object_path(name)).parameters)
+        assert all(parameters[position] == keyword for keyword, position in options)
+    held = jnp.arange(2.0)
+    mlp = eqx.nn.MLP(3, "scalar", 8, 1, final_activation=lambda _: held, key=KEY)
+    assert mlp(jnp.ones(3)) is held
+
+
+def resolve_object_path(qual: str):
+    assert resolve(qual)
+    return getattr(eqx.nn, qual.rsplit(".", 1)[1])
+
+
+class _Decoder(eqx.Module):
+    out: eqx.nn.Linear
+    size: int
+
+    def __call__(self, x):
+        return self.out(x)
+
+
+class _Other(eqx.Module):
+    out: eqx.nn.Linear
+    size: int
+
+
+def test_apply_updates_keeps_the_model_s_classes() -> None:
+    """`KEEPS_CLASSES`: the result has the model's very structure, node classes and static
+    fields included, whatever updates it is given that have a structure it accepts."""
+    assert set(eqx_api.KEEPS_CLASSES) == {"equinox.apply_updates"}
+    parameters = list(inspect.signature(eqx.apply_updates).parameters)
+    assert parameters[eqx_api.KEEPS_CLASSES["equinox.apply_updates"]] == "model"
+    model = _Decoder(eqx.nn.Linear(3, 2, key=KEY), 3)
+    grads = eqx.filter_grad(lambda m, x: jnp.sum(m(x)))(model, X)
+    for updates in (grads, jax.tree.map(lambda g: -g, grads)):
+        out = eqx.apply_updates(model, updates)
+        assert jax.tree.structure(out) == jax.tree.structure(model)
+        assert type(out) is _Decoder and type(out.out) is eqx.nn.Linear
+    stepped = eqx.filter_jit(eqx.apply_updates)(model, grads)  # outputs rebuilt as traced
+    assert jax.tree.structure(stepped) == jax.tree.structure(model)
+    with pytest.raises((ValueError, TypeError)):
+        eqx.apply_updates(model, _Other(grads.out, None))

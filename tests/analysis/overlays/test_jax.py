@@ -527,3 +527,16 @@ def test_a_jit_body_sees_a_static_argument_as_the_callers_object() -> None:
     assert box.kept is holder.w
     with pytest.raises(TypeError):
         jax.jit(lambda h, x: x)(holder, jnp.ones(3))
+
+
+def test_a_map_is_fresh_only_where_its_function_computes() -> None:
+    """`FRESH_MAPS`: `jax.vmap` hands back an input its function returns as it is, and a
+    captured array under `out_axes=None`; what the function computes comes back new."""
+    xs, held = jnp.ones((4, 3)), jnp.arange(3.0)
+    assert set(jax_api.FRESH_MAPS) == {"jax.vmap"} and resolve("jax.vmap")
+    assert set(inspect.signature(jax.vmap).parameters) >= jax_api.FRESH_MAPS["jax.vmap"]
+    assert jax.vmap(lambda x: x)(xs) is xs
+    assert jax.vmap(lambda x: held, out_axes=None)(xs) is held
+    for out in (jax.vmap(lambda x: held * x)(xs), jax.vmap(lambda x: x + 1.0, in_axes=0)(xs)):
+        found = out.unsafe_buffer_pointer()
+        assert found not in {xs.unsafe_buffer_pointer(), held.unsafe_buffer_pointer()}
