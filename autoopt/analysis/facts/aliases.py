@@ -6,7 +6,9 @@ make their names share buffers. Sharing is **strong** when it follows from the
 syntax (names, containers, constructors, chained assignment) and **weak** when
 autoopt only cannot rule it out (calls it cannot see, operators that may
 concatenate lists). Calls that return new buffers (jitted functions, array
-creation, random draws, conversions to Python values) share nothing, and so do
+creation, random draws, conversions to Python values, a method of an equinox module
+class of the module returning what a layer computes: `facts/method_results.py`) share
+nothing, and so do
 conversions to NumPy (`np.asarray`, `jax.device_get`) of a value proven a JAX array
 or a number (for `device_get`, or a pytree of arrays): a NumPy view of a device array
 pins its buffer, so JAX then refuses to donate it rather than delete it. Of any other
@@ -20,7 +22,9 @@ Code that may keep a reference is a name in the relation too, so that a donated
 buffer it holds is found like an alias: `RETAINED` for what is handed to code autoopt
 cannot see (and for an object of a class of the module called, or a method of its
 class called, `model(x)`, `model.keep()`, where that code is not proven to keep
-nothing: it may store the object's own buffers), and a pseudo-name per place (`is
+nothing: it may store the object's own buffers; a method of an equinox module class
+proven to keep nothing, on an object that class built or a step rebuilt from one,
+`facts/module_structure.py`, links nothing), and a pseudo-name per place (`is
 stored in `Run.start``) for a value
 
 - stored into, or read from, an attribute or item of a class, a module or a function

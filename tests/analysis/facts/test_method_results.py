@@ -188,3 +188,53 @@ def test_sharing_unlinks_a_fresh_result_only() -> None:
     sharing = scope_sharing(ctx, "main")
     assert not sharing.may_share("a", "model") and not sharing.may_share("a", "xs")
     assert sharing.may_share("d", "model") and sharing.may_share("e", "xs")
+
+
+STEP = """
+SEEN = []
+optim = optax.sgd(0.1)
+
+
+class Decoder(eqx.Module):
+    out: eqx.nn.Linear
+
+    def __init__(self, key):
+        self.out = eqx.nn.Linear(4, 2, key=key)
+
+    def sample(self, ts):
+        return jax.vmap(self.out)(ts)
+
+    def logged(self, ts):
+        SEEN.append(ts)
+        return jax.vmap(self.out)(ts)
+
+
+@eqx.filter_jit
+def make_step(model, opt_state, x):
+    loss, grads = eqx.filter_value_and_grad(loss_fn)(model, x)
+    updates, opt_state = optim.update(grads, opt_state)
+    model = eqx.apply_updates(model, updates)
+    return loss, model, opt_state
+
+
+def train(key, xs, opt_state):
+    model = Decoder(key)
+    ts, us = jnp.ones((2, 4)), jnp.zeros((2, 4))
+    for x in xs:
+        loss, model, opt_state = make_step(model, opt_state, x)
+        a = model.sample(ts)
+        b = model.logged(us)
+    return a, b
+"""
+
+
+def test_a_method_of_an_object_a_step_rebuilt() -> None:
+    """`model` is the `Decoder` built, or the step's output from it: `sample` gives new
+    buffers and keeps nothing (given arrays); `logged` gives new buffers but keeps its
+    argument, which the relation links to the object."""
+    ctx = context(STEP, IMPORTS + "import optax\n")
+    found = stmt(ctx, "a = model.sample(ts)", "train")
+    assert fresh_method_result(ctx, found, found.node.value)  # type: ignore[attr-defined]
+    sharing = scope_sharing(ctx, "train")
+    assert not sharing.may_share("a", "model") and not sharing.may_share("b", "model")
+    assert not sharing.may_share("ts", "model") and sharing.may_share("us", "model")

@@ -367,3 +367,72 @@ def test_a_constructor_that_may_keep_an_argument_elsewhere(old: str, new: str) -
 def test_a_constructor_given_an_unknown_value_where_it_computes_is_not_read() -> None:
     """`steps` of unknown kind: `jnp.linspace(0.0, 0.5, steps)` may run its code."""
     assert not _construction(PLAIN_CLASS, {"model": UNKNOWN, "steps": UNKNOWN})
+
+
+EQX_CLASS = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+def keep(y):
+    return y
+
+
+class Decoder(eqx.Module):
+    out: eqx.nn.Linear
+    mlp: eqx.nn.MLP
+    held: eqx.nn.MLP
+
+    def __init__(self, key):
+        self.out = eqx.nn.Linear(4, 2, key=key)
+        self.mlp = eqx.nn.MLP(3, 4, 8, 1, activation=jax.nn.softplus, key=key)
+        self.held = eqx.nn.MLP(3, 4, 8, 1, final_activation=keep, key=key)
+
+    def sample(self, ts):
+        return self._decode(ts)
+
+    def _decode(self, ts):
+        return jax.vmap(self.out, in_axes=0)(ts)
+
+    def direct(self, x):
+        return self.out(self.mlp(x))
+"""
+
+
+@pytest.mark.parametrize("method", ["sample", "_decode", "direct"])
+def test_an_equinox_layer_called_or_mapped_keeps_nothing(method: str) -> None:
+    """`FRESH_CALLS` layers, given data, called directly or through `jax.vmap`."""
+    ctx = context(EQX_CLASS)
+    fn = ctx.graph.functions[f"Decoder.{method}"]
+    given = {fn.params[0]: "Decoder"} | dict.fromkeys(fn.params[1:], DATA)
+    assert visible_keeps_nothing(ctx, fn, given)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("jax.vmap(self.out, in_axes=0)(ts)", "jax.vmap(self.out, out_axes=None)(ts)"),
+        ("jax.vmap(self.out, in_axes=0)(ts)", "jax.vmap(lambda t: t)(ts)"),
+        ("jax.vmap(self.out, in_axes=0)(ts)", "jax.vmap(self.held)(ts)"),
+        ("jax.vmap(self.out, in_axes=0)(ts)", "jax.vmap(keep)(ts)"),
+        ("jax.vmap(self.out, in_axes=0)(ts)", "jax.vmap(self.out, in_axes=self.held)(ts)"),
+        ("self.out(self.mlp(x))", "self.out(self.held(x))"),
+    ],
+)
+def test_an_equinox_layer_is_read_only_as_listed(change: tuple[str, str]) -> None:
+    """An option vmap may hand back what it was given with, a function of the
+    program's (mapped, or run by an `MLP` as its activation), or an option given a value
+    the reader cannot judge: each may keep, or run code that may."""
+    ctx = context(EQX_CLASS.replace(*change))
+    method = "_decode" if change[0].startswith("jax.vmap") else "direct"
+    fn = ctx.graph.functions[f"Decoder.{method}"]
+    assert change[1] in ctx.code(fn.node)
+    given = {fn.params[0]: "Decoder"} | dict.fromkeys(fn.params[1:], DATA)
+    assert not visible_keeps_nothing(ctx, fn, given)
+
+
+def test_an_equinox_layer_given_an_unknown_value_may_run_its_code() -> None:
+    ctx = context(EQX_CLASS)
+    fn = ctx.graph.functions["Decoder._decode"]
+    assert not visible_keeps_nothing(ctx, fn, {"self": "Decoder", "ts": UNKNOWN})
