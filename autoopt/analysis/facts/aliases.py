@@ -110,7 +110,7 @@ from autoopt.analysis.facts.jit_arguments import as_is
 from autoopt.analysis.facts.jit_outputs import fresh_output, fresh_positions
 from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.method_results import fresh_method_result
-from autoopt.analysis.facts.module_structure import structure_class
+from autoopt.analysis.facts.module_structure import class_methods, structure_class
 from autoopt.analysis.facts.nnx_modules import (
     binding_call,
     holds_module,
@@ -682,6 +682,8 @@ class Sharing:
         instance's own would hide it)."""
         func = call.func
         if type(func) is not cst.Attribute or type(func.value) is not cst.Name or self.at is None:
+            return False
+        if func.attr.value not in self.ctx.per_module(class_methods):
             return False
         cls = structure_class(self.ctx, self.at, func.value.value)
         fn = self.ctx.graph.functions.get(f"{cls}.{func.attr.value}") if cls else None

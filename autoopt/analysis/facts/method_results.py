@@ -40,7 +40,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.facts.constructors import field_value, init_fields
-from autoopt.analysis.facts.module_structure import structure_class
+from autoopt.analysis.facts.module_structure import class_methods, structure_class
 from autoopt.analysis.facts.unkept_arguments import (
     equinox_layer,
     stored_anywhere,
@@ -59,6 +59,8 @@ def fresh_method_result(ctx: ModuleContext, at: Stmt, call: cst.Call) -> bool:
     func = call.func
     if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
         return False
+    if func.attr.value not in ctx.per_module(class_methods):
+        return False  # no class of the module defines it: nothing to read
     cls = structure_class(ctx, at, func.value.value)
     return cls is not None and _fresh_method(ctx, cls, func.attr.value, frozenset())
 

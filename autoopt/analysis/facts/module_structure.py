@@ -75,6 +75,12 @@ def structure_class(ctx: ModuleContext, at: Stmt, name: str) -> str | None:
     return found.pop() if found is not None and len(found) == 1 else None
 
 
+def class_methods(ctx: ModuleContext) -> frozenset[str]:
+    """The names of the functions the classes of the module define (memoised per module:
+    a call of any other method needs no class proven)."""
+    return frozenset(f.name for f in ctx.graph.functions.values() if f.scope in ctx.graph.classes)
+
+
 def equinox_class(ctx: ModuleContext, cls: str) -> bool:
     """An equinox module class of this module that `init_fields` reads (bound once at the
     top level, one base), answering no attribute read with code of its own."""

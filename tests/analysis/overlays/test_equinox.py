@@ -542,3 +542,7 @@ def test_apply_updates_keeps_the_model_s_classes() -> None:
     assert jax.tree.structure(stepped) == jax.tree.structure(model)
     with pytest.raises((ValueError, TypeError)):
         eqx.apply_updates(model, _Other(grads.out, None))
+    odd = jax.tree.map(lambda g: g, grads)  # rebuilt: changing it leaves `grads` as it was
+    object.__setattr__(odd.out, "in_features", 5)  # another static field
+    with pytest.raises(ValueError):
+        eqx.apply_updates(model, odd)
