@@ -642,7 +642,9 @@ class Sharing:
         """The name of an object of a class of the module that `call` calls or calls a
         method of (`model(x)`, `model.keep()`), where the code it runs is the class's
         own and not proven to keep nothing (`unkept_arguments.visible_keeps_nothing`):
-        that code may store the object's buffers anywhere. A method the class does not
+        that code may store the object's buffers anywhere. The class is the constructor's
+        that alone binds the name, or an equinox class whose structure the object keeps
+        (`facts/module_structure.py`: a step rebuilt it). A method the class does not
         define is a base's: nnx's own `eval` and `train` keep nothing
         (`overlays/flax_nnx.py`, `MODULE_METHODS`), any other is unknown."""
         func = call.func
@@ -651,15 +653,17 @@ class Sharing:
             return None
         made = binding_call(self.ctx, self.at, name.value)
         cls = made.func.value if made is not None and type(made.func) is cst.Name else ""
+        method = func.attr.value if type(func) is cst.Attribute else "__call__"
+        receiver = self._argument_kind(self.at, name) if cls else ""
+        if cls not in self.ctx.graph.classes and method in self.ctx.per_module(class_methods):
+            cls = receiver = structure_class(self.ctx, self.at, name.value) or ""  # rebuilt
         if cls not in self.ctx.graph.classes:
             return None
-        method = func.attr.value if type(func) is cst.Attribute else "__call__"
         fn = self.ctx.graph.functions.get(f"{cls}.{method}")
         if fn is None or fn.scope != cls:
             own = method in nnx_api.MODULE_METHODS and holds_module(self.ctx, self.at, name.value)
             return None if own else name.value
-        unkept = self._method_unkept(fn, call, self._argument_kind(self.at, name))
-        return None if unkept else name.value
+        return None if self._method_unkept(fn, call, receiver) else name.value
 
     def _method_unkept(self, fn: Function, call: cst.Call, receiver: str) -> bool:
         """The method `fn` of a class of the module, called by `call` on an object of kind

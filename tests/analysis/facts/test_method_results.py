@@ -238,3 +238,5 @@ def test_a_method_of_an_object_a_step_rebuilt() -> None:
     sharing = scope_sharing(ctx, "train")
     assert not sharing.may_share("a", "model") and not sharing.may_share("b", "model")
     assert not sharing.may_share("ts", "model") and sharing.may_share("us", "model")
+    # `logged` is the class's code, which may keep `us` anywhere, not only in `model`
+    assert sharing.retained_by({"us"}) == "is handed to `model.logged`, which may keep it"
