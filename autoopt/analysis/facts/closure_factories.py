@@ -23,9 +23,10 @@ would fail once traced again). A method `m` of a class `C` is a *factory* when
   keep none of its buffers); every other parameter is a *size*, which a call must give a
   value holding no buffer (`factory_sizes`);
 - the nested function defines no function, lambda, class or comprehension, declares no
-  `global` or `nonlocal`, and reads no name it does not bind itself but the method's
-  layers, sizes and number locals, a module-level import of JAX, flax, NumPy or `math`
-  no code rebinds, or a pure builtin the module never binds.
+  `global` or `nonlocal`, binds plain names only (no store into an object, no `del`,
+  no `+=`), and reads no name it does not bind itself but the method's layers, sizes
+  and number locals, a module-level import of JAX, flax, NumPy or `math` no code
+  rebinds, or a pure builtin the module never binds (and has no `import *`).
 
 Each call then returns a new function over new layers, which nothing else holds.
 """
@@ -51,8 +52,12 @@ _HOOKS = frozenset({"__getattr__", "__getattribute__"})
 _LAYERS = nnx_api.FRESH_LAYERS & frozenset(nnx_api.UNKEPT_LAYER_CALLS)
 #: The libraries whose module-level imports a closure may read.
 _LIBRARIES = frozenset({"jax", "flax", "numpy", "math"})
-#: Nodes of a nested scope, or of a binding of an enclosing one, in the closure's body.
-_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.CompFor, cst.Global, cst.Nonlocal)
+#: Nodes of a nested scope, of a binding of an enclosing one, or of a store into an
+#: object (`layer.kernel = w`, `del layer.bias`), in the closure's body.
+_SCOPES = (
+    cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.CompFor, cst.Global, cst.Nonlocal,
+    cst.AugAssign, cst.AnnAssign, cst.Del,
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -135,9 +140,9 @@ def _factory_sizes(ctx: ModuleContext, fn: Function) -> tuple[str, ...] | None:
     if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None:
         return None
     plain = [*params.posonly_params, *params.params, *params.kwonly_params]
-    if not plain or any(p.default is not None and not is_literal(p.default) for p in plain):
+    if not fn.positional or any(p.default is not None and not is_literal(p.default) for p in plain):
         return None
-    me, *others = fn.params
+    me, *others = fn.params  # `me` the first positional: the object the call is bound to
     body = list(fn.node.body.body) if type(fn.node.body) is cst.IndentedBlock else []
     if body and _docstring(body[0]):
         body = body[1:]
@@ -240,11 +245,22 @@ def _fresh_layer(
 def _closed_over(ctx: ModuleContext, closure: cst.FunctionDef, allowed: set[str]) -> bool:
     """Whether the closure, with no nested scope, reads no free name but `allowed`, a
     library import or a builtin."""
-    if any(type(n) in _SCOPES for n in walk(closure.body)):
+    nodes = list(walk(closure.body))
+    if any(type(n) in _SCOPES for n in nodes):
         return False
+    targets = [n.target for n in nodes if type(n) is cst.AssignTarget]
+    if not all(_plain_target(t) for t in targets):
+        return False  # a store into an object
     bound = set(param_names(closure.params)) | _assigned(closure)
     free = {n.value for n in read_names(closure.body)} - bound
     return all(n in allowed or _library(ctx, n) or _builtin(ctx, n) for n in free)
+
+
+def _plain_target(target: cst.BaseExpression) -> bool:
+    """A name, or a tuple or list of plain targets (`B, H, W, C = x.shape`)."""
+    if type(target) is cst.Tuple or type(target) is cst.List:
+        return all(type(e) is cst.Element and _plain_target(e.value) for e in target.elements)
+    return type(target) is cst.Name
 
 
 def _assigned(closure: cst.FunctionDef) -> set[str]:
@@ -258,7 +274,7 @@ def _assigned(closure: cst.FunctionDef) -> set[str]:
 
 def _library(ctx: ModuleContext, name: str) -> bool:
     """A module-level import of a library (`jnp`), which no code binds otherwise."""
-    qual = ctx.qualify(cst.Name(name)) or ""
+    qual = ctx.imports.qualify(cst.Name(name)) or ""
     if qual.split(".", 1)[0] not in _LIBRARIES:
         return False
     binders = [s for s in ctx.graph.stmts if name in s.defs]
@@ -269,9 +285,13 @@ def _library(ctx: ModuleContext, name: str) -> bool:
 
 
 def _builtin(ctx: ModuleContext, name: str) -> bool:
-    """A pure builtin the module never binds."""
-    bound = any(name in s.defs for s in ctx.graph.stmts)
-    return name in python_api.PURE_BUILTINS and not bound and name not in ctx.imports.bindings
+    """A pure builtin the module never binds (nor may bind: no `import *`)."""
+    bound = any(name in s.defs for s in ctx.graph.stmts) or name in ctx.imports.bindings
+    starred = any(
+        type(s.node) is cst.ImportFrom and type(s.node.names) is cst.ImportStar
+        for s in ctx.graph.stmts
+    )
+    return name in python_api.PURE_BUILTINS and not bound and not starred
 
 
 def _bound(fn: Function, call: cst.Call) -> dict[str, cst.BaseExpression] | None:

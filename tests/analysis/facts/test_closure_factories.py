@@ -86,6 +86,9 @@ def test_a_block_building_its_layers_is_a_factory_whose_sizes_are_its_numbers() 
         BLOCK.replace("y = nnx.gelu(", "y = (lambda v: v)("),
         BLOCK.replace("        B, C =", "        nonlocal back\n        B, C ="),
         BLOCK.replace("    def forward", "    @jax.jit\n    def forward"),
+        # a store into a layer it closes over, or an augmented assignment
+        BLOCK.replace("        B, C =", "        back.kernel = norm.scale\n        B, C ="),
+        BLOCK.replace("        B, C =", "        x += 1\n        B, C ="),
         # a local bound twice, a branch, `*args`
         BLOCK.replace("    def forward", "    norm = back\n\n    def forward"),
         BLOCK.replace('    """A residual block."""', "    if n_in:\n        n_in = 1"),
@@ -110,6 +113,12 @@ def test_what_is_no_factory(method: str) -> None:
 )
 def test_a_method_the_program_may_replace_is_no_factory(extra: str) -> None:
     assert _found(_net(BLOCK) + extra + "\n") == {}
+
+
+def test_a_builtin_a_star_import_may_rebind_is_not_read() -> None:
+    code = _net(BLOCK)
+    assert _found(code) == {"_block": ("n_in", "n_out")}  # `len`, the builtin
+    assert _found("from helpers import *\n" + code) == {}
 
 
 def test_a_class_with_an_attribute_hook_has_no_factory() -> None:
