@@ -95,6 +95,7 @@ from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
 from autoopt.analysis.facts.bufferless import bufferless_names
+from autoopt.analysis.facts.closure_factories import factory_sizes, leaf_fields
 from autoopt.analysis.facts.constructors import (
     bufferless_value,
     field_value,
@@ -1625,8 +1626,9 @@ class Leaves:
         `__init__`: the values it stores (`constructors.init_fields`), read with the
         parameters the call gives literals holding no buffer and the others read as the
         caller's arguments; a local filled with new buffers, or a class it makes, is new
-        at each call."""
-        found = init_fields(self.ctx, cls)
+        at each call; a closure a factory method returns (`closure_factories`) is none,
+        where the call gives its sizes no buffer."""
+        found = leaf_fields(self.ctx, cls)
         if found is None or any(a.star for a in call.args):
             return None
         init, stores = found
@@ -1638,7 +1640,12 @@ class Leaves:
         leaves: list[frozenset[str]] = []
         unknown = False
         for stmt in stores:
-            part = Leaves(self.ctx, stmt, init=scope).of(field_value(stmt), depth + 1)
+            reader = Leaves(self.ctx, stmt, init=scope)
+            sizes = factory_sizes(self.ctx, cls, init.params[0], field_value(stmt))
+            if sizes is not None:  # a closure over new layers: static, no leaf
+                unknown |= not all(reader._no_buffer(size) for size in sizes)
+                continue
+            part = reader.of(field_value(stmt), depth + 1)
             unknown |= part is None
             leaves += [leaf - scope.me for leaf in part or ()]  # linked by the store only
         if first_repeat(leaves, "") is not None:  # among the fields known, whatever the rest

@@ -6,10 +6,12 @@ values that `__init__` stores in its fields (a field written twice, in two branc
 `if`, may hold either: both are counted). It answers only where every write is
 `self.f = value`, `self` is read for nothing else but `self.f` of a field `param_fields`
 lists (a field stored once, from a parameter: `self.b = self.a` of another field ties
-two fields), the class is bound once at module level with `equinox.Module` or
-`flax.nnx.Module` its one base, defines no `__post_init__`, `__new__` or `__setattr__`,
-no nested function in `__init__`, and gives its fields no default but a literal one (a
-class attribute is shared by every object). An nnx module is mutable: no other method
+two fields) or, where the caller names them, a store `self.f = self.m(...)` of a method
+`m` `closure_factories` proves returns a closure holding no leaf, the class is bound
+once at module level with `equinox.Module` or `flax.nnx.Module` its one base, defines
+no `__post_init__`, `__new__` or `__setattr__`, no nested function in `__init__`, and
+gives its fields no default but a literal one (a class attribute is shared by every
+object). An nnx module is mutable: no other method
 of its class may write an attribute or item through its first parameter, at any depth
 (`self.dec.kernel = self.enc.kernel` ties two variables, so may
 `self.layers.append(...)`), nor call `setattr`.
@@ -41,9 +43,13 @@ _APPENDS = frozenset({"append"})
 _MODULE_BASES = eqx_api.MODULE_BASES | nnx_api.USER_MODULE_BASES
 
 
-def init_fields(ctx: ModuleContext, name: str) -> tuple[Function, list[Stmt]] | None:
+def init_fields(
+    ctx: ModuleContext, name: str, factories: frozenset[str] = frozenset()
+) -> tuple[Function, list[Stmt]] | None:
     """The `__init__` of module class `name` and the statements storing its fields; None
-    where the class is not read so (module docstring)."""
+    where the class is not read so (module docstring). `__init__` may also call the
+    methods `factories` through `self` where a store's whole value is that call
+    (`self.f = self.m(...)`; `closure_factories.leaf_fields` proves what they return)."""
     node = _module_class(ctx, name)
     init = ctx.graph.functions.get(f"{name}.__init__")
     if node is None or init is None or not literal_defaults(node):
@@ -64,7 +70,7 @@ def init_fields(ctx: ModuleContext, name: str) -> tuple[Function, list[Stmt]] | 
     if any(s.scope != init.qualname or type(s.node) is cst.FunctionDef for s in stmts):
         return None  # a nested function may close over a field's value
     stores = [s for s in stmts if _field(s, me) is not None]
-    return None if _reads_self(init, stores) else (init, stores)
+    return None if _reads_self(init, stores, factories) else (init, stores)
 
 
 def param_fields(init: Function, stores: list[Stmt]) -> dict[str, str]:
@@ -223,13 +229,24 @@ def _field(stmt: Stmt, me: str) -> str | None:
     return target.attr.value if target.value.value == me else None
 
 
-def _reads_self(init: Function, stores: list[Stmt]) -> bool:
-    """Whether `__init__` uses `self` other than as the object of a field it stores, or
-    in `self.f` of a field `param_fields` lists."""
+def _reads_self(init: Function, stores: list[Stmt], factories: frozenset[str]) -> bool:
+    """Whether `__init__` uses `self` other than as the object of a field it stores, in
+    `self.f` of a field `param_fields` lists, or in a store's whole value `self.m(...)`
+    of a method `m` of `factories`."""
     allowed = {id(s.node.targets[0].target.value) for s in stores}  # type: ignore[attr-defined]  # an Assign
+    allowed |= {id(n) for n in (_factory_receiver(s, factories) for s in stores) if n is not None}
     finder = _Uses(init.params[0], set(param_fields(init, stores)))
     init.node.body.visit(finder)
     return any(id(n) not in allowed for n in finder.found)
+
+
+def _factory_receiver(stmt: Stmt, factories: frozenset[str]) -> cst.Name | None:
+    """`self` in a store `self.f = self.m(...)` of a method `m` of `factories`."""
+    value = field_value(stmt)
+    func = value.func if type(value) is cst.Call else None
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+        return None
+    return func.value if func.attr.value in factories else None
 
 
 class _Uses(cst.CSTVisitor):

@@ -15,7 +15,8 @@ hold such an object (`holds_module`) only when all of these hold:
 
 The overlay's constructors build distinct buffers; a class of the module may store one
 array in two variables (tied weights), which a donation would donate twice, so its
-objects are proven only where `constructors.init_fields` reads its construction (then
+objects are proven only where `constructors.init_fields` reads its construction, stores
+of a factory method's closure included (`closure_factories.leaf_fields`; then
 `aliases.repeated_leaf` checks what each `__init__` stores): `built_from_fields`.
 
 Anything else is unproven.
@@ -28,6 +29,7 @@ import libcst as cst
 from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.closure_factories import leaf_fields
 from autoopt.analysis.facts.constructors import init_fields
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.model import RequireImport
@@ -35,13 +37,13 @@ from autoopt.model import RequireImport
 
 def built_from_fields(ctx: ModuleContext, reader: Stmt, name: str) -> bool:
     """Whether `name` is proven to hold an nnx object an overlay-listed constructor built,
-    or a class of this module whose `__init__` `constructors.init_fields` reads (a class
-    it does not may store one array in two variables: tied weights)."""
+    or a class of this module whose `__init__` `closure_factories.leaf_fields` reads (a
+    class it does not may store one array in two variables: tied weights)."""
     if module_class(ctx, reader, name) in nnx_api.MODULE_CLASSES:
         return True
     call = binding_call(ctx, reader, name)
     func = None if call is None else call.func
-    return type(func) is cst.Name and init_fields(ctx, func.value) is not None
+    return type(func) is cst.Name and leaf_fields(ctx, func.value) is not None
 
 
 def holds_module(ctx: ModuleContext, reader: Stmt, name: str) -> bool:

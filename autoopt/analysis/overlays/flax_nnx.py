@@ -75,6 +75,12 @@ MODULE_BASES = frozenset({"flax.nnx.Module", "flax.nnx.Optimizer"})
 #: Bases of the module classes users write: an instance holds what its `__init__`
 #: stores in its attributes, and nothing else (no array of its own).
 USER_MODULE_BASES = frozenset({"flax.nnx.Module"})
+#: Bases of the module classes users write whose objects keep an attribute holding a
+#: plain Python function (a closure a method returned) as static graph data: the module's
+#: state, and so the arrays `nnx.jit` passes and donates, holds none of the arrays or
+#: variables the function closes over; called under `nnx.jit`, it reads them as they
+#: are, and nothing is written back into them.
+STATIC_FUNCTION_BASES = frozenset({"flax.nnx.Module"})
 #: Layer constructors whose object holds new buffers (parameters drawn from `rngs`,
 #: statistics made new; a `Dropout` keeps a fork of `rngs`, new keys), none of `rngs`'s
 #: and none twice, and besides them only what its other arguments hold (a size given as

@@ -37,7 +37,8 @@ def test_names_exist() -> None:
              | nnx_api.MODULE_BASES | set(nnx_api.STATIC_OPTIONS)
              | set(nnx_api.DONATE_OPTIONS) | nnx_api.UNKEPT_OBJECTS
              | set(nnx_api.ALIASING) | nnx_api.VARIABLE_TYPES
-             | nnx_api.FRESH_LAYERS | nnx_api.USER_MODULE_BASES | nnx_api.RENDERING
+             | nnx_api.FRESH_LAYERS | nnx_api.USER_MODULE_BASES | nnx_api.STATIC_FUNCTION_BASES
+             | nnx_api.RENDERING
              | nnx_api.RENDERED_LAYERS | {nnx_api.SEQUENTIAL, nnx_api.RNGS})  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
@@ -316,6 +317,71 @@ def test_a_user_module_holds_what_its_init_stores_and_nothing_else() -> None:
     block = Block(2, rngs=rngs)
     stored = pointers((nnx.state(block.linear), block.scale[...]))
     assert pointers(nnx.state(block)) == stored and fresh_leaves(nnx.state(block), nnx.state(rngs))
+
+
+class _Residual(nnx.Module):
+    """A module holding a closure over a layer it built for it, and a layer of its own."""
+
+    def __init__(self, n: int, *, rngs: nnx.Rngs) -> None:
+        self.linear = nnx.Linear(n, n, rngs=rngs)
+        self.block = self._block(n, rngs)
+
+    def _block(self, n: int, rngs: nnx.Rngs):
+        inner = nnx.Linear(n, n, rngs=rngs)
+
+        def forward(x):
+            return x + inner(x)
+
+        return forward
+
+    def __call__(self, x):
+        return self.block(self.linear(x))
+
+
+@pytest.mark.parametrize("base", sorted(nnx_api.STATIC_FUNCTION_BASES))
+def test_a_closure_attribute_is_static_and_its_layers_are_never_donated(base: str) -> None:
+    assert transform(base) is nnx.Module and issubclass(_Residual, transform(base))
+    m, reference = _Residual(3, rngs=nnx.Rngs(0)), _Residual(3, rngs=nnx.Rngs(0))
+    inner = m.block.__closure__[0].cell_contents
+    assert isinstance(inner, nnx.Linear)
+    assert pointers(nnx.state(m)) == pointers(nnx.state(m.linear))  # the closure's: none
+    closed = snapshot(nnx.state(inner))
+    (jit,) = nnx_api.UPDATES_MODULES
+    positions, _ = nnx_api.DONATE_OPTIONS[jit]
+
+    def train(m, optimizer, x):
+        optimizer.update(m, nnx.grad(loss)(m, x))
+        return loss(m, x)
+
+    donating = transform(jit)(train, **{positions: (0, 1)})
+    plain = transform(jit)(train)
+    optimizer = nnx.Optimizer(m, optax.sgd(0.1), wrt=nnx.Param)
+    kept = nnx.Optimizer(reference, optax.sgd(0.1), wrt=nnx.Param)
+    old = m.linear.kernel[...]
+    for rows in (2, 2, 5):  # a new shape traces again, reading the closure's layer again
+        x = jnp.ones((rows, 3))
+        assert jnp.allclose(donating(m, optimizer, x), plain(reference, kept, x))
+    assert old.is_deleted() and not any(a.is_deleted() for a in jax.tree.leaves(nnx.state(inner)))
+    assert leaves_equal(nnx.state(inner), closed)  # read as it is, nothing written back
+
+
+def test_a_closure_over_a_leaf_s_array_fails_once_the_leaf_is_donated() -> None:
+    """Why a closure may hold no array of the module's own leaves (nor of the caller's)."""
+
+    class Tied(nnx.Module):
+        def __init__(self, rngs: nnx.Rngs) -> None:
+            self.linear = nnx.Linear(3, 3, rngs=rngs)
+            kernel = self.linear.kernel[...]
+            self.block = lambda x: x @ kernel
+
+        def __call__(self, x):
+            return self.block(self.linear(x))
+
+    m = Tied(nnx.Rngs(0))
+    step = nnx.jit(lambda m, x: jnp.sum(m(x)), donate_argnums=(0,))
+    step(m, jnp.ones((2, 3)))
+    with pytest.raises(RuntimeError, match="deleted"):
+        step(m, jnp.ones((5, 3)))  # traced again: the closure reads the donated kernel
 
 
 def _optimizer(name: str):
