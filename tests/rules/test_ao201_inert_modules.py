@@ -99,10 +99,13 @@ TIED_FIELDS = (
 
 
 def kept_by_loss(line: int) -> str:
+    """The loss's link, with the premise of `inert_modules` that fails for `critic`."""
     return (
         "`generator` may hold the buffers of `critic` and is passed in the same call: "
-        f"`loss(generator, critic, x)` at line {line} runs code that may keep `critic`, and "
-        "`generator` may hold what such code keeps"
+        f"`loss(generator, critic, x)` at line {line} runs code that may keep `critic` "
+        f"(`critic` is bound at line {line - 2} to the result of `Critic`, not proven an "
+        "equinox module of arrays and immutable values), and `generator` may hold what such "
+        "code keeps"
     )
 
 

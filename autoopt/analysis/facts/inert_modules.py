@@ -70,13 +70,40 @@ def inert_name(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
 
 
 def _inert_name(ctx: ModuleContext, stmt_id: int, name: str) -> bool:
-    stmt = ctx.graph.stmts[stmt_id]
-    if code_words(ctx, _SETTERS) or not _bound_only_here(ctx, stmt.scope, name):
-        return False
-    if ctx.per_module(_stores_attributes):
-        return False
+    return not why_not_inert(ctx, ctx.graph.stmts[stmt_id], name)
+
+
+def why_not_inert(ctx: ModuleContext, stmt: Stmt, name: str) -> str:
+    """The premise of `inert_name` that fails for `name` at `stmt`, as a clause; ""
+    where it holds."""
+    words = code_words(ctx, _SETTERS)
+    if words:
+        return f"the module names `{words[0]}`, which may set a field of a frozen object"
+    if not _bound_only_here(ctx, stmt.scope, name):
+        return f"`{name}` may be bound other than by the statements of its scope"
+    stored = ctx.per_module(_attribute_store)
+    if stored:
+        return f"the module sets an attribute at line {stored}, as it could a function's"
     binders = ctx.graph.reaching_defs(stmt, name)
-    return bool(binders) and all(_binds_inert(ctx, s, name) for s in binders)
+    if not binders:
+        return f"no statement of its scope binds `{name}`"
+    for binder in binders:
+        if not _binds_inert(ctx, binder, name):
+            line = ctx.span(binder.node).line
+            return (
+                f"`{name}` is bound at line {line} to {_spelled(ctx, binder)}, not proven an "
+                "equinox module of arrays and immutable values"
+            )
+    return ""
+
+
+def _spelled(ctx: ModuleContext, binder: Stmt) -> str:
+    """`the result of `make_step``, or the value bound, as the clause names it."""
+    node = binder.node
+    value = node.value if type(node) is cst.Assign else None
+    if type(value) is cst.Call:
+        return f"the result of `{ctx.code(value.func)}`"
+    return "what that statement gives" if value is None else f"`{ctx.code(value)}`"
 
 
 def _bound_only_here(ctx: ModuleContext, scope: str, name: str) -> bool:
@@ -238,19 +265,19 @@ def _inert_global(ctx: ModuleContext, stmt: Stmt, name: cst.Name) -> bool:
     return not any(d is not None and not is_literal(d) for d in defaults)
 
 
-def _stores_attributes(ctx: ModuleContext) -> bool:
-    """Whether a statement of the module stores or deletes an attribute other than a
-    field `self.f` in an `__init__` (a function's attribute may be set so, to a buffer)."""
+def _attribute_store(ctx: ModuleContext) -> int:
+    """The line of the first statement of the module storing or deleting an attribute
+    other than a field `self.f` in an `__init__` (a function's attribute may be set so,
+    to a buffer); 0 where none does."""
     for stmt in ctx.graph.stmts:
-        node = stmt.node
         fn = ctx.graph.functions.get(stmt.scope)
         me = fn.params[0] if fn is not None and fn.name == "__init__" and fn.params else None
-        for target in _targets(node):
+        for target in _targets(stmt.node):
             if type(target) is cst.Attribute and not (
                 type(target.value) is cst.Name and target.value.value == me
             ):
-                return True
-    return False
+                return ctx.span(stmt.node).line
+    return 0
 
 
 def _targets(node: cst.CSTNode) -> list[cst.BaseExpression]:

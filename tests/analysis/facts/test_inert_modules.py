@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoopt.analysis.facts.inert_modules import inert_name
+from autoopt.analysis.facts.inert_modules import inert_name, why_not_inert
 
 from ..helpers import HEADER, context, stmt
 
@@ -233,3 +233,40 @@ def test_a_global_rebound_by_a_function_is_not_proven() -> None:
 def test_only_the_bindings_that_reach_the_read_count(code: str, expected: bool) -> None:
     ctx = context(CLASSES.replace("BIND\n    use(m)", code), IMPORTS)
     assert inert_name(ctx, stmt(ctx, "use(m)"), "m") is expected
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("m = Model(3, key)", ""),
+        (
+            "m = Boxed(key)",
+            "`m` is bound at line 127 to the result of `Boxed`, not proven an equinox module "
+            "of arrays and immutable values",
+        ),
+        (
+            "m = [Model(3, key)][0]",
+            "`m` is bound at line 127 to `[Model(3, key)][0]`, not proven an equinox module "
+            "of arrays and immutable values",
+        ),
+        ("pass", "no statement of its scope binds `m`"),
+        (
+            "m = Model(3, key)\n    box.kept = w",
+            "the module sets an attribute at line 128, as it could a function's",
+        ),
+        (
+            "m = Model(3, key)\n    object.__setattr__(box, 'kept', w)",
+            "the module names `__setattr__`, which may set a field of a frozen object",
+        ),
+    ],
+)
+def test_the_premise_that_fails_is_named(code: str, why: str) -> None:
+    ctx = context(CLASSES.replace("BIND", code), IMPORTS)
+    assert why_not_inert(ctx, stmt(ctx, "use(m)"), "m") == why
+
+
+def test_a_name_another_function_rebinds_is_named() -> None:
+    classes = CLASSES + "\ndef reset():\n    global m\n    m = somelib.make()\n"
+    ctx = context(classes.replace("BIND", "m = Model(3, key)"), IMPORTS)
+    why = why_not_inert(ctx, stmt(ctx, "use(m)"), "m")
+    assert why == "`m` may be bound other than by the statements of its scope"
