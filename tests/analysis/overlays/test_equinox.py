@@ -472,6 +472,8 @@ def test_modules_set_nothing_but_fields_and_nothing_after_init() -> None:
         Extra()
     with pytest.raises(dataclasses.FrozenInstanceError):
         MODEL.activation = jnp.sin
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        MODEL.__init__(X, jnp.sin)  # `__init__` called again sets nothing either
 
 
 class Plain:
