@@ -11,7 +11,10 @@ that follows "`alias` may hold the buffers of `name`"):
   (`analysis/facts/jit_outputs.py`);
 - `alias` holds `name` only through code autoopt cannot see: `name` was handed to code
   that may keep it (a method of a class of the program not proven to keep nothing runs
-  in `model(x)`), and `alias` comes from such code (a batch of a library's loader);
+  in `model(x)`), and `alias` comes from such code (a batch of a library's loader); where
+  that code is an `eqx.filter_jit` body given `name` whole, the premise of
+  `facts/inert_modules.py` that fails for `name` (such a body sees nothing of an inert
+  module);
 - the call reads `alias` only as a part of it (`d.field`): a field read from a value
   holding `name`'s buffers is not proven to hold none of them.
 """
@@ -22,9 +25,10 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
-from autoopt.analysis.core.graph import CallSite
+from autoopt.analysis.core.graph import CallSite, Stmt
 from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.facts.aliases import RETAINED, Sharing
+from autoopt.analysis.facts.inert_modules import why_not_inert
 from autoopt.analysis.facts.wrapper_fields import field_clear
 from autoopt.analysis.overlays import equinox as eqx_api
 
@@ -119,8 +123,23 @@ def _keeper(ctx: ModuleContext, site: CallSite, sharing: Sharing, name: str) -> 
         for call in stmt.calls:
             if ctx.code(call.func) in codes and _hands(call, name):
                 line = ctx.span(stmt.node).line
-                return f"`{ctx.code(call)}` at line {line} runs code that may keep `{name}`"
+                clause = f"`{ctx.code(call)}` at line {line} runs code that may keep `{name}`"
+                return clause + _inert_note(ctx, stmt, call, name)
     return ""
+
+
+def _inert_note(ctx: ModuleContext, stmt: Stmt, call: cst.Call, name: str) -> str:
+    """Where `call` runs a jit whose body sees nothing of an inert equinox module
+    (`facts/inert_modules.py`) and is given `name` whole: the premise that fails."""
+    if type(call.func) is not cst.Name:
+        return ""
+    rebuilt = any(
+        j.name == call.func.value and j.transform in eqx_api.REBUILT_ARGUMENTS
+        for j in jitted_callables(ctx, frameworks=True)
+    )
+    given = any(type(a.value) is cst.Name and a.value.value == name for a in call.args)
+    why = why_not_inert(ctx, stmt, name) if rebuilt and given else ""
+    return f" ({why})" if why else ""
 
 
 def _hands(call: cst.Call, name: str) -> bool:

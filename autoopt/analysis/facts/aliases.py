@@ -43,8 +43,9 @@ object is not proven one of a class of the module, whose code is read instead; a
 `partial(f, model)(x)`; not a jit's, whose function runs on tracers) joins its arguments
 as they do. A call of a compiled function (`core/jitted.py`, by name; not `nnx.jit`'s,
 still read as keeping nothing) joins only the arguments its body sees as the caller's
-objects: `jax.jit`'s static ones, and every one of `eqx.filter_jit`'s but arrays and
-immutable values holding no buffer (`facts/jit_arguments.py`); an object that is no
+objects: `jax.jit`'s static ones, and every one of `eqx.filter_jit`'s but arrays,
+immutable values holding no buffer and equinox modules of such leaves
+(`facts/jit_arguments.py`, `facts/inert_modules.py`); an object that is no
 pytree carries the buffers it holds into the body, which may store them on another
 (tests/hazards h1260). A body read and proven to keep and store nothing joins none.
 

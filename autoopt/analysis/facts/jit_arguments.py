@@ -14,7 +14,10 @@ buffer of `params` (tests/hazards h1260). `as_is` gives those arguments:
   call raises;
 - a jit that makes every non-array leaf static (`overlays.NON_ARRAYS_STATIC`,
   `eqx.filter_jit`): every argument but those the value model proves an array or an
-  immutable value holding no buffer (a number, a string, a dtype, a shape, None).
+  immutable value holding no buffer (a number, a string, a dtype, a shape, None), and,
+  for a jit that hands its function new containers (`equinox.REBUILT_ARGUMENTS`), a
+  name proven to hold an equinox module whose every other leaf is such a value
+  (`facts/inert_modules.py`): the body sees none of its objects.
 
 Any other spelling (a static option that is no literal, `*args` or `**kwargs` at the
 call, a static option of a function not seen) gives every argument; `nnx.jit`, which
@@ -29,6 +32,8 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import Jitted, literal_names
+from autoopt.analysis.facts.inert_modules import inert_name
+from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
@@ -46,13 +51,23 @@ def as_is(
     receiver = [call.func.value] if bound and type(call.func) is cst.Attribute else []
     if jitted.transform in overlays.NON_ARRAYS_STATIC:
         data = model(ctx)
+        rebuilt = jitted.transform in eqx_api.REBUILT_ARGUMENTS
         return receiver + [
-            a.value for a in call.args if data.value_of(stmt, a.value).kind not in _DATA
+            a.value
+            for a in call.args
+            if data.value_of(stmt, a.value).kind not in _DATA
+            and not (rebuilt and _inert_module(ctx, stmt, a))
         ]
     if jitted.transform != "jax.jit":
         return None
     static = _static_arguments(jitted, call, bound)
     return receiver + (static if static is not None else [a.value for a in call.args])
+
+
+def _inert_module(ctx: ModuleContext, stmt: Stmt, arg: cst.Arg) -> bool:
+    """A whole argument, a name proven to hold an inert equinox module."""
+    value = arg.value
+    return not arg.star and type(value) is cst.Name and inert_name(ctx, stmt, value.value)
 
 
 def _static_arguments(jitted: Jitted, call: cst.Call, bound: bool) -> list | None:

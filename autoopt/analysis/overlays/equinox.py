@@ -87,8 +87,19 @@ ALIASING = {
     "equinox.tree_at": "keeps the leaves of its second argument it does not replace",
     "equinox.nn.State": "holds the initial states its model argument keeps, the very buffers",
 }
-#: Base classes that make a class an immutable pytree of its fields.
+#: Base classes that make a class an immutable pytree of its fields: an object's field
+#: cannot be set once `__init__` returns, and `__init__` sets nothing but fields.
 MODULE_BASES = frozenset({"equinox.Module"})
+#: Jits that hand their function new containers: a `Module`, tuple, list or dict argument
+#: is rebuilt around tracers of its array leaves, so the function never sees the caller's
+#: containers, only its other leaves (numbers, functions, plain objects) as they are.
+REBUILT_ARGUMENTS = frozenset({"equinox.filter_jit"})
+#: Layers none of whose fields, at any depth, is a mutable object or holds a buffer, but
+#: their arrays and what they are given: each other value in them (static fields included)
+#: is an argument they were given but `key`, as it is, a tuple of their own layers, or a
+#: number, a boolean, a string, None or a callable of jax or equinox (a default
+#: activation).
+SEALED_LAYERS = frozenset({"equinox.nn.Linear", "equinox.nn.MLP"})
 #: Layer constructors whose array leaves are new buffers (weights drawn from `key`,
 #: never the key itself), none twice, whatever their sizes and flags (kept as static
 #: fields), unless given the array of `HELD_ARGUMENTS` (`Embedding(weight=w)` keeps `w`).

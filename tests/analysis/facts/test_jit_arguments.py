@@ -133,3 +133,54 @@ def main(params, box, other):
 def test_a_compiled_call_joins_only_what_its_body_sees_as_it_is(call: str, joined: bool) -> None:
     sharing = Sharing(context(LINKS.replace("CALL", call), IMPORTS), "main")
     assert sharing.may_share("box", "params") is joined
+
+
+MODULES = """
+class Model(eqx.Module):
+    w: jax.Array
+    n: int
+
+    def __init__(self, n, key):
+        self.w = jax.random.normal(key, (n,))
+        self.n = n
+
+class Boxed(eqx.Module):
+    w: jax.Array
+    box: list
+
+    def __init__(self, key):
+        self.w = jax.random.normal(key, (3,))
+        self.box = []
+
+@eqx.filter_jit
+def filtered(a, b):
+    return a.w
+
+@functools.partial(jax.jit, static_argnums=(0, 1))
+def static(a, b):
+    return a.w
+
+def main(key):
+    model = Model(3, key)
+    boxed = Boxed(key)
+    CALL
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        # tracers of `w`, and `n`, a number: the body sees nothing of the caller's
+        ("filtered(model, boxed)", ["boxed"]),
+        ("filtered(a=model, b=boxed)", ["boxed"]),
+        # `jax.jit` hands a static argument on as it is, the object itself
+        ("static(model, boxed)", ["model", "boxed"]),
+    ],
+)
+def test_an_inert_module_is_no_object_the_body_sees(call: str, expected: list[str]) -> None:
+    ctx = context(MODULES.replace("CALL", call), IMPORTS)
+    at = stmt(ctx, call)
+    node = at.node.value  # type: ignore[attr-defined]  # an expression statement
+    name = node.func.value
+    jitted = next(j for j in jitted_callables(ctx, frameworks=True) if j.name == name)
+    assert [ctx.code(e) for e in as_is(ctx, at, node, jitted, bound=False) or []] == expected

@@ -546,3 +546,96 @@ def test_apply_updates_keeps_the_model_s_classes() -> None:
     object.__setattr__(odd.out, "in_features", 5)  # another static field
     with pytest.raises(ValueError):
         eqx.apply_updates(model, odd)
+
+
+def test_modules_set_nothing_but_fields_and_nothing_after_init() -> None:
+    """`MODULE_BASES`: `__init__` may set fields only, and nothing may be set after it."""
+
+    class Extra(eqx.Module):
+        weight: jax.Array
+
+        def __init__(self):
+            self.weight = X
+            self.other = X
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Extra()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        MODEL.activation = jnp.sin
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        MODEL.__init__(X, jnp.sin)  # `__init__` called again sets nothing either
+
+
+class Plain:
+    """Not a pytree: a leaf `filter_jit` hands on as it is."""
+
+
+class Holder(eqx.Module):
+    weight: jax.Array
+    layers: tuple
+    plain: Plain
+    size: int = eqx.field(static=True)
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.REBUILT_ARGUMENTS))
+def test_the_function_sees_new_containers_and_the_caller_s_other_leaves(name: str) -> None:
+    holder = Holder(X, (MODEL, [MODEL.weight]), Plain(), 3)
+    seen = {}
+
+    @resolve_object(name)
+    def body(module):
+        seen["module"] = module
+        return module.weight * module.size
+
+    body(holder)
+    module = seen["module"]
+    assert module is not holder and module.layers is not holder.layers
+    assert module.layers[0] is not MODEL and module.layers[1] is not holder.layers[1]
+    assert isinstance(module.weight, jax.core.Tracer)
+    assert isinstance(module.layers[1][0], jax.core.Tracer)
+    assert module.plain is holder.plain and module.layers[0].activation is MODEL.activation
+
+
+def activation(x):
+    return x
+
+
+#: Each sealed layer, given an argument of every kind it may keep (`activation`).
+SEALED = {
+    "equinox.nn.Linear": lambda: eqx.nn.Linear(3, 2, use_bias=False, key=KEY),
+    "equinox.nn.MLP": lambda: eqx.nn.MLP(
+        3, "scalar", 8, 2, activation=activation, final_activation=jnp.tanh, key=KEY
+    ),
+}
+DEFAULTS = {"equinox.nn.MLP": lambda: eqx.nn.MLP(3, 2, 8, 2, key=KEY)}
+
+
+def values_in(tree) -> list:
+    """Every value a module holds, at any depth: its fields (static ones too) and the
+    elements of its tuples, lists and dicts."""
+    if isinstance(tree, eqx.Module):
+        return [v for f in dataclasses.fields(tree) for v in values_in(getattr(tree, f.name))]
+    if isinstance(tree, tuple | list):
+        return [v for item in tree for v in values_in(item)]
+    if isinstance(tree, dict):
+        return [v for item in tree.values() for v in values_in(item)]
+    return [tree]
+
+
+def library_callable(value) -> bool:
+    module = getattr(value, "__module__", None) or type(value).__module__
+    return callable(value) and module.split(".")[0] in ("jax", "jaxlib", "equinox")
+
+
+@pytest.mark.parametrize("name", sorted(eqx_api.SEALED_LAYERS))
+def test_sealed_layers_hold_arrays_their_arguments_and_immutable_values(name: str) -> None:
+    assert resolve(name) and set(SEALED) == eqx_api.SEALED_LAYERS
+    for build in (SEALED[name], DEFAULTS.get(name, SEALED[name])):
+        layer = build()
+        for value in values_in(layer):
+            assert (
+                isinstance(value, jax.Array)
+                or type(value) in (int, float, bool, str, type(None))
+                or value is activation
+                or library_callable(value)
+            ), (name, value)
