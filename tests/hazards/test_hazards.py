@@ -28,7 +28,8 @@ no rule fires on: running them would exercise nothing of autoopt's; the by-hand 
 below runs them all). The variants run side by side.
 
 `python tests/hazards/test_hazards.py [hNN ...]` prints the findings, diffs and
-outcomes of some programs, for working on them.
+outcomes of some programs, for working on them; with `--rounding`, of the programs in
+`rounding/` (results that hang on exact float rounding, which no rewrite promises).
 """
 
 from __future__ import annotations
@@ -62,8 +63,15 @@ if str(ROOT) not in sys.path:  # run as a script, or imported by benchmarks/haza
 from tests.forking import isolated  # noqa: E402
 
 PROGRAMS_DIR = HERE / "programs"
+ROUNDING_DIR = HERE / "rounding"  # results that hang on exact rounding: not a promise
 PROGRAM_RE = re.compile(r"^h\d{2,}_(ao\d\d\d)_\w+\.py$")
-PROGRAMS = sorted(p.name for p in PROGRAMS_DIR.glob("h*.py") if PROGRAM_RE.match(p.name))
+
+
+def _programs(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob("h*.py") if PROGRAM_RE.match(p.name))
+
+
+PROGRAMS = _programs(PROGRAMS_DIR)
 HELPERS = sorted(
     p.name for p in PROGRAMS_DIR.glob("*.py") if not PROGRAM_RE.match(p.name)
 )  # modules the programs import (the "other module of the same project")
@@ -231,10 +239,12 @@ def build_suite(
     programs: list[str] | None = None,
     variants: tuple[str, ...] = TESTED,
     every_original: bool = False,
+    folder: Path = PROGRAMS_DIR,
 ) -> Suite:
     """Rewrite `programs` in each of `variants` and run what changed, and the originals of
     the programs some variant changes (all of them with `every_original`): a program that
-    no rewrite changes exercises nothing of autoopt's when it runs."""
+    no rewrite changes exercises nothing of autoopt's when it runs. The programs are read
+    from `folder`, the helper modules from `programs/`."""
     programs = programs or PROGRAMS
     root = Path(tempfile.mkdtemp(prefix="autoopt-hazards-"))
     project = root / "original"  # the originals run from here
@@ -242,7 +252,7 @@ def build_suite(
     (project / "pyproject.toml").write_text('[project]\nname = "hazard-programs"\n')
     sources = {}
     for name in programs + HELPERS:
-        sources[name] = (PROGRAMS_DIR / name).read_text()
+        sources[name] = ((folder if name in programs else PROGRAMS_DIR) / name).read_text()
         (project / name).write_text(sources[name])
     rewrites = _rewrite_all(project, programs + HELPERS, sources, variants[1:])
     _write_variants(root, project, programs + HELPERS, sources, rewrites)
@@ -449,8 +459,8 @@ def test_default_rewrite_is_idempotent(suite, program):
 # --------------------------------------------------------------------------- by hand
 
 
-def _report(programs: list[str]) -> None:
-    suite = build_suite(programs, VARIANTS, every_original=True)
+def _report(programs: list[str], folder: Path) -> None:
+    suite = build_suite(programs, VARIANTS, every_original=True, folder=folder)
     for program in programs:
         print(f"=== {program}")
         for variant in ("default", "unsafe"):
@@ -486,5 +496,6 @@ def _named(program: str, wanted: str) -> bool:
 
 if __name__ == "__main__":
     wanted = [a for a in sys.argv[1:] if not a.startswith("-")]
-    chosen = [p for p in PROGRAMS if not wanted or any(_named(p, w) for w in wanted)]
-    _report(chosen)
+    folder = ROUNDING_DIR if "--rounding" in sys.argv else PROGRAMS_DIR
+    candidates = _programs(folder)
+    _report([p for p in candidates if not wanted or any(_named(p, w) for w in wanted)], folder)
