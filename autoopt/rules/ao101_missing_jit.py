@@ -67,6 +67,9 @@ class MissingJit(Rule):
       parameters made by a library object's method are arrays (the `init` of
       `hk.transform` of sealed code): `analysis/facts/jit_plan.py`,
       `analysis/facts/library_arrays.py`
+    - no code of the module, nor of a project module it imports, relies on a rounding
+      XLA's simplifier folds away (`(t + 1.5 * 2**23) - 1.5 * 2**23` rounds eagerly,
+      `x + 0.0` turns `-0.0` into `0.0`): `analysis/facts/rounding_tricks.py`
     """
 
     id = "AO101"

@@ -105,7 +105,10 @@ class CompiledLoopStep(Rule):
     - the step is jittable, asked of the program with the step extracted (AO101's
       plan: what every function it calls or hands on, `jax.grad(loss_fn)`, reads from
       outside is unchanging; a Python float a Python sum cancels, `1.0 - keep`, is a
-      constant made static): `analysis/facts/jit_plan.py`, `analysis/facts/summaries.py`
+      constant made static): `analysis/facts/jit_plan.py`, `analysis/facts/summaries.py`;
+      among them, no code of the module or of a project module it imports relies on a
+      rounding XLA's simplifier folds away (`(t + 1.5 * 2**23) - 1.5 * 2**23`, `x + 0.0`):
+      `analysis/facts/rounding_tricks.py`
     - the loop variable and the carry are never needed static, and no carry grows
       (AO402's): `rules/loop_owner.py`
     - rows indexed by the traced loop variable clamp as before: `analysis/plans/fori.py`

@@ -110,6 +110,10 @@ class HostSyncInLoop(Rule):
       `analysis/plans/replay.py`
     - the loop is counted and its lines are calls of jitted or JAX functions on rows
       of unchanged JAX arrays: `analysis/plans/scan.py`, `analysis/core/jitted.py`
+    - no code of the module or of a project module it imports relies on a rounding
+      XLA's simplifier folds away, as one scan would fuse `encode(x)` adding
+      `1.5 * 2**23` with `decode(code)` subtracting it (else the list form):
+      `analysis/facts/rounding_tricks.py`
     - each carry keeps its shape and dtype: `analysis/plans/carry.py`
     - a carry the scan donates is read nowhere else (AO201's proof, asked of the
       rewritten program, so that a second run adds nothing): `analysis/facts/donation.py`

@@ -89,6 +89,9 @@ class InplaceUpdate(Rule):
 
     - the function is module-level, undecorated, pure, traceable whole and returns
       arrays; the loop is counted over plain assignments: `analysis/plans/fori.py`
+    - no code of the module or of a project module it imports relies on a rounding
+      XLA's simplifier folds away (`(t + 1.5 * 2**23) - 1.5 * 2**23`, `x + 0.0`; else the
+      helper, whose one update folds nothing): `analysis/facts/rounding_tricks.py`
     - every carry is an array defined before the loop that keeps its shape and
       dtype: `analysis/plans/carry.py`
     - rows indexed by the traced loop index clamp as before: `analysis/plans/fori.py`

@@ -83,7 +83,8 @@ class LoopToVmap(Rule):
     - it stages no host effect into its trace (`jax.debug.print`, callbacks), whose
       order vmap would change: `analysis/facts/effects.py`
     - it returns one array: `analysis/values/arrays.py`
-    - the jitted form's premises, asked of the program with the body extracted:
+    - the jitted form's premises, asked of the program with the body extracted (no
+      rounding trick XLA folds away among them: `analysis/facts/rounding_tricks.py`):
       `analysis/facts/jit_plan.py`
     - one owner per loop (AO501 takes only loops that carry nothing, which AO103
       never takes): `rules/loop_owner.py`

@@ -34,7 +34,7 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import CallSite, Function
-from autoopt.analysis.facts import purity, tracing
+from autoopt.analysis.facts import purity, rounding_tricks, tracing
 from autoopt.analysis.facts.callsites import ArgKind, classify
 from autoopt.analysis.facts.held_functions import held_locally
 from autoopt.analysis.facts.jit_forwarded import forwarded_to_jits
@@ -151,6 +151,7 @@ def jit_plan(
         _plan_parameter(ctx, plan, param, facts)
         if plan.problem:
             return plan
+    plan.doubts[:0] = rounding_tricks.premise(ctx)
     plan.doubts += info.doubts
     if plan.static:
         _check_static(ctx, plan)

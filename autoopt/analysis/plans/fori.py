@@ -26,7 +26,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.core.walk import child_list
-from autoopt.analysis.facts import purity, summaries, tracing
+from autoopt.analysis.facts import purity, rounding_tricks, summaries, tracing
 from autoopt.analysis.plans.carry import unstable_carry
 from autoopt.analysis.values import arrays
 from autoopt.analysis.values.lattice import Kind
@@ -70,7 +70,7 @@ def fori_plan(ctx: ModuleContext, loop: Loop) -> ForiPlan | None:
     if not carry or not _index_traceable(body, index):
         return None
     doubts = index_doubts(ctx, node, body, index) + _carry_doubts(ctx, fn, body, carry)  # type: ignore[arg-type]  # the loop: a For
-    doubts += frozen_doubts
+    doubts += frozen_doubts + rounding_tricks.premise(ctx)
     return ForiPlan(fn, loop, index, bounds, carry, tuple(doubts))
 
 

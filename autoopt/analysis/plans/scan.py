@@ -15,7 +15,10 @@ stacked every step and the kept steps picked after the loop); the `range` has li
 module-constant bounds and runs at least once (scan traces its body even for zero
 steps); the jitted functions take no static arguments; the index is used for nothing
 else; every carried name keeps its shape and dtype (analysis/plans/carry.py); and no
-name of the last step is read after the loop.
+name of the last step is read after the loop. A module that rounds by a trick XLA folds
+(`analysis/facts/rounding_tricks.py`) gets no scan: it would compile the loop's calls into
+one program, where `encode` adding `1.5 * 2**23` and `decode` subtracting it fold; the
+list form keeps each call its own program.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Function, Loop, Stmt
 from autoopt.analysis.core.jitted import jitted_callables
+from autoopt.analysis.facts import rounding_tricks
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.plans.carry import unstable_carry
 from autoopt.analysis.plans.fori import LoopPlan, counted_for, loop_carry
@@ -61,7 +65,7 @@ def scan_plan(ctx: ModuleContext, loop: Loop, collects: list[Collect]) -> ScanPl
     fn = ctx.graph.functions.get(loop.scope)
     node = loop.node
     counted = counted_for(node)
-    if fn is None or counted is None or _nested_loop(ctx, loop):
+    if fn is None or counted is None or _nested_loop(ctx, loop) or rounding_tricks.premise(ctx):
         return None
     index, bounds = counted
     if not _runs(ctx, bounds):
