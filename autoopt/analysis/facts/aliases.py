@@ -1558,6 +1558,10 @@ class Leaves:
         optimizer = optimizer_arguments(self.ctx, call)
         if optimizer is not None:
             return self._optimizer(*optimizer, depth)
+        if qual in eqx_api.ARRAYLESS_LAYERS and all(
+            not a.star and self._no_buffer(a.value) for a in call.args
+        ):
+            return []  # `MaxPool2d(kernel_size=2)`: no array anywhere
         kept = _layer_arguments(qual, call)
         if kept is not None:  # new buffers, and what its arguments but `rngs`/`key` hold
             leaves = self._all(kept, depth)

@@ -121,6 +121,14 @@ FRESH_CALLS: dict[str, tuple[tuple[str, int], ...]] = {
     "equinox.nn.Conv2d": (),
     "equinox.nn.GRUCell": (),
 }
+
+#: Layers with no array anywhere, given arguments that hold none: their sizes and flags
+#: are static fields, their other leaves the class's own (`init`, a number; `operation`,
+#: a `lax` function).
+ARRAYLESS_LAYERS = frozenset(
+    {"equinox.nn.MaxPool1d", "equinox.nn.MaxPool2d", "equinox.nn.MaxPool3d",
+     "equinox.nn.AvgPool1d", "equinox.nn.AvgPool2d", "equinox.nn.AvgPool3d"}
+)  # fmt: skip
 #: Layers -> the argument (keyword, position) whose array they keep as their own leaf.
 HELD_ARGUMENTS = {"equinox.nn.Embedding": ("weight", 2)}
 #: Layers whose array leaves are new buffers, none twice, and what their arguments other

@@ -119,6 +119,53 @@ class Model(eqx.Module):
 """,
     "model = Model()\n    state = eqx.nn.State(model)",
 )
+#: A model whose layers are a list of equinox layers, a pooling layer among them, and
+#: JAX functions: a pooling layer given sizes holds no array (`overlays/equinox.py`,
+#: `ARRAYLESS_LAYERS`), so the model's leaves are the layers' new buffers, none twice.
+EQX_POOLED = _eqx(
+    """
+
+class Model(eqx.Module):
+    layers: list
+
+    def __init__(self, key):
+        key1, key2 = jax.random.split(key)
+        self.layers = [
+            eqx.nn.Conv2d(1, 2, kernel_size=3, key=key1),
+            eqx.nn.MaxPool2d(kernel_size=2),
+            jax.nn.relu,
+            jnp.ravel,
+            eqx.nn.Linear(8, 4, key=key2),
+        ]
+""",
+    "model = Model(jax.random.key(0))\n    state = jnp.zeros(4)",
+)
+#: The same list holds one linear layer twice around a pooling layer: one buffer in two
+#: leaves, which donating `model` would donate twice.
+EQX_POOLED_TIED = _eqx(
+    """
+
+class Model(eqx.Module):
+    layers: list
+
+    def __init__(self, key):
+        linear = eqx.nn.Linear(4, 4, key=key)
+        self.layers = [linear, eqx.nn.AvgPool1d(kernel_size=1), linear]
+""",
+    "model = Model(jax.random.key(0))\n    state = jnp.zeros(4)",
+)
+#: A pooling layer given the caller's array (as its stride): not proven to hold none.
+EQX_POOL_GIVEN_ARRAY = _eqx(
+    """
+
+class Model(eqx.Module):
+    layers: list
+
+    def __init__(self, key, stride):
+        self.layers = [eqx.nn.Linear(4, 4, key=key), eqx.nn.MaxPool1d(1, stride=stride)]
+""",
+    "model = Model(jax.random.key(0), jnp.ones(()))\n    state = jnp.zeros(4)",
+)
 
 _NNX_HEAD = """
 import jax
@@ -357,6 +404,23 @@ INVALID = (
         message="cannot prove the leaves of `model` are distinct buffers",
     ),
     Invalid(EQX_WRAPPED_TWICE, fix=_NONE, message="fills two leaves of `model`"),
+    Invalid(EQX_POOLED, _eqx_donated(EQX_POOLED)),
+    # `model` is kept from donation, `state` donated
+    Invalid(
+        EQX_POOLED_TIED,
+        EQX_POOLED_TIED.replace(
+            "@eqx.filter_jit\ndef step(x, model, state):\n",
+            '@eqx.filter_jit(donate="all-except-first")\n'
+            "def step(undonated, state):\n    x, model = undonated\n",
+        ).replace("step(x, model, state)", "step((x, model), state)"),
+        message="not donated: `Model.linear` fills two leaves of `model`",
+    ),
+    Invalid(
+        EQX_POOL_GIVEN_ARRAY,
+        _eqx_donated(EQX_POOL_GIVEN_ARRAY),
+        fix=_UNSAFE,
+        message="cannot prove the leaves of `model` are distinct buffers",
+    ),
     Invalid(EQX_ARGUMENT, fix=_NONE, message="`state` may hold the buffers of `model`"),
     Invalid(EQX_STATE_OF_MODEL, fix=_NONE, message="`state` may hold the buffers of `model`"),
     Invalid(NNX_OPTIMIZER, _nnx_donated(NNX_OPTIMIZER)),

@@ -93,6 +93,66 @@ def test_leaves_of_equinox_layers_and_pairs(value: str, why: tuple[str, bool] | 
     assert repeated_leaf(ctx, ctx.graph.scope_stmts(MODULE)[-1], "s") == why
 
 
+POOLED = """
+class CNN(eqx.Module):
+    layers: list
+
+    def __init__(self, key):
+        k1, k2 = jax.random.split(key)
+        self.layers = [
+            eqx.nn.Conv2d(1, 3, kernel_size=4, key=k1),
+            eqx.nn.MaxPool2d(kernel_size=2),
+            jax.nn.relu,
+            eqx.nn.Linear(4, 4, key=k2),
+        ]
+
+class Tied(eqx.Module):
+    layers: list
+
+    def __init__(self, key):
+        linear = eqx.nn.Linear(4, 4, key=key)
+        self.layers = [linear, eqx.nn.AvgPool2d(2), linear]
+
+class Sized(eqx.Module):
+    layers: list
+
+    def __init__(self, size):
+        self.layers = [eqx.nn.MaxPool2d(size)]
+
+class MaxPool2d(eqx.Module):
+    w: jax.Array
+
+    def __init__(self, w):
+        self.w = w
+
+w = jnp.ones(3)
+key = jax.random.key(0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("CNN(key)", None),  # new buffers and a pooling layer given sizes: no array
+        ("[eqx.nn.MaxPool2d(2), eqx.nn.AvgPool1d(2, stride=2, padding=1, use_ceil=True)]", None),
+        ("Sized(2)", None),
+        ("Tied(key)", (f"`Tied.linear` {TWICE}", True)),  # the pool aside, proven twice
+        ("Sized(w)", (f"{UNPROVEN}: {TIED_WEIGHTS} (`Sized`)", False)),  # given an array
+        (
+            "[eqx.nn.MaxPool2d(2, stride=w), w]",
+            (f"{UNPROVEN} (`[eqx.nn.MaxPool2d(2, stride=w), w]`)", False),
+        ),
+        ("eqx.nn.MaxPool3d(*sizes)", (f"{UNPROVEN} (`eqx.nn.MaxPool3d(*sizes)`)", False)),
+        ("[MaxPool2d(w), MaxPool2d(w)]", (f"`w` {TWICE}", True)),  # this file's class
+    ],
+)
+def test_a_pooling_layer_given_no_buffer_holds_no_array(
+    value: str, why: tuple[str, bool] | None
+) -> None:
+    ctx = context(POOLED + f"s = {value}\nprint(s)\n", EQX)
+    assert repeated_leaf(ctx, ctx.graph.scope_stmts(MODULE)[-1], "s") == why
+
+
 def test_a_pair_from_make_with_state_links_nothing_but_what_the_object_holds() -> None:
     ctx = context(
         MODELS + "m, st = eqx.nn.make_with_state(Model)(key)\n"

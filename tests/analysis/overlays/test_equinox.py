@@ -178,6 +178,18 @@ def test_layer_constructors_make_new_buffers_none_twice(name: str) -> None:
     assert fresh_leaves(layer, KEY)
 
 
+@pytest.mark.parametrize("name", sorted(eqx_api.ARRAYLESS_LAYERS))
+def test_a_pooling_layer_holds_no_array(name: str) -> None:
+    """`ARRAYLESS_LAYERS`: given sizes and flags, no array among its leaves nor its
+    static fields (a number and a `lax` function are its only leaves)."""
+    assert resolve(name)
+    layer = getattr(eqx.nn, name.rsplit(".", 1)[1])(2, stride=1, padding=1, use_ceil=True)
+    assert not jax.tree.leaves(eqx.filter(layer, eqx.is_array))
+    parts = jax.tree.leaves(list(vars(layer).values()))
+    assert not [p for p in parts if eqx.is_array(p)]
+    assert {type(p) for p in jax.tree.leaves(layer)} <= {int, float, type(jax.lax.max)}
+
+
 def test_a_layer_given_its_weight_keeps_that_buffer() -> None:
     """Why a listed layer is fresh only when not given the array `HELD_ARGUMENTS` names."""
     table = jnp.ones((5, 3))
