@@ -16,12 +16,26 @@ buffer of `params` (tests/hazards h1260). `as_is` gives those arguments:
   `eqx.filter_jit`): every argument but those the value model proves an array or an
   immutable value holding no buffer (a number, a string, a dtype, a shape, None).
 
+- `nnx.jit` (`overlays/flax_nnx.py`, `STATICS_AS_IS`): its static arguments, and every
+  other argument but data (as `filter_jit`'s): a graph object's attributes that are
+  neither variables nor graph objects are the caller's very objects in the body (h1584),
+  and the graph the body leaves is written back, a variable moved from one argument to
+  another included (h1585).
+
 Any other spelling (a static option that is no literal, `*args` or `**kwargs` at the
-call, a static option of a function not seen) gives every argument; `nnx.jit`, which
-writes module state back into its arguments, is not read here (None).
+call, a static option of a function not seen) gives every argument.
+
+`moved_only` gives, of an `nnx.jit` call given no static argument, the arguments but
+data where each is a name proven to hold a graph object keeping nothing that carries a
+buffer outside its variables (`facts/nnx_static_parts.py`): the body then sees none of
+the caller's objects that hold a buffer and keeps none, and can only move variables
+and graph objects among those arguments (each variable holding a new buffer after the
+call).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import libcst as cst
 
@@ -29,6 +43,8 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import Jitted, literal_names
+from autoopt.analysis.facts.nnx_static_parts import static_problem
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
@@ -36,6 +52,8 @@ from autoopt.analysis.values.model import model
 _DATA = frozenset(
     {Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE}
 )
+#: Jits whose static arguments are named by `jax.jit`'s options.
+_STATIC_OPTION_JITS = frozenset({"jax.jit"}) | nnx_api.STATICS_AS_IS
 
 
 def as_is(
@@ -45,14 +63,49 @@ def as_is(
     whose objects the compiled body sees as the caller's; None for a jit not read here."""
     receiver = [call.func.value] if bound and type(call.func) is cst.Attribute else []
     if jitted.transform in overlays.NON_ARRAYS_STATIC:
-        data = model(ctx)
-        return receiver + [
-            a.value for a in call.args if data.value_of(stmt, a.value).kind not in _DATA
-        ]
-    if jitted.transform != "jax.jit":
+        return receiver + _not_data(ctx, stmt, call.args)
+    if jitted.transform not in _STATIC_OPTION_JITS:
         return None
     static = _static_arguments(jitted, call, bound)
-    return receiver + (static if static is not None else [a.value for a in call.args])
+    if static is None:
+        return receiver + [a.value for a in call.args]
+    if jitted.transform in nnx_api.STATICS_AS_IS:
+        rest = [a for a in call.args if all(a.value is not s for s in static)]
+        return receiver + static + _not_data(ctx, stmt, rest)
+    return receiver + static
+
+
+def moved_only(ctx: ModuleContext, stmt: Stmt, call: cst.Call, jitted: Jitted) -> list[str] | None:
+    """The names an `nnx.jit` call (`STATICS_AS_IS`) is given, but data, where it is given
+    no static argument and each of them holds a graph object proven to keep nothing
+    carrying a buffer outside its variables; None otherwise."""
+    if jitted.transform not in nnx_api.STATICS_AS_IS or moved_problem(ctx, stmt, call, jitted):
+        return None
+    return [e.value for e in _not_data(ctx, stmt, call.args) if type(e) is cst.Name]
+
+
+def moved_problem(ctx: ModuleContext, stmt: Stmt, call: cst.Call, jitted: Jitted) -> str:
+    """Why the body of an `nnx.jit` call may see the caller's objects holding buffers (a
+    static argument; a graph object not proven to keep nothing carrying one outside its
+    variables: `nnx_static_parts.static_problem`), "" where it may not."""
+    static = _static_arguments(jitted, call, False)
+    if static is None:
+        return "its static arguments are not read"
+    if static:
+        return f"`{ctx.code(static[0])}` is static, the caller's object in the body"
+    for expr in _not_data(ctx, stmt, call.args):
+        if type(expr) is not cst.Name:
+            return f"`{ctx.code(expr)}` is not a name bound to a graph object"
+        problem = static_problem(ctx, stmt, expr.value)
+        if problem:
+            return problem
+    return ""
+
+
+def _not_data(ctx: ModuleContext, stmt: Stmt, args: Sequence[cst.Arg]) -> list[cst.BaseExpression]:
+    """The arguments the value model does not prove data."""
+    data = model(ctx)
+    return [a.value for a in args if a.star or data.value_of(stmt, a.value).kind not in _DATA]
 
 
 def _static_arguments(jitted: Jitted, call: cst.Call, bound: bool) -> list | None:
