@@ -16,7 +16,8 @@ premise that fails), when all of these hold:
   (`set_metadata`: static in the graphdef), nor writes state into a module
   (`nnx.update`): each object holds what its construction stored;
 - one dominating `name = C(...)` alone binds it (`nnx_modules.binding_call`), and
-  - `C` is a class of the module whose objects are of exactly that class
+  - `C(...)` is a bufferless value as below (a listed layer, `nnx.Rngs`, ...);
+  - or `C` is a class of the module whose objects are of exactly that class
     (`nnx_instances.user_classes`: `nnx.Module` its one base, no decorator, no metaclass)
     and whose `__init__` `init_fields` reads, each value it stores in a field being
     bufferless (below);
@@ -79,7 +80,12 @@ def _object_problem(ctx: ModuleContext, reader: Stmt, name: str, depth: int) -> 
     binder = ctx.graph.reaching_defs(reader, name)[0]
     if ctx.qualify(call.func) in nnx_api.OPTIMIZERS:
         return _optimizer_problem(ctx, binder, name, call, depth)
-    return _Values(ctx, binder, {}, depth).built_problem(call, name)
+    values = _Values(ctx, binder, {}, depth)
+    if type(call.func) is cst.Name and call.func.value in user_classes(ctx):
+        return values.built_problem(call, name)
+    if values.stored(call, binder):
+        return ""  # a listed layer, built in place of bufferless values
+    return f"`{name}` is not built by a class autoopt reads or a layer given bufferless values"
 
 
 def _optimizer_problem(
@@ -156,18 +162,27 @@ class _Values:
         if type(expr) is cst.Attribute and type(expr.value) is cst.Name:
             me, params = self.fields  # `self.num_classes`, stored from a parameter
             param = params.get(expr.attr.value) if expr.value.value == me else None
-            return param is not None and self.given.get(param) == _VALUE
+            return param is not None and self._name(param, at)
         return False
 
     def _name(self, name: str, at: Stmt) -> bool:
-        if name in self.given:
-            return self.given[name] == _VALUE
-        binders = self.ctx.graph.reaching_defs(at, name)
+        """A parameter bound nowhere else in its function, given a bufferless value; or a
+        local whose one binding reaching `at` dominates it, to a bufferless value."""
+        graph = self.ctx.graph
+        fn = graph.functions.get(at.scope)
+        if name in self.given or (fn is not None and name in fn.params):
+            return self.given.get(name) == _VALUE and not self._rebound(name, at)
+        binders = graph.reaching_defs(at, name)
         node = binders[0].node if len(binders) == 1 else None
         if type(node) is not cst.Assign or len(node.targets) != 1:
             return False
         target = node.targets[0].target
-        return type(target) is cst.Name and self.bufferless(node.value, binders[0])
+        if type(target) is not cst.Name or not graph.dominates(binders[0], at):
+            return False
+        return self.bufferless(node.value, binders[0])
+
+    def _rebound(self, name: str, at: Stmt) -> bool:
+        return any(name in s.defs for s in self.ctx.graph.scope_stmts(at.scope))
 
     def stored(self, value: cst.BaseExpression, at: Stmt) -> bool:
         """Whether a value stored in a field carries no buffer outside variables: a

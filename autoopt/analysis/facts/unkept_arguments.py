@@ -105,7 +105,7 @@ _MAKES_CODE = (
 def construction_keeps_nothing(ctx: ModuleContext, cls: str, given: Mapping[str, str]) -> bool:
     """Whether `cls(...)`, its `__init__`'s parameters holding what `given` says, keeps
     what it is given nowhere but in the object it makes (module docstring)."""
-    if not _plain_class(ctx, cls):
+    if not plain_class(ctx, cls):
         return False
     init = ctx.graph.functions[f"{cls}.__init__"]
     bound = {init.params[0]: f"{_MADE}{cls}"} if init.params else {}
@@ -116,7 +116,7 @@ def construction_keeps_nothing(ctx: ModuleContext, cls: str, given: Mapping[str,
     return True
 
 
-def _plain_class(ctx: ModuleContext, cls: str) -> bool:
+def plain_class(ctx: ModuleContext, cls: str) -> bool:
     """A class of the module's top level, bound once, deriving from nothing, undecorated,
     with an `__init__` of its own, none of the methods that run on construction or on
     a store (`__new__`, `__setattr__`, ...) and nothing in its body but undecorated

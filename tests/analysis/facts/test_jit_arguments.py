@@ -342,3 +342,70 @@ def test_an_nnx_jit_call_joins_what_its_body_may_move_or_keep(
     ctx = context(NNX_LINKS.replace("CALL", call), IMPORTS + "from other import move\n")
     assert Sharing(ctx, "main").may_share(*pair) is joined
     assert Sharing(ctx, "main", moves=False).may_share(*pair) is without_moves
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        "if w is None:\n            n = 3\n        self.obj = n",  # the parameter on one path
+        "n = Plain(n)\n        self.obj = n",  # a parameter bound again
+        # a field stored from a parameter later bound again, read as a layer's size
+        "self.k = n\n        n = Plain(n)\n        self.obj = nnx.Linear(self.k, 2, rngs=R)",
+    ],
+)
+def test_a_parameter_bound_again_in_init_is_not_what_the_call_gives(init: str) -> None:
+    code = MOVES.replace(
+        "    def __init__(self, w):\n        self.obj = STORED",
+        "    def __init__(self, w, n=1):\n        " + init,
+    )
+    code = code.replace("CALL", "probe(holder, model, x)").replace("EXTRA", "pass")
+    ctx = context("R = nnx.Rngs(0)\n" + code, IMPORTS + "import optax\n")
+    at = stmt(ctx, "probe(holder, model, x)")
+    node = at.node.value  # type: ignore[attr-defined]  # an expression statement
+    (jitted,) = [j for j in jitted_callables(ctx, frameworks=True) if j.name == "probe"]
+    assert moved_only(ctx, at, node, jitted) is None
+
+
+FIELDS = """
+class Schedule:
+    def __init__(self, steps, given):
+        self.rates = jnp.linspace(0.0, 1.0, steps)
+        self.given = given
+
+class Based(Schedule):
+    pass
+
+@nnx.jit
+def step(model, rates):
+    return rates
+
+def main(model, box):
+    schedule = Schedule(3, box)
+    based = Based(3, box)
+    EXTRA
+    CALL
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "extra", "expected"),
+    [
+        ("step(model, schedule.rates)", "pass", ["model"]),  # an array its `__init__` stores
+        ("step(model, schedule.given)", "pass", ["model", "schedule.given"]),  # any object
+        ("step(model, schedule.rates)", "schedule.rates = box", ["model", "schedule.rates"]),
+        (
+            "step(model, schedule.rates)",
+            "setattr(schedule, 'rates', box)",
+            ["model", "schedule.rates"],
+        ),
+        ("step(model, based.rates)", "pass", ["model", "based.rates"]),  # a class with a base
+    ],
+)
+def test_a_field_a_plain_class_stores_an_array_in_is_data(
+    call: str, extra: str, expected: list[str]
+) -> None:
+    ctx = context(FIELDS.replace("CALL", call).replace("EXTRA", extra), IMPORTS)
+    at = stmt(ctx, call)
+    node = at.node.value  # type: ignore[attr-defined]  # an expression statement
+    (jitted,) = [j for j in jitted_callables(ctx, frameworks=True) if j.name == "step"]
+    assert [ctx.code(e) for e in as_is(ctx, at, node, jitted, bound=False) or []] == expected
