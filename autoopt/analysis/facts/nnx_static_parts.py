@@ -26,13 +26,18 @@ premise that fails), when all of these hold:
     there by a constructor `BUFFERLESS_OPTIMIZERS` lists given only bufferless values
     (no schedule), and no `wrt` but a variable type.
 
-A stored value is bufferless where it is, by the value model, a number, a string, a shape,
-a dtype or None; a variable type called with one value by position (`nnx.Param(w)`: a
-variable, whose value is a leaf: a tracer in the body, a new buffer after it); a layer
-`BUFFERLESS_STATICS` lists given bufferless values by position and by keyword options
-`PLAIN_LAYER_OPTIONS` lists but initializers (`rngs` anything: it keeps none of it); an
-`nnx.Sequential` of bufferless values given by position; or an object of a class of the
-module proven as above. Anything else is unproven.
+A stored value is bufferless where it is a number, a string, a shape, a dtype or None: by
+the value model, a parameter of `__init__` bound nowhere else that the call gives one (or
+a constant default), a field stored once from such a parameter (`self.n_in`), a local
+whose one dominating binding is one, or an operation, tuple, item or choice of them
+(`shape[0] * shape[1]`). It is also bufferless where it is a variable type called with
+one value by position (`nnx.Param(w)`: a variable, whose value is a leaf: a tracer in the
+body, a new buffer after it, a plain object raising); `nnx.Rngs` (`BUFFERLESS_BUILT`)
+given numbers, or a parameter given one; a layer `BUFFERLESS_STATICS` lists given
+bufferless values by position and by keyword options `PLAIN_LAYER_OPTIONS` lists but
+initializers (`rngs` anything: it keeps none of it); an `nnx.Sequential` of bufferless
+values given by position; or an object of a class of the module proven as above, its
+`__init__` read with what the call gives. Anything else is unproven.
 """
 
 from __future__ import annotations

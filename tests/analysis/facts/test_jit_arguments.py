@@ -409,3 +409,12 @@ def test_a_field_a_plain_class_stores_an_array_in_is_data(
     node = at.node.value  # type: ignore[attr-defined]  # an expression statement
     (jitted,) = [j for j in jitted_callables(ctx, frameworks=True) if j.name == "step"]
     assert [ctx.code(e) for e in as_is(ctx, at, node, jitted, bound=False) or []] == expected
+
+
+def test_an_nnx_jit_wrapper_bound_to_a_name_joins_the_same() -> None:
+    code = NNX_LINKS.replace("@nnx.jit\ndef probe(a, b):", "def _probe(a, b):")
+    code = code.replace("def main(params):", "probe = nnx.jit(_probe)\n\ndef main(params):")
+    ctx = context(
+        code.replace("CALL", "probe(holder, other)"), IMPORTS + "from other import move\n"
+    )
+    assert Sharing(ctx, "main").may_share("other", "params")

@@ -789,6 +789,8 @@ def test_a_jit_shows_its_body_plain_attributes_as_they_are_and_copies_of_the_res
     assert box.p is holder.p and holder.p.get_value() is not old
     with pytest.raises(TypeError):
         transform(name)(lambda a, b: None)(holder, _Plain(w))
+    with pytest.raises(TypeError):  # a variable's value is a leaf: a plain one raises too
+        transform(name)(lambda a: None)(nnx.Param(_Plain(w)))
 
 
 def _statics(obj) -> list:
