@@ -9,10 +9,14 @@ h1584). `static_problem(ctx, reader, name)` proves that the object `name` holds 
 premise that fails), when all of these hold:
 
 - no statement of the module stores an attribute of any object (`a.b = v`, `a.b[k] = v`,
-  `del a.b`, a loop's or a `with`'s target) but `self.f = v` in an `__init__` of a class
-  of the module, `self` its first parameter, where no code runs an `__init__` on an
-  object it is given (`unkept_arguments.init_named`); none sets attributes by name
-  (`setattr`, `__dict__`, `vars`, nnx's `set_attributes`) or a variable's metadata
+  `del a.b`, a loop's or a `with`'s target), but a JAX array or a bufferless value by the
+  value model (`model.bias.value = v`, a variable's value or a module's leaf), or
+  `self.f = v` in an undecorated method of a class of the module, `self` its first
+  parameter, never read off the class (`C.m(obj)`), where no code runs an `__init__` on
+  an object it is given (`unkept_arguments.init_named`): a store into an object of that
+  class, which is proven only where no method but `__init__` writes through `self`;
+  none sets attributes by name (`setattr`, `__dict__`, `vars`, nnx's `set_attributes`)
+  or a variable's metadata
   (`set_metadata`: static in the graphdef), nor writes state into a module
   (`nnx.update`): each object holds what its construction stored;
 - one dominating `name = C(...)` alone binds it (`nnx_modules.binding_call`), and
@@ -58,6 +62,9 @@ from autoopt.analysis.values.model import model
 
 #: Values that hold no buffer and cannot be changed in place.
 _BUFFERLESS = frozenset({Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE})
+#: Values an attribute store may put anywhere: a JAX array is a variable's value or a
+#: module's leaf (`overlays/flax_nnx.py`, `ARRAY_ATTRIBUTES`), never static.
+_DATA_STORED = _BUFFERLESS | {Kind.ARRAY}
 #: Words through which code sets attributes by name, or a variable's metadata (static in
 #: the graphdef: the caller's very object in the body).
 _BY_NAME = frozenset(
@@ -300,10 +307,11 @@ def _operands(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 def _stored_after_construction(ctx: ModuleContext) -> str:
     """The first statement (as a premise) that may store an attribute of an object other
-    than the one an `__init__` is making, or set one by name; "" where none."""
+    than its own class's method's `self`, or set one by name; "" where none."""
     named = init_named(ctx)
+    methods = _methods_read_off_classes(ctx)
     for stmt in ctx.graph.stmts:
-        if not named and _own_field_store(ctx, stmt):
+        if not named and _own_object_store(ctx, stmt, methods):
             continue
         for node in scope_nodes(stmt.node):
             if type(node) is cst.Name and node.value in _BY_NAME:
@@ -312,20 +320,42 @@ def _stored_after_construction(ctx: ModuleContext) -> str:
                 return f"line {ctx.span(stmt.node).line} may set attributes by name"
             if type(node) is cst.Call and ctx.qualify(node.func) in nnx_api.MUTATING:
                 return f"line {ctx.span(stmt.node).line} writes state into a module"
+        if _data_store(ctx, stmt):
+            continue
         if any(type(n) is cst.Attribute for t in _targets(stmt.node) for n in scope_nodes(t)):
             return f"line {ctx.span(stmt.node).line} stores an attribute after construction"
     return ""
 
 
-def _own_field_store(ctx: ModuleContext, stmt: Stmt) -> bool:
-    """`self.f = v` in the `__init__` of a class of the module's top level, `self` its
-    first parameter, never bound again: a store into the object being made, where no code
-    runs an `__init__` on an object it is given (`unkept_arguments.init_named`)."""
+def _methods_read_off_classes(ctx: ModuleContext) -> set[tuple[str, str]]:
+    """`(C, m)` for each `C.m` the module reads of a class of its own (an unbound method,
+    which may be called on any object) or names in a string (`getattr(C, "m")`)."""
+    found = set()
+    for stmt in ctx.graph.stmts:
+        for node in scope_nodes(stmt.node):
+            if type(node) is cst.Attribute and type(node.value) is cst.Name:
+                found.add((node.value.value, node.attr.value))
+            elif isinstance(node, cst.SimpleString):
+                found.add(("", str(node.evaluated_value)))
+            elif type(node) is cst.Name and node.value == "getattr":
+                found.add(("", "*"))  # any method, read by a name computed
+    return found
+
+
+def _own_object_store(ctx: ModuleContext, stmt: Stmt, methods: set[tuple[str, str]]) -> bool:
+    """`self.f = v` in an undecorated method of a class of the module's top level, `self`
+    its first parameter, never bound again, where the method is never read off the class
+    (`C.m(obj)`) nor named in a string, and no code runs an `__init__` on an object it is
+    given (`unkept_arguments.init_named`): a store into an object of that class (whose
+    objects are proven to keep nothing only where no other method writes through `self`,
+    `constructors.init_fields`) or the one its `__init__` is making."""
     fn = ctx.graph.functions.get(stmt.scope)
     node = stmt.node
-    if fn is None or fn.name != "__init__" or fn.scope not in ctx.graph.classes or not fn.params:
+    if fn is None or fn.scope not in ctx.graph.classes or not fn.params or fn.node.decorators:
         return False
     if type(node) is not cst.Assign or ctx.graph.functions.get(fn.scope) is not None:
+        return False
+    if {(fn.scope, fn.name), ("", fn.name), ("", "*")} & methods:
         return False
     me = fn.params[0]
     if any(me in s.defs for s in ctx.graph.scope_stmts(fn.qualname)):
@@ -336,6 +366,20 @@ def _own_field_store(ctx: ModuleContext, stmt: Stmt) -> bool:
         and t.target.value.value == me
         for t in node.targets
     )
+
+
+def _data_store(ctx: ModuleContext, stmt: Stmt) -> bool:
+    """`model.bias.value = v` (`=`, a single target), `v` by the value model a JAX array
+    or a bufferless value: stored on a variable it is its value, on a module a leaf (a
+    tracer in the body) or a value holding no buffer, never an object carrying one."""
+    node = stmt.node
+    if (type(node) is cst.Assign and len(node.targets) == 1) or (
+        type(node) is cst.AnnAssign and node.value is not None
+    ):
+        value = node.value
+    else:
+        return False
+    return model(ctx).value_of(stmt, value).kind in _DATA_STORED
 
 
 def _targets(node: cst.CSTNode) -> list[cst.BaseExpression]:

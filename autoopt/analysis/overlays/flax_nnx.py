@@ -55,6 +55,9 @@ BUFFERLESS_STATICS = frozenset(
     {"flax.nnx.Linear", "flax.nnx.Conv", "flax.nnx.LayerNorm", "flax.nnx.BatchNorm",
      "flax.nnx.Embed"}
 )  # fmt: skip
+#: Jits of `STATICS_AS_IS` whose body sees a JAX array stored as a module's attribute as a
+#: leaf (a tracer), as it sees a variable's value: never the caller's array.
+ARRAY_ATTRIBUTES = STATICS_AS_IS
 #: Graph objects whose constructor, given only such values (by position or by keyword:
 #: `nnx.Rngs(0, noise=1)`, seeds that are numbers), holds as attributes besides its
 #: variables only such values (its streams' names).

@@ -418,3 +418,28 @@ def test_an_nnx_jit_wrapper_bound_to_a_name_joins_the_same() -> None:
         code.replace("CALL", "probe(holder, other)"), IMPORTS + "from other import move\n"
     )
     assert Sharing(ctx, "main").may_share("other", "params")
+
+
+@pytest.mark.parametrize(
+    "extra", ["model.layer.p.value = jnp.zeros(3)", "model.layer.n = 4", "model.rngs.tag = 'a'"]
+)
+def test_an_array_or_a_number_stored_as_an_attribute_keeps_the_proof(extra: str) -> None:
+    """A JAX array is a variable's value or a module's leaf, a number holds no buffer."""
+    assert moved("probe(model, optimizer, x)", extra=extra) == ["model", "optimizer"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ("schedule = Sched()\n    schedule.pin(params)", ["model", "optimizer"]),  # its own `self`
+        ("Sched.pin(model, params)", None),  # an unbound method, called on `model`
+        ("getattr(Sched, 'pin')(model, params)", None),
+        ("getattr(Sched, unknown)(model, params)", None),
+    ],
+)
+def test_a_method_storing_through_self_stores_on_its_own_objects_only(
+    extra: str, expected: list | None
+) -> None:
+    header = "class Sched:\n    def __init__(self):\n        self.w = 0\n\n"
+    header += "    def pin(self, w):\n        self.w = w\n\n"
+    assert moved("probe(model, optimizer, x)", extra=extra, header=header) == expected

@@ -835,3 +835,17 @@ def test_an_optimizer_of_a_bufferless_transformation_keeps_no_buffer_outside_var
         built = transform(cls)(model(), tx, wrt=nnx.Param)
         assert all(carries_no_buffer(v) for v in _statics(built))
     assert not carries_no_buffer(getattr(optax, name.rsplit(".", 1)[1])(jnp.asarray(1e-3)))
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.ARRAY_ATTRIBUTES))
+def test_an_array_stored_as_a_module_attribute_is_a_leaf(name: str) -> None:
+    holder = _Holder(jnp.ones(3))
+    w = jnp.arange(3.0)
+    holder.w = w
+    seen = {}
+
+    def probe(a):
+        seen["w"] = a.w
+
+    transform(name)(probe)(holder)
+    assert isinstance(seen["w"], jax.core.Tracer) and holder.w is not w
