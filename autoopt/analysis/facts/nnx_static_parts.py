@@ -373,13 +373,9 @@ def _data_store(ctx: ModuleContext, stmt: Stmt) -> bool:
     or a bufferless value: stored on a variable it is its value, on a module a leaf (a
     tracer in the body) or a value holding no buffer, never an object carrying one."""
     node = stmt.node
-    if (type(node) is cst.Assign and len(node.targets) == 1) or (
-        type(node) is cst.AnnAssign and node.value is not None
-    ):
-        value = node.value
-    else:
-        return False
-    return model(ctx).value_of(stmt, value).kind in _DATA_STORED
+    single = type(node) is cst.Assign and len(node.targets) == 1
+    value = node.value if single or type(node) is cst.AnnAssign else None  # type: ignore[attr-defined]  # checked
+    return value is not None and model(ctx).value_of(stmt, value).kind in _DATA_STORED
 
 
 def _targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
