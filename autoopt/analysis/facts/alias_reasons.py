@@ -29,8 +29,10 @@ from autoopt.analysis.core.graph import CallSite, Stmt
 from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.facts.aliases import RETAINED, Sharing
 from autoopt.analysis.facts.inert_modules import why_not_inert
+from autoopt.analysis.facts.jit_arguments import moved_problem
 from autoopt.analysis.facts.wrapper_fields import field_clear
 from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 
 
 def why_shared(ctx: ModuleContext, site: CallSite, sharing: Sharing, alias: str, name: str) -> str:
@@ -124,7 +126,23 @@ def _keeper(ctx: ModuleContext, site: CallSite, sharing: Sharing, name: str) -> 
             if ctx.code(call.func) in codes and _hands(call, name):
                 line = ctx.span(stmt.node).line
                 clause = f"`{ctx.code(call)}` at line {line} runs code that may keep `{name}`"
-                return clause + _inert_note(ctx, stmt, call, name)
+                note = _inert_note(ctx, stmt, call, name) or _statics_note(ctx, stmt, call)
+                return clause + note
+    return ""
+
+
+def _statics_note(ctx: ModuleContext, stmt: Stmt, call: cst.Call) -> str:
+    """For an `nnx.jit` call, the premise that fails for its body to see none of the
+    caller's objects holding buffers (`jit_arguments.moved_problem`)."""
+    name = call.func.value if type(call.func) is cst.Name else ""
+    for jitted in jitted_callables(ctx, frameworks=True):
+        if jitted.name == name and jitted.transform in nnx_api.STATICS_AS_IS:
+            problem = moved_problem(ctx, stmt, call, jitted)
+            if problem:
+                return (
+                    " (`nnx.jit` shows it what a graph object keeps outside its variables: "
+                    f"{problem})"
+                )
     return ""
 
 

@@ -41,13 +41,18 @@ Code a call runs holds what it is called on: a variable called (`model(x)`, wher
 object is not proven one of a class of the module, whose code is read instead; a closure
 `fn(x)`) or what a callable made in place was given (`jax.vmap(model)(x)`,
 `partial(f, model)(x)`; not a jit's, whose function runs on tracers) joins its arguments
-as they do. A call of a compiled function (`core/jitted.py`, by name; not `nnx.jit`'s,
-still read as keeping nothing) joins only the arguments its body sees as the caller's
-objects: `jax.jit`'s static ones, and every one of `eqx.filter_jit`'s but arrays,
-immutable values holding no buffer and equinox modules of such leaves
-(`facts/jit_arguments.py`, `facts/inert_modules.py`); an object that is no
-pytree carries the buffers it holds into the body, which may store them on another
-(tests/hazards h1260). A body read and proven to keep and store nothing joins none.
+as they do. A call of a compiled function (`core/jitted.py`, by name) joins only the
+arguments its body sees as the caller's objects: `jax.jit`'s static ones, and every one
+of `eqx.filter_jit`'s and `nnx.jit`'s but arrays and immutable values holding no buffer
+(and, for `eqx.filter_jit`, equinox modules of such leaves: `facts/inert_modules.py`)
+(`facts/jit_arguments.py`); an object that is no pytree carries the buffers it holds
+into the body, which may store them on another (tests/hazards h1260, h1584). A body
+read and proven to keep and store nothing joins none. An `nnx.jit` call given only data
+and graph objects proven to keep nothing carrying a buffer outside their variables
+(`facts/nnx_static_parts.py`) keeps nothing, but its body may move a variable from one
+of them to another, which nnx writes back (h1585): it joins those arguments to each
+other only, a link `Sharing(moves=False)` leaves out (where a donation passes each
+variable once, whichever arguments reach it: `facts/nnx_optimizers.py`).
 
 A call of an undecorated function of the module that may keep some of its
 arguments joins only those: an argument whose parameter, in the function's own relation,
@@ -108,7 +113,7 @@ from autoopt.analysis.facts.constructors import (
     plain_record,
 )
 from autoopt.analysis.facts.fresh import fresh_init, fresh_result, held_fields, receiver_class
-from autoopt.analysis.facts.jit_arguments import as_is
+from autoopt.analysis.facts.jit_arguments import as_is, moved_only
 from autoopt.analysis.facts.jit_outputs import fresh_output, fresh_positions
 from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.method_results import fresh_method_result
@@ -201,17 +206,20 @@ class Sharing:
         depth: int = 0,
         until: Stmt | None = None,
         skips: Sequence[Stmt] = (),
+        moves: bool = True,
     ):
         """`skip` (and `skips`): statements left out; `until`: only the statements that
-        may run before it (earlier in the scope, or in a loop with it) are read."""
+        may run before it (earlier in the scope, or in a loop with it) are read;
+        `moves`: the links of `nnx.jit` calls that can only move variables and graph
+        objects between their arguments are made (`_link_compiled`)."""
         self.ctx = ctx
+        self.moves = moves
         self.scope = scope
         self.depth = depth
         self.until = until
         methods = {j.name for j in jitted_methods(ctx)}  # `gan.update`: `self` static
         self.jitted = {j.name for j in jitted_callables(ctx)} | methods
-        # every jit by name: a call joins what its body sees as it is (`_link_compiled`),
-        # but `nnx.jit`'s, still read as keeping no argument (`_keeps_nothing`)
+        # every jit by name: a call joins what its body sees as it is (`_link_compiled`)
         self.jits = {j.name: j for j in jitted_callables(ctx, frameworks=True)}
         self.jits |= {j.name: j for j in jitted_methods(ctx)}
         self.compiled = set(self.jits)
@@ -552,11 +560,14 @@ class Sharing:
         self.changes.append((together, together))
 
     def _link_compiled(self, call: cst.Call) -> bool:
-        """A call of a compiled function (not `nnx.jit`'s): its body sees tracers of the
-        array leaves, and may put none of them anywhere; the arguments it sees as the
-        caller's objects (`facts/jit_arguments.py`) it may put into each other or keep,
-        as code autoopt cannot see may, unless the body is read and proven to keep and
-        store nothing (`unkept_arguments.visible_keeps_nothing`). False for any other
+        """A call of a compiled function: its body sees tracers of the array leaves, and
+        may put none of them anywhere; the arguments it sees as the caller's objects
+        (`facts/jit_arguments.py`) it may put into each other or keep, as code autoopt
+        cannot see may, unless the body is read and proven to keep and store nothing
+        (`unkept_arguments.visible_keeps_nothing`). An `nnx.jit` call given only data and
+        graph objects keeping nothing that carries a buffer outside their variables
+        (`jit_arguments.moved_only`) keeps nothing, and links those arguments to each
+        other only (a variable moved from one to another: `moves`). False for any other
         call."""
         name = dotted(call.func) or ""
         jitted = self.jits.get(name)
@@ -567,6 +578,12 @@ class Sharing:
             return False
         if "." not in name and self._body_unkept(jitted.function, call):
             return True  # its body stores nothing anywhere and keeps nothing
+        moved = moved_only(self.ctx, self.at, call, jitted)
+        if moved is not None:
+            if self.moves and len(moved) > 1:  # a variable moved from one to another
+                self._link(moved, Shares(weak=set(moved)))
+                self.changes.append((frozenset(moved), frozenset(moved)))
+            return True
         passed = Shares()
         for expr in seen:
             passed.add(self.shares(expr))

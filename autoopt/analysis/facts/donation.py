@@ -421,7 +421,9 @@ def _alias_verdict(
         # modules `nnx.jit` writes back: passed together, a module they share goes once
         modules = {n for n in group if in_place and holds_module(ctx, stmt, n)}
         group = {n for n in group if sharing.may_share(n, name)}  # not only held by a third
-        twice = sorted(n for n in group & others if not _own_optimizers(ctx, stmt, n, name))
+        twice = sorted(
+            n for n in group & others if not _own_optimizers(ctx, stmt, n, name, in_place)
+        )
         twice = [n for n in twice if not _clear_fields_only(ctx, site, sharing, expr, n, name)]
         if twice and set(twice) <= modules:
             note = note or (
@@ -477,10 +479,15 @@ def _whole_holder(
     return holds_whole(ctx, sharing, site, alias, name)
 
 
-def _own_optimizers(ctx: ModuleContext, stmt: Stmt, one: str, other: str) -> bool:
+def _own_optimizers(
+    ctx: ModuleContext, stmt: Stmt, one: str, other: str, deduped: bool = False
+) -> bool:
     """One of the two names holds an nnx optimizer built from the module the other holds,
-    sharing no array with it but that module (`analysis/facts/nnx_optimizers.py`)."""
-    return own_optimizer(ctx, stmt, one, other) or own_optimizer(ctx, stmt, other, one)
+    sharing no array with it but that module (`analysis/facts/nnx_optimizers.py`;
+    `deduped`: but variables, which `nnx.jit` passes once)."""
+    return own_optimizer(ctx, stmt, one, other, deduped) or own_optimizer(
+        ctx, stmt, other, one, deduped
+    )
 
 
 def _unlike_module(ctx: ModuleContext, stmt: Stmt, other: str, module: str) -> bool:

@@ -19,12 +19,26 @@ buffer of `params` (tests/hazards h1260). `as_is` gives those arguments:
   name proven to hold an equinox module whose every other leaf is such a value
   (`facts/inert_modules.py`): the body sees none of its objects.
 
+- `nnx.jit` (`overlays/flax_nnx.py`, `STATICS_AS_IS`): its static arguments, and every
+  other argument but data (as `filter_jit`'s): a graph object's attributes that are
+  neither variables nor graph objects are the caller's very objects in the body (h1584),
+  and the graph the body leaves is written back, a variable moved from one argument to
+  another included (h1585).
+
 Any other spelling (a static option that is no literal, `*args` or `**kwargs` at the
-call, a static option of a function not seen) gives every argument; `nnx.jit`, which
-writes module state back into its arguments, is not read here (None).
+call, a static option of a function not seen) gives every argument.
+
+`moved_only` gives, of an `nnx.jit` call given no static argument, the arguments but
+data where each is a name proven to hold a graph object keeping nothing that carries a
+buffer outside its variables (`facts/nnx_static_parts.py`): the body then sees none of
+the caller's objects that hold a buffer and keeps none, and can only move variables
+and graph objects among those arguments (each variable holding a new buffer after the
+call).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import libcst as cst
 
@@ -33,7 +47,11 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import Jitted, literal_names
 from autoopt.analysis.facts.inert_modules import inert_name
+from autoopt.analysis.facts.nnx_modules import binding_call
+from autoopt.analysis.facts.nnx_static_parts import static_problem
+from autoopt.analysis.facts.unkept_arguments import plain_class, stored_elsewhere, stores_attribute
 from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
@@ -41,6 +59,8 @@ from autoopt.analysis.values.model import model
 _DATA = frozenset(
     {Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE}
 )
+#: Jits whose static arguments are named by `jax.jit`'s options.
+_STATIC_OPTION_JITS = frozenset({"jax.jit"}) | nnx_api.STATICS_AS_IS
 
 
 def as_is(
@@ -50,18 +70,81 @@ def as_is(
     whose objects the compiled body sees as the caller's; None for a jit not read here."""
     receiver = [call.func.value] if bound and type(call.func) is cst.Attribute else []
     if jitted.transform in overlays.NON_ARRAYS_STATIC:
-        data = model(ctx)
         rebuilt = jitted.transform in eqx_api.REBUILT_ARGUMENTS
-        return receiver + [
-            a.value
-            for a in call.args
-            if data.value_of(stmt, a.value).kind not in _DATA
-            and not (rebuilt and _inert_module(ctx, stmt, a))
-        ]
-    if jitted.transform != "jax.jit":
+        inert = {id(a.value) for a in call.args if rebuilt and _inert_module(ctx, stmt, a)}
+        return receiver + [e for e in _not_data(ctx, stmt, call.args) if id(e) not in inert]
+    if jitted.transform not in _STATIC_OPTION_JITS:
         return None
     static = _static_arguments(jitted, call, bound)
-    return receiver + (static if static is not None else [a.value for a in call.args])
+    if static is None:
+        return receiver + [a.value for a in call.args]
+    if jitted.transform in nnx_api.STATICS_AS_IS:
+        rest = [a for a in call.args if all(a.value is not s for s in static)]
+        return receiver + static + _not_data(ctx, stmt, rest)
+    return receiver + static
+
+
+def moved_only(ctx: ModuleContext, stmt: Stmt, call: cst.Call, jitted: Jitted) -> list[str] | None:
+    """The names an `nnx.jit` call (`STATICS_AS_IS`) is given, but data, where it is given
+    no static argument and each of them holds a graph object proven to keep nothing
+    carrying a buffer outside its variables; None otherwise."""
+    if jitted.transform not in nnx_api.STATICS_AS_IS or moved_problem(ctx, stmt, call, jitted):
+        return None
+    return [e.value for e in _not_data(ctx, stmt, call.args) if type(e) is cst.Name]
+
+
+def moved_problem(ctx: ModuleContext, stmt: Stmt, call: cst.Call, jitted: Jitted) -> str:
+    """Why the body of an `nnx.jit` call may see the caller's objects holding buffers (a
+    static argument; a graph object not proven to keep nothing carrying one outside its
+    variables: `nnx_static_parts.static_problem`), "" where it may not."""
+    static = _static_arguments(jitted, call, False)
+    if static is None:
+        return "its static arguments are not read"
+    if static:
+        return f"`{ctx.code(static[0])}` is static, the caller's object in the body"
+    for expr in _not_data(ctx, stmt, call.args):
+        if type(expr) is not cst.Name:
+            return f"`{ctx.code(expr)}` is not a name bound to a graph object"
+        problem = static_problem(ctx, stmt, expr.value)
+        if problem:
+            return problem
+    return ""
+
+
+def _not_data(ctx: ModuleContext, stmt: Stmt, args: Sequence[cst.Arg]) -> list[cst.BaseExpression]:
+    """The arguments the value model does not prove data, nor `_data_field`."""
+    data = model(ctx)
+    return [
+        a.value
+        for a in args
+        if a.star
+        or (data.value_of(stmt, a.value).kind not in _DATA and not _data_field(ctx, stmt, a.value))
+    ]
+
+
+def _data_field(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
+    """`diffusion.rates`, where one dominating `diffusion = C(...)` alone binds the name,
+    `C` a plain class of the module (`unkept_arguments.plain_class`: no base, no hook, no
+    descriptor), whose `__init__` stores the field once, `self.rates = v`, `v` data by the
+    value model, and nothing else in the module stores an attribute of that name or sets
+    one by name (`stored_elsewhere`)."""
+    if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name:
+        return False
+    call = binding_call(ctx, stmt, expr.value.value)
+    func = call.func if call is not None else None
+    if type(func) is not cst.Name or not plain_class(ctx, func.value):
+        return False
+    init = ctx.graph.functions[f"{func.value}.__init__"]
+    field = expr.attr.value
+    stores = [s for s in ctx.graph.scope_stmts(init.qualname) if stores_attribute(s.node, field)]
+    node = stores[0].node if len(stores) == 1 else None
+    if type(node) is not cst.Assign or len(node.targets) != 1 or not init.params:
+        return False
+    target = node.targets[0].target
+    own = type(target) is cst.Attribute and ctx.code(target.value) == init.params[0]
+    if not own or stored_elsewhere(ctx, field, stores):
+        return False
+    return model(ctx).value_of(stores[0], node.value).kind in _DATA
 
 
 def _inert_module(ctx: ModuleContext, stmt: Stmt, arg: cst.Arg) -> bool:

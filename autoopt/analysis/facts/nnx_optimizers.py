@@ -19,7 +19,11 @@ when all of these hold:
   later cells; each binds `optimizer` to a value holding only the model of its time and
   new buffers), nothing else in the scope links the two names (`aliases.Sharing`: no
   store of one into the other, no code autoopt cannot see handed both, no change in
-  place putting one's values into the other).
+  place putting one's values into the other). Asked for a call that passes a variable
+  two arguments reach once (`deduped`: `nnx.jit`'s), an `nnx.jit` call that can only
+  move variables and graph objects between the two (`aliases.Sharing`, `moves`) does
+  not count: after it they may share variables, each holding a new buffer, never an
+  array outside one.
 
 The optimizer's own leaves (the model whole, where its leaves are distinct, and
 `tx.init`'s new buffers) are `aliases.Leaves`'s.
@@ -36,9 +40,12 @@ from autoopt.analysis.facts.fresh import fresh_init
 from autoopt.analysis.facts.nnx_modules import optimizer_arguments
 
 
-def own_optimizer(ctx: ModuleContext, reader: Stmt, optimizer: str, module: str) -> bool:
+def own_optimizer(
+    ctx: ModuleContext, reader: Stmt, optimizer: str, module: str, deduped: bool = False
+) -> bool:
     """Whether `optimizer`, where `reader` reads it, is an nnx optimizer built from the
-    module `module` holds there, sharing no array with it but the module itself."""
+    module `module` holds there, sharing no array with it but the module itself
+    (`deduped`: but variables, which the call asking passes once)."""
     binder = _binder(ctx, reader, optimizer)
     if binder is None or not _built_from(ctx, binder, optimizer, module):
         return False
@@ -47,7 +54,8 @@ def own_optimizer(ctx: ModuleContext, reader: Stmt, optimizer: str, module: str)
         return False
     stmts = ctx.graph.scope_stmts(reader.scope)
     built = [s for s in stmts if _built_from(ctx, s, optimizer, module)]
-    return not Sharing(ctx, reader.scope, skips=built).may_share(optimizer, module)
+    sharing = Sharing(ctx, reader.scope, skips=built, moves=not deduped)
+    return not sharing.may_share(optimizer, module)
 
 
 def _built_from(ctx: ModuleContext, stmt: Stmt, optimizer: str, module: str) -> bool:

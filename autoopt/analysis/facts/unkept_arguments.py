@@ -111,7 +111,7 @@ _MAKES_CODE = (
 def construction_keeps_nothing(ctx: ModuleContext, cls: str, given: Mapping[str, str]) -> bool:
     """Whether `cls(...)`, its `__init__`'s parameters holding what `given` says, keeps
     what it is given nowhere but in the object it makes (module docstring)."""
-    if not _plain_class(ctx, cls):
+    if not plain_class(ctx, cls):
         return False
     init = ctx.graph.functions[f"{cls}.__init__"]
     bound = {init.params[0]: f"{_MADE}{cls}"} if init.params else {}
@@ -122,7 +122,7 @@ def construction_keeps_nothing(ctx: ModuleContext, cls: str, given: Mapping[str,
     return True
 
 
-def _plain_class(ctx: ModuleContext, cls: str) -> bool:
+def plain_class(ctx: ModuleContext, cls: str) -> bool:
     """A class of the module's top level, bound once, deriving from nothing, undecorated,
     with an `__init__` of its own, none of the methods that run on construction or on
     a store (`__new__`, `__setattr__`, ...) and nothing in its body but undecorated
@@ -624,7 +624,7 @@ def stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     `constructors.init_fields` reads set only the object that class makes, where no code
     runs an `__init__` on an object it is given (`C.__init__(obj)`; `super().__init__()`
     runs its own)."""
-    own = {id(s.node) for s in stores} | ctx.per_module(_init_stores)
+    own = {id(s.node) for s in stores} | ctx.per_module(init_stores)
     return _stored(ctx, name, own)
 
 
@@ -648,18 +648,26 @@ def _stored(ctx: ModuleContext, name: str, own: set[int] | frozenset[int]) -> bo
     return False
 
 
-def _init_stores(ctx: ModuleContext) -> frozenset[int]:
+def init_stores(ctx: ModuleContext) -> frozenset[int]:
     """The ids of the field stores of every class `init_fields` reads, where no code
     names `__init__` but as `super().__init__` (nor in a string); else none."""
+    if init_named(ctx):
+        return frozenset()
+    found = [init_fields(ctx, cls) for cls in ctx.graph.classes]
+    return frozenset(id(s.node) for f in found if f is not None for s in f[1])
+
+
+def init_named(ctx: ModuleContext) -> bool:
+    """Whether some code names `__init__` but as `super().__init__` (or in a string,
+    `getattr(C, "__init__")`): it may run an `__init__` on an object it is given."""
     for stmt in ctx.graph.stmts:
         for node in scope_nodes(stmt.node):
             named = type(node) is cst.Attribute and node.attr.value == "__init__"
             if named and not _super_call(node.value):  # type: ignore[attr-defined]
-                return frozenset()
+                return True
             if isinstance(node, cst.SimpleString) and "__init__" in node.value:
-                return frozenset()  # `getattr(C, "__init__")`
-    found = [init_fields(ctx, cls) for cls in ctx.graph.classes]
-    return frozenset(id(s.node) for f in found if f is not None for s in f[1])
+                return True
+    return False
 
 
 def _super_call(node: cst.BaseExpression) -> bool:

@@ -39,6 +39,30 @@ STATIC_OPTIONS = {"flax.nnx.jit": ("static_argnums", "static_argnames")}
 #: jit-like transforms -> their options naming donated arguments (jax.jit's spelling).
 DONATE_OPTIONS = {"flax.nnx.jit": ("donate_argnums", "donate_argnames")}
 
+#: Jits whose body sees its graph-object arguments (modules, optimizers, wherever in an
+#: argument) as copies, merged from their state (tracers for arrays), but every attribute
+#: that is neither a variable nor a graph object (kept in the graphdef: a plain object of
+#: the program, a list of them) as the caller's very object; the graph the body leaves (a
+#: variable or a submodule moved from one argument to another) is written back into the
+#: arguments, each variable then holding an output of the computation, a new buffer.
+#: Every other leaf of an argument must be an array or a number, or the call raises.
+STATICS_AS_IS = JIT_LIKE
+#: Layer constructors whose object, built with sizes and options that hold no buffer
+#: (numbers, strings, shapes, dtypes, None; `rngs`, which it keeps none of) and no
+#: initializer, holds as attributes besides its variables only such values and flax's
+#: and jax's own functions (`dot_general`, `promote_dtype`): nothing that carries a buffer.
+BUFFERLESS_STATICS = frozenset(
+    {"flax.nnx.Linear", "flax.nnx.Conv", "flax.nnx.LayerNorm", "flax.nnx.BatchNorm",
+     "flax.nnx.Embed"}
+)  # fmt: skip
+#: Jits of `STATICS_AS_IS` whose body sees a JAX array stored as a module's attribute as a
+#: leaf (a tracer), as it sees a variable's value: never the caller's array.
+ARRAY_ATTRIBUTES = STATICS_AS_IS
+#: Graph objects whose constructor, given only such values (by position or by keyword:
+#: `nnx.Rngs(0, noise=1)`, seeds that are numbers), holds as attributes besides its
+#: variables only such values (its streams' names).
+BUFFERLESS_BUILT = frozenset({"flax.nnx.Rngs"})
+
 #: Calls that compute on their arguments and touch nothing else: `split` and `state`
 #: read a module's state, `merge` builds a new module from it.
 PURE_CALLS = frozenset({"flax.nnx.split", "flax.nnx.merge", "flax.nnx.state", "flax.nnx.graphdef"})

@@ -16,6 +16,9 @@ OPTIMIZERS = frozenset(
         "optax.scale", "optax.scale_by_adam", "optax.adabelief",
     }
 )  # fmt: skip
+#: Constructors whose transformation, given only numbers (no schedule, no array), holds
+#: in its functions only those numbers and optax's own functions: no buffer.
+BUFFERLESS_OPTIMIZERS = frozenset({"optax.sgd", "optax.adam", "optax.adamw"})
 #: Loss functions: given arrays, each returns one JAX array computed from them alone
 #: (per example; `.mean()` of it is an array's method). `optax.X` is `optax.losses.X`.
 LOSSES = frozenset(

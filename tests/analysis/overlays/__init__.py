@@ -61,3 +61,27 @@ def fresh_leaves(tree, *inputs) -> bool:
 
     found = [x.unsafe_buffer_pointer() for x in jax.tree.leaves(tree) if isinstance(x, jax.Array)]
     return len(found) == len(set(found)) and not set(found) & pointers(inputs)
+
+
+def carries_no_buffer(value, depth: int = 0) -> bool:
+    """Whether `value` holds no array and no mutable object that could take one: a number,
+    a string, None, a dtype or class, a tuple or read-only mapping of those, or a
+    function of jax, flax or optax whose closure and defaults are such values."""
+    import types
+
+    import numpy as np
+
+    if depth > 12:
+        return False
+    if value is None or isinstance(value, int | float | str | bool | type):
+        return True
+    if isinstance(value, tuple):  # a NamedTuple too (optax's transformations)
+        return all(carries_no_buffer(v, depth + 1) for v in value)
+    if type(value).__name__ == "HashableMapping":  # flax's read-only mapping
+        return all(carries_no_buffer(v, depth + 1) for v in value.values())
+    if isinstance(value, types.FunctionType):
+        if not value.__module__.startswith(("jax", "flax", "optax")):
+            return False
+        cells = [c.cell_contents for c in value.__closure__ or ()]
+        return all(carries_no_buffer(v, depth + 1) for v in [*cells, *(value.__defaults__ or ())])
+    return isinstance(value, np.dtype)

@@ -14,7 +14,15 @@ import pytest
 from flax import nnx
 
 from autoopt.analysis.overlays import flax_nnx as nnx_api
-from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
+from autoopt.analysis.overlays import optax as optax_api
+from tests.analysis.overlays import (
+    carries_no_buffer,
+    fresh_leaves,
+    leaves_equal,
+    pointers,
+    resolve,
+    snapshot,
+)
 
 X = jnp.ones((2, 3))
 
@@ -39,7 +47,8 @@ def test_names_exist() -> None:
              | set(nnx_api.ALIASING) | nnx_api.VARIABLE_TYPES
              | nnx_api.FRESH_LAYERS | nnx_api.USER_MODULE_BASES | nnx_api.STATIC_FUNCTION_BASES
              | nnx_api.RENDERING
-             | nnx_api.RENDERED_LAYERS | {nnx_api.SEQUENTIAL, nnx_api.RNGS})  # fmt: skip
+             | nnx_api.RENDERED_LAYERS | {nnx_api.SEQUENTIAL, nnx_api.RNGS}
+             | nnx_api.BUFFERLESS_STATICS | nnx_api.BUFFERLESS_BUILT)  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
     assert nnx_api.CACHING_JITS <= nnx_api.JIT_LIKE
@@ -811,3 +820,98 @@ def test_set_attributes_sets_a_layer_s_hook() -> None:
     getattr(layer, nnx_api.SET_ATTRIBUTES)(dot_general=dot)
     layer(X)
     assert seen == [1]
+
+
+class _Plain:
+    def __init__(self, w):
+        self.w = w
+
+
+class _Holder(nnx.Module):
+    def __init__(self, w):
+        self.obj = _Plain(w)
+        self.p = nnx.Param(jnp.zeros(3))
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.STATICS_AS_IS))
+def test_a_jit_shows_its_body_plain_attributes_as_they_are_and_copies_of_the_rest(
+    name: str,
+) -> None:
+    """`STATICS_AS_IS`: a plain attribute is the caller's object, a module and a variable
+    are copies; a variable moved onto another argument is written back, holding a new
+    buffer; a plain leaf of an argument raises."""
+    w = jnp.arange(3.0)
+    holder, box = _Holder(w), _Holder(jnp.ones(3))
+    seen = {}
+
+    def probe(a, b):
+        seen.update(obj=a.obj, module=a, variable=a.p)
+        b.p = a.p
+
+    old = holder.p.get_value()
+    transform(name)(probe)(holder, box)
+    assert seen["obj"] is holder.obj and seen["obj"].w is w
+    assert seen["module"] is not holder and seen["variable"] is not holder.p
+    assert box.p is holder.p and holder.p.get_value() is not old
+    with pytest.raises(TypeError):
+        transform(name)(lambda a, b: None)(holder, _Plain(w))
+    with pytest.raises(TypeError):  # a variable's value is a leaf: a plain one raises too
+        transform(name)(lambda a: None)(nnx.Param(_Plain(w)))
+
+
+def _statics(obj) -> list:
+    """The values the graphdef of `obj` keeps (its static attributes, at any depth)."""
+    return [
+        value.value for _, value in nnx.graphdef(obj).attributes if type(value).__name__ == "Static"
+    ]
+
+
+BUFFERLESS_BUILDS = {
+    "flax.nnx.Linear": lambda r: nnx.Linear(3, 2, use_bias=False, dtype=jnp.float32, rngs=r),
+    "flax.nnx.Conv": lambda r: nnx.Conv(
+        3, 4, kernel_size=(3, 3), strides=(2, 2), padding="SAME", rngs=r
+    ),
+    "flax.nnx.LayerNorm": lambda r: nnx.LayerNorm(3, epsilon=1e-5, rngs=r),
+    "flax.nnx.BatchNorm": lambda r: nnx.BatchNorm(3, momentum=0.9, epsilon=1e-5, rngs=r),
+    "flax.nnx.Embed": lambda r: nnx.Embed(4, 3, rngs=r),
+    "flax.nnx.Rngs": lambda r: nnx.Rngs(0, noise=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.BUFFERLESS_STATICS | nnx_api.BUFFERLESS_BUILT))
+def test_bufferless_layers_keep_nothing_carrying_a_buffer_outside_variables(name: str) -> None:
+    built = BUFFERLESS_BUILDS[name](nnx.Rngs(0))
+    assert type(built) is transform(name)
+    statics = _statics(built) + _statics(nnx.Sequential(built))
+    assert all(carries_no_buffer(v) for v in statics), statics
+
+
+def test_a_plain_attribute_is_static_and_seen_to_carry_a_buffer() -> None:
+    """The checks above see what carries a buffer: a plain object holding an array."""
+    assert not all(carries_no_buffer(v) for v in _statics(_Holder(jnp.ones(3))))
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.BUFFERLESS_OPTIMIZERS))
+def test_an_optimizer_of_a_bufferless_transformation_keeps_no_buffer_outside_variables(
+    name: str,
+) -> None:
+    tx = getattr(optax, name.rsplit(".", 1)[1])(1e-3)
+    assert carries_no_buffer(tx)
+    for cls in sorted(nnx_api.OPTIMIZERS):
+        built = transform(cls)(model(), tx, wrt=nnx.Param)
+        assert all(carries_no_buffer(v) for v in _statics(built))
+    assert not carries_no_buffer(getattr(optax, name.rsplit(".", 1)[1])(jnp.asarray(1e-3)))
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.ARRAY_ATTRIBUTES))
+def test_an_array_stored_as_a_module_attribute_is_a_leaf(name: str) -> None:
+    holder = _Holder(jnp.ones(3))
+    w = jnp.arange(3.0)
+    holder.w = w
+    seen = {}
+
+    def probe(a):
+        seen["w"] = a.w
+
+    transform(name)(probe)(holder)
+    assert isinstance(seen["w"], jax.core.Tracer) and holder.w is not w
