@@ -460,27 +460,13 @@ def _late_reason(
     it is, and `self.attr` is None only while `late` hold buffers no step donated)."""
     if not none_guarded(use, attr):
         return ""
-    reason = closed_class(ctx, cls, other) or _named_elsewhere(ctx, cls, other)
-    reason = reason or confinement(ctx, cls, attr).reason
+    reason = closed_class(ctx, cls, other) or confinement(ctx, cls, attr).reason
     reason = reason or quiet_reason(ctx, use, cls)
     if reason is not None:
         return f" (only while `self.{attr}` is None, but {reason})"
     reason = none_reason(ctx, cls, attr, late)
     if reason is not None:
         return f" (only while `self.{attr}` is None, which it may be after a step: {reason})"
-    return None
-
-
-def _named_elsewhere(ctx: ModuleContext, cls: str, other: str) -> str | None:
-    """Where an attribute `other` is named but as `self.other` in `cls`'s methods (in
-    them too: another instance's)."""
-    inside = {id(u.node) for u in uses(ctx, cls, other)}
-    for stmt in ctx.graph.stmts:
-        for root in roots(stmt):
-            for node, _ in walk_parents(root, None):
-                named = type(node) is cst.Attribute and node.attr.value == other
-                if named and id(node) not in inside:
-                    return f"`{ctx.code(node)}` at line {ctx.span(stmt.node).line} names `.{other}`"
     return None
 
 

@@ -30,7 +30,8 @@ no read of `self.init_params` can follow while they are gone when (`none_reason`
 - no statement deletes `self.state` or writes it other than by `=`, and no code but the
   class's methods on `self` binds an attribute `state`; the caller proves the class
   closed for `a` (`self_attrs.closed_class`: no `setattr` and the like, no instance
-  handed to code that might drop the state or read `a`) and `a` named nowhere else;
+  handed to code that might drop the state or read `a`, `a` named on nothing but
+  `self` in the class's methods);
 - the statement of such a read runs no code that may run a step before it stores what it
   read (`quiet_reason`): it calls only optax's optimizer constructors (which call none
   of their arguments), `TrainState.create` given such an optimizer (its `init` is

@@ -577,7 +577,7 @@ INVALID += (
         _BEFORE_TRAIN,
         "    def m(self, other):\n        return other.init_params\n\n" + _BEFORE_TRAIN,
         f"{_LATE} (only while `self.state` is None, but `other.init_params` at line 32 "
-        "names `.init_params`)",
+        "reaches an attribute `init_params` outside `Trainer`)",
     ),
 )
 
