@@ -49,6 +49,7 @@ from autoopt.analysis.facts.bufferless import bufferless_names
 from autoopt.analysis.facts.class_family import family
 from autoopt.analysis.facts.fresh import fresh_result
 from autoopt.analysis.facts.fresh_stores import fresh_store
+from autoopt.analysis.facts.none_guards import none_guarded, none_reason, quiet_reason
 from autoopt.analysis.facts.self_attrs import (
     Use,
     assign_targets,
@@ -390,8 +391,9 @@ def _spent_attributes(
     before = confinement(ctx, cls, attr).before
     if called:  # a call that may hand on what it is given: the first premise to name
         return f"`{called[min(called)]}` is not proven to make new buffers"
+    late = frozenset(o for o in others if _read_late(ctx, cls, o, before))
     for other in sorted(others):
-        reason = _unspent(ctx, cls, attr, other, before)
+        reason = _unspent(ctx, cls, attr, other, before, late)
         if reason is not None:
             return f"`{me}.{other}` {reason}"
     return None if others else "it reads no attribute autoopt follows"
@@ -406,12 +408,23 @@ def _method_call(ctx: ModuleContext, node: cst.CSTNode) -> cst.Call | None:
     return call if call.func is path[-2] else None
 
 
+def _read_late(ctx: ModuleContext, cls: str, other: str, before: frozenset[str]) -> bool:
+    """`self.other` is read in a method that may run after a step."""
+    return any(not is_store(u) and u.method.qualname not in before for u in uses(ctx, cls, other))
+
+
 def _unspent(
-    ctx: ModuleContext, cls: str, attr: str, other: str, before: frozenset[str]
+    ctx: ModuleContext,
+    cls: str,
+    attr: str,
+    other: str,
+    before: frozenset[str],
+    late: frozenset[str],
 ) -> str | None:
     """Why `self.other` may be read once a step has donated what it holds (None: it
-    holds new buffers, read only by methods in `before`, each read only into the record
-    that replaces `self.attr`, and nothing outside the class names it)."""
+    holds new buffers, read only by methods in `before` or while `self.attr` is None
+    (`facts/none_guards.py`: the attributes `late`), each read only into the record that
+    replaces `self.attr`, and nothing outside the class names it)."""
     inside = {id(u.node) for u in uses(ctx, cls, other)}
     members = set(family(ctx, cls))
     for stmt in ctx.graph.stmts:
@@ -430,11 +443,31 @@ def _unspent(
         if is_store(u) and not fresh_store(ctx, u):
             return f"is stored at line {line} a value not proven new buffers"
         if not is_store(u) and u.method.qualname not in before:
-            return f"is read at line {line}, where a step may have run"
+            reason = _late_reason(ctx, cls, attr, other, u, late)
+            if reason is not None:
+                return f"is read at line {line}, where a step may have run{reason}"
         if not is_store(u) and not keeps_nothing(ctx, u, attr):
             return f"is read at line {line} other than into the record replacing `self.{attr}`"
         stored = stored or is_store(u)
     return None if stored else "is never stored by the class"
+
+
+def _late_reason(
+    ctx: ModuleContext, cls: str, attr: str, other: str, use: Use, late: frozenset[str]
+) -> str | None:
+    """Why the read `use` of `self.other`, in a method that may run after a step, may
+    find its buffers donated ("": it is not read only while `self.attr` is None; None:
+    it is, and `self.attr` is None only while `late` hold buffers no step donated)."""
+    if not none_guarded(use, attr):
+        return ""
+    reason = closed_class(ctx, cls, other) or confinement(ctx, cls, attr).reason
+    reason = reason or quiet_reason(ctx, use, cls)
+    if reason is not None:
+        return f" (only while `self.{attr}` is None, but {reason})"
+    reason = none_reason(ctx, cls, attr, late)
+    if reason is not None:
+        return f" (only while `self.{attr}` is None, which it may be after a step: {reason})"
+    return None
 
 
 def _other_attributes(

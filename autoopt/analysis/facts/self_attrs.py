@@ -11,7 +11,7 @@ derives from it, whose methods an instance may run:
 - no member is used as a value (handed on) nor importable by other code
   (`analysis/core/jitted.py`, `escapes`);
 - no code outside its methods names an attribute `x`, and nothing reaches attributes by
-  name (`getattr`, `setattr`, `vars`, `__dict__`);
+  name (`getattr`, `setattr`, `vars`, `__dict__`, `object.__setattr__`);
 - in each method (and the functions nested there), `self` is read only as `self.a`;
 - each instance, `C(...)`, is read only as `C(...).a` or through a name bound to it,
   `t.a`: no code can copy it (`copy.copy`) into another object sharing `x`.
@@ -34,7 +34,10 @@ from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.walk import children
 from autoopt.analysis.facts.class_family import family, open_family, root_class
 
-_REFLECTION = frozenset({"getattr", "setattr", "delattr", "vars", "__dict__"})
+_REFLECTION = frozenset(
+    {"getattr", "setattr", "delattr", "vars", "__dict__", "__getattribute__", "__setattr__",
+     "__delattr__"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,14 @@ def _class_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
         escape = escapes(ctx, member) or _value_use(ctx, member)
         if escape:
             return f"{escape}: code autoopt cannot see may keep `{member}().{attr}`"
-    return next(filter(None, (_descriptor(ctx, m, attr) for m in family(ctx, cls))), None)
+    return descriptor_reason(ctx, cls, attr)
+
+
+def descriptor_reason(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """Where a class of `cls`'s family binds `attr` in its body to what may be a
+    descriptor (None: none does)."""
+    members = family(ctx, root_class(ctx, cls))
+    return next(filter(None, (_descriptor(ctx, m, attr) for m in members)), None)
 
 
 def _descriptor(ctx: ModuleContext, cls: str, attr: str) -> str | None:

@@ -403,6 +403,10 @@ def main(batches):
     return trainer.state.params
 """
 _SPENT_HELD = "may be held by another attribute of `self` too (`self.init_params`)"
+#: `_SPENT` trained twice: `init_optimizer` runs after steps too.
+_TWICE = _SPENT.replace(
+    "    trainer.train_model(batches)\n", "    trainer.train_model(batches)\n" * 2
+)
 
 
 def _spent(base: str, old: str, new: str, message: str = _SPENT_HELD) -> Invalid:
@@ -417,8 +421,11 @@ INVALID += (
     # fires: `self.init_params` holds new buffers (`init` of a linen layer), read only by
     # `init_optimizer`, which runs before the first step of the one `train_model` call
     Invalid(_SPENT, _donated(_SPENT)),
-    # fires, unsafe: `train_model` runs twice: the second `init_optimizer` follows steps
-    _spent(_SPENT, "    trainer.train_model(batches)\n", "    trainer.train_model(batches)\n" * 2),
+    # fires: `train_model` runs twice, so the second `init_optimizer` follows steps; it
+    # reads `self.init_params` only while `self.state` is None, which it is only right
+    # after `init_model` stores new buffers in them (`facts/none_guards.py`). This was
+    # unsafe before the guard was proven: an improvement
+    Invalid(_TWICE, _donated(_TWICE)),
     # fires, unsafe: a method reads the first parameters after training
     _spent(
         _SPENT,
@@ -433,6 +440,144 @@ INVALID += (
         _SPENT,
         "    def init_optimizer(self, lr):\n",
         "    def init_optimizer(self, lr):\n        self.backup = self.init_params\n",
+    ),
+)
+
+#: The guard `facts/none_guards.py` proves in `_TWICE`, and how a read is meant by it.
+_GUARD = "params=self.init_params if self.state is None else self.state.params,"
+_LATE = "`self.init_params` is read at line 25, where a step may have run"
+_WHILE_NONE = f"{_LATE} (only while `self.state` is None, which it may be after a step: "
+_BEFORE_TRAIN = "    def train_model(self, batches):"
+_RETURNED = "    return trainer.state.params"
+
+
+def _guarded(old: str, new: str, message: str) -> Invalid:
+    """`_TWICE` with `old` replaced by `new`: `self.init_params` may be read once a step
+    has donated it, unsafe."""
+    return _spent(_TWICE, old, new, message)
+
+
+def _method(body: str) -> str:
+    """A method `m` of `Trainer` with `body` (one statement), put before `train_model`."""
+    return f"    def m(self):\n        {body}\n\n{_BEFORE_TRAIN}"
+
+
+INVALID += (
+    # fires, unsafe: the read is not guarded
+    _guarded(_GUARD, "params=self.init_params,", _LATE),
+    # fires, unsafe: guarded by `is not None` (the branch taken while a state exists)
+    _guarded(
+        _GUARD,
+        "params=self.init_params if self.state is not None else self.state.params,",
+        _LATE,
+    ),
+    # fires, unsafe: guarded by another attribute
+    _guarded(_GUARD, _GUARD.replace("self.state is None", "self.model is None"), _LATE),
+    # fires, unsafe: `m` drops the state without new initial parameters, and training
+    # again reads the donated ones
+    _guarded(
+        _BEFORE_TRAIN,
+        _method("self.state = None"),
+        f"{_WHILE_NONE}it is stored `None` at line 32 with no store in `self.init_params` "
+        "just before)",
+    ),
+    # fires, unsafe: a call between the new parameters and `self.state = None` may run
+    # a step on them
+    _guarded(
+        "        self.state = None\n",
+        '        print("reset")\n        self.state = None\n',
+        "(only while `self.state` is None, which it may be after a step: it is stored "
+        "`None` at line 23 with no store in `self.init_params` just before)",
+    ),
+    # fires, unsafe: a call autoopt cannot see may store None
+    _guarded(
+        _BEFORE_TRAIN,
+        _method("self.state = restore()"),
+        f"{_WHILE_NONE}the value stored in it at line 32 may be None)",
+    ),
+    # fires, unsafe: the step may return None in the state's place
+    _guarded(
+        "    return state.apply_gradients(grads=grads), batch.sum()",
+        "    new = state.apply_gradients(grads=grads)\n"
+        "    return (new if batch.sum() > 0 else None), batch.sum()",
+        "(only while `self.state` is None, which it may be after a step: the value stored "
+        "in it at line 35 may be None)",
+    ),
+    # fires, unsafe: `del self.state`, `self.state += ...`
+    _guarded(_BEFORE_TRAIN, _method("del self.state"), f"{_WHILE_NONE}it is deleted at line 32)"),
+    _guarded(
+        _BEFORE_TRAIN,
+        _method("self.state += 1"),
+        f"{_WHILE_NONE}it is written at line 32 other than by `=` to it alone)",
+    ),
+    # fires, unsafe: the initial parameters are taken from the state
+    _guarded(
+        _BEFORE_TRAIN,
+        _method("self.init_params = self.state.params"),
+        "`self.init_params` is stored at line 32 a value not proven new buffers",
+    ),
+    # fires, unsafe: code outside the class drops the state (or deletes it), then makes a
+    # new one from the donated parameters
+    _guarded(
+        _RETURNED,
+        f"    trainer.state = None\n    trainer.init_optimizer(0.1)\n{_RETURNED}",
+        f"{_WHILE_NONE}`trainer.state` at line 41 binds or deletes it outside `Trainer`)",
+    ),
+    _guarded(
+        _RETURNED,
+        f"    del trainer.state\n    trainer.init_optimizer(0.1)\n{_RETURNED}",
+        f"{_WHILE_NONE}`trainer.state` at line 41 binds or deletes it outside `Trainer`)",
+    ),
+    # fires, unsafe: by name, through `object.__setattr__` or `getattr`
+    _guarded(
+        _RETURNED,
+        f'    object.__setattr__(trainer, "state", None)\n    trainer.init_optimizer(0.1)\n'
+        f"{_RETURNED}",
+        "`__setattr__` at line 41 may reach `self.state`",
+    ),
+    _guarded(
+        _RETURNED,
+        '    return getattr(trainer, "init_params")',
+        "`getattr` at line 41 may reach `self.state`",
+    ),
+    # fires, unsafe: a subclass's `init_model` drops the state alone
+    _guarded(
+        "\n\ndef main(batches):\n    trainer = Trainer(",
+        "\n\nclass Fresh(Trainer):\n    def init_model(self, exmp):\n        self.state = None"
+        "\n\n\ndef main(batches):\n    trainer = Fresh(",
+        f"{_WHILE_NONE}it is stored `None` at line 39 with no store in `self.init_params` "
+        "just before)",
+    ),
+    # fires, unsafe: the statement that reads them calls a method, which may run a step
+    # (setting the state from them) before the state is stored
+    _guarded(
+        "            tx=optax.sgd(lr),",
+        "            tx=optax.sgd(self.rate(lr)),",
+        f"{_LATE} (only while `self.state` is None, but `self.rate(...)` at line 25 may run "
+        "a step first)",
+    ),
+    # fires, unsafe: it makes a function that the optimizer may call
+    _guarded(
+        "            tx=optax.sgd(lr),",
+        "            tx=optax.sgd(lambda n: lr),",
+        f"{_LATE} (only while `self.state` is None, but line 25 makes a function that code "
+        "it calls may run)",
+    ),
+    # fires, unsafe: the trainer is handed to code that may drop its state, or read the
+    # donated parameters (`copy.deepcopy` does)
+    _guarded(
+        _RETURNED,
+        "    return print(trainer)",
+        f"{_LATE} (only while `self.state` is None, but `trainer` is used other than "
+        "through its attributes at line 41: code it reaches may copy it, sharing "
+        "`.init_params`)",
+    ),
+    # fires, unsafe: a method reads another instance's initial parameters
+    _guarded(
+        _BEFORE_TRAIN,
+        "    def m(self, other):\n        return other.init_params\n\n" + _BEFORE_TRAIN,
+        f"{_LATE} (only while `self.state` is None, but `other.init_params` at line 32 "
+        "reaches an attribute `init_params` outside `Trainer`)",
     ),
 )
 
