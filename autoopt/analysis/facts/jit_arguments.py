@@ -9,9 +9,13 @@ carries the buffers it holds with it: after `holder.w = params`, a call
 buffer of `params` (tests/hazards h1260). `as_is` gives those arguments:
 
 - `jax.jit`: the static ones (`static_argnums`, `static_argnames`, as literals, by the
-  function's parameters where it is seen), and `self` of a jitted method
-  (`core/jitted_methods.py`); every other leaf must be an array or a number, or the
-  call raises;
+  function's parameters where it is seen), `self` of a jitted method
+  (`core/jitted_methods.py`), and every other argument but those the value model proves
+  data (as below) or a tuple, list or dict of JAX arrays: every leaf must be an array or
+  a number, or the call raises, but a pytree node's aux data reaches the body as the
+  caller's very objects (`overlays.jax.AUX_FREE_CONTAINERS`: a `flax.struct` field with
+  `pytree_node=False`, an `eqx.field(static=True)`, a registered class's aux data), and
+  a body may store what one holds on another (tests/hazards h1648-h1650);
 - a jit that makes every non-array leaf static (`overlays.NON_ARRAYS_STATIC`,
   `eqx.filter_jit`): every argument but those the value model proves an array or an
   immutable value holding no buffer (a number, a string, a dtype, a shape, None).
@@ -29,7 +33,8 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import Jitted, literal_names
-from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.overlays import jax as jax_api
+from autoopt.analysis.values.lattice import Kind, Value
 from autoopt.analysis.values.model import model
 
 #: Values that are one array or hold no buffer and cannot be changed in place.
@@ -52,7 +57,21 @@ def as_is(
     if jitted.transform != "jax.jit":
         return None
     static = _static_arguments(jitted, call, bound)
-    return receiver + (static if static is not None else [a.value for a in call.args])
+    if static is None:
+        return receiver + [a.value for a in call.args]
+    data = model(ctx)
+    static_ids = {id(e) for e in static}
+    return receiver + [
+        a.value
+        for a in call.args
+        if id(a.value) in static_ids or not _aux_free(data.value_of(stmt, a.value))
+    ]
+
+
+def _aux_free(value: Value) -> bool:
+    """A value whose pytree has no node with aux data but the string keys of a dict:
+    data, or a tuple, list or dict of JAX arrays (`overlays.jax.AUX_FREE_CONTAINERS`)."""
+    return value.kind in _DATA or value.container in jax_api.AUX_FREE_CONTAINERS
 
 
 def _static_arguments(jitted: Jitted, call: cst.Call, bound: bool) -> list | None:
