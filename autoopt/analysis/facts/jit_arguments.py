@@ -11,7 +11,8 @@ buffer of `params` (tests/hazards h1260). `as_is` gives those arguments:
 - `jax.jit`: the static ones (`static_argnums`, `static_argnames`, as literals, by the
   function's parameters where it is seen), `self` of a jitted method
   (`core/jitted_methods.py`), and every other argument but those the value model proves
-  data (as below) or a tuple, list or dict of JAX arrays: every leaf must be an array or
+  data (as below), a tuple, list or dict of JAX arrays, or a new batch of a loop
+  (`loop_batches.fresh_items`: arrays, in tuples): every leaf must be an array or
   a number, or the call raises, but a pytree node's aux data reaches the body as the
   caller's very objects (`overlays.jax.AUX_FREE_CONTAINERS`: a `flax.struct` field with
   `pytree_node=False`, an `eqx.field(static=True)`, a registered class's aux data), and
@@ -33,8 +34,9 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import Jitted, literal_names
+from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.overlays import jax as jax_api
-from autoopt.analysis.values.lattice import Kind, Value
+from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
 #: Values that are one array or hold no buffer and cannot be changed in place.
@@ -59,19 +61,23 @@ def as_is(
     static = _static_arguments(jitted, call, bound)
     if static is None:
         return receiver + [a.value for a in call.args]
-    data = model(ctx)
     static_ids = {id(e) for e in static}
     return receiver + [
-        a.value
-        for a in call.args
-        if id(a.value) in static_ids or not _aux_free(data.value_of(stmt, a.value))
+        a.value for a in call.args if id(a.value) in static_ids or not _aux_free(ctx, stmt, a.value)
     ]
 
 
-def _aux_free(value: Value) -> bool:
-    """A value whose pytree has no node with aux data but the string keys of a dict:
-    data, or a tuple, list or dict of JAX arrays (`overlays.jax.AUX_FREE_CONTAINERS`)."""
-    return value.kind in _DATA or value.container in jax_api.AUX_FREE_CONTAINERS
+def _aux_free(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
+    """`expr`'s pytree has no node with aux data but the string keys of a dict: data, a
+    tuple, list or dict of JAX arrays (`overlays.jax.AUX_FREE_CONTAINERS`), or a new
+    batch of a loop (`loop_batches.fresh_items`: arrays, in tuples)."""
+    value = model(ctx).value_of(stmt, expr)
+    if value.kind in _DATA or value.container in jax_api.AUX_FREE_CONTAINERS:
+        return True
+    if type(expr) is not cst.Name:
+        return False
+    defs = ctx.graph.reaching_defs(stmt, expr.value)
+    return bool(defs) and all(fresh_items(ctx, d, expr.value) for d in defs)
 
 
 def _static_arguments(jitted: Jitted, call: cst.Call, bound: bool) -> list | None:
