@@ -33,6 +33,7 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import (
+    bound_names,
     calls_in,
     evaluated_exprs,
     is_at_update,
@@ -139,8 +140,7 @@ def _impurities(
     an nnx instance where the trace runs `fn` (those `fn` binds again aside)."""
     graph = ctx.graph
     seen = outer | {_key(ctx, fn)}
-    local = {name for s in graph.scope_stmts(fn.qualname) for name in s.defs} | set(fn.params)
-    local |= {n for s in graph.scope_stmts(fn.qualname) for n in _lambda_params(s)}
+    local = _bound_in(ctx, fn)
     instances = _kept_instances(ctx, fn, instances)
     shared = _shared_changes(ctx, fn, bool(instances))
     reasons = shared if instances else []  # a module's Python state: the first premise
@@ -372,7 +372,9 @@ def _bare_call_impurity(
 ) -> str | None:
     """`call` (absent where a function value is judged) calls `name`, its arguments
     those of `fn`'s that hold `instances`."""
-    target = ctx.graph.resolve_function(name, fn.qualname)
+    target = _function_named(ctx, fn, name, local)
+    if target is not None and target.scope == MODULE and name in changed_module_names(ctx):
+        return f"calls `{name}`, which {change_reason(ctx, name)}"  # not the `def` alone
     if target is not None:
         if _key(ctx, target) in seen:
             return None
@@ -400,6 +402,48 @@ def _bare_call_impurity(
         inner = impurities(ctx, transformed, seen)
         return f"calls `{name}`, which {inner[0]}" if inner else None
     return f"calls `{name}`, code autoopt cannot see"
+
+
+def _function_named(
+    ctx: ModuleContext, fn: Function, name: str, local: set[str]
+) -> Function | None:
+    """The function of the module a bare `name` in `fn` (binding `local`) calls: the `def`
+    of the innermost scope that binds `name`, where nothing else in a function binds it
+    (no parameter, no second binding, no lambda or comprehension of its own); a module
+    function bound again is the caller's to judge (`changed_module_names`). None for any
+    other name: a local bound otherwise, or several times, is judged by each of its
+    bindings (`_local_call_impurity`)."""
+    scope = fn.qualname if name in local else _outer_scope(ctx, fn.scope, name)
+    target = ctx.graph.resolve_function(name, scope)
+    if target is None or target.scope != scope:
+        return None
+    if scope == MODULE:
+        return target
+    stmts = ctx.graph.scope_stmts(scope)
+    if name in ctx.graph.functions[scope].params or target.node is not _only_def(ctx, scope, name):
+        return None
+    return None if any(name in _inner_bindings(s) for s in stmts) else target
+
+
+def _outer_scope(ctx: ModuleContext, scope: str, name: str) -> str:
+    """The innermost function from `scope` outwards that binds `name`, else the module."""
+    while scope in ctx.graph.functions:
+        outer = ctx.graph.functions[scope]
+        if name in outer.params or _binders(ctx, scope, name):
+            return scope
+        scope = outer.scope
+    return MODULE
+
+
+def _binders(ctx: ModuleContext, scope: str, name: str) -> list[Stmt]:
+    """The statements of `scope` that bind `name`."""
+    return [s for s in ctx.graph.scope_stmts(scope) if name in s.defs]
+
+
+def _only_def(ctx: ModuleContext, scope: str, name: str) -> cst.CSTNode | None:
+    """The `def` that is the one binding of `name` in `scope`, if it is one."""
+    binders = _binders(ctx, scope, name)
+    return binders[0].node if len(binders) == 1 else None
 
 
 def _held_function(ctx: ModuleContext, name: str) -> Function | None:
@@ -442,29 +486,52 @@ def _local_call_impurity(
     call: cst.Call | None = None,
     instances: Instances = (),
 ) -> str | None:
-    """Calling the local `name`: a lambda or a nested function (followed), a JAX
-    transform or partial of a function proven pure (`g = jax.grad(loss)`, given the
-    arguments of `call` that hold `instances`); what any other call returned (`layer =
-    jax.tree.map(...)`) is code autoopt cannot see."""
-    for stmt in ctx.graph.scope_stmts(fn.qualname):
-        if name in stmt.defs and type(stmt.node) is cst.Assign:
-            value = stmt.node.value
-            if type(value) is cst.Lambda:
-                return None
-            if type(value) is cst.Call:
-                if instances and not _bound_once(ctx, fn, name):
-                    return f"calls `{name}`, bound more than once, {UNSEEN}"
-                seen = frozenset({_key(ctx, fn)})
-                why = _wrapped_impurity(ctx, fn, value, seen, call, instances)
-                if why.startswith("calls the result of "):
-                    return f"calls `{name}`, the result of `{_short(ctx, value)}`, {UNSEEN}"
-                return f"calls `{name}`, which {why}" if why else None
-        if name in stmt.defs and type(stmt.node) is cst.FunctionDef:
-            nested = ctx.graph.functions.get(f"{fn.qualname}.{name}")
-            if nested is not None and not impurities(ctx, nested):
-                return None
-            break
-    return f"calls `{name}`, {UNSEEN}"
+    """Calling the local `name`, judged by every statement of `fn` that binds it (each
+    must be pure): a lambda (its body is `fn`'s own code) or a nested function
+    (followed), a JAX transform or partial of a function proven pure (`g =
+    jax.grad(loss)`, given the arguments of `call` that hold `instances`); what any other
+    binding gives (`layer = jax.tree.map(...)`, `f = helper`, a loop's target) is code
+    autoopt cannot see."""
+    binders = _binders(ctx, fn.qualname, name)
+    if not binders:
+        return f"calls `{name}`, {UNSEEN}"  # a lambda's parameter, a comprehension's target
+    if instances and len(binders) > 1:
+        return f"calls `{name}`, bound more than once, {UNSEEN}"
+    for stmt in binders:
+        why = _binding_impurity(ctx, fn, name, stmt, call, instances)
+        if why is not None:
+            return why
+    return None
+
+
+def _binding_impurity(
+    ctx: ModuleContext,
+    fn: Function,
+    name: str,
+    stmt: Stmt,
+    call: cst.Call | None,
+    instances: Instances,
+) -> str | None:
+    """Why calling `name` as `stmt` of `fn` binds it is impure (None: proven pure)."""
+    node = stmt.node
+    if type(node) is cst.FunctionDef:
+        nested = ctx.graph.functions.get(f"{fn.qualname}.{name}")
+        if nested is None or nested.node is not node:
+            return f"calls `{name}`, bound more than once, {UNSEEN}"  # two `def`s
+        inner = impurities(ctx, nested)
+        return f"calls `{name}`, which {inner[0]}" if inner else None
+    if type(node) is not cst.Assign or any(type(t.target) is not cst.Name for t in node.targets):
+        return f"calls `{name}`, {UNSEEN}"
+    value = node.value
+    if type(value) is cst.Lambda:
+        return None  # its body's calls are the statement's own
+    if type(value) is not cst.Call:
+        return f"calls `{name}`, {UNSEEN}"
+    seen = frozenset({_key(ctx, fn)})
+    why = _wrapped_impurity(ctx, fn, value, seen, call, instances)
+    if why.startswith("calls the result of "):
+        return f"calls `{name}`, the result of `{_short(ctx, value)}`, {UNSEEN}"
+    return f"calls `{name}`, which {why}" if why else None
 
 
 def reads_module_state(ctx: ModuleContext, fn: Function) -> list[str]:
@@ -522,6 +589,25 @@ def _lambdas(stmt: Stmt) -> list[cst.Lambda]:
 
 def _lambda_params(stmt: Stmt) -> set[str]:
     return {n for lam in _lambdas(stmt) for n in param_names(lam.params)}
+
+
+def _bound_in(ctx: ModuleContext, fn: Function) -> set[str]:
+    """The names `fn`'s code binds: its parameters, its statements' targets, and the
+    parameters of its lambdas and targets of its comprehensions (which shadow a name of
+    the module where they are read)."""
+    stmts = ctx.graph.scope_stmts(fn.qualname)
+    local = {n for s in stmts for n in s.defs} | set(fn.params)
+    return local | {n for s in stmts for n in _inner_bindings(s)}
+
+
+def _inner_bindings(stmt: Stmt) -> set[str]:
+    """The parameters of the lambdas `stmt` evaluates and the targets of its
+    comprehensions."""
+    nodes = [n for e in evaluated_exprs(stmt.node) for n in scope_nodes(e)]
+    nodes += [n for lam in _lambdas(stmt) for n in scope_nodes(lam.body)]
+    return _lambda_params(stmt) | {
+        n for c in nodes if type(c) is cst.CompFor for n in bound_names(c.target)
+    }
 
 
 def _all_calls(stmt: Stmt) -> list[cst.Call]:
@@ -658,8 +744,7 @@ def _function_value_impurity(
         project = _project_impurity(ctx, qual, seen)
         return (_qualified_impurity(qual) or "") if project is None else project
     if type(target) is cst.Name:
-        local = {n for s in ctx.graph.scope_stmts(fn.qualname) for n in s.defs}
-        local |= set(fn.params)
+        local = _bound_in(ctx, fn)
         return _bare_call_impurity(ctx, fn, target.value, local, seen, call, instances) or ""
     return f"calls `{ctx.code(target)}`, {UNSEEN}"
 
@@ -842,11 +927,6 @@ def _passed(target: Function, call: cst.Call, instances: Instances) -> Instances
         elif position < len(target.positional):
             given.append((target.positional[position], held[value.value]))
     return tuple(given)
-
-
-def _bound_once(ctx: ModuleContext, fn: Function, name: str) -> bool:
-    stmts = ctx.graph.scope_stmts(fn.qualname)
-    return name not in fn.params and sum(name in s.defs for s in stmts) == 1
 
 
 def _instance_call(

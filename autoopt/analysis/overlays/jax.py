@@ -431,6 +431,11 @@ DEVICE_COPIED = frozenset({"numpy.ndarray"})
 #: Jits whose wrapper keeps the compilations it makes: built once, it compiles once per
 #: argument type and every later call reuses that.
 CACHING_JITS = frozenset({"jax.jit", "jax.pmap"})
+#: The containers (`Value.container`) whose pytree nodes hold no object in their aux
+#: data but a dict's keys: `jax.jit` hands its body every other node's aux data (a
+#: `flax.struct` field with `pytree_node=False`, an `eqx.field(static=True)`, a
+#: registered class's aux data) as the caller's very objects.
+AUX_FREE_CONTAINERS = frozenset({"tuple", "list", "dict"})
 #: Decorators that register a class as a pytree, by how their name ends.
 PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 #: Decorators that make an immutable pytree class of fields (flax).

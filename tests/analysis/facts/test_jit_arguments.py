@@ -14,7 +14,9 @@ from autoopt.analysis.facts.jit_arguments import as_is, moved_only
 
 from ..helpers import HEADER, context, stmt
 
-IMPORTS = HEADER + "import functools\nimport equinox as eqx\nfrom flax import nnx\n"
+IMPORTS = HEADER + (
+    "import functools\nimport equinox as eqx\nfrom flax import nnx\nfrom flax import struct\n"
+)
 PROGRAM = """
 STATIC = (0,)
 
@@ -65,12 +67,19 @@ def seen(call: str) -> list[str] | None:
 @pytest.mark.parametrize(
     ("call", "expected"),
     [
-        ("plain(holder, box)", []),  # every leaf an array or the call raises
+        # every leaf an array or the call raises, but a pytree's aux data (a
+        # `flax.struct` field with `pytree_node=False`) is the caller's object in the body
+        ("plain(holder, box)", ["holder", "box"]),
+        ("plain(x, 3)", []),  # an array, a number: no aux data
+        ("plain((x, x), {'w': x})", []),  # a tuple, a dict of arrays: no object in aux data
+        ("plain([x, holder], x)", ["[x, holder]"]),  # a list holding what may be a pytree
+        ("plain(n, x)", ["n"]),  # of a kind not proven
         ("by_position(holder, x, box)", ["holder", "box"]),
+        ("by_position(holder, box, x)", ["holder", "box", "x"]),  # `box` not static: aux data
         ("by_position(holder, x, c=box)", ["holder", "box"]),  # a static position by name
         ("by_position(holder, *[x, box])", ["holder", "[x, box]"]),  # starred: every one
-        ("by_name(holder, x, box)", ["box"]),  # a static name by position
-        ("by_name(holder, x, c=box)", ["box"]),
+        ("by_name(x, x, box)", ["box"]),  # a static name by position
+        ("by_name(x, x, c=box)", ["box"]),
         ("unread(holder, box)", ["holder", "box"]),  # an option autoopt cannot read
         ("filtered(holder, x, 3, 'a')", ["holder"]),  # arrays, numbers, strings: data
         ("filtered(holder, box, n, None)", ["holder", "box", "n"]),  # `n` of unknown kind
@@ -106,7 +115,9 @@ def test_a_jitted_method_sees_its_instance_as_it_is() -> None:
     at = stmt(ctx, "gan.update(state, batch)")
     node = at.node.value  # type: ignore[attr-defined]  # an expression statement
     (jitted,) = jitted_methods(ctx)
-    assert [ctx.code(e) for e in as_is(ctx, at, node, jitted, bound=True) or []] == ["gan"]
+    found = [ctx.code(e) for e in as_is(ctx, at, node, jitted, bound=True) or []]
+    # and `state`, `batch`, of kinds not proven, whose pytrees' aux data the body sees too
+    assert found == ["gan", "state", "batch"]
 
 
 LINKS = """
@@ -121,6 +132,20 @@ def probe(holder, box, x):
 @eqx.filter_jit
 def total(a, b):
     return jnp.sum(a * b)
+
+@struct.dataclass
+class Record:
+    x: jax.Array
+    obj: object = struct.field(pytree_node=False)
+
+@jax.jit
+def moves(source, target):
+    target.obj.kept = source.obj.w
+    return source.x
+
+@jax.jit
+def adds(a, b):
+    return a[0] + b["w"]
 
 def main(params, box, other):
     holder = Holder()
@@ -138,6 +163,12 @@ def main(params, box, other):
         ("probe(jnp.ones(3), jnp.zeros(3), 1.0)", False),
         # a body proven to keep nothing and store nothing, given data and `box`
         ("total(jnp.ones(3), box)", False),
+        # `jax.jit`: a record's `pytree_node=False` field is its aux data, the caller's
+        # object in the body, which may store what one holds on another
+        ("moves(Record(jnp.ones(3), holder), Record(jnp.ones(3), box))", True),
+        ("moves(holder, box)", True),  # of kinds not proven: pytrees, maybe
+        # a tuple and a dict of arrays carry no object in their aux data
+        ("adds((jnp.ones(3), params), {'w': jnp.ones(3)})", False),
     ],
 )
 def test_a_compiled_call_joins_only_what_its_body_sees_as_it_is(call: str, joined: bool) -> None:

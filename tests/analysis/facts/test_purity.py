@@ -210,6 +210,122 @@ def test_impurities(body: str, reasons: list[str]) -> None:
     assert impurities(ctx, ctx.graph.functions["f"]) == reasons
 
 
+DIRTY = f"calls `dirty`, which prints (`print` {AT_TRACE})"
+
+
+@pytest.mark.parametrize(
+    ("body", "reasons"),
+    [
+        # every binding of a local reaching the call is judged, each must be pure
+        (
+            "g = jax.jit(pure)\n    if x:\n        g = jax.jit(dirty)\n    return g(x)",
+            [f"calls `g`, which {DIRTY}"],
+        ),
+        (
+            "g = jax.jit(pure)\n    g = jax.jit(dirty)\n    return g(x)",
+            [f"calls `g`, which {DIRTY}"],
+        ),
+        (
+            "g = jax.jit(pure)\n    for i in range(3):\n        y = g(x)\n"
+            "        g = jax.jit(dirty)\n    return y",
+            [f"calls `g`, which {DIRTY}"],
+        ),  # bound again after the call, in a loop: reaches its next iteration
+        (
+            "g = jax.jit(pure)\n    if x:\n        g = jax.jit(dirty)\n    return jax.grad(g)(x)",
+            [f"calls `g`, which {DIRTY}"],
+        ),  # a transform of it, too
+        ("g = jax.jit(pure)\n    if x:\n        g = jax.jit(jax.grad(pure))\n    return g(x)", []),
+        (
+            "g = lambda v: v\n    if x:\n        g = dirty\n    return g(x)",
+            [f"calls `g`, {UNSEEN}"],
+        ),
+        ("g = jax.jit(pure)\n    g, h = dirty, dirty\n    return g(x)", [f"calls `g`, {UNSEEN}"]),
+        (
+            "def g(v):\n        return v\n    if x:\n        g = dirty\n    return g(x)",
+            [f"calls `g`, {UNSEEN}"],
+        ),
+        (
+            "def g(v):\n        return v\n    def g(v):\n        print(v)\n    return g(x)",
+            [f"calls `g`, bound more than once, {UNSEEN}"],
+        ),
+        # a local, a loop's target, a lambda's parameter or a comprehension's target
+        # named like a module function is not that function
+        ("pure = dirty\n    return pure(x)", [f"calls `pure`, {UNSEEN}"]),
+        (
+            "if x:\n        pure = jax.jit(dirty)\n    return pure(x)",
+            [f"calls `pure`, which {DIRTY}"],
+        ),
+        ("for pure in (dirty,):\n        x = pure(x)\n    return x", [f"calls `pure`, {UNSEEN}"]),
+        ("return (lambda pure: pure(x))(dirty)", [f"calls `pure`, {UNSEEN}"]),
+        ("return [pure(x) for pure in (dirty,)]", [f"calls `pure`, {UNSEEN}"]),
+    ],
+)
+def test_a_callee_bound_several_times_is_judged_by_every_binding(
+    body: str, reasons: list[str]
+) -> None:
+    ctx = context(MODULE.replace("BODY", body), IMPORTS)
+    assert impurities(ctx, ctx.graph.functions["f"]) == reasons
+
+
+SHADOWED = """
+def pure(v):
+    return v * 2
+
+def dirty(v):
+    print(v)
+    return v
+
+def by_parameter(x, pure):
+    def inner(v):
+        return pure(v)
+    return inner(x)
+
+def by_outer_local(x):
+    pure = dirty
+    def inner(v):
+        return pure(v)
+    return inner(x)
+
+def by_outer_rebinding(x):
+    def g(v):
+        return v
+    if x:
+        g = dirty
+    def inner(v):
+        return g(v)
+    return inner(x)
+
+def by_outer_def(x):
+    def g(v):
+        return v
+    def inner(v):
+        return g(v)
+    return inner(x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("function", "reasons"),
+    [
+        ("by_parameter.inner", [f"calls `pure`, {UNSEEN}"]),
+        ("by_outer_local.inner", [f"calls `pure`, {UNSEEN}"]),
+        ("by_outer_rebinding.inner", [f"calls `g`, {UNSEEN}"]),
+        ("by_outer_def.inner", []),  # a `def` bound once in the enclosing function
+    ],
+)
+def test_an_enclosing_binding_shadows_a_module_function(function: str, reasons: list[str]) -> None:
+    ctx = context(SHADOWED, IMPORTS)
+    assert impurities(ctx, ctx.graph.functions[function]) == reasons
+
+
+@pytest.mark.parametrize(
+    "rebinding", ["pure = dirty", "if COUNT:\n    pure = dirty", "for pure in (dirty,):\n    pass"]
+)
+def test_a_module_function_bound_again_is_not_its_def(rebinding: str) -> None:
+    ctx = context(MODULE.replace("BODY", "return pure(x)") + rebinding + "\n", IMPORTS)
+    assert impurities(ctx, ctx.graph.functions["f"]) == ["calls `pure`, which the module changes"]
+
+
 def test_a_mutated_outer_container_is_a_reason() -> None:
     ctx = context(MODULE.replace("BODY", "CACHE.append(x)\n    return x"), IMPORTS)
     reasons = impurities(ctx, ctx.graph.functions["f"])

@@ -540,3 +540,69 @@ def test_a_map_is_fresh_only_where_its_function_computes() -> None:
     for out in (jax.vmap(lambda x: held * x)(xs), jax.vmap(lambda x: x + 1.0, in_axes=0)(xs)):
         found = out.unsafe_buffer_pointer()
         assert found not in {xs.unsafe_buffer_pointer(), held.unsafe_buffer_pointer()}
+
+
+@pytest.mark.parametrize("container", sorted(jax_api.AUX_FREE_CONTAINERS))
+def test_a_container_of_arrays_keeps_no_object_in_its_aux_data(container: str) -> None:
+    """`facts/jit_arguments.py`: a tuple, list or dict of arrays (string keys) hands a
+    jit's body no object of the caller's but tracers."""
+    arrays = [jnp.ones(2), jnp.zeros(2)]
+    value = {"tuple": tuple(arrays), "list": arrays, "dict": dict(zip("ab", arrays, strict=True))}[
+        container
+    ]
+    kind, aux = jax.tree_util.tree_structure(value).node_data()  # type: ignore[misc]
+    assert kind.__name__ == container
+    assert aux is None or aux == ["a", "b"]
+
+
+def _flax_record(obj: object) -> object:
+    from flax import struct
+
+    @struct.dataclass
+    class Record:
+        x: jax.Array
+        obj: object = struct.field(pytree_node=False)
+
+    return Record(jnp.ones(3), obj)
+
+
+def _equinox_module(obj: object) -> object:
+    import equinox as eqx
+
+    class Carrier(eqx.Module):
+        x: jax.Array
+        obj: object = eqx.field(static=True)
+
+    return Carrier(jnp.ones(3), obj)
+
+
+class _Pair:
+    def __init__(self, x: jax.Array, obj: object) -> None:
+        self.x, self.obj = x, obj
+
+
+jax.tree_util.register_pytree_node(
+    _Pair, lambda p: ((p.x,), p.obj), lambda obj, xs: _Pair(xs[0], obj)
+)
+
+
+def _registered(obj: object) -> object:
+    return _Pair(jnp.ones(3), obj)
+
+
+@pytest.mark.parametrize("make", [_flax_record, _equinox_module, _registered])
+def test_a_jit_body_sees_a_pytree_s_aux_data_as_the_callers_object(make) -> None:
+    """`facts/jit_arguments.py`: a pytree argument that is not static (a `flax.struct`
+    field with `pytree_node=False`, an `eqx.field(static=True)`, a registered class's aux
+    data) hands the body its aux data as the caller's very objects, which the body may
+    store what one holds on."""
+    holder, box = _Plain(), _Plain()
+    holder.w = jnp.arange(3.0)
+
+    @jax.jit
+    def probe(source, target):
+        target.obj.kept = source.obj.w
+        return source.x + target.x
+
+    probe(make(holder), make(box))
+    assert box.kept is holder.w
