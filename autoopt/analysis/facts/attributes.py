@@ -424,7 +424,9 @@ def _unspent(
     """Why `self.other` may be read once a step has donated what it holds (None: it
     holds new buffers, read only by methods in `before` or while `self.attr` is None
     (`facts/none_guards.py`: the attributes `late`), each read only into the record that
-    replaces `self.attr`, and nothing outside the class names it)."""
+    replaces `self.attr`, and nothing outside the class names it or may reach it:
+    `self_attrs.closed_class`; a trainer handed to `copy.deepcopy` after a step would
+    copy deleted buffers)."""
     inside = {id(u.node) for u in uses(ctx, cls, other)}
     members = set(family(ctx, cls))
     for stmt in ctx.graph.stmts:
@@ -449,7 +451,10 @@ def _unspent(
         if not is_store(u) and not keeps_nothing(ctx, u, attr):
             return f"is read at line {line} other than into the record replacing `self.{attr}`"
         stored = stored or is_store(u)
-    return None if stored else "is never stored by the class"
+    if not stored:
+        return "is never stored by the class"
+    closed = closed_class(ctx, cls, other)
+    return f"may be read after a step by code autoopt cannot see: {closed}" if closed else None
 
 
 def _late_reason(

@@ -417,10 +417,31 @@ def _spent(base: str, old: str, new: str, message: str = _SPENT_HELD) -> Invalid
     return Invalid(code, _donated(code), fix=_UNSAFE, message=message)
 
 
+_COPIED = "\nimport copy\n" + _SPENT.replace(
+    "    return trainer.state.params\n", "    return copy.deepcopy(trainer).state.params\n"
+)
+
 INVALID += (
     # fires: `self.init_params` holds new buffers (`init` of a linen layer), read only by
     # `init_optimizer`, which runs before the first step of the one `train_model` call
     Invalid(_SPENT, _donated(_SPENT)),
+    # fires, unsafe: the trained trainer is handed to code that may read every attribute
+    # (`copy.deepcopy` copies `init_params`, whose buffers the first step donated: h1416)
+    Invalid(
+        _COPIED,
+        _COPIED.replace("import copy\n", "import copy\nimport functools\n").replace(
+            "@jax.jit", '@functools.partial(jax.jit, donate_argnames=("state",))'
+        ),
+        fix=_UNSAFE,
+        message=(
+            "`state` is dead after every call of `train_step` and replaced by its output: donate "
+            "it (`donate_argnames`) so XLA reuses the buffer; unsafe: the value stored in "
+            "`self.state` at line 27 may be held by another attribute of `self` too "
+            "(`self.init_params`): `self.init_params` may be read after a step by code autoopt "
+            "cannot see: `trainer` is used other than through its attributes at line 42: code it "
+            "reaches may copy it, sharing `.init_params`"
+        ),
+    ),
     # fires: `train_model` runs twice, so the second `init_optimizer` follows steps; it
     # reads `self.init_params` only while `self.state` is None, which it is only right
     # after `init_model` stores new buffers in them (`facts/none_guards.py`). This was

@@ -1,0 +1,43 @@
+"""flax linen trainer: `self.init_params` feeds the first TrainState and is read only
+before any step, but the finished trainer is handed to `copy.deepcopy` (a snapshot for
+a later run). Donating the state at each step deletes the buffers `init_params` shares
+with the first state, and the deep copy then reads them: "Array has been deleted"."""
+
+import copy
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+@jax.jit
+def train_step(state, batch):
+    grads = jax.grad(lambda p: (state.apply_fn(p, batch) ** 2).sum())(state.params)
+    return state.apply_gradients(grads=grads)
+
+
+class Trainer:
+    def __init__(self, exmp):
+        self.model = nn.Dense(3)
+        self.init_params = self.model.init(jax.random.PRNGKey(0), exmp)
+        self.state = None
+
+    def init_optimizer(self, lr):
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply, params=self.init_params, tx=optax.sgd(lr)
+        )
+
+    def train_model(self, batches):
+        self.init_optimizer(0.1)
+        for batch in batches:
+            self.state = train_step(self.state, batch)
+
+
+def main():
+    batches = [jnp.full((2, 4), 0.1 * i) for i in range(1, 4)]
+    trainer = Trainer(jnp.ones((2, 4)))
+    trainer.train_model(batches)
+    snapshot = copy.deepcopy(trainer)
+    return snapshot.state.params, trainer.state.params
