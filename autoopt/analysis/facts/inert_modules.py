@@ -53,6 +53,7 @@ from autoopt.analysis.facts.sealed import class_def
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
+from autoopt.analysis.values.shapes import assigned_value
 
 #: Values a compiled body sees as tracers, or that hold no buffer and cannot change.
 _INERT_KINDS = frozenset({Kind.ARRAY, Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE})
@@ -122,13 +123,8 @@ def _bound_only_here(ctx: ModuleContext, scope: str, name: str) -> bool:
 
 
 def _binds_inert(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
-    node = stmt.node
-    if type(node) is not cst.Assign or len(node.targets) != 1:
-        return False
-    target = node.targets[0].target
-    if type(target) is not cst.Name or target.value != name:
-        return False
-    return _inert(ctx, stmt, node.value, None, 0)
+    value = assigned_value(stmt, name)
+    return value is not None and _inert(ctx, stmt, value, None, 0)
 
 
 def _inert_construction(
@@ -239,13 +235,8 @@ def _inert_local(
         return False
     binders = [s for s in ctx.graph.scope_stmts(stmt.scope) if name in s.defs]
     for binder in binders:
-        node = binder.node
-        if type(node) is not cst.Assign or len(node.targets) != 1:
-            return False
-        target = node.targets[0].target
-        if type(target) is not cst.Name or target.value != name:
-            return False
-        if not _inert(ctx, binder, node.value, given, depth + 1):
+        value = assigned_value(binder, name)
+        if value is None or not _inert(ctx, binder, value, given, depth + 1):
             return False
     return bool(binders)
 

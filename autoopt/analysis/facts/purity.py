@@ -63,6 +63,7 @@ from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.layers import held_call
 from autoopt.analysis.values.model import model
+from autoopt.analysis.values.shapes import assigned_value
 
 _METHOD_SAFE_KINDS = (
     Kind.ARRAY, Kind.HOST_ARRAY, Kind.PYTREE, Kind.CONTAINER, Kind.STRING, Kind.SHAPE,
@@ -891,13 +892,9 @@ def _shared_changes(ctx: ModuleContext, fn: Function, instances: bool) -> list[s
 def _new_object(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
     """`name = []`, `name = dict(...)`, `name = np.zeros(...)`: an object of its own (a
     display or comprehension, or a call the overlays list as making a new object)."""
-    node = stmt.node
-    if type(node) is not cst.Assign or len(node.targets) != 1:
+    value = assigned_value(stmt, name)
+    if value is None:
         return False
-    target = node.targets[0].target
-    if type(target) is not cst.Name or target.value != name:
-        return False
-    value = node.value
     if type(value) in _CONTAINERS:
         return True
     if type(value) is not cst.Call or any(
