@@ -114,6 +114,8 @@ def _optimizer_problem(
     ):
         return f"`{name}` is built from arguments autoopt does not read"
     module, tx = parts
+    if type(tx) is cst.Name:  # `tx = optax.adam(1e-3)`, the one binding that reaches
+        tx = binding_call(ctx, binder, tx.value) or tx
     values = _Values(ctx, binder, {}, depth)
     if type(tx) is not cst.Call or ctx.qualify(tx.func) not in optax_api.BUFFERLESS_OPTIMIZERS:
         return f"`{name}` is given a transformation not proven to hold no buffer"

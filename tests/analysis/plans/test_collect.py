@@ -111,9 +111,12 @@ TRY = AROUND.replace("HEAD", "try:").replace("TAIL", "except KeyboardInterrupt:\
 WITH = AROUND.replace("HEAD", "with ctx:").replace("TAIL", "")
 FILLED = edit("    losses = []\n", "    losses = []\n    losses.append(0.0)\n")
 GLOBAL = edit("    x = jnp.zeros(3)\n", "    global losses\n    x = jnp.zeros(3)\n", FILLED)
+#: `x`, fed back to the jitted `step`, is not proven arrays (a jit's output), so the body
+#: may see its aux data as the caller's objects and `loss`, unpacked beside it, may hold
+#: them (facts/jit_arguments.py, tests/hazards h1648): that premise now fails first.
 DONATES = (
-    "`loss` is replaced by a call in the loop that could donate it, so keeping it on the device "
-    "is not proven safe"
+    "`loss` may hold the buffers of `x`, which a call in the loop replaces and could donate, "
+    "so keeping it on the device is not proven safe"
 )
 CONTROL = "the host value is used for control flow in the loop, so the sync must stay"
 
