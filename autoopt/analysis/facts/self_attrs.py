@@ -14,7 +14,10 @@ derives from it, whose methods an instance may run:
   name (`getattr`, `setattr`, `vars`, `__dict__`, `object.__setattr__`);
 - in each method (and the functions nested there), `self` is read only as `self.a`;
 - each instance, `C(...)`, is read only as `C(...).a` or through a name bound to it,
-  `t.a`: no code can copy it (`copy.copy`) into another object sharing `x`.
+  `t.a`, or returned (`return t`, `return t, n`) by a function whose calls are all in
+  sight (`known_callers`), each the whole value of `u = f(...)` (`u, m = f(...)`),
+  where `u` is read so in turn: no code can copy it (`copy.copy`) into another object
+  sharing `x`.
 
 `uses` lists each `self.x` (and each bare `self`) in the methods, with its parent node.
 """
@@ -33,6 +36,7 @@ from autoopt.analysis.core.jitted import escapes
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.walk import children
 from autoopt.analysis.facts.class_family import family, open_family, root_class
+from autoopt.analysis.facts.known_callers import known_call_sites
 
 _REFLECTION = frozenset(
     {"getattr", "setattr", "delattr", "vars", "__dict__", "__getattribute__", "__setattr__",
@@ -155,8 +159,8 @@ def _reflection_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
 
 def _instances_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
     """Each instance, `C(...)`, is used only through its attributes, directly or by a
-    name it is bound to: code it is handed to may copy it (`copy.copy`), sharing
-    `.{attr}`."""
+    name it is bound to, or returned to callers that bind it so (`_returned_to`): code
+    it is handed to may copy it (`copy.copy`), sharing `.{attr}`."""
     held: dict[str, set[str]] = {}  # scope -> names bound to an instance
     members = family(ctx, cls)
     for stmt in ctx.graph.stmts:
@@ -170,15 +174,83 @@ def _instances_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
                 if name is None:
                     return _handed(ctx, cls, stmt, attr)
                 held.setdefault(stmt.scope, set()).add(name)
+    grown = True
+    while grown:
+        grown = False
+        for stmt, node in _name_reads(ctx, held):
+            bindings = _returned_to(ctx, stmt, node)
+            if bindings is None:
+                return _handed(ctx, node.value, stmt, attr)
+            for scope, name in bindings:
+                grown = grown or name not in held.setdefault(scope, set())
+                held[scope].add(name)
+    return None
+
+
+def _name_reads(ctx: ModuleContext, held: dict[str, set[str]]) -> Iterator[tuple[Stmt, cst.Name]]:
+    """Each read of a name `held` binds in its scope (or a scope within) but as `t.a` or
+    a binding target: the instance itself handed on."""
     for stmt in ctx.graph.stmts:
         names = {n for scope, ns in held.items() if _within(stmt.scope, scope) for n in ns}
         for root in roots(stmt) if names else ():
             for node, parent in walk_parents(root, None):
-                if type(node) is cst.Name and node.value in names:
-                    based = type(parent) is cst.Attribute and parent.value is node
-                    if not based and not _binds(stmt, node):
-                        return _handed(ctx, node.value, stmt, attr)
-    return None
+                if type(node) is not cst.Name or node.value not in names:
+                    continue
+                based = type(parent) is cst.Attribute and parent.value is node
+                named = type(parent) is cst.Attribute and parent.attr is node
+                keyword = type(parent) is cst.Arg and parent.keyword is node
+                if not (based or named or keyword or _binds(stmt, node)):
+                    yield stmt, node
+
+
+def _returned_to(ctx: ModuleContext, stmt: Stmt, node: cst.Name) -> list[tuple[str, str]] | None:
+    """Where `return t` (or `return t, x`) of a function whose callers are all known
+    (`known_callers`) binds the instance: each call the whole value of `u = f(...)` (or
+    `u, v = f(...)`, a name in `t`'s place); None where it is not so returned."""
+    ret = stmt.node
+    fn = ctx.graph.functions.get(stmt.scope)
+    if type(ret) is not cst.Return or ret.value is None or fn is None:
+        return None
+    index = None if ret.value is node else _element_index(ret.value, node)
+    if index is None and ret.value is not node:
+        return None
+    sites, reason = known_call_sites(ctx, fn)
+    if reason:
+        return None
+    found = []
+    for site in sites:
+        name = _receiving_name(site.stmt, site.call, index, ret.value)
+        if name is None:
+            return None
+        found.append((site.stmt.scope, name))
+    return found
+
+
+def _element_index(value: cst.BaseExpression, node: cst.Name) -> int | None:
+    """The position of `node` in the tuple `value`, none of whose elements is starred."""
+    if type(value) is not cst.Tuple or any(type(e) is not cst.Element for e in value.elements):
+        return None
+    return next((i for i, e in enumerate(value.elements) if e.value is node), None)
+
+
+def _receiving_name(
+    stmt: Stmt, call: cst.Call, index: int | None, returned: cst.BaseExpression
+) -> str | None:
+    """The name `stmt`, `u = call` (`index` None) or `u, v = call` (the tuple returned
+    unpacked), binds to the element at `index`."""
+    node = stmt.node
+    if type(node) is not cst.Assign or node.value is not call or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    if index is None:
+        return target.value if type(target) is cst.Name else None
+    size = len(returned.elements)  # type: ignore[attr-defined]  # a Tuple
+    if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) != size:
+        return None
+    if any(type(e) is not cst.Element for e in target.elements):
+        return None
+    element = target.elements[index].value
+    return element.value if type(element) is cst.Name else None
 
 
 def _handed(ctx: ModuleContext, what: str, stmt: Stmt, attr: str) -> str:
@@ -199,8 +271,15 @@ def _bound_name(stmt: Stmt, call: cst.Call) -> str | None:
 
 
 def _binds(stmt: Stmt, name: cst.Name) -> bool:
+    """`name` is a target of the assignment `stmt` (`t = ...`, `t, u = ...`)."""
     node = stmt.node
-    return type(node) is cst.Assign and any(t.target is name for t in node.targets)
+    return type(node) is cst.Assign and any(_target_holds(t.target, name) for t in node.targets)
+
+
+def _target_holds(target: cst.BaseExpression, name: cst.Name) -> bool:
+    if type(target) in (cst.Tuple, cst.List):
+        return any(_target_holds(e.value, name) for e in target.elements)  # type: ignore[attr-defined]
+    return target is name
 
 
 def _within(scope: str, outer: str) -> bool:

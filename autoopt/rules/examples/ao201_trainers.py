@@ -464,6 +464,52 @@ INVALID += (
     ),
 )
 
+#: `_SPENT` whose trainer a function builds, trains and returns with another value to its
+#: one caller, which unpacks it (the uvadlc tutorials' `train_model(...)` shape).
+_HANDED_BACK = _SPENT.replace(
+    "def main(batches):\n    trainer = Trainer(jnp.ones((2, 3)))\n"
+    "    trainer.train_model(batches)\n    return trainer.state.params\n",
+    "def fit(batches):\n    trainer = Trainer(jnp.ones((2, 3)))\n"
+    "    trainer.train_model(batches)\n    return trainer, len(batches)\n\n\n"
+    "def main(batches):\n    trainer, steps = fit(batches)\n    return trainer.state.params\n",
+)
+_HANDED_READ = "`self.init_params` may be read after a step by code autoopt cannot see: "
+
+
+def _handed_on(old: str, new: str, where: str) -> Invalid:
+    """`_HANDED_BACK` whose caller hands the returned trainer on (`where`): unsafe."""
+    code = "\nimport copy\n" + _HANDED_BACK.replace(old, new)
+    assert new in code, old
+    fixed = code.replace("import copy\n", "import copy\nimport functools\n").replace(
+        "@jax.jit", '@functools.partial(jax.jit, donate_argnames=("state",))'
+    )
+    message = f"{_SPENT_HELD}: {_HANDED_READ}{where}: code it reaches may copy it, sharing "
+    return Invalid(code, fixed, fix=_UNSAFE, message=message + "`.init_params`")
+
+
+INVALID += (
+    # fires: the returned trainer is read only through its attributes where it is bound
+    Invalid(_HANDED_BACK, _donated(_HANDED_BACK)),
+    # fires, unsafe: the caller copies the trainer it is handed back (h1417)
+    _handed_on(
+        "    return trainer.state.params\n",
+        "    return copy.deepcopy(trainer).state.params\n",
+        "`trainer` is used other than through its attributes at line 47",
+    ),
+    # fires, unsafe: the caller keeps the pair whole, trainer within (h1418)
+    _handed_on(
+        "    trainer, steps = fit(batches)\n    return trainer.state.params\n",
+        "    pair = fit(batches)\n    return copy.deepcopy(pair)[0].state.params\n",
+        "`trainer` is used other than through its attributes at line 42",
+    ),
+    # fires, unsafe: the function is handed on as a value, its callers unknown (h1419)
+    _handed_on(
+        "    trainer, steps = fit(batches)\n",
+        "    trainer, steps = copy.copy(fit)(batches)\n",
+        "`trainer` is used other than through its attributes at line 42",
+    ),
+)
+
 #: The guard `facts/none_guards.py` proves in `_TWICE`, and how a read is meant by it.
 _GUARD = "params=self.init_params if self.state is None else self.state.params,"
 _LATE = "`self.init_params` is read at line 25, where a step may have run"
