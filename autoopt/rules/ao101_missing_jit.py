@@ -61,7 +61,9 @@ class MissingJit(Rule):
       as data or a hashable constant made static: `analysis/values/model.py`,
       `analysis/facts/callsites.py`, `analysis/facts/tracing.py`; a Python float that a
       Python sum computes on before it meets an array (`1 - decay`: float64 eagerly,
-      float32 traced, where cancellation loses digits) is made static where every call
+      float32 traced, where cancellation loses digits), or a remainder or floor, or a
+      conversion to a dtype not proven float32 (`jnp.asarray(lr, dtype=w.dtype)`: an
+      int dtype may truncate to another number), is made static where every call
       passes a constant, else unproven: `analysis/facts/jit_plan.py`
     - a NumPy argument has a dtype jit's device copy keeps (float32, not float64), and
       parameters made by a library object's method are arrays (the `init` of

@@ -104,8 +104,9 @@ class CompiledLoopStep(Rule):
       `analysis/plans/tail_step.py`, `analysis/facts/jit_forwarded.py`
     - the step is jittable, asked of the program with the step extracted (AO101's
       plan: what every function it calls or hands on, `jax.grad(loss_fn)`, reads from
-      outside is unchanging; a Python float a Python sum cancels, `1.0 - keep`, is a
-      constant made static): `analysis/facts/jit_plan.py`, `analysis/facts/summaries.py`;
+      outside is unchanging; a Python float a Python sum cancels, `1.0 - keep`, takes
+      a remainder of, or converts to a dtype not proven float32, is a constant made
+      static): `analysis/facts/jit_plan.py`, `analysis/facts/summaries.py`;
       among them, no code of the module or of a project module it imports relies on a
       rounding XLA's simplifier folds away (`(t + 1.5 * 2**23) - 1.5 * 2**23`, `x + 0.0`):
       `analysis/facts/rounding_tricks.py`

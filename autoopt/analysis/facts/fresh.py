@@ -35,12 +35,15 @@
   instance is built (`facts/construction.py`: `self.model.init(...)` in a method only
   `__init__` calls), where only the class's own stores can have set it: constructor
   calls, or a parameter of its `__init__` (`self.model = flow`), followed to every
-  building of an instance (`known_callers.class_call_sites`) as a parameter is. A
+  building of an instance (`known_callers.class_call_sites`) as a parameter is; a
+  call of such a parameter (`self.model = self.model_class(**hparams)`) builds what
+  each class the buildings give would (one linen module for all). A
   parameter of a function is followed to every call of it, where all are known
-  (`facts/known_callers.py`). An assembled module whose field holds a list its builder
-  made is a linen module only where every name and attribute that held it on the way
-  keeps it (`facts/module_custody.py`): flax keeps that very list, which whoever holds
-  the module may change.
+  (`facts/known_callers.py`), and through wrappers that hand on their `*args,
+  **kwargs` (`known_callers.given_argument`). An assembled module whose field holds a
+  list its builder made is a linen module only where every name and attribute that
+  held it on the way keeps it (`facts/module_custody.py`): flax keeps that very list,
+  which whoever holds the module may change.
 
 `held_fields` reads `TrainState.create(...)` and `TrainState(...)` (flax's, or a field
 subclass's: `analysis/facts/train_states.py`): its result holds the very buffers of
@@ -58,12 +61,12 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.facts.construction import stored_calls, stored_parameters
-from autoopt.analysis.facts.known_callers import class_call_sites, known_call_sites
+from autoopt.analysis.facts.known_callers import class_call_sites, given_argument, known_call_sites
 from autoopt.analysis.facts.library_objects import enclosing_function, refers_to_global
 from autoopt.analysis.facts.linen_trees import ASSEMBLED, LINEN_ENTRY, LINEN_MODULE, linen_module
 from autoopt.analysis.facts.module_custody import kept_attribute, kept_name
 from autoopt.analysis.facts.reflection import rebinding
-from autoopt.analysis.facts.sealed import sealed_code, sealed_value
+from autoopt.analysis.facts.sealed import class_def, sealed_code, sealed_value
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -197,12 +200,13 @@ def _passed_class(
 ) -> str | None:
     """The one class of what every call in `sites` passes to the parameter `name` of
     `fn` (None: unknown, or none or several)."""
-    given = [s.argument(fn.params.index(name), name) for s in sites]
-    if unknown or not sites or any(e is None for e in given):
-        return None  # a default, or a starred argument: not followed
+    if unknown or not sites:
+        return None
+    given = [given_argument(ctx, s, fn.params.index(name), name) for s in sites]
+    if any(g is None for g in given):
+        return None  # a default, or a starred argument not handed on: not followed
     classes = {
-        _receiver(ctx, s.stmt, e, seen | {fn.qualname})  # type: ignore[arg-type]  # no None
-        for s, e in zip(sites, given, strict=True)
+        _receiver(ctx, s.stmt, e, seen | {fn.qualname}) for pairs in given for s, e in pairs or ()
     }
     return classes.pop() if len(classes) == 1 else None
 
@@ -235,9 +239,16 @@ def _attribute_class(
     if method is None or type(base) is not cst.Name or base.value != method.params[0]:
         return None
     cls, attr = method.scope, expr.attr.value
-    if closed_class(ctx, cls, attr) is not None:
-        built = _built_class(ctx, at, expr, seen)
-        return built if built != ASSEMBLED or kept_attribute(ctx, cls, attr) else None
+    found = _stored_class(ctx, cls, attr) if closed_class(ctx, cls, attr) is None else None
+    if found is not None:
+        return found
+    built = _built_class(ctx, at, expr, seen)
+    return built if built != ASSEMBLED or kept_attribute(ctx, cls, attr) else None
+
+
+def _stored_class(ctx: ModuleContext, cls: str, attr: str) -> str | None:
+    """The one class of the constructor calls `cls` stores in `self.attr`, its only
+    stores (None: another store, or several classes)."""
     stores = [u.stmt.node for u in uses(ctx, cls, attr) if is_store(u)]
     calls = [n.value for n in stores if type(n) is cst.Assign and len(n.targets) == 1]
     made = {_made_class(ctx, c) if type(c) is cst.Call else None for c in calls}
@@ -307,4 +318,34 @@ def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
         return cls if given is not None and sealed_value(ctx, given) else None
     if cls is not None:
         return cls
+    if not qual and type(call.func) is cst.Attribute:  # `self.model_class(...)`
+        return _given_class(ctx, call)
     return linen_module(ctx, call)
+
+
+def _given_class(ctx: ModuleContext, call: cst.Call) -> str | None:
+    """`self.model_class(**hparams)` run while the instance is built, where `__init__`
+    stores a parameter in `self.model_class` and every building of an instance gives it
+    a class of this module (through wrappers handing on `*args, **kwargs` too:
+    `known_callers.given_argument`): what such a call of each builds, where one thing."""
+    stmt = ctx.graph_statement(call)
+    func = call.func
+    if stmt is None or type(func) is not cst.Attribute:
+        return None
+    given = stored_parameters(ctx, stmt.scope, func)
+    if given is None:
+        return None
+    made: set[str | None] = set()
+    for init, value in given:
+        sites, unknown = class_call_sites(ctx, init)
+        if unknown or not sites:
+            return None
+        for site in sites:
+            pairs = given_argument(ctx, site, init.params.index(value.value), value.value)
+            if pairs is None:
+                return None
+            for _, expr in pairs:
+                if type(expr) is not cst.Name or class_def(ctx, expr.value) is None:
+                    return None
+                made.add(linen_module(ctx, call.with_changes(func=expr)))
+    return made.pop() if len(made) == 1 else None

@@ -278,7 +278,7 @@ def _static_holders(ctx: ModuleContext, plan: JitPlan, param: str) -> None:
             )
 
 
-def _plan_float(ctx: ModuleContext, plan: JitPlan, param: str, expr: str) -> None:
+def _plan_float(ctx: ModuleContext, plan: JitPlan, param: str, use: tracing.FloatUse) -> None:
     """A Python float that a Python sum may cancel (`1 - decay`, float32 traced): static
     where every call passes a constant (a few compilations, each computing as eagerly),
     else the premise is unproven."""
@@ -290,9 +290,9 @@ def _plan_float(ctx: ModuleContext, plan: JitPlan, param: str, expr: str) -> Non
         for expr in [site.argument(index, param)]
     ]
     if sites and all(kind is ArgKind.CONSTANT for kind in kinds):
-        plan.static[param] = f"`{expr}` is computed in float64 eagerly, float32 traced"
+        plan.static[param] = f"`{use.expr}` is computed in float64 eagerly, float32 traced"
     else:
-        plan.doubts.append(float_doubt(param, expr))
+        plan.doubts.append(float_doubt(param, use))
 
 
 def _check_static(ctx: ModuleContext, plan: JitPlan) -> None:

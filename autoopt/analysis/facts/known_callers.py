@@ -20,6 +20,10 @@ module's top level, undecorated, only ever called) are read so too, against its
 `__init__`. A function
 whose one decorator is its jit (`unseen_callers(..., jitted=True)`) is read the same way:
 the name holds the jit's wrapper, which hands each call's arguments on to the function.
+
+`given_argument` reads what a call binds to a parameter through a wrapper that hands
+on its `*args, **kwargs` and reads them nowhere else (`def build(**kw): return
+Trainer(**kw)`): the keyword of every call of the wrapper, all known, none positional.
 """
 
 from __future__ import annotations
@@ -32,9 +36,10 @@ import tokenize
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.graph import MODULE, CallSite, Function
+from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import is_escaping, is_script
 from autoopt.analysis.core.project import importing_files, root
+from autoopt.analysis.core.walk import walk
 from autoopt.analysis.overlays import python as python_api
 
 #: Names through which a module's code may reach its own namespace or module object.
@@ -106,6 +111,72 @@ def class_call_sites(ctx: ModuleContext, init: Function) -> tuple[list[CallSite]
         if type(call.func) is cst.Name and call.func.value == cls
     ]
     return sites, ""
+
+
+def given_argument(
+    ctx: ModuleContext, site: CallSite, index: int, name: str
+) -> list[tuple[CallSite, cst.BaseExpression]] | None:
+    """What binds the parameter `name` (at `index`) at `site`, with the call that gives
+    it: the site's own argument, or, where the site is `g(*args, **kwargs)` handing on
+    the parameters of its function `f` and nothing else reads them, the keyword `name`
+    of every call of `f` (all known, none given a positional or starred argument, none
+    leaving `name` out); None where not proven."""
+    expr = site.argument(index, name)
+    if expr is not None:
+        return [(site, expr)]
+    wrapper = _forwarding(ctx, site)
+    if wrapper is None or name in wrapper.params:
+        return None
+    sites, unknown = known_call_sites(ctx, wrapper)
+    if unknown:
+        return None
+    found = []
+    for outer in sites:
+        if any(a.keyword is None for a in outer.call.args):
+            return None  # into `*args`, or starred: not followed
+        given = [a.value for a in outer.call.args if a.keyword.value == name]  # type: ignore[union-attr]
+        if not given:
+            return None
+        found.append((outer, given[0]))
+    return found
+
+
+def _forwarding(ctx: ModuleContext, site: CallSite) -> Function | None:
+    """The function `site` is in, where the call's arguments are `*args, **kwargs` (or
+    `**kwargs`), its own star parameters, which it reads nowhere else and never binds."""
+    fn = ctx.graph.functions.get(site.stmt.scope)
+    if fn is None:
+        return None
+    params = fn.node.params
+    star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+    kwargs = params.star_kwarg.name.value if params.star_kwarg is not None else None
+    spelled = [(a.star, a.value) for a in site.call.args]
+    wanted = [("*", star), ("**", kwargs)] if star is not None else [("**", kwargs)]
+    if kwargs is None or len(spelled) != len(wanted):
+        return None
+    for (mark, value), (want, param) in zip(spelled, wanted, strict=True):
+        if mark != want or type(value) is not cst.Name or value.value != param:
+            return None
+    stmts = ctx.graph.scope_stmts(fn.qualname)
+    hands = {n for n in (star, kwargs) if n is not None}
+    if any(hands & s.defs for s in stmts) or hands & (fn.globals | fn.nonlocals):
+        return None
+    inside = [
+        s
+        for s in ctx.graph.stmts
+        if s.scope == fn.qualname or s.scope.startswith(f"{fn.qualname}.")
+    ]
+    reads = [s for s in inside if hands & s.uses]
+    return fn if reads == [site.stmt] and _reads_once(site.stmt, hands) else None
+
+
+def _reads_once(stmt: Stmt, names: set[str]) -> bool:
+    """Each of `names` is read once in `stmt` (the call that hands them on)."""
+    counts: dict[str, int] = {}
+    for node in walk(stmt.node):
+        if type(node) is cst.Name and node.value in names:
+            counts[node.value] = counts.get(node.value, 0) + 1
+    return all(counts.get(n) == 1 for n in names)
 
 
 def _yields(node: cst.FunctionDef) -> bool:

@@ -164,11 +164,11 @@ def _number_doubts(
     return found + [float_doubt(p, sums[p]) for p in sorted(params & sums.keys())]
 
 
-def float_doubt(param: str, expr: str) -> str:
-    """The premise a traced Python float `param` fails where `expr` may cancel it."""
+def float_doubt(param: str, use: tracing.FloatUse) -> str:
+    """The premise a traced Python float `param` fails where `use` may change it."""
     return (
-        f"`{param}` is a Python float and `{expr}` is computed in float64 eagerly, float32 "
-        "traced, where cancellation may lose its digits"
+        f"`{param}` is a Python float and `{use.expr}` is computed in float64 eagerly, "
+        f"float32 traced, where {use.why}"
     )
 
 

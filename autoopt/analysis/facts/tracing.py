@@ -14,6 +14,9 @@ wraps around traced (`python_math`), unless every call passes a proven float
 (`values/ints.py`). A float that `+ -` combine with another Python number before it
 meets an array (`1 - decay`) is computed in float64 eagerly and float32 traced, where
 the sum may cancel its leading digits (`1 - 0.99999` is 0.14% off: `float_math`);
+so too a remainder or floor (`(omega * t) % tau` of a Unix time `t`: float32 is off by
+seconds), and a conversion to a dtype not proven float32 (`jnp.asarray(f * 100,
+dtype=jnp.int32)`: 28.999999999999996 truncates to 28, its float32 29.0 to 29);
 multiplied by an array directly (`lr * grad`), weak typing computes it alike.
 """
 
@@ -91,7 +94,7 @@ class TraceFacts:
     #: traced parameters receiving Python numbers -> Python arithmetic on them
     python_math: dict[str, str] = field(default_factory=dict)
     #: traced parameters receiving Python floats -> a Python sum that may cancel them
-    float_math: dict[str, str] = field(default_factory=dict)
+    float_math: dict[str, FloatUse] = field(default_factory=dict)
 
 
 def analyse(ctx: ModuleContext, fn: Function) -> TraceFacts:
@@ -171,31 +174,79 @@ def _python_math(
 
 def _float_math(
     ctx: ModuleContext, fn: Function, stmts: list[Stmt], deps: dict[str, set[str]], params: set[str]
-) -> dict[str, str]:
+) -> dict[str, FloatUse]:
     """The traced `params` every call passes a Python float, each with the first sum or
     difference (`1 - decay`) that computes on it before it meets an array: eagerly in
     float64, traced in float32, where cancellation leaves the float32 rounding of
-    `decay` as a large relative error of the result."""
+    `decay` as a large relative error of the result; so too a remainder or floor, and a
+    conversion to a dtype not proven float32 (`_float_needs`)."""
     values = model(ctx)
     floats = {
         p
         for p in params
         if values.parameter(fn, p).kind is Kind.SCALAR and ints.float_parameter(ctx, fn, p)
     }
-    found: dict[str, str] = {}
+    found: dict[str, FloatUse] = {}
     for stmt in stmts if floats else ():
         for node in _in_source_order(stmt.node):
-            if type(node) is not cst.BinaryOperation or type(node.operator) not in _SUMS:
-                continue
-            hit = _closure(dynamic_names(node), deps) & floats - found.keys()
-            if hit and values.value_of(stmt, node).kind not in _ARRAY_KINDS:
-                found.update(dict.fromkeys(hit, ctx.code(node)))
+            for part, why in _float_needs(ctx, node):
+                hit = _closure(dynamic_names(part), deps) & floats - found.keys()
+                if hit and values.value_of(stmt, part).kind not in _ARRAY_KINDS:
+                    found.update(dict.fromkeys(hit, FloatUse(ctx.code(node), why)))
     return found
+
+
+class FloatUse(NamedTuple):
+    """Python arithmetic on a traced Python float that float32 may change, and why."""
+
+    expr: str
+    why: str
+
+
+def _float_needs(ctx: ModuleContext, node: cst.CSTNode) -> list[tuple[cst.BaseExpression, str]]:
+    """The operands of `node` that need a Python float's float64 value, with why: a sum
+    (`1 - decay`) or a remainder or floor (`(omega * t) % tau`), of `node` itself; a
+    conversion to a dtype not proven float32 (`jnp.asarray(lr, dtype=w.dtype)`): eagerly
+    float64 rounds once to it, traced float32 rounds again (an int dtype may change by 1)."""
+    if type(node) is cst.BinaryOperation and type(node.operator) in _SUMS:
+        return [(node, "cancellation may lose its digits")]
+    if type(node) is cst.BinaryOperation and type(node.operator) in _REMAINDERS:
+        return [(node, "a remainder or floor of a large value keeps its rounding error")]
+    if type(node) is not cst.Call or _float32_conversion(ctx, node):
+        return []
+    why = "converting it to a dtype not proven float32 starts from float32 traced"
+    return [(a.value, why) for a in node.args if a.keyword is None or a.keyword.value != "dtype"]
+
+
+def _float32_conversion(ctx: ModuleContext, call: cst.Call) -> bool:
+    """`call` is no conversion of a Python number to an array of a dtype other than
+    float32 (or float64, which jax computes in float32 without x64): not a conversion, or
+    one to the default dtype (`jnp.asarray(x)`), or to a dtype named float32/float64."""
+    qual = ctx.qualify(call.func) or ""
+    name = qual.rpartition(".")[2]
+    if qual.startswith(("jax.numpy.", "numpy.")) and name in jax_api.DTYPE_NAMES:
+        return name in _WIDE_FLOATS
+    position = jax_api.CONVERSION_DTYPE_POSITIONS.get(qual)
+    if position is None:
+        return True
+    given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"]
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    given += positional[position : position + 1]
+    if not given:
+        return qual not in jax_api.LIKE_CONVERSIONS
+    dtype = ctx.qualify(given[0]) or (ctx.code(given[0]).strip("'\"") if _text(given[0]) else "")
+    return dtype.rpartition(".")[2] in _WIDE_FLOATS
+
+
+def _text(node: cst.CSTNode) -> bool:
+    return type(node) is cst.SimpleString
 
 
 _ARRAY_KINDS = (Kind.ARRAY, Kind.PYTREE, Kind.HOST_ARRAY)
 _WRAPPING = frozenset({cst.Add, cst.Subtract, cst.Multiply, cst.Power, cst.LeftShift})
 _SUMS = frozenset({cst.Add, cst.Subtract})
+_REMAINDERS = frozenset({cst.Modulo, cst.FloorDivide})
+_WIDE_FLOATS = frozenset({"float32", "float64", "single", "double"})
 
 
 def reached(ctx: ModuleContext, fn: Function, params: set[str]) -> set[str]:

@@ -88,6 +88,15 @@ DTYPE_NAMES = frozenset(
         "float_", "int_", "complex_", "double", "single", "half",
     }
 )  # fmt: skip
+#: Functions that convert a Python number to an array -> the position of their dtype
+#: argument (also given as `dtype=`).
+CONVERSION_DTYPE_POSITIONS = {
+    "jax.numpy.asarray": 1, "jax.numpy.array": 1, "jax.numpy.full": 2,
+    "jax.numpy.full_like": 2, "jax.lax.convert_element_type": 1, "numpy.asarray": 1,
+    "numpy.array": 1, "numpy.full": 2, "numpy.full_like": 2,
+}  # fmt: skip
+#: Of those, the ones whose dtype, when none is given, is another array's.
+LIKE_CONVERSIONS = frozenset({"jax.numpy.full_like", "numpy.full_like"})
 #: Module constants that are plain Python floats.
 SCALAR_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma", "tau"})
 

@@ -315,7 +315,37 @@ def main(batches):
     trainer.train_model(batches)
     return trainer.model.apply(trainer.state.params, batches[0])
 """
+#: `_MODELLED` whose model class is given to the trainer, through a function handing on
+#: its `*args, **kwargs` (the uvadlc tutorials' `train_classifier(model_class=...)`).
+_CLASS_GIVEN = (
+    _MODELLED.replace(
+        "    def __init__(self, exmp, **hparams):\n        self.model = MLP(**hparams)\n",
+        "    def __init__(self, exmp, model_class, hparams):\n"
+        "        self.model_class = model_class\n"
+        "        self.model = self.model_class(**hparams)\n",
+    )
+    .replace(
+        "def main(batches):\n    trainer = Trainer(jnp.ones((2, 3)), width=8)\n",
+        "def build(batches, **kwargs):\n    trainer = Trainer(**kwargs)\n"
+        "    trainer.train_model(batches)\n    return trainer\n\n\n"
+        "def main(batches):\n"
+        "    trainer = build(\n"
+        '        batches=batches, exmp=jnp.ones((2, 3)), model_class=MLP, hparams={"width": 8}\n'
+        "    )\n",
+    )
+    .replace(
+        "    trainer.train_model(batches)\n    return trainer.model", "    return trainer.model"
+    )
+)
 _HELD = "may be held by another attribute of `self` too (`self.model`)"
+
+
+def _modelled_as(base: str, old: str, new: str) -> Invalid:
+    """`base` with `old` replaced by `new`: `self.model` may hold the state's buffers,
+    unsafe."""
+    code = base.replace(old, new)
+    assert code != base, old
+    return Invalid(code, _donated(code), fix=_UNSAFE, message=_HELD)
 
 
 def _modelled(old: str, new: str) -> Invalid:
@@ -325,6 +355,21 @@ def _modelled(old: str, new: str) -> Invalid:
     assert code != _MODELLED, old
     return Invalid(code, _donated(code), fix=_UNSAFE, message=_HELD)
 
+
+INVALID += (
+    # fires: every building of the trainer gives it `MLP`, through `build`
+    Invalid(_CLASS_GIVEN, _donated(_CLASS_GIVEN)),
+    # fires, unsafe: `build` reads what it hands on, which may then be anything
+    _modelled_as(
+        _CLASS_GIVEN,
+        "    trainer = Trainer(**kwargs)\n",
+        "    trainer = Trainer(**kwargs)\n    kwargs.clear()\n",
+    ),
+    # fires, unsafe: a caller gives `build` a positional argument, not followed
+    _modelled_as(_CLASS_GIVEN, "build(\n        batches=batches,", "build(\n        batches,"),
+    # fires, unsafe: the class given is no class of the module
+    _modelled_as(_CLASS_GIVEN, "model_class=MLP,", "model_class=nn.Dense,"),
+)
 
 INVALID += (
     # fires: read while the trainer is built, `self.model` holds the `MLP` its

@@ -72,6 +72,10 @@ def test_shape_reads_stay_concrete() -> None:
     assert (facts(code).static, facts(code).traced_control) == ({}, [])
 
 
+_CAST = "jnp.asarray(d, dtype=x.dtype)"
+_CAST_INT = "jnp.asarray(d, jnp.int32)"
+
+
 @pytest.mark.parametrize(
     ("code", "float_math"),
     [
@@ -80,11 +84,42 @@ def test_shape_reads_stay_concrete() -> None:
         ("def f(e, x, d):\n    return e - d * x\n", {}),  # `d * x` meets an array first
         ("def f(e, x, d):\n    return e + d\n", {}),  # `e + d`: an array sum, weakly typed
         ("def f(e, x, d):\n    return (d * 0.5) * x\n", {}),  # a product: rounding only
+        ("def f(e, x, d):\n    return (d * 9e8) % 6.28 * x\n", {"d": "(d * 9e8) % 6.28"}),
+        ("def f(e, x, d):\n    return d // 0.1 * x\n", {"d": "d // 0.1"}),
+        ("def f(e, x, d):\n    return jnp.asarray(d, dtype=x.dtype)\n", {"d": _CAST}),
+        ("def f(e, x, d):\n    return jnp.asarray(d, jnp.int32)\n", {"d": _CAST_INT}),
+        ("def f(e, x, d):\n    return jnp.float16(d) * x\n", {"d": "jnp.float16(d)"}),
+        ("def f(e, x, d):\n    return jnp.full_like(x, d)\n", {"d": "jnp.full_like(x, d)"}),
+        ("def f(e, x, d):\n    return jnp.asarray(d, dtype=jnp.float32) * x\n", {}),
+        ("def f(e, x, d):\n    return jnp.asarray(d) * x\n", {}),  # the default: float32
+        ('def f(e, x, d):\n    return jnp.full(3, d, "float32")\n', {}),
+        ("def f(e, x, d):\n    return jnp.float32(d) * x\n", {}),
     ],
 )
 def test_float_sums_before_an_array(code: str, float_math: dict[str, str]) -> None:
     calls = "e = jnp.ones(3)\nfor i in range(3):\n    e = f(e, e, 0.5 * i)\n"
-    assert facts(code + calls).float_math == float_math
+    found = facts(code + calls).float_math
+    assert {param: use.expr for param, use in found.items()} == float_math
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("return (1 - d) * x", "cancellation may lose its digits"),
+        (
+            "return (d * 9e8) % 6.28 * x",
+            "a remainder or floor of a large value keeps its rounding error",
+        ),
+        (
+            "return jnp.asarray(d, jnp.int8)",
+            "converting it to a dtype not proven float32 starts from float32 traced",
+        ),
+    ],
+)
+def test_why_a_python_float_must_stay_float64(line: str, why: str) -> None:
+    code = f"def f(e, x, d):\n    {line}\n"
+    code += "e = jnp.ones(3)\nfor i in range(3):\n    e = f(e, e, 0.5 * i)\n"
+    assert facts(code).float_math["d"].why == why
 
 
 def test_a_parameter_not_proven_a_float_is_judged_as_an_int() -> None:

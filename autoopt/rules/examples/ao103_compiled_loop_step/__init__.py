@@ -74,6 +74,8 @@ INVALID: tuple[Invalid, ...] = (
     *closures.INVALID,
     handed.HANDED_ATTRIBUTE,
     handed.FLOAT_CANCELS,
+    handed.FLOAT_REMAINDER,
+    handed.FLOAT_TO_INT,
     *held_layers.INVALID,
     no_fix.LATE_DEVICE_WORK,
     no_fix.PYTHON_NUMBER_LEFT,

@@ -1,6 +1,7 @@
 """AO103 examples, steps that hand a function to a transform (`jax.grad(loss_fn)`), whose
 outside reads are judged as a direct call's, and steps given a Python float: one that
-a Python sum cancels (`1.0 - keep`) is float64 eagerly and float32 traced."""
+a Python sum cancels (`1.0 - keep`), a remainder takes of a large value, or a
+conversion to an integer dtype truncates is float64 eagerly and float32 traced."""
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
@@ -97,4 +98,62 @@ def main():
     fix=_NONE,
     message="not compiled as one step: `keep` is a Python float and `(1.0 - keep)` is "
     "computed in float64 eagerly, float32 traced, where cancellation may lose its digits",
+)
+
+
+#: `t0` is a Unix time the step would take as a float32: off by up to 8 seconds, so its
+#: remainder, the phase, would be noise (tests/hazards h1898).
+FLOAT_REMAINDER = Invalid(
+    """
+import math
+
+import jax.numpy as jnp
+
+CONFIG = {"start": "1700000017.0"}
+
+
+def main():
+    t0 = float(CONFIG["start"])
+    offsets = jnp.linspace(0.0, 50.0, 8)
+    total = jnp.zeros(8)
+    for _ in range(5):
+        phase = (t0 / 60.0) % (2 * math.pi) + offsets
+        total = total + jnp.sin(phase)
+    return total
+""",
+    fix=_NONE,
+    message="`t0` is a Python float and `(t0 / 60.0) % (2 * math.pi)` is computed in float64 "
+    "eagerly, float32 traced, where a remainder or floor of a large value keeps its rounding "
+    "error",
+)
+
+#: `frac * 100` is 28.999999999999996 eagerly, truncated to 28; the step would compute it
+#: in float32 as 29.0 (tests/hazards h1655).
+FLOAT_TO_INT = Invalid(
+    """
+import jax
+import jax.numpy as jnp
+
+CONFIG = {"keep": "0.29"}
+
+
+@jax.jit
+def masked_mean(x, count):
+    keep = jnp.arange(x.shape[0]) < count
+    return jnp.sum(jnp.where(keep, x, 0.0)) / count
+
+
+def main():
+    x = jnp.linspace(0.0, 1.0, 100)
+    frac = float(CONFIG["keep"])
+    total = jnp.zeros(())
+    for step in range(5):
+        count = jnp.asarray(frac * 100, dtype=jnp.int32)
+        total = total + masked_mean(x * (step + 1), count)
+    return total
+""",
+    fix=_NONE,
+    message="`frac` is a Python float and `jnp.asarray(frac * 100, dtype=jnp.int32)` is computed "
+    "in float64 eagerly, float32 traced, where converting it to a dtype not proven float32 "
+    "starts from float32 traced",
 )
