@@ -1,0 +1,80 @@
+"""flax linen trainer returned by `train_regressor`; the caller resets it with `reset()`, a
+method of the class that only drops the state, then trains again: `init_optimizer` reads
+`self.init_params`, which share the first state's donated buffers."""
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class MLP(nn.Module):
+    hidden: int
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(1)(nn.tanh(nn.Dense(self.hidden)(x)))
+
+
+class TrainerModule:
+    def __init__(self, exmp, lr=0.1, **model_hparams):
+        self.model = MLP(**model_hparams)
+        self.lr = lr
+        self.init_model(exmp)
+        self.create_functions()
+
+    def init_model(self, exmp):
+        self.init_params = self.model.init(jax.random.PRNGKey(0), exmp)["params"]
+        self.state = None
+
+    def create_functions(self):
+        def train_step(state, batch):
+            x, y = batch
+
+            def loss_fn(p):
+                return jnp.mean((state.apply_fn({"params": p}, x)[:, 0] - y) ** 2)
+
+            loss, grads = jax.value_and_grad(loss_fn)(state.params)
+            return state.apply_gradients(grads=grads), loss
+
+        self.train_step = jax.jit(train_step)
+
+    def init_optimizer(self):
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply,
+            params=self.init_params if self.state is None else self.state.params,
+            tx=optax.sgd(self.lr),
+        )
+
+    def train_model(self, batches, num_epochs=3):
+        self.init_optimizer()
+        losses = []
+        for _ in range(num_epochs):
+            for batch in batches:
+                self.state, loss = self.train_step(self.state, batch)
+                losses.append(loss)
+        return losses
+
+    def reset(self):
+        self.state = None
+
+
+def make_batches():
+    x = jnp.linspace(-1.0, 1.0, 24).reshape(6, 4)
+    y = jnp.sin(x).sum(axis=1)
+    return [(x[:3], y[:3]), (x[3:], y[3:])]
+
+
+def train_regressor(num_epochs=3, **kwargs):
+    batches = make_batches()
+    trainer = TrainerModule(batches[0][0], **kwargs)
+    losses = trainer.train_model(batches, num_epochs)
+    return trainer, losses
+
+
+def main():
+    trainer, first = train_regressor(hidden=8, lr=0.1)
+    trainer.reset()
+    second = trainer.train_model(make_batches(), num_epochs=1)
+    return trainer.state.params, first, second

@@ -1,0 +1,89 @@
+"""uvadlc-style forwarding `train_classifier`; the classifier is a linen module with a
+`pretrained` field holding an array it uses as the initial value of its own parameter
+(`self.param("proj", lambda rng: self.pretrained)`). The program keeps the pretrained array
+and reads it after training: donating the state deletes it."""
+
+from typing import Any
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+class TrainerModule:
+    def __init__(self, model_class: Any, model_hparams: dict, optimizer_hparams: dict, exmp):
+        self.model_class = model_class
+        self.model_hparams = model_hparams
+        self.optimizer_hparams = optimizer_hparams
+        self.model = self.model_class(**self.model_hparams)
+        self.init_model(exmp)
+        self.create_functions()
+
+    def init_model(self, exmp):
+        self.init_params = self.model.init(jax.random.PRNGKey(0), exmp)["params"]
+        self.state = None
+
+    def create_functions(self):
+        def train_step(state, batch):
+            tokens, labels = batch
+
+            def loss_fn(p):
+                logits = state.apply_fn({"params": p}, tokens)
+                return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+
+            loss, grads = jax.value_and_grad(loss_fn)(state.params)
+            return state.apply_gradients(grads=grads), loss
+
+        self.train_step = jax.jit(train_step)
+
+    def init_optimizer(self):
+        self.state = train_state.TrainState.create(
+            apply_fn=self.model.apply,
+            params=self.init_params if self.state is None else self.state.params,
+            tx=optax.sgd(self.optimizer_hparams["lr"]),
+        )
+
+    def train_model(self, batches, num_epochs):
+        self.init_optimizer()
+        losses = []
+        for _ in range(num_epochs):
+            for batch in batches:
+                self.state, loss = self.train_step(self.state, batch)
+                losses.append(loss)
+        return losses
+
+
+def make_batches():
+    tokens = jnp.arange(12).reshape(4, 3) % 5
+    labels = jnp.array([0, 1, 1, 0])
+    return [(tokens[:2], labels[:2]), (tokens[2:], labels[2:])]
+
+
+def train_classifier(*args, num_epochs=3, **kwargs):
+    batches = make_batches()
+    trainer = TrainerModule(*args, exmp=batches[0][0], **kwargs)
+    losses = trainer.train_model(batches, num_epochs)
+    return trainer, losses
+
+
+class ProjectedClassifier(nn.Module):
+    pretrained: Any
+
+    @nn.compact
+    def __call__(self, tokens):
+        proj = self.param("proj", lambda rng: self.pretrained)
+        emb = jax.nn.one_hot(tokens, proj.shape[0]) @ proj
+        return nn.Dense(2)(emb.sum(axis=1))
+
+
+def main():
+    pretrained = jnp.eye(5, 3) * 0.5 + 0.1
+    trainer, losses = train_classifier(
+        model_class=ProjectedClassifier,
+        model_hparams={"pretrained": pretrained},
+        optimizer_hparams={"lr": 0.3},
+    )
+    change = jnp.abs(trainer.state.params["proj"] - pretrained).sum()
+    return change, losses
