@@ -40,17 +40,21 @@ body, a new buffer after it, a plain object raising); `nnx.Rngs` (`BUFFERLESS_BU
 given numbers, or a parameter given one; a layer `BUFFERLESS_STATICS` lists given
 bufferless values by position and by keyword options `PLAIN_LAYER_OPTIONS` lists but
 initializers (`rngs` anything: it keeps none of it); an `nnx.Sequential` of bufferless
-values given by position; or an object of a class of the module proven as above, its
+values given by position; a lambda reading only its parameters and builtins (`lambda
+x: x`); or an object of a class of the module proven as above, its
 `__init__` read with what the call gives. Anything else is unproven.
 """
 
 from __future__ import annotations
+
+import builtins
 
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_constant, scope_nodes
 from autoopt.analysis.core.graph import Function, Stmt
+from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.constructors import field_value, init_fields, param_fields
 from autoopt.analysis.facts.nnx_instances import user_classes
 from autoopt.analysis.facts.nnx_modules import binding_call, optimizer_arguments
@@ -71,6 +75,8 @@ _BY_NAME = frozenset(
     {"setattr", "__setattr__", "__dict__", "vars", nnx_api.SET_ATTRIBUTES, "set_metadata"}
 )
 _MAX_DEPTH = 8
+#: Names every module may read without binding them.
+_BUILTINS = frozenset(dir(builtins))
 #: Operations whose result, on values holding no buffer, holds none (a number, a string,
 #: a tuple of them, a bool).
 _OPERATIONS = (cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation, cst.Comparison)
@@ -203,7 +209,7 @@ class _Values:
         bufferless value, a variable given one value by position, a listed layer given
         bufferless values, an `nnx.Sequential` of such values, or an object of a class
         of the module proven so."""
-        if self.bufferless(value, at) or self.graph(value, at):
+        if self.bufferless(value, at) or self.graph(value, at) or _plain_lambda(value):
             return True
         if type(value) is not cst.Call or any(a.star for a in value.args):
             return False
@@ -222,14 +228,16 @@ class _Values:
 
     def graph(self, expr: cst.BaseExpression, at: Stmt | None = None) -> bool:
         """A graph object keeping nothing outside its variables: built in place by a
-        constructor `BUFFERLESS_BUILT` lists given bufferless values, or a parameter
-        given one."""
+        constructor `BUFFERLESS_BUILT` lists given bufferless values, or `GRAPH_COLLECTIONS`
+        lists given such graph objects by keyword, or a parameter given one."""
         if type(expr) is cst.Name:
             return self.given.get(expr.value) == _GRAPH
-        if (
-            type(expr) is not cst.Call
-            or self.ctx.qualify(expr.func) not in nnx_api.BUFFERLESS_BUILT
-        ):
+        if type(expr) is not cst.Call:
+            return False
+        qual = self.ctx.qualify(expr.func)
+        if qual in nnx_api.GRAPH_COLLECTIONS:  # `nnx.MultiMetric(loss=Average("loss"))`
+            return all(a.keyword is not None and self.graph(a.value, at) for a in expr.args)
+        if qual not in nnx_api.BUFFERLESS_BUILT:
             return False
         return all(not a.star and self.bufferless(a.value, at) for a in expr.args)
 
@@ -288,6 +296,21 @@ class _Values:
         if self.bufferless(expr):
             return _VALUE
         return _GRAPH if self.graph(expr) else ""
+
+
+def _plain_lambda(expr: cst.BaseExpression) -> bool:
+    """`lambda x: x`: no default, and its body reads only its parameters and builtins,
+    so the function object holds no buffer (no default, no closure cell)."""
+    if type(expr) is not cst.Lambda:
+        return False
+    params = expr.params
+    named = [*params.posonly_params, *params.params, *params.kwonly_params]
+    stars = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    if any(p.default is not None for p in named):
+        return False
+    own = {p.name.value for p in [*named, *stars]}
+    read = {n.value for n in walk(expr.body) if type(n) is cst.Name}
+    return read <= own | _BUILTINS
 
 
 def _short(ctx: ModuleContext, expr: cst.BaseExpression) -> str:

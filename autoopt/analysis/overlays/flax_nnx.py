@@ -59,9 +59,16 @@ BUFFERLESS_STATICS = frozenset(
 #: leaf (a tracer), as it sees a variable's value: never the caller's array.
 ARRAY_ATTRIBUTES = STATICS_AS_IS
 #: Graph objects whose constructor, given only such values (by position or by keyword:
-#: `nnx.Rngs(0, noise=1)`, seeds that are numbers), holds as attributes besides its
-#: variables only such values (its streams' names).
-BUFFERLESS_BUILT = frozenset({"flax.nnx.Rngs"})
+#: `nnx.Rngs(0, noise=1)`, seeds that are numbers; `nnx.metrics.Average("loss")`), holds
+#: as attributes besides its variables only such values (its streams' or argument's
+#: names).
+BUFFERLESS_BUILT = frozenset(
+    {"flax.nnx.Rngs", "flax.nnx.metrics.Accuracy", "flax.nnx.metrics.Average"}
+)
+#: Graph objects built of graph objects given by keyword (`nnx.MultiMetric(loss=...)`),
+#: which they hold as they are, keeping nothing else outside their variables but the
+#: keywords.
+GRAPH_COLLECTIONS = frozenset({"flax.nnx.MultiMetric"})
 
 #: Calls that compute on their arguments and touch nothing else: `split` and `state`
 #: read a module's state, `merge` builds a new module from it.

@@ -249,6 +249,10 @@ class Holder(nnx.Module):
     def __init__(self, w):
         self.obj = STORED
 
+class Ident(nnx.Module):
+    def __init__(self):
+        self.skip = lambda x: x
+
 @nnx.jit
 def probe(a, b, x):
     return x
@@ -258,6 +262,8 @@ def main(params, unknown):
     optimizer = nnx.ModelAndOptimizer(model, optax.adam(1e-3))
     layer = Layer(4, params, rngs=nnx.Rngs(0))
     holder = Holder(params)
+    metrics = nnx.MultiMetric(accuracy=nnx.metrics.Accuracy(), loss=nnx.metrics.Average("loss"))
+    ident = Ident()
     x = jnp.ones(3)
     EXTRA
     CALL
@@ -281,6 +287,8 @@ def moved(call: str, stored: str = "0", extra: str = "pass", header: str = "") -
         ("probe(model, optimizer, x)", ["model", "optimizer"]),
         ("probe(layer, x, 1.0)", ["layer"]),
         ("probe(model, holder, x)", ["model", "holder"]),  # `Holder` stores a number
+        ("probe(model, metrics, x)", ["model", "metrics"]),  # metrics of library classes
+        ("probe(model, ident, x)", ["model", "ident"]),  # `Ident` stores `lambda x: x`
         ("probe(model, unknown, x)", None),  # a parameter: any object
         ("probe(model, Net((2, 3), nnx.Rngs(0)), x)", None),  # not a name
     ],
@@ -299,6 +307,11 @@ def test_an_nnx_jit_given_graph_objects_keeping_no_buffer_can_only_move_variable
         "{}",  # a dict
         "w",  # an array kept as it is
         "lambda x: x + w",  # a function, closing over `w`
+        "lambda x, v=w: x + v",  # a function whose default holds `w`
+        "lambda x: x + TABLE",  # a function reading a global
+        "nnx.MultiMetric(loss=Plain(w))",  # a collection of a plain object
+        "nnx.MultiMetric(nnx.metrics.Average())",  # given by position: not read
+        "nnx.metrics.Average(w)",  # an argument name that may be an array
         "nnx.Param(w, sharding=w)",  # a variable's metadata is static
         "nnx.Linear(2, 3, kernel_init=w, rngs=nnx.Rngs(0))",  # an initializer
         "nnx.Linear(w, 3, rngs=nnx.Rngs(0))",  # a size given as an array is kept

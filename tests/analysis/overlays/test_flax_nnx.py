@@ -19,6 +19,7 @@ from tests.analysis.overlays import (
     carries_no_buffer,
     fresh_leaves,
     leaves_equal,
+    lookup,
     pointers,
     resolve,
     snapshot,
@@ -37,7 +38,7 @@ def loss(m, x):
 
 def transform(name: str):
     assert resolve(name)
-    return getattr(nnx, name.rsplit(".", 1)[1])
+    return lookup(name)
 
 
 def test_names_exist() -> None:
@@ -48,7 +49,8 @@ def test_names_exist() -> None:
              | nnx_api.FRESH_LAYERS | nnx_api.USER_MODULE_BASES | nnx_api.STATIC_FUNCTION_BASES
              | nnx_api.RENDERING
              | nnx_api.RENDERED_LAYERS | {nnx_api.SEQUENTIAL, nnx_api.RNGS}
-             | nnx_api.BUFFERLESS_STATICS | nnx_api.BUFFERLESS_BUILT)  # fmt: skip
+             | nnx_api.BUFFERLESS_STATICS | nnx_api.BUFFERLESS_BUILT
+             | nnx_api.GRAPH_COLLECTIONS)  # fmt: skip
     assert [n for n in sorted(names) if not resolve(n)] == []
     assert nnx_api.UPDATES_MODULES <= nnx_api.JIT_LIKE
     assert nnx_api.CACHING_JITS <= nnx_api.JIT_LIKE
@@ -875,6 +877,8 @@ BUFFERLESS_BUILDS = {
     "flax.nnx.BatchNorm": lambda r: nnx.BatchNorm(3, momentum=0.9, epsilon=1e-5, rngs=r),
     "flax.nnx.Embed": lambda r: nnx.Embed(4, 3, rngs=r),
     "flax.nnx.Rngs": lambda r: nnx.Rngs(0, noise=1),
+    "flax.nnx.metrics.Accuracy": lambda r: nnx.metrics.Accuracy(),
+    "flax.nnx.metrics.Average": lambda r: nnx.metrics.Average("loss"),
 }
 
 
@@ -884,6 +888,18 @@ def test_bufferless_layers_keep_nothing_carrying_a_buffer_outside_variables(name
     assert type(built) is transform(name)
     statics = _statics(built) + _statics(nnx.Sequential(built))
     assert all(carries_no_buffer(v) for v in statics), statics
+
+
+@pytest.mark.parametrize("name", sorted(nnx_api.GRAPH_COLLECTIONS))
+def test_a_collection_holds_the_graph_objects_it_is_given_and_no_buffer_outside(
+    name: str,
+) -> None:
+    average, accuracy = nnx.metrics.Average("loss"), nnx.metrics.Accuracy()
+    built = transform(name)(loss=average, accuracy=accuracy)
+    assert built.loss is average and built.accuracy is accuracy
+    assert all(carries_no_buffer(v) for v in _statics(built)), _statics(built)
+    leaves = jax.tree.leaves(nnx.state(built))
+    assert leaves and all(isinstance(leaf, jax.Array) for leaf in leaves)
 
 
 def test_a_plain_attribute_is_static_and_seen_to_carry_a_buffer() -> None:
