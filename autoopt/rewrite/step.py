@@ -89,7 +89,8 @@ def step_lines(
     batch taken by the traced index (rewrite/batches.py)."""
     items = {id(node): item for node, _, item in appended(plan, names)}
     blocks = plan.batches.blocks
-    hoisted = _Hoisted({id(h.call): h.name for h in plan.hoisted})
+    taken = {id(h.call): h.name for h in plan.hoisted}
+    hoisted = _Hoisted({**taken, **{id(c.node): c.name for c in plan.computed}})
     bound = [_bind_items(line, items) for line in plan.lines]
     return [on_device(ctx, _hoist(line, hoisted), blocks) for line in bound if line.body]
 
@@ -116,10 +117,23 @@ def calling_loop(plan: StepPlan, names: StepNames, node: cst.CSTNode) -> cst.For
     ]
     body = node.body.body
     before = list(body[: plan.start])
-    rest = [] if plan.kept else list(body[plan.start + len(plan.lines) :])  # `if`s: the step's
+    end = plan.start + len(plan.lines) + len(plan.prelude)  # the prelude: among the lines
+    rest = [] if plan.kept else list(body[end:])  # `if`s: the step's
     hoisted = [_call_line(cst.Name("next"), [h.iterator], [h.name]) for h in plan.hoisted]
-    calls = [*before, *hoisted, step_call(plan, names), *appends, *rest]
+    computed = [_assign_line(c.name, c.node) for c in plan.computed]
+    prelude = [*before, *_first(plan.prelude, not before), *computed, *hoisted]
+    calls = [*prelude, step_call(plan, names), *appends, *rest]
     return node.with_changes(body=node.body.with_changes(body=calls))
+
+
+def _first(lines: Sequence[cst.SimpleStatementLine], first: bool) -> list[cst.SimpleStatementLine]:
+    """`lines`, the blank lines above the first dropped where it begins the body."""
+    if not first or not lines:
+        return list(lines)
+    leading = list(lines[0].leading_lines)
+    while leading and leading[0].comment is None:
+        leading.pop(0)
+    return [lines[0].with_changes(leading_lines=leading), *lines[1:]]
 
 
 def step_call(plan: StepPlan, names: StepNames) -> cst.SimpleStatementLine:
@@ -136,6 +150,12 @@ def _call_line(
     if not targets:
         return cst.SimpleStatementLine([cst.Expr(call)])
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(_names(targets))], call)])
+
+
+def _assign_line(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    """`name = value`, the value's own parentheses dropped."""
+    bare = value.with_changes(lpar=[], rpar=[])
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], bare)])
 
 
 def _names(names: Sequence[str]) -> cst.BaseAssignTargetExpression:
@@ -170,8 +190,9 @@ def _bind_items(line: cst.SimpleStatementLine, items: dict[int, str]) -> cst.Sim
 
 
 def _hoist(line: cst.SimpleStatementLine, hoisted: _Hoisted) -> cst.SimpleStatementLine:
-    """`line` with the `next(it)` calls the loop makes before the step as their names (a
-    plan that has them takes no batches: `on_device` finds its nodes by identity too)."""
+    """`line` with the `next(it)` calls and the arithmetic the loop makes before the step
+    as their names (a plan that has them takes no batches: `on_device` finds its nodes by
+    identity too)."""
     if not hoisted.names:
         return line
     changed = line.visit(hoisted)
@@ -180,15 +201,20 @@ def _hoist(line: cst.SimpleStatementLine, hoisted: _Hoisted) -> cst.SimpleStatem
 
 
 class _Hoisted(cst.CSTTransformer):
-    """Each `next(it)` the loop calls before the step (by identity) becomes its name."""
+    """Each `next(it)` the loop calls before the step, and each piece of arithmetic the
+    loop computes for it (by identity), becomes its name."""
 
     def __init__(self, names: dict[int, str]) -> None:
         super().__init__()
         self.names = names
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        name = self.names.get(id(original))
-        return cst.Name(name) if name is not None else updated
+    def on_leave(  # type: ignore[override]  # a Name replaces an expression node
+        self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+    ) -> cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]:
+        name = self.names.get(id(original_node))
+        if name is None:
+            return super().on_leave(original_node, updated_node)
+        return cst.Name(name)
 
 
 def anchor(ctx: ModuleContext, plan: StepPlan) -> cst.CSTNode:

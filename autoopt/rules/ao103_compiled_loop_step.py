@@ -43,6 +43,11 @@ class CompiledLoopStep(Rule):
       trailing lines of host arithmetic (`progress = min(step / n, 1.0)`) stay in the
       loop, and each `next(it)` its lines make is called by the loop just before the
       step, in their order, the step taking the value;
+    - **step after a prelude**: where the step would return a Python number its lines
+      compute from the loop variable and constants (`progress = epoch / n`, read after
+      the loop), those lines stay in the loop, run before the step, which takes the
+      number, and each piece of Python arithmetic it does on it (`1.0 - progress`,
+      computed by the loop in float64 as before), as traced arguments: one compilation;
     - **guarded whole loop**: where only the carry's type is unproven, the loop
       checks the step's types with `jax.eval_shape` when it starts, and runs the
       scan or else the loop of jitted steps.
@@ -102,6 +107,13 @@ class CompiledLoopStep(Rule):
       function with no `try` or `with` around the loop; the value goes only to functions
       under a bare `@jax.jit` (traced there already) or is otherwise proven:
       `analysis/plans/tail_step.py`, `analysis/facts/jit_forwarded.py`
+    - a step after a prelude: each prelude line binds one name to a Python float from
+      the loop's `range` variable, integer and float constants nothing in the loop
+      rebinds, earlier prelude names, literals, arithmetic and `min`/`max`/`abs`/`float`;
+      one after a step line raises nothing (bounded integers, nonzero divisors) and no
+      step line before it reads or binds its name; the arithmetic the loop computes for
+      the step reads only prelude names and literals, divides by nonzero literals only,
+      and is in no lambda, comprehension or conditional: `analysis/plans/prelude.py`
     - the step is jittable, asked of the program with the step extracted (AO101's
       plan: what every function it calls or hands on, `jax.grad(loss_fn)`, reads from
       outside is unchanging; a Python float a Python sum cancels, `1.0 - keep`, takes
@@ -305,8 +317,8 @@ class CompiledLoopStep(Rule):
         decorator, imports = semantic(ctx).nnx_jit_spelling()
         edits = DeferredEdits(ctx, lambda: _step_edits(ctx, verdict, decorator, imports))
         message = (
-            f"{_EAGER}: compile it as one `nnx.jit` step, `{name}`, which writes the nnx "
-            "modules it changes back into them"
+            f"{_EAGER}: compile it{_prelude(verdict.plan)} as one `nnx.jit` step, `{name}`, "
+            "which writes the nnx modules it changes back into them"
         )
         title = f"Compile the loop body as {name} with nnx.jit"
         return self.finding(
@@ -455,10 +467,19 @@ def _what(ctx: ModuleContext, plan: StepPlan) -> str:
     """What the step runs: "it" (the lines beginning the body), or a tail plan's device
     work, with the `next(it)` calls the loop makes for it."""
     if not plan.start:
-        return "it"
+        return f"it{_prelude(plan)}"
     calls = _listed([ctx.code(h.call) for h in plan.hoisted])
     made = f", the loop calling {calls} just before it" if calls else ""
     return f"{_tail(ctx, plan)}{made},"
+
+
+def _prelude(plan: StepPlan) -> str:
+    """ " but for the Python numbers `progress`, which the loop computes before it," for a
+    plan with a prelude (analysis/plans/prelude.py); else ""."""
+    if not plan.prelude:
+        return ""
+    names = _listed(list(plan.prelude_names))
+    return f" but for the Python numbers {names}, which the loop computes before it,"
 
 
 def _tail(ctx: ModuleContext, plan: StepPlan) -> str:

@@ -254,7 +254,8 @@ def _jit_verdict(
         return StepVerdict(plan, names, definition, other)
     jit = jit_plan(other, fn, eager_loop_sites(other, fn), exempt, frozenset(modules or ()))
     static = tuple(p for p in fn.params if p in jit.static)
-    varying = [p for p in static if p == plan.index or p in plan.returns]
+    numbers = {*plan.prelude_names, *(c.name for c in plan.computed)}  # the loop's, per step
+    varying = [p for p in static if p == plan.index or p in plan.returns or p in numbers]
     problem = _returned(other, fn, jit.problem) or _growth(ctx, plan)
     if plan.batches.doubt and plan.index in static and problem == jit.problem:
         problem = (
@@ -267,8 +268,18 @@ def _jit_verdict(
         problem = f"`{varying[0]}` changes every iteration and would have to be static"
     if modules and static and not problem:
         problem = f"`{static[0]}` would have to be static, which the `nnx.jit` step does not spell"
-    doubts = (*plan.doubts, *jit.doubts)
+    doubts = (*plan.doubts, *(_computed(ctx, plan, doubt) for doubt in jit.doubts))
+    problem = _computed(ctx, plan, problem)
     return StepVerdict(plan, names, definition, other, static, problem, doubts, bool(modules))
+
+
+def _computed(ctx: ModuleContext, plan: StepPlan, problem: str) -> str:
+    """`problem`, saying what the first name the loop computes for the step it names is."""
+    for computed in plan.computed:
+        if f"`{computed.name}`" in problem:
+            code = ctx.code(computed.node)
+            return f"{problem} (`{computed.name}` is `{code}`, which the loop computes for it)"
+    return problem
 
 
 def _returned(ctx: ModuleContext, fn: Function, problem: str) -> str:

@@ -44,11 +44,13 @@ import libcst as cst
 from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import calls_in, read_names
+from autoopt.analysis.core.free_names import fresh_name
 from autoopt.analysis.core.graph import MODULE, Loop, Stmt
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
 from autoopt.analysis.plans.batches import NO_BLOCKS, Blocks, batch_blocks
 from autoopt.analysis.plans.fori import counted_for, index_doubts
+from autoopt.analysis.plans.prelude import host_terms, prelude_lines
 
 _MIN_STATEMENTS = 2  # one call alone is AO101's to jit (and what a step leaves)
 
@@ -76,6 +78,16 @@ class Hoisted:
 
 
 @dataclass(frozen=True)
+class Computed:
+    """A piece of Python arithmetic over the prelude's floats in a step's lines
+    (analysis/plans/prelude.py), which the loop computes just before the step, the step
+    taking its value as the parameter `name`."""
+
+    node: cst.BaseExpression
+    name: str
+
+
+@dataclass(frozen=True)
 class StepPlan:
     """The loop, the body lines that become the step, and the names it takes and
     returns."""
@@ -97,6 +109,15 @@ class StepPlan:
     batches: Blocks = NO_BLOCKS
     start: int = 0  # the body's statements before the step's lines (a tail plan's)
     hoisted: tuple[Hoisted, ...] = ()  # the `next(it)` calls the loop makes for the step
+    # the lines among the step's that bind Python floats, which the loop runs before the
+    # step (analysis/plans/prelude.py), and the arithmetic on them it computes for it
+    prelude: tuple[cst.SimpleStatementLine, ...] = ()
+    computed: tuple[Computed, ...] = ()
+
+    @property
+    def prelude_names(self) -> tuple[str, ...]:
+        """The names the prelude's lines bind."""
+        return tuple(line.body[0].targets[0].target.value for line in self.prelude)  # type: ignore[attr-defined]  # prelude: `name = value` lines
 
 
 def step_plans(ctx: ModuleContext) -> list[StepPlan]:
@@ -114,7 +135,39 @@ def step_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:
     node = loop.node
     if not _plain_loop(node) or not execution.runs_eagerly(ctx, loop.scope):
         return None
-    return lines_plan(ctx, loop, _device_lines(ctx, node))
+    lines = _device_lines(ctx, node)
+    plan = lines_plan(ctx, loop, lines)
+    return (_after_prelude(ctx, plan) or plan) if plan is not None else None
+
+
+def _after_prelude(ctx: ModuleContext, plan: StepPlan) -> StepPlan | None:
+    """The plan of the step without the body's prelude (analysis/plans/prelude.py), which
+    the loop runs before it, where the step of all its lines would return a name the
+    prelude binds (a Python number it would return as an array); None where it would
+    not, or the other lines form no step."""
+    loop, lines = plan.loop, list(plan.lines)
+    found = prelude_lines(ctx, loop, lines)
+    names = [name for _, name in found]
+    kept = {id(line) for line, _ in found}
+    rest = [line for line in lines if id(line) not in kept]
+    if not set(names) & set(plan.returns) or not rest:
+        return None
+    later = lines_plan(ctx, loop, rest)
+    if later is None or set(names) & set(later.returns) or later.batches.blocks:
+        return None  # the step rebinds a prelude name, or takes batches (by identity)
+    terms = host_terms(ctx, rest, names)
+    computed: list[Computed] = []
+    for node, read in terms:
+        taken = [*later.params, *(c.name for c in computed)]
+        computed.append(Computed(node, fresh_name(ctx, f"{read}_value", taken)))
+    inside = {id(n) for node, _ in terms for n in read_names(node)}
+    bare = {n.value for line in rest for n in read_names(line) if id(n) not in inside}
+    params = (
+        *(p for p in later.params if p not in names or p in bare),
+        *(c.name for c in computed),
+    )
+    prelude = tuple(line for line, _ in found)
+    return replace(later, params=params, prelude=prelude, computed=tuple(computed))
 
 
 def kept_plan(ctx: ModuleContext, loop: Loop) -> StepPlan | None:

@@ -155,7 +155,7 @@ def _known(ctx: ModuleContext) -> dict[int, tuple[StepPlan, WholeLoop | None]]:
 
 def _whole_loop(ctx: ModuleContext, plan: StepPlan) -> WholeLoop | None:
     node = plan.loop.node
-    if plan.start or plan.hoisted:
+    if plan.start or plan.hoisted or plan.prelude:
         return None  # statements before the step, or host calls it needs: not a scan
     counter: tuple[str, str, str] | None = None
     premise = ""

@@ -20,6 +20,7 @@ from autoopt.rules.examples.ao103_compiled_loop_step import (
     nnx_in_place,
     no_fix,
     one_call,
+    prelude,
     step,
     tail,
     valid,
@@ -38,6 +39,7 @@ VALID: tuple[Valid, ...] = (
     *held_layers.VALID,
     *no_fix.VALID,
     *batches.VALID,
+    *prelude.VALID,
 )
 INVALID: tuple[Invalid, ...] = (
     donated_step.RNN_CELL,
@@ -82,4 +84,14 @@ INVALID: tuple[Invalid, ...] = (
     *batches.INVALID,
     nnx_in_place.NNX_LOOP,
     *tail.INVALID,
+    prelude.NNX_PROGRESS,
+    prelude.MOVED_AND_COMPUTED,
+    prelude.PRINTED_IN_LOOP,
+    prelude.DIFFUSION_SCHEDULE,
+    prelude.CALLS_A_FUNCTION,
+    prelude.READS_REBOUND,
+    prelude.MAY_RAISE,
+    prelude.LAST_VALUE_READ,
+    prelude.NEEDED_STATIC,
+    prelude.SHADOWED_IN_LAMBDA,
 )

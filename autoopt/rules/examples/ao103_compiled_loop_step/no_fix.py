@@ -122,7 +122,8 @@ VALID = (
 
 #: At module level the step returns every name it binds, for the code after the loop;
 #: `progress` is a Python number there, which the jitted step would return as an array
-#: (the nnx step names every premise it fails).
+#: (the nnx step names every premise it fails). It is carried, `progress + 1 / n`, so it
+#: is no prelude the loop could compute before the step (prelude.py: one that is).
 PYTHON_NUMBER_LEFT = Invalid(
     """
 import jax
@@ -142,8 +143,9 @@ n = 10
 model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
 optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
 x = jnp.ones(3)
+progress = 0.0
 for epoch in range(n):
-    progress = epoch / n
+    progress = progress + 1 / n
     scale = jnp.cos(x[0]) * progress
     total = decay(model, optimizer, scale)
     x = jnp.sin(x) * total
