@@ -27,6 +27,9 @@ named tuple, or a name every binding of which reaching the read is one of:
   parameter read there standing for the argument of this very call. A compiled output's
   nodes are those the trace returned.
 
+A name proven so is one nothing changes in place nor hands to code that might
+(`facts/untouched.py`): a store into a dict would give it a node of any class.
+
 A name a loop binds from its own earlier value is a fixpoint: each binding's possible
 top nodes are first assumed empty, then recomputed under the assumption until they hold
 (any binding not proven breaks it). A parameter read without the call it stands for, a
@@ -43,8 +46,8 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.core.jitted import jitted_callables
-from autoopt.analysis.facts.fresh import receiver_class
 from autoopt.analysis.facts.loop_batches import fresh_items
+from autoopt.analysis.facts.untouched import library_receiver, untouched
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import optax as optax_api
 from autoopt.analysis.values.fields import field_arguments, pytree_classes
@@ -144,6 +147,8 @@ class _Prover:
         defs = graph.reaching_defs(stmt, name)
         if not defs and not found:
             return None
+        if not untouched(self.ctx, name, frozenset(_named_tuples(self.ctx))):
+            return None  # changed in place, or handed to code that might
         for d in defs:
             fresh = fresh_items(self.ctx, d, name)
             got = frozenset({_PLAIN}) if fresh else self._def(d, name, frame)
@@ -237,10 +242,7 @@ class _Prover:
         """`cls.method` of a library object whose construction is seen: where `stmt` reads
         it, or, for a closure a compiled body reads, where its enclosing function binds it
         once."""
-        cls = receiver_class(self.ctx, stmt, func.value)
-        if cls is None and type(func.value) is cst.Name:
-            made = _closure_binding(self.ctx, stmt, func.value.value)
-            cls = receiver_class(self.ctx, made, made.node.value) if made is not None else None  # type: ignore[attr-defined]  # an Assign
+        cls = library_receiver(self.ctx, stmt, func.value)
         return f"{cls}.{func.attr.value}" if cls is not None else None
 
     def returned(
@@ -289,27 +291,6 @@ def _jitted(ctx: ModuleContext, name: str) -> Function | None:
         if jitted.name == name and jitted.transform == "jax.jit" and fn is not None:
             return None if fn.is_generator or fn.node.asynchronous else fn
     return None
-
-
-def _closure_binding(ctx: ModuleContext, stmt: Stmt, name: str) -> Stmt | None:
-    """The one statement `name = call(...)` of the function enclosing `stmt`'s function,
-    where `stmt`'s function reads `name` as a closure and nothing declares it nonlocal."""
-    graph = ctx.graph
-    fn = graph.functions.get(stmt.scope)
-    if fn is None or name in fn.params or name in fn.globals:
-        return None
-    if any(name in s.defs for s in graph.scope_stmts(fn.qualname)):
-        return None
-    outer = stmt.scope.rpartition(".")[0]
-    if outer not in graph.functions or any(name in f.nonlocals for f in graph.functions.values()):
-        return None
-    binders = [s for s in graph.scope_stmts(outer) if name in s.defs]
-    node = binders[0].node if len(binders) == 1 else None
-    if type(node) is not cst.Assign or len(node.targets) != 1:
-        return None
-    target = node.targets[0].target
-    ok = type(target) is cst.Name and target.value == name and type(node.value) is cst.Call
-    return binders[0] if ok else None
 
 
 def _named_tuples(ctx: ModuleContext) -> dict[str, tuple[str, ...]]:

@@ -48,7 +48,7 @@ def train(loader):
         x = next(loader)
         print(_loss(params, x))
         params, opt_state = _update(params, opt_state, x)
-    return params
+    print(params["linear"]["w"])
 """
 #: dm-haiku's VAE example: a named tuple state; the loss is given two of its fields.
 STATE = """
@@ -91,7 +91,7 @@ def train(loader):
     for step in range(4):
         state = _update(state, next(loader))
         print(_loss(state.params, next(loader)))
-    return state
+    print(state.params["linear"]["w"])
 """
 #: The parameters reach the loss inside a `flax.struct` record with a static field.
 RECORD = (

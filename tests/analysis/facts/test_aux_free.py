@@ -1,6 +1,7 @@
 """Values proven pytrees with no aux data but a dict's keys through how they are bound:
 haiku's `init`, an optax state, a named tuple of the module, a `jax.jit` output built
-of such, and a loop's fixpoint over them; anything else unproven."""
+of such, and a loop's fixpoint over them, where nothing changes them in place or hands
+them to code that might; anything else unproven."""
 
 from __future__ import annotations
 
@@ -11,9 +12,7 @@ from autoopt.analysis.facts.aux_free import aux_free
 
 from ..helpers import HEADER, context, stmt
 
-IMPORTS = HEADER + (
-    "import typing\nimport haiku as hk\nimport optax\nfrom flax import struct\n"
-)
+IMPORTS = HEADER + ("import typing\nimport haiku as hk\nimport optax\nfrom flax import struct\n")
 PROGRAM = """
 class State(typing.NamedTuple):
     params: dict
@@ -65,8 +64,8 @@ def update_state(state, grads):
     return State(optax.apply_updates(state.params, updates), opt_state)
 
 @jax.jit
-def wrap(params, obj):
-    return Record(params, obj)
+def wrap(tree, obj):
+    return Record(tree, obj)
 
 def main(key, x, holder, grads, loader):
     params = model.init(key, x)
@@ -98,7 +97,7 @@ def proven(body: str, arg: str) -> bool:
         ("pass", "opt_state", True),  # adam's `init` of such: tuples, named tuples
         ("pass", "state", True),  # a named tuple of the module given both
         ("pass", "state.params", True),  # a field of it
-        ("pass", "(params, opt_state)", True),
+        ("pass", "(state.params, state.opt_state)", True),
         ("out = ident(params)", "out", True),  # a compiled output: what it returned
         ("params, opt_state = update(params, opt_state, grads)", "params", True),
         ("params, opt_state = update(params, opt_state, grads)", "opt_state", True),
@@ -114,6 +113,13 @@ def proven(body: str, arg: str) -> bool:
         ("state = Defaulted(params)", "state", False),  # a default the class holds
         ("pass", "state.count", False),  # no field of `State`
         ("pass", "params.keys", False),  # a dict's method, no field
+        # must not: a dict changed in place, or handed to code that might change it
+        ("params['extra'] = record", "params", False),
+        ("alias = params\n    alias['extra'] = record", "params", False),
+        ("loader.keep(params)", "params", False),
+        ("stash = [params]\n    stash[0]['extra'] = record", "params", False),
+        ("loader.keep(state.params)", "state", False),  # a part handed on
+        ("loader.keep(state.params)", "params", False),  # the tuple holds it as given
     ],
 )
 def test_bindings_prove_a_pytree_without_aux_data(body: str, arg: str, expected: bool) -> None:
