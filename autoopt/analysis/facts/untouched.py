@@ -122,8 +122,9 @@ class _Check:
                 return self._queue([node.target])
             return isinstance(node, (cst.If, cst.While))
         if type(parent) in (cst.Assign, cst.AnnAssign) and parent.value is expr:  # type: ignore[attr-defined]  # an assignment
-            targets = parent.targets if type(parent) is cst.Assign else [parent]
-            return self._queue([t.target for t in targets])  # `b = a`, `x, y = a`
+            if type(parent) is cst.AnnAssign:
+                return self._queue([parent.target])  # `b: T = a`
+            return self._queue([t.target for t in parent.targets])  # type: ignore[attr-defined]  # `b = a`, `x, y = a`
         if isinstance(parent, _READ_PARENTS) or type(parent) is cst.Subscript:
             return True  # an operand, a key: read
         if type(parent) is cst.Attribute:  # a method called on it
@@ -259,7 +260,7 @@ def _jit_of(ctx: ModuleContext, stmt: Stmt, index: int) -> bool:
 def _literal_positions(expr: cst.BaseExpression) -> set[int] | None:
     items = [e.value for e in expr.elements] if type(expr) in (cst.Tuple, cst.List) else [expr]  # type: ignore[attr-defined]  # a Tuple or a List
     if all(type(i) is cst.Integer for i in items):
-        return {int(i.value) for i in items}  # type: ignore[attr-defined]  # an Integer
+        return {int(i.value) for i in items if type(i) is cst.Integer}
     return None
 
 
