@@ -133,7 +133,7 @@ class _Prover:
         if fn is not None and name in fn.params:
             if frame is None or frame.site.function is not fn:
                 return None
-            index = fn.params.index(name)
+            index = fn.params.index(name)  # a parameter changed in the body: `untouched`
             bound_self = frame.site.bound and index == 0  # the object: not read here
             given = None if bound_self else frame.site.argument(index, name)
             if given is None:
@@ -147,11 +147,13 @@ class _Prover:
         defs = graph.reaching_defs(stmt, name)
         if not defs and not found:
             return None
-        if not untouched(self.ctx, name, frozenset(_named_tuples(self.ctx))):
+        made = [d for d in defs if not fresh_items(self.ctx, d, name)]
+        if (made or found) and not untouched(self.ctx, name, frozenset(_named_tuples(self.ctx))):
             return None  # changed in place, or handed to code that might
-        for d in defs:
-            fresh = fresh_items(self.ctx, d, name)
-            got = frozenset({_PLAIN}) if fresh else self._def(d, name, frame)
+        if len(made) < len(defs):
+            found.add(_PLAIN)  # a new batch of a loop: arrays, in new tuples
+        for d in made:
+            got = self._def(d, name, frame)
             if got is None:
                 return None
             found |= got

@@ -49,6 +49,11 @@ def ident(value):
     return value
 
 @jax.jit
+def filled(tree, obj):
+    tree["extra"] = Record(obj, obj)
+    return tree
+
+@jax.jit
 def shared(value):
     return SHARED
 
@@ -107,6 +112,7 @@ def proven(body: str, arg: str) -> bool:
         ("out = ident(record)", "out", False),  # a compiled output with the argument's
         ("out = wrap(params, holder)", "out", False),  # a record built in the body
         ("out = shared(params)", "out", False),  # a global the body returns
+        ("out = filled(params, x)", "out", False),  # a container the body changes
         ("params = loader.next()", "params", False),  # a call autoopt cannot see
         ("state = State(record, opt_state)", "state", False),  # a field given a record
         ("state = Registered(params, opt_state)", "state", False),  # registered: its aux
