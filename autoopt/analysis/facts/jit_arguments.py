@@ -11,12 +11,14 @@ buffer of `params` (tests/hazards h1260). `as_is` gives those arguments:
 - `jax.jit`: the static ones (`static_argnums`, `static_argnames`, as literals, by the
   function's parameters where it is seen), `self` of a jitted method
   (`core/jitted_methods.py`), and every other argument but those the value model proves
-  data (as below), a tuple, list or dict of JAX arrays, or a new batch of a loop
-  (`loop_batches.fresh_items`: arrays, in tuples): every leaf must be an array or
-  a number, or the call raises, but a pytree node's aux data reaches the body as the
-  caller's very objects (`overlays.jax.AUX_FREE_CONTAINERS`: a `flax.struct` field with
-  `pytree_node=False`, an `eqx.field(static=True)`, a registered class's aux data), and
-  a body may store what one holds on another (tests/hazards h1648-h1650);
+  data (as below), or a pytree with no aux data by how it is bound (`facts/aux_free.py`:
+  a tuple, list or dict of JAX arrays, a new batch of a loop, a named tuple of the
+  module, haiku's `init`, an optax state, a `jax.jit` output built of such): every
+  leaf must be an array or a number, or the call raises, but a pytree node's aux data
+  reaches the body as the caller's very objects (`overlays.jax.AUX_FREE_CONTAINERS`: a
+  `flax.struct` field with `pytree_node=False`, an `eqx.field(static=True)`, a
+  registered class's aux data), and a body may store what one holds on another
+  (tests/hazards h1648-h1650, h1587);
 - a jit that makes every non-array leaf static (`overlays.NON_ARRAYS_STATIC`,
   `eqx.filter_jit`): every argument but those the value model proves an array or an
   immutable value holding no buffer (a number, a string, a dtype, a shape, None), and,
@@ -51,21 +53,15 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import Jitted, literal_names
+from autoopt.analysis.facts.aux_free import DATA, aux_free
 from autoopt.analysis.facts.inert_modules import inert_name
-from autoopt.analysis.facts.loop_batches import fresh_items
 from autoopt.analysis.facts.nnx_modules import binding_call
 from autoopt.analysis.facts.nnx_static_parts import static_problem
 from autoopt.analysis.facts.unkept_arguments import plain_class, stored_elsewhere, stores_attribute
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
-from autoopt.analysis.overlays import jax as jax_api
-from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
-#: Values that are one array or hold no buffer and cannot be changed in place.
-_DATA = frozenset(
-    {Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE}
-)
 #: Jits whose static arguments are named by `jax.jit`'s options.
 _STATIC_OPTION_JITS = frozenset({"jax.jit"}) | nnx_api.STATICS_AS_IS
 
@@ -90,7 +86,7 @@ def as_is(
         return receiver + static + _not_data(ctx, stmt, rest)
     static_ids = {id(e) for e in static}
     return receiver + [
-        a.value for a in call.args if id(a.value) in static_ids or not _aux_free(ctx, stmt, a.value)
+        a.value for a in call.args if id(a.value) in static_ids or not aux_free(ctx, stmt, a.value)
     ]
 
 
@@ -128,7 +124,7 @@ def _not_data(ctx: ModuleContext, stmt: Stmt, args: Sequence[cst.Arg]) -> list[c
         a.value
         for a in args
         if a.star
-        or (data.value_of(stmt, a.value).kind not in _DATA and not _data_field(ctx, stmt, a.value))
+        or (data.value_of(stmt, a.value).kind not in DATA and not _data_field(ctx, stmt, a.value))
     ]
 
 
@@ -154,26 +150,13 @@ def _data_field(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> boo
     own = type(target) is cst.Attribute and ctx.code(target.value) == init.params[0]
     if not own or stored_elsewhere(ctx, field, stores):
         return False
-    return model(ctx).value_of(stores[0], node.value).kind in _DATA
+    return model(ctx).value_of(stores[0], node.value).kind in DATA
 
 
 def _inert_module(ctx: ModuleContext, stmt: Stmt, arg: cst.Arg) -> bool:
     """A whole argument, a name proven to hold an inert equinox module."""
     value = arg.value
     return not arg.star and type(value) is cst.Name and inert_name(ctx, stmt, value.value)
-
-
-def _aux_free(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
-    """`expr`'s pytree has no node with aux data but the string keys of a dict: data, a
-    tuple, list or dict of JAX arrays (`overlays.jax.AUX_FREE_CONTAINERS`), or a new
-    batch of a loop (`loop_batches.fresh_items`: arrays, in tuples)."""
-    value = model(ctx).value_of(stmt, expr)
-    if value.kind in _DATA or value.container in jax_api.AUX_FREE_CONTAINERS:
-        return True
-    if type(expr) is not cst.Name:
-        return False
-    defs = ctx.graph.reaching_defs(stmt, expr.value)
-    return bool(defs) and all(fresh_items(ctx, d, expr.value) for d in defs)
 
 
 def _static_arguments(jitted: Jitted, call: cst.Call, bound: bool) -> list | None:

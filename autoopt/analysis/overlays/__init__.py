@@ -128,6 +128,9 @@ NO_ARRAY_CLASSES = optax.NO_ARRAY_CLASSES
 #: pytree of arrays (haiku's `init`: of a transformed function with sealed code, which
 #: `facts/fresh.py` proves).
 ARRAYS_RESULTS = optax.ARRAYS_RESULTS | haiku.ARRAYS_RESULTS | evosax.ARRAYS_RESULTS
+#: Methods (`class.method`), in any library, whose result's pytree nodes hold no aux
+#: data but a dict's keys (haiku's `init`: dicts of dicts).
+AUX_FREE_RESULTS = haiku.AUX_FREE_RESULTS
 #: Attributes (`class.attribute`) of library objects that hold a pytree of arrays (or
 #: Python numbers): `es.default_params` of an evosax strategy.
 ARRAYS_ATTRIBUTES = evosax.ARRAYS_ATTRIBUTES

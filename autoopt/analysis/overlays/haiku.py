@@ -40,6 +40,9 @@ FRESH_RESULTS = frozenset({"haiku.Transformed.init", "haiku.TransformedWithState
 #: initializers given constants (an initializer of the user's may return a NumPy array,
 #: kept as it is).
 ARRAYS_RESULTS = frozenset({"haiku.Transformed.init", "haiku.TransformedWithState.init"})
+#: Methods whose result's pytree nodes are dicts alone (a tuple of two such for
+#: `TransformedWithState`): parameters and state by module name, then by parameter name.
+AUX_FREE_RESULTS = frozenset({"haiku.Transformed.init", "haiku.TransformedWithState.init"})
 #: Constructors -> the class of the object they return, whose methods the tables list.
 RETURNS = {
     "haiku.transform": "haiku.Transformed",

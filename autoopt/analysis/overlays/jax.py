@@ -445,6 +445,9 @@ CACHING_JITS = frozenset({"jax.jit", "jax.pmap"})
 #: `flax.struct` field with `pytree_node=False`, an `eqx.field(static=True)`, a
 #: registered class's aux data) as the caller's very objects.
 AUX_FREE_CONTAINERS = frozenset({"tuple", "list", "dict"})
+#: Bases of a class whose objects, the class registered as nothing else, are pytree
+#: nodes with no aux data (None): a named tuple is flattened to its fields alone.
+AUX_FREE_RECORD_BASES = frozenset({"typing.NamedTuple"})
 #: Decorators that register a class as a pytree, by how their name ends.
 PYTREE_DECORATORS = ("struct.dataclass", "chex.dataclass", "register_pytree_node_class")
 #: Decorators that make an immutable pytree class of fields (flax).

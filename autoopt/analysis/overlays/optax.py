@@ -67,6 +67,10 @@ SAME_STRUCTURE: dict[str, tuple[int, ...]] = {
     "optax.apply_updates": (0,),
     "optax.GradientTransformation.update": (0, 1),
 }
+#: Methods -> the arguments such that, where no node of those has aux data (dicts,
+#: lists, tuples, named tuples, None), no node of the result has: an optimizer's state is
+#: tuples, named tuples and None around pytrees shaped like the parameters.
+AUX_FREE_GIVEN: dict[str, tuple[int, ...]] = {"optax.GradientTransformation.init": (0,)}
 #: Calls and methods whose array leaves are new buffers, none of an argument's and none
 #: twice: `init(params)` of an optimizer made by one of `OPTIMIZERS` (zeros like
 #: `params`, a count, or an empty state: `sgd` without momentum, `scale`).

@@ -6,6 +6,7 @@ The one INVALID case flagged `doc=True` is the example its documentation shows.
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid, Valid
 from autoopt.rules.examples import (
+    ao201_aux_free,
     ao201_callers,
     ao201_cross_alias,
     ao201_data_values,
@@ -2307,4 +2308,5 @@ print(model.kernel.value.sum())
     *ao201_shadowed.INVALID,
     *ao201_wrapper_fields.INVALID,
     *ao201_jit_calls.INVALID,
+    *ao201_aux_free.INVALID,
 )

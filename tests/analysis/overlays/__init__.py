@@ -85,3 +85,16 @@ def carries_no_buffer(value, depth: int = 0) -> bool:
         cells = [c.cell_contents for c in value.__closure__ or ()]
         return all(carries_no_buffer(v, depth + 1) for v in [*cells, *(value.__defaults__ or ())])
     return isinstance(value, np.dtype)
+
+
+def node_kinds(tree) -> set[type]:
+    """The classes of every pytree node of `tree` (its leaves left out)."""
+    import jax
+
+    def walk(treedef) -> set[type]:
+        data = treedef.node_data()
+        if data is None:
+            return set()
+        return {data[0]}.union(*(walk(child) for child in treedef.children()))
+
+    return walk(jax.tree_util.tree_structure(tree))

@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 from autoopt.analysis.overlays import haiku as hk_api
-from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import (
+    fresh_leaves,
+    leaves_equal,
+    node_kinds,
+    pointers,
+    resolve,
+    snapshot,
+)
 
 X = jnp.ones((2, 3))
 KEY = jax.random.key(0)
@@ -174,3 +181,13 @@ def test_transforming_calls_give_an_apply_that_runs_the_function_as_written() ->
     params, state = stateful.init(jax.random.key(0), jnp.ones(2))
     stateful.apply(params, state, None, jnp.ones(2))
     assert len(calls) == 4  # each `init` and each `apply` ran `forward` as written
+
+
+@pytest.mark.parametrize("name", sorted(hk_api.AUX_FREE_RESULTS))
+def test_init_gives_dicts_of_dicts(name: str) -> None:
+    """`AUX_FREE_RESULTS` (`facts/aux_free.py`): no node of what `init` gives holds aux
+    data but a dict's keys (a tuple of two such with state)."""
+    stateful = name.startswith("haiku.TransformedWithState")
+    made = (hk.transform_with_state(normed) if stateful else hk.transform(forward)).init(KEY, X)
+    assert node_kinds(made) == ({tuple, dict} if stateful else {dict})
+    assert hk_api.AUX_FREE_RESULTS <= hk_api.ARRAYS_RESULTS

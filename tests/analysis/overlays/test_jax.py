@@ -606,3 +606,46 @@ def test_a_jit_body_sees_a_pytree_s_aux_data_as_the_callers_object(make) -> None
 
     probe(make(holder), make(box))
     assert box.kept is holder.w
+
+
+class _State(typing.NamedTuple):
+    params: dict
+    count: jax.Array
+
+
+class _Registered(typing.NamedTuple):
+    x: jax.Array
+    w: jax.Array
+
+
+class _Hold:
+    def __init__(self, w: jax.Array) -> None:
+        self.w = w
+
+
+jax.tree_util.register_pytree_node(
+    _Registered, lambda p: ((p.x,), _Hold(p.w)), lambda hold, xs: _Registered(xs[0], hold.w)
+)
+
+
+def test_a_named_tuple_has_no_aux_data_unless_registered() -> None:
+    """`AUX_FREE_RECORD_BASES` (`facts/aux_free.py`): a `typing.NamedTuple` is a node
+    whose aux data is None, and a jit's body given one sees tracers alone; registered as
+    a pytree of its own, its aux data is what the registration makes (the caller's array
+    here), which is why the module must not register it."""
+    assert {"typing.NamedTuple"} == jax_api.AUX_FREE_RECORD_BASES
+    state = _State({"w": jnp.ones(2)}, jnp.zeros(()))
+    kind, aux = jax.tree_util.tree_structure(state).node_data()  # type: ignore[misc]
+    assert kind is _State and aux is None
+    seen = []
+
+    @jax.jit
+    def probe(value):
+        seen.extend(jax.tree.leaves(value))
+        return value
+
+    probe(state)
+    assert all(isinstance(leaf, jax.core.Tracer) for leaf in seen)
+    registered = _Registered(jnp.ones(2), jnp.arange(2.0))
+    kind, aux = jax.tree_util.tree_structure(registered).node_data()  # type: ignore[misc]
+    assert kind is _Registered and aux.w is registered.w

@@ -14,7 +14,14 @@ import optax
 import pytest
 
 from autoopt.analysis.overlays import optax as optax_api
-from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import (
+    fresh_leaves,
+    leaves_equal,
+    node_kinds,
+    pointers,
+    resolve,
+    snapshot,
+)
 
 #: Each listed constructor, built with small options.
 BUILT = {
@@ -300,3 +307,26 @@ def test_losses_are_pure_and_return_one_array(name: str) -> None:
     assert leaves_equal(before, snapshot(args))
     assert not pointers(out) & pointers(args)
     assert set(LOSS_ARGUMENTS) == {n.rsplit(".", 1)[1] for n in optax_api.LOSSES}
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.OPTIMIZERS))
+def test_init_state_has_no_aux_data_where_the_parameters_have_none(name: str) -> None:
+    """`AUX_FREE_GIVEN` (`facts/aux_free.py`): the state is tuples, named tuples (no
+    registration of their own: aux data None) and None around pytrees shaped like the
+    parameters, so it has no node with aux data but a dict's keys where they have none."""
+    (at,) = optax_api.AUX_FREE_GIVEN["optax.GradientTransformation.init"]
+    assert at == 0 and set(optax_api.AUX_FREE_GIVEN) == {"optax.GradientTransformation.init"}
+    state = BUILT[name]().init(PARAMS)
+    for kind in node_kinds(state):
+        named = issubclass(kind, tuple) and hasattr(kind, "_fields")
+        assert kind in (tuple, list, dict, type(None)) or named, kind
+    nodes = []
+
+    def visit(treedef) -> None:
+        if treedef.node_data() is not None:
+            nodes.append(treedef.node_data())
+            for child in treedef.children():
+                visit(child)
+
+    visit(jax.tree.structure(state))
+    assert all(aux is None for kind, aux in nodes if kind is not dict)
