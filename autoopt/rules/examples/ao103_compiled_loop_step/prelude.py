@@ -12,10 +12,8 @@ _RETURNED = (
     "jitted step would return as an array"
 )
 
-#: At module level the step would return `progress`, which the code after the loop reads,
-#: as an array: the loop computes it before the `nnx.jit` step, which takes it.
-NNX_PROGRESS = Invalid(
-    """
+#: An nnx model decayed by a jitted step, the program the cases below vary.
+_DECAY = """
 import jax
 import jax.numpy as jnp
 import optax
@@ -33,7 +31,13 @@ n = 10
 model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
 optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
 x = jnp.ones(3)
-for epoch in range(n):
+"""
+
+#: At module level the step would return `progress`, which the code after the loop reads,
+#: as an array: the loop computes it before the `nnx.jit` step, which takes it.
+NNX_PROGRESS = Invalid(
+    _DECAY
+    + """for epoch in range(n):
     progress = epoch / n
     scale = jnp.cos(x[0]) * progress
     total = decay(model, optimizer, scale)
@@ -293,25 +297,8 @@ def main():
 
 #: `progress` is computed by a function of the module: not builtin arithmetic, so no prelude.
 CALLS_A_FUNCTION = Invalid(
-    """
-import jax
-import jax.numpy as jnp
-import optax
-from flax import nnx
-
-
-@nnx.jit
-def decay(model, optimizer, scale):
-    grads = jax.tree.map(lambda p: p * scale, nnx.state(model, nnx.Param))
-    optimizer.update(model, grads)
-    return jnp.sum(model.kernel[...])
-
-
-n = 10
-model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
-optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
-x = jnp.ones(3)
-
+    _DECAY
+    + """
 
 def schedule(epoch):
     return epoch / n
@@ -330,25 +317,8 @@ print(x, progress)
 
 #: `n` is rebound later in the loop: `progress` is not computed from constants.
 READS_REBOUND = Invalid(
-    """
-import jax
-import jax.numpy as jnp
-import optax
-from flax import nnx
-
-
-@nnx.jit
-def decay(model, optimizer, scale):
-    grads = jax.tree.map(lambda p: p * scale, nnx.state(model, nnx.Param))
-    optimizer.update(model, grads)
-    return jnp.sum(model.kernel[...])
-
-
-n = 10
-model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
-optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
-x = jnp.ones(3)
-for epoch in range(n):
+    _DECAY
+    + """for epoch in range(n):
     progress = epoch / n
     scale = jnp.cos(x[0]) * progress
     total = decay(model, optimizer, scale)
@@ -363,25 +333,8 @@ print(x, progress)
 #: `epoch / d` follows a step line and `d` is not proven nonzero: computed first, a zero
 #: division would leave `x` unchanged.
 MAY_RAISE = Invalid(
-    """
-import jax
-import jax.numpy as jnp
-import optax
-from flax import nnx
-
-
-@nnx.jit
-def decay(model, optimizer, scale):
-    grads = jax.tree.map(lambda p: p * scale, nnx.state(model, nnx.Param))
-    optimizer.update(model, grads)
-    return jnp.sum(model.kernel[...])
-
-
-n = 10
-model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
-optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
-x = jnp.ones(3)
-d = float(n)
+    _DECAY
+    + """d = float(n)
 for epoch in range(n):
     x = jnp.sin(x)
     progress = epoch / d
@@ -397,25 +350,8 @@ print(x, progress)
 #: A step line before `progress = ...` reads the value of the iteration before: it cannot
 #: be computed first.
 LAST_VALUE_READ = Invalid(
-    """
-import jax
-import jax.numpy as jnp
-import optax
-from flax import nnx
-
-
-@nnx.jit
-def decay(model, optimizer, scale):
-    grads = jax.tree.map(lambda p: p * scale, nnx.state(model, nnx.Param))
-    optimizer.update(model, grads)
-    return jnp.sum(model.kernel[...])
-
-
-n = 10
-model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
-optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
-x = jnp.ones(3)
-progress = 0.5
+    _DECAY
+    + """progress = 0.5
 for epoch in range(n):
     scale = jnp.cos(x[0]) * progress
     progress = epoch / n
@@ -430,25 +366,8 @@ print(x, progress)
 #: `jnp.arange` needs its bound concrete: the number the loop computes would have to be
 #: static, compiled again every iteration.
 NEEDED_STATIC = Invalid(
-    """
-import jax
-import jax.numpy as jnp
-import optax
-from flax import nnx
-
-
-@nnx.jit
-def decay(model, optimizer, scale):
-    grads = jax.tree.map(lambda p: p * scale, nnx.state(model, nnx.Param))
-    optimizer.update(model, grads)
-    return jnp.sum(model.kernel[...])
-
-
-n = 10
-model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
-optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
-x = jnp.ones(3)
-for epoch in range(n):
+    _DECAY
+    + """for epoch in range(n):
     progress = epoch / n
     pad = jnp.arange(progress * 4.0 + 1.0)
     total = decay(model, optimizer, jnp.sum(pad))
