@@ -117,6 +117,20 @@ def literal_names(expr: cst.BaseExpression) -> list[str] | None:
     return names
 
 
+def literal_ints(expr: cst.BaseExpression | None) -> set[int] | None:
+    """The positions a literal `static_argnums` value lists (`0`, `(0, 2)`, `[1]`; empty
+    when absent), or None when the value is not such a literal."""
+    if expr is None:
+        return set()
+    if type(expr) is cst.Integer:
+        return {int(expr.value)}
+    if type(expr) is cst.Tuple or type(expr) is cst.List:
+        values = [e.value for e in expr.elements]
+        if all(type(v) is cst.Integer for v in values):
+            return {int(v.value) for v in values}  # type: ignore[attr-defined]  # Integer
+    return None
+
+
 def can_add_donation(expr: cst.BaseExpression) -> bool:
     """Whether names can be added to this jit spelling's `donate_argnames` (as
     `rewrite/jit.py`'s `with_donation` does): it is a literal, if any, and no `**options`

@@ -57,6 +57,7 @@ from autoopt.analysis.core.jitted import (
     jit_decorator,
     jit_options,
     jitted_callables,
+    literal_ints,
     own_exprs,
     rebound_attribute_jits,
 )
@@ -125,8 +126,10 @@ class Target:
         """(position, name) of the parameters that may be donated by name."""
         fn = self.function
         static = _literal_names(self.options.get("static_argnames"))
-        numbers = _literal_ints(self.options.get("static_argnums"))
+        numbers = literal_ints(self.options.get("static_argnums"))
         done = _literal_names(self.options.get("donate_argnames"))
+        if numbers is None:
+            return  # static positions not read: any parameter may be static
         params = fn.node.params
         named = [*params.posonly_params, *params.params, *params.kwonly_params]
         for param in named:
@@ -348,14 +351,6 @@ def _literal_names(expr: cst.BaseExpression | None) -> set[str]:
         return {
             str(e.value.evaluated_value) for e in expr.elements if type(e.value) is cst.SimpleString
         }
-    return set()
-
-
-def _literal_ints(expr: cst.BaseExpression | None) -> set[int]:
-    if type(expr) is cst.Integer:
-        return {int(expr.value)}
-    if type(expr) is cst.Tuple or type(expr) is cst.List:
-        return {int(e.value.value) for e in expr.elements if type(e.value) is cst.Integer}
     return set()
 
 

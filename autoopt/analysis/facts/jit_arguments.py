@@ -52,7 +52,7 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
-from autoopt.analysis.core.jitted import Jitted, literal_names
+from autoopt.analysis.core.jitted import Jitted, literal_ints, literal_names
 from autoopt.analysis.facts.aux_free import DATA, aux_free
 from autoopt.analysis.facts.inert_modules import inert_name
 from autoopt.analysis.facts.nnx_modules import binding_call
@@ -161,7 +161,7 @@ def _inert_module(ctx: ModuleContext, stmt: Stmt, arg: cst.Arg) -> bool:
 
 def _static_arguments(jitted: Jitted, call: cst.Call, bound: bool) -> list | None:
     """The arguments `jax.jit` makes static at `call`, or None where unknown."""
-    numbers = _literal_ints(jitted.options.get("static_argnums"))
+    numbers = literal_ints(jitted.options.get("static_argnums"))
     names = literal_names(jitted.options.get("static_argnames", cst.Tuple([])))
     if numbers is None or names is None or any(a.star for a in call.args):
         return None
@@ -176,16 +176,3 @@ def _static_arguments(jitted: Jitted, call: cst.Call, bound: bool) -> list | Non
             found.append(arg.value)
     found += [a.value for a in call.args if a.keyword is not None and a.keyword.value in static]
     return found
-
-
-def _literal_ints(expr: cst.BaseExpression | None) -> set[int] | None:
-    """`0`, `(0, 2)`: the positions a literal names (empty when absent), else None."""
-    if expr is None:
-        return set()
-    if type(expr) is cst.Integer:
-        return {int(expr.value)}
-    if type(expr) is cst.Tuple or type(expr) is cst.List:
-        values = [e.value for e in expr.elements]
-        if all(type(v) is cst.Integer for v in values):
-            return {int(v.value) for v in values}  # type: ignore[attr-defined]  # Integer
-    return None

@@ -30,8 +30,8 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.execution import only_called
 from autoopt.analysis.core.exprs import bound_names
 from autoopt.analysis.core.graph import Function, Stmt
-from autoopt.analysis.core.jitted import jitted_callables, own_exprs
-from autoopt.analysis.core.walk import child_list
+from autoopt.analysis.core.jitted import jitted_callables, literal_ints, own_exprs
+from autoopt.analysis.core.walk import child_list, walk
 from autoopt.analysis.facts.fresh import receiver_class
 from autoopt.analysis.overlays import optax as optax_api
 from autoopt.analysis.overlays import python as python_api
@@ -249,19 +249,10 @@ def _jit_of(ctx: ModuleContext, stmt: Stmt, index: int) -> bool:
         return False
     for arg in call.args[1:]:
         keyword = arg.keyword.value if arg.keyword is not None else ""
-        if keyword == "static_argnums" and _literal_positions(arg.value) is not None:
-            if index in _literal_positions(arg.value):  # type: ignore[operator]  # checked
-                return False
-        elif keyword != "donate_argnums":
+        static = literal_ints(arg.value) if keyword == "static_argnums" else None
+        if index in (static or ()) or (static is None and keyword != "donate_argnums"):
             return False
     return True
-
-
-def _literal_positions(expr: cst.BaseExpression) -> set[int] | None:
-    items = [e.value for e in expr.elements] if type(expr) in (cst.Tuple, cst.List) else [expr]  # type: ignore[attr-defined]  # a Tuple or a List
-    if all(type(i) is cst.Integer for i in items):
-        return {int(i.value) for i in items if type(i) is cst.Integer}
-    return None
 
 
 def _defaults(node: cst.FunctionDef) -> set[str]:
@@ -275,14 +266,7 @@ def _defaults(node: cst.FunctionDef) -> set[str]:
 
 
 def _names(node: cst.CSTNode) -> list[cst.Name]:
-    found: list[cst.Name] = []
-
-    class _Finder(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-    node.visit(_Finder())
-    return found
+    return [n for n in walk(node) if type(n) is cst.Name]
 
 
 def library_receiver(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> str | None:

@@ -45,6 +45,27 @@ def checkpoint(name: str, value: jax.Array) -> jax.Array:
 VALID = (
     Valid(
         """
+import functools
+
+import jax
+
+STATIC = (1,)
+
+
+@functools.partial(jax.jit, static_argnums=STATIC)
+def update(params, scale):
+    return params * scale
+
+
+def main(params):
+    for _ in range(3):
+        params = update(params, 2.0)
+    return params
+""",
+        "static positions not read: a parameter donated and static raises",
+    ),
+    Valid(
+        """
 import jax
 
 @jax.jit
