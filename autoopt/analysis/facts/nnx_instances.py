@@ -14,9 +14,18 @@ object the field holds. An object's *instance* here names what such a call runs:
   class body's (`method_problem` asks the rest).
 
 A name holds an instance where one dominating `name = C(...)` alone binds it
-(`nnx_modules.binding_call`); a field where its class's `__init__` alone stores it
-(`unkept_arguments.field_kind`: nothing else in the module may set an attribute of that
-name). The nnx transforms keep a module argument's class (`ARGUMENT_TRANSFORMS`), so the
+(`nnx_modules.binding_call`), or, a parameter its function never binds again, where every
+call of the function, all known (`facts/known_callers.py`), gives it a name holding that
+one instance (the extracted step's `model`, given the loop's); a field where its class's
+`__init__` alone stores it (`unkept_arguments.field_kind`, or `closure_factories.leaf_fields`
+where `__init__` also calls factory methods: nothing else in the module may set an
+attribute of that name). A field every store of which is a factory method's closure
+(`self.down = self._block(8, 16, rngs)`) runs that closure (`field_closure`), whose calls
+of the factory's plainly built listed layers run those (`closure_layer`). Stores into
+its own first parameter in the `__init__` of a class of `user_classes` set the object
+that class builds, no listed layer, where no code runs an `__init__` on an object it is
+given (`unkept_arguments.init_named`): they leave the listed layers kept. The nnx
+transforms keep a module argument's class (`ARGUMENT_TRANSFORMS`), so the
 function they call holds, in that parameter, an object of the same class: purity follows
 the instance through them (`facts/purity.py`).
 """
@@ -28,12 +37,16 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import scope_nodes
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
-from autoopt.analysis.facts.constructors import field_value, init_fields
+from autoopt.analysis.facts.closure_factories import factories, factory_sizes, leaf_fields
+from autoopt.analysis.facts.constructors import field_value
+from autoopt.analysis.facts.known_callers import known_call_sites
 from autoopt.analysis.facts.nnx_modules import binding_call
 from autoopt.analysis.facts.unkept_arguments import (
     LAYER,
     field_kind,
+    init_named,
     plain_layer,
+    sets_by_name,
     stored_anywhere,
     stored_elsewhere,
 )
@@ -44,8 +57,15 @@ from autoopt.analysis.overlays import flax_nnx as nnx_api
 _HOOKS = frozenset({"__getattr__", "__getattribute__", "__setattr__", "__delattr__", "__new__"})
 
 
-def called_instance(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
-    """The instance `name` holds where `reader` reads it, else None."""
+def called_instance(
+    ctx: ModuleContext, reader: Stmt, name: str, _seen: frozenset[str] = frozenset()
+) -> str | None:
+    """The instance `name` holds where `reader` reads it, else None: a local bound to one
+    (`binding_call`), or a parameter of the function `reader` is in that holds one
+    throughout (`_parameter_instance`; `_seen`, the functions asked on the way there)."""
+    fn = ctx.graph.functions.get(reader.scope)
+    if fn is not None and name in fn.params:
+        return _parameter_instance(ctx, fn, name, _seen)
     call = binding_call(ctx, reader, name)
     if call is None:
         return None
@@ -54,6 +74,36 @@ def called_instance(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
         return layer if _layers_kept(ctx) else None
     func = call.func
     return func.value if type(func) is cst.Name and func.value in user_classes(ctx) else None
+
+
+def _parameter_instance(
+    ctx: ModuleContext, fn: Function, name: str, seen: frozenset[str]
+) -> str | None:
+    """The instance the parameter `name` of `fn` holds wherever `fn` reads it: `fn` binds
+    it nowhere else (nor declares it `global` or `nonlocal`), and every call of `fn`, all
+    known (`facts/known_callers.py`), gives it a name that holds that one instance there
+    (`called_instance`, the caller's parameters followed in turn); None otherwise (a
+    default left to, an argument unpacked, a caller out of sight, a recursion)."""
+    if fn.qualname in seen or name in fn.globals | fn.nonlocals:
+        return None
+    if any(name in s.defs for s in ctx.graph.scope_stmts(fn.qualname)):
+        return None
+    sites, unknown = known_call_sites(ctx, fn)
+    if unknown or not sites or (name not in fn.positional and name not in _keyword_only(fn)):
+        return None
+    index = fn.positional.index(name) if name in fn.positional else -1
+    held: set[str | None] = set()
+    for site in sites:
+        given = site.argument(index, name)
+        if type(given) is not cst.Name:
+            return None
+        held.add(called_instance(ctx, site.stmt, given.value, seen | {fn.qualname}))
+    found = held.pop() if len(held) == 1 else None
+    return found
+
+
+def _keyword_only(fn: Function) -> set[str]:
+    return {p.name.value for p in fn.node.params.kwonly_params}
 
 
 def field_instance(ctx: ModuleContext, cls: str, field: str) -> str | None:
@@ -67,11 +117,66 @@ def field_instance(ctx: ModuleContext, cls: str, field: str) -> str | None:
         return layer if layer in nnx_api.UNKEPT_LAYER_CALLS and _layers_kept(ctx) else None
     if kind in user_classes(ctx):
         return kind
-    found = init_fields(ctx, cls)
+    found = leaf_fields(ctx, cls)
     if found is None or stored_elsewhere(ctx, field, found[1]):
         return None
-    built = {_built_class(ctx, field_value(s)) for s in found[1] if _stored_field(s) == field}
+    built = {_built(ctx, field_value(s)) for s in found[1] if _stored_field(s) == field}
     return built.pop() if len(built) == 1 else None
+
+
+def _built(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
+    """The instance a value `__init__` stores builds: an object of a class of the module,
+    or a listed layer built plainly (`plain_layer`, in a module that keeps its layers)."""
+    layer = plain_layer(ctx, value)
+    if layer in nnx_api.UNKEPT_LAYER_CALLS:
+        return layer if _layers_kept(ctx) else None
+    return _built_class(ctx, value)
+
+
+def field_closure(ctx: ModuleContext, cls: str, field: str) -> Function | None:
+    """The nested function every store of field `field` of an object of `cls` holds a
+    closure of: `__init__` alone stores it, each time as `self.f = self.m(...)` of one
+    factory method `m` of the class (`facts/closure_factories.py`); else None."""
+    found = leaf_fields(ctx, cls)
+    if found is None or stored_elsewhere(ctx, field, found[1]):
+        return None
+    init, stores = found
+    methods: set[str] = set()
+    for stmt in (s for s in stores if _stored_field(s) == field):
+        value = field_value(stmt)
+        if factory_sizes(ctx, cls, init.params[0], value) is None:
+            return None
+        methods.add(value.func.attr.value)  # type: ignore[attr-defined]  # `self.m(...)`
+    if len(methods) != 1:
+        return None
+    method = factories(ctx, cls)[methods.pop()].method
+    return ctx.graph.functions.get(f"{method.qualname}.{_returned_name(method)}")
+
+
+def closure_layer(ctx: ModuleContext, fn: Function, name: str) -> str | None:
+    """The listed layer the free name `name` of `fn` holds, where `fn` is the closure a
+    factory method of a class returns (`facts/closure_factories.py`), which binds `name`
+    once to that layer built plainly (`plain_layer`), in a module that keeps its layers;
+    else None."""
+    method = ctx.graph.functions.get(fn.scope)
+    if method is None or name in fn.params:
+        return None
+    factory = factories(ctx, method.scope).get(method.name)
+    if factory is None or factory.method is not method or _returned_name(method) != fn.name:
+        return None
+    binders = [s for s in ctx.graph.scope_stmts(method.qualname) if name in s.defs]
+    node = binders[0].node if len(binders) == 1 else None
+    inner = ctx.graph.scope_stmts(fn.qualname)
+    if type(node) is not cst.Assign or any(name in s.defs for s in inner):
+        return None
+    layer = plain_layer(ctx, node.value)
+    return layer if layer in nnx_api.UNKEPT_LAYER_CALLS and _layers_kept(ctx) else None
+
+
+def _returned_name(method: Function) -> str:
+    """The name a factory method's last statement returns."""
+    last = method.node.body.body[-1]
+    return last.body[0].value.value  # type: ignore[union-attr]  # `return name`
 
 
 def _built_class(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
@@ -100,7 +205,43 @@ def _kept_layers(ctx: ModuleContext) -> bool:
     if nnx_api.SET_ATTRIBUTES in ctx.source:
         return False
     names = nnx_api.LAYER_ATTRIBUTES | {"__call__", "__class__"}
-    return not any(stored_anywhere(ctx, name) for name in sorted(names))
+    own = frozenset() if init_named(ctx) else _own_stores(ctx)
+    return not any(stored_anywhere(ctx, name, own) for name in sorted(names))
+
+
+def _own_stores(ctx: ModuleContext) -> frozenset[int]:
+    """The statements of the `__init__` of a class of `user_classes` that store only into
+    attributes of its first parameter, bound nowhere else in it, and set none by name
+    (`self.features = features`): where no code runs an `__init__` on an object it is
+    given (`unkept_arguments.init_named`), they set the object that class builds, never
+    a listed layer (ids of their nodes)."""
+    found: set[int] = set()
+    for cls in user_classes(ctx):
+        init = ctx.graph.functions.get(f"{cls}.__init__")
+        if init is None or not init.params:
+            continue
+        me = init.params[0]
+        stmts = ctx.graph.scope_stmts(init.qualname)
+        if any(me in s.defs for s in stmts) or me in init.globals | init.nonlocals:
+            continue
+        found |= {id(s.node) for s in stmts if _stores_into(s.node, me)}
+    return frozenset(found)
+
+
+def _stores_into(node: cst.CSTNode, me: str) -> bool:
+    """`me.a = v` (or annotated, or augmented): every target an attribute of `me`, and
+    nothing set by name."""
+    if type(node) is cst.Assign:
+        targets = [t.target for t in node.targets]
+    elif type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
+        targets = [node.target]
+    else:
+        return False
+    own = all(
+        type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == me
+        for t in targets
+    )
+    return own and not sets_by_name(node)
 
 
 def is_layer(instance: str) -> bool:
@@ -126,9 +267,44 @@ def method_problem(ctx: ModuleContext, cls: str, method: str) -> str:
     return ""
 
 
+def returns_array(ctx: ModuleContext, instance: str, _seen: frozenset[str] = frozenset()) -> bool:
+    """Whether calling an object of `instance` returns an array: a listed layer's does
+    (`overlays/flax_nnx.py`); a class of the module's where its `__call__` (one `def`,
+    `method_problem`) ends in a `return` and each of its returns calls a field of its
+    own that holds such an instance (`return self.head(x)`)."""
+    if is_layer(instance):
+        return True
+    if instance in _seen or method_problem(ctx, instance, "__call__"):
+        return False
+    fn = ctx.graph.functions[f"{instance}.__call__"]
+    body = fn.node.body.body if type(fn.node.body) is cst.IndentedBlock else ()
+    last = body[-1] if body else None
+    small = last.body if type(last) is cst.SimpleStatementLine else ()
+    if not fn.params or not small or type(small[-1]) is not cst.Return:
+        return False
+    returns = [s.node for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
+    me = fn.params[0]
+    return all(_returns_field_call(ctx, instance, r, me, _seen | {instance}) for r in returns)
+
+
+def _returns_field_call(
+    ctx: ModuleContext, cls: str, node: cst.Return, me: str, seen: frozenset[str]
+) -> bool:
+    """`return me.f(...)`, the field `f` holding an instance whose call returns an array."""
+    value = node.value
+    func = value.func if type(value) is cst.Call else None
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+        return False
+    if func.value.value != me:
+        return False
+    held = field_instance(ctx, cls, func.attr.value)
+    return held is not None and returns_array(ctx, held, seen)
+
+
 def instance_methods(ctx: ModuleContext, instance: str) -> list[Function]:
     """The methods a call of an object of `instance` may run: its class's but
-    `__init__`, and those of the classes its fields hold (none for a listed layer)."""
+    `__init__`, those of the classes its fields hold, and the factory closures they hold
+    (none for a listed layer)."""
     found: dict[str, Function] = {}
     todo = [] if is_layer(instance) else [instance]
     seen: set[str] = set()
@@ -142,6 +318,9 @@ def instance_methods(ctx: ModuleContext, instance: str) -> list[Function]:
                     inner = field_instance(ctx, cls, field)
                     if inner is not None and not is_layer(inner) and inner not in seen:
                         todo.append(inner)
+                    closure = field_closure(ctx, cls, field) if inner is None else None
+                    if closure is not None:
+                        found[closure.qualname] = closure
     return list(found.values())
 
 

@@ -22,7 +22,9 @@ A call's callee is proven, never assumed: a function of the project (followed), 
 library function the overlays list pure, the `__call__` or method of a class of the
 module built in place (`Block(w)(h)`, followed with its `self` holding what the
 constructor was given, its `__init__` too), or the function a JAX transform or a
-partial wraps (`jax.jit(f)(x)`). What any other call returns (`eqx.combine(p, s)(h)`,
+partial wraps (`jax.jit(f)(x)`), or, on an nnx module object a trace is given
+(`facts/nnx_instances.py`), its class's methods, its fields' objects and the factory
+closures its fields hold. What any other call returns (`eqx.combine(p, s)(h)`,
 `layer = jax.tree.map(cast, layer); layer(h)`) is code autoopt cannot see.
 """
 
@@ -53,7 +55,14 @@ from autoopt.analysis.facts.library_objects import (
     pure_method,
     refers_to_global,
 )
-from autoopt.analysis.facts.nnx_instances import field_instance, is_layer, method_problem
+from autoopt.analysis.facts.nnx_instances import (
+    closure_layer,
+    field_closure,
+    field_instance,
+    is_layer,
+    method_problem,
+    returns_array,
+)
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import haiku as haiku_api
@@ -331,12 +340,12 @@ def _unknown_receiver(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> s
     what a call returns that the value model cannot read (`layer = eqx.combine(p, s)`),
     or an argument (`layer.forward(h)` in a scan body), is code autoopt cannot see; an
     argument's array or container reads (`x.sum()`) are left to its own premises."""
+    fn = ctx.graph.functions.get(stmt.scope)
     for binder in ctx.graph.reaching_defs(stmt, head):
         node = binder.node
         value = node.value if type(node) is cst.Assign else None
-        if type(value) is cst.Call:
+        if type(value) is cst.Call and not _layer_result(ctx, fn, value):
             return f"calls `{name}` on the result of `{_short(ctx, value)}`, {UNSEEN}"
-    fn = ctx.graph.functions.get(stmt.scope)
     method = name.partition(".")[2]
     if fn is None or head not in fn.params or head in stmt.mutates:
         return None  # a change of an argument is reported as such (`_argument_change`)
@@ -345,6 +354,13 @@ def _unknown_receiver(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> s
     if method in _ARGUMENT_METHODS:
         return None
     return f"calls `{name}`, a method of its argument `{head}` of a kind not proven, {UNSEEN}"
+
+
+def _layer_result(ctx: ModuleContext, fn: Function | None, value: cst.Call) -> bool:
+    """`value` calls a listed layer a factory's closure `fn` holds (`closure_layer`),
+    which returns a new array."""
+    func = value.func
+    return fn is not None and type(func) is cst.Name and bool(closure_layer(ctx, fn, func.value))
 
 
 def _qualified_impurity(qual: str) -> str | None:
@@ -392,6 +408,8 @@ def _bare_call_impurity(
         return f"calls its argument `{name}`, code autoopt cannot see"
     if name in local:
         return _local_call_impurity(ctx, fn, name, call, instances)
+    if closure_layer(ctx, fn, name) is not None:
+        return None  # a listed layer its factory built, which computes new arrays
     if name in python_api.PURE_BUILTINS:
         return None
     if name in ctx.graph.classes:
@@ -692,6 +710,8 @@ def _computed_callee_impurity(
     if type(func) is cst.Call:
         return _wrapped_impurity(ctx, fn, func, seen, call, instances) or None
     if type(func) is cst.Attribute:
+        if _instance_result(ctx, func.value, instances):
+            return None  # an array's method
         return _computed_method_impurity(ctx, stmt, func, seen)
     if type(func) is cst.Lambda:
         return None  # its body's calls are the statement's own
@@ -748,6 +768,16 @@ def _function_value_impurity(
         local = _bound_in(ctx, fn)
         return _bare_call_impurity(ctx, fn, target.value, local, seen, call, instances) or ""
     return f"calls `{ctx.code(target)}`, {UNSEEN}"
+
+
+def _instance_result(
+    ctx: ModuleContext, receiver: cst.BaseExpression, instances: Instances
+) -> bool:
+    """`receiver` calls a parameter holding one of `instances` whose call returns an
+    array (`model(x).mean()`; `facts/nnx_instances.py`, `returns_array`)."""
+    func = receiver.func if type(receiver) is cst.Call else None
+    held = dict(instances).get(func.value) if type(func) is cst.Name else None
+    return held is not None and returns_array(ctx, held)
 
 
 def _computed_method_impurity(
@@ -949,9 +979,15 @@ def _instance_attribute_call(
             return f"calls {label}, which sets the module up again"
         return _instance_method(ctx, cls, attr, label, seen)
     held = field_instance(ctx, cls, attr)
-    if held is None:
+    if held is not None:
+        return _instance_call(ctx, held, label, seen) or ""
+    closure = field_closure(ctx, cls, attr)
+    if closure is None:
         return f"calls {label}, {UNSEEN}"
-    return _instance_call(ctx, held, label, seen) or ""
+    if _key(ctx, closure) in seen:
+        return ""
+    inner = _impurities(ctx, closure, seen)
+    return f"calls {label}, a closure `{closure.qualname}`, which {inner[0]}" if inner else ""
 
 
 def _instance_method(

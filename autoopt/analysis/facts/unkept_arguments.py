@@ -628,22 +628,29 @@ def stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
     return _stored(ctx, name, own)
 
 
-def stored_anywhere(ctx: ModuleContext, name: str) -> bool:
+def stored_anywhere(ctx: ModuleContext, name: str, own: frozenset[int] = frozenset()) -> bool:
     """Whether any statement of the module may set attribute `name` of some object, the
-    stores of an `__init__` included (by name too: `setattr`, `__dict__`)."""
-    return _stored(ctx, name, frozenset())
+    stores of an `__init__` included (by name too: `setattr`, `__dict__`), but the
+    statements `own` (by the identity of their nodes), which set only objects the caller
+    knows."""
+    return _stored(ctx, name, own)
 
 
 def _stored(ctx: ModuleContext, name: str, own: set[int] | frozenset[int]) -> bool:
     for stmt in ctx.graph.stmts:
         if id(stmt.node) in own:
             continue
-        for node in scope_nodes(stmt.node):
-            if type(node) is cst.Name and node.value in _BY_NAME:
-                return True
-            if type(node) is cst.Attribute and node.attr.value == "__dict__":
-                return True
-        if stores_attribute(stmt.node, name):
+        if sets_by_name(stmt.node) or stores_attribute(stmt.node, name):
+            return True
+    return False
+
+
+def sets_by_name(node: cst.CSTNode) -> bool:
+    """Whether `node` names a way to set attributes by name (`setattr`, `__dict__`)."""
+    for inner in scope_nodes(node):
+        if type(inner) is cst.Name and inner.value in _BY_NAME:
+            return True
+        if type(inner) is cst.Attribute and inner.attr.value == "__dict__":
             return True
     return False
 

@@ -146,13 +146,14 @@ SET_ATTRIBUTES = "set_attributes"
 STATS_LAYER_CALLS = {"flax.nnx.BatchNorm": 1}
 #: Their keyword options that run no code when the layer is called (an initializer runs
 #: when it is built; `dot_general`, `promote_dtype`, `conv_general_dilated` run at every
-#: call and are not listed).
+#: call and are not listed), and their sizes given by keyword (`in_features=3`), as
+#: plain as by position.
 PLAIN_LAYER_OPTIONS = frozenset(
-    {"use_bias", "dtype", "param_dtype", "precision", "kernel_init", "bias_init",
-     "scale_init", "embedding_init", "rngs", "strides", "padding", "input_dilation",
-     "kernel_dilation", "feature_group_count", "epsilon", "use_scale", "reduction_axes",
-     "feature_axes", "use_fast_variance", "kernel_size", "momentum", "use_running_average",
-     "axis"}
+    {"in_features", "out_features", "num_features", "num_embeddings", "features",
+     "use_bias", "dtype", "param_dtype", "precision", "kernel_init", "bias_init", "scale_init",
+     "embedding_init", "rngs", "strides", "padding", "input_dilation", "kernel_dilation",
+     "feature_group_count", "epsilon", "use_scale", "reduction_axes", "feature_axes",
+     "use_fast_variance", "kernel_size", "momentum", "use_running_average", "axis"}
 )  # fmt: skip
 #: Pooling functions `flax.nnx` exports (`flax.linen.pooling`'s): each returns a new
 #: array computed from the array it is given (`lax.reduce_window`), and keeps none.
