@@ -100,6 +100,7 @@ from autoopt.analysis.core.jitted_methods import jitted_methods
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
 from autoopt.analysis.facts import purity
+from autoopt.analysis.facts.attribute_stores import stored_anywhere
 from autoopt.analysis.facts.bufferless import bufferless_names
 from autoopt.analysis.facts.closure_factories import factory_sizes, leaf_fields
 from autoopt.analysis.facts.constructors import (
@@ -133,7 +134,6 @@ from autoopt.analysis.facts.unkept_arguments import (
     UNKNOWN,
     construction_keeps_nothing,
     keeps_no_argument,
-    stored_anywhere,
     visible_keeps_nothing,
 )
 from autoopt.analysis.overlays import equinox as eqx_api

@@ -41,8 +41,10 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_literal, param_names, read_names
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.walk import walk
-from autoopt.analysis.facts.constructors import bufferless_value, init_fields
-from autoopt.analysis.facts.unkept_arguments import stored_anywhere
+from autoopt.analysis.facts.attribute_stores import stored_anywhere, stored_elsewhere
+from autoopt.analysis.facts.constructors import bufferless_value, field_value, init_fields
+from autoopt.analysis.facts.kept_layers import layers_kept
+from autoopt.analysis.facts.plain_layers import plain_layer
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import python as python_api
 
@@ -315,3 +317,58 @@ def _bound(fn: Function, call: cst.Call) -> dict[str, cst.BaseExpression] | None
     plain = [*params.posonly_params, *params.params, *params.kwonly_params][1:]
     missing = [p for p in plain if p.name.value not in given and p.default is None]
     return None if missing else given
+
+
+def field_closure(ctx: ModuleContext, cls: str, field: str) -> Function | None:
+    """The nested function every store of field `field` of an object of `cls` holds a
+    closure of: `__init__` alone stores it, each time as `self.f = self.m(...)` of one
+    factory method `m` of the class (`facts/closure_factories.py`); else None."""
+    found = leaf_fields(ctx, cls)
+    if found is None or stored_elsewhere(ctx, field, found[1]):
+        return None
+    init, stores = found
+    methods: set[str] = set()
+    for stmt in (s for s in stores if _stored_field(s) == field):
+        value = field_value(stmt)
+        if factory_sizes(ctx, cls, init.params[0], value) is None:
+            return None
+        methods.add(value.func.attr.value)  # type: ignore[attr-defined]  # `self.m(...)`
+    if len(methods) != 1:
+        return None
+    method = factories(ctx, cls)[methods.pop()].method
+    return ctx.graph.functions.get(f"{method.qualname}.{returned_name(method)}")
+
+
+def closure_layer(ctx: ModuleContext, fn: Function, name: str) -> str | None:
+    """The listed layer the free name `name` of `fn` holds, where `fn` is the closure a
+    factory method of a class returns (`facts/closure_factories.py`), which binds `name`
+    once to that layer built plainly (`plain_layer`), in a module that keeps its layers;
+    else None."""
+    method = ctx.graph.functions.get(fn.scope)
+    if method is None or name in fn.params:
+        return None
+    factory = factories(ctx, method.scope).get(method.name)
+    if factory is None or factory.method is not method or returned_name(method) != fn.name:
+        return None
+    binders = [s for s in ctx.graph.scope_stmts(method.qualname) if name in s.defs]
+    node = binders[0].node if len(binders) == 1 else None
+    inner = ctx.graph.scope_stmts(fn.qualname)
+    if type(node) is not cst.Assign or any(name in s.defs for s in inner):
+        return None
+    layer = plain_layer(ctx, node.value)
+    return layer if layer in nnx_api.UNKEPT_LAYER_CALLS and layers_kept(ctx) else None
+
+
+def returned_name(method: Function) -> str:
+    """The name a factory method's last statement returns."""
+    last = method.node.body.body[-1]
+    return last.body[0].value.value  # type: ignore[union-attr]  # `return name`
+
+
+def _stored_field(stmt: Stmt) -> str:
+    """The field a store of `constructors.init_fields` sets (`self.f = v` -> `f`)."""
+    node = stmt.node
+    assert type(node) is cst.Assign
+    target = node.targets[0].target
+    assert type(target) is cst.Attribute
+    return target.attr.value

@@ -53,11 +53,12 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import Jitted, literal_ints, literal_names
+from autoopt.analysis.facts.attribute_stores import stored_elsewhere, stores_attribute
 from autoopt.analysis.facts.aux_free import DATA, aux_free
 from autoopt.analysis.facts.inert_modules import inert_name
 from autoopt.analysis.facts.nnx_modules import binding_call
 from autoopt.analysis.facts.nnx_static_parts import static_problem
-from autoopt.analysis.facts.unkept_arguments import plain_class, stored_elsewhere, stores_attribute
+from autoopt.analysis.facts.unkept_arguments import plain_class
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.values.model import model

@@ -41,9 +41,9 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import scope_nodes
 from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.facts.attribute_stores import stored_elsewhere
 from autoopt.analysis.facts.linen_fields import field_names, inert_fields
 from autoopt.analysis.facts.sealed import class_def, sealed_code
-from autoopt.analysis.facts.unkept_arguments import stored_elsewhere
 from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import jax as jax_api
 

@@ -39,13 +39,10 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Function, Stmt
+from autoopt.analysis.facts.attribute_stores import stored_anywhere, stored_elsewhere
 from autoopt.analysis.facts.constructors import field_value, init_fields
 from autoopt.analysis.facts.module_structure import class_methods, structure_class
-from autoopt.analysis.facts.unkept_arguments import (
-    equinox_layer,
-    stored_anywhere,
-    stored_elsewhere,
-)
+from autoopt.analysis.facts.plain_layers import equinox_layer
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model

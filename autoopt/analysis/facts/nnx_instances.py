@@ -36,20 +36,18 @@ import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import scope_nodes
-from autoopt.analysis.core.graph import MODULE, Function, Stmt
-from autoopt.analysis.facts.closure_factories import factories, factory_sizes, leaf_fields
-from autoopt.analysis.facts.constructors import field_value
-from autoopt.analysis.facts.known_callers import known_call_sites
-from autoopt.analysis.facts.nnx_modules import binding_call
-from autoopt.analysis.facts.unkept_arguments import (
-    LAYER,
-    field_kind,
-    init_named,
-    plain_layer,
-    sets_by_name,
+from autoopt.analysis.core.graph import Function, Stmt
+from autoopt.analysis.facts.attribute_stores import (
     stored_anywhere,
     stored_elsewhere,
 )
+from autoopt.analysis.facts.closure_factories import field_closure, leaf_fields
+from autoopt.analysis.facts.constructors import field_value
+from autoopt.analysis.facts.kept_layers import layers_kept, user_classes
+from autoopt.analysis.facts.known_callers import known_call_sites
+from autoopt.analysis.facts.nnx_modules import binding_call
+from autoopt.analysis.facts.plain_layers import plain_layer
+from autoopt.analysis.facts.unkept_arguments import LAYER, field_kind
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 
 #: Methods through which a class may answer an attribute read, or build its objects,
@@ -71,7 +69,7 @@ def called_instance(
         return None
     layer = plain_layer(ctx, call)
     if layer in nnx_api.UNKEPT_LAYER_CALLS:
-        return layer if _layers_kept(ctx) else None
+        return layer if layers_kept(ctx) else None
     func = call.func
     return func.value if type(func) is cst.Name and func.value in user_classes(ctx) else None
 
@@ -114,7 +112,7 @@ def field_instance(ctx: ModuleContext, cls: str, field: str) -> str | None:
     kind = field_kind(ctx, cls, field)
     if kind.startswith(LAYER):
         layer = kind[len(LAYER) :]
-        return layer if layer in nnx_api.UNKEPT_LAYER_CALLS and _layers_kept(ctx) else None
+        return layer if layer in nnx_api.UNKEPT_LAYER_CALLS and layers_kept(ctx) else None
     if kind in user_classes(ctx):
         return kind
     found = leaf_fields(ctx, cls)
@@ -129,54 +127,8 @@ def _built(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
     or a listed layer built plainly (`plain_layer`, in a module that keeps its layers)."""
     layer = plain_layer(ctx, value)
     if layer in nnx_api.UNKEPT_LAYER_CALLS:
-        return layer if _layers_kept(ctx) else None
+        return layer if layers_kept(ctx) else None
     return _built_class(ctx, value)
-
-
-def field_closure(ctx: ModuleContext, cls: str, field: str) -> Function | None:
-    """The nested function every store of field `field` of an object of `cls` holds a
-    closure of: `__init__` alone stores it, each time as `self.f = self.m(...)` of one
-    factory method `m` of the class (`facts/closure_factories.py`); else None."""
-    found = leaf_fields(ctx, cls)
-    if found is None or stored_elsewhere(ctx, field, found[1]):
-        return None
-    init, stores = found
-    methods: set[str] = set()
-    for stmt in (s for s in stores if _stored_field(s) == field):
-        value = field_value(stmt)
-        if factory_sizes(ctx, cls, init.params[0], value) is None:
-            return None
-        methods.add(value.func.attr.value)  # type: ignore[attr-defined]  # `self.m(...)`
-    if len(methods) != 1:
-        return None
-    method = factories(ctx, cls)[methods.pop()].method
-    return ctx.graph.functions.get(f"{method.qualname}.{_returned_name(method)}")
-
-
-def closure_layer(ctx: ModuleContext, fn: Function, name: str) -> str | None:
-    """The listed layer the free name `name` of `fn` holds, where `fn` is the closure a
-    factory method of a class returns (`facts/closure_factories.py`), which binds `name`
-    once to that layer built plainly (`plain_layer`), in a module that keeps its layers;
-    else None."""
-    method = ctx.graph.functions.get(fn.scope)
-    if method is None or name in fn.params:
-        return None
-    factory = factories(ctx, method.scope).get(method.name)
-    if factory is None or factory.method is not method or _returned_name(method) != fn.name:
-        return None
-    binders = [s for s in ctx.graph.scope_stmts(method.qualname) if name in s.defs]
-    node = binders[0].node if len(binders) == 1 else None
-    inner = ctx.graph.scope_stmts(fn.qualname)
-    if type(node) is not cst.Assign or any(name in s.defs for s in inner):
-        return None
-    layer = plain_layer(ctx, node.value)
-    return layer if layer in nnx_api.UNKEPT_LAYER_CALLS and _layers_kept(ctx) else None
-
-
-def _returned_name(method: Function) -> str:
-    """The name a factory method's last statement returns."""
-    last = method.node.body.body[-1]
-    return last.body[0].value.value  # type: ignore[union-attr]  # `return name`
 
 
 def _built_class(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
@@ -192,56 +144,6 @@ def _stored_field(stmt: Stmt) -> str:
     target = node.targets[0].target
     assert type(target) is cst.Attribute
     return target.attr.value
-
-
-def _layers_kept(ctx: ModuleContext) -> bool:
-    """Whether no code of the module may set an attribute of a listed layer after it is
-    built (`layer.dot_general = hook`, `model.set_attributes(...)`, `setattr`), nor its
-    class's `__call__`: its call then runs flax's code alone."""
-    return ctx.per_module(_kept_layers)
-
-
-def _kept_layers(ctx: ModuleContext) -> bool:
-    if nnx_api.SET_ATTRIBUTES in ctx.source:
-        return False
-    names = nnx_api.LAYER_ATTRIBUTES | {"__call__", "__class__"}
-    own = frozenset() if init_named(ctx) else _own_stores(ctx)
-    return not any(stored_anywhere(ctx, name, own) for name in sorted(names))
-
-
-def _own_stores(ctx: ModuleContext) -> frozenset[int]:
-    """The statements of the `__init__` of a class of `user_classes` that store only into
-    attributes of its first parameter, bound nowhere else in it, and set none by name
-    (`self.features = features`): where no code runs an `__init__` on an object it is
-    given (`unkept_arguments.init_named`), they set the object that class builds, never
-    a listed layer (ids of their nodes)."""
-    found: set[int] = set()
-    for cls in user_classes(ctx):
-        init = ctx.graph.functions.get(f"{cls}.__init__")
-        if init is None or not init.params:
-            continue
-        me = init.params[0]
-        stmts = ctx.graph.scope_stmts(init.qualname)
-        if any(me in s.defs for s in stmts) or me in init.globals | init.nonlocals:
-            continue
-        found |= {id(s.node) for s in stmts if _stores_into(s.node, me)}
-    return frozenset(found)
-
-
-def _stores_into(node: cst.CSTNode, me: str) -> bool:
-    """`me.a = v` (or annotated, or augmented): every target an attribute of `me`, and
-    nothing set by name."""
-    if type(node) is cst.Assign:
-        targets = [t.target for t in node.targets]
-    elif type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
-        targets = [node.target]
-    else:
-        return False
-    own = all(
-        type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == me
-        for t in targets
-    )
-    return own and not sets_by_name(node)
 
 
 def is_layer(instance: str) -> bool:
@@ -322,27 +224,6 @@ def instance_methods(ctx: ModuleContext, instance: str) -> list[Function]:
                     if closure is not None:
                         found[closure.qualname] = closure
     return list(found.values())
-
-
-def user_classes(ctx: ModuleContext) -> dict[str, cst.ClassDef]:
-    """The classes of this module whose objects `C(...)` builds are instances: bound once
-    at module level, undecorated, `flax.nnx.Module` their one base, no keyword."""
-    return ctx.per_module(_user_classes)
-
-
-def _user_classes(ctx: ModuleContext) -> dict[str, cst.ClassDef]:
-    stmts = ctx.graph.scope_stmts(MODULE)
-    found = {}
-    for stmt in stmts:
-        node = stmt.node
-        if type(node) is not cst.ClassDef or node.decorators or node.keywords:
-            continue
-        name = node.name.value
-        once = sum(name in s.defs for s in stmts) == 1
-        bases = [ctx.qualify(b.value) for b in node.bases]
-        if once and len(bases) == 1 and bases[0] in nnx_api.USER_MODULE_BASES:
-            found[name] = node
-    return found
 
 
 def _self_attributes(fn: Function) -> set[str]:

@@ -22,7 +22,7 @@ premise that fails), when all of these hold:
 - one dominating `name = C(...)` alone binds it (`nnx_modules.binding_call`), and
   - `C(...)` is a bufferless value as below (a listed layer, `nnx.Rngs`, ...);
   - or `C` is a class of the module whose objects are of exactly that class
-    (`nnx_instances.user_classes`: `nnx.Module` its one base, no decorator, no metaclass)
+    (`kept_layers.user_classes`: `nnx.Module` its one base, no decorator, no metaclass)
     and whose `__init__` `init_fields` reads, each value it stores in a field being
     bufferless (below);
   - or `C` is an nnx optimizer (`OPTIMIZERS`) given (`optimizer_arguments`) the name of
@@ -55,10 +55,10 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_constant, scope_nodes
 from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.core.walk import walk
+from autoopt.analysis.facts.attribute_stores import init_named
 from autoopt.analysis.facts.constructors import field_value, init_fields, param_fields
-from autoopt.analysis.facts.nnx_instances import user_classes
+from autoopt.analysis.facts.kept_layers import user_classes
 from autoopt.analysis.facts.nnx_modules import binding_call, optimizer_arguments
-from autoopt.analysis.facts.unkept_arguments import init_named
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import optax as optax_api
 from autoopt.analysis.values.lattice import Kind

@@ -48,6 +48,7 @@ from autoopt.analysis.core.exprs import (
 from autoopt.analysis.core.graph import MODULE, Function, Stmt
 from autoopt.analysis.core.names import dotted
 from autoopt.analysis.core.project import project_function
+from autoopt.analysis.facts.closure_factories import closure_layer, field_closure
 from autoopt.analysis.facts.closures import factory_closure
 from autoopt.analysis.facts.library_objects import (
     library_object,
@@ -56,8 +57,6 @@ from autoopt.analysis.facts.library_objects import (
     refers_to_global,
 )
 from autoopt.analysis.facts.nnx_instances import (
-    closure_layer,
-    field_closure,
     field_instance,
     is_layer,
     method_problem,

@@ -70,8 +70,10 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import MUTATING_METHODS, scope_nodes
-from autoopt.analysis.core.graph import MODULE, Function, Stmt
+from autoopt.analysis.core.graph import MODULE, Function
+from autoopt.analysis.facts.attribute_stores import stored_elsewhere
 from autoopt.analysis.facts.constructors import field_value, init_fields, literal_defaults
+from autoopt.analysis.facts.plain_layers import equinox_layer, plain_layer
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
@@ -95,10 +97,7 @@ _HOOKS = frozenset(
 _SEQUENCE = "sequence:"
 #: A kind for a field `__init__` stores one of several values in (`|`-separated kinds).
 _EITHER = "either:"
-_LAYER_CALLS = nnx_api.UNKEPT_LAYER_CALLS | nnx_api.STATS_LAYER_CALLS
 _MAX_DEPTH = 4
-#: Words through which code sets attributes by name.
-_BY_NAME = frozenset({"setattr", "__setattr__", "__dict__", "vars"})
 _LIBRARIES = ("jax.", "numpy.", "math.")
 _DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS | nnx_api.POOLING
 _BUILTINS = python_api.PURE_BUILTINS | {"print"}
@@ -568,125 +567,8 @@ def _parts(kind: str, prefix: str, separator: str) -> list[str]:
     return kind[len(prefix) :].split(separator)
 
 
-def plain_layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
-    """The layer `value` builds (`flax.nnx.Linear`), where a constructor `UNKEPT_LAYER_CALLS`
-    or `STATS_LAYER_CALLS` lists is given only sizes by position and `PLAIN_LAYER_OPTIONS`
-    by keyword (no option run when the layer is called); else None."""
-    if type(value) is not cst.Call:
-        return None
-    qual = ctx.qualify(value.func) or ""
-    positional = _LAYER_CALLS.get(qual)
-    if positional is None or any(a.star for a in value.args):
-        return None
-    if sum(a.keyword is None for a in value.args) > positional:
-        return None  # a hook given by position
-    named = {a.keyword.value for a in value.args if a.keyword is not None}
-    return qual if named <= nnx_api.PLAIN_LAYER_OPTIONS else None  # no call-time hook
-
-
-def equinox_layer(ctx: ModuleContext, value: cst.BaseExpression) -> str | None:
-    """The equinox layer `value` builds (`equinox.nn.Linear`), where a constructor
-    `FRESH_CALLS` lists is given for each option its call runs nothing or a function of
-    JAX (`activation=jax.nn.softplus`), and no `*args` or `**kwargs`; else None."""
-    if type(value) is not cst.Call or any(a.star for a in value.args):
-        return None
-    qual = ctx.qualify(value.func) or ""
-    options = eqx_api.FRESH_CALLS.get(qual)
-    if options is None:
-        return None
-    positional = [a.value for a in value.args if a.keyword is None]
-    named = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
-    for keyword, position in options:
-        given = [named[keyword]] if keyword in named else positional[position : position + 1]
-        if not all(_jax_function(ctx, g) for g in given):
-            return None
-    return qual
-
-
-def _jax_function(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
-    """A function of JAX named in place (`jax.nn.softplus`, `jnn.tanh`), not called."""
-    if type(expr) not in (cst.Name, cst.Attribute):
-        return False
-    return (ctx.qualify(expr) or "").startswith("jax.")
-
-
 def _field_name(node: cst.CSTNode) -> str | None:
     if type(node) is not cst.Assign or len(node.targets) != 1:
         return None
     target = node.targets[0].target
     return target.attr.value if type(target) is cst.Attribute else None
-
-
-def stored_elsewhere(ctx: ModuleContext, name: str, stores: list[Stmt]) -> bool:
-    """Whether a statement of the module but `__init__`'s own stores may set attribute
-    `name` of some object (`m.dense = ...`, `setattr`, `object.__setattr__`, an
-    object's `__dict__`). The stores of another class's `__init__` that
-    `constructors.init_fields` reads set only the object that class makes, where no code
-    runs an `__init__` on an object it is given (`C.__init__(obj)`; `super().__init__()`
-    runs its own)."""
-    own = {id(s.node) for s in stores} | ctx.per_module(init_stores)
-    return _stored(ctx, name, own)
-
-
-def stored_anywhere(ctx: ModuleContext, name: str, own: frozenset[int] = frozenset()) -> bool:
-    """Whether any statement of the module may set attribute `name` of some object, the
-    stores of an `__init__` included (by name too: `setattr`, `__dict__`), but the
-    statements `own` (by the identity of their nodes), which set only objects the caller
-    knows."""
-    return _stored(ctx, name, own)
-
-
-def _stored(ctx: ModuleContext, name: str, own: set[int] | frozenset[int]) -> bool:
-    for stmt in ctx.graph.stmts:
-        if id(stmt.node) in own:
-            continue
-        if sets_by_name(stmt.node) or stores_attribute(stmt.node, name):
-            return True
-    return False
-
-
-def sets_by_name(node: cst.CSTNode) -> bool:
-    """Whether `node` names a way to set attributes by name (`setattr`, `__dict__`)."""
-    for inner in scope_nodes(node):
-        if type(inner) is cst.Name and inner.value in _BY_NAME:
-            return True
-        if type(inner) is cst.Attribute and inner.attr.value == "__dict__":
-            return True
-    return False
-
-
-def init_stores(ctx: ModuleContext) -> frozenset[int]:
-    """The ids of the field stores of every class `init_fields` reads, where no code
-    names `__init__` but as `super().__init__` (nor in a string); else none."""
-    if init_named(ctx):
-        return frozenset()
-    found = [init_fields(ctx, cls) for cls in ctx.graph.classes]
-    return frozenset(id(s.node) for f in found if f is not None for s in f[1])
-
-
-def init_named(ctx: ModuleContext) -> bool:
-    """Whether some code names `__init__` but as `super().__init__` (or in a string,
-    `getattr(C, "__init__")`): it may run an `__init__` on an object it is given."""
-    for stmt in ctx.graph.stmts:
-        for node in scope_nodes(stmt.node):
-            named = type(node) is cst.Attribute and node.attr.value == "__init__"
-            if named and not _super_call(node.value):  # type: ignore[attr-defined]
-                return True
-            if isinstance(node, cst.SimpleString) and "__init__" in node.value:
-                return True
-    return False
-
-
-def _super_call(node: cst.BaseExpression) -> bool:
-    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "super"
-
-
-def stores_attribute(node: cst.CSTNode, name: str) -> bool:
-    targets: list[cst.BaseExpression] = []
-    if type(node) is cst.Assign:
-        targets = [t.target for t in node.targets]
-    elif type(node) in (cst.AugAssign, cst.AnnAssign):
-        targets = [node.target]  # type: ignore[attr-defined]
-    found = [n for t in targets for n in scope_nodes(t) if type(n) is cst.Attribute]
-    found += [t for t in targets if type(t) is cst.Attribute]
-    return any(a.attr.value == name for a in found)

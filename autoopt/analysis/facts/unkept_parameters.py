@@ -41,9 +41,9 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import scope_nodes
 from autoopt.analysis.core.graph import MODULE, Function
+from autoopt.analysis.facts.attribute_stores import stored_elsewhere
 from autoopt.analysis.facts.linen_outputs import apply_holds_nothing
 from autoopt.analysis.facts.self_attrs import Use, is_self_attr, is_store, uses, walk_parents
-from autoopt.analysis.facts.unkept_arguments import stored_elsewhere
 from autoopt.analysis.overlays import flax_linen as linen_api
 
 _HELD = "held"

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from autoopt.analysis.core.graph import MODULE
+from autoopt.analysis.facts.closure_factories import closure_layer, field_closure
 from autoopt.analysis.facts.nnx_instances import (
     called_instance,
-    closure_layer,
-    field_closure,
     field_instance,
     instance_methods,
     method_problem,
