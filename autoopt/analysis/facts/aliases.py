@@ -108,7 +108,6 @@ from autoopt.analysis.facts.constructors import (
     field_value,
     fresh_filled,
     init_bufferless_names,
-    init_fields,
     literal_default,
     param_fields,
     plain_record,
@@ -237,6 +236,7 @@ class Sharing:
         self._held: dict[str, set[str]] | None = None
         self.at: Stmt | None = None  # where `shares` evaluates values (set per statement read)
         self.retainers: dict[str, set[str]] = {}  # code that may keep names -> those names
+        self._unkept_methods: dict[tuple[int, str, str], bool] = {}
         left_out = {id(skip), *map(id, skips)}
         for stmt in ctx.graph.scope_stmts(scope):
             if id(stmt) not in left_out and (until is None or may_run_before(stmt, until)):
@@ -546,6 +546,8 @@ class Sharing:
         own = self._program_object(call)
         if own is not None:
             args.strong.add(own)  # its class's code may keep the object's own buffers
+        elif self._unkept_program_call(call):
+            return  # `model(x)`: its class's code, read, keeps nothing and changes nothing
         if own is None:
             args.add(self._called(call.func))  # `fn(x)`: the code it runs holds `fn`'s objects
         if not args.names() or self._keeps_nothing(call):
@@ -666,6 +668,33 @@ class Sharing:
         (`facts/module_structure.py`: a step rebuilt it). A method the class does not
         define is a base's: nnx's own `eval` and `train` keep nothing
         (`overlays/flax_nnx.py`, `MODULE_METHODS`), any other is unknown."""
+        found = self._program_method(call)
+        if found is None:
+            return None
+        name, method, fn, receiver = found
+        if fn is None:
+            own = method in nnx_api.MODULE_METHODS and holds_module(self.ctx, self.at, name)  # type: ignore[arg-type]  # `_program_method` checked `at`
+            return None if own else name
+        return None if self._method_unkept(fn, call, receiver) else name
+
+    def _unkept_program_call(self, call: cst.Call) -> bool:
+        """`model(x)`, `model.encode(x)`: a method the class of `_program_method` defines,
+        given no `*args` or `**kwargs`, proven to keep none of its arguments and change
+        none in place; a method but `__call__` (which Python looks up on the class) only
+        where no statement stores an attribute of its name (an instance's own would hide
+        it)."""
+        found = self._program_method(call)
+        if found is None or any(a.star for a in call.args):
+            return False
+        _, method, fn, receiver = found
+        if fn is None or (method != "__call__" and stored_anywhere(self.ctx, method)):
+            return False
+        return self._method_unkept(fn, call, receiver)
+
+    def _program_method(self, call: cst.Call) -> tuple[str, str, Function | None, str] | None:
+        """For `name(...)` or `name.m(...)` of an object of a class of the module
+        (`_program_object`): the name, the method, the class's own `def` of it (None: a
+        base's) and the kind of the object as `visible_keeps_nothing` reads it."""
         func = call.func
         name = func.value if type(func) is cst.Attribute else func
         if type(name) is not cst.Name or self.at is None or name.value in self.ignored:
@@ -679,15 +708,18 @@ class Sharing:
         if cls not in self.ctx.graph.classes:
             return None
         fn = self.ctx.graph.functions.get(f"{cls}.{method}")
-        if fn is None or fn.scope != cls:
-            own = method in nnx_api.MODULE_METHODS and holds_module(self.ctx, self.at, name.value)
-            return None if own else name.value
-        return None if self._method_unkept(fn, call, receiver) else name.value
+        return name.value, method, fn if fn is not None and fn.scope == cls else None, receiver
 
     def _method_unkept(self, fn: Function, call: cst.Call, receiver: str) -> bool:
         """The method `fn` of a class of the module, called by `call` on an object of kind
         `receiver`, proven to keep none of its arguments and change none in place
-        (`unkept_arguments.visible_keeps_nothing`)."""
+        (`unkept_arguments.visible_keeps_nothing`; read once per call)."""
+        key = (id(call), fn.qualname, receiver)
+        if key not in self._unkept_methods:
+            self._unkept_methods[key] = self._read_method(fn, call, receiver)
+        return self._unkept_methods[key]
+
+    def _read_method(self, fn: Function, call: cst.Call, receiver: str) -> bool:
         assert self.at is not None
         site = CallSite(self.at, call, fn, bound=True)
         given = {fn.params[0]: receiver} if fn.params else {}
@@ -849,7 +881,7 @@ class Sharing:
         """Whether class `cls` is read by `constructors.init_fields` and its `__init__`
         hands nothing to code that may keep it (`super().__init__(**kwargs)` of
         `eqx.Module` takes no argument) and stores nothing but in its fields."""
-        found = init_fields(self.ctx, cls)
+        found = leaf_fields(self.ctx, cls)
         if found is None or self.depth >= _MAX_DEPTH:
             return False
         inner = scope_sharing(self.ctx, found[0].qualname, self.depth + 1)
@@ -862,7 +894,7 @@ class Sharing:
         links to `self` by the fields it stores (None: not such a class)."""
         if not self._init_keeps_nothing(cls) or any(a.star for a in call.args):
             return None
-        init, _ = init_fields(self.ctx, cls)  # type: ignore[misc]  # checked above
+        init, _ = leaf_fields(self.ctx, cls)  # type: ignore[misc]  # checked above
         inner = scope_sharing(self.ctx, init.qualname, self.depth + 1)
         read = inner.component({init.params[0]}, weak=True)  # what its fields may hold
         out = Shares()

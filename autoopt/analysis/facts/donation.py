@@ -559,12 +559,27 @@ def _outside_reader(ctx: ModuleContext, scope: str, names: set[str]) -> str | No
         return f"a nested function reads `{hit[0]}`" if hit else None
     for other in ctx.graph.functions.values():
         stmts = ctx.graph.scope_stmts(other.qualname)
-        local = {n for s in stmts for n in s.defs} | set(other.params)
-        read = {n for s in stmts for n in s.uses} - local
+        read = {n for s in stmts for n in s.uses} - _bound_around(ctx, other)
         hit = sorted(n for n in names & read if not reads_import_only(ctx, other, n))
         if hit:
             return f"the function `{other.name}` reads `{hit[0]}`"
     return None
+
+
+def _bound_around(ctx: ModuleContext, fn: Function) -> set[str]:
+    """The names `fn` reads that are not the module's: bound by `fn` itself or by a
+    function it is nested in (each up to the first that declares them `global`; a class
+    on the way ends the chain: what lies beyond is read as the module's)."""
+    found: set[str] = set()
+    inner: Function | None = fn
+    declared: set[str] = set()
+    while inner is not None:
+        declared |= inner.globals
+        stmts = ctx.graph.scope_stmts(inner.qualname)
+        local = {n for s in stmts for n in s.defs} | set(inner.params)
+        found |= local - declared - inner.nonlocals
+        inner = ctx.graph.functions.get(inner.scope)
+    return found
 
 
 def _caller_value(

@@ -21,6 +21,11 @@ array or a pytree of arrays (`analysis/values/model.py`), so no leaf of it is st
 call bound whole (`acc = compute_accuracy(model, x, y)`, or given on as an argument) holds
 new buffers only where every `return` of the function is, by the value model, a JAX array
 or a pytree of arrays (`fresh_output`).
+
+`nnx.jit` returns array outputs in new buffers too (`overlays.flax_nnx.NEW_ARRAY_OUTPUTS`),
+but a graph object the call was given comes back as the very object, wherever a pytree
+holds it: only a `return` the value model proves one JAX array counts there (`loss` of
+`nnx.value_and_grad(loss_fn)(model, x)`).
 """
 
 from __future__ import annotations
@@ -31,25 +36,30 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import jitted_callables
 from autoopt.analysis.overlays import equinox as eqx_api
+from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.values.lattice import Kind
 from autoopt.analysis.values.model import model
 
-_ARRAYS = (Kind.ARRAY, Kind.PYTREE)
+#: The jits read here -> the kinds of a returned value whose leaves are all new buffers.
+_FRESH_KINDS = {
+    **dict.fromkeys(eqx_api.FRESH_ARRAY_OUTPUTS, (Kind.ARRAY, Kind.PYTREE)),
+    **dict.fromkeys(nnx_api.NEW_ARRAY_OUTPUTS, (Kind.ARRAY,)),
+}
 
 
 def fresh_output(ctx: ModuleContext, call: cst.Call) -> bool:
     """Whether the whole value `call` returns holds new buffers only."""
-    returns = _returns(ctx, call)
+    returns, kinds = _returns(ctx, call)
     values = model(ctx)
     return bool(returns) and all(
-        s.node.value is not None and values.value_of(s, s.node.value).kind in _ARRAYS  # type: ignore[attr-defined]  # a Return statement
+        s.node.value is not None and values.value_of(s, s.node.value).kind in kinds  # type: ignore[attr-defined]  # a Return statement
         for s in returns
     )
 
 
 def fresh_positions(ctx: ModuleContext, call: cst.Call, count: int) -> frozenset[int]:
     """The positions of the `count`-tuple `call` returns that hold new buffers only."""
-    returns = _returns(ctx, call)
+    returns, kinds = _returns(ctx, call)
     if not returns:
         return frozenset()
     fresh = set(range(count))
@@ -61,22 +71,24 @@ def fresh_positions(ctx: ModuleContext, call: cst.Call, count: int) -> frozenset
         for i, element in enumerate(value.elements):
             if type(element) is cst.StarredElement:
                 return frozenset()
-            if values.value_of(stmt, element.value).kind not in _ARRAYS:
+            if values.value_of(stmt, element.value).kind not in kinds:
                 fresh.discard(i)
     return frozenset(fresh)
 
 
-def _returns(ctx: ModuleContext, call: cst.Call) -> list[Stmt]:
+def _returns(ctx: ModuleContext, call: cst.Call) -> tuple[list[Stmt], tuple[Kind, ...]]:
     """The `return` statements of the function of this module that `call` runs through a
-    jit returning new array buffers (`FRESH_ARRAY_OUTPUTS`); none for anything else."""
+    jit returning new array buffers, and the kinds of a returned value that holds only
+    those (`_FRESH_KINDS`); none for anything else."""
     if type(call.func) is not cst.Name:
-        return []
+        return [], ()
     compiled = [
         j
         for j in jitted_callables(ctx, frameworks=True)
-        if j.name == call.func.value and j.transform in eqx_api.FRESH_ARRAY_OUTPUTS
+        if j.name == call.func.value and j.transform in _FRESH_KINDS
     ]
     fn = compiled[0].function if len(compiled) == 1 else None
     if fn is None or fn.is_generator or fn.node.asynchronous is not None:
-        return []
-    return [s for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
+        return [], ()
+    returns = [s for s in ctx.graph.scope_stmts(fn.qualname) if type(s.node) is cst.Return]
+    return returns, _FRESH_KINDS[compiled[0].transform]

@@ -30,7 +30,6 @@ from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.closure_factories import leaf_fields
-from autoopt.analysis.facts.constructors import init_fields
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.model import RequireImport
 
@@ -71,7 +70,7 @@ def user_module_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None
     func = None if call is None else call.func
     if type(func) is not cst.Name or func.value not in ctx.per_module(_module_classes):
         return None
-    return func.value if init_fields(ctx, func.value) is not None else None
+    return func.value if leaf_fields(ctx, func.value) is not None else None
 
 
 def library_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:

@@ -24,7 +24,9 @@ premise that fails), when all of these hold:
   - or `C` is a class of the module whose objects are of exactly that class
     (`kept_layers.user_classes`: `nnx.Module` its one base, no decorator, no metaclass)
     and whose `__init__` `init_fields` reads, each value it stores in a field being
-    bufferless (below);
+    bufferless (below), or a factory method's closure given bufferless sizes
+    (`closure_factories.leaf_fields`): static graph data closing over new layers of
+    its own, which no argument holds and so no call donates;
   - or `C` is an nnx optimizer (`OPTIMIZERS`) given (`optimizer_arguments`) the name of
     a model proven the same way where the optimizer is built, a transformation built
     there by a constructor `BUFFERLESS_OPTIMIZERS` lists given only bufferless values
@@ -56,7 +58,8 @@ from autoopt.analysis.core.exprs import is_constant, scope_nodes
 from autoopt.analysis.core.graph import Function, Stmt
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts.attribute_stores import init_named
-from autoopt.analysis.facts.constructors import field_value, init_fields, param_fields
+from autoopt.analysis.facts.closure_factories import factory_sizes, leaf_fields
+from autoopt.analysis.facts.constructors import field_value, param_fields
 from autoopt.analysis.facts.kept_layers import user_classes
 from autoopt.analysis.facts.nnx_modules import binding_call, optimizer_arguments
 from autoopt.analysis.overlays import flax_nnx as nnx_api
@@ -120,13 +123,9 @@ def _optimizer_problem(
     ):
         return f"`{name}` is built from arguments autoopt does not read"
     module, tx = parts
-    if type(tx) is cst.Name:  # `tx = optax.adam(1e-3)`, the one binding that reaches
-        tx = binding_call(ctx, binder, tx.value) or tx
     values = _Values(ctx, binder, {}, depth)
-    if type(tx) is not cst.Call or ctx.qualify(tx.func) not in optax_api.BUFFERLESS_OPTIMIZERS:
+    if not values.bufferless_optax(tx, optax_api.BUFFERLESS_OPTIMIZERS):
         return f"`{name}` is given a transformation not proven to hold no buffer"
-    if not all(not a.star and values.bufferless(a.value) for a in tx.args):
-        return f"`{name}` is given a transformation built of values not proven bufferless"
     if type(module) is not cst.Name:
         return f"`{name}` is given a model autoopt does not read"
     return _object_problem(ctx, binder, module.value, depth + 1)
@@ -204,6 +203,45 @@ class _Values:
     def _rebound(self, name: str, at: Stmt) -> bool:
         return any(name in s.defs for s in self.ctx.graph.scope_stmts(at.scope))
 
+    def bufferless_optax(self, expr: cst.BaseExpression, kinds: frozenset[str]) -> bool:
+        """An optax object of `kinds` holding no buffer (`overlays/optax.py`): a call of a
+        constructor listed there, built in place or bound once to a name, given
+        bufferless values, schedules holding no buffer, and (a chain) such
+        transformations."""
+        if type(expr) is cst.Name:  # `tx = optax.adam(1e-3)`, the one binding that reaches
+            expr = binding_call(self.ctx, self.at, expr.value) or expr
+        if type(expr) is not cst.Call or any(a.star for a in expr.args):
+            return False
+        qual = self.ctx.qualify(expr.func) or ""
+        if qual in optax_api.SCHEDULE_JOINS and kinds is optax_api.BUFFERLESS_SCHEDULES:
+            return self._join(expr, optax_api.SCHEDULE_JOINS[qual])
+        if qual in optax_api.BUFFERLESS_CHAINS and kinds is optax_api.BUFFERLESS_OPTIMIZERS:
+            parts = [a for a in expr.args if a.keyword is None]
+            return len(parts) == len(expr.args) and all(
+                self.bufferless_optax(a.value, kinds) for a in parts
+            )
+        schedules = optax_api.BUFFERLESS_SCHEDULES
+        return qual in kinds and all(
+            self.bufferless(a.value) or self.bufferless_optax(a.value, schedules) for a in expr.args
+        )
+
+    def _join(self, call: cst.Call, lists: tuple[tuple[str, int], ...]) -> bool:
+        """`optax.join_schedules(schedules=[...], boundaries=[...])`: each list it keeps
+        written in place, of schedules holding no buffer and of bufferless values, and no
+        other argument."""
+        given = _arguments(call, lists)
+        if given is None:
+            return False
+        schedules = optax_api.BUFFERLESS_SCHEDULES
+        for value in given:
+            if type(value) is not cst.List or any(
+                type(e) is not cst.Element
+                or not (self.bufferless(e.value) or self.bufferless_optax(e.value, schedules))
+                for e in value.elements
+            ):
+                return False
+        return True
+
     def stored(self, value: cst.BaseExpression, at: Stmt) -> bool:
         """Whether a value stored in a field carries no buffer outside variables: a
         bufferless value, a variable given one value by position, a listed layer given
@@ -260,7 +298,7 @@ class _Values:
         if type(func) is not cst.Name or func.value not in user_classes(self.ctx):
             return f"`{name}` is not an object of an nnx module class of this file"
         cls = func.value
-        found = init_fields(self.ctx, cls)
+        found = leaf_fields(self.ctx, cls)
         if found is None or self.depth >= _MAX_DEPTH or any(a.star for a in call.args):
             return f"`{cls}.__init__` is not read"
         init, stores = found
@@ -269,6 +307,9 @@ class _Values:
         inner = _Values(self.ctx, self.at, given, self.depth + 1, fields)
         for store in stores:
             value = field_value(store)
+            sizes = factory_sizes(self.ctx, cls, init.params[0], value)
+            if sizes is not None and all(inner.bufferless(s, store) for s in sizes):
+                continue  # a factory's closure over new layers of its own, never donated
             if not inner.stored(value, store):
                 return f"`{cls}` stores `{_short(self.ctx, value)}`, not proven to carry no buffer"
         return ""
@@ -414,3 +455,23 @@ def _targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
     if type(node) is cst.With:
         return [i.asname.name for i in node.items if i.asname is not None]
     return []
+
+
+def _arguments(
+    call: cst.Call, params: tuple[tuple[str, int], ...]
+) -> list[cst.BaseExpression] | None:
+    """What `call` gives each of `params` (keyword, position), where it gives each once
+    and nothing else; None otherwise."""
+    positional = [a.value for a in call.args if a.keyword is None]
+    named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if len(positional) + len(named) != len(params) or set(named) - {k for k, _ in params}:
+        return None
+    found = []
+    for keyword, position in params:
+        value = named.get(keyword) if keyword in named else None
+        if value is None and position < len(positional):
+            value = positional[position]
+        if value is None:
+            return None
+        found.append(value)
+    return found

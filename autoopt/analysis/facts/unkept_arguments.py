@@ -69,10 +69,11 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import MUTATING_METHODS, scope_nodes
+from autoopt.analysis.core.exprs import MUTATING_METHODS, read_names, scope_nodes
 from autoopt.analysis.core.graph import MODULE, Function
 from autoopt.analysis.facts.attribute_stores import stored_elsewhere
-from autoopt.analysis.facts.constructors import field_value, init_fields, literal_defaults
+from autoopt.analysis.facts.closure_factories import closure_layer, field_closure, leaf_fields
+from autoopt.analysis.facts.constructors import field_value, literal_defaults
 from autoopt.analysis.facts.plain_layers import equinox_layer, plain_layer
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
@@ -97,6 +98,8 @@ _HOOKS = frozenset(
 _SEQUENCE = "sequence:"
 #: A kind for a field `__init__` stores one of several values in (`|`-separated kinds).
 _EITHER = "either:"
+#: The prefix of the kind of a factory method's closure (`closure:Net._block.forward`).
+_CLOSURE = "closure:"
 _MAX_DEPTH = 4
 _LIBRARIES = ("jax.", "numpy.", "math.")
 _DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS | nnx_api.POOLING
@@ -197,9 +200,15 @@ class _Reader:
         self.returns: list[str] = []
         self.shared: set[str] = set()
 
-    def function(self, fn: Function, given: dict[str, str], compiled: bool = False) -> str:
+    def function(
+        self,
+        fn: Function,
+        given: dict[str, str],
+        compiled: bool = False,
+        free: Mapping[str, str] | None = None,
+    ) -> str:
         """The kind `fn` returns, given its parameters' kinds (`compiled`: its one
-        decorator a jit, read through)."""
+        decorator a jit, read through; `free`: the kinds of names it closes over)."""
         node = fn.node
         if fn.qualname in self.seen or len(self.seen) >= _MAX_DEPTH:
             raise _Kept
@@ -209,7 +218,7 @@ class _Reader:
             raise _Kept
         self.fn = fn
         self.seen = self.seen | {fn.qualname}
-        self.env = {p: given.get(p, UNKNOWN) for p in fn.params}
+        self.env = {**(free or {}), **{p: given.get(p, UNKNOWN) for p in fn.params}}
         self.shared = set(fn.params)  # names that may hold an argument or a part of one
         self._block(node.body)
         kinds = set(self.returns) or {DATA}  # `return` of nothing: None
@@ -452,10 +461,26 @@ class _Reader:
             return DATA if outs == {DATA} else UNKNOWN
         if kind.startswith(_SEQUENCE):
             return self._sequence_call(call, kind, method, args)
+        if kind.startswith(_CLOSURE):
+            return self._closure_call(call, kind[len(_CLOSURE) :], method)
         target = self.ctx.graph.functions.get(f"{kind}.{method}") if kind else None
         if target is None or target.scope != kind or target.name == "__init__":
             raise _Kept
         return self._run(target, call, {target.params[0]: kind} if target.params else {})
+
+    def _closure_call(self, call: cst.Call, qualname: str, method: str) -> str:
+        """A call of a factory method's closure (`facts/closure_factories.py`), read with
+        each free name holding a listed layer (`closure_layer`) as that layer; any other
+        free name is unknown."""
+        fn = self.ctx.graph.functions.get(qualname)
+        if method != "__call__" or fn is None:
+            raise _Kept
+        free = {}
+        for name in {n.value for n in read_names(fn.node.body)} - set(fn.params):
+            layer = closure_layer(self.ctx, fn, name)
+            if layer is not None:
+                free[name] = f"{LAYER}{layer}"
+        return self._run(fn, call, {}, free)
 
     def _sequence_call(self, call: cst.Call, kind: str, method: str, args: list[str]) -> str:
         """`nnx.Sequential`'s `__call__` given one array: each element in turn, given the
@@ -486,8 +511,15 @@ class _Reader:
         except _Kept:
             return UNKNOWN
 
-    def _run(self, target: Function, call: cst.Call, bound: dict[str, str]) -> str:
-        """The kind `target` returns, called by `call` (its parameters in `bound` given)."""
+    def _run(
+        self,
+        target: Function,
+        call: cst.Call,
+        bound: dict[str, str],
+        free: Mapping[str, str] | None = None,
+    ) -> str:
+        """The kind `target` returns, called by `call` (its parameters in `bound` given;
+        `free`: the kinds of the names it closes over)."""
         params = [p for p in target.positional if p not in bound]
         named = {p.name.value for p in target.node.params.kwonly_params}
         given = dict(bound)
@@ -501,7 +533,7 @@ class _Reader:
                 if arg.keyword.value not in set(params) | named:
                     raise _Kept
                 given[arg.keyword.value] = self.expr(arg.value)
-        return _Reader(self.ctx, self.seen, self.made).function(target, given)
+        return _Reader(self.ctx, self.seen, self.made).function(target, given, free=free)
 
 
 def _may_alias(value: cst.BaseExpression) -> bool:
@@ -527,7 +559,10 @@ def field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
     the module but the `__init__` of such a class stores an attribute of that name: each
     value `__init__` stores in it (`_value_kind`), one of them where there are several;
     else unknown."""
-    found = init_fields(ctx, cls)
+    closure = field_closure(ctx, cls, name)
+    if closure is not None:
+        return f"{_CLOSURE}{closure.qualname}"
+    found = leaf_fields(ctx, cls)
     if found is None or stored_elsewhere(ctx, name, found[1]):
         return UNKNOWN
     init = found[0]
@@ -552,7 +587,7 @@ def _value_kind(ctx: ModuleContext, value: cst.BaseExpression, init: Function) -
         return f"{LAYER}{layer}"
     func = value.func
     if type(func) is cst.Name and func.value in ctx.graph.classes:
-        return func.value if init_fields(ctx, func.value) is not None else UNKNOWN
+        return func.value if leaf_fields(ctx, func.value) is not None else UNKNOWN
     if ctx.qualify(func) != nnx_api.SEQUENTIAL or not value.args:
         return UNKNOWN
     if any(a.star or a.keyword is not None for a in value.args):

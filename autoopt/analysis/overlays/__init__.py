@@ -36,6 +36,10 @@ IMPURE_MODULES = {
     "flax.nnx.update": flax_nnx.MUTATING["flax.nnx.update"],
 }
 
+#: Transforms giving `(value, gradient)` for a function returning one scalar array and
+#: no `has_aux`: the value that array (a JAX array), the gradient the structure of the
+#: argument it is taken for.
+PLAIN_VALUE_AND_GRADS = jax.VALUE_AND_GRADS | flax_nnx.VALUE_AND_GRAD_LIKE
 #: Spellings that compile a function, in any library (`jax.jit`, `eqx.filter_jit`, ...).
 JIT_SPELLINGS = jax.JIT_SPELLINGS | equinox.JIT_LIKE | flax_nnx.JIT_LIKE | flax_linen.JIT_LIKE
 #: Jits whose static and donated arguments autoopt reads and writes, in their own

@@ -47,6 +47,9 @@ DONATE_OPTIONS = {"flax.nnx.jit": ("donate_argnums", "donate_argnames")}
 #: arguments, each variable then holding an output of the computation, a new buffer.
 #: Every other leaf of an argument must be an array or a number, or the call raises.
 STATICS_AS_IS = JIT_LIKE
+#: Jits whose array outputs are new buffers, even an argument's or a global's array
+#: returned as it is (a graph object the call was given comes back as the very object).
+NEW_ARRAY_OUTPUTS = JIT_LIKE
 #: Layer constructors whose object, built with sizes and options that hold no buffer
 #: (numbers, strings, shapes, dtypes, None; `rngs`, which it keeps none of) and no
 #: initializer, holds as attributes besides its variables only such values and flax's

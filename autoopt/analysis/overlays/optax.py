@@ -16,9 +16,26 @@ OPTIMIZERS = frozenset(
         "optax.scale", "optax.scale_by_adam", "optax.adabelief",
     }
 )  # fmt: skip
-#: Constructors whose transformation, given only numbers (no schedule, no array), holds
-#: in its functions only those numbers and optax's own functions: no buffer.
-BUFFERLESS_OPTIMIZERS = frozenset({"optax.sgd", "optax.adam", "optax.adamw"})
+#: Constructors whose transformation, given only numbers or a schedule holding no buffer
+#: (no array), holds in its functions only those values and optax's own functions: no
+#: buffer.
+BUFFERLESS_OPTIMIZERS = frozenset(
+    {"optax.sgd", "optax.adam", "optax.adamw", "optax.clip", "optax.clip_by_global_norm"}
+)
+#: Combinators whose transformation, given such transformations by position, holds them
+#: (in a tuple) and optax's own functions: no buffer.
+BUFFERLESS_CHAINS = frozenset({"optax.chain"})
+#: Schedule constructors whose function, given only numbers, holds those numbers and
+#: optax's own functions: no buffer.
+BUFFERLESS_SCHEDULES = frozenset(
+    {"optax.constant_schedule", "optax.linear_schedule", "optax.cosine_decay_schedule",
+     "optax.polynomial_schedule"}
+)  # fmt: skip
+#: Joins of schedules -> the parameters of the lists they keep (by keyword, and the
+#: position each takes): their function holds those two lists, and nothing else of its
+#: own; given lists written in place, of such schedules and of numbers, it holds no
+#: buffer (nothing else holds those lists, so nothing changes them).
+SCHEDULE_JOINS = {"optax.join_schedules": (("schedules", 0), ("boundaries", 1))}
 #: Loss functions: given arrays, each returns one JAX array computed from them alone
 #: (per example; `.mean()` of it is an array's method). `optax.X` is `optax.losses.X`.
 LOSSES = frozenset(
@@ -39,6 +56,7 @@ SCHEDULES = frozenset(
         "optax.constant_schedule", "optax.linear_schedule", "optax.exponential_decay",
         "optax.cosine_decay_schedule", "optax.piecewise_constant_schedule",
         "optax.warmup_cosine_decay_schedule", "optax.warmup_exponential_decay_schedule",
+        "optax.join_schedules",
     }
 )  # fmt: skip
 #: Constructors whose object nothing else keeps (no registry, no cache).

@@ -31,6 +31,7 @@ from autoopt.analysis.core.project import project_function
 from autoopt.analysis.overlays import diffrax as diffrax_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import python as python_api
+from autoopt.analysis.overlays import sklearn as sklearn_api
 from autoopt.analysis.values import diffrax_calls
 from autoopt.analysis.values.array_type import DEFAULT_FLOAT
 from autoopt.analysis.values.fields import (
@@ -378,6 +379,8 @@ class ValueModel:
             return arange(call.args[0].value)
         if qual in diffrax_api.CALLS:
             return diffrax_calls.call_value(qual, call, lambda e: self.value_of(stmt, e))
+        if qual in sklearn_api.ARRAY_SPLITS:
+            return self._split(stmt, call)
         if qual is not None:
             bound = partial(assigned_value, self.ctx, stmt)
             made = constructed_class(self.ctx.qualify, call, bound)
@@ -397,6 +400,15 @@ class ValueModel:
                 return self._vmapped(stmt, func.args[0].value, call)
             return PYTREE if inner in overlays.TRACING_TRANSFORMS else UNKNOWN
         return UNKNOWN
+
+    def _split(self, stmt: Stmt, call: cst.Call) -> Value:
+        """`train_test_split(x, y, test_size=0.1)`: a list of new arrays where every
+        argument by position is a JAX array (`overlays/sklearn.py`)."""
+        given = [a for a in call.args if a.keyword is None]
+        if not given or any(a.star for a in call.args):
+            return UNKNOWN
+        arrays = all(self.value_of(stmt, a.value).kind is Kind.ARRAY for a in given)
+        return arrays_in("list") if arrays else UNKNOWN
 
     def _vmapped(self, stmt: Stmt, func: cst.BaseExpression, call: cst.Call) -> Value:
         """`jax.vmap(f)(...)` stacks `f`'s output leaf by leaf: an array, or a tuple of
@@ -886,12 +898,13 @@ class ValueModel:
         return PYTREE if all(v.is_arrays for v in values) else UNKNOWN
 
     def _value_and_grad(self, value: cst.BaseExpression) -> bool:
-        """`jax.value_and_grad(f)(a, ...)` of a function `f` named, nothing else asked."""
+        """`jax.value_and_grad(f)(a, ...)` (or `nnx.value_and_grad`'s) of a function `f`
+        named, nothing else asked."""
         if not (type(value) is cst.Call and type(value.func) is cst.Call):
             return False
         transform = value.func
         return (
-            self.ctx.qualify(transform.func) == "jax.value_and_grad"
+            self.ctx.qualify(transform.func) in overlays.PLAIN_VALUE_AND_GRADS
             and _plain_grad(transform, value)
             and type(transform.args[0].value) is cst.Name
         )

@@ -15,6 +15,7 @@ import pytest
 
 from autoopt.analysis.overlays import optax as optax_api
 from tests.analysis.overlays import (
+    carries_no_buffer,
     fresh_leaves,
     leaves_equal,
     node_kinds,
@@ -53,6 +54,9 @@ SCHEDULES = {
     ),
     "optax.warmup_exponential_decay_schedule": lambda: optax.warmup_exponential_decay_schedule(
         0.0, 0.1, 2, 10, 0.9
+    ),
+    "optax.join_schedules": lambda: optax.join_schedules(
+        [optax.linear_schedule(0.0, 0.1, 2), optax.cosine_decay_schedule(0.1, 10)], [2]
     ),
 }
 PARAMS = {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)}
@@ -148,6 +152,10 @@ def _schedule_with_array_value(name: str) -> list[weakref.ref]:
     given.update({k: 0.01 for k in ("end_value",) if k in signature and kind == "linear_schedule"})
     if kind == "piecewise_constant_schedule":
         given["boundaries_and_scales"] = {6: 0.1}
+    if kind == "join_schedules":
+        parts = [optax.constant_schedule(value), optax.constant_schedule(0.0)]
+        optax.join_schedules(parts, [2])(jnp.array(3))
+        return [weakref.ref(value)]
     getattr(optax, kind)(**given, **{keyword: value})(jnp.array(3))
     return [weakref.ref(value)]
 
@@ -330,3 +338,62 @@ def test_init_state_has_no_aux_data_where_the_parameters_have_none(name: str) ->
 
     visit(jax.tree.structure(state))
     assert all(aux is None for kind, aux in nodes if kind is not dict)
+
+
+#: Each schedule `BUFFERLESS_SCHEDULES` lists, built with numbers.
+BUFFERLESS_BUILDS = {
+    "optax.constant_schedule": lambda: optax.constant_schedule(0.1),
+    "optax.linear_schedule": lambda: optax.linear_schedule(0.0, 0.1, 10),
+    "optax.cosine_decay_schedule": lambda: optax.cosine_decay_schedule(0.1, 10, alpha=0.01),
+    "optax.polynomial_schedule": lambda: optax.polynomial_schedule(0.1, 0.01, 2, 10),
+}
+
+
+@pytest.mark.parametrize("name", sorted(optax_api.BUFFERLESS_SCHEDULES))
+def test_a_bufferless_schedule_holds_no_buffer(name: str) -> None:
+    assert set(BUFFERLESS_BUILDS) == optax_api.BUFFERLESS_SCHEDULES
+    schedule = BUFFERLESS_BUILDS[name]()
+    assert carries_no_buffer(schedule)
+    for optimizer in sorted(
+        optax_api.BUFFERLESS_OPTIMIZERS - {"optax.clip", "optax.clip_by_global_norm"}
+    ):
+        assert carries_no_buffer(getattr(optax, optimizer.rsplit(".", 1)[1])(schedule))
+
+
+@pytest.mark.parametrize("name", ["optax.clip", "optax.clip_by_global_norm"])
+def test_a_clip_given_a_number_holds_no_buffer(name: str) -> None:
+    assert name in optax_api.BUFFERLESS_OPTIMIZERS
+    assert carries_no_buffer(getattr(optax, name.rsplit(".", 1)[1])(0.5))
+    assert not carries_no_buffer(getattr(optax, name.rsplit(".", 1)[1])(jnp.asarray(0.5)))
+
+
+def test_a_chain_of_bufferless_transformations_holds_no_buffer() -> None:
+    assert {"optax.chain"} == optax_api.BUFFERLESS_CHAINS
+    tx = optax.chain(optax.clip_by_global_norm(0.5), optax.adamw(1e-3, weight_decay=1e-4))
+    assert carries_no_buffer(tx)
+    assert not carries_no_buffer(optax.chain(optax.clip(1.0), optax.sgd(jnp.asarray(0.1))))
+
+
+def test_a_warmup_cosine_schedule_holds_lists() -> None:
+    """Why `warmup_cosine_decay_schedule` is not bufferless: it joins two schedules."""
+    assert "optax.warmup_cosine_decay_schedule" not in optax_api.BUFFERLESS_SCHEDULES
+    assert not carries_no_buffer(optax.warmup_cosine_decay_schedule(0.0, 0.1, 2, 10))
+
+
+def test_a_join_holds_the_two_lists_it_is_given_and_nothing_else() -> None:
+    """`SCHEDULE_JOINS`: the joined function's closure holds the very lists it was given
+    (which the caller may change later: so only lists written in place count), and
+    otherwise optax's own functions and numbers."""
+    schedules = [optax.linear_schedule(0.0, 0.1, 2), optax.cosine_decay_schedule(0.1, 10)]
+    boundaries = [2]
+    joined = optax.join_schedules(schedules=schedules, boundaries=boundaries)
+    assert list(optax_api.SCHEDULE_JOINS) == ["optax.join_schedules"]
+    assert [k for k, _ in optax_api.SCHEDULE_JOINS["optax.join_schedules"]] == list(
+        inspect.signature(optax.join_schedules).parameters
+    )
+    cells = [c.cell_contents for c in joined.__closure__ or ()]
+    lists = [c for c in cells if isinstance(c, list)]
+    assert sorted(map(id, lists)) == sorted([id(schedules), id(boundaries)])
+    others = [c for c in cells if not isinstance(c, list)]
+    assert all(carries_no_buffer(c) for c in others)
+    assert all(carries_no_buffer(s) for s in schedules) and carries_no_buffer(tuple(boundaries))
