@@ -53,12 +53,10 @@ from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import Stmt
 from autoopt.analysis.core.jitted import Jitted, literal_ints, literal_names
-from autoopt.analysis.facts.attribute_stores import stored_elsewhere, stores_attribute
 from autoopt.analysis.facts.aux_free import DATA, aux_free
+from autoopt.analysis.facts.data_fields import data_field
 from autoopt.analysis.facts.inert_modules import inert_name
-from autoopt.analysis.facts.nnx_modules import binding_call
 from autoopt.analysis.facts.nnx_static_parts import static_problem
-from autoopt.analysis.facts.unkept_arguments import plain_class
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.values.model import model
@@ -119,39 +117,18 @@ def moved_problem(ctx: ModuleContext, stmt: Stmt, call: cst.Call, jitted: Jitted
 
 
 def _not_data(ctx: ModuleContext, stmt: Stmt, args: Sequence[cst.Arg]) -> list[cst.BaseExpression]:
-    """The arguments the value model does not prove data, nor `_data_field`."""
+    """The arguments the value model does not prove data, nor a plain object's data field
+    (`facts/data_fields.py`)."""
     data = model(ctx)
     return [
         a.value
         for a in args
         if a.star
-        or (data.value_of(stmt, a.value).kind not in DATA and not _data_field(ctx, stmt, a.value))
+        or (
+            data.value_of(stmt, a.value).kind not in DATA
+            and not data_field(ctx, stmt, a.value, DATA)
+        )
     ]
-
-
-def _data_field(ctx: ModuleContext, stmt: Stmt, expr: cst.BaseExpression) -> bool:
-    """`diffusion.rates`, where one dominating `diffusion = C(...)` alone binds the name,
-    `C` a plain class of the module (`unkept_arguments.plain_class`: no base, no hook, no
-    descriptor), whose `__init__` stores the field once, `self.rates = v`, `v` data by the
-    value model, and nothing else in the module stores an attribute of that name or sets
-    one by name (`stored_elsewhere`)."""
-    if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name:
-        return False
-    call = binding_call(ctx, stmt, expr.value.value)
-    func = call.func if call is not None else None
-    if type(func) is not cst.Name or not plain_class(ctx, func.value):
-        return False
-    init = ctx.graph.functions[f"{func.value}.__init__"]
-    field = expr.attr.value
-    stores = [s for s in ctx.graph.scope_stmts(init.qualname) if stores_attribute(s.node, field)]
-    node = stores[0].node if len(stores) == 1 else None
-    if type(node) is not cst.Assign or len(node.targets) != 1 or not init.params:
-        return False
-    target = node.targets[0].target
-    own = type(target) is cst.Attribute and ctx.code(target.value) == init.params[0]
-    if not own or stored_elsewhere(ctx, field, stores):
-        return False
-    return model(ctx).value_of(stores[0], node.value).kind in DATA
 
 
 def _inert_module(ctx: ModuleContext, stmt: Stmt, arg: cst.Arg) -> bool:

@@ -60,6 +60,7 @@ from autoopt.analysis.core.project import project_function, project_module
 from autoopt.analysis.core.walk import walk
 from autoopt.analysis.facts import purity, tracing
 from autoopt.analysis.facts.closures import factory_closure
+from autoopt.analysis.facts.data_fields import data_field
 from autoopt.analysis.facts.held_functions import Held, held_by, registered_rules, state_changes
 from autoopt.analysis.facts.library_objects import library_object, refers_to_global
 from autoopt.analysis.facts.reflection import rebinding
@@ -75,6 +76,8 @@ _FROZEN_SAFE = (
     Kind.ARRAY, Kind.PYTREE, Kind.MODULE, Kind.CALLABLE, Kind.DTYPE, Kind.NONE, Kind.SCALAR,
     Kind.STRING, Kind.SHAPE,
 )  # fmt: skip
+#: Values that a field keeps unchanged once stored (no array changed in place).
+_FIXED = frozenset({Kind.ARRAY, Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.SHAPE, Kind.NONE})
 _CODE = (Kind.MODULE, Kind.CALLABLE)  # globals named last in a doubt: modules, functions
 #: Kinds of values nothing can change in place (a default of them is a constant).
 _IMMUTABLE = (
@@ -690,6 +693,8 @@ def _frozen(ctx: ModuleContext, fn: Function | None, stmt: Stmt, name: str) -> t
         return "", ""  # an optimizer bound once, never changed (`library_objects.py`)
     if purity.transformed_by_haiku(ctx, name) is not None:
         return "", ""  # `hk.transform(f)` bound once, never changed: purity reads `f`
+    if _fixed_fields(ctx, stmt, name):
+        return "", ""  # `diffusion.rates`: arrays its constructor alone stored
     value = model(ctx).name(stmt, name)
     if value.kind is Kind.UNKNOWN and nested and is_global:
         defs = [s for s in ctx.graph.scope_stmts(MODULE) if name in s.defs]
@@ -699,6 +704,23 @@ def _frozen(ctx: ModuleContext, fn: Function | None, stmt: Stmt, name: str) -> t
     if value.kind is Kind.UNKNOWN and not any(name in s.defs for s in ctx.graph.stmts):
         return "", ""  # a builtin or a name bound outside the module: purity judges calls
     return "", f"reads `{name}` ({value.kind.value}) from outside; jit would freeze its value"
+
+
+def _fixed_fields(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """Every read of `name` by `stmt` is a field of a plain object that holds, from its
+    construction on, one JAX array, number or string (`facts/data_fields.py`): jit
+    freezes what the field holds all along."""
+    reads = [n for n in read_names(stmt.node) if n.value == name]
+    fields = [
+        node
+        for node in walk(stmt.node)
+        if type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == name
+    ]
+    return (
+        bool(reads)
+        and len(fields) == len(reads)
+        and all(data_field(ctx, stmt, f, _FIXED) for f in fields)
+    )
 
 
 def _project_globals(ctx: ModuleContext, nodes: Iterable[cst.CSTNode]) -> list[tuple[str, str]]:

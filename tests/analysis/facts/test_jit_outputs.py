@@ -150,3 +150,56 @@ def test_sharing_unlinks_fresh_outputs_only() -> None:
     assert not sharing.may_share("acc", "model") and not sharing.may_share("w", "model")
     assert not sharing.may_share("seen", "model")
     assert sharing.may_share("kept", "model") and sharing.may_share("e", "model")
+
+
+NNX = """
+def loss_fn(model, x):
+    return jnp.mean(model(x) ** 2)
+
+def aux_fn(model, x):
+    out = model(x)
+    return jnp.mean(out ** 2), out
+
+@nnx.jit
+def step(model, optimizer, x):
+    loss, grads = nnx.value_and_grad(loss_fn)(model, x)
+    optimizer.update(grads)
+    return loss
+
+@nnx.jit
+def with_aux(model, x):
+    (loss, out), grads = nnx.value_and_grad(aux_fn, has_aux=True)(model, x)
+    return loss
+
+@nnx.jit
+def gradients(model, x):
+    loss, grads = nnx.value_and_grad(loss_fn)(model, x)
+    return grads
+
+@nnx.jit
+def same(model, x):
+    return model
+
+def main(model, optimizer, x):
+    a = step(model, optimizer, x)
+    b = with_aux(model, x)
+    c = gradients(model, x)
+    d = same(model, x)
+    return a, b, c, d
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("a = step(model, optimizer, x)", True),  # the value of a plain value_and_grad
+        ("b = with_aux(model, x)", False),  # a part of a pytree, not proven one array
+        ("c = gradients(model, x)", False),  # a pytree: it may hold a graph object
+        ("d = same(model, x)", False),  # a module given comes back as the very object
+    ],
+)
+def test_fresh_output_of_nnx_jit_is_one_array_only(line: str, expected: bool) -> None:
+    ctx = context(NNX, HEADER + "from flax import nnx\n")
+    node = stmt(ctx, line).node
+    assert type(node) is cst.Assign and type(node.value) is cst.Call
+    assert fresh_output(ctx, node.value) is expected

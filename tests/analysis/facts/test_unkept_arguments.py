@@ -436,3 +436,75 @@ def test_an_equinox_layer_given_an_unknown_value_may_run_its_code() -> None:
     ctx = context(EQX_CLASS)
     fn = ctx.graph.functions["Decoder._decode"]
     assert not visible_keeps_nothing(ctx, fn, {"self": "Decoder", "ts": UNKNOWN})
+
+
+FACTORY_CLASS = """
+import jax.numpy as jnp
+from flax import nnx
+
+SEEN = []
+
+
+def hook(x, kernel, *args, **kwargs):
+    SEEN.append(kernel)
+    return jnp.dot(x, kernel)
+
+
+class Net(nnx.Module):
+    def __init__(self, width: int, *, rngs: nnx.Rngs):
+        self.down = self._block(width, rngs)
+        self.head = nnx.Linear(width, 2, rngs=rngs)
+
+    def _block(self, channels: int, rngs: nnx.Rngs):
+        conv = nnx.Linear(in_features=channels, out_features=channels, rngs=rngs)
+        norm = nnx.LayerNorm(channels, rngs=rngs)
+
+        def forward(x):
+            h = norm(conv(x))
+            return x + nnx.gelu(h)
+
+        return forward
+
+    def __call__(self, x):
+        return self.head(self.down(x))
+
+"""
+
+
+def _net_keeps_nothing(header: str) -> bool:
+    ctx = context("def f(model, data):\n    return model(data)\n", header)
+    return visible_keeps_nothing(ctx, ctx.graph.functions["f"], {"model": "Net", "data": DATA})
+
+
+def test_a_factory_closure_over_plain_layers_keeps_nothing() -> None:
+    """`self.down = self._block(...)`: the closure runs its own listed layers on data."""
+    assert _net_keeps_nothing(FACTORY_CLASS)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the closure hands its argument to a global list: no factory, the field unknown
+        (
+            "            h = norm(conv(x))\n",
+            "            SEEN.append(x)\n            h = norm(conv(x))\n",
+        ),
+        # a layer given a hook that runs at every call: no factory
+        (
+            "in_features=channels, out_features",
+            "dot_general=hook, in_features=channels, out_features",
+        ),
+        # a layer's hook set once it is built: the module does not keep its layers
+        ("        return forward\n", "        conv.dot_general = hook\n        return forward\n"),
+        # the field stored again outside `__init__`
+        (
+            "    def __call__(self, x):\n",
+            "    def swap(self, f):\n        self.down = f\n\n    def __call__(self, x):\n",
+        ),
+        # the closure called with an unknown value besides the data
+        ("self.head(self.down(x))", "self.head(self.down(x, SEEN))"),
+    ],
+)
+def test_a_factory_closure_is_read_only_as_proven(old: str, new: str) -> None:
+    assert old in FACTORY_CLASS
+    assert not _net_keeps_nothing(FACTORY_CLASS.replace(old, new, 1))

@@ -931,3 +931,28 @@ def test_an_array_stored_as_a_module_attribute_is_a_leaf(name: str) -> None:
 
     transform(name)(probe)(holder)
     assert isinstance(seen["w"], jax.core.Tracer) and holder.w is not w
+
+
+def test_nnx_jit_returns_new_array_buffers_and_a_module_given_as_it_is() -> None:
+    """`NEW_ARRAY_OUTPUTS`: an argument's or a global's array returned as it is comes
+    back in a new buffer; a module argument returned comes back as the very object."""
+    assert {"flax.nnx.jit"} == nnx_api.NEW_ARRAY_OUTPUTS
+    kept = jnp.arange(4.0)
+    x = jnp.ones(4)
+    out = nnx.jit(lambda a: (a, kept, a * 2))(x)
+    got = {pointer for leaf in out for pointer in pointers(leaf)}
+    assert got.isdisjoint(pointers(x) | pointers(kept)) and len(got) == 3
+    net = model()
+    assert nnx.jit(lambda m: m)(net) is net
+
+
+def test_nnx_value_and_grad_gives_the_value_as_an_array() -> None:
+    """`overlays.PLAIN_VALUE_AND_GRADS`: with no `has_aux`, the value is the one array
+    the function returns; the gradient, state of the argument's structure."""
+    from autoopt.analysis import overlays
+
+    assert nnx_api.VALUE_AND_GRAD_LIKE <= overlays.PLAIN_VALUE_AND_GRADS
+    net = model()
+    value, grads = nnx.value_and_grad(lambda m, x: jnp.mean(m(x) ** 2))(net, jnp.ones((2, 3)))
+    assert isinstance(value, jax.Array) and value.shape == ()
+    assert jax.tree.structure(grads) == jax.tree.structure(nnx.state(net, nnx.Param))

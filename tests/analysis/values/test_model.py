@@ -498,3 +498,45 @@ def test_unpacking_a_map_of_an_array_maker(line: str, kind: Kind) -> None:
 def test_a_map_rebound_in_the_module_is_not_the_builtin() -> None:
     body = "map = lambda f, xs: xs\nsplits = load()\na, b = map(jnp.asarray, splits)\n"
     assert value_at_end(body, "b").kind is Kind.UNKNOWN
+
+
+_NNX_LOSS = "from flax import nnx\n\n" + _LOSS
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "kind"),
+    [
+        # `nnx.value_and_grad` gives the value as `jax.value_and_grad` does
+        (_NNX_LOSS + "v, g = nnx.value_and_grad(loss)(m, jnp.ones((2, 3)))", "v", Kind.ARRAY),
+        (_NNX_LOSS + "v, g = nnx.value_and_grad(loss)(m, jnp.ones((2, 3)))", "g", Kind.PYTREE),
+        (
+            _NNX_LOSS + "v, g = nnx.value_and_grad(loss, has_aux=True)(m, jnp.ones((2, 3)))",
+            "v",
+            Kind.PYTREE,
+        ),
+    ],
+)
+def test_the_parts_of_nnx_value_and_grad(body: str, name: str, kind: Kind) -> None:
+    assert value_at_end(body, name).kind is kind
+
+
+_SPLIT = "from sklearn.model_selection import train_test_split\n\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        # a split of JAX arrays: a list of new JAX arrays
+        (_SPLIT + "x = jnp.ones((8, 2))\na, b = train_test_split(x, test_size=0.25)", Kind.ARRAY),
+        (
+            _SPLIT + "x = jnp.ones((8, 2))\na, b, c, d = train_test_split(x, x, random_state=0)",
+            Kind.ARRAY,
+        ),
+        # of a list or of something unknown: its items as they are
+        (_SPLIT + "a, b = train_test_split([1, 2, 3, 4])", Kind.UNKNOWN),
+        (_SPLIT + "a, b = train_test_split(load())", Kind.UNKNOWN),
+        (_SPLIT + "x = jnp.ones((8, 2))\na, b = train_test_split(*[x])", Kind.UNKNOWN),
+    ],
+)
+def test_a_split_of_arrays_gives_arrays(body: str, kind: Kind) -> None:
+    assert value_at_end(body, "a").kind is kind
