@@ -133,6 +133,7 @@ from autoopt.analysis.facts.unkept_arguments import (
     UNKNOWN,
     construction_keeps_nothing,
     keeps_no_argument,
+    lambda_keeps_nothing,
     visible_keeps_nothing,
 )
 from autoopt.analysis.overlays import equinox as eqx_api
@@ -438,10 +439,19 @@ class Sharing:
                     self._link(bound_names(item.asname.name), self.shares(item.item))
         elif type(node) is cst.FunctionDef or type(node) is cst.ClassDef:
             self._link_definition(node)
+        self._link_comprehensions(node)
         for call in stmt.calls:
             self._link_mutation(call)
             self._link_retention(call)
         self._link_yields(stmt)
+
+    def _link_comprehensions(self, node: cst.CSTNode) -> None:
+        """A comprehension's target holds what its iterable holds, as a loop's does
+        (`[seen.append(v) for v in params.values()]` puts the leaves into `seen`)."""
+        for expr in evaluated_exprs(node):  # a loop's header, not its body
+            for inner in scope_nodes(expr):
+                if type(inner) is cst.CompFor:
+                    self._link(bound_names(inner.target), self.shares(inner.iter))
 
     def _link_definition(self, node: cst.FunctionDef | cst.ClassDef) -> None:
         """What a definition evaluates once, when it runs, and keeps: a function's default
@@ -534,8 +544,10 @@ class Sharing:
         """Code that may keep what it is given: the receiver of an unknown method keeps
         its arguments (`monitor.observe(w)`); an unknown or impure function may keep them
         anywhere (`RETAINED`), and a variable called (`model(x)`, a class's `__call__` or
-        a closure) its own objects too; an argument a function of the module is proven
-        to keep apart (`_apart`) takes no part."""
+        a closure) its own objects too, as a variable whose method of a name a class of
+        the module defines is called (`model.predict(x)`: that code runs with the object
+        as `self`); an argument a function of the module is proven to keep apart
+        (`_apart`) takes no part."""
         if self._link_compiled(call):
             return
         apart = self._apart(call)
@@ -554,8 +566,8 @@ class Sharing:
             return
         func = call.func
         holder = base_name(func.value) if type(func) is cst.Attribute else None
-        if own is not None or holder is None or holder in self.ignored:
-            holder = RETAINED
+        if own is not None or holder is None or holder in self.ignored | args.names():
+            holder = RETAINED  # `model.predict(x)` may keep `model`'s objects anywhere
             self.retainers.setdefault(self.ctx.code(func), set()).update(args.names())
         self._link({holder}, Shares(weak=args.names()))
         together = frozenset(args.names() | {holder})  # may put any into any other of them
@@ -649,6 +661,11 @@ class Sharing:
                 out.add(self.shares(arg.value))
             out.add(self._called(func.func))
             return out
+        if type(func) is cst.Attribute:  # `model.predict(x)`: a class's code runs on `model`
+            root = base_name(func.value)
+            variable = root is not None and root in self.ctx.per_module(_variables)
+            own = func.attr.value in self.ctx.per_module(class_methods)
+            return self.shares(func.value) if own and variable and root not in self.ignored else out
         if type(func) is not cst.Name or func.value in self.ignored:
             return out
         if func.value not in self.ctx.per_module(_variables):
@@ -755,7 +772,7 @@ class Sharing:
         qual = self.ctx.qualify(call.func) or ""
         name = dotted(call.func) or ""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.compiled:
-            return True
+            return self._given_unkept_functions(call, qual)  # `jax.tree.map(f, params)` runs `f`
         if qual in overlays.JIT_SPELLINGS:
             return True  # `eqx.filter_jit(f)`, like `jax.jit(f)`, keeps the function only
         if qual in overlays.UNKEPT_OBJECTS or qual in nnx_api.VARIABLE_TYPES:
@@ -802,6 +819,53 @@ class Sharing:
         if fn.node.decorators:
             return False
         return not purity.impurities(owner, fn) or self._visibly_unkept(owner, fn, call)
+
+    def _given_unkept_functions(self, call: cst.Call, qual: str) -> bool:
+        """Whether each function a JAX call runs on the values it is given (its first
+        argument, where it is one of `EAGER_CALLERS`, and `is_leaf=`) is proven to keep
+        none of them and change none in place: a function of JAX, NumPy or `math`; a
+        function of the module or a lambda read so (`unkept_arguments`), its parameters
+        data where every other argument by position is, by the value model, a JAX array
+        or a pytree of arrays (a tree map's leaves), else unknown."""
+        given = [
+            a.value for a in call.args if a.keyword is not None and a.keyword.value == "is_leaf"
+        ]
+        positional = [a for a in call.args if a.keyword is None]
+        if qual in jax_api.EAGER_CALLERS:
+            if not positional or any(a.star for a in call.args):
+                return False
+            given.append(positional[0].value)
+        if not given:
+            return True
+        values = model(self.ctx)
+        data = self.at is not None and all(
+            values.value_of(self.at, a.value).is_arrays for a in positional[1:]
+        )
+        kind = DATA if data and qual in jax_api.EAGER_CALLERS and len(given) == 1 else UNKNOWN
+        return all(self._unkept_function(f, kind) for f in given)
+
+    def _unkept_function(self, func: cst.BaseExpression, kind: str) -> bool:
+        """`func` is a function of JAX, NumPy or `math`, or a function of the module or a
+        lambda proven, its parameters holding `kind`, to keep none of them."""
+        if type(func) in (cst.Name, cst.Attribute) and (self.ctx.qualify(func) or "").startswith(
+            ("jax.", "numpy.", "math.")
+        ):
+            return True
+        if type(func) is cst.Lambda and self.at is not None:
+            free = {n.value for n in read_names(func.body)} - {
+                p.name.value for p in func.params.params
+            }
+            values = model(self.ctx)
+            known = {n: DATA for n in free if values.name(self.at, n).kind in _DATA_KINDS}
+            return lambda_keeps_nothing(self.ctx, func, self.scope, kind, known)
+        fn = (
+            self.ctx.graph.resolve_function(func.value, self.scope)
+            if type(func) is cst.Name
+            else None
+        )
+        if fn is None or fn.node.decorators or fn.scope != MODULE:
+            return False
+        return visible_keeps_nothing(self.ctx, fn, dict.fromkeys(fn.params, kind))
 
     def _constructs_only(self, call: cst.Call, cls: str) -> bool:
         """`cls(...)` of a plain class keeping what it is given only in the object it makes

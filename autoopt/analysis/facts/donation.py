@@ -75,6 +75,7 @@ from autoopt.analysis.facts.nnx_optimizers import own_optimizer
 from autoopt.analysis.facts.no_arrays import holds_no_array
 from autoopt.analysis.facts.reflection import locals_escape
 from autoopt.analysis.facts.shadowed_imports import reads_import_only
+from autoopt.analysis.facts.syntax_hooks import keeping_hook
 from autoopt.analysis.facts.wrapper_fields import field_clear, holds_whole, instance
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import jax as jax_api
@@ -204,6 +205,8 @@ def verdicts(ctx: ModuleContext, target: Target) -> tuple[list[Donation], list[s
             module_fix, module_why = _module_premise(ctx, sites, index, param)
             if module_fix is _UNSAFE:
                 fix, why = module_fix, module_why
+        if fix is _SAFE and keeping_hook(ctx):
+            fix, why = _UNSAFE, keeping_hook(ctx)  # code no call shows may keep the buffers
         if fix is _NONE:
             blocked.append(why)
         else:

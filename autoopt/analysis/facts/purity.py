@@ -56,6 +56,7 @@ from autoopt.analysis.facts.library_objects import (
     pure_method,
     refers_to_global,
 )
+from autoopt.analysis.facts.module_structure import class_methods
 from autoopt.analysis.facts.nnx_instances import (
     field_instance,
     is_layer,
@@ -318,14 +319,18 @@ def _project_impurity(ctx: ModuleContext, qual: str, seen: frozenset[str]) -> st
 
 
 def _method_impurity(ctx: ModuleContext, stmt: Stmt, name: str, head: str) -> str | None:
-    """A method of a parameter or local: pure only on arrays and Python containers."""
+    """A method of a parameter or local: pure only on arrays and Python containers (a
+    pytree may be an object of a class of the module, an equinox module: a method of a
+    name such a class defines is its code)."""
     value = model(ctx).name(stmt, head)
     kind = value.kind
     if kind is Kind.UNKNOWN:
         return _unknown_receiver(ctx, stmt, name, head)
+    method = name.partition(".")[2]
+    if kind is Kind.PYTREE and method in ctx.per_module(class_methods):
+        return f"calls `{name}`, a method a class of this file defines, {UNSEEN}"  # a module
     if kind in _METHOD_SAFE_KINDS:
         return None
-    method = name.partition(".")[2]
     if (
         value.detail in overlays.STATIC_CLASSES
         and f"{value.detail}.{method}" in overlays.PURE_METHODS

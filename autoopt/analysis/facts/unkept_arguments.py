@@ -181,6 +181,15 @@ def visible_keeps_nothing(
     return True
 
 
+def lambda_keeps_nothing(
+    ctx: ModuleContext, node: cst.Lambda, scope: str, given: str, free: Mapping[str, str]
+) -> bool:
+    """Whether calling the lambda `node` of `scope`, its parameters holding `given` (`DATA`
+    or unknown) and the names it closes over what `free` says, keeps none of its
+    arguments and changes none in place (`visible_keeps_nothing`'s reading)."""
+    return _Reader(ctx, frozenset()).lambda_reads(node, scope, given, free)
+
+
 class _Kept(Exception):
     """The function read may keep or change what it is given."""
 
@@ -196,7 +205,7 @@ class _Reader:
         # the fields stored so far in the object under construction, where one is read
         self.made = made
         self.env: dict[str, str] = {}
-        self.fn: Function | None = None
+        self.scope = MODULE  # where the code read resolves the names it calls
         self.returns: list[str] = []
         self.shared: set[str] = set()
 
@@ -216,7 +225,7 @@ class _Reader:
             raise _Kept
         if any(isinstance(n, _MAKES_CODE) for n in scope_nodes(node.body)):
             raise _Kept
-        self.fn = fn
+        self.scope = fn.qualname
         self.seen = self.seen | {fn.qualname}
         self.env = {**(free or {}), **{p: given.get(p, UNKNOWN) for p in fn.params}}
         self.shared = set(fn.params)  # names that may hold an argument or a part of one
@@ -421,8 +430,7 @@ class _Reader:
         kind = self.env.get(name)
         if kind is not None:
             return self._object_call(call, kind, "__call__", args)
-        assert self.fn is not None
-        target = self.ctx.graph.resolve_function(name, self.fn.qualname)
+        target = self.ctx.graph.resolve_function(name, self.scope)
         if target is not None and target.scope == MODULE:
             return self._run(target, call, {})
         module_names = {n for s in self.ctx.graph.scope_stmts(MODULE) for n in s.defs}
@@ -501,7 +509,7 @@ class _Reader:
             return UNKNOWN
         if params.kwonly_params or params.posonly_params or any(p.default for p in params.params):
             return UNKNOWN
-        self.fn = init
+        self.scope = init.qualname
         local = {n for s in self.ctx.graph.scope_stmts(init.qualname) for n in s.defs}
         self.env = dict.fromkeys(local | set(init.params), UNKNOWN)
         self.env.update((p.name.value, DATA) for p in params.params)
@@ -510,6 +518,26 @@ class _Reader:
             return f"{LAYER}lambda" if self.expr(node.body) == DATA else UNKNOWN
         except _Kept:
             return UNKNOWN
+
+    def lambda_reads(
+        self, node: cst.Lambda, scope: str, given: str, free: Mapping[str, str]
+    ) -> bool:
+        """Whether the lambda `node` of `scope`, its plain parameters holding `given` and
+        the names it closes over what `free` says (else unknown), keeps none of them
+        and changes none in place."""
+        params = node.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg:
+            return False
+        if params.kwonly_params or params.posonly_params or any(p.default for p in params.params):
+            return False
+        self.scope = scope
+        self.env = {**free, **{p.name.value: given for p in params.params}}
+        self.shared = {p.name.value for p in params.params}
+        try:
+            self.expr(node.body)
+        except _Kept:
+            return False
+        return True
 
     def _run(
         self,

@@ -412,6 +412,14 @@ CALLING = TRACING_TRANSFORMS | TREE_MAPS | frozenset(
      "jax.lax.reduce", "jax.lax.reduce_window", "jax.custom_gradient",
      "jax.closure_convert", "jax.linear_transpose"}
 )  # fmt: skip
+#: JAX calls that call the function they are given (their first argument) on the very
+#: values they are given, as the call runs: tree maps and reductions over the leaves,
+#: host callbacks. (Any function given as `is_leaf=` runs on every node of a tree.)
+EAGER_CALLERS = TREE_MAPS | frozenset(
+    {"jax.tree_util.tree_map_with_path", "jax.tree.map_with_path", "jax.tree_util.tree_reduce",
+     "jax.tree.reduce", "jax.debug.callback", "jax.pure_callback",
+     "jax.experimental.io_callback"}
+)  # fmt: skip
 #: JAX namespaces whose functions never donate an argument: donation is an option of a
 #: jit's wrapper, and a function one of them is given (`lax.scan`'s body) is traced,
 #: where no call donates.
