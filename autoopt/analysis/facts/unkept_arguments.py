@@ -41,7 +41,18 @@ calls replaces with new arrays, which put none of its arguments' buffers anywher
   parameters returning data, or an
   object of such a class, or an `nnx.Sequential` of these given by position, called
   with one array (each element in turn must return data); where `__init__` stores one
-  of several such values (`lambda x: x` in one branch), each is read;
+  of several such values (`lambda x: x` in one branch), each is read; a field of an
+  equinox module that stores what its constructor is given (`self.n = n`, or a class
+  that declares its fields: `facts/field_arguments.py`) holds what every construction
+  gives it, read at the call: data no code changes in place, by the value model, or
+  such an equinox layer;
+- a diffrax solve (`overlays/diffrax.py`), a jit that runs its vector field on tracers,
+  given an `ODETerm` of an equinox module of the module whose `__call__(t, y, args)`,
+  read as above given data, returns data, and whose every field holds data, a layer
+  `SEALED_LAYERS` lists or such a module (the jit's cache keeps the leaves that are no
+  arrays), a plain solver built from nothing (`PLAIN_SOLVERS`), a `SaveAt` of states
+  given data and data for the rest, keeps nothing; its solution is read only for the
+  data `SOLUTION_DATA` lists;
 - a value of unknown kind is never called, operated on, iterated or indexed, and none of
   its methods runs: it may only be bound, returned, put in a tuple, or given to a method
   of data.
