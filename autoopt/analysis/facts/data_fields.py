@@ -12,7 +12,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
 from autoopt.analysis.facts.attribute_stores import stored_elsewhere, stores_attribute
-from autoopt.analysis.facts.nnx_modules import binding_call
+from autoopt.analysis.facts.bindings import binding_call
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.unkept_arguments import plain_class
 from autoopt.analysis.values.lattice import Kind

@@ -15,9 +15,9 @@ a program, not a library) and:
   callers autoopt does not follow may be. A module given without a file has no project.
 
 Then its call sites are the graph's direct calls `f(...)`, one per call. The calls
-building an instance of a class (`class_call_sites`, the class bound once at the
+building an instance of a class (`construction_sites`, the class bound once at the
 module's top level, undecorated, only ever called) are read so too, against its
-`__init__`. A function
+`__init__` where it has one (`class_call_sites`). A function
 whose one decorator is its jit (`unseen_callers(..., jitted=True)`) is read the same way:
 the name holds the jit's wrapper, which hands each call's arguments on to the function.
 
@@ -86,13 +86,23 @@ def unseen_callers(ctx: ModuleContext, fn: Function, jitted: bool = False) -> st
 
 def class_call_sites(ctx: ModuleContext, init: Function) -> tuple[list[CallSite], str]:
     """Every call `C(...)` building an instance of the class whose `__init__` is `init`,
-    when all are proven in sight as for a function (`unseen_callers`: a class of the
-    module's top level, undecorated, bound once, only ever called), else no sites and
-    the premise that fails. Positional arguments bind the parameters after `self`."""
+    when all are proven in sight (`construction_sites`), else no sites and the premise
+    that fails. Positional arguments bind the parameters after `self`."""
     cls = init.scope
+    if init.qualname != f"{cls}.{init.name}":
+        return [], f"`{cls}` is not a class bound once at the module's top level"
+    sites, unknown = construction_sites(ctx, cls)
+    return [CallSite(s.stmt, s.call, init, bound=True) for s in sites], unknown
+
+
+def construction_sites(ctx: ModuleContext, cls: str) -> tuple[list[CallSite], str]:
+    """Every call `cls(...)` building an instance of class `cls` of the module, when all
+    are proven in sight as for a function (`unseen_callers`: a class of the module's top
+    level, undecorated, bound once, only ever called), else no sites and the premise that
+    fails. No function is given the sites: an argument is read by keyword or position."""
     binders = [s for s in ctx.graph.scope_stmts(MODULE) if cls in s.defs]
     node = binders[0].node if len(binders) == 1 else None
-    if type(node) is not cst.ClassDef or node.decorators or init.qualname != f"{cls}.{init.name}":
+    if type(node) is not cst.ClassDef or node.decorators:
         return [], f"`{cls}` is not a class bound once at the module's top level"
     if not is_script(ctx):
         return [], f"`{cls}` is in a module that may be imported: its callers are not all known"
@@ -105,7 +115,7 @@ def class_call_sites(ctx: ModuleContext, init: Function) -> tuple[list[CallSite]
     if importer:
         return [], f"`{importer}` may import this module and call `{cls}`"
     sites = [
-        CallSite(stmt, call, init, bound=True)
+        CallSite(stmt, call)
         for stmt in ctx.graph.stmts
         for call in stmt.calls
         if type(call.func) is cst.Name and call.func.value == cls

@@ -29,6 +29,7 @@ import libcst as cst
 from autoopt.analysis.core import execution
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.bindings import binding_call
 from autoopt.analysis.facts.closure_factories import leaf_fields
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.model import RequireImport
@@ -80,22 +81,6 @@ def library_class(ctx: ModuleContext, reader: Stmt, name: str) -> str | None:
     value = binding_call(ctx, reader, name)
     qual = ctx.qualify(value.func) if value is not None else None
     return qual if qual in nnx_api.MODULE_CLASSES else None
-
-
-def binding_call(ctx: ModuleContext, reader: Stmt, name: str) -> cst.Call | None:
-    """The call `name = C(...)` that alone binds `name` where `reader` reads it, and
-    dominates it; None for a parameter, a global or nonlocal, or anything else."""
-    fn = ctx.graph.functions.get(reader.scope)
-    if fn is not None and (name in fn.params or name in fn.globals | fn.nonlocals):
-        return None
-    binders = ctx.graph.reaching_defs(reader, name)
-    if len(binders) != 1 or not ctx.graph.dominates(binders[0], reader):
-        return None
-    node = binders[0].node
-    if type(node) is not cst.Assign or len(node.targets) != 1:
-        return None
-    target, value = node.targets[0].target, node.value
-    return value if type(target) is cst.Name and type(value) is cst.Call else None
 
 
 def _module_classes(ctx: ModuleContext) -> dict[str, str]:

@@ -41,7 +41,18 @@ calls replaces with new arrays, which put none of its arguments' buffers anywher
   parameters returning data, or an
   object of such a class, or an `nnx.Sequential` of these given by position, called
   with one array (each element in turn must return data); where `__init__` stores one
-  of several such values (`lambda x: x` in one branch), each is read;
+  of several such values (`lambda x: x` in one branch), each is read; a field of an
+  equinox module that stores what its constructor is given (`self.n = n`, or a class
+  that declares its fields: `facts/field_arguments.py`) holds what every construction
+  gives it, read at the call: data no code changes in place, by the value model, or
+  such an equinox layer;
+- a diffrax solve (`overlays/diffrax.py`), a jit that runs its vector field on tracers,
+  given an `ODETerm` of an equinox module of the module whose `__call__(t, y, args)`,
+  read as above given data, returns data, and whose every field holds data, a layer
+  `SEALED_LAYERS` lists or such a module (the jit's cache keeps the leaves that are no
+  arrays), a plain solver built from nothing (`PLAIN_SOLVERS`), a `SaveAt` of states
+  given data and data for the rest, keeps nothing; its solution is read only for the
+  data `SOLUTION_DATA` lists;
 - a value of unknown kind is never called, operated on, iterated or indexed, and none of
   its methods runs: it may only be bound, returned, put in a tuple, or given to a method
   of data.
@@ -70,16 +81,22 @@ import libcst as cst
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import MUTATING_METHODS, read_names, scope_nodes
-from autoopt.analysis.core.graph import MODULE, Function
-from autoopt.analysis.facts.attribute_stores import stored_elsewhere
+from autoopt.analysis.core.graph import MODULE, Function, Stmt
+from autoopt.analysis.facts.attribute_stores import init_named, stored_elsewhere
+from autoopt.analysis.facts.bindings import binding_call
 from autoopt.analysis.facts.closure_factories import closure_layer, field_closure, leaf_fields
 from autoopt.analysis.facts.constructors import field_value, literal_defaults
+from autoopt.analysis.facts.declared_fields import declared_fields
+from autoopt.analysis.facts.field_arguments import equinox_fields, field_arguments
 from autoopt.analysis.facts.plain_layers import equinox_layer, plain_layer
+from autoopt.analysis.overlays import diffrax as diffrax_api
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_nnx as nnx_api
 from autoopt.analysis.overlays import jax as jax_api
 from autoopt.analysis.overlays import optax as optax_api
 from autoopt.analysis.overlays import python as python_api
+from autoopt.analysis.values.lattice import Kind
+from autoopt.analysis.values.model import model
 
 #: A value whose methods and operators run no code of the program.
 DATA = "data"
@@ -100,10 +117,23 @@ _SEQUENCE = "sequence:"
 _EITHER = "either:"
 #: The prefix of the kind of a factory method's closure (`closure:Net._block.forward`).
 _CLOSURE = "closure:"
+#: Kinds of diffrax's objects proven to run no code of the program but what was read.
+_DIFFRAX = "diffrax:"
+_TERM = f"{_DIFFRAX}term"
+_SOLVER = f"{_DIFFRAX}solver"
+_SAVE = f"{_DIFFRAX}save"
+_SOLUTION = f"{_DIFFRAX}solution"
+_DIFFRAX_CALLS = diffrax_api.PLAIN_SOLVERS | {
+    diffrax_api.SAVE_AT, diffrax_api.ODE_TERM, diffrax_api.SOLVE
+}  # fmt: skip
 _MAX_DEPTH = 4
 _LIBRARIES = ("jax.", "numpy.", "math.")
 _DATA_RESULTS = optax_api.LOSSES | nnx_api.JAX_FUNCTIONS | nnx_api.POOLING
 _BUILTINS = python_api.PURE_BUILTINS | {"print"}
+#: Values of the value model no code changes in place, whose operators run no program code.
+_IMMUTABLE_DATA = frozenset(
+    {Kind.ARRAY, Kind.HOST_ARRAY, Kind.SCALAR, Kind.STRING, Kind.DTYPE, Kind.NONE, Kind.SHAPE}
+)
 _MAKES_CODE = (
     cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Yield,
     cst.Await, cst.NamedExpr, cst.FunctionDef, cst.ClassDef, cst.Global, cst.Nonlocal,
@@ -382,7 +412,9 @@ class _Reader:
             return DATA
         if base.startswith(_MADE):
             return (self.made or {}).get(expr.attr.value, UNKNOWN)  # a method: unknown
-        if base.startswith((LAYER, _SEQUENCE, _EITHER)) or not base:
+        if base == _SOLUTION and expr.attr.value in diffrax_api.SOLUTION_DATA:
+            return DATA  # `sol.ys`
+        if base.startswith((LAYER, _SEQUENCE, _EITHER, _DIFFRAX)) or not base:
             return UNKNOWN
         return field_kind(self.ctx, base, expr.attr.value)
 
@@ -398,6 +430,8 @@ class _Reader:
                 raise _Kept  # a function it is given (`jax.tree.map(keep, x)`) may keep
             pure = qual.startswith(_LIBRARIES) or qual in _DATA_RESULTS
             return DATA if pure else UNKNOWN
+        if qual in _DIFFRAX_CALLS:
+            return self._diffrax_call(qual, call, args)
         if qual or keeps_no_argument(self.ctx, call):
             raise _Kept  # another library's code
         if type(func) is cst.Name:
@@ -407,6 +441,72 @@ class _Reader:
         if type(func) is cst.Call:
             return self._mapped_call(func, args)
         raise _Kept
+
+    # -- diffrax --------------------------------------------------------------------
+    def _diffrax_call(self, qual: str, call: cst.Call, args: list[str]) -> str:
+        """A diffrax object that runs no code of the program but a vector field read here,
+        given what `args` says (`overlays/diffrax.py`): a plain solver built from nothing,
+        a `SaveAt` of states given data, an `ODETerm` of a vector field `_vector_field`
+        proves, and the solve of these and data, whose solution holds data where
+        `SOLUTION_DATA` says; else it raises."""
+        named = {a.keyword.value: k for a, k in zip(call.args, args, strict=True) if a.keyword}
+        positional = [k for a, k in zip(call.args, args, strict=True) if a.keyword is None]
+        if qual in diffrax_api.PLAIN_SOLVERS and not args:
+            return _SOLVER
+        saves = bool(args) and set(named) <= diffrax_api.SAVES_STATES
+        if qual == diffrax_api.SAVE_AT and saves and not positional and set(args) == {DATA}:
+            return _SAVE
+        field = len(args) == 1 and set(named) <= {diffrax_api.VECTOR_FIELD}
+        if qual == diffrax_api.ODE_TERM and field and self._vector_field(args[0]):
+            return _TERM
+        if qual == diffrax_api.SOLVE and self._solve(positional, named):
+            return _SOLUTION
+        raise _Kept
+
+    def _solve(self, positional: list[str], named: dict[str, str]) -> bool:
+        """The solve given a term, a plain solver, data for each other parameter it takes
+        and a `SaveAt` of states, if any option (`SOLVE_PARAMETERS`, `SOLVE_OPTIONS`)."""
+        params = diffrax_api.SOLVE_PARAMETERS
+        given = dict(zip(params, positional, strict=False))
+        if len(positional) > len(params) or set(named) & set(given):
+            return False
+        if not set(named) <= set(params) | diffrax_api.SOLVE_OPTIONS:
+            return False
+        given.update(named)
+        wanted = {params[0]: _TERM, params[1]: _SOLVER, diffrax_api.SAVE_OPTION: _SAVE}
+        required = set(params) - {diffrax_api.SOLVE_ARGS}
+        return required <= set(given) and all(k == wanted.get(p, DATA) for p, k in given.items())
+
+    def _vector_field(self, kind: str) -> bool:
+        """An equinox module of a class of the module whose every field holds no buffer but
+        its array leaves (`_inert`: the solve's jit keeps the others in its cache) and whose
+        `__call__(t, y, args)`, given data, returns data and keeps nothing (read as any
+        method is; the solve runs it on tracers)."""
+        target = self.ctx.graph.functions.get(f"{kind}.__call__") if kind else None
+        if target is None or target.scope != kind or not self._inert(kind, 0):
+            return False
+        params = target.node.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg:
+            return False
+        if params.kwonly_params or params.posonly_params or len(params.params) != 4:
+            return False
+        given = {target.params[0]: kind, **dict.fromkeys(target.params[1:], DATA)}
+        return _Reader(self.ctx, self.seen).function(target, given) == DATA
+
+    def _inert(self, kind: str, depth: int) -> bool:
+        """An equinox module class of the module (`field_arguments.equinox_fields`) whose
+        every field holds data, an equinox layer `SEALED_LAYERS` lists, or such a module."""
+        fields = equinox_fields(self.ctx, kind) if kind in self.ctx.graph.classes else None
+        if fields is None or depth >= _MAX_DEPTH:
+            return False
+        for name in fields:
+            held = field_kind(self.ctx, kind, name)
+            layer = held[len(LAYER) :] if held.startswith(LAYER) else None
+            if held == DATA or layer in eqx_api.SEALED_LAYERS:
+                continue
+            if layer is not None or not self._inert(held, depth + 1):
+                return False
+        return True
 
     def _mapped_call(self, transform: cst.Call, args: list[str]) -> str:
         """`jax.vmap(self.out)(x)` of an equinox layer `FRESH_CALLS` lists, given data
@@ -586,15 +686,21 @@ def field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
     """The kind of field `name` of an instance of module class `cls`, where nothing in
     the module but the `__init__` of such a class stores an attribute of that name: each
     value `__init__` stores in it (`_value_kind`), one of them where there are several;
-    else unknown."""
+    what every construction gives it, where `__init__` stores a parameter or the class
+    declares its fields (`_passed_kind`); a factory method's closure where `__init__`
+    stores one (`closure_factories.field_closure`); else unknown."""
     closure = field_closure(ctx, cls, name)
     if closure is not None:
         return f"{_CLOSURE}{closure.qualname}"
+    if declared_fields(ctx, cls) is not None:
+        return _passed_kind(ctx, cls, name)
     found = leaf_fields(ctx, cls)
     if found is None or stored_elsewhere(ctx, name, found[1]):
         return UNKNOWN
     init = found[0]
     values = [field_value(s) for s in found[1] if _field_name(s.node) == name]
+    if len(values) == 1 and type(values[0]) is cst.Name:
+        return _passed_kind(ctx, cls, name)  # `self.latent_size = latent_size`
     kinds = sorted({_value_kind(ctx, v, init) for v in values})
     if not kinds or UNKNOWN in kinds:
         return UNKNOWN
@@ -615,7 +721,8 @@ def _value_kind(ctx: ModuleContext, value: cst.BaseExpression, init: Function) -
         return f"{LAYER}{layer}"
     func = value.func
     if type(func) is cst.Name and func.value in ctx.graph.classes:
-        return func.value if leaf_fields(ctx, func.value) is not None else UNKNOWN
+        read = leaf_fields(ctx, func.value) or declared_fields(ctx, func.value)
+        return func.value if read is not None else UNKNOWN
     if ctx.qualify(func) != nnx_api.SEQUENTIAL or not value.args:
         return UNKNOWN
     if any(a.star or a.keyword is not None for a in value.args):
@@ -624,6 +731,40 @@ def _value_kind(ctx: ModuleContext, value: cst.BaseExpression, init: Function) -
     if any(not k or k.startswith((_SEQUENCE, _EITHER)) for k in kinds):
         return UNKNOWN  # unknown, or nested (its kind would not parse)
     return _SEQUENCE + ",".join(kinds)
+
+
+def _passed_kind(ctx: ModuleContext, cls: str, name: str) -> str:
+    """The kind of field `name` of an equinox module of class `cls` that stores what its
+    constructor is given there (`field_arguments`): the one kind of what every
+    construction gives (`_given_kind`), where no code but an `__init__` stores an
+    attribute of that name nor names `__init__` (which may run on an object out of
+    sight); else unknown. A step that rebuilds such an object (`module_structure`) keeps
+    it data: `apply_updates` makes an array of a data leaf given an array update, or keeps
+    it; `eqx.filter_jit` gives an array for an array leaf and the trace's own value for
+    any other, which the trace took as it was."""
+    if init_named(ctx) or stored_elsewhere(ctx, name, []):
+        return UNKNOWN
+    given = field_arguments(ctx, cls, name)
+    kinds = {_given_kind(ctx, stmt, expr) for stmt, expr in given or ()}
+    return kinds.pop() if len(kinds) == 1 else UNKNOWN
+
+
+def _given_kind(ctx: ModuleContext, at: Stmt, expr: cst.BaseExpression) -> str:
+    """What a construction read at `at` gives a field: data where the value model proves
+    it a value no code can change in place and whose operators run no code of the
+    program (a JAX or NumPy array, a number, a string, a dtype, None, a shape or a tuple
+    of arrays: not a list or dict, which code may fill later); an equinox layer
+    (`equinox_layer`) built there or by the call that alone binds a local name there,
+    in a function in which no function is nested (none may rebind it `nonlocal`); else
+    unknown."""
+    value = model(ctx).value_of(at, expr)
+    if value.kind in _IMMUTABLE_DATA or value.container == "tuple":
+        return DATA
+    nested = any(f.qualname.startswith(f"{at.scope}.") for f in ctx.graph.functions.values())
+    if type(expr) is cst.Name and at.scope in ctx.graph.functions and not nested:
+        expr = binding_call(ctx, at, expr.value) or expr
+    layer = equinox_layer(ctx, expr)
+    return f"{LAYER}{layer}" if layer is not None else UNKNOWN
 
 
 def _parts(kind: str, prefix: str, separator: str) -> list[str]:

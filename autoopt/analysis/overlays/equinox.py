@@ -90,6 +90,11 @@ ALIASING = {
 #: Base classes that make a class an immutable pytree of its fields: an object's field
 #: cannot be set once `__init__` returns, and `__init__` sets nothing but fields.
 MODULE_BASES = frozenset({"equinox.Module"})
+#: Bases whose subclass that declares its fields (annotated names with no value) and
+#: defines no `__init__` gets one taking a parameter per field, in the order the body
+#: declares them, by position or by keyword, and storing each argument in its field as
+#: given (`facts/declared_fields.py`).
+FIELD_INIT_BASES = frozenset({"equinox.Module"})
 #: Jits that hand their function new containers: a `Module`, tuple, list or dict argument
 #: is rebuilt around tracers of its array leaves, so the function never sees the caller's
 #: containers, only its other leaves (numbers, functions, plain objects) as they are.

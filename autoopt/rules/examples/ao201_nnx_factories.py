@@ -136,7 +136,7 @@ INVALID: tuple[Invalid, ...] = (
     Invalid(DIFFUSION, DIFFUSION_DONATED),
     # unsafe: the model's `__call__`, run eagerly before training, keeps its kernel
     _case(
-        ("import optax\n", "import optax\n\nSEEN = []\n"),
+        ("import train_test_split\n", "import train_test_split\n\nSEEN = []\n"),
         (_CALL, "        SEEN.append(self.time_mlp.kernel.value)\n" + _CALL),
         fix=_UNSAFE,
         message="`model(jnp.ones((1, 4)), jnp.zeros((1,), dtype=jnp.int32))` at line 65 runs "
@@ -175,7 +175,7 @@ INVALID: tuple[Invalid, ...] = (
     # unsafe: the step returns the loss's aux too (not proven one new array), and the list
     # holding it goes to code autoopt cannot see
     _case(
-        ("** 2)\n\n\n@nnx.jit", "** 2), predicted\n\n\n@nnx.jit"),
+        ("predicted) ** 2)\n", "predicted) ** 2), predicted\n"),
         ("nnx.value_and_grad(loss_fn)(model", "nnx.value_and_grad(loss_fn, has_aux=True)(model"),
         fix=_UNSAFE,
         message=_SHARED,

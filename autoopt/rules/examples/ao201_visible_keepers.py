@@ -185,6 +185,95 @@ EQX_EVALUATE_DONATED = EQX_EVALUATE.replace(
 #: `evaluate` also hands the model to the loader's own code, which may keep it.
 _WATCHED = ("    return total\n", "    loader.watch(model)\n    return total\n")
 
+
+#: diffrax's latent ODE example: the loop samples from the model between steps; the
+#: sample solves an ODE whose vector field is a module of the file (its fields given by
+#: position), in a `diffrax.diffeqsolve`, which runs it on tracers, and the latent's size
+#: is a field every construction gives a number (`analysis/facts/field_arguments.py`).
+LATENT_LOOP = """import diffrax
+import equinox as eqx
+import jax
+import jax.nn as jnn
+import jax.numpy as jnp
+import jax.random as jr
+import optax
+from plotting import Figure
+
+
+class Func(eqx.Module):
+    scale: jnp.ndarray
+    mlp: eqx.nn.MLP
+
+    def __call__(self, t, y, args):
+        return self.scale * self.mlp(y)
+
+
+class LatentODE(eqx.Module):
+    func: Func
+    latent_to_hidden: eqx.nn.MLP
+    hidden_to_data: eqx.nn.Linear
+    latent_size: int
+
+    def __init__(self, *, hidden_size, latent_size, key):
+        mkey, lhkey, hdkey = jr.split(key, 3)
+        scale = jnp.ones(())
+        mlp = eqx.nn.MLP(hidden_size, hidden_size, 8, 1, activation=jnn.softplus, key=mkey)
+        self.func = Func(scale, mlp)
+        self.latent_to_hidden = eqx.nn.MLP(latent_size, hidden_size, 8, 1, key=lhkey)
+        self.hidden_to_data = eqx.nn.Linear(hidden_size, 2, key=hdkey)
+        self.latent_size = latent_size
+
+    def sample(self, ts, *, key):
+        latent = jr.normal(key, (self.latent_size,))
+        y0 = self.latent_to_hidden(latent)
+        sol = diffrax.diffeqsolve(
+            diffrax.ODETerm(self.func),
+            diffrax.Tsit5(),
+            ts[0],
+            ts[-1],
+            0.1,
+            y0,
+            saveat=diffrax.SaveAt(ts=ts),
+        )
+        return jax.vmap(self.hidden_to_data)(sol.ys)
+
+
+def main(latent_size=2):
+    model = LatentODE(hidden_size=4, latent_size=latent_size, key=jr.PRNGKey(0))
+    optim = optax.sgd(0.01)
+    opt_state = optim.init(eqx.filter(model, eqx.is_inexact_array))
+
+    @eqx.filter_jit
+    def make_step(ts, model, opt_state):
+        grads = eqx.filter_grad(lambda m: jnp.sum(m.sample(ts, key=jr.PRNGKey(1))))(model)
+        updates, opt_state = optim.update(grads, opt_state)
+        model = eqx.apply_updates(model, updates)
+        return model, opt_state
+
+    figure = Figure()
+    ts = jnp.linspace(0.0, 1.0, 5)
+    for step in range(4):
+        model, opt_state = make_step(ts, model, opt_state)
+        if step % 2 == 0:
+            figure.plot(model.sample(ts, key=jr.PRNGKey(2)))
+    figure.show()
+
+
+main()
+"""
+LATENT_DONATED = LATENT_LOOP.replace(
+    "    @eqx.filter_jit\n", '    @eqx.filter_jit(donate="all-except-first")\n'
+)
+_FIELD_CALL = "        return self.scale * self.mlp(y)\n"
+_SAMPLED = "`ts` may hold the buffers of `model` and is passed in the same call"
+
+
+def _latent_case(*pairs: tuple[str, str]) -> Invalid:
+    """`LATENT_LOOP` edited by `pairs`: the sample may keep the model (unsafe)."""
+    code, expected = _edit(LATENT_LOOP, *pairs), _edit(LATENT_DONATED, *pairs)
+    return Invalid(code, expected, fix=_UNSAFE, message=_SAMPLED)
+
+
 INVALID: tuple[Invalid, ...] = (
     # safe: the loss function called eagerly, and the model class's `__call__` it runs,
     # keep nothing they are given
@@ -256,5 +345,22 @@ INVALID: tuple[Invalid, ...] = (
         PLAIN_DONATED,
         fix=_UNSAFE,
         message="`params` is handed to `evaluate`, which may keep it",
+    ),
+    # safe: the sample between steps keeps nothing: the solve runs the vector field,
+    # read to keep nothing given data, on tracers; its solver and `SaveAt` run nothing else
+    Invalid(LATENT_LOOP, LATENT_DONATED),
+    # unsafe: the vector field appends what it is given to a module list
+    _latent_case(
+        ("\n\nclass Func", "\nSEEN = []\n\n\nclass Func"),
+        (_FIELD_CALL, "        SEEN.append(y)\n" + _FIELD_CALL),
+    ),
+    # unsafe: the vector field's layer runs a function of the program's
+    _latent_case(("activation=jnn.softplus", "activation=lambda x: x")),
+    # unsafe: a `SaveAt` given a function to run on every saved state (none is read)
+    _latent_case(("saveat=diffrax.SaveAt(ts=ts)", "saveat=diffrax.SaveAt(ts=ts, fn=print)")),
+    # unsafe: a second construction gives the latent's size a list, which may hold
+    # anything (the sample computes a shape of it)
+    _latent_case(
+        ("\n\nmain()\n", "\n\nmain()\nLatentODE(hidden_size=4, latent_size=[2], key=None)\n")
     ),
 )

@@ -438,6 +438,156 @@ def test_an_equinox_layer_given_an_unknown_value_may_run_its_code() -> None:
     assert not visible_keeps_nothing(ctx, fn, {"self": "Decoder", "ts": UNKNOWN})
 
 
+#: The latent ODE's decoder (diffrax's example): a solve of a vector field of the module.
+DIFFRAX_CLASS = """
+import diffrax
+import equinox as eqx
+import jax
+import jax.nn as jnn
+import jax.numpy as jnp
+import jax.random as jr
+
+SEEN = []
+
+
+def keep(y):
+    SEEN.append(y)
+    return y
+
+
+class Func(eqx.Module):
+    scale: jnp.ndarray
+    mlp: eqx.nn.MLP
+
+    def __call__(self, t, y, args):
+        return self.scale * self.mlp(y)
+
+
+class LatentODE(eqx.Module):
+    func: Func
+    latent_to_hidden: eqx.nn.MLP
+    hidden_to_data: eqx.nn.Linear
+    latent_size: int
+
+    def __init__(self, *, hidden_size, latent_size, key):
+        mkey, lhkey, hdkey = jr.split(key, 3)
+        scale = jnp.ones(())
+        mlp = eqx.nn.MLP(hidden_size, hidden_size, 8, 1, activation=jnn.softplus, key=mkey)
+        self.func = Func(scale, mlp)
+        self.latent_to_hidden = eqx.nn.MLP(latent_size, hidden_size, 8, 1, key=lhkey)
+        self.hidden_to_data = eqx.nn.Linear(hidden_size, 2, key=hdkey)
+        self.latent_size = latent_size
+
+    def _sample(self, ts, latent):
+        y0 = self.latent_to_hidden(latent)
+        sol = diffrax.diffeqsolve(
+            diffrax.ODETerm(self.func),
+            diffrax.Tsit5(),
+            ts[0],
+            ts[-1],
+            0.4,
+            y0,
+            saveat=diffrax.SaveAt(ts=ts),
+        )
+        return jax.vmap(self.hidden_to_data)(sol.ys)
+
+    def sample(self, ts, *, key):
+        latent = jr.normal(key, (self.latent_size,))
+        return self._sample(ts, latent)
+
+
+def main(latent_size=4):
+    model = LatentODE(hidden_size=3, latent_size=latent_size, key=jr.PRNGKey(0))
+    return model.sample(jnp.linspace(0, 1, 5), key=jr.PRNGKey(1))
+
+
+main()
+"""
+_SAMPLE_GIVEN = {"self": "LatentODE", "ts": DATA, "key": DATA}
+
+
+def _sample_keeps_nothing(code: str) -> bool:
+    ctx = context(code)
+    return visible_keeps_nothing(ctx, ctx.graph.functions["LatentODE.sample"], _SAMPLE_GIVEN)
+
+
+def test_a_diffrax_solve_of_a_vector_field_read_to_keep_nothing_keeps_nothing() -> None:
+    """The solve runs the vector field `Func.__call__` on tracers, given data; a plain
+    solver and a `SaveAt` of states run nothing else; `sol.ys` is data; and the field
+    `latent_size` holds the number every construction gives."""
+    assert _sample_keeps_nothing(DIFFRAX_CLASS)
+
+
+_FUNC_CALL = "        return self.scale * self.mlp(y)\n"
+_SOLVER = "            diffrax.Tsit5(),\n"
+_SAVE = "            saveat=diffrax.SaveAt(ts=ts),\n"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # the vector field keeps its argument, changes it, returns what is no data or
+        # runs a function of the program's
+        (_FUNC_CALL, "        SEEN.append(y)\n" + _FUNC_CALL),
+        (_FUNC_CALL, "        args.seen = y\n" + _FUNC_CALL),
+        (_FUNC_CALL, "        return self\n"),
+        (_FUNC_CALL, "        return keep(self.mlp(y))\n"),
+        ("    def __call__(self, t, y, args):", "    def __call__(self, t, y, args, *rest):"),
+        ("    def __call__(self, t, y, args):", "    def __call__(self, t, y):"),
+        # a term of a function of the program's, a lambda, a layer or an unknown value
+        ("diffrax.ODETerm(self.func)", "diffrax.ODETerm(keep)"),
+        ("diffrax.ODETerm(self.func)", "diffrax.ODETerm(lambda t, y, args: -y)"),
+        ("diffrax.ODETerm(self.func)", "diffrax.ODETerm(self.hidden_to_data)"),
+        ("diffrax.ODETerm(self.func)", "diffrax.ODETerm(SEEN)"),
+        ("diffrax.ODETerm(self.func)", "diffrax.ControlTerm(self.func, ts)"),
+        # a `SaveAt` that runs a function, saves more than states, or a solve option
+        # that runs code of its own
+        (_SAVE, "            saveat=diffrax.SaveAt(ts=ts, fn=keep),\n"),
+        (_SAVE, "            saveat=diffrax.SaveAt(ts=ts, dense=True),\n"),
+        (_SAVE, "            saveat=diffrax.SaveAt(ts=SEEN),\n"),
+        (_SAVE, _SAVE + "            stepsize_controller=diffrax.PIDController(1e-3, 1e-6),\n"),
+        (_SAVE, _SAVE + "            adjoint=diffrax.BacksolveAdjoint(),\n"),
+        (_SAVE, "            saveat,\n"),
+        # a solver given an option, or of the program's
+        (_SOLVER, '            diffrax.Tsit5(scan_kind="lax"),\n'),
+        (_SOLVER, "            diffrax.Kvaerno5(),\n"),
+        (_SOLVER, "            SEEN,\n"),
+        # an initial state or arguments of unknown kind
+        ("            y0,\n", "            SEEN,\n"),
+        ("            y0,\n", "            y0,\n            self.func,\n"),
+        # the solution used but for its data
+        ("(sol.ys)", "(sol.evaluate(ts[0]))"),
+        ("(sol.ys)", "(sol.interpolation)"),
+        ("(sol.ys)", "(sol)"),
+    ],
+)
+def test_a_diffrax_solve_is_read_only_as_listed(change: tuple[str, str]) -> None:
+    """Anything else the solve, its term, solver or `SaveAt` may run or keep, or a
+    solution read for what is not data, may keep the model (or run code that may)."""
+    assert change[0] in DIFFRAX_CLASS
+    assert not _sample_keeps_nothing(DIFFRAX_CLASS.replace(*change))
+
+
+def test_a_field_some_construction_gives_an_object_is_unknown() -> None:
+    """`latent_size` given a list by a second construction: `jr.normal` of a shape the
+    reader cannot judge (and a list may hold anything)."""
+    code = DIFFRAX_CLASS.replace(
+        "\n\nmain()\n", "\n\nmain()\nLatentODE(hidden_size=3, latent_size=[SEEN], key=None)\n"
+    )
+    assert not _sample_keeps_nothing(code)
+
+
+@pytest.mark.parametrize(("given", "unkept"), [("3", True), ("SEEN", False), ("keep", False)])
+def test_the_vector_field_holds_only_what_the_solve_leaves_unkept(given: str, unkept: bool) -> None:
+    """A field `__call__` never reads still goes to the solve's jit, which keeps every
+    leaf but arrays in its cache: a number is no buffer; a list or a function of the
+    program's (one static leaf) may hold any."""
+    code = DIFFRAX_CLASS.replace(
+        "    mlp: eqx.nn.MLP\n", "    mlp: eqx.nn.MLP\n    extra: int\n", 1
+    ).replace("Func(scale, mlp)", f"Func(scale, mlp, {given})")
+    assert _sample_keeps_nothing(code) is unkept
+
+
 FACTORY_CLASS = """
 import jax.numpy as jnp
 from flax import nnx

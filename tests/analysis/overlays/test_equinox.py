@@ -651,3 +651,25 @@ def test_sealed_layers_hold_arrays_their_arguments_and_immutable_values(name: st
                 or value is activation
                 or library_callable(value)
             ), (name, value)
+
+
+@pytest.mark.parametrize("base", sorted(eqx_api.FIELD_INIT_BASES))
+def test_a_class_declaring_its_fields_stores_each_argument_as_given(base: str) -> None:
+    """`FIELD_INIT_BASES`: the generated `__init__` takes the declared fields in order, by
+    position or keyword, and stores each argument as it is (an object included)."""
+    assert base == "equinox.Module"
+
+    class Func(eqx.Module):
+        scale: jax.Array
+        mlp: eqx.nn.MLP
+        size: int
+
+        def __call__(self, t, y, args):
+            return self.scale * self.mlp(y)
+
+    mlp = eqx.nn.MLP(2, 2, 4, 1, key=KEY)
+    marker = object()
+    for func in (Func(X, mlp, marker), Func(size=marker, mlp=mlp, scale=X)):
+        assert func.scale is X and func.mlp is mlp and func.size is marker
+    params = list(inspect.signature(Func.__init__).parameters)
+    assert params == ["self", "scale", "mlp", "size"]
