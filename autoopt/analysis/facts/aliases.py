@@ -792,6 +792,8 @@ class Sharing:
             return True  # `opt.init(params)`, `model.apply(variables, x)`
         if self._unkept_equinox_method(call):
             return True  # `model.sample(ts)` of a method read to keep nothing
+        if self._factory_call(call):
+            return True  # `self._block(8, rngs)`: a closure over new layers of its own
         if type(func) is cst.Attribute:
             if func.attr.value in MUTATING_METHODS and not qual:
                 return True  # linked by `_link_mutation`
@@ -866,6 +868,17 @@ class Sharing:
         if fn is None or fn.node.decorators or fn.scope != MODULE:
             return False
         return visible_keeps_nothing(self.ctx, fn, dict.fromkeys(fn.params, kind))
+
+    def _factory_call(self, call: cst.Call) -> bool:
+        """`self.m(...)` in a method of a class, `m` a factory of that class
+        (`facts/closure_factories.py`: it never reads `self`, and its layers keep none
+        of `rngs`'s buffers) given sizes that hold nothing of the scope's (numbers and
+        shapes): it keeps nothing it is given."""
+        fn = self.ctx.graph.functions.get(self.scope)
+        if fn is None or not fn.is_method or not fn.params:
+            return False
+        sizes = factory_sizes(self.ctx, fn.scope, fn.params[0], call)
+        return sizes is not None and not any(self.shares(s).names() for s in sizes)
 
     def _constructs_only(self, call: cst.Call, cls: str) -> bool:
         """`cls(...)` of a plain class keeping what it is given only in the object it makes

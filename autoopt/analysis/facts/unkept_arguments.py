@@ -685,7 +685,8 @@ def _join(one: dict[str, str], other: dict[str, str]) -> dict[str, str]:
 def field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
     """The kind of field `name` of an instance of module class `cls`, where nothing in
     the module but the `__init__` of such a class stores an attribute of that name: each
-    value `__init__` stores in it (`_value_kind`), one of them where there are several;
+    value `__init__` stores in it (`_value_kind`; data where the value model proves it one
+    JAX array), one of them where there are several;
     what every construction gives it, where `__init__` stores a parameter or the class
     declares its fields (`_passed_kind`); a factory method's closure where `__init__`
     stores one (`closure_factories.field_closure`); else unknown."""
@@ -698,10 +699,19 @@ def field_kind(ctx: ModuleContext, cls: str, name: str) -> str:
     if found is None or stored_elsewhere(ctx, name, found[1]):
         return UNKNOWN
     init = found[0]
-    values = [field_value(s) for s in found[1] if _field_name(s.node) == name]
+    stores = [s for s in found[1] if _field_name(s.node) == name]
+    values = [field_value(s) for s in stores]
     if len(values) == 1 and type(values[0]) is cst.Name:
         return _passed_kind(ctx, cls, name)  # `self.latent_size = latent_size`
-    kinds = sorted({_value_kind(ctx, v, init) for v in values})
+    arrays = model(ctx)
+    kinds = sorted(
+        {
+            DATA  # `self.w = jax.random.normal(key, (2,))`: one JAX array, never changed
+            if arrays.value_of(s, field_value(s)).kind is Kind.ARRAY
+            else _value_kind(ctx, field_value(s), init)
+            for s in stores
+        }
+    )
     if not kinds or UNKNOWN in kinds:
         return UNKNOWN
     return kinds[0] if len(kinds) == 1 else _EITHER + "|".join(kinds)

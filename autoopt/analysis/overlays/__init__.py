@@ -1,8 +1,8 @@
 """Library knowledge as data: one module per library, the facts the analysis needs
 about its API (what a call returns, whether it is pure, which transforms it is):
 `jax`, `numpy`, `python` (builtins and the standard library), and the libraries built
-on jax: `optax`, `flax_linen`, `flax_nnx`, `flax_training`, `equinox`, `haiku`, `evosax`; and
-`absl`, whose `app.run` runs a script's entry.
+on jax: `optax`, `flax_linen`, `flax_nnx`, `flax_training`, `equinox`, `haiku`, `evosax`,
+`diffrax`; `absl`, whose `app.run` runs a script's entry; and `sklearn`, its data splits.
 Anything a table does not list is unknown. The analysis never imports these
 libraries. Below, the tables that join every library's."""
 

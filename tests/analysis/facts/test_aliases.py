@@ -472,7 +472,9 @@ def test_a_function_of_another_file_is_read_there(tmp_path: Path) -> None:
         ("n, m = x.shape", "n", set()),  # numbers: no buffer of `x`
         ("y = x * 2.0", "y", set()),  # arithmetic on an array: a new buffer
         ("ys = [x for _ in keys]", "ys", {"x"}),
-        ("ys = [k for k in keys]", "ys", {"keys"}),  # a loop variable stands for its iterable
+        # a loop variable stands for its iterable, and holds what it holds (a call on
+        # it, `[seen.append(k) for k in keys]`, may put that anywhere)
+        ("ys = [k for k in keys]", "ys", {"keys", "k"}),
         ("ys = [jnp.zeros(3) for k in keys]", "ys", set()),
     ],
 )
@@ -835,3 +837,54 @@ def main(w, x):
 def test_a_rebound_function_is_no_longer_read_as_its_def(rebind: str, kept: bool) -> None:
     sharing = Sharing(context(REBOUND.replace("REBIND", rebind), HEADER), "main")
     assert (sharing.retained_by({"w"}) is not None) is kept
+
+
+def test_a_comprehension_s_call_links_its_target_s_iterable() -> None:
+    """`[seen.append(v) for v in params.values()]`: `seen` holds the leaves (h1914)."""
+    code = "def main(params, seen):\n    [seen.append(v) for v in params.values()]\n"
+    sharing = Sharing(context(code, HEADER), "main")
+    assert sharing.may_share("seen", "params")
+    plain = "def main(params, seen):\n    [v for v in params.values()]\n"
+    assert not Sharing(context(plain, HEADER), "main").may_share("seen", "params")
+
+
+@pytest.mark.parametrize(
+    ("mapped", "kept"),
+    [
+        ("jax.tree.map(seen.append, params)", True),  # a bound method keeps each leaf
+        ("jax.tree.map(lambda p: seen.append(p), params)", True),
+        ("jax.tree.map(keep, params)", True),  # a function of the module that keeps
+        ("jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)", False),
+        ("jax.tree.map(jnp.zeros_like, params)", False),
+        ("jax.tree.map(lambda p, g: p - 0.1 * g, params, seen)", True),  # leaves not arrays
+        ("jax.tree.map(scale, params)", False),  # a function of the module read to keep nothing
+    ],
+)
+def test_a_tree_map_keeps_what_its_function_keeps(mapped: str, kept: bool) -> None:
+    code = (
+        "def keep(p):\n    HISTORY.append(p)\n    return p\n\n"
+        "def scale(p):\n    return p * 2.0\n\n"
+        "HISTORY = []\n\n"
+        "def main(seen):\n"
+        "    params, grads = {'w': jnp.ones(3)}, {'w': jnp.zeros(3)}\n"
+        f"    {mapped}\n"
+        "    return params\n"
+    )
+    sharing = Sharing(context(code, HEADER), "main")
+    assert (RETAINED in sharing.reach("params") or sharing.may_share("seen", "params")) is kept
+
+
+@pytest.mark.parametrize(
+    ("call", "kept"),
+    [
+        ("model.predict(x)", True),  # a method a class of this file defines runs on `model`
+        ("model.unknown_method(x)", False),  # none does: the receiver keeps its arguments
+    ],
+)
+def test_a_method_a_class_of_the_file_defines_may_keep_its_receiver(call: str, kept: bool) -> None:
+    code = (
+        "class Model:\n    def predict(self, x):\n        return x\n\n"
+        f"def main(model, x):\n    {call}\n    return model\n"
+    )
+    sharing = Sharing(context(code, HEADER), "main")
+    assert (RETAINED in sharing.reach("model")) is kept

@@ -478,3 +478,47 @@ def test_the_closure_a_factory_returns_is_followed() -> None:
     assert impurities(ctx, ctx.graph.functions["f"]) == [
         f"calls `grad_fn`, which prints (`print` {AT_TRACE})"
     ]
+
+
+EQX_HELPER = """
+import equinox as eqx
+
+PLOTTED = []
+
+
+class Model(eqx.Module):
+    w: jax.Array
+
+    def __init__(self, key):
+        self.w = jax.random.normal(key, (2,))
+
+    def predict(self, xs):
+        PLOTTED.append(self.w)
+        return xs @ self.w
+
+
+def evaluate(model, grid):
+    return jnp.mean(model.predict(grid))
+
+
+@eqx.filter_jit
+def make_step(model, x):
+    return eqx.apply_updates(model, jax.tree.map(jnp.zeros_like, model)), x
+
+
+def main(x):
+    model = Model(jax.random.PRNGKey(0))
+    for _ in range(3):
+        model, _ = make_step(model, x)
+        evaluate(model, x)
+"""
+
+
+def test_a_method_a_class_of_the_file_defines_on_a_pytree_is_unseen_code() -> None:
+    """The value model calls an equinox module a pytree of arrays; a method of a name a
+    class of the file defines is that class's code (h1913)."""
+    ctx = context(EQX_HELPER, HEADER)
+    reasons = impurities(ctx, ctx.graph.functions["evaluate"])
+    assert reasons == [
+        "calls `model.predict`, a method a class of this file defines, code autoopt cannot see"
+    ]
