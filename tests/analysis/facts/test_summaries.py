@@ -426,15 +426,25 @@ def test_a_function_handed_on_reading_unchanged_state_is_pure() -> None:
     assert summarise(code).impurities == [] and summarise(code).doubts == []
 
 
+_HOST = (
+    "class S:\n    def __init__(self):\n        self.w = 0.0\nSCHED = S()\n"
+    "def loss(w):\n    return SCHED.w * jnp.sum(w)\n"
+    "def f(w):\n    return jax.grad(loss)(w)\n"
+)
+
+
 def test_a_function_handed_on_reading_a_host_object_is_a_doubt() -> None:
-    code = (
-        "class S:\n    def __init__(self):\n        self.w = 0.0\nSCHED = S()\n"
-        "def loss(w):\n    return SCHED.w * jnp.sum(w)\n"
-        "def f(w):\n    return jax.grad(loss)(w)\n"
-    )
+    """A field some code may set again (here a method of the class)."""
+    code = _HOST.replace("SCHED = S()", "    def decay(self):\n        self.w = 0.5\nSCHED = S()")
     assert summarise(code).doubts == [
         "`loss` reads `SCHED` (a host object) from outside; jit would freeze its value"
     ]
+
+
+def test_a_field_its_constructor_alone_stores_is_frozen_as_it_is() -> None:
+    """`SCHED.w`: a plain object's field that only `__init__` stores, a number
+    (`facts/data_fields.py`): jit freezes what it holds all along."""
+    assert summarise(_HOST).doubts == [] and summarise(_HOST).impurities == []
 
 
 def test_a_handed_function_of_another_project_file(tmp_path) -> None:
