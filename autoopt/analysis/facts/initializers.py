@@ -65,8 +65,9 @@ class InitializerAudit(cst.CSTVisitor):
     """Visits a model's code; `clean` stays true while every parameter comes from a
     library initializer built from constants."""
 
-    def __init__(self, ctx: ModuleContext) -> None:
+    def __init__(self, ctx: ModuleContext, initializers: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        self.initializers = initializers  # module names holding library initializers
         self.clean = True
         self.callees: set[int] = set()
         self.functions = 0
@@ -158,11 +159,10 @@ class InitializerAudit(cst.CSTVisitor):
         `facts/linen_fields.py` asks where it comes from), or None: not a function the
         input hands in (`kernel_init=x.init`)."""
         assert arg.keyword is not None
-        keyword = arg.keyword.value
-        if keyword != _INIT and not keyword.endswith(_INIT_SUFFIX):
+        if not initializer_keyword(arg.keyword.value):
             return True
         value = arg.value
-        if type(value) is cst.Name and value.value == "None":
+        if type(value) is cst.Name and value.value in self.initializers | {"None"}:
             return True
         based = type(value) is cst.Attribute and type(value.value) is cst.Name
         if based and value.value.value == "self":  # type: ignore[attr-defined]
@@ -216,6 +216,22 @@ class InitializerAudit(cst.CSTVisitor):
         project file's initializer, may return one array for two parameters)."""
         qual = self.ctx.qualify(node)
         return qual is not None and qual.split(".", 1)[0] not in _LIBRARIES
+
+
+def initializer_keyword(keyword: str) -> bool:
+    """A keyword through which a layer is given a function that makes a parameter."""
+    return keyword == _INIT or keyword.endswith(_INIT_SUFFIX)
+
+
+def library_initializer(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    """`expr` is a library initializer (`*.initializers.*` of a library the audit knows),
+    named (`nn.initializers.zeros`) or called with constants only
+    (`nn.initializers.normal(0.02)`, not `nn.initializers.constant(w)`)."""
+    call = expr if type(expr) is cst.Call else None
+    qual = ctx.qualify(call.func if call is not None else expr) or ""
+    if _INITIALIZERS not in qual or qual.split(".", 1)[0] not in _LIBRARIES:
+        return False
+    return call is None or all(_constant(a.value) and not a.star for a in call.args)
 
 
 def _no_array(call: cst.Call, keyword: str, position: int) -> bool:

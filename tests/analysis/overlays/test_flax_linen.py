@@ -84,6 +84,24 @@ def test_init_returns_what_a_handed_in_initializer_returns() -> None:
     assert pointers(variables) == pointers(table)
 
 
+SHARED_KERNEL = nn.initializers.variance_scaling(2.0, mode="fan_out", distribution="normal")
+
+
+class Shared(nn.Module):
+    """Two layers given one initializer object, as a module-level global hands it."""
+
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Dense(3, kernel_init=SHARED_KERNEL)(x)
+        return nn.Conv(3, (1,), kernel_init=SHARED_KERNEL, bias_init=nn.initializers.zeros)(x)
+
+
+def test_one_library_initializer_shared_by_layers_makes_new_buffers() -> None:
+    """Why `facts/initializer_globals.py` reads a global bound once to a library
+    initializer given constants as the call written in place."""
+    assert fresh_leaves(Shared().init(KEY, X), X, KEY)
+
+
 class Layer(nn.Module):
     """Every `REMAT_PURE` entry applied once; `train` a Python value."""
 
