@@ -8,9 +8,11 @@ audit clears code that
 
 - defines no lambda and no function inside a function (no closure over an array);
 - names a function or a class of the module only to call it (no user callable handed to
-  a layer or to `hk.get_parameter`; an attribute's name, `jax.nn.relu`, names none), or
-  a class as the first argument of the builtin `super` inside that class
-  (`super(Encoder, self).__init__(name=name)`, the same as `super()`);
+  a layer or to `hk.get_parameter`; an attribute's name, `jax.nn.relu`, names none), a
+  class as the first argument of the builtin `super` inside that class
+  (`super(Encoder, self).__init__(name=name)`, the same as `super()`), as a class the
+  builtin `isinstance` or `issubclass` tests against, or as an operand of `==`, `!=`,
+  `is` or `is not` (`self.block_class == ResNetBlock`): a test, whose result is a bool;
 - names no import but of JAX, NumPy, `math`, `dataclasses`, `typing` and the libraries
   the overlays know (`w_init=helpers.table_init`, another file's initializer, may return
   one array for two parameters);
@@ -52,6 +54,10 @@ _WRITTEN = "value"
 _MAKERS = {"param": 1, "variable": 2}
 _KEYWORDS = frozenset({"init_fn", "unbox"})
 _CUSTOM = "custom_"
+#: Builtins testing an object against classes, which they hand to nothing.
+_TYPE_TESTS = ("isinstance", "issubclass")
+#: Comparisons a class may be an operand of, handed to no layer.
+_IDENTITY_TESTS = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 #: The packages whose initializers and layers the overlays describe, JAX, NumPy and
 #: `math` (which make new arrays) and `dataclasses` and `typing` (which make none; the
 #: values a dataclass field is given are audited where they are written): code of any
@@ -74,9 +80,11 @@ class InitializerAudit(cst.CSTVisitor):
         self.classes: list[str] = []  # the classes being visited, innermost last
         graph = ctx.graph
         self.module_code = {q for q in graph.functions if "." not in q} | set(graph.classes)
-        self.super_builtin = "super" not in ctx.imports.bindings and not any(
-            "super" in s.defs for s in graph.stmts
-        )
+        self.builtins = {
+            name
+            for name in ("super", *_TYPE_TESTS)
+            if name not in ctx.imports.bindings and not any(name in s.defs for s in graph.stmts)
+        }
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         self.clean = False
@@ -133,6 +141,7 @@ class InitializerAudit(cst.CSTVisitor):
         self.callees.add(id(node.func))
         if self._own_super(node):
             self.callees.add(id(node.args[0].value))
+        self.callees.update(self._tested_types(node))
         qual = self.ctx.qualify(node.func) or ""
         func = node.func
         last = func.attr.value if type(func) is cst.Attribute else qual.rsplit(".", 1)[-1]
@@ -188,10 +197,29 @@ class InitializerAudit(cst.CSTVisitor):
         fresh = module in ("numpy", "jax.numpy") and name in jax_api.FRESH_CONSTRUCTORS
         return _INITIALIZERS in qual or (last == "variable" and fresh)
 
+    def visit_Comparison(self, node: cst.Comparison) -> bool:
+        """`self.block_class == Block`: a class compared by identity or equality is handed
+        to no layer."""
+        if all(type(t.operator) in _IDENTITY_TESTS for t in node.comparisons):
+            operands = [node.left, *(t.comparator for t in node.comparisons)]
+            self.callees.update(id(o) for o in operands if type(o) is cst.Name)
+        return True
+
+    def _tested_types(self, call: cst.Call) -> list[int]:
+        """The classes `isinstance(x, Block)` (the builtin) tests against, by node id."""
+        func, args = call.func, call.args
+        if type(func) is not cst.Name or func.value not in self.builtins - {"super"}:
+            return []
+        if len(args) != 2 or any(a.keyword is not None or a.star for a in args):
+            return []
+        types = args[1].value
+        named = [e.value for e in types.elements] if type(types) is cst.Tuple else [types]
+        return [id(n) for n in named if type(n) is cst.Name]
+
     def _own_super(self, call: cst.Call) -> bool:
         """`super(C, self)` in the class `C` being visited, `super` the builtin."""
         func, args = call.func, call.args
-        if not (self.super_builtin and type(func) is cst.Name and func.value == "super"):
+        if not ("super" in self.builtins and type(func) is cst.Name and func.value == "super"):
             return False
         if len(args) != 2 or any(a.keyword is not None or a.star for a in args):
             return False

@@ -371,6 +371,38 @@ INVALID += (
     _modelled_as(_CLASS_GIVEN, "model_class=MLP,", "model_class=nn.Dense,"),
 )
 
+#: `_CLASS_GIVEN` whose trainer keeps its hyperparameters and builds the model from them
+#: (`self.model_class(**self.model_hparams)`), the model calling a field given one of
+#: JAX's functions in the dict literal the caller writes (the uvadlc tutorials' shape).
+_HPARAMS = (
+    _CLASS_GIVEN.replace(
+        "    width: int\n\n    @nn.compact\n    def __call__(self, x):\n"
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+        "    width: int\n    act_fn: object\n\n    @nn.compact\n    def __call__(self, x):\n"
+        "        return nn.Dense(1)(self.act_fn(nn.Dense(self.width)(x)))",
+    )
+    .replace(
+        "        self.model = self.model_class(**hparams)\n",
+        "        self.model_hparams = hparams\n"
+        "        self.model = self.model_class(**self.model_hparams)\n",
+    )
+    .replace('hparams={"width": 8}', 'hparams={"width": 8, "act_fn": nn.relu}')
+)
+
+INVALID += (
+    # fires: the dict literal every building passes gives `act_fn` `nn.relu`, which the
+    # model only calls, and nothing changes the dict before `**` reads it
+    Invalid(_HPARAMS, _donated(_HPARAMS)),
+    # fires, unsafe: the trainer changes the dict before it builds the model
+    _modelled_as(
+        _HPARAMS,
+        "        self.model_hparams = hparams\n",
+        "        self.model_hparams = hparams\n        self.model_hparams.update(width=4)\n",
+    ),
+    # fires, unsafe: a function of the program may build layers of its own when called
+    _modelled_as(_HPARAMS, '"act_fn": nn.relu', '"act_fn": lambda h: h'),
+)
+
 INVALID += (
     # fires: read while the trainer is built, `self.model` holds the `MLP` its
     # constructor stores, whose one field only sizes a layer: `init` makes new buffers

@@ -330,6 +330,47 @@ def test_an_attribute_named_like_a_module_function_is_not_that_function(
     assert fresh_result(ctx, at, at.node.value) is fresh
 
 
+_TESTED = """
+class Leaf(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+class Tested(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        y = Leaf()(x)
+        return TEST
+
+def main(key, x):
+    out = Tested().init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("test", "fresh"),
+    [
+        # the class only tested against, the builtins', or compared: a bool
+        ("y if isinstance(x, Leaf) else -y", True),
+        ("y if issubclass(type(x), (Leaf, nn.Dense)) else -y", True),
+        ("y if type(x) == Leaf else -y", True),
+        ("y if type(x) is not Leaf else -y", True),
+        # handed on as a value: to a layer, or kept
+        ("nn.Dense(2, kernel_init=Leaf)(y)", False),
+        ("(y, [Leaf])", False),
+        # an ordering is no test of identity (`__lt__` may run any code)
+        ("y if type(x) < Leaf else -y", False),
+        # isinstance the module's own function: `Leaf` handed to it
+        ("y if isinstance(x, Leaf) else -y\n\ndef isinstance(a, b):\n    return b", False),
+    ],
+)
+def test_a_class_tested_against_is_not_handed_on(test: str, fresh: bool) -> None:
+    ctx = context(_TESTED.replace("TEST", test), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
 _FOREIGN = """
 def forward(x):
     x = hk.Linear(3, w_init=INIT)(x)
