@@ -6,7 +6,9 @@ parameters (`init=lambda *_: w` twice, `hk.initializers.Constant(w)`: it returns
 itself where the shapes match), so `init` would give the same buffer in two leaves. The
 audit clears code that
 
-- defines no lambda and no function inside a function (no closure over an array);
+- defines no function inside a function (no closure over an array), and no lambda but
+  one that applies one of flax's JAX or pooling functions to its own parameters and
+  constants only (`lambda x: nn.max_pool(x, (3, 3))`: it closes over nothing);
 - names a function or a class of the module only to call it (no user callable handed to
   a layer or to `hk.get_parameter`; an attribute's name, `jax.nn.relu`, names none), a
   class as the first argument of the builtin `super` inside that class
@@ -37,6 +39,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import haiku as hk_api
 from autoopt.analysis.overlays import jax as jax_api
 
@@ -87,8 +90,34 @@ class InitializerAudit(cst.CSTVisitor):
         }
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
+        if self._array_function(node):
+            return True  # its body's names are audited as any others
         self.clean = False
         return False
+
+    def _array_function(self, node: cst.Lambda) -> bool:
+        """`lambda x: nn.max_pool(x, (3, 3), strides=(2, 2))`: one of flax's JAX functions
+        or pooling functions given only the lambda's own parameters (none with a default)
+        and constants. It closes over nothing, so it returns a new array computed from
+        what it is given, wherever it is called (an initializer's key included)."""
+        params = node.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg:
+            return False
+        if params.posonly_params or params.kwonly_params:
+            return False
+        if any(p.default is not None for p in params.params):
+            return False
+        own = {p.name.value for p in params.params}
+        body = node.body
+        if type(body) is not cst.Call or any(a.star for a in body.args):
+            return False
+        qual = self.ctx.qualify(body.func) or ""
+        if qual not in linen_api.JAX_FUNCTIONS | linen_api.POOLING:
+            return False
+        return all(
+            (type(a.value) is cst.Name and a.value.value in own) or _constant(a.value)
+            for a in body.args
+        )
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         if self.functions:

@@ -371,6 +371,46 @@ def test_a_class_tested_against_is_not_handed_on(test: str, fresh: bool) -> None
     assert fresh_result(ctx, at, at.node.value) is fresh
 
 
+_POOLED = """
+TABLE = jnp.ones((2, 2))
+
+class Pooled(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        blocks = [nn.Dense(2), LAMBDA]
+        for block in blocks:
+            x = block(x)
+        return x
+
+def main(key, x):
+    out = Pooled().init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("function", "fresh"),
+    [
+        # flax's pooling or JAX functions given the lambda's own parameter and constants
+        ("lambda inp: nn.max_pool(inp, (3, 3), strides=(2, 2))", True),
+        ("lambda h: nn.relu(h)", True),
+        # a closure over a global array, or over one through a default
+        ("lambda h: nn.relu(TABLE)", False),
+        ("lambda h, w=TABLE: nn.relu(w)", False),
+        ("lambda *_: TABLE", False),
+        # a function keeping what it is given (`jnp.asarray`), or an expression given
+        ("lambda h: jnp.asarray(h)", False),
+        ("lambda h: nn.relu(h + TABLE)", False),
+        # handed to a layer as its initializer: only library initializers are
+        ("nn.Dense(2, kernel_init=lambda k, s, d: nn.relu(k))", False),
+    ],
+)
+def test_a_lambda_applying_a_jax_function_closes_over_nothing(function: str, fresh: bool) -> None:
+    ctx = context(_POOLED.replace("LAMBDA", function), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
 _FOREIGN = """
 def forward(x):
     x = hk.Linear(3, w_init=INIT)(x)
