@@ -40,7 +40,7 @@
   each class the buildings give would (one linen module for all), `**self.hparams` the
   entries of the dict literal the same building passes where nothing changes that dict
   (`facts/splatted_dicts.py`; a field given one of JAX's functions that the class only
-  calls is inert there, `linen_fields.built_fields`). A
+  calls is harmless there, `facts/linen_builds.py`). A
   parameter of a function is followed to every call of it, where all are known
   (`facts/known_callers.py`), and through wrappers that hand on their `*args,
   **kwargs` (`known_callers.given_argument`). An assembled module whose field holds a
@@ -333,7 +333,7 @@ def _given_class(ctx: ModuleContext, call: cst.Call) -> str | None:
     a class of this module (through wrappers handing on `*args, **kwargs` too:
     `known_callers.given_argument`): what such a call of each builds, where one thing;
     `**self.hparams` given the entries of the dict literal that building passes, where
-    proven (`facts/splatted_dicts.py`)."""
+    proven (`facts/splatted_dicts.py`); `ASSEMBLED` where some building holds a list."""
     stmt = ctx.graph_statement(call)
     func = call.func
     if stmt is None or type(func) is not cst.Attribute:
@@ -356,4 +356,6 @@ def _given_class(ctx: ModuleContext, call: cst.Call) -> str | None:
                 keywords = splatted_keywords(ctx, call, init, site, outer)
                 built = call.with_changes(func=expr, args=keywords or call.args)
                 made.add(linen_module(ctx, built))
+    if made == {LINEN_MODULE, ASSEMBLED}:
+        return ASSEMBLED  # a linen module where each holder keeps it
     return made.pop() if len(made) == 1 else None

@@ -41,17 +41,6 @@ Nothing else is inert: a field called (`self.act_fn(x)` may be a module with arr
 its own), bound to a name or another attribute, returned, or handed to anything else.
 `self` itself is only read as `self.a`. A `**` argument may set linen's own `parent` (a
 module built outside `setup` or `@compact` raises) and `name` (a string) too.
-
-`built_fields` asks it of one building, `Model(act_fn=nn.relu, width=w)`: a field not
-inert may still be given a constant (as a field given nothing keeps its default: the
-class's code, sealed), a list of them (then flax keeps that very list, `LISTED`), or
-one of JAX's own array functions
-(`flax_linen.JAX_FUNCTIONS`, `nn.relu is jax.nn.relu`: no module, no array of its own)
-where each of its reads is inert as above, called (`self.act_fn(x)`: it makes no
-variable), or handed to a linen module class of this module as above (sealed, deriving
-from `flax.linen.Module` alone, by keyword or by position) bound to a field read so
-there in turn (`DenseLayer(act_fn=self.act_fn)`). Every argument binds a field, none
-behind `*` or `**`.
 """
 
 from __future__ import annotations
@@ -59,10 +48,8 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import bound_names, is_constant, is_literal
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.facts.linen_data import Sites, bound_once, on_data_path
-from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.sealed import sealed_code
 from autoopt.analysis.facts.self_attrs import method_targets, roots, walk_parents
 from autoopt.analysis.overlays import flax_linen as linen_api
@@ -82,113 +69,6 @@ def inert_fields(ctx: ModuleContext, cls: str) -> bool:
 def _inert_class(ctx: ModuleContext, cls: str, seen: frozenset[str]) -> bool:
     fields = field_names(ctx, cls)
     return fields is not None and all(_inert(ctx, cls, f, seen | {cls}) for f in fields)
-
-
-#: `built_fields`: every field the call gives a value to is inert, given a constant or
-#: given one of JAX's functions it only calls; or so but for literal lists among them.
-AS_BUILT = "inert"
-LISTED = "listed"
-
-
-def built_fields(ctx: ModuleContext, cls: str, call: cst.Call) -> str | None:
-    """`AS_BUILT` where no field of the module class `cls` that `call` gives a value can
-    become one of its variables (the rest keep their defaults, part of the class's
-    code); `LISTED` where so but some field not inert is given a list (flax keeps that
-    very list); None otherwise."""
-    fields = field_names(ctx, cls)
-    if fields is None or any(a.star for a in call.args):
-        return None
-    found = AS_BUILT
-    for position, arg in enumerate(call.args):
-        field = arg.keyword.value if arg.keyword is not None else None
-        if field is None and position < len(fields):
-            field = fields[position]
-        if field not in fields:
-            return None
-        value = arg.value
-        if _inert(ctx, cls, field, frozenset({cls})) or is_constant(value):
-            continue
-        if is_literal(value):
-            found = LISTED
-            continue
-        called = _called_field(ctx, cls, field, frozenset({f"{cls}.{field}"}))
-        if not (_jax_function(ctx, value) and called):
-            return None
-    return found
-
-
-def _jax_function(ctx: ModuleContext, value: cst.BaseExpression) -> bool:
-    """`nn.relu`, `jax.nn.gelu`: one of JAX's own array functions, named in place through
-    an import nothing else binds (`_import_only`)."""
-    qual = ctx.qualify(value) or ""
-    last = qual.rsplit(".", 1)[-1]
-    jax_name = qual == f"jax.nn.{last}" and f"flax.linen.{last}" in linen_api.JAX_FUNCTIONS
-    if qual not in linen_api.JAX_FUNCTIONS and not jax_name:
-        return False
-    root = value
-    while type(root) is cst.Attribute:
-        root = root.value
-    return type(root) is cst.Name and ctx.per_module(_import_only, root.value)
-
-
-def _import_only(ctx: ModuleContext, name: str) -> bool:
-    """Only imports of the module's top level bind `name`: no other statement, function
-    or lambda parameter, comprehension or `:=` target, and nothing through the module's
-    namespace (`facts/reflection.py`)."""
-    graph = ctx.graph
-    for stmt in graph.stmts:
-        imported = stmt.scope == MODULE and type(stmt.node) in (cst.Import, cst.ImportFrom)
-        if name in stmt.defs and not imported:
-            return False
-    if any(name in fn.params for fn in graph.functions.values()):
-        return False
-    bound = rebinding(ctx)
-    if bound.anything or name in bound.names:
-        return False
-    for node, _ in walk_parents(ctx.module, None):
-        if type(node) is cst.Param and node.name.value == name:
-            return False
-        if type(node) is cst.CompFor and name in set(bound_names(node.target)):
-            return False
-        if type(node) is cst.NamedExpr and name in set(bound_names(node.target)):
-            return False
-    return True
-
-
-def _called_field(ctx: ModuleContext, cls: str, field: str, seen: frozenset[str]) -> bool:
-    """Every read of `self.field` in `cls` is inert, called, or handed to a field of a
-    linen module class of this module read so there in turn (`built_fields`); `seen`:
-    the fields (`Class.field`) being followed, which a cycle hands the value back to."""
-    reads = field_reads(ctx, (cls,), field)
-    return reads is not None and all(
-        _inert_read(ctx, node, me, frozenset({cls})) or _called_read(ctx, node, seen)
-        for node, me in reads
-    )
-
-
-def _called_read(ctx: ModuleContext, node: cst.Attribute, seen: frozenset[str]) -> bool:
-    """`self.f(...)`, or `self.f` bound to a field of a linen module class of this module
-    (sealed, deriving from `flax.linen.Module` alone) read as `_called_field` asks."""
-    parent = ctx.ancestors(node)[-2]
-    if type(parent) is cst.Call and parent.func is node:
-        return True
-    if type(parent) is not cst.Arg or parent.value is not node or parent.star:
-        return False
-    call = ctx.ancestors(parent)[-2]
-    if type(call) is not cst.Call or type(call.func) is not cst.Name:
-        return False
-    sub = call.func.value
-    fields = field_names(ctx, sub)
-    if fields is None or any(a.star for a in call.args):
-        return False
-    position = call.args.index(parent)
-    bound = parent.keyword.value if parent.keyword is not None else None
-    if bound is None and position < len(fields):
-        bound = fields[position]
-    if bound not in fields:
-        return False
-    key = f"{sub}.{bound}"
-    return key in seen or (sealed_code(ctx, sub) and _called_field(ctx, sub, bound, seen | {key}))
 
 
 def field_names(ctx: ModuleContext, cls: str) -> list[str] | None:
@@ -212,6 +92,11 @@ def _class(ctx: ModuleContext, cls: str) -> cst.ClassDef | None:
         if type(stmt.node) is cst.ClassDef and stmt.node.name.value == cls:
             return stmt.node
     return None
+
+
+def inert_field(ctx: ModuleContext, cls: str, field: str) -> bool:
+    """Whether no value of the field `field` of `cls` can become one of its variables."""
+    return _inert(ctx, cls, field, frozenset({cls}))
 
 
 def _inert(ctx: ModuleContext, cls: str, field: str, seen: frozenset[str]) -> bool:

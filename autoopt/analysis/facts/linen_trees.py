@@ -5,10 +5,10 @@
 - `LINEN_MODULE`: a linen layer (`nn.Dense(3)`) built from literals; a class of this
   module deriving from `flax.linen.Module` directly, binding none of its names (as an
   assembled module's classes, below) and with sealed code (`facts/sealed.py`), built
-  from constants or with inert fields (`facts/linen_fields.py`; those the call gives
-  JAX's own functions to called, `built_fields`): an initializer handed
-  in may return an array it holds; built from literals with a list (or an f-string)
-  among them, some field not inert, `ASSEMBLED`: flax keeps that very list;
+  from constants or with inert fields (`facts/linen_fields.py`, or for this building:
+  `facts/linen_builds.py`): an initializer handed in may return an array it holds;
+  built from literals with a list (or an f-string) among them, some field not inert,
+  `ASSEMBLED`: flax keeps that very list;
 - `LINEN_ENTRY`: such a class, built so but for lists, whose code is sealed only where
   `init` runs it by default (`sealed.sealed_entry`): its `init` is fresh only given no
   `method`;
@@ -54,14 +54,9 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_constant, is_literal
 from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.core.walk import children
+from autoopt.analysis.facts.linen_builds import AS_BUILT, built_fields
 from autoopt.analysis.facts.linen_data import bound_once
-from autoopt.analysis.facts.linen_fields import (
-    AS_BUILT,
-    built_fields,
-    field_reads,
-    inert_fields,
-    inert_read,
-)
+from autoopt.analysis.facts.linen_fields import field_reads, inert_fields, inert_read
 from autoopt.analysis.facts.sealed import class_def, sealed_code, sealed_entry
 from autoopt.analysis.facts.self_attrs import method_targets, walk_parents
 from autoopt.analysis.overlays import flax_linen as linen_api
@@ -99,7 +94,7 @@ def linen_module(
 def _plain(ctx: ModuleContext, call: cst.Call, node: cst.ClassDef, literal: bool) -> str | None:
     """A class deriving from `flax.linen.Module` directly, binding none of its names
     (`_own_names_kept`), with sealed code, built from literals or with inert fields (or
-    so as built: `linen_fields.built_fields`); `ASSEMBLED` where given a list, some field
+    so as built: `facts/linen_builds.py`); `ASSEMBLED` where given a list, some field
     not inert (flax keeps that very list, which whoever holds the module may change)."""
     cls = node.name.value
     inert = inert_fields(ctx, cls)

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import libcst as cst
 import pytest
 
-from autoopt.analysis.facts.linen_fields import (
-    AS_BUILT,
-    LISTED,
-    built_fields,
-    field_names,
-    inert_fields,
-)
+from autoopt.analysis.facts.linen_fields import field_names, inert_fields
 from tests.analysis.helpers import context
 
 _C = "    @nn.compact\n    def __call__(self, x):\n"
@@ -166,85 +159,3 @@ def test_a_module_function_bound_twice_is_not_followed() -> None:
     body = _C + "        x = jnp.asarray(x)\n        return patchify(x, self.width)\n"
     rebound = _PATCH + "\npatchify = dense\n"
     assert not _inert(rebound + _model(body))
-
-
-_ACTIVATED = """
-KERNEL = nn.initializers.kaiming_normal()
-
-
-class Layer(nn.Module):
-    width: int
-    act_fn: object
-
-    @nn.compact
-    def __call__(self, x):
-        return self.act_fn(nn.Dense(self.width, kernel_init=KERNEL)(x))
-
-
-class Model(nn.Module):
-    width: int
-    act_fn: object = nn.relu
-    sizes: tuple = (2, 3)
-
-    @nn.compact
-    def __call__(self, x):
-        for size in self.sizes:
-            x = Layer(size, act_fn=self.act_fn)(x)
-        return self.act_fn(nn.Dense(self.width)(x))
-"""
-
-
-def _built(code: str, call: str) -> str | None:
-    ctx = context(code, _HEADER)
-    return built_fields(ctx, "Model", cst.parse_expression(call))  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("call", "built"),
-    [
-        # JAX's own functions, called there and in a submodule: no variables of their own
-        ("Model(8, nn.relu)", AS_BUILT),
-        ("Model(width=8, act_fn=jax.nn.gelu, sizes=(4,))", AS_BUILT),
-        ("Model(8)", AS_BUILT),  # the rest keep their defaults, the class's own code
-        # a list of sizes to a field not inert: flax keeps that very list
-        ("Model(8, nn.relu, [4, 4])", LISTED),
-        # a module (a layer's variables are its own code's), or any other function
-        ("Model(8, nn.Dense(8))", None),
-        ("Model(8, act)", None),
-        ("Model(8, lambda x: x)", None),
-        ("Model(8, jnp.sin)", None),  # not among flax's JAX functions (`JAX_FUNCTIONS`)
-        ("Model(8, sizes=lambda: 3)", None),
-        # behind `**`, or a keyword no field has
-        ("Model(8, **{'act_fn': nn.relu})", None),
-        ("Model(8, activation=nn.relu)", None),
-    ],
-)
-def test_a_building_s_fields(call: str, built: str | None) -> None:
-    assert _built(_ACTIVATED, call) == built
-
-
-_MISUSED = {
-    # the function handed to a layer as its initializer, not called
-    "initializer": (
-        "nn.Dense(self.width)(x))",
-        "nn.Dense(self.width, kernel_init=self.act_fn)(x))",
-    ),
-    # kept, then returned: it may reach anything
-    "returned": ("return self.act_fn(nn.Dense", "return self.act_fn, (nn.Dense"),
-    # handed to a class whose field does not only call it
-    "submodule": (
-        "return self.act_fn(nn.Dense(self.width, kernel_init=KERNEL)(x))",
-        "return nn.Dense(self.width, kernel_init=self.act_fn)(x)",
-    ),
-    # `nn` the module's own name as well: `nn.relu` is not flax's
-    "shadowed": ("KERNEL = nn", "def reset(nn):\n    return nn\n\n\nKERNEL = nn"),
-    "rebound": ("KERNEL = nn", "nn = make_namespace()\nKERNEL = nn"),
-    "comprehension": ("KERNEL = nn", "NAMES = [nn for nn in range(3)]\nKERNEL = nn"),
-}
-
-
-@pytest.mark.parametrize("misuse", sorted(_MISUSED))
-def test_a_function_field_read_other_than_called(misuse: str) -> None:
-    old, new = _MISUSED[misuse]
-    assert old in _ACTIVATED
-    assert _built(_ACTIVATED.replace(old, new, 1), "Model(8, nn.relu)") is None
