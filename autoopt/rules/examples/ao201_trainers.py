@@ -553,6 +553,9 @@ _HANDED_BACK = _SPENT.replace(
 _HANDED_READ = "`self.init_params` may be read after a step by code autoopt cannot see: "
 
 
+_RUNS_READ = "    return trainer.state.params\n"
+
+
 def _handed_on(old: str, new: str, where: str) -> Invalid:
     """`_HANDED_BACK` whose caller hands the returned trainer on (`where`): unsafe."""
     code = "\nimport copy\n" + _HANDED_BACK.replace(old, new)
@@ -585,6 +588,23 @@ INVALID += (
         "    trainer, steps = copy.copy(fit)(batches)\n",
         "`trainer` is used other than through its attributes at line 42",
     ),
+    # fires, unsafe: the caller lists the trainer, and copies the list
+    _handed_on(
+        _RUNS_READ,
+        "    runs = [(steps, trainer)]\n    return copy.deepcopy(runs)[0][1].state.params\n",
+        "`trainer` is used other than through its attributes at line 47",
+    ),
+)
+
+#: `_HANDED_BACK` whose caller lists the trainer with a name and reads it back only by
+#: unpacking the list's items in a comprehension (the uvadlc tutorials' results table).
+_LISTED = _HANDED_BACK.replace(
+    _RUNS_READ,
+    "    runs = [(steps, trainer)]\n    return [t.state.params for n, t in runs]\n",
+)
+INVALID += (
+    # fires: the list is only iterated, its items unpacked, the trainer read at `.state`
+    Invalid(_LISTED, _donated(_LISTED)),
 )
 
 #: The guard `facts/none_guards.py` proves in `_TWICE`, and how a read is meant by it.
