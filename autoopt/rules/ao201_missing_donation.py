@@ -128,9 +128,15 @@ class MissingDonation(Rule):
       fields it is given (its `tx` such an optimizer or `None`): `analysis/facts/fresh.py`; a
       haiku function or linen module only with library initializers given constants
       (`init=lambda *_: w` twice ties two parameters; `self.variable(c, n, jnp.asarray,
-      w)` holds `w`): `analysis/facts/initializers.py`; a linen module class built from
-      anything (`Model(**hparams)`) only where no field can become a variable (each
-      only sizes, shapes or switches what it computes): `analysis/facts/linen_fields.py`;
+      w)` holds `w`): `analysis/facts/initializers.py`, a module global only ever bound to
+      such an initializer the call written in place: `analysis/facts/initializer_globals.py`;
+      a linen module class built from anything (`Model(**hparams)`) only where no field
+      can become a variable (each only sizes, shapes or switches what it computes):
+      `analysis/facts/linen_fields.py`; or, for one building, where each field given a
+      value is so, or given one of JAX's functions it only calls (`act_fn=nn.relu`) or a
+      sealed class of the program it only builds (`block_class=ResNetBlock`):
+      `analysis/facts/linen_builds.py`, `**self.hparams` read as the dict literal each
+      building passes, which nothing changes: `analysis/facts/splatted_dicts.py`;
       one assembled from such modules (a list of layers in a field it calls, a subclass
       chain binding none of linen's names) or returned by a factory function, its lists
       left alone by every name and attribute that held it on the way:

@@ -37,7 +37,10 @@
   calls, or a parameter of its `__init__` (`self.model = flow`), followed to every
   building of an instance (`known_callers.class_call_sites`) as a parameter is; a
   call of such a parameter (`self.model = self.model_class(**hparams)`) builds what
-  each class the buildings give would (one linen module for all). A
+  each class the buildings give would (one linen module for all), `**self.hparams` the
+  entries of the dict literal the same building passes where nothing changes that dict
+  (`facts/splatted_dicts.py`; a field given one of JAX's functions that the class only
+  calls is harmless there, `facts/linen_builds.py`). A
   parameter of a function is followed to every call of it, where all are known
   (`facts/known_callers.py`), and through wrappers that hand on their `*args,
   **kwargs` (`known_callers.given_argument`). An assembled module whose field holds a
@@ -68,6 +71,7 @@ from autoopt.analysis.facts.module_custody import kept_attribute, kept_name
 from autoopt.analysis.facts.reflection import rebinding
 from autoopt.analysis.facts.sealed import class_def, sealed_code, sealed_value
 from autoopt.analysis.facts.self_attrs import closed_class, is_store, self_method, uses
+from autoopt.analysis.facts.splatted_dicts import splatted_keywords
 from autoopt.analysis.facts.train_states import create_static, record_static
 from autoopt.analysis.overlays import equinox as eqx_api
 from autoopt.analysis.overlays import flax_linen as linen_api
@@ -327,7 +331,9 @@ def _given_class(ctx: ModuleContext, call: cst.Call) -> str | None:
     """`self.model_class(**hparams)` run while the instance is built, where `__init__`
     stores a parameter in `self.model_class` and every building of an instance gives it
     a class of this module (through wrappers handing on `*args, **kwargs` too:
-    `known_callers.given_argument`): what such a call of each builds, where one thing."""
+    `known_callers.given_argument`): what such a call of each builds, where one thing;
+    `**self.hparams` given the entries of the dict literal that building passes, where
+    proven (`facts/splatted_dicts.py`); `ASSEMBLED` where some building holds a list."""
     stmt = ctx.graph_statement(call)
     func = call.func
     if stmt is None or type(func) is not cst.Attribute:
@@ -344,8 +350,12 @@ def _given_class(ctx: ModuleContext, call: cst.Call) -> str | None:
             pairs = given_argument(ctx, site, init.params.index(value.value), value.value)
             if pairs is None:
                 return None
-            for _, expr in pairs:
+            for outer, expr in pairs:
                 if type(expr) is not cst.Name or class_def(ctx, expr.value) is None:
                     return None
-                made.add(linen_module(ctx, call.with_changes(func=expr)))
+                keywords = splatted_keywords(ctx, call, init, site, outer)
+                built = call.with_changes(func=expr, args=keywords or call.args)
+                made.add(linen_module(ctx, built))
+    if made == {LINEN_MODULE, ASSEMBLED}:
+        return ASSEMBLED  # a linen module where each holder keeps it
     return made.pop() if len(made) == 1 else None

@@ -6,11 +6,15 @@ parameters (`init=lambda *_: w` twice, `hk.initializers.Constant(w)`: it returns
 itself where the shapes match), so `init` would give the same buffer in two leaves. The
 audit clears code that
 
-- defines no lambda and no function inside a function (no closure over an array);
+- defines no function inside a function (no closure over an array), and no lambda but
+  one that applies one of flax's JAX or pooling functions to its own parameters and
+  constants only (`lambda x: nn.max_pool(x, (3, 3))`: it closes over nothing);
 - names a function or a class of the module only to call it (no user callable handed to
-  a layer or to `hk.get_parameter`; an attribute's name, `jax.nn.relu`, names none), or
-  a class as the first argument of the builtin `super` inside that class
-  (`super(Encoder, self).__init__(name=name)`, the same as `super()`);
+  a layer or to `hk.get_parameter`; an attribute's name, `jax.nn.relu`, names none), a
+  class as the first argument of the builtin `super` inside that class
+  (`super(Encoder, self).__init__(name=name)`, the same as `super()`), as a class the
+  builtin `isinstance` or `issubclass` tests against, or as an operand of `==`, `!=`,
+  `is` or `is not` (`self.block_class == ResNetBlock`): a test, whose result is a bool;
 - names no import but of JAX, NumPy, `math`, `dataclasses`, `typing` and the libraries
   the overlays know (`w_init=helpers.table_init`, another file's initializer, may return
   one array for two parameters);
@@ -35,6 +39,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.overlays import flax_linen as linen_api
 from autoopt.analysis.overlays import haiku as hk_api
 from autoopt.analysis.overlays import jax as jax_api
 
@@ -52,6 +57,10 @@ _WRITTEN = "value"
 _MAKERS = {"param": 1, "variable": 2}
 _KEYWORDS = frozenset({"init_fn", "unbox"})
 _CUSTOM = "custom_"
+#: Builtins testing an object against classes, which they hand to nothing.
+_TYPE_TESTS = ("isinstance", "issubclass")
+#: Comparisons a class may be an operand of, handed to no layer.
+_IDENTITY_TESTS = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 #: The packages whose initializers and layers the overlays describe, JAX, NumPy and
 #: `math` (which make new arrays) and `dataclasses` and `typing` (which make none; the
 #: values a dataclass field is given are audited where they are written): code of any
@@ -65,21 +74,50 @@ class InitializerAudit(cst.CSTVisitor):
     """Visits a model's code; `clean` stays true while every parameter comes from a
     library initializer built from constants."""
 
-    def __init__(self, ctx: ModuleContext) -> None:
+    def __init__(self, ctx: ModuleContext, initializers: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        self.initializers = initializers  # module names holding library initializers
         self.clean = True
         self.callees: set[int] = set()
         self.functions = 0
         self.classes: list[str] = []  # the classes being visited, innermost last
         graph = ctx.graph
         self.module_code = {q for q in graph.functions if "." not in q} | set(graph.classes)
-        self.super_builtin = "super" not in ctx.imports.bindings and not any(
-            "super" in s.defs for s in graph.stmts
-        )
+        self.builtins = {
+            name
+            for name in ("super", *_TYPE_TESTS)
+            if name not in ctx.imports.bindings and not any(name in s.defs for s in graph.stmts)
+        }
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
+        if self._array_function(node):
+            return True  # its body's names are audited as any others
         self.clean = False
         return False
+
+    def _array_function(self, node: cst.Lambda) -> bool:
+        """`lambda x: nn.max_pool(x, (3, 3), strides=(2, 2))`: one of flax's JAX functions
+        or pooling functions given only the lambda's own parameters (none with a default)
+        and constants. It closes over nothing, so it returns a new array computed from
+        what it is given, wherever it is called (an initializer's key included)."""
+        params = node.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg:
+            return False
+        if params.posonly_params or params.kwonly_params:
+            return False
+        if any(p.default is not None for p in params.params):
+            return False
+        own = {p.name.value for p in params.params}
+        body = node.body
+        if type(body) is not cst.Call or any(a.star for a in body.args):
+            return False
+        qual = self.ctx.qualify(body.func) or ""
+        if qual not in linen_api.JAX_FUNCTIONS | linen_api.POOLING:
+            return False
+        return all(
+            (type(a.value) is cst.Name and a.value.value in own) or _constant(a.value)
+            for a in body.args
+        )
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         if self.functions:
@@ -132,6 +170,7 @@ class InitializerAudit(cst.CSTVisitor):
         self.callees.add(id(node.func))
         if self._own_super(node):
             self.callees.add(id(node.args[0].value))
+        self.callees.update(self._tested_types(node))
         qual = self.ctx.qualify(node.func) or ""
         func = node.func
         last = func.attr.value if type(func) is cst.Attribute else qual.rsplit(".", 1)[-1]
@@ -158,11 +197,10 @@ class InitializerAudit(cst.CSTVisitor):
         `facts/linen_fields.py` asks where it comes from), or None: not a function the
         input hands in (`kernel_init=x.init`)."""
         assert arg.keyword is not None
-        keyword = arg.keyword.value
-        if keyword != _INIT and not keyword.endswith(_INIT_SUFFIX):
+        if not initializer_keyword(arg.keyword.value):
             return True
         value = arg.value
-        if type(value) is cst.Name and value.value == "None":
+        if type(value) is cst.Name and value.value in self.initializers | {"None"}:
             return True
         based = type(value) is cst.Attribute and type(value.value) is cst.Name
         if based and value.value.value == "self":  # type: ignore[attr-defined]
@@ -188,10 +226,29 @@ class InitializerAudit(cst.CSTVisitor):
         fresh = module in ("numpy", "jax.numpy") and name in jax_api.FRESH_CONSTRUCTORS
         return _INITIALIZERS in qual or (last == "variable" and fresh)
 
+    def visit_Comparison(self, node: cst.Comparison) -> bool:
+        """`self.block_class == Block`: a class compared by identity or equality is handed
+        to no layer."""
+        if all(type(t.operator) in _IDENTITY_TESTS for t in node.comparisons):
+            operands = [node.left, *(t.comparator for t in node.comparisons)]
+            self.callees.update(id(o) for o in operands if type(o) is cst.Name)
+        return True
+
+    def _tested_types(self, call: cst.Call) -> list[int]:
+        """The classes `isinstance(x, Block)` (the builtin) tests against, by node id."""
+        func, args = call.func, call.args
+        if type(func) is not cst.Name or func.value not in self.builtins - {"super"}:
+            return []
+        if len(args) != 2 or any(a.keyword is not None or a.star for a in args):
+            return []
+        types = args[1].value
+        named = [e.value for e in types.elements] if type(types) is cst.Tuple else [types]
+        return [id(n) for n in named if type(n) is cst.Name]
+
     def _own_super(self, call: cst.Call) -> bool:
         """`super(C, self)` in the class `C` being visited, `super` the builtin."""
         func, args = call.func, call.args
-        if not (self.super_builtin and type(func) is cst.Name and func.value == "super"):
+        if not ("super" in self.builtins and type(func) is cst.Name and func.value == "super"):
             return False
         if len(args) != 2 or any(a.keyword is not None or a.star for a in args):
             return False
@@ -216,6 +273,22 @@ class InitializerAudit(cst.CSTVisitor):
         project file's initializer, may return one array for two parameters)."""
         qual = self.ctx.qualify(node)
         return qual is not None and qual.split(".", 1)[0] not in _LIBRARIES
+
+
+def initializer_keyword(keyword: str) -> bool:
+    """A keyword through which a layer is given a function that makes a parameter."""
+    return keyword == _INIT or keyword.endswith(_INIT_SUFFIX)
+
+
+def library_initializer(ctx: ModuleContext, expr: cst.BaseExpression) -> bool:
+    """`expr` is a library initializer (`*.initializers.*` of a library the audit knows),
+    named (`nn.initializers.zeros`) or called with constants only
+    (`nn.initializers.normal(0.02)`, not `nn.initializers.constant(w)`)."""
+    call = expr if type(expr) is cst.Call else None
+    qual = ctx.qualify(call.func if call is not None else expr) or ""
+    if _INITIALIZERS not in qual or qual.split(".", 1)[0] not in _LIBRARIES:
+        return False
+    return call is None or all(_constant(a.value) and not a.star for a in call.args)
 
 
 def _no_array(call: cst.Call, keyword: str, position: int) -> bool:

@@ -94,6 +94,11 @@ def _class(ctx: ModuleContext, cls: str) -> cst.ClassDef | None:
     return None
 
 
+def inert_field(ctx: ModuleContext, cls: str, field: str) -> bool:
+    """Whether no value of the field `field` of `cls` can become one of its variables."""
+    return _inert(ctx, cls, field, frozenset({cls}))
+
+
 def _inert(ctx: ModuleContext, cls: str, field: str, seen: frozenset[str]) -> bool:
     """Every read of `self.field` in the methods of `cls` is inert (and `self` is read
     only as `self.a` there)."""

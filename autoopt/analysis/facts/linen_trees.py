@@ -5,9 +5,10 @@
 - `LINEN_MODULE`: a linen layer (`nn.Dense(3)`) built from literals; a class of this
   module deriving from `flax.linen.Module` directly, binding none of its names (as an
   assembled module's classes, below) and with sealed code (`facts/sealed.py`), built
-  from constants or with inert fields (`facts/linen_fields.py`): an initializer handed
-  in may return an array it holds; built from literals with a list (or an f-string)
-  among them, some field not inert, `ASSEMBLED`: flax keeps that very list;
+  from constants or with inert fields (`facts/linen_fields.py`, or for this building:
+  `facts/linen_builds.py`): an initializer handed in may return an array it holds;
+  built from literals with a list (or an f-string) among them, some field not inert,
+  `ASSEMBLED`: flax keeps that very list;
 - `LINEN_ENTRY`: such a class, built so but for lists, whose code is sealed only where
   `init` runs it by default (`sealed.sealed_entry`): its `init` is fresh only given no
   `method`;
@@ -53,6 +54,7 @@ from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import is_constant, is_literal
 from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.core.walk import children
+from autoopt.analysis.facts.linen_builds import AS_BUILT, built_fields
 from autoopt.analysis.facts.linen_data import bound_once
 from autoopt.analysis.facts.linen_fields import field_reads, inert_fields, inert_read
 from autoopt.analysis.facts.sealed import class_def, sealed_code, sealed_entry
@@ -91,17 +93,18 @@ def linen_module(
 
 def _plain(ctx: ModuleContext, call: cst.Call, node: cst.ClassDef, literal: bool) -> str | None:
     """A class deriving from `flax.linen.Module` directly, binding none of its names
-    (`_own_names_kept`), with sealed code, built from literals or with inert fields;
-    `ASSEMBLED` where given a list, some field not inert (flax keeps that very list,
-    which whoever holds the module may change)."""
+    (`_own_names_kept`), with sealed code, built from literals or with inert fields (or
+    so as built: `facts/linen_builds.py`); `ASSEMBLED` where given a list, some field
+    not inert (flax keeps that very list, which whoever holds the module may change)."""
     cls = node.name.value
     inert = inert_fields(ctx, cls)
+    built = None if literal or inert else built_fields(ctx, cls, call)
     bases = {ctx.qualify(b.value) for b in node.bases if b.keyword is None}
-    if not (literal or inert) or not bases & linen_api.MODULE_BASES:
+    if not (literal or inert or built) or not bases & linen_api.MODULE_BASES:
         return None
     if not _own_names_kept(ctx, cls):
         return None
-    kept = inert or all(is_constant(a.value) for a in call.args)
+    kept = inert or built == AS_BUILT or all(is_constant(a.value) for a in call.args)
     if sealed_code(ctx, cls):
         return LINEN_MODULE if kept else ASSEMBLED
     return LINEN_ENTRY if kept and sealed_entry(ctx, cls) else None

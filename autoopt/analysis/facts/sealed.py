@@ -28,6 +28,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, Stmt
+from autoopt.analysis.facts.initializer_globals import initializer_globals
 from autoopt.analysis.facts.initializers import InitializerAudit
 from autoopt.analysis.facts.reflection import constant_globals, rebinding
 from autoopt.analysis.overlays import flax_linen as linen_api
@@ -180,7 +181,7 @@ def _library_initializers(ctx: ModuleContext, node: cst.CSTNode) -> bool:
     """Whether `node` makes its parameters with the libraries' initializers only, none
     given an array: `init=lambda *_: w` or `Constant(w)` fills two parameters with the
     one buffer `w` (`initializers.InitializerAudit`)."""
-    audit = InitializerAudit(ctx)
+    audit = InitializerAudit(ctx, initializer_globals(ctx))
     node.visit(audit)
     return audit.clean
 
@@ -190,6 +191,8 @@ def _known(ctx: ModuleContext, name: str, seen: frozenset[str]) -> bool:
         return True
     if name in ctx.graph.classes or name in ctx.graph.functions:
         return sealed_code(ctx, name, seen)
+    if name in initializer_globals(ctx):
+        return True  # only ever `kernel_init=name`, which the audit clears
     return name in constant_globals(ctx) or name in ctx.per_module(_data_globals)
 
 

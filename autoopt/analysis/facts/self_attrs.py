@@ -16,8 +16,10 @@ derives from it, whose methods an instance may run:
 - each instance, `C(...)`, is read only as `C(...).a` or through a name bound to it,
   `t.a`, or returned (`return t`, `return t, n`) by a function whose calls are all in
   sight (`known_callers`), each the whole value of `u = f(...)` (`u, m = f(...)`),
-  where `u` is read so in turn: no code can copy it (`copy.copy`) into another object
-  sharing `x`.
+  where `u` is read so in turn; or put in a list display (`L = [(name, t), ...]`) bound
+  to a name its scope binds and shares nowhere else, read only as what a `for` or a
+  comprehension iterates, each item unpacked into names (`for name, u in L`), `u` read
+  so in turn: no code can copy it (`copy.copy`) into another object sharing `x`.
 
 `uses` lists each `self.x` (and each bare `self`) in the methods, with its parent node.
 """
@@ -179,6 +181,7 @@ def _instances_premise(ctx: ModuleContext, cls: str, attr: str) -> str | None:
         grown = False
         for stmt, node in _name_reads(ctx, held):
             bindings = _returned_to(ctx, stmt, node)
+            bindings = bindings if bindings is not None else _listed_in(ctx, stmt, node)
             if bindings is None:
                 return _handed(ctx, node.value, stmt, attr)
             for scope, name in bindings:
@@ -199,7 +202,8 @@ def _name_reads(ctx: ModuleContext, held: dict[str, set[str]]) -> Iterator[tuple
                 based = type(parent) is cst.Attribute and parent.value is node
                 named = type(parent) is cst.Attribute and parent.attr is node
                 keyword = type(parent) is cst.Arg and parent.keyword is node
-                if not (based or named or keyword or _binds(stmt, node)):
+                bound = _binds(stmt, node) or _loop_target(ctx, node)
+                if not (based or named or keyword or bound):
                     yield stmt, node
 
 
@@ -224,6 +228,94 @@ def _returned_to(ctx: ModuleContext, stmt: Stmt, node: cst.Name) -> list[tuple[s
             return None
         found.append((site.stmt.scope, name))
     return found
+
+
+def _listed_in(ctx: ModuleContext, stmt: Stmt, node: cst.Name) -> list[tuple[str, str]] | None:
+    """Where `L = [..., (n, r, t), ...]` (or `L = [..., t, ...]`) puts the instance in a
+    list display bound to a name the scope binds nowhere else and shares with no other
+    scope, each read of which is what a `for` or a comprehension iterates, unpacking each
+    item into names: the name in `t`'s place, in the scope of each such read; None where
+    not so listed."""
+    path = ctx.ancestors(node)
+    index, listed = None, path[-3] if len(path) > 3 else None
+    if type(listed) is cst.Tuple and type(path[-2]) is cst.Element:
+        index = _element_index(listed, node)
+        listed = path[-5] if index is not None and type(path[-4]) is cst.Element else None
+    elif type(path[-2]) is not cst.Element:
+        listed = None
+    held = stmt.node
+    if type(listed) is not cst.List or type(held) is not cst.Assign or held.value is not listed:
+        return None
+    if len(held.targets) != 1 or type(held.targets[0].target) is not cst.Name:
+        return None
+    name = held.targets[0].target.value
+    if _holder_shared(ctx, stmt, name):
+        return None
+    found = []
+    for other, read, parent in _reads_of(ctx, stmt.scope, name):
+        if type(parent) is not cst.For and type(parent) is not cst.CompFor:
+            return None
+        target: cst.BaseExpression = parent.target
+        if parent.iter is not read:
+            return None
+        if index is not None and type(target) in (cst.Tuple, cst.List):
+            size = len(path[-3].elements)  # type: ignore[attr-defined]  # the tuple
+            elements = target.elements  # type: ignore[attr-defined]
+            if len(elements) != size or any(type(e) is not cst.Element for e in elements):
+                return None
+            target = elements[index].value
+        elif index is not None:
+            return None
+        if type(target) is not cst.Name:
+            return None
+        found.append((other.scope, target.value))
+    return found
+
+
+def _holder_shared(ctx: ModuleContext, stmt: Stmt, name: str) -> bool:
+    """`name` is bound in `stmt`'s scope other than by `stmt`, or shared with another
+    scope (a parameter, `global`, `nonlocal`, a closure, a global another function reads)."""
+    scope = stmt.scope
+    if any(name in s.defs for s in ctx.graph.scope_stmts(scope) if s is not stmt):
+        return True
+    fn = ctx.graph.functions.get(scope)
+    if fn is not None:
+        return name in set(fn.params) | fn.globals | fn.nonlocals | fn.captured
+    for other in ctx.graph.functions.values():
+        stmts = ctx.graph.scope_stmts(other.qualname)
+        local = {n for s in stmts for n in s.defs} | set(other.params)
+        if name in {n for s in stmts for n in s.uses} - local or name in other.globals:
+            return True
+    return False
+
+
+def _reads_of(
+    ctx: ModuleContext, scope: str, name: str
+) -> Iterator[tuple[Stmt, cst.Name, cst.CSTNode | None]]:
+    """Each read of `name` in the statements of `scope` (their nested code included),
+    binding targets left out, with its parent."""
+    for stmt in ctx.graph.stmts:
+        if not _within(stmt.scope, scope):
+            continue
+        for root in roots(stmt):
+            for node, parent in walk_parents(root, None):
+                if type(node) is not cst.Name or node.value != name:
+                    continue
+                attribute = type(parent) is cst.Attribute and parent.attr is node
+                keyword = type(parent) is cst.Arg and parent.keyword is node
+                if not (attribute or keyword or _binds(stmt, node)):
+                    yield stmt, node, ctx.ancestors(node)[-2]  # a loop's, for its iterable
+
+
+def _loop_target(ctx: ModuleContext, node: cst.Name) -> bool:
+    """`node` is (in) the target of a `for` or a comprehension: bound, not read."""
+    path = ctx.ancestors(node)
+    for child, parent in zip(reversed(path), reversed(path[:-1]), strict=False):
+        if type(parent) in (cst.For, cst.CompFor):
+            return parent.target is child  # type: ignore[attr-defined]
+        if type(parent) not in (cst.Tuple, cst.List, cst.Element, cst.StarredElement):
+            return False
+    return False
 
 
 def _element_index(value: cst.BaseExpression, node: cst.Name) -> int | None:

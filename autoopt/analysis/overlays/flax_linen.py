@@ -68,6 +68,9 @@ JAX_FUNCTIONS = frozenset(
      "flax.linen.elu", "flax.linen.softplus", "flax.linen.silu", "flax.linen.swish",
      "flax.linen.log_softmax", "flax.linen.softmax", "flax.linen.leaky_relu"}
 )  # fmt: skip
+#: flax.linen's pooling functions: each returns a new array computed from the array it
+#: is given (a window of one included), and keeps none.
+POOLING = frozenset({"flax.linen.max_pool", "flax.linen.avg_pool"})
 #: Those of a listed layer whose result is a pytree of JAX arrays (its variables).
 ARRAYS_METHODS = frozenset({"init"})
 #: Keywords of `init`/`apply` that run a function they are given inside the module.

@@ -371,6 +371,38 @@ INVALID += (
     _modelled_as(_CLASS_GIVEN, "model_class=MLP,", "model_class=nn.Dense,"),
 )
 
+#: `_CLASS_GIVEN` whose trainer keeps its hyperparameters and builds the model from them
+#: (`self.model_class(**self.model_hparams)`), the model calling a field given one of
+#: JAX's functions in the dict literal the caller writes (the uvadlc tutorials' shape).
+_HPARAMS = (
+    _CLASS_GIVEN.replace(
+        "    width: int\n\n    @nn.compact\n    def __call__(self, x):\n"
+        "        return nn.Dense(1)(nn.relu(nn.Dense(self.width)(x)))",
+        "    width: int\n    act_fn: object\n\n    @nn.compact\n    def __call__(self, x):\n"
+        "        return nn.Dense(1)(self.act_fn(nn.Dense(self.width)(x)))",
+    )
+    .replace(
+        "        self.model = self.model_class(**hparams)\n",
+        "        self.model_hparams = hparams\n"
+        "        self.model = self.model_class(**self.model_hparams)\n",
+    )
+    .replace('hparams={"width": 8}', 'hparams={"width": 8, "act_fn": nn.relu}')
+)
+
+INVALID += (
+    # fires: the dict literal every building passes gives `act_fn` `nn.relu`, which the
+    # model only calls, and nothing changes the dict before `**` reads it
+    Invalid(_HPARAMS, _donated(_HPARAMS)),
+    # fires, unsafe: the trainer changes the dict before it builds the model
+    _modelled_as(
+        _HPARAMS,
+        "        self.model_hparams = hparams\n",
+        "        self.model_hparams = hparams\n        self.model_hparams.update(width=4)\n",
+    ),
+    # fires, unsafe: a function of the program may build layers of its own when called
+    _modelled_as(_HPARAMS, '"act_fn": nn.relu', '"act_fn": lambda h: h'),
+)
+
 INVALID += (
     # fires: read while the trainer is built, `self.model` holds the `MLP` its
     # constructor stores, whose one field only sizes a layer: `init` makes new buffers
@@ -521,6 +553,9 @@ _HANDED_BACK = _SPENT.replace(
 _HANDED_READ = "`self.init_params` may be read after a step by code autoopt cannot see: "
 
 
+_RUNS_READ = "    return trainer.state.params\n"
+
+
 def _handed_on(old: str, new: str, where: str) -> Invalid:
     """`_HANDED_BACK` whose caller hands the returned trainer on (`where`): unsafe."""
     code = "\nimport copy\n" + _HANDED_BACK.replace(old, new)
@@ -553,6 +588,23 @@ INVALID += (
         "    trainer, steps = copy.copy(fit)(batches)\n",
         "`trainer` is used other than through its attributes at line 42",
     ),
+    # fires, unsafe: the caller lists the trainer, and copies the list
+    _handed_on(
+        _RUNS_READ,
+        "    runs = [(steps, trainer)]\n    return copy.deepcopy(runs)[0][1].state.params\n",
+        "`trainer` is used other than through its attributes at line 47",
+    ),
+)
+
+#: `_HANDED_BACK` whose caller lists the trainer with a name and reads it back only by
+#: unpacking the list's items in a comprehension (the uvadlc tutorials' results table).
+_LISTED = _HANDED_BACK.replace(
+    _RUNS_READ,
+    "    runs = [(steps, trainer)]\n    return [t.state.params for n, t in runs]\n",
+)
+INVALID += (
+    # fires: the list is only iterated, its items unpacked, the trainer read at `.state`
+    Invalid(_LISTED, _donated(_LISTED)),
 )
 
 #: The guard `facts/none_guards.py` proves in `_TWICE`, and how a read is meant by it.

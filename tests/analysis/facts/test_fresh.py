@@ -6,6 +6,7 @@ import libcst as cst
 import pytest
 
 from autoopt.analysis.facts.fresh import fresh_result, held_fields, receiver_class
+from autoopt.analysis.facts.initializer_globals import initializer_globals
 
 from ..helpers import HEADER, context, stmt
 
@@ -171,7 +172,9 @@ def main(params, key, x):
         ("blocks.init(key, x)", True),
         ("lookup.init(key, x)", False),  # `Embed(embedding_matrix=TABLE)` keeps `TABLE`
         ("borrowed.init(key, x)", False),  # `super(Block, self)` hands `Block` on
-        ("drawn.init(key, x)", False),  # a global initializer object, not proven
+        # a global only ever bound to a library initializer given constants, only ever
+        # `init=INIT` (refused before; `test_an_initializer_global_must_only_ever_be_one`)
+        ("drawn.init(key, x)", True),
     ],
 )
 def test_fresh_result(call: str, fresh: bool) -> None:
@@ -327,6 +330,87 @@ def test_an_attribute_named_like_a_module_function_is_not_that_function(
     assert fresh_result(ctx, at, at.node.value) is fresh
 
 
+_TESTED = """
+class Leaf(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+class Tested(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        y = Leaf()(x)
+        return TEST
+
+def main(key, x):
+    out = Tested().init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("test", "fresh"),
+    [
+        # the class only tested against, the builtins', or compared: a bool
+        ("y if isinstance(x, Leaf) else -y", True),
+        ("y if issubclass(type(x), (Leaf, nn.Dense)) else -y", True),
+        ("y if type(x) == Leaf else -y", True),
+        ("y if type(x) is not Leaf else -y", True),
+        # handed on as a value: to a layer, or kept
+        ("nn.Dense(2, kernel_init=Leaf)(y)", False),
+        ("(y, [Leaf])", False),
+        # an ordering is no test of identity (`__lt__` may run any code)
+        ("y if type(x) < Leaf else -y", False),
+        # isinstance the module's own function: `Leaf` handed to it
+        ("y if isinstance(x, Leaf) else -y\n\ndef isinstance(a, b):\n    return b", False),
+    ],
+)
+def test_a_class_tested_against_is_not_handed_on(test: str, fresh: bool) -> None:
+    ctx = context(_TESTED.replace("TEST", test), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+_POOLED = """
+TABLE = jnp.ones((2, 2))
+
+class Pooled(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        blocks = [nn.Dense(2), LAMBDA]
+        for block in blocks:
+            x = block(x)
+        return x
+
+def main(key, x):
+    out = Pooled().init(key, x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("function", "fresh"),
+    [
+        # flax's pooling or JAX functions given the lambda's own parameter and constants
+        ("lambda inp: nn.max_pool(inp, (3, 3), strides=(2, 2))", True),
+        ("lambda h: nn.relu(h)", True),
+        # a closure over a global array, or over one through a default
+        ("lambda h: nn.relu(TABLE)", False),
+        ("lambda h, w=TABLE: nn.relu(w)", False),
+        ("lambda *_: TABLE", False),
+        # a function keeping what it is given (`jnp.asarray`), or an expression given
+        ("lambda h: jnp.asarray(h)", False),
+        ("lambda h: nn.relu(h + TABLE)", False),
+        # handed to a layer as its initializer: only library initializers are
+        ("nn.Dense(2, kernel_init=lambda k, s, d: nn.relu(k))", False),
+    ],
+)
+def test_a_lambda_applying_a_jax_function_closes_over_nothing(function: str, fresh: bool) -> None:
+    ctx = context(_POOLED.replace("LAMBDA", function), IMPORTS)
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert fresh_result(ctx, at, at.node.value) is fresh
+
+
 _FOREIGN = """
 def forward(x):
     x = hk.Linear(3, w_init=INIT)(x)
@@ -456,7 +540,9 @@ def main(key, x):
     [
         ("nn.initializers.zeros", True),
         ("nn.initializers.normal(0.02)", True),
-        ("KERNEL", False),  # sealed code reads no global that may be called
+        # a global only ever bound to a library initializer given constants, and only
+        # handed to `*_init` keywords: the call written in place (it was refused before)
+        ("KERNEL", True),
         ("None", True),
         ("x.init", False),  # a function the input hands in may return any array
         ("SCALED", False),  # a library initializer given what is not a constant
@@ -468,6 +554,45 @@ def test_a_layer_s_initializer_keyword_is_a_library_initializer(init: str, fresh
     at = stmt(ctx, "out = ")
     assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
     assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+_SHADOWS = {
+    # `kernel_init=KERNEL` reads a parameter, not the global: any function
+    "param": ("def __call__(self, x):", "def __call__(self, x, KERNEL=None):"),
+    # a function rebinds the global through `global`
+    "global": (
+        "def main(key, x):",
+        "def reset(w):\n    global KERNEL\n    KERNEL = w\n\ndef main(key, x):",
+    ),
+    # the global is read other than as an initializer keyword (handed on, here)
+    "read": ("def main(key, x):", "kept = [KERNEL]\n\ndef main(key, x):"),
+    # a second binding gives it an array's initializer: `constant(W)` returns `W`
+    "twice": ("SCALED =", "KERNEL = nn.initializers.constant(TABLE)\nSCALED ="),
+    # an initializer of no library the audit knows
+    "foreign": (
+        "KERNEL = nn.initializers.lecun_normal()",
+        "KERNEL = mylib.initializers.lecun_normal()",
+    ),
+    # the module may rebind any global through its namespace
+    "namespace": ("def main(key, x):", "globals().update(cfg)\n\ndef main(key, x):"),
+    # a comprehension's variable named like it
+    "comprehension": (
+        "return nn.Dense(1, kernel_init=KERNEL)(x.data)",
+        "return [nn.Dense(1, kernel_init=KERNEL)(x.data) for KERNEL in x.inits][0]",
+    ),
+}
+
+
+@pytest.mark.parametrize("shadow", sorted(_SHADOWS))
+def test_an_initializer_global_must_only_ever_be_one(shadow: str) -> None:
+    old, new = _SHADOWS[shadow]
+    program = _HANDED.replace("INIT", "KERNEL")
+    assert old in program
+    ctx = context(program.replace(old, new), IMPORTS + "import mylib\n")
+    at = stmt(ctx, "out = ")
+    assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
+    assert initializer_globals(ctx) == frozenset()
+    assert fresh_result(ctx, at, at.node.value) is False
 
 
 _GOTTEN = """

@@ -55,6 +55,35 @@ def test_a_closed_class_has_no_way_in_from_outside(extra: str, reason: str | Non
     assert found is None if reason is None else (found or "").startswith(reason), found
 
 
+_LISTED = "    runs = [('a', r)]\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        # listed, then only iterated, each item unpacked, the instance read at `.y`
+        (_LISTED + "    names = [u.y for n, u in runs]\n", None),
+        ("    runs = [r]\n    for u in runs:\n        print(u.y)\n", None),
+        # the list handed on, changed or returned: code it reaches may copy the instance
+        (_LISTED + "    keep = copy.copy(runs)\n", "`r` is used other than"),
+        (_LISTED + "    runs.append(1)\n", "`r` is used other than"),
+        (_LISTED + "    return runs\n", "`r` is used other than"),
+        # the name bound again (it may then hold anything), or a global another reads
+        (_LISTED + "    runs = []\n", "`r` is used other than"),
+        # an item taken whole (not unpacked), or the instance handed on from the loop
+        (_LISTED + "    for u in runs:\n        print(u)\n", "`r` is used other than"),
+        (_LISTED + "    out = [copy.copy(u) for n, u in runs]\n", "`u` is used other than"),
+        # a tuple not in a list display: not followed
+        ("    pair = ('a', r)\n    names = [u.y for n, u in [pair]]\n", "`r` is used other than"),
+    ],
+)
+def test_an_instance_in_a_list_only_iterated(extra: str, reason: str | None) -> None:
+    code = CLASS.replace("    r.step()\nEXTRA", "    r.step()\n" + extra)
+    assert code != CLASS
+    found = closed_class(context(code, HEADER + "import copy\n"), "Run", "x")
+    assert found is None if reason is None else (found or "").startswith(reason), found
+
+
 @pytest.mark.parametrize(
     ("member", "reason"),
     [

@@ -11,7 +11,14 @@ import jax.numpy as jnp
 import pytest
 
 from autoopt.analysis.overlays import flax_linen as linen_api
-from tests.analysis.overlays import fresh_leaves, leaves_equal, pointers, resolve, snapshot
+from tests.analysis.overlays import (
+    fresh_leaves,
+    leaves_equal,
+    lookup,
+    pointers,
+    resolve,
+    snapshot,
+)
 
 X = jnp.ones((2, 3))
 KEY = jax.random.key(0)
@@ -82,6 +89,35 @@ def test_init_returns_what_a_handed_in_initializer_returns() -> None:
     table = jnp.arange(6.0).reshape(3, 2)
     variables = nn.Embed(3, 2, embedding_init=lambda *_: table).init(KEY, jnp.zeros(1, int))
     assert pointers(variables) == pointers(table)
+
+
+SHARED_KERNEL = nn.initializers.variance_scaling(2.0, mode="fan_out", distribution="normal")
+
+
+class Shared(nn.Module):
+    """Two layers given one initializer object, as a module-level global hands it."""
+
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Dense(3, kernel_init=SHARED_KERNEL)(x)
+        return nn.Conv(3, (1,), kernel_init=SHARED_KERNEL, bias_init=nn.initializers.zeros)(x)
+
+
+def test_one_library_initializer_shared_by_layers_makes_new_buffers() -> None:
+    """Why `facts/initializer_globals.py` reads a global bound once to a library
+    initializer given constants as the call written in place."""
+    assert fresh_leaves(Shared().init(KEY, X), X, KEY)
+
+
+@pytest.mark.parametrize("name", sorted(linen_api.POOLING | linen_api.JAX_FUNCTIONS))
+def test_pooling_and_jax_functions_return_new_arrays(name: str) -> None:
+    """`POOLING`, `JAX_FUNCTIONS`: given an array (a window of one too), a new one; why
+    `facts/initializers.py` clears a lambda applying one to its own parameters."""
+    function = lookup(name)
+    x = jnp.arange(8.0).reshape(1, 2, 2, 2)
+    args = ((1, 1),) if name in linen_api.POOLING else ()
+    out = function(x, *args)
+    assert isinstance(out, jax.Array) and not pointers(out) & pointers(x)
 
 
 class Layer(nn.Module):
