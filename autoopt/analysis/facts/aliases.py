@@ -769,7 +769,7 @@ class Sharing:
         inner = made_call(self.ctx, call)
         if inner is not None:
             return self._keeps_nothing(inner)  # `make_with_state(Model)(key)`: `Model(key)`
-        qual = self.ctx.qualify(call.func) or ""
+        qual = self.ctx.qualify(call.func) or self._library_alias(call.func)
         name = dotted(call.func) or ""
         if qual.startswith(("jax.", "numpy.", "math.", "functools.")) or name in self.compiled:
             return self._given_unkept_functions(call, qual)  # `jax.tree.map(f, params)` runs `f`
@@ -821,6 +821,26 @@ class Sharing:
         if fn.node.decorators:
             return False
         return not purity.impurities(owner, fn) or self._visibly_unkept(owner, fn, call)
+
+    def _library_alias(self, func: cst.BaseExpression) -> str:
+        """`opt_class(lr)` where every binding of `opt_class` that reaches the call binds
+        it to a constructor the overlays list as keeping nothing it is given
+        (`UNKEPT_OBJECTS`: `opt_class = optax.adam` in one branch, `optax.sgd` in
+        another): the first of them ("" otherwise)."""
+        if type(func) is not cst.Name or self.at is None:
+            return ""
+        binders = self.ctx.graph.reaching_defs(self.at, func.value)
+        quals = set()
+        for binder in binders:
+            node = binder.node
+            if type(node) is not cst.Assign or len(node.targets) != 1:
+                return ""
+            target = node.targets[0].target
+            if type(target) is not cst.Name or target.value != func.value:
+                return ""
+            quals.add(self.ctx.qualify(node.value) or "")
+        found = sorted(quals)
+        return found[0] if found and set(found) <= overlays.UNKEPT_OBJECTS else ""
 
     def _given_unkept_functions(self, call: cst.Call, qual: str) -> bool:
         """Whether each function a JAX call runs on the values it is given (its first

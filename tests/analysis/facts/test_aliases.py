@@ -888,3 +888,28 @@ def test_a_method_a_class_of_the_file_defines_may_keep_its_receiver(call: str, k
     )
     sharing = Sharing(context(code, HEADER), "main")
     assert (RETAINED in sharing.reach("model")) is kept
+
+
+@pytest.mark.parametrize(
+    ("other", "kept"),
+    [
+        ("optax.sgd", False),  # every binding a listed constructor: it keeps nothing
+        ("make_optimizer", True),  # a function of the program may keep what it is given
+        ("optax.inject_hyperparams(optax.adam)", True),  # not a constructor named in place
+    ],
+)
+def test_a_name_bound_in_branches_to_listed_constructors_keeps_nothing(
+    other: str, kept: bool
+) -> None:
+    code = (
+        "import optax\n\n"
+        "def make_optimizer(lr):\n    SEEN.append(lr)\n    return optax.sgd(0.1)\n\n"
+        "SEEN = []\n\n"
+        "def main(name, lr):\n"
+        "    if name == 'adam':\n        opt_class = optax.adam\n"
+        f"    else:\n        opt_class = {other}\n"
+        "    opt = opt_class(lr)\n"
+        "    return opt\n"
+    )
+    sharing = Sharing(context(code, HEADER), "main")
+    assert (RETAINED in sharing.reach("lr")) is kept
