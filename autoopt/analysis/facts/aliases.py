@@ -1072,7 +1072,8 @@ class Sharing:
         made = made_call(self.ctx, call)
         if made is not None:
             return self._call(made)  # `make_with_state(Model)(key)`: `Model(key)`'s buffers
-        qual = self.ctx.qualify(call.func) or dotted(call.func) or ""
+        qual = self.ctx.qualify(call.func) or self._library_alias(call.func)
+        qual = qual or dotted(call.func) or ""
         last = call.func.attr.value if type(call.func) is cst.Attribute else qual
         args = Shares()
         for arg in call.args:
@@ -1124,6 +1125,8 @@ class Sharing:
             return Shares()  # jitted in another file of the project: new buffers
         out = Shares()
         out.add(args, weak=qual not in overlays.ALIASING)  # `nnx.state(m)`: m's buffers
+        if self._library_alias(call.func):
+            return out  # `opt_class(lr)`: a listed constructor's new object holds its arguments
         out.add(self._callable_holds(call.func), weak=True)
         if found is not None or self._unseen(call, qual):
             out.weak.add(self._kept_result(call))  # a cache, a global may hold it too

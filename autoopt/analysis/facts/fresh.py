@@ -62,6 +62,7 @@ import libcst as cst
 
 from autoopt.analysis import overlays
 from autoopt.analysis.core.context import ModuleContext
+from autoopt.analysis.core.exprs import read_names
 from autoopt.analysis.core.graph import MODULE, CallSite, Function, Stmt
 from autoopt.analysis.facts.construction import stored_calls, stored_parameters
 from autoopt.analysis.facts.known_callers import class_call_sites, given_argument, known_call_sites
@@ -307,16 +308,16 @@ def _bound_call(stmt: Stmt, name: str) -> cst.Call | None:
 
 def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
     """The class of the object a constructor call makes, where the overlays know it."""
-    qual = ctx.qualify(call.func) or ""
+    qual = ctx.qualify(call.func) or _aliased_constructor(ctx, call)
     if qual in overlays.SAME_INIT:  # `hk.without_apply_rng(hk.transform(f))`
         given = call.args[0].value if len(call.args) == 1 and not call.args[0].keyword else None
         return _made_class(ctx, given) if type(given) is cst.Call else None
     cls = overlays.OBJECT_CLASSES.get(qual)
     if cls is not None and qual in overlays.COMBINATORS:
-        parts = [a.value for a in call.args]
-        inner = [_made_class(ctx, p) if type(p) is cst.Call else None for p in parts]
+        parts = _combined_parts(ctx, call)
+        inner = [_made_class(ctx, p) if type(p) is cst.Call else None for p in parts or []]
         fresh = all(c is not None and f"{c}.init" in overlays.FRESH_RESULTS for c in inner)
-        return cls if fresh and not any(a.star or a.keyword for a in call.args) else None
+        return cls if parts is not None and fresh else None
     if cls is not None and cls.startswith("haiku."):
         given = call.args[0].value if len(call.args) == 1 and not call.args[0].keyword else None
         return cls if given is not None and sealed_value(ctx, given) else None
@@ -325,6 +326,104 @@ def _made_class(ctx: ModuleContext, call: cst.Call) -> str | None:
     if not qual and type(call.func) is cst.Attribute:  # `self.model_class(...)`
         return _given_class(ctx, call)
     return linen_module(ctx, call)
+
+
+def _aliased_constructor(ctx: ModuleContext, call: cst.Call) -> str:
+    """`opt_class(lr)`, where every binding of the local `opt_class` that reaches the call
+    is `opt_class = optax.adam` (or another constructor), all of one class
+    (`OBJECT_CLASSES`, none a combinator or haiku's): the first of them ("" otherwise)."""
+    stmt = ctx.graph_statement(call)
+    func = call.func
+    if stmt is None or type(func) is not cst.Name or stmt.scope == MODULE:
+        return ""
+    fn = ctx.graph.functions.get(stmt.scope)
+    if fn is None or func.value in fn.params or func.value in fn.globals | fn.nonlocals:
+        return ""
+    binders = ctx.graph.reaching_defs(stmt, func.value)
+    quals = set()
+    for binder in binders:
+        node = binder.node
+        if type(node) is not cst.Assign or len(node.targets) != 1:
+            return ""
+        if type(node.targets[0].target) is not cst.Name:
+            return ""
+        quals.add(ctx.qualify(node.value) or "")
+    classes = {overlays.OBJECT_CLASSES.get(q, "") for q in quals}
+    plain = not quals & (overlays.COMBINATORS | overlays.SAME_INIT)
+    one = len(classes) == 1 and "" not in classes and plain
+    return sorted(quals)[0] if one and not classes.pop().startswith("haiku.") else ""
+
+
+def _combined_parts(ctx: ModuleContext, call: cst.Call) -> list[cst.BaseExpression] | None:
+    """What a combinator call combines: its arguments by position, a starred one
+    (`optax.chain(*parts, opt)`) standing for every call `_listed_calls` finds; None for
+    a keyword, `**`, or a list not proven so."""
+    found: list[cst.BaseExpression] = []
+    for arg in call.args:
+        if arg.keyword is not None or arg.star == "**":
+            return None
+        if not arg.star:
+            found.append(arg.value)
+            continue
+        listed = _listed_calls(ctx, call, arg.value)
+        if listed is None:
+            return None
+        found += listed
+    return found
+
+
+def _listed_calls(
+    ctx: ModuleContext, call: cst.Call, expr: cst.BaseExpression
+) -> list[cst.Call] | None:
+    """The calls a local list `parts`, starred in `call`, may hold: its function binds it
+    once, to a list display of calls, and mentions it otherwise only as `parts.append(c)`
+    of a call `c` and in `call` itself (no other read that could hand it on, no nested
+    function, `global` or `nonlocal`); None otherwise."""
+    stmt = ctx.graph_statement(call)
+    fn = ctx.graph.functions.get(stmt.scope) if stmt is not None else None
+    if type(expr) is not cst.Name or fn is None or stmt is None:
+        return None
+    name = expr.value
+    if name in fn.params or name in fn.globals | fn.nonlocals | fn.captured:
+        return None
+    found: list[cst.Call] = []
+    for other in ctx.graph.scope_stmts(fn.qualname):
+        if other is stmt:
+            if sum(n.value == name for n in read_names(other.node)) != 1:
+                return None
+            continue
+        if name not in other.defs and name not in other.uses:
+            continue
+        calls = _list_part(other.node, name)
+        if calls is None:
+            return None
+        found += calls
+    return found
+
+
+def _list_part(node: cst.CSTNode, name: str) -> list[cst.Call] | None:
+    """The calls `name = [c, ...]` or `name.append(c)` adds to the list; None for any
+    other statement."""
+    if type(node) is cst.Assign and len(node.targets) == 1:
+        target, value = node.targets[0].target, node.value
+        if type(target) is not cst.Name or target.value != name or type(value) is not cst.List:
+            return None
+        elements = [e.value for e in value.elements if type(e) is cst.Element]
+        plain = len(elements) == len(value.elements)
+        return elements if plain and all(type(e) is cst.Call for e in elements) else None  # type: ignore[return-value]
+    if type(node) is not cst.Expr or type(node.value) is not cst.Call:
+        return None
+    call = node.value
+    func = call.func
+    own = type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == name
+    if not own or func.attr.value != "append" or len(call.args) != 1:  # type: ignore[attr-defined]
+        return None
+    added = call.args[0]
+    if added.keyword is not None or added.star or type(added.value) is not cst.Call:
+        return None
+    if any(n.value == name for n in read_names(added.value)):
+        return None
+    return [added.value]
 
 
 def _given_class(ctx: ModuleContext, call: cst.Call) -> str | None:

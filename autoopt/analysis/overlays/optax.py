@@ -13,7 +13,7 @@ OPTIMIZERS = frozenset(
     {
         "optax.sgd", "optax.adam", "optax.adamw", "optax.adagrad", "optax.rmsprop",
         "optax.lamb", "optax.lion", "optax.chain", "optax.clip", "optax.clip_by_global_norm",
-        "optax.scale", "optax.scale_by_adam", "optax.adabelief",
+        "optax.scale", "optax.scale_by_adam", "optax.adabelief", "optax.add_decayed_weights",
     }
 )  # fmt: skip
 #: Constructors whose transformation, given only numbers or a schedule holding no buffer

@@ -671,3 +671,52 @@ def test_methods_init_does_not_run_are_not_audited(program: str, call: str, fres
     at = stmt(ctx, "out = ")
     assert type(at.node) is cst.Assign and type(at.node.value) is cst.Call
     assert fresh_result(ctx, at, at.node.value) is fresh
+
+
+_OPTIMIZER = """
+def keep(params):
+    return params
+
+def make(name, lr, decay):
+    if name == "adam":
+        opt_class = optax.adam
+    else:
+        opt_class = optax.sgd
+    transf = [optax.clip(1.0)]
+    if decay:
+        transf.append(optax.add_decayed_weights(decay))
+    opt = optax.chain(*transf, opt_class(lr))
+    return opt.init(jnp.ones(3))
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "fresh"),
+    [
+        (("", ""), True),  # a starred list of listed constructors, a constructor alias
+        # one branch binds the alias to a transformation of the program
+        (("        opt_class = optax.sgd\n", "        opt_class = keep\n"), False),
+        # the list takes a transformation of the program too
+        (
+            (
+                "        transf.append(optax.add",
+                "        transf.append(keep(1))\n        transf.append(optax.add",
+            ),
+            False,
+        ),
+        # the list is handed on before the chain: code may change it
+        (("    opt = optax.chain", "    record(transf)\n    opt = optax.chain"), False),
+        # the list bound a second time, to a value not written in place
+        (("    opt = optax.chain", "    transf = more\n    opt = optax.chain"), False),
+        # given a keyword, the combinator is not read
+        (("opt_class(lr))", "opt_class(lr), extra=1)"), False),
+    ],
+)
+def test_a_combinator_of_a_starred_list_and_an_alias(change: tuple[str, str], fresh: bool) -> None:
+    old, new = change
+    assert old in _OPTIMIZER
+    code = _OPTIMIZER.replace(old, new, 1) if old else _OPTIMIZER
+    ctx = context(code, IMPORTS)
+    at = stmt(ctx, "return opt.init(jnp.ones(3))")
+    call = at.node.value  # type: ignore[attr-defined]  # a Return statement
+    assert fresh_result(ctx, at, call) is fresh

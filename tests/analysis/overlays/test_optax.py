@@ -39,6 +39,7 @@ BUILT = {
     "optax.scale": lambda: optax.scale(0.1),
     "optax.scale_by_adam": optax.scale_by_adam,
     "optax.adabelief": lambda: optax.adabelief(0.1),
+    "optax.add_decayed_weights": lambda: optax.add_decayed_weights(1e-4),
 }
 #: Each listed schedule, built with small options.
 SCHEDULES = {
@@ -245,6 +246,7 @@ ARRAY_HYPERPARAMETERS = {
     "optax.scale": lambda: optax.scale(LR),
     "optax.scale_by_adam": lambda: optax.scale_by_adam(b1=DECAY),
     "optax.adabelief": lambda: optax.adabelief(LR, b1=DECAY),
+    "optax.add_decayed_weights": lambda: optax.add_decayed_weights(LR),
 }
 
 
