@@ -29,7 +29,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autoopt.analysis.core.context import ModuleContext
-from autoopt.analysis.core.exprs import read_names
+from autoopt.analysis.core.exprs import base_name, read_names, scope_nodes
 from autoopt.analysis.core.graph import MODULE, Function
 from autoopt.analysis.facts.reflection import constant_globals
 from autoopt.analysis.facts.unkept_arguments import UNKNOWN, visible_keeps_nothing
@@ -115,7 +115,11 @@ def _plain_classes(ctx: ModuleContext) -> set[str]:
 
 def _reads_no_state(ctx: ModuleContext, fn: Function) -> bool:
     """`fn` reads no name of the module but imports, functions, classes and constants
-    (`reflection.constant_globals`), and declares none `global`."""
+    (`reflection.constant_globals`), declares none `global`, and changes no parameter but
+    its first (`other.log.append(self.w)` in an `__eq__` would put this object's buffers
+    into another)."""
+    if _changes_others(fn):
+        return False
     stmts = ctx.graph.scope_stmts(fn.qualname)
     local = {n for s in stmts for n in s.defs} | set(fn.params)
     known = set(ctx.imports.bindings) | set(ctx.graph.classes) | constant_globals(ctx)
@@ -131,3 +135,21 @@ def _module_names(ctx: ModuleContext) -> frozenset[str]:
 
 def _bound_at_top(ctx: ModuleContext) -> frozenset[str]:
     return frozenset(n for s in ctx.graph.scope_stmts(MODULE) for n in s.defs)
+
+
+def _changes_others(fn: Function) -> bool:
+    """Whether `fn` stores into, or calls a method of, a parameter but its first."""
+    others = set(fn.params[1:])
+    for node in scope_nodes(fn.node.body):
+        if type(node) is cst.Assign:
+            roots = {base_name(t.target) for t in node.targets if type(t.target) is not cst.Name}
+        elif type(node) in (cst.AugAssign, cst.AnnAssign):
+            target = node.target  # type: ignore[attr-defined]
+            roots = {base_name(target)} if type(target) is not cst.Name else set()
+        elif type(node) is cst.Call and type(node.func) is cst.Attribute:
+            roots = {base_name(node.func.value)}
+        else:
+            continue
+        if roots & others:
+            return True
+    return False

@@ -84,6 +84,13 @@ def test_reading_properties_and_plain_classes_keeps_nothing() -> None:
         ),
         # a class with a base is no plain class: its objects may be pytree nodes
         ("class Loader:", "class Loader(Base):", "`Loader.__next__`"),
+        # a plain class's special method that puts its buffers into another object
+        (
+            "    def __next__(self):\n",
+            "    def __eq__(self, other):\n        other.seen.append(self.data)\n"
+            "        return True\n\n    def __next__(self):\n",
+            "`Loader.__eq__`",
+        ),
     ],
 )
 def test_a_hook_that_may_keep_is_named(old: str, new: str, hook: str) -> None:
