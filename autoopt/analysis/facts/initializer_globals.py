@@ -23,7 +23,7 @@ import libcst as cst
 from autoopt.analysis.core.context import ModuleContext
 from autoopt.analysis.core.graph import MODULE
 from autoopt.analysis.facts.initializers import initializer_keyword, library_initializer
-from autoopt.analysis.facts.reflection import rebinding
+from autoopt.analysis.facts.reflection import module_binders, rebinding
 from autoopt.analysis.facts.self_attrs import walk_parents
 
 
@@ -36,10 +36,7 @@ def _initializer_globals(ctx: ModuleContext) -> frozenset[str]:
     graph = ctx.graph
     if rebinding(ctx).anything:
         return frozenset()
-    binders: dict[str, list[cst.CSTNode]] = {}
-    for stmt in graph.scope_stmts(MODULE):
-        for name in stmt.defs:
-            binders.setdefault(name, []).append(stmt.node)
+    binders = module_binders(ctx)
     found = {
         name
         for name, nodes in binders.items()

@@ -211,14 +211,24 @@ def imported_by_project(ctx: ModuleContext) -> bool:
     return bool(stem) and bool(importing_files(ctx, stem, _LOOKUP_WORDS))
 
 
+def module_binders(ctx: ModuleContext) -> dict[str, list[cst.CSTNode]]:
+    """Each name the module's top level binds -> the statements binding it there."""
+    return ctx.per_module(_module_binders)
+
+
+def _module_binders(ctx: ModuleContext) -> dict[str, list[cst.CSTNode]]:
+    binders: dict[str, list[cst.CSTNode]] = {}
+    for stmt in ctx.graph.scope_stmts(MODULE):
+        for name in stmt.defs:
+            binders.setdefault(name, []).append(stmt.node)
+    return binders
+
+
 def _constant_globals(ctx: ModuleContext) -> frozenset[str]:
     graph = ctx.graph
     if rebinding(ctx).anything:
         return frozenset()
-    binders: dict[str, list[cst.CSTNode]] = {}
-    for stmt in graph.scope_stmts(MODULE):
-        for name in stmt.defs:
-            binders.setdefault(name, []).append(stmt.node)
+    binders = module_binders(ctx)
     declared = {n for fn in graph.functions.values() for n in fn.globals | fn.nonlocals}
     return frozenset(
         name
