@@ -7,10 +7,10 @@ pytest itself (pytest does not import jax for this suite):
 
 SPEC names a folder of programs (the originals, or one rewrite of all of them), the
 program files to run and an output folder. With `"fork": true` the interpreter
-imports jax once, without starting a backend, and forks one child per program: each
-child starts its own backend and loads its program as a fresh module, so programs
-cannot see each other's globals, jit caches, NumPy seeds or `jax.config` changes
-(tests/forking.py).
+imports jax once, and the libraries built on it that programs use (`_LIBRARIES`: none
+starts a backend when imported), and forks one child per program: each child starts
+its own backend and loads its program as a fresh module, so programs cannot see each
+other's globals, jit caches, NumPy seeds or `jax.config` changes (tests/forking.py).
 With `"fork": false` (programs that set `XLA_FLAGS`/`JAX_*` around `import jax`)
 the one program runs in this interpreter before jax is imported.
 
@@ -118,9 +118,18 @@ def _write(out: Path, name: str, record: dict[str, object]) -> None:
     os.replace(tmp, out / f"{name}.pkl")
 
 
+#: Libraries imported once before the children fork, where installed (each import takes
+#: about a second, which every program importing one would pay again).
+_LIBRARIES = ("optax", "equinox", "flax.linen", "flax.nnx", "haiku", "diffrax")
+
+
 def _forked(folder: Path, out: Path, names: list[str], timeout: float) -> None:
     import jax  # noqa: F401  imported once; each child starts its own backend
     import numpy  # noqa: F401
+
+    for library in _LIBRARIES:
+        if importlib.util.find_spec(library.split(".")[0]) is not None:
+            importlib.import_module(library)
 
     for name in names:
         pid = forking.fork(partial(_run_and_write, folder, out, name))

@@ -16,7 +16,7 @@ def train_step(state, x):
 
 
 def main(name="sgd", decay=True):
-    if name == "adam":
+    if name == "adam":  # noqa: SIM108  (the branches a tutorial writes)
         opt_class = optax.adam
     else:
         opt_class = optax.sgd
