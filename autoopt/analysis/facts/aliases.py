@@ -823,12 +823,16 @@ class Sharing:
         return not purity.impurities(owner, fn) or self._visibly_unkept(owner, fn, call)
 
     def _library_alias(self, func: cst.BaseExpression) -> str:
-        """`opt_class(lr)` where every binding of `opt_class` that reaches the call binds
-        it to a constructor the overlays list as keeping nothing it is given
-        (`UNKEPT_OBJECTS`: `opt_class = optax.adam` in one branch, `optax.sgd` in
-        another): the first of them ("" otherwise)."""
+        """`opt_class(lr)` where `opt_class` is a local of a function (no parameter,
+        `global` or `nonlocal`) every binding of which that reaches the call binds it to a
+        constructor the overlays list as keeping nothing it is given (`UNKEPT_OBJECTS`:
+        `opt_class = optax.adam` in one branch, `optax.sgd` in another): the first of them
+        ("" otherwise)."""
         if type(func) is not cst.Name or self.at is None:
             return ""
+        fn = self.ctx.graph.functions.get(self.at.scope)
+        if fn is None or func.value in set(fn.params) | fn.globals | fn.nonlocals:
+            return ""  # a parameter or a global may hold anything on a path with no binding
         binders = self.ctx.graph.reaching_defs(self.at, func.value)
         quals = set()
         for binder in binders:

@@ -913,3 +913,17 @@ def test_a_name_bound_in_branches_to_listed_constructors_keeps_nothing(
     )
     sharing = Sharing(context(code, HEADER), "main")
     assert (RETAINED in sharing.reach("lr")) is kept
+
+
+def test_a_parameter_bound_in_a_branch_to_a_constructor_is_no_alias() -> None:
+    """`opt_class`, a parameter rebound in one branch only: on the other path it holds
+    whatever the caller gave, which may keep what it is given."""
+    code = (
+        "import optax\n\n"
+        "def main(opt_class, name, lr):\n"
+        "    if name == 'adam':\n        opt_class = optax.adam\n"
+        "    opt = opt_class(lr)\n"
+        "    return opt\n"
+    )
+    sharing = Sharing(context(code, HEADER), "main")
+    assert RETAINED in sharing.reach("lr")
