@@ -11,6 +11,7 @@ edits one program, the rewrite the same way."""
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid
+from autoopt.rules.examples import edited
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -102,17 +103,10 @@ DIFFUSION_DONATED = "\nimport functools\n" + DIFFUSION.replace(
 )
 
 
-def _edit(code: str, *pairs: tuple[str, str]) -> str:
-    for old, new in pairs:
-        assert old in code, old
-        code = code.replace(old, new, 1)
-    return code
-
-
 def _case(*pairs: tuple[str, str], fix: Applicability, message: str) -> Invalid:
     """`DIFFUSION` edited by `pairs`, and its rewrite (none where no fix is offered)."""
-    expected = None if fix is _NONE else _edit(DIFFUSION_DONATED, *pairs)
-    return Invalid(_edit(DIFFUSION, *pairs), expected, fix=fix, message=message)
+    expected = None if fix is _NONE else edited(DIFFUSION_DONATED, *pairs)
+    return Invalid(edited(DIFFUSION, *pairs), expected, fix=fix, message=message)
 
 
 _CALL = "        h = self.down(x) + self.time_mlp(self._embed(t, 8))\n"

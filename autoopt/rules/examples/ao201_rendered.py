@@ -8,6 +8,7 @@ model's own buffers (`analysis/facts/aliases.py`, `unkept_arguments.py`). Append
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid
+from autoopt.rules.examples import edited
 
 _UNSAFE = Applicability.UNSAFE
 
@@ -70,16 +71,9 @@ _MODES = (
 )
 
 
-def _edit(code: str, *pairs: tuple[str, str]) -> str:
-    for old, new in pairs:
-        assert old in code, old
-        code = code.replace(old, new, 1)
-    return code
-
-
 def _case(*pairs: tuple[str, str], message: str = _KEPT) -> Invalid:
     """`DISPLAYED` edited by `pairs`, an unsafe fix, and its rewrite."""
-    return Invalid(_edit(DISPLAYED, *pairs), _edit(DONATED, *pairs), fix=_UNSAFE, message=message)
+    return Invalid(edited(DISPLAYED, *pairs), edited(DONATED, *pairs), fix=_UNSAFE, message=message)
 
 
 INVALID: tuple[Invalid, ...] = (
@@ -88,8 +82,8 @@ INVALID: tuple[Invalid, ...] = (
     Invalid(DISPLAYED, DONATED),
     # safe: a layer of flax's, displayed as soon as it is built
     Invalid(
-        _edit(DISPLAYED, ("model = MLP(rngs=", "model = nnx.Linear(3, 2, rngs=")),
-        _edit(DONATED, ("model = MLP(rngs=", "model = nnx.Linear(3, 2, rngs=")),
+        edited(DISPLAYED, ("model = MLP(rngs=", "model = nnx.Linear(3, 2, rngs=")),
+        edited(DONATED, ("model = MLP(rngs=", "model = nnx.Linear(3, 2, rngs=")),
     ),
     # unsafe: the model class renders itself, and keeps its bias as it does
     _case(_LIST, _HOOK),
@@ -99,8 +93,8 @@ INVALID: tuple[Invalid, ...] = (
     # safe: `model.train()` and `model.eval()` are flax's methods of the model, not the
     # builtin `eval`, which may read the module's globals
     Invalid(
-        _edit(DISPLAYED, *_MODES),
-        _edit(DONATED, *_MODES),
+        edited(DISPLAYED, *_MODES),
+        edited(DONATED, *_MODES),
     ),
     # unsafe: the builtin `eval` besides may read `model`, a global, at any time
     _case(
@@ -109,7 +103,7 @@ INVALID: tuple[Invalid, ...] = (
         message="`model` is a global and the module may hand out its own namespace (`eval`)",
     ),
     # safe: the model called eagerly before training, its `__call__` keeping nothing
-    Invalid(_edit(DISPLAYED, _CALLED), _edit(DONATED, _CALLED)),
+    Invalid(edited(DISPLAYED, _CALLED), edited(DONATED, _CALLED)),
     # unsafe: a method of the model's class keeps its bias, called before training
     _case(
         _LIST,

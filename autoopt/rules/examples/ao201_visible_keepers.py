@@ -6,6 +6,7 @@ to code that may keep them, it joins only those (`analysis/facts/aliases.py`); a
 
 from autoopt.model import Applicability
 from autoopt.rules.base import Invalid
+from autoopt.rules.examples import edited
 
 _SAFE, _UNSAFE, _NONE = Applicability.SAFE, Applicability.UNSAFE, Applicability.NONE
 
@@ -106,17 +107,10 @@ _KEPT_BY_CALLER = (
 )
 
 
-def _edit(code: str, *pairs: tuple[str, str]) -> str:
-    for old, new in pairs:
-        assert old in code, old
-        code = code.replace(old, new, 1)
-    return code
-
-
 def _nnx_case(*pairs: tuple[str, str], fix: Applicability, message: str) -> Invalid:
     """`NNX_LOOP` edited by `pairs`, and its rewrite (none where no fix is offered)."""
-    expected = None if fix is _NONE else _edit(NNX_DONATED, *pairs)
-    return Invalid(_edit(NNX_LOOP, *pairs), expected, fix=fix, message=message)
+    expected = None if fix is _NONE else edited(NNX_DONATED, *pairs)
+    return Invalid(edited(NNX_LOOP, *pairs), expected, fix=fix, message=message)
 
 
 _MAY_HOLD = "`data` may hold the buffers of `model`"
@@ -270,7 +264,7 @@ _SAMPLED = "`ts` may hold the buffers of `model` and is passed in the same call"
 
 def _latent_case(*pairs: tuple[str, str]) -> Invalid:
     """`LATENT_LOOP` edited by `pairs`: the sample may keep the model (unsafe)."""
-    code, expected = _edit(LATENT_LOOP, *pairs), _edit(LATENT_DONATED, *pairs)
+    code, expected = edited(LATENT_LOOP, *pairs), edited(LATENT_DONATED, *pairs)
     return Invalid(code, expected, fix=_UNSAFE, message=_SAMPLED)
 
 
@@ -333,8 +327,8 @@ INVALID: tuple[Invalid, ...] = (
     ),
     # unsafe: `evaluate` hands the model to the loader's method, which may keep it
     Invalid(
-        _edit(EQX_EVALUATE, _WATCHED),
-        _edit(EQX_EVALUATE_DONATED, _WATCHED),
+        edited(EQX_EVALUATE, _WATCHED),
+        edited(EQX_EVALUATE_DONATED, _WATCHED),
         fix=_UNSAFE,
         message="`testloader` may hold the buffers of `model` and is read at line 47",
     ),
